@@ -1,0 +1,145 @@
+"""The engine contract shared by llama.cpp and MLX.
+
+::
+
+    engine = SomeEngine.load(LoadRequest(...))     # validates the target/drafter pair here
+    for ev in engine.generate(messages, sampling, cancel):
+        TextDelta | Round | Finished
+    engine.close()
+
+Errors are typed (:class:`EngineError` subclasses) and carry a user-safe message with the next
+step; they are raised on the consumer's side, never turned into chat text.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol, TypedDict
+
+from app.core.speculative import SpeculationOptions
+
+
+class ChatMessage(TypedDict):
+    role: str
+    content: str
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    text: str
+    token_count: int = 1
+    from_draft: bool = False
+
+
+@dataclass(frozen=True)
+class Round:
+    index: int
+    drafted: int
+    accepted: int
+    emitted: int
+
+
+FinishReason = Literal["stop", "length", "cancelled"]
+
+
+@dataclass(frozen=True)
+class Finished:
+    reason: FinishReason
+    prompt_tokens: int
+    completion_tokens: int
+    prompt_ms: float
+    decode_ms: float
+    drafted_total: int
+    accepted_total: int
+    rounds: int = 0
+    #: Completion token ids where the engine exposes them for every token, else None.
+    token_ids: list[int] | None = None
+
+    @property
+    def decode_tps(self) -> float:
+        return self.completion_tokens / (self.decode_ms / 1000.0) if self.decode_ms > 0 else 0.0
+
+    @property
+    def acceptance_rate(self) -> float | None:
+        return self.accepted_total / self.drafted_total if self.drafted_total else None
+
+
+Event = TextDelta | Round | Finished
+
+
+@dataclass(frozen=True)
+class Sampling:
+    temperature: float = 0.0
+    top_p: float = 1.0
+    top_k: int = 0
+    max_tokens: int = 256
+    seed: int | None = None
+    stop: tuple[str, ...] = ()
+
+
+class CancelToken:
+    """Set from any thread; engines check it between tokens."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+@dataclass(frozen=True)
+class LoadRequest:
+    model_path: str
+    speculation: SpeculationOptions = field(default_factory=SpeculationOptions)
+    n_ctx: int = 4096
+    n_threads: int | None = None
+    chat_template: str | None = None
+    #: family name and size, for defaults such as the Gemma 4 tokens-per-round table
+    family_name: str = ""
+    size_in_billions: float = 0.0
+
+
+class EngineError(RuntimeError):
+    """Base of engine errors; ``str()`` is user-safe, ``hint`` says what to do next."""
+
+    hint: str = ""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        if hint:
+            self.hint = hint
+
+    def user_message(self) -> str:
+        return f"{self}\n{self.hint}" if self.hint else str(self)
+
+
+class EngineUnavailable(EngineError):
+    hint = "Install the engine's extra (see the README) or choose another engine."
+
+
+class ModelLoadError(EngineError):
+    hint = "Check that the file is a complete model download; delete and download it again if not."
+
+
+class DrafterMismatchError(ModelLoadError):
+    hint = "Choose the drafter declared for this model, or turn speculative decoding off."
+
+
+class GenerationError(EngineError):
+    hint = "The model stays loaded; try again, or reload it if the error repeats."
+
+
+class Engine(Protocol):
+    name: str
+
+    def generate(
+        self, messages: Sequence[ChatMessage], sampling: Sampling, cancel: CancelToken | None = None
+    ) -> Iterator[Event]: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,147 @@
+"""Which engine can run which spec, with or without a drafter, and why not.
+
+The launch dialog and the CLI both gate on :func:`drafter_support`, so an unsupported pair is
+rejected before anything is downloaded or loaded.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+from dataclasses import dataclass
+from functools import cache
+
+from app.core.registry import AnySpec, Family
+from app.core.speculative import DRAFTER_METHODS, MODEL_FREE_METHODS
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    out: list[int] = []
+    for part in text.replace("-", ".").split("."):
+        digits = "".join(ch for ch in part if ch.isdigit())
+        if not digits:
+            break
+        out.append(int(digits))
+        if not part.isdigit():
+            break
+    return tuple(out)
+
+
+def version_at_least(installed: str, minimum: str) -> bool:
+    return _version_tuple(installed) >= _version_tuple(minimum)
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    name: str
+    label: str
+    formats: frozenset[str]
+    distribution: str
+    module: str
+    min_version: str
+    drafter_methods: frozenset[str]
+    model_free_methods: frozenset[str]
+    #: (method, minimum version) where a method needs more than ``min_version``
+    method_min_versions: tuple[tuple[str, str], ...] = ()
+
+
+LLAMACPP = EngineInfo(
+    name="llama.cpp",
+    label="llama.cpp (xllamacpp)",
+    formats=frozenset({"gguf"}),
+    distribution="xllamacpp",
+    module="xllamacpp",
+    min_version="2026.6.9713",
+    drafter_methods=frozenset({"draft", "mtp"}),
+    model_free_methods=frozenset(MODEL_FREE_METHODS),
+    method_min_versions=(("mtp", "2026.6.9713"),),
+)
+MLX = EngineInfo(
+    name="mlx",
+    label="Apple MLX (mlx-vlm)",
+    formats=frozenset({"mlx"}),
+    distribution="mlx-vlm",
+    module="mlx_vlm",
+    min_version="0.5.0",
+    drafter_methods=frozenset({"mtp", "eagle3", "dflash", "draft"}),
+    model_free_methods=frozenset(),
+)
+ENGINES: dict[str, EngineInfo] = {e.name: e for e in (LLAMACPP, MLX)}
+
+
+@dataclass(frozen=True)
+class Availability:
+    ok: bool
+    version: str | None
+    reason: str = ""
+
+
+@cache
+def engine_availability(name: str) -> Availability:
+    info = ENGINES.get(name)
+    if info is None:
+        return Availability(False, None, f"unknown engine {name!r}; known: {', '.join(ENGINES)}")
+    try:
+        version = importlib.metadata.version(info.distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return Availability(False, None, f"{info.distribution} is not installed")
+    if not version_at_least(version, info.min_version):
+        return Availability(False, version, f"{info.distribution} {version} is older than {info.min_version}")
+    try:
+        importlib.import_module(info.module)
+    except Exception as exc:  # a broken native library must not break the app
+        return Availability(False, version, f"{info.module} failed to import: {exc}")
+    return Availability(True, version)
+
+
+def engines_for_spec(spec: AnySpec) -> list[str]:
+    """Engines able to run this spec's format (installed or not)."""
+    return [e.name for e in ENGINES.values() if spec.format in e.formats]
+
+
+def drafter_method_for(family: Family, spec: AnySpec, engine: str) -> str:
+    """The method a declared drafter runs with on ``engine``."""
+    gemma4 = family.name == "gemma-4" or any(a.startswith("Gemma4") for a in family.architectures)
+    if engine == "llama.cpp":
+        return "mtp" if gemma4 else "draft"
+    return "mtp" if gemma4 else "draft"
+
+
+@dataclass(frozen=True)
+class Support:
+    ok: bool
+    reason: str = ""
+    method: str | None = None
+
+
+def drafter_support(family: Family, spec: AnySpec, engine: str, method: str | None = None) -> Support:
+    """Can ``engine`` run speculation with ``method`` (default: the spec's declared drafter)?"""
+    info = ENGINES.get(engine)
+    if info is None:
+        return Support(False, f"unknown engine {engine!r}")
+    if spec.format not in info.formats:
+        return Support(False, f"{info.label} does not run {spec.format} models")
+    if method is None or method in DRAFTER_METHODS:
+        if not spec.declares_drafter():
+            return Support(False, f"{family.name} {spec.format} {spec.size_label} declares no drafter")
+        chosen = method or drafter_method_for(family, spec, engine)
+    else:
+        chosen = method
+        if chosen not in info.model_free_methods:
+            return Support(False, f"{info.label} does not offer the model-free method {chosen!r}")
+    if chosen in DRAFTER_METHODS and chosen not in info.drafter_methods:
+        return Support(False, f"{info.label} cannot run a {chosen!r} drafter")
+    avail = engine_availability(engine)
+    if not avail.ok:
+        return Support(False, f"{info.label} is unavailable: {avail.reason}", chosen)
+    for m, minimum in info.method_min_versions:
+        if m == chosen and avail.version and not version_at_least(avail.version, minimum):
+            return Support(
+                False, f"{chosen!r} needs {info.distribution} >= {minimum} (installed {avail.version})", chosen
+            )
+    return Support(True, "", chosen)
+
+
+def model_free_methods(engine: str) -> list[str]:
+    info = ENGINES.get(engine)
+    return sorted(info.model_free_methods) if info else []

@@ -1,0 +1,29 @@
+"""Model registry: families and specs (gguf, mlx) with optional paired drafters."""
+
+from app.core.registry.models import (
+    HUBS,
+    Family,
+    GGUFSpec,
+    HubSource,
+    LocalSource,
+    MLXSpec,
+    format_template,
+    parse_family,
+)
+from app.core.registry.store import AnySpec, InvalidEntry, Registry, RegistryError, load_family
+
+__all__ = [
+    "HUBS",
+    "AnySpec",
+    "Family",
+    "GGUFSpec",
+    "HubSource",
+    "InvalidEntry",
+    "LocalSource",
+    "MLXSpec",
+    "Registry",
+    "RegistryError",
+    "format_template",
+    "load_family",
+    "parse_family",
+]

@@ -1,0 +1,313 @@
+"""Family and spec models of the model registry.
+
+One JSON schema serves the builtin registry and user registration (``tandem register FILE``), so a
+user can copy a builtin entry and edit it. Every rule is checked when the object is constructed,
+which is when a family is loaded or registered: a malformed spec never reaches a download or an
+engine. Error messages name the field and the fix, because users write these files by hand.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+HubName = Literal["huggingface", "modelscope"]
+HUBS: tuple[HubName, ...] = ("huggingface", "modelscope")
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+_REPO_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9{}][A-Za-z0-9._{}-]*$")
+
+
+def placeholders(template: str, field: str) -> set[str]:
+    """Return the ``{names}`` used in ``template``; a malformed template raises naming ``field``."""
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError as exc:
+        raise ValueError(f"{field}: malformed template {template!r} ({exc}); use {{name}} placeholders") from exc
+    names: set[str] = set()
+    for _literal, name, spec, conv in parsed:
+        if name is None:
+            continue
+        if name == "" or name.isdigit():
+            raise ValueError(f"{field}: positional placeholder '{{{name}}}' in {template!r}; use a named one")
+        if spec or conv:
+            raise ValueError(f"{field}: placeholder '{{{name}}}' in {template!r} must not carry a format spec")
+        names.add(name)
+    return names
+
+
+def check_placeholders(template: str | None, field: str, allowed: set[str]) -> set[str]:
+    if template is None:
+        return set()
+    names = placeholders(template, field)
+    unknown = sorted(names - allowed)
+    if unknown:
+        allowed_txt = ", ".join(f"{{{a}}}" for a in sorted(allowed)) or "none"
+        raise ValueError(
+            f"{field}: unknown placeholder {', '.join('{' + u + '}' for u in unknown)} in {template!r}; "
+            f"allowed here: {allowed_txt}"
+        )
+    return names
+
+
+def format_template(template: str, field: str, **values: str) -> str:
+    """Format a registry template in one place; any failure is a ValueError naming the field."""
+    check_placeholders(template, field, set(values))
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError) as exc:
+        raise ValueError(f"{field}: cannot format {template!r}: {exc}") from exc
+
+
+def _check_list(values: list[str] | None, field: str, *, required: bool) -> None:
+    if values is None:
+        if required:
+            raise ValueError(f"{field}: required; list at least one quantization")
+        return
+    if not values:
+        raise ValueError(f"{field}: must not be empty; list at least one entry or remove the field")
+    seen: set[str] = set()
+    for v in values:
+        if not v or not v.strip() or v != v.strip():
+            raise ValueError(f"{field}: entry {v!r} is blank or has surrounding spaces")
+        if v in seen:
+            raise ValueError(f"{field}: duplicate entry {v!r}; list each quantization once")
+        seen.add(v)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class DrafterFields(_Strict):
+    """Drafter declaration, per source because repo ids differ between hubs."""
+
+    draft_model_id: str | None = None
+    draft_quantizations: list[str] | None = None
+    draft_model_file_name_template: str | None = None
+    draft_model_revision: str | None = None
+
+    @property
+    def declares_drafter(self) -> bool:
+        return self.draft_model_id is not None or self.draft_model_file_name_template is not None
+
+    def _check_drafter(self, where: str) -> None:
+        _check_list(self.draft_quantizations, f"{where}.draft_quantizations", required=False)
+        used: set[str] = set()
+        for field in ("draft_model_id", "draft_model_file_name_template", "draft_model_revision"):
+            used |= check_placeholders(getattr(self, field), f"{where}.{field}", {"draft_quantization"})
+        if self.draft_quantizations is not None and not self.declares_drafter:
+            raise ValueError(
+                f"{where}.draft_quantizations: given but no drafter is declared; "
+                "add draft_model_id or draft_model_file_name_template"
+            )
+        if "draft_quantization" in used and not self.draft_quantizations:
+            raise ValueError(
+                f"{where}: drafter fields use {{draft_quantization}} but draft_quantizations is missing; "
+                "list the drafter's quantizations"
+            )
+        if self.draft_model_id is not None and not _REPO_RE.match(self.draft_model_id):
+            raise ValueError(f"{where}.draft_model_id: {self.draft_model_id!r} is not an 'org/name' repo id")
+
+
+class HubSource(DrafterFields):
+    model_id: str
+    revision: str | None = None
+    model_file_name_template: str | None = None
+
+    @field_validator("model_id")
+    @classmethod
+    def _repo(cls, v: str) -> str:
+        if not _REPO_RE.match(v):
+            raise ValueError(f"model_id: {v!r} is not an 'org/name' repo id")
+        return v
+
+
+class LocalSource(_Strict):
+    """Files on this machine. ``embedded://`` paths name models shipped inside Python packages."""
+
+    path: str
+    draft_path: str | None = None
+    draft_quantizations: list[str] | None = None
+
+    @property
+    def declares_drafter(self) -> bool:
+        return self.draft_path is not None
+
+
+class Sources(_Strict):
+    huggingface: HubSource | None = None
+    modelscope: HubSource | None = None
+    local: LocalSource | None = None
+
+    def hubs(self) -> list[HubName]:
+        return [h for h in HUBS if getattr(self, h) is not None]
+
+
+class _SpecBase(_Strict):
+    size_in_billions: float
+    activated_size_in_billions: float | None = None
+    label: str | None = None
+    quantizations: list[str]
+    sources: Sources
+
+    @model_validator(mode="after")
+    def _check_common(self) -> _SpecBase:
+        if self.size_in_billions <= 0:
+            raise ValueError("size_in_billions: must be a positive number of billions of parameters")
+        a = self.activated_size_in_billions
+        if a is not None and not 0 < a <= self.size_in_billions:
+            raise ValueError("activated_size_in_billions: must be positive and not larger than size_in_billions")
+        _check_list(self.quantizations, "quantizations", required=True)
+        if not (self.sources.hubs() or self.sources.local):
+            raise ValueError("sources: declare at least one of huggingface, modelscope, local")
+        return self
+
+    @property
+    def size_label(self) -> str:
+        if self.label:
+            return self.label
+        s = self.size_in_billions
+        return str(int(s)) if float(s).is_integer() else f"{s:g}"
+
+    def source(self, hub: str) -> HubSource:
+        src = getattr(self.sources, hub, None)
+        if not isinstance(src, HubSource):
+            raise ValueError(f"this spec has no source on hub {hub!r}; available: {self.sources.hubs()}")
+        return src
+
+    def declares_drafter(self, hub: str | None = None) -> bool:
+        names = [hub] if hub else [*self.sources.hubs(), "local"]
+        for name in names:
+            src = getattr(self.sources, name, None)
+            if src is not None and src.declares_drafter:
+                return True
+        return False
+
+    def draft_quantizations(self, hub: str | None = None) -> list[str]:
+        names = [hub] if hub else [*self.sources.hubs(), "local"]
+        for name in names:
+            src = getattr(self.sources, name, None)
+            if src is not None and src.declares_drafter:
+                return list(src.draft_quantizations or [])
+        return []
+
+
+class GGUFSpec(_SpecBase):
+    format: Literal["gguf"]
+    model_file_name_template: str | None = None
+    quantization_parts: dict[str, list[str]] | None = None
+
+    @model_validator(mode="after")
+    def _check_gguf(self) -> GGUFSpec:
+        parts_allowed = {"quantization", "part"} if self.quantization_parts else {"quantization"}
+        check_placeholders(self.model_file_name_template, "model_file_name_template", parts_allowed)
+        if self.quantization_parts:
+            unknown = sorted(set(self.quantization_parts) - set(self.quantizations))
+            if unknown:
+                raise ValueError(f"quantization_parts: {unknown} are not in quantizations")
+        for hub in self.sources.hubs():
+            src = self.source(hub)
+            where = f"sources.{hub}"
+            check_placeholders(src.model_id, f"{where}.model_id", set())
+            check_placeholders(src.model_file_name_template, f"{where}.model_file_name_template", parts_allowed)
+            if (src.model_file_name_template or self.model_file_name_template) is None:
+                raise ValueError(
+                    f"{where}: gguf needs model_file_name_template, e.g. 'model-{{quantization}}.gguf'"
+                )
+            src._check_drafter(where)
+            if src.draft_model_id is not None and src.draft_model_file_name_template is None:
+                raise ValueError(
+                    f"{where}.draft_model_file_name_template: required for a gguf drafter "
+                    "(gguf drafters are downloaded as one file), e.g. 'drafter-{draft_quantization}.gguf'"
+                )
+        local = self.sources.local
+        if local is not None:
+            check_placeholders(local.path, "sources.local.path", {"quantization"})
+            _check_list(local.draft_quantizations, "sources.local.draft_quantizations", required=False)
+            used = check_placeholders(local.draft_path, "sources.local.draft_path", {"draft_quantization"})
+            if "draft_quantization" in used and not local.draft_quantizations:
+                raise ValueError("sources.local.draft_path uses {draft_quantization} but draft_quantizations is missing")
+        return self
+
+    def file_template(self, hub: str) -> str:
+        src = self.source(hub)
+        tmpl = src.model_file_name_template or self.model_file_name_template
+        assert tmpl is not None  # guaranteed by validation
+        return tmpl
+
+
+class MLXSpec(_SpecBase):
+    format: Literal["mlx"]
+
+    @model_validator(mode="after")
+    def _check_mlx(self) -> MLXSpec:
+        for hub in self.sources.hubs():
+            src = self.source(hub)
+            where = f"sources.{hub}"
+            check_placeholders(src.model_id, f"{where}.model_id", {"quantization"})
+            if src.model_file_name_template is not None:
+                raise ValueError(f"{where}.model_file_name_template: mlx models are repo snapshots; remove it")
+            if src.draft_model_file_name_template is not None:
+                raise ValueError(
+                    f"{where}.draft_model_file_name_template: mlx drafters are repo snapshots; "
+                    "use draft_model_id instead"
+                )
+            src._check_drafter(where)
+        local = self.sources.local
+        if local is not None:
+            check_placeholders(local.path, "sources.local.path", {"quantization"})
+            check_placeholders(local.draft_path, "sources.local.draft_path", {"draft_quantization"})
+        return self
+
+
+Spec = Annotated[GGUFSpec | MLXSpec, Field(discriminator="format")]
+
+
+class Family(_Strict):
+    name: str
+    description: str = ""
+    context_length: int = 2048
+    abilities: list[str] = Field(default_factory=lambda: ["chat"])
+    architectures: list[str] = Field(default_factory=list)
+    stop: list[str] = Field(default_factory=list)
+    stop_token_ids: list[int] = Field(default_factory=list)
+    chat_template: str | None = None
+    tool_parser: str | None = None
+    license: str | None = None
+    specs: list[Spec]
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        if not _NAME_RE.match(v):
+            raise ValueError(
+                f"name: {v!r} must start with a letter or digit and use only letters, digits, '.', '_', '-'"
+            )
+        return v
+
+    @field_validator("context_length")
+    @classmethod
+    def _ctx(cls, v: int) -> int:
+        if v <= 0:
+            raise ValueError("context_length: must be a positive number of tokens")
+        return v
+
+    @model_validator(mode="after")
+    def _specs(self) -> Family:
+        if not self.specs:
+            raise ValueError("specs: list at least one spec")
+        seen: set[tuple[str, float]] = set()
+        for spec in self.specs:
+            key = (spec.format, spec.size_in_billions)
+            if key in seen:
+                raise ValueError(f"specs: two {spec.format} specs of size {spec.size_label}B; merge them")
+            seen.add(key)
+        return self
+
+
+def parse_family(data: Any) -> Family:
+    return Family.model_validate(data)

@@ -1,0 +1,167 @@
+"""Builtin + user-registered families, loaded into validated objects.
+
+A broken user file is reported (which file, which entry, why) and skipped: it never breaks the
+listing or the builtin families.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from app.core import paths
+from app.core.registry.models import Family, GGUFSpec, MLXSpec, parse_family
+
+log = logging.getLogger(__name__)
+
+AnySpec = GGUFSpec | MLXSpec
+
+
+class RegistryError(ValueError):
+    """A family could not be registered or resolved; the message is for the user."""
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"] if not (isinstance(p, str) and p in ("gguf", "mlx")))
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        parts.append(f"{loc}: {msg}" if loc and not msg.startswith(loc.split(".")[-1]) else msg)
+    return "; ".join(parts)
+
+
+def load_family(data: Any, where: str) -> Family:
+    try:
+        return parse_family(data)
+    except ValidationError as exc:
+        name = data.get("name") if isinstance(data, dict) else None
+        label = f"{where} (family {name!r})" if name else where
+        raise RegistryError(f"{label}: {describe_validation_error(exc)}") from exc
+
+
+@dataclass(frozen=True)
+class InvalidEntry:
+    """A user family that failed validation; listed with its reason instead of crashing."""
+
+    name: str
+    source: str
+    reason: str
+
+
+@dataclass
+class Registry:
+    families: dict[str, Family] = field(default_factory=dict)
+    builtin_names: set[str] = field(default_factory=set)
+    invalid: list[InvalidEntry] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, user_dir: Path | None = None) -> Registry:
+        reg = cls()
+        raw = json.loads(resources.files("app.resources").joinpath("builtin_families.json").read_text("utf-8"))
+        for i, data in enumerate(raw):
+            fam = load_family(data, f"builtin entry {i}")  # a broken builtin is a bug: raise
+            reg.families[fam.name] = fam
+            reg.builtin_names.add(fam.name)
+        udir = user_dir or paths.user_families_dir()
+        for path in sorted(udir.glob("*.json")):
+            try:
+                data = json.loads(path.read_text("utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                reg._invalid(path.stem, path, f"not valid JSON: {exc}")
+                continue
+            try:
+                fam = load_family(data, path.name)
+            except RegistryError as exc:
+                reg._invalid(path.stem, path, str(exc))
+                continue
+            if fam.name in reg.builtin_names:
+                reg._invalid(fam.name, path, f"{path.name}: name {fam.name!r} is taken by a builtin family")
+                continue
+            reg.families[fam.name] = fam
+        return reg
+
+    def _invalid(self, name: str, path: Path, reason: str) -> None:
+        log.warning("skipping user family %s: %s", path, reason)
+        self.invalid.append(InvalidEntry(name=name, source=str(path), reason=reason))
+
+    def get(self, name: str) -> Family:
+        try:
+            return self.families[name]
+        except KeyError:
+            known = ", ".join(sorted(self.families))
+            raise RegistryError(f"unknown model {name!r}; known: {known}") from None
+
+    def match(
+        self, name: str, fmt: str | None = None, size: str | float | None = None, quant: str | None = None
+    ) -> tuple[Family, AnySpec, str]:
+        """Resolve one spec and quantization; ``size`` may be a number or a label like 'E2B'."""
+        fam = self.get(name)
+        candidates: list[AnySpec] = []
+        for spec in fam.specs:
+            if fmt and spec.format != fmt:
+                continue
+            if size is not None and not _size_matches(spec, size):
+                continue
+            if quant and quant not in spec.quantizations:
+                continue
+            candidates.append(spec)
+        if not candidates:
+            avail = ", ".join(f"{s.format}/{s.size_label}[{','.join(s.quantizations)}]" for s in fam.specs)
+            raise RegistryError(
+                f"{name}: no spec matches format={fmt or 'any'} size={size or 'any'} quant={quant or 'any'}; "
+                f"available: {avail}"
+            )
+        spec = candidates[0]
+        return fam, spec, quant or spec.quantizations[0]
+
+    # --- user registration ---------------------------------------------------------------
+    def register(self, data: Any, user_dir: Path | None = None, *, replace: bool = False) -> Family:
+        fam = load_family(data, "registration")
+        if fam.name in self.builtin_names:
+            raise RegistryError(f"name {fam.name!r} is taken by a builtin family; choose another name")
+        udir = user_dir or paths.user_families_dir()
+        target = udir / f"{fam.name}.json"
+        if target.exists() and not replace:
+            raise RegistryError(f"{fam.name!r} is already registered; unregister it first or pass replace")
+        tmp = target.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(fam.model_dump(mode="json", exclude_none=True), indent=1), "utf-8")
+        tmp.replace(target)
+        self.families[fam.name] = fam
+        return fam
+
+    def unregister(self, name: str, user_dir: Path | None = None) -> None:
+        if name in self.builtin_names:
+            raise RegistryError(f"{name!r} is a builtin family and cannot be unregistered")
+        udir = user_dir or paths.user_families_dir()
+        target = udir / f"{name}.json"
+        found = False
+        if target.exists():
+            target.unlink()
+            found = True
+        else:  # a user file whose stem differs from the family name, or an invalid one
+            for entry in list(self.invalid):
+                if entry.name == name:
+                    Path(entry.source).unlink(missing_ok=True)
+                    self.invalid.remove(entry)
+                    found = True
+        if not found:
+            raise RegistryError(f"{name!r} is not a registered user family")
+        self.families.pop(name, None)
+
+
+def _size_matches(spec: AnySpec, size: str | float) -> bool:
+    if isinstance(size, str):
+        s = size.strip().removesuffix("b").removesuffix("B")
+        if spec.label and size.strip().lower() in (spec.label.lower(), f"{spec.label.lower()}b"):
+            return True
+        try:
+            return float(s) == spec.size_in_billions
+        except ValueError:
+            return False
+    return float(size) == spec.size_in_billions
