@@ -1,0 +1,156 @@
+"""A small Markdown-to-HTML renderer that can mark which characters came from accepted drafts.
+
+Qt's own Markdown import cannot carry character ranges through, and the highlight must survive
+rendering, so this renderer handles the subset chat models produce (headings, paragraphs, lists,
+fenced and inline code, bold, italic, links, quotes) and wraps draft ranges in spans. Output is
+the HTML subset that Qt's rich text engine renders.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+
+# Private-use characters mark draft ranges through escaping and inline rules.
+_OPEN = "\ue000"
+_CLOSE = "\ue001"
+
+_CODE_STYLE = (
+    "background-color:{bg}; color:{fg}; font-family:'DejaVu Sans Mono','Menlo','Consolas',monospace;"
+    " padding:6px; white-space:pre-wrap;"
+)
+
+
+def _mark(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    if not spans:
+        return text
+    out: list[str] = []
+    pos = 0
+    for start, end in sorted(spans):
+        start, end = max(start, pos), min(end, len(text))
+        if start >= end:
+            continue
+        out.append(text[pos:start])
+        # A span is closed at each line end so block rules never see one cross a line.
+        out.append(_OPEN + text[start:end].replace("\n", _CLOSE + "\n" + _OPEN) + _CLOSE)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _inline(text: str) -> str:
+    text = html.escape(text, quote=False)
+    parts = re.split(r"(`[^`\n]+`)", text)
+    for i, part in enumerate(parts):
+        if i % 2 == 1:
+            parts[i] = f"<code>{part[1:-1]}</code>"
+            continue
+        part = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", part)
+        part = re.sub(r"__(.+?)__", r"<b>\1</b>", part)
+        part = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", part)
+        part = re.sub(r"\[([^\]]+)\]\((https?://[^)\s]+)\)", r'<a href="\2">\1</a>', part)
+        parts[i] = part
+    return "".join(parts)
+
+
+def render_markdown(
+    text: str,
+    draft_spans: Sequence[tuple[int, int]] = (),
+    *,
+    highlight: str | None = "#dcefe3",
+    code_bg: str = "#f3f4f6",
+    code_fg: str = "#1f2328",
+) -> str:
+    """Render ``text``; ``draft_spans`` (char ranges) get ``highlight`` as background if given."""
+    marked = _mark(text, draft_spans)
+    lines = marked.split("\n")
+    blocks: list[str] = []
+    para: list[str] = []
+    list_kind: str | None = None
+    items: list[str] = []
+
+    def flush_para() -> None:
+        if para:
+            blocks.append("<p>" + "<br>".join(_inline(p) for p in para) + "</p>")
+            para.clear()
+
+    def flush_list() -> None:
+        nonlocal list_kind
+        if list_kind:
+            blocks.append(f"<{list_kind}>" + "".join(f"<li>{it}</li>" for it in items) + f"</{list_kind}>")
+            items.clear()
+            list_kind = None
+
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        bare = _bare(line)
+        fence = re.match(r"^\s*```", bare)
+        if fence:
+            flush_para()
+            flush_list()
+            code: list[str] = []
+            i += 1
+            while i < len(lines) and not re.match(r"^\s*```", _bare(lines[i])):
+                code.append(lines[i])
+                i += 1
+            i += 1  # closing fence (or end of a still-streaming block)
+            body = html.escape("\n".join(code), quote=False)
+            style = _CODE_STYLE.format(bg=code_bg, fg=code_fg)
+            blocks.append(f'<pre style="{style}">{body}</pre>')
+            continue
+        heading = re.match(r"^(#{1,6})\s+(.*)$", bare)
+        bullet = re.match(r"^\s*[-*+]\s+(.*)$", bare)
+        number = re.match(r"^\s*\d+[.)]\s+(.*)$", bare)
+        if not bare.strip():
+            flush_para()
+            flush_list()
+        elif heading:
+            flush_para()
+            flush_list()
+            level = min(len(heading.group(1)) + 2, 6)
+            blocks.append(f"<h{level}>{_inline(_strip_prefix(line, heading.start(2)))}</h{level}>")
+        elif bullet or number:
+            flush_para()
+            kind = "ul" if bullet else "ol"
+            if list_kind != kind:
+                flush_list()
+                list_kind = kind
+            m = bullet or number
+            assert m is not None
+            items.append(_inline(_strip_prefix(line, m.start(1))))
+        elif bare.startswith(">"):
+            flush_para()
+            flush_list()
+            blocks.append(f"<blockquote>{_inline(_strip_prefix(line, 1).lstrip())}</blockquote>")
+        else:
+            flush_list()
+            para.append(line)
+        i += 1
+    flush_para()
+    flush_list()
+    out = "".join(blocks)
+    if highlight:
+        out = out.replace(_OPEN, f'<span style="background-color:{highlight};">').replace(_CLOSE, "</span>")
+    else:
+        out = out.replace(_OPEN, "").replace(_CLOSE, "")
+    return out
+
+
+def _strip_prefix(line: str, visible_offset: int) -> str:
+    """Drop the first ``visible_offset`` visible chars of ``line``, keeping draft markers."""
+    kept: list[str] = []
+    seen = 0
+    for ch in line:
+        if ch in (_OPEN, _CLOSE):
+            kept.append(ch)
+        elif seen < visible_offset:
+            seen += 1
+        else:
+            kept.append(ch)
+    return "".join(kept)
+
+
+def _bare(line: str) -> str:
+    return line.replace(_OPEN, "").replace(_CLOSE, "")

@@ -1,0 +1,193 @@
+"""Conversations and messages in SQLite under the user data dir.
+
+A message is written once, when it is finished: a complete answer, or a stopped one kept as
+``stopped`` so the user sees exactly what they got. Regenerate and edit-and-resend truncate the
+conversation at a message (:meth:`ChatStore.truncate_from`) and append anew, which keeps the
+history linear and simple to show.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, cast
+
+from app.core import paths
+from app.core.chat.answer import AnswerStats
+
+MessageStatus = Literal["complete", "stopped", "error"]
+Role = Literal["system", "user", "assistant"]
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS conversations (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    title TEXT NOT NULL,
+    system_prompt TEXT NOT NULL DEFAULT '',
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    role TEXT NOT NULL,
+    content TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'complete',
+    model TEXT NOT NULL DEFAULT '',
+    stats TEXT,
+    draft_spans TEXT,
+    created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, id);
+"""
+
+
+def default_db_path() -> Path:
+    return paths.data_dir() / "chats.sqlite3"
+
+
+@dataclass(frozen=True)
+class Conversation:
+    id: int
+    title: str
+    system_prompt: str
+    created: float
+    updated: float
+
+
+@dataclass(frozen=True)
+class Message:
+    id: int
+    conversation_id: int
+    role: Role
+    content: str
+    status: MessageStatus = "complete"
+    model: str = ""
+    stats: AnswerStats | None = None
+    draft_spans: list[tuple[int, int]] = field(default_factory=list)
+    created: float = 0.0
+
+
+class ChatStore:
+    """One connection, used from one thread (the GUI's); every write commits at once."""
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path) if path is not None else default_db_path()
+        self._db = sqlite3.connect(str(self.path))
+        self._db.execute("PRAGMA foreign_keys = ON")
+        self._db.execute("PRAGMA journal_mode = WAL")
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"{self.path} was written by a newer Tandem (schema {version}); update Tandem to open it"
+            )
+        with self._db:
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        self._db.close()
+
+    # --- conversations ---------------------------------------------------------------------
+    def create_conversation(self, title: str, system_prompt: str = "") -> Conversation:
+        now = time.time()
+        with self._db:
+            cur = self._db.execute(
+                "INSERT INTO conversations(title, system_prompt, created, updated) VALUES (?, ?, ?, ?)",
+                (title, system_prompt, now, now),
+            )
+        assert cur.lastrowid is not None
+        return Conversation(cur.lastrowid, title, system_prompt, now, now)
+
+    def conversations(self) -> list[Conversation]:
+        """Most recently updated first."""
+        rows = self._db.execute(
+            "SELECT id, title, system_prompt, created, updated FROM conversations "
+            "ORDER BY updated DESC, id DESC"
+        ).fetchall()
+        return [Conversation(*row) for row in rows]
+
+    def conversation(self, conversation_id: int) -> Conversation:
+        row = self._db.execute(
+            "SELECT id, title, system_prompt, created, updated FROM conversations WHERE id = ?",
+            (conversation_id,),
+        ).fetchone()
+        if row is None:
+            raise KeyError(f"no conversation {conversation_id}")
+        return Conversation(*row)
+
+    def rename(self, conversation_id: int, title: str) -> None:
+        title = title.strip()
+        if not title:
+            raise ValueError("a conversation title must not be empty")
+        with self._db:
+            self._db.execute("UPDATE conversations SET title = ? WHERE id = ?", (title, conversation_id))
+
+    def set_system_prompt(self, conversation_id: int, prompt: str) -> None:
+        with self._db:
+            self._db.execute(
+                "UPDATE conversations SET system_prompt = ? WHERE id = ?", (prompt, conversation_id)
+            )
+
+    def delete_conversation(self, conversation_id: int) -> None:
+        with self._db:
+            self._db.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+
+    # --- messages ------------------------------------------------------------------------
+    def add_message(
+        self,
+        conversation_id: int,
+        role: Role,
+        content: str,
+        *,
+        status: MessageStatus = "complete",
+        model: str = "",
+        stats: AnswerStats | None = None,
+        draft_spans: list[tuple[int, int]] | None = None,
+    ) -> Message:
+        now = time.time()
+        stats_json = json.dumps(stats.to_json()) if stats is not None else None
+        spans_json = json.dumps(draft_spans) if draft_spans else None
+        with self._db:
+            cur = self._db.execute(
+                "INSERT INTO messages(conversation_id, role, content, status, model, stats, draft_spans,"
+                " created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (conversation_id, role, content, status, model, stats_json, spans_json, now),
+            )
+            self._db.execute("UPDATE conversations SET updated = ? WHERE id = ?", (now, conversation_id))
+        assert cur.lastrowid is not None
+        return Message(cur.lastrowid, conversation_id, role, content, status, model, stats,
+                       list(draft_spans or []), now)
+
+    def messages(self, conversation_id: int) -> list[Message]:
+        rows = self._db.execute(
+            "SELECT id, conversation_id, role, content, status, model, stats, draft_spans, created "
+            "FROM messages WHERE conversation_id = ? ORDER BY id",
+            (conversation_id,),
+        ).fetchall()
+        out = []
+        for mid, cid, role, content, status, model, stats, spans, created in rows:
+            out.append(
+                Message(
+                    mid,
+                    cid,
+                    cast(Role, role),
+                    content,
+                    cast(MessageStatus, status),
+                    model,
+                    AnswerStats.from_json(json.loads(stats)) if stats else None,
+                    [(int(a), int(b)) for a, b in json.loads(spans)] if spans else [],
+                    created,
+                )
+            )
+        return out
+
+    def truncate_from(self, conversation_id: int, message_id: int) -> None:
+        """Delete ``message_id`` and everything after it (regenerate, edit-and-resend)."""
+        with self._db:
+            self._db.execute(
+                "DELETE FROM messages WHERE conversation_id = ? AND id >= ?", (conversation_id, message_id)
+            )

@@ -1,0 +1,153 @@
+"""One typed settings schema, versioned, stored as JSON in the config dir.
+
+Hub tokens are never stored here: they live in the OS keyring (``app.core.secrets``). A settings
+file carrying token-like keys (hand-edited, or from a tool that put them there) has them dropped
+on load and the file rewritten without them.
+
+Versions: each entry of :data:`MIGRATIONS` turns version ``n`` data into version ``n + 1``. A
+file from a newer Tandem is read best-effort (unknown keys ignored) and not overwritten silently:
+``save`` keeps the higher version number.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from app.core import paths
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 2
+LANGUAGES: tuple[str, ...] = ("en", "zh_CN", "ja", "ko")
+HubName = Literal["huggingface", "modelscope"]
+
+#: Keys that must never be persisted in the settings file (secrets belong in the keyring).
+_SECRET_KEYS = frozenset({"token", "hf_token", "modelscope_token", "hub_token", "api_key", "tokens"})
+
+
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """v1 had one ``endpoint`` for whichever hub was selected and short language codes."""
+    out = dict(data)
+    endpoint = out.pop("endpoint", "") or ""
+    hub = out.get("hub", "huggingface")
+    out.setdefault("hf_endpoint", endpoint if hub == "huggingface" else "")
+    out.setdefault("modelscope_endpoint", endpoint if hub == "modelscope" else "")
+    lang = out.get("language")
+    if lang == "zh":
+        out["language"] = "zh_CN"
+    return out
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+
+
+class SamplingDefaults(BaseModel):
+    model_config = ConfigDict(extra="ignore", validate_assignment=True)
+
+    temperature: Annotated[float, Field(ge=0.0, le=5.0)] = 0.7
+    top_p: Annotated[float, Field(gt=0.0, le=1.0)] = 0.95
+    top_k: Annotated[int, Field(ge=0)] = 40
+    max_tokens: Annotated[int, Field(ge=1, le=1_000_000)] = 512
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="ignore", validate_assignment=True)
+
+    version: int = SCHEMA_VERSION
+    hub: HubName = "huggingface"
+    hf_endpoint: str = ""
+    modelscope_endpoint: str = ""
+    #: Empty means the default cache location under the user cache dir.
+    cache_dir: str = ""
+    default_engine: str = "llama.cpp"
+    #: Empty means follow the system locale (falling back to English).
+    language: str = ""
+    context_length: Annotated[int, Field(ge=256)] = 4096
+    threads: Annotated[int | None, Field(ge=1)] = None
+    sampling: SamplingDefaults = Field(default_factory=lambda: SamplingDefaults())
+    system_prompt: str = ""
+    highlight_draft_tokens: bool = True
+    #: Load the embedded model at start so a first run is ready to chat.
+    autoload_default_model: bool = True
+    last_model: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("language")
+    @classmethod
+    def _language(cls, v: str) -> str:
+        if v and v not in LANGUAGES:
+            raise ValueError(f"language: {v!r} is not one of {', '.join(LANGUAGES)}")
+        return v
+
+    @field_validator("hf_endpoint", "modelscope_endpoint")
+    @classmethod
+    def _endpoint(cls, v: str) -> str:
+        v = v.strip()
+        if v and not v.startswith(("http://", "https://")):
+            raise ValueError(f"endpoint {v!r} must start with http:// or https://")
+        return v.rstrip("/")
+
+    def endpoint(self) -> str:
+        return self.hf_endpoint if self.hub == "huggingface" else self.modelscope_endpoint
+
+    def model_cache_dir(self) -> Path:
+        return Path(self.cache_dir).expanduser() if self.cache_dir else paths.cache_dir() / "models"
+
+
+def settings_path() -> Path:
+    return paths.config_dir() / "settings.json"
+
+
+def migrate(data: dict[str, Any]) -> dict[str, Any]:
+    version = int(data.get("version", 1))
+    while version < SCHEMA_VERSION:
+        step = MIGRATIONS.get(version)
+        if step is None:
+            raise ValueError(f"no migration from settings version {version}")
+        data = step(data)
+        version += 1
+        data["version"] = version
+    return data
+
+
+def load(path: Path | None = None) -> Settings:
+    """Read settings; a missing or unreadable file gives defaults (and is logged, never raised)."""
+    path = path or settings_path()
+    try:
+        raw = json.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        return Settings()
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        log.warning("settings file %s is unreadable (%s); using defaults", path, exc)
+        return Settings()
+    if not isinstance(raw, dict):
+        log.warning("settings file %s does not hold an object; using defaults", path)
+        return Settings()
+    leaked = sorted(k for k in raw if k in _SECRET_KEYS)
+    for key in leaked:
+        raw.pop(key)
+    try:
+        newer = int(raw.get("version", 1)) > SCHEMA_VERSION
+        settings = Settings.model_validate(raw if newer else migrate(raw))
+    except (ValidationError, ValueError) as exc:
+        log.warning("settings file %s is invalid (%s); using defaults", path, exc)
+        return Settings()
+    if leaked:
+        log.warning("dropped secret-like keys %s from %s; tokens belong in the keyring", leaked, path)
+        save(settings, path)
+    return settings
+
+
+def save(settings: Settings, path: Path | None = None) -> None:
+    path = path or settings_path()
+    data = settings.model_dump(mode="json")
+    data["version"] = max(settings.version, SCHEMA_VERSION)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), "utf-8")
+    os.replace(tmp, path)

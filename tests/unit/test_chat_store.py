@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from app.core.chat import AnswerBuilder, AnswerStats, ChatStore, RoundPoint, default_db_path
+from app.core.engines.base import Finished, Round, TextDelta
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    s = ChatStore(tmp_path / "chats.sqlite3")
+    yield s
+    s.close()
+
+
+def test_default_path_is_under_user_data_dir(_isolated_home: Path) -> None:
+    assert default_db_path().is_relative_to(_isolated_home)
+
+
+def test_conversations_create_rename_delete(store: ChatStore) -> None:
+    a = store.create_conversation("First")
+    b = store.create_conversation("Second", system_prompt="Be brief.")
+    assert [c.title for c in store.conversations()] == ["Second", "First"]
+    store.rename(a.id, "  Renamed ")
+    assert store.conversation(a.id).title == "Renamed"
+    with pytest.raises(ValueError, match="empty"):
+        store.rename(a.id, "   ")
+    store.add_message(a.id, "user", "hi")
+    store.delete_conversation(a.id)
+    assert [c.id for c in store.conversations()] == [b.id]
+    assert store.messages(a.id) == []  # cascaded
+    assert store.conversation(b.id).system_prompt == "Be brief."
+
+
+def test_messages_round_trip_with_stats_and_status(store: ChatStore, tmp_path: Path) -> None:
+    conv = store.create_conversation("c")
+    stats = AnswerStats(completion_tokens=5, decode_tps=12.5, ttft_ms=40.0, rounds=2, drafted=6, accepted=4,
+                        per_round=[RoundPoint(3, 3), RoundPoint(3, 1)])
+    store.add_message(conv.id, "user", "question")
+    store.add_message(conv.id, "assistant", "partial ans", status="stopped", model="m", stats=stats,
+                      draft_spans=[(0, 4)])
+    store.close()
+    reopened = ChatStore(tmp_path / "chats.sqlite3")
+    try:
+        msgs = reopened.messages(conv.id)
+        assert [m.role for m in msgs] == ["user", "assistant"]
+        ans = msgs[1]
+        assert ans.status == "stopped"
+        assert ans.stats == stats
+        assert ans.draft_spans == [(0, 4)]
+        assert ans.stats is not None and ans.stats.acceptance_rate == pytest.approx(4 / 6)
+        assert ans.stats.mean_accepted_length == pytest.approx((4 + 2) / 2)
+    finally:
+        reopened.close()
+
+
+def test_truncate_from_drops_message_and_later(store: ChatStore) -> None:
+    conv = store.create_conversation("c")
+    ids = [store.add_message(conv.id, "user" if i % 2 == 0 else "assistant", f"m{i}").id for i in range(4)]
+    store.truncate_from(conv.id, ids[2])
+    assert [m.content for m in store.messages(conv.id)] == ["m0", "m1"]
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version = 99")
+    db.close()
+    with pytest.raises(RuntimeError, match="newer Tandem"):
+        ChatStore(path)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def test_answer_builder_tracks_draft_spans_rounds_and_ttft() -> None:
+    clock = FakeClock()
+    b = AnswerBuilder("draft Q4_1", clock=clock)
+    clock.t += 0.25
+    b.feed(TextDelta("Hel", from_draft=False))
+    b.feed(Round(0, 3, 2, 3))
+    b.feed(TextDelta("lo", from_draft=True))
+    b.feed(TextDelta(" wo", from_draft=True))
+    b.feed(TextDelta("rld", from_draft=False))
+    assert b.text == "Hello world"
+    assert b.draft_spans == [(3, 8)]
+    partial = b.stats("cancelled")
+    assert partial.finish_reason == "cancelled" and partial.ttft_ms == pytest.approx(250.0)
+    b.feed(Finished("stop", 7, 4, 10.0, 200.0, 3, 2, rounds=1))
+    s = b.stats()
+    assert (s.completion_tokens, s.drafted, s.accepted, s.rounds) == (4, 3, 2, 1)
+    assert s.decode_tps == pytest.approx(20.0)
+    assert s.per_round == [RoundPoint(3, 2)]
+    assert s.speculation == "draft Q4_1"
+    assert AnswerStats.from_json(s.to_json()) == s
+
+
+def test_answer_builder_without_drafts_has_no_acceptance() -> None:
+    b = AnswerBuilder()
+    b.feed(TextDelta("x"))
+    b.feed(Finished("length", 1, 1, 1.0, 10.0, 0, 0))
+    s = b.stats()
+    assert s.acceptance_rate is None and s.mean_accepted_length is None
