@@ -72,6 +72,10 @@ class RoundAccountant:
         self.drafted_total += stats.drafted
         self.accepted_total += stats.accepted
 
+    @property
+    def round_count(self) -> int:
+        return self._index
+
     def pop_closed(self) -> list[RoundStats]:
         out, self._closed = self._closed, []
         return out

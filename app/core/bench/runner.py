@@ -1,0 +1,209 @@
+"""Parity (spec-off vs spec-on greedy output) and throughput, measured side by side in one run."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from app.core.engines.base import Engine, Finished, Round, Sampling, TextDelta
+
+
+@dataclass
+class RunResult:
+    prompt: str
+    text: str = ""
+    pieces: list[str] = field(default_factory=list)  # one entry per streamed chunk
+    from_draft: list[bool] = field(default_factory=list)
+    token_ids: list[int] | None = None
+    candidates: list[list[tuple[int, str, float]]] | None = None
+    completion_tokens: int = 0
+    decode_ms: float = 0.0
+    prompt_ms: float = 0.0
+    first_token_ms: float = 0.0
+    wall_ms: float = 0.0
+    drafted_total: int = 0
+    accepted_total: int = 0
+    rounds: int = 0
+    drafting_rounds: int = 0
+    reason: str = ""
+
+    @property
+    def decode_tps(self) -> float:
+        return self.completion_tokens / (self.decode_ms / 1000.0) if self.decode_ms > 0 else 0.0
+
+    @property
+    def acceptance_rate(self) -> float | None:
+        return self.accepted_total / self.drafted_total if self.drafted_total else None
+
+    @property
+    def mean_accepted_per_round(self) -> float | None:
+        return self.accepted_total / self.drafting_rounds if self.drafting_rounds else None
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out.pop("pieces")
+        out.pop("from_draft")
+        out.pop("candidates")
+        out["decode_tokens_per_second"] = round(self.decode_tps, 2)
+        out["acceptance_rate"] = self.acceptance_rate
+        out["mean_accepted_per_round"] = self.mean_accepted_per_round
+        return out
+
+
+def run_once(engine: Engine, prompt: str, sampling: Sampling, top_logprobs: int = 0) -> RunResult:
+    res = RunResult(prompt=prompt)
+    messages = [{"role": "user", "content": prompt}]
+    start = time.perf_counter()
+    gen = (
+        engine.generate(messages, sampling, None, top_logprobs=top_logprobs)  # type: ignore[call-arg]
+        if top_logprobs
+        else engine.generate(messages, sampling)  # type: ignore[arg-type]
+    )
+    for ev in gen:
+        if isinstance(ev, TextDelta):
+            if not res.pieces:
+                res.first_token_ms = (time.perf_counter() - start) * 1000
+            res.pieces.append(ev.text)
+            res.from_draft.append(ev.from_draft)
+        elif isinstance(ev, Round):
+            res.rounds += 1
+            if ev.drafted:
+                res.drafting_rounds += 1
+        elif isinstance(ev, Finished):
+            res.completion_tokens = ev.completion_tokens
+            res.decode_ms = ev.decode_ms
+            res.prompt_ms = ev.prompt_ms
+            res.drafted_total = ev.drafted_total
+            res.accepted_total = ev.accepted_total
+            res.token_ids = ev.token_ids
+            res.reason = ev.reason
+    res.wall_ms = (time.perf_counter() - start) * 1000
+    res.text = "".join(res.pieces)
+    cands = getattr(engine, "last_candidates", None)
+    if top_logprobs and cands is not None:
+        res.candidates = [[(c.id, c.text, c.logprob) for c in row] for row in cands]
+    return res
+
+
+@dataclass
+class ParityResult:
+    prompt: str
+    identical: bool
+    compared: str  # "token ids" or "text (…why…)"
+    tokens_off: int
+    tokens_on: int
+    first_difference: int | None = None  # token index in the spec-off output
+    off_token: str | None = None
+    on_text: str | None = None
+    candidates: list[tuple[int, str, float]] | None = None
+    logprob_gap: float | None = None
+    near_tie: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+NEAR_TIE = 0.1  # nats: flips below this are batched-verification numerics, not a drafter bug
+
+
+def compare(off: RunResult, on: RunResult) -> ParityResult:
+    if off.token_ids is not None and on.token_ids is not None:
+        a, b = off.token_ids, on.token_ids
+        idx = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
+        if idx is None and len(a) != len(b):
+            idx = min(len(a), len(b))
+        res = ParityResult(off.prompt, idx is None, "token ids", len(a), len(b), idx)
+        if idx is not None:
+            _explain(res, off, idx, on.text)
+        return res
+    why = "text: the engine does not expose the ids of accepted draft tokens"
+    if off.text == on.text:
+        return ParityResult(off.prompt, True, why, off.completion_tokens, on.completion_tokens)
+    pos = next((i for i, (x, y) in enumerate(zip(off.text, on.text, strict=False)) if x != y), None)
+    if pos is None:
+        pos = min(len(off.text), len(on.text))
+    # map the character position to a token index of the spec-off output
+    acc, idx = 0, 0
+    for i, piece in enumerate(off.pieces):
+        if acc + len(piece) > pos:
+            idx = i
+            break
+        acc += len(piece)
+    else:
+        idx = len(off.pieces)
+    res = ParityResult(off.prompt, False, why, off.completion_tokens, on.completion_tokens, idx)
+    _explain(res, off, idx, on.text[acc : acc + 40])
+    return res
+
+
+def _explain(res: ParityResult, off: RunResult, idx: int, on_text: str) -> None:
+    res.off_token = off.pieces[idx] if idx < len(off.pieces) else None
+    res.on_text = on_text if res.compared != "token ids" else None
+    if off.candidates and idx < len(off.candidates):
+        row = off.candidates[idx]
+        res.candidates = row
+        if len(row) >= 2:
+            res.logprob_gap = row[0][2] - row[1][2]
+            res.near_tie = res.logprob_gap < NEAR_TIE
+
+
+def parity(
+    load: Callable[[bool], Engine], prompts: Sequence[str], max_tokens: int = 64
+) -> list[ParityResult]:
+    """``load(spec_on)`` returns an engine; spec-off runs first (with top candidates), then spec-on."""
+    sampling = Sampling(temperature=0.0, max_tokens=max_tokens)
+    engine = load(False)
+    try:
+        offs = [run_once(engine, p, sampling, top_logprobs=5) for p in prompts]
+    finally:
+        engine.close()
+    engine = load(True)
+    try:
+        ons = [run_once(engine, p, sampling) for p in prompts]
+    finally:
+        engine.close()
+    return [compare(a, b) for a, b in zip(offs, ons, strict=True)]
+
+
+@dataclass
+class BenchRow:
+    prompt: str
+    off: RunResult
+    on: RunResult
+
+    @property
+    def ratio(self) -> float:
+        return self.on.decode_tps / self.off.decode_tps if self.off.decode_tps else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"prompt": self.prompt, "off": self.off.to_json(), "on": self.on.to_json(), "ratio": round(self.ratio, 3)}
+
+
+def bench(
+    load: Callable[[bool], Engine], prompts: Sequence[str], max_tokens: int = 128, repeats: int = 1
+) -> list[BenchRow]:
+    """Both engines loaded at once; prompts alternate off/on so machine noise hits both alike.
+
+    With ``repeats`` > 1 the best decode speed of each side is kept.
+    """
+    sampling = Sampling(temperature=0.0, max_tokens=max_tokens)
+    off_engine = load(False)
+    try:
+        on_engine = load(True)
+        try:
+            rows = []
+            for p in prompts:
+                best: dict[bool, RunResult] = {}
+                for _ in range(repeats):
+                    for spec_on, eng in ((False, off_engine), (True, on_engine)):
+                        r = run_once(eng, p, sampling)
+                        if spec_on not in best or r.decode_tps > best[spec_on].decode_tps:
+                            best[spec_on] = r
+                rows.append(BenchRow(p, best[False], best[True]))
+            return rows
+        finally:
+            on_engine.close()
+    finally:
+        off_engine.close()

@@ -1,0 +1,363 @@
+"""llama.cpp engine: an in-process ``xllamacpp.Server`` owned by one dedicated thread.
+
+xllamacpp streams chunk dicts to a callback from inside a blocking call; this module bridges that
+to an iterator of :mod:`base` events with a queue and sentinels. Errors become typed exceptions
+on the consumer side (an exception inside the callback is swallowed by xllamacpp and treated as a
+cancel, so the callback records it itself).
+
+Rounds come from the per-token timings: a chunk where ``draft_n`` steps up by d and
+``draft_n_accepted`` by a opens a round that emits a accepted draft tokens, then one target token.
+
+The Server always opens an HTTP listener; it is bound to loopback and protected by a random
+per-session API key that never leaves this process, so neither other local processes nor web
+pages in the user's browser can use it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import secrets
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.core.engines.base import (
+    CancelToken,
+    ChatMessage,
+    DrafterMismatchError,
+    EngineUnavailable,
+    Event,
+    Finished,
+    FinishReason,
+    GenerationError,
+    LoadRequest,
+    ModelLoadError,
+    Round,
+    Sampling,
+    TextDelta,
+)
+from app.core.gguf_tools import GGUFFormatError, compare_vocab, vocab_info
+from app.core.speculative import RoundAccountant, SpeculationError
+from app.core.speculative import llamacpp as translate
+
+log = logging.getLogger(__name__)
+
+_END = object()
+#: architectures of drafters that read the target's state instead of proposing from their own vocab
+_MTP_ARCHES = ("gemma4-assistant", "gemma4_assistant", "eagle3", "dflash")
+
+
+@dataclass(frozen=True)
+class _Failure:
+    error: BaseException
+
+
+@dataclass
+class _Job:
+    request: dict[str, Any]
+    events: queue.Queue[object]
+    cancel: CancelToken
+    with_logprobs: bool
+
+
+@dataclass(frozen=True)
+class TokenCandidate:
+    id: int
+    text: str
+    logprob: float
+
+
+class LlamaCppEngine:
+    name = "llama.cpp"
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue[_Job | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._server: Any = None
+        self._api_key = secrets.token_urlsafe(32)
+        self._closed = False
+        self._busy = threading.Lock()
+        self.plan: translate.LlamaCppPlan = translate.LlamaCppPlan()
+        self.model_path = ""
+        #: top candidates per completion token of the last request that asked for them
+        self.last_candidates: list[list[TokenCandidate]] | None = None
+
+    # --- loading -----------------------------------------------------------------------------
+    @classmethod
+    def load(cls, req: LoadRequest, progress: Callable[[str], None] | None = None) -> LlamaCppEngine:
+        try:
+            import xllamacpp
+        except ImportError as exc:  # pragma: no cover - xllamacpp is a hard dependency
+            raise EngineUnavailable(f"xllamacpp cannot be imported: {exc}") from exc
+        say = progress or (lambda _msg: None)
+        target = Path(req.model_path)
+        say(f"checking {target.name}")
+        target_vocab = _probe(target, "model")
+        try:
+            p = translate.plan(req.speculation, req.family_name, req.size_in_billions)
+        except SpeculationError as exc:
+            raise ModelLoadError(str(exc), "Fix the speculative decoding settings and load again.") from exc
+        if p.draft_path:
+            drafter = Path(p.draft_path)
+            if drafter.is_dir():
+                found = sorted(drafter.rglob("*.gguf"))
+                if not found:
+                    raise ModelLoadError(f"no .gguf drafter found in {drafter}")
+                drafter = found[0]
+                p = translate.LlamaCppPlan(**{**p.__dict__, "draft_path": str(drafter)})
+            say(f"checking drafter {drafter.name}")
+            draft_vocab = _probe(drafter, "drafter")
+            is_mtp = (draft_vocab.architecture or "") in _MTP_ARCHES
+            if is_mtp and p.types == ["DRAFT_SIMPLE"] and not p.user_driven:
+                p = translate.LlamaCppPlan(**{**p.__dict__, "types": ["DRAFT_MTP"]})
+            if draft_vocab.size and not is_mtp:
+                diff = compare_vocab(target_vocab, draft_vocab)
+                if diff:
+                    raise DrafterMismatchError(
+                        f"the drafter {drafter.name} cannot draft for {target.name}: {diff}. "
+                        "A drafter must share the target's vocabulary."
+                    )
+
+        params = xllamacpp.CommonParams()
+        params.model.path = str(target)
+        params.n_ctx = req.n_ctx
+        params.n_parallel = 1
+        params.cpuparams.n_threads = req.n_threads or max(1, os.cpu_count() or 1)
+        params.cpuparams_batch.n_threads = params.cpuparams.n_threads
+        params.api_keys = [secrets.token_urlsafe(32)]
+        params.verbosity = -1
+        params.warmup = False
+        if req.chat_template:
+            params.chat_template = req.chat_template
+        try:
+            translate.apply(params, p)
+        except SpeculationError as exc:
+            raise ModelLoadError(str(exc)) from exc
+
+        engine = cls()
+        engine.plan = p
+        engine.model_path = str(target)
+        engine._api_key = params.api_keys[0]
+        ready: queue.Queue[object] = queue.Queue()
+        engine._thread = threading.Thread(
+            target=engine._run, args=(params, ready), name=f"tandem-llamacpp-{target.stem}", daemon=False
+        )
+        say("loading model" + (" and drafter" if p.draft_path else ""))
+        engine._thread.start()
+        result = ready.get()
+        if isinstance(result, _Failure):
+            engine._thread.join()
+            raise ModelLoadError(f"llama.cpp could not load {target.name}: {result.error}") from result.error
+        say("ready")
+        return engine
+
+    # --- the dedicated thread -------------------------------------------------------------------
+    def _run(self, params: Any, ready: queue.Queue[object]) -> None:
+        import xllamacpp
+
+        try:
+            self._server = xllamacpp.Server(params)
+        except BaseException as exc:
+            ready.put(_Failure(exc))
+            return
+        ready.put(True)
+        try:
+            while True:
+                job = self._jobs.get()
+                if job is None:
+                    break
+                self._serve(job)
+        finally:
+            self._server = None  # releases the model on this thread
+
+    def _serve(self, job: _Job) -> None:
+        state = _StreamState(job)
+        try:
+            self._server.handle_chat_completions(job.request, state.on_chunk)
+        except BaseException as exc:
+            state.error = state.error or exc
+        if state.error is not None:
+            job.events.put(_Failure(state.error))
+        else:
+            try:
+                job.events.put(state.finish())
+            except BaseException as exc:
+                job.events.put(_Failure(exc))
+        self.last_candidates = state.candidates if job.with_logprobs else None
+        job.events.put(_END)
+
+    # --- public API --------------------------------------------------------------------------------
+    @property
+    def listening_address(self) -> str:
+        server = self._server
+        return str(server.listening_address) if server is not None else ""
+
+    @property
+    def speculative(self) -> bool:
+        return self.plan.speculative
+
+    def generate(
+        self,
+        messages: Sequence[ChatMessage],
+        sampling: Sampling,
+        cancel: CancelToken | None = None,
+        top_logprobs: int = 0,
+    ) -> Iterator[Event]:
+        if self._closed or self._thread is None:
+            raise GenerationError("the model is not loaded", "Load a model first.")
+        cancel = cancel or CancelToken()
+        request: dict[str, Any] = {
+            "messages": [dict(m) for m in messages],
+            "stream": True,
+            "max_tokens": sampling.max_tokens,
+            "temperature": sampling.temperature,
+            "top_p": sampling.top_p,
+            "top_k": sampling.top_k,
+            "timings_per_token": True,
+        }
+        if sampling.seed is not None:
+            request["seed"] = sampling.seed
+        if sampling.stop:
+            request["stop"] = list(sampling.stop)
+        if top_logprobs:
+            request["logprobs"] = True
+            request["top_logprobs"] = top_logprobs
+        return self._stream(_Job(request, queue.Queue(), cancel, bool(top_logprobs)))
+
+    def _stream(self, job: _Job) -> Iterator[Event]:
+        with self._busy:  # one request at a time; a second caller waits its turn
+            self._jobs.put(job)
+            finished = False
+            try:
+                while True:
+                    item = job.events.get()
+                    if item is _END:
+                        finished = True
+                        return
+                    if isinstance(item, _Failure):
+                        err = item.error
+                        if isinstance(err, GenerationError):
+                            raise err
+                        raise GenerationError(f"llama.cpp failed while generating: {err}") from err
+                    assert isinstance(item, TextDelta | Round | Finished)
+                    yield item
+            finally:
+                if not finished:  # consumer stopped early: cancel and wait for the slot to free
+                    job.cancel.cancel()
+                    while job.events.get() is not _END:
+                        pass
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._thread is not None:
+            self._jobs.put(None)
+            self._thread.join()
+            self._thread = None
+
+    def __enter__(self) -> LlamaCppEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _StreamState:
+    """Per-request chunk -> event translation; runs on the engine thread inside the callback."""
+
+    def __init__(self, job: _Job) -> None:
+        self.job = job
+        self.rounds = RoundAccountant()
+        self.error: BaseException | None = None
+        self.reason: FinishReason = "stop"
+        self.last_pn = 0
+        self.last_dn = 0
+        self.last_da = 0
+        self.timings: dict[str, Any] = {}
+        self.ids: list[int] = []
+        self.ids_complete = job.with_logprobs
+        self.candidates: list[list[TokenCandidate]] = []
+        self.cancelled = False
+
+    def on_chunk(self, chunk: Any) -> bool:
+        try:
+            return self._on_chunk(chunk)
+        except BaseException as exc:  # xllamacpp would swallow it: keep it and stop
+            self.error = exc
+            return True
+
+    def _on_chunk(self, chunk: Any) -> bool:
+        if not isinstance(chunk, dict):
+            raise GenerationError(f"unexpected chunk from llama.cpp: {chunk!r}")
+        if "error" in chunk or "code" in chunk and "message" in chunk:
+            err = chunk.get("error", chunk)
+            msg = err.get("message", err) if isinstance(err, dict) else err
+            raise GenerationError(f"llama.cpp: {msg}")
+        put = self.job.events.put
+        timings = chunk.get("timings") or {}
+        if timings:
+            self.timings = timings
+        choices = chunk.get("choices") or [{}]
+        choice = choices[0]
+        text = (choice.get("delta") or {}).get("content") or ""
+        pn = int(timings.get("predicted_n", self.last_pn))
+        dn = int(timings.get("draft_n", self.last_dn))
+        da = int(timings.get("draft_n_accepted", self.last_da))
+        if dn > self.last_dn:
+            self.rounds.start_round(dn - self.last_dn, da - self.last_da)
+        self.last_dn, self.last_da = dn, da
+        n_tokens = max(0, pn - self.last_pn)
+        self.last_pn = pn
+        flags = [self.rounds.token() for _ in range(n_tokens)]
+        for closed in self.rounds.pop_closed():
+            put(Round(closed.index, closed.drafted, closed.accepted, closed.emitted))
+        if self.job.with_logprobs:
+            entries = (choice.get("logprobs") or {}).get("content") or []
+            if len(entries) != n_tokens:
+                self.ids_complete = False
+            for e in entries:
+                self.ids.append(int(e["id"]))
+                self.candidates.append(
+                    [TokenCandidate(int(c["id"]), str(c["token"]), float(c["logprob"])) for c in e.get("top_logprobs", [])]
+                )
+        if text or n_tokens:
+            put(TextDelta(text, n_tokens, bool(flags) and all(flags)))
+        if choice.get("finish_reason"):
+            self.reason = "length" if choice["finish_reason"] == "length" else "stop"
+        if self.job.cancel.cancelled:
+            self.cancelled = True
+            return True
+        return False
+
+    def finish(self) -> Finished:
+        self.rounds.finish()
+        for closed in self.rounds.pop_closed():
+            self.job.events.put(Round(closed.index, closed.drafted, closed.accepted, closed.emitted))
+        t = self.timings
+        return Finished(
+            reason="cancelled" if self.cancelled else self.reason,
+            prompt_tokens=int(t.get("prompt_n", 0)) + int(t.get("cache_n", 0)),
+            completion_tokens=self.rounds.emitted_total,
+            prompt_ms=float(t.get("prompt_ms", 0.0)),
+            decode_ms=float(t.get("predicted_ms", 0.0)),
+            drafted_total=self.rounds.drafted_total,
+            accepted_total=self.rounds.accepted_total,
+            rounds=self.rounds.round_count,
+            token_ids=list(self.ids) if self.ids_complete and self.job.with_logprobs else None,
+        )
+
+
+def _probe(path: Path, role: str) -> Any:
+    if not path.exists():
+        raise ModelLoadError(f"the {role} file {path} does not exist", "Download it again or pick another file.")
+    if path.is_dir():
+        raise ModelLoadError(f"the {role} path {path} is a folder; llama.cpp needs a .gguf file")
+    try:
+        return vocab_info(path)
+    except GGUFFormatError as exc:
+        raise ModelLoadError(str(exc)) from exc

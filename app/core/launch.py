@@ -1,0 +1,98 @@
+"""From "this spec, this quantization, these options" to a LoadRequest, checked before any I/O.
+
+The CLI and the launch dialog share this path: the engine/drafter pair is judged by the capability
+table first, so an unsupported combination is refused before anything is downloaded or loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from app.core import assets
+from app.core.engines.base import Engine, EngineUnavailable, LoadRequest
+from app.core.engines.capability import ENGINES, drafter_support, engine_availability, engines_for_spec
+from app.core.registry import AnySpec, Family, format_template
+from app.core.speculative import DRAFTER_METHODS, SpeculationError, SpeculationOptions
+
+DEFAULT_MODEL = ("smollm2-135m-instruct", "gguf", "0.135", "Q4_1")
+
+
+class LaunchError(ValueError):
+    """The requested launch cannot work; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class LaunchPlan:
+    engine: str
+    request: LoadRequest
+    draft_quantization: str | None
+
+
+def pick_engine(spec: AnySpec, engine: str | None) -> str:
+    candidates = engines_for_spec(spec)
+    if engine:
+        if engine not in ENGINES:
+            raise LaunchError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+        if engine not in candidates:
+            raise LaunchError(f"engine {engine} cannot run {spec.format} models; use {', '.join(candidates)}")
+        return engine
+    for name in candidates:
+        if engine_availability(name).ok:
+            return name
+    reasons = "; ".join(f"{n}: {engine_availability(n).reason}" for n in candidates)
+    raise LaunchError(f"no installed engine can run {spec.format} models ({reasons})")
+
+
+def check_speculation(family: Family, spec: AnySpec, engine: str, options: SpeculationOptions) -> SpeculationOptions:
+    """Refuse an unsupported pair up front; fill in the method for the declared drafter."""
+    if not options.enabled:
+        return options
+    if options.draft_model_path and options.method in DRAFTER_METHODS:
+        return options  # an explicit drafter file: the engine validates the pair at load
+    support = drafter_support(family, spec, engine, None if options.method == "draft" else options.method)
+    if not support.ok:
+        raise LaunchError(f"speculative decoding is not available here: {support.reason}")
+    return replace(options, method=support.method or options.method)
+
+
+def local_paths(spec: AnySpec, quant: str, draft_quant: str | None, want_drafter: bool,
+                progress: Callable[[str], None] | None = None) -> tuple[Path, Path | None]:
+    local = spec.sources.local
+    if local is None:
+        raise LaunchError("this spec has no local files")
+    target = assets.resolve(format_template(local.path, "sources.local.path", quantization=quant), progress)
+    drafter = None
+    if want_drafter:
+        if not local.draft_path:
+            raise LaunchError("this spec declares no local drafter")
+        dq = draft_quant or (local.draft_quantizations or [None])[0]
+        if local.draft_quantizations and dq not in local.draft_quantizations:
+            raise LaunchError(f"drafter quantization {dq!r} is not available; choose {local.draft_quantizations}")
+        values = {"draft_quantization": dq} if dq else {}
+        drafter = assets.resolve(format_template(local.draft_path, "sources.local.draft_path", **values), progress)
+    return target, drafter
+
+
+def load_engine(engine: str, req: LoadRequest, progress: Callable[[str], None] | None = None) -> Engine:
+    if engine == "llama.cpp":
+        from app.core.engines.llamacpp import LlamaCppEngine
+
+        return LlamaCppEngine.load(req, progress)
+    if engine == "mlx":
+        avail = engine_availability("mlx")
+        if not avail.ok:
+            raise EngineUnavailable(f"the MLX engine is unavailable: {avail.reason}")
+        from app.core.engines import mlx as mlx_engine  # type: ignore[attr-defined, unused-ignore]
+
+        loaded: Engine = mlx_engine.MLXEngine.load(req, progress)
+        return loaded
+    raise EngineUnavailable(f"unknown engine {engine!r}")
+
+
+def make_options(**kwargs: object) -> SpeculationOptions:
+    try:
+        return SpeculationOptions.build(**kwargs)  # type: ignore[arg-type]
+    except SpeculationError as exc:
+        raise LaunchError(str(exc)) from exc

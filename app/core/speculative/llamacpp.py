@@ -1,0 +1,175 @@
+"""Translation of engine-neutral speculation options to xllamacpp ``CommonParams``.
+
+:func:`plan` is pure (testable without loading anything); :func:`apply` writes a plan onto a
+``CommonParams``. An explicit engine-native selector (``speculative.types`` or
+``speculative.draft.mparams.path``) makes the configuration user-driven: Tandem's own method and
+drafter are then ignored. Tuning knobs (``speculative.draft.n_min``, ``...p_min``) never disable it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.core.speculative.options import (
+    DRAFTER_METHODS,
+    SpeculationError,
+    SpeculationOptions,
+    default_tokens,
+    parse_num_speculative_tokens,
+)
+
+#: Tandem method -> llama.cpp ``common_speculative_type`` member suffix.
+TYPE_BY_METHOD: dict[str, str] = {
+    "draft": "DRAFT_SIMPLE",
+    "mtp": "DRAFT_MTP",
+    "eagle3": "DRAFT_EAGLE3",
+    "dflash": "DRAFT_DFLASH",
+    "ngram-simple": "NGRAM_SIMPLE",
+    "ngram-map-k": "NGRAM_MAP_K",
+    "ngram-map-k4v": "NGRAM_MAP_K4V",
+    "ngram-mod": "NGRAM_MOD",
+    "ngram-cache": "NGRAM_CACHE",
+}
+#: llama.cpp's own CLI spellings (``--spec-type draft-mtp``) are accepted in engine-native config.
+_NATIVE_ALIASES = {
+    "draft-simple": "DRAFT_SIMPLE",
+    "draft-mtp": "DRAFT_MTP",
+    "draft-eagle3": "DRAFT_EAGLE3",
+    "draft-dflash": "DRAFT_DFLASH",
+    "none": "NONE",
+    **{m: t for m, t in TYPE_BY_METHOD.items()},
+}
+#: Where the tokens-per-round value goes for each method.
+DEPTH_KEY_BY_METHOD: dict[str, str] = {
+    "draft": "speculative.draft.n_max",
+    "mtp": "speculative.draft.n_max",
+    "eagle3": "speculative.draft.n_max",
+    "dflash": "speculative.draft.n_max",
+    "ngram-cache": "speculative.draft.n_max",
+    "ngram-mod": "speculative.ngram_mod.n_max",
+    "ngram-simple": "speculative.ngram_simple.size_m",
+    "ngram-map-k": "speculative.ngram_map_k.size_m",
+    "ngram-map-k4v": "speculative.ngram_map_k4v.size_m",
+}
+DEPTH_KEYS = frozenset(DEPTH_KEY_BY_METHOD.values())
+SELECTOR_KEYS = frozenset({"speculative.types", "speculative.draft.mparams.path"})
+_NON_NEGATIVE_INT_KEYS = frozenset(
+    {"speculative.draft.n_min", "speculative.ngram_mod.n_min", "speculative.ngram_mod.n_match"}
+)
+
+
+@dataclass(frozen=True)
+class LlamaCppPlan:
+    types: list[str] = field(default_factory=list)  # member suffixes, e.g. ["DRAFT_SIMPLE"]
+    draft_path: str | None = None
+    settings: dict[str, Any] = field(default_factory=dict)  # dotted CommonParams paths -> values
+    user_driven: bool = False
+    depth: int | None = None
+    depth_source: str = ""
+
+    @property
+    def speculative(self) -> bool:
+        return bool(self.types) and self.types != ["NONE"]
+
+    @property
+    def uses_drafter(self) -> bool:
+        return self.draft_path is not None
+
+
+def _native_type(value: object) -> str:
+    text = str(value).strip()
+    key = text.removeprefix("COMMON_SPECULATIVE_TYPE_").removeprefix("common_speculative_type.")
+    key = key.removeprefix("COMMON_SPECULATIVE_TYPE_")
+    if key.upper() in set(TYPE_BY_METHOD.values()) | {"NONE"}:
+        return key.upper()
+    alias = _NATIVE_ALIASES.get(text.lower())
+    if alias:
+        return alias
+    raise SpeculationError(
+        f"speculative.types: unknown type {value!r}; use one of {', '.join(sorted(_NATIVE_ALIASES))}"
+    )
+
+
+def plan(options: SpeculationOptions, family_name: str = "", size_in_billions: float = 0.0) -> LlamaCppPlan:
+    native = dict(options.engine_native)
+    settings: dict[str, Any] = {}
+    for key, value in native.items():
+        if not key.startswith("speculative."):
+            raise SpeculationError(f"{key}: only speculative.* keys are accepted here")
+        if key in DEPTH_KEYS:
+            settings[key] = parse_num_speculative_tokens(value, key)
+            if settings[key] is None:
+                del settings[key]
+        elif key in _NON_NEGATIVE_INT_KEYS:
+            if isinstance(value, bool) or not str(value).strip().isdigit():
+                raise SpeculationError(f"{key}: expected a whole number >= 0, got {value!r}")
+            settings[key] = int(str(value).strip())
+        elif key not in SELECTOR_KEYS:
+            settings[key] = value
+
+    if SELECTOR_KEYS & native.keys():
+        raw = native.get("speculative.types", [])
+        raw_list = raw if isinstance(raw, list | tuple) else [s for s in str(raw).split(",") if s.strip()]
+        types = [_native_type(t) for t in raw_list]
+        path = native.get("speculative.draft.mparams.path")
+        if path and not types:
+            types = ["DRAFT_SIMPLE"]
+        return LlamaCppPlan(types=types, draft_path=str(path) if path else None, settings=settings, user_driven=True)
+
+    if not options.enabled:
+        return LlamaCppPlan(settings=settings)
+    method = options.method
+    draft_path = None
+    if method in DRAFTER_METHODS:
+        if not options.draft_model_path:
+            raise SpeculationError(
+                f"speculation with method {method!r} needs a drafter; download the declared drafter or "
+                "pass a drafter path"
+            )
+        draft_path = options.draft_model_path
+    depth_key = DEPTH_KEY_BY_METHOD[method]
+    depth = options.num_speculative_tokens
+    source = "your setting"
+    if depth is None and depth_key not in settings:
+        default = default_tokens("llama.cpp", family_name, size_in_billions, method)
+        depth, source = default.value, default.source
+    if depth_key in settings:  # an explicit engine-native depth wins over the neutral one
+        depth, source = settings[depth_key], depth_key
+    if depth is not None:
+        settings[depth_key] = depth
+    if method == "ngram-mod" and depth is not None and "speculative.ngram_mod.n_min" not in settings:
+        settings["speculative.ngram_mod.n_min"] = min(48, depth)
+    return LlamaCppPlan(
+        types=[TYPE_BY_METHOD[method]], draft_path=draft_path, settings=settings, depth=depth, depth_source=source
+    )
+
+
+def apply(params: Any, p: LlamaCppPlan) -> None:
+    """Write ``p`` onto an ``xllamacpp.CommonParams``."""
+    import xllamacpp
+
+    members = xllamacpp.common_speculative_type
+    if p.types:
+        missing = [t for t in p.types if not hasattr(members, f"COMMON_SPECULATIVE_TYPE_{t}")]
+        if missing:
+            raise SpeculationError(
+                f"this xllamacpp build has no speculative type {', '.join(missing)}; upgrade xllamacpp"
+            )
+        params.speculative.types = [getattr(members, f"COMMON_SPECULATIVE_TYPE_{t}") for t in p.types]
+    if p.draft_path:
+        params.speculative.draft.mparams.path = p.draft_path
+    for dotted, value in p.settings.items():
+        _set_dotted(params, dotted, value)
+
+
+def _set_dotted(obj: Any, dotted: str, value: Any) -> None:
+    parts = dotted.split(".")
+    target = obj
+    for name in parts[:-1]:
+        if not hasattr(target, name):
+            raise SpeculationError(f"{dotted}: unknown setting {name!r}")
+        target = getattr(target, name)
+    if not hasattr(target, parts[-1]):
+        raise SpeculationError(f"{dotted}: unknown setting {parts[-1]!r}")
+    setattr(target, parts[-1], value)  # xllamacpp sub-structs are references: set in place
