@@ -1,0 +1,31 @@
+"""Typed errors of the cache layer. Messages are for the user and never contain a token."""
+
+from __future__ import annotations
+
+
+class CacheError(Exception):
+    """Base of every cache/download error; ``str(exc)`` is safe to show and to log."""
+
+
+class SpecResolutionError(CacheError, ValueError):
+    """The spec cannot be turned into hub files (bad template, missing source...)."""
+
+
+class NotCachedError(CacheError):
+    """The model is not (fully) in the cache; the message says how to download it."""
+
+
+class DownloadCancelled(CacheError):
+    """The user cancelled; nothing half-done is marked as ready."""
+
+
+class DiskSpaceError(CacheError, OSError):
+    """Not enough free space, found before starting or hit (ENOSPC) while writing."""
+
+
+class VerificationError(CacheError):
+    """A downloaded file does not have the size or sha256 the hub announced."""
+
+
+class HubError(CacheError):
+    """The hub refused or failed (network, 401/404...); the message names the repo and file."""

@@ -1,0 +1,494 @@
+"""Hub backends: the standard Hugging Face cache and ModelScope's cache, through their own libraries.
+
+Each backend answers two kinds of questions:
+
+- offline, cheap (file stats only, safe to run for the whole registry when the browser opens):
+  where is a repo file in the hub's cache, how many bytes of an unfinished one are on disk;
+- online: what files (size, sha256) the hub announces, and fetching them with byte progress and
+  cancel through the libraries' hooks (``tqdm_class`` / ``progress_callbacks``).
+
+Cache locations and endpoints are read from the environment at call time, not at import time
+(huggingface_hub freezes ``HF_HUB_CACHE``/``HF_ENDPOINT`` in constants when first imported), so a
+setting or a test fixture that changes them later is honoured.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import logging
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from app.core.cache.errors import DiskSpaceError, HubError
+from app.core.cache.plan import Plan
+from app.core.cache.progress import Meter, _Cancelled
+
+log = logging.getLogger(__name__)
+
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_SHA1 = re.compile(r"^[0-9a-f]{40}$")
+# huggingface_hub streams in 10 MB chunks and reports progress (our only chance to cancel) once
+# per chunk; 1 MB keeps cancel under a second on slow links at no measurable cost.
+_HF_CHUNK = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class RemoteFile:
+    """A file as the hub announces it. ``sha256`` when the hub gives it (LFS files), or the git
+    blob ``sha1`` (small files on Hugging Face), used to verify what was downloaded."""
+
+    path: str
+    size: int
+    sha256: str | None = None
+    git_sha1: str | None = None
+
+
+class Backend(Protocol):
+    name: str
+
+    def cache_root(self) -> Path: ...
+    def cached_file(self, repo_id: str, revision: str, path: str) -> Path | None: ...
+    def cached_snapshot(self, repo_id: str, revision: str) -> Path | None: ...
+    def incomplete_bytes(self, repo_id: str, revision: str, path: str) -> int: ...
+    def remote_files(self, plan: Plan) -> tuple[str, list[RemoteFile]]: ...
+    def fetch(self, plan: Plan, files: list[RemoteFile], meter: Meter) -> dict[str, Path]: ...
+    def cleanup_orphans(self, repo_id: str | None = None) -> list[Path]: ...
+    def owned_paths(self, local: Path) -> list[Path]: ...
+    def remove(self, local: Path) -> int: ...
+
+
+def scrub(text: str, token: str | None) -> str:
+    """Remove a token from any text that may reach the user or a log."""
+    if token:
+        text = text.replace(token, "***")
+    return re.sub(r"(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}", r"\1***", text)
+
+
+def _nospace(exc: BaseException) -> bool:
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, OSError) and cur.errno == errno.ENOSPC:
+            return True
+        failed = getattr(cur, "failed_files", None)  # modelscope aggregates per-file errors
+        if isinstance(failed, dict) and any(
+            _nospace(e) for e in failed.values() if isinstance(e, BaseException)
+        ):
+            return True
+        cur = cur.__cause__ or cur.__context__
+    return False
+
+
+def _find_cancel(exc: BaseException) -> bool:
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, _Cancelled):
+            return True
+        failed = getattr(cur, "failed_files", None)
+        if isinstance(failed, dict) and any(isinstance(e, _Cancelled) for e in failed.values()):
+            return True
+        cur = cur.__cause__ or cur.__context__
+    return False
+
+
+def translate_error(exc: BaseException, what: str, token: str | None, where: Path) -> BaseException:
+    """Map a library error to our typed errors with a token-free message."""
+    if _find_cancel(exc):
+        return _Cancelled()
+    if _nospace(exc):
+        return DiskSpaceError(
+            f"the disk ran out of space while downloading {what} into {where}; free some space and "
+            "retry (the download resumes or restarts cleanly; nothing incomplete is marked ready)"
+        )
+    name = type(exc).__name__
+    msg = scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else name, token)
+    return HubError(f"{what}: {name}: {msg}")
+
+
+def _prune_empty(start: Path, stop: Path) -> None:
+    cur = start
+    while cur != stop and stop in cur.parents:
+        try:
+            cur.rmdir()
+        except OSError:
+            return
+        cur = cur.parent
+
+
+# --- Hugging Face --------------------------------------------------------------------------------
+
+
+def hf_cache_root() -> Path:
+    """The standard Hugging Face hub cache, resolved like huggingface_hub does, at call time."""
+    for var in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
+        if os.environ.get(var):
+            return Path(os.path.expandvars(os.environ[var])).expanduser()
+    if os.environ.get("HF_HOME"):
+        return Path(os.path.expandvars(os.environ["HF_HOME"])).expanduser() / "hub"
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(xdg).expanduser() / "huggingface" / "hub"
+
+
+def hf_endpoint(explicit: str | None = None) -> str:
+    return (explicit or os.environ.get("HF_ENDPOINT") or "https://huggingface.co").rstrip("/")
+
+
+def _repo_folder(repo_id: str) -> str:
+    return "models--" + repo_id.replace("/", "--")
+
+
+def _hf_bar(meter: Meter, filename: str) -> type[Any]:
+    """The ``tqdm_class`` handed to huggingface_hub: silent, it only feeds ``meter``."""
+    from tqdm.auto import tqdm
+
+    class Bar(tqdm):  # type: ignore[misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["disable"] = True  # no terminal output, no tqdm monitor thread
+            super().__init__(*args, **kwargs)
+
+        def update(self, n: float | None = 1) -> bool | None:
+            meter.add(int(n or 0), filename)
+            return None
+
+    return Bar
+
+
+class HuggingFaceBackend:
+    name = "huggingface"
+
+    def __init__(self, endpoint: str | None = None, token: str | None = None) -> None:
+        self.endpoint = hf_endpoint(endpoint)
+        self.token = token
+
+    def cache_root(self) -> Path:
+        return hf_cache_root()
+
+    def _repo_dir(self, repo_id: str) -> Path:
+        return self.cache_root() / _repo_folder(repo_id)
+
+    def _commit(self, repo_id: str, revision: str) -> str | None:
+        if _SHA1.match(revision):
+            return revision
+        ref = self._repo_dir(repo_id) / "refs" / revision
+        try:
+            return ref.read_text().strip() or None
+        except OSError:
+            return None
+
+    def cached_snapshot(self, repo_id: str, revision: str) -> Path | None:
+        commit = self._commit(repo_id, revision)
+        if commit is None:
+            return None
+        snap = self._repo_dir(repo_id) / "snapshots" / commit
+        return snap if snap.is_dir() else None
+
+    def cached_file(self, repo_id: str, revision: str, path: str) -> Path | None:
+        snap = self.cached_snapshot(repo_id, revision)
+        if snap is None:
+            return None
+        p = snap / path
+        return p if p.is_file() else None  # is_file follows the symlink into blobs/
+
+    def incomplete_bytes(self, repo_id: str, revision: str, path: str) -> int:
+        # A killed process leaves ``<etag>.<id>.incomplete`` that a new process cannot resume; the
+        # bytes of a download running right now are reported by its progress events instead.
+        return 0
+
+    def _meta_error(self, exc: BaseException, what: str) -> HubError:
+        err = translate_error(exc, what, self.token, self.cache_root())
+        return err if isinstance(err, HubError) else HubError(f"{what}: {err}")
+
+    def remote_files(self, plan: Plan) -> tuple[str, list[RemoteFile]]:
+        from huggingface_hub import get_hf_file_metadata, hf_hub_url, snapshot_download
+
+        token: str | bool | None = self.token or None
+        if plan.kind == "snapshot":
+            try:
+                infos = snapshot_download(
+                    plan.repo_id,
+                    revision=plan.revision,
+                    cache_dir=self.cache_root(),
+                    endpoint=self.endpoint,
+                    token=token,
+                    dry_run=True,
+                    tqdm_class=_hf_bar(Meter(0, None), ""),
+                )
+            except Exception as exc:
+                raise self._meta_error(exc, f"{plan.repo_id}@{plan.revision}") from None
+            assert isinstance(infos, list)
+            commit = str(infos[0].commit_hash) if infos else (self._commit(plan.repo_id, plan.revision) or "")
+            return commit, [RemoteFile(i.filename, int(i.file_size or 0)) for i in infos]
+        files: list[RemoteFile] = []
+        commit = ""
+        for name in plan.files:
+            url = hf_hub_url(plan.repo_id, name, revision=plan.revision, endpoint=self.endpoint)
+            try:
+                meta = get_hf_file_metadata(url, token=token)
+            except Exception as exc:
+                raise self._meta_error(exc, f"{plan.repo_id}/{name}@{plan.revision}") from None
+            etag = (meta.etag or "").strip('"').lower()
+            files.append(
+                RemoteFile(
+                    name,
+                    int(meta.size or 0),
+                    sha256=etag if _SHA256.match(etag) else None,
+                    git_sha1=etag if _SHA1.match(etag) else None,
+                )
+            )
+            commit = meta.commit_hash or commit
+        return commit, files
+
+    def fetch(self, plan: Plan, files: list[RemoteFile], meter: Meter) -> dict[str, Path]:
+        from huggingface_hub import constants, hf_hub_download
+
+        constants.DOWNLOAD_CHUNK_SIZE = min(constants.DOWNLOAD_CHUNK_SIZE, _HF_CHUNK)
+        out: dict[str, Path] = {}
+        for f in files:
+            meter.check()
+            try:
+                local = hf_hub_download(
+                    plan.repo_id,
+                    f.path,
+                    revision=plan.revision,
+                    cache_dir=self.cache_root(),
+                    endpoint=self.endpoint,
+                    token=self.token or None,
+                    tqdm_class=_hf_bar(meter, f.path),
+                )
+            except BaseException as exc:
+                raise translate_error(
+                    exc, f"{plan.repo_id}/{f.path}", self.token, self.cache_root()
+                ) from None
+            out[f.path] = Path(str(local))
+        return out
+
+    def _lock_free(self, lock: Path) -> bool:
+        from filelock import FileLock, Timeout
+
+        fl = FileLock(str(lock))
+        try:
+            fl.acquire(timeout=0)
+        except Timeout:
+            return False
+        except OSError:
+            return True  # no lock file could be made: nobody holds it either
+        fl.release()
+        return True
+
+    def cleanup_orphans(self, repo_id: str | None = None) -> list[Path]:
+        """Delete ``blobs/*.incomplete`` that no live download holds the lock of.
+
+        huggingface_hub writes to ``<etag>.<random>.incomplete`` under ``.locks/<repo>/<etag>.lock``
+        and deletes it itself on any error; only a killed process leaves one behind, and no later
+        process can resume it (the name is unique), so it is pure waste.
+        """
+        root = self.cache_root()
+        repos = [root / _repo_folder(repo_id)] if repo_id else sorted(root.glob("models--*"))
+        removed: list[Path] = []
+        for repo in repos:
+            for inc in sorted((repo / "blobs").glob("*.incomplete")):
+                etag = inc.name.split(".", 1)[0]
+                lock = root / ".locks" / repo.name / f"{etag}.lock"
+                if lock.parent.is_dir() and not self._lock_free(lock):
+                    continue
+                try:
+                    inc.unlink()
+                    removed.append(inc)
+                    log.info("removed orphaned partial download %s", inc)
+                except OSError as exc:
+                    log.warning("could not remove %s: %s", inc, exc)
+        return removed
+
+    def owned_paths(self, local: Path) -> list[Path]:
+        """The blob a snapshot path points to (what deleting it frees)."""
+        try:
+            return [local.resolve(strict=True)]
+        except OSError:
+            return []
+
+    def remove(self, local: Path) -> int:
+        """Delete a snapshot file and its blob (unless another snapshot of the repo links it)."""
+        root = self.cache_root()
+        try:
+            rel = local.relative_to(root)
+        except ValueError:
+            return 0
+        repo = root / rel.parts[0]
+        blob = None
+        with contextlib.suppress(OSError):
+            blob = local.resolve(strict=True)
+        local.unlink(missing_ok=True)
+        _prune_empty(local.parent, repo / "snapshots")
+        freed = 0
+        if blob is not None and blob.is_file() and (repo / "blobs") in blob.parents:
+            still = any(p.is_symlink() and p.resolve() == blob for p in _walk_files(repo / "snapshots"))
+            if not still:
+                freed = blob.stat().st_size
+                blob.unlink()
+        snaps = repo / "snapshots"
+        if not snaps.exists() or not any(snaps.iterdir()):
+            for sub in ("snapshots", "refs", "blobs"):
+                _rm_tree_if_no_files(repo / sub)
+            _prune_empty(repo, root)
+        return freed
+
+
+def _walk_files(top: Path) -> Iterator[Path]:
+    if not top.is_dir():
+        return
+    for dirpath, _dirs, names in os.walk(top):
+        for n in names:
+            yield Path(dirpath) / n
+
+
+def _rm_tree_if_no_files(top: Path) -> None:
+    if not top.is_dir():
+        return
+    if top.name == "refs":
+        for f in _walk_files(top):
+            f.unlink(missing_ok=True)
+    if any(True for _ in _walk_files(top)):
+        return
+    for dirpath, _dirs, _names in sorted(os.walk(top), key=lambda t: -len(t[0])):
+        with contextlib.suppress(OSError):
+            Path(dirpath).rmdir()
+
+
+# --- ModelScope ----------------------------------------------------------------------------------
+
+
+def modelscope_cache_root() -> Path:
+    env = os.environ.get("MODELSCOPE_CACHE")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "modelscope"
+
+
+def modelscope_endpoint(explicit: str | None = None) -> str:
+    return (explicit or os.environ.get("MODELSCOPE_ENDPOINT") or "https://www.modelscope.cn").rstrip("/")
+
+
+class ModelScopeBackend:
+    name = "modelscope"
+
+    def __init__(self, endpoint: str | None = None, token: str | None = None) -> None:
+        self.endpoint = modelscope_endpoint(endpoint)
+        self.token = token
+
+    def cache_root(self) -> Path:
+        return modelscope_cache_root()
+
+    def _dirs(self, repo_id: str, revision: str) -> list[Path]:
+        """Where modelscope keeps (or kept, in older versions) a repo, newest layout first."""
+        root = self.cache_root()
+        owner, _, name = repo_id.partition("/")
+        safe = name.replace(".", "___")
+        return [
+            root / "models" / repo_id.replace("/", "--") / "snapshots" / revision,
+            root / "models" / owner / safe,
+            root / owner / name,
+            root / owner / safe,
+            root / "hub" / owner / name,
+            root / "hub" / owner / safe,
+            root / "models" / owner / name,
+        ]
+
+    def cached_snapshot(self, repo_id: str, revision: str) -> Path | None:
+        for d in self._dirs(repo_id, revision):
+            if d.is_dir() and any(d.iterdir()):
+                return d
+        return None
+
+    def cached_file(self, repo_id: str, revision: str, path: str) -> Path | None:
+        for d in self._dirs(repo_id, revision):
+            p = d / path
+            if p.is_file() and not p.with_name(p.name + ".incomplete").exists():
+                return p
+        return None
+
+    def incomplete_bytes(self, repo_id: str, revision: str, path: str) -> int:
+        # modelscope resumes ``<file>.incomplete`` with Range, so these bytes are real progress.
+        p = self._dirs(repo_id, revision)[0] / (path + ".incomplete")
+        try:
+            return p.stat().st_size
+        except OSError:
+            return 0
+
+    def remote_files(self, plan: Plan) -> tuple[str, list[RemoteFile]]:
+        from modelscope_hub import HubApi
+
+        try:
+            api = HubApi(endpoint=self.endpoint, token=self.token or None)
+            listing = api.list_repo_files(plan.repo_id, "model", revision=plan.revision, recursive=True)
+        except Exception as exc:
+            err = translate_error(exc, f"{plan.repo_id}@{plan.revision}", self.token, self.cache_root())
+            raise (err if isinstance(err, HubError) else HubError(str(err))) from None
+        by_path = {f.path: f for f in listing if not f.is_dir}
+        files: list[RemoteFile] = []
+        names = plan.files if plan.kind == "files" else tuple(sorted(by_path))
+        for name in names:
+            info = by_path.get(name)
+            if info is None:
+                raise HubError(f"{plan.repo_id}@{plan.revision}: no file {name!r} in the repository")
+            sha = (info.sha256 or "").lower()
+            files.append(RemoteFile(name, int(info.size or 0), sha256=sha if _SHA256.match(sha) else None))
+        return plan.revision, files
+
+    def fetch(self, plan: Plan, files: list[RemoteFile], meter: Meter) -> dict[str, Path]:
+        from modelscope.hub.callback import ProgressCallback
+        from modelscope.hub.snapshot_download import snapshot_download
+
+        class Callback(ProgressCallback):  # type: ignore[misc]
+            def update(self, size: int) -> None:
+                meter.add(int(size), str(self.filename))
+
+        patterns = [_fn_escape(f.path) for f in files]
+        try:
+            out = snapshot_download(
+                plan.repo_id,
+                revision=plan.revision,
+                cache_dir=str(self.cache_root()),
+                allow_patterns=patterns,
+                progress_callbacks=[Callback],
+                endpoint=self.endpoint,
+                token=self.token or None,
+                max_workers=2,
+            )
+        except BaseException as exc:
+            raise translate_error(exc, plan.repo_id, self.token, self.cache_root()) from None
+        base = Path(str(out))
+        return {f.path: base / f.path for f in files}
+
+    def cleanup_orphans(self, repo_id: str | None = None) -> list[Path]:
+        return []  # modelscope's ``.incomplete`` files are resumed by the next download
+
+    def owned_paths(self, local: Path) -> list[Path]:
+        return [local] if local.is_file() else []
+
+    def remove(self, local: Path) -> int:
+        root = self.cache_root()
+        if root not in local.parents or not local.is_file():
+            return 0
+        freed = local.stat().st_size
+        local.unlink()
+        local.with_name(local.name + ".incomplete").unlink(missing_ok=True)
+        _prune_empty(local.parent, root)
+        return freed
+
+
+def _fn_escape(path: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[" else c for c in path)
+
+
+def backend_for(hub: str, endpoint: str | None = None, token: str | None = None) -> Backend:
+    if hub == "huggingface":
+        return HuggingFaceBackend(endpoint, token)
+    if hub == "modelscope":
+        return ModelScopeBackend(endpoint, token)
+    raise ValueError(f"hub: unknown hub {hub!r}; use huggingface or modelscope")

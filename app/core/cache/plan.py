@@ -1,0 +1,179 @@
+"""From (family, spec, role, quantization) to what exactly lives where.
+
+This is the one place registry templates are formatted for the cache (through
+``registry.format_template``, so a formatting error is a ValueError naming the field). The result
+is a :class:`Plan`: the hub repo and the files (gguf) or the whole snapshot (mlx) to fetch, or the
+local file for ``sources.local`` specs, plus the name of the app's cache entry.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from app.core.registry import Family, GGUFSpec, LocalSource, format_template
+from app.core.registry.store import AnySpec
+
+Role = Literal["target", "drafter"]
+HubChoice = Literal["huggingface", "modelscope", "local"]
+
+DEFAULT_REVISION = {"huggingface": "main", "modelscope": "master"}
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def _safe(part: str) -> str:
+    return _UNSAFE.sub("_", part)
+
+
+def size_tag(spec: AnySpec) -> str:
+    s = spec.size_in_billions
+    return f"{int(s)}" if float(s).is_integer() else f"{s:g}"
+
+
+def target_entry_name(family: Family, spec: AnySpec, quantization: str) -> str:
+    """``<name>-<format>-<size>b-<quant>``, the app cache entry of a target."""
+    return f"{family.name}-{spec.format}-{size_tag(spec)}b-{_safe(quantization)}"
+
+
+def drafter_entry_name(
+    family: Family, spec: AnySpec, quantization: str, draft_quantization: str | None
+) -> str:
+    """The target's entry name plus ``-draft-<draft_quant>`` (``-draft`` without quantizations)."""
+    base = target_entry_name(family, spec, quantization)
+    return f"{base}-draft-{_safe(draft_quantization)}" if draft_quantization else f"{base}-draft"
+
+
+def default_hub(spec: AnySpec) -> HubChoice:
+    hubs = spec.sources.hubs()
+    if hubs:
+        return hubs[0]
+    return "local"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one cache entry consists of.
+
+    ``kind``: ``files`` (listed repo files: gguf), ``snapshot`` (whole repo: mlx) or ``local``
+    (``local_path``, never downloaded). ``revision`` is what the user asked for (branch, tag or
+    commit); the commit it resolved to is recorded in the entry's manifest.
+    """
+
+    hub: HubChoice
+    kind: Literal["files", "snapshot", "local"]
+    entry_name: str
+    repo_id: str = ""
+    revision: str = ""
+    files: tuple[str, ...] = ()
+    local_path: str = ""
+
+
+def _check_quant(value: str | None, allowed: list[str], field: str) -> None:
+    if value is not None and value not in allowed:
+        raise ValueError(f"{field}: {value!r} is not one of {allowed}")
+
+
+def make_plan(
+    family: Family,
+    spec: AnySpec,
+    role: Role,
+    quantization: str,
+    hub: str | None = None,
+    draft_quantization: str | None = None,
+) -> Plan:
+    """Resolve one cache entry. Any problem raises ValueError naming the field."""
+    _check_quant(quantization, spec.quantizations, "quantization")
+    chosen = hub or default_hub(spec)
+    if role == "drafter":
+        if not spec.declares_drafter(None if chosen == "local" else chosen):
+            raise ValueError(f"drafter: this {spec.format} spec declares no drafter on {chosen!r}")
+        dqs = spec.draft_quantizations(chosen)
+        if draft_quantization is None and dqs:
+            draft_quantization = dqs[0]
+        if dqs:
+            _check_quant(draft_quantization, dqs, "draft_quantization")
+        elif draft_quantization is not None:
+            raise ValueError(
+                f"draft_quantization: the drafter has no quantizations, got {draft_quantization!r}"
+            )
+        name = drafter_entry_name(family, spec, quantization, draft_quantization)
+    else:
+        name = target_entry_name(family, spec, quantization)
+
+    if chosen == "local":
+        local = spec.sources.local
+        if local is None:
+            raise ValueError(f"hub: this spec has no local source; available: {spec.sources.hubs()}")
+        return Plan(
+            "local", "local", name, local_path=_local_path(local, role, quantization, draft_quantization)
+        )
+    if chosen == "huggingface":
+        return _hub_plan(spec, role, "huggingface", name, quantization, draft_quantization)
+    if chosen == "modelscope":
+        return _hub_plan(spec, role, "modelscope", name, quantization, draft_quantization)
+    raise ValueError(f"hub: unknown hub {chosen!r}; use huggingface, modelscope or local")
+
+
+def _hub_plan(
+    spec: AnySpec,
+    role: Role,
+    chosen: Literal["huggingface", "modelscope"],
+    name: str,
+    quantization: str,
+    draft_quantization: str | None,
+) -> Plan:
+    src = spec.source(chosen)  # raises ValueError naming the hub
+    where = f"sources.{chosen}"
+    dq = draft_quantization or ""
+    if role == "target":
+        revision = src.revision or DEFAULT_REVISION[chosen]
+        if isinstance(spec, GGUFSpec):
+            template = spec.file_template(chosen)
+            field = (
+                f"{where}.model_file_name_template"
+                if src.model_file_name_template
+                else "model_file_name_template"
+            )
+            parts = (spec.quantization_parts or {}).get(quantization)
+            if parts:
+                files = tuple(
+                    format_template(template, field, quantization=quantization, part=p) for p in parts
+                )
+            else:
+                files = (format_template(template, field, quantization=quantization),)
+            repo = format_template(src.model_id, f"{where}.model_id")
+            return Plan(chosen, "files", name, repo, revision, files)
+        repo = format_template(src.model_id, f"{where}.model_id", quantization=quantization)
+        return Plan(chosen, "snapshot", name, repo, revision)
+    # drafter: same hub as the target
+    if src.draft_model_id is not None:
+        repo = format_template(src.draft_model_id, f"{where}.draft_model_id", draft_quantization=dq)
+    else:
+        repo = format_template(src.model_id, f"{where}.model_id")
+    if src.draft_model_revision is not None:
+        revision = format_template(
+            src.draft_model_revision, f"{where}.draft_model_revision", draft_quantization=dq
+        )
+    elif repo == src.model_id and src.revision:
+        revision = src.revision
+    else:
+        revision = DEFAULT_REVISION[chosen]
+    if isinstance(spec, GGUFSpec):
+        if src.draft_model_file_name_template is None:
+            raise ValueError(f"{where}.draft_model_file_name_template: required for a gguf drafter")
+        file = format_template(
+            src.draft_model_file_name_template,
+            f"{where}.draft_model_file_name_template",
+            draft_quantization=dq,
+        )
+        return Plan(chosen, "files", name, repo, revision, (file,))
+    return Plan(chosen, "snapshot", name, repo, revision)
+
+
+def _local_path(local: LocalSource, role: Role, quantization: str, dq: str | None) -> str:
+    if role == "target":
+        return format_template(local.path, "sources.local.path", quantization=quantization)
+    if local.draft_path is None:
+        raise ValueError("sources.local.draft_path: no local drafter declared")
+    return format_template(local.draft_path, "sources.local.draft_path", draft_quantization=dq or "")

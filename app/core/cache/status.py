@@ -1,0 +1,131 @@
+"""Cache status of the whole registry, for the model browser and ``tandem models --json``.
+
+Offline and cheap (file stats, no network), and one bad spec never breaks the listing: it is
+reported as ``invalid`` with its reason.
+
+JSON shape (``registry_status``)::
+
+    [{"name": "gemma-4", "specs": [
+        {"format": "gguf", "size": "E2B", "size_in_billions": 2.0, "hub": "huggingface",
+         "quantizations": {"Q4_K_M": {"status": "cached", "bytes": 3100000000, "source": "entry"},
+                           "Q8_0": {"status": "partial", "bytes": 1200, "total": 5000},
+                           "BF16": {"status": "absent"}},
+         "draft_quantizations": {"Q8_0": {"status": "absent"}}}]},
+     {"name": "broken-user-family", "specs": [], "status": "invalid", "reason": "..."}]
+
+Each status object has ``status`` in ``cached|partial|absent|invalid``; ``invalid`` carries
+``reason``; ``partial`` carries ``bytes`` and ``total`` (0 when unknown). ``draft_quantizations``
+is present only when the spec declares a drafter on that hub; a drafter without quantizations is
+keyed ``default``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.core.cache.manager import CacheManager, EntryStatus, entries_root
+from app.core.cache.plan import default_hub, drafter_entry_name
+from app.core.registry import Family, Registry
+from app.core.registry.store import AnySpec
+
+DEFAULT_DRAFT_KEY = "default"
+_RANK = {"cached": 3, "partial": 2, "absent": 1, "invalid": 0}
+
+
+@dataclass(frozen=True)
+class SpecStatus:
+    """Typed status of one spec on one hub."""
+
+    family: str
+    format: str
+    size: str
+    size_in_billions: float
+    hub: str
+    quantizations: dict[str, EntryStatus]
+    draft_quantizations: dict[str, EntryStatus] | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "format": self.format,
+            "size": self.size,
+            "size_in_billions": self.size_in_billions,
+            "hub": self.hub,
+            "quantizations": {q: s.to_json() for q, s in self.quantizations.items()},
+        }
+        if self.draft_quantizations is not None:
+            out["draft_quantizations"] = {q: s.to_json() for q, s in self.draft_quantizations.items()}
+        return out
+
+
+def choose_hub(spec: AnySpec, hub: str | None) -> str:
+    """``hub`` when the spec has that source, else the spec's own default (first hub, or local)."""
+    if hub == "local" and spec.sources.local is not None:
+        return "local"
+    if hub in spec.sources.hubs():
+        return hub
+    return default_hub(spec)
+
+
+def drafter_status(family: Family, spec: AnySpec, hub: str, draft_quantization: str | None) -> EntryStatus:
+    """Status of one drafter quantization, whatever target quantization it was fetched with.
+
+    Drafter entries are per target quantization but share the hub files, so the best status among
+    the entries that exist (or the hub-cache probe when none does) is the drafter's status.
+    """
+    root = entries_root()
+    quants = [
+        q
+        for q in spec.quantizations
+        if (root / drafter_entry_name(family, spec, q, draft_quantization)).exists()
+    ] or spec.quantizations[:1]
+    best: EntryStatus | None = None
+    for q in quants:
+        st = CacheManager(family, spec, "drafter", q, hub, draft_quantization=draft_quantization).status()
+        if best is None or _RANK[st.state] > _RANK[best.state]:
+            best = st
+    assert best is not None
+    return best
+
+
+def spec_status(family: Family, spec: AnySpec, hub: str | None = None) -> SpecStatus:
+    chosen = choose_hub(spec, hub)
+    quants = {q: CacheManager(family, spec, "target", q, chosen).status() for q in spec.quantizations}
+    drafts: dict[str, EntryStatus] | None = None
+    if spec.declares_drafter(None if chosen == "local" else chosen):
+        dqs = spec.draft_quantizations(None if chosen == "local" else chosen)
+        drafts = {}
+        keys: list[str | None] = [*dqs] or [None]
+        for dq in keys:
+            drafts[dq or DEFAULT_DRAFT_KEY] = drafter_status(family, spec, chosen, dq)
+    return SpecStatus(
+        family.name, spec.format, spec.size_label, float(spec.size_in_billions), chosen, quants, drafts
+    )
+
+
+def family_status(family: Family, hub: str | None = None) -> dict[str, Any]:
+    specs: list[dict[str, Any]] = []
+    for spec in family.specs:
+        try:
+            specs.append(spec_status(family, spec, hub).to_json())
+        except Exception as exc:  # never let one spec break the listing
+            reason = f"{type(exc).__name__}: {exc}"
+            specs.append(
+                {
+                    "format": spec.format,
+                    "size": spec.size_label,
+                    "size_in_billions": float(spec.size_in_billions),
+                    "hub": hub or "",
+                    "quantizations": {q: {"status": "invalid", "reason": reason} for q in spec.quantizations},
+                }
+            )
+    return {"name": family.name, "specs": specs}
+
+
+def registry_status(registry: Registry, hub: str | None = None) -> list[dict[str, Any]]:
+    """Every family with every spec's target and drafter statuses (shape in the module doc)."""
+    out = [family_status(fam, hub) for fam in registry.families.values()]
+    for bad in registry.invalid:
+        out.append({"name": bad.name, "specs": [], "status": "invalid", "reason": bad.reason})
+    return out
