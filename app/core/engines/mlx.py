@@ -1,0 +1,517 @@
+"""The MLX engine: mlx-vlm drafters (Gemma 4 assistant, EAGLE-3, DFlash) and classic mlx-lm pairs.
+
+MLX arrays and streams are thread-affine, so one dedicated thread (``tandem-mlx-N``) owns
+everything MLX: it imports the libraries, loads target and drafter, and runs every generation.
+Callers talk to it through a job queue; events come back through a per-request queue and typed
+errors are re-raised on the caller's side (never turned into chat text).
+
+Which library runs what (decided from the configs in :mod:`app.core.engines.mlx_pair`):
+
+* an mlx-vlm drafter (``mtp`` / ``eagle3`` / ``dflash``, kind from the drafter's ``model_type``):
+  target and drafter through mlx-vlm; rounds come from the drafter's per-round ``accept_lens`` /
+  ``draft_lens`` and the first ``accepted`` tokens of a round are marked ``from_draft``;
+* a plain language model as drafter (method ``draft``): target and drafter through mlx-lm, which
+  marks each token ``from_draft``; rounds are recovered from those marks;
+* no drafter: mlx-vlm for multimodal targets (``vision_config``), mlx-lm for text models.
+
+Depth: ``num_speculative_tokens`` is the number of drafted tokens per round on every engine. mlx-vlm
+counts its ``draft_block_size`` with the verified token included, so N becomes a block of N + 1;
+unset keeps the drafter's trained depth (``block_size - 1`` drafts: 3 for the Gemma 4 assistant).
+A value above the trained depth is a ceiling for MTP drafters: mlx-vlm only drafts deeper once
+the trained depth is accepted often enough.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Generator, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from app.core.engines.base import (
+    CancelToken,
+    ChatMessage,
+    DrafterMismatchError,
+    EngineError,
+    EngineUnavailable,
+    Event,
+    Finished,
+    FinishReason,
+    GenerationError,
+    LoadRequest,
+    ModelLoadError,
+    Round,
+    Sampling,
+    TextDelta,
+)
+from app.core.engines.capability import Availability, engine_availability
+from app.core.engines.mlx_pair import PairPlan, plan_pair, vocabulary_difference
+from app.core.engines.mlx_stream import IncrementalDecoder, StopScanner, TokenStep, classic_rounds
+from app.core.speculative import RoundAccountant
+
+log = logging.getLogger(__name__)
+
+_thread_ids = itertools.count(1)
+_Job = Callable[[], None]
+
+
+def availability() -> Availability:
+    """Whether the MLX engine can run here, with the reason when not (never raises)."""
+    return engine_availability("mlx")
+
+
+class _Worker:
+    """The one thread that touches MLX. Jobs run in order; each job reports its own errors."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue[_Job | None] = queue.Queue()
+        self.thread = threading.Thread(target=self._run, name=f"tandem-mlx-{next(_thread_ids)}", daemon=False)
+        self.thread.start()
+
+    def submit(self, job: _Job) -> None:
+        self._jobs.put(job)
+
+    def stop(self, timeout: float | None = None) -> None:
+        self._jobs.put(None)
+        if threading.current_thread() is not self.thread:
+            self.thread.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            try:
+                job()
+            except BaseException:  # a job must never kill the thread; jobs report their own errors
+                log.exception("MLX job failed outside its own error handling")
+
+
+class _Loaded:
+    """Models and tokenizer; created, used and released on the MLX thread only."""
+
+    def __init__(self, plan: PairPlan) -> None:
+        self.plan = plan
+        self.target: Any = None
+        self.drafter: Any = None
+        self.tokenizer: Any = None
+        self.eos_ids: set[int] = set()
+
+
+def _eos_ids(tokenizer: Any, config: dict[str, Any]) -> set[int]:
+    out: set[int] = set()
+    for value in (
+        getattr(tokenizer, "eos_token_id", None),
+        config.get("eos_token_id"),
+        (config.get("text_config") or {}).get("eos_token_id"),
+        config.get("_generation_eos_token_id"),
+    ):
+        if isinstance(value, int):
+            out.add(value)
+        elif isinstance(value, list):
+            out.update(v for v in value if isinstance(v, int))
+    return out
+
+
+class MLXEngine:
+    """Loads a target (and optionally a drafter) on its own thread; see the module docstring."""
+
+    name = "mlx"
+
+    def __init__(self, req: LoadRequest, plan: PairPlan) -> None:
+        self.request = req
+        self.plan = plan
+        #: user-facing remarks made at load (e.g. an auto-detected drafter kind)
+        self.notes: tuple[str, ...] = plan.notes
+        #: "mtp" | "eagle3" | "dflash" | "draft", or None when speculation is off
+        self.spec_kind: str | None = plan.kind
+        #: drafted tokens per round requested from the library (None without speculation)
+        self.draft_tokens: int | None = plan.draft_tokens
+        #: drafted tokens per round when the user sets nothing (the drafter's trained depth)
+        self.default_draft_tokens: int | None = plan.default_draft_tokens
+        #: the drafter only supports temperature 0 (generate() refuses sampling up front)
+        self.greedy_only = False
+        self._worker = _Worker()
+        self._state: _Loaded | None = None
+        self._closed = False
+        self._close_lock = threading.Lock()
+        self._stop_all = threading.Event()
+
+    # --- loading ------------------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, req: LoadRequest, progress: Callable[[str], None] | None = None) -> MLXEngine:
+        """Load target (+ drafter) on a new MLX thread; validate the pair before any weights."""
+        avail = availability()
+        if not avail.ok:
+            raise EngineUnavailable(f"Apple MLX is unavailable: {avail.reason}.")
+        plan = plan_pair(req.model_path, req.speculation)
+        engine = cls(req, plan)
+        replies: queue.Queue[tuple[str, Any]] = queue.Queue()
+        engine._worker.submit(lambda: engine._load_job(replies))
+        while True:
+            kind, payload = replies.get()
+            if kind == "progress":
+                if progress is not None:
+                    progress(str(payload))
+            elif kind == "done":
+                for note in engine.notes:
+                    log.info("MLX: %s", note)
+                return engine
+            else:
+                engine.close()
+                raise payload
+
+    def _load_job(self, replies: queue.Queue[tuple[str, Any]]) -> None:
+        try:
+            self._state = self._load_models(lambda msg: replies.put(("progress", msg)))
+            replies.put(("done", None))
+        except EngineError as exc:
+            replies.put(("error", exc))
+        except FileNotFoundError as exc:
+            replies.put(("error", ModelLoadError(f"A model file is missing: {exc}")))
+        except Exception as exc:
+            replies.put(
+                ("error", ModelLoadError(f"The model could not be loaded: {type(exc).__name__}: {exc}"))
+            )
+
+    def _load_models(self, say: Callable[[str], None]) -> _Loaded:
+        plan = self.plan
+        spec = self.request.speculation
+        state = _Loaded(plan)
+        target_path = Path(self.request.model_path)
+        from transformers import AutoTokenizer
+
+        for note in plan.notes:
+            say(note)
+        say(f"Loading {target_path.name} with {'mlx-vlm' if plan.backend == 'vlm' else 'mlx-lm'}")
+        state.tokenizer = AutoTokenizer.from_pretrained(str(target_path))
+        state.eos_ids = _eos_ids(state.tokenizer, plan.target_config)
+        if plan.backend == "vlm":
+            from mlx_vlm.utils import load_model as vlm_load_model
+
+            state.target = vlm_load_model(target_path)
+        else:
+            from mlx_lm.utils import load_model as lm_load_model
+
+            state.target, _ = lm_load_model(target_path)
+
+        if plan.kind is None:
+            return state
+        assert spec.draft_model_path is not None
+        drafter_path = Path(spec.draft_model_path)
+        say(f"Loading drafter {drafter_path.name} ({plan.kind})")
+        if plan.kind == "draft":
+            from mlx_lm.models.cache import can_trim_prompt_cache, make_prompt_cache
+            from mlx_lm.utils import load_model as lm_load_model
+
+            self._check_classic_vocabulary(state.tokenizer, drafter_path)
+            state.drafter, _ = lm_load_model(drafter_path)
+            if not can_trim_prompt_cache(make_prompt_cache(state.target)):
+                raise DrafterMismatchError(
+                    "This target's KV cache cannot be rolled back, which classic speculative decoding needs.",
+                    hint="Turn speculative decoding off for this model.",
+                )
+        else:
+            from mlx_vlm.speculative.drafters import load_drafter, validate_drafter_compatibility
+
+            state.drafter, kind = load_drafter(str(drafter_path), kind=plan.kind)
+            if kind != plan.kind:
+                raise DrafterMismatchError(f"mlx-vlm runs this drafter as {kind!r}, not {plan.kind!r}.")
+            say("Checking the drafter against the target")
+            try:
+                validate_drafter_compatibility(state.target, state.drafter, kind)
+            except ValueError as exc:
+                raise DrafterMismatchError(f"The drafter does not fit this target: {exc}") from exc
+            self.greedy_only = bool(getattr(state.drafter, "requires_greedy_sampling", False))
+        return state
+
+    @staticmethod
+    def _check_classic_vocabulary(target_tokenizer: Any, drafter_path: Path) -> None:
+        if not any((drafter_path / f).is_file() for f in ("tokenizer.json", "tokenizer.model", "vocab.json")):
+            return  # no tokenizer shipped with the drafter: the config-level check already ran
+        from transformers import AutoTokenizer
+
+        drafter_tokenizer = AutoTokenizer.from_pretrained(str(drafter_path))
+        diff = vocabulary_difference(target_tokenizer.get_vocab(), drafter_tokenizer.get_vocab())
+        if diff:
+            raise DrafterMismatchError(f"The drafter's vocabulary differs from the target's: {diff}.")
+
+    # --- generation ---------------------------------------------------------------------------
+
+    def generate(
+        self, messages: Sequence[ChatMessage], sampling: Sampling, cancel: CancelToken | None = None
+    ) -> Iterator[Event]:
+        """Stream TextDelta / Round / Finished events; typed errors are raised here."""
+        if self._closed:
+            raise GenerationError("The MLX engine is closed.", hint="Load the model again.")
+        if sampling.max_tokens < 1:
+            raise GenerationError(f"max_tokens must be at least 1 (got {sampling.max_tokens}).")
+        if self.greedy_only and sampling.temperature > 0:
+            raise GenerationError(
+                f"This drafter ({self.spec_kind}) supports greedy decoding only; temperature "
+                f"{sampling.temperature:g} cannot be used with it.",
+                hint="Set the temperature to 0, or turn speculative decoding off to sample.",
+            )
+        return self._stream(list(messages), sampling, cancel or CancelToken())
+
+    def _stream(
+        self, messages: list[ChatMessage], sampling: Sampling, cancel: CancelToken
+    ) -> Iterator[Event]:
+        events: queue.Queue[tuple[str, Any]] = queue.Queue()
+        abandoned = threading.Event()
+        self._worker.submit(lambda: self._generate_job(messages, sampling, cancel, abandoned, events))
+        finished = False
+        try:
+            while True:
+                kind, payload = events.get()
+                if kind == "event":
+                    yield payload
+                elif kind == "done":
+                    finished = True
+                    return
+                else:
+                    finished = True
+                    raise payload
+        finally:
+            if not finished:
+                # The consumer stopped early: stop the job and wait for it, so the next request
+                # starts on an idle engine.
+                abandoned.set()
+                while events.get()[0] not in ("done", "error"):
+                    pass
+
+    def _generate_job(
+        self,
+        messages: list[ChatMessage],
+        sampling: Sampling,
+        cancel: CancelToken,
+        abandoned: threading.Event,
+        events: queue.Queue[tuple[str, Any]],
+    ) -> None:
+        try:
+            if self._state is None:
+                raise GenerationError("The MLX engine is closed.", hint="Load the model again.")
+            for ev in self._run(self._state, messages, sampling, cancel, abandoned):
+                events.put(("event", ev))
+            events.put(("done", None))
+        except EngineError as exc:
+            events.put(("error", exc))
+        except Exception as exc:
+            log.exception("MLX generation failed")
+            events.put(("error", GenerationError(f"Generation failed: {type(exc).__name__}: {exc}")))
+
+    def _prompt_ids(self, state: _Loaded, messages: list[ChatMessage]) -> list[int]:
+        tok = state.tokenizer
+        template = self.request.chat_template or None
+        if template is None and not getattr(tok, "chat_template", None):
+            text = "".join(f"{m['role']}: {m['content']}\n" for m in messages) + "assistant: "
+            return list(tok.encode(text))
+        try:
+            ids = tok.apply_chat_template(
+                [dict(m) for m in messages],
+                chat_template=template,
+                add_generation_prompt=True,
+                tokenize=True,
+                return_dict=False,
+            )
+        except Exception as exc:
+            raise GenerationError(f"The chat template failed on these messages: {exc}") from exc
+        return [int(i) for i in ids]
+
+    def _token_steps(
+        self, state: _Loaded, prompt: list[int], sampling: Sampling
+    ) -> Generator[TokenStep, None, None]:
+        """Yield (token, round started at this token) from the right library; MLX thread only."""
+        import mlx.core as mx
+
+        plan = self.plan
+        if sampling.seed is not None:
+            mx.random.seed(sampling.seed)
+        top_p = sampling.top_p if 0.0 < sampling.top_p < 1.0 else None
+        if plan.backend == "vlm":
+            from mlx_vlm.generate.ar import generate_step as vlm_step
+
+            drafter = state.drafter
+            kwargs: dict[str, Any] = {}
+            if drafter is not None:
+                # mlx-vlm resets these when its rounds start, which is after the first token.
+                drafter.accept_lens = []
+                if hasattr(drafter, "draft_lens"):
+                    drafter.draft_lens = []
+                kwargs = {
+                    "draft_model": drafter,
+                    "draft_kind": plan.kind,
+                    "draft_block_size": plan.vlm_block_size,
+                }
+            gen = vlm_step(
+                mx.array([prompt]),
+                state.target,
+                None,
+                None,
+                max_tokens=sampling.max_tokens,
+                temperature=sampling.temperature,
+                top_p=top_p if top_p is not None else 1.0,
+                top_k=sampling.top_k,
+                seed=sampling.seed,
+                **kwargs,
+            )
+            seen = 0
+            try:
+                for tok, _ in gen:
+                    rnd = None
+                    if drafter is not None:
+                        accepts = drafter.accept_lens
+                        drafts = getattr(drafter, "draft_lens", None) or []
+                        if len(accepts) < seen:
+                            seen = 0
+                        if len(accepts) > seen:
+                            seen = len(accepts)
+                            accepted = int(accepts[-1])
+                            drafted = int(drafts[-1]) if len(drafts) >= seen else accepted
+                            rnd = (drafted, accepted)
+                    value: Any = tok
+                    yield int(value[0] if isinstance(value, list) else value), rnd
+            finally:
+                gen.close()
+            return
+
+        from mlx_lm.generate import generate_step as lm_step
+        from mlx_lm.generate import speculative_generate_step
+        from mlx_lm.sample_utils import make_sampler
+
+        sampler = make_sampler(temp=sampling.temperature, top_p=top_p or 0.0, top_k=sampling.top_k)
+        prompt_arr = mx.array(prompt, dtype=mx.uint32)
+        if state.drafter is None:
+            plain = lm_step(prompt_arr, state.target, max_tokens=sampling.max_tokens, sampler=sampler)
+            try:
+                for tok, _ in plain:
+                    yield int(tok), None
+            finally:
+                plain.close()
+            return
+        k = plan.draft_tokens or 1
+        spec_gen = speculative_generate_step(
+            prompt_arr,
+            state.target,
+            state.drafter,
+            num_draft_tokens=k,
+            max_tokens=sampling.max_tokens,
+            sampler=sampler,
+        )
+        try:
+            yield from classic_rounds(((int(t), bool(d)) for t, _, d in spec_gen), k, sampling.max_tokens)
+        finally:
+            spec_gen.close()
+
+    def _run(
+        self,
+        state: _Loaded,
+        messages: list[ChatMessage],
+        sampling: Sampling,
+        cancel: CancelToken,
+        abandoned: threading.Event,
+    ) -> Iterator[Event]:
+        prompt = self._prompt_ids(state, messages)
+        tok = state.tokenizer
+        decoder = IncrementalDecoder(lambda ids: str(tok.decode(list(ids), skip_special_tokens=True)))
+        stops = StopScanner(sampling.stop)
+        rounds = RoundAccountant() if self.plan.kind is not None else None
+        ids: list[int] = []
+        reason: FinishReason = "length"
+        t0 = time.perf_counter()
+        t_first: float | None = None
+
+        def stopped() -> bool:
+            return cancel.cancelled or abandoned.is_set() or self._stop_all.is_set()
+
+        n_rounds = 0
+
+        def closed_rounds() -> Iterator[Round]:
+            nonlocal n_rounds
+            if rounds is not None:
+                for r in rounds.pop_closed():
+                    n_rounds += 1
+                    yield Round(r.index, r.drafted, r.accepted, r.emitted)
+
+        steps = self._token_steps(state, prompt, sampling)
+        try:
+            while True:
+                if stopped():
+                    reason = "cancelled"
+                    break
+                try:
+                    token, new_round = next(steps)
+                except StopIteration:
+                    break
+                if t_first is None:
+                    t_first = time.perf_counter()
+                if rounds is not None and new_round is not None:
+                    rounds.start_round(*new_round)
+                if token in state.eos_ids:
+                    reason = "stop"
+                    break
+                from_draft = rounds.token() if rounds is not None else False
+                ids.append(token)
+                yield from closed_rounds()
+                piece = stops.feed(decoder.add(token))
+                if len(ids) >= sampling.max_tokens and not stops.stopped:
+                    piece += stops.feed(decoder.flush()) + stops.flush()
+                yield TextDelta(piece, 1, from_draft)
+                if stops.stopped:
+                    reason = "stop"
+                    break
+                if len(ids) >= sampling.max_tokens:
+                    break
+        finally:
+            steps.close()
+        t_end = time.perf_counter()
+        tail = "" if stops.stopped else stops.feed(decoder.flush()) + stops.flush()
+        if tail:
+            yield TextDelta(tail, 0, False)
+        if rounds is not None:
+            rounds.finish()
+            yield from closed_rounds()
+        first = t_first if t_first is not None else t_end
+        yield Finished(
+            reason=reason,
+            prompt_tokens=len(prompt),
+            completion_tokens=len(ids),
+            prompt_ms=(first - t0) * 1000.0,
+            decode_ms=(t_end - first) * 1000.0,
+            drafted_total=rounds.drafted_total if rounds is not None else 0,
+            accepted_total=rounds.accepted_total if rounds is not None else 0,
+            rounds=n_rounds,
+            token_ids=ids,
+        )
+
+    # --- shutdown -----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Stop any running generation, release target and drafter, join the MLX thread."""
+        with self._close_lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._stop_all.set()
+        self._worker.submit(self._release_job)
+        self._worker.stop()
+
+    def _release_job(self) -> None:
+        self._state = None
+        try:
+            import mlx.core as mx
+
+            mx.clear_cache()
+        except Exception:  # releasing must not fail a close
+            log.debug("mx.clear_cache failed", exc_info=True)
+
+    def __enter__(self) -> MLXEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
