@@ -11,8 +11,10 @@ class SpecResolutionError(CacheError, ValueError):
     """The spec cannot be turned into hub files (bad template, missing source...)."""
 
 
-class NotCachedError(CacheError):
-    """The model is not (fully) in the cache; the message says how to download it."""
+class NotCachedError(CacheError, FileNotFoundError):
+    """The model is not (fully) in the cache; the message says how to download it.
+
+    A FileNotFoundError too, so generic "missing model file" handlers (the CLI's) report it."""
 
 
 class DownloadCancelled(CacheError):

@@ -110,7 +110,12 @@ def translate_error(exc: BaseException, what: str, token: str | None, where: Pat
         )
     name = type(exc).__name__
     msg = scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else name, token)
-    return HubError(f"{what}: {name}: {msg}")
+    hint = ""
+    if "Connect" in name or "Timeout" in name or "Network" in name:
+        hint = "; check the network, or the hub endpoint (HF_ENDPOINT / MODELSCOPE_ENDPOINT, or the settings)"
+    elif "RepositoryNotFound" in name or "GatedRepo" in name or "401" in msg or "403" in msg:
+        hint = "; check the repo id, or store a token for this hub if the repo is private or gated"
+    return HubError(f"{what}: {name}: {msg}{hint}")
 
 
 def _prune_empty(start: Path, stop: Path) -> None:

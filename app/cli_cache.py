@@ -1,0 +1,220 @@
+"""``tandem download``, ``tandem delete`` and the cache side of ``tandem models`` / ``generate``.
+
+Wired into ``app/cli.py`` by ``add_subcommands``; see ARCHITECTURE.md ("CLI contract").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from app.core.cache import (
+    CacheError,
+    CacheManager,
+    CancelToken,
+    DiskSpaceError,
+    DownloadCancelled,
+    NotCachedError,
+    ProgressEvent,
+    registry_status,
+)
+from app.core.cache.status import choose_hub
+from app.core.registry import Registry, RegistryError
+
+HUB_CHOICES = ["huggingface", "modelscope", "local"]
+
+
+def add_subcommands(subparsers: Any) -> None:
+    """Add ``download`` and ``delete`` to the ``tandem`` sub-command parser."""
+    p = subparsers.add_parser("download", help="download a target (and its drafter) into the cache")
+    _model_args(p)
+    p.add_argument("--drafter", action="store_true", help="also download the paired drafter")
+    p.add_argument("--draft-quant", help="drafter quantization (default: the first declared)")
+    p.add_argument("--endpoint", help="hub endpoint / mirror (default: HF_ENDPOINT or MODELSCOPE_ENDPOINT)")
+    p.add_argument("--json", action="store_true", help="print the resulting paths as JSON")
+    p.set_defaults(func=cmd_download)
+
+    p = subparsers.add_parser("delete", help="remove a target (and its drafters) from the cache")
+    _model_args(p)
+    p.add_argument(
+        "--free-disk",
+        action="store_true",
+        help="also delete the hub-cache files no other Tandem entry uses (other tools lose them too)",
+    )
+    p.set_defaults(func=cmd_delete)
+
+
+def _model_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", help="registry name (see `tandem models`)")
+    p.add_argument("--format", dest="fmt", choices=["gguf", "mlx"])
+    p.add_argument("--size", help="size in billions or a label such as E2B")
+    p.add_argument("--quant", help="target quantization (default: the spec's first)")
+    p.add_argument("--hub", choices=HUB_CHOICES, default=None, help="default: the spec's first hub")
+
+
+# --- models ----------------------------------------------------------------------------------------
+def models_json(registry: Registry, hub: str | None) -> list[dict[str, Any]]:
+    """The machine-readable status list (shape documented in ``app.core.cache.status``)."""
+    return registry_status(registry, hub)
+
+
+def _cell(q: str, st: dict[str, Any]) -> str:
+    s = st["status"]
+    if s == "partial" and st.get("total"):
+        return f"{q}:partial {100 * st['bytes'] // max(st['total'], 1)}%"
+    if s == "cached" and st.get("source") == "hub-cache":
+        return f"{q}:cached(hub)"
+    return f"{q}:{s}"
+
+
+def models_table(registry: Registry, hub: str | None) -> str:
+    """Human-readable listing: one line per spec, one more for its drafter."""
+    lines = []
+    for fam in registry_status(registry, hub):
+        if fam.get("status") == "invalid":
+            lines.append(f"{fam['name']:28} invalid: {fam.get('reason', '')}")
+            continue
+        for spec in fam["specs"]:
+            cells = " ".join(_cell(q, st) for q, st in spec["quantizations"].items())
+            lines.append(f"{fam['name']:28} {spec['format']:5} {spec['size']:>8} {spec['hub']:11} {cells}")
+            drafts = spec.get("draft_quantizations")
+            if drafts is not None:
+                dcells = " ".join(_cell(q, st) for q, st in drafts.items())
+                lines.append(f"{'':28} {'':5} {'':>8} {'drafter':11} {dcells}")
+            reasons = {st.get("reason") for st in spec["quantizations"].values() if st["status"] == "invalid"}
+            for reason in sorted(r for r in reasons if r):
+                lines.append(f"{'':28} invalid: {reason}")
+    return "\n".join(lines)
+
+
+# --- generate --------------------------------------------------------------------------------------
+def resolve_cached_model(
+    registry: Registry,
+    name: str,
+    fmt: str | None,
+    size: str | float | None,
+    quant: str | None,
+    hub: str | None,
+    drafter: bool,
+    draft_quant: str | None,
+) -> tuple[Path, Path | None]:
+    """(target path, drafter path or None) of a cached spec; nothing is downloaded.
+
+    Raises :class:`NotCachedError` (a FileNotFoundError) naming the ``tandem download`` command
+    when the target or the requested drafter is not fully cached, RegistryError for an unknown
+    model, SpecResolutionError for a spec that cannot be resolved.
+    """
+    fam, spec, q = registry.match(name, fmt, size, quant)
+    chosen = choose_hub(spec, hub)
+    target = CacheManager(fam, spec, "target", q, chosen).resolve_path()
+    if not drafter:
+        return target, None
+    d = CacheManager(fam, spec, "drafter", q, chosen, draft_quantization=draft_quant)
+    try:
+        return target, d.resolve_path()
+    except NotCachedError as exc:
+        raise NotCachedError(f"the drafter is not cached: {exc}") from None
+
+
+# --- download / delete -----------------------------------------------------------------------------
+class _Printer:
+    """Progress on stderr: one rewritten line on a terminal, a line every few seconds otherwise."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+
+    def __call__(self, ev: ProgressEvent) -> None:
+        now = time.monotonic()
+        if ev.phase == "downloading" and now - self.last < (0.2 if self.tty else 5.0):
+            return
+        self.last = now
+        if ev.phase == "downloading" and ev.bytes_total:
+            pct = 100 * ev.bytes_done / ev.bytes_total
+            eta = f" ETA {ev.eta:.0f}s" if ev.eta is not None else ""
+            msg = (
+                f"{self.label}: {pct:5.1f}% {_mb(ev.bytes_done)}/{_mb(ev.bytes_total)} {_mb(ev.rate)}/s{eta}"
+            )
+        else:
+            msg = f"{self.label}: {ev.phase}"
+        if self.tty:
+            print(
+                "\r\033[K" + msg, end="" if ev.phase == "downloading" else "\n", file=sys.stderr, flush=True
+            )
+        else:
+            print(msg, file=sys.stderr, flush=True)
+
+
+def _mb(n: float) -> str:
+    return f"{n / 1e6:.1f} MB"
+
+
+def cmd_download(args: argparse.Namespace) -> int:
+    registry = Registry.load()
+    try:
+        fam, spec, q = registry.match(args.name, args.fmt, args.size, args.quant)
+    except RegistryError as exc:
+        print(f"tandem: {exc}", file=sys.stderr)
+        return 2
+    hub = args.hub or choose_hub(spec, None)
+    managers = [CacheManager(fam, spec, "target", q, hub, endpoint=args.endpoint)]
+    if args.drafter or args.draft_quant:
+        managers.append(
+            CacheManager(
+                fam, spec, "drafter", q, hub, draft_quantization=args.draft_quant, endpoint=args.endpoint
+            )
+        )
+    cancel = CancelToken()
+    result: dict[str, str] = {}
+    for mgr in managers:
+        try:
+            path = mgr.download(progress=_Printer(mgr.entry_name), cancel=cancel)
+        except KeyboardInterrupt:
+            cancel.cancel()
+            print(f"tandem: {mgr.entry_name}: cancelled", file=sys.stderr)
+            return 130
+        except DownloadCancelled as exc:
+            print(f"tandem: {exc}", file=sys.stderr)
+            return 130
+        except DiskSpaceError as exc:
+            print(f"tandem: {exc}", file=sys.stderr)
+            return 4
+        except (CacheError, ValueError) as exc:
+            print(f"tandem: {exc}", file=sys.stderr)
+            return 2
+        result[mgr.role] = str(path)
+        if not args.json:
+            print(f"{mgr.role}: {path}")
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    registry = Registry.load()
+    try:
+        fam, spec, q = registry.match(args.name, args.fmt, args.size, args.quant)
+        mgr = CacheManager(fam, spec, "target", q, args.hub or choose_hub(spec, None))
+        existed = mgr.entry_dir.exists()
+        freed = mgr.delete(free_disk=args.free_disk)
+    except (RegistryError, CacheError, ValueError) as exc:
+        print(f"tandem: {exc}", file=sys.stderr)
+        return 2
+    if args.free_disk:
+        print(
+            f"deleted {mgr.entry_name} and its drafters; freed {_mb(freed)} from the hub cache "
+            "(other tools sharing that cache no longer have these files)"
+        )
+    elif existed:
+        print(
+            f"deleted {mgr.entry_name} and its drafters from Tandem's cache; the files stay in the hub "
+            "cache (use --free-disk to delete them too)"
+        )
+    else:
+        print(f"{mgr.entry_name} was not in Tandem's cache")
+    return 0

@@ -1,0 +1,380 @@
+"""A persistent download queue with observers (no Qt: the GUI wraps it in an item model).
+
+Items live in ``paths.data_dir()/downloads.json``, rewritten atomically on every state change,
+so the queue survives an app restart: items that were active when the app stopped (or was
+killed) come back as ``queued`` and start again when the queue starts (huggingface_hub and
+modelscope skip files already complete in their caches; modelscope also resumes a partial file).
+
+Threading: downloads run on worker threads named ``tandem-download-<n>``. Observers are called
+on those threads (and on the caller's thread for add/cancel/remove), with a copy of the item;
+they must be cheap and thread-safe (the GUI posts them to the UI thread). Progress reaches
+observers about five times a second per active download.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from app.core import paths
+from app.core.cache.errors import CacheError, DownloadCancelled
+from app.core.cache.manager import CacheManager
+from app.core.cache.progress import CancelToken, ProgressEvent
+from app.core.registry import Registry, RegistryError
+
+log = logging.getLogger(__name__)
+
+ItemState = Literal["queued", "active", "finished", "failed", "cancelled"]
+STORE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class DownloadItem:
+    """One requested download (a target quantization, or the drafter paired with it)."""
+
+    id: str
+    family: str
+    format: str
+    size: str
+    quantization: str
+    role: str = "target"
+    draft_quantization: str | None = None
+    hub: str | None = None
+    state: ItemState = "queued"
+    phase: str = ""
+    bytes_done: int = 0
+    bytes_total: int = 0
+    rate: float = 0.0
+    eta: float | None = None
+    error: str = ""
+    path: str = ""
+    created: float = field(default_factory=time.time)
+    updated: float = field(default_factory=time.time)
+
+    @property
+    def label(self) -> str:
+        base = f"{self.family} {self.format} {self.size} {self.quantization}"
+        if self.role == "drafter":
+            return f"{base} drafter {self.draft_quantization or ''}".rstrip()
+        return base
+
+
+Observer = Callable[[DownloadItem], None]
+
+
+def default_store() -> Path:
+    return paths.data_dir() / "downloads.json"
+
+
+class DownloadQueue:
+    """``DownloadQueue(registry).start()``; ``add(...)``; ``subscribe(cb)``; ``shutdown()``.
+
+    ``workers`` downloads run at once (default 1: one big download at full speed beats two at
+    half, and progress is easier to read). ``endpoints`` maps a hub to a mirror endpoint.
+    """
+
+    def __init__(
+        self,
+        registry: Registry,
+        store: Path | None = None,
+        *,
+        workers: int = 1,
+        endpoints: dict[str, str] | None = None,
+    ) -> None:
+        self._registry = registry
+        self._store = store or default_store()
+        self._workers_n = max(1, workers)
+        self._endpoints = dict(endpoints or {})
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._items: dict[str, DownloadItem] = {}
+        self._tokens: dict[str, CancelToken] = {}
+        self._observers: list[Observer] = []
+        self._threads: list[threading.Thread] = []
+        self._stopping = False
+        self._load()
+
+    # --- persistence -----------------------------------------------------------------------------
+    def _load(self) -> None:
+        try:
+            data = json.loads(self._store.read_text("utf-8"))
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError) as exc:
+            log.warning("ignoring unreadable download queue %s: %s", self._store, exc)
+            return
+        if not isinstance(data, dict) or data.get("version") != STORE_VERSION:
+            return
+        for raw in data.get("items", []):
+            try:
+                item = DownloadItem(**raw)
+            except TypeError:
+                continue
+            if item.state == "active":  # interrupted by a restart or a crash: do it again
+                item = replace(item, state="queued", rate=0.0, eta=None, phase="")
+            self._items[item.id] = item
+
+    def _save_locked(self) -> None:
+        self._store.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self._store.with_suffix(".json.tmp")
+        payload = {"version": STORE_VERSION, "items": [asdict(i) for i in self._items.values()]}
+        tmp.write_text(json.dumps(payload, indent=1), "utf-8")
+        os.replace(tmp, self._store)
+
+    # --- observers -------------------------------------------------------------------------------
+    def subscribe(self, observer: Observer) -> Callable[[], None]:
+        """Call ``observer(item)`` on every change; returns a function that unsubscribes."""
+        with self._lock:
+            self._observers.append(observer)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if observer in self._observers:
+                    self._observers.remove(observer)
+
+        return unsubscribe
+
+    def _notify(self, item: DownloadItem) -> None:
+        with self._lock:
+            observers = list(self._observers)
+        for ob in observers:
+            try:
+                ob(item)
+            except Exception:
+                log.exception("download observer failed")
+
+    def _update(self, item_id: str, *, persist: bool = True, **changes: Any) -> DownloadItem | None:
+        with self._lock:
+            old = self._items.get(item_id)
+            if old is None:
+                return None
+            item = replace(old, updated=time.time(), **changes)
+            self._items[item_id] = item
+            if persist:
+                self._save_locked()
+        self._notify(item)
+        return item
+
+    # --- API -------------------------------------------------------------------------------------
+    def items(self) -> list[DownloadItem]:
+        with self._lock:
+            return list(self._items.values())
+
+    def get(self, item_id: str) -> DownloadItem:
+        with self._lock:
+            return self._items[item_id]
+
+    def add(
+        self,
+        family: str,
+        fmt: str,
+        size: str,
+        quantization: str,
+        *,
+        drafter: bool = False,
+        draft_quantization: str | None = None,
+        hub: str | None = None,
+    ) -> DownloadItem:
+        """Queue a download; validated now (unknown model, bad spec) so errors reach the user at once.
+
+        An identical request already queued or active is returned instead of queued twice.
+        """
+        role = "drafter" if drafter else "target"
+        mgr = self._manager_for(family, fmt, size, quantization, role, draft_quantization, hub)
+        mgr.plan  # noqa: B018 - raises SpecResolutionError for a spec that cannot be resolved
+        if drafter and draft_quantization is None:
+            draft_quantization = mgr.draft_quantization or _plan_draft_quant(mgr)
+        item = DownloadItem(
+            id=uuid.uuid4().hex[:12],
+            family=family,
+            format=fmt,
+            size=size,
+            quantization=quantization,
+            role=role,
+            draft_quantization=draft_quantization,
+            hub=mgr.plan.hub,
+        )
+        with self._lock:
+            for other in self._items.values():
+                same = (other.family, other.format, other.size, other.quantization, other.role)
+                if (
+                    same == (family, fmt, size, quantization, role)
+                    and other.draft_quantization == draft_quantization
+                    and other.hub == item.hub
+                    and other.state in ("queued", "active")
+                ):
+                    return other
+            self._items[item.id] = item
+            self._save_locked()
+            self._wake.notify_all()
+        self._notify(item)
+        return item
+
+    def cancel(self, item_id: str) -> None:
+        """Cancel a queued or active download (an active one stops within a second)."""
+        with self._lock:
+            item = self._items.get(item_id)
+            token = self._tokens.get(item_id)
+        if item is None:
+            return
+        if token is not None:
+            token.cancel()  # the worker marks it cancelled when the download unwinds
+        elif item.state == "queued":
+            self._update(item_id, state="cancelled", rate=0.0, eta=None)
+
+    def retry(self, item_id: str) -> None:
+        """Queue a failed or cancelled item again."""
+        with self._lock:
+            item = self._items.get(item_id)
+        if item is not None and item.state in ("failed", "cancelled"):
+            self._update(item_id, state="queued", error="", rate=0.0, eta=None)
+            with self._lock:
+                self._wake.notify_all()
+
+    def remove(self, item_id: str) -> None:
+        """Forget an item (cancelling it first when it runs)."""
+        self.cancel(item_id)
+        with self._lock:
+            self._items.pop(item_id, None)
+            self._save_locked()
+
+    def clear_finished(self) -> None:
+        with self._lock:
+            for k in [k for k, v in self._items.items() if v.state in ("finished", "cancelled")]:
+                del self._items[k]
+            self._save_locked()
+
+    # --- workers ---------------------------------------------------------------------------------
+    def start(self) -> None:
+        with self._lock:
+            if self._threads:
+                return
+            self._stopping = False
+            for n in range(self._workers_n):
+                t = threading.Thread(target=self._work, name=f"tandem-download-{n}")
+                self._threads.append(t)
+                t.start()
+
+    def shutdown(self, timeout: float = 10.0) -> None:
+        """Stop the workers. Active downloads are interrupted and stay queued for next start."""
+        with self._lock:
+            self._stopping = True
+            tokens = list(self._tokens.values())
+            self._wake.notify_all()
+            threads = list(self._threads)
+        for tok in tokens:
+            tok.cancel()
+        for t in threads:
+            t.join(timeout)
+        with self._lock:
+            self._threads = []
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Block until nothing is queued or active (for scripts and tests)."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while any(i.state in ("queued", "active") for i in self._items.values()):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._wake.wait(min(left, 0.5))
+        return True
+
+    def _next_locked(self) -> DownloadItem | None:
+        for item in sorted(self._items.values(), key=lambda i: i.created):
+            if item.state == "queued":
+                return item
+        return None
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                item = None
+                while not self._stopping:
+                    item = self._next_locked()
+                    if item is not None:
+                        break
+                    self._wake.wait()
+                if self._stopping or item is None:
+                    return
+                token = CancelToken()
+                self._tokens[item.id] = token
+                self._items[item.id] = replace(item, state="active", error="", updated=time.time())
+                self._save_locked()
+            self._notify(self.get(item.id))
+            self._run(item, token)
+            with self._lock:
+                self._tokens.pop(item.id, None)
+                self._wake.notify_all()
+
+    def _run(self, item: DownloadItem, token: CancelToken) -> None:
+        def progress(ev: ProgressEvent) -> None:
+            self._update(
+                item.id,
+                persist=False,
+                phase=ev.phase,
+                bytes_done=ev.bytes_done,
+                bytes_total=ev.bytes_total,
+                rate=ev.rate,
+                eta=ev.eta,
+            )
+
+        try:
+            mgr = self._manager_for(
+                item.family,
+                item.format,
+                item.size,
+                item.quantization,
+                item.role,
+                item.draft_quantization,
+                item.hub,
+            )
+            path = mgr.download(progress=progress, cancel=token)
+        except DownloadCancelled:
+            with self._lock:
+                stopping = self._stopping
+            # interrupted by shutdown: keep it queued so it resumes after a restart
+            state: ItemState = "queued" if stopping else "cancelled"
+            self._update(item.id, state=state, rate=0.0, eta=None, phase="")
+        except (CacheError, RegistryError, ValueError, OSError) as exc:
+            self._update(item.id, state="failed", error=str(exc), rate=0.0, eta=None)
+        except Exception as exc:  # unexpected: keep the worker alive, show the details
+            log.exception("download %s failed", item.label)
+            self._update(item.id, state="failed", error=f"{type(exc).__name__}: {exc}", rate=0.0, eta=None)
+        else:
+            self._update(item.id, state="finished", path=str(path), rate=0.0, eta=0.0, phase="done")
+
+    def _manager_for(
+        self,
+        family: str,
+        fmt: str,
+        size: str,
+        quantization: str,
+        role: str,
+        draft_quantization: str | None,
+        hub: str | None,
+    ) -> CacheManager:
+        fam, spec, q = self._registry.match(family, fmt, size, quantization)
+        return CacheManager(
+            fam,
+            spec,
+            "drafter" if role == "drafter" else "target",
+            q,
+            hub,
+            draft_quantization=draft_quantization,
+            endpoint=self._endpoints.get(hub or "") if hub else None,
+        )
+
+
+def _plan_draft_quant(mgr: CacheManager) -> str | None:
+    hub = mgr.plan.hub
+    dqs = mgr.spec.draft_quantizations(None if hub == "local" else hub)
+    return dqs[0] if dqs else None
