@@ -234,6 +234,7 @@ class _MSHandler(BaseHTTPRequestHandler):
             rng = self.headers.get("Range")
             status = 200
             if rng and rng.startswith("bytes="):
+                self.server.requests.append(f"RANGE {query['FilePath']} {rng}")
                 a, _, b = rng[6:].partition("-")
                 start = int(a) if a else 0
                 end = int(b) if b else len(data) - 1
