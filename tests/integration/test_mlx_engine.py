@@ -96,7 +96,9 @@ def _check_accounting(events: list[Event]) -> None:
     fin = _finished(events)
     deltas = [e for e in events if isinstance(e, TextDelta)]
     rounds = [e for e in events if isinstance(e, Round)]
-    assert sum(d.token_count for d in deltas) == fin.completion_tokens == len(fin.token_ids or [])
+    assert sum(d.token_count for d in deltas) == fin.completion_tokens
+    # An end-of-generation token is counted but not part of token_ids.
+    assert len(fin.token_ids or []) in (fin.completion_tokens, fin.completion_tokens - 1)
     assert sum(d.token_count for d in deltas if d.from_draft) == fin.accepted_total
     assert sum(r.emitted for r in rounds) == fin.completion_tokens
     assert sum(r.drafted for r in rounds) == fin.drafted_total
@@ -196,6 +198,26 @@ def test_stop_string_ends_the_answer(ckpt: dict[str, Path], engines: list[object
     fin = _finished(events)
     assert fin.reason == "stop" and fin.completion_tokens == 3
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == ""
+
+
+@pytest.mark.parametrize("pair", ["mtp", "draft"])
+def test_end_of_generation_token_is_counted_not_streamed(
+    ckpt: dict[str, Path], engines: list[object], tmp_path: Path, pair: str
+) -> None:
+    # The forced models always pick token 0; declaring 0 as EOS makes the first token end the answer.
+    key = "g4" if pair == "mtp" else "llama"
+    target = tmp_path / "target"
+    shutil.copytree(ckpt[f"{key}_target_forced"], target)
+    (target / "generation_config.json").write_text(json.dumps({"eos_token_id": 0}))
+    engine = _load(target, ckpt[f"{key}_drafter_forced"], pair, 3)
+    engines.append(engine)
+    events = _run(engine, 10)
+    fin = _finished(events)
+    assert fin.reason == "stop" and fin.completion_tokens == 1 and fin.token_ids == []
+    rounds = [(r.drafted, r.accepted, r.emitted) for r in events if isinstance(r, Round)]
+    # mlx-vlm: the prefill token is the EOS; mlx-lm: the first accepted draft is.
+    assert rounds == ([(0, 0, 1)] if pair == "mtp" else [(3, 1, 1)])
+    _check_accounting(events)
 
 
 # --- refusals at load ----------------------------------------------------------------------------

@@ -82,7 +82,14 @@ class _Worker:
 
     def _run(self) -> None:
         while True:
-            job = self._jobs.get()
+            try:
+                job = self._jobs.get(timeout=0.5)
+            except queue.Empty:
+                # A non-daemon thread would keep a process alive whose owner forgot close():
+                # leave once the main thread has finished.
+                if not threading.main_thread().is_alive():
+                    return
+                continue
             if job is None:
                 return
             try:
@@ -422,6 +429,7 @@ class MLXEngine:
         stops = StopScanner(sampling.stop)
         rounds = RoundAccountant() if self.plan.kind is not None else None
         ids: list[int] = []
+        n_tokens = 0  # completion tokens, the end-of-generation token included
         reason: FinishReason = "length"
         t0 = time.perf_counter()
         t_first: float | None = None
@@ -452,20 +460,24 @@ class MLXEngine:
                     t_first = time.perf_counter()
                 if rounds is not None and new_round is not None:
                     rounds.start_round(*new_round)
-                if token in state.eos_ids:
-                    reason = "stop"
-                    break
                 from_draft = rounds.token() if rounds is not None else False
-                ids.append(token)
+                n_tokens += 1
                 yield from closed_rounds()
+                if token in state.eos_ids:
+                    # Counted (the model produced it, and its round emitted it) but not streamed:
+                    # it is not in token_ids and carries only the text still held back.
+                    reason = "stop"
+                    yield TextDelta(stops.feed(decoder.flush()) + stops.flush(), 1, from_draft)
+                    break
+                ids.append(token)
                 piece = stops.feed(decoder.add(token))
-                if len(ids) >= sampling.max_tokens and not stops.stopped:
+                if n_tokens >= sampling.max_tokens and not stops.stopped:
                     piece += stops.feed(decoder.flush()) + stops.flush()
                 yield TextDelta(piece, 1, from_draft)
                 if stops.stopped:
                     reason = "stop"
                     break
-                if len(ids) >= sampling.max_tokens:
+                if n_tokens >= sampling.max_tokens:
                     break
         finally:
             steps.close()
@@ -480,7 +492,7 @@ class MLXEngine:
         yield Finished(
             reason=reason,
             prompt_tokens=len(prompt),
-            completion_tokens=len(ids),
+            completion_tokens=n_tokens,
             prompt_ms=(first - t0) * 1000.0,
             decode_ms=(t_end - first) * 1000.0,
             drafted_total=rounds.drafted_total if rounds is not None else 0,
