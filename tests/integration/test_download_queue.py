@@ -1,0 +1,159 @@
+"""The persistent download queue and the CLI, against the olah hub."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from app import cli_cache
+from app.core import paths
+from app.core.cache import CacheManager, NotCachedError
+from app.core.cache.queue import DownloadItem, DownloadQueue
+from app.core.registry import Registry
+from tests.integration.hub_servers import FlakyProxy, OlahHub, hf_endpoint, olah_hub, tiny_repo_files
+from tests.integration.test_download_hf import _big_family, tiny_family
+
+__all__ = ["hf_endpoint", "olah_hub"]
+
+
+def _registry() -> Registry:
+    reg = Registry.load()
+    for fam in (tiny_family(), _big_family()):
+        reg.register(fam.model_dump(mode="json", exclude_none=True))
+    return Registry.load()
+
+
+def test_queue_runs_persists_and_notifies(hf_endpoint: str) -> None:
+    reg = _registry()
+    seen: list[DownloadItem] = []
+    threads: set[str] = set()
+
+    def observer(item: DownloadItem) -> None:
+        seen.append(item)
+        threads.add(threading.current_thread().name)
+
+    q = DownloadQueue(reg)
+    unsubscribe = q.subscribe(observer)
+    a = q.add("tiny", "gguf", "0.001", "Q4_0")
+    b = q.add("tiny", "gguf", "0.001", "Q4_0", drafter=True)
+    assert q.add("tiny", "gguf", "0.001", "Q4_0").id == a.id  # not queued twice
+    assert b.draft_quantization == "Q8_0"
+    q.start()
+    try:
+        assert q.wait_idle(30)
+    finally:
+        q.shutdown()
+    unsubscribe()
+    assert [q.get(a.id).state, q.get(b.id).state] == ["finished", "finished"]
+    assert Path(q.get(b.id).path).read_bytes() == tiny_repo_files()["draft/tiny-draft-Q8_0.gguf"]
+    states = [i.state for i in seen if i.id == a.id]
+    assert states[0] == "queued" and "active" in states and states[-1] == "finished"
+    assert any(t.startswith("tandem-download-") for t in threads)
+    stored = json.loads((paths.data_dir() / "downloads.json").read_text())
+    assert {i["state"] for i in stored["items"]} == {"finished"}
+
+
+def test_queue_cancel_and_restart_resumes(olah_hub: OlahHub) -> None:
+    reg = _registry()
+    proxy = FlakyProxy(olah_hub.port, rate=1_000_000)
+    proxy.start()
+    try:
+        q = DownloadQueue(reg, endpoints={"huggingface": proxy.endpoint})
+        started = threading.Event()
+        q.subscribe(lambda it: started.set() if it.bytes_done > 200_000 else None)
+        item = q.add("big", "gguf", "1", "Q4_0")
+        queued_cancel = q.add("tiny", "gguf", "0.001", "Q8_0")
+        q.cancel(queued_cancel.id)
+        assert q.get(queued_cancel.id).state == "cancelled"
+        q.start()
+        assert started.wait(20)
+        q.shutdown()  # the app quits mid-download
+        assert q.get(item.id).state == "queued"
+    finally:
+        proxy.stop()
+    # a new app run (new queue object) picks it up from disk and finishes it
+    q2 = DownloadQueue(reg, endpoints={"huggingface": olah_hub.endpoint})
+    assert q2.get(item.id).state == "queued"
+    q2.start()
+    try:
+        assert q2.wait_idle(30)
+    finally:
+        q2.shutdown()
+    assert q2.get(item.id).state == "finished"
+    assert q2.get(queued_cancel.id).state == "cancelled"
+
+
+def test_queue_reports_failures_and_retries(hf_endpoint: str, olah_hub: OlahHub) -> None:
+    reg = _registry()
+    q = DownloadQueue(reg, endpoints={"huggingface": "http://127.0.0.1:9"})
+    item = q.add("tiny", "gguf", "0.001", "Q4_0")
+    q.start()
+    try:
+        assert q.wait_idle(60)
+        failed = q.get(item.id)
+        assert failed.state == "failed" and "tandem-test/tiny-GGUF" in failed.error
+    finally:
+        q.shutdown()
+    q2 = DownloadQueue(reg, endpoints={"huggingface": olah_hub.endpoint})
+    q2.retry(item.id)
+    q2.start()
+    try:
+        assert q2.wait_idle(30)
+    finally:
+        q2.shutdown()
+    assert q2.get(item.id).state == "finished"
+
+
+def test_cli_download_models_generate_delete(hf_endpoint: str, capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    reg = _registry()
+    parser = argparse.ArgumentParser()
+    cli_cache.add_subcommands(parser.add_subparsers())
+
+    args = parser.parse_args(["download", "tiny", "--format", "gguf", "--size", "0.001", "--quant", "Q4_0"])
+    with pytest.raises(NotCachedError, match="tandem download tiny"):
+        cli_cache.resolve_cached_model(reg, "tiny", "gguf", "0.001", "Q4_0", "huggingface", False, None)
+    assert args.func(args) == 0
+    target, drafter = cli_cache.resolve_cached_model(reg, "tiny", "gguf", "0.001", "Q4_0", None, False, None)
+    assert drafter is None and target.name == "tiny-Q4_0.gguf"
+    with pytest.raises(NotCachedError, match=r"drafter is not cached.*--drafter"):
+        cli_cache.resolve_cached_model(reg, "tiny", "gguf", "0.001", "Q4_0", None, True, "Q8_0")
+
+    args = parser.parse_args(
+        [
+            "download",
+            "tiny",
+            "--format",
+            "gguf",
+            "--quant",
+            "Q4_0",
+            "--drafter",
+            "--draft-quant",
+            "F16",
+            "--json",
+        ]
+    )
+    capsys.readouterr()
+    assert args.func(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert Path(out["drafter"]).name == "tiny-draft-F16.gguf"
+
+    data = cli_cache.models_json(reg, "huggingface")
+    tiny = next(f for f in data if f["name"] == "tiny")["specs"][0]
+    assert tiny["quantizations"]["Q4_0"]["status"] == "cached"
+    assert tiny["draft_quantizations"]["F16"]["status"] == "cached"
+    assert "Q4_0:cached" in cli_cache.models_table(reg, "huggingface")
+
+    args = parser.parse_args(["delete", "tiny", "--format", "gguf", "--quant", "Q4_0", "--free-disk"])
+    assert args.func(args) == 0
+    assert "freed 0.3 MB" in capsys.readouterr().out
+    fam = reg.get("tiny")
+    assert CacheManager(fam, fam.specs[0], "target", "Q4_0").status().state == "absent"
+
+    args = parser.parse_args(["download", "nope", "--quant", "Q4_0"])
+    assert args.func(args) == 2
+    assert "unknown model 'nope'" in capsys.readouterr().err
