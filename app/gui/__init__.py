@@ -1,0 +1,1 @@
+"""PySide6 desktop app: thin views over ``app.core``."""

@@ -1,0 +1,66 @@
+"""GUI entry point: ``run_gui(argv)`` builds the QApplication on a qasync loop and shows the window."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QStyle
+
+from app.core import settings as settings_mod
+from app.gui.errors import ErrorBridge
+from app.gui.i18n import I18n
+from app.gui.style import STYLESHEET
+from app.gui.workers import install_exception_hooks
+
+log = logging.getLogger(__name__)
+
+
+def create_application(argv: list[str]) -> QApplication:
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    app = QApplication(argv)
+    app.setApplicationName("Tandem")
+    app.setOrganizationName("Tandem")
+    app.setStyle("Fusion")
+    app.setStyleSheet(STYLESHEET)
+    app.setWindowIcon(QIcon(app.style().standardIcon(QStyle.StandardPixmap.SP_ComputerIcon)))
+    return app
+
+
+def run_gui(argv: list[str]) -> int:
+    """Start the desktop app; returns the exit code."""
+    import qasync
+
+    from app.gui.main_window import MainWindow
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app = create_application(argv)
+    settings = settings_mod.load()
+    i18n = I18n(app)
+    i18n.set_language(settings.language)
+    errors = ErrorBridge(app)
+    restore = install_exception_hooks(errors.report)
+    window = MainWindow(settings, i18n, errors)
+    window.show()
+    if settings.autoload_default_model:
+        window.load_default_model()
+
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    closed = asyncio.Event()
+    app.aboutToQuit.connect(closed.set)
+    try:
+        with loop:
+            loop.run_until_complete(closed.wait())
+    finally:
+        window.shutdown()
+        restore()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(run_gui(sys.argv))

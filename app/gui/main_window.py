@@ -1,0 +1,575 @@
+"""Main window: navigation (Chat, Models, Downloads), the error banner, and the status bar.
+
+It wires views to services and holds no domain logic: launching goes through
+:mod:`app.gui.engine_loader`, chat turns through :class:`~app.gui.chat_controller.ChatController`,
+downloads through :class:`~app.gui.downloads.DownloadService`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import QEvent, QModelIndex, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QListView,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QStyle,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core import settings as settings_mod
+from app.core.chat import AnswerStats, ChatStore
+from app.core.engines.base import Sampling
+from app.core.launch import DEFAULT_MODEL
+from app.core.registry import AnySpec, Family, Registry
+from app.core.settings import Settings
+from app.core.speculative import SpeculationOptions
+from app.gui.cache_bridge import CacheBridge, Role
+from app.gui.chat_controller import ChatController
+from app.gui.downloads import DownloadRequest, DownloadService
+from app.gui.engine_loader import Loader, make_job
+from app.gui.errors import ErrorBridge, UserError
+from app.gui.i18n import I18n
+from app.gui.models.conversations_model import ConversationsModel
+from app.gui.models.downloads_model import DownloadsModel, human_bytes
+from app.gui.models.registry_model import FamilyModel, SpecTreeModel
+from app.gui.sysinfo import rss_bytes
+from app.gui.views.banner import ErrorBanner
+from app.gui.views.browser import BrowserPage
+from app.gui.views.chat_view import ChatView
+from app.gui.views.downloads_page import DownloadsPage
+from app.gui.views.launch_dialog import LaunchChoice, LaunchDialog
+from app.gui.views.settings_dialog import SettingsDialog
+from app.gui.workers import EngineHost, TaskRunner
+
+log = logging.getLogger(__name__)
+
+PAGE_CHAT, PAGE_MODELS, PAGE_DOWNLOADS = range(3)
+
+
+class MainWindow(QMainWindow):
+    """Signals: ``modelLoaded(dict)``, ``launchDialogOpened(LaunchDialog)``."""
+
+    modelLoaded = Signal(object)
+    launchDialogOpened = Signal(object)
+
+    def __init__(
+        self,
+        settings: Settings,
+        i18n: I18n,
+        errors: ErrorBridge,
+        *,
+        registry: Registry | None = None,
+        store: ChatStore | None = None,
+        loader: Loader | None = None,
+        save_settings: bool = True,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.i18n = i18n
+        self.errors = errors
+        self._save_settings = save_settings
+        self.registry = registry or Registry.load()
+        self.store = store or ChatStore()
+        self.cache = CacheBridge(settings.hub, settings.endpoint())
+        self.engine = EngineHost(self)
+        self.tasks = TaskRunner(self)
+        self.downloads_model = DownloadsModel(self)
+        self.downloads = DownloadService(self.cache, self.downloads_model, self)
+        kwargs: dict[str, Any] = {"loader": loader} if loader is not None else {}
+        self._loader_kwargs = kwargs
+        self._pending_launch: tuple[LaunchChoice, set[str]] | None = None
+        self._load_token_active = False
+        self.setObjectName("mainWindow")
+        self.resize(1200, 780)
+        self.setMinimumSize(QSize(900, 600))
+
+        # --- models -----------------------------------------------------------------------------
+        self.family_model = FamilyModel(self.registry, self.cache, self)
+        self.spec_model = SpecTreeModel(self.cache, self)
+        self.conversations = ConversationsModel(self.store, self)
+
+        # --- pages ------------------------------------------------------------------------------
+        central = QWidget()
+        outer = QHBoxLayout(central)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        nav_box = QWidget()
+        nav_box.setObjectName("navBox")
+        nav_layout = QVBoxLayout(nav_box)
+        nav_layout.setContentsMargins(0, 0, 0, 8)
+        nav_layout.setSpacing(0)
+        self.nav = QListWidget()
+        self.nav.setObjectName("nav")
+        self.nav.setIconSize(QSize(18, 18))
+        self.nav.setFixedWidth(176)
+        st = self.style()
+        for icon in (
+            QStyle.StandardPixmap.SP_MessageBoxQuestion,
+            QStyle.StandardPixmap.SP_DriveHDIcon,
+            QStyle.StandardPixmap.SP_ArrowDown,
+        ):
+            QListWidgetItem(st.standardIcon(icon), "", self.nav)
+        self.settings_btn = QToolButton()
+        self.settings_btn.setObjectName("navSettings")
+        self.settings_btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.settings_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_FileDialogDetailedView))
+        self.settings_btn.clicked.connect(self.open_settings)
+        self.lang_btn = QToolButton()
+        self.lang_btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.lang_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_ComputerIcon))
+        self.lang_btn.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.lang_menu = QMenu(self.lang_btn)
+        from app.gui.i18n import LANGUAGES
+
+        for code, name in LANGUAGES.items():
+            act = self.lang_menu.addAction(name)
+            act.setData(code)
+            act.triggered.connect(lambda _c=False, c=code: self.set_language(c))
+        self.lang_btn.setMenu(self.lang_menu)
+        nav_layout.addWidget(self.nav, 1)
+        nav_layout.addWidget(self.lang_btn)
+        nav_layout.addWidget(self.settings_btn)
+        nav_box.setFixedWidth(176)
+        outer.addWidget(nav_box)
+
+        right = QVBoxLayout()
+        right.setContentsMargins(0, 0, 0, 0)
+        right.setSpacing(0)
+        self.banner = ErrorBanner()
+        banner_wrap = QWidget()
+        bl = QVBoxLayout(banner_wrap)
+        bl.setContentsMargins(12, 8, 12, 0)
+        bl.addWidget(self.banner)
+        right.addWidget(banner_wrap)
+        self.stack = QStackedWidget()
+        right.addWidget(self.stack, 1)
+        outer.addLayout(right, 1)
+        self.setCentralWidget(central)
+
+        # chat page
+        chat_page = QWidget()
+        cl = QHBoxLayout(chat_page)
+        cl.setContentsMargins(12, 10, 12, 10)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        conv_panel = QFrame()
+        conv_panel.setObjectName("card")
+        cpl = QVBoxLayout(conv_panel)
+        cpl.setContentsMargins(8, 8, 8, 8)
+        self.new_chat_btn = QPushButton(st.standardIcon(QStyle.StandardPixmap.SP_FileIcon), "")
+        self.conv_list = QListView()
+        self.conv_list.setModel(self.conversations)
+        self.conv_list.setEditTriggers(
+            QAbstractItemView.EditTrigger.EditKeyPressed | QAbstractItemView.EditTrigger.DoubleClicked
+        )
+        self.conv_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.conv_list.customContextMenuRequested.connect(self._conversation_menu)
+        self.conv_list.setStyleSheet("QListView { border: none; } QListView::item { padding: 6px 4px; }")
+        conv_actions = QHBoxLayout()
+        self.rename_btn = QToolButton()
+        self.rename_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_FileDialogDetailedView))
+        self.delete_conv_btn = QToolButton()
+        self.delete_conv_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_TrashIcon))
+        conv_actions.addWidget(self.new_chat_btn, 1)
+        conv_actions.addWidget(self.rename_btn)
+        conv_actions.addWidget(self.delete_conv_btn)
+        cpl.addLayout(conv_actions)
+        cpl.addWidget(self.conv_list, 1)
+        split.addWidget(conv_panel)
+        chat_right = QWidget()
+        crl = QVBoxLayout(chat_right)
+        crl.setContentsMargins(6, 0, 0, 0)
+        self.load_bar = QFrame()
+        self.load_bar.setObjectName("card")
+        lbl = QHBoxLayout(self.load_bar)
+        lbl.setContentsMargins(10, 6, 10, 6)
+        self.load_label = QLabel()
+        self.load_progress = QProgressBar()
+        self.load_progress.setRange(0, 0)
+        self.load_progress.setMaximumWidth(160)
+        self.load_cancel = QPushButton()
+        self.load_cancel.clicked.connect(self.cancel_load)
+        lbl.addWidget(self.load_label, 1)
+        lbl.addWidget(self.load_progress)
+        lbl.addWidget(self.load_cancel)
+        self.load_bar.hide()
+        crl.addWidget(self.load_bar)
+        self.chat_view = ChatView()
+        crl.addWidget(self.chat_view, 1)
+        split.addWidget(chat_right)
+        split.setStretchFactor(0, 0)
+        split.setStretchFactor(1, 1)
+        split.setSizes([230, 900])
+        cl.addWidget(split)
+        self.stack.addWidget(chat_page)
+
+        self.browser = BrowserPage(self.family_model, self.spec_model)
+        self.stack.addWidget(self.browser)
+        self.downloads_page = DownloadsPage(self.downloads_model)
+        self.stack.addWidget(self.downloads_page)
+
+        # --- status bar ---------------------------------------------------------------------------
+        sb = self.statusBar()
+        self.status_model = QLabel()
+        self.status_engine = QLabel()
+        self.status_spec = QLabel()
+        self.status_memory = QLabel()
+        for w in (self.status_model, self.status_engine, self.status_spec):
+            sb.addWidget(w)
+        sb.addPermanentWidget(self.status_memory)
+        self._memory_timer = QTimer(self)
+        self._memory_timer.setInterval(2000)
+        self._memory_timer.timeout.connect(self._update_memory)
+        self._memory_timer.start()
+
+        # --- controller and wiring ------------------------------------------------------------------
+        s = settings.sampling
+        self.chat = ChatController(
+            self.store,
+            self.engine,
+            self.chat_view,
+            self.conversations,
+            errors,
+            Sampling(temperature=s.temperature, top_p=s.top_p, top_k=s.top_k, max_tokens=s.max_tokens),
+            settings.system_prompt,
+            self,
+        )
+        self.chat_view.highlight_btn.setChecked(settings.highlight_draft_tokens)
+        self.chat_view.highlightToggled.connect(self._on_highlight_toggled)
+        self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.new_chat_btn.clicked.connect(self.new_chat)
+        self.rename_btn.clicked.connect(self._rename_current)
+        self.delete_conv_btn.clicked.connect(self._delete_current)
+        self.conv_list.selectionModel().currentChanged.connect(self._on_conversation_selected)
+        self.chat.conversationChanged.connect(self._select_conversation_row)
+        self.browser.launchRequested.connect(self.open_launch_dialog)
+        self.browser.downloadRequested.connect(self._on_download_requested)
+        self.browser.deleteRequested.connect(self._on_delete_requested)
+        self.downloads_page.cancelRequested.connect(self.downloads.cancel)
+        self.downloads_page.retryRequested.connect(self.downloads.retry)
+        self.downloads_page.folderRequested.connect(
+            lambda i: self.downloads_page.open_folder(self.downloads.folder(i))
+        )
+        self.downloads.completed.connect(self._on_download_completed)
+        self.downloads.failed.connect(lambda _i, exc: self.errors.report(exc, self.tr("A download failed")))
+        self.engine.loadProgress.connect(self._on_load_progress)
+        self.engine.loaded.connect(self._on_loaded)
+        self.engine.loadFailed.connect(self._on_load_failed)
+        self.engine.loadCancelled.connect(self._on_load_cancelled)
+        self.errors.raised.connect(self.show_error)
+        self.chat.generatingChanged.connect(lambda _on: self._update_status())
+
+        focus = QAction(self)
+        focus.setShortcut(QKeySequence("Ctrl+N"))
+        focus.triggered.connect(self.new_chat)
+        self.addAction(focus)
+
+        self.nav.setCurrentRow(PAGE_CHAT)
+        self.retranslate()
+        self.chat.open_conversation(None)
+        if self.conversations.rowCount():
+            self.conv_list.setCurrentIndex(self.conversations.index(0, 0))
+        self.browser.select_family(DEFAULT_MODEL[0])
+        self._update_status()
+        self._update_memory()
+
+    # --- errors -----------------------------------------------------------------------------------
+    def show_error(self, error: UserError) -> None:
+        self.banner.show_error(error)
+
+    # --- language ---------------------------------------------------------------------------------
+    def set_language(self, code: str) -> None:
+        self.i18n.set_language(code)
+        self.settings.language = code
+        self._persist()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Tandem"))
+        for row, text in enumerate((self.tr("Chat"), self.tr("Models"), self.tr("Downloads"))):
+            item = self.nav.item(row)
+            if item is not None:
+                item.setText(text)
+        self.settings_btn.setText(self.tr("Settings"))
+        self.lang_btn.setText(self.tr("Language"))
+        self.new_chat_btn.setText(self.tr("New chat"))
+        self.rename_btn.setToolTip(self.tr("Rename"))
+        self.delete_conv_btn.setToolTip(self.tr("Delete conversation"))
+        self.load_cancel.setText(self.tr("Cancel"))
+        self.chat.refresh_model_label()
+        self._update_status()
+
+    # --- status bar -------------------------------------------------------------------------------
+    def _update_status(self) -> None:
+        info = self.engine.info
+        if info:
+            self.status_model.setText(self.tr("Model: {name}").format(name=info.get("label", "")))
+            self.status_engine.setText(self.tr("Engine: {name}").format(name=info.get("engine", "")))
+            spec = info.get("speculation") or ""
+            self.status_spec.setText(
+                self.tr("Speculation: {mode}").format(mode=spec) if spec else self.tr("Speculation: off")
+            )
+        else:
+            self.status_model.setText(self.tr("No model loaded"))
+            self.status_engine.setText("")
+            self.status_spec.setText("")
+
+    def _update_memory(self) -> None:
+        rss = rss_bytes()
+        self.status_memory.setText(self.tr("Memory: {value}").format(value=human_bytes(rss)) if rss else "")
+
+    # --- conversations ----------------------------------------------------------------------------
+    def new_chat(self) -> None:
+        self.nav.setCurrentRow(PAGE_CHAT)
+        self.conv_list.clearSelection()
+        self.conv_list.setCurrentIndex(QModelIndex())
+        self.chat.open_conversation(None)
+        self.chat_view.composer.input.setFocus()
+
+    def _on_conversation_selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            conv = self.conversations.conversation(current.row())
+            if conv.id != self.chat.conversation_id:
+                self.chat.open_conversation(conv.id)
+
+    def _select_conversation_row(self, conversation_id: int) -> None:
+        row = self.conversations.row_of(conversation_id)
+        if row >= 0:
+            blocked = self.conv_list.selectionModel().blockSignals(True)
+            self.conv_list.setCurrentIndex(self.conversations.index(row, 0))
+            self.conv_list.selectionModel().blockSignals(blocked)
+
+    def _conversation_menu(self, pos: Any) -> None:
+        index = self.conv_list.indexAt(pos)
+        if not index.isValid():
+            return
+        menu = QMenu(self)
+        menu.addAction(self.tr("Rename"), lambda: self.conv_list.edit(index))
+        menu.addAction(self.tr("Delete conversation"), lambda: self.delete_conversation(index.row()))
+        menu.popup(self.conv_list.viewport().mapToGlobal(pos))
+
+    def _rename_current(self) -> None:
+        index = self.conv_list.currentIndex()
+        if index.isValid():
+            self.conv_list.edit(index)
+
+    def _delete_current(self) -> None:
+        index = self.conv_list.currentIndex()
+        if index.isValid():
+            self.delete_conversation(index.row())
+
+    def delete_conversation(self, row: int) -> None:
+        conv = self.conversations.conversation(row)
+        if conv.id == self.chat.conversation_id:
+            self.chat.open_conversation(None)
+        self.conversations.remove(row)
+
+    def _on_highlight_toggled(self, on: bool) -> None:
+        self.settings.highlight_draft_tokens = on
+        self._persist()
+
+    # --- launching --------------------------------------------------------------------------------
+    def open_launch_dialog(self, family: Family, spec: AnySpec, quant: str) -> LaunchDialog:
+        dlg = LaunchDialog(family, spec, quant, self.cache, self.settings, self)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.accepted.connect(lambda: self.launch(dlg.choice()))
+        dlg.open()
+        self.launchDialogOpened.emit(dlg)
+        return dlg
+
+    def launch(self, choice: LaunchChoice) -> None:
+        """Queue what is missing, then load; or load at once when everything is on disk."""
+        if choice.downloads:
+            ids = set()
+            for role, q in choice.downloads:
+                if role == "target":
+                    req = DownloadRequest(choice.family, choice.spec, "target", choice.quantization)
+                else:
+                    req = DownloadRequest(choice.family, choice.spec, "drafter", choice.quantization, q)
+                ids.add(self.downloads.enqueue(req))
+            self._pending_launch = (choice, ids)
+            self.nav.setCurrentRow(PAGE_DOWNLOADS)
+            self.statusBar().showMessage(
+                self.tr("Downloading; the model loads when the download finishes."), 8000
+            )
+            return
+        self.start_load(choice)
+
+    def start_load(self, choice: LaunchChoice) -> None:
+        if self.chat.generating:
+            self.chat.stop()
+        self.engine.load(make_job(choice, self.cache, **self._loader_kwargs))
+        self.settings.last_model = {
+            "family": choice.family.name,
+            "format": choice.spec.format,
+            "size": str(choice.spec.size_in_billions),
+            "quantization": choice.quantization,
+            "engine": choice.engine,
+        }
+        self.load_label.setText(self.tr("Loading {name}…").format(name=choice.family.name))
+        self.load_bar.show()
+        self.nav.setCurrentRow(PAGE_CHAT)
+
+    def load_default_model(self) -> None:
+        """First start: the embedded SmolLM2 on llama.cpp, so the app is ready to chat."""
+        name, fmt, size, quant = DEFAULT_MODEL
+        try:
+            family, spec, quant = self.registry.match(name, fmt, size, quant)
+        except Exception as exc:
+            self.errors.report(exc, self.tr("The default model is not available"))
+            return
+        choice = LaunchChoice(
+            family,
+            spec,
+            quant,
+            "llama.cpp",
+            SpeculationOptions(),
+            min(self.settings.context_length, family.context_length),
+            self.settings.threads,
+            self.chat.sampling,
+        )
+        self.start_load(choice)
+
+    def cancel_load(self) -> None:
+        self.engine.cancel()
+        self.load_label.setText(self.tr("Cancelling…"))
+        self.load_cancel.setEnabled(False)
+
+    def _on_load_progress(self, message: str) -> None:
+        self.load_label.setText(self.tr("Loading: {step}").format(step=message))
+
+    def _on_loaded(self, info: dict[str, Any]) -> None:
+        self.load_bar.hide()
+        self.load_cancel.setEnabled(True)
+        self._update_status()
+        self.chat.refresh_model_label()
+        self._persist()
+        self.modelLoaded.emit(info)
+
+    def _on_load_failed(self, exc: BaseException) -> None:
+        self.load_bar.hide()
+        self.load_cancel.setEnabled(True)
+        self._update_status()
+        self.chat.refresh_model_label()
+        self.errors.report(exc, self.tr("The model could not be loaded"))
+
+    def _on_load_cancelled(self) -> None:
+        self.load_bar.hide()
+        self.load_cancel.setEnabled(True)
+        self._update_status()
+        self.chat.refresh_model_label()
+        self.statusBar().showMessage(self.tr("Loading cancelled"), 5000)
+
+    # --- downloads ----------------------------------------------------------------------------------
+    def _on_download_requested(
+        self, family: Family, spec: AnySpec, role: str, quant: str, dq: object
+    ) -> None:
+        kind: Role = "drafter" if role == "drafter" else "target"
+        draft = dq if isinstance(dq, str) else None
+        self.downloads.enqueue(DownloadRequest(family, spec, kind, quant, draft))
+        self.statusBar().showMessage(self.tr("Added to downloads"), 4000)
+
+    def _on_download_completed(self, item_id: str, ok: bool) -> None:
+        self.cache.invalidate()
+        self.family_model.refresh_status()
+        self.spec_model.refresh_status()
+        pending = self._pending_launch
+        if pending is None or item_id not in pending[1]:
+            return
+        if not ok:
+            self._pending_launch = None
+            return
+        pending[1].discard(item_id)
+        if not pending[1]:
+            self._pending_launch = None
+            self.start_load(pending[0])
+
+    def _on_delete_requested(self, family: Family, spec: AnySpec, quant: str) -> None:
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            self.tr("Delete model files"),
+            self.tr("Delete {name} {quant} and its drafter files from the cache?").format(
+                name=family.name, quant=quant
+            ),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def done(button: int) -> None:
+            if button != QMessageBox.StandardButton.Yes:
+                return
+            manager = self.cache.manager(family, spec, "target", quant)
+            self.tasks.run(
+                lambda: manager.delete(free_disk=True),
+                lambda _n: self._on_download_completed("", True),
+                lambda exc: self.errors.report(exc, self.tr("The files could not be deleted")),
+            )
+
+        box.finished.connect(done)
+        box.open()
+
+    # --- settings -----------------------------------------------------------------------------------
+    def open_settings(self) -> SettingsDialog:
+        dlg = SettingsDialog(self.settings, self)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def accepted() -> None:
+            old_lang = self.settings.language
+            self.settings = dlg.settings
+            self.cache.configure(self.settings.hub, self.settings.endpoint())
+            self.family_model.refresh_status()
+            self.spec_model.refresh_status()
+            if self.settings.language != old_lang:
+                self.i18n.set_language(self.settings.language)
+            self._persist()
+
+        dlg.accepted.connect(accepted)
+        dlg.open()
+        return dlg
+
+    def _persist(self) -> None:
+        if self._save_settings:
+            try:
+                settings_mod.save(self.settings)
+            except OSError as exc:
+                self.errors.report(exc, self.tr("Settings could not be saved"))
+
+    # --- shutdown -----------------------------------------------------------------------------------
+    def shutdown(self) -> None:
+        """Stop every worker: generation, the engine thread, downloads, tasks and timers."""
+        self._memory_timer.stop()
+        self.chat.shutdown()
+        self.downloads_model.stop()
+        self.engine.shutdown()
+        self.downloads.shutdown()
+        self.tasks.shutdown()
+        self._persist()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.shutdown()
+        self.store.close()
+        super().closeEvent(event)
+
+    def on_answer(self, stats: AnswerStats) -> None:  # hook for tests / future telemetry
+        log.debug("answer finished: %s", stats)

@@ -1,0 +1,58 @@
+"""The application stylesheet: light, quiet, with one accent colour."""
+# ruff: noqa: E501
+
+ACCENT = "#2f6fde"
+DRAFT_HIGHLIGHT = "#d8efe0"
+
+STYLESHEET = """
+QMainWindow, QDialog { background: #f6f7f9; }
+QWidget { font-size: 13px; }
+QLabel#pageTitle { font-size: 18px; font-weight: 600; color: #1f2328; }
+QLabel#sectionTitle { font-size: 14px; font-weight: 600; color: #1f2328; }
+QLabel#muted, QLabel[muted="true"] { color: #6b7280; }
+QLabel#inlineMessage[kind="error"] { color: #b3261e; }
+QLabel#inlineMessage[kind="info"] { color: #1d4f9c; }
+QLabel#inlineMessage[kind="warn"] { color: #8a5a00; }
+QListWidget#nav { background: #eceef2; border: none; padding: 8px 4px; outline: 0; }
+QListWidget#nav::item { padding: 10px 12px; border-radius: 6px; margin: 2px 4px; color: #30363d; }
+QListWidget#nav::item:selected { background: #dbe6fb; color: #1d4f9c; }
+QListWidget#nav::item:hover:!selected { background: #e3e6eb; }
+QFrame#card { background: white; border: 1px solid #e1e4e8; border-radius: 8px; }
+QFrame#banner { background: #fdecea; border: 1px solid #f3b8b3; border-radius: 6px; }
+QFrame#banner QLabel { color: #7a1d16; }
+QGroupBox { background: white; border: 1px solid #e1e4e8; border-radius: 8px; margin-top: 16px;
+            padding: 14px 10px 10px 10px; font-weight: 600; }
+QGroupBox::title { subcontrol-origin: margin; left: 10px; padding: 0 4px; color: #1f2328; }
+QGroupBox#speculative { border: 1px solid #b9cdf3; background: #f7faff; }
+QTableView, QTreeView, QListView { background: white; border: 1px solid #e1e4e8; border-radius: 6px;
+            selection-background-color: #dbe6fb; selection-color: #1f2328; alternate-background-color: #fafbfc; }
+QHeaderView::section { background: #f3f4f6; border: none; border-bottom: 1px solid #e1e4e8;
+            padding: 5px 8px; font-weight: 600; color: #4b5563; }
+QLineEdit, QComboBox, QSpinBox, QDoubleSpinBox, QPlainTextEdit { background: white; border: 1px solid #cfd4db;
+            border-radius: 5px; padding: 4px 6px; min-height: 20px; }
+QLineEdit:focus, QComboBox:focus, QSpinBox:focus, QDoubleSpinBox:focus, QPlainTextEdit:focus { border-color: #2f6fde; }
+QLineEdit[invalid="true"] { border-color: #b3261e; background: #fff7f6; }
+QPushButton { background: white; border: 1px solid #cfd4db; border-radius: 5px; padding: 5px 12px; }
+QPushButton:hover { background: #f0f3f7; }
+QPushButton:disabled { color: #9aa1a9; background: #f3f4f6; }
+QPushButton#primary { background: #2f6fde; color: white; border: 1px solid #2a63c7; font-weight: 600; }
+QPushButton#primary:hover { background: #2a63c7; }
+QPushButton#primary:disabled { background: #9db6e6; border-color: #9db6e6; }
+QPushButton#danger { color: #b3261e; }
+QToolButton { border: none; padding: 4px; border-radius: 4px; }
+QToolButton:hover { background: #e8ebf0; }
+QToolButton:checked { background: #dbe6fb; }
+QProgressBar { border: 1px solid #d5d9df; border-radius: 4px; background: #f0f2f5; text-align: center; height: 14px; }
+QProgressBar::chunk { background: #2f6fde; border-radius: 3px; }
+QStatusBar { background: #eceef2; color: #4b5563; }
+QStatusBar QLabel { padding: 0 8px; }
+QFrame#bubbleUser { background: #e8f0fe; border-radius: 10px; }
+QFrame#bubbleAssistant { background: white; border: 1px solid #e1e4e8; border-radius: 10px; }
+QLabel#role { font-weight: 600; color: #4b5563; }
+QFrame#statsStrip { background: #f6f8fa; border: 1px solid #e6e9ed; border-radius: 6px; }
+QFrame#statsStrip QLabel { color: #4b5563; font-size: 12px; }
+QFrame#composer { background: white; border: 1px solid #d5d9df; border-radius: 10px; }
+QFrame#composer QPlainTextEdit { border: none; }
+QScrollArea#chatScroll { border: none; background: #f6f7f9; }
+QWidget#chatColumn { background: #f6f7f9; }
+"""

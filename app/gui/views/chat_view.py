@@ -1,0 +1,396 @@
+"""The chat: message bubbles (Markdown, draft tokens highlighted), stats strips, and a composer.
+
+This widget only shows things and emits what the user asked for; :mod:`app.gui.chat_controller`
+does the work.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QKeyEvent
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSpinBox,
+    QStyle,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.chat import AnswerStats, Message, render_markdown
+from app.core.engines.base import Sampling
+from app.gui.style import DRAFT_HIGHLIGHT
+from app.gui.views.stats import StatsDialog, StatsStrip
+
+
+class MessageBubble(QFrame):
+    """One message. Signals: ``editRequested(int)``, ``regenerateRequested(int)``."""
+
+    editRequested = Signal(int)
+    regenerateRequested = Signal(int)
+
+    def __init__(self, role: str, message_id: int = 0, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.role = role
+        self.message_id = message_id
+        self.text = ""
+        self.spans: list[tuple[int, int]] = []
+        self.highlight = True
+        self.status = "complete"
+        self.setObjectName("bubbleUser" if role == "user" else "bubbleAssistant")
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(12, 8, 12, 8)
+        lay.setSpacing(4)
+        head = QHBoxLayout()
+        head.setSpacing(6)
+        self.role_label = QLabel()
+        self.role_label.setObjectName("role")
+        self.status_label = QLabel()
+        self.status_label.setProperty("muted", True)
+        head.addWidget(self.role_label)
+        head.addWidget(self.status_label)
+        head.addStretch(1)
+        st = self.style()
+        self.copy_btn = QToolButton()
+        self.copy_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_DialogSaveButton))
+        self.copy_btn.clicked.connect(self._copy)
+        self.edit_btn = QToolButton()
+        self.edit_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_FileDialogDetailedView))
+        self.edit_btn.clicked.connect(lambda: self.editRequested.emit(self.message_id))
+        self.regen_btn = QToolButton()
+        self.regen_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_BrowserReload))
+        self.regen_btn.clicked.connect(lambda: self.regenerateRequested.emit(self.message_id))
+        for b in (self.copy_btn, self.edit_btn, self.regen_btn):
+            b.setAutoRaise(True)
+            head.addWidget(b)
+        self.edit_btn.setVisible(role == "user")
+        self.regen_btn.setVisible(False)
+        lay.addLayout(head)
+        self.body = QLabel()
+        self.body.setWordWrap(True)
+        self.body.setTextFormat(Qt.TextFormat.RichText)
+        self.body.setOpenExternalLinks(True)
+        self.body.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
+        )
+        self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        lay.addWidget(self.body)
+        self.stats_strip = StatsStrip()
+        self.stats_strip.hide()
+        self.stats_strip.detailsRequested.connect(self._show_details)
+        lay.addWidget(self.stats_strip)
+        self.retranslate()
+
+    def set_content(self, text: str, spans: list[tuple[int, int]] | None = None) -> None:
+        self.text = text
+        self.spans = list(spans or [])
+        self._render()
+
+    def set_highlight(self, on: bool) -> None:
+        if on != self.highlight:
+            self.highlight = on
+            self._render()
+
+    def _render(self) -> None:
+        if self.role == "user":
+            self.body.setText(render_markdown(self.text, highlight=None))
+        else:
+            shown = self.text or "…"
+            self.body.setText(
+                render_markdown(shown, self.spans, highlight=DRAFT_HIGHLIGHT if self.highlight else None)
+            )
+
+    def set_stats(self, stats: AnswerStats | None) -> None:
+        if stats is None:
+            self.stats_strip.hide()
+            return
+        self.stats_strip.set_stats(stats)
+        self.stats_strip.show()
+
+    def set_status(self, status: str) -> None:
+        self.status = status
+        self.retranslate()
+
+    def set_can_regenerate(self, on: bool) -> None:
+        self.regen_btn.setVisible(on)
+
+    def _copy(self) -> None:
+        clipboard = QGuiApplication.clipboard()
+        if clipboard is not None:
+            clipboard.setText(self.text)
+
+    def _show_details(self) -> None:
+        if self.stats_strip.stats is not None:
+            dlg = StatsDialog(self.stats_strip.stats, self.window())
+            dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            dlg.open()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.role_label.setText(self.tr("You") if self.role == "user" else self.tr("Assistant"))
+        self.status_label.setText(
+            {"stopped": self.tr("stopped"), "error": self.tr("failed")}.get(self.status, "")
+        )
+        self.copy_btn.setToolTip(self.tr("Copy text"))
+        self.edit_btn.setToolTip(self.tr("Edit and resend"))
+        self.regen_btn.setToolTip(self.tr("Regenerate this answer"))
+
+
+class Composer(QFrame):
+    """Multi-line input: Enter sends, Shift+Enter adds a line. Signals: ``send(str)``, ``stop()``."""
+
+    send = Signal(str)
+    stop = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("composer")
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(8, 6, 8, 6)
+        self.input = QPlainTextEdit()
+        self.input.setTabChangesFocus(True)
+        self.input.setFixedHeight(64)
+        self.input.installEventFilter(self)
+        self.button = QPushButton()
+        self.button.setObjectName("primary")
+        self.button.setMinimumWidth(84)
+        self.button.clicked.connect(self._on_clicked)
+        lay.addWidget(self.input, 1)
+        lay.addWidget(self.button, 0, Qt.AlignmentFlag.AlignBottom)
+        self.generating = False
+        self.retranslate()
+
+    def set_generating(self, on: bool) -> None:
+        self.generating = on
+        self.retranslate()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self.input and event.type() == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
+                event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+            ):
+                self._on_clicked()
+                return True
+        return super().eventFilter(obj, event)
+
+    def _on_clicked(self) -> None:
+        if self.generating:
+            self.stop.emit()
+            return
+        text = self.input.toPlainText().strip()
+        if text:
+            self.send.emit(text)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.input.setPlaceholderText(
+            self.tr("Message the model (Enter to send, Shift+Enter for a new line)")
+        )
+        self.button.setText(self.tr("Stop") if self.generating else self.tr("Send"))
+
+
+class SamplingDialog(QDialog):
+    def __init__(self, sampling: Sampling, system_prompt: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Conversation settings"))
+        self.setMinimumWidth(460)
+        lay = QVBoxLayout(self)
+        form = QFormLayout()
+        self.system = QPlainTextEdit(system_prompt)
+        self.system.setPlaceholderText(self.tr("e.g. You are a concise assistant."))
+        self.system.setFixedHeight(90)
+        self.temperature = QDoubleSpinBox()
+        self.temperature.setRange(0.0, 5.0)
+        self.temperature.setSingleStep(0.1)
+        self.temperature.setValue(sampling.temperature)
+        self.top_p = QDoubleSpinBox()
+        self.top_p.setRange(0.01, 1.0)
+        self.top_p.setSingleStep(0.05)
+        self.top_p.setValue(sampling.top_p)
+        self.top_k = QSpinBox()
+        self.top_k.setRange(0, 1000)
+        self.top_k.setValue(sampling.top_k)
+        self.max_tokens = QSpinBox()
+        self.max_tokens.setRange(1, 131072)
+        self.max_tokens.setValue(sampling.max_tokens)
+        form.addRow(self.tr("System prompt"), self.system)
+        form.addRow(self.tr("Temperature"), self.temperature)
+        form.addRow(self.tr("Top-p"), self.top_p)
+        form.addRow(self.tr("Top-k"), self.top_k)
+        form.addRow(self.tr("Max new tokens"), self.max_tokens)
+        lay.addLayout(form)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+
+    def sampling(self, base: Sampling) -> Sampling:
+        return Sampling(
+            temperature=self.temperature.value(),
+            top_p=self.top_p.value(),
+            top_k=self.top_k.value(),
+            max_tokens=self.max_tokens.value(),
+            seed=base.seed,
+            stop=base.stop,
+        )
+
+
+class ChatView(QWidget):
+    """Signals: ``sendRequested(str)``, ``stopRequested()``, ``regenerateRequested(int)``,
+    ``editRequested(int)``, ``settingsRequested()``, ``highlightToggled(bool)``."""
+
+    sendRequested = Signal(str)
+    stopRequested = Signal()
+    regenerateRequested = Signal(int)
+    editRequested = Signal(int)
+    settingsRequested = Signal()
+    highlightToggled = Signal(bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(6)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 0, 4, 0)
+        self.title = QLabel()
+        self.title.setObjectName("sectionTitle")
+        self.model_label = QLabel()
+        self.model_label.setProperty("muted", True)
+        bar.addWidget(self.title)
+        bar.addSpacing(8)
+        bar.addWidget(self.model_label, 1)
+        self.highlight_btn = QToolButton()
+        self.highlight_btn.setCheckable(True)
+        self.highlight_btn.setChecked(True)
+        self.highlight_btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.highlight_btn.toggled.connect(self._on_highlight)
+        self.settings_btn = QToolButton()
+        self.settings_btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.settings_btn.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_FileDialogInfoView))
+        self.settings_btn.clicked.connect(self.settingsRequested)
+        bar.addWidget(self.highlight_btn)
+        bar.addWidget(self.settings_btn)
+        lay.addLayout(bar)
+
+        self.scroller = QScrollArea()
+        self.scroller.setObjectName("chatScroll")
+        self.scroller.setWidgetResizable(True)
+        self.scroller.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.column = QWidget()
+        self.column.setObjectName("chatColumn")
+        self.column_layout = QVBoxLayout(self.column)
+        self.column_layout.setContentsMargins(8, 8, 8, 8)
+        self.column_layout.setSpacing(10)
+        self.empty = QLabel()
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty.setProperty("muted", True)
+        self.column_layout.addWidget(self.empty)
+        self.column_layout.addStretch(1)
+        self.scroller.setWidget(self.column)
+        lay.addWidget(self.scroller, 1)
+        self.composer = Composer()
+        self.composer.send.connect(self.sendRequested)
+        self.composer.stop.connect(self.stopRequested)
+        lay.addWidget(self.composer)
+        self.bubbles: list[MessageBubble] = []
+        self._stick_to_bottom = True
+        self.scroller.verticalScrollBar().rangeChanged.connect(self._on_range_changed)
+        self.scroller.verticalScrollBar().valueChanged.connect(self._on_scrolled)
+        self.retranslate()
+
+    # --- content ---------------------------------------------------------------------------------
+    def clear(self) -> None:
+        for b in self.bubbles:
+            b.setParent(None)
+            b.deleteLater()
+        self.bubbles.clear()
+        self.empty.show()
+
+    def show_messages(self, messages: list[Message]) -> None:
+        self.clear()
+        for m in messages:
+            if m.role == "system":
+                continue
+            b = self.add_bubble(m.role, m.id)
+            b.set_content(m.content, m.draft_spans)
+            b.set_status(m.status)
+            b.set_stats(m.stats)
+        self.update_actions()
+        self._stick_to_bottom = True
+
+    def add_bubble(self, role: str, message_id: int = 0) -> MessageBubble:
+        self.empty.hide()
+        b = MessageBubble(role, message_id)
+        b.set_highlight(self.highlight_btn.isChecked())
+        b.editRequested.connect(self.editRequested)
+        b.regenerateRequested.connect(self.regenerateRequested)
+        self.column_layout.insertWidget(self.column_layout.count() - 1, b)
+        self.bubbles.append(b)
+        self._stick_to_bottom = True
+        return b
+
+    def update_actions(self, generating: bool = False) -> None:
+        last_assistant = max((i for i, b in enumerate(self.bubbles) if b.role == "assistant"), default=-1)
+        for i, b in enumerate(self.bubbles):
+            b.set_can_regenerate(i == last_assistant and not generating)
+            b.edit_btn.setEnabled(not generating)
+        self.composer.set_generating(generating)
+
+    def set_title(self, title: str, model: str) -> None:
+        self.title.setText(title)
+        self.model_label.setText(model)
+
+    def _on_highlight(self, on: bool) -> None:
+        for b in self.bubbles:
+            b.set_highlight(on)
+        self.highlightToggled.emit(on)
+
+    def _on_scrolled(self, value: int) -> None:
+        bar = self.scroller.verticalScrollBar()
+        self._stick_to_bottom = value >= bar.maximum() - 4
+
+    def _on_range_changed(self, _lo: int, hi: int) -> None:
+        if self._stick_to_bottom:
+            self.scroller.verticalScrollBar().setValue(hi)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.highlight_btn.setText(self.tr("Highlight drafted tokens"))
+        self.highlight_btn.setToolTip(
+            self.tr(
+                "Shade the text that came from accepted drafts: the model verified it instead of producing "
+                "it one token at a time."
+            )
+        )
+        self.settings_btn.setText(self.tr("System prompt and sampling"))
+        self.empty.setText(
+            self.tr("Ask anything. Answers stream here with their speed and acceptance statistics.")
+        )

@@ -1,0 +1,133 @@
+"""Downloads panel: a table with progress bars, rate and time left; cancel, retry, open folder."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, Qt, QUrl, Signal, SignalInstance
+from PySide6.QtGui import QDesktopServices, QPainter
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionProgressBar,
+    QStyleOptionViewItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.gui.models.downloads_model import DownloadsModel, ProgressRole
+
+
+class ProgressDelegate(QStyledItemDelegate):
+    """Draws the progress column as a progress bar with the byte counts as its text."""
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        fraction = index.data(ProgressRole)
+        bar = QStyleOptionProgressBar()
+        bar.rect = option.rect.adjusted(4, 5, -4, -5)
+        bar.minimum = 0
+        bar.maximum = 1000 if fraction is not None else 0
+        bar.progress = int((fraction or 0) * 1000)
+        bar.text = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        bar.textVisible = True
+        bar.state = option.state
+        QApplication.style().drawControl(QStyle.ControlElement.CE_ProgressBar, bar, painter)
+
+
+class DownloadsPage(QWidget):
+    """Signals: ``cancelRequested(str)``, ``retryRequested(str)``, ``folderRequested(str)``."""
+
+    cancelRequested = Signal(str)
+    retryRequested = Signal(str)
+    folderRequested = Signal(str)
+
+    def __init__(self, model: DownloadsModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        root = QVBoxLayout(self)
+        root.setContentsMargins(16, 14, 16, 12)
+        root.setSpacing(10)
+        self.title = QLabel()
+        self.title.setObjectName("pageTitle")
+        root.addWidget(self.title)
+        self.table = QTableView()
+        self.table.setModel(model)
+        self.table.setItemDelegateForColumn(2, ProgressDelegate(self.table))
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().hide()
+        self.table.setShowGrid(False)
+        self.table.setAlternatingRowColors(True)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        hh.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        hh.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
+        hh.resizeSection(2, 220)
+        hh.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        hh.setSectionResizeMode(4, QHeaderView.ResizeMode.ResizeToContents)
+        root.addWidget(self.table, 1)
+        self.empty = QLabel()
+        self.empty.setProperty("muted", True)
+        root.addWidget(self.empty)
+        row = QHBoxLayout()
+        st = self.style()
+        self.cancel_btn = QPushButton(st.standardIcon(QStyle.StandardPixmap.SP_DialogCancelButton), "")
+        self.retry_btn = QPushButton(st.standardIcon(QStyle.StandardPixmap.SP_BrowserReload), "")
+        self.folder_btn = QPushButton(st.standardIcon(QStyle.StandardPixmap.SP_DirOpenIcon), "")
+        row.addStretch(1)
+        row.addWidget(self.folder_btn)
+        row.addWidget(self.retry_btn)
+        row.addWidget(self.cancel_btn)
+        root.addLayout(row)
+        self.cancel_btn.clicked.connect(lambda: self._emit(self.cancelRequested))
+        self.retry_btn.clicked.connect(lambda: self._emit(self.retryRequested))
+        self.folder_btn.clicked.connect(lambda: self._emit(self.folderRequested))
+        self.table.selectionModel().selectionChanged.connect(self._update_buttons)
+        model.dataChanged.connect(self._update_buttons)
+        model.rowsInserted.connect(self._update_buttons)
+        model.rowsRemoved.connect(self._update_buttons)
+        self.retranslate()
+        self._update_buttons()
+
+    def _selected(self) -> str | None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            return None
+        return self.model.item(rows[0].row()).id
+
+    def _emit(self, signal: SignalInstance) -> None:
+        item_id = self._selected()
+        if item_id:
+            signal.emit(item_id)
+
+    def _update_buttons(self, *_args: object) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        state = self.model.item(rows[0].row()).state if rows else None
+        self.cancel_btn.setEnabled(state in ("queued", "active"))
+        self.retry_btn.setEnabled(state in ("failed", "cancelled"))
+        self.folder_btn.setEnabled(state == "done")
+        self.empty.setVisible(self.model.rowCount() == 0)
+
+    @staticmethod
+    def open_folder(path: str) -> bool:
+        return QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.title.setText(self.tr("Downloads"))
+        self.empty.setText(self.tr("No downloads yet. Pick a model on the Models page and press Download."))
+        self.cancel_btn.setText(self.tr("Cancel"))
+        self.retry_btn.setText(self.tr("Retry"))
+        self.folder_btn.setText(self.tr("Open folder"))
+        self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.model.columnCount() - 1)

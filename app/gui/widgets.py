@@ -1,0 +1,105 @@
+"""Small reusable widgets: a toggle switch, an inline message line, section headers."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Property, QPoint, QPropertyAnimation, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QHideEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import QCheckBox, QLabel, QSizePolicy, QWidget
+
+
+class ToggleSwitch(QCheckBox):
+    """A checkbox drawn as a switch; text is painted to the right like a checkbox label."""
+
+    _TRACK_W = 34
+    _TRACK_H = 18
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self._pos = 0.0
+        self._anim = QPropertyAnimation(self, b"knob", self)
+        self._anim.setDuration(120)
+        self.toggled.connect(self._on_toggled)
+
+    def _get_knob(self) -> float:
+        return self._pos
+
+    def _set_knob(self, value: float) -> None:
+        self._pos = value
+        self.update()
+
+    knob = Property(float, _get_knob, _set_knob)
+
+    def _on_toggled(self, checked: bool) -> None:
+        self._anim.stop()
+        if self.isVisible():
+            self._anim.setStartValue(self._pos)
+            self._anim.setEndValue(1.0 if checked else 0.0)
+            self._anim.start()
+        else:
+            self._set_knob(1.0 if checked else 0.0)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        self._anim.stop()
+        self._pos = 1.0 if self.isChecked() else 0.0
+        super().hideEvent(event)
+
+    def sizeHint(self) -> QSize:
+        fm = self.fontMetrics()
+        w = self._TRACK_W + 8 + fm.horizontalAdvance(self.text())
+        return QSize(w, max(self._TRACK_H + 4, fm.height() + 4))
+
+    def hitButton(self, pos: QPoint) -> bool:
+        return bool(self.rect().contains(pos))
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        y = (self.height() - self._TRACK_H) / 2
+        track = QRectF(0, y, self._TRACK_W, self._TRACK_H)
+        on = QColor("#2f6fde") if self.isEnabled() else QColor("#9db6e6")
+        off = QColor("#c3c8cf") if self.isEnabled() else QColor("#e1e4e8")
+        mix = self._pos
+        color = QColor(
+            int(off.red() + (on.red() - off.red()) * mix),
+            int(off.green() + (on.green() - off.green()) * mix),
+            int(off.blue() + (on.blue() - off.blue()) * mix),
+        )
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(color)
+        p.drawRoundedRect(track, self._TRACK_H / 2, self._TRACK_H / 2)
+        d = self._TRACK_H - 4
+        x = 2 + (self._TRACK_W - d - 4) * mix
+        p.setBrush(QColor("white"))
+        p.drawEllipse(QRectF(x, y + 2, d, d))
+        p.setPen(self.palette().color(self.foregroundRole()))
+        text_rect = self.rect().adjusted(self._TRACK_W + 8, 0, 0, 0)
+        p.drawText(text_rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), self.text())
+        if self.hasFocus():
+            p.setPen(QColor("#2f6fde"))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRoundedRect(track.adjusted(-1, -1, 1, 1), self._TRACK_H / 2, self._TRACK_H / 2)
+        p.end()
+
+
+class InlineMessage(QLabel):
+    """A wrapped line under a field: ``error`` (red), ``info`` (blue) or ``warn`` (amber)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.hide()
+
+    def show_message(self, text: str, kind: str = "info") -> None:
+        self.setProperty("kind", kind)
+        self.setObjectName("inlineMessage")
+        self.style().unpolish(self)
+        self.style().polish(self)
+        self.setText(text)
+        self.setVisible(bool(text))
+
+    def clear_message(self) -> None:
+        self.setText("")
+        self.hide()

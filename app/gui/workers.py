@@ -1,0 +1,311 @@
+"""The only place threads meet Qt.
+
+* :class:`EngineHost` owns the engine thread. Every call to a loaded engine (load, generate,
+  close) runs there, one at a time. Events are buffered and the GUI drains the buffer on a timer,
+  so the UI thread never repaints per token.
+* :class:`TaskRunner` runs short blocking jobs (cache probes, deletes) on a small pool and hands the
+  result back on the GUI thread, with a success and a failure callback (Anki's ``QueryOp`` shape).
+* :func:`install_exception_hooks` routes uncaught errors from any thread to the one error path.
+
+Signals emitted from a worker thread reach slots on the GUI thread as queued calls, because the
+emitting objects live on the GUI thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import sys
+import threading
+import traceback
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from app.core.engines.base import CancelToken, ChatMessage, Engine, Event, Sampling
+
+log = logging.getLogger(__name__)
+
+
+class LoadCancelled(Exception):
+    """Raised inside a loader's progress callback when the user cancelled the load."""
+
+
+@dataclass
+class LoadJob:
+    """Everything needed to load one model; ``loader`` runs on the engine thread."""
+
+    label: str
+    loader: Callable[[Callable[[str], None]], Engine]
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+_QUIT = object()
+
+
+class EngineHost(QObject):
+    """Runs one engine on its own thread.
+
+    Signals: ``loadProgress(str)``, ``loaded(object info)``, ``loadFailed(object exc)``,
+    ``loadCancelled()``, ``eventsReady()``, ``generationDone(bool cancelled)``,
+    ``generationFailed(object exc)``, ``unloaded()``, ``busyChanged(bool)``.
+    """
+
+    loadProgress = Signal(str)
+    loaded = Signal(object)
+    loadFailed = Signal(object)
+    loadCancelled = Signal()
+    eventsReady = Signal()
+    generationDone = Signal(bool)
+    generationFailed = Signal(object)
+    unloaded = Signal()
+    busyChanged = Signal(bool)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._commands: queue.Queue[Any] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._engine: Engine | None = None
+        self._events: deque[Event] = deque()
+        self._lock = threading.Lock()
+        self._cancel: CancelToken | None = None
+        self._busy = False
+        self.info: dict[str, Any] | None = None
+
+    # --- GUI-thread API --------------------------------------------------------------------
+    @property
+    def is_loaded(self) -> bool:
+        return self.info is not None
+
+    @property
+    def busy(self) -> bool:
+        return self._busy
+
+    def load(self, job: LoadJob) -> CancelToken:
+        token = CancelToken()
+        self._cancel = token
+        self._set_busy(True)
+        self._send(("load", job, token))
+        return token
+
+    def generate(self, messages: Sequence[ChatMessage], sampling: Sampling) -> CancelToken:
+        token = CancelToken()
+        self._cancel = token
+        with self._lock:
+            self._events.clear()
+        self._set_busy(True)
+        self._send(("generate", list(messages), sampling, token))
+        return token
+
+    def cancel(self) -> None:
+        """Stop the current load or generation (the engine checks between tokens/steps)."""
+        if self._cancel is not None:
+            self._cancel.cancel()
+
+    def unload(self) -> None:
+        self._send(("unload",))
+
+    def drain(self) -> list[Event]:
+        with self._lock:
+            out = list(self._events)
+            self._events.clear()
+        return out
+
+    def shutdown(self, timeout: float = 30.0) -> None:
+        """Cancel, close the engine and join the thread. Safe to call twice."""
+        self.cancel()
+        thread = self._thread
+        if thread is None:
+            return
+        self._commands.put(_QUIT)
+        thread.join(timeout)
+        if thread.is_alive():
+            log.error("engine thread did not stop within %.0f s", timeout)
+        self._thread = None
+
+    def _send(self, command: tuple[Any, ...]) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="tandem-engine", daemon=False)
+            self._thread.start()
+        self._commands.put(command)
+
+    def _set_busy(self, busy: bool) -> None:
+        if busy != self._busy:
+            self._busy = busy
+            self.busyChanged.emit(busy)
+
+    # --- engine thread -----------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            command = self._commands.get()
+            if command is _QUIT:
+                self._close_engine()
+                return
+            kind = command[0]
+            try:
+                if kind == "load":
+                    self._do_load(command[1], command[2])
+                elif kind == "generate":
+                    self._do_generate(command[1], command[2], command[3])
+                elif kind == "unload":
+                    self._close_engine()
+                    self.info = None
+                    self.unloaded.emit()
+            except Exception:  # never let the engine thread die silently
+                log.exception("engine thread command %s failed", kind)
+
+    def _do_load(self, job: LoadJob, token: CancelToken) -> None:
+        self._close_engine()
+        self.info = None
+
+        def progress(message: str) -> None:
+            if token.cancelled:
+                raise LoadCancelled()
+            self.loadProgress.emit(message)
+
+        try:
+            engine = job.loader(progress)
+        except LoadCancelled:
+            self._busy = False
+            self.busyChanged.emit(False)
+            self.loadCancelled.emit()
+            return
+        except Exception as exc:
+            self._busy = False
+            self.busyChanged.emit(False)
+            self.loadFailed.emit(exc)
+            return
+        if token.cancelled:  # the loader finished before it noticed: honour the cancel
+            engine.close()
+            self._busy = False
+            self.busyChanged.emit(False)
+            self.loadCancelled.emit()
+            return
+        self._engine = engine
+        self.info = dict(job.info, label=job.label)
+        self._busy = False
+        self.busyChanged.emit(False)
+        self.loaded.emit(self.info)
+
+    def _do_generate(self, messages: list[ChatMessage], sampling: Sampling, token: CancelToken) -> None:
+        engine = self._engine
+        try:
+            if engine is None:
+                from app.core.engines.base import GenerationError
+
+                raise GenerationError("no model is loaded", "Load a model from the Models page first.")
+            for event in engine.generate(messages, sampling, token):
+                with self._lock:
+                    was_empty = not self._events
+                    self._events.append(event)
+                if was_empty:
+                    self.eventsReady.emit()
+                if token.cancelled:
+                    break
+        except Exception as exc:
+            self._busy = False
+            self.busyChanged.emit(False)
+            self.generationFailed.emit(exc)
+            return
+        self._busy = False
+        self.busyChanged.emit(False)
+        self.generationDone.emit(token.cancelled)
+
+    def _close_engine(self) -> None:
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            try:
+                engine.close()
+            except Exception:
+                log.exception("closing the engine failed")
+
+
+class TaskRunner(QObject):
+    """Runs a blocking function on a pool; success/failure callbacks run on the GUI thread."""
+
+    _done = Signal(object, object, object)  # callback, value, is_error
+
+    def __init__(self, parent: QObject | None = None, workers: int = 2) -> None:
+        super().__init__(parent)
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tandem-task")
+        self._done.connect(self._on_done)
+        self._closed = False
+
+    def run(
+        self,
+        fn: Callable[[], Any],
+        on_success: Callable[[Any], None] | None = None,
+        on_failure: Callable[[BaseException], None] | None = None,
+    ) -> Future[Any]:
+        future = self._pool.submit(fn)
+
+        def finished(f: Future[Any]) -> None:
+            if self._closed:
+                return
+            exc = f.exception()
+            if exc is not None:
+                self._done.emit(on_failure, exc, True)
+            else:
+                self._done.emit(on_success, f.result(), False)
+
+        future.add_done_callback(finished)
+        return future
+
+    def _on_done(self, callback: Any, value: Any, is_error: bool) -> None:
+        if callback is not None:
+            callback(value)
+        elif is_error:
+            report_exception(value)
+
+    def shutdown(self) -> None:
+        self._closed = True
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+# --- one error path -------------------------------------------------------------------------
+
+_reporter: Callable[[BaseException], None] | None = None
+
+
+def report_exception(exc: BaseException) -> None:
+    if _reporter is not None:
+        _reporter(exc)
+    else:
+        log.error("unhandled error", exc_info=exc)
+
+
+def install_exception_hooks(reporter: Callable[[BaseException], None]) -> Callable[[], None]:
+    """Route uncaught exceptions (any thread) to ``reporter``; returns a function that undoes it.
+
+    ``reporter`` must be safe to call from any thread (the error bridge emits a queued signal).
+    """
+    global _reporter
+    old_sys, old_thread = sys.excepthook, threading.excepthook
+    _reporter = reporter
+
+    def sys_hook(etype: type[BaseException], value: BaseException, tb: Any) -> None:
+        log.error("uncaught exception\n%s", "".join(traceback.format_exception(etype, value, tb)))
+        reporter(value)
+
+    def thread_hook(args: threading.ExceptHookArgs) -> None:
+        if args.exc_value is not None:
+            log.error(
+                "uncaught exception in thread %s",
+                args.thread.name if args.thread else "?",
+                exc_info=(args.exc_type, args.exc_value, args.exc_traceback),
+            )
+            reporter(args.exc_value)
+
+    sys.excepthook = sys_hook
+    threading.excepthook = thread_hook
+
+    def restore() -> None:
+        global _reporter
+        sys.excepthook, threading.excepthook = old_sys, old_thread
+        _reporter = None
+
+    return restore
