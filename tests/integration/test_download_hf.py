@@ -408,3 +408,37 @@ def test_nothing_touches_the_real_user_cache(hf_endpoint: str, tmp_path: Path) -
     CacheManager(fam, fam.specs[0], "target", "Q4_0", "huggingface").download()
     real = Path.home() / ".cache" / "huggingface" / "hub" / "models--tandem-test--tiny-GGUF"
     assert not real.exists()
+
+
+def test_real_gguf_through_the_hub_loads(smollm2_q4: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The real SmolLM2 file, served by olah, arrives intact and gguf-py reads it."""
+    import gguf
+
+    from tests.integration.hub_servers import build_hf_repo
+
+    hub = OlahHub(tmp_path_factory.mktemp("olah-real"))
+    build_hf_repo(hub.mirrors, "tandem-test/SmolLM2-GGUF", {"SmolLM2-135M-Instruct.Q4_1.gguf": smollm2_q4})
+    hub.start("tandem-test/SmolLM2-GGUF")
+    try:
+        fam = parse_family(
+            {
+                "name": "smol-hub",
+                "specs": [
+                    {
+                        "format": "gguf",
+                        "size_in_billions": 0.135,
+                        "quantizations": ["Q4_1"],
+                        "model_file_name_template": "SmolLM2-135M-Instruct.{quantization}.gguf",
+                        "sources": {"huggingface": {"model_id": "tandem-test/SmolLM2-GGUF"}},
+                    }
+                ],
+            }
+        )
+        mgr = CacheManager(fam, fam.specs[0], "target", "Q4_1", "huggingface", endpoint=hub.endpoint)
+        path = mgr.download()
+        assert mgr.status().state == "cached"
+        assert path.stat().st_size == smollm2_q4.stat().st_size
+        reader = gguf.GGUFReader(path)
+        assert len(reader.tensors) > 0
+    finally:
+        hub.stop()
