@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -442,3 +443,53 @@ def test_real_gguf_through_the_hub_loads(smollm2_q4: Path, tmp_path_factory: pyt
         assert len(reader.tensors) > 0
     finally:
         hub.stop()
+
+
+@pytest.fixture()
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 2 MB tmpfs (needs root: CI containers usually are; skipped elsewhere)."""
+    mnt = tmp_path / "small-disk"
+    mnt.mkdir()
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("mounting a small tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mnt)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)
+
+
+def test_out_of_space_during_download(
+    olah_hub: OlahHub, small_disk: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HF_HUB_CACHE", str(small_disk / "hub"))
+    proxy = FlakyProxy(olah_hub.port, rate=300_000)
+    proxy.start()
+    try:
+        fam = tiny_family()
+        mgr = CacheManager(
+            fam, fam.specs[0], "target", "Q8_0", "huggingface", endpoint=proxy.endpoint, reserve_bytes=0
+        )
+        filler = small_disk / "filler"
+
+        def progress(ev: ProgressEvent) -> None:
+            # another program fills the disk while we download
+            if ev.phase == "downloading" and not filler.exists():
+                free = shutil.disk_usage(small_disk).free
+                with filler.open("wb") as fh:
+                    fh.write(b"\0" * max(free - 4096, 0))
+
+        with pytest.raises(DiskSpaceError, match="ran out of space"):
+            mgr.download(progress=progress)
+        assert mgr.status().state != "cached"
+        blobs = small_disk / "hub" / "models--tandem-test--tiny-GGUF" / "blobs"
+        assert not list(blobs.glob("*"))  # no partial file left claiming anything
+        filler.unlink()
+        mgr2 = CacheManager(
+            fam, fam.specs[0], "target", "Q8_0", "huggingface", endpoint=olah_hub.endpoint, reserve_bytes=0
+        )
+        assert mgr2.download().read_bytes() == tiny_repo_files()["tiny-Q8_0.gguf"]
+    finally:
+        proxy.stop()
