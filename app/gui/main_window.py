@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QStyle,
@@ -91,7 +92,7 @@ class MainWindow(QMainWindow):
         self.engine = EngineHost(self)
         self.tasks = TaskRunner(self)
         self.downloads_model = DownloadsModel(self)
-        self.downloads = DownloadService(self.cache, self.downloads_model, self)
+        self.downloads = DownloadService(self.registry, self.cache, self.downloads_model, self)
         kwargs: dict[str, Any] = {"loader": loader} if loader is not None else {}
         self._loader_kwargs = kwargs
         self._pending_launch: tuple[LaunchChoice, set[str]] | None = None
@@ -112,6 +113,7 @@ class MainWindow(QMainWindow):
         outer.setSpacing(0)
         nav_box = QWidget()
         nav_box.setObjectName("navBox")
+        nav_box.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
         nav_layout = QVBoxLayout(nav_box)
         nav_layout.setContentsMargins(0, 0, 0, 8)
         nav_layout.setSpacing(0)
@@ -144,8 +146,9 @@ class MainWindow(QMainWindow):
             act.triggered.connect(lambda _c=False, c=code: self.set_language(c))
         self.lang_btn.setMenu(self.lang_menu)
         nav_layout.addWidget(self.nav, 1)
-        nav_layout.addWidget(self.lang_btn)
-        nav_layout.addWidget(self.settings_btn)
+        for b in (self.lang_btn, self.settings_btn):
+            b.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+            nav_layout.addWidget(b)
         nav_box.setFixedWidth(176)
         outer.addWidget(nav_box)
 
@@ -180,6 +183,9 @@ class MainWindow(QMainWindow):
         )
         self.conv_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.conv_list.customContextMenuRequested.connect(self._conversation_menu)
+        self.conv_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.conv_list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.conv_list.setUniformItemSizes(True)
         self.conv_list.setStyleSheet("QListView { border: none; } QListView::item { padding: 6px 4px; }")
         conv_actions = QHBoxLayout()
         self.rename_btn = QToolButton()
@@ -267,7 +273,7 @@ class MainWindow(QMainWindow):
             lambda i: self.downloads_page.open_folder(self.downloads.folder(i))
         )
         self.downloads.completed.connect(self._on_download_completed)
-        self.downloads.failed.connect(lambda _i, exc: self.errors.report(exc, self.tr("A download failed")))
+        self.downloads.failed.connect(self._on_download_failed)
         self.engine.loadProgress.connect(self._on_load_progress)
         self.engine.loaded.connect(self._on_loaded)
         self.engine.loadFailed.connect(self._on_load_failed)
@@ -406,7 +412,10 @@ class MainWindow(QMainWindow):
                     req = DownloadRequest(choice.family, choice.spec, "target", choice.quantization)
                 else:
                     req = DownloadRequest(choice.family, choice.spec, "drafter", choice.quantization, q)
-                ids.add(self.downloads.enqueue(req))
+                item_id = self._enqueue(req)
+                if item_id is None:
+                    return
+                ids.add(item_id)
             self._pending_launch = (choice, ids)
             self.nav.setCurrentRow(PAGE_DOWNLOADS)
             self.statusBar().showMessage(
@@ -481,13 +490,29 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("Loading cancelled"), 5000)
 
     # --- downloads ----------------------------------------------------------------------------------
+    def _enqueue(self, request: DownloadRequest) -> str | None:
+        try:
+            return self.downloads.enqueue(request)
+        except Exception as exc:  # an unresolvable spec: say why, never crash
+            self.errors.report(exc, self.tr("The download could not be queued"))
+            return None
+
     def _on_download_requested(
         self, family: Family, spec: AnySpec, role: str, quant: str, dq: object
     ) -> None:
         kind: Role = "drafter" if role == "drafter" else "target"
         draft = dq if isinstance(dq, str) else None
-        self.downloads.enqueue(DownloadRequest(family, spec, kind, quant, draft))
-        self.statusBar().showMessage(self.tr("Added to downloads"), 4000)
+        if self._enqueue(DownloadRequest(family, spec, kind, quant, draft)):
+            self.statusBar().showMessage(self.tr("Added to downloads"), 4000)
+
+    def _on_download_failed(self, _item_id: str, message: str) -> None:
+        self.show_error(
+            UserError(
+                self.tr("A download failed"),
+                message,
+                self.tr("Check the network and the hub settings, then press Retry."),
+            )
+        )
 
     def _on_download_completed(self, item_id: str, ok: bool) -> None:
         self.cache.invalidate()

@@ -13,6 +13,8 @@ QLabel#muted, QLabel[muted="true"] { color: #6b7280; }
 QLabel#inlineMessage[kind="error"] { color: #b3261e; }
 QLabel#inlineMessage[kind="info"] { color: #1d4f9c; }
 QLabel#inlineMessage[kind="warn"] { color: #8a5a00; }
+QWidget#navBox { background: #eceef2; }
+QWidget#navBox QToolButton { padding: 8px 12px; margin: 0 4px; text-align: left; color: #30363d; }
 QListWidget#nav { background: #eceef2; border: none; padding: 8px 4px; outline: 0; }
 QListWidget#nav::item { padding: 10px 12px; border-radius: 6px; margin: 2px 4px; color: #30363d; }
 QListWidget#nav::item:selected { background: #dbe6fb; color: #1d4f9c; }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Property, QPoint, QPropertyAnimation, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QHideEvent, QPainter, QPaintEvent
+from PySide6.QtGui import QColor, QHideEvent, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QCheckBox, QLabel, QSizePolicy, QWidget
 
 
@@ -103,3 +103,30 @@ class InlineMessage(QLabel):
     def clear_message(self) -> None:
         self.setText("")
         self.hide()
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that elides with "…" instead of clipping or forcing the layout wider."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = text
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(40)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:
+        self._full = text
+        self.setToolTip(text)
+        self._elide()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, max(self.width(), 40))
+        super().setText(shown)

@@ -31,6 +31,7 @@ from app.core.chat import AnswerStats, Message, render_markdown
 from app.core.engines.base import Sampling
 from app.gui.style import DRAFT_HIGHLIGHT
 from app.gui.views.stats import StatsDialog, StatsStrip
+from app.gui.widgets import ElidedLabel
 
 
 class MessageBubble(QFrame):
@@ -63,13 +64,12 @@ class MessageBubble(QFrame):
         head.addStretch(1)
         st = self.style()
         self.copy_btn = QToolButton()
-        self.copy_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_DialogSaveButton))
         self.copy_btn.clicked.connect(self._copy)
         self.edit_btn = QToolButton()
-        self.edit_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_FileDialogDetailedView))
         self.edit_btn.clicked.connect(lambda: self.editRequested.emit(self.message_id))
         self.regen_btn = QToolButton()
         self.regen_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_BrowserReload))
+        self.regen_btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.regen_btn.clicked.connect(lambda: self.regenerateRequested.emit(self.message_id))
         for b in (self.copy_btn, self.edit_btn, self.regen_btn):
             b.setAutoRaise(True)
@@ -146,9 +146,12 @@ class MessageBubble(QFrame):
         self.status_label.setText(
             {"stopped": self.tr("stopped"), "error": self.tr("failed")}.get(self.status, "")
         )
-        self.copy_btn.setToolTip(self.tr("Copy text"))
-        self.edit_btn.setToolTip(self.tr("Edit and resend"))
-        self.regen_btn.setToolTip(self.tr("Regenerate this answer"))
+        self.copy_btn.setText(self.tr("Copy"))
+        self.copy_btn.setToolTip(self.tr("Copy the text of this message"))
+        self.edit_btn.setText(self.tr("Edit"))
+        self.edit_btn.setToolTip(self.tr("Edit and resend: the answers after it are replaced"))
+        self.regen_btn.setText(self.tr("Regenerate"))
+        self.regen_btn.setToolTip(self.tr("Generate this answer again"))
 
 
 class Composer(QFrame):
@@ -275,13 +278,15 @@ class ChatView(QWidget):
         lay.setSpacing(6)
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 0, 4, 0)
-        self.title = QLabel()
+        self.title = ElidedLabel()
         self.title.setObjectName("sectionTitle")
-        self.model_label = QLabel()
+        self.model_label = ElidedLabel()
         self.model_label.setProperty("muted", True)
-        bar.addWidget(self.title)
-        bar.addSpacing(8)
-        bar.addWidget(self.model_label, 1)
+        titles = QVBoxLayout()
+        titles.setSpacing(0)
+        titles.addWidget(self.title)
+        titles.addWidget(self.model_label)
+        bar.addLayout(titles, 1)
         self.highlight_btn = QToolButton()
         self.highlight_btn.setCheckable(True)
         self.highlight_btn.setChecked(True)
@@ -390,7 +395,8 @@ class ChatView(QWidget):
                 "it one token at a time."
             )
         )
-        self.settings_btn.setText(self.tr("System prompt and sampling"))
+        self.settings_btn.setText(self.tr("Sampling"))
+        self.settings_btn.setToolTip(self.tr("System prompt and sampling settings of this conversation"))
         self.empty.setText(
             self.tr("Ask anything. Answers stream here with their speed and acceptance statistics.")
         )

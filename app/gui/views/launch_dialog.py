@@ -27,15 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.engines import capability
 from app.core.engines.base import Sampling
-from app.core.engines.capability import (
-    ENGINES,
-    Support,
-    drafter_support,
-    engine_availability,
-    engines_for_spec,
-    model_free_methods,
-)
+from app.core.engines.capability import ENGINES, Support, engines_for_spec, model_free_methods
 from app.core.registry import AnySpec, Family
 from app.core.settings import Settings
 from app.core.speculative import (
@@ -57,10 +51,10 @@ def ordered_draft_quants(quants: list[str]) -> list[str]:
 
 
 def panel_visible(
-    family: Family, spec: AnySpec, engine: str, support: Callable[..., Support] = drafter_support
+    family: Family, spec: AnySpec, engine: str, support: Callable[..., Support] | None = None
 ) -> bool:
     """The gate: the spec declares a drafter AND the engine can run one."""
-    return spec.declares_drafter() and support(family, spec, engine).ok
+    return spec.declares_drafter() and (support or capability.drafter_support)(family, spec, engine).ok
 
 
 @dataclass
@@ -128,13 +122,13 @@ class LaunchDialog(QDialog):
         cache: CacheBridge,
         settings: Settings,
         parent: QWidget | None = None,
-        support: Callable[..., Support] = drafter_support,
+        support: Callable[..., Support] | None = None,
     ) -> None:
         super().__init__(parent)
         self.family = family
         self._cache = cache
         self._settings = settings
-        self._support = support
+        self._support = support or capability.drafter_support
         self.setObjectName("launchDialog")
         self.setMinimumWidth(560)
 
@@ -283,7 +277,7 @@ class LaunchDialog(QDialog):
         for i, name in enumerate(engines_for_spec(spec)):
             item = QStandardItem(ENGINES[name].label)
             item.setData(name, Qt.ItemDataRole.UserRole)
-            avail = engine_availability(name)
+            avail = capability.engine_availability(name)
             if not avail.ok:
                 item.setToolTip(avail.reason)
             if preferred < 0 or name == self._settings.default_engine:
@@ -303,7 +297,7 @@ class LaunchDialog(QDialog):
     def _update(self) -> None:
         spec, engine = self.spec, self.engine_name
         quant = self.quant.currentData()
-        avail = engine_availability(engine) if engine else None
+        avail = capability.engine_availability(engine) if engine else None
         if avail is not None and not avail.ok:
             self.engine_note.show_message(
                 self.tr("This engine is not available here: {reason}").format(reason=avail.reason), "warn"

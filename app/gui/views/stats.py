@@ -114,6 +114,7 @@ class StatsStrip(QFrame):
         self.ttft.setText(self.tr("first token {value}").format(value=_fmt(s.ttft_ms, "{:.0f} ms")))
         self.rounds.setText(self.tr("{n} rounds").format(n=s.rounds))
         rate = s.acceptance_rate
+        self.rounds.setVisible(rate is not None)
         if rate is None:
             self.acceptance.setText(self.tr("no speculation"))
             self.mean_len.setText("")

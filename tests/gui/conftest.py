@@ -1,0 +1,116 @@
+"""GUI test setup: offscreen Qt, a main window over isolated paths, scripted engines.
+
+Every fixture stops what it started (engine thread, download workers, timers) so the root
+conftest's thread-leak check passes; waits use signals with timeouts, never sleeps.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from app.core.engines.base import (
+    CancelToken,
+    ChatMessage,
+    Event,
+    Finished,
+    Round,
+    Sampling,
+    TextDelta,
+)
+
+
+class ScriptedEngine:
+    """Replays a fixed answer as draft rounds: handy for layout tests (not for the real turn)."""
+
+    name = "scripted"
+
+    def __init__(self, text: str = "", fail: Exception | None = None, gate: Any = None) -> None:
+        self.text = text or (
+            "Here is a function:\n\n```python\ndef add(a, b):\n    return a + b\n```\n\n"
+            "It returns the **sum** of `a` and `b`."
+        )
+        self.fail = fail
+        self.gate = gate
+        self.closed = False
+
+    def generate(
+        self, messages: Sequence[ChatMessage], sampling: Sampling, cancel: CancelToken | None = None
+    ) -> Iterator[Event]:
+        words = self.text.split(" ")
+        emitted = 0
+        for i in range(0, len(words), 4):
+            if cancel is not None and cancel.cancelled:
+                yield Finished("cancelled", 10, emitted, 5.0, 50.0, i, i // 2, rounds=i // 4)
+                return
+            if self.gate is not None:
+                self.gate(i)
+            chunk = words[i : i + 4]
+            accepted = min(3, len(chunk) - 1)
+            yield Round(i // 4, 4, accepted, accepted + 1)
+            for j, w in enumerate(chunk):
+                yield TextDelta(w + (" " if i + j < len(words) - 1 else ""), 1, from_draft=j < accepted)
+                emitted += 1
+            if self.fail is not None and i >= 4:
+                raise self.fail
+        n = (len(words) + 3) // 4
+        yield Finished("stop", 10, emitted, 5.0, 100.0, 4 * n, emitted - n, rounds=n)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def scripted_loader(engine: ScriptedEngine) -> Callable[..., ScriptedEngine]:
+    def load(_engine_name: str, _req: Any, progress: Callable[[str], None]) -> ScriptedEngine:
+        progress("loading scripted engine")
+        return engine
+
+    return load
+
+
+@pytest.fixture
+def make_window(qtbot: Any) -> Iterator[Callable[..., Any]]:
+    from app.core.settings import Settings
+    from app.gui.app import create_application
+    from app.gui.errors import ErrorBridge
+    from app.gui.i18n import I18n
+    from app.gui.main_window import MainWindow
+
+    made: list[Any] = []
+
+    def make(**kwargs: Any) -> Any:
+        app = create_application([])
+        i18n = I18n(app)
+        errors = ErrorBridge()
+        window = MainWindow(kwargs.pop("settings", Settings()), i18n, errors, save_settings=False, **kwargs)
+        qtbot.addWidget(window)
+        window.resize(1200, 780)
+        window.show()
+        made.append((window, i18n))
+        return window
+
+    yield make
+    for window, i18n in made:
+        window.shutdown()
+        window.store.close()
+        i18n.set_language("en")
+
+
+@pytest.fixture(autouse=True)
+def _app(qapp: Any) -> Any:
+    """Every GUI test gets the QApplication (icons and fonts need one, even for pure models)."""
+    return qapp
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # The offscreen platform plugin warns about a window-manager feature it lacks; that is noise
+    # from the headless platform, not from Tandem, so only that exact message is ignored.
+    for item in items:
+        if "tests/gui/" in str(item.path).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)"))

@@ -1,0 +1,127 @@
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from app.core import paths
+from app.core.registry import Registry
+from app.gui.cache_bridge import CacheBridge
+from app.gui.models.registry_model import FamilyFilterProxy, FamilyModel, Node, Roles, SpecTreeModel
+
+
+class FakeCache(CacheBridge):
+    """Statuses from a table, so markers can be checked for every state."""
+
+    def __init__(self, table: dict[tuple[str, str, str | None], str]) -> None:
+        super().__init__()
+        self.table = table
+
+    def status(self, family: Any, spec: Any, role: Any, quant: Any, target_quant: Any = None) -> Any:
+        return self.table.get((family.name, role, quant), "absent")
+
+
+@pytest.fixture
+def registry() -> Registry:
+    user = paths.user_families_dir()
+    (user / "broken.json").write_text(json.dumps({"name": "broken", "specs": [{"format": "gguf"}]}))
+    return Registry.load()
+
+
+def names(proxy: FamilyFilterProxy) -> list[str]:
+    return [proxy.data(proxy.index(r, 0)) for r in range(proxy.rowCount())]
+
+
+def test_family_model_passes_modeltester_and_lists_invalid_entries(qtmodeltester: Any, registry: Registry) -> None:
+    model = FamilyModel(registry, CacheBridge())
+    qtmodeltester.check(model)
+    rows = [model.data(model.index(r, 0)) for r in range(model.rowCount())]
+    assert {"smollm2-135m-instruct", "gemma-3-270m", "gemma-4", "broken"} <= set(rows)
+    broken = model.index(rows.index("broken"), 0)
+    assert model.data(broken, Roles.Invalid) is True
+    assert "specs" in model.data(broken, 3)  # ToolTipRole carries the reason
+
+
+def test_filters(qtmodeltester: Any, registry: Registry) -> None:
+    model = FamilyModel(registry, CacheBridge())
+    proxy = FamilyFilterProxy()
+    proxy.setSourceModel(model)
+    qtmodeltester.check(proxy)
+    assert "broken" in names(proxy)
+    proxy.set_filters(text="gemma")
+    assert sorted(names(proxy)) == ["gemma-3-270m", "gemma-4"]
+    proxy.set_filters(text="", format="mlx")
+    assert names(proxy) == ["gemma-4"]
+    proxy.set_filters(format="", size_bucket="tiny")
+    assert sorted(names(proxy)) == ["gemma-3-270m", "smollm2-135m-instruct"]
+    proxy.set_filters(size_bucket="large")
+    assert names(proxy) == ["gemma-4"]
+    proxy.set_filters(size_bucket="", drafter_only=True)
+    assert sorted(names(proxy)) == ["gemma-4", "smollm2-135m-instruct"]
+    proxy.set_filters(drafter_only=False, downloaded_only=True)
+    assert "gemma-4" not in names(proxy) and "smollm2-135m-instruct" in names(proxy)
+    assert "broken" not in names(proxy)
+    qtmodeltester.check(proxy)
+
+
+def test_spec_tree_markers_for_targets_and_drafters(qtmodeltester: Any, registry: Registry) -> None:
+    cache = FakeCache({("gemma-4", "target", "Q4_K_M"): "cached", ("gemma-4", "target", "Q8_0"): "partial",
+                       ("gemma-4", "drafter", "BF16"): "cached"})
+    tree = SpecTreeModel(cache)
+    tree.set_family(registry.get("gemma-4"))
+    qtmodeltester.check(tree)
+    first = tree.index(0, 0)
+    assert tree.data(first).startswith("GGUF")
+    groups = [tree.data(tree.index(r, 0, first)) for r in range(tree.rowCount(first))]
+    assert groups == ["Model quantizations", "Drafter quantizations"]
+
+    def leaves(group_row: int) -> dict[str, tuple[str, Any]]:
+        g = tree.index(group_row, 0, first)
+        out = {}
+        for r in range(tree.rowCount(g)):
+            node: Node = tree.data(tree.index(r, 0, g), Roles.Node)
+            out[node.quant or ""] = (tree.data(tree.index(r, 1, g)), tree.data(tree.index(r, 0, g), 1))
+        return out
+
+    targets, drafters = leaves(0), leaves(1)
+    assert targets["Q4_K_M"][0] == "Downloaded"
+    assert targets["Q8_0"][0] == "Partially downloaded"
+    assert targets["Q4_0"][0] == "Not downloaded"
+    assert all(icon is not None for _t, icon in targets.values())  # every leaf carries a marker icon
+    assert set(drafters) == {"BF16", "F16", "Q8_0"}
+    assert drafters["BF16"][0] == "Downloaded" and drafters["Q8_0"][0] == "Not downloaded"
+    tree.set_family(registry.get("gemma-3-270m"))
+    qtmodeltester.check(tree)
+    only = tree.index(0, 0)
+    assert tree.rowCount(only) == 1  # no drafter group for a spec without a drafter
+
+
+def test_real_cache_marks_embedded_models_downloaded(registry: Registry) -> None:
+    cache = CacheBridge()
+    fam = registry.get("smollm2-135m-instruct")
+    spec = fam.specs[0]
+    assert cache.status(fam, spec, "target", "Q4_1") == "cached"
+    assert cache.status(fam, spec, "drafter", "Q4_1") == "cached"
+    gemma = registry.get("gemma-4")
+    assert cache.status(gemma, gemma.specs[0], "target", "Q4_K_M") == "absent"
+
+
+def test_browser_page_selection_and_actions(make_window: Any, qtbot: Any, registry: Registry) -> None:
+    w = make_window(registry=registry)
+    page = w.browser
+    w.nav.setCurrentRow(1)
+    page.select_family("smollm2-135m-instruct")
+    node = page.current_node()
+    assert node is not None and node.kind == "quant" and node.quant == "Q4_1"
+    assert page.launch_btn.isEnabled()
+    assert not page.download_btn.isEnabled()  # already on disk
+    page.select_family("broken")
+    assert page.invalid.isVisible() and "invalid" in page.invalid.text()
+    assert not page.launch_btn.isEnabled()
+    with qtbot.waitSignal(w.launchDialogOpened, timeout=5000) as blocker:
+        page.select_family("gemma-3-270m")
+        page.launch_btn.click()
+    dlg = blocker.args[0]
+    assert dlg.family.name == "gemma-3-270m"
+    dlg.reject()

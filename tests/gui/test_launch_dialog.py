@@ -1,0 +1,159 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.core.engines import capability
+from app.core.registry import Registry
+from app.core.settings import Settings
+from app.gui.cache_bridge import CacheBridge
+from app.gui.views.launch_dialog import LaunchDialog, ordered_draft_quants
+
+NO_DRAFTER_MLX = {
+    "name": "tiny-mlx",
+    "specs": [{"format": "mlx", "size_in_billions": 1, "quantizations": ["4bit"],
+               "sources": {"huggingface": {"model_id": "org/tiny-{quantization}"}}}],
+}
+
+
+@pytest.fixture
+def registry() -> Registry:
+    reg = Registry.load()
+    reg.register(NO_DRAFTER_MLX)
+    return reg
+
+
+@pytest.fixture
+def engines(monkeypatch: pytest.MonkeyPatch) -> dict[str, bool]:
+    """Which engines count as installed; the real availability check is bypassed per test."""
+    state = {"llama.cpp": True, "mlx": True}
+
+    def fake(name: str) -> capability.Availability:
+        if state.get(name):
+            return capability.Availability(True, "9999.1.1")
+        return capability.Availability(False, None, f"{name} is not installed")
+
+    monkeypatch.setattr(capability, "engine_availability", fake)
+    return state
+
+
+def dialog(qtbot: Any, registry: Registry, name: str, fmt: str, size: str | None = None) -> LaunchDialog:
+    fam, spec, quant = registry.match(name, fmt, size)
+    dlg = LaunchDialog(fam, spec, quant, CacheBridge(), Settings())
+    qtbot.addWidget(dlg)
+    dlg.show()
+    return dlg
+
+
+# (family, format, engine, engine installed) -> panel shown
+MATRIX = [
+    ("smollm2-135m-instruct", "gguf", "llama.cpp", True, True),  # drafter + engine runs one
+    ("smollm2-135m-instruct", "gguf", "llama.cpp", False, False),  # drafter, engine cannot (missing)
+    ("gemma-3-270m", "gguf", "llama.cpp", True, False),  # no drafter, engine could
+    ("gemma-3-270m", "gguf", "llama.cpp", False, False),  # no drafter, engine cannot
+    ("gemma-4", "mlx", "mlx", True, True),  # drafter + MLX runs it
+    ("gemma-4", "mlx", "mlx", False, False),  # drafter, MLX missing
+    ("tiny-mlx", "mlx", "mlx", True, False),  # no drafter, MLX could
+    ("tiny-mlx", "mlx", "mlx", False, False),  # no drafter, MLX missing
+]
+
+
+@pytest.mark.parametrize(("name", "fmt", "engine", "installed", "shown"), MATRIX)
+def test_panel_visibility_matrix(qtbot: Any, registry: Registry, engines: dict[str, bool],
+                                 name: str, fmt: str, engine: str, installed: bool, shown: bool) -> None:
+    engines[engine] = installed
+    dlg = dialog(qtbot, registry, name, fmt)
+    assert dlg.engine_name == engine
+    assert dlg.is_panel_visible() is shown
+    assert dlg.spec_panel.isVisible() is shown
+    if not installed:
+        assert dlg.engine_note.isVisible() and not dlg.launch_button.isEnabled()
+
+
+def test_panel_follows_variant_switch_live(qtbot: Any, registry: Registry, engines: dict[str, bool]) -> None:
+    engines["mlx"] = False
+    dlg = dialog(qtbot, registry, "gemma-4", "gguf", "2")
+    assert dlg.is_panel_visible()
+    mlx_index = next(i for i in range(dlg.variant.count()) if dlg.variant.itemData(i).format == "mlx")
+    dlg.variant.setCurrentIndex(mlx_index)
+    assert dlg.engine_name == "mlx" and not dlg.is_panel_visible()
+    dlg.variant.setCurrentIndex(0)
+    assert dlg.is_panel_visible()
+
+
+def test_panel_follows_engine_switch_live(qtbot: Any, registry: Registry, engines: dict[str, bool],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two engines for gguf: the second cannot run drafters. Switching shows/hides the panel.
+    weak = capability.EngineInfo("weak", "Weak engine", frozenset({"gguf"}), "weak", "weak", "0",
+                                 frozenset(), frozenset())
+    monkeypatch.setitem(capability.ENGINES, "weak", weak)
+    engines["weak"] = True
+    dlg = dialog(qtbot, registry, "smollm2-135m-instruct", "gguf")
+    assert dlg.engine.count() == 2 and dlg.is_panel_visible()
+    dlg.engine.setCurrentIndex(1)
+    assert dlg.engine_name == "weak" and not dlg.is_panel_visible()
+    assert not dlg.ngram_box.isVisible()  # and it offers no model-free methods either
+    dlg.engine.setCurrentIndex(0)
+    assert dlg.is_panel_visible() and dlg.ngram_box.isVisible()
+
+
+def test_depth_validation_placeholder_and_choice(qtbot: Any, registry: Registry, engines: dict[str, bool]) -> None:
+    dlg = dialog(qtbot, registry, "smollm2-135m-instruct", "gguf")
+    field = dlg.depth_field
+    assert field.edit.placeholderText() == "engine default: 3"
+    assert "draft.n_max" in field.edit.toolTip()
+    dlg.enable.setChecked(True)
+    for bad in ("0", "-2", "abc", "2.5"):
+        field.edit.setText(bad)
+        assert field.error.isVisible(), bad
+        assert "greater than zero" in field.error.text()
+        assert "num_speculative_tokens" in field.error.toolTip()  # the core parser's own message
+        assert not dlg.launch_button.isEnabled()
+    field.edit.setText(" 5 ")
+    assert not field.error.isVisible() and dlg.launch_button.isEnabled()
+    choice = dlg.choice()
+    assert choice.speculation.enabled and choice.speculation.method == "draft"
+    assert choice.speculation.num_speculative_tokens == 5
+    assert choice.speculation.draft_quantization == "Q4_1"
+    assert choice.downloads == []  # the embedded drafter is already on disk
+    field.edit.setText("")
+    assert dlg.choice().speculation.num_speculative_tokens is None
+
+
+def test_gemma4_mtp_defaults_tooltips_and_download_notice(qtbot: Any, registry: Registry,
+                                                         engines: dict[str, bool]) -> None:
+    dlg = dialog(qtbot, registry, "gemma-4", "gguf", "2")
+    assert dlg.enable.text() == "Enable MTP"
+    assert dlg.depth_field.edit.placeholderText() == "engine default: 2"
+    options = [dlg.draft_quant.itemData(i) for i in range(dlg.draft_quant.count())]
+    assert options[0] in ("BF16", "F16") and options[-1] == "Q8_0"  # unquantized first
+    assert dlg.draft_quant.currentIndex() == 0
+    assert not dlg.download_note.isVisible()
+    dlg.enable.setChecked(True)
+    assert dlg.download_note.isVisible() and "queues its download" in dlg.download_note.text()
+    choice = dlg.choice()
+    assert ("drafter", options[0]) in choice.downloads and choice.speculation.method == "mtp"
+    for tip in (dlg.enable.toolTip(), dlg.draft_quant.toolTip(), dlg.spec_panel.toolTip()):
+        assert len(tip) > 60
+    assert "extra drafter" in dlg.enable.toolTip()
+    assert "unquantized" in dlg.draft_quant.toolTip()
+    assert "slower" in dlg.spec_panel.toolTip()
+    moe = next(i for i in range(dlg.variant.count()) if dlg.variant.itemData(i).activated_size_in_billions)
+    dlg.variant.setCurrentIndex(moe)
+    assert dlg.moe_note.isVisible()
+
+
+def test_model_free_methods_for_a_model_without_drafter(qtbot: Any, registry: Registry,
+                                                        engines: dict[str, bool]) -> None:
+    dlg = dialog(qtbot, registry, "gemma-3-270m", "gguf")
+    assert not dlg.is_panel_visible() and dlg.ngram_box.isVisible()
+    idx = dlg.ngram_method.findData("ngram-mod")
+    dlg.ngram_method.setCurrentIndex(idx)
+    assert dlg.ngram_depth.edit.placeholderText() == "engine default: 64"
+    choice = dlg.choice()
+    assert choice.speculation.enabled and choice.speculation.method == "ngram-mod"
+
+
+def test_ordered_draft_quants() -> None:
+    assert ordered_draft_quants(["Q8_0", "BF16", "Q4_0", "F16"]) == ["BF16", "F16", "Q8_0", "Q4_0"]
