@@ -81,6 +81,12 @@ class _Worker:
             self.thread.join(timeout)
 
     def _run(self) -> None:
+        try:
+            self._serve()
+        finally:
+            _clear_thread_streams()
+
+    def _serve(self) -> None:
         while True:
             try:
                 job = self._jobs.get(timeout=0.5)
@@ -96,6 +102,24 @@ class _Worker:
                 job()
             except BaseException:  # a job must never kill the thread; jobs report their own errors
                 log.exception("MLX job failed outside its own error handling")
+
+
+def _clear_thread_streams() -> None:
+    """Release this thread's MLX streams before the thread ends.
+
+    MLX requires ``mx.clear_streams()`` at the end of every thread that used it: its automatic
+    clean-up runs too late (after the interpreter is gone) and the process can die at exit with
+    "terminate called without an active exception" (ml-explore/mlx#4327, Blaizzy/mlx-vlm#1945).
+    """
+    import sys
+
+    core = sys.modules.get("mlx.core")
+    clear = getattr(core, "clear_streams", None)
+    if callable(clear):
+        try:
+            clear()
+        except Exception:  # the thread is ending either way
+            log.debug("mx.clear_streams failed", exc_info=True)
 
 
 class _Loaded:
