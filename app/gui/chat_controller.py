@@ -18,10 +18,6 @@ from app.gui.workers import EngineHost
 FLUSH_INTERVAL_MS = 50
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ChatController", text)
-
-
 class ChatController(QObject):
     """Signals: ``answerFinished(object AnswerStats)``, ``generatingChanged(bool)``,
     ``conversationChanged(int)``."""
@@ -72,7 +68,7 @@ class ChatController(QObject):
         self.conversation_id = conversation_id
         if conversation_id is None:
             self.view.clear()
-            self.view.set_title(_tr("New chat"), self._model_label())
+            self.view.set_title(QCoreApplication.translate("ChatController", "New chat"), self._model_label())
         else:
             conv = self.store.conversation(conversation_id)
             self.view.show_messages(self.store.messages(conversation_id))
@@ -81,17 +77,25 @@ class ChatController(QObject):
 
     def refresh_model_label(self) -> None:
         title = (
-            self.store.conversation(self.conversation_id).title if self.conversation_id else _tr("New chat")
+            self.store.conversation(self.conversation_id).title
+            if self.conversation_id
+            else QCoreApplication.translate("ChatController", "New chat")
         )
         self.view.set_title(title, self._model_label())
 
     def _model_label(self) -> str:
         info = self.engine.info
-        return str(info.get("label", "")) if info else _tr("No model loaded")
+        return (
+            str(info.get("label", ""))
+            if info
+            else QCoreApplication.translate("ChatController", "No model loaded")
+        )
 
     def _ensure_conversation(self, first_text: str) -> int:
         if self.conversation_id is None:
-            title = " ".join(first_text.split())[:48] or _tr("New chat")
+            title = " ".join(first_text.split())[:48] or QCoreApplication.translate(
+                "ChatController", "New chat"
+            )
             index = self.conversations.create(title, self.default_system_prompt)
             self.conversation_id = self.conversations.conversation(index.row()).id
             self.view.set_title(title, self._model_label())
@@ -105,7 +109,10 @@ class ChatController(QObject):
         if not self.engine.is_loaded:
             self.errors.report(
                 GenerationError(
-                    _tr("No model is loaded."), _tr("Load a model from the Models page, then send again.")
+                    QCoreApplication.translate("ChatController", "No model is loaded."),
+                    QCoreApplication.translate(
+                        "ChatController", "Load a model from the Models page, then send again."
+                    ),
                 )
             )
             return
@@ -194,7 +201,9 @@ class ChatController(QObject):
         if self._builder is None:
             return
         self._finish("error", "error")
-        self.errors.report(exc, _tr("The answer could not be generated"))
+        self.errors.report(
+            exc, QCoreApplication.translate("ChatController", "The answer could not be generated")
+        )
 
     def _set_generating(self, on: bool) -> None:
         self.generating = on

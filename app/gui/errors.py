@@ -25,33 +25,47 @@ class UserError:
     details: str = ""
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Errors", text)
-
-
 def describe(exc: BaseException, context: str = "") -> UserError:
     details = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-    title = context or _tr("Something went wrong")
+    title = context or QCoreApplication.translate("Errors", "Something went wrong")
     if isinstance(exc, EngineError):
         return UserError(title, str(exc), exc.hint, details)
     if isinstance(exc, SpeculationError):
         return UserError(
-            title, str(exc), _tr("Correct the speculative decoding settings and try again."), details
+            title,
+            str(exc),
+            QCoreApplication.translate("Errors", "Correct the speculative decoding settings and try again."),
+            details,
         )
     if isinstance(exc, AssetMissing):
         return UserError(
-            title, str(exc), _tr("Install the package named above, then restart Tandem."), details
+            title,
+            str(exc),
+            QCoreApplication.translate("Errors", "Install the package named above, then restart Tandem."),
+            details,
         )
     if isinstance(exc, RegistryError | ValueError):
         return UserError(
-            title, str(exc), _tr("Check the model entry; the message names the field to fix."), details
+            title,
+            str(exc),
+            QCoreApplication.translate(
+                "Errors", "Check the model entry; the message names the field to fix."
+            ),
+            details,
         )
     if isinstance(exc, OSError):
-        return UserError(title, str(exc), _tr("Check free disk space and permissions, then retry."), details)
+        return UserError(
+            title,
+            str(exc),
+            QCoreApplication.translate("Errors", "Check free disk space and permissions, then retry."),
+            details,
+        )
     return UserError(
-        _tr("Unexpected error"),
+        QCoreApplication.translate("Errors", "Unexpected error"),
         f"{type(exc).__name__}: {exc}",
-        _tr("Tandem keeps running. If this repeats, report it with the details below."),
+        QCoreApplication.translate(
+            "Errors", "Tandem keeps running. If this repeats, report it with the details below."
+        ),
         details,
     )
 

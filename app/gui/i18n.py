@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from importlib import resources
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QTranslator, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QObject, QTranslator, Signal
 
 log = logging.getLogger(__name__)
 
@@ -65,5 +65,8 @@ class I18n(QObject):
                 app.installTranslator(qt)
                 self._translators.append(qt)
         self.language = code if ok else "en"
+        # installTranslator posts LanguageChange; deliver it now so the switch is complete on return.
+        QCoreApplication.sendPostedEvents(app, QEvent.Type.LanguageChange)
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
         self.languageChanged.emit(self.language)
         return ok

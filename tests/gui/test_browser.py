@@ -33,7 +33,9 @@ def names(proxy: FamilyFilterProxy) -> list[str]:
     return [proxy.data(proxy.index(r, 0)) for r in range(proxy.rowCount())]
 
 
-def test_family_model_passes_modeltester_and_lists_invalid_entries(qtmodeltester: Any, registry: Registry) -> None:
+def test_family_model_passes_modeltester_and_lists_invalid_entries(
+    qtmodeltester: Any, registry: Registry
+) -> None:
     model = FamilyModel(registry, CacheBridge())
     qtmodeltester.check(model)
     rows = [model.data(model.index(r, 0)) for r in range(model.rowCount())]
@@ -66,8 +68,13 @@ def test_filters(qtmodeltester: Any, registry: Registry) -> None:
 
 
 def test_spec_tree_markers_for_targets_and_drafters(qtmodeltester: Any, registry: Registry) -> None:
-    cache = FakeCache({("gemma-4", "target", "Q4_K_M"): "cached", ("gemma-4", "target", "Q8_0"): "partial",
-                       ("gemma-4", "drafter", "BF16"): "cached"})
+    cache = FakeCache(
+        {
+            ("gemma-4", "target", "Q4_K_M"): "cached",
+            ("gemma-4", "target", "Q8_0"): "partial",
+            ("gemma-4", "drafter", "BF16"): "cached",
+        }
+    )
     tree = SpecTreeModel(cache)
     tree.set_family(registry.get("gemma-4"))
     qtmodeltester.check(tree)

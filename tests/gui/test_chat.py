@@ -90,10 +90,12 @@ def test_draft_tokens_highlight_stats_regenerate_and_edit(make_window: Any, qtbo
     assert w.store.messages(w.chat.conversation_id) == []
     with qtbot.waitSignal(w.chat.answerFinished, timeout=10_000):
         w.chat.send("write sub")
-    assert [m.content for m in w.store.messages(w.chat.conversation_id)][0] == "write sub"
+    assert next(m.content for m in w.store.messages(w.chat.conversation_id)) == "write sub"
 
 
-def test_engine_error_shows_message_with_next_step_and_window_stays_usable(make_window: Any, qtbot: Any) -> None:
+def test_engine_error_shows_message_with_next_step_and_window_stays_usable(
+    make_window: Any, qtbot: Any
+) -> None:
     engine = ScriptedEngine(fail=GenerationError("llama.cpp failed while generating: boom"))
     w = make_window(loader=scripted_loader(engine))
     load_default(w, qtbot, 10_000)

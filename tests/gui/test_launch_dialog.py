@@ -12,8 +12,14 @@ from app.gui.views.launch_dialog import LaunchDialog, ordered_draft_quants
 
 NO_DRAFTER_MLX = {
     "name": "tiny-mlx",
-    "specs": [{"format": "mlx", "size_in_billions": 1, "quantizations": ["4bit"],
-               "sources": {"huggingface": {"model_id": "org/tiny-{quantization}"}}}],
+    "specs": [
+        {
+            "format": "mlx",
+            "size_in_billions": 1,
+            "quantizations": ["4bit"],
+            "sources": {"huggingface": {"model_id": "org/tiny-{quantization}"}},
+        }
+    ],
 }
 
 
@@ -60,8 +66,16 @@ MATRIX = [
 
 
 @pytest.mark.parametrize(("name", "fmt", "engine", "installed", "shown"), MATRIX)
-def test_panel_visibility_matrix(qtbot: Any, registry: Registry, engines: dict[str, bool],
-                                 name: str, fmt: str, engine: str, installed: bool, shown: bool) -> None:
+def test_panel_visibility_matrix(
+    qtbot: Any,
+    registry: Registry,
+    engines: dict[str, bool],
+    name: str,
+    fmt: str,
+    engine: str,
+    installed: bool,
+    shown: bool,
+) -> None:
     engines[engine] = installed
     dlg = dialog(qtbot, registry, name, fmt)
     assert dlg.engine_name == engine
@@ -82,11 +96,13 @@ def test_panel_follows_variant_switch_live(qtbot: Any, registry: Registry, engin
     assert dlg.is_panel_visible()
 
 
-def test_panel_follows_engine_switch_live(qtbot: Any, registry: Registry, engines: dict[str, bool],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_panel_follows_engine_switch_live(
+    qtbot: Any, registry: Registry, engines: dict[str, bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Two engines for gguf: the second cannot run drafters. Switching shows/hides the panel.
-    weak = capability.EngineInfo("weak", "Weak engine", frozenset({"gguf"}), "weak", "weak", "0",
-                                 frozenset(), frozenset())
+    weak = capability.EngineInfo(
+        "weak", "Weak engine", frozenset({"gguf"}), "weak", "weak", "0", frozenset(), frozenset()
+    )
     monkeypatch.setitem(capability.ENGINES, "weak", weak)
     engines["weak"] = True
     dlg = dialog(qtbot, registry, "smollm2-135m-instruct", "gguf")
@@ -98,7 +114,9 @@ def test_panel_follows_engine_switch_live(qtbot: Any, registry: Registry, engine
     assert dlg.is_panel_visible() and dlg.ngram_box.isVisible()
 
 
-def test_depth_validation_placeholder_and_choice(qtbot: Any, registry: Registry, engines: dict[str, bool]) -> None:
+def test_depth_validation_placeholder_and_choice(
+    qtbot: Any, registry: Registry, engines: dict[str, bool]
+) -> None:
     dlg = dialog(qtbot, registry, "smollm2-135m-instruct", "gguf")
     field = dlg.depth_field
     assert field.edit.placeholderText() == "engine default: 3"
@@ -121,8 +139,9 @@ def test_depth_validation_placeholder_and_choice(qtbot: Any, registry: Registry,
     assert dlg.choice().speculation.num_speculative_tokens is None
 
 
-def test_gemma4_mtp_defaults_tooltips_and_download_notice(qtbot: Any, registry: Registry,
-                                                         engines: dict[str, bool]) -> None:
+def test_gemma4_mtp_defaults_tooltips_and_download_notice(
+    qtbot: Any, registry: Registry, engines: dict[str, bool]
+) -> None:
     dlg = dialog(qtbot, registry, "gemma-4", "gguf", "2")
     assert dlg.enable.text() == "Enable MTP"
     assert dlg.depth_field.edit.placeholderText() == "engine default: 2"
@@ -144,8 +163,9 @@ def test_gemma4_mtp_defaults_tooltips_and_download_notice(qtbot: Any, registry: 
     assert dlg.moe_note.isVisible()
 
 
-def test_model_free_methods_for_a_model_without_drafter(qtbot: Any, registry: Registry,
-                                                        engines: dict[str, bool]) -> None:
+def test_model_free_methods_for_a_model_without_drafter(
+    qtbot: Any, registry: Registry, engines: dict[str, bool]
+) -> None:
     dlg = dialog(qtbot, registry, "gemma-3-270m", "gguf")
     assert not dlg.is_panel_visible() and dlg.ngram_box.isVisible()
     idx = dlg.ngram_method.findData("ngram-mod")

@@ -66,13 +66,12 @@ def human_eta(seconds: float | None) -> str:
 
 
 def state_text(state: str) -> str:
-    tr = QCoreApplication.translate
     return {
-        "queued": tr("DownloadsModel", "Queued"),
-        "active": tr("DownloadsModel", "Downloading"),
-        "done": tr("DownloadsModel", "Finished"),
-        "failed": tr("DownloadsModel", "Failed"),
-        "cancelled": tr("DownloadsModel", "Cancelled"),
+        "queued": QCoreApplication.translate("DownloadsModel", "Queued"),
+        "active": QCoreApplication.translate("DownloadsModel", "Downloading"),
+        "done": QCoreApplication.translate("DownloadsModel", "Finished"),
+        "failed": QCoreApplication.translate("DownloadsModel", "Failed"),
+        "cancelled": QCoreApplication.translate("DownloadsModel", "Cancelled"),
     }.get(state, state)
 
 
@@ -158,14 +157,13 @@ class DownloadsModel(QAbstractTableModel):
             return None
         if not 0 <= section < len(self.COLUMNS):
             return None
-        tr = QCoreApplication.translate
-        return [
-            tr("DownloadsModel", "Model"),
-            tr("DownloadsModel", "State"),
-            tr("DownloadsModel", "Progress"),
-            tr("DownloadsModel", "Rate"),
-            tr("DownloadsModel", "Time left"),
-        ][section]
+            return [
+                QCoreApplication.translate("DownloadsModel", "Model"),
+                QCoreApplication.translate("DownloadsModel", "State"),
+                QCoreApplication.translate("DownloadsModel", "Progress"),
+                QCoreApplication.translate("DownloadsModel", "Rate"),
+                QCoreApplication.translate("DownloadsModel", "Time left"),
+            ][section]
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._items):

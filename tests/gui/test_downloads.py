@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.core.cache import CacheManager, DownloadCancelled, ProgressEvent
+from app.core.registry import Registry
+from app.gui.cache_bridge import CacheBridge
+from app.gui.downloads import DownloadRequest, DownloadService
+from app.gui.models.downloads_model import DownloadsModel, ProgressRole
+from app.gui.views.downloads_page import DownloadsPage
+
+
+class FakeTransfer:
+    """Stands in for the hub transfer: reports progress, then waits to be finished or cancelled."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.finish = threading.Event()
+        self.calls = 0
+
+    def __call__(self, manager: CacheManager, progress: Any = None, cancel: Any = None) -> Path:
+        self.calls += 1
+        for done in (100, 400, 700):
+            progress(ProgressEvent("downloading", done, 1000, 2048.0, 3.0, "model.gguf"))
+        while not self.finish.wait(0.02):
+            if cancel is not None and cancel.cancelled:
+                raise DownloadCancelled("cancelled")
+        out = self.tmp / f"model-{self.calls}.gguf"
+        out.write_bytes(b"x" * 1000)
+        return out
+
+
+@pytest.fixture
+def transfer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeTransfer:
+    fake = FakeTransfer(tmp_path)
+    monkeypatch.setattr(
+        CacheManager, "download", lambda self, progress=None, cancel=None: fake(self, progress, cancel)
+    )
+    return fake
+
+
+def test_downloads_model_passes_modeltester(qtmodeltester: Any) -> None:
+    from app.gui.models.downloads_model import DownloadItem
+
+    model = DownloadsModel()
+    model.upsert(DownloadItem("a", "gemma-4 GGUF 2 Q4_K_M", "active", 10, 100, 5.0, 3.0))
+    model.upsert(DownloadItem("b", "gemma-4 GGUF 2 Q8_0"))
+    qtmodeltester.check(model)
+    assert model.data(model.index(0, 2), ProgressRole) == pytest.approx(0.1)
+    model.stop()
+
+
+def test_progress_cancel_retry_and_restart(qtbot: Any, transfer: FakeTransfer, tmp_path: Path) -> None:
+    registry = Registry.load()
+    fam, spec, quant = registry.match("gemma-4", "gguf", "2", "Q4_K_M")
+    model = DownloadsModel()
+    store = tmp_path / "downloads.json"
+    service = DownloadService(registry, CacheBridge(), model, store=store)
+    page = DownloadsPage(model)
+    page.cancelRequested.connect(service.cancel)
+    page.retryRequested.connect(service.retry)
+    qtbot.addWidget(page)
+    page.show()
+    try:
+        # progress arrives throttled: one dataChanged carries the latest byte counts
+        with qtbot.waitSignal(
+            model.dataChanged, timeout=5000, check_params_cb=lambda *_: _bytes(model) == 700
+        ):
+            item_id = service.enqueue(DownloadRequest(fam, spec, "target", quant))
+        row = model.row_of(item_id)
+        assert model.item(row).state == "active"
+        assert "KB" in model.data(model.index(row, 3)) and model.data(model.index(row, 4)) == "3s"
+        page.table.selectRow(row)
+        assert page.cancel_btn.isEnabled() and not page.retry_btn.isEnabled()
+        with qtbot.waitSignal(service.completed, timeout=5000) as blocker:
+            page.cancel_btn.click()
+        assert blocker.args == [item_id, False]
+        assert model.item(model.row_of(item_id)).state == "cancelled"
+        assert page.retry_btn.isEnabled()
+        transfer.finish.set()
+        with qtbot.waitSignal(service.completed, timeout=5000) as blocker:
+            page.retry_btn.click()
+        assert blocker.args == [item_id, True]
+        assert model.item(model.row_of(item_id)).state == "done"
+        assert page.folder_btn.isEnabled() and service.folder(item_id) == str(tmp_path)
+        page.grab()  # the progress delegate paints every state
+    finally:
+        service.shutdown()
+        model.stop()
+    # the queue persisted itself: a new service shows the same item after a "restart"
+    model2 = DownloadsModel()
+    service2 = DownloadService(registry, CacheBridge(), model2, store=store)
+    try:
+        assert [model2.item(r).id for r in range(model2.rowCount())] == [item_id]
+        assert model2.item(0).state == "done"
+    finally:
+        service2.shutdown()
+        model2.stop()
+
+
+def _bytes(model: DownloadsModel) -> int:
+    return model.item(0).done if model.rowCount() else -1
+
+
+def test_invalid_download_request_reports_instead_of_crashing(make_window: Any, qtbot: Any) -> None:
+    w = make_window()
+    fam, spec, quant = w.registry.match("gemma-4", "gguf", "2", "Q4_K_M")
+    with qtbot.waitSignal(w.errors.raised, timeout=5000) as blocker:
+        w._on_download_requested(fam, spec, "target", "NOPE", None)
+    assert "NOPE" in blocker.args[0].message
