@@ -32,13 +32,13 @@ def create_application(argv: list[str]) -> QApplication:
 
 
 def run_gui(argv: list[str]) -> int:
-    """Start the desktop app; returns the exit code."""
+    """Start the desktop app; ``argv`` are the arguments after the program name. Returns the exit code."""
     import qasync
 
     from app.gui.main_window import MainWindow
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    app = create_application(argv)
+    app = create_application(["tandem", *argv])  # Qt expects argv[0] to be the program
     settings = settings_mod.load()
     i18n = I18n(app)
     i18n.set_language(settings.language)

@@ -324,6 +324,7 @@ class MainWindow(QMainWindow):
         self.load_cancel.setText(self.tr("Cancel"))
         self.chat.refresh_model_label()
         self._update_status()
+        self._update_memory()
 
     # --- status bar -------------------------------------------------------------------------------
     def _update_status(self) -> None:

@@ -108,7 +108,7 @@ def _bytes(model: DownloadsModel) -> int:
 
 def test_invalid_download_request_reports_instead_of_crashing(make_window: Any, qtbot: Any) -> None:
     w = make_window()
-    fam, spec, quant = w.registry.match("gemma-4", "gguf", "2", "Q4_K_M")
+    fam, spec, _quant = w.registry.match("gemma-4", "gguf", "2", "Q4_K_M")
     with qtbot.waitSignal(w.errors.raised, timeout=5000) as blocker:
         w._on_download_requested(fam, spec, "target", "NOPE", None)
     assert "NOPE" in blocker.args[0].message

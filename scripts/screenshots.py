@@ -1,0 +1,134 @@
+"""Regenerate docs/screenshots/*.png: the real app, offscreen, on the real embedded model.
+
+    QT_QPA_PLATFORM=offscreen python scripts/screenshots.py
+
+The chat shots run SmolLM2-135M F32 with its Q4_1 file as drafter through llama.cpp, so the
+highlighted text and the statistics are real measurements of this machine. CJK text needs a
+CJK font (Debian: fonts-noto-cjk).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+OUT = ROOT / "docs" / "screenshots"
+
+
+def main() -> int:
+    home = tempfile.mkdtemp(prefix="tandem-shots-")
+    os.environ["TANDEM_HOME"] = home
+    os.environ.setdefault("TANDEM_EMBEDDED_DIR", str(Path.home() / ".cache" / "tandem-test-assets"))
+    os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
+
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtGui import QFont
+
+    from app.core.settings import Settings
+    from app.core.speculative import SpeculationOptions
+    from app.gui.app import create_application
+    from app.gui.errors import ErrorBridge
+    from app.gui.i18n import I18n
+    from app.gui.main_window import MainWindow
+    from app.gui.views.launch_dialog import LaunchChoice
+
+    app = create_application(sys.argv)
+    app.setFont(QFont("Noto Sans", 10))
+    OUT.mkdir(parents=True, exist_ok=True)
+    i18n = I18n(app)
+    errors = ErrorBridge()
+    errors.raised.connect(lambda e: print("error:", e.title, e.message, file=sys.stderr))
+    window = MainWindow(Settings(), i18n, errors, save_settings=False)
+    window.resize(1280, 800)
+    window.show()
+
+    def wait(signal: object, ms: int) -> None:
+        loop = QEventLoop()
+        signal.connect(loop.quit)  # type: ignore[attr-defined]
+        timer = QTimer()
+        timer.setSingleShot(True)
+        timer.timeout.connect(loop.quit)
+        timer.start(ms)
+        loop.exec()
+        timer.stop()
+
+    def settle() -> None:
+        for _ in range(5):
+            app.processEvents()
+
+    def shot(widget: object, name: str) -> None:
+        settle()
+        widget.grab().save(str(OUT / name))  # type: ignore[attr-defined]
+        print("wrote", OUT / name)
+
+    # Models page with the Gemma 4 family (drafter quantizations shown under each variant).
+    window.nav.setCurrentRow(1)
+    window.browser.select_family("gemma-4")
+    shot(window, "main-models.png")
+
+    # Launch dialog: panel shown (Gemma 4 E2B gguf on llama.cpp) and hidden (Gemma 3, no drafter).
+    fam, spec, quant = window.registry.match("gemma-4", "gguf", "2", "Q4_K_M")
+    dlg = window.open_launch_dialog(fam, spec, quant)
+    dlg.enable.setChecked(True)
+    dlg.adjustSize()
+    shot(dlg, "launch-dialog-speculative.png")
+    dlg.reject()
+    fam3, spec3, quant3 = window.registry.match("gemma-3-270m", "gguf")
+    dlg = window.open_launch_dialog(fam3, spec3, quant3)
+    dlg.adjustSize()
+    shot(dlg, "launch-dialog-no-drafter.png")
+    dlg.reject()
+
+    # A real chat with speculation: SmolLM2 F32 target + Q4_1 drafter.
+    smol, sspec, _q = window.registry.match("smollm2-135m-instruct", "gguf", None, "F32")
+    choice = LaunchChoice(
+        smol,
+        sspec,
+        "F32",
+        "llama.cpp",
+        SpeculationOptions.build(
+            enabled=True, method="draft", draft_quantization="Q4_1", num_speculative_tokens=6
+        ),
+        2048,
+        None,
+        window.chat.sampling.__class__(temperature=0.0, max_tokens=160),
+    )
+    window.chat.sampling = choice.sampling
+    window.start_load(choice)
+    wait(window.modelLoaded, 600_000)
+    window.nav.setCurrentRow(0)
+    window.chat.send(
+        "Write a Python function that checks whether a number is prime, with a short explanation."
+    )
+    wait(window.chat.answerFinished, 300_000)
+    window.chat_view.scroller.verticalScrollBar().setValue(0)
+    shot(window, "chat-speculative.png")
+
+    # The same window in Japanese and Simplified Chinese.
+    window.set_language("ja")
+    shot(window, "chat-ja.png")
+    window.nav.setCurrentRow(1)
+    shot(window, "main-models-ja.png")
+    window.set_language("zh_CN")
+    dlg = window.open_launch_dialog(fam, spec, quant)
+    dlg.enable.setChecked(True)
+    dlg.adjustSize()
+    shot(dlg, "launch-dialog-zh_CN.png")
+    dlg.reject()
+    window.set_language("ko")
+    window.nav.setCurrentRow(0)
+    shot(window, "chat-ko.png")
+    window.set_language("en")
+
+    window.shutdown()
+    window.store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
