@@ -62,13 +62,12 @@ def models_json(registry: Registry, hub: str | None) -> list[dict[str, Any]]:
     return registry_status(registry, hub)
 
 
-def _cell(q: str, st: dict[str, Any]) -> str:
-    s = st["status"]
-    if s == "partial" and st.get("total"):
-        return f"{q}:partial {100 * st['bytes'] // max(st['total'], 1)}%"
-    if s == "cached" and st.get("source") == "hub-cache":
+def _cell(q: str, status: str, detail: dict[str, Any]) -> str:
+    if status == "partial" and detail.get("total"):
+        return f"{q}:partial {100 * detail['bytes'] // max(detail['total'], 1)}%"
+    if status == "cached" and detail.get("source") == "hub-cache":
         return f"{q}:cached(hub)"
-    return f"{q}:{s}"
+    return f"{q}:{status}"
 
 
 def models_table(registry: Registry, hub: str | None) -> str:
@@ -79,15 +78,17 @@ def models_table(registry: Registry, hub: str | None) -> str:
             lines.append(f"{fam['name']:28} invalid: {fam.get('reason', '')}")
             continue
         for spec in fam["specs"]:
-            cells = " ".join(_cell(q, st) for q, st in spec["quantizations"].items())
+            details = spec.get("details", {})
+            qd = details.get("quantizations", {})
+            cells = " ".join(_cell(q, st, qd.get(q, {})) for q, st in spec["quantizations"].items())
             lines.append(f"{fam['name']:28} {spec['format']:5} {spec['size']:>8} {spec['hub']:11} {cells}")
             drafts = spec.get("draft_quantizations")
             if drafts is not None:
-                dcells = " ".join(_cell(q, st) for q, st in drafts.items())
+                dd = details.get("draft_quantizations", {})
+                dcells = " ".join(_cell(q, st, dd.get(q, {})) for q, st in drafts.items())
                 lines.append(f"{'':28} {'':5} {'':>8} {'drafter':11} {dcells}")
-            reasons = {st.get("reason") for st in spec["quantizations"].values() if st["status"] == "invalid"}
-            for reason in sorted(r for r in reasons if r):
-                lines.append(f"{'':28} invalid: {reason}")
+            if spec.get("reason"):
+                lines.append(f"{'':28} invalid: {spec['reason']}")
     return "\n".join(lines)
 
 

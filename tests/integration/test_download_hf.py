@@ -388,19 +388,22 @@ def test_registry_status_json_shape(hf_endpoint: str) -> None:
     by_name = {f["name"]: f for f in out}
     tiny = by_name["tiny"]["specs"][0]
     assert tiny["format"] == "gguf" and tiny["hub"] == "huggingface"
-    assert tiny["quantizations"]["Q4_0"]["status"] == "cached"
-    assert tiny["quantizations"]["Q8_0"] == {"status": "absent"}
+    assert tiny["quantizations"]["Q4_0"] == "cached"
+    assert tiny["quantizations"]["Q8_0"] == "absent"
+    assert tiny["details"]["quantizations"]["Q4_0"]["source"] == "entry"
     assert set(tiny["draft_quantizations"]) == {"Q8_0", "F16"}
     smol = by_name["smollm2-135m-instruct"]["specs"][0]
     assert smol["hub"] == "local"
-    assert smol["quantizations"]["Q4_1"]["status"] == "cached"
-    assert smol["draft_quantizations"]["Q4_1"]["status"] == "cached"
+    assert smol["quantizations"]["Q4_1"] == "cached"
+    assert smol["draft_quantizations"]["Q4_1"] == "cached"
     gemma4 = by_name["gemma-4"]["specs"]
     assert all(s["quantizations"] and "draft_quantizations" in s for s in gemma4)
     for fam in out:
         for s in fam["specs"]:
             for st in [*s["quantizations"].values(), *s.get("draft_quantizations", {}).values()]:
-                assert st["status"] in ("cached", "partial", "absent", "invalid")
+                assert st in ("cached", "partial", "absent", "invalid")
+                if st == "invalid":
+                    assert s["reason"]
 
 
 def test_nothing_touches_the_real_user_cache(hf_endpoint: str, tmp_path: Path) -> None:

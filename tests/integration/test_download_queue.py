@@ -144,8 +144,8 @@ def test_cli_download_models_generate_delete(hf_endpoint: str, capsys: pytest.Ca
 
     data = cli_cache.models_json(reg, "huggingface")
     tiny = next(f for f in data if f["name"] == "tiny")["specs"][0]
-    assert tiny["quantizations"]["Q4_0"]["status"] == "cached"
-    assert tiny["draft_quantizations"]["F16"]["status"] == "cached"
+    assert tiny["quantizations"]["Q4_0"] == "cached"
+    assert tiny["draft_quantizations"]["F16"] == "cached"
     assert "Q4_0:cached" in cli_cache.models_table(reg, "huggingface")
 
     args = parser.parse_args(["delete", "tiny", "--format", "gguf", "--quant", "Q4_0", "--free-disk"])

@@ -113,9 +113,10 @@ def test_invalid_spec_never_breaks_the_listing() -> None:
     reg.families[fam.name] = fam
     out = registry_status(reg)
     spec = next(f for f in out if f["name"] == "fam")["specs"][0]
-    assert spec["quantizations"]["Q4_K_M"]["status"] == "invalid"
-    assert "reason" in spec["quantizations"]["Q4_K_M"]
-    assert spec["quantizations"]["BF16"]["status"] == "absent"
+    assert spec["quantizations"]["Q4_K_M"] == "invalid"
+    assert "model_file_name_template" in spec["reason"]
+    assert "model_file_name_template" in spec["details"]["quantizations"]["Q4_K_M"]["reason"]
+    assert spec["quantizations"]["BF16"] == "absent"
     assert {f["name"] for f in out} >= {"gemma-4", "smollm2-135m-instruct", "fam"}
 
 

@@ -7,16 +7,18 @@ JSON shape (``registry_status``)::
 
     [{"name": "gemma-4", "specs": [
         {"format": "gguf", "size": "E2B", "size_in_billions": 2.0, "hub": "huggingface",
-         "quantizations": {"Q4_K_M": {"status": "cached", "bytes": 3100000000, "source": "entry"},
-                           "Q8_0": {"status": "partial", "bytes": 1200, "total": 5000},
-                           "BF16": {"status": "absent"}},
-         "draft_quantizations": {"Q8_0": {"status": "absent"}}}]},
+         "quantizations": {"Q4_K_M": "cached", "Q8_0": "partial", "BF16": "absent"},
+         "draft_quantizations": {"Q8_0": "absent"},
+         "details": {"quantizations": {"Q4_K_M": {"bytes": 3100000000, "source": "entry"},
+                                       "Q8_0": {"bytes": 1200, "total": 5000}},
+                     "draft_quantizations": {}}}]},
      {"name": "broken-user-family", "specs": [], "status": "invalid", "reason": "..."}]
 
-Each status object has ``status`` in ``cached|partial|absent|invalid``; ``invalid`` carries
-``reason``; ``partial`` carries ``bytes`` and ``total`` (0 when unknown). ``draft_quantizations``
-is present only when the spec declares a drafter on that hub; a drafter without quantizations is
-keyed ``default``.
+``quantizations`` and ``draft_quantizations`` map each quantization to its status, one of
+``cached|partial|absent|invalid``. A spec with an ``invalid`` entry carries ``reason`` (and each
+invalid entry's own reason is in ``details``); ``partial`` details carry ``bytes`` and ``total``
+(0 when unknown). ``draft_quantizations`` is present only when the spec declares a drafter on that
+hub; a drafter without quantizations is keyed ``default``.
 """
 
 from __future__ import annotations
@@ -52,11 +54,29 @@ class SpecStatus:
             "size": self.size,
             "size_in_billions": self.size_in_billions,
             "hub": self.hub,
-            "quantizations": {q: s.to_json() for q, s in self.quantizations.items()},
+            "quantizations": {q: s.state for q, s in self.quantizations.items()},
         }
+        details: dict[str, dict[str, Any]] = {"quantizations": _details(self.quantizations)}
+        entries = list(self.quantizations.values())
         if self.draft_quantizations is not None:
-            out["draft_quantizations"] = {q: s.to_json() for q, s in self.draft_quantizations.items()}
+            out["draft_quantizations"] = {q: s.state for q, s in self.draft_quantizations.items()}
+            details["draft_quantizations"] = _details(self.draft_quantizations)
+            entries += list(self.draft_quantizations.values())
+        reasons = sorted({e.reason for e in entries if e.state == "invalid" and e.reason})
+        if reasons:
+            out["reason"] = "; ".join(reasons)
+        out["details"] = details
         return out
+
+
+def _details(statuses: dict[str, EntryStatus]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for q, st in statuses.items():
+        d = st.to_json()
+        d.pop("status")
+        if d:
+            out[q] = d
+    return out
 
 
 def choose_hub(spec: AnySpec, hub: str | None) -> str:
@@ -117,7 +137,9 @@ def family_status(family: Family, hub: str | None = None) -> dict[str, Any]:
                     "size": spec.size_label,
                     "size_in_billions": float(spec.size_in_billions),
                     "hub": hub or "",
-                    "quantizations": {q: {"status": "invalid", "reason": reason} for q in spec.quantizations},
+                    "quantizations": dict.fromkeys(spec.quantizations, "invalid"),
+                    "reason": reason,
+                    "details": {"quantizations": {q: {"reason": reason} for q in spec.quantizations}},
                 }
             )
     return {"name": family.name, "specs": specs}

@@ -54,7 +54,8 @@ class Finished:
     drafted_total: int
     accepted_total: int
     rounds: int = 0
-    #: Completion token ids where the engine exposes them for every token, else None.
+    #: Ids of the streamed completion tokens where the engine exposes them for every one, else None
+    #: (an end-of-generation token is counted in completion_tokens but not streamed).
     token_ids: list[int] | None = None
 
     @property

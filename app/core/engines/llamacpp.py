@@ -318,7 +318,8 @@ class _StreamState:
             put(Round(closed.index, closed.drafted, closed.accepted, closed.emitted))
         if self.job.with_logprobs:
             entries = (choice.get("logprobs") or {}).get("content") or []
-            if len(entries) != n_tokens:
+            end_of_generation = bool(choice.get("finish_reason")) and not text and not entries
+            if len(entries) != n_tokens and not end_of_generation:  # the stop token carries no logprobs
                 self.ids_complete = False
             for e in entries:
                 self.ids.append(int(e["id"]))

@@ -1,0 +1,243 @@
+"""Registry validation: a table of good and bad specs, each bad one with the message users see."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.core.registry import Registry, RegistryError, format_template, load_family
+
+
+def gguf_family(**source_overrides: Any) -> dict[str, Any]:
+    src: dict[str, Any] = {
+        "model_id": "org/model-GGUF",
+        "draft_model_id": "org/model-GGUF",
+        "draft_quantizations": ["BF16", "Q8_0"],
+        "draft_model_file_name_template": "MTP/mtp-{draft_quantization}.gguf",
+    }
+    src.update(source_overrides)
+    src = {k: v for k, v in src.items() if v is not None}
+    return {
+        "name": "demo",
+        "specs": [
+            {
+                "format": "gguf",
+                "size_in_billions": 2,
+                "quantizations": ["Q4_K_M", "Q8_0"],
+                "model_file_name_template": "model-{quantization}.gguf",
+                "sources": {"huggingface": src},
+            }
+        ],
+    }
+
+
+def mlx_family(**source_overrides: Any) -> dict[str, Any]:
+    src: dict[str, Any] = {
+        "model_id": "mlx-community/m-{quantization}",
+        "draft_model_id": "mlx-community/m-assistant-{draft_quantization}",
+        "draft_quantizations": ["bf16"],
+    }
+    src.update(source_overrides)
+    src = {k: v for k, v in src.items() if v is not None}
+    return {
+        "name": "demo-mlx",
+        "specs": [{"format": "mlx", "size_in_billions": 4, "quantizations": ["bf16", "4bit"], "sources": {"modelscope": src}}],
+    }
+
+
+GOOD = [
+    pytest.param(gguf_family(), id="gguf-with-drafter"),
+    pytest.param(gguf_family(draft_model_id=None), id="gguf-drafter-in-target-repo"),
+    pytest.param(
+        gguf_family(draft_model_id=None, draft_quantizations=None, draft_model_file_name_template="mtp.gguf"),
+        id="gguf-unquantized-drafter",
+    ),
+    pytest.param(
+        gguf_family(draft_model_id=None, draft_quantizations=None, draft_model_file_name_template=None),
+        id="gguf-no-drafter",
+    ),
+    pytest.param(mlx_family(), id="mlx-with-drafter"),
+    pytest.param(mlx_family(draft_model_revision="abc123"), id="mlx-drafter-revision"),
+]
+
+BAD = [
+    pytest.param(
+        gguf_family(draft_model_file_name_template="MTP/mtp-{quantization}.gguf"),
+        "draft_model_file_name_template: unknown placeholder {quantization}",
+        id="target-placeholder-in-drafter",
+    ),
+    pytest.param(
+        gguf_family(draft_model_file_name_template="MTP/mtp-{}.gguf"),
+        "positional placeholder",
+        id="positional-placeholder",
+    ),
+    pytest.param(
+        gguf_family(draft_model_file_name_template="MTP/mtp-{draft_quantization.gguf"),
+        "malformed template",
+        id="unbalanced-brace",
+    ),
+    pytest.param(
+        gguf_family(draft_quantizations=None),
+        "drafter fields use {draft_quantization} but draft_quantizations is missing",
+        id="placeholder-without-quantizations",
+    ),
+    pytest.param(
+        gguf_family(draft_quantizations=[]),
+        "draft_quantizations: must not be empty",
+        id="empty-draft-quantizations",
+    ),
+    pytest.param(
+        gguf_family(draft_quantizations=["BF16", "BF16"]),
+        "duplicate entry 'BF16'",
+        id="duplicate-draft-quantization",
+    ),
+    pytest.param(
+        gguf_family(draft_model_file_name_template=None),
+        "draft_model_file_name_template: required for a gguf drafter",
+        id="gguf-drafter-without-template",
+    ),
+    pytest.param(
+        gguf_family(draft_model_id=None, draft_model_file_name_template=None),
+        "draft_quantizations: given but no drafter is declared",
+        id="draft-quantizations-without-drafter",
+    ),
+    pytest.param(
+        gguf_family(draft_model_id="not a repo"),
+        "draft_model_id: 'not a repo' is not an 'org/name' repo id",
+        id="bad-drafter-repo",
+    ),
+    pytest.param(
+        gguf_family(draft_model_revision="{quantization}"),
+        "draft_model_revision: unknown placeholder {quantization}",
+        id="placeholder-in-revision",
+    ),
+    pytest.param(
+        mlx_family(draft_model_file_name_template="x-{draft_quantization}"),
+        "mlx drafters are repo snapshots",
+        id="mlx-drafter-template",
+    ),
+    pytest.param(
+        mlx_family(draft_model_id="mlx-community/m-assistant-{quantization}"),
+        "draft_model_id: unknown placeholder {quantization}",
+        id="mlx-drafter-target-placeholder",
+    ),
+    pytest.param(
+        mlx_family(model_id="mlx-community/m-{quant}"),
+        "model_id: unknown placeholder {quant}",
+        id="mlx-unknown-target-placeholder",
+    ),
+    pytest.param(mlx_family(unknown_field=1), "Extra inputs are not permitted", id="unknown-field"),
+]
+
+
+@pytest.mark.parametrize("data", GOOD)
+def test_good_specs_validate(data: dict[str, Any]) -> None:
+    fam = load_family(data, "test")
+    assert fam.specs
+
+
+@pytest.mark.parametrize(("data", "message"), BAD)
+def test_bad_specs_are_rejected_with_message(data: dict[str, Any], message: str) -> None:
+    with pytest.raises(RegistryError) as info:
+        load_family(data, "test")
+    assert message in str(info.value)
+
+
+def test_spec_level_rules() -> None:
+    data = gguf_family()
+    data["specs"][0]["quantizations"] = []
+    with pytest.raises(RegistryError, match="quantizations: must not be empty"):
+        load_family(data, "t")
+    data = gguf_family()
+    data["specs"][0]["model_file_name_template"] = "model-{quant}.gguf"
+    with pytest.raises(RegistryError, match=r"unknown placeholder \{quant\}"):
+        load_family(data, "t")
+    data = gguf_family()
+    del data["specs"][0]["model_file_name_template"]
+    with pytest.raises(RegistryError, match="gguf needs model_file_name_template"):
+        load_family(data, "t")
+    data = gguf_family()
+    data["specs"][0]["activated_size_in_billions"] = 3
+    with pytest.raises(RegistryError, match="activated_size_in_billions"):
+        load_family(data, "t")
+    data = gguf_family()
+    data["specs"].append(copy.deepcopy(data["specs"][0]))
+    with pytest.raises(RegistryError, match="two gguf specs of size 2B"):
+        load_family(data, "t")
+    data = gguf_family()
+    data["name"] = "bad/name"
+    with pytest.raises(RegistryError, match="name: 'bad/name'"):
+        load_family(data, "t")
+
+
+def test_missing_draft_model_id_means_target_repo() -> None:
+    fam = load_family(gguf_family(draft_model_id=None), "t")
+    spec = fam.specs[0]
+    assert spec.declares_drafter("huggingface")
+    assert spec.draft_quantizations("huggingface") == ["BF16", "Q8_0"]
+
+
+def test_format_template_names_the_field() -> None:
+    assert format_template("a-{quantization}.gguf", "f", quantization="Q4") == "a-Q4.gguf"
+    with pytest.raises(ValueError, match=r"^draft_model_id: unknown placeholder \{x\}"):
+        format_template("a-{x}", "draft_model_id", quantization="Q4")
+
+
+def test_builtin_registry_has_gemma4_with_drafters() -> None:
+    reg = Registry.load()
+    gemma = reg.get("gemma-4")
+    formats = {(s.format, s.size_label) for s in gemma.specs}
+    assert ("gguf", "E2B") in formats and ("mlx", "26B-A4B") in formats
+    for spec in gemma.specs:
+        assert spec.declares_drafter()
+        for hub in spec.sources.hubs():
+            src = spec.source(hub)
+            if spec.format == "mlx":
+                assert src.draft_model_id and "assistant" in src.draft_model_id
+                assert "{quantization}" not in src.draft_model_id
+            else:
+                assert src.draft_model_file_name_template and src.draft_model_file_name_template.startswith("MTP/")
+    mlx12 = reg.match("gemma-4", "mlx", "12")[1]
+    assert mlx12.draft_quantizations()[0] == "bf16" and len(mlx12.draft_quantizations()) > 1
+    moe = reg.match("gemma-4", "gguf", "26B-A4B")[1]
+    assert moe.activated_size_in_billions == 4
+    assert "smollm2-135m-instruct" in reg.families
+
+
+def test_user_registration_roundtrip_and_broken_files(tmp_path: Path) -> None:
+    user_dir = tmp_path / "families"
+    user_dir.mkdir()
+    reg = Registry.load(user_dir)
+    fam = reg.register(gguf_family(), user_dir)
+    assert (user_dir / "demo.json").exists()
+    with pytest.raises(RegistryError, match="already registered"):
+        reg.register(gguf_family(), user_dir)
+    with pytest.raises(RegistryError, match="taken by a builtin family"):
+        reg.register({**gguf_family(), "name": "gemma-4"}, user_dir)
+    # broken files: not JSON, and a spec that fails validation; neither breaks the listing
+    (user_dir / "junk.json").write_text("{not json")
+    bad = gguf_family(draft_model_file_name_template=None)
+    bad["name"] = "broken"
+    (user_dir / "broken.json").write_text(json.dumps(bad))
+    reg2 = Registry.load(user_dir)
+    assert fam.name in reg2.families and "gemma-4" in reg2.families
+    reasons = {e.name: e.reason for e in reg2.invalid}
+    assert "not valid JSON" in reasons["junk"]
+    assert "draft_model_file_name_template: required for a gguf drafter" in reasons["broken"]
+    reg2.unregister("demo", user_dir)
+    reg2.unregister("broken", user_dir)
+    assert not (user_dir / "demo.json").exists() and not (user_dir / "broken.json").exists()
+    with pytest.raises(RegistryError, match="builtin family and cannot be unregistered"):
+        reg2.unregister("gemma-4", user_dir)
+
+
+def test_match_reports_available_specs() -> None:
+    reg = Registry.load()
+    with pytest.raises(RegistryError, match="available: gguf/E2B"):
+        reg.match("gemma-4", "gguf", "7")
+    with pytest.raises(RegistryError, match="unknown model 'nope'"):
+        reg.match("nope")
