@@ -79,9 +79,9 @@ class BrowserPage(QWidget):
         self.table.verticalHeader().hide()
         self.table.setShowGrid(False)
         hh = self.table.horizontalHeader()
-        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for c in range(1, families.columnCount()):
+        for c in range(families.columnCount()):
             hh.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        hh.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # sizes: the only long column
         split.addWidget(self.table)
 
         detail = QFrame()
@@ -185,7 +185,10 @@ class BrowserPage(QWidget):
         self._update_actions()
 
     def _after_specs_reset(self) -> None:
-        self.tree.expandAll()
+        # The first variant open (with its model and drafter groups), the others folded.
+        first = self.specs.index(0, 0)
+        if first.isValid():
+            self.tree.expandRecursively(first)
         # Select the first target quantization so the actions have something to act on.
         if self.specs.rowCount() and not self.tree.selectionModel().hasSelection():
             spec_index = self.specs.index(0, 0)
