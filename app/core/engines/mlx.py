@@ -153,17 +153,18 @@ class MLXEngine:
 
     name = "mlx"
 
-    def __init__(self, req: LoadRequest, plan: PairPlan) -> None:
+    def __init__(self, req: LoadRequest) -> None:
         self.request = req
-        self.plan = plan
+        #: how the pair runs; decided (and validated) on the MLX thread by :meth:`load`
+        self.plan: PairPlan | None = None
         #: user-facing remarks made at load (e.g. an auto-detected drafter kind)
-        self.notes: tuple[str, ...] = plan.notes
+        self.notes: tuple[str, ...] = ()
         #: "mtp" | "eagle3" | "dflash" | "draft", or None when speculation is off
-        self.spec_kind: str | None = plan.kind
+        self.spec_kind: str | None = None
         #: drafted tokens per round requested from the library (None without speculation)
-        self.draft_tokens: int | None = plan.draft_tokens
+        self.draft_tokens: int | None = None
         #: drafted tokens per round when the user sets nothing (the drafter's trained depth)
-        self.default_draft_tokens: int | None = plan.default_draft_tokens
+        self.default_draft_tokens: int | None = None
         #: the drafter only supports temperature 0 (generate() refuses sampling up front)
         self.greedy_only = False
         self._worker = _Worker()
@@ -176,12 +177,14 @@ class MLXEngine:
 
     @classmethod
     def load(cls, req: LoadRequest, progress: Callable[[str], None] | None = None) -> MLXEngine:
-        """Load target (+ drafter) on a new MLX thread; validate the pair before any weights."""
+        """Load target (+ drafter) on a new MLX thread; the pair is validated before any weights.
+
+        ``progress`` is called on the caller's thread with short status lines.
+        """
         avail = availability()
         if not avail.ok:
             raise EngineUnavailable(f"Apple MLX is unavailable: {avail.reason}.")
-        plan = plan_pair(req.model_path, req.speculation)
-        engine = cls(req, plan)
+        engine = cls(req)
         replies: queue.Queue[tuple[str, Any]] = queue.Queue()
         engine._worker.submit(lambda: engine._load_job(replies))
         while True:
@@ -211,7 +214,12 @@ class MLXEngine:
             )
 
     def _load_models(self, say: Callable[[str], None]) -> _Loaded:
-        plan = self.plan
+        plan = plan_pair(self.request.model_path, self.request.speculation)
+        self.plan = plan
+        self.notes = plan.notes
+        self.spec_kind = plan.kind
+        self.draft_tokens = plan.draft_tokens
+        self.default_draft_tokens = plan.default_draft_tokens
         spec = self.request.speculation
         state = _Loaded(plan)
         target_path = Path(self.request.model_path)
@@ -360,7 +368,7 @@ class MLXEngine:
         """Yield (token, round started at this token) from the right library; MLX thread only."""
         import mlx.core as mx
 
-        plan = self.plan
+        plan = state.plan
         if sampling.seed is not None:
             mx.random.seed(sampling.seed)
         top_p = sampling.top_p if 0.0 < sampling.top_p < 1.0 else None
@@ -451,7 +459,7 @@ class MLXEngine:
         tok = state.tokenizer
         decoder = IncrementalDecoder(lambda ids: str(tok.decode(list(ids), skip_special_tokens=True)))
         stops = StopScanner(sampling.stop)
-        rounds = RoundAccountant() if self.plan.kind is not None else None
+        rounds = RoundAccountant() if state.plan.kind is not None else None
         ids: list[int] = []
         n_tokens = 0  # completion tokens, the end-of-generation token included
         reason: FinishReason = "length"
