@@ -230,6 +230,9 @@ class MLXEngine:
         say(f"Loading {target_path.name} with {'mlx-vlm' if plan.backend == 'vlm' else 'mlx-lm'}")
         state.tokenizer = AutoTokenizer.from_pretrained(str(target_path))
         state.eos_ids = _eos_ids(state.tokenizer, plan.target_config)
+        if plan.kind == "draft" and spec.draft_model_path:
+            # Tokenizers are cheap: refuse a different vocabulary before loading any weights.
+            self._check_classic_vocabulary(state.tokenizer, Path(spec.draft_model_path))
         if plan.backend == "vlm":
             from mlx_vlm.utils import load_model as vlm_load_model
 
@@ -248,7 +251,6 @@ class MLXEngine:
             from mlx_lm.models.cache import can_trim_prompt_cache, make_prompt_cache
             from mlx_lm.utils import load_model as lm_load_model
 
-            self._check_classic_vocabulary(state.tokenizer, drafter_path)
             state.drafter, _ = lm_load_model(drafter_path)
             if not can_trim_prompt_cache(make_prompt_cache(state.target)):
                 raise DrafterMismatchError(
