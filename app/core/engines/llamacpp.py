@@ -131,6 +131,7 @@ class LlamaCppEngine:
         params.api_keys = [secrets.token_urlsafe(32)]
         params.verbosity = -1
         params.warmup = False
+        params.endpoint_metrics = True  # used as a readiness barrier; the listener needs the key
         if req.chat_template:
             params.chat_template = req.chat_template
         try:
@@ -161,7 +162,12 @@ class LlamaCppEngine:
 
         try:
             self._server = xllamacpp.Server(params)
+            # Readiness barrier: a metrics task is answered by the server's main loop, so after it
+            # returns that loop is running. Destroying a Server whose loop has not started yet can
+            # hang in ~Server (seen under CPU load when a model was closed right after loading).
+            self._server.handle_metrics()
         except BaseException as exc:
+            self._server = None
             ready.put(_Failure(exc))
             return
         ready.put(True)
