@@ -11,8 +11,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             from app.gui.app import run_gui
         except ImportError as exc:
-            print(f"tandem: the desktop app is not available ({exc}); try `tandem generate --prompt ...`",
-                  file=sys.stderr)
+            print(
+                f"tandem: the desktop app is not available ({exc}); try `tandem generate --prompt ...`",
+                file=sys.stderr,
+            )
             return 2
         return run_gui(args[1:] if args else [])
     from app.cli import main as cli_main

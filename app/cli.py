@@ -39,8 +39,11 @@ def _add_model_args(p: argparse.ArgumentParser, bench_like: bool) -> None:
     p.add_argument("--engine", choices=["llama.cpp", "mlx"])
     if not bench_like:
         p.add_argument("--spec", choices=["on", "off"], default=None, help="speculative decoding")
-    p.add_argument("--spec-method", default=None,
-                   help="draft, mtp, ngram-mod, ngram-cache, ngram-simple, ngram-map-k, ngram-map-k4v")
+    p.add_argument(
+        "--spec-method",
+        default=None,
+        help="draft, mtp, ngram-mod, ngram-cache, ngram-simple, ngram-map-k, ngram-map-k4v",
+    )
     p.add_argument("--draft-quant", help="drafter quantization (declared drafters)")
     p.add_argument("--draft-tokens", help="tokens per round (default: the engine's)")
     p.add_argument("--ctx", type=int, default=4096, help="context length")
@@ -50,7 +53,9 @@ def _add_model_args(p: argparse.ArgumentParser, bench_like: bool) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tandem", description="Local LLM chat, faster through speculative decoding")
+    parser = argparse.ArgumentParser(
+        prog="tandem", description="Local LLM chat, faster through speculative decoding"
+    )
     parser.add_argument("-v", "--verbose", action="store_true")
     sub = parser.add_subparsers(dest="command")
 
@@ -137,8 +142,13 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> tuple[str, LoadRequest]:
     if drafter is not None:
         options = options.with_drafter(str(drafter))
     req = LoadRequest(
-        str(target), options, n_ctx=min(args.ctx, family.context_length), n_threads=args.threads,
-        chat_template=family.chat_template, family_name=family.name, size_in_billions=spec.size_in_billions,
+        str(target),
+        options,
+        n_ctx=min(args.ctx, family.context_length),
+        n_threads=args.threads,
+        chat_template=family.chat_template,
+        family_name=family.name,
+        size_in_billions=spec.size_in_billions,
     )
     return engine, req
 
@@ -167,8 +177,10 @@ def cmd_models(args: argparse.Namespace) -> int:
         if cli_cache is not None:
             data = cli_cache.models_json(registry, args.hub)
         else:
-            data = [{"name": f.name, "specs": [{"format": s.format, "size": s.size_label} for s in f.specs]}
-                    for f in registry.families.values()]
+            data = [
+                {"name": f.name, "specs": [{"format": s.format, "size": s.size_label} for s in f.specs]}
+                for f in registry.families.values()
+            ]
         print(json.dumps(data, indent=1))
         return 0
     if cli_cache is not None:
@@ -239,23 +251,27 @@ def cmd_generate(args: argparse.Namespace) -> int:
         engine.close()
     assert fin is not None
     if args.json:
-        print(json.dumps({
-            "engine": engine_name,
-            "model": req.model_path,
-            "drafter": req.speculation.draft_model_path,
-            "speculation": spec_on,
-            "method": req.speculation.method if spec_on else None,
-            "text": "".join(pieces),
-            "finish_reason": fin.reason,
-            "completion_token_ids": fin.token_ids,
-            "prompt_tokens": fin.prompt_tokens,
-            "completion_tokens": fin.completion_tokens,
-            "decode_tokens_per_second": round(fin.decode_tps, 2),
-            "drafted_total": fin.drafted_total,
-            "accepted_total": fin.accepted_total,
-            "rounds": fin.rounds,
-            "round_details": rounds,
-        }))
+        print(
+            json.dumps(
+                {
+                    "engine": engine_name,
+                    "model": req.model_path,
+                    "drafter": req.speculation.draft_model_path,
+                    "speculation": spec_on,
+                    "method": req.speculation.method if spec_on else None,
+                    "text": "".join(pieces),
+                    "finish_reason": fin.reason,
+                    "completion_token_ids": fin.token_ids,
+                    "prompt_tokens": fin.prompt_tokens,
+                    "completion_tokens": fin.completion_tokens,
+                    "decode_tokens_per_second": round(fin.decode_tps, 2),
+                    "drafted_total": fin.drafted_total,
+                    "accepted_total": fin.accepted_total,
+                    "rounds": fin.rounds,
+                    "round_details": rounds,
+                }
+            )
+        )
     else:
         print()
         print(_stats_line(fin), file=sys.stderr)
@@ -292,8 +308,8 @@ def cmd_parity(args: argparse.Namespace) -> int:
                 print(f"    spec-off token: {r.off_token!r}   spec-on text there: {r.on_text!r}")
                 if r.candidates:
                     cands = ", ".join(f"{t!r} {lp:.3f}" for _i, t, lp in r.candidates[:3])
-                    print(f"    spec-off top candidates: {cands}; gap {r.logprob_gap:.4f} "
-                          f"({'near-tie: numerics of batched verification' if r.near_tie else 'not a near-tie'})")
+                    kind = "near-tie: numerics of batched verification" if r.near_tie else "not a near-tie"
+                    print(f"    spec-off top candidates: {cands}; gap {r.logprob_gap:.4f} ({kind})")
         print(f"{len(results) - len(bad)}/{len(results)} prompts identical")
     return 1 if bad else 0
 
@@ -310,15 +326,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
     for row in rows:
         acc = row.on.acceptance_rate
         mal = row.on.mean_accepted_per_round
-        print(f"{row.prompt[:40]:40} {row.off.decode_tps:9.1f} {row.on.decode_tps:9.1f} {row.ratio:6.2f} "
-              f"{'-' if acc is None else f'{acc:.0%}':>7} {'-' if mal is None else f'{mal:.2f}':>9}")
+        print(
+            f"{row.prompt[:40]:40} {row.off.decode_tps:9.1f} {row.on.decode_tps:9.1f} {row.ratio:6.2f} "
+            f"{'-' if acc is None else f'{acc:.0%}':>7} {'-' if mal is None else f'{mal:.2f}':>9}"
+        )
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s"
+    )
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

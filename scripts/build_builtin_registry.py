@@ -12,7 +12,12 @@ from pathlib import Path
 
 OUT = Path(__file__).resolve().parents[1] / "app" / "resources" / "builtin_families.json"
 FORMATS = {"ggufv2": "gguf", "mlx": "mlx"}
-DRAFT_KEYS = ("draft_model_id", "draft_quantizations", "draft_model_file_name_template", "draft_model_revision")
+DRAFT_KEYS = (
+    "draft_model_id",
+    "draft_quantizations",
+    "draft_model_file_name_template",
+    "draft_model_revision",
+)
 
 EMBEDDED = [
     {
@@ -84,7 +89,11 @@ def convert(facts: dict) -> dict:
                 if value not in (None, "(not set)"):
                     src[key] = value
             sources[hub] = src
-        spec: dict = {"format": fmt, "size_in_billions": raw["model_size_in_billions"], "quantizations": quants}
+        spec: dict = {
+            "format": fmt,
+            "size_in_billions": raw["model_size_in_billions"],
+            "quantizations": quants,
+        }
         if raw["size_label"] != f"{raw['model_size_in_billions']}B":
             spec["label"] = raw["size_label"]
         if "A4B" in raw["size_label"]:
@@ -95,7 +104,8 @@ def convert(facts: dict) -> dict:
         specs.append(spec)
     return {
         "name": fam["model_name"],
-        "description": "Google Gemma 4 instruction-tuned models, each with its paired *-it-assistant drafter.",
+        "description": "Google Gemma 4 instruction-tuned models, each with its paired *-it-assistant "
+        "drafter.",
         "context_length": fam["context_length"],
         "abilities": fam["model_ability"],
         "architectures": fam["architectures"],

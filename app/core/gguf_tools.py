@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,9 @@ def check_magic(path: Path) -> None:
     except OSError as exc:
         raise GGUFFormatError(f"{path.name}: cannot read the file ({exc.strerror})") from exc
     if head != GGUF_MAGIC:
-        raise GGUFFormatError(f"{path.name} is not a GGUF model file (it does not start with the GGUF header)")
+        raise GGUFFormatError(
+            f"{path.name} is not a GGUF model file (it does not start with the GGUF header)"
+        )
 
 
 def _reader(path: Path) -> Any:
@@ -36,9 +39,143 @@ def _reader(path: Path) -> Any:
 
 def _field_value(reader: Any, key: str) -> Any:
     field = reader.fields.get(key)
-    if field is None:
-        return None
-    return field.contents()
+    return None if field is None else field.contents()
+
+
+# --- a fast header reader ----------------------------------------------------------------------
+# gguf-py's reader builds a numpy view per array item: 12 s for a 262k-token vocabulary. Checking
+# a pair at load time only needs the key/value section and the tensor table, read here directly.
+
+_SCALAR = {
+    0: "<B",
+    1: "<b",
+    2: "<H",
+    3: "<h",
+    4: "<I",
+    5: "<i",
+    6: "<f",
+    7: "<?",
+    10: "<Q",
+    11: "<q",
+    12: "<d",
+}
+_STRING, _ARRAY = 8, 9
+
+
+class _HeaderEndsEarly(Exception):
+    pass
+
+
+class _Cursor:
+    def __init__(self, data: bytes, name: str) -> None:
+        self.data = data
+        self.pos = 0
+        self.name = name
+
+    def take(self, n: int) -> bytes:
+        if n < 0 or n > 1 << 40:
+            raise GGUFFormatError(f"{self.name} is a damaged GGUF file (implausible length {n})")
+        if self.pos + n > len(self.data):
+            raise _HeaderEndsEarly
+        out = self.data[self.pos : self.pos + n]
+        self.pos += n
+        return out
+
+    def unpack(self, fmt: str) -> Any:
+        return struct.unpack(fmt, self.take(struct.calcsize(fmt)))[0]
+
+    def string(self) -> str:
+        n = self.unpack("<Q")
+        return self.take(n).decode("utf-8", "surrogateescape")
+
+    def value(self, vtype: int, keep: bool) -> Any:
+        if vtype in _SCALAR:
+            return self.unpack(_SCALAR[vtype])
+        if vtype == _STRING:
+            return self.string()
+        if vtype == _ARRAY:
+            itype = self.unpack("<I")
+            count = self.unpack("<Q")
+            if itype in _SCALAR:
+                size = struct.calcsize(_SCALAR[itype])
+                raw = self.take(size * count)
+                return list(struct.unpack(f"<{count}{_SCALAR[itype][1]}", raw)) if keep else count
+            items = [self.value(itype, keep) for _ in range(count)]
+            return items if keep else count
+        raise GGUFFormatError(f"{self.name} is a damaged GGUF file (unknown value type {vtype})")
+
+
+@dataclass(frozen=True)
+class GGUFHeader:
+    fields: dict[str, Any]
+    tensor_count: int
+    data_end: int  # bytes the tensor data needs; a shorter file is truncated
+
+
+_KEEP_ARRAYS = ("tokenizer.ggml.tokens",)
+
+
+def read_header(path: Path) -> GGUFHeader:
+    """Key/values (large arrays only where needed) and the extent of the tensor data."""
+    check_magic(path)
+    size = path.stat().st_size
+    window = 16 << 20
+    while True:
+        with path.open("rb") as fh:
+            head = fh.read(min(size, window))
+        try:
+            header = _parse_header(head, path.name)
+            break
+        except _HeaderEndsEarly:
+            if window >= size:
+                raise GGUFFormatError(
+                    f"{path.name} is a damaged or incomplete GGUF file (header ends early)"
+                ) from None
+            window *= 4
+    if size < header.data_end:
+        raise GGUFFormatError(
+            f"{path.name} is a damaged or incomplete GGUF file ({size} of {header.data_end} bytes present)"
+        )
+    return header
+
+
+def _parse_header(data: bytes, name: str) -> GGUFHeader:
+    from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
+
+    cur = _Cursor(data, name)
+    cur.take(4)
+    version = cur.unpack("<I")
+    if version not in (2, 3):
+        raise GGUFFormatError(f"{name}: unsupported GGUF version {version}")
+    n_tensors = cur.unpack("<Q")
+    n_kv = cur.unpack("<Q")
+    if n_tensors > 1_000_000 or n_kv > 1_000_000:
+        raise GGUFFormatError(f"{name} is a damaged GGUF file (implausible header counts)")
+    fields: dict[str, Any] = {}
+    for _ in range(n_kv):
+        key = cur.string()
+        vtype = cur.unpack("<I")
+        fields[key] = cur.value(vtype, keep=vtype != _ARRAY or key in _KEEP_ARRAYS)
+    end = 0
+    for _ in range(n_tensors):
+        tname = cur.string()
+        n_dims = cur.unpack("<I")
+        if n_dims > 8:
+            raise GGUFFormatError(f"{name} is a damaged GGUF file (tensor {tname!r})")
+        dims = [cur.unpack("<Q") for _ in range(n_dims)]
+        ttype = cur.unpack("<I")
+        offset = cur.unpack("<Q")
+        try:
+            block, type_size = GGML_QUANT_SIZES[GGMLQuantizationType(ttype)]
+        except (ValueError, KeyError) as exc:
+            raise GGUFFormatError(f"{name}: tensor {tname!r} has unknown type {ttype}") from exc
+        elements = 1
+        for d in dims:
+            elements *= d
+        end = max(end, offset + elements // block * type_size)
+    align = int(fields.get("general.alignment", 32))
+    data_start = (cur.pos + align - 1) // align * align
+    return GGUFHeader(fields, n_tensors, data_start + end)
 
 
 @dataclass(frozen=True)
@@ -53,19 +190,19 @@ class VocabInfo:
 
 def vocab_info(path: Path) -> VocabInfo:
     """Fingerprint the tokenizer metadata, to compare a drafter with its target."""
-    reader = _reader(path)
-    tokens = _field_value(reader, "tokenizer.ggml.tokens") or []
+    fields = read_header(path).fields
+    tokens = fields.get("tokenizer.ggml.tokens") or []
     h = hashlib.sha256()
     for tok in tokens:
-        h.update(str(tok).encode("utf-8", "surrogatepass"))
+        h.update(str(tok).encode("utf-8", "surrogateescape"))
         h.update(b"\0")
     return VocabInfo(
-        model=_field_value(reader, "tokenizer.ggml.model"),
+        model=fields.get("tokenizer.ggml.model"),
         size=len(tokens),
         digest=h.hexdigest(),
-        architecture=_field_value(reader, "general.architecture"),
-        bos=_field_value(reader, "tokenizer.ggml.bos_token_id"),
-        eos=_field_value(reader, "tokenizer.ggml.eos_token_id"),
+        architecture=fields.get("general.architecture"),
+        bos=fields.get("tokenizer.ggml.bos_token_id"),
+        eos=fields.get("tokenizer.ggml.eos_token_id"),
     )
 
 
@@ -104,10 +241,8 @@ def dequantize(src: Path, dst: Path, ftype: str = "F32") -> None:
             writer.add_key_value(key, value, vtype)
     for t in reader.tensors:
         data = deq(t.data, t.tensor_type).reshape([int(d) for d in reversed(t.shape)])
-        if ftype == "F16" and data.ndim > 1:
-            data = data.astype(np.float16)
-        else:
-            data = data.astype(np.float32)
+        wide = np.float16 if ftype == "F16" and data.ndim > 1 else np.float32
+        data = data.astype(wide)
         writer.add_tensor(t.name, data)
     writer.write_header_to_file()
     writer.write_kv_data_to_file()

@@ -45,7 +45,9 @@ def pick_engine(spec: AnySpec, engine: str | None) -> str:
     raise LaunchError(f"no installed engine can run {spec.format} models ({reasons})")
 
 
-def check_speculation(family: Family, spec: AnySpec, engine: str, options: SpeculationOptions) -> SpeculationOptions:
+def check_speculation(
+    family: Family, spec: AnySpec, engine: str, options: SpeculationOptions
+) -> SpeculationOptions:
     """Refuse an unsupported pair up front; fill in the method for the declared drafter."""
     if not options.enabled:
         return options
@@ -57,8 +59,13 @@ def check_speculation(family: Family, spec: AnySpec, engine: str, options: Specu
     return replace(options, method=support.method or options.method)
 
 
-def local_paths(spec: AnySpec, quant: str, draft_quant: str | None, want_drafter: bool,
-                progress: Callable[[str], None] | None = None) -> tuple[Path, Path | None]:
+def local_paths(
+    spec: AnySpec,
+    quant: str,
+    draft_quant: str | None,
+    want_drafter: bool,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[Path, Path | None]:
     local = spec.sources.local
     if local is None:
         raise LaunchError("this spec has no local files")
@@ -67,11 +74,15 @@ def local_paths(spec: AnySpec, quant: str, draft_quant: str | None, want_drafter
     if want_drafter:
         if not local.draft_path:
             raise LaunchError("this spec declares no local drafter")
-        dq = draft_quant or (local.draft_quantizations or [None])[0]
+        dq = draft_quant or (local.draft_quantizations[0] if local.draft_quantizations else None)
         if local.draft_quantizations and dq not in local.draft_quantizations:
-            raise LaunchError(f"drafter quantization {dq!r} is not available; choose {local.draft_quantizations}")
+            raise LaunchError(
+                f"drafter quantization {dq!r} is not available; choose {local.draft_quantizations}"
+            )
         values = {"draft_quantization": dq} if dq else {}
-        drafter = assets.resolve(format_template(local.draft_path, "sources.local.draft_path", **values), progress)
+        drafter = assets.resolve(
+            format_template(local.draft_path, "sources.local.draft_path", **values), progress
+        )
     return target, drafter
 
 

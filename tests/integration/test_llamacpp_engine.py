@@ -35,7 +35,9 @@ GREEDY = Sampling(temperature=0.0, max_tokens=48)
 
 
 def _load(path: Path, **spec: object) -> LlamaCppEngine:
-    return LlamaCppEngine.load(LoadRequest(str(path), SpeculationOptions.build(**spec), n_ctx=1024, n_threads=2))
+    return LlamaCppEngine.load(
+        LoadRequest(str(path), SpeculationOptions.build(**spec), n_ctx=1024, n_threads=2)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +59,9 @@ def _events(engine: LlamaCppEngine, prompt: str, sampling: Sampling = GREEDY) ->
 
 
 @pytest.mark.parametrize("prompt", PROMPTS)
-def test_draft_pair_is_token_identical_to_plain(plain: LlamaCppEngine, drafted: LlamaCppEngine, prompt: str) -> None:
+def test_draft_pair_is_token_identical_to_plain(
+    plain: LlamaCppEngine, drafted: LlamaCppEngine, prompt: str
+) -> None:
     off = run_once(plain, prompt, GREEDY, top_logprobs=3)
     on = run_once(drafted, prompt, GREEDY)
     assert off.token_ids is not None
@@ -65,7 +69,8 @@ def test_draft_pair_is_token_identical_to_plain(plain: LlamaCppEngine, drafted: 
     assert len(off.token_ids) == off.completion_tokens - (1 if off.reason == "stop" else 0)
     result = compare(off, on)
     assert result.identical, (
-        f"spec-on diverged at token {result.first_difference}: off={result.off_token!r} on={result.on_text!r} "
+        f"spec-on diverged at token {result.first_difference}: off={result.off_token!r} "
+        f"on={result.on_text!r} "
         f"candidates={result.candidates} gap={result.logprob_gap}"
     )
     # the pieces line up token by token too, not only the joined text
@@ -125,7 +130,9 @@ def test_cancel_mid_stream_then_next_request_works(plain: LlamaCppEngine) -> Non
         if isinstance(ev, TextDelta):
             break
     again = _events(plain, PROMPTS[0], Sampling(max_tokens=8))
-    assert isinstance(again[-1], Finished) and again[-1].reason == "length" and again[-1].completion_tokens == 8
+    assert (
+        isinstance(again[-1], Finished) and again[-1].reason == "length" and again[-1].completion_tokens == 8
+    )
 
 
 def test_vocab_mismatched_drafter_is_refused(smollm2_q4: Path, gemma3_q4: Path) -> None:

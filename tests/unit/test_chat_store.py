@@ -37,11 +37,19 @@ def test_conversations_create_rename_delete(store: ChatStore) -> None:
 
 def test_messages_round_trip_with_stats_and_status(store: ChatStore, tmp_path: Path) -> None:
     conv = store.create_conversation("c")
-    stats = AnswerStats(completion_tokens=5, decode_tps=12.5, ttft_ms=40.0, rounds=2, drafted=6, accepted=4,
-                        per_round=[RoundPoint(3, 3), RoundPoint(3, 1)])
+    stats = AnswerStats(
+        completion_tokens=5,
+        decode_tps=12.5,
+        ttft_ms=40.0,
+        rounds=2,
+        drafted=6,
+        accepted=4,
+        per_round=[RoundPoint(3, 3), RoundPoint(3, 1)],
+    )
     store.add_message(conv.id, "user", "question")
-    store.add_message(conv.id, "assistant", "partial ans", status="stopped", model="m", stats=stats,
-                      draft_spans=[(0, 4)])
+    store.add_message(
+        conv.id, "assistant", "partial ans", status="stopped", model="m", stats=stats, draft_spans=[(0, 4)]
+    )
     store.close()
     reopened = ChatStore(tmp_path / "chats.sqlite3")
     try:

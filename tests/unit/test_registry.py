@@ -45,7 +45,14 @@ def mlx_family(**source_overrides: Any) -> dict[str, Any]:
     src = {k: v for k, v in src.items() if v is not None}
     return {
         "name": "demo-mlx",
-        "specs": [{"format": "mlx", "size_in_billions": 4, "quantizations": ["bf16", "4bit"], "sources": {"modelscope": src}}],
+        "specs": [
+            {
+                "format": "mlx",
+                "size_in_billions": 4,
+                "quantizations": ["bf16", "4bit"],
+                "sources": {"modelscope": src},
+            }
+        ],
     }
 
 
@@ -200,7 +207,9 @@ def test_builtin_registry_has_gemma4_with_drafters() -> None:
                 assert src.draft_model_id and "assistant" in src.draft_model_id
                 assert "{quantization}" not in src.draft_model_id
             else:
-                assert src.draft_model_file_name_template and src.draft_model_file_name_template.startswith("MTP/")
+                assert src.draft_model_file_name_template and src.draft_model_file_name_template.startswith(
+                    "MTP/"
+                )
     mlx12 = reg.match("gemma-4", "mlx", "12")[1]
     assert mlx12.draft_quantizations()[0] == "bf16" and len(mlx12.draft_quantizations()) > 1
     moe = reg.match("gemma-4", "gguf", "26B-A4B")[1]

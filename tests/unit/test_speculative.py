@@ -55,11 +55,11 @@ def test_options_build() -> None:
 
 
 def test_defaults_with_provenance() -> None:
-    assert default_tokens("llama.cpp", "gemma-4", 2) .value == 2
+    assert default_tokens("llama.cpp", "gemma-4", 2).value == 2
     assert default_tokens("llama.cpp", "gemma-4", 31).value == 4
     assert default_tokens("llama.cpp", "gemma-4", 31).source == "Gemma 4 size table"
     assert default_tokens("llama.cpp", "other", 7).value == 3
-    assert default_tokens("mlx", "gemma-4", 2).value == 4
+    assert default_tokens("mlx", "gemma-4", 2).value == 3  # block of 4 incl. the verified token
     assert default_tokens("llama.cpp", "x", 1, "ngram-mod").value == 64
 
 
@@ -75,7 +75,9 @@ def test_llamacpp_defaults_match_the_installed_xllamacpp() -> None:
 
 
 def test_plan_neutral_options() -> None:
-    p = tr.plan(SpeculationOptions.build(enabled=True, method="mtp", draft_model_path="/d.gguf"), "gemma-4", 2)
+    p = tr.plan(
+        SpeculationOptions.build(enabled=True, method="mtp", draft_model_path="/d.gguf"), "gemma-4", 2
+    )
     assert p.types == ["DRAFT_MTP"] and p.draft_path == "/d.gguf"
     assert p.settings == {"speculative.draft.n_max": 2} and p.depth_source == "Gemma 4 size table"
     p = tr.plan(SpeculationOptions.build(enabled=True, method="ngram-mod", num_speculative_tokens=16))
@@ -107,13 +109,19 @@ def test_plan_explicit_native_selector_wins() -> None:
     assert p.settings["speculative.draft.n_min"] == 1 and p.settings["speculative.draft.p_min"] == 0.5
     # an engine-native depth key goes through the same parser, and wins over the neutral value
     opts = SpeculationOptions.build(
-        enabled=True, draft_model_path="/d.gguf", num_speculative_tokens=4,
+        enabled=True,
+        draft_model_path="/d.gguf",
+        num_speculative_tokens=4,
         engine_native={"speculative.draft.n_max": "7"},
     )
     assert tr.plan(opts).settings["speculative.draft.n_max"] == 7
     for bad in ("0", 2.5, True):
         with pytest.raises(SpeculationError, match=r"speculative\.draft\.n_max"):
-            tr.plan(SpeculationOptions.build(enabled=True, draft_model_path="/d", engine_native={"speculative.draft.n_max": bad}))
+            tr.plan(
+                SpeculationOptions.build(
+                    enabled=True, draft_model_path="/d", engine_native={"speculative.draft.n_max": bad}
+                )
+            )
     with pytest.raises(SpeculationError, match="unknown type 'warp'"):
         tr.plan(SpeculationOptions.build(engine_native={"speculative.types": ["warp"]}))
 
@@ -130,7 +138,9 @@ def test_apply_onto_real_common_params() -> None:
     tr.apply(params, tr.plan(SpeculationOptions.build(draft_model_path="/d.gguf", num_speculative_tokens=5)))
     assert params.speculative.draft.mparams.path == "/d.gguf" and params.speculative.draft.n_max == 5
     with pytest.raises(SpeculationError, match="unknown setting 'nope'"):
-        tr.apply(xllamacpp.CommonParams(), tr.plan(SpeculationOptions.build(engine_native={"speculative.nope": 1})))
+        tr.apply(
+            xllamacpp.CommonParams(), tr.plan(SpeculationOptions.build(engine_native={"speculative.nope": 1}))
+        )
 
 
 def test_round_accounting() -> None:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from app.core.engines.base import Engine, Finished, Round, Sampling, TextDelta
+from app.core.engines.base import ChatMessage, Engine, Finished, Round, Sampling, TextDelta
 
 
 @dataclass
@@ -54,12 +54,12 @@ class RunResult:
 
 def run_once(engine: Engine, prompt: str, sampling: Sampling, top_logprobs: int = 0) -> RunResult:
     res = RunResult(prompt=prompt)
-    messages = [{"role": "user", "content": prompt}]
+    messages: list[ChatMessage] = [{"role": "user", "content": prompt}]
     start = time.perf_counter()
     gen = (
         engine.generate(messages, sampling, None, top_logprobs=top_logprobs)  # type: ignore[call-arg]
         if top_logprobs
-        else engine.generate(messages, sampling)  # type: ignore[arg-type]
+        else engine.generate(messages, sampling)
     )
     for ev in gen:
         if isinstance(ev, TextDelta):
@@ -178,7 +178,12 @@ class BenchRow:
         return self.on.decode_tps / self.off.decode_tps if self.off.decode_tps else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {"prompt": self.prompt, "off": self.off.to_json(), "on": self.on.to_json(), "ratio": round(self.ratio, 3)}
+        return {
+            "prompt": self.prompt,
+            "off": self.off.to_json(),
+            "on": self.on.to_json(),
+            "ratio": round(self.ratio, 3),
+        }
 
 
 def bench(

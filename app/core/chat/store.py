@@ -159,8 +159,9 @@ class ChatStore:
             )
             self._db.execute("UPDATE conversations SET updated = ? WHERE id = ?", (now, conversation_id))
         assert cur.lastrowid is not None
-        return Message(cur.lastrowid, conversation_id, role, content, status, model, stats,
-                       list(draft_spans or []), now)
+        return Message(
+            cur.lastrowid, conversation_id, role, content, status, model, stats, list(draft_spans or []), now
+        )
 
     def messages(self, conversation_id: int) -> list[Message]:
         rows = self._db.execute(

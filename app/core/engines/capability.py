@@ -137,7 +137,9 @@ def drafter_support(family: Family, spec: AnySpec, engine: str, method: str | No
     for m, minimum in info.method_min_versions:
         if m == chosen and avail.version and not version_at_least(avail.version, minimum):
             return Support(
-                False, f"{chosen!r} needs {info.distribution} >= {minimum} (installed {avail.version})", chosen
+                False,
+                f"{chosen!r} needs {info.distribution} >= {minimum} (installed {avail.version})",
+                chosen,
             )
     return Support(True, "", chosen)
 

@@ -300,7 +300,7 @@ class _StreamState:
     def _on_chunk(self, chunk: Any) -> bool:
         if not isinstance(chunk, dict):
             raise GenerationError(f"unexpected chunk from llama.cpp: {chunk!r}")
-        if "error" in chunk or "code" in chunk and "message" in chunk:
+        if "error" in chunk or ("code" in chunk and "message" in chunk):
             err = chunk.get("error", chunk)
             msg = err.get("message", err) if isinstance(err, dict) else err
             raise GenerationError(f"llama.cpp: {msg}")
@@ -330,7 +330,10 @@ class _StreamState:
             for e in entries:
                 self.ids.append(int(e["id"]))
                 self.candidates.append(
-                    [TokenCandidate(int(c["id"]), str(c["token"]), float(c["logprob"])) for c in e.get("top_logprobs", [])]
+                    [
+                        TokenCandidate(int(c["id"]), str(c["token"]), float(c["logprob"]))
+                        for c in e.get("top_logprobs", [])
+                    ]
                 )
         if text or n_tokens:
             put(TextDelta(text, n_tokens, bool(flags) and all(flags)))
@@ -361,7 +364,9 @@ class _StreamState:
 
 def _probe(path: Path, role: str) -> Any:
     if not path.exists():
-        raise ModelLoadError(f"the {role} file {path} does not exist", "Download it again or pick another file.")
+        raise ModelLoadError(
+            f"the {role} file {path} does not exist", "Download it again or pick another file."
+        )
     if path.is_dir():
         raise ModelLoadError(f"the {role} path {path} is a folder; llama.cpp needs a .gguf file")
     try:

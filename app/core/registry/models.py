@@ -26,7 +26,9 @@ def placeholders(template: str, field: str) -> set[str]:
     try:
         parsed = list(string.Formatter().parse(template))
     except ValueError as exc:
-        raise ValueError(f"{field}: malformed template {template!r} ({exc}); use {{name}} placeholders") from exc
+        raise ValueError(
+            f"{field}: malformed template {template!r} ({exc}); use {{name}} placeholders"
+        ) from exc
     names: set[str] = set()
     for _literal, name, spec, conv in parsed:
         if name is None:
@@ -34,7 +36,9 @@ def placeholders(template: str, field: str) -> set[str]:
         if name == "" or name.isdigit():
             raise ValueError(f"{field}: positional placeholder '{{{name}}}' in {template!r}; use a named one")
         if spec or conv:
-            raise ValueError(f"{field}: placeholder '{{{name}}}' in {template!r} must not carry a format spec")
+            raise ValueError(
+                f"{field}: placeholder '{{{name}}}' in {template!r} must not carry a format spec"
+            )
         names.add(name)
     return names
 
@@ -160,7 +164,9 @@ class _SpecBase(_Strict):
             raise ValueError("size_in_billions: must be a positive number of billions of parameters")
         a = self.activated_size_in_billions
         if a is not None and not 0 < a <= self.size_in_billions:
-            raise ValueError("activated_size_in_billions: must be positive and not larger than size_in_billions")
+            raise ValueError(
+                "activated_size_in_billions: must be positive and not larger than size_in_billions"
+            )
         _check_list(self.quantizations, "quantizations", required=True)
         if not (self.sources.hubs() or self.sources.local):
             raise ValueError("sources: declare at least one of huggingface, modelscope, local")
@@ -213,7 +219,9 @@ class GGUFSpec(_SpecBase):
             src = self.source(hub)
             where = f"sources.{hub}"
             check_placeholders(src.model_id, f"{where}.model_id", set())
-            check_placeholders(src.model_file_name_template, f"{where}.model_file_name_template", parts_allowed)
+            check_placeholders(
+                src.model_file_name_template, f"{where}.model_file_name_template", parts_allowed
+            )
             if (src.model_file_name_template or self.model_file_name_template) is None:
                 raise ValueError(
                     f"{where}: gguf needs model_file_name_template, e.g. 'model-{{quantization}}.gguf'"
@@ -230,7 +238,9 @@ class GGUFSpec(_SpecBase):
             _check_list(local.draft_quantizations, "sources.local.draft_quantizations", required=False)
             used = check_placeholders(local.draft_path, "sources.local.draft_path", {"draft_quantization"})
             if "draft_quantization" in used and not local.draft_quantizations:
-                raise ValueError("sources.local.draft_path uses {draft_quantization} but draft_quantizations is missing")
+                raise ValueError(
+                    "sources.local.draft_path uses {draft_quantization} but draft_quantizations is missing"
+                )
         return self
 
     def file_template(self, hub: str) -> str:
@@ -250,7 +260,9 @@ class MLXSpec(_SpecBase):
             where = f"sources.{hub}"
             check_placeholders(src.model_id, f"{where}.model_id", {"quantization"})
             if src.model_file_name_template is not None:
-                raise ValueError(f"{where}.model_file_name_template: mlx models are repo snapshots; remove it")
+                raise ValueError(
+                    f"{where}.model_file_name_template: mlx models are repo snapshots; remove it"
+                )
             if src.draft_model_file_name_template is not None:
                 raise ValueError(
                     f"{where}.draft_model_file_name_template: mlx drafters are repo snapshots; "

@@ -63,7 +63,9 @@ class Registry:
     @classmethod
     def load(cls, user_dir: Path | None = None) -> Registry:
         reg = cls()
-        raw = json.loads(resources.files("app.resources").joinpath("builtin_families.json").read_text("utf-8"))
+        raw = json.loads(
+            resources.files("app.resources").joinpath("builtin_families.json").read_text("utf-8")
+        )
         for i, data in enumerate(raw):
             fam = load_family(data, f"builtin entry {i}")  # a broken builtin is a bug: raise
             reg.families[fam.name] = fam

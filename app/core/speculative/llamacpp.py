@@ -115,7 +115,9 @@ def plan(options: SpeculationOptions, family_name: str = "", size_in_billions: f
         path = native.get("speculative.draft.mparams.path")
         if path and not types:
             types = ["DRAFT_SIMPLE"]
-        return LlamaCppPlan(types=types, draft_path=str(path) if path else None, settings=settings, user_driven=True)
+        return LlamaCppPlan(
+            types=types, draft_path=str(path) if path else None, settings=settings, user_driven=True
+        )
 
     if not options.enabled:
         return LlamaCppPlan(settings=settings)
@@ -141,7 +143,11 @@ def plan(options: SpeculationOptions, family_name: str = "", size_in_billions: f
     if method == "ngram-mod" and depth is not None and "speculative.ngram_mod.n_min" not in settings:
         settings["speculative.ngram_mod.n_min"] = min(48, depth)
     return LlamaCppPlan(
-        types=[TYPE_BY_METHOD[method]], draft_path=draft_path, settings=settings, depth=depth, depth_source=source
+        types=[TYPE_BY_METHOD[method]],
+        draft_path=draft_path,
+        settings=settings,
+        depth=depth,
+        depth_source=source,
     )
 
 

@@ -10,10 +10,26 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 Method = Literal[
-    "draft", "mtp", "eagle3", "dflash", "ngram-simple", "ngram-map-k", "ngram-map-k4v", "ngram-mod", "ngram-cache"
+    "draft",
+    "mtp",
+    "eagle3",
+    "dflash",
+    "ngram-simple",
+    "ngram-map-k",
+    "ngram-map-k4v",
+    "ngram-mod",
+    "ngram-cache",
 ]
 METHODS: tuple[str, ...] = (
-    "draft", "mtp", "eagle3", "dflash", "ngram-simple", "ngram-map-k", "ngram-map-k4v", "ngram-mod", "ngram-cache"
+    "draft",
+    "mtp",
+    "eagle3",
+    "dflash",
+    "ngram-simple",
+    "ngram-map-k",
+    "ngram-map-k4v",
+    "ngram-mod",
+    "ngram-cache",
 )
 #: Methods that need a drafter checkpoint.
 DRAFTER_METHODS = frozenset({"draft", "mtp", "eagle3", "dflash"})
@@ -117,8 +133,10 @@ OFF = SpeculationOptions()
 
 #: Gemma 4 tokens per round by size (billions), from the shared registry facts.
 GEMMA4_TOKENS_BY_SIZE: dict[float, int] = {2: 2, 4: 4, 12: 4, 26: 4, 31: 4}
-#: Trained depth of mlx-vlm drafters when nothing is passed (Gemma 4 assistant: 4).
-MLX_DRAFTER_TRAINED_DEPTH = 4
+#: Drafted tokens per round of mlx-vlm drafters at their trained depth. The Gemma 4 assistant is
+#: trained on blocks of 4 that include the verified token, i.e. 3 drafts. Tandem's "tokens per
+#: round" counts drafted tokens on every engine (llama.cpp ``n_max`` has the same meaning).
+MLX_DRAFTER_TRAINED_DEPTH = 3
 #: llama.cpp's own default (``CommonParams().speculative.draft.n_max``), checked by a test.
 LLAMACPP_DRAFT_N_MAX_DEFAULT = 3
 LLAMACPP_NGRAM_MOD_N_MAX_DEFAULT = 64
@@ -131,12 +149,14 @@ class DefaultDepth:
     source: str
 
 
-def default_tokens(engine: str, family_name: str, size_in_billions: float, method: str = "draft") -> DefaultDepth:
+def default_tokens(
+    engine: str, family_name: str, size_in_billions: float, method: str = "draft"
+) -> DefaultDepth:
     """The tokens-per-round an engine uses when the user leaves the field empty, with why."""
     if engine == "mlx":
         if method in MODEL_FREE_METHODS:
             return DefaultDepth(None, "not offered by this engine")
-        return DefaultDepth(MLX_DRAFTER_TRAINED_DEPTH, "the drafter's trained depth (mlx-vlm)")
+        return DefaultDepth(MLX_DRAFTER_TRAINED_DEPTH, "the drafter's trained depth (mlx-vlm block of 4)")
     if method == "ngram-mod":
         return DefaultDepth(LLAMACPP_NGRAM_MOD_N_MAX_DEFAULT, "llama.cpp ngram_mod.n_max")
     if method in ("ngram-simple", "ngram-map-k", "ngram-map-k4v"):

@@ -59,7 +59,9 @@ class RoundAccountant:
     def _close(self) -> None:
         if self._open is not None and self._open_emitted > 0:
             drafted, accepted = self._open
-            self._record(RoundStats(self._index, drafted, min(accepted, self._open_emitted), self._open_emitted))
+            self._record(
+                RoundStats(self._index, drafted, min(accepted, self._open_emitted), self._open_emitted)
+            )
         elif self._open is not None and self._open[0] > 0:
             # A round that drafted but emitted nothing (stopped right there): keep its draft count.
             self._record(RoundStats(self._index, self._open[0], 0, 0))

@@ -1,0 +1,172 @@
+"""Speculation on llama.cpp, measured side by side in one run, and Tandem's overhead vs bare xllamacpp.
+
+    python benchmarks/bench_llamacpp.py [--max-tokens 128] [--repeats 2]
+
+Everything runs on the embedded SmolLM2-135M-Instruct models (F32 target, Q4_1 drafter derived from
+the same weights). Each table row alternates spec-off and spec-on runs of the same prompt with both
+engines loaded, so machine noise hits both sides alike; the best of ``--repeats`` is kept.
+Results go to stdout as Markdown (paste into docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.core import assets
+from app.core.bench import bench
+from app.core.engines.base import Finished, LoadRequest, Sampling, TextDelta
+from app.core.engines.llamacpp import LlamaCppEngine
+from app.core.speculative import SpeculationOptions
+
+PROMPTS = {
+    "repetitive": "Count from 1 to 40, one number per line.",
+    "code edit": "Here is a Python function:\n\ndef total(xs):\n    t = 0\n    for x in xs:\n"
+    "        t = t + x\n"
+    "    return t\n\nRename the variable t to running_sum and return the whole function.",
+    "prose": "Write a short paragraph about autumn in the mountains.",
+}
+
+
+def loader(model: Path, **on: Any) -> Any:
+    def load(spec_on: bool) -> LlamaCppEngine:
+        opts = SpeculationOptions.build(**on) if spec_on else SpeculationOptions()
+        return LlamaCppEngine.load(LoadRequest(str(model), opts, n_ctx=2048, n_threads=os.cpu_count()))
+
+    return load
+
+
+def speculation_tables(f32: Path, q4: Path, max_tokens: int, repeats: int) -> None:
+    configs = [
+        (
+            "F32 + Q4_1 drafter, 4/round",
+            f32,
+            {"enabled": True, "draft_model_path": str(q4), "num_speculative_tokens": 4},
+        ),
+        (
+            "F32 + Q4_1 drafter, 8/round",
+            f32,
+            {"enabled": True, "draft_model_path": str(q4), "num_speculative_tokens": 8},
+        ),
+        (
+            "F32 + ngram-mod (16/round)",
+            f32,
+            {"enabled": True, "method": "ngram-mod", "num_speculative_tokens": 16},
+        ),
+        (
+            "Q4_1 + ngram-mod (16/round)",
+            q4,
+            {"enabled": True, "method": "ngram-mod", "num_speculative_tokens": 16},
+        ),
+    ]
+    print("| config | prompt | spec-off tok/s | spec-on tok/s | ratio | acceptance | accepted/round |")
+    print("|---|---|---|---|---|---|---|")
+    for label, model, on in configs:
+        rows = bench(loader(model, **on), list(PROMPTS.values()), max_tokens, repeats)
+        for name, row in zip(PROMPTS, rows, strict=True):
+            acc = row.on.acceptance_rate
+            mal = row.on.mean_accepted_per_round
+            print(
+                f"| {label} | {name} | {row.off.decode_tps:.1f} | {row.on.decode_tps:.1f} | "
+                f"{row.ratio:.2f}x | "
+                f"{'-' if acc is None else f'{acc:.0%}'} | {'-' if mal is None else f'{mal:.2f}'} |",
+                flush=True,
+            )
+
+
+def _bare_run(server: Any, prompt: str, max_tokens: int) -> tuple[int, float]:
+    """Tokens and seconds from the first streamed token to the end, with a no-op callback."""
+    first: list[float] = []
+    count = [0]
+
+    def cb(chunk: dict[str, Any]) -> bool:
+        delta = (chunk.get("choices") or [{}])[0].get("delta") or {}
+        if delta.get("content"):
+            if not first:
+                first.append(time.perf_counter())
+            count[0] += 1
+        return False
+
+    req = {
+        "messages": [{"role": "user", "content": prompt}],
+        "stream": True,
+        "max_tokens": max_tokens,
+        "temperature": 0.0,
+        "timings_per_token": True,
+    }
+    server.handle_chat_completions(req, cb)
+    return count[0], time.perf_counter() - first[0]
+
+
+def _tandem_run(engine: LlamaCppEngine, prompt: str, max_tokens: int) -> tuple[int, float]:
+    first = 0.0
+    count = 0
+    for ev in engine.generate([{"role": "user", "content": prompt}], Sampling(max_tokens=max_tokens)):
+        if isinstance(ev, TextDelta) and ev.text:
+            if not count:
+                first = time.perf_counter()
+            count += 1
+        elif isinstance(ev, Finished):
+            end = time.perf_counter()
+    return count, end - first
+
+
+def overhead_table(q4: Path, max_tokens: int, repeats: int) -> None:
+    import xllamacpp
+
+    engine = LlamaCppEngine.load(
+        LoadRequest(str(q4), SpeculationOptions(), n_ctx=2048, n_threads=os.cpu_count())
+    )
+    params = xllamacpp.CommonParams()
+    params.model.path = str(q4)
+    params.n_ctx = 2048
+    params.n_parallel = 1
+    params.cpuparams.n_threads = os.cpu_count() or 1
+    params.cpuparams_batch.n_threads = params.cpuparams.n_threads
+    params.verbosity = -1
+    params.warmup = False
+    params.api_keys = ["bench"]
+    bare = xllamacpp.Server(params)
+    print("| prompt | bare xllamacpp tok/s | Tandem streamed tok/s | Tandem / bare |")
+    print("|---|---|---|---|")
+    try:
+        for name, prompt in PROMPTS.items():
+            best_b = best_t = 0.0
+            for _ in range(repeats):
+                n, s = _bare_run(bare, prompt, max_tokens)
+                best_b = max(best_b, n / s)
+                n, s = _tandem_run(engine, prompt, max_tokens)
+                best_t = max(best_t, n / s)
+            print(f"| {name} | {best_b:.1f} | {best_t:.1f} | {best_t / best_b:.1%} |", flush=True)
+    finally:
+        engine.close()
+        del bare
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--max-tokens", type=int, default=128)
+    ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--only", choices=["speculation", "overhead"], default=None)
+    args = ap.parse_args()
+    q4 = assets.smollm2_q4_path()
+    f32 = assets.resolve("embedded://smollm2/SmolLM2-135M-Instruct.F32.gguf")
+    print(
+        f"<!-- {time.strftime('%Y-%m-%d %H:%M')} max_tokens={args.max_tokens} repeats={args.repeats} "
+        f"cpus={os.cpu_count()} -->"
+    )
+    if args.only in (None, "speculation"):
+        speculation_tables(f32, q4, args.max_tokens, args.repeats)
+        print()
+    if args.only in (None, "overhead"):
+        overhead_table(q4, args.max_tokens, max(args.repeats, 3))
+
+
+if __name__ == "__main__":
+    main()
