@@ -170,8 +170,10 @@ def parity(
 @dataclass
 class BenchRow:
     prompt: str
-    off: RunResult
-    on: RunResult
+    off: RunResult  # the fastest spec-off run
+    on: RunResult  # the fastest spec-on run
+    off_runs: list[RunResult] = field(default_factory=list)  # every run, in order
+    on_runs: list[RunResult] = field(default_factory=list)
 
     @property
     def ratio(self) -> float:
@@ -200,13 +202,12 @@ def bench(
         try:
             rows = []
             for p in prompts:
-                best: dict[bool, RunResult] = {}
+                runs: dict[bool, list[RunResult]] = {False: [], True: []}
                 for _ in range(repeats):
                     for spec_on, eng in ((False, off_engine), (True, on_engine)):
-                        r = run_once(eng, p, sampling)
-                        if spec_on not in best or r.decode_tps > best[spec_on].decode_tps:
-                            best[spec_on] = r
-                rows.append(BenchRow(p, best[False], best[True]))
+                        runs[spec_on].append(run_once(eng, p, sampling))
+                best = {k: max(v, key=lambda r: r.decode_tps) for k, v in runs.items()}
+                rows.append(BenchRow(p, best[False], best[True], runs[False], runs[True]))
             return rows
         finally:
             on_engine.close()

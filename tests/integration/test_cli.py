@@ -1,0 +1,94 @@
+"""The headless CLI on the real embedded models (in-process, so model loads stay few)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+
+pytestmark = pytest.mark.slow
+
+
+def test_generate_default_model_answers_offline(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["generate", "--prompt", "What is 2 + 2?", "--max-tokens", "16", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["engine"] == "llama.cpp" and out["speculation"] is False
+    assert out["text"].strip() and out["completion_tokens"] > 0
+    assert out["completion_tokens"] == sum(r["emitted"] for r in out["round_details"])
+    assert out["completion_token_ids"] is None or len(out["completion_token_ids"]) <= out["completion_tokens"]
+
+
+def test_generate_with_declared_drafter(capsys: pytest.CaptureFixture[str], smollm2_f32: Path) -> None:
+    code = main(
+        ["generate", "smollm2-135m-instruct", "--quant", "F32", "--spec", "on", "--draft-tokens", "4",
+         "--prompt", "Count from 1 to 10.", "--max-tokens", "24", "--json"]
+    )  # fmt: skip
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["speculation"] is True and out["method"] == "draft"
+    assert out["drafter"].endswith("SmolLM2-135M-Instruct.Q4_1.gguf")
+    assert out["drafted_total"] > 0 and 0 < out["accepted_total"] <= out["drafted_total"]
+
+
+def test_parity_command_exit_status(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], smollm2_f32: Path
+) -> None:
+    prompts = tmp_path / "prompts.txt"
+    prompts.write_text("# comment\nCount from 1 to 12.\nName three colours.\n")
+    code = main(["parity", "smollm2-135m-instruct", "--quant", "F32", "--prompts", str(prompts),
+                 "--max-tokens", "24", "--json"])  # fmt: skip
+    lines = [json.loads(ln) for ln in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 2
+    assert code == (0 if all(r["identical"] for r in lines) else 1)
+    assert all(r["compared"].startswith("text") for r in lines)  # drafted ids are not exposed
+    assert code == 0, f"greedy spec-on diverged: {lines}"
+
+
+def test_bench_command_reports_both_sides(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    prompts = tmp_path / "prompts.txt"
+    prompts.write_text("Repeat: one two three four five one two three four five\n")
+    code = main(["bench", "--spec-method", "ngram-mod", "--draft-tokens", "8", "--prompts", str(prompts),
+                 "--max-tokens", "16", "--json"])  # fmt: skip
+    assert code == 0
+    row = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert row["off"]["decode_tokens_per_second"] > 0 and row["on"]["decode_tokens_per_second"] > 0
+    assert row["ratio"] > 0 and row["off"]["drafted_total"] == 0
+
+
+def test_unsupported_pair_is_refused_before_loading(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["generate", "gemma-3-270m", "--spec", "on", "--prompt", "hi"])
+    assert code == 2
+    assert "declares no drafter" in capsys.readouterr().err
+    code = main(["generate", "gemma-4", "--format", "mlx", "--size", "E2B", "--engine", "llama.cpp",
+                 "--prompt", "hi"])  # fmt: skip
+    assert code == 2
+    assert "cannot run mlx models" in capsys.readouterr().err
+
+
+def test_register_and_unregister(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = {
+        "name": "my-pair",
+        "specs": [{"format": "gguf", "size_in_billions": 1, "quantizations": ["Q4_0"],
+                   "model_file_name_template": "m-{quantization}.gguf",
+                   "sources": {"huggingface": {"model_id": "me/m-GGUF",
+                                               "draft_model_file_name_template": "d.gguf"}}}],
+    }  # fmt: skip
+    path = tmp_path / "fam.json"
+    path.write_text(json.dumps(good))
+    assert main(["register", str(path)]) == 0
+    assert "registered my-pair" in capsys.readouterr().out
+    bad = json.loads(json.dumps(good))
+    bad["name"] = "bad-pair"
+    bad["specs"][0]["sources"]["huggingface"]["draft_model_id"] = "me/{quantization}"
+    path.write_text(json.dumps(bad))
+    assert main(["register", str(path)]) == 2
+    assert "draft_model_id: unknown placeholder {quantization}" in capsys.readouterr().err
+    assert main(["models", "--json"]) == 0
+    names = {f["name"] for f in json.loads(capsys.readouterr().out)}
+    assert {"my-pair", "gemma-4", "smollm2-135m-instruct"} <= names and "bad-pair" not in names
+    assert main(["unregister", "my-pair"]) == 0
+    assert main(["unregister", "gemma-4"]) == 2
