@@ -35,6 +35,7 @@ def main() -> int:
     from app.gui.errors import ErrorBridge
     from app.gui.i18n import I18n
     from app.gui.main_window import MainWindow
+    from app.gui.views.delete_dialog import DeleteDialog
     from app.gui.views.launch_dialog import LaunchChoice
 
     app = create_application(sys.argv)
@@ -84,6 +85,20 @@ def main() -> int:
     shot(dlg, "launch-dialog-no-drafter.png")
     dlg.reject()
 
+    # Delete confirmation: the safe default, then with "Also free disk space" and its warning.
+    delete = DeleteDialog("gemma-4", "Q4_K_M", "huggingface", size=3_460_000_000, parent=window)
+    delete.show()
+    shot(delete, "delete-dialog.png")
+    delete.free_disk_box.setChecked(True)
+    shot(delete, "delete-dialog-free-disk.png")
+    delete.close()
+
+    # Settings: the model cache location and what it holds.
+    settings_dlg = window.open_settings()
+    settings_dlg.adjustSize()
+    shot(settings_dlg, "settings.png")
+    settings_dlg.reject()
+
     # A real chat with speculation: SmolLM2 F32 target + Q4_1 drafter.
     smol, sspec, _q = window.registry.match("smollm2-135m-instruct", "gguf", None, "F32")
     choice = LaunchChoice(
@@ -115,12 +130,20 @@ def main() -> int:
     window.nav.setCurrentRow(1)
     shot(window, "main-models-ja.png")
     window.set_language("zh_CN")
+    shot(window, "main-models-zh_CN.png")
     dlg = window.open_launch_dialog(fam, spec, quant)
     dlg.enable.setChecked(True)
     dlg.adjustSize()
     shot(dlg, "launch-dialog-zh_CN.png")
     dlg.reject()
     window.set_language("ko")
+    window.nav.setCurrentRow(1)
+    shot(window, "main-models-ko.png")
+    delete = DeleteDialog("gemma-4", "Q4_K_M", "huggingface", size=3_460_000_000, parent=window)
+    delete.free_disk_box.setChecked(True)
+    delete.show()
+    shot(delete, "delete-dialog-ko.png")
+    delete.close()
     window.nav.setCurrentRow(0)
     shot(window, "chat-ko.png")
     window.set_language("en")

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QProgressBar,
     QPushButton,
     QSizePolicy,
@@ -34,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core import paths
 from app.core import settings as settings_mod
 from app.core.chat import AnswerStats, ChatStore
 from app.core.engines.base import Sampling
@@ -54,6 +54,7 @@ from app.gui.sysinfo import rss_bytes
 from app.gui.views.banner import ErrorBanner
 from app.gui.views.browser import BrowserPage
 from app.gui.views.chat_view import ChatView
+from app.gui.views.delete_dialog import DeleteDialog
 from app.gui.views.downloads_page import DownloadsPage
 from app.gui.views.launch_dialog import LaunchChoice, LaunchDialog
 from app.gui.views.settings_dialog import SettingsDialog
@@ -65,10 +66,13 @@ PAGE_CHAT, PAGE_MODELS, PAGE_DOWNLOADS = range(3)
 
 
 class MainWindow(QMainWindow):
-    """Signals: ``modelLoaded(dict)``, ``launchDialogOpened(LaunchDialog)``."""
+    """Signals: ``modelLoaded(dict)``, ``launchDialogOpened(LaunchDialog)``,
+    ``deleteDialogOpened(DeleteDialog)``, ``deleteFinished(bool free_disk, int bytes_freed)``."""
 
     modelLoaded = Signal(object)
     launchDialogOpened = Signal(object)
+    deleteDialogOpened = Signal(object)
+    deleteFinished = Signal(bool, object)  # object: byte counts pass 2**31
 
     def __init__(
         self,
@@ -88,6 +92,8 @@ class MainWindow(QMainWindow):
         self._save_settings = save_settings
         self.registry = registry or Registry.load()
         self.store = store or ChatStore()
+        # The "Model cache" setting decides where cache entries go, for the whole process.
+        paths.set_models_root(settings.model_cache_dir())
         self.cache = CacheBridge(settings.hub, settings.endpoint())
         self.engine = EngineHost(self)
         self.tasks = TaskRunner(self)
@@ -530,30 +536,53 @@ class MainWindow(QMainWindow):
             self._pending_launch = None
             self.start_load(pending[0])
 
-    def _on_delete_requested(self, family: Family, spec: AnySpec, quant: str) -> None:
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
-            self.tr("Delete model files"),
-            self.tr("Delete {name} {quant} and its drafter files from the cache?").format(
-                name=family.name, quant=quant
-            ),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            self,
+    def _on_delete_requested(self, family: Family, spec: AnySpec, quant: str) -> DeleteDialog:
+        """Confirm, then delete on a worker: Tandem's entries only unless the user asks to free
+        disk space too (the hub files other tools may share); the result is reported with the
+        bytes freed."""
+        manager = self.cache.manager(family, spec, "target", quant)
+        status = manager.status()
+        dlg = DeleteDialog(
+            family.name,
+            quant,
+            str(manager.hub),
+            size=status.bytes_total,
+            has_entry=status.source != "hub-cache",
+            parent=self,
         )
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
-        def done(button: int) -> None:
-            if button != QMessageBox.StandardButton.Yes:
-                return
-            manager = self.cache.manager(family, spec, "target", quant)
+        def accepted() -> None:
+            free_disk = dlg.free_disk
             self.tasks.run(
-                lambda: manager.delete(free_disk=True),
-                lambda _n: self._on_download_completed("", True),
+                lambda: manager.delete(free_disk=free_disk),
+                lambda freed: self._on_deleted(family.name, quant, free_disk, int(freed)),
                 lambda exc: self.errors.report(exc, self.tr("The files could not be deleted")),
             )
 
-        box.finished.connect(done)
-        box.open()
+        dlg.accepted.connect(accepted)
+        dlg.open()
+        self.deleteDialogOpened.emit(dlg)
+        return dlg
+
+    def _on_deleted(self, name: str, quant: str, free_disk: bool, freed: int) -> None:
+        self._on_download_completed("", True)  # refresh the markers
+        model = f"{name} {quant}"
+        if not free_disk:
+            text = self.tr("Removed {model} from Tandem; its files stay in the hub cache.")
+            text = text.format(model=model)
+        elif freed:
+            text = self.tr("Deleted {model}: {size} of disk space freed.").format(
+                model=model, size=human_bytes(freed)
+            )
+        else:
+            text = self.tr(
+                "Removed {model} from Tandem; no disk space was freed (its files are still used by other "
+                "Tandem models, or were already gone)."
+            ).format(model=model)
+        self.browser.notice.show_message(text, "info")
+        self.statusBar().showMessage(text, 10000)
+        self.deleteFinished.emit(free_disk, freed)
 
     # --- settings -----------------------------------------------------------------------------------
     def open_settings(self) -> SettingsDialog:
@@ -563,6 +592,7 @@ class MainWindow(QMainWindow):
         def accepted() -> None:
             old_lang = self.settings.language
             self.settings = dlg.settings
+            paths.set_models_root(self.settings.model_cache_dir())
             self.cache.configure(self.settings.hub, self.settings.endpoint())
             self.family_model.refresh_status()
             self.spec_model.refresh_status()

@@ -138,6 +138,45 @@
         </message>
     </context>
     <context>
+        <name>DeleteDialog</name>
+        <message>
+            <source>Also deletes the model and drafter files from the {hub} cache, unless another Tandem model still uses them. Other tools that share this cache (the hf command, Python scripts, other apps) lose these files and must download them again.</source>
+            <translation>Also deletes the model and drafter files from the {hub} cache, unless another Tandem model still uses them. Other tools that share this cache (the hf command, Python scripts, other apps) lose these files and must download them again.</translation>
+        </message>
+        <message>
+            <source>Delete files</source>
+            <translation>Delete files</translation>
+        </message>
+        <message>
+            <source>Remove from Tandem</source>
+            <translation>Remove from Tandem</translation>
+        </message>
+        <message>
+            <source>Delete model</source>
+            <translation>Delete model</translation>
+        </message>
+        <message>
+            <source>Remove {model} from Tandem?</source>
+            <translation>Remove {model} from Tandem?</translation>
+        </message>
+        <message>
+            <source>Tandem's entry for this model and its drafter is removed. The downloaded files stay in the {hub} cache, where other tools can still use them.</source>
+            <translation>Tandem's entry for this model and its drafter is removed. The downloaded files stay in the {hub} cache, where other tools can still use them.</translation>
+        </message>
+        <message>
+            <source>Tandem found this model in the {hub} cache (another tool downloaded it) and has no entry of its own to remove. Choose “Also free disk space” to delete the files.</source>
+            <translation>Tandem found this model in the {hub} cache (another tool downloaded it) and has no entry of its own to remove. Choose “Also free disk space” to delete the files.</translation>
+        </message>
+        <message>
+            <source>The files take {size}.</source>
+            <translation>The files take {size}.</translation>
+        </message>
+        <message>
+            <source>Also free disk space</source>
+            <translation>Also free disk space</translation>
+        </message>
+    </context>
+    <context>
         <name>DepthField</name>
         <message>
             <source>Enter a whole number greater than zero, or leave it empty.</source>
@@ -315,16 +354,20 @@
             <translation>engine default: {value}</translation>
         </message>
         <message>
-            <source>Tokens per round: how many tokens are proposed before the model verifies them, counting the bonus token the model adds itself. Leave empty for the engine default.</source>
-            <translation>Tokens per round: how many tokens are proposed before the model verifies them, counting the bonus token the model adds itself. Leave empty for the engine default.</translation>
+            <source>Tokens per round: how many tokens are drafted before the model verifies them. The model adds one token of its own every round, so a round yields at most this many plus one. Leave empty for the engine default.</source>
+            <translation>Tokens per round: how many tokens are drafted before the model verifies them. The model adds one token of its own every round, so a round yields at most this many plus one. Leave empty for the engine default.</translation>
         </message>
         <message>
-            <source>On MLX this is the drafter's block size; empty uses the depth the drafter was trained for.</source>
-            <translation>On MLX this is the drafter's block size; empty uses the depth the drafter was trained for.</translation>
+            <source>On MLX the Gemma 4 assistant is trained on blocks of {block} tokens that include the verified token, so it drafts {value} per round by default.</source>
+            <translation>On MLX the Gemma 4 assistant is trained on blocks of {block} tokens that include the verified token, so it drafts {value} per round by default.</translation>
         </message>
         <message>
-            <source>On llama.cpp n-gram methods this is the longest draft taken from earlier text (n_max).</source>
-            <translation>On llama.cpp n-gram methods this is the longest draft taken from earlier text (n_max).</translation>
+            <source>On MLX this is the drafter's block size minus the verified token; empty uses the depth the drafter was trained for.</source>
+            <translation>On MLX this is the drafter's block size minus the verified token; empty uses the depth the drafter was trained for.</translation>
+        </message>
+        <message>
+            <source>On llama.cpp n-gram methods this is the longest draft taken from earlier text in a round.</source>
+            <translation>On llama.cpp n-gram methods this is the longest draft taken from earlier text in a round.</translation>
         </message>
         <message>
             <source>On llama.cpp this is the drafter's maximum draft length (draft.n_max); a round may draft fewer when the drafter is unsure.</source>
@@ -333,6 +376,18 @@
         <message>
             <source>Default here: {value} ({source}).</source>
             <translation>Default here: {value} ({source}).</translation>
+        </message>
+        <message>
+            <source>recommended for this Gemma 4 size</source>
+            <translation>recommended for this Gemma 4 size</translation>
+        </message>
+        <message>
+            <source>the drafter's trained depth</source>
+            <translation>the drafter's trained depth</translation>
+        </message>
+        <message>
+            <source>llama.cpp's own default</source>
+            <translation>llama.cpp's own default</translation>
         </message>
         <message>
             <source>Launch {name}</source>
@@ -546,16 +601,20 @@
             <translation>Check the network and the hub settings, then press Retry.</translation>
         </message>
         <message>
-            <source>Delete model files</source>
-            <translation>Delete model files</translation>
-        </message>
-        <message>
-            <source>Delete {name} {quant} and its drafter files from the cache?</source>
-            <translation>Delete {name} {quant} and its drafter files from the cache?</translation>
-        </message>
-        <message>
             <source>The files could not be deleted</source>
             <translation>The files could not be deleted</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
+            <translation>Removed {model} from Tandem; its files stay in the hub cache.</translation>
+        </message>
+        <message>
+            <source>Deleted {model}: {size} of disk space freed.</source>
+            <translation>Deleted {model}: {size} of disk space freed.</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</source>
+            <translation>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</translation>
         </message>
         <message>
             <source>Settings could not be saved</source>
@@ -636,8 +695,12 @@
             <translation>Drafter</translation>
         </message>
         <message>
-            <source>Yes</source>
-            <translation>Yes</translation>
+            <source>Has a drafter for speculative decoding</source>
+            <translation>Has a drafter for speculative decoding</translation>
+        </message>
+        <message>
+            <source>No drafter</source>
+            <translation>No drafter</translation>
         </message>
         <message>
             <source>invalid</source>
@@ -711,6 +774,18 @@
             <translation>Choose the model cache folder</translation>
         </message>
         <message>
+            <source>Choose a full path for the model cache, such as {example}.</source>
+            <translation>Choose a full path for the model cache, such as {example}.</translation>
+        </message>
+        <message>
+            <source>The model cache folder cannot be created: {reason}</source>
+            <translation>The model cache folder cannot be created: {reason}</translation>
+        </message>
+        <message>
+            <source>The model cache folder is not writable: {path}</source>
+            <translation>The model cache folder is not writable: {path}</translation>
+        </message>
+        <message>
             <source>Settings</source>
             <translation>Settings</translation>
         </message>
@@ -765,6 +840,10 @@
         <message>
             <source>Default location</source>
             <translation>Default location</translation>
+        </message>
+        <message>
+            <source>Tandem's model entries (links to the downloaded files) go here. The files themselves stay in the Hugging Face or ModelScope cache, shared with other tools, so models already there are found again after a change.</source>
+            <translation>Tandem's model entries (links to the downloaded files) go here. The files themselves stay in the Hugging Face or ModelScope cache, shared with other tools, so models already there are found again after a change.</translation>
         </message>
         <message>
             <source>Browse…</source>

@@ -138,6 +138,45 @@
         </message>
     </context>
     <context>
+        <name>DeleteDialog</name>
+        <message>
+            <source>Also deletes the model and drafter files from the {hub} cache, unless another Tandem model still uses them. Other tools that share this cache (the hf command, Python scripts, other apps) lose these files and must download them again.</source>
+            <translation>モデルとドラフトのファイルも {hub} キャッシュから削除します（他の Tandem モデルがまだ使っているファイルは除きます）。このキャッシュを共有する他のツール（hf コマンド、Python スクリプト、他のアプリ）はこれらのファイルを失い、再ダウンロードが必要になります。</translation>
+        </message>
+        <message>
+            <source>Delete files</source>
+            <translation>ファイルを削除</translation>
+        </message>
+        <message>
+            <source>Remove from Tandem</source>
+            <translation>Tandem から削除</translation>
+        </message>
+        <message>
+            <source>Delete model</source>
+            <translation>モデルを削除</translation>
+        </message>
+        <message>
+            <source>Remove {model} from Tandem?</source>
+            <translation>{model} を Tandem から削除しますか？</translation>
+        </message>
+        <message>
+            <source>Tandem's entry for this model and its drafter is removed. The downloaded files stay in the {hub} cache, where other tools can still use them.</source>
+            <translation>このモデルとそのドラフトの Tandem のエントリを削除します。ダウンロード済みのファイルは {hub} キャッシュに残り、他のツールから引き続き使えます。</translation>
+        </message>
+        <message>
+            <source>Tandem found this model in the {hub} cache (another tool downloaded it) and has no entry of its own to remove. Choose “Also free disk space” to delete the files.</source>
+            <translation>Tandem はこのモデルを {hub} キャッシュで見つけました（他のツールがダウンロードしたもの）。Tandem 自身の削除できるエントリはありません。ファイルを削除するには「ディスク容量も解放する」を選んでください。</translation>
+        </message>
+        <message>
+            <source>The files take {size}.</source>
+            <translation>ファイルのサイズは {size} です。</translation>
+        </message>
+        <message>
+            <source>Also free disk space</source>
+            <translation>ディスク容量も解放する</translation>
+        </message>
+    </context>
+    <context>
         <name>DepthField</name>
         <message>
             <source>Enter a whole number greater than zero, or leave it empty.</source>
@@ -315,16 +354,20 @@
             <translation>エンジン既定 {value}</translation>
         </message>
         <message>
-            <source>Tokens per round: how many tokens are proposed before the model verifies them, counting the bonus token the model adds itself. Leave empty for the engine default.</source>
-            <translation>1 ラウンドあたりのトークン数：モデルが検証する前に提案されるトークンの数で、モデル自身が追加するボーナストークンも含みます。空欄ならエンジンの既定値を使います。</translation>
+            <source>Tokens per round: how many tokens are drafted before the model verifies them. The model adds one token of its own every round, so a round yields at most this many plus one. Leave empty for the engine default.</source>
+            <translation>1 ラウンドあたりのトークン数：モデルが検証する前にドラフトされるトークンの数です。モデルは毎ラウンド自分でも 1 トークンを加えるため、1 ラウンドの出力は最大でこの数 + 1 です。空欄ならエンジンの既定値を使います。</translation>
         </message>
         <message>
-            <source>On MLX this is the drafter's block size; empty uses the depth the drafter was trained for.</source>
-            <translation>MLX ではドラフトモデルのブロックサイズです。空欄ならドラフトモデルの学習時の深さを使います。</translation>
+            <source>On MLX the Gemma 4 assistant is trained on blocks of {block} tokens that include the verified token, so it drafts {value} per round by default.</source>
+            <translation>MLX では Gemma 4 アシスタントは検証済みトークンを含む {block} トークンのブロックで学習されているため、既定では 1 ラウンドに {value} トークンをドラフトします。</translation>
         </message>
         <message>
-            <source>On llama.cpp n-gram methods this is the longest draft taken from earlier text (n_max).</source>
-            <translation>llama.cpp の n-gram 方式では、以前のテキストから取り出す最長のドラフト（n_max）です。</translation>
+            <source>On MLX this is the drafter's block size minus the verified token; empty uses the depth the drafter was trained for.</source>
+            <translation>MLX では、ドラフトモデルのブロックサイズから検証済みトークンを引いた値です。空欄ならドラフトモデルの学習時の深さを使います。</translation>
+        </message>
+        <message>
+            <source>On llama.cpp n-gram methods this is the longest draft taken from earlier text in a round.</source>
+            <translation>llama.cpp の n-gram 方式では、1 ラウンドで前のテキストから取る最長のドラフトです。</translation>
         </message>
         <message>
             <source>On llama.cpp this is the drafter's maximum draft length (draft.n_max); a round may draft fewer when the drafter is unsure.</source>
@@ -333,6 +376,18 @@
         <message>
             <source>Default here: {value} ({source}).</source>
             <translation>ここでの既定値：{value}（{source}）。</translation>
+        </message>
+        <message>
+            <source>recommended for this Gemma 4 size</source>
+            <translation>この Gemma 4 サイズの推奨値</translation>
+        </message>
+        <message>
+            <source>the drafter's trained depth</source>
+            <translation>ドラフトモデルの学習時の深さ</translation>
+        </message>
+        <message>
+            <source>llama.cpp's own default</source>
+            <translation>llama.cpp 自体の既定値</translation>
         </message>
         <message>
             <source>Launch {name}</source>
@@ -546,16 +601,20 @@
             <translation>ネットワークとハブの設定を確認してから「再試行」を押してください。</translation>
         </message>
         <message>
-            <source>Delete model files</source>
-            <translation>モデルファイルを削除</translation>
-        </message>
-        <message>
-            <source>Delete {name} {quant} and its drafter files from the cache?</source>
-            <translation>{name} {quant} とそのドラフトモデルのファイルをキャッシュから削除しますか？</translation>
-        </message>
-        <message>
             <source>The files could not be deleted</source>
             <translation>ファイルを削除できませんでした</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
+            <translation>{model} を Tandem から削除しました。ファイルはハブのキャッシュに残っています。</translation>
+        </message>
+        <message>
+            <source>Deleted {model}: {size} of disk space freed.</source>
+            <translation>{model} を削除しました：{size} のディスク容量を解放しました。</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</source>
+            <translation>{model} を Tandem から削除しました。ディスク容量は解放されませんでした（ファイルが他の Tandem モデルで使われているか、すでに存在しません）。</translation>
         </message>
         <message>
             <source>Settings could not be saved</source>
@@ -636,8 +695,12 @@
             <translation>ドラフト</translation>
         </message>
         <message>
-            <source>Yes</source>
-            <translation>あり</translation>
+            <source>Has a drafter for speculative decoding</source>
+            <translation>投機的デコード用のドラフトモデルあり</translation>
+        </message>
+        <message>
+            <source>No drafter</source>
+            <translation>ドラフトモデルなし</translation>
         </message>
         <message>
             <source>invalid</source>
@@ -711,6 +774,18 @@
             <translation>モデルキャッシュのフォルダーを選択</translation>
         </message>
         <message>
+            <source>Choose a full path for the model cache, such as {example}.</source>
+            <translation>モデルキャッシュには {example} のような完全なパスを指定してください。</translation>
+        </message>
+        <message>
+            <source>The model cache folder cannot be created: {reason}</source>
+            <translation>モデルキャッシュのフォルダーを作成できません：{reason}</translation>
+        </message>
+        <message>
+            <source>The model cache folder is not writable: {path}</source>
+            <translation>モデルキャッシュのフォルダーに書き込めません：{path}</translation>
+        </message>
+        <message>
             <source>Settings</source>
             <translation>設定</translation>
         </message>
@@ -765,6 +840,10 @@
         <message>
             <source>Default location</source>
             <translation>既定の場所</translation>
+        </message>
+        <message>
+            <source>Tandem's model entries (links to the downloaded files) go here. The files themselves stay in the Hugging Face or ModelScope cache, shared with other tools, so models already there are found again after a change.</source>
+            <translation>Tandem のモデルエントリ（ダウンロード済みファイルへのリンク）をここに保存します。ファイル本体は他のツールと共有する Hugging Face または ModelScope のキャッシュに残るため、変更後も既存のモデルは再び見つかります。</translation>
         </message>
         <message>
             <source>Browse…</source>

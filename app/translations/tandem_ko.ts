@@ -138,6 +138,45 @@
         </message>
     </context>
     <context>
+        <name>DeleteDialog</name>
+        <message>
+            <source>Also deletes the model and drafter files from the {hub} cache, unless another Tandem model still uses them. Other tools that share this cache (the hf command, Python scripts, other apps) lose these files and must download them again.</source>
+            <translation>{hub} 캐시에서 모델과 드래프트 파일도 삭제합니다(다른 Tandem 모델이 아직 사용하는 파일은 제외). 이 캐시를 공유하는 다른 도구(hf 명령, Python 스크립트, 다른 앱)는 이 파일을 잃게 되어 다시 다운로드해야 합니다.</translation>
+        </message>
+        <message>
+            <source>Delete files</source>
+            <translation>파일 삭제</translation>
+        </message>
+        <message>
+            <source>Remove from Tandem</source>
+            <translation>Tandem에서 제거</translation>
+        </message>
+        <message>
+            <source>Delete model</source>
+            <translation>모델 삭제</translation>
+        </message>
+        <message>
+            <source>Remove {model} from Tandem?</source>
+            <translation>Tandem에서 {model}을(를) 제거할까요?</translation>
+        </message>
+        <message>
+            <source>Tandem's entry for this model and its drafter is removed. The downloaded files stay in the {hub} cache, where other tools can still use them.</source>
+            <translation>이 모델과 드래프트에 대한 Tandem 항목이 제거됩니다. 다운로드한 파일은 {hub} 캐시에 남아 다른 도구에서 계속 사용할 수 있습니다.</translation>
+        </message>
+        <message>
+            <source>Tandem found this model in the {hub} cache (another tool downloaded it) and has no entry of its own to remove. Choose “Also free disk space” to delete the files.</source>
+            <translation>Tandem이 {hub} 캐시에서 이 모델을 찾았습니다(다른 도구가 다운로드함). 제거할 Tandem 자체 항목은 없습니다. 파일을 삭제하려면 “디스크 공간도 확보”를 선택하세요.</translation>
+        </message>
+        <message>
+            <source>The files take {size}.</source>
+            <translation>파일 크기는 {size}입니다.</translation>
+        </message>
+        <message>
+            <source>Also free disk space</source>
+            <translation>디스크 공간도 확보</translation>
+        </message>
+    </context>
+    <context>
         <name>DepthField</name>
         <message>
             <source>Enter a whole number greater than zero, or leave it empty.</source>
@@ -315,16 +354,20 @@
             <translation>엔진 기본값 {value}</translation>
         </message>
         <message>
-            <source>Tokens per round: how many tokens are proposed before the model verifies them, counting the bonus token the model adds itself. Leave empty for the engine default.</source>
-            <translation>라운드당 토큰 수: 모델이 검증하기 전에 제안되는 토큰 수로, 모델이 직접 추가하는 보너스 토큰도 포함합니다. 비워 두면 엔진 기본값을 사용합니다.</translation>
+            <source>Tokens per round: how many tokens are drafted before the model verifies them. The model adds one token of its own every round, so a round yields at most this many plus one. Leave empty for the engine default.</source>
+            <translation>라운드당 토큰 수: 모델이 검증하기 전에 초안으로 만드는 토큰 수입니다. 모델은 매 라운드 자체 토큰 하나를 더하므로 한 라운드는 최대 이 수 + 1개를 생성합니다. 비워 두면 엔진 기본값을 사용합니다.</translation>
         </message>
         <message>
-            <source>On MLX this is the drafter's block size; empty uses the depth the drafter was trained for.</source>
-            <translation>MLX에서는 드래프트 모델의 블록 크기입니다. 비워 두면 드래프트 모델이 학습된 깊이를 사용합니다.</translation>
+            <source>On MLX the Gemma 4 assistant is trained on blocks of {block} tokens that include the verified token, so it drafts {value} per round by default.</source>
+            <translation>MLX에서 Gemma 4 어시스턴트는 검증된 토큰을 포함한 {block}개 토큰 블록으로 학습되었으므로 기본적으로 라운드당 {value}개를 초안으로 만듭니다.</translation>
         </message>
         <message>
-            <source>On llama.cpp n-gram methods this is the longest draft taken from earlier text (n_max).</source>
-            <translation>llama.cpp의 n-gram 방식에서는 이전 텍스트에서 가져오는 가장 긴 드래프트(n_max)입니다.</translation>
+            <source>On MLX this is the drafter's block size minus the verified token; empty uses the depth the drafter was trained for.</source>
+            <translation>MLX에서는 드래프트 모델의 블록 크기에서 검증된 토큰을 뺀 값입니다. 비워 두면 드래프트 모델이 학습된 깊이를 사용합니다.</translation>
+        </message>
+        <message>
+            <source>On llama.cpp n-gram methods this is the longest draft taken from earlier text in a round.</source>
+            <translation>llama.cpp n-gram 방식에서는 한 라운드에 이전 텍스트에서 가져오는 가장 긴 초안입니다.</translation>
         </message>
         <message>
             <source>On llama.cpp this is the drafter's maximum draft length (draft.n_max); a round may draft fewer when the drafter is unsure.</source>
@@ -333,6 +376,18 @@
         <message>
             <source>Default here: {value} ({source}).</source>
             <translation>여기서의 기본값: {value} ({source}).</translation>
+        </message>
+        <message>
+            <source>recommended for this Gemma 4 size</source>
+            <translation>이 Gemma 4 크기의 권장값</translation>
+        </message>
+        <message>
+            <source>the drafter's trained depth</source>
+            <translation>드래프트 모델이 학습된 깊이</translation>
+        </message>
+        <message>
+            <source>llama.cpp's own default</source>
+            <translation>llama.cpp 자체 기본값</translation>
         </message>
         <message>
             <source>Launch {name}</source>
@@ -546,16 +601,20 @@
             <translation>네트워크와 허브 설정을 확인한 뒤 '다시 시도'를 누르세요.</translation>
         </message>
         <message>
-            <source>Delete model files</source>
-            <translation>모델 파일 삭제</translation>
-        </message>
-        <message>
-            <source>Delete {name} {quant} and its drafter files from the cache?</source>
-            <translation>캐시에서 {name} {quant}와(과) 드래프트 모델 파일을 삭제할까요?</translation>
-        </message>
-        <message>
             <source>The files could not be deleted</source>
             <translation>파일을 삭제하지 못했습니다</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
+            <translation>Tandem에서 {model}을(를) 제거했습니다. 파일은 허브 캐시에 남아 있습니다.</translation>
+        </message>
+        <message>
+            <source>Deleted {model}: {size} of disk space freed.</source>
+            <translation>{model}을(를) 삭제했습니다: 디스크 공간 {size}를 확보했습니다.</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</source>
+            <translation>Tandem에서 {model}을(를) 제거했습니다. 디스크 공간은 확보되지 않았습니다(파일을 다른 Tandem 모델이 아직 사용하거나 이미 없습니다).</translation>
         </message>
         <message>
             <source>Settings could not be saved</source>
@@ -636,8 +695,12 @@
             <translation>드래프트</translation>
         </message>
         <message>
-            <source>Yes</source>
-            <translation>예</translation>
+            <source>Has a drafter for speculative decoding</source>
+            <translation>추측 디코딩용 드래프트 모델 있음</translation>
+        </message>
+        <message>
+            <source>No drafter</source>
+            <translation>드래프트 모델 없음</translation>
         </message>
         <message>
             <source>invalid</source>
@@ -711,6 +774,18 @@
             <translation>모델 캐시 폴더 선택</translation>
         </message>
         <message>
+            <source>Choose a full path for the model cache, such as {example}.</source>
+            <translation>모델 캐시에는 {example}처럼 전체 경로를 지정하세요.</translation>
+        </message>
+        <message>
+            <source>The model cache folder cannot be created: {reason}</source>
+            <translation>모델 캐시 폴더를 만들 수 없습니다: {reason}</translation>
+        </message>
+        <message>
+            <source>The model cache folder is not writable: {path}</source>
+            <translation>모델 캐시 폴더에 쓸 수 없습니다: {path}</translation>
+        </message>
+        <message>
             <source>Settings</source>
             <translation>설정</translation>
         </message>
@@ -765,6 +840,10 @@
         <message>
             <source>Default location</source>
             <translation>기본 위치</translation>
+        </message>
+        <message>
+            <source>Tandem's model entries (links to the downloaded files) go here. The files themselves stay in the Hugging Face or ModelScope cache, shared with other tools, so models already there are found again after a change.</source>
+            <translation>Tandem의 모델 항목(다운로드한 파일에 대한 링크)이 여기에 저장됩니다. 파일 자체는 다른 도구와 공유하는 Hugging Face 또는 ModelScope 캐시에 남으므로, 위치를 바꿔도 이미 있는 모델은 다시 찾아집니다.</translation>
         </message>
         <message>
             <source>Browse…</source>

@@ -138,6 +138,45 @@
         </message>
     </context>
     <context>
+        <name>DeleteDialog</name>
+        <message>
+            <source>Also deletes the model and drafter files from the {hub} cache, unless another Tandem model still uses them. Other tools that share this cache (the hf command, Python scripts, other apps) lose these files and must download them again.</source>
+            <translation>同时从 {hub} 缓存中删除模型和草稿模型的文件（仍被其他 Tandem 模型使用的文件除外）。共享此缓存的其他工具（hf 命令、Python 脚本、其他应用）将失去这些文件，需要重新下载。</translation>
+        </message>
+        <message>
+            <source>Delete files</source>
+            <translation>删除文件</translation>
+        </message>
+        <message>
+            <source>Remove from Tandem</source>
+            <translation>从 Tandem 中移除</translation>
+        </message>
+        <message>
+            <source>Delete model</source>
+            <translation>删除模型</translation>
+        </message>
+        <message>
+            <source>Remove {model} from Tandem?</source>
+            <translation>要从 Tandem 中移除 {model} 吗？</translation>
+        </message>
+        <message>
+            <source>Tandem's entry for this model and its drafter is removed. The downloaded files stay in the {hub} cache, where other tools can still use them.</source>
+            <translation>将移除 Tandem 中此模型及其草稿模型的条目。已下载的文件仍保留在 {hub} 缓存中，其他工具仍可使用。</translation>
+        </message>
+        <message>
+            <source>Tandem found this model in the {hub} cache (another tool downloaded it) and has no entry of its own to remove. Choose “Also free disk space” to delete the files.</source>
+            <translation>Tandem 在 {hub} 缓存中找到了此模型（由其他工具下载），自身没有可移除的条目。要删除文件，请选择“同时释放磁盘空间”。</translation>
+        </message>
+        <message>
+            <source>The files take {size}.</source>
+            <translation>这些文件占用 {size}。</translation>
+        </message>
+        <message>
+            <source>Also free disk space</source>
+            <translation>同时释放磁盘空间</translation>
+        </message>
+    </context>
+    <context>
         <name>DepthField</name>
         <message>
             <source>Enter a whole number greater than zero, or leave it empty.</source>
@@ -315,16 +354,20 @@
             <translation>引擎默认 {value}</translation>
         </message>
         <message>
-            <source>Tokens per round: how many tokens are proposed before the model verifies them, counting the bonus token the model adds itself. Leave empty for the engine default.</source>
-            <translation>每轮 Token 数：模型验证前提出的 Token 数，包括模型自己追加的奖励 Token。留空则使用引擎默认值。</translation>
+            <source>Tokens per round: how many tokens are drafted before the model verifies them. The model adds one token of its own every round, so a round yields at most this many plus one. Leave empty for the engine default.</source>
+            <translation>每轮 Token 数：模型验证之前起草的 Token 数量。模型每轮还会自己生成一个 Token，因此每轮最多产出此数量加一。留空则使用引擎默认值。</translation>
         </message>
         <message>
-            <source>On MLX this is the drafter's block size; empty uses the depth the drafter was trained for.</source>
-            <translation>在 MLX 上，这是草稿模型的块大小；留空则使用草稿模型训练时的深度。</translation>
+            <source>On MLX the Gemma 4 assistant is trained on blocks of {block} tokens that include the verified token, so it drafts {value} per round by default.</source>
+            <translation>在 MLX 上，Gemma 4 助手模型按包含已验证 Token 在内的 {block} 个 Token 的块训练，因此默认每轮起草 {value} 个。</translation>
         </message>
         <message>
-            <source>On llama.cpp n-gram methods this is the longest draft taken from earlier text (n_max).</source>
-            <translation>在 llama.cpp 的 n-gram 方法中，这是从之前文本中取出的最长草稿（n_max）。</translation>
+            <source>On MLX this is the drafter's block size minus the verified token; empty uses the depth the drafter was trained for.</source>
+            <translation>在 MLX 上，此值为草稿模型的块大小减去已验证的 Token；留空则使用草稿模型训练时的深度。</translation>
+        </message>
+        <message>
+            <source>On llama.cpp n-gram methods this is the longest draft taken from earlier text in a round.</source>
+            <translation>在 llama.cpp 的 n-gram 方法中，此值为每轮从先前文本中取得的最长草稿。</translation>
         </message>
         <message>
             <source>On llama.cpp this is the drafter's maximum draft length (draft.n_max); a round may draft fewer when the drafter is unsure.</source>
@@ -333,6 +376,18 @@
         <message>
             <source>Default here: {value} ({source}).</source>
             <translation>此处默认值：{value}（{source}）。</translation>
+        </message>
+        <message>
+            <source>recommended for this Gemma 4 size</source>
+            <translation>此 Gemma 4 规模的推荐值</translation>
+        </message>
+        <message>
+            <source>the drafter's trained depth</source>
+            <translation>草稿模型训练时的深度</translation>
+        </message>
+        <message>
+            <source>llama.cpp's own default</source>
+            <translation>llama.cpp 自身的默认值</translation>
         </message>
         <message>
             <source>Launch {name}</source>
@@ -546,16 +601,20 @@
             <translation>请检查网络和模型仓库设置，然后点击“重试”。</translation>
         </message>
         <message>
-            <source>Delete model files</source>
-            <translation>删除模型文件</translation>
-        </message>
-        <message>
-            <source>Delete {name} {quant} and its drafter files from the cache?</source>
-            <translation>要从缓存中删除 {name} {quant} 及其草稿模型文件吗？</translation>
-        </message>
-        <message>
             <source>The files could not be deleted</source>
             <translation>无法删除文件</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
+            <translation>已从 Tandem 中移除 {model}；其文件仍保留在模型仓库缓存中。</translation>
+        </message>
+        <message>
+            <source>Deleted {model}: {size} of disk space freed.</source>
+            <translation>已删除 {model}：释放了 {size} 磁盘空间。</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</source>
+            <translation>已从 Tandem 中移除 {model}；未释放磁盘空间（其文件仍被其他 Tandem 模型使用，或已不存在）。</translation>
         </message>
         <message>
             <source>Settings could not be saved</source>
@@ -636,8 +695,12 @@
             <translation>草稿模型</translation>
         </message>
         <message>
-            <source>Yes</source>
-            <translation>是</translation>
+            <source>Has a drafter for speculative decoding</source>
+            <translation>有用于推测解码的草稿模型</translation>
+        </message>
+        <message>
+            <source>No drafter</source>
+            <translation>无草稿模型</translation>
         </message>
         <message>
             <source>invalid</source>
@@ -711,6 +774,18 @@
             <translation>选择模型缓存文件夹</translation>
         </message>
         <message>
+            <source>Choose a full path for the model cache, such as {example}.</source>
+            <translation>请为模型缓存选择完整路径，例如 {example}。</translation>
+        </message>
+        <message>
+            <source>The model cache folder cannot be created: {reason}</source>
+            <translation>无法创建模型缓存文件夹：{reason}</translation>
+        </message>
+        <message>
+            <source>The model cache folder is not writable: {path}</source>
+            <translation>模型缓存文件夹不可写：{path}</translation>
+        </message>
+        <message>
             <source>Settings</source>
             <translation>设置</translation>
         </message>
@@ -765,6 +840,10 @@
         <message>
             <source>Default location</source>
             <translation>默认位置</translation>
+        </message>
+        <message>
+            <source>Tandem's model entries (links to the downloaded files) go here. The files themselves stay in the Hugging Face or ModelScope cache, shared with other tools, so models already there are found again after a change.</source>
+            <translation>Tandem 的模型条目（指向已下载文件的链接）存放在此处。文件本身保留在 Hugging Face 或 ModelScope 缓存中，与其他工具共享，因此更改位置后，已有的模型仍会被找到。</translation>
         </message>
         <message>
             <source>Browse…</source>

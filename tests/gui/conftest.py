@@ -103,6 +103,15 @@ def make_window(qtbot: Any) -> Iterator[Callable[..., Any]]:
 
 
 @pytest.fixture(autouse=True)
+def _unpinned_models_root() -> Iterator[None]:
+    """A main window pins the cache entries' root for the process; every test starts unpinned."""
+    from app.core import paths
+
+    yield
+    paths.set_models_root(None)
+
+
+@pytest.fixture(autouse=True)
 def _app(qapp: Any) -> Any:
     """Every GUI test gets the QApplication (icons and fonts need one, even for pure models)."""
     return qapp

@@ -132,3 +132,36 @@ def test_browser_page_selection_and_actions(make_window: Any, qtbot: Any, regist
     dlg = blocker.args[0]
     assert dlg.family.name == "gemma-3-270m"
     dlg.reject()
+
+
+@pytest.mark.parametrize("language", ["en", "ja", "zh_CN", "ko"])
+def test_browser_fits_the_default_window_without_clipping(
+    make_window: Any, qtbot: Any, registry: Registry, language: str
+) -> None:
+    """At the default size the family table needs no horizontal scrollbar, the marker columns
+    and the builtin names show in full, and the variant tree's status column is not cut."""
+    from PySide6.QtCore import QSize
+    from PySide6.QtWidgets import QApplication
+
+    w = make_window(registry=registry)
+    assert w.size() == QSize(1200, 780)  # make_window keeps MainWindow's default size
+    w.set_language(language)
+    w.nav.setCurrentRow(1)
+    page = w.browser
+    page.select_family("gemma-4")
+    qtbot.waitExposed(page.table)
+    QApplication.processEvents()
+    table, tree = page.table, page.tree
+    assert table.horizontalScrollBar().maximum() == 0, [table.columnWidth(c) for c in range(5)]
+    assert sum(table.columnWidth(c) for c in range(5)) <= table.viewport().width()
+    header = table.horizontalHeader()
+    for col in (0, 1, 3, 4):  # everything but the sizes list, which elides with a tooltip
+        assert table.columnWidth(col) >= table.sizeHintForColumn(col), col
+    for col in (1, 3, 4):
+        assert table.columnWidth(col) >= header.sectionSizeHint(col), col
+    sizes_tip = page.proxy.data(page.proxy.index(page.table.currentIndex().row(), 2), 3)
+    assert "E2B" in sizes_tip and "31B" in sizes_tip
+    assert tree.horizontalScrollBar().maximum() == 0
+    assert tree.columnWidth(1) >= tree.sizeHintForColumn(1)
+    for button in (page.download_btn, page.delete_btn, page.launch_btn):
+        assert button.width() >= button.sizeHint().width(), button.text()

@@ -177,3 +177,52 @@ def test_model_free_methods_for_a_model_without_drafter(
 
 def test_ordered_draft_quants() -> None:
     assert ordered_draft_quants(["Q8_0", "BF16", "Q4_0", "F16"]) == ["BF16", "F16", "Q8_0", "Q4_0"]
+
+
+def test_tokens_per_round_tooltips_say_drafted_tokens_on_each_engine(
+    qtbot: Any, registry: Registry, engines: dict[str, bool]
+) -> None:
+    """ "Tokens per round" counts drafted tokens on every engine; each tooltip says what that is there."""
+    from app.core.speculative import default_tokens
+
+    llama = dialog(qtbot, registry, "smollm2-135m-instruct", "gguf")
+    tip = llama.depth_field.edit.toolTip()
+    assert "drafted before the model verifies" in tip and "draft.n_max" in tip
+    assert "bonus" not in tip and "counting" not in tip  # the old "draft + verified token" wording
+    assert "Default here: 3 (llama.cpp's own default)." in tip
+
+    gemma_gguf = dialog(qtbot, registry, "gemma-4", "gguf", "2")
+    assert "recommended for this Gemma 4 size" in gemma_gguf.depth_field.edit.toolTip()
+
+    mlx = dialog(qtbot, registry, "gemma-4", "mlx", "2")
+    assert mlx.engine.currentData() == "mlx" and mlx.is_panel_visible()
+    drafts = default_tokens("mlx", "gemma-4", 2, "mtp").value
+    assert drafts is not None
+    assert mlx.depth_field.edit.placeholderText() == f"engine default: {drafts}"
+    tip = mlx.depth_field.edit.toolTip()
+    assert f"blocks of {drafts + 1} tokens that include the verified token" in tip
+    assert f"drafts {drafts} per round" in tip
+
+    gemma3 = dialog(qtbot, registry, "gemma-3-270m", "gguf")
+    gemma3.ngram_method.setCurrentIndex(gemma3.ngram_method.findData("ngram-mod"))
+    assert "longest draft taken from earlier text" in gemma3.ngram_depth.edit.toolTip()
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "ja", "ko"])
+def test_tokens_per_round_tooltip_is_translated(
+    qtbot: Any, registry: Registry, engines: dict[str, bool], language: str
+) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from app.gui.i18n import I18n
+
+    i18n = I18n(QApplication.instance())
+    i18n.set_language(language)
+    try:
+        for fmt, size in (("gguf", "2"), ("mlx", "2")):
+            dlg = dialog(qtbot, registry, "gemma-4", fmt, size)
+            tip = dlg.depth_field.edit.toolTip()
+            assert "Tokens per round" not in tip and "Default here" not in tip and "On MLX" not in tip
+            assert "recommended" not in tip and "trained" not in tip
+    finally:
+        i18n.set_language("en")

@@ -1,6 +1,7 @@
 """One cache manager per (spec, role, quantization): status, download, resolve, delete.
 
-Layout: the app cache (``paths.cache_dir()/models``) holds one entry per target quantization
+Layout: the app cache (``paths.models_root()``: ``cache_dir()/models`` unless the "Model cache"
+setting moves it) holds one entry per target quantization
 (``<name>-<format>-<size>b-<quant>``) and per drafter of a target quantization
 (``...-draft-<draft_quant>``). An entry holds no model bytes: a ``manifest.json`` (hub, repo,
 commit, every file with its size and checksum and its path in the hub cache) and symlinks to the
@@ -51,9 +52,7 @@ _POLL = 0.2  # seconds between progress reports / cancel checks on the caller's 
 
 
 def entries_root() -> Path:
-    path = paths.cache_dir() / "models"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return paths.models_root()
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ class Roles(IntEnum):
     Invalid = Qt.ItemDataRole.UserRole + 6
     Node = Qt.ItemDataRole.UserRole + 7
     Status = Qt.ItemDataRole.UserRole + 8
+    SortKey = Qt.ItemDataRole.UserRole + 9
 
 
 STATUS_COLORS = {"cached": "#2e9d5b", "partial": "#d99a1e", "absent": "#b8bec6"}
@@ -85,6 +86,11 @@ def size_text(spec: AnySpec) -> str:
     return f"{label}B" if label[-1:].isdigit() else label
 
 
+def _sizes_text(fam: Family) -> str:
+    sizes = sorted(fam.specs, key=lambda s: s.size_in_billions)
+    return ", ".join(dict.fromkeys(size_text(s) for s in sizes))
+
+
 class FamilyModel(QAbstractTableModel):
     COLUMNS = ("name", "formats", "sizes", "drafter", "downloaded")
 
@@ -120,10 +126,19 @@ class FamilyModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
             return None
-        if not 0 <= section < len(self.COLUMNS):
+        downloaded = self.COLUMNS[section] == "downloaded"
+        if role == Qt.ItemDataRole.DecorationRole and downloaded:
+            return status_icon("cached")  # the legend's dot: a text header would be wider than the column
+        if role == Qt.ItemDataRole.ToolTipRole and downloaded:
+            return QCoreApplication.translate("RegistryModel", "Downloaded")
+        if role == Qt.ItemDataRole.TextAlignmentRole and self.COLUMNS[section] in ("drafter", "downloaded"):
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role != Qt.ItemDataRole.DisplayRole:
             return None
+        if downloaded:
+            return ""
         return [
             QCoreApplication.translate("RegistryModel", "Model"),
             QCoreApplication.translate("RegistryModel", "Formats"),
@@ -151,22 +166,42 @@ class FamilyModel(QAbstractTableModel):
         fam = entry
         has_drafter = any(s.declares_drafter() for s in fam.specs)
         downloaded = self._downloaded.get(fam.name, False)
+        # Drafter and Downloaded are compact markers (a check mark, a status dot) so the table
+        # fits beside the detail pane in every language; their tooltips say what they mean.
         if role == Qt.ItemDataRole.DisplayRole:
             if col == "name":
                 return fam.name
             if col == "formats":
                 return ", ".join(sorted({s.format.upper() for s in fam.specs}))
             if col == "sizes":
-                sizes = sorted(fam.specs, key=lambda s: s.size_in_billions)
-                return ", ".join(dict.fromkeys(size_text(s) for s in sizes))
+                return _sizes_text(fam)
             if col == "drafter":
-                return QCoreApplication.translate("RegistryModel", "Yes") if has_drafter else "—"
-            if col == "downloaded":
-                return QCoreApplication.translate("RegistryModel", "Yes") if downloaded else "—"
+                return "✓" if has_drafter else "—"
+            return None
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col == "sizes":
+                return _sizes_text(fam)
+            if col == "drafter":
+                return (
+                    QCoreApplication.translate("RegistryModel", "Has a drafter for speculative decoding")
+                    if has_drafter
+                    else QCoreApplication.translate("RegistryModel", "No drafter")
+                )
+            if col == "downloaded":
+                return status_text("cached" if downloaded else "absent")
             return fam.description or fam.name
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in ("drafter", "downloaded"):
+            return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.DecorationRole and col == "downloaded":
             return status_icon("cached" if downloaded else "absent")
+        if role == Roles.SortKey:
+            if col == "name":
+                return fam.name.lower()
+            if col == "formats":
+                return ", ".join(sorted({s.format for s in fam.specs}))
+            if col == "sizes":
+                return max((float(s.size_in_billions) for s in fam.specs), default=0.0)
+            return int(has_drafter if col == "drafter" else downloaded)
         if role == Roles.Entry:
             return fam
         if role == Roles.Formats:
@@ -194,6 +229,8 @@ class FamilyModel(QAbstractTableModel):
             return QColor("#b3261e")
         if role == Roles.Entry:
             return entry
+        if role == Roles.SortKey:  # same types as valid rows; invalid entries sort first
+            return {"name": entry.name.lower(), "formats": "", "sizes": -1.0}.get(col, -1)
         if role == Roles.Invalid:
             return True
         if role in (Roles.HasDrafter, Roles.Downloaded):
@@ -223,6 +260,7 @@ class FamilyFilterProxy(QSortFilterProxyModel):
         self.drafter_only = False
         self.downloaded_only = False
         self.setSortCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.setSortRole(Roles.SortKey)
 
     def set_filters(self, **kwargs: Any) -> None:
         self.beginFilterChange()

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QItemSelection, Qt, Signal
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelection,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QIcon, QPainter, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QCheckBox,
     QComboBox,
     QFrame,
@@ -15,6 +26,8 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QTreeView,
     QVBoxLayout,
@@ -24,6 +37,46 @@ from PySide6.QtWidgets import (
 from app.core.registry import AnySpec, Family, InvalidEntry
 from app.gui.models.registry_model import FamilyFilterProxy, FamilyModel, Node, Roles, SpecTreeModel
 from app.gui.widgets import InlineMessage
+
+COL_NAME, COL_FORMATS, COL_SIZES, COL_DRAFTER, COL_DOWNLOADED = range(5)
+
+
+class MarkerDelegate(QStyledItemDelegate):
+    """Draws the icon-only Downloaded cell with its dot centred, like the centred check marks."""
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        if index.column() != COL_DOWNLOADED:
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        icon = QIcon(opt.icon)
+        opt.icon = QIcon()
+        opt.features &= ~QStyleOptionViewItem.ViewItemFeature.HasDecoration
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        rect = QStyle.alignedRect(opt.direction, Qt.AlignmentFlag.AlignCenter, opt.decorationSize, opt.rect)
+        icon.paint(painter, rect)
+
+
+class CompactHeader(QHeaderView):
+    """A header that keeps room for the sort arrow only in the sorted section.
+
+    QHeaderView widens every section by the arrow's width once sorting is enabled; for the short
+    marker columns that is a third of their width, and enough to push the table past its pane.
+    """
+
+    def sectionSizeFromContents(self, logicalIndex: int) -> QSize:
+        size = super().sectionSizeFromContents(logicalIndex)
+        if self.isSortIndicatorShown() and logicalIndex != self.sortIndicatorSection():
+            style = self.style()
+            arrow = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, self)
+            margin = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self)
+            size.setWidth(max(size.width() - arrow - margin, self.minimumSectionSize()))
+        return size
 
 
 class BrowserPage(QWidget):
@@ -68,8 +121,10 @@ class BrowserPage(QWidget):
         filters.addWidget(self.downloaded_only)
         root.addLayout(filters)
 
-        split = QSplitter(Qt.Orientation.Horizontal)
+        self.split = split = QSplitter(Qt.Orientation.Horizontal)
+        split.setChildrenCollapsible(False)
         self.table = QTableView()
+        self.table.setHorizontalHeader(CompactHeader(Qt.Orientation.Horizontal, self.table))
         self.table.setModel(self.proxy)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -78,10 +133,25 @@ class BrowserPage(QWidget):
         self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
         self.table.verticalHeader().hide()
         self.table.setShowGrid(False)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.table.setItemDelegate(MarkerDelegate(self.table))
+        self.table.setMinimumWidth(320)
+        # Short columns fit their contents; the name gets its width up to a share of the table
+        # (long user family names elide, the tooltip has the description); the sizes list takes
+        # what is left and elides (its tooltip lists them all). So the table never needs a
+        # horizontal scrollbar at the default window size, whatever the language.
         hh = self.table.horizontalHeader()
-        for c in range(families.columnCount()):
-            hh.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        hh.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # sizes: the only long column
+        hh.setMinimumSectionSize(28)
+        hh.setStretchLastSection(False)
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        hh.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Interactive)
+        hh.setSectionResizeMode(COL_SIZES, QHeaderView.ResizeMode.Stretch)
+        hh.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.table.viewport().installEventFilter(self)
+        for sig in (self.proxy.modelReset, self.proxy.rowsInserted, self.proxy.rowsRemoved):
+            sig.connect(self._fit_columns)
         split.addWidget(self.table)
 
         detail = QFrame()
@@ -117,14 +187,18 @@ class BrowserPage(QWidget):
         actions.addStretch(1)
         actions.addWidget(self.delete_btn)
         actions.addWidget(self.launch_btn)
+        self.notice = InlineMessage()  # the outcome of the last delete
         for w in (self.name, self.description, self.invalid):
             dl.addWidget(w)
         dl.addWidget(self.tree, 1)
         dl.addWidget(self.hint)
+        dl.addWidget(self.notice)
         dl.addLayout(actions)
+        detail.setMinimumWidth(360)
         split.addWidget(detail)
-        split.setStretchFactor(0, 5)
-        split.setStretchFactor(1, 6)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        self._split_initialised = False
         root.addWidget(split, 1)
 
         self.search.textChanged.connect(lambda t: self.proxy.set_filters(text=t.strip()))
@@ -146,6 +220,30 @@ class BrowserPage(QWidget):
         self.retranslate()
         self._update_actions()
 
+    # --- layout -------------------------------------------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._split_initialised and self.split.width() > 0:
+            # First show: about half for the table, the rest for the variants and their markers.
+            self._split_initialised = True
+            total = self.split.width() - self.split.handleWidth()
+            self.split.setSizes([total * 48 // 100, total - total * 48 // 100])
+        self._fit_columns()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_columns()
+        return super().eventFilter(watched, event)
+
+    def _fit_columns(self, *_args: object) -> None:
+        """Name column: its contents, capped at 40 % of the table so the sizes keep some room."""
+        available = self.table.viewport().width()
+        if available <= 0:
+            return
+        header = self.table.horizontalHeader()
+        wanted = max(self.table.sizeHintForColumn(COL_NAME), header.sectionSizeHint(COL_NAME))
+        self.table.setColumnWidth(COL_NAME, max(80, min(wanted + 12, available * 40 // 100)))
+
     # --- selection ----------------------------------------------------------------------------
     def select_family(self, name: str) -> None:
         row = self.families.row_of(name)
@@ -165,6 +263,7 @@ class BrowserPage(QWidget):
 
     def _on_family_selected(self, _sel: QItemSelection, _desel: QItemSelection) -> None:
         entry = self.current_entry()
+        self.notice.clear_message()
         if isinstance(entry, InvalidEntry):
             self.specs.set_family(None)
             self.name.setText(entry.name)

@@ -407,26 +407,48 @@ class LaunchDialog(QDialog):
         return self.tr("engine default: {value}").format(value=value)
 
     def _depth_tip(self, engine: str, method: str, value: int | None, source: str) -> str:
+        """What the tokens-per-round value means on ``engine``: drafted tokens per round on every
+        engine (llama.cpp ``draft.n_max``; on MLX the drafter's block minus the verified token)."""
         base = self.tr(
-            "Tokens per round: how many tokens are proposed before the model verifies them, counting "
-            "the bonus token the model adds itself. Leave empty for the engine default."
+            "Tokens per round: how many tokens are drafted before the model verifies them. The model "
+            "adds one token of its own every round, so a round yields at most this many plus one. "
+            "Leave empty for the engine default."
         )
-        if engine == "mlx":
+        explained = engine == "mlx" and method == "mtp" and value is not None
+        if engine == "mlx" and method == "mtp" and value is not None:
             detail = self.tr(
-                "On MLX this is the drafter's block size; empty uses the depth the drafter was trained for."
+                "On MLX the Gemma 4 assistant is trained on blocks of {block} tokens that include the "
+                "verified token, so it drafts {value} per round by default."
+            ).format(block=value + 1, value=value)
+        elif engine == "mlx":
+            detail = self.tr(
+                "On MLX this is the drafter's block size minus the verified token; empty uses the depth "
+                "the drafter was trained for."
             )
         elif method.startswith("ngram"):
             detail = self.tr(
-                "On llama.cpp n-gram methods this is the longest draft taken from earlier text (n_max)."
+                "On llama.cpp n-gram methods this is the longest draft taken from earlier text in a round."
             )
         else:
             detail = self.tr(
                 "On llama.cpp this is the drafter's maximum draft length (draft.n_max); a round may "
                 "draft fewer when the drafter is unsure."
             )
-        if value is not None:
-            detail += " " + self.tr("Default here: {value} ({source}).").format(value=value, source=source)
+        if value is not None and not explained:
+            detail += " " + self.tr("Default here: {value} ({source}).").format(
+                value=value, source=self._default_source(source)
+            )
         return f"{base}\n\n{detail}"
+
+    def _default_source(self, source: str) -> str:
+        """The core's English reason for a default, in the user's language."""
+        if "Gemma 4" in source:
+            return self.tr("recommended for this Gemma 4 size")
+        if "trained depth" in source:
+            return self.tr("the drafter's trained depth")
+        if source.startswith("llama.cpp"):
+            return self.tr("llama.cpp's own default")
+        return source
 
     # --- result ---------------------------------------------------------------------------------
     def choice(self) -> LaunchChoice:

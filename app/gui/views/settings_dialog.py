@@ -6,6 +6,9 @@ typing replaces it, "Remove" deletes it.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -79,6 +82,10 @@ class SettingsDialog(QDialog):
         self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
         self.lbl_cache, self.lbl_engine, self.lbl_lang = QLabel(), QLabel(), QLabel()
         aform.addRow(self.lbl_cache, self._row(self.cache_dir, self.browse))
+        self.cache_note = QLabel()
+        self.cache_note.setWordWrap(True)
+        self.cache_note.setProperty("muted", True)
+        aform.addRow("", self.cache_note)
         aform.addRow(self.lbl_engine, self.engine)
         aform.addRow(self.lbl_lang, self.language)
         root.addWidget(self.app_box)
@@ -113,6 +120,29 @@ class SettingsDialog(QDialog):
         if path:
             self.cache_dir.setText(path)
 
+    def _checked_cache_dir(self, text: str) -> str:
+        """The folder as typed, once it exists (created if needed) and is writable."""
+        if not text:
+            return ""
+        path = Path(text).expanduser()
+        if not path.is_absolute():
+            raise ValueError(
+                self.tr("Choose a full path for the model cache, such as {example}.").format(
+                    example=str(Path.home() / "Models")
+                )
+            )
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ValueError(
+                self.tr("The model cache folder cannot be created: {reason}").format(
+                    reason=exc.strerror or exc
+                )
+            ) from exc
+        if not os.access(path, os.W_OK):
+            raise ValueError(self.tr("The model cache folder is not writable: {path}").format(path=path))
+        return text
+
     def _has_token(self, hub: str) -> bool:
         return hub not in self._remove_tokens and secrets.has_token(hub)
 
@@ -122,7 +152,7 @@ class SettingsDialog(QDialog):
             s.hub = self.hub.currentData()
             s.hf_endpoint = self.hf_endpoint.text()
             s.modelscope_endpoint = self.ms_endpoint.text()
-            s.cache_dir = self.cache_dir.text().strip()
+            s.cache_dir = self._checked_cache_dir(self.cache_dir.text().strip())
             s.default_engine = self.engine.currentData()
             s.language = self.language.currentData()
             for hub in self._remove_tokens:
@@ -167,6 +197,13 @@ class SettingsDialog(QDialog):
         self.app_box.setTitle(self.tr("Application"))
         self.lbl_cache.setText(self.tr("Model cache"))
         self.cache_dir.setPlaceholderText(self.tr("Default location"))
+        self.cache_note.setText(
+            self.tr(
+                "Tandem's model entries (links to the downloaded files) go here. The files themselves stay "
+                "in the Hugging Face or ModelScope cache, shared with other tools, so models already there "
+                "are found again after a change."
+            )
+        )
         self.browse.setText(self.tr("Browse…"))
         self.lbl_engine.setText(self.tr("Default engine"))
         self.lbl_lang.setText(self.tr("Language"))
