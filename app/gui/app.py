@@ -6,12 +6,12 @@ import asyncio
 import logging
 import sys
 
-from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QStyle
+from PySide6.QtWidgets import QApplication
 
 from app.core import settings as settings_mod
 from app.gui.errors import ErrorBridge
 from app.gui.i18n import I18n
+from app.gui.icons import ACCENT, icon, register_search_path
 from app.gui.style import STYLESHEET
 from app.gui.workers import install_exception_hooks
 
@@ -26,8 +26,9 @@ def create_application(argv: list[str]) -> QApplication:
     app.setApplicationName("Tandem")
     app.setOrganizationName("Tandem")
     app.setStyle("Fusion")
+    register_search_path()  # before the stylesheet: its arrows are url(icons:...)
     app.setStyleSheet(STYLESHEET)
-    app.setWindowIcon(QIcon(app.style().standardIcon(QStyle.StandardPixmap.SP_ComputerIcon)))
+    app.setWindowIcon(icon("chat", ACCENT))
     return app
 
 

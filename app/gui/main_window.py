@@ -24,10 +24,8 @@ from PySide6.QtWidgets import (
     QMenu,
     QProgressBar,
     QPushButton,
-    QSizePolicy,
     QSplitter,
     QStackedWidget,
-    QStyle,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -41,6 +39,7 @@ from app.core.launch import DEFAULT_MODEL
 from app.core.registry import AnySpec, Family, Registry
 from app.core.settings import Settings
 from app.core.speculative import SpeculationOptions
+from app.gui import icons
 from app.gui.cache_bridge import CacheBridge, Role
 from app.gui.chat_controller import ChatController
 from app.gui.downloads import DownloadRequest, DownloadService
@@ -125,36 +124,32 @@ class MainWindow(QMainWindow):
         nav_layout.setSpacing(0)
         self.nav = QListWidget()
         self.nav.setObjectName("nav")
-        self.nav.setIconSize(QSize(18, 18))
-        self.nav.setFixedWidth(176)
-        st = self.style()
-        for icon in (
-            QStyle.StandardPixmap.SP_MessageBoxQuestion,
-            QStyle.StandardPixmap.SP_DriveHDIcon,
-            QStyle.StandardPixmap.SP_ArrowDown,
-        ):
-            QListWidgetItem(st.standardIcon(icon), "", self.nav)
-        self.settings_btn = QToolButton()
-        self.settings_btn.setObjectName("navSettings")
-        self.settings_btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.settings_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_FileDialogDetailedView))
-        self.settings_btn.clicked.connect(self.open_settings)
-        self.lang_btn = QToolButton()
-        self.lang_btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.lang_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_ComputerIcon))
-        self.lang_btn.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.lang_menu = QMenu(self.lang_btn)
+        for name in ("chat", "models", "download"):
+            QListWidgetItem(icons.icon(name, icons.MUTED, icons.ACCENT), "", self.nav)
+        # Language and Settings are actions, not pages: a second list with no selection, so
+        # they share the pages' icon size, spacing and hover look exactly.
+        self.nav_actions = QListWidget()
+        self.nav_actions.setObjectName("navActions")
+        self.nav_actions.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.nav_actions.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        for name in ("globe", "settings"):
+            QListWidgetItem(icons.icon(name), "", self.nav_actions)
+        for lst in (self.nav, self.nav_actions):
+            lst.setIconSize(QSize(20, 20))
+            lst.setFixedWidth(176)
+            lst.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            lst.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.nav_actions.itemClicked.connect(self._on_nav_action)
+        self.lang_menu = QMenu(self)
         from app.gui.i18n import LANGUAGES
 
         for code, name in LANGUAGES.items():
             act = self.lang_menu.addAction(name)
             act.setData(code)
+            act.setCheckable(True)
             act.triggered.connect(lambda _c=False, c=code: self.set_language(c))
-        self.lang_btn.setMenu(self.lang_menu)
         nav_layout.addWidget(self.nav, 1)
-        for b in (self.lang_btn, self.settings_btn):
-            b.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-            nav_layout.addWidget(b)
+        nav_layout.addWidget(self.nav_actions)
         nav_box.setFixedWidth(176)
         outer.addWidget(nav_box)
 
@@ -181,7 +176,7 @@ class MainWindow(QMainWindow):
         conv_panel.setObjectName("card")
         cpl = QVBoxLayout(conv_panel)
         cpl.setContentsMargins(8, 8, 8, 8)
-        self.new_chat_btn = QPushButton(st.standardIcon(QStyle.StandardPixmap.SP_FileIcon), "")
+        self.new_chat_btn = QPushButton(icons.icon("plus"), "")
         self.conv_list = QListView()
         self.conv_list.setModel(self.conversations)
         self.conv_list.setEditTriggers(
@@ -195,9 +190,11 @@ class MainWindow(QMainWindow):
         self.conv_list.setStyleSheet("QListView { border: none; } QListView::item { padding: 6px 4px; }")
         conv_actions = QHBoxLayout()
         self.rename_btn = QToolButton()
-        self.rename_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_FileDialogDetailedView))
+        self.rename_btn.setIcon(icons.icon("pencil"))
         self.delete_conv_btn = QToolButton()
-        self.delete_conv_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_TrashIcon))
+        self.delete_conv_btn.setIcon(icons.icon("trash"))
+        for b in (self.rename_btn, self.delete_conv_btn):
+            b.setIconSize(QSize(18, 18))
         conv_actions.addWidget(self.new_chat_btn, 1)
         conv_actions.addWidget(self.rename_btn)
         conv_actions.addWidget(self.delete_conv_btn)
@@ -287,6 +284,10 @@ class MainWindow(QMainWindow):
         self.errors.raised.connect(self.show_error)
         self.chat.generatingChanged.connect(lambda _on: self._update_status())
 
+        prefs = QAction(self)
+        prefs.setShortcut(QKeySequence(QKeySequence.StandardKey.Preferences))
+        prefs.triggered.connect(self.open_settings)
+        self.addAction(prefs)
         focus = QAction(self)
         focus.setShortcut(QKeySequence("Ctrl+N"))
         focus.triggered.connect(self.new_chat)
@@ -322,8 +323,11 @@ class MainWindow(QMainWindow):
             item = self.nav.item(row)
             if item is not None:
                 item.setText(text)
-        self.settings_btn.setText(self.tr("Settings"))
-        self.lang_btn.setText(self.tr("Language"))
+        for row, text in enumerate((self.tr("Language"), self.tr("Settings"))):
+            item = self.nav_actions.item(row)
+            if item is not None:
+                item.setText(text)
+        self._fit_nav_actions()
         self.new_chat_btn.setText(self.tr("New chat"))
         self.rename_btn.setToolTip(self.tr("Rename"))
         self.delete_conv_btn.setToolTip(self.tr("Delete conversation"))
@@ -331,6 +335,21 @@ class MainWindow(QMainWindow):
         self.chat.refresh_model_label()
         self._update_status()
         self._update_memory()
+
+    def _fit_nav_actions(self) -> None:
+        lst = self.nav_actions
+        rows = sum(lst.sizeHintForRow(r) for r in range(lst.count()))
+        margins = lst.contentsMargins()
+        lst.setFixedHeight(rows + margins.top() + margins.bottom() + 2 * lst.frameWidth() + 4 * lst.count())
+
+    def _on_nav_action(self, item: QListWidgetItem) -> None:
+        if self.nav_actions.row(item) == 0:
+            for act in self.lang_menu.actions():
+                act.setChecked(act.data() == self.i18n.language)
+            rect = self.nav_actions.visualItemRect(item)
+            self.lang_menu.popup(self.nav_actions.viewport().mapToGlobal(rect.topRight()))
+        else:
+            self.open_settings()
 
     # --- status bar -------------------------------------------------------------------------------
     def _update_status(self) -> None:

@@ -14,16 +14,17 @@ QLabel#inlineMessage[kind="error"] { color: #b3261e; }
 QLabel#inlineMessage[kind="info"] { color: #1d4f9c; }
 QLabel#inlineMessage[kind="warn"] { color: #8a5a00; }
 QWidget#navBox { background: #eceef2; }
-QWidget#navBox QToolButton { padding: 8px 12px; margin: 0 4px; text-align: left; color: #30363d; }
-QListWidget#nav { background: #eceef2; border: none; padding: 8px 4px; outline: 0; }
-QListWidget#nav::item { padding: 10px 12px; border-radius: 6px; margin: 2px 4px; color: #30363d; }
-QListWidget#nav::item:selected { background: #dbe6fb; color: #1d4f9c; }
-QListWidget#nav::item:hover:!selected { background: #e3e6eb; }
+QListWidget#nav, QListWidget#navActions { background: #eceef2; border: none; padding: 10px 4px; outline: 0; }
+QListWidget#navActions { padding: 0 4px; }
+QListWidget#nav::item, QListWidget#navActions::item { padding: 8px 8px; border-radius: 6px; margin: 1px 4px;
+            color: #30363d; }
+QListWidget#nav::item:selected { background: #dbe6fb; color: #1d4f9c; font-weight: 600; }
+QListWidget#nav::item:hover:!selected, QListWidget#navActions::item:hover { background: #e3e6eb; }
 QFrame#card { background: white; border: 1px solid #e1e4e8; border-radius: 8px; }
 QFrame#banner { background: #fdecea; border: 1px solid #f3b8b3; border-radius: 6px; }
 QFrame#banner QLabel { color: #7a1d16; }
 QGroupBox { background: white; border: 1px solid #e1e4e8; border-radius: 8px; margin-top: 16px;
-            padding: 14px 10px 10px 10px; font-weight: 600; }
+            padding: 6px 10px 6px 10px; font-weight: 600; }
 QGroupBox::title { subcontrol-origin: margin; left: 10px; padding: 0 4px; color: #1f2328; }
 QGroupBox#speculative { border: 1px solid #b9cdf3; background: #f7faff; }
 QTableView, QTreeView, QListView { background: white; border: 1px solid #e1e4e8; border-radius: 6px;
@@ -33,6 +34,29 @@ QHeaderView::section { background: #f3f4f6; border: none; border-bottom: 1px sol
 QLineEdit, QComboBox, QSpinBox, QDoubleSpinBox, QPlainTextEdit { background: white; border: 1px solid #cfd4db;
             border-radius: 5px; padding: 4px 6px; min-height: 20px; }
 QLineEdit:focus, QComboBox:focus, QSpinBox:focus, QDoubleSpinBox:focus, QPlainTextEdit:focus { border-color: #2f6fde; }
+QLineEdit:disabled, QComboBox:disabled, QSpinBox:disabled, QDoubleSpinBox:disabled { background: #f3f4f6; color: #9aa1a9;
+            border-color: #dde1e6; }
+QComboBox { padding-right: 24px; }
+QComboBox::drop-down { subcontrol-origin: border; subcontrol-position: center right; width: 24px; border: none; }
+QComboBox::down-arrow { image: url(icons:chevron-down.svg); width: 10px; height: 10px; }
+QComboBox::down-arrow:disabled { image: url(icons:chevron-down-disabled.svg); }
+QComboBox QAbstractItemView { background: white; border: 1px solid #cfd4db; selection-background-color: #dbe6fb;
+            selection-color: #1f2328; outline: 0; }
+QSpinBox, QDoubleSpinBox { padding-right: 24px; }
+QSpinBox::up-button, QDoubleSpinBox::up-button { subcontrol-origin: border; subcontrol-position: top right;
+            width: 22px; border: none; border-left: 1px solid #e6e9ed; border-top-right-radius: 5px; margin: 1px 1px 0 0; }
+QSpinBox::down-button, QDoubleSpinBox::down-button { subcontrol-origin: border; subcontrol-position: bottom right;
+            width: 22px; border: none; border-left: 1px solid #e6e9ed; border-bottom-right-radius: 5px; margin: 0 1px 1px 0; }
+QSpinBox::up-button:hover, QDoubleSpinBox::up-button:hover, QSpinBox::down-button:hover,
+            QDoubleSpinBox::down-button:hover { background: #eef1f5; }
+QSpinBox::up-button:pressed, QDoubleSpinBox::up-button:pressed, QSpinBox::down-button:pressed,
+            QDoubleSpinBox::down-button:pressed { background: #dbe6fb; }
+QSpinBox::up-arrow, QDoubleSpinBox::up-arrow { image: url(icons:chevron-up.svg); width: 10px; height: 10px; }
+QSpinBox::down-arrow, QDoubleSpinBox::down-arrow { image: url(icons:chevron-down.svg); width: 10px; height: 10px; }
+QSpinBox::up-arrow:disabled, QDoubleSpinBox::up-arrow:disabled, QSpinBox::up-arrow:off,
+            QDoubleSpinBox::up-arrow:off { image: url(icons:chevron-up-disabled.svg); }
+QSpinBox::down-arrow:disabled, QDoubleSpinBox::down-arrow:disabled, QSpinBox::down-arrow:off,
+            QDoubleSpinBox::down-arrow:off { image: url(icons:chevron-down-disabled.svg); }
 QLineEdit[invalid="true"] { border-color: #b3261e; background: #fff7f6; }
 QPushButton { background: white; border: 1px solid #cfd4db; border-radius: 5px; padding: 5px 12px; }
 QPushButton:hover { background: #f0f3f7; }

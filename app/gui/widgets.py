@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Property, QPoint, QPropertyAnimation, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QHideEvent, QPainter, QPaintEvent, QResizeEvent
-from PySide6.QtWidgets import QCheckBox, QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QCheckBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 
 class ToggleSwitch(QCheckBox):
@@ -88,7 +88,9 @@ class InlineMessage(QLabel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWordWrap(True)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        # Preferred, not Minimum: with Minimum the height QLabel guesses at a narrow width would be
+        # the minimum, and dialogs grew gaps around two-line messages.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.hide()
 
@@ -103,6 +105,49 @@ class InlineMessage(QLabel):
     def clear_message(self) -> None:
         self.setText("")
         self.hide()
+
+    def minimumSizeHint(self) -> QSize:
+        """One line: QLabel's own guess wraps at a narrow width, so a two-line message asked for
+        five lines of minimum height and forced gaps into dialogs. Layouts that support
+        height-for-width (and :func:`fit_dialog_height`) give it its real height."""
+        hint = super().minimumSizeHint()
+        return QSize(hint.width(), min(hint.height(), self.fontMetrics().lineSpacing() + 2))
+
+
+def field_with_note(field: QWidget, note: QWidget) -> QWidget:
+    """A form field with its message right under it, as one cell: a separate form row for the
+    message leaves gaps around it (the row's empty label still takes the row spacing, and the
+    wrapped text's height is guessed at the wrong width)."""
+    box = QWidget()
+    lay = QVBoxLayout(box)
+    lay.setContentsMargins(0, 0, 0, 0)
+    lay.setSpacing(4)
+    lay.addWidget(field)
+    lay.addWidget(note)
+    return box
+
+
+def height_for_width_hint(widget: QWidget, hint: QSize) -> QSize:
+    """``hint`` with its height computed at its width (at least the widget's minimum width):
+    the height wrapped texts really need, where ``sizeHint`` guesses at another width."""
+    layout = widget.layout()
+    width = max(hint.width(), widget.minimumWidth())
+    if layout is None or not layout.hasHeightForWidth():
+        return QSize(width, hint.height())
+    return QSize(width, layout.totalHeightForWidth(width))
+
+
+def fit_dialog_height(dialog: QWidget) -> None:
+    """Resize a shown dialog to the height its contents need at its current width, so showing or
+    hiding a message neither clips text nor leaves a gap. Top-level windows do not follow their
+    layout's height-for-width on their own."""
+    layout = dialog.layout()
+    if layout is None or not dialog.isVisible():
+        return
+    layout.invalidate()
+    layout.activate()
+    if layout.hasHeightForWidth():
+        dialog.resize(dialog.width(), layout.totalHeightForWidth(dialog.width()))
 
 
 class ElidedLabel(QLabel):

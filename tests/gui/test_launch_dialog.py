@@ -148,9 +148,15 @@ def test_gemma4_mtp_defaults_tooltips_and_download_notice(
     options = [dlg.draft_quant.itemData(i) for i in range(dlg.draft_quant.count())]
     assert options[0] in ("BF16", "F16") and options[-1] == "Q8_0"  # unquantized first
     assert dlg.draft_quant.currentIndex() == 0
+    # Switch off: no drafter quantization and no drafter download notice (web_ui.fields); the
+    # tokens-per-round field stays in view, disabled, so its default can be read.
+    assert not dlg.draft_quant.isVisible() and not dlg.lbl_draft_quant.isVisible()
     assert not dlg.download_note.isVisible()
+    assert dlg.depth_field.isVisible() and not dlg.depth_field.isEnabled()
     dlg.enable.setChecked(True)
+    assert dlg.draft_quant.isVisible() and dlg.lbl_draft_quant.isVisible()
     assert dlg.download_note.isVisible() and "queues its download" in dlg.download_note.text()
+    assert dlg.depth_field.isEnabled()
     choice = dlg.choice()
     assert ("drafter", options[0]) in choice.downloads and choice.speculation.method == "mtp"
     for tip in (dlg.enable.toolTip(), dlg.draft_quant.toolTip(), dlg.spec_panel.toolTip()):
@@ -226,3 +232,26 @@ def test_tokens_per_round_tooltip_is_translated(
             assert "recommended" not in tip and "trained" not in tip
     finally:
         i18n.set_language("en")
+
+
+def test_dialog_takes_the_height_its_contents_need(
+    qtbot: Any, registry: Registry, engines: dict[str, bool]
+) -> None:
+    """No gaps around wrapped messages: the dialog follows its rows as they show and hide, and a
+    field's message sits right under the field."""
+    dlg = dialog(qtbot, registry, "gemma-4", "gguf", "2")
+    layout = dlg.layout()
+
+    def fitted() -> bool:
+        return abs(dlg.height() - layout.totalHeightForWidth(dlg.width())) <= 1
+
+    qtbot.waitUntil(fitted, timeout=2000)
+    off = dlg.height()
+    dlg.enable.setChecked(True)
+    qtbot.waitUntil(lambda: dlg.height() > off and fitted(), timeout=2000)
+    dlg.enable.setChecked(False)
+    qtbot.waitUntil(lambda: dlg.height() == off, timeout=2000)
+    assert dlg.target_note.isVisible()
+    quant_bottom = dlg.quant.mapTo(dlg, dlg.quant.rect().bottomLeft()).y()
+    note_top = dlg.target_note.mapTo(dlg, dlg.target_note.rect().topLeft()).y()
+    assert 0 <= note_top - quant_bottom <= 8

@@ -157,13 +157,13 @@ class DownloadsModel(QAbstractTableModel):
             return None
         if not 0 <= section < len(self.COLUMNS):
             return None
-            return [
-                QCoreApplication.translate("DownloadsModel", "Model"),
-                QCoreApplication.translate("DownloadsModel", "State"),
-                QCoreApplication.translate("DownloadsModel", "Progress"),
-                QCoreApplication.translate("DownloadsModel", "Rate"),
-                QCoreApplication.translate("DownloadsModel", "Time left"),
-            ][section]
+        return [
+            QCoreApplication.translate("DownloadsModel", "Model"),
+            QCoreApplication.translate("DownloadsModel", "State"),
+            QCoreApplication.translate("DownloadsModel", "Progress"),
+            QCoreApplication.translate("DownloadsModel", "Rate"),
+            QCoreApplication.translate("DownloadsModel", "Time left"),
+        ][section]
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._items):

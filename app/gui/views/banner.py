@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.gui import icons
 from app.gui.errors import UserError
 
 
@@ -30,7 +31,7 @@ class ErrorBanner(QFrame):
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details_btn = QPushButton()
         self.close_btn = QToolButton()
-        self.close_btn.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TitleBarCloseButton))
+        self.close_btn.setIcon(icons.icon("close", "#7a1d16"))
         lay.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
         lay.addWidget(self.text, 1)
         lay.addWidget(self.details_btn, 0, Qt.AlignmentFlag.AlignTop)

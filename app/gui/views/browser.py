@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.registry import AnySpec, Family, InvalidEntry
+from app.gui import icons
 from app.gui.models.registry_model import FamilyFilterProxy, FamilyModel, Node, Roles, SpecTreeModel
 from app.gui.widgets import InlineMessage
 
@@ -106,10 +107,7 @@ class BrowserPage(QWidget):
         filters.setSpacing(8)
         self.search = QLineEdit()
         self.search.setClearButtonEnabled(True)
-        self.search.addAction(
-            self.style().standardIcon(QStyle.StandardPixmap.SP_FileDialogContentsView),
-            QLineEdit.ActionPosition.LeadingPosition,
-        )
+        self.search.addAction(icons.icon("search", icons.DISABLED), QLineEdit.ActionPosition.LeadingPosition)
         self.format = QComboBox()
         self.size_filter = QComboBox()
         self.drafter_only = QCheckBox()
@@ -171,16 +169,17 @@ class BrowserPage(QWidget):
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.header().setStretchLastSection(False)
+        # Room after the status text, which otherwise touches the scrollbar (CJK glyphs got clipped).
+        self.tree.setStyleSheet("QTreeView::item { padding-right: 8px; }")
         self.hint = QLabel()
         self.hint.setWordWrap(True)
         self.hint.setProperty("muted", True)
         actions = QHBoxLayout()
-        st = self.style()
-        self.download_btn = QPushButton(st.standardIcon(QStyle.StandardPixmap.SP_ArrowDown), "")
+        self.download_btn = QPushButton(icons.icon("download"), "")
         self.with_drafter = QCheckBox()
-        self.delete_btn = QPushButton(st.standardIcon(QStyle.StandardPixmap.SP_TrashIcon), "")
+        self.delete_btn = QPushButton(icons.icon("trash", icons.DANGER), "")
         self.delete_btn.setObjectName("danger")
-        self.launch_btn = QPushButton(st.standardIcon(QStyle.StandardPixmap.SP_MediaPlay), "")
+        self.launch_btn = QPushButton(icons.icon("play", icons.ON_PRIMARY, disabled=icons.ON_PRIMARY), "")
         self.launch_btn.setObjectName("primary")
         actions.addWidget(self.download_btn)
         actions.addWidget(self.with_drafter)

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QSpinBox,
-    QStyle,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from app.core.chat import AnswerStats, Message, render_markdown
 from app.core.engines.base import Sampling
+from app.gui import icons
 from app.gui.style import DRAFT_HIGHLIGHT
 from app.gui.views.stats import StatsDialog, StatsStrip
 from app.gui.widgets import ElidedLabel
@@ -62,13 +62,12 @@ class MessageBubble(QFrame):
         head.addWidget(self.role_label)
         head.addWidget(self.status_label)
         head.addStretch(1)
-        st = self.style()
         self.copy_btn = QToolButton()
         self.copy_btn.clicked.connect(self._copy)
         self.edit_btn = QToolButton()
         self.edit_btn.clicked.connect(lambda: self.editRequested.emit(self.message_id))
         self.regen_btn = QToolButton()
-        self.regen_btn.setIcon(st.standardIcon(QStyle.StandardPixmap.SP_BrowserReload))
+        self.regen_btn.setIcon(icons.icon("refresh"))
         self.regen_btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.regen_btn.clicked.connect(lambda: self.regenerateRequested.emit(self.message_id))
         for b in (self.copy_btn, self.edit_btn, self.regen_btn):
@@ -218,6 +217,8 @@ class SamplingDialog(QDialog):
         self.setWindowTitle(self.tr("Conversation settings"))
         self.setMinimumWidth(460)
         lay = QVBoxLayout(self)
+        lay.setContentsMargins(18, 16, 18, 14)  # like the other dialogs
+        lay.setSpacing(12)
         form = QFormLayout()
         self.system = QPlainTextEdit(system_prompt)
         self.system.setPlaceholderText(self.tr("e.g. You are a concise assistant."))
@@ -294,7 +295,7 @@ class ChatView(QWidget):
         self.highlight_btn.toggled.connect(self._on_highlight)
         self.settings_btn = QToolButton()
         self.settings_btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.settings_btn.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_FileDialogInfoView))
+        self.settings_btn.setIcon(icons.icon("sliders"))
         self.settings_btn.clicked.connect(self.settingsRequested)
         bar.addWidget(self.highlight_btn)
         bar.addWidget(self.settings_btn)

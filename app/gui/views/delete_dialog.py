@@ -16,11 +16,11 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QStyle,
     QVBoxLayout,
     QWidget,
 )
 
+from app.gui import icons
 from app.gui.models.downloads_model import human_bytes
 from app.gui.widgets import InlineMessage
 
@@ -51,7 +51,8 @@ class DeleteDialog(QDialog):
         root.setSpacing(10)
         head = QHBoxLayout()
         icon = QLabel()
-        icon.setPixmap(self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxQuestion).pixmap(32, 32))
+        icon.setPixmap(icons.icon("trash", icons.DANGER).pixmap(28, 28))
+        icon.setContentsMargins(0, 2, 4, 0)
         head.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
         texts = QVBoxLayout()
         self.heading = QLabel()

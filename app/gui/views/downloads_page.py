@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.gui import icons
 from app.gui.models.downloads_model import DownloadsModel, ProgressRole
 
 
@@ -73,14 +74,18 @@ class DownloadsPage(QWidget):
         hh.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
         hh.setSectionResizeMode(4, QHeaderView.ResizeMode.ResizeToContents)
         root.addWidget(self.table, 1)
+        # The empty state sits in the middle of the table, not under an empty grid.
         self.empty = QLabel()
         self.empty.setProperty("muted", True)
-        root.addWidget(self.empty)
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        over = QVBoxLayout(self.table.viewport())
+        over.setContentsMargins(24, 24, 24, 24)
+        over.addWidget(self.empty, 0, Qt.AlignmentFlag.AlignCenter)
         row = QHBoxLayout()
-        st = self.style()
-        self.cancel_btn = QPushButton(st.standardIcon(QStyle.StandardPixmap.SP_DialogCancelButton), "")
-        self.retry_btn = QPushButton(st.standardIcon(QStyle.StandardPixmap.SP_BrowserReload), "")
-        self.folder_btn = QPushButton(st.standardIcon(QStyle.StandardPixmap.SP_DirOpenIcon), "")
+        self.cancel_btn = QPushButton(icons.icon("close"), "")
+        self.retry_btn = QPushButton(icons.icon("refresh"), "")
+        self.folder_btn = QPushButton(icons.icon("folder"), "")
         row.addStretch(1)
         row.addWidget(self.folder_btn)
         row.addWidget(self.retry_btn)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QShowEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -40,7 +40,13 @@ from app.core.speculative import (
 )
 from app.gui.cache_bridge import CacheBridge
 from app.gui.models.registry_model import size_text, status_icon
-from app.gui.widgets import InlineMessage, ToggleSwitch
+from app.gui.widgets import (
+    InlineMessage,
+    ToggleSwitch,
+    field_with_note,
+    fit_dialog_height,
+    height_for_width_hint,
+)
 
 _UNQUANTIZED = ("F32", "BF16", "F16", "FP16", "bf16", "fp16", "f16", "f32")
 
@@ -138,6 +144,7 @@ class LaunchDialog(QDialog):
         self.title = QLabel()
         self.title.setObjectName("pageTitle")
         root.addWidget(self.title)
+        root.addSpacing(2)
 
         # -- model and engine ----------------------------------------------------------------
         self.model_box = QGroupBox()
@@ -152,16 +159,14 @@ class LaunchDialog(QDialog):
         self.target_note = InlineMessage()
         self.lbl_variant, self.lbl_quant, self.lbl_engine = QLabel(), QLabel(), QLabel()
         form.addRow(self.lbl_variant, self.variant)
-        form.addRow(self.lbl_quant, self.quant)
-        form.addRow("", self.target_note)
-        form.addRow(self.lbl_engine, self.engine)
-        form.addRow("", self.engine_note)
+        form.addRow(self.lbl_quant, field_with_note(self.quant, self.target_note))
+        form.addRow(self.lbl_engine, field_with_note(self.engine, self.engine_note))
         root.addWidget(self.model_box)
 
         # -- speculative decoding (gated) -------------------------------------------------------
         self.spec_panel = QGroupBox()
         self.spec_panel.setObjectName("speculative")
-        sform = QFormLayout(self.spec_panel)
+        self._sform = sform = QFormLayout(self.spec_panel)
         sform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.enable = ToggleSwitch()
         self.draft_quant = QComboBox()
@@ -178,7 +183,7 @@ class LaunchDialog(QDialog):
 
         # -- model-free speculation ---------------------------------------------------------------
         self.ngram_box = QGroupBox()
-        nform = QFormLayout(self.ngram_box)
+        self._nform = nform = QFormLayout(self.ngram_box)
         nform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.ngram_method = QComboBox()
         self.ngram_depth = DepthField()
@@ -323,6 +328,10 @@ class LaunchDialog(QDialog):
         self._method = method
         self.enable.setText(self.tr("Enable MTP") if method == "mtp" else self.tr("Use the drafter model"))
         drafter_on = visible and self.enable.isChecked()
+        # Like the web UI (registry facts, web_ui.fields): the drafter's quantization is asked only
+        # once the switch is on. Tokens per round stays in view (disabled while off) so the
+        # engine's default depth can be read before deciding.
+        self._sform.setRowVisible(self.draft_quant, drafter_on)
         self.draft_quant.setEnabled(drafter_on and self.draft_quant.count() > 1)
         self.depth_field.setEnabled(drafter_on)
         self._refresh_draft_quant_markers(spec, quant)
@@ -382,12 +391,36 @@ class LaunchDialog(QDialog):
         else:
             self.ngram_depth.edit.setPlaceholderText(self.tr("engine default"))
 
+        self._sync_message_rows()
+        self._refit()
         ok = (avail is None or avail.ok) and bool(engine)
         if drafter_on and not self.depth_field.valid:
             ok = False
         if ngram and not drafter_on and not self.ngram_depth.valid:
             ok = False
         self.launch_button.setEnabled(ok)
+
+    def sizeHint(self) -> QSize:
+        return height_for_width_hint(self, super().sizeHint())
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._refit()
+
+    def _refit(self) -> None:
+        """Follow the rows shown and hidden (the drafter's quantization, the messages): after the
+        layout has seen the change, take exactly the height the contents need."""
+        QTimer.singleShot(0, self, lambda: fit_dialog_height(self))
+
+    def _sync_message_rows(self) -> None:
+        """A message's whole form row follows it, so an empty one leaves no gap (a hidden field
+        next to a visible empty label still takes the row spacing)."""
+        for form, note in (
+            (self._sform, self.download_note),
+            (self._sform, self.moe_note),
+            (self._nform, self.ngram_note),
+        ):
+            form.setRowVisible(note, bool(note.text()))
 
     def _refresh_draft_quant_markers(self, spec: AnySpec, quant: str | None) -> None:
         for i in range(self.draft_quant.count()):

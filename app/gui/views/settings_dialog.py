@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, QSize
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -29,7 +29,7 @@ from app.core import secrets
 from app.core.engines.capability import ENGINES
 from app.core.settings import Settings
 from app.gui.i18n import LANGUAGES
-from app.gui.widgets import InlineMessage
+from app.gui.widgets import InlineMessage, field_with_note, fit_dialog_height, height_for_width_hint
 
 
 class SettingsDialog(QDialog):
@@ -37,7 +37,7 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.settings = settings.model_copy(deep=True)
         self._remove_tokens: set[str] = set()
-        self.setMinimumWidth(560)
+        self.setMinimumWidth(680)  # the endpoint placeholder names a mirror URL; keep it whole
         root = QVBoxLayout(self)
         root.setContentsMargins(18, 16, 18, 14)
 
@@ -81,11 +81,10 @@ class SettingsDialog(QDialog):
             self.language.addItem(name, code)
         self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
         self.lbl_cache, self.lbl_engine, self.lbl_lang = QLabel(), QLabel(), QLabel()
-        aform.addRow(self.lbl_cache, self._row(self.cache_dir, self.browse))
         self.cache_note = QLabel()
         self.cache_note.setWordWrap(True)
         self.cache_note.setProperty("muted", True)
-        aform.addRow("", self.cache_note)
+        aform.addRow(self.lbl_cache, field_with_note(self._row(self.cache_dir, self.browse), self.cache_note))
         aform.addRow(self.lbl_engine, self.engine)
         aform.addRow(self.lbl_lang, self.language)
         root.addWidget(self.app_box)
@@ -143,6 +142,9 @@ class SettingsDialog(QDialog):
             raise ValueError(self.tr("The model cache folder is not writable: {path}").format(path=path))
         return text
 
+    def sizeHint(self) -> QSize:
+        return height_for_width_hint(self, super().sizeHint())
+
     def _has_token(self, hub: str) -> bool:
         return hub not in self._remove_tokens and secrets.has_token(hub)
 
@@ -162,6 +164,7 @@ class SettingsDialog(QDialog):
                     secrets.set_token(hub, edit.text())
         except Exception as exc:  # validation or keyring errors: say so, keep the dialog open
             self.error.show_message(str(exc), "error")
+            fit_dialog_height(self)
             return
         self.accept()
 
