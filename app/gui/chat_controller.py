@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 
 from app.core.chat import AnswerBuilder, AnswerStats, ChatStore, Message
+from app.core.chat.store import title_from_message
 from app.core.engines.base import ChatMessage, GenerationError, Sampling
 from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
@@ -93,9 +94,7 @@ class ChatController(QObject):
 
     def _ensure_conversation(self, first_text: str) -> int:
         if self.conversation_id is None:
-            title = " ".join(first_text.split())[:48] or QCoreApplication.translate(
-                "ChatController", "New chat"
-            )
+            title = title_from_message(first_text) or QCoreApplication.translate("ChatController", "New chat")
             index = self.conversations.create(title, self.default_system_prompt)
             self.conversation_id = self.conversations.conversation(index.row()).id
             self.view.set_title(title, self._model_label())

@@ -117,3 +117,14 @@ def test_answer_builder_without_drafts_has_no_acceptance() -> None:
     b.feed(Finished("length", 1, 1, 1.0, 10.0, 0, 0))
     s = b.stats()
     assert s.acceptance_rate is None and s.mean_accepted_length is None
+
+
+def test_title_from_message_cuts_at_a_word_with_ellipsis() -> None:
+    from app.core.chat.store import title_from_message
+
+    assert title_from_message("  Hello\n there  ") == "Hello there"
+    long = "Write a Python function that checks whether a number is prime, with a short explanation."
+    title = title_from_message(long)
+    assert title == "Write a Python function that checks whether a…"
+    assert len(title) <= 48
+    assert title_from_message("x" * 100).endswith("…") and len(title_from_message("x" * 100)) == 48

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from app.core.cancel import tokens_per_second
 from app.core.engines.base import ChatMessage, Engine, Finished, Round, Sampling, TextDelta
 
 
@@ -31,7 +32,7 @@ class RunResult:
 
     @property
     def decode_tps(self) -> float:
-        return self.completion_tokens / (self.decode_ms / 1000.0) if self.decode_ms > 0 else 0.0
+        return tokens_per_second(self.completion_tokens, self.decode_ms)
 
     @property
     def acceptance_rate(self) -> float | None:

@@ -22,8 +22,9 @@ from app.core.cache.errors import (
 from app.core.cache.hubs import hf_cache_root, modelscope_cache_root
 from app.core.cache.manager import CacheManager, EntryStatus, entries_root
 from app.core.cache.plan import Plan, drafter_entry_name, make_plan, target_entry_name
-from app.core.cache.progress import CancelToken, ProgressEvent
+from app.core.cache.progress import ProgressEvent
 from app.core.cache.status import SpecStatus, registry_status, spec_status
+from app.core.cancel import CancelToken
 
 __all__ = [
     "CacheError",

@@ -38,7 +38,8 @@ from app.core.cache.errors import (
 )
 from app.core.cache.hubs import Backend, RemoteFile, backend_for
 from app.core.cache.plan import HubChoice, Plan, Role, make_plan
-from app.core.cache.progress import CancelToken, Meter, ProgressCallback, ProgressEvent, _Cancelled
+from app.core.cache.progress import Meter, ProgressCallback, ProgressEvent, _Cancelled
+from app.core.cancel import CancelToken
 from app.core.registry import Family
 from app.core.registry.store import AnySpec
 

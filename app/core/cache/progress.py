@@ -14,22 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-
-class CancelToken:
-    """Set from any thread; checked by the download between chunks."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        self._event.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._event.is_set()
-
-    def wait(self, timeout: float) -> bool:
-        return self._event.wait(timeout)
+from app.core.cancel import CancelToken
 
 
 @dataclass(frozen=True)

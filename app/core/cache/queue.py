@@ -27,7 +27,8 @@ from typing import Any, Literal
 from app.core import paths
 from app.core.cache.errors import CacheError, DownloadCancelled
 from app.core.cache.manager import CacheManager
-from app.core.cache.progress import CancelToken, ProgressEvent
+from app.core.cache.progress import ProgressEvent
+from app.core.cancel import CancelToken
 from app.core.registry import Registry, RegistryError
 
 log = logging.getLogger(__name__)

@@ -192,3 +192,15 @@ class ChatStore:
             self._db.execute(
                 "DELETE FROM messages WHERE conversation_id = ? AND id >= ?", (conversation_id, message_id)
             )
+
+
+def title_from_message(text: str, limit: int = 48) -> str:
+    """A conversation title from its first message: one line, cut at a word with an ellipsis."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    space = cut.rfind(" ")
+    if space >= limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,.;:") + "…"

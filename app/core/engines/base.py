@@ -13,11 +13,11 @@ step; they are raised on the consumer's side, never turned into chat text.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypedDict
 
+from app.core.cancel import CancelToken, tokens_per_second
 from app.core.speculative import SpeculationOptions
 
 
@@ -60,7 +60,7 @@ class Finished:
 
     @property
     def decode_tps(self) -> float:
-        return self.completion_tokens / (self.decode_ms / 1000.0) if self.decode_ms > 0 else 0.0
+        return tokens_per_second(self.completion_tokens, self.decode_ms)
 
     @property
     def acceptance_rate(self) -> float | None:
@@ -68,6 +68,8 @@ class Finished:
 
 
 Event = TextDelta | Round | Finished
+
+__all__ = ["CancelToken"]  # re-exported: engines and their callers import it from here
 
 
 @dataclass(frozen=True)
@@ -78,20 +80,6 @@ class Sampling:
     max_tokens: int = 256
     seed: int | None = None
     stop: tuple[str, ...] = ()
-
-
-class CancelToken:
-    """Set from any thread; engines check it between tokens."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        self._event.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._event.is_set()
 
 
 @dataclass(frozen=True)

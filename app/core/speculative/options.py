@@ -7,7 +7,7 @@ so a UI string, a CLI flag and a config file are judged by the same rule.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 Method = Literal[
     "draft",
@@ -20,17 +20,7 @@ Method = Literal[
     "ngram-mod",
     "ngram-cache",
 ]
-METHODS: tuple[str, ...] = (
-    "draft",
-    "mtp",
-    "eagle3",
-    "dflash",
-    "ngram-simple",
-    "ngram-map-k",
-    "ngram-map-k4v",
-    "ngram-mod",
-    "ngram-cache",
-)
+METHODS: tuple[str, ...] = get_args(Method)
 #: Methods that need a drafter checkpoint.
 DRAFTER_METHODS = frozenset({"draft", "mtp", "eagle3", "dflash"})
 #: Model-free methods: the engine drafts from n-grams of the prompt and earlier output.
