@@ -36,6 +36,16 @@ class AnswerStats:
     finish_reason: str = "stop"
     speculation: str = ""
     per_round: list[RoundPoint] = field(default_factory=list)
+    #: median decode tok/s of recent plain answers of the same model here (None: not measured yet)
+    baseline_tps: float | None = None
+    baseline_samples: int = 0
+
+    @property
+    def speedup(self) -> float | None:
+        """Decode speed relative to plain decoding of the same model on this machine."""
+        if not self.speculation or not self.baseline_tps or self.decode_tps <= 0:
+            return None
+        return self.decode_tps / self.baseline_tps
 
     @property
     def acceptance_rate(self) -> float | None:
