@@ -351,3 +351,8 @@ def main(argv: list[str] | None = None) -> int:
     except EngineError as exc:
         print(f"tandem: {exc.user_message()}", file=sys.stderr)
         return 3
+    except BrokenPipeError:  # `tandem models | head`: the reader left; not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
