@@ -6,8 +6,9 @@
 ``--review`` adds every page and dialog in every locale (for checking layouts, not for the docs);
 ``--out`` writes somewhere other than docs/screenshots.
 
-The chat shots run SmolLM2-135M F32 with its Q4_1 file as drafter through llama.cpp, so the
-highlighted text and the statistics are real measurements of this machine. CJK text needs a
+The chat shots run SmolLM2-135M F32 with its Q4_1 file as drafter through llama.cpp, after one
+plain answer of the same F32 file, so the highlighted text, the statistics and the speedup are
+real measurements of this machine. CJK text needs a
 CJK font (Debian: fonts-noto-cjk).
 """
 
@@ -122,23 +123,28 @@ def main() -> int:
     settings_dlg.reject()
 
     def load_and_chat() -> None:
-        """A real chat with speculation: SmolLM2 F32 target + Q4_1 drafter."""
+        """A real chat with speculation: SmolLM2 F32 target + Q4_1 drafter.
+
+        One plain answer of the same target first (another conversation), so the speculative
+        answer's strip shows the speedup it obtained on this machine.
+        """
         smol, sspec, _q = window.registry.match("smollm2-135m-instruct", "gguf", None, "F32")
-        choice = LaunchChoice(
-            smol,
-            sspec,
-            "F32",
-            "llama.cpp",
+        sampling = window.chat.sampling.__class__(temperature=0.0, max_tokens=160)
+        window.chat.sampling = sampling
+
+        def load(options: SpeculationOptions) -> None:
+            window.start_load(LaunchChoice(smol, sspec, "F32", "llama.cpp", options, 2048, None, sampling))
+            wait(window.modelLoaded, 600_000)
+
+        load(SpeculationOptions())
+        window.chat.send("Write a Python function that reverses a string, with a short explanation.")
+        wait(window.chat.answerFinished, 300_000)
+        window.new_chat()
+        load(
             SpeculationOptions.build(
                 enabled=True, method="draft", draft_quantization="Q4_1", num_speculative_tokens=6
-            ),
-            2048,
-            None,
-            window.chat.sampling.__class__(temperature=0.0, max_tokens=160),
+            )
         )
-        window.chat.sampling = choice.sampling
-        window.start_load(choice)
-        wait(window.modelLoaded, 600_000)
         window.nav.setCurrentRow(0)
         window.chat.send(
             "Write a Python function that checks whether a number is prime, with a short explanation."

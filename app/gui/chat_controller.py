@@ -2,19 +2,30 @@
 
 Tokens are buffered by :class:`~app.gui.workers.EngineHost`; a 50 ms timer drains the buffer and
 repaints the streaming bubble once per tick, never once per token.
+
+Each complete answer also feeds the speed baselines (:mod:`app.core.chat.baselines`): a plain
+answer records its decode speed, a speculative one is compared with the recorded plain speed of
+the same target file, engine and thread count, so its strip can show the speedup obtained.
 """
 
 from __future__ import annotations
 
+import logging
+from dataclasses import replace
+from typing import Any
+
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 
 from app.core.chat import AnswerBuilder, AnswerStats, ChatStore, Message
+from app.core.chat.baselines import BaselineStore
 from app.core.chat.store import title_from_message
 from app.core.engines.base import ChatMessage, GenerationError, Sampling
 from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.views.chat_view import ChatView, MessageBubble, SamplingDialog
 from app.gui.workers import EngineHost
+
+log = logging.getLogger(__name__)
 
 FLUSH_INTERVAL_MS = 50
 
@@ -37,6 +48,7 @@ class ChatController(QObject):
         sampling: Sampling,
         system_prompt: str = "",
         parent: QObject | None = None,
+        baselines: BaselineStore | None = None,
     ) -> None:
         super().__init__(parent)
         self.store = store
@@ -46,9 +58,14 @@ class ChatController(QObject):
         self.errors = errors
         self.sampling = sampling
         self.default_system_prompt = system_prompt
+        # A tiny JSON file in the user data dir: reading/writing it at answer end is not noticeable.
+        self.baselines = baselines or BaselineStore()
         self.conversation_id: int | None = None
         self.generating = False
         self._builder: AnswerBuilder | None = None
+        # The engine's info when the answer started: a reload queued behind the answer replaces
+        # engine.info before the answer's end is handled.
+        self._answer_info: dict[str, Any] = {}
         self._bubble: MessageBubble | None = None
         self._dirty = False
         self._timer = QTimer(self)
@@ -135,7 +152,7 @@ class ChatController(QObject):
         return out
 
     def _start(self) -> None:
-        info = self.engine.info or {}
+        info = self._answer_info = dict(self.engine.info or {})
         self._builder = AnswerBuilder(str(info.get("speculation", "")))
         self._bubble = self.view.add_bubble("assistant")
         self._bubble.set_content("")
@@ -166,13 +183,15 @@ class ChatController(QObject):
             self._set_generating(False)
             return None
         stats = builder.stats(reason)
+        info = self._answer_info
+        if status == "complete":
+            stats = self._compare_with_baseline(stats, info)
         if status == "error" and not builder.text:
             bubble.setParent(None)
             bubble.deleteLater()
             self.view.bubbles.remove(bubble)
             self._set_generating(False)
             return stats
-        info = self.engine.info or {}
         msg = self.store.add_message(
             self.conversation_id,
             "assistant",
@@ -188,6 +207,23 @@ class ChatController(QObject):
         self.conversations.touch(self.conversation_id)
         self._set_generating(False)
         return stats
+
+    def _compare_with_baseline(self, stats: AnswerStats, info: dict[str, Any]) -> AnswerStats:
+        """Record a plain answer's speed, or attach the plain speed to a speculative answer."""
+        key = str(info.get("baseline_key") or "")
+        if not key:
+            return stats
+        try:
+            if not stats.speculation:
+                self.baselines.record(key, stats.decode_tps, stats.completion_tokens)
+                return stats
+            baseline = self.baselines.get(key)
+        except OSError as exc:  # a full disk must not cost the answer
+            log.warning("speed baseline not updated: %s", exc)
+            return stats
+        if baseline is None:
+            return stats
+        return replace(stats, baseline_tps=baseline.tokens_per_second, baseline_samples=baseline.samples)
 
     def _on_generation_done(self, cancelled: bool) -> None:
         if self._builder is None:

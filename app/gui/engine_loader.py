@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
+from app.core.chat.baselines import baseline_key
 from app.core.engines.base import Engine, LoadRequest
 from app.core.launch import check_speculation, load_engine
 from app.core.speculative import DRAFTER_METHODS
@@ -37,10 +39,21 @@ def model_label(choice: LaunchChoice) -> str:
 
 def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_engine) -> LoadJob:
     family, spec, quant = choice.family, choice.spec, choice.quantization
+    info: dict[str, Any] = {
+        "engine": choice.engine,
+        "speculation": speculation_label(choice),
+        "family": family.name,
+        "size": spec.size_label,
+        "quantization": quant,
+        "format": spec.format,
+    }
 
     def run(progress: Callable[[str], None]) -> Engine:
         progress(QCoreApplication.translate("EngineLoader", "Locating model files"))
         target = cache.resolve(family, spec, "target", quant)
+        # Plain and speculative answers of this target file, engine and thread count are compared
+        # (the key stats the file, so it is computed here, on the engine thread).
+        info["baseline_key"] = baseline_key(choice.engine, str(target), choice.threads)
         options = check_speculation(family, spec, choice.engine, choice.speculation)
         if options.enabled and options.method in DRAFTER_METHODS and not options.draft_model_path:
             drafter = cache.resolve(family, spec, "drafter", quant, options.draft_quantization)
@@ -56,12 +69,4 @@ def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_eng
         )
         return loader(choice.engine, replace(req), progress)
 
-    info = {
-        "engine": choice.engine,
-        "speculation": speculation_label(choice),
-        "family": family.name,
-        "size": spec.size_label,
-        "quantization": quant,
-        "format": spec.format,
-    }
     return LoadJob(label=model_label(choice), loader=run, info=info)

@@ -77,6 +77,10 @@ QFrame#bubbleAssistant { background: white; border: 1px solid #e1e4e8; border-ra
 QLabel#role { font-weight: 600; color: #4b5563; }
 QFrame#statsStrip { background: #f6f8fa; border: 1px solid #e6e9ed; border-radius: 6px; }
 QFrame#statsStrip QLabel { color: #4b5563; font-size: 12px; }
+QFrame#statsStrip QLabel#speedup[verdict="faster"] { color: #1f7a4a; font-weight: 600; }
+QFrame#statsStrip QLabel#speedup[verdict="slower"] { color: #a15c07; font-weight: 600; }
+QFrame#statsStrip QLabel#speedup[verdict="much-slower"] { color: #b3261e; font-weight: 600; }
+QFrame#statsStrip QLabel#speedup[verdict="unknown"] { color: #8a929c; }
 QFrame#composer { background: white; border: 1px solid #d5d9df; border-radius: 10px; }
 QFrame#composer QPlainTextEdit { border: none; }
 QScrollArea#chatScroll { border: none; background: #f6f7f9; }

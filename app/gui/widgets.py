@@ -1,10 +1,18 @@
-"""Small reusable widgets: a toggle switch, an inline message line, section headers."""
+"""Small reusable widgets: a toggle switch, an inline message line, section headers, a flow layout."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Property, QPoint, QPropertyAnimation, QRectF, QSize, Qt
+from PySide6.QtCore import Property, QPoint, QPropertyAnimation, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QHideEvent, QPainter, QPaintEvent, QResizeEvent
-from PySide6.QtWidgets import QCheckBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QLabel,
+    QLayout,
+    QLayoutItem,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 
 class ToggleSwitch(QCheckBox):
@@ -175,3 +183,73 @@ class ElidedLabel(QLabel):
     def _elide(self) -> None:
         shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, max(self.width(), 40))
         super().setText(shown)
+
+
+class FlowLayout(QLayout):
+    """Items left to right at their preferred size, wrapping to a new line when the width runs out.
+
+    For rows of short figures (the statistics strip) whose total width depends on the language and
+    the answer: they wrap instead of being squeezed and clipped. Hidden widgets take no space.
+    """
+
+    def __init__(self, parent: QWidget | None = None, h_spacing: int = 12, v_spacing: int = 2) -> None:
+        super().__init__(parent)
+        self._items: list[QLayoutItem] = []
+        self._h = h_spacing
+        self._v = v_spacing
+        self.setContentsMargins(0, 0, 0, 0)
+
+    def addItem(self, item: QLayoutItem) -> None:
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._arrange(QRect(0, 0, width, 0), move=False)
+
+    def setGeometry(self, rect: QRect) -> None:
+        super().setGeometry(rect)
+        self._arrange(rect, move=True)
+
+    def sizeHint(self) -> QSize:
+        """Everything on one line."""
+        shown = [i.sizeHint() for i in self._items if not i.isEmpty()]
+        m = self.contentsMargins()
+        width = sum(h.width() for h in shown) + self._h * max(0, len(shown) - 1)
+        height = max((h.height() for h in shown), default=0)
+        return QSize(width + m.left() + m.right(), height + m.top() + m.bottom())
+
+    def minimumSize(self) -> QSize:
+        """The widest item: anything narrower would clip it."""
+        m = self.contentsMargins()
+        width = max((i.sizeHint().width() for i in self._items if not i.isEmpty()), default=0)
+        return QSize(width + m.left() + m.right(), self.heightForWidth(width + m.left() + m.right()))
+
+    def _arrange(self, rect: QRect, move: bool) -> int:
+        m = self.contentsMargins()
+        area = rect.adjusted(m.left(), m.top(), -m.right(), -m.bottom())
+        x, y, line = area.x(), area.y(), 0
+        for item in self._items:
+            if item.isEmpty():
+                continue
+            hint = item.sizeHint()
+            if x > area.x() and x + hint.width() > area.right() + 1:
+                x, y, line = area.x(), y + line + self._v, 0
+            if move:
+                item.setGeometry(QRect(QPoint(x, y), hint))
+            x += hint.width() + self._h
+            line = max(line, hint.height())
+        return y + line - rect.y() + m.bottom()

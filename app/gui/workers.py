@@ -37,7 +37,11 @@ class LoadCancelled(Exception):
 
 @dataclass
 class LoadJob:
-    """Everything needed to load one model; ``loader`` runs on the engine thread."""
+    """Everything needed to load one model; ``loader`` runs on the engine thread.
+
+    The loader may add entries to ``info`` (e.g. what it resolved); the host copies ``info`` after
+    the loader returns and publishes the copy as :attr:`EngineHost.info`.
+    """
 
     label: str
     loader: Callable[[Callable[[str], None]], Engine]

@@ -921,6 +921,14 @@
             <translation>Finish reason</translation>
         </message>
         <message>
+            <source>The plain speed is the median of this model's recent answers without speculation on this machine. Approximate, since the prompts differ; `tandem bench` measures both side by side.</source>
+            <translation>The plain speed is the median of this model's recent answers without speculation on this machine. Approximate, since the prompts differ; `tandem bench` measures both side by side.</translation>
+        </message>
+        <message>
+            <source>Relaunch the model with speculation off and get one answer: Tandem then compares speculative answers with it automatically.</source>
+            <translation>Relaunch the model with speculation off and get one answer: Tandem then compares speculative answers with it automatically.</translation>
+        </message>
+        <message>
             <source>Round</source>
             <translation>Round</translation>
         </message>
@@ -932,11 +940,28 @@
             <source>Accepted</source>
             <translation>Accepted</translation>
         </message>
+        <message>
+            <source>not measured</source>
+            <translation>not measured</translation>
+        </message>
+        <message>
+            <source>Plain decode speed</source>
+            <translation>Plain decode speed</translation>
+        </message>
+        <message>
+            <source>Speedup vs plain</source>
+            <translation>Speedup vs plain</translation>
+        </message>
+        <message>
+            <source>Plain answers measured</source>
+            <translation>Plain answers measured</translation>
+        </message>
     </context>
     <context>
         <name>StatsStrip</name>
         <message>
             <source>Click for per-round details</source>
+            <extracomment>a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns</extracomment>
             <translation>Click for per-round details</translation>
         </message>
         <message>
@@ -974,6 +999,26 @@
         <message>
             <source>Per-round acceptance: grey = drafted, green = accepted</source>
             <translation>Per-round acceptance: grey = drafted, green = accepted</translation>
+        </message>
+        <message>
+            <source>speedup: not measured</source>
+            <translation>speedup: not measured</translation>
+        </message>
+        <message>
+            <source>Tandem has not seen this model answer without speculation on this machine yet. Relaunch the model with speculation off and get one answer of at least {n} tokens, then load it with speculation again: later answers show the speedup automatically.</source>
+            <translation>Tandem has not seen this model answer without speculation on this machine yet. Relaunch the model with speculation off and get one answer of at least {n} tokens, then load it with speculation again: later answers show the speedup automatically.</translation>
+        </message>
+        <message>
+            <source>{value}× vs plain</source>
+            <translation>{value}× vs plain</translation>
+        </message>
+        <message>
+            <source>Decode speed compared with this model without speculation on this machine: {baseline} tok/s, the median of its recent plain answers (samples: {n}). Approximate, since the prompts differ; `tandem bench` measures both side by side.</source>
+            <translation>Decode speed compared with this model without speculation on this machine: {baseline} tok/s, the median of its recent plain answers (samples: {n}). Approximate, since the prompts differ; `tandem bench` measures both side by side.</translation>
+        </message>
+        <message>
+            <source>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</source>
+            <translation>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</translation>
         </message>
     </context>
 </TS>

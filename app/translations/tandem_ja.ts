@@ -921,6 +921,14 @@
             <translation>終了理由</translation>
         </message>
         <message>
+            <source>The plain speed is the median of this model's recent answers without speculation on this machine. Approximate, since the prompts differ; `tandem bench` measures both side by side.</source>
+            <translation>通常速度は、このマシンでこのモデルが投機的デコードなしで最近生成した回答の中央値です。プロンプトが異なるため概算です。`tandem bench` で両方を並べて測定できます。</translation>
+        </message>
+        <message>
+            <source>Relaunch the model with speculation off and get one answer: Tandem then compares speculative answers with it automatically.</source>
+            <translation>投機的デコードをオフにしてモデルを起動し直し、一度回答を得てください。以後 Tandem が投機的デコードの回答と自動で比較します。</translation>
+        </message>
+        <message>
             <source>Round</source>
             <translation>ラウンド</translation>
         </message>
@@ -932,11 +940,28 @@
             <source>Accepted</source>
             <translation>受理</translation>
         </message>
+        <message>
+            <source>not measured</source>
+            <translation>未測定</translation>
+        </message>
+        <message>
+            <source>Plain decode speed</source>
+            <translation>通常のデコード速度</translation>
+        </message>
+        <message>
+            <source>Speedup vs plain</source>
+            <translation>通常比の高速化率</translation>
+        </message>
+        <message>
+            <source>Plain answers measured</source>
+            <translation>測定した通常回答の数</translation>
+        </message>
     </context>
     <context>
         <name>StatsStrip</name>
         <message>
             <source>Click for per-round details</source>
+            <extracomment>a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns</extracomment>
             <translation>クリックするとラウンドごとの詳細を表示</translation>
         </message>
         <message>
@@ -974,6 +999,26 @@
         <message>
             <source>Per-round acceptance: grey = drafted, green = accepted</source>
             <translation>ラウンドごとの受理：灰色 = ドラフト、緑 = 受理</translation>
+        </message>
+        <message>
+            <source>speedup: not measured</source>
+            <translation>高速化率：未測定</translation>
+        </message>
+        <message>
+            <source>Tandem has not seen this model answer without speculation on this machine yet. Relaunch the model with speculation off and get one answer of at least {n} tokens, then load it with speculation again: later answers show the speedup automatically.</source>
+            <translation>Tandem はこのマシンでこのモデルが投機的デコードなしで回答するところをまだ見ていません。投機的デコードをオフにしてモデルを起動し直し、{n} トークン以上の回答を一度得てから、投機的デコードをオンにして読み込み直してください。以後の回答に高速化率が自動で表示されます。</translation>
+        </message>
+        <message>
+            <source>{value}× vs plain</source>
+            <translation>通常比 {value}×</translation>
+        </message>
+        <message>
+            <source>Decode speed compared with this model without speculation on this machine: {baseline} tok/s, the median of its recent plain answers (samples: {n}). Approximate, since the prompts differ; `tandem bench` measures both side by side.</source>
+            <translation>このマシンで投機的デコードなしのこのモデルとデコード速度を比較しています：{baseline} tok/s（最近の通常回答の中央値、サンプル数：{n}）。プロンプトが異なるため概算です。`tandem bench` で両方を並べて測定できます。</translation>
+        </message>
+        <message>
+            <source>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</source>
+            <translation>ここでは投機的デコードのほうが通常のデコードより遅くなっています。1 ラウンドあたりのドラフトトークン数を減らすか、投機的デコードなしでモデルを起動してください。</translation>
         </message>
     </context>
 </TS>

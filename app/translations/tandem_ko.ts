@@ -921,6 +921,14 @@
             <translation>종료 이유</translation>
         </message>
         <message>
+            <source>The plain speed is the median of this model's recent answers without speculation on this machine. Approximate, since the prompts differ; `tandem bench` measures both side by side.</source>
+            <translation>일반 속도는 이 컴퓨터에서 이 모델이 추측 디코딩 없이 최근에 생성한 답변의 중앙값입니다. 프롬프트가 다르므로 대략적인 값이며, `tandem bench`로 두 방식을 나란히 측정할 수 있습니다.</translation>
+        </message>
+        <message>
+            <source>Relaunch the model with speculation off and get one answer: Tandem then compares speculative answers with it automatically.</source>
+            <translation>추측 디코딩을 끄고 모델을 다시 실행해 답변을 한 번 받으세요. 이후 Tandem이 추측 디코딩 답변과 자동으로 비교합니다.</translation>
+        </message>
+        <message>
             <source>Round</source>
             <translation>라운드</translation>
         </message>
@@ -932,11 +940,28 @@
             <source>Accepted</source>
             <translation>수락</translation>
         </message>
+        <message>
+            <source>not measured</source>
+            <translation>측정 안 됨</translation>
+        </message>
+        <message>
+            <source>Plain decode speed</source>
+            <translation>일반 디코딩 속도</translation>
+        </message>
+        <message>
+            <source>Speedup vs plain</source>
+            <translation>일반 대비 속도 향상</translation>
+        </message>
+        <message>
+            <source>Plain answers measured</source>
+            <translation>측정한 일반 답변 수</translation>
+        </message>
     </context>
     <context>
         <name>StatsStrip</name>
         <message>
             <source>Click for per-round details</source>
+            <extracomment>a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns</extracomment>
             <translation>클릭하면 라운드별 상세 정보 표시</translation>
         </message>
         <message>
@@ -974,6 +999,26 @@
         <message>
             <source>Per-round acceptance: grey = drafted, green = accepted</source>
             <translation>라운드별 수락: 회색 = 드래프트, 초록 = 수락</translation>
+        </message>
+        <message>
+            <source>speedup: not measured</source>
+            <translation>속도 향상: 측정 안 됨</translation>
+        </message>
+        <message>
+            <source>Tandem has not seen this model answer without speculation on this machine yet. Relaunch the model with speculation off and get one answer of at least {n} tokens, then load it with speculation again: later answers show the speedup automatically.</source>
+            <translation>Tandem은 이 컴퓨터에서 이 모델이 추측 디코딩 없이 답변한 기록이 아직 없습니다. 추측 디코딩을 끄고 모델을 다시 실행해 {n}토큰 이상의 답변을 한 번 받은 뒤, 추측 디코딩을 켜고 다시 불러오세요. 이후 답변에 속도 향상이 자동으로 표시됩니다.</translation>
+        </message>
+        <message>
+            <source>{value}× vs plain</source>
+            <translation>일반 대비 {value}×</translation>
+        </message>
+        <message>
+            <source>Decode speed compared with this model without speculation on this machine: {baseline} tok/s, the median of its recent plain answers (samples: {n}). Approximate, since the prompts differ; `tandem bench` measures both side by side.</source>
+            <translation>이 컴퓨터에서 추측 디코딩 없이 실행한 이 모델과 디코딩 속도를 비교합니다: {baseline} tok/s (최근 일반 답변의 중앙값, 표본 수: {n}). 프롬프트가 다르므로 대략적인 값이며, `tandem bench`로 두 방식을 나란히 측정할 수 있습니다.</translation>
+        </message>
+        <message>
+            <source>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</source>
+            <translation>여기서는 추측 디코딩이 일반 디코딩보다 느립니다. 라운드당 드래프트 토큰 수를 줄이거나 추측 디코딩 없이 모델을 실행해 보세요.</translation>
         </message>
     </context>
 </TS>

@@ -921,6 +921,14 @@
             <translation>结束原因</translation>
         </message>
         <message>
+            <source>The plain speed is the median of this model's recent answers without speculation on this machine. Approximate, since the prompts differ; `tandem bench` measures both side by side.</source>
+            <translation>普通速度是本机上该模型最近几次不使用推测解码的回答的中位数。由于提示词不同，这只是近似值；`tandem bench` 可以并排测量两者。</translation>
+        </message>
+        <message>
+            <source>Relaunch the model with speculation off and get one answer: Tandem then compares speculative answers with it automatically.</source>
+            <translation>关闭推测解码重新启动该模型并获得一次回答：之后 Tandem 会自动将推测解码的回答与之比较。</translation>
+        </message>
+        <message>
             <source>Round</source>
             <translation>轮次</translation>
         </message>
@@ -932,11 +940,28 @@
             <source>Accepted</source>
             <translation>已接受</translation>
         </message>
+        <message>
+            <source>not measured</source>
+            <translation>未测量</translation>
+        </message>
+        <message>
+            <source>Plain decode speed</source>
+            <translation>普通解码速度</translation>
+        </message>
+        <message>
+            <source>Speedup vs plain</source>
+            <translation>相对普通解码的加速比</translation>
+        </message>
+        <message>
+            <source>Plain answers measured</source>
+            <translation>已测量的普通回答数</translation>
+        </message>
     </context>
     <context>
         <name>StatsStrip</name>
         <message>
             <source>Click for per-round details</source>
+            <extracomment>a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns</extracomment>
             <translation>点击查看每轮详情</translation>
         </message>
         <message>
@@ -974,6 +999,26 @@
         <message>
             <source>Per-round acceptance: grey = drafted, green = accepted</source>
             <translation>每轮接受情况：灰色 = 草稿，绿色 = 已接受</translation>
+        </message>
+        <message>
+            <source>speedup: not measured</source>
+            <translation>加速比：未测量</translation>
+        </message>
+        <message>
+            <source>Tandem has not seen this model answer without speculation on this machine yet. Relaunch the model with speculation off and get one answer of at least {n} tokens, then load it with speculation again: later answers show the speedup automatically.</source>
+            <translation>Tandem 尚未在本机上见过该模型不使用推测解码的回答。请关闭推测解码重新启动该模型，获得一次至少 {n} 个 Token的回答，然后再开启推测解码加载：之后的回答会自动显示加速比。</translation>
+        </message>
+        <message>
+            <source>{value}× vs plain</source>
+            <translation>相对普通 {value}×</translation>
+        </message>
+        <message>
+            <source>Decode speed compared with this model without speculation on this machine: {baseline} tok/s, the median of its recent plain answers (samples: {n}). Approximate, since the prompts differ; `tandem bench` measures both side by side.</source>
+            <translation>与本机上该模型不使用推测解码时的解码速度相比：{baseline} tok/s，即其最近普通回答的中位数（样本数：{n}）。由于提示词不同，这只是近似值；`tandem bench` 可以并排测量两者。</translation>
+        </message>
+        <message>
+            <source>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</source>
+            <translation>在这里推测解码比普通解码更慢：请尝试减少每轮的草稿 Token 数，或不使用推测解码启动该模型。</translation>
         </message>
     </context>
 </TS>

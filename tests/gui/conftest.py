@@ -27,17 +27,29 @@ from app.core.engines.base import (
 
 
 class ScriptedEngine:
-    """Replays a fixed answer as draft rounds: handy for layout tests (not for the real turn)."""
+    """Replays a fixed answer as draft rounds: handy for layout tests (not for the real turn).
+
+    ``plain`` replays it without rounds (speculation off); ``decode_ms`` sets the reported speed.
+    """
 
     name = "scripted"
 
-    def __init__(self, text: str = "", fail: Exception | None = None, gate: Any = None) -> None:
+    def __init__(
+        self,
+        text: str = "",
+        fail: Exception | None = None,
+        gate: Any = None,
+        plain: bool = False,
+        decode_ms: float = 100.0,
+    ) -> None:
         self.text = text or (
             "Here is a function:\n\n```python\ndef add(a, b):\n    return a + b\n```\n\n"
             "It returns the **sum** of `a` and `b`."
         )
         self.fail = fail
         self.gate = gate
+        self.plain = plain
+        self.decode_ms = decode_ms
         self.closed = False
 
     def generate(
@@ -52,15 +64,19 @@ class ScriptedEngine:
             if self.gate is not None:
                 self.gate(i)
             chunk = words[i : i + 4]
-            accepted = min(3, len(chunk) - 1)
-            yield Round(i // 4, 4, accepted, accepted + 1)
+            accepted = 0 if self.plain else min(3, len(chunk) - 1)
+            if not self.plain:
+                yield Round(i // 4, 4, accepted, accepted + 1)
             for j, w in enumerate(chunk):
                 yield TextDelta(w + (" " if i + j < len(words) - 1 else ""), 1, from_draft=j < accepted)
                 emitted += 1
             if self.fail is not None and i >= 4:
                 raise self.fail
         n = (len(words) + 3) // 4
-        yield Finished("stop", 10, emitted, 5.0, 100.0, 4 * n, emitted - n, rounds=n)
+        if self.plain:
+            yield Finished("stop", 10, emitted, 5.0, self.decode_ms, 0, 0)
+        else:
+            yield Finished("stop", 10, emitted, 5.0, self.decode_ms, 4 * n, emitted - n, rounds=n)
 
     def close(self) -> None:
         self.closed = True
@@ -89,17 +105,18 @@ def make_window(qtbot: Any) -> Iterator[Callable[..., Any]]:
         i18n = I18n(app)
         errors = ErrorBridge()
         window = MainWindow(kwargs.pop("settings", Settings()), i18n, errors, save_settings=False, **kwargs)
-        qtbot.addWidget(window)
+        # Back to English before pytest-qt closes and deletes the window: switching after that
+        # retranslated a window whose store was closed and crashed the test process.
+        qtbot.addWidget(window, before_close_func=lambda _w: i18n.set_language("en"))
         window.resize(1200, 780)
         window.show()
         made.append((window, i18n))
         return window
 
     yield make
-    for window, i18n in made:
+    for window, _i18n in made:
         window.shutdown()
         window.store.close()
-        i18n.set_language("en")
 
 
 @pytest.fixture(autouse=True)

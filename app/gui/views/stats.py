@@ -1,4 +1,8 @@
-"""Per-answer statistics: a compact strip with a per-round acceptance chart, details on click."""
+"""Per-answer statistics: a compact strip with a per-round acceptance chart, details on click.
+
+A speculative answer also shows its speedup over plain decoding of the same model on this machine
+(:attr:`AnswerStats.speedup`), coloured by verdict: speculation can be slower, and the strip says so.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -19,6 +24,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.chat import AnswerStats, RoundPoint
+from app.core.chat.baselines import MIN_TOKENS
+from app.gui.widgets import FlowLayout
+
+#: a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns
+FASTER = 1.05
+SLOWER = 0.95
+MUCH_SLOWER = 0.8
 
 
 class RoundChart(QWidget):
@@ -28,6 +40,7 @@ class RoundChart(QWidget):
         super().__init__(parent)
         self.rounds: list[RoundPoint] = []
         self.setMinimumSize(90, 22)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
 
     def sizeHint(self) -> QSize:
         return QSize(140, 22)
@@ -64,6 +77,24 @@ def _fmt(value: float | None, pattern: str) -> str:
     return "—" if value is None else pattern.format(value)
 
 
+def speedup_verdict(speedup: float | None) -> str:
+    """The stylesheet's ``verdict`` property for the speedup label."""
+    if speedup is None:
+        return "unknown"
+    if speedup > FASTER:
+        return "faster"
+    if speedup < MUCH_SLOWER:
+        return "much-slower"
+    if speedup < SLOWER:
+        return "slower"
+    return "even"
+
+
+def shows_speedup(stats: AnswerStats) -> bool:
+    """Only finished speculative answers are compared (a stopped one is too short to judge)."""
+    return bool(stats.speculation) and stats.finish_reason not in ("cancelled", "error")
+
+
 class StatsStrip(QFrame):
     """Signal: ``detailsRequested()`` when clicked."""
 
@@ -76,16 +107,21 @@ class StatsStrip(QFrame):
         lay = QHBoxLayout(self)
         lay.setContentsMargins(8, 3, 8, 3)
         lay.setSpacing(12)
+        # The figures wrap onto a second line when the bubble is narrow or the language is long.
+        figures = QWidget()
+        flow = FlowLayout(figures, h_spacing=12, v_spacing=2)
         self.tps = QLabel()
         self.ttft = QLabel()
         self.rounds = QLabel()
         self.acceptance = QLabel()
         self.mean_len = QLabel()
+        self.speedup = QLabel()
+        self.speedup.setObjectName("speedup")
         self.chart = RoundChart()
-        for w in (self.tps, self.ttft, self.rounds, self.acceptance, self.mean_len):
-            lay.addWidget(w)
-        lay.addStretch(1)
-        lay.addWidget(self.chart)
+        for w in (self.tps, self.ttft, self.rounds, self.acceptance, self.mean_len, self.speedup):
+            flow.addWidget(w)
+        lay.addWidget(figures, 1)
+        lay.addWidget(self.chart, 0, Qt.AlignmentFlag.AlignVCenter)
         self.stats: AnswerStats | None = None
         self.retranslate()
 
@@ -107,7 +143,7 @@ class StatsStrip(QFrame):
         s = self.stats
         self.setToolTip(self.tr("Click for per-round details"))
         if s is None:
-            for w in (self.tps, self.ttft, self.rounds, self.acceptance, self.mean_len):
+            for w in (self.tps, self.ttft, self.rounds, self.acceptance, self.mean_len, self.speedup):
                 w.setText("")
             return
         self.tps.setText(self.tr("{value} tok/s").format(value=f"{s.decode_tps:.1f}"))
@@ -129,13 +165,45 @@ class StatsStrip(QFrame):
         self.acceptance.setToolTip(self.tr("Share of drafted tokens the model accepted"))
         self.mean_len.setToolTip(self.tr("Tokens produced per verification round: accepted drafts plus one"))
         self.chart.setToolTip(self.tr("Per-round acceptance: grey = drafted, green = accepted"))
+        self._show_speedup(s)
+
+    def _show_speedup(self, s: AnswerStats) -> None:
+        self.speedup.setVisible(shows_speedup(s))
+        speedup = s.speedup
+        verdict = speedup_verdict(speedup)
+        if speedup is None:
+            self.speedup.setText(self.tr("speedup: not measured"))
+            self.speedup.setToolTip(
+                self.tr(
+                    "Tandem has not seen this model answer without speculation on this machine yet. "
+                    "Relaunch the model with speculation off and get one answer of at least {n} tokens, "
+                    "then load it with speculation again: later answers show the speedup automatically."
+                ).format(n=MIN_TOKENS)
+            )
+        else:
+            self.speedup.setText(self.tr("{value}× vs plain").format(value=f"{speedup:.2f}"))
+            tip = self.tr(
+                "Decode speed compared with this model without speculation on this machine: "
+                "{baseline} tok/s, the median of its recent plain answers (samples: {n}). "
+                "Approximate, since the prompts differ; `tandem bench` measures both side by side."
+            ).format(baseline=f"{s.baseline_tps or 0:.1f}", n=s.baseline_samples)
+            if verdict in ("slower", "much-slower"):
+                tip += "\n\n" + self.tr(
+                    "Speculation is slower than plain decoding here: try fewer draft tokens per round, "
+                    "or launch the model without speculation."
+                )
+            self.speedup.setToolTip(tip)
+        if self.speedup.property("verdict") != verdict:
+            self.speedup.setProperty("verdict", verdict)
+            self.speedup.style().unpolish(self.speedup)
+            self.speedup.style().polish(self.speedup)
 
 
 class StatsDialog(QDialog):
     def __init__(self, stats: AnswerStats, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Answer statistics"))
-        self.setMinimumSize(420, 420)
+        self.setMinimumSize(420, 480)
         lay = QVBoxLayout(self)
         form = QFormLayout()
         rate = stats.acceptance_rate
@@ -152,11 +220,29 @@ class StatsDialog(QDialog):
             (self.tr("Speculation"), stats.speculation or self.tr("off")),
             (self.tr("Finish reason"), stats.finish_reason),
         ]
+        if shows_speedup(stats):
+            rows += self._speedup_rows(stats)
         for label, value in rows:
             v = QLabel(value)
             v.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             form.addRow(label, v)
         lay.addLayout(form)
+        if shows_speedup(stats):
+            note = QLabel(
+                self.tr(
+                    "The plain speed is the median of this model's recent answers without speculation "
+                    "on this machine. Approximate, since the prompts differ; `tandem bench` measures "
+                    "both side by side."
+                )
+                if stats.baseline_tps is not None
+                else self.tr(
+                    "Relaunch the model with speculation off and get one answer: Tandem then compares "
+                    "speculative answers with it automatically."
+                )
+            )
+            note.setWordWrap(True)
+            note.setProperty("muted", True)
+            lay.addWidget(note)
         table = QTableWidget(len(stats.per_round), 3)
         table.setHorizontalHeaderLabels([self.tr("Round"), self.tr("Drafted"), self.tr("Accepted")])
         table.verticalHeader().hide()
@@ -170,3 +256,19 @@ class StatsDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
+
+    def _speedup_rows(self, stats: AnswerStats) -> list[tuple[str, str]]:
+        if stats.baseline_tps is None:
+            not_measured = self.tr("not measured")
+            return [
+                (self.tr("Plain decode speed"), not_measured),
+                (self.tr("Speedup vs plain"), not_measured),
+            ]
+        return [
+            (
+                self.tr("Plain decode speed"),
+                self.tr("{value} tok/s").format(value=f"{stats.baseline_tps:.2f}"),
+            ),
+            (self.tr("Plain answers measured"), str(stats.baseline_samples)),
+            (self.tr("Speedup vs plain"), _fmt(stats.speedup, "{:.2f}×")),
+        ]
