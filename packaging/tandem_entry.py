@@ -1,0 +1,27 @@
+"""Entry script of the frozen executables (PyInstaller needs a script, not an entry point).
+
+Both executables run this file. ``tandem`` (``Tandem.app`` on macOS) behaves like the installed
+``tandem`` command: the GUI without arguments, CLI subcommands otherwise. ``tandem-cli`` is the
+console companion needed on Windows (a windowed .exe has no stdout); without arguments it prints
+the CLI help instead of opening a window.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def _run() -> int:
+    args = sys.argv[1:]
+    if Path(sys.executable).stem.lower() == "tandem-cli":
+        from app.cli import main as cli_main
+
+        return cli_main(args or ["--help"])
+    from app.__main__ import main
+
+    return main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(_run())
