@@ -7,8 +7,8 @@
 ``--out`` writes somewhere other than docs/screenshots.
 
 The chat shots run SmolLM2-135M F32 with its Q4_1 file as drafter through llama.cpp, after one
-plain answer of the same F32 file, so the highlighted text, the statistics and the speedup are
-real measurements of this machine. CJK text needs a
+plain answer of the same F32 file (both on one thread), so the highlighted text, the statistics
+and the speedup are real measurements of this machine. CJK text needs a
 CJK font (Debian: fonts-noto-cjk).
 """
 
@@ -133,7 +133,9 @@ def main() -> int:
         window.chat.sampling = sampling
 
         def load(options: SpeculationOptions) -> None:
-            window.start_load(LaunchChoice(smol, sspec, "F32", "llama.cpp", options, 2048, None, sampling))
+            # One thread: on a shared 2-core machine a busy neighbour stalls llama.cpp's thread
+            # barrier and makes either run several times slower, so the comparison would be noise.
+            window.start_load(LaunchChoice(smol, sspec, "F32", "llama.cpp", options, 2048, 1, sampling))
             wait(window.modelLoaded, 600_000)
 
         load(SpeculationOptions())
