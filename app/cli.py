@@ -12,13 +12,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app import cli_cache
+from app.core.cache.errors import CacheError
 from app.core.engines.base import CancelToken, EngineError, Finished, LoadRequest, Round, Sampling, TextDelta
 from app.core.launch import (
     DEFAULT_MODEL,
     LaunchError,
     check_speculation,
     load_engine,
-    local_paths,
     make_options,
     pick_engine,
 )
@@ -33,7 +34,9 @@ def _add_model_args(p: argparse.ArgumentParser, bench_like: bool) -> None:
     p.add_argument("--format", dest="fmt", choices=["gguf", "mlx"])
     p.add_argument("--size", help="size in billions or a label such as E2B")
     p.add_argument("--quant", help="target quantization")
-    p.add_argument("--hub", default="huggingface", choices=["huggingface", "modelscope"])
+    p.add_argument(
+        "--hub", default=None, choices=["huggingface", "modelscope", "local"], help="default: the spec's own"
+    )
     p.add_argument("--model-path", help="a local model file (gguf) or folder (mlx) instead of NAME")
     p.add_argument("--draft-model-path", help="a local drafter; implies --spec on --spec-method draft")
     p.add_argument("--engine", choices=["llama.cpp", "mlx"])
@@ -61,7 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("models", help="list the registry with cache status")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--hub", default="huggingface", choices=["huggingface", "modelscope"])
+    p.add_argument(
+        "--hub", default=None, choices=["huggingface", "modelscope", "local"], help="default: each spec's own"
+    )
     p.set_defaults(func=cmd_models)
 
     p = sub.add_parser("register", help="register a user family from a JSON file")
@@ -91,12 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=int, default=1)
     p.set_defaults(func=cmd_bench)
 
-    try:
-        from app import cli_cache
-    except ImportError:  # the cache module is optional while it is being built
-        pass
-    else:
-        cli_cache.add_subcommands(sub)
+    cli_cache.add_subcommands(sub)
     return parser
 
 
@@ -129,16 +129,12 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> tuple[str, LoadRequest]:
     engine = pick_engine(spec, args.engine)
     options = check_speculation(family, spec, engine, options)
     want_drafter = options.needs_drafter and not options.draft_model_path
-    if spec.sources.local is not None:
-        target, drafter = local_paths(spec, quant, args.draft_quant, want_drafter, _progress(args))
-    else:
-        try:
-            from app.cli_cache import resolve_cached_model
-        except ImportError as exc:
-            raise LaunchError("hub models need the cache module, which is not installed") from exc
-        target, drafter = resolve_cached_model(
-            registry, name, spec.format, spec.size_label, quant, args.hub, want_drafter, args.draft_quant
-        )
+    say = _progress(args)
+    if say and spec.sources.local is not None:
+        say("preparing the embedded model (the first use of a derived file takes a moment)")
+    target, drafter = cli_cache.resolve_cached_model(
+        registry, name, spec.format, spec.size_label, quant, args.hub, want_drafter, args.draft_quant
+    )
     if drafter is not None:
         options = options.with_drafter(str(drafter))
     req = LoadRequest(
@@ -169,27 +165,10 @@ def _prompts(path: Path) -> list[str]:
 # --- commands ----------------------------------------------------------------------------------------
 def cmd_models(args: argparse.Namespace) -> int:
     registry = Registry.load()
-    try:
-        from app import cli_cache
-    except ImportError:
-        cli_cache = None  # type: ignore[assignment]
     if args.json:
-        if cli_cache is not None:
-            data = cli_cache.models_json(registry, args.hub)
-        else:
-            data = [
-                {"name": f.name, "specs": [{"format": s.format, "size": s.size_label} for s in f.specs]}
-                for f in registry.families.values()
-            ]
-        print(json.dumps(data, indent=1))
+        print(json.dumps(cli_cache.models_json(registry, args.hub), indent=1))
         return 0
-    if cli_cache is not None:
-        print(cli_cache.models_table(registry, args.hub))
-    else:
-        for fam in registry.families.values():
-            for s in fam.specs:
-                drafter = " +drafter" if s.declares_drafter() else ""
-                print(f"{fam.name:28} {s.format:5} {s.size_label:>8}  {','.join(s.quantizations)}{drafter}")
+    print(cli_cache.models_table(registry, args.hub))
     for bad in registry.invalid:
         print(f"invalid user family {bad.name} ({bad.source}): {bad.reason}", file=sys.stderr)
     return 0
@@ -234,6 +213,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     pieces: list[str] = []
     rounds: list[dict[str, int]] = []
     fin: Finished | None = None
+    interrupted = False
     try:
         for ev in engine.generate(messages, sampling, cancel):  # type: ignore[arg-type]
             if isinstance(ev, TextDelta):
@@ -245,11 +225,15 @@ def cmd_generate(args: argparse.Namespace) -> int:
                 rounds.append({"drafted": ev.drafted, "accepted": ev.accepted, "emitted": ev.emitted})
             elif isinstance(ev, Finished):
                 fin = ev
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C: keep what was produced, say it was cancelled
         cancel.cancel()
+        interrupted = True
     finally:
         engine.close()
-    assert fin is not None
+    if fin is None:
+        tokens = sum(r["emitted"] for r in rounds)
+        fin = Finished("cancelled", 0, tokens, 0.0, 0.0, sum(r["drafted"] for r in rounds),
+                       sum(r["accepted"] for r in rounds), len(rounds))  # fmt: skip
     if args.json:
         print(
             json.dumps(
@@ -274,21 +258,18 @@ def cmd_generate(args: argparse.Namespace) -> int:
         )
     else:
         print()
-        print(_stats_line(fin), file=sys.stderr)
-    return 0
+        print(_stats_line(fin) + (" (interrupted)" if interrupted else ""), file=sys.stderr)
+    return 130 if interrupted else 0
 
 
 def _loader(args: argparse.Namespace) -> Any:
-    cache: dict[bool, tuple[str, LoadRequest]] = {}
+    # resolve both sides up front, so a bad pair fails before any model is loaded
+    resolved = {False: resolve(args, False), True: resolve(args, True)}
 
     def load(spec_on: bool) -> Any:
-        if spec_on not in cache:
-            cache[spec_on] = resolve(args, spec_on)
-        engine_name, req = cache[spec_on]
+        engine_name, req = resolved[spec_on]
         return load_engine(engine_name, req, _progress(args))
 
-    # resolve both up front so a bad pair fails before any model is loaded
-    load.__dict__["check"] = (resolve(args, False), resolve(args, True))
     return load
 
 
@@ -345,12 +326,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code: int = args.func(args)
         return code
-    except (RegistryError, LaunchError, SpeculationError, FileNotFoundError) as exc:
+    except (RegistryError, LaunchError, SpeculationError, CacheError, FileNotFoundError, ValueError) as exc:
         print(f"tandem: {exc}", file=sys.stderr)
         return 2
     except EngineError as exc:
         print(f"tandem: {exc.user_message()}", file=sys.stderr)
         return 3
+    except KeyboardInterrupt:
+        print("tandem: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # `tandem models | head`: the reader left; not an error
         import os
 

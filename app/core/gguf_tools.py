@@ -173,9 +173,13 @@ def _parse_header(data: bytes, name: str) -> GGUFHeader:
         for d in dims:
             elements *= d
         end = max(end, offset + elements // block * type_size)
-    align = int(fields.get("general.alignment", 32))
+    align = fields.get("general.alignment", 32)
+    if not isinstance(align, int) or isinstance(align, bool) or align <= 0 or align & (align - 1):
+        raise GGUFFormatError(
+            f"{name} is a damaged GGUF file (general.alignment {align!r} is not a power of two)"
+        )
     data_start = (cur.pos + align - 1) // align * align
-    return GGUFHeader(fields, n_tensors, data_start + end)
+    return GGUFHeader(fields, n_tensors, data_start + end if n_tensors else cur.pos)
 
 
 @dataclass(frozen=True)

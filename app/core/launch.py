@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 
-from app.core import assets
 from app.core.engines.base import Engine, EngineUnavailable, LoadRequest
 from app.core.engines.capability import ENGINES, drafter_support, engine_availability, engines_for_spec
-from app.core.registry import AnySpec, Family, format_template
+from app.core.registry import AnySpec, Family
 from app.core.speculative import DRAFTER_METHODS, SpeculationError, SpeculationOptions
 
 DEFAULT_MODEL = ("smollm2-135m-instruct", "gguf", "0.135", "Q4_1")
@@ -57,33 +55,6 @@ def check_speculation(
     if not support.ok:
         raise LaunchError(f"speculative decoding is not available here: {support.reason}")
     return replace(options, method=support.method or options.method)
-
-
-def local_paths(
-    spec: AnySpec,
-    quant: str,
-    draft_quant: str | None,
-    want_drafter: bool,
-    progress: Callable[[str], None] | None = None,
-) -> tuple[Path, Path | None]:
-    local = spec.sources.local
-    if local is None:
-        raise LaunchError("this spec has no local files")
-    target = assets.resolve(format_template(local.path, "sources.local.path", quantization=quant), progress)
-    drafter = None
-    if want_drafter:
-        if not local.draft_path:
-            raise LaunchError("this spec declares no local drafter")
-        dq = draft_quant or (local.draft_quantizations[0] if local.draft_quantizations else None)
-        if local.draft_quantizations and dq not in local.draft_quantizations:
-            raise LaunchError(
-                f"drafter quantization {dq!r} is not available; choose {local.draft_quantizations}"
-            )
-        values = {"draft_quantization": dq} if dq else {}
-        drafter = assets.resolve(
-            format_template(local.draft_path, "sources.local.draft_path", **values), progress
-        )
-    return target, drafter
 
 
 def load_engine(engine: str, req: LoadRequest, progress: Callable[[str], None] | None = None) -> Engine:

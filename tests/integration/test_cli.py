@@ -92,3 +92,30 @@ def test_register_and_unregister(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert {"my-pair", "gemma-4", "smollm2-135m-instruct"} <= names and "bad-pair" not in names
     assert main(["unregister", "my-pair"]) == 0
     assert main(["unregister", "gemma-4"]) == 2
+
+
+def test_ctrl_c_keeps_the_partial_answer(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.core.engines.llamacpp import LlamaCppEngine
+
+    real = LlamaCppEngine.generate
+
+    def interrupted(self: LlamaCppEngine, *args: object, **kwargs: object) -> object:
+        for i, ev in enumerate(real(self, *args, **kwargs)):  # type: ignore[arg-type]
+            if i == 4:
+                raise KeyboardInterrupt  # what the terminal delivers on Ctrl-C
+            yield ev
+
+    monkeypatch.setattr(LlamaCppEngine, "generate", interrupted)
+    code = main(["generate", "--prompt", "Count to ten.", "--max-tokens", "32", "--json"])
+    assert code == 130
+    out = json.loads(capsys.readouterr().out)
+    assert out["finish_reason"] == "cancelled" and out["text"]
+
+
+def test_spec_errors_are_one_line_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["generate", "smollm2-135m-instruct", "--quant", "Q8_0", "--prompt", "hi"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tandem: ") and "Traceback" not in err and "Q4_1" in err

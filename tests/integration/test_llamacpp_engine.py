@@ -184,3 +184,51 @@ def test_engine_thread_is_joined_on_close(smollm2_q4: Path) -> None:
     eng.close()
     assert not thread.is_alive()
     eng.close()  # idempotent
+
+
+def test_cancel_from_the_progress_callback_leaves_nothing_running(smollm2_q4: Path) -> None:
+    import threading
+
+    class Cancelled(Exception):
+        pass
+
+    def progress(msg: str) -> None:
+        if msg == "ready":  # the model is up: the user pressed Cancel just now
+            raise Cancelled
+
+    before = {t for t in threading.enumerate() if t.name.startswith("tandem-llamacpp")}
+    with pytest.raises(Cancelled):
+        LlamaCppEngine.load(
+            LoadRequest(str(smollm2_q4), SpeculationOptions(), n_ctx=512, n_threads=2), progress
+        )
+    after = {t for t in threading.enumerate() if t.name.startswith("tandem-llamacpp")}
+    assert after == before
+
+
+def test_generator_started_after_close_fails_instead_of_hanging(smollm2_q4: Path) -> None:
+    from app.core.engines.base import GenerationError
+
+    eng = _load(smollm2_q4)
+    pending = eng.generate([{"role": "user", "content": "hi"}], Sampling(max_tokens=4))
+    eng.close()
+    with pytest.raises(GenerationError, match="closed"):
+        next(iter(pending))
+
+
+def test_stopping_early_does_not_cancel_the_callers_token(plain: LlamaCppEngine) -> None:
+    token = CancelToken()
+    for ev in plain.generate([{"role": "user", "content": PROMPTS[0]}], Sampling(max_tokens=50), token):
+        if isinstance(ev, TextDelta):
+            break
+    assert not token.cancelled
+    again = _events(plain, PROMPTS[0], Sampling(max_tokens=6))
+    assert isinstance(again[-1], Finished) and again[-1].reason == "length"
+
+
+def test_absurd_depth_is_refused_with_a_message(smollm2_q4: Path) -> None:
+    from app.core.speculative import SpeculationError
+
+    with pytest.raises(SpeculationError, match="tokens per round"):
+        _load(
+            smollm2_q4, enabled=True, draft_model_path=str(smollm2_q4), num_speculative_tokens=2_147_483_648
+        )

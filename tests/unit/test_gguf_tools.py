@@ -38,3 +38,24 @@ def test_truncation_is_detected_anywhere(tmp_path: Path, smollm2_q4: Path) -> No
         bad.write_bytes(data[:cut])
         with pytest.raises(GGUFFormatError):
             read_header(bad)
+
+
+def _minimal_gguf(path: Path, alignment: object, vtype: int) -> Path:
+    import struct
+
+    key = b"general.alignment"
+    body = struct.pack("<Q", len(key)) + key + struct.pack("<I", vtype)
+    if vtype == 8:  # string
+        raw = str(alignment).encode()
+        body += struct.pack("<Q", len(raw)) + raw
+    else:
+        body += struct.pack("<I", int(alignment))  # type: ignore[call-overload]
+    path.write_bytes(b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + body)
+    return path
+
+
+def test_bad_alignment_is_a_format_error(tmp_path: Path) -> None:
+    for i, (value, vtype) in enumerate([(0, 4), (24, 4), ("32", 8)]):
+        with pytest.raises(GGUFFormatError, match=r"general\.alignment"):
+            read_header(_minimal_gguf(tmp_path / f"a{i}.gguf", value, vtype))
+    assert read_header(_minimal_gguf(tmp_path / "ok.gguf", 32, 4)).tensor_count == 0

@@ -250,3 +250,61 @@ def test_match_reports_available_specs() -> None:
         reg.match("gemma-4", "gguf", "7")
     with pytest.raises(RegistryError, match="unknown model 'nope'"):
         reg.match("nope")
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda s: s.update(size_in_billions=float("nan")), "size_in_billions"),
+        (lambda s: s.update(size_in_billions=float("inf")), "size_in_billions"),
+        (lambda s: s.update(model_file_name_template="/home/me/{quantization}.gguf"), "not an absolute path"),
+        (lambda s: s.update(model_file_name_template="../{quantization}.gguf"), "must not contain '..'"),
+        (
+            lambda s: s["sources"]["huggingface"].update(draft_model_file_name_template="../../d.gguf"),
+            "must not contain '..'",
+        ),
+        (
+            lambda s: s.update(
+                model_file_name_template="m-{quantization}-{part}.gguf",
+                quantization_parts={"Q8_0": ["1", "2"]},
+            ),
+            "no parts listed for ['Q4_K_M']",
+        ),
+        (
+            lambda s: s.update(quantization_parts={"Q4_K_M": ["1"], "Q8_0": ["1"]}),
+            "the template must use {part}",
+        ),
+    ],
+)
+def test_specs_that_would_break_later_are_rejected(mutate: Any, message: str) -> None:
+    data = gguf_family()
+    mutate(data["specs"][0])
+    with pytest.raises(RegistryError) as info:
+        load_family(data, "t")
+    assert message in str(info.value)
+
+
+def test_local_drafter_rules_are_the_same_for_mlx() -> None:
+    local = {"path": "/m/target", "draft_path": "/m/drafter-{draft_quantization}"}
+    spec = {"format": "mlx", "size_in_billions": 1, "quantizations": ["bf16"], "sources": {"local": local}}
+    data = {"name": "local-mlx", "specs": [spec]}
+    with pytest.raises(RegistryError, match="draft_quantizations is missing"):
+        load_family(data, "t")
+
+
+def test_unregister_by_family_name_and_never_outside_the_folder(tmp_path: Path) -> None:
+    user_dir = tmp_path / "families"
+    user_dir.mkdir()
+    fam = gguf_family()
+    fam["name"] = "stem-demo"
+    (user_dir / "my-models.json").write_text(json.dumps(fam))  # file name differs from family name
+    victim = tmp_path / "victim.json"
+    victim.write_text("{}")
+    reg = Registry.load(user_dir)
+    assert "stem-demo" in reg.families
+    with pytest.raises(RegistryError, match="not a registered user family"):
+        reg.unregister("../victim", user_dir)
+    assert victim.exists()
+    reg.unregister("stem-demo", user_dir)
+    assert not (user_dir / "my-models.json").exists()
+    assert "stem-demo" not in Registry.load(user_dir).families

@@ -175,3 +175,14 @@ def test_capability_table() -> None:
     assert not drafter_support(gemma, mlx, "mlx", "ngram-mod").ok
     assert version_at_least("2026.10.11549", "2026.6.9713")
     assert not version_at_least("2026.5.9294", "2026.6.9713")
+
+
+def test_depth_has_an_upper_bound() -> None:
+    from app.core.speculative.options import MAX_SPECULATIVE_TOKENS
+
+    assert parse_num_speculative_tokens(MAX_SPECULATIVE_TOKENS) == MAX_SPECULATIVE_TOKENS
+    for too_many in (MAX_SPECULATIVE_TOKENS + 1, 2_147_483_648, "100000"):
+        with pytest.raises(SpeculationError, match="tokens per round"):
+            parse_num_speculative_tokens(too_many)
+    with pytest.raises(SpeculationError, match=r"speculative\.ngram_mod\.n_max"):
+        tr.plan(SpeculationOptions.build(engine_native={"speculative.ngram_mod.n_max": 2_147_483_648}))

@@ -21,7 +21,7 @@ import queue
 import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,8 @@ class _Job:
     events: queue.Queue[object]
     cancel: CancelToken
     with_logprobs: bool
+    #: set when the consumer stops reading or the engine closes; the caller's token stays untouched
+    abandoned: threading.Event = field(default_factory=threading.Event)
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,9 @@ class LlamaCppEngine:
         self._server: Any = None
         self._api_key = secrets.token_urlsafe(32)
         self._closed = False
-        self._busy = threading.Lock()
+        self._busy = threading.Lock()  # one request at a time
+        self._state = threading.Lock()  # guards _closed against queueing a job as the engine closes
+        self._current: _Job | None = None
         self.plan: translate.LlamaCppPlan = translate.LlamaCppPlan()
         self.model_path = ""
         #: top candidates per completion token of the last request that asked for them
@@ -136,8 +140,8 @@ class LlamaCppEngine:
             params.chat_template = req.chat_template
         try:
             translate.apply(params, p)
-        except SpeculationError as exc:
-            raise ModelLoadError(str(exc)) from exc
+        except (SpeculationError, TypeError, ValueError, OverflowError) as exc:
+            raise ModelLoadError(f"invalid speculative decoding settings: {exc}") from exc
 
         engine = cls()
         engine.plan = p
@@ -149,11 +153,19 @@ class LlamaCppEngine:
         )
         say("loading model" + (" and drafter" if p.draft_path else ""))
         engine._thread.start()
-        result = ready.get()
-        if isinstance(result, _Failure):
-            engine._thread.join()
-            raise ModelLoadError(f"llama.cpp could not load {target.name}: {result.error}") from result.error
-        say("ready")
+        try:
+            result = ready.get()
+            if isinstance(result, _Failure):
+                engine._thread.join()
+                engine._thread = None
+                raise ModelLoadError(
+                    f"llama.cpp could not load {target.name}: {result.error}"
+                ) from result.error
+            say("ready")
+        except BaseException:
+            # e.g. the caller cancelled from its progress callback: never leave a loaded model behind
+            engine.close()
+            raise
         return engine
 
     # --- the dedicated thread -------------------------------------------------------------------
@@ -176,9 +188,21 @@ class LlamaCppEngine:
                 job = self._jobs.get()
                 if job is None:
                     break
-                self._serve(job)
+                self._current = job
+                try:
+                    self._serve(job)
+                finally:
+                    self._current = None
         finally:
             self._server = None  # releases the model on this thread
+            while True:  # nobody may wait forever on a job queued as the engine closed
+                try:
+                    left = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if left is not None:
+                    left.events.put(_Failure(GenerationError("the model was closed")))
+                    left.events.put(_END)
 
     def _serve(self, job: _Job) -> None:
         state = _StreamState(job)
@@ -236,7 +260,10 @@ class LlamaCppEngine:
 
     def _stream(self, job: _Job) -> Iterator[Event]:
         with self._busy:  # one request at a time; a second caller waits its turn
-            self._jobs.put(job)
+            with self._state:
+                if self._closed:
+                    raise GenerationError("the model was closed", "Load a model first.")
+                self._jobs.put(job)
             finished = False
             try:
                 while True:
@@ -252,17 +279,21 @@ class LlamaCppEngine:
                     assert isinstance(item, TextDelta | Round | Finished)
                     yield item
             finally:
-                if not finished:  # consumer stopped early: cancel and wait for the slot to free
-                    job.cancel.cancel()
+                if not finished:  # consumer stopped early: stop this job and wait for the slot to free
+                    job.abandoned.set()
                     while job.events.get() is not _END:
                         pass
 
     def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        if self._thread is not None:
+        with self._state:
+            if self._closed:
+                return
+            self._closed = True
             self._jobs.put(None)
+        current = self._current
+        if current is not None:  # stop a generation nobody will read any more
+            current.abandoned.set()
+        if self._thread is not None:
             self._thread.join()
             self._thread = None
 
@@ -339,7 +370,7 @@ class _StreamState:
             put(TextDelta(text, n_tokens, bool(flags) and all(flags)))
         if choice.get("finish_reason"):
             self.reason = "length" if choice["finish_reason"] == "length" else "stop"
-        if self.job.cancel.cancelled:
+        if self.job.cancel.cancelled or self.job.abandoned.is_set():
             self.cancelled = True
             return True
         return False

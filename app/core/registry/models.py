@@ -8,6 +8,7 @@ engine. Error messages name the field and the fix, because users write these fil
 
 from __future__ import annotations
 
+import math
 import re
 import string
 from typing import Annotated, Any, Literal
@@ -160,10 +161,10 @@ class _SpecBase(_Strict):
 
     @model_validator(mode="after")
     def _check_common(self) -> _SpecBase:
-        if self.size_in_billions <= 0:
+        if not math.isfinite(self.size_in_billions) or self.size_in_billions <= 0:
             raise ValueError("size_in_billions: must be a positive number of billions of parameters")
         a = self.activated_size_in_billions
-        if a is not None and not 0 < a <= self.size_in_billions:
+        if a is not None and not (math.isfinite(a) and 0 < a <= self.size_in_billions):
             raise ValueError(
                 "activated_size_in_billions: must be positive and not larger than size_in_billions"
             )
@@ -202,6 +203,31 @@ class _SpecBase(_Strict):
         return []
 
 
+def _check_local(local: LocalSource | None) -> None:
+    if local is None:
+        return
+    check_placeholders(local.path, "sources.local.path", {"quantization"})
+    _check_list(local.draft_quantizations, "sources.local.draft_quantizations", required=False)
+    used = check_placeholders(local.draft_path, "sources.local.draft_path", {"draft_quantization"})
+    if "draft_quantization" in used and not local.draft_quantizations:
+        raise ValueError(
+            "sources.local.draft_path uses {draft_quantization} but draft_quantizations is missing"
+        )
+    if local.draft_quantizations and not local.draft_path:
+        raise ValueError("sources.local.draft_quantizations: given but no draft_path is declared")
+
+
+def check_relative_file(template: str | None, field: str) -> None:
+    """File templates name files inside a repo: no absolute paths, no '..' segments."""
+    if template is None:
+        return
+    normalized = template.replace("\\", "/")
+    if normalized.startswith("/") or (len(normalized) > 1 and normalized[1] == ":"):
+        raise ValueError(f"{field}: {template!r} must be a path inside the repository, not an absolute path")
+    if ".." in normalized.split("/"):
+        raise ValueError(f"{field}: {template!r} must not contain '..'")
+
+
 class GGUFSpec(_SpecBase):
     format: Literal["gguf"]
     model_file_name_template: str | None = None
@@ -210,18 +236,26 @@ class GGUFSpec(_SpecBase):
     @model_validator(mode="after")
     def _check_gguf(self) -> GGUFSpec:
         parts_allowed = {"quantization", "part"} if self.quantization_parts else {"quantization"}
-        check_placeholders(self.model_file_name_template, "model_file_name_template", parts_allowed)
+        used = check_placeholders(self.model_file_name_template, "model_file_name_template", parts_allowed)
+        check_relative_file(self.model_file_name_template, "model_file_name_template")
         if self.quantization_parts:
             unknown = sorted(set(self.quantization_parts) - set(self.quantizations))
             if unknown:
                 raise ValueError(f"quantization_parts: {unknown} are not in quantizations")
+            missing = [q for q in self.quantizations if not self.quantization_parts.get(q)]
+            if missing:
+                raise ValueError(
+                    f"quantization_parts: no parts listed for {missing}; list each quantization's split parts"
+                )
         for hub in self.sources.hubs():
             src = self.source(hub)
             where = f"sources.{hub}"
             check_placeholders(src.model_id, f"{where}.model_id", set())
-            check_placeholders(
+            used |= check_placeholders(
                 src.model_file_name_template, f"{where}.model_file_name_template", parts_allowed
             )
+            check_relative_file(src.model_file_name_template, f"{where}.model_file_name_template")
+            check_relative_file(src.draft_model_file_name_template, f"{where}.draft_model_file_name_template")
             if (src.model_file_name_template or self.model_file_name_template) is None:
                 raise ValueError(
                     f"{where}: gguf needs model_file_name_template, e.g. 'model-{{quantization}}.gguf'"
@@ -232,15 +266,11 @@ class GGUFSpec(_SpecBase):
                     f"{where}.draft_model_file_name_template: required for a gguf drafter "
                     "(gguf drafters are downloaded as one file), e.g. 'drafter-{draft_quantization}.gguf'"
                 )
-        local = self.sources.local
-        if local is not None:
-            check_placeholders(local.path, "sources.local.path", {"quantization"})
-            _check_list(local.draft_quantizations, "sources.local.draft_quantizations", required=False)
-            used = check_placeholders(local.draft_path, "sources.local.draft_path", {"draft_quantization"})
-            if "draft_quantization" in used and not local.draft_quantizations:
-                raise ValueError(
-                    "sources.local.draft_path uses {draft_quantization} but draft_quantizations is missing"
-                )
+        if self.quantization_parts and "part" not in used:
+            raise ValueError(
+                "model_file_name_template: split parts are declared, so the template must use {part}"
+            )
+        _check_local(self.sources.local)
         return self
 
     def file_template(self, hub: str) -> str:
@@ -269,10 +299,7 @@ class MLXSpec(_SpecBase):
                     "use draft_model_id instead"
                 )
             src._check_drafter(where)
-        local = self.sources.local
-        if local is not None:
-            check_placeholders(local.path, "sources.local.path", {"quantization"})
-            check_placeholders(local.draft_path, "sources.local.draft_path", {"draft_quantization"})
+        _check_local(self.sources.local)
         return self
 
 

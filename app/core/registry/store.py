@@ -59,6 +59,8 @@ class Registry:
     families: dict[str, Family] = field(default_factory=dict)
     builtin_names: set[str] = field(default_factory=set)
     invalid: list[InvalidEntry] = field(default_factory=list)
+    #: the file each user family was loaded from (its name need not match the family's)
+    user_files: dict[str, Path] = field(default_factory=dict)
 
     @classmethod
     def load(cls, user_dir: Path | None = None) -> Registry:
@@ -85,7 +87,12 @@ class Registry:
             if fam.name in reg.builtin_names:
                 reg._invalid(fam.name, path, f"{path.name}: name {fam.name!r} is taken by a builtin family")
                 continue
+            if fam.name in reg.user_files:
+                reg._invalid(fam.name, path, f"{path.name}: {fam.name!r} is already defined in "
+                             f"{reg.user_files[fam.name].name}")  # fmt: skip
+                continue
             reg.families[fam.name] = fam
+            reg.user_files[fam.name] = path
         return reg
 
     def _invalid(self, name: str, path: Path, reason: str) -> None:
@@ -135,26 +142,27 @@ class Registry:
         tmp.write_text(json.dumps(fam.model_dump(mode="json", exclude_none=True), indent=1), "utf-8")
         tmp.replace(target)
         self.families[fam.name] = fam
+        self.user_files[fam.name] = target
         return fam
 
     def unregister(self, name: str, user_dir: Path | None = None) -> None:
         if name in self.builtin_names:
             raise RegistryError(f"{name!r} is a builtin family and cannot be unregistered")
-        udir = user_dir or paths.user_families_dir()
-        target = udir / f"{name}.json"
-        found = False
-        if target.exists():
-            target.unlink()
-            found = True
-        else:  # a user file whose stem differs from the family name, or an invalid one
-            for entry in list(self.invalid):
-                if entry.name == name:
-                    Path(entry.source).unlink(missing_ok=True)
-                    self.invalid.remove(entry)
-                    found = True
-        if not found:
+        udir = (user_dir or paths.user_families_dir()).resolve()
+        files: list[Path] = []
+        if name in self.user_files:
+            files.append(self.user_files[name])
+        # an invalid entry is known by its file's stem (or its name, if it parsed that far)
+        files += [Path(e.source) for e in self.invalid if e.name == name]
+        # only files inside the user families folder are ever deleted (no '../' tricks)
+        files = [f for f in files if f.resolve().parent == udir]
+        if not files:
             raise RegistryError(f"{name!r} is not a registered user family")
+        for f in files:
+            f.unlink(missing_ok=True)
+        self.invalid = [e for e in self.invalid if e.name != name]
         self.families.pop(name, None)
+        self.user_files.pop(name, None)
 
 
 def _size_matches(spec: AnySpec, size: str | float) -> bool:

@@ -27,6 +27,11 @@ DRAFTER_METHODS = frozenset({"draft", "mtp", "eagle3", "dflash"})
 MODEL_FREE_METHODS = frozenset(m for m in METHODS if m.startswith("ngram-"))
 
 
+#: Upper bound for tokens per round: far above any useful depth (n-gram methods default to 64),
+#: far below values that overflow or stall the engines.
+MAX_SPECULATIVE_TOKENS = 256
+
+
 class SpeculationError(ValueError):
     """Invalid speculation settings; the message is meant for the user."""
 
@@ -60,6 +65,11 @@ def parse_num_speculative_tokens(value: object, field_name: str = "num_speculati
     if number <= 0:
         raise SpeculationError(
             f"{field_name}: must be at least 1 (got {number}); turn speculation off instead of using 0"
+        )
+    if number > MAX_SPECULATIVE_TOKENS:
+        raise SpeculationError(
+            f"{field_name}: {number} is more than {MAX_SPECULATIVE_TOKENS} tokens per round; "
+            "long drafts are almost never accepted whole, use a smaller value"
         )
     return number
 
