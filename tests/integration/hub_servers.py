@@ -378,6 +378,8 @@ class FlakyProxy:
 TINY_REPO = "tandem-test/tiny-GGUF"
 TINY_MLX_REPO = "tandem-test/tiny-mlx-4bit"
 BIG_REPO = "tandem-test/big-GGUF"
+SHARDED_MLX_REPO = "tandem-test/sharded-mlx-4bit"  # no index: the shard names tell the series
+INDEXED_MLX_REPO = "tandem-test/indexed-mlx-4bit"  # shards named by model.safetensors.index.json
 
 
 def tiny_repo_files() -> dict[str, bytes]:
@@ -401,6 +403,21 @@ def tiny_mlx_files() -> dict[str, bytes]:
     }
 
 
+def sharded_mlx_files(index: bool = False) -> dict[str, bytes]:
+    """An mlx snapshot whose weights are four ``model-0000k-of-00004.safetensors`` shards."""
+    shards = {f"model-{k:05d}-of-00004.safetensors": _noise(5_000, 20 + k) for k in range(1, 5)}
+    files = {
+        "config.json": json.dumps({"model_type": "llama", "vocab_size": 32}).encode(),
+        "tokenizer.json": b'{"version": "1.0"}',
+        "tokenizer_config.json": b"{}",
+        **shards,
+    }
+    if index:
+        weight_map = {f"layers.{k}.weight": name for k, name in enumerate(sorted(shards))}
+        files["model.safetensors.index.json"] = json.dumps({"weight_map": weight_map}).encode()
+    return files
+
+
 def big_repo_files() -> dict[str, bytes]:
     """One file large enough that a throttled transfer takes a few seconds."""
     return {"big-Q4_0.gguf": tiny_gguf(6_000_000, 8), "draft-Q8_0.gguf": tiny_gguf(20_000, 9)}
@@ -412,6 +429,8 @@ def olah_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OlahHub]:
     build_hf_repo(hub.mirrors, TINY_REPO, dict(tiny_repo_files()))
     build_hf_repo(hub.mirrors, TINY_MLX_REPO, dict(tiny_mlx_files()))
     build_hf_repo(hub.mirrors, BIG_REPO, dict(big_repo_files()))
+    build_hf_repo(hub.mirrors, SHARDED_MLX_REPO, sharded_mlx_files())
+    build_hf_repo(hub.mirrors, INDEXED_MLX_REPO, sharded_mlx_files(index=True))
     hub.start(TINY_REPO)
     try:
         yield hub

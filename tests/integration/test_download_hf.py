@@ -30,6 +30,8 @@ from app.core.cache import (
 from app.core.registry import Family, Registry, parse_family
 from tests.integration.hub_servers import (
     BIG_REPO,
+    INDEXED_MLX_REPO,
+    SHARDED_MLX_REPO,
     TINY_MLX_REPO,
     TINY_REPO,
     FlakyProxy,
@@ -37,6 +39,7 @@ from tests.integration.hub_servers import (
     big_repo_files,
     hf_endpoint,
     olah_hub,
+    sharded_mlx_files,
     tiny_mlx_files,
     tiny_repo_files,
 )
@@ -53,7 +56,6 @@ def tiny_family(repo: str = TINY_REPO, mlx_repo: str = TINY_MLX_REPO) -> Family:
                     "format": "gguf",
                     "size_in_billions": 0.001,
                     "quantizations": ["Q4_0", "Q8_0", "F16"],
-                    "quantization_parts": {"F16": ["00001", "00002"]},
                     "sources": {
                         "huggingface": {
                             "model_id": repo,
@@ -86,9 +88,11 @@ def tiny_family(repo: str = TINY_REPO, mlx_repo: str = TINY_MLX_REPO) -> Family:
 def split_family() -> Family:
     """The F16 quantization is split; its template carries {part}."""
     data = tiny_family().model_dump(mode="json", exclude_none=True)
-    data["specs"][0]["sources"]["huggingface"]["model_file_name_template"] = (
-        "F16/tiny-{quantization}-{part}-of-00002.gguf"
-    )
+    gguf = data["specs"][0]
+    gguf["quantizations"] = ["F16"]  # every quantization of a split spec lists its parts
+    gguf["quantization_parts"] = {"F16": ["00001", "00002"]}
+    for hub in ("huggingface", "modelscope"):
+        gguf["sources"][hub]["model_file_name_template"] = "F16/tiny-{quantization}-{part}-of-00002.gguf"
     return parse_family(data)
 
 
@@ -197,6 +201,80 @@ def test_found_in_hub_cache_from_another_tool(hf_endpoint: str) -> None:
     path = mgr.resolve_path()
     assert path.read_bytes() == tiny_repo_files()["tiny-Q8_0.gguf"]
     assert mgr.status().source == "entry"
+
+
+def _sharded_mlx_family() -> Family:
+    return parse_family(
+        {
+            "name": "sharded",
+            "specs": [
+                {
+                    "format": "mlx",
+                    "size_in_billions": 0.001,
+                    "quantizations": ["sharded", "indexed"],  # names the test repos
+                    "sources": {"huggingface": {"model_id": "tandem-test/{quantization}-mlx-4bit"}},
+                },
+            ],
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("repo", "fetched", "why"),
+    [
+        (SHARDED_MLX_REPO, ["config.json", "tokenizer.json", "model-00002-of-00004.safetensors"], "shards"),
+        (
+            SHARDED_MLX_REPO,
+            ["config.json", *(f"model-{k:05d}-of-00004.safetensors" for k in range(1, 5))],
+            "tokenizer",
+        ),
+        (
+            INDEXED_MLX_REPO,
+            [
+                "config.json",
+                "tokenizer.json",
+                "model.safetensors.index.json",
+                *(f"model-{k:05d}-of-00004.safetensors" for k in (1, 2, 4)),
+            ],
+            "indexed shard",
+        ),
+    ],
+)
+def test_partial_mlx_snapshot_from_another_tool_is_not_cached(
+    hf_endpoint: str, repo: str, fetched: list[str], why: str
+) -> None:
+    """Another tool fetched only part of a sharded mlx repo (an interrupted ``hf download``):
+    without a Tandem manifest, the snapshot counts as cached only with config, tokenizer and
+    every weight shard; otherwise it is partial and resolve_path does not adopt it."""
+    from huggingface_hub import hf_hub_download
+
+    for name in fetched:
+        hf_hub_download(repo, name, revision="main", endpoint=hf_endpoint, cache_dir=hf_cache_root())
+    fam = _sharded_mlx_family()
+    quant = repo.split("/")[1].split("-")[0]  # sharded / indexed
+    mgr = CacheManager(fam, fam.specs[0], "target", quant, "huggingface")
+    st = mgr.status()
+    assert (st.state, st.source) == ("partial", "hub-cache"), why
+    with pytest.raises(NotCachedError):
+        mgr.resolve_path()
+    assert not (mgr.entry_dir / "manifest.json").exists()
+    # downloading completes it; then it is cached and loads from the entry
+    snap = mgr.download()
+    for name, data in sharded_mlx_files(index=repo == INDEXED_MLX_REPO).items():
+        assert (snap / name).read_bytes() == data
+    assert (mgr.status().state, mgr.status().source) == ("cached", "entry")
+
+
+def test_complete_sharded_mlx_snapshot_from_another_tool_is_adopted(hf_endpoint: str) -> None:
+    from huggingface_hub import snapshot_download
+
+    snapshot_download(SHARDED_MLX_REPO, revision="main", endpoint=hf_endpoint, cache_dir=hf_cache_root())
+    fam = _sharded_mlx_family()
+    mgr = CacheManager(fam, fam.specs[0], "target", "sharded", "huggingface")
+    assert (mgr.status().state, mgr.status().source) == ("cached", "hub-cache")
+    snap = mgr.resolve_path()
+    assert (snap / "model-00004-of-00004.safetensors").is_file()
+    assert (mgr.status().state, mgr.status().source) == ("cached", "entry")
 
 
 def test_cancel_stops_quickly_and_leaves_nothing_claiming_complete(olah_hub: OlahHub) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,113 @@ def test_cli_download_models_generate_delete(hf_endpoint: str, capsys: pytest.Ca
     args = parser.parse_args(["download", "nope", "--quant", "Q4_0"])
     assert args.func(args) == 2
     assert "unknown model 'nope'" in capsys.readouterr().err
+
+
+def test_cancel_racing_a_worker_is_not_lost(hf_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """cancel() checks "queued, no token" and writes "cancelled" in one step: a worker that
+    starts while cancel() runs either never sees the item or gets its token cancelled."""
+    reg = _registry()
+    orig_update = DownloadQueue._update
+    on_worker = threading.current_thread
+
+    def slow_update(self: DownloadQueue, item_id: str, *, persist: bool = True, **changes: object) -> object:
+        if changes.get("state") == "cancelled" and not on_worker().name.startswith("tandem-download"):
+            time.sleep(0.5)  # widen any window between cancel()'s check and its write
+        return orig_update(self, item_id, persist=persist, **changes)
+
+    monkeypatch.setattr(DownloadQueue, "_update", slow_update)
+    q = DownloadQueue(reg)
+    seen: list[str] = []
+    item = q.add("tiny", "gguf", "0.001", "Q4_0")
+    q.subscribe(lambda it: seen.append(it.state) if it.id == item.id else None)
+    canceller = threading.Thread(target=q.cancel, args=(item.id,), name="test-cancel")
+    canceller.start()
+    time.sleep(0.1)
+    q.start()  # a worker looks for work while cancel() is (possibly) in its window
+    try:
+        canceller.join(10)
+        assert q.wait_idle(30)
+        time.sleep(0.5)
+    finally:
+        q.shutdown()
+    assert q.get(item.id).state == "cancelled"
+    assert "finished" not in seen and "active" not in seen
+    fam = reg.get("tiny")
+    assert CacheManager(fam, fam.specs[0], "target", "Q4_0").status().state == "absent"
+
+
+def test_cancel_right_after_the_worker_took_the_item(hf_endpoint: str) -> None:
+    """The worker re-checks its token after taking an item: a cancel landing then stops it
+    before any download starts."""
+    reg = _registry()
+    q = DownloadQueue(reg)
+    item = q.add("tiny", "gguf", "0.001", "Q4_0")
+    q.subscribe(lambda it: q.cancel(it.id) if it.id == item.id and it.state == "active" else None)
+    q.start()
+    try:
+        assert q.wait_idle(30)
+    finally:
+        q.shutdown()
+    assert q.get(item.id).state == "cancelled"
+    fam = reg.get("tiny")
+    assert CacheManager(fam, fam.specs[0], "target", "Q4_0").status().state == "absent"
+
+
+def test_remove_while_the_worker_takes_the_item_keeps_the_queue_running(
+    hf_endpoint: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A remove() landing just as the single worker takes an item must not kill the worker
+    (which would stop the queue for good): the next item still downloads."""
+    reg = _registry()
+    q = DownloadQueue(reg)
+    first = q.add("tiny", "gguf", "0.001", "Q8_0")
+    orig_get = DownloadQueue.get
+    removed: list[str] = []
+
+    def remove_once(item_id: str) -> None:
+        if not removed:
+            removed.append(item_id)
+            q.remove(item_id)  # the GUI's "remove" lands right after the worker took the item
+
+    def get(self: DownloadQueue, item_id: str) -> DownloadItem:
+        if item_id == first.id and threading.current_thread().name.startswith("tandem-download"):
+            remove_once(item_id)
+        return orig_get(self, item_id)
+
+    monkeypatch.setattr(DownloadQueue, "get", get)
+    q.subscribe(lambda it: remove_once(it.id) if it.id == first.id and it.state == "active" else None)
+    q.start()
+    try:
+        assert q.wait_idle(30)
+        second = q.add("tiny", "gguf", "0.001", "Q4_0")
+        assert q.wait_idle(30)
+        assert q.get(second.id).state == "finished"
+        assert [t.name for t in q._threads if t.is_alive()] == ["tandem-download-0"]
+    finally:
+        q.shutdown()
+    assert first.id not in {i.id for i in q.items()}
+
+
+def test_unexpected_worker_error_marks_the_item_failed_and_keeps_serving(
+    hf_endpoint: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    reg = _registry()
+    q = DownloadQueue(reg)
+    bad = q.add("tiny", "gguf", "0.001", "Q8_0")
+    good = q.add("tiny", "gguf", "0.001", "Q4_0")
+    orig_run = DownloadQueue._run
+
+    def run(self: DownloadQueue, item: DownloadItem, token: object) -> None:
+        if item.id == bad.id:
+            raise KeyError("boom")
+        orig_run(self, item, token)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(DownloadQueue, "_run", run)
+    q.start()
+    try:
+        assert q.wait_idle(30)
+    finally:
+        q.shutdown()
+    assert q.get(bad.id).state == "failed" and "KeyError" in q.get(bad.id).error
+    assert q.get(good.id).state == "finished"
+    assert "download worker failed" in caplog.text

@@ -376,6 +376,128 @@ def test_failed_load_leaves_no_thread(ckpt: dict[str, Path], tmp_path: Path) -> 
     assert not [t for t in threading.enumerate() if t not in before and t.name.startswith("tandem-mlx-")]
 
 
+class LoadCancelled(Exception):
+    """What the GUI raises from the progress callback when the user presses Cancel."""
+
+
+class _Interrupt(BaseException):
+    """A BaseException (not an Exception) raised inside an MLX job."""
+
+
+def _new_mlx_threads(before: set[threading.Thread]) -> list[str]:
+    return [t.name for t in threading.enumerate() if t not in before and t.name.startswith("tandem-mlx-")]
+
+
+def _in_thread(fn: object, timeout: float = 30) -> dict[str, object]:
+    """Run ``fn`` on a daemon thread; ``{"hung": True}`` when it has not returned in time."""
+    out: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            out["value"] = fn()  # type: ignore[operator]
+        except BaseException as exc:
+            out["error"] = exc
+
+    t = threading.Thread(target=run, name="test-consumer", daemon=True)
+    t.start()
+    t.join(timeout)
+    out["hung"] = t.is_alive()
+    return out
+
+
+def test_progress_callback_raising_closes_the_engine(ckpt: dict[str, Path]) -> None:
+    from app.core.engines.mlx import MLXEngine
+
+    req = LoadRequest(str(ckpt["llama_target"]), SpeculationOptions.build(enabled=False))
+    calls: list[str] = []
+    MLXEngine.load(req, calls.append).close()
+    assert calls
+    before = set(threading.enumerate())
+    seen: list[str] = []
+
+    def progress(msg: str) -> None:
+        seen.append(msg)
+        if len(seen) == len(calls):  # the last report: the load thread is well under way
+            raise LoadCancelled()
+
+    with pytest.raises(LoadCancelled):
+        MLXEngine.load(req, progress)
+    assert _new_mlx_threads(before) == []
+    import gc
+
+    gc.collect()
+    alive = [o for o in gc.get_objects() if isinstance(o, MLXEngine) and not o._closed]
+    assert alive == []
+
+
+def test_generator_created_before_close_raises_instead_of_hanging(ckpt: dict[str, Path]) -> None:
+    before = set(threading.enumerate())
+    engine = _load(ckpt["llama_target"])
+    gen = engine.generate(MESSAGES, Sampling(max_tokens=4))  # type: ignore[attr-defined]
+    engine.close()  # type: ignore[attr-defined]  # e.g. the user unloads while a request is queued
+    out = _in_thread(lambda: next(gen), timeout=10)
+    assert not out["hung"], "iterating a generator after close() blocked"
+    assert isinstance(out.get("error"), GenerationError) and "closed" in str(out["error"])
+    assert _new_mlx_threads(before) == []
+
+
+def test_queued_jobs_are_failed_when_the_worker_ends() -> None:
+    """Jobs still queued when the MLX thread ends are answered (failed), never left waiting."""
+    from app.core.engines.mlx import WorkerClosed, _Worker
+
+    class OneJobWorker(_Worker):
+        """Ends after one job, as the real one does when the main thread has finished."""
+
+        def _serve(self) -> None:
+            entry = self._jobs.get()
+            assert entry is not None
+            entry[0]()
+
+    gate = threading.Event()
+    answers: list[str] = []
+    w = OneJobWorker()
+    w.submit(lambda: (gate.wait(10), answers.append("first ran")), lambda: answers.append("first failed"))
+    w.submit(lambda: answers.append("second ran"), lambda: answers.append("second failed"))
+    gate.set()
+    w.thread.join(10)
+    assert not w.thread.is_alive() and answers == ["first ran", "second failed"]
+    with pytest.raises(WorkerClosed):
+        w.submit(lambda: None, lambda: None)
+
+
+def test_base_exception_in_the_load_job_is_answered(
+    ckpt: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.core.engines.mlx import MLXEngine
+
+    def interrupted(self: object, say: object) -> object:
+        raise _Interrupt()
+
+    monkeypatch.setattr(MLXEngine, "_load_models", interrupted)
+    before = set(threading.enumerate())
+    out = _in_thread(lambda: _load(ckpt["llama_target"]), timeout=20)
+    assert not out["hung"], "load() waited forever for a job that died of a BaseException"
+    assert isinstance(out.get("error"), ModelLoadError) and "_Interrupt" in str(out["error"])
+    assert _new_mlx_threads(before) == []
+
+
+def test_base_exception_in_a_generation_job_is_answered(
+    ckpt: dict[str, Path], engines: list[object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = _load(ckpt["llama_target"])
+    engines.append(engine)
+
+    def interrupted(*args: object) -> object:
+        raise _Interrupt()
+
+    monkeypatch.setattr(engine, "_prompt_ids", interrupted)
+    out = _in_thread(lambda: _run(engine, 4), timeout=20)
+    assert not out["hung"], "the stream waited forever for a job that died of a BaseException"
+    assert isinstance(out.get("error"), GenerationError) and "_Interrupt" in str(out["error"])
+    monkeypatch.undo()
+    assert _finished(_run(engine, 3)).completion_tokens == 3  # the engine still serves
+
+
 # --- stream helpers (no model) -------------------------------------------------------------------
 
 

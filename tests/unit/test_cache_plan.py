@@ -31,7 +31,6 @@ def family(**src: object) -> Family:
                     "size_in_billions": 2,
                     "label": "E2B",
                     "quantizations": ["Q4_K_M", "BF16"],
-                    "quantization_parts": {"BF16": ["00001", "00002"]},
                     "model_file_name_template": "m-{quantization}.gguf",
                     "sources": {"huggingface": hf},
                 },
@@ -90,20 +89,28 @@ def test_template_errors_name_the_field() -> None:
     # an unknown quantization is named as such
     with pytest.raises(ValueError, match="quantization"):
         make_plan(fam, fam.specs[0], "target", "Q5_K_M")
+    # a template that cannot name the split parts is refused when the registry is read
     data = fam.model_dump(mode="json", exclude_none=True)
-    data["specs"][0]["model_file_name_template"] = "m-{quantization}-{part}.gguf"
-    del data["specs"][0]["quantization_parts"]["BF16"]
-    data["specs"][0]["quantization_parts"]["Q4_K_M"] = ["a"]
-    fam2 = parse_family(data)
+    data["specs"][0]["quantization_parts"] = {"Q4_K_M": ["a"], "BF16": ["00001", "00002"]}
+    with pytest.raises(ValueError, match="model_file_name_template"):
+        parse_family(data)
+    # ...and at plan time when a spec slipped past validation
+    fam2 = _unvalidated_split(fam, {"Q4_K_M": ["a"]})
     with pytest.raises(ValueError, match="model_file_name_template"):
         make_plan(fam2, fam2.specs[0], "target", "BF16")
 
 
+def _unvalidated_split(fam: Family, parts: dict[str, list[str]]) -> Family:
+    """``fam`` with a split-part template and ``parts`` that registry validation would refuse
+    (how a spec written by an older version, or edited in memory, can reach the cache layer)."""
+    spec = fam.specs[0].model_copy(
+        update={"model_file_name_template": "m-{quantization}-{part}.gguf", "quantization_parts": parts}
+    )
+    return fam.model_copy(update={"specs": [spec, *fam.specs[1:]]})
+
+
 def test_invalid_spec_never_breaks_the_listing() -> None:
-    data = family().model_dump(mode="json", exclude_none=True)
-    data["specs"][0]["model_file_name_template"] = "m-{quantization}-{part}.gguf"
-    data["specs"][0]["quantization_parts"] = {"BF16": ["00001"]}
-    fam = parse_family(data)
+    fam = _unvalidated_split(family(), {"BF16": ["00001"]})
     mgr = CacheManager(fam, fam.specs[0], "target", "Q4_K_M")
     st = mgr.status()
     assert st.state == "invalid" and "model_file_name_template" in st.reason
@@ -141,7 +148,7 @@ def test_partial_status_from_a_pending_manifest(tmp_path: Path) -> None:
     snap.mkdir(parents=True)
     (hf_cache_root() / "models--org--repo-GGUF" / "refs").mkdir()
     (hf_cache_root() / "models--org--repo-GGUF" / "refs" / "main").write_text("a" * 40)
-    (snap / "m-BF16.gguf").write_bytes(b"x")  # template has no {part}: both parts map to one name
+    (snap / "m-BF16.gguf").write_bytes(b"x")
     st = mgr.status()
     assert st.state == "cached" and st.source == "hub-cache"
     Manifest(
@@ -216,3 +223,35 @@ def test_tokens_never_in_error_messages(tmp_path: Path) -> None:
     )
     assert isinstance(err, HubError) and tok not in str(err) and "***" in str(err)
     assert tok not in scrub(f"Bearer {tok}", None)
+
+
+def test_local_source_status_shows_the_local_drafter_only(tmp_path: Path) -> None:
+    """A spec with a hub drafter and a local drafter: the local source's status lists the local
+    drafter's quantizations, never the hub's."""
+    from app.core.cache import spec_status
+
+    (tmp_path / "m-Q4_K_M.gguf").write_bytes(b"GGUF")
+    (tmp_path / "d-small.gguf").write_bytes(b"GGUF")
+    fam = family()
+    data = fam.model_dump(mode="json", exclude_none=True)
+    data["specs"][0]["sources"]["local"] = {
+        "path": str(tmp_path / "m-{quantization}.gguf"),
+        "draft_path": str(tmp_path / "d-{draft_quantization}.gguf"),
+        "draft_quantizations": ["small", "large"],
+    }
+    fam = parse_family(data)
+    local = spec_status(fam, fam.specs[0], "local")
+    assert local.hub == "local" and local.draft_quantizations is not None
+    assert {k: v.state for k, v in local.draft_quantizations.items()} == {
+        "small": "cached",
+        "large": "absent",
+    }
+    assert local.quantizations["Q4_K_M"].state == "cached"
+    hub = spec_status(fam, fam.specs[0], "huggingface")
+    assert hub.draft_quantizations is not None and set(hub.draft_quantizations) == {"Q8_0"}
+
+    # a local source without a drafter shows none, even though the hub declares one
+    del data["specs"][0]["sources"]["local"]["draft_path"]
+    del data["specs"][0]["sources"]["local"]["draft_quantizations"]
+    fam = parse_family(data)
+    assert spec_status(fam, fam.specs[0], "local").draft_quantizations is None

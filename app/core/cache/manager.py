@@ -20,6 +20,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shutil
 import threading
 import time
@@ -145,9 +146,35 @@ def _hash_ok(path: Path, f: RemoteFile) -> str | None:
     return None
 
 
+_SHARD = re.compile(r"^(?P<stem>.+)-(?P<n>\d+)-of-(?P<total>\d+)\.safetensors$")
+_TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "tokenizer_config.json")
+
+
+def _weights_complete(snap: Path) -> bool:
+    """Every weight file the snapshot needs is there: all files the index names, else every
+    shard of each ``-0000k-of-0000N`` series (and at least one ``*.safetensors``)."""
+    index = snap / "model.safetensors.index.json"
+    if index.is_file():
+        try:
+            weight_map = json.loads(index.read_text("utf-8")).get("weight_map", {})
+            shards = {str(s) for s in weight_map.values()}
+        except (OSError, ValueError, AttributeError):
+            return False
+        return bool(shards) and all((snap / s).is_file() for s in shards)
+    names = [p.name for p in snap.glob("*.safetensors") if p.is_file()]
+    if not names:
+        return False
+    series: dict[tuple[str, int], set[int]] = {}
+    for name in names:
+        m = _SHARD.match(name)
+        if m is not None:
+            series.setdefault((m["stem"], int(m["total"])), set()).add(int(m["n"]))
+    return all(found == set(range(1, total + 1)) for (_stem, total), found in series.items())
+
+
 def _snapshot_looks_complete(snap: Path) -> tuple[bool, int]:
-    """Heuristic for an mlx snapshot found in a hub cache without a Tandem manifest: config.json
-    and every weight shard the index lists (or at least one ``*.safetensors``)."""
+    """Heuristic for an mlx snapshot found in a hub cache without a Tandem manifest: config.json,
+    a complete set of weights (:func:`_weights_complete`) and tokenizer files."""
     total = 0
     for dirpath, _d, names in os.walk(snap):
         for n in names:
@@ -155,14 +182,9 @@ def _snapshot_looks_complete(snap: Path) -> tuple[bool, int]:
             total += max(size, 0)
     if not (snap / "config.json").is_file():
         return False, total
-    index = snap / "model.safetensors.index.json"
-    if index.is_file():
-        try:
-            shards = set(json.loads(index.read_text("utf-8")).get("weight_map", {}).values())
-        except (OSError, ValueError):
-            return False, total
-        return all((snap / s).is_file() for s in shards), total
-    return any(snap.glob("*.safetensors")), total
+    if not any((snap / t).is_file() for t in _TOKENIZER_FILES):
+        return False, total
+    return _weights_complete(snap), total
 
 
 class CacheManager:

@@ -86,7 +86,7 @@ def make_plan(
     _check_quant(quantization, spec.quantizations, "quantization")
     chosen = hub or default_hub(spec)
     if role == "drafter":
-        if not spec.declares_drafter(None if chosen == "local" else chosen):
+        if not spec.declares_drafter(chosen):
             raise ValueError(f"drafter: this {spec.format} spec declares no drafter on {chosen!r}")
         dqs = spec.draft_quantizations(chosen)
         if draft_quantization is None and dqs:

@@ -221,24 +221,36 @@ class DownloadQueue:
 
     def cancel(self, item_id: str) -> None:
         """Cancel a queued or active download (an active one stops within a second)."""
+        # Check and set in one locked section: a worker takes an item (queued -> active, with a
+        # token) under the same lock, so the item is either still queued here (and cancelled
+        # before any worker sees it) or already has a token to cancel.
         with self._lock:
             item = self._items.get(item_id)
+            if item is None:
+                return
             token = self._tokens.get(item_id)
-        if item is None:
-            return
+            changed: DownloadItem | None = None
+            if token is None and item.state == "queued":
+                changed = replace(item, state="cancelled", rate=0.0, eta=None, updated=time.time())
+                self._items[item_id] = changed
+                self._save_locked()
+                self._wake.notify_all()
         if token is not None:
             token.cancel()  # the worker marks it cancelled when the download unwinds
-        elif item.state == "queued":
-            self._update(item_id, state="cancelled", rate=0.0, eta=None)
+        if changed is not None:
+            self._notify(changed)
 
     def retry(self, item_id: str) -> None:
         """Queue a failed or cancelled item again."""
         with self._lock:
             item = self._items.get(item_id)
-        if item is not None and item.state in ("failed", "cancelled"):
-            self._update(item_id, state="queued", error="", rate=0.0, eta=None)
-            with self._lock:
-                self._wake.notify_all()
+            if item is None or item.state not in ("failed", "cancelled"):
+                return
+            item = replace(item, state="queued", error="", rate=0.0, eta=None, updated=time.time())
+            self._items[item_id] = item
+            self._save_locked()
+            self._wake.notify_all()
+        self._notify(item)
 
     def remove(self, item_id: str) -> None:
         """Forget an item (cancelling it first when it runs)."""
@@ -256,6 +268,7 @@ class DownloadQueue:
     # --- workers ---------------------------------------------------------------------------------
     def start(self) -> None:
         with self._lock:
+            self._threads = [t for t in self._threads if t.is_alive()]
             if self._threads:
                 return
             self._stopping = False
@@ -308,13 +321,47 @@ class DownloadQueue:
                     return
                 token = CancelToken()
                 self._tokens[item.id] = token
-                self._items[item.id] = replace(item, state="active", error="", updated=time.time())
+                item = replace(item, state="active", error="", updated=time.time())
+                self._items[item.id] = item
+                try:
+                    self._save_locked()
+                except OSError:
+                    log.exception("could not save the download queue")
+            try:
+                self._notify(item)
+                self._run_checked(item, token)
+            except Exception as exc:  # never let one item stop the queue: log it, mark it, go on
+                log.exception("download worker failed on %s", item.label)
+                try:
+                    self._update(
+                        item.id, state="failed", error=f"{type(exc).__name__}: {exc}", rate=0.0, eta=None
+                    )
+                except Exception:
+                    log.exception("could not mark download %s failed", item.label)
+            finally:
+                with self._lock:
+                    self._tokens.pop(item.id, None)
+                    self._wake.notify_all()
+
+    def _run_checked(self, item: DownloadItem, token: CancelToken) -> None:
+        """Run ``item`` unless it was cancelled (or removed, or the queue stopped) after the
+        worker took it: the state is re-checked now that the item has a token."""
+        with self._lock:
+            current = self._items.get(item.id)
+            if current is None or current.state != "active":
+                return  # removed, or changed by someone else meanwhile
+            if token.cancelled or self._stopping:
+                # interrupted by shutdown: keep it queued so it resumes after a restart
+                state: ItemState = "queued" if self._stopping else "cancelled"
+                current = replace(current, state=state, rate=0.0, eta=None, phase="", updated=time.time())
+                self._items[item.id] = current
                 self._save_locked()
-            self._notify(self.get(item.id))
-            self._run(item, token)
-            with self._lock:
-                self._tokens.pop(item.id, None)
-                self._wake.notify_all()
+            else:
+                current = None
+        if current is not None:
+            self._notify(current)
+            return
+        self._run(item, token)
 
     def _run(self, item: DownloadItem, token: CancelToken) -> None:
         def progress(ev: ProgressEvent) -> None:
@@ -377,5 +424,5 @@ class DownloadQueue:
 
 def _plan_draft_quant(mgr: CacheManager) -> str | None:
     hub = mgr.plan.hub
-    dqs = mgr.spec.draft_quantizations(None if hub == "local" else hub)
+    dqs = mgr.spec.draft_quantizations(hub)
     return dqs[0] if dqs else None

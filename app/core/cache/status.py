@@ -113,8 +113,8 @@ def spec_status(family: Family, spec: AnySpec, hub: str | None = None) -> SpecSt
     chosen = choose_hub(spec, hub)
     quants = {q: CacheManager(family, spec, "target", q, chosen).status() for q in spec.quantizations}
     drafts: dict[str, EntryStatus] | None = None
-    if spec.declares_drafter(None if chosen == "local" else chosen):
-        dqs = spec.draft_quantizations(None if chosen == "local" else chosen)
+    if spec.declares_drafter(chosen):  # "local" names the local source, like a hub
+        dqs = spec.draft_quantizations(chosen)
         drafts = {}
         keys: list[str | None] = [*dqs] or [None]
         for dq in keys:

@@ -64,19 +64,44 @@ def availability() -> Availability:
     return engine_availability("mlx")
 
 
-class _Worker:
-    """The one thread that touches MLX. Jobs run in order; each job reports its own errors."""
+class WorkerClosed(GenerationError):
+    """A job was submitted after the MLX thread stopped taking jobs (the model was closed)."""
 
     def __init__(self) -> None:
-        self._jobs: queue.Queue[_Job | None] = queue.Queue()
+        super().__init__("The model was closed.", hint="Load the model again.")
+
+
+class _Worker:
+    """The one thread that touches MLX. Jobs run in order; each job reports its own errors.
+
+    Every job comes with a ``fail`` callback: when the thread ends with jobs still queued (it
+    was stopped, or the main thread finished), each of them is failed so that nobody waiting
+    for its answer blocks. :meth:`submit` after :meth:`stop` raises :class:`WorkerClosed`.
+    """
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue[tuple[_Job, _Job] | None] = queue.Queue()
+        self._lock = threading.Lock()
+        self._accepting = True
         self.thread = threading.Thread(target=self._run, name=f"tandem-mlx-{next(_thread_ids)}", daemon=False)
         self.thread.start()
 
-    def submit(self, job: _Job) -> None:
-        self._jobs.put(job)
+    def submit(self, job: _Job, fail: _Job) -> None:
+        with self._lock:
+            if not self._accepting:
+                raise WorkerClosed()
+            self._jobs.put((job, fail))
 
-    def stop(self, timeout: float | None = None) -> None:
-        self._jobs.put(None)
+    def stop(self, last: _Job | None = None) -> None:
+        """Refuse new jobs; run ``last`` after the jobs already queued, then end the thread."""
+        with self._lock:
+            if self._accepting:
+                self._accepting = False
+                if last is not None:
+                    self._jobs.put((last, _nothing))
+                self._jobs.put(None)
+
+    def join(self, timeout: float | None = None) -> None:
         if threading.current_thread() is not self.thread:
             self.thread.join(timeout)
 
@@ -84,24 +109,44 @@ class _Worker:
         try:
             self._serve()
         finally:
+            self._fail_queued()
             _clear_thread_streams()
+
+    def _fail_queued(self) -> None:
+        with self._lock:
+            self._accepting = False
+        while True:
+            try:
+                entry = self._jobs.get_nowait()
+            except queue.Empty:
+                return
+            if entry is None:
+                continue
+            try:
+                entry[1]()
+            except BaseException:
+                log.exception("failing a queued MLX job failed")
 
     def _serve(self) -> None:
         while True:
             try:
-                job = self._jobs.get(timeout=0.5)
+                entry = self._jobs.get(timeout=0.5)
             except queue.Empty:
                 # A non-daemon thread would keep a process alive whose owner forgot close():
                 # leave once the main thread has finished.
                 if not threading.main_thread().is_alive():
                     return
                 continue
-            if job is None:
+            if entry is None:
                 return
             try:
-                job()
+                entry[0]()
             except BaseException:  # a job must never kill the thread; jobs report their own errors
                 log.exception("MLX job failed outside its own error handling")
+
+
+def _nothing() -> None:
+    pass
 
 
 def _clear_thread_streams() -> None:
@@ -185,20 +230,28 @@ class MLXEngine:
         if not avail.ok:
             raise EngineUnavailable(f"Apple MLX is unavailable: {avail.reason}.")
         engine = cls(req)
-        replies: queue.Queue[tuple[str, Any]] = queue.Queue()
-        engine._worker.submit(lambda: engine._load_job(replies))
-        while True:
-            kind, payload = replies.get()
-            if kind == "progress":
-                if progress is not None:
-                    progress(str(payload))
-            elif kind == "done":
-                for note in engine.notes:
-                    log.info("MLX: %s", note)
-                return engine
-            else:
-                engine.close()
-                raise payload
+        try:
+            replies: queue.Queue[tuple[str, Any]] = queue.Queue()
+            engine._worker.submit(
+                lambda: engine._load_job(replies),
+                lambda: replies.put(("error", ModelLoadError("The model was closed while it was loading."))),
+            )
+            while True:
+                kind, payload = replies.get()
+                if kind == "progress":
+                    if progress is not None:
+                        progress(str(payload))  # may raise (the GUI's Cancel): closed below
+                elif kind == "done":
+                    for note in engine.notes:
+                        log.info("MLX: %s", note)
+                    return engine
+                else:
+                    raise payload
+        except BaseException:
+            # Never leave the thread (and whatever it loaded) behind: a cancelled or failed
+            # load closes the engine; close() waits for the load job to end first.
+            engine.close()
+            raise
 
     def _load_job(self, replies: queue.Queue[tuple[str, Any]]) -> None:
         try:
@@ -212,6 +265,9 @@ class MLXEngine:
             replies.put(
                 ("error", ModelLoadError(f"The model could not be loaded: {type(exc).__name__}: {exc}"))
             )
+        except BaseException as exc:  # still answer, or load() would wait forever
+            replies.put(("error", ModelLoadError(f"The model could not be loaded: {type(exc).__name__}")))
+            raise
 
     def _load_models(self, say: Callable[[str], None]) -> _Loaded:
         plan = plan_pair(self.request.model_path, self.request.speculation)
@@ -305,7 +361,14 @@ class MLXEngine:
     ) -> Iterator[Event]:
         events: queue.Queue[tuple[str, Any]] = queue.Queue()
         abandoned = threading.Event()
-        self._worker.submit(lambda: self._generate_job(messages, sampling, cancel, abandoned, events))
+        with self._close_lock:  # close() cannot slip in between the check and the submit
+            if self._closed:
+                raise WorkerClosed()
+            # the worker fails the job if it ends before running it (nobody blocks on events)
+            self._worker.submit(
+                lambda: self._generate_job(messages, sampling, cancel, abandoned, events),
+                lambda: events.put(("error", WorkerClosed())),
+            )
         finished = False
         try:
             while True:
@@ -345,6 +408,9 @@ class MLXEngine:
         except Exception as exc:
             log.exception("MLX generation failed")
             events.put(("error", GenerationError(f"Generation failed: {type(exc).__name__}: {exc}")))
+        except BaseException as exc:  # still answer, or the consumer would wait forever
+            events.put(("error", GenerationError(f"Generation failed: {type(exc).__name__}")))
+            raise
 
     def _prompt_ids(self, state: _Loaded, messages: list[ChatMessage]) -> list[int]:
         tok = state.tokenizer
@@ -543,9 +609,10 @@ class MLXEngine:
             if self._closed:
                 return
             self._closed = True
-        self._stop_all.set()
-        self._worker.submit(self._release_job)
-        self._worker.stop()
+            self._stop_all.set()
+            # under the lock: a generator that has not queued its job yet sees _closed instead
+            self._worker.stop(last=self._release_job)
+        self._worker.join()
 
     def _release_job(self) -> None:
         self._state = None
