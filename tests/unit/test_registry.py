@@ -272,7 +272,7 @@ def test_match_reports_available_specs() -> None:
         ),
         (
             lambda s: s.update(quantization_parts={"Q4_K_M": ["1"], "Q8_0": ["1"]}),
-            "the template must use {part}",
+            "add model_file_name_split_template",
         ),
     ],
 )
@@ -308,3 +308,30 @@ def test_unregister_by_family_name_and_never_outside_the_folder(tmp_path: Path) 
     reg.unregister("stem-demo", user_dir)
     assert not (user_dir / "my-models.json").exists()
     assert "stem-demo" not in Registry.load(user_dir).families
+
+
+def test_split_and_single_file_quantizations_in_one_spec() -> None:
+    from app.core.cache.plan import make_plan as plan_for
+
+    data = gguf_family()
+    data["specs"][0].update(
+        quantizations=["Q4_K_M", "BF16"],
+        quantization_parts={"BF16": ["00001-of-00002", "00002-of-00002"]},
+        model_file_name_split_template="BF16/model-{quantization}-{part}.gguf",
+    )
+    fam = load_family(data, "t")
+    spec = fam.specs[0]
+    assert plan_for(fam, spec, "target", "Q4_K_M", "huggingface").files == ("model-Q4_K_M.gguf",)
+    assert plan_for(fam, spec, "target", "BF16", "huggingface").files == (
+        "BF16/model-BF16-00001-of-00002.gguf",
+        "BF16/model-BF16-00002-of-00002.gguf",
+    )
+    bad = gguf_family()
+    bad["specs"][0].update(
+        model_file_name_split_template="split-{quantization}.gguf", quantization_parts={"Q8_0": ["1"]}
+    )
+    with pytest.raises(RegistryError, match=r"model_file_name_split_template: must use \{part\}"):
+        load_family(bad, "t")
+    bad["specs"][0].update(model_file_name_split_template="s-{part}.gguf", quantization_parts=None)
+    with pytest.raises(RegistryError, match="quantization_parts is missing"):
+        load_family(bad, "t")

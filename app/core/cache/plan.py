@@ -129,12 +129,7 @@ def _hub_plan(
     if role == "target":
         revision = src.revision or DEFAULT_REVISION[chosen]
         if isinstance(spec, GGUFSpec):
-            template = spec.file_template(chosen)
-            field = (
-                f"{where}.model_file_name_template"
-                if src.model_file_name_template
-                else "model_file_name_template"
-            )
+            template, field = spec.file_template(chosen, quantization)
             parts = (spec.quantization_parts or {}).get(quantization)
             if parts:
                 files = tuple(

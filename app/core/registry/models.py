@@ -231,28 +231,43 @@ def check_relative_file(template: str | None, field: str) -> None:
 class GGUFSpec(_SpecBase):
     format: Literal["gguf"]
     model_file_name_template: str | None = None
+    #: split GGUF files: the parts of each split quantization, named by ``{part}`` in the split
+    #: template (quantizations not listed here are single files named by the main template)
     quantization_parts: dict[str, list[str]] | None = None
+    model_file_name_split_template: str | None = None
 
     @model_validator(mode="after")
     def _check_gguf(self) -> GGUFSpec:
-        parts_allowed = {"quantization", "part"} if self.quantization_parts else {"quantization"}
-        used = check_placeholders(self.model_file_name_template, "model_file_name_template", parts_allowed)
+        split = self.model_file_name_split_template
+        # Without a split template the main template may carry {part} (then every quantization is split).
+        main_allowed = {"quantization", "part"} if self.quantization_parts and not split else {"quantization"}
+        used = check_placeholders(self.model_file_name_template, "model_file_name_template", main_allowed)
         check_relative_file(self.model_file_name_template, "model_file_name_template")
+        if split is not None:
+            if not self.quantization_parts:
+                raise ValueError(
+                    "model_file_name_split_template: given but quantization_parts is missing; "
+                    "list the parts of each split quantization"
+                )
+            split_used = check_placeholders(split, "model_file_name_split_template", {"quantization", "part"})
+            check_relative_file(split, "model_file_name_split_template")
+            if "part" not in split_used:
+                raise ValueError(
+                    "model_file_name_split_template: must use {part}, e.g. '{quantization}-{part}.gguf'"
+                )
         if self.quantization_parts:
             unknown = sorted(set(self.quantization_parts) - set(self.quantizations))
             if unknown:
                 raise ValueError(f"quantization_parts: {unknown} are not in quantizations")
-            missing = [q for q in self.quantizations if not self.quantization_parts.get(q)]
-            if missing:
-                raise ValueError(
-                    f"quantization_parts: no parts listed for {missing}; list each quantization's split parts"
-                )
+            empty = sorted(q for q, parts in self.quantization_parts.items() if not parts)
+            if empty:
+                raise ValueError(f"quantization_parts: empty part list for {empty}; list the split files")
         for hub in self.sources.hubs():
             src = self.source(hub)
             where = f"sources.{hub}"
             check_placeholders(src.model_id, f"{where}.model_id", set())
             used |= check_placeholders(
-                src.model_file_name_template, f"{where}.model_file_name_template", parts_allowed
+                src.model_file_name_template, f"{where}.model_file_name_template", main_allowed
             )
             check_relative_file(src.model_file_name_template, f"{where}.model_file_name_template")
             check_relative_file(src.draft_model_file_name_template, f"{where}.draft_model_file_name_template")
@@ -266,18 +281,34 @@ class GGUFSpec(_SpecBase):
                     f"{where}.draft_model_file_name_template: required for a gguf drafter "
                     "(gguf drafters are downloaded as one file), e.g. 'drafter-{draft_quantization}.gguf'"
                 )
-        if self.quantization_parts and "part" not in used:
-            raise ValueError(
-                "model_file_name_template: split parts are declared, so the template must use {part}"
-            )
+        if self.quantization_parts and not split:
+            if "part" not in used:
+                raise ValueError(
+                    "quantization_parts: split parts are declared, so add model_file_name_split_template "
+                    "with {part} (or use {part} in model_file_name_template when every quantization is split)"
+                )
+            missing = [q for q in self.quantizations if not self.quantization_parts.get(q)]
+            if missing:
+                raise ValueError(
+                    f"quantization_parts: no parts listed for {missing}; model_file_name_template uses "
+                    "{part}, so every quantization is split (or add model_file_name_split_template)"
+                )
         _check_local(self.sources.local)
         return self
 
-    def file_template(self, hub: str) -> str:
+    def file_template(self, hub: str, quantization: str | None = None) -> tuple[str, str]:
+        """(template, field name) naming the files of ``quantization`` on ``hub``."""
+        if (
+            quantization is not None
+            and self.model_file_name_split_template
+            and ((self.quantization_parts or {}).get(quantization))
+        ):
+            return self.model_file_name_split_template, "model_file_name_split_template"
         src = self.source(hub)
-        tmpl = src.model_file_name_template or self.model_file_name_template
-        assert tmpl is not None  # guaranteed by validation
-        return tmpl
+        if src.model_file_name_template:
+            return src.model_file_name_template, f"sources.{hub}.model_file_name_template"
+        assert self.model_file_name_template is not None  # guaranteed by validation
+        return self.model_file_name_template, "model_file_name_template"
 
 
 class MLXSpec(_SpecBase):
