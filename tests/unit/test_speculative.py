@@ -186,3 +186,25 @@ def test_depth_has_an_upper_bound() -> None:
             parse_num_speculative_tokens(too_many)
     with pytest.raises(SpeculationError, match=r"speculative\.ngram_mod\.n_max"):
         tr.plan(SpeculationOptions.build(engine_native={"speculative.ngram_mod.n_max": 2_147_483_648}))
+
+
+def test_classic_mlx_pairs_are_gated_on_mlx_lm(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from app.core.engines import capability
+    from app.core.registry import load_family
+
+    pytest.importorskip("mlx_vlm")
+    hf = {"model_id": "me/llama-{quantization}", "draft_model_id": "me/small"}
+    spec_data = {"format": "mlx", "size_in_billions": 1, "quantizations": ["bf16"]}
+    spec_data["sources"] = {"huggingface": hf}
+    fam = load_family({"name": "llama-pair", "specs": [spec_data]}, "t")
+    spec = fam.specs[0]
+    support = drafter_support(fam, spec, "mlx")
+    assert support.method == "draft" and support.ok  # mlx-lm is installed here
+    missing = dataclasses.replace(
+        capability.MLX, method_packages=(("draft", "no-such-dist", "no_such_mod", "1"),)
+    )
+    monkeypatch.setitem(capability.ENGINES, "mlx", missing)
+    refused = drafter_support(fam, spec, "mlx")
+    assert not refused.ok and "needs no-such-dist" in refused.reason and "not installed" in refused.reason

@@ -43,6 +43,8 @@ class EngineInfo:
     model_free_methods: frozenset[str]
     #: (method, minimum version) where a method needs more than ``min_version``
     method_min_versions: tuple[tuple[str, str], ...] = ()
+    #: (method, distribution, module, minimum version) for methods served by another package
+    method_packages: tuple[tuple[str, str, str, str], ...] = ()
 
 
 LLAMACPP = EngineInfo(
@@ -65,6 +67,8 @@ MLX = EngineInfo(
     min_version="0.5.0",
     drafter_methods=frozenset({"mtp", "eagle3", "dflash", "draft"}),
     model_free_methods=frozenset(),
+    # classic same-vocabulary draft models run through mlx-lm, not mlx-vlm
+    method_packages=(("draft", "mlx-lm", "mlx_lm", "0.25"),),
 )
 ENGINES: dict[str, EngineInfo] = {e.name: e for e in (LLAMACPP, MLX)}
 
@@ -81,17 +85,30 @@ def engine_availability(name: str) -> Availability:
     info = ENGINES.get(name)
     if info is None:
         return Availability(False, None, f"unknown engine {name!r}; known: {', '.join(ENGINES)}")
+    problem = package_problem(info.distribution, info.module, info.min_version)
+    return Availability(not problem, _installed_version(info.distribution), problem)
+
+
+def _installed_version(distribution: str) -> str | None:
     try:
-        version = importlib.metadata.version(info.distribution)
+        return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
-        return Availability(False, None, f"{info.distribution} is not installed")
-    if not version_at_least(version, info.min_version):
-        return Availability(False, version, f"{info.distribution} {version} is older than {info.min_version}")
+        return None
+
+
+@cache
+def package_problem(distribution: str, module: str, minimum: str) -> str:
+    """'' when ``distribution`` >= ``minimum`` is installed and importable, else why not."""
+    version = _installed_version(distribution)
+    if version is None:
+        return f"{distribution} is not installed"
+    if not version_at_least(version, minimum):
+        return f"{distribution} {version} is older than {minimum}"
     try:
-        importlib.import_module(info.module)
+        importlib.import_module(module)
     except Exception as exc:  # a broken native library must not break the app
-        return Availability(False, version, f"{info.module} failed to import: {exc}")
-    return Availability(True, version)
+        return f"{module} failed to import: {exc}"
+    return ""
 
 
 def engines_for_spec(spec: AnySpec) -> list[str]:
@@ -141,6 +158,11 @@ def drafter_support(family: Family, spec: AnySpec, engine: str, method: str | No
                 f"{chosen!r} needs {info.distribution} >= {minimum} (installed {avail.version})",
                 chosen,
             )
+    for m, dist, module, minimum in info.method_packages:
+        if m == chosen:
+            problem = package_problem(dist, module, minimum)
+            if problem:
+                return Support(False, f"{info.label} needs {dist} for {chosen!r} drafters: {problem}", chosen)
     return Support(True, "", chosen)
 
 
