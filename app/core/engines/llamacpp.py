@@ -80,7 +80,6 @@ class LlamaCppEngine:
         self._jobs: queue.Queue[_Job | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._server: Any = None
-        self._api_key = secrets.token_urlsafe(32)
         self._closed = False
         self._busy = threading.Lock()  # one request at a time
         self._state = threading.Lock()  # guards _closed against queueing a job as the engine closes
@@ -146,7 +145,6 @@ class LlamaCppEngine:
         engine = cls()
         engine.plan = p
         engine.model_path = str(target)
-        engine._api_key = params.api_keys[0]
         ready: queue.Queue[object] = queue.Queue()
         engine._thread = threading.Thread(
             target=engine._run, args=(params, ready), name=f"tandem-llamacpp-{target.stem}", daemon=False

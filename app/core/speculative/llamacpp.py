@@ -38,7 +38,7 @@ _NATIVE_ALIASES = {
     "draft-eagle3": "DRAFT_EAGLE3",
     "draft-dflash": "DRAFT_DFLASH",
     "none": "NONE",
-    **{m: t for m, t in TYPE_BY_METHOD.items()},
+    **TYPE_BY_METHOD,
 }
 #: Where the tokens-per-round value goes for each method.
 DEPTH_KEY_BY_METHOD: dict[str, str] = {
@@ -79,8 +79,7 @@ class LlamaCppPlan:
 
 def _native_type(value: object) -> str:
     text = str(value).strip()
-    key = text.removeprefix("COMMON_SPECULATIVE_TYPE_").removeprefix("common_speculative_type.")
-    key = key.removeprefix("COMMON_SPECULATIVE_TYPE_")
+    key = text.removeprefix("common_speculative_type.").removeprefix("COMMON_SPECULATIVE_TYPE_")
     if key.upper() in set(TYPE_BY_METHOD.values()) | {"NONE"}:
         return key.upper()
     alias = _NATIVE_ALIASES.get(text.lower())
