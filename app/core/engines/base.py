@@ -13,6 +13,7 @@ step; they are raised on the consumer's side, never turned into chat text.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypedDict
@@ -72,14 +73,51 @@ Event = TextDelta | Round | Finished
 __all__ = ["CancelToken"]  # re-exported: engines and their callers import it from here
 
 
+class SamplingError(ValueError):
+    """Sampling settings that no engine should run; the message is meant for the user."""
+
+
+#: Upper bound for max new tokens of one answer (far above any context Tandem launches with).
+MAX_NEW_TOKENS = 1_000_000
+
+
 @dataclass(frozen=True)
 class Sampling:
+    """Sampling settings of one request, checked when constructed (every engine gets valid ones).
+
+    ``max_tokens`` is at least 1 on every engine: llama.cpp reads -1 as "unlimited" and MLX
+    refuses it, so neither 0 nor negatives are passed through. ``repeat_penalty`` 1.0 is off.
+    """
+
     temperature: float = 0.0
     top_p: float = 1.0
     top_k: int = 0
     max_tokens: int = 256
     seed: int | None = None
     stop: tuple[str, ...] = ()
+    repeat_penalty: float = 1.0
+
+    def __post_init__(self) -> None:
+        check_max_tokens(self.max_tokens)
+        if not (math.isfinite(self.temperature) and self.temperature >= 0):
+            raise SamplingError(f"temperature: must be 0 or more (got {self.temperature})")
+        if not (math.isfinite(self.top_p) and 0 < self.top_p <= 1):
+            raise SamplingError(f"top-p: must be more than 0 and at most 1 (got {self.top_p})")
+        if isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or self.top_k < 0:
+            raise SamplingError(f"top-k: must be 0 (off) or a positive whole number (got {self.top_k!r})")
+        if not (math.isfinite(self.repeat_penalty) and self.repeat_penalty > 0):
+            raise SamplingError(f"repeat penalty: must be more than 0 (got {self.repeat_penalty})")
+
+
+def check_max_tokens(value: object) -> int:
+    """The one rule for max new tokens (CLI flag, dialog field, API request): 1..MAX_NEW_TOKENS."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SamplingError(f"max tokens: expected a whole number of at least 1, got {value!r}")
+    if value < 1:
+        raise SamplingError(f"max tokens: must be at least 1 (got {value})")
+    if value > MAX_NEW_TOKENS:
+        raise SamplingError(f"max tokens: {value} is more than {MAX_NEW_TOKENS}")
+    return value
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from app.core.registry.models import (
     HubSource,
     LocalSource,
     MLXSpec,
+    SamplingDefaults,
     format_template,
     parse_family,
 )
@@ -22,6 +23,7 @@ __all__ = [
     "LocalSource",
     "MLXSpec",
     "Registry",
+    "SamplingDefaults",
     "RegistryError",
     "format_template",
     "load_family",

@@ -337,6 +337,33 @@ class MLXSpec(_SpecBase):
 Spec = Annotated[GGUFSpec | MLXSpec, Field(discriminator="format")]
 
 
+class SamplingDefaults(_Strict):
+    """Recommended sampling from the family's model card (as Ollama's Modelfiles carry them).
+
+    The launch dialog and the CLI start from these; every field is optional (absent: Tandem's own
+    default). ``source`` names where the numbers come from (a model card URL or "Tandem").
+    """
+
+    temperature: float | None = None
+    top_p: float | None = None
+    top_k: int | None = None
+    repeat_penalty: float | None = None
+    source: str = ""
+
+    @model_validator(mode="after")
+    def _ranges(self) -> SamplingDefaults:
+        t, p, k, r = self.temperature, self.top_p, self.top_k, self.repeat_penalty
+        if t is not None and not (math.isfinite(t) and 0 <= t <= 5):
+            raise ValueError(f"sampling.temperature: {t} is outside 0..5")
+        if p is not None and not (math.isfinite(p) and 0 < p <= 1):
+            raise ValueError(f"sampling.top_p: {p} must be more than 0 and at most 1")
+        if k is not None and k < 0:
+            raise ValueError(f"sampling.top_k: {k} must be 0 (off) or positive")
+        if r is not None and not (math.isfinite(r) and 0 < r <= 5):
+            raise ValueError(f"sampling.repeat_penalty: {r} must be more than 0 and at most 5")
+        return self
+
+
 class Family(_Strict):
     name: str
     description: str = ""
@@ -348,6 +375,8 @@ class Family(_Strict):
     chat_template: str | None = None
     tool_parser: str | None = None
     license: str | None = None
+    #: recommended sampling defaults (model card); absent means Tandem's defaults
+    sampling: SamplingDefaults = Field(default_factory=SamplingDefaults)
     specs: list[Spec]
 
     @field_validator("name")
