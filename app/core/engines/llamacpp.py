@@ -245,6 +245,7 @@ class LlamaCppEngine:
             "temperature": sampling.temperature,
             "top_p": sampling.top_p,
             "top_k": sampling.top_k,
+            "repeat_penalty": sampling.repeat_penalty,
             "timings_per_token": True,
         }
         if sampling.seed is not None:
