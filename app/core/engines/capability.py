@@ -45,6 +45,8 @@ class EngineInfo:
     method_min_versions: tuple[tuple[str, str], ...] = ()
     #: (method, distribution, module, minimum version) for methods served by another package
     method_packages: tuple[tuple[str, str, str, str], ...] = ()
+    #: whether the engine honours a CPU thread count (MLX computes on the GPU through Metal)
+    uses_thread_count: bool = True
 
 
 LLAMACPP = EngineInfo(
@@ -69,6 +71,7 @@ MLX = EngineInfo(
     model_free_methods=frozenset(),
     # classic same-vocabulary draft models run through mlx-lm, not mlx-vlm
     method_packages=(("draft", "mlx-lm", "mlx_lm", "0.25"),),
+    uses_thread_count=False,
 )
 ENGINES: dict[str, EngineInfo] = {e.name: e for e in (LLAMACPP, MLX)}
 
