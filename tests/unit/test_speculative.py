@@ -208,3 +208,120 @@ def test_classic_mlx_pairs_are_gated_on_mlx_lm(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setitem(capability.ENGINES, "mlx", missing)
     refused = drafter_support(fam, spec, "mlx")
     assert not refused.ok and "needs no-such-dist" in refused.reason and "not installed" in refused.reason
+
+
+# --- issue 8 item 7: every refused input is the parser's own error --------------------------------
+def _odd_strings() -> list[str]:
+    """Strings that look numeric to some Python function or other, plus ASCII near-misses."""
+    unicode_digits = [
+        chr(c)
+        for c in range(0x80, 0x110000)
+        if (chr(c).isdigit() or chr(c).isnumeric() or chr(c).isdecimal())
+    ]
+    assert {"²", "٣", "３", "⑦", "Ⅻ", "௫"} <= set(unicode_digits)
+    fixed = ["++3", "+-3", "-+3", "3.0", " 3 ", "\t7\n", "1e3", "0x10", "0o7", "0b1", "-0", "+0", "00",
+             "3_000", "NaN", "nan", "inf", "-inf", "Infinity", "3 4", "3,0", "", "+", "-", "٣3", "3٣",
+             "\u30003\u3000", "9" * 19, "9" * 5000, "+" * 50 + "3", "1" * 18, "256", "257", "1\x00",
+             "３２", "𝟑", "3\u200b", "true", "None", "[3]"]  # fmt: skip
+    combos = [f"{d}" for d in unicode_digits] + [f"3{d}" for d in unicode_digits[::7]]
+    combos += [f"+{d}" for d in unicode_digits[::11]]
+    return fixed + combos
+
+
+def _expected_depth(text: str) -> int | None:
+    """Independent oracle: ASCII digits with at most one leading '+', 1..256 after trimming."""
+    body = text.strip()
+    body = body[1:] if body.startswith("+") else body
+    if not body or any(c not in "0123456789" for c in body) or len(body) > 18:
+        return None
+    number = int(body)
+    return number if 1 <= number <= 256 else None
+
+
+def test_depth_parser_refuses_every_odd_string_with_its_own_error() -> None:
+    from app.core.speculative import llamacpp as native
+
+    checked = 0
+    for text in _odd_strings():
+        expected = _expected_depth(text)
+        if not text.strip():
+            assert parse_num_speculative_tokens(text) is None
+            continue
+        checked += 1
+        try:
+            got = parse_num_speculative_tokens(text)
+        except SpeculationError as exc:
+            assert expected is None, f"{text!r} refused: {exc}"
+            assert len(str(exc)) < 200 and "\n" not in str(exc)
+        else:  # any other exception type propagates and fails the test
+            assert got == expected, text
+        # the llama.cpp native keys: depth keys, non-negative knobs, typed knobs
+        for key in ("speculative.draft.n_max", "speculative.draft.n_min", "speculative.ngram_mod.n_match"):
+            try:
+                plan = native.plan(
+                    SpeculationOptions.build(enabled=True, draft_model_path="/d", engine_native={key: text})
+                )
+            except SpeculationError:
+                pass
+            else:
+                assert isinstance(plan.settings[key], int), (key, text)
+        for current in (True, 7, 0.5, -1):
+            try:
+                value = native.coerce_native("speculative.x", current, text)
+            except SpeculationError:
+                pass
+            else:
+                assert type(value) is type(current), (current, text, value)
+    assert checked > 1000
+
+
+@pytest.mark.parametrize(
+    "value", [float("nan"), float("inf"), float("-inf"), 1e300, -0.0, 10**400, 2.5, b"3", 3j, None]
+)
+def test_depth_parser_refuses_odd_numbers(value: object) -> None:
+    if value is None:
+        assert parse_num_speculative_tokens(value) is None
+        return
+    with pytest.raises(SpeculationError, match="num_speculative_tokens"):
+        parse_num_speculative_tokens(value)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("speculative.draft.n_min", "²", "is not a whole number >= 0"),
+        ("speculative.draft.n_min", "++3", "is not a whole number >= 0"),
+        ("speculative.ngram_mod.n_match", "-1", "is not a whole number >= 0"),
+        ("speculative.draft.p_min", "NaN", "is not a number"),
+        ("speculative.draft.p_min", "1.5", "between 0 and 1"),
+        ("speculative.draft.p_split", True, "expected a number"),
+    ],
+)
+def test_native_knobs_are_parsed_with_the_same_rules(key: str, value: object, message: str) -> None:
+    with pytest.raises(SpeculationError, match=rf"{key}.*{message}"):
+        tr.plan(SpeculationOptions.build(engine_native={key: value}))
+
+
+def test_native_values_take_the_type_of_the_setting() -> None:
+    import xllamacpp
+
+    params: Any = xllamacpp.CommonParams()
+    native = {"speculative.draft.probabilistic": "yes", "speculative.draft.n_gpu_layers": "-1",
+              "speculative.synth_len": "0.5"}  # fmt: skip
+    tr.apply(params, tr.plan(SpeculationOptions.build(engine_native=native)))
+    assert params.speculative.draft.probabilistic is True
+    assert params.speculative.draft.n_gpu_layers == -1 and params.speculative.synth_len == 0.5
+    for key, bad in [
+        ("speculative.draft.probabilistic", "maybe"),
+        ("speculative.draft.n_gpu_layers", "²"),
+        ("speculative.synth_len", "inf"),
+        ("speculative.draft.devices", 3),
+    ]:
+        with pytest.raises(SpeculationError, match=key.replace(".", r"\.")):
+            tr.apply(xllamacpp.CommonParams(), tr.plan(SpeculationOptions.build(engine_native={key: bad})))
+
+
+def test_enabled_flag_refuses_words_it_does_not_know() -> None:
+    assert SpeculationOptions.build(enabled="on").enabled and not SpeculationOptions.build(enabled="off").enabled
+    with pytest.raises(SpeculationError, match="expected true or false"):
+        SpeculationOptions.build(enabled="maybe")

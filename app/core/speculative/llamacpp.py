@@ -16,7 +16,10 @@ from app.core.speculative.options import (
     SpeculationError,
     SpeculationOptions,
     default_tokens,
+    parse_bool,
     parse_num_speculative_tokens,
+    parse_number,
+    parse_whole_number,
 )
 
 #: Tandem method -> llama.cpp ``common_speculative_type`` member suffix.
@@ -55,8 +58,20 @@ DEPTH_KEY_BY_METHOD: dict[str, str] = {
 DEPTH_KEYS = frozenset(DEPTH_KEY_BY_METHOD.values())
 SELECTOR_KEYS = frozenset({"speculative.types", "speculative.draft.mparams.path"})
 _NON_NEGATIVE_INT_KEYS = frozenset(
-    {"speculative.draft.n_min", "speculative.ngram_mod.n_min", "speculative.ngram_mod.n_match"}
+    {
+        "speculative.draft.n_min",
+        "speculative.ngram_mod.n_min",
+        "speculative.ngram_mod.n_match",
+        "speculative.ngram_simple.size_n",
+        "speculative.ngram_simple.min_hits",
+        "speculative.ngram_map_k.size_n",
+        "speculative.ngram_map_k.min_hits",
+        "speculative.ngram_map_k4v.size_n",
+        "speculative.ngram_map_k4v.min_hits",
+    }
 )
+#: Probabilities (0..1) among the tuning knobs.
+_PROBABILITY_KEYS = frozenset({"speculative.draft.p_min", "speculative.draft.p_split"})
 
 
 @dataclass(frozen=True)
@@ -101,11 +116,14 @@ def plan(options: SpeculationOptions, family_name: str = "", size_in_billions: f
             if settings[key] is None:
                 del settings[key]
         elif key in _NON_NEGATIVE_INT_KEYS:
-            if isinstance(value, bool) or not str(value).strip().isdigit():
-                raise SpeculationError(f"{key}: expected a whole number >= 0, got {value!r}")
-            settings[key] = int(str(value).strip())
+            settings[key] = parse_whole_number(value, key, minimum=0)
+        elif key in _PROBABILITY_KEYS:
+            number = parse_number(value, key)
+            if not 0 <= number <= 1:
+                raise SpeculationError(f"{key}: must be between 0 and 1 (got {number:g})")
+            settings[key] = number
         elif key not in SELECTOR_KEYS:
-            settings[key] = value
+            settings[key] = value  # other knobs: coerced to the setting's own type in apply()
 
     if SELECTOR_KEYS & native.keys():
         raw = native.get("speculative.types", [])
@@ -177,4 +195,25 @@ def _set_dotted(obj: Any, dotted: str, value: Any) -> None:
         target = getattr(target, name)
     if not hasattr(target, parts[-1]):
         raise SpeculationError(f"{dotted}: unknown setting {parts[-1]!r}")
-    setattr(target, parts[-1], value)  # xllamacpp sub-structs are references: set in place
+    setattr(target, parts[-1], coerce_native(dotted, getattr(target, parts[-1]), value))
+    # xllamacpp sub-structs are references: the value is set in place
+
+
+def coerce_native(dotted: str, current: object, value: object) -> object:
+    """``value`` converted to the type of the setting's current value, or a SpeculationError.
+
+    Booleans, whole numbers and numbers go through the same parsers as Tandem's own fields, so
+    ``"²"``, ``"++3"`` or ``"maybe"`` are refused with the setting's name instead of ending in a
+    ``TypeError`` from the extension or being read as something else.
+    """
+    if isinstance(current, bool):
+        return parse_bool(value, dotted)
+    if isinstance(current, int) and type(current) is int:
+        return parse_whole_number(value, dotted, minimum=None)
+    if isinstance(current, float):
+        return parse_number(value, dotted)
+    if isinstance(current, str):
+        if not isinstance(value, str):
+            raise SpeculationError(f"{dotted}: expected text, got {type(value).__name__}")
+        return value
+    return value

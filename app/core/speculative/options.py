@@ -6,6 +6,8 @@ so a UI string, a CLI flag and a config file are judged by the same rule.
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, get_args
 
@@ -36,52 +38,124 @@ class SpeculationError(ValueError):
     """Invalid speculation settings; the message is meant for the user."""
 
 
-def parse_num_speculative_tokens(value: object, field_name: str = "num_speculative_tokens") -> int | None:
-    """Tokens per round: ``None``/empty means the engine default, otherwise a positive integer.
+#: A whole number as users type it: ASCII digits with an optional '+'. ``str.isdigit`` is not used
+#: on purpose: it accepts '²', '٣' and fullwidth digits, which ``int()`` then refuses or misreads.
+_WHOLE_NUMBER = re.compile(r"\+?[0-9]+")
+_SIGNED_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+#: Longer digit strings are refused before ``int()`` (which has its own limit of 4300 digits).
+_MAX_DIGITS = 18
 
-    Strings from a UI are trimmed and coerced; integral floats are accepted. Zero, negatives,
-    non-integral numbers, booleans and anything else are rejected: a default must never silently
-    replace what the user asked for.
+
+def shown(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for messages that quote what the user typed."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def parse_whole_number(value: object, field_name: str, *, minimum: int | None = 0, noun: str = "") -> int:
+    """A whole number >= ``minimum`` from an int, an integral float or a string of ASCII digits.
+
+    Every refusal is a :class:`SpeculationError` naming ``field_name``: booleans, other types,
+    non-integral or non-finite floats, signs other than one leading '+', unicode digits, exponents,
+    underscores, hex, and numbers below ``minimum``.
     """
-    if value is None:
-        return None
+    bound = noun or (
+        "a whole number"
+        if minimum is None
+        else "a positive whole number"
+        if minimum == 1
+        else f"a whole number >= {minimum}"
+    )
     if isinstance(value, bool):
-        raise SpeculationError(f"{field_name}: expected a positive whole number, got {value!r}")
+        raise SpeculationError(f"{field_name}: expected {bound}, got {shown(value)}")
     if isinstance(value, str):
         text = value.strip()
-        if not text:
-            return None
-        if not text.lstrip("+").isdigit():
-            raise SpeculationError(f"{field_name}: {value!r} is not a positive whole number")
+        pattern = _SIGNED_WHOLE_NUMBER if minimum is None or minimum < 0 else _WHOLE_NUMBER
+        if not pattern.fullmatch(text) or len(text.lstrip("+-")) > _MAX_DIGITS:
+            raise SpeculationError(f"{field_name}: {shown(value)} is not {bound}")
         number = int(text)
     elif isinstance(value, int):
         number = value
     elif isinstance(value, float):
         if not value.is_integer():
-            raise SpeculationError(f"{field_name}: {value!r} is not a whole number")
+            raise SpeculationError(f"{field_name}: {shown(value)} is not a whole number")
         number = int(value)
     else:
-        raise SpeculationError(f"{field_name}: expected a positive whole number, got {type(value).__name__}")
+        raise SpeculationError(f"{field_name}: expected {bound}, got {type(value).__name__}")
+    if minimum is not None and number < minimum:
+        raise SpeculationError(f"{field_name}: must be at least {minimum} (got {shown(number)})")
+    return number
+
+
+def parse_number(value: object, field_name: str) -> float:
+    """A finite number from an int, a float or a plain decimal string (no NaN, no infinity)."""
+    if isinstance(value, bool):
+        raise SpeculationError(f"{field_name}: expected a number, got {shown(value)}")
+    if isinstance(value, str):
+        text = value.strip()
+        if not _DECIMAL.fullmatch(text):
+            raise SpeculationError(f"{field_name}: {shown(value)} is not a number")
+        number = float(text)
+    elif isinstance(value, int | float):
+        try:
+            number = float(value)
+        except OverflowError:
+            number = math.inf
+    else:
+        raise SpeculationError(f"{field_name}: expected a number, got {type(value).__name__}")
+    if not math.isfinite(number):
+        raise SpeculationError(f"{field_name}: {shown(value)} is not a finite number")
+    return number
+
+
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
+
+
+def parse_num_speculative_tokens(value: object, field_name: str = "num_speculative_tokens") -> int | None:
+    """Tokens per round: ``None``/empty means the engine default, otherwise a positive integer.
+
+    Strings from a UI are trimmed and must be ASCII digits (an optional leading '+'); integral
+    floats are accepted. Zero, negatives, non-integral numbers, booleans and anything else raise
+    :class:`SpeculationError`: a default must never silently replace what the user asked for.
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    negative = isinstance(value, int | float) and not isinstance(value, bool) and value < 0
+    number = (
+        0 if negative else parse_whole_number(value, field_name, minimum=0, noun="a positive whole number")
+    )
     if number <= 0:
         raise SpeculationError(
-            f"{field_name}: must be at least 1 (got {number}); turn speculation off instead of using 0"
+            f"{field_name}: must be at least 1 (got {shown(value if negative else number)}); "
+            "turn speculation off instead of using 0"
         )
     if number > MAX_SPECULATIVE_TOKENS:
         raise SpeculationError(
-            f"{field_name}: {number} is more than {MAX_SPECULATIVE_TOKENS} tokens per round; "
+            f"{field_name}: {shown(number)} is more than {MAX_SPECULATIVE_TOKENS} tokens per round; "
             "long drafts are almost never accepted whole, use a smaller value"
         )
     return number
 
 
-def parse_bool(value: object) -> bool:
+_TRUE = frozenset({"true", "1", "yes", "on"})
+_FALSE = frozenset({"false", "0", "no", "off", ""})
+
+
+def parse_bool(value: object, field_name: str = "enabled") -> bool:
+    """True/False from a bool, 0/1 or the usual words; anything else is refused, not read as False."""
+    if value is None:
+        return False
     if isinstance(value, bool):
         return value
     if isinstance(value, str):
-        return value.strip().lower() in ("true", "1", "yes", "on")
-    if isinstance(value, int):
-        return value != 0
-    return False
+        word = value.strip().lower()
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
+    elif isinstance(value, int) and value in (0, 1):
+        return value == 1
+    raise SpeculationError(f"{field_name}: expected true or false, got {shown(value)}")
 
 
 @dataclass(frozen=True)
