@@ -373,6 +373,61 @@ class FlakyProxy:
             t.join(5)
 
 
+class SilentHub:
+    """A port that accepts connections, counts them and closes them at once.
+
+    Pointing a hub endpoint here proves "no network": any request fails (the connection is
+    closed without an answer) and is counted, so a test can assert ``connections == 0``.
+    """
+
+    def __init__(self) -> None:
+        self.connections = 0
+        self._sock = socket.socket()
+        self._sock.bind(("127.0.0.1", 0))
+        self._sock.listen(16)
+        self._sock.settimeout(0.1)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="tandem-test-silent-hub")
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self._sock.getsockname()[1]}"
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._sock.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            self.connections += 1
+            conn.close()
+
+    def __enter__(self) -> SilentHub:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self._sock.close()
+
+
+class CountingProxy(FlakyProxy):
+    """A plain proxy to ``127.0.0.1:target`` that counts the connections it forwarded."""
+
+    def __init__(self, target: int) -> None:
+        super().__init__(target)
+        self.connections = 0
+
+    def _pipe(self, src: socket.socket, dst: socket.socket, down: bool) -> None:
+        if not down:
+            with self._lock:
+                self.connections += 1
+        super()._pipe(src, dst, down)
+
+
 # --- fixtures ------------------------------------------------------------------------------------
 
 TINY_REPO = "tandem-test/tiny-GGUF"

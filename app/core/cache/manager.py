@@ -345,18 +345,39 @@ class CacheManager:
         """
         plan = self.plan
         if plan.kind == "local":
+            if assets.is_embedded(plan.local_path):
+                # a missing package raises AssetMissing, whose message names the package to install
+                return assets.resolve(plan.local_path)
             st = self._local_status(plan)
             if st.state != "cached":
                 raise NotCachedError(f"{self.entry_name}: {st.reason}")
             return assets.resolve(plan.local_path)
+        found = self.local_resolution()
+        if found is None:
+            st = self.status()
+            raise NotCachedError(f"{self.entry_name} is {st.state}; run: {self.download_command()}")
+        return found
+
+    def local_resolution(self) -> Path | None:
+        """The engine path when every file is already on disk (a complete Tandem entry, or the
+        hub's own cache, e.g. filled by another tool or by an earlier download whose entry was
+        removed), linking the entry on the way; None when something must be fetched.
+
+        File stats only, never the network: a download of a cached model succeeds offline, and
+        only what is missing goes to the hub (issue 8, item 14).
+        """
+        plan = self.plan
+        if plan.kind == "local":
+            return None
         st = self.status()
         if st.state != "cached":
-            raise NotCachedError(f"{self.entry_name} is {st.state}; run: {self.download_command()}")
+            return None
         if st.source == "hub-cache":
             self._adopt(plan, backend_for(plan.hub))
         man = Manifest.read(self.entry_dir)
         if man is None or not man.complete:
-            raise NotCachedError(f"{self.entry_name} is not cached; run: {self.download_command()}")
+            return None
+        self._link(man)  # links removed by hand (or never made) come back
         return self._resolved(man)
 
     def _resolved(self, man: Manifest) -> Path:
@@ -422,17 +443,12 @@ class CacheManager:
         self.entry_dir.mkdir(parents=True, exist_ok=True)
         try:
             if man.kind == "snapshot":
-                link = self.entry_dir / "model"
-                if link.is_symlink() or link.exists():
-                    link.unlink()
-                link.symlink_to(man.snapshot_dir, target_is_directory=True)
+                _relink(self.entry_dir / "model", man.snapshot_dir, directory=True)
                 return
             for f in man.files:
                 link = self.entry_dir / "files" / f["path"]
                 link.parent.mkdir(parents=True, exist_ok=True)
-                if link.is_symlink() or link.exists():
-                    link.unlink()
-                link.symlink_to(f["local"])
+                _relink(link, f["local"])
         except OSError as exc:
             log.info("could not link %s into %s (%s); using hub paths", man.repo_id, self.entry_dir, exc)
 
@@ -453,6 +469,10 @@ class CacheManager:
             return self.resolve_path()
         if cancel is not None and cancel.cancelled:
             raise DownloadCancelled(f"{self.entry_name}: cancelled")
+        on_disk = self.local_resolution()
+        if on_disk is not None:  # everything is on disk: no network at all (works offline)
+            report(ProgressEvent("done", 0, 0, 0.0, 0.0))
+            return on_disk
         backend = self._backend()
         report(ProgressEvent("checking", 0, 0, 0.0, None))
         backend.cleanup_orphans(plan.repo_id)
@@ -621,6 +641,17 @@ class CacheManager:
                 continue
             freed += backend.remove(p)
         return freed
+
+
+def _relink(link: Path, target: str, directory: bool = False) -> None:
+    """Point ``link`` at ``target``, leaving a link that already does alone."""
+    if link.is_symlink():
+        if os.readlink(link) == target:
+            return
+        link.unlink()
+    elif link.exists():
+        link.unlink()
+    link.symlink_to(target, target_is_directory=directory)
 
 
 def _human(n: float) -> str:
