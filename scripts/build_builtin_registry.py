@@ -2,6 +2,9 @@
 
 Only the formats Tandem's engines run (gguf, mlx) are taken; the embedded demo families are
 appended as they are. Run: python scripts/build_builtin_registry.py ../shared/facts/gemma4_registry.json
+
+Each family carries the sampling its model card recommends (``sampling``, with the card's URL as
+``source``), as Ollama's Modelfiles do; the launch dialog and the CLI start from these values.
 """
 
 from __future__ import annotations
@@ -19,6 +22,18 @@ DRAFT_KEYS = (
     "draft_model_revision",
 )
 
+#: SmolLM2-135M-Instruct's model card: its usage example generates with temperature 0.2, top_p 0.9.
+SMOLLM2_SAMPLING = {
+    "temperature": 0.2,
+    "top_p": 0.9,
+    "source": "https://huggingface.co/HuggingFaceTB/SmolLM2-135M-Instruct",
+}
+#: The Gemma 3 and Gemma 4 model cards recommend temperature 1.0, top_k 64, top_p 0.95. Gemma 3
+#: 270M (base) uses the same values: its card states no other.
+GEMMA_SAMPLING = {"temperature": 1.0, "top_k": 64, "top_p": 0.95}
+GEMMA3_CARD = "https://huggingface.co/google/gemma-3-270m"
+GEMMA4_CARD = "https://huggingface.co/google/gemma-4-E2B-it"
+
 EMBEDDED = [
     {
         "name": "smollm2-135m-instruct",
@@ -28,6 +43,7 @@ EMBEDDED = [
         "abilities": ["chat"],
         "architectures": ["LlamaForCausalLM"],
         "license": "apache-2.0",
+        "sampling": SMOLLM2_SAMPLING,
         "specs": [
             {
                 "format": "gguf",
@@ -52,6 +68,7 @@ EMBEDDED = [
         "abilities": ["generate"],
         "architectures": ["Gemma3ForCausalLM"],
         "license": "gemma",
+        "sampling": {**GEMMA_SAMPLING, "source": GEMMA3_CARD},
         "specs": [
             {
                 "format": "gguf",
@@ -113,6 +130,7 @@ def convert(facts: dict) -> dict:
         "stop_token_ids": fam["stop_token_ids"],
         "tool_parser": fam["tool_parser"],
         "license": "gemma",
+        "sampling": {**GEMMA_SAMPLING, "source": GEMMA4_CARD},
         "specs": specs,
     }
 

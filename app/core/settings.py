@@ -55,6 +55,28 @@ class SamplingDefaults(BaseModel):
     top_p: Annotated[float, Field(gt=0.0, le=1.0)] = 0.95
     top_k: Annotated[int, Field(ge=0)] = 40
     max_tokens: Annotated[int, Field(ge=1, le=1_000_000)] = 512
+    #: 1.0 is off (llama.cpp's own default)
+    repeat_penalty: Annotated[float, Field(gt=0.0, le=5.0)] = 1.0
+
+
+class LastLaunch(BaseModel):
+    """What the user last launched (issue 8, item 23): reopened at the next start when its files
+    are still on disk. Speculation is stored engine-neutrally: ``speculation_method`` None is off.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    family: str
+    format: str
+    size: str
+    quantization: str
+    engine: str
+    speculation_method: str | None = None
+    draft_quantization: str | None = None
+    num_speculative_tokens: Annotated[int | None, Field(ge=1)] = None
+    n_ctx: Annotated[int | None, Field(ge=256)] = None
+    threads: Annotated[int | None, Field(ge=1)] = None
+    sampling: SamplingDefaults | None = None
 
 
 class Settings(BaseModel):
@@ -76,7 +98,8 @@ class Settings(BaseModel):
     highlight_draft_tokens: bool = True
     #: Load the embedded model at start so a first run is ready to chat.
     autoload_default_model: bool = True
-    last_model: dict[str, str] = Field(default_factory=dict)
+    #: the last launch that loaded (None: none yet, or the stored one was unreadable)
+    last_model: LastLaunch | None = None
 
     @field_validator("language")
     @classmethod
@@ -84,6 +107,21 @@ class Settings(BaseModel):
         if v and v not in LANGUAGES:
             raise ValueError(f"language: {v!r} is not one of {', '.join(LANGUAGES)}")
         return v
+
+    @field_validator("last_model", mode="before")
+    @classmethod
+    def _last_model(cls, v: Any) -> Any:
+        """An empty or unreadable record (older versions stored ``{}``) is dropped on its own,
+        never costing the rest of the settings."""
+        if not v:
+            return None
+        if isinstance(v, LastLaunch):
+            return v
+        try:
+            return LastLaunch.model_validate(v)
+        except ValidationError as exc:
+            log.warning("ignoring the stored last launch (%s)", exc)
+            return None
 
     @field_validator("hf_endpoint", "modelscope_endpoint")
     @classmethod
@@ -151,3 +189,24 @@ def save(settings: Settings, path: Path | None = None) -> None:
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), "utf-8")
     os.replace(tmp, path)
+
+
+#: The sampling fields a family's model card may recommend (``Family.sampling``).
+CARD_FIELDS: tuple[str, ...] = ("temperature", "top_p", "top_k", "repeat_penalty")
+
+
+def starting_sampling(
+    defaults: SamplingDefaults, recommended: Any = None
+) -> tuple[SamplingDefaults, frozenset[str]]:
+    """Where a launch starts: each value the family's model card recommends (``recommended``, a
+    registry ``SamplingDefaults``), else Tandem's own default from the settings. Returns the values
+    and the names of the fields taken from the card, so a form can say where each value came from.
+    """
+    values = defaults.model_dump()
+    from_card: set[str] = set()
+    for name in CARD_FIELDS:
+        value = getattr(recommended, name, None)
+        if value is not None:
+            values[name] = value
+            from_card.add(name)
+    return SamplingDefaults.model_validate(values), frozenset(from_card)

@@ -71,3 +71,45 @@ def test_newer_version_is_read_best_effort_and_keeps_its_number(tmp_path: Path) 
     assert s.language == "ja"
     st.save(s, path)
     assert json.loads(path.read_text())["version"] == 99
+
+
+def test_last_launch_round_trips_and_old_records_still_load(tmp_path: Path) -> None:
+    """The last launch is stored typed (issue 8, item 23); the old dict of strings still reads,
+    and an unreadable record is dropped alone, keeping the other settings."""
+    path = tmp_path / "settings.json"
+    s = st.Settings(language="ja")
+    s.last_model = st.LastLaunch(
+        family="gemma-4",
+        format="gguf",
+        size="2",
+        quantization="Q4_K_M",
+        engine="llama.cpp",
+        speculation_method="mtp",
+        draft_quantization="BF16",
+        num_speculative_tokens=2,
+        n_ctx=4096,
+        threads=4,
+        sampling=st.SamplingDefaults(temperature=1.0, top_k=64, max_tokens=300, repeat_penalty=1.1),
+    )
+    st.save(s, path)
+    again = st.load(path)
+    assert again.last_model == s.last_model
+
+    old = {"family": "smollm2-135m-instruct", "format": "gguf", "size": "0.135", "quantization": "Q4_1",
+           "engine": "llama.cpp"}  # fmt: skip
+    path.write_text(json.dumps({"version": 2, "language": "ko", "last_model": old}))
+    legacy = st.load(path)
+    assert legacy.last_model is not None and legacy.last_model.family == "smollm2-135m-instruct"
+    assert legacy.last_model.speculation_method is None and legacy.last_model.sampling is None
+
+    for bad in ({}, {"family": "x"}, {"family": "x", "format": "gguf", "size": "1", "quantization": "Q",
+                                      "engine": "llama.cpp", "n_ctx": -3}):  # fmt: skip
+        path.write_text(json.dumps({"version": 2, "language": "ko", "last_model": bad}))
+        kept = st.load(path)
+        assert kept.last_model is None and kept.language == "ko", bad
+
+
+def test_repeat_penalty_setting_is_checked() -> None:
+    assert st.SamplingDefaults().repeat_penalty == 1.0
+    with pytest.raises(ValidationError):
+        st.SamplingDefaults(repeat_penalty=0)
