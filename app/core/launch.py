@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from app.core.engines.base import Engine, EngineUnavailable, LoadRequest
 from app.core.engines.capability import ENGINES, drafter_support, engine_availability, engines_for_spec
@@ -66,15 +67,30 @@ def load_engine(engine: str, req: LoadRequest, progress: Callable[[str], None] |
         avail = engine_availability("mlx")
         if not avail.ok:
             raise EngineUnavailable(f"the MLX engine is unavailable: {avail.reason}")
-        from app.core.engines import mlx as mlx_engine  # type: ignore[attr-defined, unused-ignore]
+        from app.core.engines.mlx import MLXEngine
 
-        loaded: Engine = mlx_engine.MLXEngine.load(req, progress)
-        return loaded
+        return MLXEngine.load(req, progress)
     raise EngineUnavailable(f"unknown engine {engine!r}")
 
 
-def make_options(**kwargs: object) -> SpeculationOptions:
+def make_options(
+    *,
+    enabled: object = False,
+    method: str | None = None,
+    draft_quantization: str | None = None,
+    num_speculative_tokens: object = None,
+    draft_model_path: str | None = None,
+    engine_native: dict[str, Any] | None = None,
+) -> SpeculationOptions:
+    """:meth:`SpeculationOptions.build` with its error turned into a :class:`LaunchError`."""
     try:
-        return SpeculationOptions.build(**kwargs)  # type: ignore[arg-type]
+        return SpeculationOptions.build(
+            enabled=enabled,
+            method=method,
+            draft_quantization=draft_quantization,
+            num_speculative_tokens=num_speculative_tokens,
+            draft_model_path=draft_model_path,
+            engine_native=engine_native,
+        )
     except SpeculationError as exc:
         raise LaunchError(str(exc)) from exc

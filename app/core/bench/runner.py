@@ -57,11 +57,7 @@ def run_once(engine: Engine, prompt: str, sampling: Sampling, top_logprobs: int 
     res = RunResult(prompt=prompt)
     messages: list[ChatMessage] = [{"role": "user", "content": prompt}]
     start = time.perf_counter()
-    gen = (
-        engine.generate(messages, sampling, None, top_logprobs=top_logprobs)  # type: ignore[call-arg]
-        if top_logprobs
-        else engine.generate(messages, sampling)
-    )
+    gen = engine.generate(messages, sampling, None, top_logprobs=top_logprobs)
     for ev in gen:
         if isinstance(ev, TextDelta):
             if not res.pieces:
@@ -82,7 +78,7 @@ def run_once(engine: Engine, prompt: str, sampling: Sampling, top_logprobs: int 
             res.reason = ev.reason
     res.wall_ms = (time.perf_counter() - start) * 1000
     res.text = "".join(res.pieces)
-    cands = getattr(engine, "last_candidates", None)
+    cands = engine.last_candidates
     if top_logprobs and cands is not None:
         res.candidates = [[(c.id, c.text, c.logprob) for c in row] for row in cands]
     return res

@@ -36,10 +36,18 @@ class TextDelta:
 
 @dataclass(frozen=True)
 class Round:
+    """One verification pass: ``accepted`` of ``drafted`` draft tokens kept, ``emitted`` streamed.
+
+    ``drafted_known`` is False when the engine cannot tell how many tokens were drafted (an
+    mlx-vlm drafter that records only accepted lengths); ``drafted`` is then 0, so no acceptance
+    rate is ever computed from a guessed draft count.
+    """
+
     index: int
     drafted: int
     accepted: int
     emitted: int
+    drafted_known: bool = True
 
 
 FinishReason = Literal["stop", "length", "cancelled"]
@@ -58,6 +66,9 @@ class Finished:
     #: Ids of the streamed completion tokens where the engine exposes them for every one, else None
     #: (an end-of-generation token is counted in completion_tokens but not streamed).
     token_ids: list[int] | None = None
+    #: False when some round's draft count was unknown (see :class:`Round`); drafted_total then
+    #: counts only the known rounds and the acceptance rate is unknown.
+    drafted_known: bool = True
 
     @property
     def decode_tps(self) -> float:
@@ -65,10 +76,22 @@ class Finished:
 
     @property
     def acceptance_rate(self) -> float | None:
-        return self.accepted_total / self.drafted_total if self.drafted_total else None
+        if not self.drafted_known or not self.drafted_total:
+            return None
+        return self.accepted_total / self.drafted_total
 
 
 Event = TextDelta | Round | Finished
+
+
+@dataclass(frozen=True)
+class TokenCandidate:
+    """One of the most likely tokens at a position, as the engine's sampler saw it."""
+
+    id: int
+    text: str
+    logprob: float
+
 
 __all__ = ["CancelToken"]  # re-exported: engines and their callers import it from here
 
@@ -162,11 +185,34 @@ class GenerationError(EngineError):
     hint = "The model stays loaded; try again, or reload it if the error repeats."
 
 
+class ContextLengthError(GenerationError):
+    """The prompt leaves no room for an answer in the context the model was loaded with."""
+
+    hint = "Shorten the conversation or the message, or load the model with a larger context."
+
+    def __init__(self, prompt_tokens: int, n_ctx: int) -> None:
+        super().__init__(
+            f"The prompt is {prompt_tokens} tokens but the context holds {n_ctx}: "
+            "there is no room left for an answer."
+        )
+        self.prompt_tokens = prompt_tokens
+        self.n_ctx = n_ctx
+
+
 class Engine(Protocol):
     name: str
+    #: Top candidates per completion token of the last request that asked for them (see
+    #: ``top_logprobs``), else None. Row i belongs to the i-th completion token.
+    last_candidates: list[list[TokenCandidate]] | None
 
     def generate(
-        self, messages: Sequence[ChatMessage], sampling: Sampling, cancel: CancelToken | None = None
-    ) -> Iterator[Event]: ...
+        self,
+        messages: Sequence[ChatMessage],
+        sampling: Sampling,
+        cancel: CancelToken | None = None,
+        top_logprobs: int = 0,
+    ) -> Iterator[Event]:
+        """Stream events; ``top_logprobs`` > 0 also records that many candidates per token."""
+        ...
 
     def close(self) -> None: ...

@@ -39,6 +39,7 @@ from app.core.engines.base import (
     Round,
     Sampling,
     TextDelta,
+    TokenCandidate,
 )
 from app.core.gguf_tools import GGUFFormatError, compare_vocab, vocab_info
 from app.core.speculative import RoundAccountant, SpeculationError
@@ -64,13 +65,6 @@ class _Job:
     with_logprobs: bool
     #: set when the consumer stops reading or the engine closes; the caller's token stays untouched
     abandoned: threading.Event = field(default_factory=threading.Event)
-
-
-@dataclass(frozen=True)
-class TokenCandidate:
-    id: int
-    text: str
-    logprob: float
 
 
 class LlamaCppEngine:

@@ -35,6 +35,7 @@ from typing import Any
 from app.core.engines.base import (
     CancelToken,
     ChatMessage,
+    ContextLengthError,
     DrafterMismatchError,
     EngineError,
     EngineUnavailable,
@@ -47,6 +48,7 @@ from app.core.engines.base import (
     Round,
     Sampling,
     TextDelta,
+    TokenCandidate,
 )
 from app.core.engines.capability import Availability, engine_availability
 from app.core.engines.mlx_pair import PairPlan, plan_pair, vocabulary_difference
@@ -57,6 +59,11 @@ log = logging.getLogger(__name__)
 
 _thread_ids = itertools.count(1)
 _Job = Callable[[], None]
+#: How many recent tokens the repeat penalty looks at: llama.cpp's default ``repeat_last_n``, so
+#: both engines penalise the same window (mlx-lm and mlx-vlm default to 20).
+REPEAT_PENALTY_WINDOW = 64
+#: (token id, the log-probabilities it was chosen from when the library exposes them, else None)
+_Token = tuple[int, Any]
 
 
 def availability() -> Availability:
@@ -193,6 +200,55 @@ def _eos_ids(tokenizer: Any, config: dict[str, Any]) -> set[int]:
     return out
 
 
+def _lifetime_drafted(drafter: Any) -> int | None:
+    value = getattr(drafter, "speculative_total_drafted", None)
+    return int(value) if isinstance(value, int | float) else None
+
+
+class VlmRoundReader:
+    """(drafted, accepted) of each new mlx-vlm round, read from the drafter's own counters.
+
+    mlx-vlm appends to ``accept_lens`` once per round; most drafters also keep ``draft_lens``, and
+    recent mlx-vlm keeps lifetime totals (``speculative_total_drafted``) for every drafter. The
+    draft count comes from ``draft_lens``, else from the lifetime total's step; when neither is
+    there it is unknown and :attr:`drafted_known` turns False (a draft count is never assumed equal
+    to the accepted count: that reported a false 100% acceptance, issue 8 item 13).
+    """
+
+    def __init__(self, drafter: Any) -> None:
+        self.drafter = drafter
+        self.drafted_known = True
+        self._seen = 0
+        # mlx-vlm resets these when its rounds start, which is after the first token.
+        drafter.accept_lens = []
+        if hasattr(drafter, "draft_lens"):
+            drafter.draft_lens = []
+        self._total = _lifetime_drafted(drafter)
+
+    def poll(self) -> tuple[int, int] | None:
+        """The round that starts at the token just produced, or None if no round started."""
+        accepts = self.drafter.accept_lens
+        if len(accepts) < self._seen:  # mlx-vlm reset the list at its first round
+            self._seen = 0
+        if len(accepts) <= self._seen:
+            return None
+        new_rounds = len(accepts) - self._seen
+        self._seen = len(accepts)
+        accepted = int(accepts[-1])
+        drafts = getattr(self.drafter, "draft_lens", None)
+        total = _lifetime_drafted(self.drafter)
+        drafted: int | None = None
+        if isinstance(drafts, list) and len(drafts) == len(accepts):
+            drafted = int(drafts[-1])
+        elif total is not None and self._total is not None and new_rounds == 1:
+            drafted = total - self._total
+        self._total = total
+        if drafted is None or drafted < accepted:
+            self.drafted_known = False
+            return accepted, accepted  # for the from-draft marks only; reported as unknown
+        return drafted, accepted
+
+
 class MLXEngine:
     """Loads a target (and optionally a drafter) on its own thread; see the module docstring."""
 
@@ -212,6 +268,10 @@ class MLXEngine:
         self.default_draft_tokens: int | None = None
         #: the drafter only supports temperature 0 (generate() refuses sampling up front)
         self.greedy_only = False
+        #: top candidates per completion token of the last request that asked for them (row i:
+        #: the i-th completion token, an end-of-generation token included); None when not asked
+        #: or when the library does not expose them (mlx-vlm's speculative rounds)
+        self.last_candidates: list[list[TokenCandidate]] | None = None
         self._worker = _Worker()
         self._state: _Loaded | None = None
         self._closed = False
@@ -341,23 +401,44 @@ class MLXEngine:
     # --- generation ---------------------------------------------------------------------------
 
     def generate(
-        self, messages: Sequence[ChatMessage], sampling: Sampling, cancel: CancelToken | None = None
+        self,
+        messages: Sequence[ChatMessage],
+        sampling: Sampling,
+        cancel: CancelToken | None = None,
+        top_logprobs: int = 0,
     ) -> Iterator[Event]:
-        """Stream TextDelta / Round / Finished events; typed errors are raised here."""
+        """Stream TextDelta / Round / Finished events; typed errors are raised here.
+
+        ``sampling`` is already valid (:class:`Sampling` checks itself, max tokens included).
+        ``top_logprobs`` > 0 records that many candidates per token in :attr:`last_candidates`,
+        from the log-probabilities the sampler chose from (repeat penalty applied).
+        """
         if self._closed:
             raise GenerationError("The MLX engine is closed.", hint="Load the model again.")
-        if sampling.max_tokens < 1:
-            raise GenerationError(f"max_tokens must be at least 1 (got {sampling.max_tokens}).")
+        if isinstance(top_logprobs, bool) or not isinstance(top_logprobs, int) or top_logprobs < 0:
+            raise GenerationError(
+                f"top_logprobs must be 0 or a positive whole number (got {top_logprobs!r})."
+            )
         if self.greedy_only and sampling.temperature > 0:
             raise GenerationError(
                 f"This drafter ({self.spec_kind}) supports greedy decoding only; temperature "
                 f"{sampling.temperature:g} cannot be used with it.",
                 hint="Set the temperature to 0, or turn speculative decoding off to sample.",
             )
-        return self._stream(list(messages), sampling, cancel or CancelToken())
+        plan = self.plan
+        if sampling.repeat_penalty != 1.0 and plan is not None and plan.backend == "vlm" and plan.kind:
+            # mlx-vlm applies logits processors to the prefill token only, not to its
+            # speculative rounds: the penalty would silently stop after the first token.
+            raise GenerationError(
+                f"mlx-vlm does not apply a repeat penalty in its speculative rounds ({self.spec_kind}); "
+                f"a repeat penalty of {sampling.repeat_penalty:g} cannot be used with this drafter.",
+                hint="Set the repeat penalty to 1 (off), or turn speculative decoding off.",
+            )
+        self.last_candidates = None
+        return self._stream(list(messages), sampling, cancel or CancelToken(), top_logprobs)
 
     def _stream(
-        self, messages: list[ChatMessage], sampling: Sampling, cancel: CancelToken
+        self, messages: list[ChatMessage], sampling: Sampling, cancel: CancelToken, top_logprobs: int = 0
     ) -> Iterator[Event]:
         events: queue.Queue[tuple[str, Any]] = queue.Queue()
         abandoned = threading.Event()
@@ -366,7 +447,7 @@ class MLXEngine:
                 raise WorkerClosed()
             # the worker fails the job if it ends before running it (nobody blocks on events)
             self._worker.submit(
-                lambda: self._generate_job(messages, sampling, cancel, abandoned, events),
+                lambda: self._generate_job(messages, sampling, cancel, abandoned, events, top_logprobs),
                 lambda: events.put(("error", WorkerClosed())),
             )
         finished = False
@@ -396,11 +477,12 @@ class MLXEngine:
         cancel: CancelToken,
         abandoned: threading.Event,
         events: queue.Queue[tuple[str, Any]],
+        top_logprobs: int = 0,
     ) -> None:
         try:
             if self._state is None:
                 raise GenerationError("The MLX engine is closed.", hint="Load the model again.")
-            for ev in self._run(self._state, messages, sampling, cancel, abandoned):
+            for ev in self._run(self._state, messages, sampling, cancel, abandoned, top_logprobs):
                 events.put(("event", ev))
             events.put(("done", None))
         except EngineError as exc:
@@ -431,27 +513,32 @@ class MLXEngine:
         return [int(i) for i in ids]
 
     def _token_steps(
-        self, state: _Loaded, prompt: list[int], sampling: Sampling
-    ) -> Generator[TokenStep, None, None]:
-        """Yield (token, round started at this token) from the right library; MLX thread only."""
+        self,
+        state: _Loaded,
+        prompt: list[int],
+        sampling: Sampling,
+        budget: int,
+        vlm_rounds: VlmRoundReader | None,
+    ) -> Generator[TokenStep[_Token], None, None]:
+        """Yield ((token, logprobs or None), round started at this token) from the right library.
+
+        ``budget`` is the number of new tokens that fit (max tokens, cut to the context). MLX
+        thread only.
+        """
         import mlx.core as mx
 
         plan = state.plan
         if sampling.seed is not None:
             mx.random.seed(sampling.seed)
         top_p = sampling.top_p if 0.0 < sampling.top_p < 1.0 else None
+        penalty = sampling.repeat_penalty if sampling.repeat_penalty != 1.0 else None
         if plan.backend == "vlm":
             from mlx_vlm.generate.ar import generate_step as vlm_step
 
-            drafter = state.drafter
             kwargs: dict[str, Any] = {}
-            if drafter is not None:
-                # mlx-vlm resets these when its rounds start, which is after the first token.
-                drafter.accept_lens = []
-                if hasattr(drafter, "draft_lens"):
-                    drafter.draft_lens = []
+            if vlm_rounds is not None:
                 kwargs = {
-                    "draft_model": drafter,
+                    "draft_model": vlm_rounds.drafter,
                     "draft_kind": plan.kind,
                     "draft_block_size": plan.vlm_block_size,
                 }
@@ -460,44 +547,40 @@ class MLXEngine:
                 state.target,
                 None,
                 None,
-                max_tokens=sampling.max_tokens,
+                max_tokens=budget,
                 temperature=sampling.temperature,
                 top_p=top_p if top_p is not None else 1.0,
                 top_k=sampling.top_k,
+                repetition_penalty=penalty,
+                repetition_context_size=REPEAT_PENALTY_WINDOW,
                 seed=sampling.seed,
                 **kwargs,
             )
-            seen = 0
             try:
-                for tok, _ in gen:
-                    rnd = None
-                    if drafter is not None:
-                        accepts = drafter.accept_lens
-                        drafts = getattr(drafter, "draft_lens", None) or []
-                        if len(accepts) < seen:
-                            seen = 0
-                        if len(accepts) > seen:
-                            seen = len(accepts)
-                            accepted = int(accepts[-1])
-                            drafted = int(drafts[-1]) if len(drafts) >= seen else accepted
-                            rnd = (drafted, accepted)
+                for tok, logprobs in gen:
+                    rnd = vlm_rounds.poll() if vlm_rounds is not None else None
                     value: Any = tok
-                    yield int(value[0] if isinstance(value, list) else value), rnd
+                    yield (int(value[0] if isinstance(value, list) else value), logprobs), rnd
             finally:
                 gen.close()
             return
 
         from mlx_lm.generate import generate_step as lm_step
         from mlx_lm.generate import speculative_generate_step
-        from mlx_lm.sample_utils import make_sampler
+        from mlx_lm.sample_utils import make_logits_processors, make_sampler
 
         sampler = make_sampler(temp=sampling.temperature, top_p=top_p or 0.0, top_k=sampling.top_k)
+        processors = make_logits_processors(
+            repetition_penalty=penalty, repetition_context_size=REPEAT_PENALTY_WINDOW
+        )
         prompt_arr = mx.array(prompt, dtype=mx.uint32)
         if state.drafter is None:
-            plain = lm_step(prompt_arr, state.target, max_tokens=sampling.max_tokens, sampler=sampler)
+            plain = lm_step(
+                prompt_arr, state.target, max_tokens=budget, sampler=sampler, logits_processors=processors
+            )
             try:
-                for tok, _ in plain:
-                    yield int(tok), None
+                for tok, logprobs in plain:
+                    yield (int(tok), logprobs), None
             finally:
                 plain.close()
             return
@@ -507,13 +590,25 @@ class MLXEngine:
             state.target,
             state.drafter,
             num_draft_tokens=k,
-            max_tokens=sampling.max_tokens,
+            max_tokens=budget,
             sampler=sampler,
+            logits_processors=processors,
         )
         try:
-            yield from classic_rounds(((int(t), bool(d)) for t, _, d in spec_gen), k, sampling.max_tokens)
+            yield from classic_rounds((((int(t), lp), bool(d)) for t, lp, d in spec_gen), k, budget)
         finally:
             spec_gen.close()
+
+    def _candidates(self, state: _Loaded, logprobs: Any, k: int) -> list[TokenCandidate]:
+        """The ``k`` most likely tokens of one step, best first; MLX thread only."""
+        import mlx.core as mx
+
+        flat = logprobs.reshape(-1).astype(mx.float32)
+        k = min(k, int(flat.shape[0]))
+        top: Any = mx.argpartition(-flat, kth=k - 1)[:k]  # Any: mlx types tolist() as a union
+        pairs = sorted(zip(top.tolist(), flat[top].tolist(), strict=True), key=lambda p: -p[1])
+        tok = state.tokenizer
+        return [TokenCandidate(int(i), str(tok.decode([int(i)])), float(lp)) for i, lp in pairs]
 
     def _run(
         self,
@@ -522,12 +617,24 @@ class MLXEngine:
         sampling: Sampling,
         cancel: CancelToken,
         abandoned: threading.Event,
+        top_logprobs: int = 0,
     ) -> Iterator[Event]:
         prompt = self._prompt_ids(state, messages)
+        n_ctx = self.request.n_ctx
+        if len(prompt) >= n_ctx:
+            raise ContextLengthError(len(prompt), n_ctx)
+        # Generation stops at the context's end like llama.cpp's does (finish reason "length").
+        budget = min(sampling.max_tokens, n_ctx - len(prompt))
         tok = state.tokenizer
         decoder = IncrementalDecoder(lambda ids: str(tok.decode(list(ids), skip_special_tokens=True)))
         stops = StopScanner(sampling.stop)
         rounds = RoundAccountant() if state.plan.kind is not None else None
+        vlm_rounds = (
+            VlmRoundReader(state.drafter)
+            if state.plan.backend == "vlm" and state.drafter is not None
+            else None
+        )
+        candidates: list[list[TokenCandidate]] | None = [] if top_logprobs > 0 else None
         ids: list[int] = []
         n_tokens = 0  # completion tokens, the end-of-generation token included
         reason: FinishReason = "length"
@@ -538,26 +645,35 @@ class MLXEngine:
             return cancel.cancelled or abandoned.is_set() or self._stop_all.is_set()
 
         n_rounds = 0
+        drafted_total = 0
 
         def closed_rounds() -> Iterator[Round]:
-            nonlocal n_rounds
+            nonlocal n_rounds, drafted_total
             if rounds is not None:
+                known = vlm_rounds is None or vlm_rounds.drafted_known
                 for r in rounds.pop_closed():
                     n_rounds += 1
-                    yield Round(r.index, r.drafted, r.accepted, r.emitted)
+                    drafted = r.drafted if known else 0
+                    drafted_total += drafted
+                    yield Round(r.index, drafted, r.accepted, r.emitted, drafted_known=known)
 
-        steps = self._token_steps(state, prompt, sampling)
+        steps = self._token_steps(state, prompt, sampling, budget, vlm_rounds)
         try:
             while True:
                 if stopped():
                     reason = "cancelled"
                     break
                 try:
-                    token, new_round = next(steps)
+                    (token, logprobs), new_round = next(steps)
                 except StopIteration:
                     break
                 if t_first is None:
                     t_first = time.perf_counter()
+                if candidates is not None:
+                    if logprobs is None:  # mlx-vlm's speculative rounds expose no logits
+                        candidates = None
+                    else:
+                        candidates.append(self._candidates(state, logprobs, top_logprobs))
                 if rounds is not None and new_round is not None:
                     rounds.start_round(*new_round)
                 from_draft = rounds.token() if rounds is not None else False
@@ -571,13 +687,13 @@ class MLXEngine:
                     break
                 ids.append(token)
                 piece = stops.feed(decoder.add(token))
-                if n_tokens >= sampling.max_tokens and not stops.stopped:
+                if n_tokens >= budget and not stops.stopped:
                     piece += stops.feed(decoder.flush()) + stops.flush()
                 yield TextDelta(piece, 1, from_draft)
                 if stops.stopped:
                     reason = "stop"
                     break
-                if n_tokens >= sampling.max_tokens:
+                if n_tokens >= budget:
                     break
         finally:
             steps.close()
@@ -588,6 +704,7 @@ class MLXEngine:
         if rounds is not None:
             rounds.finish()
             yield from closed_rounds()
+        self.last_candidates = candidates
         first = t_first if t_first is not None else t_end
         yield Finished(
             reason=reason,
@@ -595,10 +712,11 @@ class MLXEngine:
             completion_tokens=n_tokens,
             prompt_ms=(first - t0) * 1000.0,
             decode_ms=(t_end - first) * 1000.0,
-            drafted_total=rounds.drafted_total if rounds is not None else 0,
+            drafted_total=drafted_total,
             accepted_total=rounds.accepted_total if rounds is not None else 0,
             rounds=n_rounds,
             token_ids=ids,
+            drafted_known=vlm_rounds is None or vlm_rounds.drafted_known,
         )
 
     # --- shutdown -----------------------------------------------------------------------------

@@ -7,9 +7,12 @@ without a model.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TypeVar
 
-#: (token id, a round that starts at this token as (drafted, accepted), or None)
-TokenStep = tuple[int, tuple[int, int] | None]
+#: A token id, or a token id with what the engine keeps beside it (e.g. its log-probabilities).
+T = TypeVar("T")
+#: (token, a round that starts at this token as (drafted, accepted), or None)
+TokenStep = tuple[T, tuple[int, int] | None]
 
 
 class IncrementalDecoder:
@@ -89,8 +92,8 @@ class StopScanner:
 
 
 def classic_rounds(
-    stream: Iterator[tuple[int, bool]], num_draft_tokens: int, max_tokens: int
-) -> Iterator[TokenStep]:
+    stream: Iterator[tuple[T, bool]], num_draft_tokens: int, max_tokens: int
+) -> Iterator[TokenStep[T]]:
     """Recover rounds from mlx-lm's ``(token, from_draft)`` stream.
 
     mlx-lm drafts ``min(remaining, k)`` tokens per round, then yields the accepted drafts
@@ -99,10 +102,10 @@ def classic_rounds(
     when the first of them is yielded, so buffering them costs no latency).
     """
     produced = 0
-    pending: list[int] = []
+    pending: list[T] = []
     drafted = min(max_tokens, num_draft_tokens)
 
-    def flush(last: int | None) -> Iterator[TokenStep]:
+    def flush(last: T | None) -> Iterator[TokenStep[T]]:
         nonlocal produced, drafted, pending
         tokens = [*pending, last] if last is not None else pending
         accepted = len(pending)
