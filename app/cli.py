@@ -248,7 +248,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
                     "model": req.model_path,
                     "drafter": req.speculation.draft_model_path,
                     "speculation": spec_on,
-                    "method": req.speculation.method if spec_on else None,
+                    # the method the engine runs (a recognised Gemma 4 assistant runs as mtp)
+                    "method": (getattr(engine, "spec_kind", None) or req.speculation.method)
+                    if spec_on
+                    else None,
                     "text": "".join(pieces),
                     "finish_reason": fin.reason,
                     "completion_token_ids": fin.token_ids,

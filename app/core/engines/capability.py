@@ -172,3 +172,120 @@ def drafter_support(family: Family, spec: AnySpec, engine: str, method: str | No
 def model_free_methods(engine: str) -> list[str]:
     info = ENGINES.get(engine)
     return sorted(info.model_free_methods) if info else []
+
+
+# --- llama.cpp combinations that abort the process ---------------------------------------------
+# A GGML_ASSERT or a segfault inside llama.cpp ends the whole process (exit 134 / 139): Python
+# cannot catch it and the app would vanish without a word. Every combination seen to do that is
+# listed here and refused before the engine is built (issue 14). Each row names what llama.cpp
+# printed and the xllamacpp version it was seen with; drop a row only after checking again.
+
+#: drafter classes, from the drafter's ``general.architecture``
+ASSISTANT_ARCHES = frozenset({"gemma4-assistant", "gemma4_assistant"})
+
+
+@dataclass(frozen=True)
+class GGUFFacts:
+    """What the abort table needs to know about a GGUF file (from its header)."""
+
+    architecture: str
+    embedding_length: int | None = None
+    #: assistants only: the width of the target hidden state they read
+    embedding_length_out: int | None = None
+
+    @property
+    def is_assistant(self) -> bool:
+        return self.architecture in ASSISTANT_ARCHES
+
+
+@dataclass(frozen=True)
+class KnownAbort:
+    #: the ``common_speculative_type`` suffix that aborts when it is among the configured types
+    speculative_type: str
+    #: "assistant" (a Gemma 4 assistant drafter) or "not-dflash" (any drafter but a DFlash one)
+    drafter: str
+    #: "any", "not-gemma4" (a target of another architecture) or "other-width" (a target whose
+    #: hidden size differs from the width the assistant reads)
+    target: str
+    llama_message: str
+    seen_with: str
+    advice: str
+
+
+LLAMACPP_ABORTS: tuple[KnownAbort, ...] = (
+    KnownAbort(
+        "DRAFT_SIMPLE", "assistant", "any",
+        'llama-graph.cpp:155: GGML_ASSERT(ubatch->embd_state && "this graph requires a state embedding, '
+        'see llama_batch_ext_set_embd_state()") failed (exit 134 while the Server is built; with '
+        "DRAFT_MTP listed too the first request fails: 'decode() failed: failed to process speculative "
+        "batch')",
+        "xllamacpp 2026.10.11549",
+        "a Gemma 4 assistant drafter runs with DRAFT_MTP (method mtp) only",
+    ),
+    KnownAbort(
+        "DRAFT_EAGLE3", "assistant", "any",
+        'llama-graph.cpp:155: GGML_ASSERT(ubatch->embd_state && "this graph requires a state embedding, '
+        'see llama_batch_ext_set_embd_state()") failed (exit 134)',
+        "xllamacpp 2026.10.11549",
+        "a Gemma 4 assistant drafter runs with DRAFT_MTP (method mtp) only",
+    ),
+    KnownAbort(
+        "DRAFT_DFLASH", "not-dflash", "any",
+        'speculative.cpp:1033: GGML_ASSERT(target_layer_ids_n > 0 && "DFlash model has no '
+        'target_layer_ids") failed (exit 134, with a Gemma 4 assistant and with a plain drafter alike)',
+        "xllamacpp 2026.10.11549",
+        "DRAFT_DFLASH needs a DFlash drafter",
+    ),
+    KnownAbort(
+        "DRAFT_MTP", "assistant", "not-gemma4",
+        "segmentation fault, no message (exit 139; a SmolLM2 llama target with the Gemma 4 assistant)",
+        "xllamacpp 2026.10.11549",
+        "a Gemma 4 assistant drafts only for a Gemma 4 target",
+    ),
+    KnownAbort(
+        "DRAFT_MTP", "assistant", "other-width",
+        "ggml.c:3355: GGML_ASSERT(ggml_can_mul_mat(a, b)) failed (exit 134; a 256-wide gemma4 target "
+        "with an assistant made for a 128-wide one)",
+        "xllamacpp 2026.10.11549",
+        "an assistant drafts only for the model size it was made for",
+    ),
+)  # fmt: skip
+
+
+def _drafter_matches(kind: str, drafter: GGUFFacts) -> bool:
+    if kind == "assistant":
+        return drafter.is_assistant
+    if kind == "not-dflash":
+        return drafter.architecture != "dflash"
+    raise ValueError(f"unknown drafter class {kind!r} in LLAMACPP_ABORTS")
+
+
+def _target_matches(kind: str, target: GGUFFacts, drafter: GGUFFacts) -> bool:
+    if kind == "any":
+        return True
+    if kind == "not-gemma4":
+        return target.architecture != "gemma4"
+    if kind == "other-width":
+        return (
+            target.architecture == "gemma4"
+            and drafter.embedding_length_out is not None
+            and target.embedding_length is not None
+            and drafter.embedding_length_out != target.embedding_length
+        )
+    raise ValueError(f"unknown target class {kind!r} in LLAMACPP_ABORTS")
+
+
+def llamacpp_abort(
+    types: list[str] | tuple[str, ...], target: GGUFFacts, drafter: GGUFFacts | None
+) -> KnownAbort | None:
+    """The table row this configuration would hit (llama.cpp would end the process), or None."""
+    if drafter is None:
+        return None
+    for row in LLAMACPP_ABORTS:
+        if (
+            row.speculative_type in types
+            and _drafter_matches(row.drafter, drafter)
+            and _target_matches(row.target, target, drafter)
+        ):
+            return row
+    return None

@@ -41,7 +41,8 @@ from app.core.engines.base import (
     TextDelta,
     TokenCandidate,
 )
-from app.core.gguf_tools import GGUFFormatError, compare_vocab, vocab_info
+from app.core.engines.capability import GGUFFacts, llamacpp_abort
+from app.core.gguf_tools import GGUFFormatError, compare_vocab, read_header, vocab_info
 from app.core.speculative import RoundAccountant, SpeculationError
 from app.core.speculative import llamacpp as translate
 
@@ -50,6 +51,12 @@ log = logging.getLogger(__name__)
 _END = object()
 #: architectures of drafters that read the target's state instead of proposing from their own vocab
 _MTP_ARCHES = ("gemma4-assistant", "gemma4_assistant", "eagle3", "dflash")
+
+
+class KnownAbortError(ModelLoadError):
+    """A configuration llama.cpp is known to abort the process on; the message is the whole story."""
+
+    hint = ""
 
 
 @dataclass(frozen=True)
@@ -118,6 +125,7 @@ class LlamaCppEngine:
                         f"the drafter {drafter.name} cannot draft for {target.name}: {diff}. "
                         "A drafter must share the target's vocabulary."
                     )
+            _refuse_known_aborts(p, target, drafter)
 
         params = xllamacpp.CommonParams()
         params.model.path = str(target)
@@ -221,6 +229,17 @@ class LlamaCppEngine:
     @property
     def speculative(self) -> bool:
         return self.plan.speculative
+
+    @property
+    def spec_kind(self) -> str | None:
+        """The method llama.cpp actually runs (``mtp`` when a Gemma 4 assistant was recognised), or None.
+
+        Several native types are joined with ``+`` in the order given.
+        """
+        if not self.plan.speculative:
+            return None
+        names = {t: m for m, t in translate.TYPE_BY_METHOD.items()}
+        return "+".join(names.get(t, t.lower()) for t in self.plan.types)
 
     def generate(
         self,
@@ -384,6 +403,36 @@ class _StreamState:
             rounds=self.rounds.round_count,
             token_ids=list(self.ids) if self.ids_complete and self.job.with_logprobs else None,
         )
+
+
+def _facts(path: Path) -> GGUFFacts:
+    fields = read_header(path).fields
+    arch = str(fields.get("general.architecture") or "")
+
+    def number(key: str) -> int | None:
+        value = fields.get(f"{arch}.{key}")
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    return GGUFFacts(arch, number("embedding_length"), number("embedding_length_out"))
+
+
+def _refuse_known_aborts(p: translate.LlamaCppPlan, target: Path, drafter: Path) -> None:
+    """Refuse, in one line, a configuration llama.cpp is known to abort the process on.
+
+    A GGML_ASSERT ends the whole process, GUI included, so this runs before the engine is built,
+    whether the types came from Tandem's options or from an explicit engine-native setting.
+    """
+    try:
+        row = llamacpp_abort(p.types, _facts(target), _facts(drafter))
+    except GGUFFormatError as exc:
+        raise ModelLoadError(str(exc)) from exc
+    if row is None:
+        return
+    source = "your engine-native speculative.types" if p.user_driven else "the chosen method"
+    raise KnownAbortError(
+        f"refused: {row.speculative_type} ({source}) with the drafter {drafter.name} and the target "
+        f"{target.name} would abort llama.cpp and close the app; {row.advice}."
+    )
 
 
 def _probe(path: Path, role: str) -> Any:
