@@ -3,6 +3,16 @@
 Tokens are buffered by :class:`~app.gui.workers.EngineHost`; a 50 ms timer drains the buffer and
 repaints the streaming bubble once per tick, never once per token.
 
+An answer belongs to the conversation it was asked in (:class:`_Answer`), not to whatever the
+view shows: switching to another conversation mid-answer stops it, and it is saved as stopped in
+its own conversation while the other one opens at once (issue 8, item 1). Its bubble is detached
+before the view deletes it; a Send in the newly opened conversation waits for the stop to land.
+A deleted conversation's answer is stopped and never written.
+
+The answer's row is saved as it grows, at most once a second (:data:`SAVE_INTERVAL_S`), so a crash
+or a kill loses at most a second of it; the next start shows it as ``interrupted`` with
+Regenerate (item 22).
+
 Each complete answer also feeds the speed baselines (:mod:`app.core.chat.baselines`): a plain
 answer records its decode speed, a speculative one is compared with the recorded plain speed of
 the same target file, engine and thread count, so its strip can show the speedup obtained.
@@ -11,14 +21,17 @@ the same target file, engine and thread count, so its strip can show the speedup
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
+import sqlite3
+import time
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 
 from app.core.chat import AnswerBuilder, AnswerStats, ChatStore, Message
 from app.core.chat.baselines import BaselineStore
-from app.core.chat.store import title_from_message
+from app.core.chat.context import ContextOverflowError
+from app.core.chat.store import MessageStatus, title_from_message
 from app.core.engines.base import ChatMessage, GenerationError, Sampling
 from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
@@ -28,6 +41,28 @@ from app.gui.workers import EngineHost
 log = logging.getLogger(__name__)
 
 FLUSH_INTERVAL_MS = 50
+#: the streaming answer is saved at most this often (seconds)
+SAVE_INTERVAL_S = 1.0
+
+
+@dataclass(eq=False)
+class _Answer:
+    """One streamed answer, tied to its own conversation and its own stored row."""
+
+    conversation_id: int
+    message_id: int
+    builder: AnswerBuilder
+    #: the engine's info when the answer started: a reload queued behind the answer replaces
+    #: engine.info before the answer's end is handled
+    info: dict[str, Any]
+    #: None while its conversation is not shown (the view deleted the bubble)
+    bubble: MessageBubble | None
+    saved_at: float = 0.0
+    saved_len: int = 0
+    #: earlier messages left out of the prompt to fit the context
+    left_out: int = 0
+    #: its conversation was deleted: nothing more is written
+    removed: bool = False
 
 
 class ChatController(QObject):
@@ -61,28 +96,37 @@ class ChatController(QObject):
         # A tiny JSON file in the user data dir: reading/writing it at answer end is not noticeable.
         self.baselines = baselines or BaselineStore()
         self.conversation_id: int | None = None
-        self.generating = False
-        self._builder: AnswerBuilder | None = None
-        # The engine's info when the answer started: a reload queued behind the answer replaces
-        # engine.info before the answer's end is handled.
-        self._answer_info: dict[str, Any] = {}
-        self._bubble: MessageBubble | None = None
-        self._dirty = False
+        self._answer: _Answer | None = None
+        #: a conversation whose new question waits for a stopped answer (elsewhere) to end
+        self._pending_start: int | None = None
+        self._generating = False
         self._timer = QTimer(self)
         self._timer.setInterval(FLUSH_INTERVAL_MS)
         self._timer.timeout.connect(self._flush)
         engine.generationDone.connect(self._on_generation_done)
         engine.generationFailed.connect(self._on_generation_failed)
+        engine.historyTrimmed.connect(self._on_history_trimmed)
+        conversations.conversationRemoved.connect(self._on_conversation_removed)
         view.sendRequested.connect(self.send)
         view.stopRequested.connect(self.stop)
         view.regenerateRequested.connect(self.regenerate)
         view.editRequested.connect(self.edit)
         view.settingsRequested.connect(self.edit_settings)
 
+    @property
+    def generating(self) -> bool:
+        """An answer is being written (in any conversation) or a question waits for the engine."""
+        return self._generating
+
     # --- conversations ---------------------------------------------------------------------------
     def open_conversation(self, conversation_id: int | None) -> None:
-        if self.generating:
-            self.stop()
+        """Show a conversation at once; an answer streaming into another one is stopped there."""
+        self._pending_start = None
+        answer = self._answer
+        if answer is not None:
+            answer.bubble = None  # the view deletes its bubbles below
+            if answer.conversation_id != conversation_id:
+                self.engine.cancel()
         self.conversation_id = conversation_id
         if conversation_id is None:
             self.view.clear()
@@ -91,7 +135,32 @@ class ChatController(QObject):
             conv = self.store.conversation(conversation_id)
             self.view.show_messages(self.store.messages(conversation_id))
             self.view.set_title(conv.title, self._model_label())
+            if answer is not None and answer.conversation_id == conversation_id:
+                self._attach(answer)
+        self._sync_actions()
         self.conversationChanged.emit(conversation_id or 0)
+
+    def _attach(self, answer: _Answer) -> None:
+        """Give a still-running answer of the shown conversation its bubble back."""
+        bubble = next((b for b in self.view.bubbles if b.message_id == answer.message_id), None)
+        if bubble is None:
+            bubble = self.view.add_bubble("assistant", answer.message_id)
+        bubble.set_status("streaming")
+        bubble.set_content(answer.builder.text, answer.builder.draft_spans)
+        bubble.set_left_out(answer.left_out)
+        answer.bubble = bubble
+
+    def _on_conversation_removed(self, conversation_id: int) -> None:
+        if self._pending_start == conversation_id:
+            self._pending_start = None
+        answer = self._answer
+        if answer is not None and answer.conversation_id == conversation_id:
+            answer.removed = True  # its row went with the conversation: write nothing more
+            self.engine.cancel()
+        if conversation_id == self.conversation_id:
+            self.open_conversation(None)
+        else:
+            self._sync_actions()
 
     def refresh_model_label(self) -> None:
         title = (
@@ -119,8 +188,14 @@ class ChatController(QObject):
         return self.conversation_id
 
     # --- turns ----------------------------------------------------------------------------------
+    def _busy_here(self) -> bool:
+        """The shown conversation is answering, or its question waits for the engine."""
+        answer = self._answer
+        shown = answer is not None and answer.bubble is not None
+        return shown or (self._pending_start is not None and self._pending_start == self.conversation_id)
+
     def send(self, text: str) -> None:
-        if self.generating:
+        if self._busy_here():
             return
         if not self.engine.is_loaded:
             self.errors.report(
@@ -138,7 +213,14 @@ class ChatController(QObject):
         bubble = self.view.add_bubble("user", msg.id)
         bubble.set_content(text)
         self.conversations.touch(cid)
-        self._start()
+        self._start_when_free()
+
+    def _start_when_free(self) -> None:
+        if self._answer is None:
+            self._start()
+        else:  # a stopped answer of another conversation is still ending
+            self._pending_start = self.conversation_id
+            self._sync_actions()
 
     def _history(self) -> list[ChatMessage]:
         assert self.conversation_id is not None
@@ -147,66 +229,105 @@ class ChatController(QObject):
         if conv.system_prompt.strip():
             out.append({"role": "system", "content": conv.system_prompt})
         for m in self.store.messages(self.conversation_id):
-            if m.role in ("user", "assistant") and m.status != "error" and m.content:
+            if m.role in ("user", "assistant") and m.status not in ("error", "streaming") and m.content:
                 out.append({"role": m.role, "content": m.content})
         return out
 
     def _start(self) -> None:
-        info = self._answer_info = dict(self.engine.info or {})
-        self._builder = AnswerBuilder(str(info.get("speculation", "")))
-        self._bubble = self.view.add_bubble("assistant")
-        self._bubble.set_content("")
-        self._set_generating(True)
-        self.engine.generate(self._history(), self.sampling)
+        cid = self.conversation_id
+        assert cid is not None
+        history = self._history()
+        info = dict(self.engine.info or {})
+        row = self.store.add_message(
+            cid, "assistant", "", status="streaming", model=str(info.get("label", ""))
+        )
+        bubble = self.view.add_bubble("assistant", row.id)
+        bubble.set_status("streaming")
+        bubble.set_content("")
+        builder = AnswerBuilder(str(info.get("speculation", "")))
+        self._answer = _Answer(cid, row.id, builder, info, bubble, saved_at=time.monotonic())
+        self.engine.generate(history, self.sampling)
         self._timer.start()
+        self._sync_actions()
 
     def stop(self) -> None:
-        if self.generating:
+        if self._pending_start is not None and self._pending_start == self.conversation_id:
+            self._pending_start = None  # the question stays; Edit resends it
+            self._sync_actions()
+        elif self._answer is not None:
             self.engine.cancel()
 
     def _flush(self) -> None:
-        builder, bubble = self._builder, self._bubble
-        if builder is None or bubble is None:
+        answer = self._answer
+        if answer is None:
             return
         events = self.engine.drain()
         for ev in events:
-            builder.feed(ev)
-        if events:
-            bubble.set_content(builder.text, builder.draft_spans)
+            answer.builder.feed(ev)
+        if events and answer.bubble is not None:
+            answer.bubble.set_content(answer.builder.text, answer.builder.draft_spans)
+        now = time.monotonic()
+        if now - answer.saved_at >= SAVE_INTERVAL_S and len(answer.builder.text) != answer.saved_len:
+            self._save_partial(answer, now)
 
-    def _finish(self, status: str, reason: str | None) -> AnswerStats | None:
-        self._timer.stop()
+    def _save_partial(self, answer: _Answer, now: float) -> None:
+        """Keep the text so far on disk: a crash loses at most one interval of the answer."""
+        answer.saved_at = now
+        if answer.removed:
+            return
+        try:
+            self.store.update_message(
+                answer.message_id, answer.builder.text, draft_spans=answer.builder.draft_spans
+            )
+        except sqlite3.Error as exc:  # a full or locked disk must not stop the answer
+            log.warning("streaming answer not saved: %s", exc)
+            return
+        answer.saved_len = len(answer.builder.text)
+
+    def _finish(self, status: MessageStatus, reason: str | None) -> AnswerStats | None:
         self._flush()
-        builder, bubble = self._builder, self._bubble
-        self._builder, self._bubble = None, None
-        if builder is None or bubble is None or self.conversation_id is None:
-            self._set_generating(False)
+        answer, self._answer = self._answer, None
+        self._timer.stop()
+        if answer is None:
+            self._sync_actions()
             return None
+        builder, bubble = answer.builder, answer.bubble
         stats = builder.stats(reason)
-        info = self._answer_info
         if status == "complete":
-            stats = self._compare_with_baseline(stats, info)
+            stats = self._compare_with_baseline(stats, answer.info)
         if status == "error" and not builder.text:
-            bubble.setParent(None)
-            bubble.deleteLater()
-            self.view.bubbles.remove(bubble)
-            self._set_generating(False)
-            return stats
-        msg = self.store.add_message(
-            self.conversation_id,
-            "assistant",
-            builder.text,
-            status=status,  # type: ignore[arg-type]
-            model=str(info.get("label", "")),
-            stats=stats,
-            draft_spans=builder.draft_spans,
-        )
-        bubble.message_id = msg.id
-        bubble.set_status(status)
-        bubble.set_stats(stats)
-        self.conversations.touch(self.conversation_id)
-        self._set_generating(False)
+            if not answer.removed:
+                self.store.delete_message(answer.message_id)
+            if bubble is not None:
+                bubble.setParent(None)
+                bubble.deleteLater()
+                self.view.bubbles.remove(bubble)
+        else:
+            if not answer.removed:
+                self.store.update_message(
+                    answer.message_id,
+                    builder.text,
+                    status=status,
+                    stats=stats,
+                    draft_spans=builder.draft_spans,
+                    touch=True,
+                )
+                self.conversations.touch(answer.conversation_id)
+            if bubble is not None:
+                bubble.set_status(status)
+                bubble.set_stats(stats)
+        self._sync_actions()
+        pending, self._pending_start = self._pending_start, None
+        if pending is not None and pending == self.conversation_id and self.engine.is_loaded:
+            self._start()
         return stats
+
+    def _sync_actions(self) -> None:
+        self.view.update_actions(self._busy_here())
+        generating = self._answer is not None or self._pending_start is not None
+        if generating != self._generating:
+            self._generating = generating
+            self.generatingChanged.emit(generating)
 
     def _compare_with_baseline(self, stats: AnswerStats, info: dict[str, Any]) -> AnswerStats:
         """Record a plain answer's speed, or attach the plain speed to a speculative answer."""
@@ -226,24 +347,40 @@ class ChatController(QObject):
         return replace(stats, baseline_tps=baseline.tokens_per_second, baseline_samples=baseline.samples)
 
     def _on_generation_done(self, cancelled: bool) -> None:
-        if self._builder is None:
+        if self._answer is None:
             return
         stats = self._finish("stopped" if cancelled else "complete", "cancelled" if cancelled else None)
         if stats is not None:
             self.answerFinished.emit(stats)
 
     def _on_generation_failed(self, exc: BaseException) -> None:
-        if self._builder is None:
+        if self._answer is None:
             return
         self._finish("error", "error")
+        if isinstance(exc, ContextOverflowError):
+            exc = GenerationError(
+                QCoreApplication.translate(
+                    "ChatController",
+                    "This message needs {needed} tokens with the system prompt, but the model's context "
+                    "holds {n_ctx} tokens and {reserved} of them are kept for the answer.",
+                ).format(needed=exc.needed, n_ctx=exc.n_ctx, reserved=exc.reserved),
+                QCoreApplication.translate(
+                    "ChatController",
+                    "Shorten the message, lower Max new tokens in Sampling, or load the model with a "
+                    "larger context length.",
+                ),
+            )
         self.errors.report(
             exc, QCoreApplication.translate("ChatController", "The answer could not be generated")
         )
 
-    def _set_generating(self, on: bool) -> None:
-        self.generating = on
-        self.view.update_actions(on)
-        self.generatingChanged.emit(on)
+    def _on_history_trimmed(self, dropped: int) -> None:
+        answer = self._answer
+        if answer is None:
+            return
+        answer.left_out = dropped
+        if answer.bubble is not None:
+            answer.bubble.set_left_out(dropped)
 
     # --- regenerate, edit, settings --------------------------------------------------------------
     def _message(self, message_id: int) -> Message | None:
@@ -252,17 +389,17 @@ class ChatController(QObject):
         return next((m for m in self.store.messages(self.conversation_id) if m.id == message_id), None)
 
     def regenerate(self, message_id: int) -> None:
-        if self.generating or not self.engine.is_loaded or self.conversation_id is None:
+        if self._busy_here() or not self.engine.is_loaded or self.conversation_id is None:
             return
         if self._message(message_id) is None:
             return
         self.store.truncate_from(self.conversation_id, message_id)
         self.view.show_messages(self.store.messages(self.conversation_id))
-        self._start()
+        self._start_when_free()
 
     def edit(self, message_id: int) -> None:
         """Put the message back into the composer; sending replaces it and everything after."""
-        if self.generating or self.conversation_id is None:
+        if self._busy_here() or self.conversation_id is None:
             return
         msg = self._message(message_id)
         if msg is None:
@@ -294,3 +431,17 @@ class ChatController(QObject):
 
     def shutdown(self) -> None:
         self._timer.stop()
+        answer, self._answer = self._answer, None
+        if answer is not None and not answer.removed:  # closed mid-answer: keep it, as stopped
+            builder = answer.builder
+            try:
+                self.store.update_message(
+                    answer.message_id,
+                    builder.text,
+                    status="stopped",
+                    stats=builder.stats("cancelled"),
+                    draft_spans=builder.draft_spans,
+                    touch=True,
+                )
+            except sqlite3.Error as exc:
+                log.warning("the answer being written was not saved: %s", exc)

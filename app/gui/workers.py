@@ -26,7 +26,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from app.core.engines.base import CancelToken, ChatMessage, Engine, Event, Sampling
+from app.core.chat.context import fit_history
+from app.core.engines.base import CancelToken, ChatMessage, Engine, Event, Sampling, TokenCounter
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +56,14 @@ class EngineHost(QObject):
     """Runs one engine on its own thread.
 
     Signals: ``loadProgress(str)``, ``loaded(object info)``, ``loadFailed(object exc)``,
-    ``loadCancelled()``, ``eventsReady()``, ``generationDone(bool cancelled)``,
-    ``generationFailed(object exc)``, ``unloaded()``, ``busyChanged(bool)``.
+    ``loadCancelled()``, ``eventsReady()``, ``historyTrimmed(int dropped)``,
+    ``generationDone(bool cancelled)``, ``generationFailed(object exc)``, ``unloaded()``,
+    ``busyChanged(bool)``.
+
+    Before a generation, a history too long for the engine's context is trimmed to the newest
+    turns that fit (:func:`app.core.chat.context.fit_history`), on the engine thread: measuring a
+    long history with the tokenizer never blocks the GUI. ``historyTrimmed`` then says how many
+    messages were left out, before the answer's first events.
     """
 
     loadProgress = Signal(str)
@@ -64,6 +71,7 @@ class EngineHost(QObject):
     loadFailed = Signal(object)
     loadCancelled = Signal()
     eventsReady = Signal()
+    historyTrimmed = Signal(int)
     generationDone = Signal(bool)
     generationFailed = Signal(object)
     unloaded = Signal()
@@ -202,6 +210,11 @@ class EngineHost(QObject):
                 from app.core.engines.base import GenerationError
 
                 raise GenerationError("no model is loaded", "Load a model from the Models page first.")
+            if isinstance(engine, TokenCounter):
+                fitted = fit_history(messages, engine.count_prompt_tokens, engine.n_ctx, sampling.max_tokens)
+                messages = fitted.messages
+                if fitted.dropped:
+                    self.historyTrimmed.emit(fitted.dropped)
             for event in engine.generate(messages, sampling, token):
                 with self._lock:
                     was_empty = not self._events

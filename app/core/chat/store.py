@@ -1,9 +1,14 @@
 """Conversations and messages in SQLite under the user data dir.
 
-A message is written once, when it is finished: a complete answer, or a stopped one kept as
-``stopped`` so the user sees exactly what they got. Regenerate and edit-and-resend truncate the
-conversation at a message (:meth:`ChatStore.truncate_from`) and append anew, which keeps the
-history linear and simple to show.
+An answer is written while it streams: its row is added as ``streaming`` when it starts, its text
+is saved as it grows (the chat saves at most once a second, each save one committed transaction),
+and its final status is written when it ends: ``complete``, ``stopped`` (the user stopped it; kept
+so the user sees exactly what they got) or ``error``. A row still ``streaming`` when a store is
+opened was cut off by a crash or a kill (issue 8, item 22): it is marked ``interrupted``, with the
+text saved so far, and the chat offers Regenerate for it.
+
+Regenerate and edit-and-resend truncate the conversation at a message
+(:meth:`ChatStore.truncate_from`) and append anew, which keeps the history linear and simple to show.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import Literal, cast
 from app.core import paths
 from app.core.chat.answer import AnswerStats
 
-MessageStatus = Literal["complete", "stopped", "error"]
+MessageStatus = Literal["complete", "stopped", "error", "streaming", "interrupted"]
 Role = Literal["system", "user", "assistant"]
 
 SCHEMA_VERSION = 1
@@ -87,6 +92,14 @@ class ChatStore:
         with self._db:
             self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        #: answers found cut off by a crash when this store was opened (now ``interrupted``)
+        self.recovered = self._mark_interrupted()
+
+    def _mark_interrupted(self) -> int:
+        """Answers left ``streaming`` by a process that died mid-answer become ``interrupted``."""
+        with self._db:
+            cur = self._db.execute("UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'")
+        return cur.rowcount
 
     def close(self) -> None:
         self._db.close()
@@ -162,6 +175,48 @@ class ChatStore:
         return Message(
             cur.lastrowid, conversation_id, role, content, status, model, stats, list(draft_spans or []), now
         )
+
+    def update_message(
+        self,
+        message_id: int,
+        content: str,
+        *,
+        status: MessageStatus | None = None,
+        stats: AnswerStats | None = None,
+        draft_spans: list[tuple[int, int]] | None = None,
+        touch: bool = False,
+    ) -> bool:
+        """Save the text (and optionally status, stats, spans) of a message in one transaction.
+
+        Returns False when the message no longer exists (its conversation was deleted meanwhile).
+        ``touch`` also marks its conversation as updated now (an answer that just ended).
+        """
+        sets = ["content = ?"]
+        values: list[object] = [content]
+        if status is not None:
+            sets.append("status = ?")
+            values.append(status)
+        if stats is not None:
+            sets.append("stats = ?")
+            values.append(json.dumps(stats.to_json()))
+        if draft_spans is not None:
+            sets.append("draft_spans = ?")
+            values.append(json.dumps(draft_spans) if draft_spans else None)
+        with self._db:
+            cur = self._db.execute(
+                f"UPDATE messages SET {', '.join(sets)} WHERE id = ?", (*values, message_id)
+            )
+            if cur.rowcount and touch:
+                self._db.execute(
+                    "UPDATE conversations SET updated = ? WHERE id = "
+                    "(SELECT conversation_id FROM messages WHERE id = ?)",
+                    (time.time(), message_id),
+                )
+        return cur.rowcount > 0
+
+    def delete_message(self, message_id: int) -> None:
+        with self._db:
+            self._db.execute("DELETE FROM messages WHERE id = ?", (message_id,))
 
     def messages(self, conversation_id: int) -> list[Message]:
         rows = self._db.execute(

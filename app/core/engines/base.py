@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, TypedDict
+from typing import Literal, Protocol, TypedDict, runtime_checkable
 
 from app.core.cancel import CancelToken, tokens_per_second
 from app.core.speculative import SpeculationOptions
@@ -216,3 +216,17 @@ class Engine(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class TokenCounter(Protocol):
+    """An engine that can measure a conversation in its own tokens (context trimming, issue 8).
+
+    ``count_prompt_tokens`` applies the chat template with the generation prompt, exactly as
+    ``generate`` would, and runs on the caller's thread; ``n_ctx`` is the loaded context length.
+    """
+
+    @property
+    def n_ctx(self) -> int: ...
+
+    def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int: ...

@@ -87,6 +87,9 @@ class LlamaCppEngine:
         self._current: _Job | None = None
         self.plan: translate.LlamaCppPlan = translate.LlamaCppPlan()
         self.model_path = ""
+        #: the loopback listener's per-session key (token counting goes through that listener)
+        self._api_key = ""
+        self._n_ctx = 0
         #: top candidates per completion token of the last request that asked for them
         self.last_candidates: list[list[TokenCandidate]] | None = None
 
@@ -147,6 +150,8 @@ class LlamaCppEngine:
         engine = cls()
         engine.plan = p
         engine.model_path = str(target)
+        engine._api_key = params.api_keys[0]
+        engine._n_ctx = req.n_ctx
         ready: queue.Queue[object] = queue.Queue()
         engine._thread = threading.Thread(
             target=engine._run, args=(params, ready), name=f"tandem-llamacpp-{target.stem}", daemon=False
@@ -229,6 +234,45 @@ class LlamaCppEngine:
     @property
     def speculative(self) -> bool:
         return self.plan.speculative
+
+    @property
+    def n_ctx(self) -> int:
+        """The context length the model runs with (llama.cpp's own figure when one was asked)."""
+        if self._n_ctx <= 0 and self._server is not None:  # 0 = the model's training context
+            props = self._listener_call("/props", None)
+            self._n_ctx = int((props.get("default_generation_settings") or {}).get("n_ctx", 0))
+        return self._n_ctx
+
+    def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
+        """Prompt size in tokens with the chat template applied, as a chat request would build it.
+
+        xllamacpp has no tokenize call in Python, so this asks the in-process loopback listener
+        (llama-server's ``/apply-template`` and ``/tokenize``) with the session key. Safe to call
+        from any thread; it does not wait for a running generation.
+        """
+        prompt = self._listener_call("/apply-template", {"messages": [dict(m) for m in messages]})["prompt"]
+        tokens = self._listener_call("/tokenize", {"content": prompt, "add_special": True})["tokens"]
+        return len(tokens)
+
+    def _listener_call(self, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
+        import json
+        import urllib.error
+        import urllib.request
+
+        address = self.listening_address
+        if self._closed or not address:
+            raise GenerationError("the model is not loaded", "Load a model first.")
+        headers = {"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"}
+        data = json.dumps(body).encode() if body is not None else None
+        try:
+            request = urllib.request.Request(address + path, data, headers)
+            with urllib.request.urlopen(request, timeout=60) as r:
+                reply = json.loads(r.read())
+        except (OSError, ValueError) as exc:  # URLError/HTTPError are OSErrors; bad JSON a ValueError
+            raise GenerationError(f"llama.cpp could not measure the prompt: {exc}") from exc
+        if not isinstance(reply, dict):
+            raise GenerationError(f"llama.cpp answered {path} with {reply!r}")
+        return reply
 
     @property
     def spec_kind(self) -> str | None:

@@ -494,6 +494,38 @@ class MLXEngine:
             events.put(("error", GenerationError(f"Generation failed: {type(exc).__name__}")))
             raise
 
+    @property
+    def n_ctx(self) -> int:
+        """The context length asked at load: the prompt and the answer must fit in it."""
+        return self.request.n_ctx
+
+    def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
+        """Prompt size in tokens with the chat template applied (as ``generate`` builds it).
+
+        Runs on the MLX thread like every use of the tokenizer; used for context trimming.
+        """
+        reply: queue.Queue[tuple[bool, Any]] = queue.Queue()
+        msgs = list(messages)
+
+        def job() -> None:
+            try:
+                if self._state is None:
+                    raise GenerationError("The MLX engine is closed.", hint="Load the model again.")
+                reply.put((True, len(self._prompt_ids(self._state, msgs))))
+            except Exception as exc:
+                reply.put((False, exc))
+
+        with self._close_lock:
+            if self._closed:
+                raise WorkerClosed()
+            self._worker.submit(job, lambda: reply.put((False, WorkerClosed())))
+        ok, value = reply.get()
+        if not ok:
+            if isinstance(value, EngineError):
+                raise value
+            raise GenerationError(f"The prompt could not be measured: {type(value).__name__}: {value}")
+        return int(value)
+
     def _prompt_ids(self, state: _Loaded, messages: list[ChatMessage]) -> list[int]:
         tok = state.tokenizer
         template = self.request.chat_template or None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from app.core.chat import ChatStore, Conversation
 
@@ -14,6 +14,11 @@ ConversationRole = Qt.ItemDataRole.UserRole + 1
 
 
 class ConversationsModel(QAbstractListModel):
+    """Signals: ``conversationRemoved(int id)`` after a conversation and its messages are deleted
+    (an answer still streaming into it must stop writing)."""
+
+    conversationRemoved = Signal(int)
+
     def __init__(self, store: ChatStore, parent: Any = None) -> None:
         super().__init__(parent)
         self._store = store
@@ -46,6 +51,7 @@ class ConversationsModel(QAbstractListModel):
         self.beginRemoveRows(QModelIndex(), row, row)
         del self._rows[row]
         self.endRemoveRows()
+        self.conversationRemoved.emit(conv.id)
 
     def touch(self, conversation_id: int) -> None:
         """Refresh one conversation (e.g. after a message) and move it to the top."""

@@ -48,6 +48,8 @@ class MessageBubble(QFrame):
         self.spans: list[tuple[int, int]] = []
         self.highlight = True
         self.status = "complete"
+        #: earlier messages left out of this answer's prompt to fit the context (0: none)
+        self.left_out = 0
         self.setObjectName("bubbleUser" if role == "user" else "bubbleAssistant")
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         lay = QVBoxLayout(self)
@@ -76,6 +78,13 @@ class MessageBubble(QFrame):
         self.edit_btn.setVisible(role == "user")
         self.regen_btn.setVisible(False)
         lay.addLayout(head)
+        # a quiet remark about how the answer was made (e.g. earlier turns left out of the context)
+        self.note_label = QLabel()
+        self.note_label.setObjectName("bubbleNote")
+        self.note_label.setProperty("muted", True)
+        self.note_label.setWordWrap(True)
+        self.note_label.hide()
+        lay.addWidget(self.note_label)
         self.body = QLabel()
         self.body.setWordWrap(True)
         self.body.setTextFormat(Qt.TextFormat.RichText)
@@ -121,6 +130,11 @@ class MessageBubble(QFrame):
         self.status = status
         self.retranslate()
 
+    def set_left_out(self, count: int) -> None:
+        """Show that ``count`` earlier messages were not sent because the context was full."""
+        self.left_out = count
+        self.retranslate()
+
     def set_can_regenerate(self, on: bool) -> None:
         self.regen_btn.setVisible(on)
 
@@ -143,8 +157,28 @@ class MessageBubble(QFrame):
     def retranslate(self) -> None:
         self.role_label.setText(self.tr("You") if self.role == "user" else self.tr("Assistant"))
         self.status_label.setText(
-            {"stopped": self.tr("stopped"), "error": self.tr("failed")}.get(self.status, "")
+            {
+                "stopped": self.tr("stopped"),
+                "error": self.tr("failed"),
+                "interrupted": self.tr("interrupted"),
+            }.get(self.status, "")
         )
+        self.status_label.setToolTip(
+            self.tr(
+                "Tandem was closed while this answer was being written; the text saved so far is "
+                "shown. Regenerate writes it again."
+            )
+            if self.status == "interrupted"
+            else ""
+        )
+        self.note_label.setVisible(self.left_out > 0)
+        if self.left_out:
+            self.note_label.setText(self.tr("Earlier turns were left out to fit the model's context."))
+            self.note_label.setToolTip(
+                self.tr("Messages not sent to the model: {count}. Only the newest turns fit.").format(
+                    count=self.left_out
+                )
+            )
         self.copy_btn.setText(self.tr("Copy"))
         self.copy_btn.setToolTip(self.tr("Copy the text of this message"))
         self.edit_btn.setText(self.tr("Edit"))
@@ -258,6 +292,7 @@ class SamplingDialog(QDialog):
             max_tokens=self.max_tokens.value(),
             seed=base.seed,
             stop=base.stop,
+            repeat_penalty=base.repeat_penalty,  # not edited here: keep the launch's value
         )
 
 

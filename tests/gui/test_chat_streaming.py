@@ -1,0 +1,163 @@
+"""An answer belongs to its own conversation (issue 8, item 1) and survives a crash (item 22).
+
+The real main window and ChatController drive a ScriptedEngine whose gate holds the answer
+mid-stream, so the switch / delete happens while the answer is being written.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from app.core.chat import ChatStore
+from tests.gui.conftest import ScriptedEngine, scripted_loader
+from tests.gui.test_chat import load_default
+
+ANSWER = " ".join(f"w{i}" for i in range(24))
+SHOWN_BEFORE_GATE = " ".join(f"w{i}" for i in range(8)) + " "  # the gate holds the answer at word 8
+
+
+class Gate:
+    """Holds the scripted answer at word 8 until released (the engine thread waits)."""
+
+    def __init__(self) -> None:
+        self.reached = threading.Event()
+        self.release = threading.Event()
+
+    def __call__(self, i: int) -> None:
+        if i == 8:
+            self.reached.set()
+            self.release.wait(10)
+
+
+def other_conversation() -> int:
+    """A conversation saved before the window opens, to switch to."""
+    store = ChatStore()
+    try:
+        conv = store.create_conversation("Other chat")
+        store.add_message(conv.id, "user", "old question")
+        store.add_message(conv.id, "assistant", "old answer")
+        return conv.id
+    finally:
+        store.close()
+
+
+def start_gated_answer(make_window: Any, qtbot: Any) -> tuple[Any, Gate, int]:
+    gate = Gate()
+    w = make_window(loader=scripted_loader(ScriptedEngine(ANSWER, gate=gate, plain=True)))
+    load_default(w, qtbot, 10_000)
+    w.new_chat()
+    w.chat.send("first question")
+    streaming = w.chat.conversation_id
+    assert streaming is not None
+    # the first words are on screen and the engine is held mid-answer
+    qtbot.waitUntil(lambda: w.chat_view.bubbles[-1].text == SHOWN_BEFORE_GATE, timeout=10_000)
+    assert gate.reached.is_set() and w.chat_view.composer.button.text() == "Stop"
+    return w, gate, streaming
+
+
+def texts(w: Any) -> list[str]:
+    return [b.text for b in w.chat_view.bubbles]
+
+
+def test_switching_mid_answer_stops_it_in_its_own_conversation(make_window: Any, qtbot: Any) -> None:
+    other = other_conversation()
+    w, gate, streaming = start_gated_answer(make_window, qtbot)
+    w.conv_list.setCurrentIndex(w.conversations.index(w.conversations.row_of(other), 0))
+    # the other conversation opens at once, with its own messages only
+    assert w.chat.conversation_id == other
+    assert texts(w) == ["old question", "old answer"]
+    assert w.chat_view.composer.button.text() == "Send"
+    with qtbot.waitSignal(w.chat.answerFinished, timeout=10_000) as blocker:
+        gate.release.set()
+    assert blocker.args[0].finish_reason == "cancelled"
+    # saved as stopped where it was asked; nothing written into the conversation on screen
+    stopped = w.store.messages(streaming)
+    assert [(m.role, m.status) for m in stopped] == [("user", "complete"), ("assistant", "stopped")]
+    assert stopped[1].content.startswith(SHOWN_BEFORE_GATE) and len(stopped[1].content) < len(ANSWER)
+    assert [m.content for m in w.store.messages(other)] == ["old question", "old answer"]
+    assert texts(w) == ["old question", "old answer"]
+    assert not w.chat.generating and w.chat_view.composer.button.text() == "Send"
+    # Send works in the opened conversation
+    with qtbot.waitSignal(w.chat.answerFinished, timeout=10_000) as blocker:
+        gate.release.set()
+        w.chat.send("new question")
+    assert blocker.args[0].finish_reason == "stop"
+    msgs = w.store.messages(other)
+    assert [(m.content, m.status) for m in msgs[2:]] == [("new question", "complete"), (ANSWER, "complete")]
+    assert texts(w) == ["old question", "old answer", "new question", ANSWER]
+    # and switching back shows the stopped answer with its mark
+    w.conv_list.setCurrentIndex(w.conversations.index(w.conversations.row_of(streaming), 0))
+    assert texts(w) == ["first question", stopped[1].content]
+    assert w.chat_view.bubbles[-1].status_label.text() == "stopped"
+
+
+def test_send_right_after_switching_waits_for_the_stop_then_answers(make_window: Any, qtbot: Any) -> None:
+    other = other_conversation()
+    w, gate, streaming = start_gated_answer(make_window, qtbot)
+    w.conv_list.setCurrentIndex(w.conversations.index(w.conversations.row_of(other), 0))
+    w.chat.send("asked before the stop landed")  # the engine is still held in the old answer
+    assert texts(w)[-1] == "asked before the stop landed"
+    assert w.chat_view.composer.button.text() == "Stop"
+    gate.release.set()
+    qtbot.waitUntil(lambda: [m.status for m in w.store.messages(other)][-1:] == ["complete"], timeout=10_000)
+    qtbot.waitUntil(lambda: not w.chat.generating, timeout=10_000)
+    msgs = w.store.messages(other)
+    assert [m.content for m in msgs[2:]] == ["asked before the stop landed", ANSWER]
+    assert [m.status for m in w.store.messages(streaming)] == ["complete", "stopped"]
+    assert texts(w)[-1] == ANSWER and w.chat_view.composer.button.text() == "Send"
+
+
+def test_reopening_the_streaming_conversation_reattaches_its_answer(make_window: Any, qtbot: Any) -> None:
+    other = other_conversation()
+    w, gate, streaming = start_gated_answer(make_window, qtbot)
+    w.conv_list.setCurrentIndex(w.conversations.index(w.conversations.row_of(other), 0))
+    w.conv_list.setCurrentIndex(w.conversations.index(w.conversations.row_of(streaming), 0))
+    assert texts(w) == ["first question", SHOWN_BEFORE_GATE]
+    with qtbot.waitSignal(w.chat.answerFinished, timeout=10_000):
+        gate.release.set()
+    bubble = w.chat_view.bubbles[-1]
+    assert bubble.status_label.text() == "stopped" and bubble.text.startswith(SHOWN_BEFORE_GATE)
+    assert bubble.text == w.store.messages(streaming)[-1].content
+    assert bubble.regen_btn.isVisibleTo(bubble) and w.chat_view.composer.button.text() == "Send"
+
+
+def test_deleting_the_streaming_conversation_stops_the_answer_and_writes_nothing(
+    make_window: Any, qtbot: Any
+) -> None:
+    other = other_conversation()
+    w, gate, streaming = start_gated_answer(make_window, qtbot)
+    w.delete_conversation(w.conversations.row_of(streaming))
+    # the list moves to the remaining conversation, which opens with its own messages
+    assert w.chat.conversation_id == other and texts(w) == ["old question", "old answer"]
+    with qtbot.waitSignal(w.engine.generationDone, timeout=10_000):
+        gate.release.set()
+    qtbot.waitUntil(lambda: not w.chat.generating, timeout=10_000)
+    assert [c.id for c in w.store.conversations()] == [other]
+    assert w.store.messages(streaming) == []
+    assert texts(w) == ["old question", "old answer"]
+    with qtbot.waitSignal(w.chat.answerFinished, timeout=10_000):
+        w.chat.send("after the delete")
+    assert texts(w) == ["old question", "old answer", "after the delete", ANSWER]
+    assert [m.status for m in w.store.messages(other)] == ["complete"] * 4
+
+
+def test_interrupted_answer_shows_its_mark_and_regenerates(make_window: Any, qtbot: Any) -> None:
+    """A row left ``streaming`` by a killed process opens as interrupted, with Regenerate."""
+    store = ChatStore()
+    conv = store.create_conversation("Cut off")
+    store.add_message(conv.id, "user", "question")
+    store.add_message(conv.id, "assistant", "the partial ans", status="streaming")
+    store.close()
+    w = make_window(loader=scripted_loader(ScriptedEngine(ANSWER, plain=True)))
+    assert w.chat.conversation_id == conv.id
+    bubble = w.chat_view.bubbles[-1]
+    assert bubble.text == "the partial ans" and bubble.status_label.text() == "interrupted"
+    assert "closed while this answer was being written" in bubble.status_label.toolTip()
+    assert bubble.regen_btn.isVisibleTo(bubble)
+    load_default(w, qtbot, 10_000)
+    with qtbot.waitSignal(w.chat.answerFinished, timeout=10_000):
+        bubble.regen_btn.click()
+    msgs = w.store.messages(conv.id)
+    assert [(m.content, m.status) for m in msgs] == [("question", "complete"), (ANSWER, "complete")]
+    assert w.chat_view.bubbles[-1].status_label.text() == ""
