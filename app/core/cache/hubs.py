@@ -33,8 +33,9 @@ log = logging.getLogger(__name__)
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _SHA1 = re.compile(r"^[0-9a-f]{40}$")
 # huggingface_hub streams in 10 MB chunks and reports progress (our only chance to cancel) once
-# per chunk; 1 MB keeps cancel under a second on slow links at no measurable cost.
-_HF_CHUNK = 1024 * 1024
+# per chunk; a cancel waits for the transfer to reach the next chunk (no I/O thread outlives it),
+# and 256 KB keeps that well under a second on slow links at no measurable cost.
+_HF_CHUNK = 256 * 1024
 
 
 @dataclass(frozen=True)

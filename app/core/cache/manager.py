@@ -51,6 +51,9 @@ MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
 DEFAULT_RESERVE_BYTES = 256 * 1024 * 1024  # keep this much free after a download
 _POLL = 0.2  # seconds between progress reports / cancel checks on the caller's thread
+#: After a cancel, how long the caller waits for the transfer thread to unwind (longer than
+#: huggingface_hub's 10 s read timeout, so a stalled read ends inside it).
+CANCEL_JOIN_SECONDS = 15.0
 
 
 def entries_root() -> Path:
@@ -554,26 +557,25 @@ class CacheManager:
     ) -> dict[str, Path]:
         result: dict[str, Path] = {}
         failure: list[BaseException] = []
-        done = threading.Event()
 
         def run() -> None:
             try:
                 result.update(backend.fetch(plan, todo, meter))
             except BaseException as exc:
                 failure.append(exc)
-            finally:
-                done.set()
 
-        # daemon: after a cancel the library may sit in a blocking read until its timeout; it
-        # unwinds (deleting its temp file) on its next chunk, and must not hold up app exit.
+        # daemon only as a last resort: a cancelled transfer is joined below (the library unwinds
+        # on its next chunk, deleting its temp file); one stuck in a read that outlives
+        # CANCEL_JOIN_SECONDS must not hold up app exit.
         io = threading.Thread(target=run, name=f"tandem-download-io-{self.entry_name}", daemon=True)
         io.start()
-        while not done.wait(_POLL):
+        while io.is_alive():
+            io.join(_POLL)
+            if meter.cancelled:
+                self._join_cancelled(io, meter, report)
+                raise DownloadCancelled(f"{self.entry_name}: download cancelled")
             report(meter.snapshot())
-            if meter._cancel is not None and meter._cancel.cancelled:
-                done.wait(1.0)
-                break
-        if not done.is_set() or (failure and isinstance(failure[0], _Cancelled)):
+        if failure and isinstance(failure[0], _Cancelled):
             raise DownloadCancelled(f"{self.entry_name}: download cancelled")
         report(meter.snapshot())
         if failure:
@@ -582,6 +584,24 @@ class CacheManager:
                 raise exc
             raise CacheError(f"{self.entry_name}: {type(exc).__name__}: {exc}")
         return result
+
+    def _join_cancelled(self, io: threading.Thread, meter: Meter, report: ProgressCallback) -> None:
+        """Wait (bounded) for a cancelled transfer's thread, so no I/O thread outlives the cancel.
+
+        The libraries check the cancel flag once per chunk (256 KB for Hugging Face, whatever
+        arrived for ModelScope), so this usually takes well under a second; a read stalled by the
+        network ends at the library's own read timeout, within :data:`CANCEL_JOIN_SECONDS`.
+        """
+        deadline = time.monotonic() + CANCEL_JOIN_SECONDS
+        while io.is_alive() and time.monotonic() < deadline:
+            report(meter.snapshot("cancelling"))
+            io.join(_POLL)
+        if io.is_alive():
+            log.warning(
+                "the transfer of %s is still blocked %.0f s after cancel; leaving it to time out",
+                self.entry_name,
+                CANCEL_JOIN_SECONDS,
+            )
 
     # --- delete ----------------------------------------------------------------------------------
     def delete(self, free_disk: bool = False) -> int:

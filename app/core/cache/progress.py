@@ -21,7 +21,8 @@ from app.core.cancel import CancelToken
 class ProgressEvent:
     """One progress report.
 
-    ``phase``: ``checking`` (asking the hub), ``downloading``, ``verifying``, ``done``.
+    ``phase``: ``checking`` (asking the hub), ``downloading``, ``cancelling`` (waiting for the
+    transfer to stop), ``verifying``, ``done``.
     ``bytes_done``/``bytes_total`` count only what this download transfers (files already in the
     hub cache are not counted), ``rate`` is bytes/s over the last seconds, ``eta`` seconds or None.
     """
@@ -62,6 +63,10 @@ class Meter:
             self._done += n
             if file:
                 self._file = file
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel is not None and self._cancel.cancelled
 
     def check(self) -> None:
         if self._cancel is not None and self._cancel.cancelled:
