@@ -70,6 +70,10 @@ def load_engine(engine: str, req: LoadRequest, progress: Callable[[str], None] |
         from app.core.engines.mlx import MLXEngine
 
         return MLXEngine.load(req, progress)
+    if engine == "remote":
+        from app.core.engines.remote import RemoteEngine
+
+        return RemoteEngine.load(req, progress)
     raise EngineUnavailable(f"unknown engine {engine!r}")
 
 
