@@ -48,7 +48,7 @@ def run_gui(argv: list[str]) -> int:
     window = MainWindow(settings, i18n, errors)
     window.show()
     if settings.autoload_default_model:
-        window.load_default_model()
+        window.load_startup_model()  # the last launch when it is still on disk, else the default
 
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)

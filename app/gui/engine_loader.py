@@ -2,6 +2,10 @@
 
 Everything blocking (resolving cache paths, deriving embedded files, loading weights) happens in
 the loader, so the dialog returns at once and the load shows progress and can be cancelled.
+
+The job's ``info`` carries the choice's sampling (the chat uses it once the model is loaded) and
+the launch record that is saved as the last launch and reopened at the next start (issue 8,
+items 2 and 23).
 """
 
 from __future__ import annotations
@@ -13,9 +17,11 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from app.core.chat.baselines import baseline_key
-from app.core.engines.base import Engine, LoadRequest
+from app.core.engines.base import Engine, LoadRequest, Sampling
 from app.core.launch import check_speculation, load_engine
-from app.core.speculative import DRAFTER_METHODS
+from app.core.registry import Registry
+from app.core.settings import LastLaunch, SamplingDefaults
+from app.core.speculative import DRAFTER_METHODS, SpeculationOptions
 from app.gui.cache_bridge import CacheBridge
 from app.gui.views.launch_dialog import LaunchChoice
 from app.gui.workers import LoadJob
@@ -37,6 +43,61 @@ def model_label(choice: LaunchChoice) -> str:
     return f"{choice.family.name} {choice.spec.size_label} {choice.quantization}"
 
 
+def launch_record(choice: LaunchChoice) -> LastLaunch:
+    """The choice as the settings store it (engine-neutral, no resolved paths)."""
+    opts, s = choice.speculation, choice.sampling
+    return LastLaunch(
+        family=choice.family.name,
+        format=choice.spec.format,
+        size=str(choice.spec.size_in_billions),
+        quantization=choice.quantization,
+        engine=choice.engine,
+        speculation_method=opts.method if opts.enabled else None,
+        draft_quantization=opts.draft_quantization if opts.enabled else None,
+        num_speculative_tokens=opts.num_speculative_tokens if opts.enabled else None,
+        n_ctx=choice.n_ctx,
+        threads=choice.threads,
+        sampling=SamplingDefaults(
+            temperature=s.temperature,
+            top_p=s.top_p,
+            top_k=s.top_k,
+            max_tokens=s.max_tokens,
+            repeat_penalty=s.repeat_penalty,
+        ),
+    )
+
+
+def choice_from_record(record: LastLaunch, registry: Registry, fallback: Sampling) -> LaunchChoice:
+    """Rebuild a stored launch; raises ``RegistryError`` / ``ValueError`` when it no longer fits
+    the registry (family removed, spec or quantization gone, bad speculation)."""
+    family, spec, quant = registry.match(record.family, record.format, record.size, record.quantization)
+    if record.speculation_method:
+        options = SpeculationOptions.build(
+            enabled=True,
+            method=record.speculation_method,
+            draft_quantization=record.draft_quantization,
+            num_speculative_tokens=record.num_speculative_tokens,
+        )
+    else:
+        options = SpeculationOptions()
+    s = record.sampling
+    sampling = (
+        Sampling(
+            temperature=s.temperature,
+            top_p=s.top_p,
+            top_k=s.top_k,
+            max_tokens=s.max_tokens,
+            repeat_penalty=s.repeat_penalty,
+            seed=fallback.seed,
+            stop=fallback.stop,
+        )
+        if s is not None
+        else fallback
+    )
+    n_ctx = min(record.n_ctx or family.context_length, family.context_length)
+    return LaunchChoice(family, spec, quant, record.engine, options, n_ctx, record.threads, sampling)
+
+
 def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_engine) -> LoadJob:
     family, spec, quant = choice.family, choice.spec, choice.quantization
     info: dict[str, Any] = {
@@ -46,6 +107,9 @@ def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_eng
         "size": spec.size_label,
         "quantization": quant,
         "format": spec.format,
+        # the chat answers with these once the model is loaded (issue 8, item 2)
+        "sampling": choice.sampling,
+        "launch": launch_record(choice),
     }
 
     def run(progress: Callable[[str], None]) -> Engine:

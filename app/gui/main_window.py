@@ -34,16 +34,17 @@ from PySide6.QtWidgets import (
 from app.core import paths
 from app.core import settings as settings_mod
 from app.core.chat import AnswerStats, ChatStore
+from app.core.engines import capability
 from app.core.engines.base import Sampling
 from app.core.launch import DEFAULT_MODEL
 from app.core.registry import AnySpec, Family, Registry
-from app.core.settings import Settings
-from app.core.speculative import SpeculationOptions
+from app.core.settings import LastLaunch, SamplingDefaults, Settings, starting_sampling
+from app.core.speculative import DRAFTER_METHODS, SpeculationOptions
 from app.gui import icons
 from app.gui.cache_bridge import CacheBridge, Role
 from app.gui.chat_controller import ChatController
 from app.gui.downloads import DownloadRequest, DownloadService
-from app.gui.engine_loader import Loader, make_job
+from app.gui.engine_loader import Loader, choice_from_record, make_job
 from app.gui.errors import ErrorBridge, UserError
 from app.gui.i18n import I18n
 from app.gui.models.conversations_model import ConversationsModel
@@ -239,8 +240,13 @@ class MainWindow(QMainWindow):
         self.status_engine = QLabel()
         self.status_spec = QLabel()
         self.status_memory = QLabel()
+        self.eject_btn = QToolButton()
+        self.eject_btn.setObjectName("ejectButton")
+        self.eject_btn.setAutoRaise(True)
+        self.eject_btn.clicked.connect(self.eject)
         for w in (self.status_model, self.status_engine, self.status_spec):
             sb.addWidget(w)
+        sb.addPermanentWidget(self.eject_btn)
         sb.addPermanentWidget(self.status_memory)
         self._memory_timer = QTimer(self)
         self._memory_timer.setInterval(2000)
@@ -248,14 +254,13 @@ class MainWindow(QMainWindow):
         self._memory_timer.start()
 
         # --- controller and wiring ------------------------------------------------------------------
-        s = settings.sampling
         self.chat = ChatController(
             self.store,
             self.engine,
             self.chat_view,
             self.conversations,
             errors,
-            Sampling(temperature=s.temperature, top_p=s.top_p, top_k=s.top_k, max_tokens=s.max_tokens),
+            to_sampling(settings.sampling),
             settings.system_prompt,
             self,
         )
@@ -281,6 +286,7 @@ class MainWindow(QMainWindow):
         self.engine.loaded.connect(self._on_loaded)
         self.engine.loadFailed.connect(self._on_load_failed)
         self.engine.loadCancelled.connect(self._on_load_cancelled)
+        self.engine.unloaded.connect(self._on_unloaded)
         self.errors.raised.connect(self.show_error)
         self.chat.generatingChanged.connect(lambda _on: self._update_status())
 
@@ -332,6 +338,8 @@ class MainWindow(QMainWindow):
         self.rename_btn.setToolTip(self.tr("Rename"))
         self.delete_conv_btn.setToolTip(self.tr("Delete conversation"))
         self.load_cancel.setText(self.tr("Cancel"))
+        self.eject_btn.setText(self.tr("Eject"))
+        self.eject_btn.setToolTip(self.tr("Unload the model and free the memory it holds"))
         self.chat.refresh_model_label()
         self._update_status()
         self._update_memory()
@@ -365,6 +373,9 @@ class MainWindow(QMainWindow):
             self.status_model.setText(self.tr("No model loaded"))
             self.status_engine.setText("")
             self.status_spec.setText("")
+        # Eject while a load runs would race it: the button waits for the load to end.
+        self.eject_btn.setVisible(bool(info))
+        self.eject_btn.setEnabled(bool(info) and self.load_bar.isHidden())
 
     def _update_memory(self) -> None:
         rss = rss_bytes()
@@ -451,28 +462,26 @@ class MainWindow(QMainWindow):
         self.start_load(choice)
 
     def start_load(self, choice: LaunchChoice) -> None:
+        """Load ``choice``; once loaded, the chat answers with its sampling and it is saved as
+        the last launch (a load that fails is not reopened at the next start)."""
         if self.chat.generating:
             self.chat.stop()
         self.engine.load(make_job(choice, self.cache, **self._loader_kwargs))
-        self.settings.last_model = {
-            "family": choice.family.name,
-            "format": choice.spec.format,
-            "size": str(choice.spec.size_in_billions),
-            "quantization": choice.quantization,
-            "engine": choice.engine,
-        }
         self.load_label.setText(self.tr("Loading {name}…").format(name=choice.family.name))
         self.load_bar.show()
+        self._update_status()
         self.nav.setCurrentRow(PAGE_CHAT)
 
     def load_default_model(self) -> None:
-        """First start: the embedded SmolLM2 on llama.cpp, so the app is ready to chat."""
+        """First start: the embedded SmolLM2 on llama.cpp, so the app is ready to chat. It starts
+        from the family's recommended sampling, like the launch dialog."""
         name, fmt, size, quant = DEFAULT_MODEL
         try:
             family, spec, quant = self.registry.match(name, fmt, size, quant)
         except Exception as exc:
             self.errors.report(exc, self.tr("The default model is not available"))
             return
+        start, _from_card = starting_sampling(self.settings.sampling, family.sampling)
         choice = LaunchChoice(
             family,
             spec,
@@ -481,9 +490,75 @@ class MainWindow(QMainWindow):
             SpeculationOptions(),
             min(self.settings.context_length, family.context_length),
             self.settings.threads,
-            self.chat.sampling,
+            to_sampling(start, self.chat.sampling),
         )
         self.start_load(choice)
+
+    def load_startup_model(self) -> None:
+        """At start: reopen the last launch (model, engine, speculation, sampling) when its files
+        are still on disk, else load the default model and say why (issue 8, item 23)."""
+        record = self.settings.last_model
+        if record is None:
+            self.load_default_model()
+            return
+        problem = self._reopen_problem(record)
+        if problem is None:
+            try:
+                choice = choice_from_record(record, self.registry, self.chat.sampling)
+            except ValueError as exc:  # RegistryError, SpeculationError, SamplingError
+                problem = str(exc)
+            else:
+                self.start_load(choice)
+                return
+        model = f"{record.family} {record.quantization}"
+        note = self.tr("{model} could not be reopened: {reason}").format(model=model, reason=problem)
+        self.show_error(
+            UserError(
+                self.tr("Your last model was not reopened"),
+                note,
+                self.tr(
+                    "The default model is loaded instead. Download the model again from the Models page."
+                ),
+            )
+        )
+        self.statusBar().showMessage(note, 15000)
+        self.load_default_model()
+
+    def _reopen_problem(self, record: LastLaunch) -> str | None:
+        """Why the stored launch cannot be reopened as it is, or None when it can."""
+        try:
+            family, spec, quant = self.registry.match(
+                record.family, record.format, record.size, record.quantization
+            )
+        except ValueError as exc:
+            return str(exc)
+        avail = capability.engine_availability(record.engine)
+        if not avail.ok:
+            return self.tr("the {engine} engine is not available ({reason})").format(
+                engine=record.engine, reason=avail.reason
+            )
+        if self.cache.status(family, spec, "target", quant) != "cached":
+            return self.tr("its files are no longer on disk")
+        method = record.speculation_method
+        drafter = method in DRAFTER_METHODS and spec.declares_drafter()
+        if drafter and self.cache.status(family, spec, "drafter", record.draft_quantization) != "cached":
+            return self.tr("its drafter's files are no longer on disk")
+        return None
+
+    def eject(self) -> None:
+        """Unload the model: the engine is closed on its thread, which frees its memory."""
+        if not self.engine.is_loaded:
+            return
+        if self.chat.generating:
+            self.chat.stop()  # the unload runs after the answer has stopped
+        self.eject_btn.setEnabled(False)
+        self.engine.unload()
+
+    def _on_unloaded(self) -> None:
+        self._update_status()
+        self.chat.refresh_model_label()
+        self._update_memory()
+        self.statusBar().showMessage(self.tr("Model unloaded; its memory is freed."), 10000)
 
     def cancel_load(self) -> None:
         self.engine.cancel()
@@ -496,6 +571,12 @@ class MainWindow(QMainWindow):
     def _on_loaded(self, info: dict[str, Any]) -> None:
         self.load_bar.hide()
         self.load_cancel.setEnabled(True)
+        sampling = info.get("sampling")
+        if isinstance(sampling, Sampling):
+            self.chat.sampling = sampling  # the launch's sampling applies to this model's answers
+        record = info.get("launch")
+        if isinstance(record, LastLaunch):
+            self.settings.last_model = record
         self._update_status()
         self.chat.refresh_model_label()
         self._persist()
@@ -648,3 +729,16 @@ class MainWindow(QMainWindow):
 
     def on_answer(self, stats: AnswerStats) -> None:  # hook for tests / future telemetry
         log.debug("answer finished: %s", stats)
+
+
+def to_sampling(values: SamplingDefaults, base: Sampling | None = None) -> Sampling:
+    """Stored sampling values as the engine's :class:`Sampling` (seed and stops kept from ``base``)."""
+    return Sampling(
+        temperature=values.temperature,
+        top_p=values.top_p,
+        top_k=values.top_k,
+        max_tokens=values.max_tokens,
+        repeat_penalty=values.repeat_penalty,
+        seed=base.seed if base else None,
+        stop=base.stop if base else (),
+    )

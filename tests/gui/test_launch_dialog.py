@@ -159,11 +159,18 @@ def test_gemma4_mtp_defaults_tooltips_and_download_notice(
     assert dlg.depth_field.isEnabled()
     choice = dlg.choice()
     assert ("drafter", options[0]) in choice.downloads and choice.speculation.method == "mtp"
-    for tip in (dlg.enable.toolTip(), dlg.draft_quant.toolTip(), dlg.spec_panel.toolTip()):
-        assert len(tip) > 60
-    assert "extra drafter" in dlg.enable.toolTip()
-    assert "unquantized" in dlg.draft_quant.toolTip()
-    assert "slower" in dlg.spec_panel.toolTip()
+    # Each tooltip says what the user needs to decide: what the switch does and costs, why an
+    # unquantized drafter, and how to tell whether speculation pays.
+    enable_tip = dlg.enable.toolTip()
+    assert "proposes several tokens per round" in enable_tip
+    assert "the answer is identical, decoding is faster" in enable_tip
+    assert "downloads an extra drafter checkpoint" in enable_tip
+    quant_tip = dlg.draft_quant.toolTip()
+    assert "lowers how many of its tokens are accepted" in quant_tip
+    assert "An unquantized drafter is recommended even for a quantized model." in quant_tip
+    panel_tip = dlg.spec_panel.toolTip()
+    assert "Speculation can be slower when the drafter is expensive" in panel_tip
+    assert "mixture-of-experts" in panel_tip and "statistics strip shows tokens/s" in panel_tip
     moe = next(i for i in range(dlg.variant.count()) if dlg.variant.itemData(i).activated_size_in_billions)
     dlg.variant.setCurrentIndex(moe)
     assert dlg.moe_note.isVisible()
@@ -218,16 +225,29 @@ def test_tokens_per_round_tooltips_say_drafted_tokens_on_each_engine(
 def test_tokens_per_round_tooltip_is_translated(
     qtbot: Any, registry: Registry, engines: dict[str, bool], language: str
 ) -> None:
+    from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QApplication
 
     from app.gui.i18n import I18n
 
+    base = (
+        "Tokens per round: how many tokens are drafted before the model verifies them. The model "
+        "adds one token of its own every round, so a round yields at most this many plus one. "
+        "Leave empty for the engine default."
+    )
     i18n = I18n(QApplication.instance())
     i18n.set_language(language)
     try:
+        translated = QCoreApplication.translate("LaunchDialog", base)
+        assert translated.strip() and translated != base  # the locale has this text
         for fmt, size in (("gguf", "2"), ("mlx", "2")):
             dlg = dialog(qtbot, registry, "gemma-4", fmt, size)
             tip = dlg.depth_field.edit.toolTip()
+            # the translated explanation is there, followed by a translated engine detail ...
+            head, _sep, detail = tip.partition("\n\n")
+            assert head == translated
+            assert detail.strip()
+            # ... and no English is left in either part
             assert "Tokens per round" not in tip and "Default here" not in tip and "On MLX" not in tip
             assert "recommended" not in tip and "trained" not in tip
     finally:
@@ -255,3 +275,85 @@ def test_dialog_takes_the_height_its_contents_need(
     quant_bottom = dlg.quant.mapTo(dlg, dlg.quant.rect().bottomLeft()).y()
     note_top = dlg.target_note.mapTo(dlg, dlg.target_note.rect().topLeft()).y()
     assert 0 <= note_top - quant_bottom <= 8
+
+
+# --- sampling (issue 8, items 2, 12 and 21) ----------------------------------------------------
+
+
+def test_sampling_starts_from_the_model_card_with_its_source_in_the_tooltip(
+    qtbot: Any, registry: Registry, engines: dict[str, bool]
+) -> None:
+    tandem = Settings().sampling
+    smol = dialog(qtbot, registry, "smollm2-135m-instruct", "gguf")
+    assert (smol.temperature.value(), smol.top_p.value()) == (0.2, 0.9)  # SmolLM2's card
+    assert (smol.top_k.value(), smol.repeat_penalty.value()) == (tandem.top_k, tandem.repeat_penalty)
+    assert smol.max_tokens.value() == tandem.max_tokens
+    card = "https://huggingface.co/HuggingFaceTB/SmolLM2-135M-Instruct"
+    assert f"Starts at 0.2, recommended by the model card ({card})." in smol.temperature.toolTip()
+    assert f"recommended by the model card ({card})" in smol.lbl_top_p.toolTip()
+    assert f"Starts at {tandem.top_k}, Tandem's default (Settings)." in smol.top_k.toolTip()
+    assert "Tandem's default (Settings)" in smol.repeat_penalty.toolTip()
+    assert "model card" not in smol.top_k.toolTip()
+
+    gemma = dialog(qtbot, registry, "gemma-4", "gguf", "2")
+    assert (gemma.temperature.value(), gemma.top_p.value(), gemma.top_k.value()) == (1.0, 0.95, 64)
+    assert "recommended by the model card (https://huggingface.co/google/gemma-4" in gemma.top_k.toolTip()
+
+    # A family without recommendations starts from Tandem's defaults, and says so.
+    plain = dialog(qtbot, registry, "tiny-mlx", "mlx")
+    assert (plain.temperature.value(), plain.top_p.value(), plain.top_k.value()) == (
+        tandem.temperature,
+        tandem.top_p,
+        tandem.top_k,
+    )
+    for box in (plain.temperature, plain.top_p, plain.top_k, plain.repeat_penalty):
+        assert "Tandem's default (Settings)" in box.toolTip() and "model card" not in box.toolTip()
+
+
+def test_choice_carries_every_sampling_field(
+    qtbot: Any, registry: Registry, engines: dict[str, bool]
+) -> None:
+    dlg = dialog(qtbot, registry, "smollm2-135m-instruct", "gguf")
+    dlg.temperature.setValue(0.35)
+    dlg.top_p.setValue(0.8)
+    dlg.top_k.setValue(7)
+    dlg.repeat_penalty.setValue(1.15)
+    dlg.max_tokens.setValue(33)
+    s = dlg.choice().sampling
+    assert (s.temperature, s.top_p, s.top_k, s.repeat_penalty, s.max_tokens) == (0.35, 0.8, 7, 1.15, 33)
+
+
+def test_an_answer_longer_than_the_context_is_shown_inline_and_blocks_launch(
+    qtbot: Any, registry: Registry, engines: dict[str, bool]
+) -> None:
+    dlg = dialog(qtbot, registry, "smollm2-135m-instruct", "gguf")
+    assert dlg.launch_button.isEnabled() and not dlg.sampling_note.isVisible()
+    dlg.ctx.setValue(512)
+    dlg.max_tokens.setValue(512)
+    assert dlg.sampling_note.isVisible()
+    assert "Max new tokens (512) must be less than the context length (512)" in dlg.sampling_note.text()
+    assert not dlg.launch_button.isEnabled()
+    with qtbot.assertNotEmitted(dlg.accepted):
+        dlg.accept()  # Enter on the form: nothing happens, the problem is already in view
+    assert dlg.isVisible()
+    dlg.max_tokens.setValue(200)
+    assert not dlg.sampling_note.isVisible() and dlg.launch_button.isEnabled()
+    assert dlg.choice().sampling.max_tokens == 200
+
+
+def test_threads_field_is_disabled_for_mlx_with_the_reason(
+    qtbot: Any, registry: Registry, engines: dict[str, bool]
+) -> None:
+    mlx = dialog(qtbot, registry, "gemma-4", "mlx", "2")
+    assert mlx.engine_name == "mlx"
+    assert not mlx.threads.isEnabled() and not mlx.lbl_threads.isEnabled()
+    assert "does not use a CPU thread count" in mlx.threads.toolTip()
+    assert "GPU" in mlx.lbl_threads.toolTip()
+    mlx.threads.setValue(6)
+    assert mlx.choice().threads is None  # never passed to an engine that ignores it
+
+    llama = dialog(qtbot, registry, "gemma-4", "gguf", "2")
+    assert llama.threads.isEnabled()
+    assert "CPU threads the engine computes with" in llama.threads.toolTip()
+    llama.threads.setValue(6)
+    assert llama.choice().threads == 6

@@ -4,6 +4,11 @@ The panel rule (issue 4, shared registry facts): the Speculative Decoding sectio
 the spec declares a drafter AND the chosen engine can run one (``capability.drafter_support``).
 Switching engine or variant re-applies the rule live. Model-free methods (n-gram) are a separate
 box, offered for any model on engines that have them.
+
+Sampling starts from the family's recommended values (its model card, ``Family.sampling``), else
+Tandem's defaults from the settings; each field's tooltip says which. The values become the chat's
+sampling once the model is loaded. A combination the engine cannot run is shown inline and keeps
+Launch disabled, so :meth:`LaunchDialog.choice` never meets an invalid :class:`Sampling`.
 """
 
 from __future__ import annotations
@@ -28,10 +33,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.engines import capability
-from app.core.engines.base import Sampling
+from app.core.engines.base import Sampling, SamplingError
 from app.core.engines.capability import ENGINES, Support, engines_for_spec, model_free_methods
 from app.core.registry import AnySpec, Family
-from app.core.settings import Settings
+from app.core.settings import Settings, starting_sampling
 from app.core.speculative import (
     SpeculationError,
     SpeculationOptions,
@@ -204,29 +209,42 @@ class LaunchDialog(QDialog):
         self.threads = QSpinBox()
         self.threads.setRange(0, 256)
         self.threads.setValue(settings.threads or 0)
+        # The spin boxes' ranges are Sampling's own (engines.base), so a typed value is never out
+        # of range; the cross-field rule (answer vs context) is checked in _check_sampling.
+        start, self._from_card = starting_sampling(settings.sampling, family.sampling)
         self.temperature = QDoubleSpinBox()
         self.temperature.setRange(0.0, 5.0)
         self.temperature.setSingleStep(0.1)
-        self.temperature.setValue(settings.sampling.temperature)
+        self.temperature.setValue(start.temperature)
         self.top_p = QDoubleSpinBox()
         self.top_p.setRange(0.01, 1.0)
         self.top_p.setSingleStep(0.05)
-        self.top_p.setValue(settings.sampling.top_p)
+        self.top_p.setValue(start.top_p)
         self.top_k = QSpinBox()
-        self.top_k.setRange(0, 1000)
-        self.top_k.setValue(settings.sampling.top_k)
+        self.top_k.setRange(0, 100_000)
+        self.top_k.setValue(start.top_k)
+        self.repeat_penalty = QDoubleSpinBox()
+        self.repeat_penalty.setRange(0.01, 5.0)
+        self.repeat_penalty.setSingleStep(0.05)
+        self.repeat_penalty.setValue(start.repeat_penalty)
         self.max_tokens = QSpinBox()
         self.max_tokens.setRange(1, 131072)
-        self.max_tokens.setValue(settings.sampling.max_tokens)
+        self.max_tokens.setValue(start.max_tokens)
+        self._start = start
+        self.sampling_note = InlineMessage()
         self.lbl_ctx, self.lbl_threads, self.lbl_temp = QLabel(), QLabel(), QLabel()
         self.lbl_top_p, self.lbl_top_k, self.lbl_max = QLabel(), QLabel(), QLabel()
+        self.lbl_repeat = QLabel()
         rform.addRow(self.lbl_ctx, self.ctx)
         rform.addRow(self.lbl_threads, self.threads)
         rform.addRow(self.lbl_temp, self.temperature)
         rform.addRow(self.lbl_top_p, self.top_p)
         rform.addRow(self.lbl_top_k, self.top_k)
-        rform.addRow(self.lbl_max, self.max_tokens)
+        rform.addRow(self.lbl_repeat, self.repeat_penalty)
+        rform.addRow(self.lbl_max, field_with_note(self.max_tokens, self.sampling_note))
         root.addWidget(self.run_box)
+        self._sampling: Sampling | None = None
+        self._base_ok = False
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.launch_button = self.buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
@@ -244,6 +262,10 @@ class LaunchDialog(QDialog):
         self.ngram_method.currentIndexChanged.connect(self._update)
         self.depth_field.validityChanged.connect(self._update)
         self.ngram_depth.validityChanged.connect(self._update)
+        for box in (self.ctx, self.top_k, self.max_tokens):
+            box.valueChanged.connect(self._check_sampling)
+        for dbox in (self.temperature, self.top_p, self.repeat_penalty):
+            dbox.valueChanged.connect(self._check_sampling)
 
         self.variant.setCurrentIndex(max(0, family.specs.index(spec)))
         self._fill_for_spec(spec, quantization)
@@ -391,6 +413,7 @@ class LaunchDialog(QDialog):
         else:
             self.ngram_depth.edit.setPlaceholderText(self.tr("engine default"))
 
+        self._update_threads(engine)
         self._sync_message_rows()
         self._refit()
         ok = (avail is None or avail.ok) and bool(engine)
@@ -398,7 +421,59 @@ class LaunchDialog(QDialog):
             ok = False
         if ngram and not drafter_on and not self.ngram_depth.valid:
             ok = False
-        self.launch_button.setEnabled(ok)
+        self._base_ok = ok
+        self._check_sampling()
+
+    def _update_threads(self, engine: str) -> None:
+        """An engine that ignores a thread count (MLX: GPU through Metal) gets the field disabled,
+        with the reason in its tooltip, and the choice carries no thread count."""
+        info = ENGINES.get(engine)
+        uses = info.uses_thread_count if info is not None else True
+        self.threads.setEnabled(uses)
+        self.lbl_threads.setEnabled(uses)
+        if uses:
+            tip = self.tr("CPU threads the engine computes with; Automatic lets the engine choose.")
+        else:
+            tip = self.tr(
+                "{engine} computes on the GPU (Metal), so it does not use a CPU thread count; "
+                "this field does not apply."
+            ).format(engine=info.label if info is not None else engine)
+        self.threads.setToolTip(tip)
+        self.lbl_threads.setToolTip(tip)
+
+    def _read_sampling(self) -> tuple[Sampling | None, str]:
+        """The sampling the fields describe, or None and the reason shown under the fields."""
+        max_tokens, ctx = self.max_tokens.value(), self.ctx.value()
+        if max_tokens >= ctx:
+            return None, self.tr(
+                "Max new tokens ({max}) must be less than the context length ({ctx}): the "
+                "conversation needs room in the context too."
+            ).format(max=max_tokens, ctx=ctx)
+        try:
+            sampling = Sampling(
+                temperature=self.temperature.value(),
+                top_p=self.top_p.value(),
+                top_k=self.top_k.value(),
+                max_tokens=max_tokens,
+                repeat_penalty=self.repeat_penalty.value(),
+            )
+        except SamplingError as exc:  # the ranges above prevent it; never let it escape
+            return None, str(exc)
+        return sampling, ""
+
+    def _check_sampling(self) -> None:
+        sampling, problem = self._read_sampling()
+        self._sampling = sampling
+        if problem:
+            self.sampling_note.show_message(problem, "error")
+        else:
+            self.sampling_note.clear_message()
+        self.launch_button.setEnabled(self._base_ok and sampling is not None)
+
+    def accept(self) -> None:
+        """Enter on a form with a problem does nothing: the problem is already shown inline."""
+        if self.launch_button.isEnabled():
+            super().accept()
 
     def sizeHint(self) -> QSize:
         return height_for_width_hint(self, super().sizeHint())
@@ -507,12 +582,13 @@ class LaunchDialog(QDialog):
             )
         else:
             options = SpeculationOptions()
-        sampling = Sampling(
-            temperature=self.temperature.value(),
-            top_p=self.top_p.value(),
-            top_k=self.top_k.value(),
-            max_tokens=self.max_tokens.value(),
-        )
+        sampling, problem = self._read_sampling()
+        if sampling is None:  # Launch is disabled then; a caller asking anyway gets the reason
+            raise SamplingError(problem)
+        info = ENGINES.get(engine)
+        threads = self.threads.value() or None
+        if info is not None and not info.uses_thread_count:
+            threads = None
         return LaunchChoice(
             self.family,
             spec,
@@ -520,10 +596,21 @@ class LaunchDialog(QDialog):
             engine,
             options,
             self.ctx.value(),
-            self.threads.value() or None,
+            threads,
             sampling,
             downloads,
         )
+
+    def _origin_tip(self, name: str, what: str, value: object) -> str:
+        """A sampling field's tooltip: what it does, and where its starting value comes from."""
+        if name in self._from_card:
+            source = self.family.sampling.source or self.tr("the model card")
+            origin = self.tr("Starts at {value}, recommended by the model card ({source}).").format(
+                value=value, source=source
+            )
+        else:
+            origin = self.tr("Starts at {value}, Tandem's default (Settings).").format(value=value)
+        return f"{what}\n\n{origin}"
 
     # --- i18n -----------------------------------------------------------------------------------
     def changeEvent(self, event: QEvent) -> None:
@@ -580,5 +667,46 @@ class LaunchDialog(QDialog):
         self.lbl_top_p.setText(self.tr("Top-p"))
         self.lbl_top_k.setText(self.tr("Top-k"))
         self.lbl_max.setText(self.tr("Max new tokens"))
+        self.lbl_repeat.setText(self.tr("Repeat penalty"))
+        start = self._start
+        tips = (
+            (
+                self.temperature,
+                self.lbl_temp,
+                "temperature",
+                self.tr("Higher gives more varied answers; 0 always picks the most likely token."),
+                start.temperature,
+            ),
+            (
+                self.top_p,
+                self.lbl_top_p,
+                "top_p",
+                self.tr("Samples only from the most likely tokens that together reach this probability."),
+                start.top_p,
+            ),
+            (
+                self.top_k,
+                self.lbl_top_k,
+                "top_k",
+                self.tr("Samples only from this many most likely tokens; 0 is off."),
+                start.top_k,
+            ),
+            (
+                self.repeat_penalty,
+                self.lbl_repeat,
+                "repeat_penalty",
+                self.tr("Above 1 makes repeating recent text less likely; 1 is off."),
+                start.repeat_penalty,
+            ),
+        )
+        for box, label, name, what, value in tips:
+            tip = self._origin_tip(name, what, value)
+            box.setToolTip(tip)
+            label.setToolTip(tip)
+        max_tip = self.tr(
+            "The longest answer, in tokens. Starts at {value}, Tandem's default (Settings)."
+        ).format(value=start.max_tokens)
+        self.max_tokens.setToolTip(max_tip)
+        self.lbl_max.setToolTip(max_tip)
         self.launch_button.setText(self.tr("Launch"))
         self._update()
