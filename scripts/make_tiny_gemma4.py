@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 #: bump when the files change, so cached copies are rebuilt
-BUILDER_VERSION = 1
+BUILDER_VERSION = 2
 TARGET_FILE = "gemma4-tiny.gguf"
 ASSISTANT_FILE = "gemma4-tiny-assistant.gguf"
 
@@ -149,6 +149,12 @@ def _tensors(dims: Dims, assistant: bool, seed: int, agree: bool) -> list[tuple[
 
     out: list[tuple[str, Any]] = [("rope_freqs.weight", _rope_freqs())]
     embd = normal(VOCAB_SIZE, h)
+    # special and byte tokens get zero rows: with the tied output head their logit is 0, below the
+    # best of the ~250 text tokens, so they are never predicted and every answer runs to max_tokens.
+    # Otherwise random output mixes in partial UTF-8 sequences and tool-call markers, llama.cpp
+    # holds those back and streams several tokens as one chunk with one logprob entry, and the
+    # completion's token ids can no longer be compared one by one.
+    embd[: len(SPECIAL_TOKENS) + 256] = 0.0
     out.append(("token_embd.weight", embd))
     for i, swa in enumerate(dims.layers):
         hd = HEAD_DIM_SWA if swa else HEAD_DIM_FULL

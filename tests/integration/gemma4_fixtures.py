@@ -1,0 +1,49 @@
+"""The tiny Gemma 4 + assistant GGUF pair for llama.cpp tests, built once and cached.
+
+``scripts/make_tiny_gemma4.py`` writes the files directly with gguf-py (no torch, no converter);
+they are kept in ``TANDEM_TEST_ASSETS`` like the SmolLM2 F32 file, in a folder named after the
+builder version so a changed builder never serves stale files. Two pairs: random weights (the
+drafter is almost never right) and ``agree`` (both models always predict ``a``: every draft is
+accepted, so round numbers are known in advance).
+
+Used by ``tests/integration/test_gemma4_llamacpp.py``, ``tests/gui/test_gemma4_pair.py`` and
+``benchmarks/bench_gemma4_tiny.py``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@cache
+def builder() -> ModuleType:
+    """``scripts/make_tiny_gemma4.py`` as a module (scripts/ is not a package)."""
+    name = "make_tiny_gemma4"
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / "make_tiny_gemma4.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the file executes
+    spec.loader.exec_module(module)
+    return module
+
+
+def asset_dir() -> Path:
+    from tests.conftest import ASSET_DIR
+
+    return ASSET_DIR
+
+
+def tiny_pair(agree: bool = False) -> tuple[Path, Path]:
+    """(target, assistant) paths, built on first use."""
+    b = builder()
+    folder = asset_dir() / f"gemma4-tiny{'-agree' if agree else ''}-v{b.BUILDER_VERSION}"
+    target, assistant = folder / b.TARGET_FILE, folder / b.ASSISTANT_FILE
+    if not (target.is_file() and assistant.is_file()):
+        b.build(folder, agree=agree)
+    return target, assistant
