@@ -1,25 +1,82 @@
 """Test-wide isolation and the real model assets.
 
-Every test gets its own TANDEM_HOME, Hugging Face cache and ModelScope cache under tmp_path, so
-nothing touches the user's real cache or settings. Model files derived from the embedded models
-(SmolLM2 F32, the assembled Gemma 3 file) are expensive to build and are kept between runs in
-TANDEM_TEST_ASSETS (default ~/.cache/tandem-test-assets), never in the repository.
+Every test gets its own home directory under tmp_path: ``HOME`` and the XDG directories (so any
+library that writes under ``~`` writes there), TANDEM_HOME, the Hugging Face home (token files,
+cache) and ModelScope's config and cache (``~/.modelscope/credentials/session`` is written by
+modelscope on every download). Libraries that read those locations once, when first imported,
+are reset per test too. Nothing a test does lands in the real home (issue 8, item 18;
+tests/integration/test_home_isolation.py checks it), with one deliberate exception: model files
+derived from the embedded models (SmolLM2 F32, the assembled Gemma 3 file) are expensive to build
+and are kept between runs in TANDEM_TEST_ASSETS (default ~/.cache/tandem-test-assets).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-ASSET_DIR = Path(os.environ.get("TANDEM_TEST_ASSETS", Path.home() / ".cache" / "tandem-test-assets"))
+#: The real home, resolved before anything is redirected (only the isolation test reads it).
+REAL_HOME = Path.home()
+ASSET_DIR = Path(os.environ.get("TANDEM_TEST_ASSETS", REAL_HOME / ".cache" / "tandem-test-assets"))
+
+# Variables naming the home and per-library config/cache homes. Each test points them into its
+# own tmp_path; until the first test starts (collection imports modules, and some libraries
+# freeze these paths at import), they point at one session directory removed at the end.
+_HOME_VARS = {
+    "HOME": "",
+    "USERPROFILE": "",
+    "XDG_CONFIG_HOME": ".config",
+    "XDG_CACHE_HOME": ".cache",
+    "XDG_DATA_HOME": ".local/share",
+    "XDG_STATE_HOME": ".local/state",
+    "MODELSCOPE_HOME": ".modelscope",
+    "MODELSCOPE_CREDENTIALS_PATH": ".modelscope/credentials",
+    "HF_HOME": ".cache/huggingface",
+    "HF_TOKEN_PATH": ".cache/huggingface/token",
+    "MPLCONFIGDIR": ".config/matplotlib",
+    "KERAS_HOME": ".keras",
+    "TORCH_HOME": ".cache/torch",
+}
+_SESSION_HOME = Path(tempfile.mkdtemp(prefix="tandem-test-home-"))
+for _var, _rel in _HOME_VARS.items():
+    os.environ[_var] = str(_SESSION_HOME / _rel)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    shutil.rmtree(_SESSION_HOME, ignore_errors=True)
+
+
+def _reset_frozen_paths(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Libraries that computed their paths when imported: point them at this test's home."""
+    hf = sys.modules.get("huggingface_hub.constants")
+    if hf is not None:
+        hf_home = home / _HOME_VARS["HF_HOME"]
+        monkeypatch.setattr(hf, "HF_HOME", str(hf_home))
+        monkeypatch.setattr(hf, "HF_TOKEN_PATH", str(hf_home / "token"))
+        monkeypatch.setattr(hf, "HF_STORED_TOKENS_PATH", str(hf_home / "stored_tokens"))
+    ms_config = sys.modules.get("modelscope_hub.config")
+    if ms_config is not None:  # a process-wide HubConfig that froze config_dir when created
+        monkeypatch.setattr(ms_config, "_default_config", None)
+    ms_api = sys.modules.get("modelscope.hub.api")
+    if ms_api is not None:
+        creds = str(home / _HOME_VARS["MODELSCOPE_CREDENTIALS_PATH"])
+        monkeypatch.setattr(ms_api.ModelScopeConfig, "path_credential", creds)
 
 
 @pytest.fixture(autouse=True)
 def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    user_home = tmp_path / "home"
+    user_home.mkdir()
+    for var, rel in _HOME_VARS.items():
+        monkeypatch.setenv(var, str(user_home / rel))
+    _reset_frozen_paths(user_home, monkeypatch)
     home = tmp_path / "tandem-home"
     monkeypatch.setenv("TANDEM_HOME", str(home))
     monkeypatch.setenv("TANDEM_EMBEDDED_DIR", str(ASSET_DIR))
