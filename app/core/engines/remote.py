@@ -410,9 +410,7 @@ def _list_models(client: httpx.Client, endpoint: Endpoint) -> list[RemoteModel]:
         items = data["data"]
         return [RemoteModel(str(m["id"]), str(m.get("owned_by") or "")) for m in items]
     except (ValueError, KeyError, TypeError) as exc:
-        raise RemoteServerError(
-            f"{endpoint.url}: GET /models did not return an OpenAI model list"
-        ) from exc
+        raise RemoteServerError(f"{endpoint.url}: GET /models did not return an OpenAI model list") from exc
 
 
 def list_models(endpoint: Endpoint, api_key: str | None, timeout_s: float = 30.0) -> list[RemoteModel]:

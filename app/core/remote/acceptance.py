@@ -114,7 +114,7 @@ def vllm_counter_snapshot(text: str) -> dict[str, float] | None:
 
 def vllm_counter_delta(before: Mapping[str, float], after: Mapping[str, float]) -> Acceptance | None:
     """Acceptance from two counter snapshots taken around one request."""
-    deltas = [int(round(after[n] - before[n])) for n in VLLM_COUNTERS]
+    deltas = [round(after[n] - before[n]) for n in VLLM_COUNTERS]
     if any(d < 0 for d in deltas):  # the server restarted in between: the numbers mean nothing
         return None
     drafts, draft_tokens, accepted = deltas
@@ -141,7 +141,7 @@ def sglang_meta_info(meta: Mapping[str, Any]) -> Acceptance | None:
             None,
             completion - verify,
             verify,
-            note="accepted = completion_tokens - spec_verify_ct; the server does not say how many were drafted",
+            note="accepted = completion_tokens - spec_verify_ct; drafted count not reported",
         )
     return None
 

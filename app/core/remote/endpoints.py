@@ -74,9 +74,7 @@ def normalize_url(url: str) -> str:
     if not host:
         raise EndpointError(f"endpoint: {text!r} has no host name")
     if parts.username or parts.password:
-        raise EndpointError(
-            "endpoint: do not put credentials in the URL; the API key is kept in the keyring"
-        )
+        raise EndpointError("endpoint: do not put credentials in the URL; the API key is kept in the keyring")
     if parts.query or parts.fragment:
         raise EndpointError(f"endpoint: {text!r} must not carry a query or fragment")
     netloc = f"[{host}]" if ":" in host else host
