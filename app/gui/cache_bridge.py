@@ -38,6 +38,12 @@ class CacheBridge:
     def hub_for(self, spec: AnySpec) -> str:
         return choose_hub(spec, self.hub)
 
+    def endpoint_for(self, hub: str) -> str | None:
+        """The endpoint set for ``hub`` in the settings (None: the library's default or the
+        environment). Read at call time: the download queue asks it for every job."""
+        chosen, endpoint = self.hub, self.endpoint
+        return endpoint if hub == chosen else None
+
     def manager(
         self, family: Family, spec: AnySpec, role: Role, quant: str, draft_quant: str | None = None
     ) -> CacheManager:
@@ -48,7 +54,7 @@ class CacheBridge:
             quant,
             self.hub_for(spec),
             draft_quantization=draft_quant,
-            endpoint=self.endpoint,
+            endpoint=self.endpoint_for(self.hub_for(spec)),
         )
 
     def status(

@@ -69,8 +69,8 @@ class DownloadService(QObject):
         super().__init__(parent)
         self.cache = cache
         self.model = model
-        endpoints = {cache.hub: cache.endpoint} if cache.endpoint else None
-        self.queue = DownloadQueue(registry, store, endpoints=endpoints)
+        # asked for every job: a hub endpoint changed in Settings applies to the next download
+        self.queue = DownloadQueue(registry, store, endpoints=cache.endpoint_for)
         self._states: dict[str, str] = {}
         for item in self.queue.items():
             self._states[item.id] = item.state

@@ -415,17 +415,39 @@ class SilentHub:
 
 
 class CountingProxy(FlakyProxy):
-    """A plain proxy to ``127.0.0.1:target`` that counts the connections it forwarded."""
+    """A plain proxy to ``127.0.0.1:target`` that counts the connections it forwarded and keeps
+    the start of what clients sent (request lines and headers) in ``sent``."""
 
     def __init__(self, target: int) -> None:
         super().__init__(target)
         self.connections = 0
+        self.sent = bytearray()
 
     def _pipe(self, src: socket.socket, dst: socket.socket, down: bool) -> None:
-        if not down:
-            with self._lock:
-                self.connections += 1
-        super()._pipe(src, dst, down)
+        if down:
+            super()._pipe(src, dst, down)
+            return
+        with self._lock:
+            self.connections += 1
+        super()._pipe(_Recording(src, self), dst, down)
+
+
+class _Recording:
+    """A client socket whose received bytes are also appended to the proxy's ``sent``."""
+
+    def __init__(self, sock: socket.socket, proxy: CountingProxy) -> None:
+        self._sock = sock
+        self._proxy = proxy
+
+    def recv(self, n: int) -> bytes:
+        data = self._sock.recv(n)
+        with self._proxy._lock:
+            if len(self._proxy.sent) < 1_000_000:
+                self._proxy.sent += data
+        return data
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._sock, name)
 
 
 # --- fixtures ------------------------------------------------------------------------------------

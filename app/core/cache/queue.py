@@ -79,7 +79,9 @@ class DownloadQueue:
     """``DownloadQueue(registry).start()``; ``add(...)``; ``subscribe(cb)``; ``shutdown()``.
 
     ``workers`` downloads run at once (default 1: one big download at full speed beats two at
-    half, and progress is easier to read). ``endpoints`` maps a hub to a mirror endpoint.
+    half, and progress is easier to read). ``endpoints`` maps a hub to a mirror endpoint, or is a
+    function of the hub asked again for every job, so a changed setting reaches the next download
+    without a restart (the hub token is likewise read from the keyring for every job).
     """
 
     def __init__(
@@ -88,12 +90,16 @@ class DownloadQueue:
         store: Path | None = None,
         *,
         workers: int = 1,
-        endpoints: dict[str, str] | None = None,
+        endpoints: dict[str, str] | Callable[[str], str | None] | None = None,
     ) -> None:
         self._registry = registry
         self._store = store or default_store()
         self._workers_n = max(1, workers)
-        self._endpoints = dict(endpoints or {})
+        if callable(endpoints):
+            self._endpoint_for: Callable[[str], str | None] = endpoints
+        else:
+            fixed = dict(endpoints or {})
+            self._endpoint_for = lambda hub: fixed.get(hub) or None
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
         self._items: dict[str, DownloadItem] = {}
@@ -418,7 +424,7 @@ class DownloadQueue:
             q,
             hub,
             draft_quantization=draft_quantization,
-            endpoint=self._endpoints.get(hub or "") if hub else None,
+            endpoint=self._endpoint_for(hub) if hub else None,
         )
 
 
