@@ -216,3 +216,17 @@ def test_first_start_loads_the_default_without_a_note(make_window: Any, qtbot: A
         w.load_startup_model()
     assert loaded.args[0]["family"] == "smollm2-135m-instruct"
     assert w.banner.isHidden() and w.statusBar().currentMessage() == ""
+
+
+def test_an_unregistered_last_launch_falls_back_with_a_note(make_window: Any, qtbot: Any) -> None:
+    from app.core.settings import LastLaunch, Settings
+
+    settings = Settings()
+    settings.last_model = LastLaunch(
+        family="unregistered-since", format="gguf", size="1", quantization="Q4_0", engine="llama.cpp"
+    )
+    w = make_window(settings=settings, loader=recording_loader(RecordingEngine(), []))
+    with qtbot.waitSignal(w.modelLoaded, timeout=10_000) as loaded:
+        w.load_startup_model()
+    assert loaded.args[0]["family"] == "smollm2-135m-instruct"
+    assert "unregistered-since Q4_0 could not be reopened: unknown model" in w.banner.text.text()
