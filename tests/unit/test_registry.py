@@ -141,6 +141,137 @@ BAD = [
 ]
 
 
+def _with_spec(data: dict[str, Any], **spec_fields: Any) -> dict[str, Any]:
+    out = copy.deepcopy(data)
+    for key, value in spec_fields.items():
+        if value is None:
+            out["specs"][0].pop(key, None)
+        else:
+            out["specs"][0][key] = value
+    return out
+
+
+def _local(path: str, **extra: Any) -> dict[str, Any]:
+    data = gguf_family()
+    data["specs"][0]["sources"] = {"local": {"path": path, **extra}}
+    return data
+
+
+# Issue 8 item 10: a name that does not vary by quantization makes every quantization the same model.
+SAME_FILE_BAD = [
+    pytest.param(
+        _with_spec(gguf_family(), model_file_name_template="model.gguf"),
+        "quantizations Q4_K_M and Q8_0 both resolve to 'model.gguf'",
+        id="gguf-template-without-quantization",
+    ),
+    pytest.param(
+        gguf_family(model_file_name_template="model.gguf"),
+        "sources.huggingface.model_file_name_template: quantizations Q4_K_M and Q8_0 both resolve",
+        id="gguf-hub-template-without-quantization",
+    ),
+    pytest.param(
+        gguf_family(draft_model_file_name_template="MTP/mtp.gguf"),
+        "2 draft_quantizations are listed but no drafter field uses {draft_quantization}",
+        id="gguf-drafter-template-without-draft-quantization",
+    ),
+    pytest.param(
+        mlx_family(draft_model_id="mlx-community/m-assistant", draft_quantizations=["bf16", "4bit"]),
+        "2 draft_quantizations are listed but no drafter field uses {draft_quantization}",
+        id="mlx-drafter-id-without-draft-quantization",
+    ),
+    pytest.param(
+        mlx_family(model_id="mlx-community/m-bf16"),
+        "sources.modelscope.model_id: 'mlx-community/m-bf16' has no {quantization}, so all 2 quantizations",
+        id="mlx-model-id-without-quantization",
+    ),
+    pytest.param(
+        _with_spec(
+            gguf_family(),
+            quantization_parts={
+                "Q4_K_M": ["00001-of-00002", "00002-of-00002"],
+                "Q8_0": ["00001-of-00002", "00002-of-00002"],
+            },
+            model_file_name_split_template="split/model-{part}.gguf",
+        ),  # fmt: skip
+        "model_file_name_split_template: quantizations Q4_K_M and Q8_0 both resolve to 'split/model-00001",
+        id="split-template-without-quantization",
+    ),
+    pytest.param(
+        _with_spec(
+            gguf_family(),
+            quantization_parts={"Q8_0": ["Q4_K_M"]},
+            model_file_name_split_template="model-{part}.gguf",
+        ),
+        "quantizations Q4_K_M and Q8_0 both resolve to 'model-Q4_K_M.gguf'",
+        id="split-part-collides-with-single-file",
+    ),
+    pytest.param(
+        _with_spec(
+            gguf_family(),
+            quantization_parts={"Q8_0": ["a", "a"]},
+            model_file_name_split_template="{quantization}/m-{part}.gguf",
+        ),
+        "quantization_parts: Q8_0 lists a part twice",
+        id="split-part-listed-twice",
+    ),
+    pytest.param(
+        _local("/models/model.gguf"),
+        "sources.local.path: '/models/model.gguf' has no {quantization}, so all 2 quantizations",
+        id="local-path-without-quantization",
+    ),
+    pytest.param(
+        _local("/m/{quantization}.gguf", draft_path="/m/d.gguf", draft_quantizations=["a", "b"]),
+        "sources.local.draft_path: '/m/d.gguf' has no {draft_quantization}",
+        id="local-draft-path-without-draft-quantization",
+    ),
+]
+
+SAME_FILE_GOOD = [
+    pytest.param(
+        _with_spec(gguf_family(), quantizations=["Q8_0"], model_file_name_template="model.gguf"),
+        id="one-quantization-fixed-name",
+    ),
+    pytest.param(
+        gguf_family(draft_quantizations=["Q8_0"], draft_model_file_name_template="MTP/mtp.gguf"),
+        id="one-draft-quantization-fixed-name",
+    ),
+    pytest.param(
+        gguf_family(
+            draft_model_id="org/drafter-{draft_quantization}", draft_model_file_name_template="d.gguf"
+        ),
+        id="drafter-varies-by-repo",
+    ),
+    pytest.param(
+        _with_spec(
+            gguf_family(),
+            quantization_parts={"Q8_0": ["00001-of-00002", "00002-of-00002"]},
+            model_file_name_split_template="{quantization}/model-{quantization}-{part}.gguf",
+        ),
+        id="split-and-single-files",
+    ),
+    pytest.param(_local("/m/{quantization}.gguf"), id="local-with-placeholder"),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), SAME_FILE_BAD)
+def test_quantizations_that_resolve_to_the_same_model_are_refused(data: dict[str, Any], message: str) -> None:
+    with pytest.raises(RegistryError) as info:
+        load_family(data, "test")
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize("data", SAME_FILE_GOOD)
+def test_names_that_vary_by_quantization_are_accepted(data: dict[str, Any]) -> None:
+    assert load_family(data, "test").specs
+
+
+def test_registering_a_same_file_spec_is_refused_with_the_reason(tmp_path: Path) -> None:
+    reg = Registry.load(tmp_path)
+    with pytest.raises(RegistryError, match=r"no \{quantization\}|both resolve"):
+        reg.register(_with_spec(gguf_family(), model_file_name_template="model.gguf"), tmp_path)
+    assert not list(tmp_path.glob("*.json"))
+
+
 @pytest.mark.parametrize("data", GOOD)
 def test_good_specs_validate(data: dict[str, Any]) -> None:
     fam = load_family(data, "test")

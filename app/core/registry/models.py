@@ -114,6 +114,16 @@ class DrafterFields(_Strict):
                 f"{where}: drafter fields use {{draft_quantization}} but draft_quantizations is missing; "
                 "list the drafter's quantizations"
             )
+        if (
+            self.draft_quantizations
+            and len(self.draft_quantizations) > 1
+            and "draft_quantization" not in used
+        ):
+            raise ValueError(
+                f"{where}: {len(self.draft_quantizations)} draft_quantizations are listed but no drafter "
+                "field uses {draft_quantization}, so every one resolves to the same drafter; put "
+                "{draft_quantization} in draft_model_file_name_template or draft_model_id"
+            )
         if self.draft_model_id is not None and not _REPO_RE.match(self.draft_model_id):
             raise ValueError(f"{where}.draft_model_id: {self.draft_model_id!r} is not an 'org/name' repo id")
 
@@ -203,18 +213,34 @@ class _SpecBase(_Strict):
         return []
 
 
-def _check_local(local: LocalSource | None) -> None:
+def _check_local(local: LocalSource | None, quantizations: list[str]) -> None:
     if local is None:
         return
-    check_placeholders(local.path, "sources.local.path", {"quantization"})
+    if "quantization" not in check_placeholders(local.path, "sources.local.path", {"quantization"}):
+        _one_target_for_all(quantizations, "sources.local.path", local.path)
     _check_list(local.draft_quantizations, "sources.local.draft_quantizations", required=False)
     used = check_placeholders(local.draft_path, "sources.local.draft_path", {"draft_quantization"})
     if "draft_quantization" in used and not local.draft_quantizations:
         raise ValueError(
             "sources.local.draft_path uses {draft_quantization} but draft_quantizations is missing"
         )
+    if local.draft_quantizations and len(local.draft_quantizations) > 1 and "draft_quantization" not in used:
+        raise ValueError(
+            f"sources.local.draft_path: {local.draft_path!r} has no {{draft_quantization}}, so all "
+            f"{len(local.draft_quantizations)} draft_quantizations would be the same file; add it"
+        )
     if local.draft_quantizations and not local.draft_path:
         raise ValueError("sources.local.draft_quantizations: given but no draft_path is declared")
+
+
+def _one_target_for_all(quantizations: list[str], field: str, value: str) -> None:
+    """Several quantizations with a name that does not vary by quantization: refuse, with the fix."""
+    if len(quantizations) > 1:
+        raise ValueError(
+            f"{field}: {value!r} has no {{quantization}}, so all {len(quantizations)} quantizations "
+            f"({', '.join(quantizations[:4])}{', ...' if len(quantizations) > 4 else ''}) would resolve "
+            "to the same model; add {quantization} to it or list one quantization"
+        )
 
 
 def check_relative_file(template: str | None, field: str) -> None:
@@ -275,12 +301,12 @@ class GGUFSpec(_SpecBase):
                 raise ValueError(
                     f"{where}: gguf needs model_file_name_template, e.g. 'model-{{quantization}}.gguf'"
                 )
-            src._check_drafter(where)
             if src.draft_model_id is not None and src.draft_model_file_name_template is None:
                 raise ValueError(
                     f"{where}.draft_model_file_name_template: required for a gguf drafter "
                     "(gguf drafters are downloaded as one file), e.g. 'drafter-{draft_quantization}.gguf'"
                 )
+            src._check_drafter(where)
         if self.quantization_parts and not split:
             if "part" not in used:
                 raise ValueError(
@@ -293,8 +319,31 @@ class GGUFSpec(_SpecBase):
                     f"quantization_parts: no parts listed for {missing}; model_file_name_template uses "
                     "{part}, so every quantization is split (or add model_file_name_split_template)"
                 )
-        _check_local(self.sources.local)
+        self._check_distinct_files()
+        _check_local(self.sources.local, self.quantizations)
         return self
+
+    def _check_distinct_files(self) -> None:
+        """Every quantization must resolve to its own files on every hub (no two share a file)."""
+        for hub in self.sources.hubs():
+            owner: dict[str, str] = {}
+            for q in self.quantizations:
+                template, field = self.file_template(hub, q)
+                parts = (self.quantization_parts or {}).get(q)
+                if parts and len(set(parts)) != len(parts):
+                    raise ValueError(f"quantization_parts: {q} lists a part twice")
+                names = (
+                    [format_template(template, field, quantization=q, part=part) for part in parts]
+                    if parts
+                    else [format_template(template, field, quantization=q)]
+                )
+                for name in names:
+                    other = owner.setdefault(name, q)
+                    if other != q:
+                        raise ValueError(
+                            f"{field}: quantizations {other} and {q} both resolve to {name!r}; "
+                            "use {quantization} in the template so each names its own file"
+                        )
 
     def file_template(self, hub: str, quantization: str | None = None) -> tuple[str, str]:
         """(template, field name) naming the files of ``quantization`` on ``hub``."""
@@ -329,8 +378,10 @@ class MLXSpec(_SpecBase):
                     f"{where}.draft_model_file_name_template: mlx drafters are repo snapshots; "
                     "use draft_model_id instead"
                 )
+            if "quantization" not in placeholders(src.model_id, f"{where}.model_id"):
+                _one_target_for_all(self.quantizations, f"{where}.model_id", src.model_id)
             src._check_drafter(where)
-        _check_local(self.sources.local)
+        _check_local(self.sources.local, self.quantizations)
         return self
 
 
