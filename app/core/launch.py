@@ -58,6 +58,14 @@ def check_speculation(
     return replace(options, method=support.method or options.method)
 
 
+def thread_count_notice(engine: str, n_threads: int | None) -> str | None:
+    """One line saying a given thread count will not be used, or None when it will (or none was given)."""
+    info = ENGINES.get(engine)
+    if n_threads is None or info is None or info.uses_thread_count:
+        return None
+    return f"the thread count ({n_threads}) is ignored by {info.label}: MLX chooses its own CPU threads"
+
+
 def load_engine(engine: str, req: LoadRequest, progress: Callable[[str], None] | None = None) -> Engine:
     if engine == "llama.cpp":
         from app.core.engines.llamacpp import LlamaCppEngine

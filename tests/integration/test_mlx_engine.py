@@ -6,6 +6,7 @@ and mlx-lm's own model classes; nothing is downloaded.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import threading
@@ -50,6 +51,8 @@ def ckpt(mlx_libs: None, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
     return {
         "g4_target": fx.write_gemma4_target(root / "g4-target"),
         "g4_drafter": fx.write_gemma4_assistant(root / "g4-assistant"),
+        # a random drafter that gets a draft accepted now and then (1 of 171 in 60 tokens here)
+        "g4_drafter_7": fx.write_gemma4_assistant(root / "g4-assistant-7", seed=7),
         "g4_target_forced": fx.write_gemma4_target(root / "g4-target-forced", forced=True),
         "g4_drafter_forced": fx.write_gemma4_assistant(root / "g4-assistant-forced", forced=True),
         "llama_target": fx.write_llama_target(root / "llama-target"),
@@ -521,3 +524,268 @@ def test_classic_rounds_recovers_draft_counts() -> None:
     marks = [(1, True), (2, False), (3, False), (4, True), (5, True), (6, True)]
     steps = list(classic_rounds(iter(marks), 3, 6))
     assert steps == [(1, (3, 1)), (2, None), (3, (3, 0)), (4, (3, 3)), (5, None), (6, None)]
+
+
+# --- issue 8: parity through the CLI, top candidates from the logits ---------------------------
+
+
+def test_parity_cli_on_a_gemma4_assistant_pair(
+    ckpt: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tandem parity --engine mlx`` crashed with a TypeError on ``top_logprobs`` (item 11)."""
+    from app.cli import main
+
+    prompts = tmp_path / "prompts.txt"
+    prompts.write_text("Write a short note about speculative decoding.\nName three colours.\n")
+    args = ["parity", "--model-path", str(ckpt["g4_target"]), "--draft-model-path", str(ckpt["g4_drafter"]),
+            "--engine", "mlx", "--spec-method", "mtp", "--prompts", str(prompts),
+            "--max-tokens", "24"]  # fmt: skip
+    assert main([*args, "--threads", "3"]) == 0
+    captured = capsys.readouterr()
+    out = captured.out
+    assert "[identical] (token ids; 24 vs 24 tokens) 'Write a short note about speculative decoding.'" in out
+    # MLX has no thread-count setting: said once, in one line (item 12)
+    notes = [ln for ln in captured.err.splitlines() if "--threads" in ln]
+    assert notes == [
+        "note: --threads: the thread count (3) is ignored by Apple MLX (mlx-vlm): "
+        "MLX chooses its own CPU threads"
+    ]
+    assert out.rstrip().endswith("2/2 prompts identical")
+    assert main([*args, "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["identical"], r["compared"], r["tokens_off"]) for r in rows] == [(True, "token ids", 24)] * 2
+
+
+def _independent_top(model_dir: Path, backend: str, ids: list[int], k: int) -> dict[str, object]:
+    """Top-k log-probabilities after ``ids`` from a plain forward pass of the model, on a thread
+    of its own (MLX is thread-affine), loaded without the engine."""
+
+    def run() -> list[tuple[int, float]]:
+        import mlx.core as mx
+
+        try:
+            x = mx.array([ids])
+            if backend == "vlm":
+                from mlx_vlm.utils import load_model as vlm_load
+
+                logits = vlm_load(model_dir).language_model(x).logits[0, -1]
+            else:
+                from mlx_lm.utils import load_model as lm_load
+
+                logits = lm_load(model_dir)[0](x)[0, -1]
+            lp = logits.astype(mx.float32) - mx.logsumexp(logits.astype(mx.float32))
+            top = mx.argsort(-lp)[:k].tolist()
+            return [(int(i), float(lp[i].item())) for i in top]
+        finally:
+            mx.clear_streams()
+
+    return _in_thread(run, timeout=60)
+
+
+@pytest.mark.parametrize(("target", "backend"), [("g4_target", "vlm"), ("llama_target", "lm")])
+def test_top_candidates_at_a_difference_come_from_the_model_logits(
+    ckpt: dict[str, Path], engines: list[object], target: str, backend: str
+) -> None:
+    from transformers import AutoTokenizer
+
+    from app.core.bench.runner import compare, run_once
+
+    engine = _load(ckpt[target])
+    engines.append(engine)
+    off = run_once(engine, MESSAGES[0]["content"], Sampling(max_tokens=8), top_logprobs=5)  # type: ignore[arg-type]
+    assert off.token_ids is not None and len(off.token_ids) == 8
+    assert off.candidates is not None and len(off.candidates) == 8
+    for tok, row in zip(off.token_ids, off.candidates, strict=True):
+        assert len(row) == 5 and row[0][0] == tok  # greedy: the chosen token is the best candidate
+        assert [c[2] for c in row] == sorted((c[2] for c in row), reverse=True)
+    # Force a difference at position 5 (a spec-on run that chose another token there).
+    pos = 5
+    on = dataclasses.replace(off, token_ids=[*off.token_ids[:pos], off.candidates[pos][1][0]])
+    res = compare(off, on)
+    assert not res.identical and res.first_difference == pos and res.candidates == off.candidates[pos]
+    assert res.logprob_gap == pytest.approx(off.candidates[pos][0][2] - off.candidates[pos][1][2])
+    # ... and those candidates are the model's own: a plain forward pass over prompt + 5 tokens.
+    prompt = AutoTokenizer.from_pretrained(str(ckpt[target])).apply_chat_template(
+        MESSAGES, add_generation_prompt=True, tokenize=True, return_dict=False
+    )
+    ref = _independent_top(ckpt[target], backend, [*prompt, *off.token_ids[:pos]], 5)
+    assert not ref["hung"] and "error" not in ref, ref.get("error")
+    expected = ref["value"]
+    assert [c[0] for c in res.candidates] == [i for i, _ in expected]  # type: ignore[union-attr]
+    assert [c[2] for c in res.candidates] == pytest.approx([lp for _, lp in expected], abs=1e-4)  # type: ignore[union-attr]
+
+
+def test_candidates_with_speculation(ckpt: dict[str, Path], engines: list[object]) -> None:
+    # mlx-lm verifies with the target's logits and yields them: candidates for every token.
+    classic = _load(ckpt["llama_target"], ckpt["llama_drafter"], "draft", 3)
+    engines.append(classic)
+    fin = _finished(list(classic.generate(MESSAGES, Sampling(max_tokens=10), top_logprobs=3)))  # type: ignore[attr-defined]
+    rows = classic.last_candidates  # type: ignore[attr-defined]
+    assert fin.drafted_total > 0 and rows is not None and len(rows) == fin.completion_tokens
+    assert [r[0].id for r in rows] == fin.token_ids
+    # mlx-vlm's speculative rounds yield no logits: None, never invented rows.
+    mtp = _load(ckpt["g4_target"], ckpt["g4_drafter"])
+    engines.append(mtp)
+    _finished(list(mtp.generate(MESSAGES, Sampling(max_tokens=10), top_logprobs=3)))  # type: ignore[attr-defined]
+    assert mtp.last_candidates is None  # type: ignore[attr-defined]
+    # A request that does not ask clears the previous rows.
+    _run(classic, 3)
+    assert classic.last_candidates is None  # type: ignore[attr-defined]
+
+
+# --- issue 8: the context length is enforced ------------------------------------------------------
+
+
+def _prompt_len(model_dir: Path) -> int:
+    from transformers import AutoTokenizer
+
+    ids = AutoTokenizer.from_pretrained(str(model_dir)).apply_chat_template(
+        MESSAGES, add_generation_prompt=True, tokenize=True, return_dict=False
+    )
+    return len(ids)
+
+
+@pytest.mark.parametrize("pair", ["vlm", "lm", "mtp", "draft"])
+def test_generation_stops_at_the_context_and_a_prompt_that_does_not_fit_is_refused(
+    ckpt: dict[str, Path], engines: list[object], pair: str
+) -> None:
+    from app.core.engines.base import ContextLengthError
+    from app.core.engines.mlx import MLXEngine
+
+    target, drafter, method = {
+        "vlm": (ckpt["g4_target"], None, "mtp"),
+        "lm": (ckpt["llama_target"], None, "draft"),
+        "mtp": (ckpt["g4_target"], ckpt["g4_drafter"], "mtp"),
+        "draft": (ckpt["llama_target"], ckpt["llama_drafter"], "draft"),
+    }[pair]
+    n_prompt = _prompt_len(target)
+    spec = SpeculationOptions.build(
+        enabled=drafter is not None, method=method, draft_model_path=str(drafter) if drafter else None
+    )
+    engine = MLXEngine.load(LoadRequest(str(target), spec, n_ctx=n_prompt + 5))
+    engines.append(engine)
+    events = _run(engine, 50)
+    fin = _finished(events)
+    assert fin.prompt_tokens == n_prompt
+    assert fin.completion_tokens == 5 and fin.reason == "length"
+    if drafter is not None:
+        _check_accounting(events)
+    tight = MLXEngine.load(LoadRequest(str(target), spec, n_ctx=n_prompt))
+    engines.append(tight)
+    with pytest.raises(ContextLengthError) as err:
+        _run(tight, 1)
+    assert str(err.value) == (
+        f"The prompt is {n_prompt} tokens but the context holds {n_prompt}: "
+        "there is no room left for an answer."
+    )
+    assert "larger context" in err.value.user_message()
+    assert _finished(_run(engine, 2)).completion_tokens == 2  # the engine still serves
+
+
+# --- issue 8: drafted tokens of mlx-vlm drafters without draft_lens -------------------------------
+
+
+def _rounds(events: list[Event]) -> list[tuple[int, int, int]]:
+    return [(r.drafted, r.accepted, r.emitted) for r in events if isinstance(r, Round)]
+
+
+def test_vlm_drafter_without_draft_lens_reports_real_draft_counts(
+    ckpt: dict[str, Path], engines: list[object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Several mlx-vlm drafters keep only ``accept_lens`` (dflash2, dspark, nemotron_h_mtp, ...);
+    drafted was then reported equal to accepted: a false 100% acceptance (item 13)."""
+    from mlx_vlm.speculative import mtp as vlm_mtp
+    from mlx_vlm.speculative.drafters.gemma4_assistant import Gemma4AssistantDraftModel
+
+    engine = _load(ckpt["g4_target"], ckpt["g4_drafter_7"])
+    engines.append(engine)
+    reference = _run(engine, 60)  # this drafter keeps draft_lens
+    ref = _finished(reference)
+    assert ref.drafted_known and ref.acceptance_rate is not None and ref.acceptance_rate < 1.0
+    assert ref.accepted_total > 0  # some drafts are accepted, so "drafted = accepted" would show 100%
+
+    original_reset = Gemma4AssistantDraftModel.reset
+
+    def reset_without_draft_lens(self: object, *args: object, **kwargs: object) -> object:
+        out = original_reset(self, *args, **kwargs)  # type: ignore[arg-type]
+        del self.draft_lens  # type: ignore[attr-defined]
+        return out
+
+    monkeypatch.setattr(Gemma4AssistantDraftModel, "reset", reset_without_draft_lens)
+    events = _run(engine, 60)
+    fin = _finished(events)
+    assert fin.token_ids == ref.token_ids
+    assert _rounds(events) == _rounds(reference)  # from mlx-vlm's lifetime counters
+    assert fin.drafted_known and fin.drafted_total == ref.drafted_total
+    assert fin.acceptance_rate == ref.acceptance_rate and fin.acceptance_rate < 1.0  # type: ignore[operator]
+    _check_accounting(events)
+
+    # An mlx-vlm that records accepted lengths only (no draft_lens, no lifetime totals): unknown.
+    def record_accepted_only(draft_model: object, accepted: float, draft_count: int) -> None:
+        draft_model.accept_lens.append(accepted)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(vlm_mtp, "_record_speculative_round", record_accepted_only)
+    events = _run(engine, 60)
+    fin = _finished(events)
+    assert fin.token_ids == ref.token_ids
+    assert not fin.drafted_known and fin.drafted_total == 0 and fin.acceptance_rate is None
+    assert fin.accepted_total == ref.accepted_total
+    spec_rounds = [r for r in events if isinstance(r, Round) and r.index > 0]
+    assert spec_rounds and all(not r.drafted_known and r.drafted == 0 for r in spec_rounds)
+    _check_accounting(events)
+
+
+# --- issue 8: repeat penalty ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", ["g4_target", "llama_target"])
+def test_repeat_penalty_changes_greedy_output(
+    ckpt: dict[str, Path], engines: list[object], target: str
+) -> None:
+    engine = _load(ckpt[target])
+    engines.append(engine)
+    plain = _finished(_run(engine, 40)).token_ids or []
+    penalised = _finished(_run(engine, 40, repeat_penalty=3.0)).token_ids or []
+    # the random-weight models repeat themselves greedily; a strong penalty breaks that
+    assert len(set(plain)) < len(plain) / 2
+    assert len(set(penalised)) > 2 * len(set(plain)), (plain, penalised)
+    assert _finished(_run(engine, 40, repeat_penalty=1.0)).token_ids == plain
+
+
+def test_repeat_penalty_with_drafters(ckpt: dict[str, Path], engines: list[object]) -> None:
+    # Classic pairs: greedy parity holds with a penalty too (the prompt counts on both sides).
+    off = _load(ckpt["llama_target"])
+    engines.append(off)
+    plain = _finished(_run(off, 40)).token_ids
+    for n in (1, 3, 5):
+        on = _load(ckpt["llama_target"], ckpt["llama_drafter"], "draft", n)
+        engines.append(on)
+        for penalty in (1.3, 3.0):
+            ref = _finished(_run(off, 40, repeat_penalty=penalty))
+            events = _run(on, 40, repeat_penalty=penalty)
+            got = _finished(events)
+            assert ref.token_ids != plain
+            assert ref.token_ids == got.token_ids, (
+                n,
+                penalty,
+                _first_difference(ref.token_ids, got.token_ids),
+            )  # type: ignore[arg-type]
+            assert got.drafted_total > 0
+            _check_accounting(events)
+    # mlx-vlm skips logits processors in its speculative rounds: refused, not silently dropped.
+    mtp = _load(ckpt["g4_target"], ckpt["g4_drafter"])
+    engines.append(mtp)
+    with pytest.raises(GenerationError, match="does not apply a repeat penalty in its speculative rounds"):
+        mtp.generate(MESSAGES, Sampling(repeat_penalty=1.3))  # type: ignore[attr-defined]
+    assert _finished(_run(mtp, 3)).completion_tokens == 3
+
+
+def test_max_tokens_below_one_is_refused_by_sampling_before_any_engine() -> None:
+    from app.core.engines import mlx as mlx_engine
+    from app.core.engines.base import SamplingError
+
+    for bad in (0, -1):
+        with pytest.raises(SamplingError, match=rf"^max tokens: must be at least 1 \(got {bad}\)$"):
+            Sampling(max_tokens=bad)
+    # one message path: the MLX engine has no max-tokens check of its own
+    assert "max_tokens must be" not in Path(mlx_engine.__file__).read_text()

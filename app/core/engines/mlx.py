@@ -243,7 +243,7 @@ class VlmRoundReader:
         elif total is not None and self._total is not None and new_rounds == 1:
             drafted = total - self._total
         self._total = total
-        if drafted is None or drafted < accepted:
+        if drafted is None or drafted < max(accepted, 1):  # every mlx-vlm round drafts at least 1
             self.drafted_known = False
             return accepted, accepted  # for the from-draft marks only; reported as unknown
         return drafted, accepted
@@ -617,6 +617,20 @@ class MLXEngine:
                 plain.close()
             return
         k = plan.draft_tokens or 1
+        if penalty is not None:
+            # mlx-lm's speculative loop hands its processors the tokens from the prompt's last one
+            # on (the rest of the prompt goes through a prefill they never see), while its plain
+            # loop hands them the whole prompt: put the rest back, or the penalty (and so the
+            # greedy output) would differ with speculation on.
+            from mlx_lm.sample_utils import make_repetition_penalty
+
+            penalise = make_repetition_penalty(penalty, REPEAT_PENALTY_WINDOW)
+            before = mx.array(prompt[-REPEAT_PENALTY_WINDOW - 1 : -1], dtype=mx.uint32)
+
+            def with_prompt(tokens: Any, logits: Any) -> Any:
+                return penalise(mx.concatenate([before, tokens]), logits)
+
+            processors = [with_prompt]
         spec_gen = speculative_generate_step(
             prompt_arr,
             state.target,
