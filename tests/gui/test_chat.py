@@ -17,8 +17,11 @@ def load_default(w: Any, qtbot: Any, timeout: int = 120_000) -> None:
 def test_full_chat_turn_on_the_real_embedded_model(make_window: Any, qtbot: Any) -> None:
     """Real SmolLM2 Q4_1 through the real llama.cpp engine on the engine thread."""
     w = make_window()
-    assert w.load_bar.isVisible() or w.engine.busy is False
-    load_default(w, qtbot)
+    assert not w.load_bar.isVisible() and not w.engine.busy  # a fresh window loads nothing
+    with qtbot.waitSignal(w.modelLoaded, timeout=120_000):
+        w.load_default_model()
+        assert w.load_bar.isVisible() and w.engine.busy  # the load shows its bar at once
+    assert not w.load_bar.isVisible() and not w.engine.busy
     assert "smollm2" in w.status_model.text() and "llama.cpp" in w.status_engine.text()
     w.chat.sampling = w.chat.sampling.__class__(temperature=0.0, max_tokens=24)
     with qtbot.waitSignal(w.chat.answerFinished, timeout=120_000) as blocker:
