@@ -15,7 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from app.core.cache.queue import DownloadItem as CoreItem
-from app.core.cache.queue import DownloadQueue
+from app.core.cache.queue import DownloadQueue, download_label
 from app.core.registry import AnySpec, Family, Registry
 from app.gui.cache_bridge import CacheBridge, Role
 from app.gui.models.downloads_model import DownloadItem, DownloadsModel
@@ -34,10 +34,16 @@ class DownloadRequest:
     draft_quantization: str | None = None
 
 
-def view_item(item: CoreItem) -> DownloadItem:
-    label = f"{item.family} {item.format.upper()} {item.size} {item.quantization}"
-    if item.role == "drafter":
-        label += f" · drafter {item.draft_quantization or ''}".rstrip()
+def view_item(item: CoreItem, size_label: str | None = None) -> DownloadItem:
+    """The row of ``item``; ``size_label`` is its spec's label (the browser's), else ``item.size``."""
+    label = download_label(
+        item.family,
+        item.format,
+        size_label or item.size,
+        item.quantization,
+        item.role,
+        item.draft_quantization,
+    )
     return DownloadItem(
         id=item.id,
         label=label,
@@ -69,12 +75,14 @@ class DownloadService(QObject):
         super().__init__(parent)
         self.cache = cache
         self.model = model
+        self._registry = registry
+        self._size_labels: dict[tuple[str, str, str], str] = {}
         # asked for every job: a hub endpoint changed in Settings applies to the next download
         self.queue = DownloadQueue(registry, store, endpoints=cache.endpoint_for)
         self._states: dict[str, str] = {}
         for item in self.queue.items():
             self._states[item.id] = item.state
-            model.upsert(view_item(item))
+            model.upsert(self._view(item))
         self._changed.connect(self._on_changed)
         self._unsubscribe = self.queue.subscribe(self._changed.emit)
         self.queue.start()
@@ -85,7 +93,7 @@ class DownloadService(QObject):
         item = self.queue.add(
             request.family.name,
             spec.format,
-            str(spec.size_in_billions),
+            spec.size_label,
             request.quantization,
             drafter=request.role == "drafter",
             draft_quantization=request.draft_quantization if request.role == "drafter" else None,
@@ -95,6 +103,19 @@ class DownloadService(QObject):
 
     def cancel(self, item_id: str) -> None:
         self.queue.cancel(item_id)
+
+    def _view(self, item: CoreItem) -> DownloadItem:
+        """The row, named with the spec's size label even for items queued as a number."""
+        key = (item.family, item.format, item.size)
+        label = self._size_labels.get(key)
+        if label is None:
+            try:
+                _fam, spec, _q = self._registry.match(item.family, item.format, item.size, item.quantization)
+                label = spec.size_label
+            except ValueError:  # the family was unregistered since: keep what the item says
+                label = item.size
+            self._size_labels[key] = label
+        return view_item(item, label)
 
     def retry(self, item_id: str) -> None:
         self.queue.retry(item_id)
@@ -113,7 +134,7 @@ class DownloadService(QObject):
         if previous == item.state and item.state == "active":
             self.model.set_progress(item.id, item.bytes_done, item.bytes_total, item.rate, item.eta)
             return
-        self.model.upsert(view_item(item))
+        self.model.upsert(self._view(item))
         if item.state != previous:
             if item.state == "finished":
                 self.completed.emit(item.id, True)

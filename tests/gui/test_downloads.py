@@ -5,13 +5,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from app.core.cache import CacheManager, DownloadCancelled, ProgressEvent
 from app.core.registry import Registry
 from app.gui.cache_bridge import CacheBridge
 from app.gui.downloads import DownloadRequest, DownloadService
 from app.gui.models.downloads_model import DownloadsModel, ProgressRole
-from app.gui.views.downloads_page import DownloadsPage
+from app.gui.views.downloads_page import DownloadsPage, ProgressDelegate
 
 
 class FakeTransfer:
@@ -73,6 +76,10 @@ def test_progress_cancel_retry_and_restart(qtbot: Any, transfer: FakeTransfer, t
             item_id = service.enqueue(DownloadRequest(fam, spec, "target", quant))
         row = model.row_of(item_id)
         assert model.item(row).state == "active"
+        # the row names the size as the browser does (the spec's label), not the raw number
+        assert spec.size_label == "E2B"
+        assert model.data(model.index(row, 0)) == "gemma-4 GGUF E2B Q4_K_M"
+        assert service.queue.get(item_id).label == "gemma-4 GGUF E2B Q4_K_M"
         assert "KB" in model.data(model.index(row, 3)) and model.data(model.index(row, 4)) == "3s"
         page.table.selectRow(row)
         assert page.cancel_btn.isEnabled() and not page.retry_btn.isEnabled()
@@ -112,3 +119,66 @@ def test_invalid_download_request_reports_instead_of_crashing(make_window: Any, 
     with qtbot.waitSignal(w.errors.raised, timeout=5000) as blocker:
         w._on_download_requested(fam, spec, "target", "NOPE", None)
     assert "NOPE" in blocker.args[0].message
+
+
+def _render(delegate: QStyledItemDelegate, view: Any, index: Any) -> QImage:
+    option = QStyleOptionViewItem()
+    option.initFrom(view)
+    option.rect = QRect(0, 0, 220, 30)
+    option.index = index
+    option.state |= QStyle.StateFlag.State_Enabled
+    image = QImage(220, 30, QImage.Format.Format_ARGB32)
+    image.fill(0xFFFFFFFF)
+    painter = QPainter(image)
+    delegate.paint(painter, option, index)
+    painter.end()
+    return image
+
+
+def test_failed_rows_show_the_progress_reached_and_the_error(qtbot: Any) -> None:
+    """Issue 8, item 5: no busy bar for a failed row; the error is on the row itself."""
+    from app.gui.models.downloads_model import DownloadItem
+
+    model = DownloadsModel()
+    error = "tandem-test/tiny-GGUF: HubError: 404 Not Found; check the repo id\nsecond line"
+    model.upsert(DownloadItem("none", "tiny GGUF 1 Q4_0", "failed", 0, 0, error=error))
+    model.upsert(DownloadItem("half", "tiny GGUF 1 Q8_0", "failed", 400, 1000, error="disk full"))
+    model.upsert(DownloadItem("busy", "tiny GGUF 1 F16", "active", 0, 0))
+    model.upsert(DownloadItem("wait", "tiny GGUF 1 Q2_K", "queued"))
+    page = DownloadsPage(model)
+    qtbot.addWidget(page)
+    page.show()
+    try:
+        delegate = page.table.itemDelegateForColumn(2)
+        assert isinstance(delegate, ProgressDelegate)
+        cell = {i: model.index(model.row_of(i), 2) for i in ("none", "half", "busy", "wait")}
+
+        # failed before any byte: the cell draws exactly what a plain text cell draws (no bar)
+        plain = QStyledItemDelegate()
+        assert model.data(cell["none"]) == ""
+        assert _render(delegate, page.table, cell["none"]) == _render(plain, page.table, cell["none"])
+        assert _render(delegate, page.table, cell["wait"]) == _render(plain, page.table, cell["wait"])
+        # the busy bar is kept for a running download that has no byte count yet
+        assert _render(delegate, page.table, cell["busy"]) != _render(plain, page.table, cell["busy"])
+
+        option = QStyleOptionViewItem()
+        option.rect = QRect(0, 0, 220, 30)
+        assert delegate.bar_for(option, cell["none"]) is None
+        assert delegate.bar_for(option, cell["wait"]) is None
+        busy = delegate.bar_for(option, cell["busy"])
+        assert busy is not None and busy.maximum == 0
+        half = delegate.bar_for(option, cell["half"])
+        assert half is not None and (half.maximum, half.progress) == (1000, 400)
+        assert not half.state & QStyle.StateFlag.State_Enabled  # greyed: it is not running
+        assert model.data(cell["half"]) == "40% · 400 B / 1000 B"
+
+        # the error's first line is on the row, under the name; the tooltip has all of it
+        name = model.data(model.index(model.row_of("none"), 0))
+        assert name == "tiny GGUF 1 Q4_0\ntandem-test/tiny-GGUF: HubError: 404 Not Found; check the repo id"
+        assert model.data(model.index(0, 0), Qt.ItemDataRole.ToolTipRole) == error
+        assert model.data(model.index(model.row_of("half"), 0)).endswith("\ndisk full")
+        assert model.data(model.index(model.row_of("busy"), 0)) == "tiny GGUF 1 F16"
+        row_h = page.table.rowHeight(model.row_of("none"))
+        assert row_h > page.table.rowHeight(model.row_of("busy"))  # two lines fit
+    finally:
+        model.stop()

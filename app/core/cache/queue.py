@@ -62,10 +62,20 @@ class DownloadItem:
 
     @property
     def label(self) -> str:
-        base = f"{self.family} {self.format} {self.size} {self.quantization}"
-        if self.role == "drafter":
-            return f"{base} drafter {self.draft_quantization or ''}".rstrip()
-        return base
+        return download_label(
+            self.family, self.format, self.size, self.quantization, self.role, self.draft_quantization
+        )
+
+
+def download_label(
+    family: str, fmt: str, size_label: str, quantization: str, role: str, draft_quantization: str | None
+) -> str:
+    """The one name of a download, in logs and on the Downloads page: ``gemma-4 GGUF E2B Q4_K_M``
+    (``size_label`` is the spec's :attr:`size_label`, the size the model browser shows)."""
+    base = f"{family} {fmt.upper()} {size_label} {quantization}"
+    if role == "drafter":
+        return f"{base} · drafter {draft_quantization or ''}".rstrip()
+    return base
 
 
 Observer = Callable[[DownloadItem], None]

@@ -25,6 +25,7 @@ ItemRole = Qt.ItemDataRole.UserRole + 1
 ProgressRole = Qt.ItemDataRole.UserRole + 2
 
 STATES = ("queued", "active", "done", "failed", "cancelled")
+ERROR_CHARS = 160
 
 
 @dataclass(frozen=True)
@@ -41,9 +42,21 @@ class DownloadItem:
 
     @property
     def fraction(self) -> float | None:
+        """How far it got: 1.0 when done, else bytes done / total, None while nothing is known."""
         if self.state == "done":
             return 1.0
-        return self.done / self.total if self.total else None
+        return min(self.done / self.total, 1.0) if self.total else None
+
+    @property
+    def busy(self) -> bool:
+        """Running with no byte count yet (asking the hub): the only case for a busy bar."""
+        return self.state == "active" and self.fraction is None
+
+    @property
+    def error_line(self) -> str:
+        """The error's first line, short enough for a table row (the tooltip has all of it)."""
+        line = self.error.strip().splitlines()[0] if self.error.strip() else ""
+        return line if len(line) <= ERROR_CHARS else line[: ERROR_CHARS - 1] + "…"
 
 
 def human_bytes(n: float) -> str:
@@ -179,11 +192,16 @@ class DownloadsModel(QAbstractTableModel):
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if col == "name":
+            # a failed row says why on the row itself, under its name
+            if it.state == "failed" and it.error_line:
+                return f"{it.label}\n{it.error_line}"
             return it.label
         if col == "state":
             return state_text(it.state)
         if col == "progress":
-            if it.total:
+            if it.state in ("failed", "cancelled") and it.total and it.done:
+                return f"{100 * it.done // it.total}% · {human_bytes(it.done)} / {human_bytes(it.total)}"
+            if it.total and it.state != "failed":
                 return f"{human_bytes(it.done)} / {human_bytes(it.total)}"
             return ""
         if col == "rate":

@@ -21,24 +21,47 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui import icons
-from app.gui.models.downloads_model import DownloadsModel, ProgressRole
+from app.gui.models.downloads_model import DownloadItem, DownloadsModel, ItemRole
 
 
 class ProgressDelegate(QStyledItemDelegate):
-    """Draws the progress column as a progress bar with the byte counts as its text."""
+    """Draws the progress column as a progress bar with the byte counts as its text.
 
-    def paint(
-        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> None:
-        fraction = index.data(ProgressRole)
+    A bar shows only what is known: the fraction reached (greyed for a failed or cancelled row),
+    a busy bar only while a running download has no byte count yet, and no bar at all for a
+    queued row or one that failed before any byte arrived (issue 8, item 5).
+    """
+
+    def bar_for(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QStyleOptionProgressBar | None:
+        item = index.data(ItemRole)
+        if not isinstance(item, DownloadItem):
+            return None
+        fraction = item.fraction
+        if fraction is None and not item.busy:
+            return None
+        if item.state in ("failed", "cancelled") and not item.done:
+            return None
         bar = QStyleOptionProgressBar()
         bar.rect = option.rect.adjusted(4, 5, -4, -5)
         bar.minimum = 0
-        bar.maximum = 1000 if fraction is not None else 0
+        bar.maximum = 0 if item.busy else 1000
         bar.progress = int((fraction or 0) * 1000)
         bar.text = index.data(Qt.ItemDataRole.DisplayRole) or ""
         bar.textVisible = True
         bar.state = option.state
+        if item.state in ("failed", "cancelled"):
+            bar.state &= ~QStyle.StateFlag.State_Enabled
+        return bar
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        bar = self.bar_for(option, index)
+        if bar is None:
+            super().paint(painter, option, index)  # the text alone (empty when nothing is known)
+            return
         QApplication.style().drawControl(QStyle.ControlElement.CE_ProgressBar, bar, painter)
 
 
@@ -64,6 +87,8 @@ class DownloadsPage(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
+        # a failed row is two lines (its name, then the error): rows take the height they need
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.setShowGrid(False)
         self.table.setAlternatingRowColors(True)
         hh = self.table.horizontalHeader()
