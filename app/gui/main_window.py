@@ -86,6 +86,7 @@ class MainWindow(QMainWindow):
         save_settings: bool = True,
     ) -> None:
         super().__init__()
+        self._closed = False  # set by closeEvent; a closed window no longer retranslates
         self.settings = settings
         self.i18n = i18n
         self.errors = errors
@@ -319,7 +320,10 @@ class MainWindow(QMainWindow):
         self._persist()
 
     def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
+        # A closed window keeps its widgets until Qt deletes it, but its store is closed: a language
+        # switch reaching it then must not retranslate (an exception raised from a Qt virtual
+        # override can take the process down inside shiboken's error reporting).
+        if event.type() == QEvent.Type.LanguageChange and not self._closed:
             self.retranslate()
         super().changeEvent(event)
 
@@ -723,6 +727,7 @@ class MainWindow(QMainWindow):
         self._persist()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self._closed = True
         self.shutdown()
         self.store.close()
         super().closeEvent(event)

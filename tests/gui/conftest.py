@@ -114,9 +114,15 @@ def make_window(qtbot: Any) -> Iterator[Callable[..., Any]]:
         return window
 
     yield make
+    from PySide6.QtCore import QCoreApplication, QEvent
+
     for window, _i18n in made:
+        window.close()  # closeEvent: shutdown, store closed, no more retranslation
         window.shutdown()
         window.store.close()
+        window.deleteLater()
+    # a window left alive after its test would receive later tests' language switches
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 @pytest.fixture(autouse=True)
