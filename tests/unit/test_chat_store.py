@@ -128,3 +128,45 @@ def test_title_from_message_cuts_at_a_word_with_ellipsis() -> None:
     assert title == "Write a Python function that checks whether a…"
     assert len(title) <= 48
     assert title_from_message("x" * 100).endswith("…") and len(title_from_message("x" * 100)) == 48
+
+
+def test_a_streaming_answer_is_saved_as_it_grows_and_finished_in_place(store: ChatStore) -> None:
+    conv = store.create_conversation("c")
+    store.add_message(conv.id, "user", "q")
+    row = store.add_message(conv.id, "assistant", "", status="streaming")
+    assert store.update_message(row.id, "partial", draft_spans=[(0, 3)])
+    saved = store.messages(conv.id)[-1]
+    assert (saved.content, saved.status, saved.draft_spans) == ("partial", "streaming", [(0, 3)])
+    before = store.conversation(conv.id).updated
+    stats = AnswerStats(completion_tokens=2, decode_tps=5.0)
+    assert store.update_message(row.id, "partial answer", status="complete", stats=stats, touch=True)
+    done = store.messages(conv.id)[-1]
+    assert (done.id, done.content, done.status, done.stats) == (row.id, "partial answer", "complete", stats)
+    assert store.conversation(conv.id).updated >= before
+    store.delete_message(row.id)
+    assert [m.role for m in store.messages(conv.id)] == ["user"]
+
+
+def test_saving_into_a_deleted_conversation_writes_nothing(store: ChatStore) -> None:
+    conv = store.create_conversation("gone")
+    row = store.add_message(conv.id, "assistant", "", status="streaming")
+    store.delete_conversation(conv.id)
+    assert store.update_message(row.id, "late text", status="stopped", touch=True) is False
+    assert store.conversations() == [] and store.messages(conv.id) == []
+
+
+def test_answers_left_streaming_reopen_as_interrupted(tmp_path: Path) -> None:
+    first = ChatStore(tmp_path / "c.sqlite3")
+    conv = first.create_conversation("c")
+    first.add_message(conv.id, "assistant", "cut off here", status="streaming")
+    first.add_message(conv.id, "assistant", "finished", status="complete")
+    first.close()
+    second = ChatStore(tmp_path / "c.sqlite3")
+    try:
+        assert second.recovered == 1
+        assert [(m.content, m.status) for m in second.messages(conv.id)] == [
+            ("cut off here", "interrupted"),
+            ("finished", "complete"),
+        ]
+    finally:
+        second.close()
