@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app import cli_cache
+from app import cli_cache, cli_remote
 from app.core import assets
 from app.core.cache.errors import CacheError
 from app.core.engines.base import CancelToken, EngineError, Finished, LoadRequest, Round, Sampling, TextDelta
@@ -23,6 +23,7 @@ from app.core.launch import (
     load_engine,
     make_options,
     pick_engine,
+    thread_count_notice,
 )
 from app.core.registry import Registry, RegistryError, format_template
 from app.core.speculative import SpeculationError
@@ -40,7 +41,8 @@ def _add_model_args(p: argparse.ArgumentParser, bench_like: bool) -> None:
     )
     p.add_argument("--model-path", help="a local model file (gguf) or folder (mlx) instead of NAME")
     p.add_argument("--draft-model-path", help="a local drafter; implies --spec on --spec-method draft")
-    p.add_argument("--engine", choices=["llama.cpp", "mlx"])
+    p.add_argument("--engine", choices=["llama.cpp", "mlx", "remote"])
+    cli_remote.add_remote_args(p, bench_like)
     if not bench_like:
         p.add_argument("--spec", choices=["on", "off"], default=None, help="speculative decoding")
     p.add_argument(
@@ -98,12 +100,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_bench)
 
     cli_cache.add_subcommands(sub)
+    cli_remote.add_subcommands(sub)
     return parser
 
 
 # --- resolution ------------------------------------------------------------------------------------
 def resolve(args: argparse.Namespace, spec_on: bool) -> tuple[str, LoadRequest]:
     """(engine, LoadRequest) for the model arguments, with speculation on or off."""
+    if args.engine == "remote":
+        return cli_remote.resolve_remote(args, spec_on)
     method = args.spec_method
     options = make_options(
         enabled=spec_on,
@@ -153,6 +158,12 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> tuple[str, LoadRequest]:
         size_in_billions=spec.size_in_billions,
     )
     return engine, req
+
+
+def _note_threads(engine: str, req: LoadRequest) -> None:
+    notice = thread_count_notice(engine, req.n_threads)
+    if notice:
+        print(f"note: --threads: {notice}", file=sys.stderr)
 
 
 def _progress(args: argparse.Namespace) -> Any:
@@ -209,6 +220,7 @@ def _stats_line(fin: Finished) -> str:
 def cmd_generate(args: argparse.Namespace) -> int:
     spec_on = args.spec == "on" or (args.spec is None and bool(args.draft_model_path or args.spec_method))
     engine_name, req = resolve(args, spec_on)
+    _note_threads(engine_name, req)
     engine = load_engine(engine_name, req, _progress(args))
     messages = []
     if args.system:
@@ -220,6 +232,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     rounds: list[dict[str, int]] = []
     fin: Finished | None = None
     interrupted = False
+    failed: EngineError | None = None
     try:
         for ev in engine.generate(messages, sampling, cancel):  # type: ignore[arg-type]
             if isinstance(ev, TextDelta):
@@ -234,6 +247,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C: keep what was produced, say it was cancelled
         cancel.cancel()
         interrupted = True
+    except EngineError as exc:  # failed after its Finished (a remote stream cut): keep the partial answer
+        if fin is None:
+            raise
+        failed = exc
     finally:
         engine.close()
     if fin is None:
@@ -262,18 +279,23 @@ def cmd_generate(args: argparse.Namespace) -> int:
                     "accepted_total": fin.accepted_total,
                     "rounds": fin.rounds,
                     "round_details": rounds,
+                    **cli_remote.json_fields(fin),
                 }
             )
         )
     else:
         print()
         print(_stats_line(fin) + (" (interrupted)" if interrupted else ""), file=sys.stderr)
+    if failed is not None:
+        print(f"tandem: {failed.user_message()}", file=sys.stderr)
+        return 3
     return 130 if interrupted else 0
 
 
 def _loader(args: argparse.Namespace) -> Any:
     # resolve both sides up front, so a bad pair fails before any model is loaded
     resolved = {False: resolve(args, False), True: resolve(args, True)}
+    _note_threads(*resolved[False])
 
     def load(spec_on: bool) -> Any:
         engine_name, req = resolved[spec_on]

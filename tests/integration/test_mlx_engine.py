@@ -730,8 +730,10 @@ def test_vlm_drafter_without_draft_lens_reports_real_draft_counts(
     assert fin.token_ids == ref.token_ids
     assert not fin.drafted_known and fin.drafted_total == 0 and fin.acceptance_rate is None
     assert fin.accepted_total == ref.accepted_total
-    spec_rounds = [r for r in events if isinstance(r, Round) and r.index > 0]
-    assert spec_rounds and all(not r.drafted_known and r.drafted == 0 for r in spec_rounds)
+    rounds = [r for r in events if isinstance(r, Round)]
+    # the prefill token's round drafted nothing, and says so; every speculative round is unknown
+    assert (rounds[0].drafted, rounds[0].drafted_known) == (0, True)
+    assert len(rounds) > 1 and all(not r.drafted_known and r.drafted == 0 for r in rounds[1:])
     _check_accounting(events)
 
 

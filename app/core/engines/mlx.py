@@ -218,6 +218,8 @@ class VlmRoundReader:
     def __init__(self, drafter: Any) -> None:
         self.drafter = drafter
         self.drafted_known = True
+        #: whether the round returned by the last :meth:`poll` has a known draft count
+        self.last_round_known = True
         self._seen = 0
         # mlx-vlm resets these when its rounds start, which is after the first token.
         drafter.accept_lens = []
@@ -243,9 +245,11 @@ class VlmRoundReader:
         elif total is not None and self._total is not None and new_rounds == 1:
             drafted = total - self._total
         self._total = total
-        if drafted is None or drafted < max(accepted, 1):  # every mlx-vlm round drafts at least 1
+        self.last_round_known = drafted is not None and drafted >= max(accepted, 1)  # drafts >= 1
+        if not self.last_round_known:
             self.drafted_known = False
             return accepted, accepted  # for the from-draft marks only; reported as unknown
+        assert drafted is not None
         return drafted, accepted
 
 
@@ -692,13 +696,15 @@ class MLXEngine:
 
         n_rounds = 0
         drafted_total = 0
+        #: accountant index of the first round whose draft count is unknown (mlx-vlm only)
+        first_unknown: int | None = None
 
         def closed_rounds() -> Iterator[Round]:
             nonlocal n_rounds, drafted_total
             if rounds is not None:
-                known = vlm_rounds is None or vlm_rounds.drafted_known
                 for r in rounds.pop_closed():
                     n_rounds += 1
+                    known = first_unknown is None or r.index < first_unknown
                     drafted = r.drafted if known else 0
                     drafted_total += drafted
                     yield Round(r.index, drafted, r.accepted, r.emitted, drafted_known=known)
@@ -722,6 +728,8 @@ class MLXEngine:
                         candidates.append(self._candidates(state, logprobs, top_logprobs))
                 if rounds is not None and new_round is not None:
                     rounds.start_round(*new_round)
+                    if vlm_rounds is not None and not vlm_rounds.last_round_known and first_unknown is None:
+                        first_unknown = rounds.round_count  # the index the round just opened will get
                 from_draft = rounds.token() if rounds is not None else False
                 n_tokens += 1
                 yield from closed_rounds()
