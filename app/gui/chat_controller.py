@@ -316,10 +316,11 @@ class ChatController(QObject):
             if bubble is not None:
                 bubble.set_status(status)
                 bubble.set_stats(stats)
-        self._sync_actions()
         pending, self._pending_start = self._pending_start, None
         if pending is not None and pending == self.conversation_id and self.engine.is_loaded:
-            self._start()
+            self._start()  # the question asked while this answer was stopping
+        else:
+            self._sync_actions()
         return stats
 
     def _sync_actions(self) -> None:
