@@ -18,6 +18,7 @@ from app.core.cache.queue import DownloadItem as CoreItem
 from app.core.cache.queue import DownloadQueue, download_label
 from app.core.registry import AnySpec, Family, Registry
 from app.gui.cache_bridge import CacheBridge, Role
+from app.gui.errors import UserError, hint_for_name
 from app.gui.models.downloads_model import DownloadItem, DownloadsModel
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,15 @@ class DownloadService(QObject):
 
     def cancel(self, item_id: str) -> None:
         self.queue.cancel(item_id)
+
+    def failure(self, item_id: str, message: str, title: str) -> UserError:
+        """What the banner says about a failed download: its message and the next step that fits
+        its cause (the error table in :mod:`app.gui.errors`), not one hint for every failure."""
+        try:
+            item = self.queue.get(item_id)
+        except KeyError:
+            return UserError(title, message, hint_for_name(""))
+        return UserError(title, message or item.error, hint_for_name(item.error_type, item.error_code))
 
     def _view(self, item: CoreItem) -> DownloadItem:
         """The row, named with the spec's size label even for items queued as a number."""

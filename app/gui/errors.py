@@ -1,20 +1,152 @@
 """One path from an exception to the user: a short message, the next step, details on demand.
 
-Typed domain errors carry a user-safe message (and engines a hint); anything else is shown as an
-unexpected error with its traceback under "Details".
+The next step (the hint) comes from one table, :data:`HINTS`: exception type (and, where one type
+covers several causes, an error code) -> hint. The most specific type of the exception's MRO that
+the table names wins, so a missing embedded package (``AssetMissing``, a ``FileNotFoundError``)
+gets "install the package", not the generic ``OSError`` row; a plain ``ValueError`` that no row
+names is reported as unexpected, with its details, instead of being blamed on the model entry.
+Engine errors name their own next step (``EngineError.hint``, per class or per instance).
 """
 
 from __future__ import annotations
 
+import errno
 import traceback
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from app.core.assets import AssetMissing
-from app.core.engines.base import EngineError
+from app.core.cache.errors import (
+    CacheError,
+    DiskSpaceError,
+    DownloadCancelled,
+    HubError,
+    NotCachedError,
+    SpecResolutionError,
+    VerificationError,
+)
+from app.core.engines.base import EngineError, SamplingError
+from app.core.gguf_tools import GGUFFormatError
+from app.core.launch import LaunchError
 from app.core.registry import RegistryError
 from app.core.speculative import SpeculationError
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate extracts
+    """Marks ``text`` for translation in ``context`` (typed; PySide6's returns ``object``)."""
+    return text
+
+
+#: The exception's own ``hint`` attribute (engine errors): the class that raises knows the cause.
+OWN_HINT = "<own hint>"
+
+#: (exception type, error code or None for any, hint). Codes: ``CacheError.code`` (HubError:
+#: network / auth / not_found) and, for ``OSError``, the errno name (ENOSPC, EACCES...).
+HINTS: tuple[tuple[type[BaseException], str | None, str], ...] = (
+    (
+        AssetMissing,
+        None,
+        QT_TRANSLATE_NOOP("Errors", "Install the package named above, then restart Tandem."),
+    ),
+    (
+        NotCachedError,
+        None,
+        QT_TRANSLATE_NOOP(
+            "Errors", "Download the model first (Models page, or the command above), then try again."
+        ),
+    ),
+    (
+        DiskSpaceError,
+        None,
+        QT_TRANSLATE_NOOP("Errors", "Free some disk space or choose a smaller quantization, then retry."),
+    ),
+    (
+        HubError,
+        "network",
+        QT_TRANSLATE_NOOP(
+            "Errors", "Check the network connection and the hub endpoint in Settings, then press Retry."
+        ),
+    ),
+    (
+        HubError,
+        "auth",
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "The hub refused access: check the repository id, or store a token for this hub in "
+            "Settings if the repository is private or gated.",
+        ),
+    ),
+    (
+        HubError,
+        "not_found",
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "The hub has no such repository or file (or it is private): check the model entry's "
+            "repository and file names, or store a token for this hub in Settings.",
+        ),
+    ),
+    (
+        HubError,
+        None,
+        QT_TRANSLATE_NOOP("Errors", "Check the network and the hub settings, then press Retry."),
+    ),
+    (
+        VerificationError,
+        None,
+        QT_TRANSLATE_NOOP("Errors", "The damaged file was removed; press Retry to download it again."),
+    ),
+    (DownloadCancelled, None, QT_TRANSLATE_NOOP("Errors", "Press Retry to start the download again.")),
+    (
+        SpecResolutionError,
+        None,
+        QT_TRANSLATE_NOOP("Errors", "Check the model entry; the message names the field to fix."),
+    ),
+    (CacheError, None, QT_TRANSLATE_NOOP("Errors", "Check the model cache in Settings, then retry.")),
+    (
+        RegistryError,
+        None,
+        QT_TRANSLATE_NOOP("Errors", "Check the model entry; the message names the field to fix."),
+    ),
+    (
+        SpeculationError,
+        None,
+        QT_TRANSLATE_NOOP("Errors", "Correct the speculative decoding settings and try again."),
+    ),
+    (
+        SamplingError,
+        None,
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "Correct the sampling settings (temperature, top-p, top-k, max new tokens) and try again.",
+        ),
+    ),
+    (LaunchError, None, QT_TRANSLATE_NOOP("Errors", "Choose another engine or model in the launch dialog.")),
+    (
+        GGUFFormatError,
+        None,
+        QT_TRANSLATE_NOOP(
+            "Errors", "The file is not a complete GGUF model: delete it and download it again."
+        ),
+    ),
+    (EngineError, None, OWN_HINT),
+    (
+        OSError,
+        "ENOSPC",
+        QT_TRANSLATE_NOOP("Errors", "Free some disk space or choose a smaller quantization, then retry."),
+    ),
+    (
+        PermissionError,
+        None,
+        QT_TRANSLATE_NOOP("Errors", "Tandem may not write there: check the folder's permissions."),
+    ),
+    (
+        FileNotFoundError,
+        None,
+        QT_TRANSLATE_NOOP("Errors", "A file Tandem needs is missing; the message names it."),
+    ),
+    (OSError, None, QT_TRANSLATE_NOOP("Errors", "Check free disk space and permissions, then retry.")),
+)
 
 
 @dataclass(frozen=True)
@@ -25,41 +157,62 @@ class UserError:
     details: str = ""
 
 
+def error_code(exc: BaseException) -> str:
+    """The code :data:`HINTS` is keyed by: ``exc.code`` (cache errors) or the errno name."""
+    code = getattr(exc, "code", "")
+    if isinstance(code, str) and code:
+        return code
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return errno.errorcode.get(exc.errno, "")
+    return ""
+
+
+def hint_for(exc_type: type[BaseException], code: str = "", own_hint: str = "") -> str | None:
+    """The translated hint of the most specific row for ``exc_type`` and ``code``; None: no row
+    names the type (an unexpected error)."""
+    for cls in exc_type.__mro__:
+        rows = [r for r in HINTS if r[0] is cls]
+        row = next((r for r in rows if code and r[1] == code), None) or next(
+            (r for r in rows if r[1] is None), None
+        )
+        if row is not None:
+            if row[2] == OWN_HINT:
+                return own_hint or QCoreApplication.translate(
+                    "Errors", "Check the engine and model chosen in the launch dialog, then try again."
+                )
+            return QCoreApplication.translate("Errors", row[2])
+    return None
+
+
+def _known_types() -> dict[str, type[BaseException]]:
+    """Every type the table names, with its subclasses, by class name."""
+    out: dict[str, type[BaseException]] = {}
+    todo: list[type[BaseException]] = [r[0] for r in HINTS]
+    while todo:
+        cls = todo.pop()
+        if cls.__name__ not in out:
+            out[cls.__name__] = cls
+            todo.extend(cls.__subclasses__())
+    return out
+
+
+def hint_for_name(type_name: str, code: str = "") -> str:
+    """The hint for an error known only by its class name (a download failure recorded by the
+    queue, which outlives the exception object); a generic next step when the name is unknown."""
+    cls = _known_types().get(type_name)
+    hint = hint_for(cls, code) if cls is not None else None
+    return hint or QCoreApplication.translate(
+        "Errors", "Tandem keeps running. If this repeats, report it with the details below."
+    )
+
+
 def describe(exc: BaseException, context: str = "") -> UserError:
     details = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     title = context or QCoreApplication.translate("Errors", "Something went wrong")
-    if isinstance(exc, EngineError):
-        return UserError(title, str(exc), exc.hint, details)
-    if isinstance(exc, SpeculationError):
-        return UserError(
-            title,
-            str(exc),
-            QCoreApplication.translate("Errors", "Correct the speculative decoding settings and try again."),
-            details,
-        )
-    if isinstance(exc, AssetMissing):
-        return UserError(
-            title,
-            str(exc),
-            QCoreApplication.translate("Errors", "Install the package named above, then restart Tandem."),
-            details,
-        )
-    if isinstance(exc, RegistryError | ValueError):
-        return UserError(
-            title,
-            str(exc),
-            QCoreApplication.translate(
-                "Errors", "Check the model entry; the message names the field to fix."
-            ),
-            details,
-        )
-    if isinstance(exc, OSError):
-        return UserError(
-            title,
-            str(exc),
-            QCoreApplication.translate("Errors", "Check free disk space and permissions, then retry."),
-            details,
-        )
+    own = exc.hint if isinstance(exc, EngineError) else ""
+    hint = hint_for(type(exc), error_code(exc), own)
+    if hint is not None:
+        return UserError(title, str(exc), hint, details)
     return UserError(
         QCoreApplication.translate("Errors", "Unexpected error"),
         f"{type(exc).__name__}: {exc}",

@@ -616,14 +616,8 @@ class MainWindow(QMainWindow):
         if self._enqueue(DownloadRequest(family, spec, kind, quant, draft)):
             self.statusBar().showMessage(self.tr("Added to downloads"), 4000)
 
-    def _on_download_failed(self, _item_id: str, message: str) -> None:
-        self.show_error(
-            UserError(
-                self.tr("A download failed"),
-                message,
-                self.tr("Check the network and the hub settings, then press Retry."),
-            )
-        )
+    def _on_download_failed(self, item_id: str, message: str) -> None:
+        self.show_error(self.downloads.failure(item_id, message, self.tr("A download failed")))
 
     def _on_download_completed(self, item_id: str, ok: bool) -> None:
         self.cache.invalidate()

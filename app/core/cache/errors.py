@@ -4,7 +4,18 @@ from __future__ import annotations
 
 
 class CacheError(Exception):
-    """Base of every cache/download error; ``str(exc)`` is safe to show and to log."""
+    """Base of every cache/download error; ``str(exc)`` is safe to show and to log.
+
+    ``code`` narrows the cause where one class covers several (a :class:`HubError` is
+    ``network``, ``auth`` or ``not_found``), so the GUI can pick the right next step.
+    """
+
+    code: str = ""
+
+    def __init__(self, message: str = "", code: str = "") -> None:
+        super().__init__(message)
+        if code:
+            self.code = code
 
 
 class SpecResolutionError(CacheError, ValueError):
@@ -30,4 +41,6 @@ class VerificationError(CacheError):
 
 
 class HubError(CacheError):
-    """The hub refused or failed (network, 401/404...); the message names the repo and file."""
+    """The hub refused or failed; the message names the repo and file. ``code``: ``network``
+    (unreachable, dropped, timed out), ``auth`` (401/403, gated), ``not_found`` (no such repo,
+    revision or file), or empty."""

@@ -111,12 +111,63 @@ def translate_error(exc: BaseException, what: str, token: str | None, where: Pat
         )
     name = type(exc).__name__
     msg = scrub(str(exc).strip().splitlines()[0] if str(exc).strip() else name, token)
-    hint = ""
-    if "Connect" in name or "Timeout" in name or "Network" in name:
-        hint = "; check the network, or the hub endpoint (HF_ENDPOINT / MODELSCOPE_ENDPOINT, or the settings)"
-    elif "RepositoryNotFound" in name or "GatedRepo" in name or "401" in msg or "403" in msg:
-        hint = "; check the repo id, or store a token for this hub if the repo is private or gated"
-    return HubError(f"{what}: {name}: {msg}{hint}")
+    code = hub_error_code(exc, name, msg)
+    hint = {
+        "network": (
+            "; check the network, or the hub endpoint (HF_ENDPOINT / MODELSCOPE_ENDPOINT, or the settings)"
+        ),
+        "auth": "; check the repo id, or store a token for this hub if the repo is private or gated",
+        "not_found": "; check the repo id and the file names in the model entry",
+    }.get(code, "")
+    return HubError(f"{what}: {name}: {msg}{hint}", code=code)
+
+
+# httpx / requests / urllib3 class names of transport failures (the libraries wrap socket errors)
+_NETWORK_NAMES = (
+    "Connect",
+    "Timeout",
+    "Network",
+    "RemoteProtocol",
+    "ProtocolError",
+    "Disconnected",
+    "ReadError",
+    "WriteError",
+)
+_NOT_FOUND_NAMES = ("RepositoryNotFound", "RevisionNotFound", "EntryNotFound", "NotExist", "NotFound")
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    out: list[BaseException] = []
+    cur: BaseException | None = exc
+    while cur is not None and cur not in out and len(out) < 20:
+        out.append(cur)
+        cur = cur.__cause__ or cur.__context__
+    return out
+
+
+def hub_error_code(exc: BaseException, name: str, msg: str) -> str:
+    """``network``, ``auth``, ``not_found`` or empty: the cause, for the hint the user gets."""
+    chain = _chain(exc)
+    names = [type(e).__name__ for e in chain]
+    # the library's own classification first: Hugging Face answers 401 for a missing repo too
+    if any("GatedRepo" in n for n in names):
+        return "auth"
+    if any(k in n for n in names for k in _NOT_FOUND_NAMES):
+        return "not_found"
+    if re.search(r"\b(401|403)\b", msg):
+        return "auth"
+    if re.search(r"\b404\b", msg):
+        return "not_found"
+    if any(k in n for n in names for k in _NETWORK_NAMES) or any(
+        isinstance(e, ConnectionError | TimeoutError) for e in chain
+    ):
+        return "network"
+    return ""
+
+
+def err_code(exc: BaseException) -> str:
+    code = getattr(exc, "code", "")
+    return code if isinstance(code, str) else ""
 
 
 def _prune_empty(start: Path, stop: Path) -> None:
@@ -210,7 +261,7 @@ class HuggingFaceBackend:
 
     def _meta_error(self, exc: BaseException, what: str) -> HubError:
         err = translate_error(exc, what, self.token, self.cache_root())
-        return err if isinstance(err, HubError) else HubError(f"{what}: {err}")
+        return err if isinstance(err, HubError) else HubError(f"{what}: {err}", code=err_code(err))
 
     def remote_files(self, plan: Plan) -> tuple[str, list[RemoteFile]]:
         from huggingface_hub import get_hf_file_metadata, hf_hub_url, snapshot_download
@@ -434,14 +485,17 @@ class ModelScopeBackend:
             listing = api.list_repo_files(plan.repo_id, "model", revision=plan.revision, recursive=True)
         except Exception as exc:
             err = translate_error(exc, f"{plan.repo_id}@{plan.revision}", self.token, self.cache_root())
-            raise (err if isinstance(err, HubError) else HubError(str(err))) from None
+            raise (err if isinstance(err, HubError) else HubError(str(err), code=err_code(err))) from None
         by_path = {f.path: f for f in listing if not f.is_dir}
         files: list[RemoteFile] = []
         names = plan.files if plan.kind == "files" else tuple(sorted(by_path))
         for name in names:
             info = by_path.get(name)
             if info is None:
-                raise HubError(f"{plan.repo_id}@{plan.revision}: no file {name!r} in the repository")
+                raise HubError(
+                    f"{plan.repo_id}@{plan.revision}: no file {name!r} in the repository",
+                    code="not_found",
+                )
             sha = (info.sha256 or "").lower()
             files.append(RemoteFile(name, int(info.size or 0), sha256=sha if _SHA256.match(sha) else None))
         return plan.revision, files

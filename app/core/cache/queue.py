@@ -13,6 +13,7 @@ observers about five times a second per active download.
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -56,6 +57,10 @@ class DownloadItem:
     rate: float = 0.0
     eta: float | None = None
     error: str = ""
+    #: the failure's class name and code (``CacheError.code`` or the errno name), so the GUI can
+    #: name the right next step after a restart too
+    error_type: str = ""
+    error_code: str = ""
     path: str = ""
     created: float = field(default_factory=time.time)
     updated: float = field(default_factory=time.time)
@@ -262,7 +267,16 @@ class DownloadQueue:
             item = self._items.get(item_id)
             if item is None or item.state not in ("failed", "cancelled"):
                 return
-            item = replace(item, state="queued", error="", rate=0.0, eta=None, updated=time.time())
+            item = replace(
+                item,
+                state="queued",
+                error="",
+                error_type="",
+                error_code="",
+                rate=0.0,
+                eta=None,
+                updated=time.time(),
+            )
             self._items[item_id] = item
             self._save_locked()
             self._wake.notify_all()
@@ -349,9 +363,7 @@ class DownloadQueue:
             except Exception as exc:  # never let one item stop the queue: log it, mark it, go on
                 log.exception("download worker failed on %s", item.label)
                 try:
-                    self._update(
-                        item.id, state="failed", error=f"{type(exc).__name__}: {exc}", rate=0.0, eta=None
-                    )
+                    self._fail(item.id, exc, f"{type(exc).__name__}: {exc}")
                 except Exception:
                     log.exception("could not mark download %s failed", item.label)
             finally:
@@ -409,12 +421,23 @@ class DownloadQueue:
             state: ItemState = "queued" if stopping else "cancelled"
             self._update(item.id, state=state, rate=0.0, eta=None, phase="")
         except (CacheError, RegistryError, ValueError, OSError) as exc:
-            self._update(item.id, state="failed", error=str(exc), rate=0.0, eta=None)
+            self._fail(item.id, exc, str(exc))
         except Exception as exc:  # unexpected: keep the worker alive, show the details
             log.exception("download %s failed", item.label)
-            self._update(item.id, state="failed", error=f"{type(exc).__name__}: {exc}", rate=0.0, eta=None)
+            self._fail(item.id, exc, f"{type(exc).__name__}: {exc}")
         else:
             self._update(item.id, state="finished", path=str(path), rate=0.0, eta=0.0, phase="done")
+
+    def _fail(self, item_id: str, exc: BaseException, message: str) -> None:
+        self._update(
+            item_id,
+            state="failed",
+            error=message,
+            error_type=type(exc).__name__,
+            error_code=_error_code(exc),
+            rate=0.0,
+            eta=None,
+        )
 
     def _manager_for(
         self,
@@ -436,6 +459,15 @@ class DownloadQueue:
             draft_quantization=draft_quantization,
             endpoint=self._endpoint_for(hub) if hub else None,
         )
+
+
+def _error_code(exc: BaseException) -> str:
+    code = getattr(exc, "code", "")
+    if isinstance(code, str) and code:
+        return code
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return errno.errorcode.get(exc.errno, "")
+    return ""
 
 
 def _plan_draft_quant(mgr: CacheManager) -> str | None:
