@@ -102,6 +102,7 @@ def json_fields(fin: Finished) -> dict[str, Any]:
     if not isinstance(fin, RemoteFinished):
         return {}
     return {
+        "model": fin.model,
         "speculation": None
         if fin.drafted is None and fin.accepted is None
         else bool(fin.drafted or fin.accepted),

@@ -290,6 +290,7 @@ def test_cli_generate_remote_json_reports_acceptance_from_the_server(
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     assert out["engine"] == "remote" and out["text"].strip()
+    assert out["model"].endswith("SmolLM2-135M-Instruct.F32.gguf")  # the server's only model, picked
     assert out["acceptance_source"] == "llama.cpp timings" and out["server_kind"] == "llama.cpp"
     assert out["drafted_total"] > 0 and 0 < out["accepted_total"] <= out["drafted_total"]
     assert sum(r["emitted"] for r in out["round_details"]) == out["completion_tokens"] == 32

@@ -120,6 +120,8 @@ class RemoteFinished(Finished):
     #: the stream was cut before the answer ended (reason is then "cancelled")
     interrupted: bool = False
     server_kind: str = "openai"
+    #: the server's model id that answered
+    model: str = ""
 
 
 @dataclass(frozen=True)
@@ -317,7 +319,7 @@ class RemoteEngine:
     def _stream(self, body: dict[str, Any], cancel: CancelToken) -> Iterator[Event]:
         with self._busy:
             before = self._vllm_counters() if self.server_kind == "vllm" else None
-            state = _StreamState(self.server_kind)
+            state = _StreamState(self.server_kind, self.model)
             started = time.perf_counter()
             done = threading.Event()
             watcher: threading.Thread | None = None
@@ -426,8 +428,9 @@ def list_models(endpoint: Endpoint, api_key: str | None, timeout_s: float = 30.0
 class _StreamState:
     """Chunk dicts -> events for one request; keeps what is needed for :class:`RemoteFinished`."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, model: str = "") -> None:
         self.kind = kind
+        self.model = model
         self.rounds = RoundAccountant()
         self.pieces: list[str] = []
         self.text_started = False
@@ -571,4 +574,5 @@ class _StreamState:
             accepted=a.accepted,
             interrupted=interrupted,
             server_kind=self.kind,
+            model=self.model,
         )
