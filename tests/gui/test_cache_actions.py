@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDialogButtonBox
 
 from app.core import paths
@@ -145,9 +146,19 @@ def test_delete_dialog_cancel_changes_nothing_and_is_translated(
     mgr = CacheManager(fam, fam.specs[0], "target", "Q4_0", "huggingface")
     w.set_language("ja")
     dlg = _open_delete(w, qtbot, "Q4_0")
-    assert dlg.delete_button.text() != "Remove from Tandem" and "Tandem" in dlg.heading.text()
+    # the Japanese texts themselves, not only "not English" (which an empty label also passes)
+    assert dlg.delete_button.text() == "Tandem から削除"
+    heading = QCoreApplication.translate("DeleteDialog", "Remove {model} from Tandem?")
+    assert heading != "Remove {model} from Tandem?"  # the Japanese catalogue is loaded
+    assert dlg.heading.text() == heading.format(model="tiny Q4_0")
     dlg.free_disk_box.setChecked(True)
     assert dlg.warning.isVisible() and "Other tools" not in dlg.warning.text()
+    assert "Hugging Face キャッシュ" in dlg.warning.text() and "他のツール" in dlg.warning.text()
+    assert (
+        dlg.delete_button.text()
+        == QCoreApplication.translate("DeleteDialog", "Delete files")
+        != "Delete files"
+    )
     with qtbot.waitSignal(dlg.rejected, timeout=5000):
         dlg.buttons.button(QDialogButtonBox.StandardButton.Cancel).click()
     assert mgr.status().state == "cached" and mgr.entry_dir.is_dir()
