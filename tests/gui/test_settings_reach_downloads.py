@@ -101,3 +101,48 @@ def test_endpoint_and_token_changed_in_settings_reach_the_queue(
     assert f"authorization: bearer {TOKEN}".lower().encode() in sent
     mgr = CacheManager(fam, fam.specs[0], "target", "Q4_0", "huggingface")
     assert mgr.status().state == "cached"
+
+
+def test_launch_after_download_links_cached_files_with_the_hub_down(
+    make_window: Any, qtbot: Any, registry: Registry, olah_hub: OlahHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 8, item 14, GUI path: a launch whose files are queued for download (the browser's
+    status was stale, or the entry was removed) loads from the hub cache with the hub down."""
+    import shutil
+
+    from app.core.cache import entries_root
+    from app.core.engines.base import Sampling
+    from app.core.speculative import SpeculationOptions
+    from app.gui.views.launch_dialog import LaunchChoice
+    from tests.gui.conftest import ScriptedEngine, scripted_loader
+
+    monkeypatch.delenv("HF_ENDPOINT", raising=False)
+    fam = registry.get("tiny")
+    spec = fam.specs[0]
+    CacheManager(fam, spec, "target", "Q8_0", "huggingface", endpoint=olah_hub.endpoint).download()
+    CacheManager(fam, spec, "drafter", "Q8_0", "huggingface", endpoint=olah_hub.endpoint).download()
+    for entry in entries_root().iterdir():
+        shutil.rmtree(entry)
+    with SilentHub() as dead:
+        engine = ScriptedEngine()
+        w = make_window(
+            registry=registry, settings=Settings(hf_endpoint=dead.endpoint), loader=scripted_loader(engine)
+        )
+        choice = LaunchChoice(
+            fam,
+            spec,
+            "Q8_0",
+            "llama.cpp",
+            SpeculationOptions(enabled=True, method="draft", draft_quantization="Q8_0"),
+            512,
+            None,
+            Sampling(),
+            downloads=[("target", None), ("drafter", "Q8_0")],
+        )
+        with qtbot.waitSignal(w.modelLoaded, timeout=60_000) as loaded:
+            w.launch(choice)
+        assert loaded.args[0]["family"] == "tiny"
+        states = {i.role: i.state for i in w.downloads.queue.items()}
+        assert states == {"target": "finished", "drafter": "finished"}
+    assert dead.connections == 0
+    assert CacheManager(fam, spec, "target", "Q8_0", "huggingface").status().source == "entry"
