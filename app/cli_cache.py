@@ -59,7 +59,9 @@ def _model_args(p: argparse.ArgumentParser) -> None:
 # --- models ----------------------------------------------------------------------------------------
 def models_json(registry: Registry, hub: str | None) -> list[dict[str, Any]]:
     """The machine-readable status list (shape documented in ``app.core.cache.status``)."""
-    return registry_status(registry, hub)
+    from app.core.catalog.sizes import annotate  # hubs and size_bytes per quantization (issue 10)
+
+    return annotate(registry, registry_status(registry, hub))
 
 
 def _cell(q: str, status: str, detail: dict[str, Any]) -> str:

@@ -113,6 +113,8 @@ class GGUFHeader:
 
 
 _KEEP_ARRAYS = ("tokenizer.ggml.tokens",)
+#: small per-layer arrays the memory estimate needs (app.core.catalog.fit)
+_KEEP_ARRAY_SUFFIXES = (".attention.head_count_kv", ".attention.sliding_window_pattern")
 
 
 def read_header(path: Path) -> GGUFHeader:
@@ -155,7 +157,8 @@ def _parse_header(data: bytes, name: str) -> GGUFHeader:
     for _ in range(n_kv):
         key = cur.string()
         vtype = cur.unpack("<I")
-        fields[key] = cur.value(vtype, keep=vtype != _ARRAY or key in _KEEP_ARRAYS)
+        keep = vtype != _ARRAY or key in _KEEP_ARRAYS or key.endswith(_KEEP_ARRAY_SUFFIXES)
+        fields[key] = cur.value(vtype, keep=keep)
     end = 0
     for _ in range(n_tensors):
         tname = cur.string()
@@ -194,7 +197,22 @@ class VocabInfo:
 
 def vocab_info(path: Path) -> VocabInfo:
     """Fingerprint the tokenizer metadata, to compare a drafter with its target."""
-    fields = read_header(path).fields
+    return vocab_from_fields(read_header(path).fields)
+
+
+def parse_header_bytes(data: bytes, name: str) -> GGUFHeader | None:
+    """Parse a header from its first bytes (e.g. fetched with an HTTP range request); None when
+    ``data`` ends inside the header (fetch more), GGUFFormatError when it is not a GGUF header."""
+    if data[:4] != GGUF_MAGIC:
+        raise GGUFFormatError(f"{name} is not a GGUF model file (it does not start with the GGUF header)")
+    try:
+        return _parse_header(data, name)
+    except _HeaderEndsEarly:
+        return None
+
+
+def vocab_from_fields(fields: dict[str, Any]) -> VocabInfo:
+    """:func:`vocab_info` from already parsed header fields."""
     tokens = fields.get("tokenizer.ggml.tokens") or []
     h = hashlib.sha256()
     for tok in tokens:

@@ -52,15 +52,40 @@ def test_filters(qtmodeltester: Any, registry: Registry) -> None:
     qtmodeltester.check(proxy)
     assert "broken" in names(proxy)
     proxy.set_filters(text="gemma")
-    assert sorted(names(proxy)) == ["gemma-3-270m", "gemma-4"]
+    assert sorted(names(proxy)) == ["gemma-3-270m", "gemma-3-it", "gemma-4"]
     proxy.set_filters(text="", format="mlx")
-    assert names(proxy) == ["gemma-4"]
+    assert sorted(names(proxy)) == [
+        "deepseek-r1-distill-qwen",
+        "gemma-4",
+        "llama-3",
+        "mistral-7b-instruct",
+        "phi-4-mini-instruct",
+        "qwen2.5-coder-instruct",
+        "qwen2.5-instruct",
+        "qwen3",
+    ]
     proxy.set_filters(format="", size_bucket="tiny")
-    assert sorted(names(proxy)) == ["gemma-3-270m", "smollm2-135m-instruct"]
+    assert sorted(names(proxy)) == [
+        "gemma-3-270m",
+        "qwen3",  # its 0.6B drafter is listed as a spec too
+        "smollm2",
+        "smollm2-135m-instruct",
+    ]
     proxy.set_filters(size_bucket="large")
-    assert names(proxy) == ["gemma-4"]
+    assert "gemma-4" in names(proxy) and "gpt-oss" in names(proxy)
+    assert "smollm2" not in names(proxy) and "phi-4-mini-instruct" not in names(proxy)
     proxy.set_filters(size_bucket="", drafter_only=True)
-    assert sorted(names(proxy)) == ["gemma-4", "smollm2-135m-instruct"]
+    assert sorted(names(proxy)) == [
+        "deepseek-r1-distill-qwen",
+        "gemma-3-it",
+        "gemma-4",
+        "llama-3",
+        "qwen2.5-coder-instruct",
+        "qwen2.5-instruct",
+        "qwen3",
+        "smollm2",
+        "smollm2-135m-instruct",
+    ]
     proxy.set_filters(drafter_only=False, downloaded_only=True)
     assert "gemma-4" not in names(proxy) and "smollm2-135m-instruct" in names(proxy)
     assert "broken" not in names(proxy)
@@ -165,3 +190,21 @@ def test_browser_fits_the_default_window_without_clipping(
     assert tree.columnWidth(1) >= tree.sizeHintForColumn(1)
     for button in (page.download_btn, page.delete_btn, page.launch_btn):
         assert button.width() >= button.sizeHint().width(), button.text()
+
+
+def test_moe_specs_say_a_drafter_often_slows_them_down(registry: Registry) -> None:
+    tree = SpecTreeModel(CacheBridge())
+    tree.set_family(registry.get("qwen3"))
+    tips = {}
+    for r in range(tree.rowCount()):
+        idx = tree.index(r, 0)
+        tips[tree.data(idx)] = tree.data(idx, 3)  # ToolTipRole
+    moe = tips["GGUF · 30B-A3B (MoE)"]
+    assert "3B of 30B parameters run per token" in moe
+    assert "A drafter often slows MoE models down" in moe
+    assert tips["GGUF · 8B"] is None  # a dense model carries no such warning
+    model = FamilyModel(registry, CacheBridge())
+    row = model.row_of("qwen3")
+    assert "A drafter often slows MoE models down" in model.data(model.index(row, 2), 3)
+    row = model.row_of("qwen2.5-instruct")
+    assert "MoE" not in model.data(model.index(row, 2), 3)

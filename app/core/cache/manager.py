@@ -229,6 +229,7 @@ class CacheManager:
         self._plan_error: str | None = None
         try:
             self._plan = make_plan(family, spec, role, self.quantization, hub, draft_quantization)
+            self._plan = _catalog_listing().resolve_plan_offline(self._plan)  # file patterns (issue 10)
         except ValueError as exc:
             self._plan_error = str(exc)
         self.hub: HubChoice | str = self._plan.hub if self._plan else (hub or "?")
@@ -478,6 +479,7 @@ class CacheManager:
             return on_disk
         backend = self._backend()
         report(ProgressEvent("checking", 0, 0, 0.0, None))
+        plan = self._plan = _catalog_listing().resolve_plan(plan, backend)  # file patterns (issue 10)
         backend.cleanup_orphans(plan.repo_id)
         commit, remote = backend.remote_files(plan)
         todo: list[RemoteFile] = []
@@ -661,6 +663,12 @@ class CacheManager:
                 continue
             freed += backend.remove(p)
         return freed
+
+
+def _catalog_listing() -> Any:
+    from app.core.catalog import listing  # imported late: the catalog builds on this package
+
+    return listing
 
 
 def _relink(link: Path, target: str, directory: bool = False) -> None:

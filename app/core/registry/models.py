@@ -132,6 +132,11 @@ class HubSource(DrafterFields):
     model_id: str
     revision: str | None = None
     model_file_name_template: str | None = None
+    #: the public page the repo id (and the drafter's) was taken from, e.g. the hub's model page;
+    #: file templates containing ``*``/``?`` are patterns, resolved against the repository listing
+    #: at download time (``app.core.catalog.listing``)
+    page: str | None = None
+    draft_page: str | None = None
 
     @field_validator("model_id")
     @classmethod

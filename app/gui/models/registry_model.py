@@ -86,6 +86,18 @@ def size_text(spec: AnySpec) -> str:
     return f"{label}B" if label[-1:].isdigit() else label
 
 
+def moe_tooltip(spec: AnySpec) -> str | None:
+    """For a mixture-of-experts spec: what that means for speculative decoding (issue 10)."""
+    active = spec.activated_size_in_billions
+    if not active:
+        return None
+    return QCoreApplication.translate(
+        "RegistryModel",
+        "Mixture of experts: {active}B of {total}B parameters run per token. A drafter often slows "
+        "MoE models down: verifying several drafted tokens wakes more experts than generating one.",
+    ).format(active=f"{active:g}", total=f"{spec.size_in_billions:g}")
+
+
 def _sizes_text(fam: Family) -> str:
     sizes = sorted(fam.specs, key=lambda s: s.size_in_billions)
     return ", ".join(dict.fromkeys(size_text(s) for s in sizes))
@@ -180,7 +192,8 @@ class FamilyModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == "sizes":
-                return _sizes_text(fam)
+                moe = next((t for t in map(moe_tooltip, fam.specs) if t), None)
+                return f"{_sizes_text(fam)}\n{moe}" if moe else _sizes_text(fam)
             if col == "drafter":
                 return (
                     QCoreApplication.translate("RegistryModel", "Has a drafter for speculative decoding")
@@ -405,6 +418,8 @@ class SpecTreeModel(QAbstractItemModel):
             return self._display(node, col)
         if role == Qt.ItemDataRole.DecorationRole and col == 0 and node.kind == "quant":
             return status_icon(node.status)
+        if role == Qt.ItemDataRole.ToolTipRole and node.kind == "spec" and node.spec is not None:
+            return moe_tooltip(node.spec)
         if role == Qt.ItemDataRole.ToolTipRole and node.kind == "group" and node.role == "drafter":
             return QCoreApplication.translate(
                 "RegistryModel",

@@ -1,0 +1,252 @@
+"""Repository listings: file patterns resolved against them, sizes per quantization, a cache.
+
+Hand-typed file names in a registry go stale (a quantizer renames, splits a file into parts, moves
+it into a folder), and the hubs are not reachable everywhere the registry is written. So a file
+template may be a *pattern*: a template containing ``*``, ``?`` or ``[`` is matched, case-
+insensitively, against the repository's listing when the file is about to be downloaded:
+
+- split GGUF parts (``name-00001-of-00003.gguf``) count as one file ``name.gguf``; every part of the
+  series must be listed;
+- ``mmproj*`` files (vision projectors) never match: they are never the language model;
+- no match, or matches naming more than one model, is an error naming the pattern and what was
+  found, so the registry entry can be fixed.
+
+Listings fetched from a hub are cached (``cache_dir()/catalog/listings``) so sizes and resolved
+names stay known offline: ``tandem models --json`` reports ``size_bytes`` from them, and the cache
+status probe resolves patterns through them without the network.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import json
+import os
+import re
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from app.core import paths
+from app.core.cache.errors import HubError, SpecResolutionError
+from app.core.cache.hubs import RemoteFile, err_code, hf_endpoint, modelscope_endpoint, translate_error
+from app.core.cache.plan import Plan
+
+_SPLIT = re.compile(r"^(?P<stem>.+)-(?P<n>\d{5})-of-(?P<total>\d{5})(?P<ext>\.gguf)$", re.IGNORECASE)
+_PATTERN_CHARS = ("*", "?", "[")
+
+
+def is_pattern(name: str) -> bool:
+    return any(c in name for c in _PATTERN_CHARS)
+
+
+def logical_name(path: str) -> tuple[str, int, int]:
+    """``(name, part, total)``: split parts map to the whole file's name (part/total 0 otherwise)."""
+    m = _SPLIT.match(path)
+    if m is None:
+        return path, 0, 0
+    return m["stem"] + m["ext"], int(m["n"]), int(m["total"])
+
+
+def _is_projector(path: str) -> bool:
+    return path.rsplit("/", 1)[-1].lower().startswith("mmproj")
+
+
+def resolve_pattern(pattern: str, listing: Iterable[str], where: str) -> list[str]:
+    """The repository files ``pattern`` names (several only for the parts of one split file)."""
+    pat = pattern.lower()
+    groups: dict[str, list[tuple[int, int, str]]] = {}
+    names = sorted(set(listing))
+    for path in names:
+        if _is_projector(path):
+            continue
+        logical, part, total = logical_name(path)
+        if fnmatch.fnmatchcase(logical.lower(), pat):
+            groups.setdefault(logical, []).append((part, total, path))
+    if not groups:
+        ggufs = [n for n in names if n.lower().endswith(".gguf")]
+        shown = ", ".join(ggufs[:6]) + (", ..." if len(ggufs) > 6 else "") if ggufs else "no .gguf files"
+        raise SpecResolutionError(
+            f"{where}: no file in the repository matches {pattern!r} (it has {shown}); "
+            "this quantization may not be published there, or the pattern needs fixing"
+        )
+    if len(groups) > 1:
+        found = ", ".join(sorted(groups))
+        raise SpecResolutionError(
+            f"{where}: {len(groups)} files match {pattern!r} ({found}); the pattern must name one "
+            "model file, make it more specific"
+        )
+    ((logical, parts),) = groups.items()
+    parts.sort()
+    totals = {t for _p, t, _n in parts}
+    if parts[0][1]:  # a split series: every part, one total
+        total = parts[0][1]
+        have = {p for p, _t, _n in parts}
+        if len(totals) != 1 or have != set(range(1, total + 1)):
+            raise SpecResolutionError(
+                f"{where}: {logical} is split into {total} parts but the repository lists parts "
+                f"{sorted(have)}; the upload may be incomplete"
+            )
+    elif len(parts) > 1:  # the whole file and parts of it side by side
+        raise SpecResolutionError(
+            f"{where}: {pattern!r} matches both {logical} and split parts of it; make the pattern specific"
+        )
+    return [n for _p, _t, n in parts]
+
+
+def resolve_files(files: Iterable[str], listing: Iterable[str], where: str) -> tuple[str, ...]:
+    names = list(listing)
+    out: list[str] = []
+    for f in files:
+        out += resolve_pattern(f, names, where) if is_pattern(f) else [f]
+    return tuple(out)
+
+
+# --- listing cache -----------------------------------------------------------------------------
+
+
+def _cache_file(hub: str, repo_id: str, revision: str) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", f"{repo_id.replace('/', '--')}@{revision}")
+    return paths.cache_dir() / "catalog" / "listings" / hub / f"{safe}.json"
+
+
+def store_listing(hub: str, repo_id: str, revision: str, files: list[RemoteFile]) -> None:
+    target = _cache_file(hub, repo_id, revision)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    data = {
+        "hub": hub,
+        "repo_id": repo_id,
+        "revision": revision,
+        "fetched": time.time(),
+        "files": [{"path": f.path, "size": f.size} for f in files],
+    }
+    tmp = target.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data), "utf-8")
+    os.replace(tmp, target)
+
+
+def cached_listing(hub: str, repo_id: str, revision: str) -> list[RemoteFile] | None:
+    """The listing fetched earlier, or None (file reads only, never the network)."""
+    try:
+        data = json.loads(_cache_file(hub, repo_id, revision).read_text("utf-8"))
+        return [RemoteFile(str(f["path"]), int(f["size"])) for f in data["files"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+# --- fetching a listing ------------------------------------------------------------------------
+
+
+def fetch_listing(
+    hub: str, repo_id: str, revision: str, endpoint: str | None = None, token: str | None = None
+) -> list[RemoteFile]:
+    """Every file of the repository with its size, from the hub (and cached for offline use)."""
+    what = f"{repo_id}@{revision}"
+    try:
+        if hub == "huggingface":
+            files = _hf_tree(hf_endpoint(endpoint), repo_id, revision, token)
+        elif hub == "modelscope":
+            from modelscope_hub import HubApi
+
+            ms = HubApi(endpoint=modelscope_endpoint(endpoint), token=token or None)
+            listing = ms.list_repo_files(repo_id, "model", revision=revision, recursive=True)
+            files = [RemoteFile(f.path, int(f.size or 0)) for f in listing if not f.is_dir]
+        else:
+            raise SpecResolutionError(f"hub: {hub!r} has no repository listing")
+    except SpecResolutionError:
+        raise
+    except Exception as exc:
+        err = translate_error(exc, what, token, paths.cache_dir())
+        raise (err if isinstance(err, HubError) else HubError(str(err), code=err_code(err))) from None
+    store_listing(hub, repo_id, revision, files)
+    return files
+
+
+def hf_get(url: str, token: str | None, params: dict[str, Any] | None = None, timeout: float = 15.0) -> Any:
+    """One GET on a Hugging Face API through huggingface_hub's session, without its retry loop
+    (``http_backoff`` sleeps 23 s on a refused connection before giving up: an unreachable hub
+    must fail at once, in one line)."""
+    from huggingface_hub import get_session
+    from huggingface_hub.utils._headers import build_hf_headers
+    from huggingface_hub.utils._http import hf_raise_for_status
+
+    r = get_session().get(url, params=params, headers=build_hf_headers(token=token or None), timeout=timeout)
+    hf_raise_for_status(r)
+    return r
+
+
+def _hf_tree(endpoint: str, repo_id: str, revision: str, token: str | None) -> list[RemoteFile]:
+    """``GET /api/models/{repo}/tree/{revision}?recursive=true``, following the ``Link`` pages."""
+    from urllib.parse import quote
+
+    url: str | None = f"{endpoint}/api/models/{repo_id}/tree/{quote(revision, safe='')}"
+    params: dict[str, Any] | None = {"recursive": "true"}
+    files: list[RemoteFile] = []
+    while url:
+        r = hf_get(url, token, params)
+        for item in r.json():
+            if item.get("type") == "file":
+                lfs = item.get("lfs") or {}
+                files.append(RemoteFile(str(item["path"]), int(lfs.get("size") or item.get("size") or 0)))
+        url = r.links.get("next", {}).get("url")
+        params = None  # the next link carries the query
+    return files
+
+
+# --- plans -------------------------------------------------------------------------------------
+
+
+def plan_has_patterns(plan: Plan) -> bool:
+    return plan.kind == "files" and any(is_pattern(f) for f in plan.files)
+
+
+def resolve_plan(plan: Plan, backend: Any) -> Plan:
+    """``plan`` with its file patterns replaced by the repository's file names (online).
+
+    Called by the cache layer right before a download asks the hub for file metadata; a plan
+    without patterns is returned unchanged (no request).
+    """
+    if not plan_has_patterns(plan):
+        return plan
+    listing = fetch_listing(
+        plan.hub,
+        plan.repo_id,
+        plan.revision,
+        getattr(backend, "endpoint", None),
+        getattr(backend, "token", None),
+    )
+    where = f"{plan.repo_id}@{plan.revision}"
+    return dataclasses.replace(plan, files=resolve_files(plan.files, [f.path for f in listing], where))
+
+
+def resolve_plan_offline(plan: Plan) -> Plan:
+    """``plan`` resolved through a cached listing when one exists; unchanged otherwise."""
+    if not plan_has_patterns(plan):
+        return plan
+    listing = cached_listing(plan.hub, plan.repo_id, plan.revision)
+    if listing is None:
+        return plan
+    try:
+        files = resolve_files(plan.files, [f.path for f in listing], plan.repo_id)
+    except SpecResolutionError:
+        return plan  # reported when the download resolves it online
+    return dataclasses.replace(plan, files=files)
+
+
+def plan_size(plan: Plan) -> int | None:
+    """Bytes of the plan's files from a cached listing (split parts summed), None when unknown."""
+    if plan.kind != "files":
+        listing = cached_listing(plan.hub, plan.repo_id, plan.revision)
+        return sum(f.size for f in listing) if listing else None
+    listing = cached_listing(plan.hub, plan.repo_id, plan.revision)
+    if listing is None:
+        return None
+    sizes = {f.path: f.size for f in listing}
+    try:
+        files = resolve_files(plan.files, sizes, plan.repo_id)
+    except SpecResolutionError:
+        return None
+    if any(f not in sizes for f in files):
+        return None
+    return sum(sizes[f] for f in files)

@@ -1,0 +1,114 @@
+"""Check the builtin registry against the real hubs (for maintainers with a network).
+
+    python scripts/verify_registry.py            # offline: every spec plans, every repo has a page
+    python scripts/verify_registry.py --online   # + every repo and file pattern on the real hubs
+
+Online, each repository's listing is fetched once (Hugging Face and ModelScope, through
+huggingface_hub and the ModelScope SDK, honouring HF_ENDPOINT / MODELSCOPE_ENDPOINT), every
+quantization's file pattern must resolve to exactly one model file (split parts complete), every
+MLX repo must hold config.json, and the sizes found are cached, so ``tandem models --json`` knows
+them afterwards. Exit status 0 only when every check passed; each failure is one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.core.cache import make_plan
+from app.core.cache.errors import CacheError
+from app.core.catalog import listing
+from app.core.registry import GGUFSpec, Registry
+
+
+@dataclass
+class Report:
+    checked: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def fail(self, line: str) -> None:
+        self.failures.append(line)
+
+
+def verify(online: bool, only: list[str] | None = None) -> Report:
+    reg = Registry.load()
+    rep = Report()
+    listings: dict[tuple[str, str, str], list[str] | str] = {}
+
+    def files_of(hub: str, repo: str, rev: str) -> list[str] | str:
+        key = (hub, repo, rev)
+        if key not in listings:
+            try:
+                listings[key] = [f.path for f in listing.fetch_listing(hub, repo, rev)]
+            except CacheError as exc:
+                listings[key] = str(exc)
+        return listings[key]
+
+    for fam in reg.families.values():
+        if only and fam.name not in only:
+            continue
+        for spec in fam.specs:
+            for hub in spec.sources.hubs():
+                src = spec.source(hub)
+                where = f"{fam.name} {spec.format}/{spec.size_label} on {hub}"
+                if not src.page:
+                    rep.fail(f"{where}: {src.model_id} carries no page URL")
+                if src.draft_model_id and not src.draft_page:
+                    rep.fail(f"{where}: drafter {src.draft_model_id} carries no page URL")
+                roles: list[tuple[str, str | None]] = [("target", None)]
+                if spec.declares_drafter(hub):
+                    roles += [("drafter", dq) for dq in (spec.draft_quantizations(hub) or [None])]
+                for q in spec.quantizations:
+                    for role, dq in roles:
+                        if role == "drafter" and q != spec.quantizations[0]:
+                            continue  # one drafter check per drafter quantization
+                        rep.checked += 1
+                        try:
+                            plan = make_plan(fam, spec, role, q, hub, dq)  # type: ignore[arg-type]
+                        except ValueError as exc:
+                            rep.fail(f"{where} {role} {dq or q}: {exc}")
+                            continue
+                        if not online:
+                            continue
+                        names = files_of(hub, plan.repo_id, plan.revision)
+                        if isinstance(names, str):
+                            rep.fail(f"{where} {role} {dq or q}: {names}")
+                            continue
+                        if isinstance(spec, GGUFSpec):
+                            try:
+                                listing.resolve_files(plan.files, names, plan.repo_id)
+                            except CacheError as exc:
+                                rep.fail(f"{where} {role} {dq or q}: {exc}")
+                                continue
+                            missing = [f for f in plan.files if not listing.is_pattern(f) and f not in names]
+                            if missing:
+                                rep.fail(f"{where} {role} {dq or q}: {plan.repo_id} has no {missing}")
+                        elif "config.json" not in names:
+                            rep.fail(f"{where} {role} {dq or q}: {plan.repo_id} has no config.json")
+    return rep
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--online", action="store_true", help="check every repo and file on the real hubs")
+    ap.add_argument("--family", action="append", help="check only this family (repeatable)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    rep = verify(args.online, args.family)
+    if args.json:
+        print(json.dumps({"online": args.online, "checked": rep.checked, "failures": rep.failures}, indent=1))
+    else:
+        for line in rep.failures:
+            print(f"FAIL {line}")
+        mode = "online" if args.online else "offline (add --online to ask the hubs)"
+        print(f"{rep.checked} checks, {len(rep.failures)} failures, {mode}")
+    return 1 if rep.failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

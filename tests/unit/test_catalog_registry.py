@@ -1,0 +1,112 @@
+"""The curated registry (issue 10, item 1) and the file-pattern rules it relies on."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.cache import SpecResolutionError, make_plan
+from app.core.catalog.listing import is_pattern, resolve_files, resolve_pattern
+from app.core.registry import GGUFSpec, Registry
+
+
+def test_at_least_12_families_8_with_drafters_both_formats() -> None:
+    reg = Registry.load()
+    fams = list(reg.families.values())
+    assert len(fams) >= 12
+    with_drafter = [f.name for f in fams if any(s.declares_drafter() for s in f.specs)]
+    assert len(with_drafter) >= 8, with_drafter
+    for name in ("qwen3", "qwen2.5-instruct", "qwen2.5-coder-instruct", "llama-3",
+                 "deepseek-r1-distill-qwen", "gemma-3-it", "smollm2", "gemma-4"):  # fmt: skip
+        assert name in with_drafter
+    # families without a drafter are there too (model-free methods)
+    assert {"mistral-7b-instruct", "phi-4-mini-instruct", "gpt-oss"} <= set(reg.families)
+    assert any(s.format == "mlx" for f in fams for s in f.specs)
+    # the three original families are unchanged in name
+    assert {"smollm2-135m-instruct", "gemma-3-270m", "gemma-4"} <= reg.builtin_names
+
+
+def test_every_curated_repo_id_carries_its_page() -> None:
+    reg = Registry.load()
+    for fam in reg.families.values():
+        for spec in fam.specs:
+            for hub in spec.sources.hubs():
+                src = spec.source(hub)
+                base = "https://huggingface.co/" if hub == "huggingface" else "https://modelscope.cn/models/"
+                assert src.page and src.page.startswith(base), (fam.name, hub, src.model_id)
+                repo = src.model_id.split("{", 1)[0]
+                assert repo in src.page
+                if src.draft_model_id:
+                    assert src.draft_page and src.draft_model_id.split("{", 1)[0] in src.draft_page
+
+
+def test_moe_targets_are_marked() -> None:
+    reg = Registry.load()
+    qwen_moe = [s for s in reg.get("qwen3").specs if s.size_label == "30B-A3B"]
+    assert qwen_moe and qwen_moe[0].activated_size_in_billions == 3
+    assert reg.get("gpt-oss").specs[0].activated_size_in_billions == 3.6
+
+
+def test_curated_gguf_specs_use_patterns_and_plans_resolve() -> None:
+    reg = Registry.load()
+    for name in ("qwen3", "llama-3", "gemma-3-it"):
+        fam = reg.get(name)
+        for spec in fam.specs:
+            for hub in spec.sources.hubs():
+                plan = make_plan(fam, spec, "target", spec.quantizations[0], hub)
+                if isinstance(spec, GGUFSpec):
+                    assert all(is_pattern(f) for f in plan.files)
+                if spec.declares_drafter(hub):
+                    make_plan(fam, spec, "drafter", spec.quantizations[0], hub)
+
+
+LISTING = [
+    "README.md",
+    "Qwen3-8B-Q4_K_M.gguf",
+    "Qwen3-8B-UD-Q4_K_XL.gguf",
+    "mmproj-F16.gguf",
+    "model-F16.gguf",
+    "Q8_0/big-Q8_0-00001-of-00003.gguf",
+    "Q8_0/big-Q8_0-00002-of-00003.gguf",
+    "Q8_0/big-Q8_0-00003-of-00003.gguf",
+    "Q6_K/big-Q6_K-00001-of-00002.gguf",
+    "qwen2.5-7b-instruct-q5_k_m.gguf",
+]
+
+
+def test_pattern_rules() -> None:
+    assert resolve_pattern("*-Q4_K_M.gguf", LISTING, "r") == ["Qwen3-8B-Q4_K_M.gguf"]
+    # case-insensitive (Qwen's own repos name files in lower case)
+    assert resolve_pattern("*-Q5_K_M.gguf", LISTING, "r") == ["qwen2.5-7b-instruct-q5_k_m.gguf"]
+    # a projector never matches, so the model file is the one match
+    assert resolve_pattern("*-F16.gguf", LISTING, "r") == ["model-F16.gguf"]
+    # split parts are one file: all parts, in order
+    assert resolve_pattern("*-Q8_0.gguf", LISTING, "r") == [
+        "Q8_0/big-Q8_0-00001-of-00003.gguf",
+        "Q8_0/big-Q8_0-00002-of-00003.gguf",
+        "Q8_0/big-Q8_0-00003-of-00003.gguf",
+    ]
+    with pytest.raises(SpecResolutionError, match=r"split into 2 parts but the repository lists parts \[1\]"):
+        resolve_pattern("*-Q6_K.gguf", LISTING, "r")
+    with pytest.raises(SpecResolutionError, match="2 files match"):
+        resolve_pattern("Qwen3-8B-*.gguf", LISTING, "r")
+    with pytest.raises(SpecResolutionError, match="no file in the repository matches"):
+        resolve_pattern("*-IQ2_M.gguf", LISTING, "r")
+    # plain names pass through untouched (no listing needed for them)
+    assert resolve_files(["exact.gguf", "*-Q4_K_M.gguf"], LISTING, "r") == (
+        "exact.gguf",
+        "Qwen3-8B-Q4_K_M.gguf",
+    )
+
+
+def test_verify_registry_offline_passes() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "verify_registry.py"
+    spec = importlib.util.spec_from_file_location("verify_registry", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    report = module.verify(online=False)
+    assert report.checked > 500
+    assert report.failures == []
