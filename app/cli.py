@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app import cli_cache, cli_remote
+from app import cli_cache, cli_catalog, cli_remote
 from app.core import assets
 from app.core.cache.errors import CacheError
 from app.core.engines.base import CancelToken, EngineError, Finished, LoadRequest, Round, Sampling, TextDelta
@@ -101,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_cache.add_subcommands(sub)
     cli_remote.add_subcommands(sub)
+    cli_catalog.add_subcommands(sub)
     return parser
 
 
