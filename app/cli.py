@@ -9,13 +9,25 @@ import argparse
 import json
 import logging
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from app import cli_cache, cli_catalog, cli_remote
 from app.core import assets
 from app.core.cache.errors import CacheError
-from app.core.engines.base import CancelToken, EngineError, Finished, LoadRequest, Round, Sampling, TextDelta
+from app.core.engines.base import (
+    CancelToken,
+    ChatMessage,
+    EngineError,
+    Finished,
+    LoadRequest,
+    Round,
+    Sampling,
+    TextDelta,
+    check_max_tokens,
+)
 from app.core.launch import (
     DEFAULT_MODEL,
     LaunchError,
@@ -25,10 +37,78 @@ from app.core.launch import (
     pick_engine,
     thread_count_notice,
 )
-from app.core.registry import Registry, RegistryError, format_template
-from app.core.speculative import SpeculationError
+from app.core.registry import Family, Registry, RegistryError, format_template
+from app.core.speculative import SpeculationError, mean_accepted_length, parse_num_speculative_tokens
+from app.core.speculative.options import parse_number, parse_whole_number
 
 log = logging.getLogger("tandem")
+
+
+#: llama.cpp's own limit (GGML_MAX_N_THREADS); more threads than this is a typo.
+MAX_THREADS = 512
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``tandem: <why>`` and the command to get help, no usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"tandem: {message} (see `{self.prog} --help`)\n")
+
+
+def _arg_type(name: str, parse: Callable[[str], Any], *aliases: str) -> Callable[[str], Any]:
+    """An argparse ``type`` whose refusals are one clean line naming the flag.
+
+    argparse already says ``argument --flag:``, so the parser's own ``<field>:`` prefix is dropped.
+    """
+
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as exc:  # SpeculationError and SamplingError are ValueErrors
+            message = str(exc)
+            for prefix in (name, *aliases):
+                message = message.removeprefix(f"{prefix}: ")
+            raise argparse.ArgumentTypeError(message) from None
+
+    convert.__name__ = name  # argparse names the type in some messages
+    return convert
+
+
+def _whole(flag: str, minimum: int, maximum: int | None = None) -> Callable[[str], Any]:
+    def parse(text: str) -> int:
+        number = parse_whole_number(text, flag, minimum=minimum)
+        if maximum is not None and number > maximum:
+            raise ValueError(f"{flag}: {number} is more than {maximum}")
+        return number
+
+    return _arg_type(flag, parse)
+
+
+_draft_tokens = _arg_type("--draft-tokens", lambda text: parse_num_speculative_tokens(text, "--draft-tokens"))
+_max_tokens = _arg_type(
+    "--max-tokens",
+    lambda text: check_max_tokens(parse_whole_number(text, "max tokens", minimum=None)),
+    "max tokens",
+)
+
+
+_SAMPLING_CHECKS: dict[str, Callable[[float], Sampling]] = {
+    "temperature": lambda v: Sampling(temperature=v),
+    "top_p": lambda v: Sampling(top_p=v),
+    "repeat_penalty": lambda v: Sampling(repeat_penalty=v),
+}
+
+
+def _sampling_float(field: str) -> Callable[[str], Any]:
+    """A sampling number checked by :class:`Sampling` itself, so the CLI and engines agree."""
+    flag = "--" + field.replace("_", "-")
+
+    def parse(text: str) -> float:
+        number = parse_number(text, flag)
+        _SAMPLING_CHECKS[field](number)  # Sampling raises SamplingError naming the setting and range
+        return number
+
+    return _arg_type(flag, parse, field.replace("_", "-"), field.replace("_", " "))
 
 
 def _add_model_args(p: argparse.ArgumentParser, bench_like: bool) -> None:
@@ -51,17 +131,15 @@ def _add_model_args(p: argparse.ArgumentParser, bench_like: bool) -> None:
         help="draft, mtp, ngram-mod, ngram-cache, ngram-simple, ngram-map-k, ngram-map-k4v",
     )
     p.add_argument("--draft-quant", help="drafter quantization (declared drafters)")
-    p.add_argument("--draft-tokens", help="tokens per round (default: the engine's)")
-    p.add_argument("--ctx", type=int, default=4096, help="context length")
-    p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--max-tokens", type=int, default=128 if bench_like else 256)
+    p.add_argument("--draft-tokens", type=_draft_tokens, help="tokens per round (default: the engine's)")
+    p.add_argument("--ctx", type=_whole("--ctx", 1), default=4096, help="context length in tokens")
+    p.add_argument("--threads", type=_whole("--threads", 1, MAX_THREADS), default=None)
+    p.add_argument("--max-tokens", type=_max_tokens, default=128 if bench_like else 256)
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="tandem", description="Local LLM chat, faster through speculative decoding"
-    )
+    parser = _Parser(prog="tandem", description="Local LLM chat, faster through speculative decoding")
     parser.add_argument("-v", "--verbose", action="store_true")
     sub = parser.add_subparsers(dest="command")
 
@@ -85,7 +163,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_args(p, bench_like=False)
     p.add_argument("--prompt", required=True)
     p.add_argument("--system", default=None)
-    p.add_argument("--temperature", type=float, default=0.0)
+    default = "default: the family's recommended value, else"
+    p.add_argument("--temperature", type=_sampling_float("temperature"), help=f"{default} 0 (greedy)")
+    p.add_argument("--top-p", type=_sampling_float("top_p"), help=f"{default} 1 (off)")
+    p.add_argument("--top-k", type=_whole("--top-k", 0), help=f"{default} 0 (off)")
+    p.add_argument("--repeat-penalty", type=_sampling_float("repeat_penalty"), help=f"{default} 1 (off)")
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("parity", help="spec-off vs spec-on greedy output, token by token")
@@ -96,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="spec-off vs spec-on decode speed in one run")
     _add_model_args(p, bench_like=True)
     p.add_argument("--prompts", type=Path, required=True, help="text file, one prompt per line")
-    p.add_argument("--repeats", type=int, default=1)
+    p.add_argument("--repeats", type=_whole("--repeats", 1), default=1, help="runs per side (best kept)")
     p.set_defaults(func=cmd_bench)
 
     cli_cache.add_subcommands(sub)
@@ -106,10 +188,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # --- resolution ------------------------------------------------------------------------------------
-def resolve(args: argparse.Namespace, spec_on: bool) -> tuple[str, LoadRequest]:
-    """(engine, LoadRequest) for the model arguments, with speculation on or off."""
+@dataclass(frozen=True)
+class Resolved:
+    engine: str
+    request: LoadRequest
+    family: Family | None = None  # None for --model-path
+
+
+def resolve(args: argparse.Namespace, spec_on: bool) -> Resolved:
+    """Engine, LoadRequest and family for the model arguments, with speculation on or off."""
     if args.engine == "remote":
-        return cli_remote.resolve_remote(args, spec_on)
+        return Resolved(*cli_remote.resolve_remote(args, spec_on))
     method = args.spec_method
     options = make_options(
         enabled=spec_on,
@@ -125,7 +214,7 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> tuple[str, LoadRequest]:
         engine = args.engine or ("mlx" if path.is_dir() else "llama.cpp")
         if spec_on and options.needs_drafter and not options.draft_model_path:
             raise LaunchError(f"--spec-method {options.method} needs --draft-model-path with --model-path")
-        return engine, LoadRequest(str(path), options, n_ctx=args.ctx, n_threads=args.threads)
+        return Resolved(engine, LoadRequest(str(path), options, n_ctx=args.ctx, n_threads=args.threads))
 
     registry = Registry.load()
     name = args.name or DEFAULT_MODEL[0]
@@ -158,7 +247,7 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> tuple[str, LoadRequest]:
         family_name=family.name,
         size_in_billions=spec.size_in_billions,
     )
-    return engine, req
+    return Resolved(engine, req, family)
 
 
 def _note_threads(engine: str, req: LoadRequest) -> None:
@@ -209,40 +298,84 @@ def cmd_unregister(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stats_line(fin: Finished) -> str:
-    parts = [f"{fin.completion_tokens} tokens", f"{fin.decode_tps:.1f} tok/s"]
+def _rate(tps: float | None, pattern: str = "{:.1f}") -> str:
+    """A decode speed, or '-' when there was nothing to measure (never a rate from zero time)."""
+    return "-" if tps is None else pattern.format(tps)
+
+
+def _stats_line(fin: Finished, rounds: list[Round]) -> str:
+    parts = [f"{fin.completion_tokens} tokens", f"{_rate(fin.decode_tps)} tok/s"]
     if fin.drafted_total:
         rate = fin.accepted_total / fin.drafted_total
         parts.append(f"acceptance {rate:.0%} ({fin.accepted_total}/{fin.drafted_total})")
+    mal = mean_accepted_length(rounds)
+    if mal is not None:
+        parts.append(f"{mal:.2f} tokens per drafting round")
     parts.append(f"{fin.rounds} rounds")
     return ", ".join(parts)
 
 
+def sampling_for(args: argparse.Namespace, family: Family | None) -> tuple[Sampling, str]:
+    """The request's sampling: each flag the user gave, else the family's recommended value, else
+    Tandem's default (greedy, filters off). Also says where the values came from."""
+    rec = family.sampling if family is not None else None
+    values: dict[str, Any] = {}
+    from_family = []
+    for name in ("temperature", "top_p", "top_k", "repeat_penalty"):
+        given = getattr(args, name, None)
+        recommended = getattr(rec, name, None) if rec is not None else None
+        if given is not None:
+            values[name] = given
+        elif recommended is not None:
+            values[name] = recommended
+            from_family.append(name.replace("_", "-"))
+    sampling = Sampling(max_tokens=args.max_tokens, **values)
+    source = f"{family.name} recommended: {', '.join(from_family)}" if family and from_family else ""
+    return sampling, source
+
+
+def _describe(sampling: Sampling) -> dict[str, float | int]:
+    return {
+        "temperature": sampling.temperature,
+        "top_p": sampling.top_p,
+        "top_k": sampling.top_k,
+        "repeat_penalty": sampling.repeat_penalty,
+        "max_tokens": sampling.max_tokens,
+    }
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
     spec_on = args.spec == "on" or (args.spec is None and bool(args.draft_model_path or args.spec_method))
-    engine_name, req = resolve(args, spec_on)
+    resolved = resolve(args, spec_on)
+    engine_name, req = resolved.engine, resolved.request
     _note_threads(engine_name, req)
-    engine = load_engine(engine_name, req, _progress(args))
-    messages = []
+    sampling, sampling_source = sampling_for(args, resolved.family)
+    say = _progress(args)
+    if say:
+        shown = ", ".join(f"{k.replace('_', '-')} {v:g}" for k, v in _describe(sampling).items())
+        say(f"sampling: {shown}" + (f" ({sampling_source})" if sampling_source else ""))
+    engine = load_engine(engine_name, req, say)
+    messages: list[ChatMessage] = []
     if args.system:
         messages.append({"role": "system", "content": args.system})
     messages.append({"role": "user", "content": args.prompt})
-    sampling = Sampling(temperature=args.temperature, max_tokens=args.max_tokens)
     cancel = CancelToken()
     pieces: list[str] = []
-    rounds: list[dict[str, int]] = []
+    rounds: list[Round] = []
     fin: Finished | None = None
     interrupted = False
     failed: EngineError | None = None
+    # Token ids come with log-probabilities on llama.cpp; ask for them when they can be complete.
+    want_ids = 1 if args.json and not spec_on else 0
     try:
-        for ev in engine.generate(messages, sampling, cancel):  # type: ignore[arg-type]
+        for ev in engine.generate(messages, sampling, cancel, top_logprobs=want_ids):
             if isinstance(ev, TextDelta):
                 pieces.append(ev.text)
                 if not args.json:
                     sys.stdout.write(ev.text)
                     sys.stdout.flush()
             elif isinstance(ev, Round):
-                rounds.append({"drafted": ev.drafted, "accepted": ev.accepted, "emitted": ev.emitted})
+                rounds.append(ev)
             elif isinstance(ev, Finished):
                 fin = ev
     except KeyboardInterrupt:  # Ctrl-C: keep what was produced, say it was cancelled
@@ -255,10 +388,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
     finally:
         engine.close()
     if fin is None:
-        tokens = sum(r["emitted"] for r in rounds)
-        fin = Finished("cancelled", 0, tokens, 0.0, 0.0, sum(r["drafted"] for r in rounds),
-                       sum(r["accepted"] for r in rounds), len(rounds))  # fmt: skip
+        tokens = sum(r.emitted for r in rounds)
+        fin = Finished("cancelled", 0, tokens, 0.0, 0.0, sum(r.drafted for r in rounds),
+                       sum(r.accepted for r in rounds), len(rounds))  # fmt: skip
     if args.json:
+        tps = fin.decode_tps
         print(
             json.dumps(
                 {
@@ -270,23 +404,27 @@ def cmd_generate(args: argparse.Namespace) -> int:
                     "method": (getattr(engine, "spec_kind", None) or req.speculation.method)
                     if spec_on
                     else None,
+                    "sampling": _describe(sampling),
                     "text": "".join(pieces),
                     "finish_reason": fin.reason,
                     "completion_token_ids": fin.token_ids,
                     "prompt_tokens": fin.prompt_tokens,
                     "completion_tokens": fin.completion_tokens,
-                    "decode_tokens_per_second": round(fin.decode_tps, 2),
+                    "decode_tokens_per_second": None if tps is None else round(tps, 2),
                     "drafted_total": fin.drafted_total,
                     "accepted_total": fin.accepted_total,
+                    "mean_accepted_length": mean_accepted_length(rounds),
                     "rounds": fin.rounds,
-                    "round_details": rounds,
+                    "round_details": [
+                        {"drafted": r.drafted, "accepted": r.accepted, "emitted": r.emitted} for r in rounds
+                    ],
                     **cli_remote.json_fields(fin),
                 }
             )
         )
     else:
         print()
-        print(_stats_line(fin) + (" (interrupted)" if interrupted else ""), file=sys.stderr)
+        print(_stats_line(fin, rounds) + (" (interrupted)" if interrupted else ""), file=sys.stderr)
     if failed is not None:
         print(f"tandem: {failed.user_message()}", file=sys.stderr)
         return 3
@@ -296,11 +434,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def _loader(args: argparse.Namespace) -> Any:
     # resolve both sides up front, so a bad pair fails before any model is loaded
     resolved = {False: resolve(args, False), True: resolve(args, True)}
-    _note_threads(*resolved[False])
+    _note_threads(resolved[False].engine, resolved[False].request)
 
     def load(spec_on: bool) -> Any:
-        engine_name, req = resolved[spec_on]
-        return load_engine(engine_name, req, _progress(args))
+        side = resolved[spec_on]
+        return load_engine(side.engine, side.request, _progress(args))
 
     return load
 
@@ -335,20 +473,25 @@ def cmd_bench(args: argparse.Namespace) -> int:
         for row in rows:
             print(json.dumps(row.to_json()))
         return 0
-    print(f"{'prompt':40} {'off tok/s':>9} {'on tok/s':>9} {'ratio':>6} {'accept':>7} {'acc/round':>9}")
+    print(f"{'prompt':40} {'off tok/s':>9} {'on tok/s':>9} {'ratio':>6} {'accept':>7} {'tok/round':>9}")
     for row in rows:
         acc = row.on.acceptance_rate
-        mal = row.on.mean_accepted_per_round
+        mal = row.on.mean_accepted_length
         print(
-            f"{row.prompt[:40]:40} {row.off.decode_tps:9.1f} {row.on.decode_tps:9.1f} {row.ratio:6.2f} "
+            f"{row.prompt[:40]:40} {_rate(row.off.decode_tps):>9} {_rate(row.on.decode_tps):>9} "
+            f"{_rate(row.ratio, '{:.2f}'):>6} "
             f"{'-' if acc is None else f'{acc:.0%}':>7} {'-' if mal is None else f'{mal:.2f}':>9}"
         )
+    print("tok/round: mean tokens per drafting round (accepted drafts plus the model's own token)")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a refused argument (2, one line already printed)
+        return exc.code if isinstance(exc.code, int) else 2
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s"
     )

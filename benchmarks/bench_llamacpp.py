@@ -44,10 +44,10 @@ def loader(model: Path, **on: Any) -> Any:
 
 def _row(label: str, name: str, off: Any, on: Any) -> str:
     acc = on.acceptance_rate
-    mal = on.mean_accepted_per_round
-    ratio = on.decode_tps / off.decode_tps if off.decode_tps else 0.0
+    mal = on.mean_accepted_length
+    ratio = on.decode_tps / off.decode_tps if off.decode_tps and on.decode_tps else 0.0
     return (
-        f"| {label} | {name} | {off.decode_tps:.1f} | {on.decode_tps:.1f} | {ratio:.2f}x | "
+        f"| {label} | {name} | {off.decode_tps or 0:.1f} | {on.decode_tps or 0:.1f} | {ratio:.2f}x | "
         f"{'-' if acc is None else f'{acc:.0%}'} | {'-' if mal is None else f'{mal:.2f}'} |"
     )
 
@@ -61,7 +61,7 @@ def speculation_tables(f32: Path, q4: Path, max_tokens: int, repeats: int) -> No
         ("F32 + ngram-mod, 16/round", f32, ngram, True),
         ("Q4_1 + ngram-mod, 16/round", q4, ngram, True),
     ]
-    print("| config | prompt | spec-off tok/s | spec-on tok/s | ratio | acceptance | accepted/round |")
+    print("| config | prompt | spec-off tok/s | spec-on tok/s | ratio | acceptance | tokens/drafting round |")
     print("|---|---|---|---|---|---|---|")
     for label, model, on, learns in configs:
         runs = max(repeats, 2 if learns else 1)

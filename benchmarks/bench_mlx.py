@@ -72,7 +72,7 @@ def _measure(engine: MLXEngine, pair: str, spec: bool, max_tokens: int, repeat: 
             )
             fin = events[-1]
             assert isinstance(fin, Finished)
-            if best is None or fin.decode_tps > best.decode_tps:
+            if best is None or (fin.decode_tps or 0.0) > (best.decode_tps or 0.0):
                 best = fin
         assert best is not None
         out.append(
@@ -81,7 +81,7 @@ def _measure(engine: MLXEngine, pair: str, spec: bool, max_tokens: int, repeat: 
                 name,
                 spec,
                 best.completion_tokens,
-                best.decode_tps,
+                best.decode_tps or 0.0,
                 best.prompt_ms,
                 best.drafted_total,
                 best.accepted_total,

@@ -12,14 +12,52 @@ from app.cli import main
 pytestmark = pytest.mark.slow
 
 
-def test_generate_default_model_answers_offline(capsys: pytest.CaptureFixture[str]) -> None:
+def _gpt2_decoder() -> dict[str, int]:
+    """GPT-2 byte-level BPE: the printable stand-in character of each byte (SmolLM2's tokenizer)."""
+    keep = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    chars, extra = list(keep), 0
+    for b in range(256):
+        if b not in keep:
+            keep.append(b)
+            chars.append(256 + extra)
+            extra += 1
+    return {chr(c): b for b, c in zip(keep, chars, strict=True)}
+
+
+def test_generate_default_model_answers_offline(capsys: pytest.CaptureFixture[str], smollm2_q4: Path) -> None:
+    from app.core.gguf_tools import read_header
+
     code = main(["generate", "--prompt", "What is 2 + 2?", "--max-tokens", "16", "--json"])
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert out["engine"] == "llama.cpp" and out["speculation"] is False
     assert out["text"].strip() and out["completion_tokens"] > 0
     assert out["completion_tokens"] == sum(r["emitted"] for r in out["round_details"])
-    assert out["completion_token_ids"] is None or len(out["completion_token_ids"]) <= out["completion_tokens"]
+    # spec-off token ids are exposed, one per streamed token (an end-of-generation token is counted
+    # in completion_tokens but not streamed), and they spell the text (decoded with the GGUF vocab)
+    ids = out["completion_token_ids"]
+    assert isinstance(ids, list) and all(isinstance(i, int) for i in ids)
+    assert len(ids) == out["completion_tokens"] - (1 if out["finish_reason"] == "stop" else 0)
+    vocab = read_header(smollm2_q4).fields["tokenizer.ggml.tokens"]
+    decoder = _gpt2_decoder()
+    assert bytes(decoder[c] for i in ids for c in vocab[i]).decode("utf-8") == out["text"]
+    from app.core.registry import Registry
+
+    recommended = Registry.load().get("smollm2-135m-instruct").sampling  # from the model card
+    assert recommended.temperature is not None and recommended.top_p is not None
+    assert out["sampling"]["temperature"] == recommended.temperature
+    assert out["sampling"]["top_p"] == recommended.top_p
+
+
+def test_one_token_answer_reports_no_rate(capsys: pytest.CaptureFixture[str]) -> None:
+    """llama.cpp times the single token of a 1-token answer at ~0.001 ms: that is no rate at all."""
+    assert main(["generate", "--prompt", "Hi", "--max-tokens", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["completion_tokens"] == 1 and out["decode_tokens_per_second"] is None
+    assert main(["generate", "--prompt", "Hi", "--max-tokens", "1", "--temperature", "0"]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == "1 tokens, - tok/s, 1 rounds"
+    assert "temperature 0," in err[0]  # the flag wins over the family's recommended 0.2
 
 
 def test_generate_with_declared_drafter(capsys: pytest.CaptureFixture[str], smollm2_f32: Path) -> None:

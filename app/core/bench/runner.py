@@ -9,6 +9,7 @@ from typing import Any
 
 from app.core.cancel import tokens_per_second
 from app.core.engines.base import ChatMessage, Engine, Finished, Round, Sampling, TextDelta
+from app.core.speculative.rounds import is_drafting_round, mean_accepted_length
 
 
 @dataclass
@@ -29,9 +30,11 @@ class RunResult:
     rounds: int = 0
     drafting_rounds: int = 0
     reason: str = ""
+    per_round: list[Round] = field(default_factory=list)
 
     @property
-    def decode_tps(self) -> float:
+    def decode_tps(self) -> float | None:
+        """Decode tokens/s; None when not measurable (fewer than two tokens, no duration)."""
         return tokens_per_second(self.completion_tokens, self.decode_ms)
 
     @property
@@ -39,17 +42,20 @@ class RunResult:
         return self.accepted_total / self.drafted_total if self.drafted_total else None
 
     @property
-    def mean_accepted_per_round(self) -> float | None:
-        return self.accepted_total / self.drafting_rounds if self.drafting_rounds else None
+    def mean_accepted_length(self) -> float | None:
+        """Tokens emitted per drafting round: the definition the chat's statistics use too."""
+        return mean_accepted_length(self.per_round)
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out.pop("pieces")
         out.pop("from_draft")
         out.pop("candidates")
-        out["decode_tokens_per_second"] = round(self.decode_tps, 2)
+        out.pop("per_round")
+        tps = self.decode_tps
+        out["decode_tokens_per_second"] = None if tps is None else round(tps, 2)
         out["acceptance_rate"] = self.acceptance_rate
-        out["mean_accepted_per_round"] = self.mean_accepted_per_round
+        out["mean_accepted_length"] = self.mean_accepted_length
         return out
 
 
@@ -66,7 +72,8 @@ def run_once(engine: Engine, prompt: str, sampling: Sampling, top_logprobs: int 
             res.from_draft.append(ev.from_draft)
         elif isinstance(ev, Round):
             res.rounds += 1
-            if ev.drafted:
+            res.per_round.append(ev)
+            if is_drafting_round(ev):
                 res.drafting_rounds += 1
         elif isinstance(ev, Finished):
             res.completion_tokens = ev.completion_tokens
@@ -173,15 +180,17 @@ class BenchRow:
     on_runs: list[RunResult] = field(default_factory=list)
 
     @property
-    def ratio(self) -> float:
-        return self.on.decode_tps / self.off.decode_tps if self.off.decode_tps else 0.0
+    def ratio(self) -> float | None:
+        """Spec-on over spec-off decode speed; None when either side has no measurable speed."""
+        off, on = self.off.decode_tps, self.on.decode_tps
+        return on / off if off and on is not None else None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "prompt": self.prompt,
             "off": self.off.to_json(),
             "on": self.on.to_json(),
-            "ratio": round(self.ratio, 3),
+            "ratio": None if self.ratio is None else round(self.ratio, 3),
         }
 
 
@@ -192,6 +201,10 @@ def bench(
 
     With ``repeats`` > 1 the best decode speed of each side is kept.
     """
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        raise ValueError(f"repeats: must be a whole number of at least 1 (got {repeats!r})")
+    if not prompts:
+        raise ValueError("prompts: give at least one prompt")
     sampling = Sampling(temperature=0.0, max_tokens=max_tokens)
     off_engine = load(False)
     try:
@@ -203,7 +216,7 @@ def bench(
                 for _ in range(repeats):
                     for spec_on, eng in ((False, off_engine), (True, on_engine)):
                         runs[spec_on].append(run_once(eng, p, sampling))
-                best = {k: max(v, key=lambda r: r.decode_tps) for k, v in runs.items()}
+                best = {k: max(v, key=lambda r: r.decode_tps or 0.0) for k, v in runs.items()}
                 rows.append(BenchRow(p, best[False], best[True], runs[False], runs[True]))
             return rows
         finally:

@@ -12,13 +12,41 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from app.core.cancel import tokens_per_second
 from app.core.engines.base import Event, Finished, Round, TextDelta
+from app.core.speculative.rounds import mean_accepted_length
 
 
 @dataclass(frozen=True)
 class RoundPoint:
+    """One round of an answer as stored with it (see :class:`app.core.engines.base.Round`).
+
+    ``emitted`` is what the round streamed: ``accepted + 1`` normally, fewer when the answer ended
+    inside the round. Rows stored before it was kept load with -1, read as ``accepted + 1`` (what
+    was assumed then). ``drafted_known`` is False when the engine could not count the draft.
+    """
+
     drafted: int
     accepted: int
+    emitted: int = -1
+    drafted_known: bool = True
+
+    def __post_init__(self) -> None:
+        if self.emitted < 0:
+            object.__setattr__(self, "emitted", self.accepted + 1)
+
+    def to_json(self) -> list[int]:
+        row = [self.drafted, self.accepted, self.emitted]
+        return row if self.drafted_known else [*row, 0]
+
+    @classmethod
+    def from_json(cls, row: Any) -> RoundPoint:
+        """``[drafted, accepted]`` (old rows), ``[drafted, accepted, emitted]`` or ``[..., 0]``."""
+        values = [int(v) for v in row]
+        drafted, accepted = values[0], values[1]
+        emitted = values[2] if len(values) > 2 else -1
+        known = values[3] != 0 if len(values) > 3 else True
+        return cls(drafted, accepted, emitted, known)
 
 
 @dataclass(frozen=True)
@@ -27,6 +55,7 @@ class AnswerStats:
 
     completion_tokens: int = 0
     prompt_tokens: int = 0
+    #: decode tokens/s; 0.0 when not measurable (fewer than two tokens, no duration)
     decode_tps: float = 0.0
     ttft_ms: float | None = None
     total_ms: float = 0.0
@@ -53,22 +82,21 @@ class AnswerStats:
 
     @property
     def mean_accepted_length(self) -> float | None:
-        """Tokens emitted per verification round (accepted drafts + the target's own token)."""
-        drafted_rounds = [r for r in self.per_round if r.drafted > 0]
-        if not drafted_rounds:
-            return None
-        return sum(r.accepted + 1 for r in drafted_rounds) / len(drafted_rounds)
+        """Tokens emitted per drafting round: the one definition shared with ``tandem bench``."""
+        return mean_accepted_length(self.per_round)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        data["per_round"] = [[r.drafted, r.accepted] for r in self.per_round]
+        data["per_round"] = [r.to_json() for r in self.per_round]
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> AnswerStats:
         known = {f for f in cls.__dataclass_fields__ if f != "per_round"}
         kwargs: dict[str, Any] = {k: v for k, v in data.items() if k in known}
-        rounds = [RoundPoint(int(d), int(a)) for d, a in data.get("per_round", [])]
+        if kwargs.get("decode_tps") is None:
+            kwargs.pop("decode_tps", None)
+        rounds = [RoundPoint.from_json(row) for row in data.get("per_round", [])]
         return cls(**kwargs, per_round=rounds)
 
 
@@ -107,7 +135,8 @@ class AnswerBuilder:
                 else:
                     self.draft_spans.append((start, self._length))
         elif isinstance(event, Round):
-            self.rounds.append(RoundPoint(event.drafted, event.accepted))
+            known = getattr(event, "drafted_known", True)
+            self.rounds.append(RoundPoint(event.drafted, event.accepted, event.emitted, known))
         elif isinstance(event, Finished):
             self.finished = event
 
@@ -118,7 +147,7 @@ class AnswerBuilder:
         ttft = (self._first - self._start) * 1000.0 if self._first is not None else None
         if fin is not None:
             drafted, accepted = fin.drafted_total, fin.accepted_total
-            tps = fin.decode_tps
+            tps = fin.decode_tps or 0.0
             tokens = fin.completion_tokens
             rounds = fin.rounds or len(self.rounds)
         else:
@@ -126,7 +155,7 @@ class AnswerBuilder:
             accepted = sum(r.accepted for r in self.rounds)
             tokens = self.tokens
             span = (end - self._first) if self._first is not None else 0.0
-            tps = tokens / span if span > 0 else 0.0
+            tps = tokens_per_second(tokens, span * 1000.0) or 0.0
             rounds = len(self.rounds)
         return AnswerStats(
             completion_tokens=tokens,

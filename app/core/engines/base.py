@@ -71,7 +71,8 @@ class Finished:
     drafted_known: bool = True
 
     @property
-    def decode_tps(self) -> float:
+    def decode_tps(self) -> float | None:
+        """Decode tokens/s; None when not measurable (see :func:`app.core.cancel.tokens_per_second`)."""
         return tokens_per_second(self.completion_tokens, self.decode_ms)
 
     @property

@@ -12,7 +12,7 @@ from app.core.speculative.options import (
     parse_bool,
     parse_num_speculative_tokens,
 )
-from app.core.speculative.rounds import RoundAccountant, RoundStats
+from app.core.speculative.rounds import RoundAccountant, RoundStats, is_drafting_round, mean_accepted_length
 
 __all__ = [
     "DRAFTER_METHODS",
@@ -25,6 +25,8 @@ __all__ = [
     "SpeculationError",
     "SpeculationOptions",
     "default_tokens",
+    "is_drafting_round",
+    "mean_accepted_length",
     "parse_bool",
     "parse_num_speculative_tokens",
 ]

@@ -8,7 +8,9 @@ own (fewer if generation stopped inside the round). A pass with no draft is a ro
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -81,3 +83,29 @@ class RoundAccountant:
     def pop_closed(self) -> list[RoundStats]:
         out, self._closed = self._closed, []
         return out
+
+
+class _RoundLike(Protocol):
+    @property
+    def drafted(self) -> int: ...
+
+    @property
+    def emitted(self) -> int: ...
+
+
+def is_drafting_round(r: _RoundLike) -> bool:
+    """A round that verified a draft: it drafted tokens, or the engine could not say how many."""
+    return r.drafted > 0 or not getattr(r, "drafted_known", True)
+
+
+def mean_accepted_length(rounds: Iterable[_RoundLike]) -> float | None:
+    """Mean accepted length: tokens emitted per drafting round, the one definition of Tandem.
+
+    Counts, over the rounds that verified a draft, the tokens each actually emitted: its accepted
+    draft tokens plus the target's own token, so a round cut short by an end-of-generation token or
+    the max-tokens limit counts only what it emitted (not accepted + 1). Rounds without a draft
+    are left out. None when no round drafted. The chat's statistics, ``tandem bench`` and the
+    CLI all report this number.
+    """
+    drafting = [r.emitted for r in rounds if is_drafting_round(r)]
+    return sum(drafting) / len(drafting) if drafting else None

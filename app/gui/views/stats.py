@@ -77,6 +77,11 @@ def _fmt(value: float | None, pattern: str) -> str:
     return "—" if value is None else pattern.format(value)
 
 
+def _rate(stats: AnswerStats) -> float | None:
+    """Decode speed, or None when it was not measurable (stored as 0.0)."""
+    return stats.decode_tps if stats.decode_tps > 0 else None
+
+
 def speedup_verdict(speedup: float | None) -> str:
     """The stylesheet's ``verdict`` property for the speedup label."""
     if speedup is None:
@@ -146,7 +151,7 @@ class StatsStrip(QFrame):
             for w in (self.tps, self.ttft, self.rounds, self.acceptance, self.mean_len, self.speedup):
                 w.setText("")
             return
-        self.tps.setText(self.tr("{value} tok/s").format(value=f"{s.decode_tps:.1f}"))
+        self.tps.setText(self.tr("{value} tok/s").format(value=_fmt(_rate(s), "{:.1f}")))
         self.ttft.setText(self.tr("first token {value}").format(value=_fmt(s.ttft_ms, "{:.0f} ms")))
         self.rounds.setText(self.tr("{n} rounds").format(n=s.rounds))
         rate = s.acceptance_rate
@@ -163,7 +168,12 @@ class StatsStrip(QFrame):
             self.chart.show()
             self.chart.set_rounds(s.per_round)
         self.acceptance.setToolTip(self.tr("Share of drafted tokens the model accepted"))
-        self.mean_len.setToolTip(self.tr("Tokens produced per verification round: accepted drafts plus one"))
+        self.mean_len.setToolTip(
+            self.tr(
+                "Mean tokens emitted per drafting round: the accepted drafts plus the model's own "
+                "token, fewer when the answer ended inside the round"
+            )
+        )
         self.chart.setToolTip(self.tr("Per-round acceptance: grey = drafted, green = accepted"))
         self._show_speedup(s)
 
@@ -208,7 +218,7 @@ class StatsDialog(QDialog):
         form = QFormLayout()
         rate = stats.acceptance_rate
         rows = [
-            (self.tr("Decode speed"), self.tr("{value} tok/s").format(value=f"{stats.decode_tps:.2f}")),
+            (self.tr("Decode speed"), self.tr("{value} tok/s").format(value=_fmt(_rate(stats), "{:.2f}"))),
             (self.tr("Time to first token"), _fmt(stats.ttft_ms, "{:.0f} ms")),
             (self.tr("Total time"), f"{stats.total_ms / 1000:.2f} s"),
             (self.tr("Prompt tokens"), str(stats.prompt_tokens)),
@@ -216,7 +226,7 @@ class StatsDialog(QDialog):
             (self.tr("Rounds"), str(stats.rounds)),
             (self.tr("Drafted / accepted"), f"{stats.drafted} / {stats.accepted}"),
             (self.tr("Acceptance rate"), _fmt(None if rate is None else rate * 100, "{:.1f}%")),
-            (self.tr("Mean tokens per round"), _fmt(stats.mean_accepted_length, "{:.2f}")),
+            (self.tr("Mean tokens per drafting round"), _fmt(stats.mean_accepted_length, "{:.2f}")),
             (self.tr("Speculation"), stats.speculation or self.tr("off")),
             (self.tr("Finish reason"), stats.finish_reason),
         ]
@@ -243,12 +253,14 @@ class StatsDialog(QDialog):
             note.setWordWrap(True)
             note.setProperty("muted", True)
             lay.addWidget(note)
-        table = QTableWidget(len(stats.per_round), 3)
-        table.setHorizontalHeaderLabels([self.tr("Round"), self.tr("Drafted"), self.tr("Accepted")])
+        table = QTableWidget(len(stats.per_round), 4)
+        table.setHorizontalHeaderLabels(
+            [self.tr("Round"), self.tr("Drafted"), self.tr("Accepted"), self.tr("Emitted")]
+        )
         table.verticalHeader().hide()
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         for i, r in enumerate(stats.per_round):
-            for col, number in enumerate((i + 1, r.drafted, r.accepted)):
+            for col, number in enumerate((i + 1, r.drafted, r.accepted, r.emitted)):
                 item = QTableWidgetItem(str(number))
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled)
                 table.setItem(i, col, item)
