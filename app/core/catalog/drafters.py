@@ -18,6 +18,7 @@ cannot pay). MLX folders follow the same rule with ``tokenizer.json`` (vocabular
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -116,7 +117,7 @@ def _gguf_files(folder: Path) -> Iterable[Path]:
     """GGUF files under ``folder`` (two levels deep), first parts only, no projectors."""
     for depth_glob in ("*.gguf", "*/*.gguf"):
         for p in sorted(folder.glob(depth_glob)):
-            logical, part, _total = listing.logical_name(p.name)
+            _logical, part, _total = listing.logical_name(p.name)
             if part > 1 or p.name.lower().startswith("mmproj") or not p.is_file():
                 continue
             yield p
@@ -301,10 +302,8 @@ def _dir_size(folder: Path) -> int:
     total = 0
     for dirpath, _d, names in os.walk(folder):
         for n in names:
-            try:
+            with contextlib.suppress(OSError):
                 total += (Path(dirpath) / n).stat().st_size
-            except OSError:
-                pass
     return total
 
 
