@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.catalog.fit import FitEstimate
 from app.core.registry import AnySpec, Family, InvalidEntry
 from app.gui import icons
 from app.gui.models.registry_model import FamilyFilterProxy, FamilyModel, Node, Roles, SpecTreeModel
@@ -191,6 +192,9 @@ class BrowserPage(QWidget):
             dl.addWidget(w)
         dl.addWidget(self.tree, 1)
         dl.addWidget(self.hint)
+        self.fit_label = QLabel()  # will the selected quantization fit in memory? (issue 10)
+        self.fit_label.setWordWrap(True)
+        dl.addWidget(self.fit_label)
         dl.addWidget(self.notice)
         dl.addLayout(actions)
         detail.setMinimumWidth(360)
@@ -328,6 +332,50 @@ class BrowserPage(QWidget):
         self.with_drafter.setVisible(
             bool(node and node.spec is not None and node.spec.declares_drafter() and node.role == "target")
         )
+        self._show_fit(sel)
+
+    # --- memory fit (issue 10) -------------------------------------------------------------
+    def _show_fit(self, sel: tuple[Family, AnySpec, Node] | None) -> None:
+        """Verdict for the selected quantization, the numbers on hover, and the largest
+        quantization of the spec that fits this machine."""
+        from app.core.catalog.fit import largest_that_fits
+        from app.core.catalog.spec_fit import spec_estimates
+
+        if sel is None or sel[1].format != "gguf" or sel[2].role != "target":
+            self.fit_label.clear()
+            self.fit_label.setToolTip("")
+            return
+        fam, spec, node = sel
+        ctx = min(fam.context_length, 4096)
+        # file stats and a memoized header read: cheap after the first look at a file
+        estimates: dict[str, FitEstimate] = spec_estimates(fam, spec, ctx=ctx)
+        est = estimates.get(self._quant_for(node))
+        if est is None:
+            self.fit_label.clear()
+            return
+        verdict = {
+            "fits": self.tr("Fits in memory"),
+            "tight": self.tr("Tight: it needs most of the free memory"),
+            "too-large": self.tr("Too large for this machine's free memory"),
+            "unknown": self.tr("Memory need unknown"),
+        }[est.verdict]
+        lines = [self.tr("{verdict} at {ctx} tokens").format(verdict=verdict, ctx=ctx)]
+        best = largest_that_fits(estimates)
+        if best:
+            lines.append(self.tr("Largest quantization that fits: {quant}").format(quant=best))
+        self.fit_label.setText("\n".join(lines))
+        unknown = self.tr("unknown")
+        parts = [
+            (self.tr("Weights"), est.weights_bytes),
+            (self.tr("KV cache"), est.kv_bytes),
+            (self.tr("Overhead"), est.overhead_bytes),
+            (self.tr("Total"), est.total_bytes),
+            (self.tr("Available now"), est.available_bytes),
+        ]
+        tip = [f"{label}: {_gib(v) if v is not None else unknown}" for label, v in parts]
+        if "estimated" in est.notes:
+            tip.append(self.tr("Weights estimated from the parameter count (not downloaded yet)"))
+        self.fit_label.setToolTip("\n".join(tip))
 
     # --- actions ------------------------------------------------------------------------------
     def _download(self) -> None:
@@ -400,3 +448,7 @@ class BrowserPage(QWidget):
             combo.addItem(text, data)
         combo.setCurrentIndex(max(0, combo.findData(current)))
         combo.blockSignals(blocked)
+
+
+def _gib(n: int) -> str:
+    return f"{n / (1 << 30):.2f} GiB" if n >= 1 << 28 else f"{n / (1 << 20):.0f} MiB"
