@@ -57,11 +57,69 @@ def _model_args(p: argparse.ArgumentParser) -> None:
 
 
 # --- models ----------------------------------------------------------------------------------------
+#: Status of an embedded model that Tandem builds the first time it is used (SmolLM2 F32 is
+#: dequantized from the shipped Q4_1): on disk it does not exist yet, but nothing is downloaded.
+EMBEDDED = "embedded"
+EMBEDDED_NOTE = "embedded, prepared on first use"
+
+
 def models_json(registry: Registry, hub: str | None) -> list[dict[str, Any]]:
-    """The machine-readable status list (shape documented in ``app.core.cache.status``)."""
+    """The machine-readable status list (shape documented in ``app.core.cache.status``), where an
+    embedded model that is built on first use is ``embedded`` with a ``note`` in its details."""
     from app.core.catalog.sizes import annotate  # hubs and size_bytes per quantization (issue 10)
 
-    return annotate(registry, registry_status(registry, hub))
+    return annotate(registry, _mark_embedded(registry, registry_status(registry, hub)))
+
+
+def _mark_embedded(registry: Registry, data: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Report embedded models that do not exist yet as ``embedded``, not ``cached`` (issue 8 item 20).
+
+    The cache layer counts them as available (they are: no download is needed), but the file is
+    built on first use, which takes a moment; the listing says so instead of claiming a cached file.
+    """
+    from app.core import assets
+    from app.core.registry import format_template
+
+    for fam_data in data:
+        fam = registry.families.get(fam_data.get("name", ""))
+        if fam is None:
+            continue
+        for spec_data in fam_data.get("specs", []):
+            if spec_data.get("hub") != "local":
+                continue
+            spec = next(
+                (
+                    sp
+                    for sp in fam.specs
+                    if sp.format == spec_data["format"] and sp.size_label == spec_data["size"]
+                ),
+                None,
+            )
+            local = spec.sources.local if spec is not None else None
+            if local is None:
+                continue
+            todo = [("quantizations", local.path, "quantization", "sources.local.path")]
+            if local.draft_path:
+                todo.append(
+                    (
+                        "draft_quantizations",
+                        local.draft_path,
+                        "draft_quantization",
+                        "sources.local.draft_path",
+                    )
+                )
+            for key, template, placeholder, field in todo:
+                statuses = spec_data.get(key) or {}
+                details = spec_data.setdefault("details", {}).setdefault(key, {})
+                for q, state in statuses.items():
+                    try:
+                        path = format_template(template, field, **{placeholder: q})
+                    except ValueError:
+                        continue
+                    if state == "cached" and assets.needs_preparation(path):
+                        statuses[q] = EMBEDDED
+                        details.setdefault(q, {})["note"] = EMBEDDED_NOTE
+    return data
 
 
 def _cell(q: str, status: str, detail: dict[str, Any]) -> str:
@@ -69,28 +127,73 @@ def _cell(q: str, status: str, detail: dict[str, Any]) -> str:
         return f"{q}:partial {100 * detail['bytes'] // max(detail['total'], 1)}%"
     if status == "cached" and detail.get("source") == "hub-cache":
         return f"{q}:cached(hub)"
+    if status == EMBEDDED:
+        return f"{q}:{EMBEDDED_NOTE}"
     return f"{q}:{status}"
 
 
+#: Up to this many quantizations are listed one by one; more are summarised ("2/21 cached: ...").
+_LIST_ALL = 3
+_COLUMNS = (("MODEL", 24), ("FORMAT", 6), ("SIZE", 8), ("HUB", 11), ("DRAFTER", 13))
+TABLE_WIDTH = 100
+
+
+def _summary(statuses: dict[str, str], details: dict[str, Any]) -> str:
+    """Every quantization when there are few; else counts, naming the ones on disk (or partly)."""
+    if len(statuses) <= _LIST_ALL:
+        return " ".join(_cell(q, st, details.get(q, {})) for q, st in statuses.items())
+    ready = [q for q, st in statuses.items() if st in ("cached", EMBEDDED)]
+    parts = [f"{len(ready)}/{len(statuses)} cached" + (f": {', '.join(ready)}" if ready else "")]
+    partial = [_cell(q, st, details.get(q, {})) for q, st in statuses.items() if st == "partial"]
+    if partial:
+        parts.append(" ".join(partial))
+    invalid = sum(st == "invalid" for st in statuses.values())
+    if invalid:
+        parts.append(f"{invalid} invalid")
+    return "; ".join(parts)
+
+
+def _drafter_cell(statuses: dict[str, str] | None) -> str:
+    if statuses is None:
+        return "-"
+    if len(statuses) == 1:
+        ((q, st),) = statuses.items()
+        return st if q == "default" else f"{q}:{st}"
+    ready = sum(st in ("cached", EMBEDDED) for st in statuses.values())
+    return f"{ready}/{len(statuses)} cached"
+
+
 def models_table(registry: Registry, hub: str | None) -> str:
-    """Human-readable listing: one line per spec, one more for its drafter."""
-    lines = []
-    for fam in registry_status(registry, hub):
+    """Human-readable listing under a header, fitting ``TABLE_WIDTH`` columns: one row per spec
+    (drafter summarised); long cells wrap under their column. ``--json`` has the full detail."""
+    import textwrap
+
+    lead = sum(w + 1 for _h, w in _COLUMNS)
+    rest = TABLE_WIDTH - lead
+
+    def row(cells: list[str], last: str) -> list[str]:
+        head = " ".join(f"{c[:w]:{w}}" for c, (_h, w) in zip(cells, _COLUMNS, strict=True))
+        wrapped = textwrap.wrap(last, rest, break_on_hyphens=False) or [""]
+        return [f"{head} {wrapped[0]}".rstrip()] + [f"{'':{lead}}{more}" for more in wrapped[1:]]
+
+    lines = row([h for h, _w in _COLUMNS], "QUANTIZATIONS")
+    for fam in _mark_embedded(registry, registry_status(registry, hub)):
         if fam.get("status") == "invalid":
-            lines.append(f"{fam['name']:28} invalid: {fam.get('reason', '')}")
+            lines += row([fam["name"], "", "", "", ""], f"invalid: {fam.get('reason', '')}")
             continue
         for spec in fam["specs"]:
             details = spec.get("details", {})
-            qd = details.get("quantizations", {})
-            cells = " ".join(_cell(q, st, qd.get(q, {})) for q, st in spec["quantizations"].items())
-            lines.append(f"{fam['name']:28} {spec['format']:5} {spec['size']:>8} {spec['hub']:11} {cells}")
-            drafts = spec.get("draft_quantizations")
-            if drafts is not None:
-                dd = details.get("draft_quantizations", {})
-                dcells = " ".join(_cell(q, st, dd.get(q, {})) for q, st in drafts.items())
-                lines.append(f"{'':28} {'':5} {'':>8} {'drafter':11} {dcells}")
+            summary = _summary(spec["quantizations"], details.get("quantizations", {}))
             if spec.get("reason"):
-                lines.append(f"{'':28} invalid: {spec['reason']}")
+                summary += f"; invalid: {spec['reason']}"
+            cells = [
+                fam["name"],
+                spec["format"],
+                spec["size"],
+                spec["hub"],
+                _drafter_cell(spec.get("draft_quantizations")),
+            ]
+            lines += row(cells, summary)
     return "\n".join(lines)
 
 
