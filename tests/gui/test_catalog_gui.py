@@ -38,8 +38,6 @@ def test_selected_quantization_shows_its_fit_with_numbers_on_hover(make_window: 
     assert "Available now:" in tip
     # a hub model not downloaded: weights estimated, said so
     _select_quant(page, qtbot, "qwen3", "Q8_0")
-    qtbot.waitUntil(
-        lambda: "Q8_0" in page.fit_label.text() or "Memory" in page.fit_label.text(), timeout=5000
-    )
+    assert page.fit_label.text().split("\n")[0].endswith("at 4096 tokens")
     assert "Weights estimated from the parameter count" in page.fit_label.toolTip()
     assert "KV cache: unknown" in page.fit_label.toolTip()
