@@ -1,0 +1,47 @@
+"""The statistics say what mean accepted length counts, and show what each round emitted (item 13)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.core.chat import AnswerStats, RoundPoint
+from app.gui.views.stats import StatsDialog, StatsStrip
+
+
+def _stats() -> AnswerStats:
+    # the last round's 3 accepted drafts ended the answer: it emitted 3, not 4
+    rounds = [RoundPoint(0, 0, 1), RoundPoint(4, 2, 3), RoundPoint(3, 3, 3)]
+    return AnswerStats(completion_tokens=7, decode_tps=0.0, rounds=3, drafted=7, accepted=5,
+                       speculation="draft Q4_1", per_round=rounds)  # fmt: skip
+
+
+def test_dialog_labels_and_emitted_column(qtbot: Any) -> None:
+    dlg = StatsDialog(_stats())
+    qtbot.addWidget(dlg)
+    from PySide6.QtWidgets import QFormLayout, QLabel, QTableWidget
+
+    form = dlg.findChild(QFormLayout)
+    assert form is not None
+    rows = {}
+    for i in range(form.rowCount()):
+        label = form.itemAt(i, QFormLayout.ItemRole.LabelRole).widget()
+        value = form.itemAt(i, QFormLayout.ItemRole.FieldRole).widget()
+        assert isinstance(label, QLabel) and isinstance(value, QLabel)
+        rows[label.text()] = value.text()
+    assert rows["Mean tokens per drafting round"] == "3.00"  # (3 + 3) / 2, not (3 + 4) / 2
+    assert rows["Decode speed"] == "— tok/s"  # not measurable: no made-up rate
+    table = dlg.findChild(QTableWidget)
+    assert table is not None
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert headers == ["Round", "Drafted", "Accepted", "Emitted"]
+    assert [table.item(r, 3).text() for r in range(table.rowCount())] == ["1", "3", "3"]
+
+
+def test_strip_tooltip_says_what_the_number_counts(qtbot: Any) -> None:
+    strip = StatsStrip()
+    qtbot.addWidget(strip)
+    strip.set_stats(_stats())
+    strip.retranslate()
+    assert strip.mean_len.text() == "3.00 tokens/round"
+    assert "per drafting round" in strip.mean_len.toolTip() and "fewer when" in strip.mean_len.toolTip()
+    assert strip.tps.text() == "— tok/s"
