@@ -192,7 +192,7 @@ SAME_FILE_BAD = [
                 "Q8_0": ["00001-of-00002", "00002-of-00002"],
             },
             model_file_name_split_template="split/model-{part}.gguf",
-        ),  # fmt: skip
+        ),
         "model_file_name_split_template: quantizations Q4_K_M and Q8_0 both resolve to 'split/model-00001",
         id="split-template-without-quantization",
     ),

@@ -322,6 +322,7 @@ def test_native_values_take_the_type_of_the_setting() -> None:
 
 
 def test_enabled_flag_refuses_words_it_does_not_know() -> None:
-    assert SpeculationOptions.build(enabled="on").enabled and not SpeculationOptions.build(enabled="off").enabled
+    assert SpeculationOptions.build(enabled="on").enabled
+    assert not SpeculationOptions.build(enabled="off").enabled
     with pytest.raises(SpeculationError, match="expected true or false"):
         SpeculationOptions.build(enabled="maybe")
