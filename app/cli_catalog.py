@@ -51,6 +51,15 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_drafters)
 
+    p = subparsers.add_parser("search", help="search a hub for models (most downloaded first)")
+    p.add_argument("query", help="words to look for in model names")
+    p.add_argument("--hub", choices=HUBS, default="huggingface")
+    p.add_argument("--format", dest="fmt", choices=["gguf", "mlx"], help="only GGUF or MLX repositories")
+    p.add_argument("--limit", type=int, default=20, help="at most this many results (default 20)")
+    p.add_argument("--endpoint", help="hub endpoint / mirror")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_search)
+
 
 def _need_target(args: argparse.Namespace) -> None:
     if bool(args.name) == bool(args.model_path):
@@ -197,4 +206,23 @@ def cmd_drafters(args: argparse.Namespace) -> int:
         for c in shown:
             mark = "ok " if c.compatible else "no "
             print(f"{mark}{c.label}  ({c.reason})")
+    return 0
+
+
+# --- search ----------------------------------------------------------------------------------------
+def cmd_search(args: argparse.Namespace) -> int:
+    from app.core.catalog import search as hub_search
+
+    results = hub_search.search(args.hub, args.query, args.fmt, args.limit, endpoint=args.endpoint)
+    if args.json:
+        print(json.dumps([r.to_json() for r in results], indent=1))
+        return 0
+    if not results:
+        print(
+            f"no {args.fmt or ''} models match {args.query!r} on {args.hub}".replace("  ", " "),
+            file=sys.stderr,
+        )
+    for r in results:
+        when = (r.last_modified or "")[:10]
+        print(f"{r.id}  downloads {r.downloads}  likes {r.likes}  {when}  {','.join(r.formats)}")
     return 0

@@ -531,3 +531,190 @@ def modelscope_hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModelScopeHub]:
         yield hub
     finally:
         hub.stop()
+
+
+# --- hub search (issue 10) -------------------------------------------------------------------------
+
+
+def search_catalogue() -> list[dict[str, object]]:
+    """Models the loopback search endpoints know (Hugging Face field names)."""
+    return [
+        {"id": TINY_REPO, "downloads": 900, "likes": 12, "lastModified": "2025-05-01T10:00:00.000Z",
+         "tags": ["gguf", "llama"], "library_name": "gguf"},
+        {"id": "tandem-test/tiny-instruct-GGUF", "downloads": 5000, "likes": 40,
+         "lastModified": "2025-06-02T08:30:00.000Z", "tags": ["gguf"], "library_name": "gguf"},
+        {"id": "tandem-test/tiny-Q8-GGUF", "downloads": 20, "likes": 1,
+         "lastModified": "2024-01-01T00:00:00.000Z", "tags": ["gguf"], "library_name": "gguf"},
+        {"id": TINY_MLX_REPO, "downloads": 700, "likes": 9, "lastModified": "2025-03-03T03:03:03.000Z",
+         "tags": ["mlx", "safetensors"], "library_name": "mlx"},
+        {"id": "tandem-test/tiny-safetensors", "downloads": 10000, "likes": 100,
+         "lastModified": "2025-07-07T07:07:07.000Z", "tags": ["safetensors"], "library_name": "transformers"},
+        {"id": "other-org/unrelated-GGUF", "downloads": 99999, "likes": 999,
+         "lastModified": "2025-01-01T00:00:00.000Z", "tags": ["gguf"], "library_name": "gguf"},
+    ]  # fmt: skip
+
+
+def _matches(model: dict[str, object], search: str, filters: list[str]) -> bool:
+    if search and search.lower() not in str(model["id"]).lower():
+        return False
+    words = {str(t) for t in model.get("tags", [])} | {str(model.get("library_name", ""))}  # type: ignore[attr-defined]
+    return all(f in words for f in filters)
+
+
+class _HFSearchHandler(BaseHTTPRequestHandler):
+    server: _HFSearchServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def _send(self, code: int, body: bytes, headers: dict[str, str]) -> None:
+        self.send_response(code)
+        for k, v in headers.items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        url = urllib.parse.urlsplit(self.path)
+        self.server.requests.append(self.path)
+        if url.path != "/api/models":
+            self._proxy()
+            return
+        q = urllib.parse.parse_qs(url.query)
+        search = q.get("search", [""])[0]
+        filters = q.get("filter", [])
+        sort = q.get("sort", [""])[0]
+        direction = q.get("direction", ["1"])[0]
+        limit = int(q.get("limit", ["1000"])[0])
+        offset = int(q.get("cursor", ["0"])[0])
+        found = [m for m in self.server.models if _matches(m, search, filters)]
+        if sort:
+            found.sort(key=lambda m: m.get(sort, 0), reverse=direction == "-1")  # type: ignore[arg-type,return-value]
+        size = min(limit, self.server.page_size)
+        page = found[offset : offset + size]
+        headers = {"Content-Type": "application/json"}
+        if offset + size < len(found):
+            params = [(k, v) for k, vs in q.items() if k != "cursor" for v in vs]
+            params.append(("cursor", str(offset + size)))
+            nxt = f"http://{self.headers['Host']}/api/models?{urllib.parse.urlencode(params)}"
+            headers["Link"] = f'<{nxt}>; rel="next"'
+        expand = q.get("expand")
+        if expand:  # like the real hub: only the expanded fields (and the id)
+            page = [{k: v for k, v in m.items() if k == "id" or k in expand} for m in page]
+        self._send(200, json.dumps(page).encode(), headers)
+
+    def do_HEAD(self) -> None:
+        self.server.requests.append(f"HEAD {self.path}")
+        self._proxy(head=True)
+
+    def _proxy(self, head: bool = False) -> None:
+        if not self.server.upstream:
+            self._send(404, b'{"error": "not found"}', {"Content-Type": "application/json"})
+            return
+        fwd = {k: v for k, v in self.headers.items() if k.lower() in ("range", "accept", "authorization")}
+        req = urllib.request.Request(self.server.upstream + self.path, headers=fwd, method=self.command)
+        opener = urllib.request.build_opener(_NoRedirect)
+        try:
+            with opener.open(req, timeout=30) as resp:
+                body, code, hdrs = resp.read(), resp.status, resp.headers
+        except urllib.error.HTTPError as exc:
+            body, code, hdrs = exc.read(), exc.code, exc.headers
+        drop = ("content-length", "transfer-encoding", "connection")
+        keep = {k: v for k, v in hdrs.items() if k.lower() not in drop}
+        if head:
+            self.send_response(code)
+            for k, v in hdrs.items():
+                if k.lower() not in ("transfer-encoding", "connection"):
+                    self.send_header(k, v)
+            self.end_headers()
+            return
+        self._send(code, body, keep)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Relay redirects to the client as they are (it follows them itself)."""
+
+    def redirect_request(self, *_args: object, **_kwargs: object) -> None:
+        return None
+
+
+class _HFSearchServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, models: list[dict[str, object]], upstream: str | None, page_size: int) -> None:
+        super().__init__(("127.0.0.1", 0), _HFSearchHandler)
+        self.models = models
+        self.upstream = upstream
+        self.page_size = page_size
+        self.requests: list[str] = []
+
+
+class HFSearchHub:
+    """Hugging Face's search endpoint on loopback: ``GET /api/models`` with ``search``,
+    ``filter`` (tags / library, all must match), ``sort`` + ``direction``, ``limit`` and
+    ``expand``, answering at most ``page_size`` models a page with a ``Link: <...>; rel="next"``
+    header like the real hub. Every other request is forwarded to ``upstream`` (the olah hub
+    serving the repositories' files), so one ``HF_ENDPOINT`` serves search and files."""
+
+    def __init__(
+        self, models: list[dict[str, object]], upstream: str | None = None, page_size: int = 2
+    ) -> None:
+        self.server = _HFSearchServer(models, upstream, page_size)
+        self.thread = threading.Thread(target=self.server.serve_forever, name="tandem-test-hf-search")
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def __enter__(self) -> HFSearchHub:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(5)
+
+
+class _MSSearchHandler(_MSHandler):
+    server: _MSSearchServer
+
+    def do_GET(self, head: bool = False) -> None:
+        url = urllib.parse.urlsplit(self.path)
+        if url.path != "/openapi/v1/models":
+            super().do_GET(head)
+            return
+        self.server.requests.append(f"{self.command} {self.path}")
+        q = dict(urllib.parse.parse_qsl(url.query))
+        filters = [v for k, v in q.items() if k.startswith("filter.")]
+        found = [m for m in self.server.models if _matches(m, q.get("search", ""), filters)]
+        if q.get("sort") == "downloads":
+            found.sort(key=lambda m: m["downloads"], reverse=True)  # type: ignore[arg-type,return-value]
+        number, size = int(q.get("page_number", "1")), int(q.get("page_size", "10"))
+        page = found[(number - 1) * size : number * size]
+        models = [
+            {"id": m["id"], "downloads": m["downloads"], "likes": m["likes"],
+             "last_modified": m["lastModified"], "tags": m.get("tags", [])}
+            for m in page
+        ]  # fmt: skip
+        data = {"models": models, "total_count": len(found), "page_number": number, "page_size": size}
+        self._json(200, {"success": True, "data": data})
+
+
+class _MSSearchServer(_MSServer):
+    def __init__(self, repos: dict[str, dict[str, bytes]], models: list[dict[str, object]]) -> None:
+        ThreadingHTTPServer.__init__(self, ("127.0.0.1", 0), _MSSearchHandler)
+        self.repos = repos
+        self.models = models
+        self.requests = []
+
+
+class ModelScopeSearchHub(ModelScopeHub):
+    """The loopback ModelScope plus the OpenAPI search ``GET /openapi/v1/models`` (``search``,
+    ``sort=downloads``, ``filter.library``, ``page_number`` / ``page_size``, ``total_count``)."""
+
+    def __init__(self, repos: dict[str, dict[str, bytes]], models: list[dict[str, object]]) -> None:
+        self.server = _MSSearchServer(repos, models)
+        self.thread = threading.Thread(target=self.server.serve_forever, name="tandem-test-modelscope")
