@@ -24,15 +24,25 @@ def declared_patterns(pyproject: Path) -> dict[str, list[str]]:
     return {str(pkg): [str(p) for p in patterns] for pkg, patterns in table.items()}
 
 
+def package_dirs(pyproject: Path) -> dict[str, str]:
+    """``{"app.resources": "resources", ...}``: packages whose source folder is mapped elsewhere."""
+    data = tomllib.loads(pyproject.read_text("utf-8"))
+    table = data.get("tool", {}).get("setuptools", {}).get("package-dir", {})
+    return {str(pkg): str(folder) for pkg, folder in table.items()}
+
+
 def package_data(root: Path) -> list[tuple[str, str]]:
     """PyInstaller ``datas`` entries ``(source file, destination folder)`` for the declared files.
 
-    Destinations mirror the package layout (``app/resources/icons``), which is where
-    ``importlib.resources.files("app.resources")`` looks inside a frozen app.
+    Sources come from the package's folder (``resources/`` for ``app.resources``, as mapped in
+    ``[tool.setuptools.package-dir]``); destinations mirror the package layout
+    (``app/resources/icons``), which is where ``importlib.resources.files("app.resources")`` looks
+    inside a frozen app.
     """
     datas: list[tuple[str, str]] = []
+    mapped = package_dirs(root / "pyproject.toml")
     for pkg, patterns in declared_patterns(root / "pyproject.toml").items():
-        pkg_dir = root.joinpath(*pkg.split("."))
+        pkg_dir = root / mapped[pkg] if pkg in mapped else root.joinpath(*pkg.split("."))
         if not pkg_dir.is_dir():
             raise SystemExit(f"package-data names {pkg!r} but {pkg_dir} does not exist")
         for pattern in patterns:

@@ -1,4 +1,4 @@
-"""Regenerate app/resources/builtin_families.json from the shared Gemma 4 facts file.
+"""Regenerate resources/builtin_families.json from the shared Gemma 4 facts file.
 
 Only the formats Tandem's engines run (gguf, mlx) are taken; the embedded demo families are
 appended as they are, and the curated families (``CURATED``) after them. Run:
@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "app" / "resources" / "builtin_families.json"
+OUT = Path(__file__).resolve().parents[1] / "resources" / "builtin_families.json"
 FORMATS = {"ggufv2": "gguf", "mlx": "mlx"}
 DRAFT_KEYS = (
     "draft_model_id",

@@ -5,7 +5,7 @@
     python scripts/build_translations.py --fill F   # merge translations from a JSON file
                                                     # {"Context\\u0004source": {"zh_CN": "...", ...}}
 
-Sources live in app/translations/tandem_<locale>.ts (en, zh_CN, ja, ko); lupdate keeps existing
+Sources live in translations/tandem_<locale>.ts (en, zh_CN, ja, ko); lupdate keeps existing
 translations and drops obsolete ones, lrelease writes the .qm files loaded at start.
 """
 
@@ -21,7 +21,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TS_DIR = ROOT / "app" / "translations"
+TS_DIR = ROOT / "translations"
 LOCALES = ("en", "zh_CN", "ja", "ko")
 SEP = "\u0004"
 

@@ -1,4 +1,4 @@
-"""Tandem's own monochrome icons: SVG files in ``app/resources/icons``, tinted when loaded.
+"""Tandem's own monochrome icons: SVG files in ``resources/icons`` (package ``app.resources``), tinted when loaded.
 
 The platform's standard icons differ from style to style (Fusion draws a question mark for
 "chat" and a bare triangle for "download"), so every icon the app shows comes from one small set
@@ -48,7 +48,9 @@ def register_search_path() -> None:
 
 @cache
 def _svg(name: str) -> str:
-    return resources.files(ICON_PACKAGE).joinpath("icons", f"{name}.svg").read_text("utf-8")
+    # one segment per joinpath: in the frozen app the package may be a namespace package, whose
+    # MultiplexedPath.joinpath takes a single name on Python 3.11
+    return resources.files(ICON_PACKAGE).joinpath("icons").joinpath(f"{name}.svg").read_text("utf-8")
 
 
 def _pixmap(svg: str, color: str, size: int) -> QPixmap:
