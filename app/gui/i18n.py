@@ -1,4 +1,5 @@
-"""Translations: ``.qm`` files from ``translations/`` (package ``app.translations``) loaded at start and switched at runtime.
+"""Translations: ``.qm`` files from ``translations/`` (package ``app.translations``), loaded at
+start and switched at runtime.
 
 Switching installs a new QTranslator; Qt then sends every widget a LanguageChange event and each
 view re-reads its strings in ``retranslate()``.

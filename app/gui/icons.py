@@ -1,4 +1,5 @@
-"""Tandem's own monochrome icons: SVG files in ``resources/icons`` (package ``app.resources``), tinted when loaded.
+"""Tandem's own monochrome icons: SVG files in ``resources/icons`` (package ``app.resources``),
+tinted when loaded.
 
 The platform's standard icons differ from style to style (Fusion draws a question mark for
 "chat" and a bare triangle for "download"), so every icon the app shows comes from one small set
