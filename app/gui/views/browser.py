@@ -203,6 +203,15 @@ class BrowserPage(QWidget):
         split.setStretchFactor(1, 1)
         self._split_initialised = False
         root.addWidget(split, 1)
+        # hub search (issue 10): the search field can also look in Hugging Face or ModelScope
+        from app.gui.views.hub_search import HubSearchPanel
+
+        self.hub_search = HubSearchPanel(families, self)
+        filters.insertWidget(0, self.hub_search.scope)
+        root.addWidget(self.hub_search, 1)
+        registry_only = [split, self.size_filter, self.drafter_only, self.downloaded_only]
+        self.hub_search.attach(self.search, self.format, registry_only)
+        self.hub_search.familyAdded.connect(self.select_family)
 
         self.search.textChanged.connect(lambda t: self.proxy.set_filters(text=t.strip()))
         self.format.currentIndexChanged.connect(
