@@ -2,6 +2,11 @@
 
 Tokens never go to settings files, logs or error messages: callers get them only to hand them to
 the hub library, and the cache layer scrubs them from any error text it shows.
+
+A keyring call can take long (a D-Bus round trip, a locked keychain prompting): whether a token
+is stored is remembered per hub after the first call, so :func:`has_token` (the settings dialog)
+answers at once once the GUI has asked it on a worker at start (issue 9). Storing or deleting a
+token through this module updates what is remembered.
 """
 
 from __future__ import annotations
@@ -15,6 +20,13 @@ log = logging.getLogger(__name__)
 
 SERVICE = "tandem"
 HUBS = ("huggingface", "modelscope")
+#: (keyring backend, hub) -> whether a token is stored, as last seen by this process (keyed by
+#: the backend too: one set with ``keyring.set_keyring`` starts unknown)
+_present: dict[tuple[object, str], bool] = {}
+
+
+def _slot(hub: str) -> tuple[object, str]:
+    return (keyring.get_keyring(), hub)
 
 
 def _key(hub: str) -> str:
@@ -30,7 +42,9 @@ def get_token(hub: str) -> str | None:
         value = keyring.get_password(SERVICE, key)
     except KeyringError as exc:
         log.warning("keyring unavailable, using no %s token: %s", hub, type(exc).__name__)
+        _present[_slot(hub)] = False
         return None
+    _present[_slot(hub)] = bool(value)
     return value or None
 
 
@@ -40,6 +54,7 @@ def set_token(hub: str, token: str) -> None:
     if not token:
         raise ValueError("token: empty; use delete_token to remove a token")
     keyring.set_password(SERVICE, _key(hub), token)
+    _present[_slot(hub)] = True
 
 
 def delete_token(hub: str) -> bool:
@@ -47,12 +62,21 @@ def delete_token(hub: str) -> bool:
     try:
         keyring.delete_password(SERVICE, _key(hub))
     except PasswordDeleteError:
+        _present[_slot(hub)] = False
         return False
     except KeyringError as exc:
         log.warning("keyring unavailable, cannot delete the %s token: %s", hub, type(exc).__name__)
         return False
+    _present[_slot(hub)] = False
     return True
 
 
 def has_token(hub: str) -> bool:
-    return get_token(hub) is not None
+    """Whether a token is stored (remembered after the first keyring call for ``hub``)."""
+    known = _present.get(_slot(hub))
+    return known if known is not None else get_token(hub) is not None
+
+
+def forget_presence() -> None:
+    """Ask the keyring again next time (another program may have changed it)."""
+    _present.clear()

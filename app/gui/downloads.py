@@ -127,6 +127,13 @@ class DownloadService(QObject):
             self._size_labels[key] = label
         return view_item(item, label)
 
+    def state(self, item_id: str) -> str:
+        """The core state of ``item_id`` (``finished``, ``failed``, ...), '' when unknown."""
+        try:
+            return self.queue.get(item_id).state
+        except KeyError:
+            return ""
+
     def retry(self, item_id: str) -> None:
         self.queue.retry(item_id)
 

@@ -7,6 +7,7 @@ downloads through :class:`~app.gui.downloads.DownloadService`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -31,25 +32,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core import paths
+from app.core import paths, secrets
 from app.core import settings as settings_mod
 from app.core.chat import AnswerStats, ChatStore
 from app.core.engines import capability
 from app.core.engines.base import Sampling
 from app.core.launch import DEFAULT_MODEL
 from app.core.registry import AnySpec, Family, Registry
-from app.core.settings import LastLaunch, SamplingDefaults, Settings, starting_sampling
-from app.core.speculative import DRAFTER_METHODS, SpeculationOptions
+from app.core.settings import LastLaunch, SamplingDefaults, Settings
 from app.gui import icons
 from app.gui.cache_bridge import CacheBridge, Role
 from app.gui.chat_controller import ChatController
 from app.gui.downloads import DownloadRequest, DownloadService
-from app.gui.engine_loader import Loader, choice_from_record, make_job
+from app.gui.engine_loader import Loader
 from app.gui.errors import ErrorBridge, UserError
 from app.gui.i18n import I18n
+from app.gui.launch_coordinator import LaunchCoordinator
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.models.downloads_model import DownloadsModel, human_bytes
 from app.gui.models.registry_model import FamilyModel, SpecTreeModel
+from app.gui.ops import Ops
 from app.gui.sysinfo import rss_bytes
 from app.gui.views.banner import ErrorBanner
 from app.gui.views.browser import BrowserPage
@@ -58,7 +60,7 @@ from app.gui.views.delete_dialog import DeleteDialog
 from app.gui.views.downloads_page import DownloadsPage
 from app.gui.views.launch_dialog import LaunchChoice, LaunchDialog
 from app.gui.views.settings_dialog import SettingsDialog
-from app.gui.workers import EngineHost, TaskRunner
+from app.gui.workers import EngineHost
 
 log = logging.getLogger(__name__)
 
@@ -95,15 +97,15 @@ class MainWindow(QMainWindow):
         self.store = store or ChatStore()
         # The "Model cache" setting decides where cache entries go, for the whole process.
         paths.set_models_root(settings.model_cache_dir())
-        self.cache = CacheBridge(settings.hub, settings.endpoint())
+        # Slow work runs through ops on the qasync loop; ops.changed is the one broadcast after
+        # an operation changed the cache or registry (issue 9).
+        self.ops = Ops(errors, self)
+        self.cache = CacheBridge(settings.hub, settings.endpoint(), self.ops, self)
         self.engine = EngineHost(self)
-        self.tasks = TaskRunner(self)
         self.downloads_model = DownloadsModel(self)
         self.downloads = DownloadService(self.registry, self.cache, self.downloads_model, self)
         kwargs: dict[str, Any] = {"loader": loader} if loader is not None else {}
         self._loader_kwargs = kwargs
-        self._pending_launch: tuple[LaunchChoice, set[str]] | None = None
-        self._load_token_active = False
         self.setObjectName("mainWindow")
         self.resize(1200, 780)
         self.setMinimumSize(QSize(900, 600))
@@ -265,6 +267,21 @@ class MainWindow(QMainWindow):
             settings.system_prompt,
             self,
         )
+        self.launcher = LaunchCoordinator(
+            self.ops,
+            self.registry,
+            self.cache,
+            self.engine,
+            self.downloads,
+            self.chat,
+            lambda: self.settings,
+            self._loader_kwargs,
+            self,
+        )
+        self.launcher.loadStarted.connect(self._on_load_started)
+        self.launcher.downloadsQueued.connect(lambda: self.nav.setCurrentRow(PAGE_DOWNLOADS))
+        self.launcher.notice.connect(self.statusBar().showMessage)
+        self.launcher.problem.connect(self.show_error)
         self.chat_view.highlight_btn.setChecked(settings.highlight_draft_tokens)
         self.chat_view.highlightToggled.connect(self._on_highlight_toggled)
         self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
@@ -308,6 +325,16 @@ class MainWindow(QMainWindow):
         self.browser.select_family(DEFAULT_MODEL[0])
         self._update_status()
         self._update_memory()
+        self.ops.spawn(self._prewarm())
+
+    async def _prewarm(self) -> None:
+        """What the first dialogs would otherwise block on, done on a worker at start: the
+        llama.cpp availability check (the default model needs it anyway) and the keyring's token
+        presence. The MLX check (importing ``mlx_vlm``, 1.2 s) runs on a worker when a launch
+        dialog for an MLX model is about to open, not at every start."""
+        await self.ops.run(capability.engine_availability, "llama.cpp")
+        for hub in secrets.HUBS:
+            await self.ops.run(secrets.has_token, hub)
 
     # --- errors -----------------------------------------------------------------------------------
     def show_error(self, error: UserError) -> None:
@@ -436,118 +463,44 @@ class MainWindow(QMainWindow):
         self._persist()
 
     # --- launching --------------------------------------------------------------------------------
-    def open_launch_dialog(self, family: Family, spec: AnySpec, quant: str) -> LaunchDialog:
+    def open_launch_dialog(self, family: Family, spec: AnySpec, quant: str) -> None:
+        """Opens once the checks the dialog reads are done on a worker; ``launchDialogOpened``
+        carries the dialog."""
+        self.ops.spawn(
+            self._open_launch_dialog(family, spec, quant), self.tr("The model could not be loaded")
+        )
+
+    async def _open_launch_dialog(self, family: Family, spec: AnySpec, quant: str) -> None:
+        engines = {name for s in family.specs for name in capability.engines_for_spec(s)}
+        for name in sorted(engines):  # importing mlx_vlm took 1.2 s on the GUI thread (issue 9)
+            await self.ops.run(capability.engine_availability, name)
+        await self.cache.prefetch(family)  # the dialog's markers and gating read these
         dlg = LaunchDialog(family, spec, quant, self.cache, self.settings, self)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dlg.accepted.connect(lambda: self.launch(dlg.choice()))
         dlg.open()
         self.launchDialogOpened.emit(dlg)
-        return dlg
 
     def launch(self, choice: LaunchChoice) -> None:
         """Queue what is missing, then load; or load at once when everything is on disk."""
-        if choice.downloads:
-            ids = set()
-            for role, q in choice.downloads:
-                if role == "target":
-                    req = DownloadRequest(choice.family, choice.spec, "target", choice.quantization)
-                else:
-                    req = DownloadRequest(choice.family, choice.spec, "drafter", choice.quantization, q)
-                item_id = self._enqueue(req)
-                if item_id is None:
-                    return
-                ids.add(item_id)
-            self._pending_launch = (choice, ids)
-            self.nav.setCurrentRow(PAGE_DOWNLOADS)
-            self.statusBar().showMessage(
-                self.tr("Downloading; the model loads when the download finishes."), 8000
-            )
-            return
-        self.start_load(choice)
+        self.launcher.launch(choice)
 
     def start_load(self, choice: LaunchChoice) -> None:
-        """Load ``choice``; once loaded, the chat answers with its sampling and it is saved as
-        the last launch (a load that fails is not reopened at the next start)."""
-        if self.chat.generating:
-            self.chat.stop()
-        self.engine.load(make_job(choice, self.cache, **self._loader_kwargs))
-        self.load_label.setText(self.tr("Loading {name}…").format(name=choice.family.name))
+        self.launcher.start_load(choice)
+
+    def load_default_model(self) -> None:
+        self.launcher.load_default_model()
+
+    def load_startup_model(self) -> None:
+        """At start: reopen the last launch when its files are still on disk, else the default
+        model (the checks run on a worker: :class:`LaunchCoordinator`)."""
+        self.launcher.load_startup_model()
+
+    def _on_load_started(self, family: str) -> None:
+        self.load_label.setText(self.tr("Loading {name}…").format(name=family))
         self.load_bar.show()
         self._update_status()
         self.nav.setCurrentRow(PAGE_CHAT)
-
-    def load_default_model(self) -> None:
-        """First start: the embedded SmolLM2 on llama.cpp, so the app is ready to chat. It starts
-        from the family's recommended sampling, like the launch dialog."""
-        name, fmt, size, quant = DEFAULT_MODEL
-        try:
-            family, spec, quant = self.registry.match(name, fmt, size, quant)
-        except Exception as exc:
-            self.errors.report(exc, self.tr("The default model is not available"))
-            return
-        start, _from_card = starting_sampling(self.settings.sampling, family.sampling)
-        choice = LaunchChoice(
-            family,
-            spec,
-            quant,
-            "llama.cpp",
-            SpeculationOptions(),
-            min(self.settings.context_length, family.context_length),
-            self.settings.threads,
-            to_sampling(start, self.chat.sampling),
-        )
-        self.start_load(choice)
-
-    def load_startup_model(self) -> None:
-        """At start: reopen the last launch (model, engine, speculation, sampling) when its files
-        are still on disk, else load the default model and say why (issue 8, item 23)."""
-        record = self.settings.last_model
-        if record is None:
-            self.load_default_model()
-            return
-        problem = self._reopen_problem(record)
-        if problem is None:
-            try:
-                choice = choice_from_record(record, self.registry, self.chat.sampling)
-            except ValueError as exc:  # RegistryError, SpeculationError, SamplingError
-                problem = str(exc)
-            else:
-                self.start_load(choice)
-                return
-        model = f"{record.family} {record.quantization}"
-        note = self.tr("{model} could not be reopened: {reason}").format(model=model, reason=problem)
-        self.show_error(
-            UserError(
-                self.tr("Your last model was not reopened"),
-                note,
-                self.tr(
-                    "The default model is loaded instead. Download the model again from the Models page."
-                ),
-            )
-        )
-        self.statusBar().showMessage(note, 15000)
-        self.load_default_model()
-
-    def _reopen_problem(self, record: LastLaunch) -> str | None:
-        """Why the stored launch cannot be reopened as it is, or None when it can."""
-        try:
-            family, spec, quant = self.registry.match(
-                record.family, record.format, record.size, record.quantization
-            )
-        except ValueError as exc:
-            return str(exc)
-        avail = capability.engine_availability(record.engine)
-        if not avail.ok:
-            return self.tr("the {engine} engine is not available ({reason})").format(
-                engine=record.engine, reason=avail.reason
-            )
-        if self.cache.status(family, spec, "target", quant) != "cached":
-            return self.tr("its files are no longer on disk")
-        method = record.speculation_method
-        drafter = method in DRAFTER_METHODS and spec.declares_drafter()
-        if drafter and self.cache.status(family, spec, "drafter", record.draft_quantization) != "cached":
-            return self.tr("its drafter's files are no longer on disk")
-        return None
 
     def eject(self) -> None:
         """Unload the model: the engine is closed on its thread, which frees its memory."""
@@ -602,11 +555,7 @@ class MainWindow(QMainWindow):
 
     # --- downloads ----------------------------------------------------------------------------------
     def _enqueue(self, request: DownloadRequest) -> str | None:
-        try:
-            return self.downloads.enqueue(request)
-        except Exception as exc:  # an unresolvable spec: say why, never crash
-            self.errors.report(exc, self.tr("The download could not be queued"))
-            return None
+        return self.launcher.enqueue(request)
 
     def _on_download_requested(
         self, family: Family, spec: AnySpec, role: str, quant: str, dq: object
@@ -619,27 +568,19 @@ class MainWindow(QMainWindow):
     def _on_download_failed(self, item_id: str, message: str) -> None:
         self.show_error(self.downloads.failure(item_id, message, self.tr("A download failed")))
 
-    def _on_download_completed(self, item_id: str, ok: bool) -> None:
-        self.cache.invalidate()
-        self.family_model.refresh_status()
-        self.spec_model.refresh_status()
-        pending = self._pending_launch
-        if pending is None or item_id not in pending[1]:
-            return
-        if not ok:
-            self._pending_launch = None
-            return
-        pending[1].discard(item_id)
-        if not pending[1]:
-            self._pending_launch = None
-            self.start_load(pending[0])
+    def _on_download_completed(self, _item_id: str, ok: bool) -> None:
+        if ok:
+            self.ops.changed.emit()  # the models re-read their statuses (off the GUI thread)
 
-    def _on_delete_requested(self, family: Family, spec: AnySpec, quant: str) -> DeleteDialog:
-        """Confirm, then delete on a worker: Tandem's entries only unless the user asks to free
-        disk space too (the hub files other tools may share); the result is reported with the
-        bytes freed."""
+    def _on_delete_requested(self, family: Family, spec: AnySpec, quant: str) -> None:
+        self.ops.spawn(self._delete_flow(family, spec, quant), self.tr("The files could not be deleted"))
+
+    async def _delete_flow(self, family: Family, spec: AnySpec, quant: str) -> None:
+        """Probe, confirm, then delete on a worker: Tandem's entries only unless the user asks to
+        free disk space too (the hub files other tools may share); the result is reported with
+        the bytes freed. ``deleteDialogOpened`` carries the dialog."""
         manager = self.cache.manager(family, spec, "target", quant)
-        status = manager.status()
+        status = await self.ops.run(manager.status)  # file stats, a snapshot walk for MLX
         dlg = DeleteDialog(
             family.name,
             quant,
@@ -649,22 +590,25 @@ class MainWindow(QMainWindow):
             parent=self,
         )
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        # the answer carries "free disk" too: the dialog deletes itself once closed
+        answer: asyncio.Future[bool | None] = self.ops.loop.create_future()
 
-        def accepted() -> None:
-            free_disk = dlg.free_disk
-            self.tasks.run(
-                lambda: manager.delete(free_disk=free_disk),
-                lambda freed: self._on_deleted(family.name, quant, free_disk, int(freed)),
-                lambda exc: self.errors.report(exc, self.tr("The files could not be deleted")),
-            )
+        def answered(free_disk: bool | None) -> None:
+            if not answer.done():
+                answer.set_result(free_disk)
 
-        dlg.accepted.connect(accepted)
+        dlg.accepted.connect(lambda: answered(dlg.free_disk))
+        dlg.rejected.connect(lambda: answered(None))
         dlg.open()
         self.deleteDialogOpened.emit(dlg)
-        return dlg
+        free_disk = await answer
+        if free_disk is None:
+            return
+        freed = await self.ops.run(manager.delete, free_disk)
+        self.ops.changed.emit()  # the markers follow, probed off the GUI thread
+        self._on_deleted(family.name, quant, free_disk, int(freed))
 
     def _on_deleted(self, name: str, quant: str, free_disk: bool, freed: int) -> None:
-        self._on_download_completed("", True)  # refresh the markers
         model = f"{name} {quant}"
         if not free_disk:
             text = self.tr("Removed {model} from Tandem; its files stay in the hub cache.")
@@ -691,9 +635,7 @@ class MainWindow(QMainWindow):
             old_lang = self.settings.language
             self.settings = dlg.settings
             paths.set_models_root(self.settings.model_cache_dir())
-            self.cache.configure(self.settings.hub, self.settings.endpoint())
-            self.family_model.refresh_status()
-            self.spec_model.refresh_status()
+            self.cache.configure(self.settings.hub, self.settings.endpoint())  # statuses follow
             if self.settings.language != old_lang:
                 self.i18n.set_language(self.settings.language)
             self._persist()
@@ -715,9 +657,9 @@ class MainWindow(QMainWindow):
         self._memory_timer.stop()
         self.chat.shutdown()
         self.downloads_model.stop()
+        self.ops.shutdown()
         self.engine.shutdown()
         self.downloads.shutdown()
-        self.tasks.shutdown()
         self._persist()
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -57,7 +57,8 @@ def _select_quant(w: Any, quant: str) -> None:
 
 def _open_delete(w: Any, qtbot: Any, quant: str) -> DeleteDialog:
     _select_quant(w, quant)
-    assert w.browser.delete_btn.isEnabled()
+    # statuses are probed off the GUI thread (issue 9): the marker, and the button, follow
+    qtbot.waitUntil(w.browser.delete_btn.isEnabled, timeout=5000)
     with qtbot.waitSignal(w.deleteDialogOpened, timeout=5000) as blocker:
         w.browser.delete_btn.click()
     dlg: DeleteDialog = blocker.args[0]

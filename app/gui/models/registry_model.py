@@ -23,7 +23,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 
 from app.core.registry import AnySpec, Family, InvalidEntry, Registry
-from app.gui.cache_bridge import CacheBridge, Role, Status
+from app.gui.cache_bridge import CacheBridge, Marker, Role
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -76,6 +76,7 @@ def status_text(status: str) -> str:
         "cached": QCoreApplication.translate("RegistryModel", "Downloaded"),
         "partial": QCoreApplication.translate("RegistryModel", "Partially downloaded"),
         "absent": QCoreApplication.translate("RegistryModel", "Not downloaded"),
+        "unknown": QCoreApplication.translate("RegistryModel", "Checking…"),
     }.get(status, status)
 
 
@@ -112,6 +113,7 @@ class FamilyModel(QAbstractTableModel):
         self._rows: list[Family | InvalidEntry] = []
         self._downloaded: dict[str, bool] = {}
         self.set_registry(registry)
+        cache.changed.connect(self.refresh_status)  # the one "statuses changed" event (issue 9)
 
     def set_registry(self, registry: Registry) -> None:
         self.beginResetModel()
@@ -126,8 +128,10 @@ class FamilyModel(QAbstractTableModel):
     def refresh_status(self) -> None:
         for row, entry in enumerate(self._rows):
             if isinstance(entry, Family):
-                self._downloaded[entry.name] = self._cache.family_downloaded(entry)
-                self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
+                downloaded = self._cache.family_downloaded(entry)
+                if self._downloaded.get(entry.name) != downloaded:
+                    self._downloaded[entry.name] = downloaded
+                    self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
@@ -314,7 +318,7 @@ class Node:
     spec: AnySpec | None = None
     role: Role = "target"
     quant: str | None = None
-    status: Status = "absent"
+    status: Marker = "absent"
     parent: Node | None = None
     children: list[Node] = field(default_factory=list)
 
@@ -330,6 +334,7 @@ class SpecTreeModel(QAbstractItemModel):
         self._cache = cache
         self._root = Node("root")
         self.family: Family | None = None
+        cache.changed.connect(self.refresh_status)  # the one "statuses changed" event (issue 9)
 
     def set_family(self, family: Family | None) -> None:
         self.beginResetModel()
@@ -341,8 +346,21 @@ class SpecTreeModel(QAbstractItemModel):
         self.endResetModel()
 
     def refresh_status(self) -> None:
-        if self.family is not None:
-            self.set_family(self.family)
+        """Re-read the markers in place (a reset would collapse the tree and drop the selection)."""
+        family = self.family
+        if family is None:
+            return
+        for spec_node in self._root.children:
+            for group in spec_node.children:
+                for leaf in group.children:
+                    assert leaf.spec is not None
+                    status = self._cache.peek(family, leaf.spec, leaf.role, leaf.quant) or "unknown"
+                    if status != leaf.status:
+                        leaf.status = status
+                        index = self.createIndex(leaf.row(), 0, leaf)
+                        self.dataChanged.emit(
+                            index, index.siblingAtColumn(self.columnCount(index.parent()) - 1)
+                        )
 
     def _build_spec(self, family: Family, spec: AnySpec) -> Node:
         node = Node("spec", spec, parent=self._root)
@@ -350,14 +368,21 @@ class SpecTreeModel(QAbstractItemModel):
         node.children.append(model)
         for q in spec.quantizations:
             model.children.append(
-                Node("quant", spec, "target", q, self._cache.status(family, spec, "target", q), model)
+                Node(
+                    "quant",
+                    spec,
+                    "target",
+                    q,
+                    self._cache.peek(family, spec, "target", q) or "unknown",
+                    model,
+                )
             )
         if spec.declares_drafter():
             drafter = Node("group", spec, "drafter", parent=node)
             node.children.append(drafter)
             quants: list[str | None] = list(spec.draft_quantizations()) or [None]
             for dq in quants:
-                status = self._cache.status(family, spec, "drafter", dq)
+                status: Marker = self._cache.peek(family, spec, "drafter", dq) or "unknown"
                 drafter.children.append(Node("quant", spec, "drafter", dq, status, drafter))
         return node
 
@@ -426,7 +451,7 @@ class SpecTreeModel(QAbstractItemModel):
                 "A small model that proposes tokens for this one to verify; used by speculative decoding.",
             )
         if role == Qt.ItemDataRole.ForegroundRole and col == 1 and node.kind == "quant":
-            return QColor(STATUS_COLORS[node.status]) if node.status != "absent" else None
+            return QColor(STATUS_COLORS[node.status]) if node.status in ("cached", "partial") else None
         return None
 
     def _display(self, node: Node, col: int) -> str | None:

@@ -225,6 +225,7 @@ class BrowserPage(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._on_family_selected)
         self.tree.selectionModel().selectionChanged.connect(self._update_actions)
         specs.modelReset.connect(self._after_specs_reset)
+        specs.dataChanged.connect(self._update_actions)  # markers arrive from background probes
         self.download_btn.clicked.connect(self._download)
         self.delete_btn.clicked.connect(self._delete)
         self.launch_btn.clicked.connect(self._launch)
@@ -327,13 +328,16 @@ class BrowserPage(QWidget):
         has = sel is not None
         node = sel[2] if sel else None
         self.launch_btn.setEnabled(has)
-        self.download_btn.setEnabled(bool(node and node.kind == "quant" and node.status != "cached"))
+        # "unknown": the marker's probe still runs (issue 9); both wait for it
+        self.download_btn.setEnabled(
+            bool(node and node.kind == "quant" and node.status not in ("cached", "unknown"))
+        )
         self.delete_btn.setEnabled(
             bool(
                 node
                 and node.kind == "quant"
                 and node.role == "target"
-                and node.status != "absent"
+                and node.status not in ("absent", "unknown")
                 and node.spec is not None
                 and node.spec.sources.hubs()
             )

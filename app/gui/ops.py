@@ -1,0 +1,191 @@
+"""The one way the GUI runs slow work: coroutines on the qasync loop that await thread work.
+
+Anki's ``QueryOp`` / ``CollectionOp`` shape, written with qasync instead of callback chains::
+
+    ops.query(lambda: manager.status(), parent=self).success(show).failure(title).run()
+
+or, inside a coroutine that reads top to bottom (``ops.spawn(coro)`` / ``@asyncSlot``)::
+
+    status = await ops.run(manager.status)
+    freed = await ops.run(manager.delete, free_disk)
+    ops.changed.emit()
+
+* The thread work runs on a small pool of ``tandem-op-<n>`` threads, never on the GUI thread.
+* A failure goes to the one error bridge (:class:`app.gui.errors.ErrorBridge`) unless the caller
+  handles it; a cancelled or shut-down operation calls neither callback.
+* ``with_progress(cb)`` hands the work a thread-safe ``report(str)`` whose calls reach ``cb`` on
+  the GUI thread.
+* ``parent``: when the widget is gone by the time the work ends, the callbacks are skipped (a
+  dialog closed while its probe ran).
+* :attr:`Ops.changed` is the one broadcast after an operation changed the cache or the registry;
+  the item models subscribe to it (issue 9) instead of the window refreshing each by hand.
+
+The loop is the application's qasync loop (``run_gui`` runs it); :func:`event_loop` creates and
+installs one when none is installed yet (tests under pytest-qt: pytest-qt spins Qt's loop, and
+qasync's callbacks are Qt timers and queued signals, so they run there too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Generic, TypeVar, cast
+
+import shiboken6
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QApplication
+
+from app.gui.errors import ErrorBridge
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+_installed: asyncio.AbstractEventLoop | None = None
+
+
+def event_loop() -> asyncio.AbstractEventLoop:
+    """The qasync loop of this process, created and installed on first use (``run_gui`` asks
+    for it before building the window, and runs it)."""
+    global _installed
+    import qasync
+
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if isinstance(running, qasync.QEventLoop):
+        return cast(asyncio.AbstractEventLoop, running)  # qasync ships no type information
+    if _installed is None or _installed.is_closed():
+        _installed = qasync.QEventLoop(QApplication.instance())
+        asyncio.set_event_loop(_installed)
+    return _installed
+
+
+def _alive(obj: QObject | None) -> bool:
+    return obj is None or shiboken6.isValid(obj)
+
+
+class Ops(QObject):
+    """Runs operations for one window. Signals: ``changed()`` (cache or registry changed),
+    ``busyChanged(bool)`` (an operation with progress runs)."""
+
+    changed = Signal()
+
+    def __init__(self, errors: ErrorBridge, parent: QObject | None = None, workers: int = 2) -> None:
+        super().__init__(parent)
+        self.errors = errors
+        self.loop = event_loop()
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tandem-op")
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Await ``fn(*args)`` run on the pool (the coroutine resumes on the GUI thread)."""
+        if self._closed:
+            raise asyncio.CancelledError()
+        return await self.loop.run_in_executor(self._pool, fn, *args)
+
+    def spawn(self, coro: Coroutine[Any, Any, Any], failure: str = "") -> asyncio.Task[Any]:
+        """Run ``coro`` on the loop; an exception it lets escape goes to the error bridge with
+        the title ``failure``. The window cancels what still runs when it closes."""
+        task = self.loop.create_task(coro)
+        self._tasks.add(task)
+
+        def done(t: asyncio.Task[Any]) -> None:
+            self._tasks.discard(t)
+            if t.cancelled() or self._closed:
+                return
+            exc = t.exception()
+            if exc is not None:
+                log.info("operation failed", exc_info=exc)
+                self.errors.report(exc, failure)
+
+        task.add_done_callback(done)
+        return task
+
+    def query(self, fn: Callable[..., T], *args: Any, parent: QObject | None = None) -> QueryOp[T]:
+        return QueryOp(self, fn, args, parent)
+
+    async def idle(self, timeout: float = 10.0) -> None:
+        """Wait until no operation runs (tests, benchmarks)."""
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=timeout)
+
+    def pending(self) -> int:
+        return len(self._tasks)
+
+    def shutdown(self) -> None:
+        """Cancel what runs; queued thread work is dropped, running work finishes on its own
+        (bounded: probes and deletes are short). Never blocks the GUI thread."""
+        if self._closed:
+            return
+        self._closed = True
+        for task in list(self._tasks):
+            task.cancel()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class QueryOp(Generic[T]):
+    """``QueryOp(ops, fn).success(cb).failure(title_or_cb).with_progress(cb).run()``."""
+
+    def __init__(self, ops: Ops, fn: Callable[..., T], args: tuple[Any, ...], parent: QObject | None) -> None:
+        self._ops = ops
+        self._fn = fn
+        self._args = args
+        self._parent = parent
+        self._success: Callable[[T], Any] | None = None
+        self._failure: Callable[[BaseException], Any] | None = None
+        self._failure_title = ""
+        self._progress: Callable[[str], Any] | None = None
+
+    def success(self, callback: Callable[[T], Any]) -> QueryOp[T]:
+        self._success = callback
+        return self
+
+    def failure(self, handler: Callable[[BaseException], Any] | str) -> QueryOp[T]:
+        """A callback, or the title the error bridge shows (the default path)."""
+        if isinstance(handler, str):
+            self._failure_title = handler
+        else:
+            self._failure = handler
+        return self
+
+    def with_progress(self, callback: Callable[[str], Any]) -> QueryOp[T]:
+        """``fn`` then receives ``report`` as its first argument; ``callback`` runs on the GUI thread."""
+        self._progress = callback
+        return self
+
+    def run(self) -> asyncio.Task[Any]:
+        return self._ops.spawn(self._main())
+
+    async def _main(self) -> None:
+        args = self._args
+        if self._progress is not None:
+            loop, progress = self._ops.loop, self._progress
+
+            def report(message: str) -> None:
+                loop.call_soon_threadsafe(progress, message)
+
+            args = (report, *args)
+        try:
+            value = await self._ops.run(self._fn, *args)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not _alive(self._parent):
+                return
+            if self._failure is not None:
+                self._failure(exc)
+            else:
+                self._ops.errors.report(exc, self._failure_title)
+            return
+        if self._success is not None and _alive(self._parent):
+            self._success(value)
