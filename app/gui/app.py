@@ -34,9 +34,8 @@ def create_application(argv: list[str]) -> QApplication:
 
 def run_gui(argv: list[str]) -> int:
     """Start the desktop app; ``argv`` are the arguments after the program name. Returns the exit code."""
-    import qasync
-
     from app.gui.main_window import MainWindow
+    from app.gui.ops import event_loop
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_application(["tandem", *argv])  # Qt expects argv[0] to be the program
@@ -45,20 +44,21 @@ def run_gui(argv: list[str]) -> int:
     i18n.set_language(settings.language)
     errors = ErrorBridge(app)
     restore = install_exception_hooks(errors.report)
+    # The qasync loop first: the window's operations (status probes, the start-up reopen, delete,
+    # launch-after-download) are coroutines on it, awaiting work on threads (issue 9).
+    loop = event_loop()
     window = MainWindow(settings, i18n, errors)
     window.show()
     if settings.autoload_default_model:
         window.load_startup_model()  # the last launch when it is still on disk, else the default
 
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
     closed = asyncio.Event()
     app.aboutToQuit.connect(closed.set)
     try:
-        with loop:
-            loop.run_until_complete(closed.wait())
+        loop.run_until_complete(closed.wait())
     finally:
-        window.shutdown()
+        window.shutdown()  # cancels the window's operations while the loop is still open
+        loop.close()
         restore()
     return 0
 

@@ -316,6 +316,9 @@ class MainWindow(QMainWindow):
         focus.setShortcut(QKeySequence("Ctrl+N"))
         focus.triggered.connect(self.new_chat)
         self.addAction(focus)
+        from app.gui.views.import_dialog import ImportController  # Import model… and drops (issue 10)
+
+        self.importer = ImportController(self)
 
         self.nav.setCurrentRow(PAGE_CHAT)
         self.retranslate()

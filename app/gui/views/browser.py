@@ -212,6 +212,7 @@ class BrowserPage(QWidget):
         registry_only = [split, self.size_filter, self.drafter_only, self.downloaded_only]
         self.hub_search.attach(self.search, self.format, registry_only)
         self.hub_search.familyAdded.connect(self.select_family)
+        filters.addWidget(self.hub_search.import_btn)
 
         self.search.textChanged.connect(lambda t: self.proxy.set_filters(text=t.strip()))
         self.format.currentIndexChanged.connect(

@@ -91,6 +91,7 @@ class HubSearchPanel(QWidget):
 
         self.scope = QComboBox()  # shown in the page's filter row
         self.scope.setObjectName("searchScope")
+        self.import_btn = QPushButton()  # shown in the page's filter row; app.gui.views.import_dialog
 
         root = QVBoxLayout(self)
         root.setContentsMargins(0, 0, 0, 0)
@@ -417,3 +418,7 @@ class HubSearchPanel(QWidget):
         self.more_btn.setText(self.tr("More results"))
         self.cancel_btn.setText(self.tr("Cancel"))
         self.add_btn.setText(self.tr("Add to my models"))
+        self.import_btn.setText(self.tr("Import model…"))
+        self.import_btn.setToolTip(
+            self.tr("Add a .gguf file or an MLX folder from this computer (or drop it on the window)")
+        )

@@ -1,0 +1,243 @@
+"""Import a model from disk (issue 10, item 5).
+
+:class:`ImportController` is installed on the main window with one line. It adds the
+"Import model…" entry (a button on the Models page and Ctrl+I) and accepts a dropped ``.gguf``
+file or MLX folder anywhere on the window. Importing registers a user family with a local source
+(:mod:`app.core.catalog.importer`), selects it on the Models page and opens
+:class:`ImportDialog`, which runs the compatible-drafter finder off the GUI thread, offers the
+compatible drafters (incompatible ones are never offered; their reasons are on hover of the
+count), pairs the chosen one with the family, and offers to launch it (the launch dialog).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.cache.errors import CacheError
+from app.core.catalog import importer
+from app.core.catalog.drafters import Candidate
+from app.core.registry import Family, Registry, RegistryError
+from app.gui.views.hub_search import human_size
+from app.gui.widgets import InlineMessage
+from app.gui.workers import TaskRunner
+
+
+def _dropped_paths(event: QDragEnterEvent | QDropEvent) -> list[Path]:
+    mime = event.mimeData()
+    if not mime.hasUrls():
+        return []
+    return [Path(u.toLocalFile()) for u in mime.urls() if u.isLocalFile()]
+
+
+class ImportDialog(QDialog):
+    """Signals: ``findingDone()`` (the finder's candidates are shown), ``launchRequested(Family,
+    spec, str quant)``."""
+
+    findingDone = Signal()
+    launchRequested = Signal(object, object, str)
+
+    def __init__(
+        self, family: Family, path: Path, registry: Registry, created: bool, parent: QWidget | None = None
+    ):
+        super().__init__(parent)
+        self.family = family
+        self.path = path
+        self.registry = registry
+        self.candidates: list[Candidate] = []
+        self._runner: TaskRunner | None = None
+        self.setWindowTitle(self.tr("Import model"))
+        lay = QVBoxLayout(self)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        lay.addWidget(self.summary)
+        self.drafter_title = QLabel(self.tr("Compatible drafters (same vocabulary, smaller):"))
+        lay.addWidget(self.drafter_title)
+        self.drafters = QListWidget()
+        lay.addWidget(self.drafters, 1)
+        self.note = InlineMessage()
+        lay.addWidget(self.note)
+        self.buttons = QDialogButtonBox()
+        self.use_btn = QPushButton(self.tr("Use as drafter"))
+        self.launch_btn = QPushButton(self.tr("Launch…"))
+        self.launch_btn.setObjectName("primary")
+        self.buttons.addButton(self.use_btn, QDialogButtonBox.ButtonRole.ActionRole)
+        self.buttons.addButton(self.launch_btn, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        lay.addWidget(self.buttons)
+        self.buttons.rejected.connect(self.reject)
+        self.use_btn.clicked.connect(self.use_selected)
+        self.launch_btn.clicked.connect(self.launch)
+        self.drafters.itemSelectionChanged.connect(self._update)
+        spec = family.specs[0]
+        text = (
+            self.tr("Registered {name} ({fmt}, {quant}) from {path}.")
+            if created
+            else self.tr("{name} is already in your models ({fmt}, {quant}, {path}).")
+        )
+        self.summary.setText(
+            text.format(name=family.name, fmt=spec.format.upper(), quant=spec.quantizations[0], path=path)
+        )
+        self.resize(560, 360)
+        self._update()
+        self._find()
+
+    # --- the finder, off the GUI thread ---------------------------------------------------------
+    def _find(self) -> None:
+        self.note.show_message(self.tr("Looking for compatible drafters…"), "info")
+        runner = TaskRunner(self, workers=1)
+        self._runner = runner
+        path, registry = self.path, self.registry
+
+        def done() -> None:
+            self._runner = None
+            runner.shutdown()  # the job has ended: joins an idle thread
+            runner.deleteLater()
+
+        def ok(cands: list[Candidate]) -> None:
+            done()
+            self._show(cands)
+
+        def failed(exc: BaseException) -> None:
+            done()
+            self.note.show_message(self.tr("The drafter search failed: {reason}").format(reason=exc), "error")
+            self.findingDone.emit()
+
+        runner.run(lambda: importer.find_drafters(path, registry), ok, failed)
+
+    def finding(self) -> bool:
+        return self._runner is not None
+
+    def _show(self, cands: list[Candidate]) -> None:
+        self.candidates = [c for c in cands if c.compatible]
+        self.drafters.clear()
+        for c in self.candidates:
+            size = human_size(c.size_bytes) if c.size_bytes else "?"
+            item = QListWidgetItem(f"{Path(c.path or c.label).name}  ({size})")
+            item.setToolTip(f"{c.label}\n{c.reason}")
+            item.setData(Qt.ItemDataRole.UserRole, c)
+            self.drafters.addItem(item)
+        rejected = [c for c in cands if not c.compatible]
+        if self.candidates:
+            self.drafters.setCurrentRow(0)
+            self.note.show_message(self.tr("Choose a drafter to pair with it, or launch it alone."), "info")
+        else:
+            self.note.show_message(
+                self.tr(
+                    "No compatible drafter found nearby; it can still run alone or with a model-free method."
+                ),
+                "info",
+            )
+        if rejected:
+            self.note.setToolTip(
+                self.tr("Not offered:") + "\n" + "\n".join(f"{c.label}: {c.reason}" for c in rejected[:20])
+            )
+        self._update()
+        self.findingDone.emit()
+
+    # --- actions --------------------------------------------------------------------------------
+    def selected(self) -> Candidate | None:
+        item = self.drafters.currentItem()
+        value = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        return value if isinstance(value, Candidate) else None
+
+    def use_selected(self) -> Family | None:
+        cand = self.selected()
+        if cand is None or cand.path is None:
+            return None
+        try:
+            self.family = importer.attach_drafter(self.registry, self.family, Path(cand.path))
+        except (RegistryError, OSError) as exc:
+            self.note.show_message(str(exc), "error")
+            return None
+        self.note.show_message(
+            self.tr("{drafter} is now its drafter.").format(drafter=Path(cand.path).name), "info"
+        )
+        self._update()
+        return self.family
+
+    def launch(self) -> None:
+        spec = self.family.specs[0]
+        self.launchRequested.emit(self.family, spec, spec.quantizations[0])
+        self.accept()
+
+    def _update(self) -> None:
+        self.use_btn.setEnabled(self.selected() is not None)
+
+
+class ImportController(QObject):
+    """Import model… (button on the Models page, Ctrl+I) and drops on ``window``.
+
+    Signals: ``dialogOpened(ImportDialog)``, ``failed(str)`` (one line for the user).
+    """
+
+    dialogOpened = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
+        self.window = window
+        window.setAcceptDrops(True)
+        window.installEventFilter(self)
+        self.action = QAction(window)
+        self.action.setShortcut(QKeySequence("Ctrl+I"))
+        self.action.triggered.connect(self.choose)
+        window.addAction(self.action)
+        window.browser.hub_search.import_btn.clicked.connect(self.choose)
+        self.failed.connect(lambda msg: window.statusBar().showMessage(msg, 10000))
+
+    def choose(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, self.tr("Import model"), str(Path.home()), self.tr("GGUF models (*.gguf)")
+        )
+        if path:
+            self.import_path(Path(path))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
+            assert isinstance(event, QDragEnterEvent | QDropEvent)
+            if any(importer.importable(p) for p in _dropped_paths(event)):
+                event.acceptProposedAction()
+                return True
+        if watched is self.window and event.type() == QEvent.Type.Drop:
+            assert isinstance(event, QDropEvent)
+            paths = [p for p in _dropped_paths(event) if importer.importable(p)]
+            if paths:
+                event.acceptProposedAction()
+                self.import_path(paths[0])
+                return True
+        return super().eventFilter(watched, event)
+
+    def import_path(self, path: Path) -> ImportDialog | None:
+        w = self.window
+        try:
+            family, created = importer.import_path(path, w.registry)
+        except (RegistryError, CacheError, OSError) as exc:
+            self.failed.emit(str(exc).splitlines()[0])
+            return None
+        w.family_model.set_registry(w.registry)
+        w.browser.select_family(family.name)
+        dlg = ImportDialog(family, path.expanduser().resolve(), w.registry, created, w)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.launchRequested.connect(self._launch)
+        dlg.open()
+        self.dialogOpened.emit(dlg)
+        return dlg
+
+    def _launch(self, family: Family, spec: Any, quant: str) -> None:
+        self.window.family_model.set_registry(self.window.registry)  # a paired drafter shows
+        self.window.open_launch_dialog(family, spec, quant)

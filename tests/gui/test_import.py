@@ -1,0 +1,100 @@
+"""Import a model from disk (issue 10, item 5): dropping the embedded SmolLM2 F32 file on the
+window registers a user family for it, the drafter finder offers the Q4_1 file (never a Gemma
+file), the chosen drafter is paired with the family, and Launch opens the launch dialog."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from app.core import paths
+from app.core.registry import Registry
+
+
+def _drop(window: Any, path: Path) -> tuple[bool, bool]:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    pos = QPointF(window.width() / 2, window.height() / 2)
+    with warnings.catch_warnings():  # PySide marks the QPoint constructor deprecated; Qt has no other
+        warnings.simplefilter("ignore", DeprecationWarning)
+        enter = QDragEnterEvent(
+            pos.toPoint(),
+            Qt.DropAction.CopyAction,
+            mime,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
+    QApplication.sendEvent(window, enter)
+    drop = QDropEvent(
+        pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
+    QApplication.sendEvent(window, drop)
+    return enter.isAccepted(), drop.isAccepted()
+
+
+def test_drop_gguf_registers_finds_the_q4_drafter_and_offers_launch(
+    make_window: Any, qtbot: Any, smollm2_f32: Path, gemma3_q4: Path, smollm2_q4: Path
+) -> None:
+    w = make_window(registry=Registry.load())
+    with qtbot.waitSignal(w.importer.dialogOpened, timeout=10000) as opened:
+        accepted = _drop(w, smollm2_f32)
+    assert accepted == (True, True)
+    dlg = opened.args[0]
+    name = dlg.family.name
+    data = json.loads((paths.user_families_dir() / f"{name}.json").read_text("utf-8"))
+    spec = data["specs"][0]
+    assert spec["format"] == "gguf" and spec["quantizations"] == ["F32"]
+    assert spec["sources"]["local"]["path"] == str(smollm2_f32.resolve())
+    assert data["context_length"] == 8192  # from the header
+    assert w.browser.current_entry().name == name  # shown and selected on the Models page
+
+    if dlg.finding():
+        qtbot.waitSignal(dlg.findingDone, timeout=30000).wait()
+    qtbot.waitUntil(lambda: not dlg.finding(), timeout=30000)
+    offered = [c.path for c in dlg.candidates]
+    assert str(smollm2_q4) in offered
+    assert all("gemma" not in Path(p or "").name.lower() for p in offered)
+    assert str(gemma3_q4) in dlg.note.toolTip()  # not offered, the reason on hover
+    assert "tokenizer type differs" in dlg.note.toolTip()
+
+    dlg.drafters.setCurrentRow(offered.index(str(smollm2_q4)))
+    fam = dlg.use_selected()
+    assert fam is not None and fam.specs[0].sources.local is not None
+    assert fam.specs[0].sources.local.draft_path == str(smollm2_q4.resolve())
+    assert fam.specs[0].declares_drafter()
+
+    with qtbot.waitSignal(w.launchDialogOpened, timeout=5000) as launched:
+        dlg.launch_btn.click()
+    launch = launched.args[0]
+    assert launch.family.name == name
+    launch.reject()
+
+    # the same file again: the family it already has, no second entry
+    with qtbot.waitSignal(w.importer.dialogOpened, timeout=10000) as again:
+        _drop(w, smollm2_f32)
+    assert again.args[0].family.name == name
+    assert len(list(paths.user_families_dir().glob("*.json"))) == 1
+    qtbot.waitUntil(lambda: not again.args[0].finding(), timeout=30000)
+    again.args[0].reject()
+
+
+def test_a_file_that_is_not_a_model_is_refused_in_one_line(
+    make_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
+    w = make_window(registry=Registry.load())
+    bad = tmp_path / "notes.gguf"
+    bad.write_text("not a model")
+    with qtbot.waitSignal(w.importer.failed, timeout=5000) as failed:
+        _drop(w, bad)
+    assert "notes.gguf" in failed.args[0] and "\n" not in failed.args[0]
+    assert not list(paths.user_families_dir().glob("*.json"))
+    # a file with another extension is not even accepted as a drop
+    other = tmp_path / "x.txt"
+    other.write_text("x")
+    assert _drop(w, other) == (False, False)
