@@ -28,12 +28,9 @@ from PySide6.QtCore import QObject, Signal
 
 from app.core.chat.context import fit_history
 from app.core.engines.base import CancelToken, ChatMessage, Engine, Event, Sampling, TokenCounter
+from app.core.engines.worker import LoadCancelled, LoadProgress
 
 log = logging.getLogger(__name__)
-
-
-class LoadCancelled(Exception):
-    """Raised inside a loader's progress callback when the user cancelled the load."""
 
 
 @dataclass
@@ -50,6 +47,8 @@ class LoadJob:
 
 
 _QUIT = object()
+#: How long :meth:`EngineHost.shutdown` waits for the engine thread on the GUI thread.
+SHUTDOWN_WAIT = 0.5
 
 
 class EngineHost(QObject):
@@ -127,8 +126,15 @@ class EngineHost(QObject):
             self._events.clear()
         return out
 
-    def shutdown(self, timeout: float = 30.0) -> None:
-        """Cancel, close the engine and join the thread. Safe to call twice."""
+    def shutdown(self, timeout: float = SHUTDOWN_WAIT) -> None:
+        """Cancel, close the engine and wait at most ``timeout`` seconds. Safe to call twice.
+
+        Closing the window must return within a second whatever the engine is doing (issue 9):
+        a load or a generation sees the cancel at its next step, and what cannot be interrupted
+        (a native model load, a prefill) finishes on the engine's own daemon thread, which then
+        frees the model; the process waits for that at exit, bounded
+        (:data:`app.core.engines.worker.EXIT_WAIT`).
+        """
         self.cancel()
         thread = self._thread
         if thread is None:
@@ -136,12 +142,13 @@ class EngineHost(QObject):
         self._commands.put(_QUIT)
         thread.join(timeout)
         if thread.is_alive():
-            log.error("engine thread did not stop within %.0f s", timeout)
+            log.info("the engine finishes its current step in the background")
         self._thread = None
 
     def _send(self, command: tuple[Any, ...]) -> None:
         if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="tandem-engine", daemon=False)
+            # daemon: a host whose engine is still busy at exit never keeps the process alive
+            self._thread = threading.Thread(target=self._run, name="tandem-engine", daemon=True)
             self._thread.start()
         self._commands.put(command)
 
@@ -174,11 +181,8 @@ class EngineHost(QObject):
         self._close_engine()
         self.info = None
 
-        def progress(message: str) -> None:
-            if token.cancelled:
-                raise LoadCancelled()
-            self.loadProgress.emit(message)
-
+        # carries the token: a native load that reports nothing still sees the Cancel (issue 9)
+        progress = LoadProgress(self.loadProgress.emit, token)
         try:
             engine = job.loader(progress)
         except LoadCancelled:

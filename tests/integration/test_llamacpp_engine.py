@@ -179,8 +179,8 @@ def test_http_listener_refuses_unauthenticated_requests(plain: LlamaCppEngine) -
 
 def test_engine_thread_is_joined_on_close(smollm2_q4: Path) -> None:
     eng = _load(smollm2_q4)
-    thread = eng._thread
-    assert thread is not None and thread.is_alive()
+    thread = eng._worker.thread
+    assert thread.is_alive()
     eng.close()
     assert not thread.is_alive()
     eng.close()  # idempotent

@@ -363,7 +363,9 @@ def test_close_joins_the_engine_thread(ckpt: dict[str, Path]) -> None:
     before = {t.name for t in threading.enumerate()}
     engine = _load(ckpt["g4_target"], ckpt["g4_drafter"])
     mine = [t for t in threading.enumerate() if t.name.startswith("tandem-mlx-") and t.name not in before]
-    assert len(mine) == 1 and not mine[0].daemon
+    # a daemon thread: a forgotten close() never keeps the process alive (the worker's atexit
+    # hook still closes and frees it, issue 9)
+    assert len(mine) == 1 and mine[0].daemon
     engine.close()  # type: ignore[attr-defined]
     assert not mine[0].is_alive()
     engine.close()  # type: ignore[attr-defined]  # idempotent
@@ -442,30 +444,6 @@ def test_generator_created_before_close_raises_instead_of_hanging(ckpt: dict[str
     assert not out["hung"], "iterating a generator after close() blocked"
     assert isinstance(out.get("error"), GenerationError) and "closed" in str(out["error"])
     assert _new_mlx_threads(before) == []
-
-
-def test_queued_jobs_are_failed_when_the_worker_ends() -> None:
-    """Jobs still queued when the MLX thread ends are answered (failed), never left waiting."""
-    from app.core.engines.mlx import WorkerClosed, _Worker
-
-    class OneJobWorker(_Worker):
-        """Ends after one job, as the real one does when the main thread has finished."""
-
-        def _serve(self) -> None:
-            entry = self._jobs.get()
-            assert entry is not None
-            entry[0]()
-
-    gate = threading.Event()
-    answers: list[str] = []
-    w = OneJobWorker()
-    w.submit(lambda: (gate.wait(10), answers.append("first ran")), lambda: answers.append("first failed"))
-    w.submit(lambda: answers.append("second ran"), lambda: answers.append("second failed"))
-    gate.set()
-    w.thread.join(10)
-    assert not w.thread.is_alive() and answers == ["first ran", "second failed"]
-    with pytest.raises(WorkerClosed):
-        w.submit(lambda: None, lambda: None)
 
 
 def test_base_exception_in_the_load_job_is_answered(

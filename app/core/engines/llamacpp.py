@@ -1,9 +1,11 @@
 """llama.cpp engine: an in-process ``xllamacpp.Server`` owned by one dedicated thread.
 
-xllamacpp streams chunk dicts to a callback from inside a blocking call; this module bridges that
-to an iterator of :mod:`base` events with a queue and sentinels. Errors become typed exceptions
-on the consumer side (an exception inside the callback is swallowed by xllamacpp and treated as a
-cancel, so the callback records it itself).
+xllamacpp streams chunk dicts to a callback from inside a blocking call; the callback emits
+:mod:`base` events into the request's queue of the shared :class:`~app.core.engines.worker.EngineWorker`
+(which owns the thread, the sentinels, cancel and close). Errors become typed exceptions on the
+consumer side (an exception inside the callback is swallowed by xllamacpp and treated as a cancel,
+so the callback records it itself); the callback returns True to stop, which is how a cancel, a
+consumer that stopped reading, or ``close()`` stop a generation at its next token.
 
 Rounds come from the per-token timings: a chunk where ``draft_n`` steps up by d and
 ``draft_n_accepted`` by a opens a round that emits a accepted draft tokens, then one target token.
@@ -17,11 +19,9 @@ from __future__ import annotations
 
 import logging
 import os
-import queue
 import secrets
-import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,13 +42,13 @@ from app.core.engines.base import (
     TokenCandidate,
 )
 from app.core.engines.capability import GGUFFacts, llamacpp_abort
+from app.core.engines.worker import EngineWorker, Job
 from app.core.gguf_tools import GGUFFormatError, compare_vocab, read_header, vocab_info
 from app.core.speculative import RoundAccountant, SpeculationError
 from app.core.speculative import llamacpp as translate
 
 log = logging.getLogger(__name__)
 
-_END = object()
 #: architectures of drafters that read the target's state instead of proposing from their own vocab
 _MTP_ARCHES = ("gemma4-assistant", "gemma4_assistant", "eagle3", "dflash")
 
@@ -59,32 +59,19 @@ class KnownAbortError(ModelLoadError):
     hint = ""
 
 
-@dataclass(frozen=True)
-class _Failure:
-    error: BaseException
-
-
 @dataclass
-class _Job:
-    request: dict[str, Any]
-    events: queue.Queue[object]
-    cancel: CancelToken
+class _Request:
+    body: dict[str, Any]
     with_logprobs: bool
-    #: set when the consumer stops reading or the engine closes; the caller's token stays untouched
-    abandoned: threading.Event = field(default_factory=threading.Event)
 
 
 class LlamaCppEngine:
     name = "llama.cpp"
 
-    def __init__(self) -> None:
-        self._jobs: queue.Queue[_Job | None] = queue.Queue()
-        self._thread: threading.Thread | None = None
+    def __init__(self, thread_name: str = "tandem-llamacpp") -> None:
         self._server: Any = None
-        self._closed = False
-        self._busy = threading.Lock()  # one request at a time
-        self._state = threading.Lock()  # guards _closed against queueing a job as the engine closes
-        self._current: _Job | None = None
+        #: the owner thread: builds the Server, serves every request, frees it (issue 9)
+        self._worker = EngineWorker(thread_name, "llama.cpp", free=self._free)
         self.plan: translate.LlamaCppPlan = translate.LlamaCppPlan()
         self.model_path = ""
         #: the loopback listener's per-session key (token counting goes through that listener)
@@ -147,34 +134,19 @@ class LlamaCppEngine:
         except (SpeculationError, TypeError, ValueError, OverflowError) as exc:
             raise ModelLoadError(f"invalid speculative decoding settings: {exc}") from exc
 
-        engine = cls()
+        say("loading model" + (" and drafter" if p.draft_path else ""))  # may raise: before the thread
+        engine = cls(f"tandem-llamacpp-{target.stem}")
         engine.plan = p
         engine.model_path = str(target)
         engine._api_key = params.api_keys[0]
         engine._n_ctx = req.n_ctx
-        ready: queue.Queue[object] = queue.Queue()
-        engine._thread = threading.Thread(
-            target=engine._run, args=(params, ready), name=f"tandem-llamacpp-{target.stem}", daemon=False
-        )
-        say("loading model" + (" and drafter" if p.draft_path else ""))
-        engine._thread.start()
-        try:
-            result = ready.get()
-            if isinstance(result, _Failure):
-                engine._thread.join()
-                engine._thread = None
-                raise ModelLoadError(
-                    f"llama.cpp could not load {target.name}: {result.error}"
-                ) from result.error
-            say("ready")
-        except BaseException:
-            # e.g. the caller cancelled from its progress callback: never leave a loaded model behind
-            engine.close()
-            raise
+        # Waits in a cancellable way: the GUI's Cancel (or Ctrl-C) returns at once, and a Server
+        # finished after that is freed on the owner thread (issue 9).
+        engine._worker.run_load(lambda _say: engine._start(params, target.name, _say), progress)
         return engine
 
-    # --- the dedicated thread -------------------------------------------------------------------
-    def _run(self, params: Any, ready: queue.Queue[object]) -> None:
+    # --- on the owner thread ----------------------------------------------------------------------
+    def _start(self, params: Any, name: str, say: Callable[[str], None]) -> None:
         import xllamacpp
 
         try:
@@ -183,47 +155,27 @@ class LlamaCppEngine:
             # returns that loop is running. Destroying a Server whose loop has not started yet can
             # hang in ~Server (seen under CPU load when a model was closed right after loading).
             self._server.handle_metrics()
-        except BaseException as exc:
-            self._server = None
-            ready.put(_Failure(exc))
-            return
-        ready.put(True)
-        try:
-            while True:
-                job = self._jobs.get()
-                if job is None:
-                    break
-                self._current = job
-                try:
-                    self._serve(job)
-                finally:
-                    self._current = None
-        finally:
-            self._server = None  # releases the model on this thread
-            while True:  # nobody may wait forever on a job queued as the engine closed
-                try:
-                    left = self._jobs.get_nowait()
-                except queue.Empty:
-                    break
-                if left is not None:
-                    left.events.put(_Failure(GenerationError("the model was closed")))
-                    left.events.put(_END)
+        except Exception as exc:
+            raise ModelLoadError(f"llama.cpp could not load {name}: {exc}") from exc
+        say("ready")
 
-    def _serve(self, job: _Job) -> None:
-        state = _StreamState(job)
+    def _free(self) -> None:
+        self._server = None  # releases the model on the owner thread
+
+    def _serve(self, request: _Request, job: Job[Event]) -> None:
+        if job.stopped():  # cancelled or closed while queued: do not start a prompt pass for nothing
+            job.emit(Finished("cancelled", 0, 0, 0.0, 0.0, 0, 0))
+            return
+        state = _StreamState(job, request.with_logprobs)
         try:
-            self._server.handle_chat_completions(job.request, state.on_chunk)
+            self._server.handle_chat_completions(request.body, state.on_chunk)
         except BaseException as exc:
             state.error = state.error or exc
         if state.error is not None:
-            job.events.put(_Failure(state.error))
-        else:
-            try:
-                job.events.put(state.finish())
-            except BaseException as exc:
-                job.events.put(_Failure(exc))
-        self.last_candidates = state.candidates if job.with_logprobs else None
-        job.events.put(_END)
+            raise state.error
+        fin = state.finish()
+        self.last_candidates = state.candidates if request.with_logprobs else None
+        job.emit(fin)
 
     # --- public API --------------------------------------------------------------------------------
     @property
@@ -260,7 +212,7 @@ class LlamaCppEngine:
         import urllib.request
 
         address = self.listening_address
-        if self._closed or not address:
+        if self._worker.closed or not address:
             raise GenerationError("the model is not loaded", "Load a model first.")
         headers = {"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"}
         data = json.dumps(body).encode() if body is not None else None
@@ -292,9 +244,8 @@ class LlamaCppEngine:
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
     ) -> Iterator[Event]:
-        if self._closed or self._thread is None:
+        if self._worker.closed:
             raise GenerationError("the model is not loaded", "Load a model first.")
-        cancel = cancel or CancelToken()
         request: dict[str, Any] = {
             "messages": [dict(m) for m in messages],
             "stream": True,
@@ -312,46 +263,12 @@ class LlamaCppEngine:
         if top_logprobs:
             request["logprobs"] = True
             request["top_logprobs"] = top_logprobs
-        return self._stream(_Job(request, queue.Queue(), cancel, bool(top_logprobs)))
-
-    def _stream(self, job: _Job) -> Iterator[Event]:
-        with self._busy:  # one request at a time; a second caller waits its turn
-            with self._state:
-                if self._closed:
-                    raise GenerationError("the model was closed", "Load a model first.")
-                self._jobs.put(job)
-            finished = False
-            try:
-                while True:
-                    item = job.events.get()
-                    if item is _END:
-                        finished = True
-                        return
-                    if isinstance(item, _Failure):
-                        err = item.error
-                        if isinstance(err, GenerationError):
-                            raise err
-                        raise GenerationError(f"llama.cpp failed while generating: {err}") from err
-                    assert isinstance(item, TextDelta | Round | Finished)
-                    yield item
-            finally:
-                if not finished:  # consumer stopped early: stop this job and wait for the slot to free
-                    job.abandoned.set()
-                    while job.events.get() is not _END:
-                        pass
+        job = _Request(request, bool(top_logprobs))
+        return self._worker.stream(lambda j: self._serve(job, j), cancel)
 
     def close(self) -> None:
-        with self._state:
-            if self._closed:
-                return
-            self._closed = True
-            self._jobs.put(None)
-        current = self._current
-        if current is not None:  # stop a generation nobody will read any more
-            current.abandoned.set()
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
+        """Stop a running generation and free the model; returns within a second (issue 9)."""
+        self._worker.close()
 
     def __enter__(self) -> LlamaCppEngine:
         return self
@@ -363,8 +280,9 @@ class LlamaCppEngine:
 class _StreamState:
     """Per-request chunk -> event translation; runs on the engine thread inside the callback."""
 
-    def __init__(self, job: _Job) -> None:
+    def __init__(self, job: Job[Event], with_logprobs: bool) -> None:
         self.job = job
+        self.with_logprobs = with_logprobs
         self.rounds = RoundAccountant()
         self.error: BaseException | None = None
         self.reason: FinishReason = "stop"
@@ -373,7 +291,7 @@ class _StreamState:
         self.last_da = 0
         self.timings: dict[str, Any] = {}
         self.ids: list[int] = []
-        self.ids_complete = job.with_logprobs
+        self.ids_complete = with_logprobs
         self.candidates: list[list[TokenCandidate]] = []
         self.cancelled = False
 
@@ -391,7 +309,7 @@ class _StreamState:
             err = chunk.get("error", chunk)
             msg = err.get("message", err) if isinstance(err, dict) else err
             raise GenerationError(f"llama.cpp: {msg}")
-        put = self.job.events.put
+        put = self.job.emit
         timings = chunk.get("timings") or {}
         if timings:
             self.timings = timings
@@ -409,7 +327,7 @@ class _StreamState:
         flags = [self.rounds.token() for _ in range(n_tokens)]
         for closed in self.rounds.pop_closed():
             put(Round(closed.index, closed.drafted, closed.accepted, closed.emitted))
-        if self.job.with_logprobs:
+        if self.with_logprobs:
             entries = (choice.get("logprobs") or {}).get("content") or []
             end_of_generation = bool(choice.get("finish_reason")) and not text and not entries
             if len(entries) != n_tokens and not end_of_generation:  # the stop token carries no logprobs
@@ -426,7 +344,7 @@ class _StreamState:
             put(TextDelta(text, n_tokens, bool(flags) and all(flags)))
         if choice.get("finish_reason"):
             self.reason = "length" if choice["finish_reason"] == "length" else "stop"
-        if self.job.cancel.cancelled or self.job.abandoned.is_set():
+        if self.job.stopped():  # the caller cancelled, the consumer left, or the engine is closing
             self.cancelled = True
             return True
         return False
@@ -434,7 +352,7 @@ class _StreamState:
     def finish(self) -> Finished:
         self.rounds.finish()
         for closed in self.rounds.pop_closed():
-            self.job.events.put(Round(closed.index, closed.drafted, closed.accepted, closed.emitted))
+            self.job.emit(Round(closed.index, closed.drafted, closed.accepted, closed.emitted))
         t = self.timings
         return Finished(
             reason="cancelled" if self.cancelled else self.reason,
@@ -445,7 +363,7 @@ class _StreamState:
             drafted_total=self.rounds.drafted_total,
             accepted_total=self.rounds.accepted_total,
             rounds=self.rounds.round_count,
-            token_ids=list(self.ids) if self.ids_complete and self.job.with_logprobs else None,
+            token_ids=list(self.ids) if self.ids_complete and self.with_logprobs else None,
         )
 
 

@@ -1,9 +1,10 @@
 """The MLX engine: mlx-vlm drafters (Gemma 4 assistant, EAGLE-3, DFlash) and classic mlx-lm pairs.
 
-MLX arrays and streams are thread-affine, so one dedicated thread (``tandem-mlx-N``) owns
-everything MLX: it imports the libraries, loads target and drafter, and runs every generation.
-Callers talk to it through a job queue; events come back through a per-request queue and typed
-errors are re-raised on the caller's side (never turned into chat text).
+MLX arrays and streams are thread-affine, so one dedicated thread (``tandem-mlx-N``, an
+:class:`~app.core.engines.worker.EngineWorker`) owns everything MLX: it imports the libraries,
+loads target and drafter, and runs every generation, checking for a stop between tokens. The
+worker carries the job queue, the per-request events, typed errors on the caller's side (never
+chat text), cancel and close; this module supplies load, the generate steps and the release.
 
 Which library runs what (decided from the configs in :mod:`app.core.engines.mlx_pair`):
 
@@ -25,8 +26,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import queue
-import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
@@ -37,14 +36,12 @@ from app.core.engines.base import (
     ChatMessage,
     ContextLengthError,
     DrafterMismatchError,
-    EngineError,
     EngineUnavailable,
     Event,
     Finished,
     FinishReason,
     GenerationError,
     LoadRequest,
-    ModelLoadError,
     Round,
     Sampling,
     TextDelta,
@@ -53,12 +50,12 @@ from app.core.engines.base import (
 from app.core.engines.capability import Availability, engine_availability
 from app.core.engines.mlx_pair import PairPlan, plan_pair, vocabulary_difference
 from app.core.engines.mlx_stream import IncrementalDecoder, StopScanner, TokenStep, classic_rounds
+from app.core.engines.worker import EngineClosed, EngineWorker, Job
 from app.core.speculative import RoundAccountant
 
 log = logging.getLogger(__name__)
 
 _thread_ids = itertools.count(1)
-_Job = Callable[[], None]
 #: How many recent tokens the repeat penalty looks at: llama.cpp's default ``repeat_last_n``, so
 #: both engines penalise the same window (mlx-lm and mlx-vlm default to 20).
 REPEAT_PENALTY_WINDOW = 64
@@ -69,91 +66,6 @@ _Token = tuple[int, Any]
 def availability() -> Availability:
     """Whether the MLX engine can run here, with the reason when not (never raises)."""
     return engine_availability("mlx")
-
-
-class WorkerClosed(GenerationError):
-    """A job was submitted after the MLX thread stopped taking jobs (the model was closed)."""
-
-    def __init__(self) -> None:
-        super().__init__("The model was closed.", hint="Load the model again.")
-
-
-class _Worker:
-    """The one thread that touches MLX. Jobs run in order; each job reports its own errors.
-
-    Every job comes with a ``fail`` callback: when the thread ends with jobs still queued (it
-    was stopped, or the main thread finished), each of them is failed so that nobody waiting
-    for its answer blocks. :meth:`submit` after :meth:`stop` raises :class:`WorkerClosed`.
-    """
-
-    def __init__(self) -> None:
-        self._jobs: queue.Queue[tuple[_Job, _Job] | None] = queue.Queue()
-        self._lock = threading.Lock()
-        self._accepting = True
-        self.thread = threading.Thread(target=self._run, name=f"tandem-mlx-{next(_thread_ids)}", daemon=False)
-        self.thread.start()
-
-    def submit(self, job: _Job, fail: _Job) -> None:
-        with self._lock:
-            if not self._accepting:
-                raise WorkerClosed()
-            self._jobs.put((job, fail))
-
-    def stop(self, last: _Job | None = None) -> None:
-        """Refuse new jobs; run ``last`` after the jobs already queued, then end the thread."""
-        with self._lock:
-            if self._accepting:
-                self._accepting = False
-                if last is not None:
-                    self._jobs.put((last, _nothing))
-                self._jobs.put(None)
-
-    def join(self, timeout: float | None = None) -> None:
-        if threading.current_thread() is not self.thread:
-            self.thread.join(timeout)
-
-    def _run(self) -> None:
-        try:
-            self._serve()
-        finally:
-            self._fail_queued()
-            _clear_thread_streams()
-
-    def _fail_queued(self) -> None:
-        with self._lock:
-            self._accepting = False
-        while True:
-            try:
-                entry = self._jobs.get_nowait()
-            except queue.Empty:
-                return
-            if entry is None:
-                continue
-            try:
-                entry[1]()
-            except BaseException:
-                log.exception("failing a queued MLX job failed")
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                entry = self._jobs.get(timeout=0.5)
-            except queue.Empty:
-                # A non-daemon thread would keep a process alive whose owner forgot close():
-                # leave once the main thread has finished.
-                if not threading.main_thread().is_alive():
-                    return
-                continue
-            if entry is None:
-                return
-            try:
-                entry[0]()
-            except BaseException:  # a job must never kill the thread; jobs report their own errors
-                log.exception("MLX job failed outside its own error handling")
-
-
-def _nothing() -> None:
-    pass
 
 
 def _clear_thread_streams() -> None:
@@ -276,11 +188,9 @@ class MLXEngine:
         #: the i-th completion token, an end-of-generation token included); None when not asked
         #: or when the library does not expose them (mlx-vlm's speculative rounds)
         self.last_candidates: list[list[TokenCandidate]] | None = None
-        self._worker = _Worker()
         self._state: _Loaded | None = None
-        self._closed = False
-        self._close_lock = threading.Lock()
-        self._stop_all = threading.Event()
+        #: the one thread that touches MLX (issue 9: the shared owner thread of every engine)
+        self._worker = EngineWorker(f"tandem-mlx-{next(_thread_ids)}", "MLX", free=self._release)
 
     # --- loading ------------------------------------------------------------------------------
 
@@ -294,44 +204,13 @@ class MLXEngine:
         if not avail.ok:
             raise EngineUnavailable(f"Apple MLX is unavailable: {avail.reason}.")
         engine = cls(req)
-        try:
-            replies: queue.Queue[tuple[str, Any]] = queue.Queue()
-            engine._worker.submit(
-                lambda: engine._load_job(replies),
-                lambda: replies.put(("error", ModelLoadError("The model was closed while it was loading."))),
-            )
-            while True:
-                kind, payload = replies.get()
-                if kind == "progress":
-                    if progress is not None:
-                        progress(str(payload))  # may raise (the GUI's Cancel): closed below
-                elif kind == "done":
-                    for note in engine.notes:
-                        log.info("MLX: %s", note)
-                    return engine
-                else:
-                    raise payload
-        except BaseException:
-            # Never leave the thread (and whatever it loaded) behind: a cancelled or failed
-            # load closes the engine; close() waits for the load job to end first.
-            engine.close()
-            raise
+        engine._worker.run_load(engine._load_job, progress)  # closes the engine when it fails
+        for note in engine.notes:
+            log.info("MLX: %s", note)
+        return engine
 
-    def _load_job(self, replies: queue.Queue[tuple[str, Any]]) -> None:
-        try:
-            self._state = self._load_models(lambda msg: replies.put(("progress", msg)))
-            replies.put(("done", None))
-        except EngineError as exc:
-            replies.put(("error", exc))
-        except FileNotFoundError as exc:
-            replies.put(("error", ModelLoadError(f"A model file is missing: {exc}")))
-        except Exception as exc:
-            replies.put(
-                ("error", ModelLoadError(f"The model could not be loaded: {type(exc).__name__}: {exc}"))
-            )
-        except BaseException as exc:  # still answer, or load() would wait forever
-            replies.put(("error", ModelLoadError(f"The model could not be loaded: {type(exc).__name__}")))
-            raise
+    def _load_job(self, say: Callable[[str], None]) -> None:
+        self._state = self._load_models(say)
 
     def _load_models(self, say: Callable[[str], None]) -> _Loaded:
         plan = plan_pair(self.request.model_path, self.request.speculation)
@@ -417,8 +296,8 @@ class MLXEngine:
         ``top_logprobs`` > 0 records that many candidates per token in :attr:`last_candidates`,
         from the log-probabilities the sampler chose from (repeat penalty applied).
         """
-        if self._closed:
-            raise GenerationError("The MLX engine is closed.", hint="Load the model again.")
+        if self._worker.closed:
+            raise EngineClosed()
         if isinstance(top_logprobs, bool) or not isinstance(top_logprobs, int) or top_logprobs < 0:
             raise GenerationError(
                 f"top_logprobs must be 0 or a positive whole number (got {top_logprobs!r})."
@@ -439,64 +318,16 @@ class MLXEngine:
                 hint="Set the repeat penalty to 1 (off), or turn speculative decoding off.",
             )
         self.last_candidates = None
-        return self._stream(list(messages), sampling, cancel or CancelToken(), top_logprobs)
-
-    def _stream(
-        self, messages: list[ChatMessage], sampling: Sampling, cancel: CancelToken, top_logprobs: int = 0
-    ) -> Iterator[Event]:
-        events: queue.Queue[tuple[str, Any]] = queue.Queue()
-        abandoned = threading.Event()
-        with self._close_lock:  # close() cannot slip in between the check and the submit
-            if self._closed:
-                raise WorkerClosed()
-            # the worker fails the job if it ends before running it (nobody blocks on events)
-            self._worker.submit(
-                lambda: self._generate_job(messages, sampling, cancel, abandoned, events, top_logprobs),
-                lambda: events.put(("error", WorkerClosed())),
-            )
-        finished = False
-        try:
-            while True:
-                kind, payload = events.get()
-                if kind == "event":
-                    yield payload
-                elif kind == "done":
-                    finished = True
-                    return
-                else:
-                    finished = True
-                    raise payload
-        finally:
-            if not finished:
-                # The consumer stopped early: stop the job and wait for it, so the next request
-                # starts on an idle engine.
-                abandoned.set()
-                while events.get()[0] not in ("done", "error"):
-                    pass
+        msgs = list(messages)
+        return self._worker.stream(lambda job: self._generate_job(job, msgs, sampling, top_logprobs), cancel)
 
     def _generate_job(
-        self,
-        messages: list[ChatMessage],
-        sampling: Sampling,
-        cancel: CancelToken,
-        abandoned: threading.Event,
-        events: queue.Queue[tuple[str, Any]],
-        top_logprobs: int = 0,
+        self, job: Job[Event], messages: list[ChatMessage], sampling: Sampling, top_logprobs: int
     ) -> None:
-        try:
-            if self._state is None:
-                raise GenerationError("The MLX engine is closed.", hint="Load the model again.")
-            for ev in self._run(self._state, messages, sampling, cancel, abandoned, top_logprobs):
-                events.put(("event", ev))
-            events.put(("done", None))
-        except EngineError as exc:
-            events.put(("error", exc))
-        except Exception as exc:
-            log.exception("MLX generation failed")
-            events.put(("error", GenerationError(f"Generation failed: {type(exc).__name__}: {exc}")))
-        except BaseException as exc:  # still answer, or the consumer would wait forever
-            events.put(("error", GenerationError(f"Generation failed: {type(exc).__name__}")))
-            raise
+        if self._state is None:
+            raise EngineClosed()
+        for ev in self._run(self._state, messages, sampling, job.stopped, top_logprobs):
+            job.emit(ev)
 
     @property
     def n_ctx(self) -> int:
@@ -508,27 +339,14 @@ class MLXEngine:
 
         Runs on the MLX thread like every use of the tokenizer; used for context trimming.
         """
-        reply: queue.Queue[tuple[bool, Any]] = queue.Queue()
         msgs = list(messages)
 
-        def job() -> None:
-            try:
-                if self._state is None:
-                    raise GenerationError("The MLX engine is closed.", hint="Load the model again.")
-                reply.put((True, len(self._prompt_ids(self._state, msgs))))
-            except Exception as exc:
-                reply.put((False, exc))
+        def count() -> int:
+            if self._state is None:
+                raise EngineClosed()
+            return len(self._prompt_ids(self._state, msgs))
 
-        with self._close_lock:
-            if self._closed:
-                raise WorkerClosed()
-            self._worker.submit(job, lambda: reply.put((False, WorkerClosed())))
-        ok, value = reply.get()
-        if not ok:
-            if isinstance(value, EngineError):
-                raise value
-            raise GenerationError(f"The prompt could not be measured: {type(value).__name__}: {value}")
-        return int(value)
+        return self._worker.call(count)
 
     def _prompt_ids(self, state: _Loaded, messages: list[ChatMessage]) -> list[int]:
         tok = state.tokenizer
@@ -665,10 +483,10 @@ class MLXEngine:
         state: _Loaded,
         messages: list[ChatMessage],
         sampling: Sampling,
-        cancel: CancelToken,
-        abandoned: threading.Event,
+        stopped: Callable[[], bool],
         top_logprobs: int = 0,
     ) -> Iterator[Event]:
+        """The generate steps, on the MLX thread: ``stopped()`` is checked before every token."""
         prompt = self._prompt_ids(state, messages)
         n_ctx = self.request.n_ctx
         if len(prompt) >= n_ctx:
@@ -690,9 +508,6 @@ class MLXEngine:
         reason: FinishReason = "length"
         t0 = time.perf_counter()
         t_first: float | None = None
-
-        def stopped() -> bool:
-            return cancel.cancelled or abandoned.is_set() or self._stop_all.is_set()
 
         n_rounds = 0
         drafted_total = 0
@@ -776,17 +591,14 @@ class MLXEngine:
     # --- shutdown -----------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Stop any running generation, release target and drafter, join the MLX thread."""
-        with self._close_lock:
-            if self._closed:
-                return
-            self._closed = True
-            self._stop_all.set()
-            # under the lock: a generator that has not queued its job yet sees _closed instead
-            self._worker.stop(last=self._release_job)
-        self._worker.join()
+        """Stop any running generation and release target and drafter; returns within a second.
 
-    def _release_job(self) -> None:
+        A prefill that cannot be interrupted ends in the background, then the thread frees.
+        """
+        self._worker.close()
+
+    def _release(self) -> None:
+        """The worker's free step, on the MLX thread as it ends."""
         self._state = None
         try:
             import mlx.core as mx
@@ -794,6 +606,7 @@ class MLXEngine:
             mx.clear_cache()
         except Exception:  # releasing must not fail a close
             log.debug("mx.clear_cache failed", exc_info=True)
+        _clear_thread_streams()
 
     def __enter__(self) -> MLXEngine:
         return self

@@ -1,0 +1,113 @@
+"""Real engines close within a second whatever they are doing, and a load can be cancelled (issue 9).
+
+Before the shared worker, llama.cpp's ``load()`` blocked on the native load (``ready.get()``) and
+``close()`` joined its thread for as long as the current request ran: a close during a prefill
+(or right after a job was dequeued) waited for the whole prompt pass.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from app.core import assets
+from app.core.cancel import CancelToken
+from app.core.engines.base import Event, Finished, LoadRequest, Sampling, TextDelta
+from app.core.engines.llamacpp import LlamaCppEngine
+from app.core.engines.worker import EngineClosed, LoadCancelled, LoadProgress, live_workers
+from app.core.speculative import SpeculationOptions
+
+pytestmark = pytest.mark.slow
+
+
+def _engine_threads(prefix: str) -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith(prefix)]
+
+
+def _wait_gone(prefix: str, timeout: float = 60) -> None:
+    for t in _engine_threads(prefix):
+        t.join(timeout)
+    assert not _engine_threads(prefix)
+
+
+def test_a_llamacpp_load_sees_the_cancel_token_and_loads_nothing(smollm2_f32: Path) -> None:
+    """The GUI's Cancel is a token the load checks itself, not only a progress call that raises.
+
+    Before, ``load()`` knew no token and went on to load target and drafter. (A cancel during the
+    native load itself cannot return before it ends: xllamacpp holds the GIL while it loads.)
+    """
+    token = CancelToken()
+
+    def report(msg: str) -> None:
+        if msg.startswith("checking drafter"):  # the user presses Cancel during the checks
+            token.cancel()
+
+    spec = SpeculationOptions.build(enabled=True, draft_model_path=str(assets.smollm2_q4_path()))
+    req = LoadRequest(str(smollm2_f32), spec, n_ctx=8192, n_threads=2)
+    t0 = time.monotonic()
+    with pytest.raises(LoadCancelled):
+        LlamaCppEngine.load(req, LoadProgress(report, token))
+    assert time.monotonic() - t0 < 1.0
+    _wait_gone("tandem-llamacpp-")
+    assert not [w for w in live_workers() if w.label == "llama.cpp"]
+
+
+def test_closing_llamacpp_during_a_prefill_returns_within_a_second(smollm2_f32: Path) -> None:
+    engine = LlamaCppEngine.load(LoadRequest(str(smollm2_f32), SpeculationOptions(), n_ctx=4096, n_threads=2))
+    long_prompt = " ".join(f"item{i}" for i in range(300))  # a prefill of a few seconds here
+    events: list[Event] = []
+    errors: list[BaseException] = []
+    started = threading.Event()
+
+    def consume() -> None:
+        stream = engine.generate([{"role": "user", "content": long_prompt}], Sampling(max_tokens=64))
+        started.set()
+        try:
+            events.extend(stream)
+        except BaseException as exc:
+            errors.append(exc)
+
+    consumer = threading.Thread(target=consume, name="test-consumer", daemon=True)
+    consumer.start()
+    assert started.wait(10)
+    time.sleep(0.3)  # the job is queued or just dequeued and the prefill has begun
+    t0 = time.monotonic()
+    engine.close()
+    took = time.monotonic() - t0
+    assert took < 1.0, f"close() took {took:.2f} s during a prefill"
+    consumer.join(60)
+    assert not consumer.is_alive()
+    # The request ends either as cancelled at its first token or refused as closed; never hangs.
+    if errors:
+        assert isinstance(errors[0], EngineClosed)
+    else:
+        fin = events[-1]
+        assert isinstance(fin, Finished) and fin.reason == "cancelled"
+        assert fin.completion_tokens <= 2
+    _wait_gone("tandem-llamacpp-")
+
+
+def test_closing_llamacpp_during_a_generation_stops_it_at_the_next_token(smollm2_q4: Path) -> None:
+    engine = LlamaCppEngine.load(LoadRequest(str(smollm2_q4), SpeculationOptions(), n_ctx=4096, n_threads=2))
+    events: list[Event] = []
+    ten = threading.Event()
+
+    def consume() -> None:
+        for ev in engine.generate([{"role": "user", "content": "Count to 5000."}], Sampling(max_tokens=3000)):
+            events.append(ev)
+            if sum(isinstance(e, TextDelta) for e in events) >= 10:
+                ten.set()
+
+    consumer = threading.Thread(target=consume, name="test-consumer", daemon=True)
+    consumer.start()
+    assert ten.wait(60)
+    t0 = time.monotonic()
+    engine.close()
+    assert time.monotonic() - t0 < 1.0
+    consumer.join(10)
+    fin = events[-1]
+    assert isinstance(fin, Finished) and fin.reason == "cancelled" and fin.completion_tokens < 3000
+    _wait_gone("tandem-llamacpp-")
