@@ -30,14 +30,16 @@ from app.core.engines.base import (
 )
 from app.core.launch import (
     DEFAULT_MODEL,
+    LaunchChoice,
     LaunchError,
     check_speculation,
     load_engine,
     make_options,
     pick_engine,
+    plan_launch,
     thread_count_notice,
 )
-from app.core.registry import Family, Registry, RegistryError, format_template
+from app.core.registry import AnySpec, Family, Registry, RegistryError, format_template
 from app.core.speculative import SpeculationError, mean_accepted_length, parse_num_speculative_tokens
 from app.core.speculative.options import parse_number, parse_whole_number
 
@@ -224,7 +226,6 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> Resolved:
     family, spec, quant = registry.match(name, fmt, size, quant)
     engine = pick_engine(spec, args.engine)
     options = check_speculation(family, spec, engine, options)
-    want_drafter = options.needs_drafter and not options.draft_model_path
     say = _progress(args)
     local = spec.sources.local
     if (
@@ -233,21 +234,16 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> Resolved:
         and assets.needs_preparation(format_template(local.path, "sources.local.path", quantization=quant))
     ):
         say("preparing the embedded model once (this takes a moment)")
-    target, drafter = cli_cache.resolve_cached_model(
-        registry, name, spec.format, spec.size_label, quant, args.hub, want_drafter, args.draft_quant
-    )
-    if drafter is not None:
-        options = options.with_drafter(str(drafter))
-    req = LoadRequest(
-        str(target),
-        options,
-        n_ctx=min(args.ctx, family.context_length),
-        n_threads=args.threads,
-        chat_template=family.chat_template,
-        family_name=family.name,
-        size_in_billions=spec.size_in_billions,
-    )
-    return Resolved(engine, req, family)
+
+    def cached(fam: Family, sp: AnySpec, role: str, q: str, dq: str | None) -> Path:
+        target, drafter = cli_cache.resolve_cached_model(
+            registry, fam.name, sp.format, sp.size_label, q, args.hub, role == "drafter", dq
+        )
+        return drafter if role == "drafter" and drafter is not None else target
+
+    # the one launch path (issue 9): the GUI's make_job builds its request with plan_launch too
+    choice = LaunchChoice(family, spec, quant, engine, options, args.ctx, args.threads)
+    return Resolved(engine, plan_launch(choice, cached).request, family)
 
 
 def _note_threads(engine: str, req: LoadRequest) -> None:

@@ -1,16 +1,21 @@
 """From "this spec, this quantization, these options" to a LoadRequest, checked before any I/O.
 
-The CLI and the launch dialog share this path: the engine/drafter pair is judged by the capability
-table first, so an unsupported combination is refused before anything is downloaded or loaded.
+The CLI and the launch dialog share this path (issue 9: one launch path): both describe what the
+user chose as a :class:`LaunchChoice` and turn it into a :class:`LaunchPlan` with
+:func:`plan_launch`, which judges the engine/drafter pair by the capability table first (so an
+unsupported combination is refused before anything is downloaded or loaded), resolves target and
+drafter files through the caller's resolver, and applies the one context rule
+(:func:`fit_context`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
 
-from app.core.engines.base import Engine, EngineUnavailable, LoadRequest
+from app.core.engines.base import Engine, EngineUnavailable, LoadRequest, Sampling
 from app.core.engines.capability import ENGINES, drafter_support, engine_availability, engines_for_spec
 from app.core.registry import AnySpec, Family
 from app.core.speculative import DRAFTER_METHODS, SpeculationError, SpeculationOptions
@@ -24,9 +29,61 @@ class LaunchError(ValueError):
 
 @dataclass(frozen=True)
 class LaunchPlan:
+    """What a launch loads: the engine and its request (files resolved, options checked)."""
+
     engine: str
     request: LoadRequest
     draft_quantization: str | None
+
+
+@dataclass
+class LaunchChoice:
+    """What the user chose, in the launch dialog or on the command line (no paths resolved)."""
+
+    family: Family
+    spec: AnySpec
+    quantization: str
+    engine: str
+    speculation: SpeculationOptions
+    n_ctx: int
+    threads: int | None
+    sampling: Sampling = field(default_factory=Sampling)
+    #: (role, quantization) pairs not downloaded yet; the GUI queues them before loading.
+    downloads: list[tuple[str, str | None]] = field(default_factory=list)
+
+
+Role = Literal["target", "drafter"]
+#: (family, spec, role, quantization, drafter quantization) -> the file or folder an engine loads
+Resolver = Callable[[Family, AnySpec, Role, str, "str | None"], Path]
+
+
+def fit_context(n_ctx: int, family: Family) -> int:
+    """The one context rule: what was asked, capped at the family's context length."""
+    return min(n_ctx, family.context_length) if family.context_length > 0 else n_ctx
+
+
+def plan_launch(choice: LaunchChoice, resolve: Resolver) -> LaunchPlan:
+    """The load request for ``choice``, for the CLI and the GUI alike.
+
+    Refuses an unsupported engine/drafter pair before any file is resolved; ``resolve`` may block
+    (cache lookups, embedded files prepared once), so the GUI calls this on its engine thread.
+    """
+    family, spec, quant = choice.family, choice.spec, choice.quantization
+    options = check_speculation(family, spec, choice.engine, choice.speculation)
+    target = resolve(family, spec, "target", quant, None)
+    if options.needs_drafter and not options.draft_model_path:
+        drafter = resolve(family, spec, "drafter", quant, options.draft_quantization)
+        options = options.with_drafter(str(drafter))
+    request = LoadRequest(
+        model_path=str(target),
+        speculation=options,
+        n_ctx=fit_context(choice.n_ctx, family),
+        n_threads=choice.threads,
+        chat_template=family.chat_template,
+        family_name=family.name,
+        size_in_billions=float(spec.size_in_billions),
+    )
+    return LaunchPlan(choice.engine, request, options.draft_quantization if options.enabled else None)
 
 
 def pick_engine(spec: AnySpec, engine: str | None) -> str:

@@ -11,19 +11,17 @@ items 2 and 23).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
 from app.core.chat.baselines import baseline_key
 from app.core.engines.base import Engine, LoadRequest, Sampling
-from app.core.launch import check_speculation, load_engine
+from app.core.launch import LaunchChoice, fit_context, load_engine, plan_launch
 from app.core.registry import Registry
 from app.core.settings import LastLaunch, SamplingDefaults
 from app.core.speculative import DRAFTER_METHODS, SpeculationOptions
 from app.gui.cache_bridge import CacheBridge
-from app.gui.views.launch_dialog import LaunchChoice
 from app.gui.workers import LoadJob
 
 Loader = Callable[[str, LoadRequest, Callable[[str], None]], Engine]
@@ -94,7 +92,7 @@ def choice_from_record(record: LastLaunch, registry: Registry, fallback: Samplin
         if s is not None
         else fallback
     )
-    n_ctx = min(record.n_ctx or family.context_length, family.context_length)
+    n_ctx = fit_context(record.n_ctx or family.context_length, family)
     return LaunchChoice(family, spec, quant, record.engine, options, n_ctx, record.threads, sampling)
 
 
@@ -114,23 +112,11 @@ def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_eng
 
     def run(progress: Callable[[str], None]) -> Engine:
         progress(QCoreApplication.translate("EngineLoader", "Locating model files"))
-        target = cache.resolve(family, spec, "target", quant)
+        # The one launch path (issue 9): the CLI's `resolve` builds its request the same way.
+        plan = plan_launch(choice, cache.resolve)
         # Plain and speculative answers of this target file, engine and thread count are compared
         # (the key stats the file, so it is computed here, on the engine thread).
-        info["baseline_key"] = baseline_key(choice.engine, str(target), choice.threads)
-        options = check_speculation(family, spec, choice.engine, choice.speculation)
-        if options.enabled and options.method in DRAFTER_METHODS and not options.draft_model_path:
-            drafter = cache.resolve(family, spec, "drafter", quant, options.draft_quantization)
-            options = options.with_drafter(str(drafter))
-        req = LoadRequest(
-            model_path=str(target),
-            speculation=options,
-            n_ctx=choice.n_ctx,
-            n_threads=choice.threads,
-            chat_template=family.chat_template,
-            family_name=family.name,
-            size_in_billions=float(spec.size_in_billions),
-        )
-        return loader(choice.engine, replace(req), progress)
+        info["baseline_key"] = baseline_key(choice.engine, plan.request.model_path, choice.threads)
+        return loader(plan.engine, plan.request, progress)
 
     return LoadJob(label=model_label(choice), loader=run, info=info)

@@ -14,7 +14,6 @@ Launch disabled, so :meth:`LaunchDialog.choice` never meets an invalid :class:`S
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent, QStandardItem, QStandardItemModel
@@ -35,6 +34,7 @@ from PySide6.QtWidgets import (
 from app.core.engines import capability
 from app.core.engines.base import Sampling, SamplingError
 from app.core.engines.capability import ENGINES, Support, engines_for_spec, model_free_methods
+from app.core.launch import LaunchChoice as LaunchChoice  # re-exported: the dialog returns one
 from app.core.registry import AnySpec, Family
 from app.core.settings import Settings, starting_sampling
 from app.core.speculative import (
@@ -66,20 +66,6 @@ def panel_visible(
 ) -> bool:
     """The gate: the spec declares a drafter AND the engine can run one."""
     return spec.declares_drafter() and (support or capability.drafter_support)(family, spec, engine).ok
-
-
-@dataclass
-class LaunchChoice:
-    family: Family
-    spec: AnySpec
-    quantization: str
-    engine: str
-    speculation: SpeculationOptions
-    n_ctx: int
-    threads: int | None
-    sampling: Sampling
-    #: (role, quantization) pairs not downloaded yet; the caller queues them before loading.
-    downloads: list[tuple[str, str | None]] = field(default_factory=list)
 
 
 class DepthField(QWidget):
