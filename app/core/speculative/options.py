@@ -217,10 +217,16 @@ LLAMACPP_NGRAM_MOD_N_MAX_DEFAULT = 64
 LLAMACPP_NGRAM_SIZE_M_DEFAULT = 48
 
 
+#: Why a default depth is what it is: a code the GUI translates (issue 9: core returns codes).
+DepthSource = Literal["not-offered", "trained-depth", "gemma4-size-table", "llamacpp-default"]
+
+
 @dataclass(frozen=True)
 class DefaultDepth:
     value: int | None
+    #: English detail for logs and the CLI (names the engine setting)
     source: str
+    code: DepthSource = "llamacpp-default"
 
 
 def default_tokens(
@@ -229,8 +235,10 @@ def default_tokens(
     """The tokens-per-round an engine uses when the user leaves the field empty, with why."""
     if engine == "mlx":
         if method in MODEL_FREE_METHODS:
-            return DefaultDepth(None, "not offered by this engine")
-        return DefaultDepth(MLX_DRAFTER_TRAINED_DEPTH, "the drafter's trained depth (mlx-vlm block of 4)")
+            return DefaultDepth(None, "not offered by this engine", "not-offered")
+        return DefaultDepth(
+            MLX_DRAFTER_TRAINED_DEPTH, "the drafter's trained depth (mlx-vlm block of 4)", "trained-depth"
+        )
     if method == "ngram-mod":
         return DefaultDepth(LLAMACPP_NGRAM_MOD_N_MAX_DEFAULT, "llama.cpp ngram_mod.n_max")
     if method in ("ngram-simple", "ngram-map-k", "ngram-map-k4v"):
@@ -238,5 +246,6 @@ def default_tokens(
     if method == "ngram-cache":
         return DefaultDepth(LLAMACPP_DRAFT_N_MAX_DEFAULT, "llama.cpp draft.n_max")
     if family_name == "gemma-4" and size_in_billions in GEMMA4_TOKENS_BY_SIZE:
-        return DefaultDepth(GEMMA4_TOKENS_BY_SIZE[size_in_billions], "Gemma 4 size table")
+        depth = GEMMA4_TOKENS_BY_SIZE[size_in_billions]
+        return DefaultDepth(depth, "Gemma 4 size table", "gemma4-size-table")
     return DefaultDepth(LLAMACPP_DRAFT_N_MAX_DEFAULT, "llama.cpp draft.n_max")

@@ -38,6 +38,7 @@ from app.core.launch import LaunchChoice as LaunchChoice  # re-exported: the dia
 from app.core.registry import AnySpec, Family
 from app.core.settings import Settings, starting_sampling
 from app.core.speculative import (
+    DefaultDepth,
     SpeculationError,
     SpeculationOptions,
     default_tokens,
@@ -367,9 +368,7 @@ class LaunchDialog(QDialog):
             self.moe_note.clear_message()
         depth_default = default_tokens(engine, self.family.name, spec.size_in_billions, method)
         self.depth_field.edit.setPlaceholderText(self._placeholder(depth_default.value))
-        self.depth_field.edit.setToolTip(
-            self._depth_tip(engine, method, depth_default.value, depth_default.source)
-        )
+        self.depth_field.edit.setToolTip(self._depth_tip(engine, method, depth_default))
 
         methods = model_free_methods(engine) if engine and (avail is None or avail.ok) else []
         self.ngram_box.setVisible(bool(methods))
@@ -395,7 +394,7 @@ class LaunchDialog(QDialog):
         if ngram:
             d = default_tokens(engine, self.family.name, spec.size_in_billions, ngram)
             self.ngram_depth.edit.setPlaceholderText(self._placeholder(d.value))
-            self.ngram_depth.edit.setToolTip(self._depth_tip(engine, ngram, d.value, d.source))
+            self.ngram_depth.edit.setToolTip(self._depth_tip(engine, ngram, d))
         else:
             self.ngram_depth.edit.setPlaceholderText(self.tr("engine default"))
 
@@ -500,9 +499,10 @@ class LaunchDialog(QDialog):
             return self.tr("engine default")
         return self.tr("engine default: {value}").format(value=value)
 
-    def _depth_tip(self, engine: str, method: str, value: int | None, source: str) -> str:
+    def _depth_tip(self, engine: str, method: str, default: DefaultDepth) -> str:
         """What the tokens-per-round value means on ``engine``: drafted tokens per round on every
         engine (llama.cpp ``draft.n_max``; on MLX the drafter's block minus the verified token)."""
+        value = default.value
         base = self.tr(
             "Tokens per round: how many tokens are drafted before the model verifies them. The model "
             "adds one token of its own every round, so a round yields at most this many plus one. "
@@ -530,19 +530,19 @@ class LaunchDialog(QDialog):
             )
         if value is not None and not explained:
             detail += " " + self.tr("Default here: {value} ({source}).").format(
-                value=value, source=self._default_source(source)
+                value=value, source=self._default_source(default)
             )
         return f"{base}\n\n{detail}"
 
-    def _default_source(self, source: str) -> str:
-        """The core's English reason for a default, in the user's language."""
-        if "Gemma 4" in source:
+    def _default_source(self, default: DefaultDepth) -> str:
+        """Why the default is what it is, from core's code, in the user's language."""
+        if default.code == "gemma4-size-table":
             return self.tr("recommended for this Gemma 4 size")
-        if "trained depth" in source:
+        if default.code == "trained-depth":
             return self.tr("the drafter's trained depth")
-        if source.startswith("llama.cpp"):
-            return self.tr("llama.cpp's own default")
-        return source
+        if default.code == "not-offered":
+            return self.tr("not offered by this engine")
+        return self.tr("llama.cpp's own default")
 
     # --- result ---------------------------------------------------------------------------------
     def choice(self) -> LaunchChoice:
