@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from app import cli_cache, cli_catalog, cli_remote
+from app import cli_auto, cli_cache, cli_catalog, cli_remote
 from app.core import assets
 from app.core.cache.errors import CacheError
 from app.core.engines.base import (
@@ -126,7 +126,9 @@ def _add_model_args(p: argparse.ArgumentParser, bench_like: bool) -> None:
     p.add_argument("--engine", choices=["llama.cpp", "mlx", "remote"])
     cli_remote.add_remote_args(p, bench_like)
     if not bench_like:
-        p.add_argument("--spec", choices=["on", "off"], default=None, help="speculative decoding")
+        p.add_argument("--spec", choices=["on", "off", "auto"], default=None, help="auto: measured")
+    else:
+        p.add_argument("--spec", choices=["auto"], default=None, help="auto: the spec-on side is Auto's")
     p.add_argument(
         "--spec-method",
         default=None,
@@ -186,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_cache.add_subcommands(sub)
     cli_remote.add_subcommands(sub)
     cli_catalog.add_subcommands(sub)
+    cli_auto.add_subcommands(sub)
     return parser
 
 
@@ -342,7 +345,8 @@ def _describe(sampling: Sampling) -> dict[str, float | int]:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     spec_on = args.spec == "on" or (args.spec is None and bool(args.draft_model_path or args.spec_method))
-    resolved = resolve(args, spec_on)
+    resolved = cli_auto.resolve_auto(args) if args.spec == "auto" else resolve(args, spec_on)
+    spec_on = spec_on or resolved.request.speculation.enabled
     engine_name, req = resolved.engine, resolved.request
     _note_threads(engine_name, req)
     sampling, sampling_source = sampling_for(args, resolved.family)
@@ -429,7 +433,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def _loader(args: argparse.Namespace) -> Any:
     # resolve both sides up front, so a bad pair fails before any model is loaded
-    resolved = {False: resolve(args, False), True: resolve(args, True)}
+    auto_on = getattr(args, "spec", None) == "auto"
+    on = cli_auto.resolve_auto(args) if auto_on else resolve(args, True)
+    resolved = {False: resolve(args, False), True: on}
     _note_threads(resolved[False].engine, resolved[False].request)
 
     def load(spec_on: bool) -> Any:
@@ -465,10 +471,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from app.core.bench import bench
 
     rows = bench(_loader(args), _prompts(args.prompts), args.max_tokens, args.repeats)
+    choice = getattr(args, "auto_choice", None)
     if args.json:
         for row in rows:
-            print(json.dumps(row.to_json()))
+            print(json.dumps(row.to_json() | ({"auto": choice.to_json()} if choice else {})))
         return 0
+    if choice is not None:
+        print(f"spec-on side: Auto's choice, {choice.candidate.label} ({choice.why})")
     print(f"{'prompt':40} {'off tok/s':>9} {'on tok/s':>9} {'ratio':>6} {'accept':>7} {'tok/round':>9}")
     for row in rows:
         acc = row.on.acceptance_rate
