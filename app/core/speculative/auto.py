@@ -500,7 +500,7 @@ def calibrate(
     load: Loader,
     cancel: CancelToken | None = None,
     progress: Progress | None = None,
-    max_tokens: int = MAX_TOKENS,
+    max_tokens: int | None = None,
 ) -> CalibrationResult:
     """Measure the candidates against off; nothing is stored here (see :func:`store_result`).
 
@@ -515,6 +515,7 @@ def calibrate(
     """
     cancel = cancel or CancelToken()
     say = progress or (lambda _f, _m: None)
+    max_tokens = max_tokens or MAX_TOKENS
     started = time.perf_counter()
     todo = [c for c in cands if c.method != "off"]
     steps = max(1, len(todo) * 6 + 1)

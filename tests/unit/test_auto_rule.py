@@ -1,0 +1,201 @@
+"""Auto's choice rule on fake measurements, its candidates, and stored results (issue 15)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from app.core.engines.base import LoadRequest
+from app.core.engines.capability import Availability
+from app.core.speculative import auto
+from app.core.speculative import llamacpp as translate
+from app.core.speculative.auto import OFF, Candidate, Measurement, choose
+
+DRAFT4 = Candidate("draft", 4)
+DRAFT8 = Candidate("draft", 8)
+NGRAM = Candidate("ngram-mod", 16)
+COMBO = Candidate("draft+ngram-mod", 4, 16)
+
+
+def m(cand: Candidate, prose: float | None, code: float | None, repeat: float | None) -> Measurement:
+    return Measurement(cand, {"prose": prose, "code": code, "repeat": repeat})
+
+
+def base(*ms: Measurement) -> list[Measurement]:
+    return [Measurement(OFF, dict.fromkeys(auto.WORKLOADS, 1.0)), *ms]
+
+
+RULE_TABLE = [
+    # (case, measurements, expected choice)
+    (
+        "prose below 0.97 excluded even with great repeats",
+        base(m(NGRAM, 0.96, 1.0, 5.0), m(DRAFT4, 1.1, 1.2, 1.2)),
+        DRAFT4,
+    ),
+    ("prose exactly at the floor qualifies", base(m(NGRAM, 0.97, 1.0, 3.6)), NGRAM),
+    ("best mean wins", base(m(DRAFT4, 1.15, 1.36, 1.36), m(NGRAM, 1.0, 1.0, 3.6)), NGRAM),
+    ("best mean wins over best prose", base(m(DRAFT4, 1.3, 1.0, 1.0), m(DRAFT8, 1.1, 1.4, 1.4)), DRAFT8),
+    ("all slower: off", base(m(DRAFT4, 0.9, 0.8, 0.8), m(NGRAM, 0.95, 0.99, 3.0)), OFF),
+    ("prose fine but mean not above 1: off", base(m(DRAFT4, 1.0, 0.9, 0.9)), OFF),
+    ("a mean of exactly 1 is no gain: off", base(m(NGRAM, 1.0, 1.0, 1.0)), OFF),
+    (
+        "tie: the earlier (simpler) configuration",
+        base(m(DRAFT4, 1.2, 1.2, 1.2), m(DRAFT8, 1.2, 1.2, 1.2)),
+        DRAFT4,
+    ),
+    (
+        "an unmeasured workload is never chosen",
+        base(m(COMBO, 1.5, None, 4.0), m(DRAFT4, 1.1, 1.1, 1.1)),
+        DRAFT4,
+    ),
+    ("nothing to try: off", base(), OFF),
+]
+
+
+@pytest.mark.parametrize(("case", "measurements", "expected"), RULE_TABLE, ids=[r[0] for r in RULE_TABLE])
+def test_choice_rule(case: str, measurements: list[Measurement], expected: Candidate) -> None:
+    assert choose(measurements).candidate == expected, case
+
+
+def test_why_names_each_config_and_what_was_not_used() -> None:
+    choice = choose(base(m(NGRAM, 1.0, 1.02, 3.6), m(DRAFT4, 0.9, 1.1, 1.1)))
+    assert choice.candidate == NGRAM
+    assert "ngram-mod 16/round: 1.00x prose, 1.02x code edit, 3.60x on repeats" in choice.why
+    assert "draft 4/round: 0.90x prose" in choice.why and choice.why.endswith("not used")
+    verdicts = dict(choice.verdicts)
+    assert verdicts["draft 4/round"] == "excluded: 0.90x on prose is below 0.97x"
+    assert verdicts["ngram-mod 16/round"].startswith("chosen, mean 1.54x")
+    off = choose(base(m(DRAFT4, 0.9, 0.8, 0.8)))
+    assert off.why.startswith("off: no configuration was faster") and "draft 4/round: 0.90x prose" in off.why
+
+
+def test_geometric_mean() -> None:
+    assert m(NGRAM, 1.0, 1.0, 8.0).mean == pytest.approx(2.0)
+    assert m(NGRAM, 1.0, None, 8.0).mean is None
+
+
+def test_candidates_per_engine() -> None:
+    labels = [c.label for c in auto.candidates("llama.cpp", "draft", ["ngram-mod"])]
+    assert labels == [
+        "off",
+        "draft 4/round",
+        "draft 8/round",
+        "draft 2/round",
+        "ngram-mod 16/round",
+        "draft + ngram-mod 16/round",
+    ]
+    assert [c.method for c in auto.candidates("mlx", "draft", [])] == ["off", "draft", "draft", "draft"]
+    assert auto.candidates("llama.cpp", "mtp", ["ngram-mod"], mtp_depth=4) == [
+        OFF,
+        Candidate("mtp", 4),
+        NGRAM,
+        Candidate("mtp+ngram-mod", None, 16),
+    ]
+    assert auto.candidates("llama.cpp", None, ["ngram-mod"]) == [OFF, NGRAM]
+    assert auto.auto_model_free("llama.cpp") == ["ngram-mod"]
+    assert auto.auto_model_free("mlx") == []
+
+
+def test_depth_search_and_combination_skips() -> None:
+    good4 = m(DRAFT4, 1.1, 1.2, 1.2)
+    bad4 = m(DRAFT4, 0.9, 1.2, 1.2)
+    assert auto._skip_reason(DRAFT8, base(good4)) is None
+    assert auto._skip_reason(Candidate("draft", 2), base(good4))
+    assert auto._skip_reason(DRAFT8, base(bad4))
+    assert auto._skip_reason(Candidate("draft", 2), base(bad4)) is None
+    assert auto._skip_reason(COMBO, base(bad4, m(NGRAM, 1.0, 1.0, 3.0)))
+    assert auto._skip_reason(COMBO, base(good4)) is None
+
+
+def test_combination_is_one_llamacpp_plan_with_two_types() -> None:
+    options = replace(COMBO, tokens_per_round=8).options("/models/drafter.gguf")
+    p = translate.plan(options)
+    assert p.types == ["DRAFT_SIMPLE", "NGRAM_MOD"]
+    assert p.draft_path == "/models/drafter.gguf"
+    assert p.settings["speculative.draft.n_max"] == 8
+    assert p.settings["speculative.ngram_mod.n_max"] == 16
+    assert translate.plan(DRAFT4.options("/d.gguf")).types == ["DRAFT_SIMPLE"]
+    assert translate.plan(NGRAM.options("/d.gguf")).draft_path is None
+    assert not OFF.options("/d.gguf").enabled
+
+
+# --- storage ----------------------------------------------------------------------------------------
+@pytest.fixture
+def model_files(tmp_path: Path) -> tuple[Path, Path]:
+    target, drafter = tmp_path / "target.gguf", tmp_path / "drafter.gguf"
+    target.write_bytes(b"GGUF" + b"t" * 100)
+    drafter.write_bytes(b"GGUF" + b"d" * 50)
+    return target, drafter
+
+
+def _key(target: Path, drafter: Path, threads: int | None = 2) -> auto.CalibrationKey:
+    return auto.CalibrationKey.for_launch(
+        "llama.cpp", LoadRequest(str(target), n_threads=threads), str(drafter)
+    )
+
+
+def _result(key: auto.CalibrationKey) -> auto.CalibrationResult:
+    return auto.CalibrationResult(key, base(m(DRAFT4, 1.1, 1.3, 1.3), m(NGRAM, 1.0, 1.01, 3.7)), 12.5)
+
+
+def test_round_trip(model_files: tuple[Path, Path]) -> None:
+    key = _key(*model_files)
+    assert auto.load_result(key) is None
+    result = _result(key)
+    path = auto.store_result(result)
+    assert path.is_file() and Path(os.environ["TANDEM_HOME"]) in path.parents
+    back = auto.load_result(key)
+    assert back is not None
+    assert back.stored_path == str(path)
+    assert back.choice.candidate == NGRAM == result.choice.candidate
+    assert back.choice.why == result.choice.why
+    assert [x.candidate for x in back.measurements] == [OFF, DRAFT4, NGRAM]
+    assert back.measurements[2].ratios == {"prose": 1.0, "code": 1.01, "repeat": 3.7}
+    data = back.to_json()
+    assert data["chosen"]["method"] == "ngram-mod" and data["chosen"]["tokens_per_round"] == 16
+    assert [c["method"] for c in data["candidates"]] == ["draft", "ngram-mod"]
+    assert data["key"]["engine"] == "llama.cpp" and data["key"]["threads"] == 2
+
+
+def test_engine_version_change_invalidates(
+    model_files: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.core.engines import capability
+
+    key = _key(*model_files)
+    auto.store_result(_result(key))
+    assert auto.load_result(_key(*model_files)) is not None
+    monkeypatch.setattr(capability, "engine_availability", lambda name: Availability(True, "2099.1.1"))
+    newer = _key(*model_files)
+    assert newer.engine_version == "2099.1.1" != key.engine_version
+    assert auto.load_result(newer) is None
+
+
+def test_model_file_change_invalidates(model_files: tuple[Path, Path]) -> None:
+    target, drafter = model_files
+    auto.store_result(_result(_key(target, drafter)))
+    with target.open("ab") as f:
+        f.write(b"more")
+    assert auto.load_result(_key(target, drafter)) is None
+    auto.store_result(_result(_key(target, drafter)))
+    assert auto.load_result(_key(target, drafter)) is not None
+    os.utime(drafter, ns=(1, 1))  # the drafter file changed (same size, other mtime)
+    assert auto.load_result(_key(target, drafter)) is None
+
+
+def test_threads_and_machine_change_invalidate(model_files: tuple[Path, Path]) -> None:
+    key = _key(*model_files, threads=2)
+    auto.store_result(_result(key))
+    assert auto.load_result(_key(*model_files, threads=1)) is None
+    assert auto.load_result(replace(key, machine={**key.machine, "cores": 64})) is None
+    assert auto.load_result(replace(key, engine="mlx")) is None
+    assert auto.load_result(key) is not None
+
+
+def test_unreadable_store_is_not_a_result(model_files: tuple[Path, Path]) -> None:
+    key = _key(*model_files)
+    auto.result_path(key).write_text("{not json", "utf-8")
+    assert auto.load_result(key) is None
