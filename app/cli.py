@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from app import cli_auto, cli_cache, cli_catalog, cli_remote
+from app import cli_auto, cli_cache, cli_catalog, cli_remote, cli_serve
 from app.core import assets
 from app.core.cache.errors import CacheError
 from app.core.engines.base import (
@@ -188,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_cache.add_subcommands(sub)
     cli_remote.add_subcommands(sub)
     cli_catalog.add_subcommands(sub)
+    cli_serve.add_subcommands(sub)
     cli_auto.add_subcommands(sub)
     return parser
 

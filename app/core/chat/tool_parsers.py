@@ -36,25 +36,59 @@ HERMES_CLOSE = "</tool_call>"
 LLAMA3_TAG = "<|python_tag|>"
 
 STYLES = ("gemma4", "hermes", "qwen", "llama3")
+#: other names a family's ``tool_parser`` field may use (the builtin Gemma 4 family says "gemma")
+ALIASES = {"gemma": "gemma4", "gemma-4": "gemma4", "llama": "llama3", "llama3_json": "llama3"}
 
 
 class ToolCallFormatError(ValueError):
     """A tool-call block that does not follow its format; the message says where."""
 
 
+def resolve_style(style: str) -> str:
+    """The canonical style for a family's ``tool_parser`` value; ValueError names the known ones."""
+    name = ALIASES.get(style.strip().lower(), style.strip().lower())
+    if name not in STYLES:
+        raise ValueError(f"unknown tool-call style {style!r}; known: {', '.join(STYLES)}")
+    return name
+
+
+def guess_style(chat_template: str | None) -> str | None:
+    """The tool-call style a chat template writes, from its markup; None when it shows none."""
+    if not chat_template:
+        return None
+    if GEMMA4_OPEN in chat_template or GEMMA4_STRING in chat_template:
+        return "gemma4"
+    if HERMES_OPEN in chat_template:
+        return "hermes"
+    if LLAMA3_TAG in chat_template or "ipython" in chat_template:
+        return "llama3"
+    return None
+
+
+def block_tags(style: str) -> tuple[str, str, str | None] | None:
+    """(open tag, close tag, string delimiter) of a block style, or None (llama3 has no tags)."""
+    style = resolve_style(style)
+    if style == "gemma4":
+        return GEMMA4_OPEN, GEMMA4_CLOSE, GEMMA4_STRING
+    if style in ("hermes", "qwen"):
+        return HERMES_OPEN, HERMES_CLOSE, None
+    return None
+
+
 def parse_tool_calls(text: str, style: str) -> tuple[str, list[ToolCall]]:
     """(remaining content, calls) for ``text`` written in the tool-call ``style`` of a family."""
+    style = resolve_style(style)
     if style == "gemma4":
         return _parse_blocks(text, GEMMA4_OPEN, GEMMA4_CLOSE, _gemma4_call, inner_string=GEMMA4_STRING)
     if style in ("hermes", "qwen"):
         return _parse_blocks(text, HERMES_OPEN, HERMES_CLOSE, _json_call)
     if style == "llama3":
         return _parse_llama3(text)
-    raise ValueError(f"unknown tool-call style {style!r}; known: {', '.join(STYLES)}")
+    raise AssertionError(style)  # resolve_style admits only STYLES
 
 
 # --- shared block scanner ------------------------------------------------------------------------
-def _find_close(text: str, start: int, close: str, inner_string: str | None) -> int:
+def find_close(text: str, start: int, close: str, inner_string: str | None) -> int:
     """Index of ``close`` at or after ``start`` outside delimited strings, or -1."""
     if inner_string is None:
         return text.find(close, start)
@@ -87,7 +121,7 @@ def _parse_blocks(
             kept.append(text[pos:])
             break
         body_start = start + len(open_tag)
-        end = _find_close(text, body_start, close_tag, inner_string)
+        end = find_close(text, body_start, close_tag, inner_string)
         raw_end = text.find(close_tag, body_start)
         if end < 0 and raw_end >= 0:  # the closing tag sits inside a string that never ends
             log.info(

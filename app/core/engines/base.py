@@ -69,6 +69,9 @@ class Finished:
     #: False when some round's draft count was unknown (see :class:`Round`); drafted_total then
     #: counts only the known rounds and the acceptance rate is unknown.
     drafted_known: bool = True
+    #: tool calls the engine parsed itself (``{"name", "arguments": dict}``; llama.cpp does for
+    #: chat templates it knows when a request passes ``tools``), else None (issue 13)
+    tool_calls: list[dict[str, object]] | None = None
 
     @property
     def decode_tps(self) -> float | None:

@@ -243,7 +243,10 @@ class LlamaCppEngine:
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
+        tools: Sequence[dict[str, Any]] | None = None,
+        tool_choice: Any = None,
     ) -> Iterator[Event]:
+        """``tools`` / ``tool_choice`` (OpenAI shapes) go to llama.cpp's jinja chat template."""
         if self._worker.closed:
             raise GenerationError("the model is not loaded", "Load a model first.")
         request: dict[str, Any] = {
@@ -263,6 +266,10 @@ class LlamaCppEngine:
         if top_logprobs:
             request["logprobs"] = True
             request["top_logprobs"] = top_logprobs
+        if tools:
+            request["tools"] = list(tools)
+            if tool_choice is not None:
+                request["tool_choice"] = tool_choice
         job = _Request(request, bool(top_logprobs))
         return self._worker.stream(lambda j: self._serve(job, j), cancel)
 
@@ -294,6 +301,8 @@ class _StreamState:
         self.ids_complete = with_logprobs
         self.candidates: list[list[TokenCandidate]] = []
         self.cancelled = False
+        #: llama.cpp's own parse of tool calls (templates it knows): fragments per call index
+        self.tool_parts: dict[int, list[dict[str, Any]]] = {}
 
     def on_chunk(self, chunk: Any) -> bool:
         try:
@@ -316,6 +325,8 @@ class _StreamState:
         choices = chunk.get("choices") or [{}]
         choice = choices[0]
         text = (choice.get("delta") or {}).get("content") or ""
+        for part in (choice.get("delta") or {}).get("tool_calls") or []:
+            self.tool_parts.setdefault(int(part.get("index", 0)), []).append(part.get("function") or {})
         pn = int(timings.get("predicted_n", self.last_pn))
         dn = int(timings.get("draft_n", self.last_dn))
         da = int(timings.get("draft_n_accepted", self.last_da))
@@ -364,7 +375,26 @@ class _StreamState:
             accepted_total=self.rounds.accepted_total,
             rounds=self.rounds.round_count,
             token_ids=list(self.ids) if self.ids_complete and self.with_logprobs else None,
+            tool_calls=_joined_tool_calls(self.tool_parts),
         )
+
+
+def _joined_tool_calls(parts: dict[int, list[dict[str, Any]]]) -> list[dict[str, object]] | None:
+    """Streamed ``tool_calls`` fragments (name once, arguments in pieces) -> whole calls."""
+    import json
+
+    calls: list[dict[str, object]] = []
+    for index in sorted(parts):
+        name = "".join(str(f.get("name") or "") for f in parts[index])
+        raw = "".join(str(f.get("arguments") or "") for f in parts[index])
+        try:
+            arguments = json.loads(raw) if raw.strip() else {}
+        except json.JSONDecodeError:
+            log.info("llama.cpp tool call %r has arguments that are not JSON: %r", name, raw[:60])
+            continue
+        if name and isinstance(arguments, dict):
+            calls.append({"name": name, "arguments": arguments})
+    return calls or None
 
 
 def _facts(path: Path) -> GGUFFacts:

@@ -289,8 +289,13 @@ class MLXEngine:
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
+        tools: Sequence[dict[str, Any]] | None = None,
+        tool_choice: Any = None,
     ) -> Iterator[Event]:
         """Stream TextDelta / Round / Finished events; typed errors are raised here.
+
+        ``tools`` (OpenAI shapes) go to the tokenizer's chat template (``tool_choice`` is not a
+        template input; the template decides).
 
         ``sampling`` is already valid (:class:`Sampling` checks itself, max tokens included).
         ``top_logprobs`` > 0 records that many candidates per token in :attr:`last_candidates`,
@@ -319,15 +324,27 @@ class MLXEngine:
             )
         self.last_candidates = None
         msgs = list(messages)
-        return self._worker.stream(lambda job: self._generate_job(job, msgs, sampling, top_logprobs), cancel)
+        tool_list = list(tools) if tools else None
+        return self._worker.stream(
+            lambda job: self._generate_job(job, msgs, sampling, top_logprobs, tool_list), cancel
+        )
 
     def _generate_job(
-        self, job: Job[Event], messages: list[ChatMessage], sampling: Sampling, top_logprobs: int
+        self,
+        job: Job[Event],
+        messages: list[ChatMessage],
+        sampling: Sampling,
+        top_logprobs: int,
+        tools: list[dict[str, Any]] | None = None,
     ) -> None:
         if self._state is None:
             raise EngineClosed()
-        for ev in self._run(self._state, messages, sampling, job.stopped, top_logprobs):
-            job.emit(ev)
+        self._job_tools = tools  # read by _prompt_ids; jobs run one at a time on this thread
+        try:
+            for ev in self._run(self._state, messages, sampling, job.stopped, top_logprobs):
+                job.emit(ev)
+        finally:
+            self._job_tools = None
 
     @property
     def n_ctx(self) -> int:
@@ -361,6 +378,7 @@ class MLXEngine:
                 add_generation_prompt=True,
                 tokenize=True,
                 return_dict=False,
+                **({"tools": self._job_tools} if getattr(self, "_job_tools", None) else {}),
             )
         except Exception as exc:
             raise GenerationError(f"The chat template failed on these messages: {exc}") from exc
