@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from app.core.registry import AnySpec, Family
-from app.core.speculative import DRAFTER_METHODS, MODEL_FREE_METHODS
+from app.core.speculative import DRAFTER_METHODS
+from app.core.speculative.options import NGRAM_METHODS, SUFFIX_METHODS
 
 
 def _version_tuple(text: str) -> tuple[int, ...]:
@@ -57,7 +58,7 @@ LLAMACPP = EngineInfo(
     module="xllamacpp",
     min_version="2026.6.9713",
     drafter_methods=frozenset({"draft", "mtp"}),
-    model_free_methods=frozenset(MODEL_FREE_METHODS),
+    model_free_methods=frozenset(NGRAM_METHODS),
     method_min_versions=(("mtp", "2026.6.9713"),),
 )
 MLX = EngineInfo(
@@ -68,7 +69,9 @@ MLX = EngineInfo(
     module="mlx_vlm",
     min_version="0.5.0",
     drafter_methods=frozenset({"mtp", "eagle3", "dflash", "draft"}),
-    model_free_methods=frozenset(),
+    # suffix decoding and prompt lookup run in Tandem's own decode loop (issue 11), through mlx-lm
+    # for text models and mlx-vlm for multimodal ones
+    model_free_methods=frozenset(SUFFIX_METHODS),
     # classic same-vocabulary draft models run through mlx-lm, not mlx-vlm
     method_packages=(("draft", "mlx-lm", "mlx_lm", "0.25"),),
     uses_thread_count=False,

@@ -13,7 +13,10 @@ Which library runs what (decided from the configs in :mod:`app.core.engines.mlx_
   ``draft_lens`` and the first ``accepted`` tokens of a round are marked ``from_draft``;
 * a plain language model as drafter (method ``draft``): target and drafter through mlx-lm, which
   marks each token ``from_draft``; rounds are recovered from those marks;
-* no drafter: mlx-vlm for multimodal targets (``vision_config``), mlx-lm for text models.
+* no drafter: mlx-vlm for multimodal targets (``vision_config``), mlx-lm for text models;
+* model-free ``suffix`` / ``prompt-lookup`` (issue 11): the same target model (mlx-lm or mlx-vlm)
+  in Tandem's own decode loop (:mod:`app.core.engines.mlx_modelfree`), drafts from the suffix cache
+  (:mod:`app.core.speculative.suffix`); suffix decoding's corpus persists per vocabulary.
 
 Depth: ``num_speculative_tokens`` is the number of drafted tokens per round on every engine. mlx-vlm
 counts its ``draft_block_size`` with the verified token included, so N becomes a block of N + 1;
@@ -52,6 +55,14 @@ from app.core.engines.mlx_pair import PairPlan, plan_pair, vocabulary_difference
 from app.core.engines.mlx_stream import IncrementalDecoder, StopScanner, TokenStep, classic_rounds
 from app.core.engines.worker import EngineClosed, EngineWorker, Job
 from app.core.speculative import RoundAccountant
+from app.core.speculative.options import SUFFIX_METHODS
+from app.core.speculative.suffix import (
+    Record,
+    SuffixCache,
+    SuffixStore,
+    key_for_messages,
+    vocabulary_fingerprint,
+)
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +106,9 @@ class _Loaded:
         self.drafter: Any = None
         self.tokenizer: Any = None
         self.eos_ids: set[int] = set()
+        #: model-free methods: the suffix cache, and (suffix decoding) where it persists
+        self.suffix: SuffixCache | None = None
+        self.store: SuffixStore | None = None
 
 
 def _eos_ids(tokenizer: Any, config: dict[str, Any]) -> set[int]:
@@ -188,6 +202,9 @@ class MLXEngine:
         #: the i-th completion token, an end-of-generation token included); None when not asked
         #: or when the library does not expose them (mlx-vlm's speculative rounds)
         self.last_candidates: list[list[TokenCandidate]] | None = None
+        #: model-free methods: time spent proposing drafts in the last request (seconds) and how
+        #: many proposals were made, to measure the suffix cache's overhead per step
+        self.last_draft_stats: dict[str, float] = {}
         self._state: _Loaded | None = None
         #: the one thread that touches MLX (issue 9: the shared owner thread of every engine)
         self._worker = EngineWorker(f"tandem-mlx-{next(_thread_ids)}", "MLX", free=self._release)
@@ -241,6 +258,9 @@ class MLXEngine:
 
             state.target, _ = lm_load_model(target_path)
 
+        if plan.kind in SUFFIX_METHODS:
+            self._open_suffix_cache(state, plan)
+            return state
         if plan.kind is None:
             return state
         assert spec.draft_model_path is not None
@@ -269,6 +289,22 @@ class MLXEngine:
                 raise DrafterMismatchError(f"The drafter does not fit this target: {exc}") from exc
             self.greedy_only = bool(getattr(state.drafter, "requires_greedy_sampling", False))
         return state
+
+    def _open_suffix_cache(self, state: _Loaded, plan: PairPlan) -> None:
+        if plan.backend == "lm":
+            from mlx_lm.models.cache import can_trim_prompt_cache, make_prompt_cache
+
+            if not can_trim_prompt_cache(make_prompt_cache(state.target)):
+                raise DrafterMismatchError(
+                    f"This model's KV cache cannot be rolled back, which {plan.kind} decoding needs.",
+                    hint="Turn speculative decoding off for this model.",
+                )
+        if plan.kind == "suffix":
+            # Token ids mean something for one vocabulary only: one stored corpus per vocabulary.
+            state.store = SuffixStore(vocabulary_fingerprint(state.tokenizer.get_vocab()))
+            state.suffix = state.store.open_cache()
+        else:  # prompt lookup: the request's own text, nothing kept between requests
+            state.suffix = SuffixCache()
 
     @staticmethod
     def _check_classic_vocabulary(target_tokenizer: Any, drafter_path: Path) -> None:
@@ -314,7 +350,13 @@ class MLXEngine:
                 hint="Set the temperature to 0, or turn speculative decoding off to sample.",
             )
         plan = self.plan
-        if sampling.repeat_penalty != 1.0 and plan is not None and plan.backend == "vlm" and plan.kind:
+        if (
+            sampling.repeat_penalty != 1.0
+            and plan is not None
+            and plan.backend == "vlm"
+            and plan.kind
+            and plan.kind not in SUFFIX_METHODS  # Tandem's own loop applies the penalty every step
+        ):
             # mlx-vlm applies logits processors to the prefill token only, not to its
             # speculative rounds: the penalty would silently stop after the first token.
             raise GenerationError(
@@ -391,6 +433,7 @@ class MLXEngine:
         sampling: Sampling,
         budget: int,
         vlm_rounds: VlmRoundReader | None,
+        conversation: str | None = None,
     ) -> Generator[TokenStep[_Token], None, None]:
         """Yield ((token, logprobs or None), round started at this token) from the right library.
 
@@ -404,6 +447,9 @@ class MLXEngine:
             mx.random.seed(sampling.seed)
         top_p = sampling.top_p if 0.0 < sampling.top_p < 1.0 else None
         penalty = sampling.repeat_penalty if sampling.repeat_penalty != 1.0 else None
+        if plan.kind in SUFFIX_METHODS:
+            yield from self._model_free_steps(state, prompt, sampling, budget, conversation)
+            return
         if plan.backend == "vlm":
             from mlx_vlm.generate.ar import generate_step as vlm_step
 
@@ -485,6 +531,49 @@ class MLXEngine:
         finally:
             spec_gen.close()
 
+    def _model_free_steps(
+        self, state: _Loaded, prompt: list[int], sampling: Sampling, budget: int, conversation: str | None
+    ) -> Generator[TokenStep[_Token], None, None]:
+        """Suffix decoding / prompt lookup in Tandem's own loop; MLX thread only."""
+        from mlx_lm.sample_utils import make_logits_processors, make_sampler
+
+        from app.core.engines.mlx_modelfree import LmTarget, VlmTarget, model_free_steps
+
+        plan = state.plan
+        assert state.suffix is not None
+        top_p = sampling.top_p if 0.0 < sampling.top_p < 1.0 else None
+        penalty = sampling.repeat_penalty if sampling.repeat_penalty != 1.0 else None
+        sampler = make_sampler(temp=sampling.temperature, top_p=top_p or 0.0, top_k=sampling.top_k)
+        processors = make_logits_processors(
+            repetition_penalty=penalty, repetition_context_size=REPEAT_PENALTY_WINDOW
+        )
+        target = LmTarget(state.target) if plan.backend == "lm" else VlmTarget(state.target)
+        store = state.store
+
+        def persist(tail: list[int], response: list[int]) -> None:
+            if store is not None:
+                try:
+                    store.append(Record(tail, response, conversation))
+                except OSError as exc:  # a full disk must not fail the answer
+                    log.warning("could not store the learned answer: %s", exc)
+
+        stats: dict[str, float] = {}
+        self.last_draft_stats = stats
+        yield from model_free_steps(
+            target,
+            state.suffix,
+            prompt,
+            budget=budget,
+            max_draft=plan.draft_tokens or 1,
+            use_global=plan.kind == "suffix",
+            sampler=sampler,
+            processors=processors,
+            learn=plan.kind == "suffix",
+            conversation=conversation,
+            on_learned=persist,
+            stats=stats,
+        )
+
     def _candidates(self, state: _Loaded, logprobs: Any, k: int) -> list[TokenCandidate]:
         """The ``k`` most likely tokens of one step, best first; MLX thread only."""
         import mlx.core as mx
@@ -542,7 +631,7 @@ class MLXEngine:
                     drafted_total += drafted
                     yield Round(r.index, drafted, r.accepted, r.emitted, drafted_known=known)
 
-        steps = self._token_steps(state, prompt, sampling, budget, vlm_rounds)
+        steps = self._token_steps(state, prompt, sampling, budget, vlm_rounds, key_for_messages(messages))
         try:
             while True:
                 if stopped():

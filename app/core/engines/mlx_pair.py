@@ -18,7 +18,8 @@ from typing import Any, Literal
 from app.core.engines.base import DrafterMismatchError, EngineUnavailable, ModelLoadError
 from app.core.engines.capability import version_at_least
 from app.core.speculative import DRAFTER_METHODS, parse_num_speculative_tokens
-from app.core.speculative.options import SpeculationOptions
+from app.core.speculative.options import SUFFIX_METHODS, SpeculationOptions
+from app.core.speculative.options import default_tokens as default_depth
 
 #: Drafter kinds mlx-vlm runs (``draft_kind``); "draft" is a classic mlx-lm drafter.
 VLM_DRAFTER_KINDS = ("mtp", "eagle3", "dflash")
@@ -42,7 +43,8 @@ class PairPlan:
     """What :meth:`MLXEngine.load` will do; ``notes`` are user-facing remarks (auto-detection)."""
 
     backend: Backend
-    #: None: no speculation; "mtp" | "eagle3" | "dflash" (mlx-vlm) or "draft" (mlx-lm)
+    #: None: no speculation; "mtp" | "eagle3" | "dflash" (mlx-vlm), "draft" (mlx-lm), or the
+    #: model-free "suffix" | "prompt-lookup" (Tandem's own decode loop, either library's model)
     kind: str | None
     target_config: dict[str, Any]
     drafter_config: dict[str, Any] = field(default_factory=dict)
@@ -225,10 +227,20 @@ def plan_pair(model_path: str, spec: SpeculationOptions) -> PairPlan:
     notes: list[str] = []
 
     wants_drafter = spec.enabled and spec.method in DRAFTER_METHODS
+    if spec.enabled and spec.method in SUFFIX_METHODS:
+        backend_mf: Backend = (
+            "lm" if "vision_config" not in target_cfg and lm_supports(target_type) else "vlm"
+        )
+        require("mlx-lm", MIN_MLX_LM, f"{spec.method} on MLX")  # its sampler and (text models) its KV cache
+        if backend_mf == "vlm":
+            require("mlx-vlm", MIN_MLX_VLM, "the MLX engine")
+        default = default_depth("mlx", "", 0.0, spec.method).value
+        return PairPlan(backend_mf, spec.method, target_cfg, {}, num, default, tuple(notes))
     if spec.enabled and not wants_drafter:
         raise ModelLoadError(
             f"Apple MLX does not offer the model-free method {spec.method!r}.",
-            hint="Choose a drafter model, run the model on llama.cpp, or turn speculative decoding off.",
+            hint="Use suffix or prompt-lookup on MLX, choose a drafter model, run the model on llama.cpp, "
+            "or turn speculative decoding off.",
         )
     if not wants_drafter:
         backend: Backend = "lm" if "vision_config" not in target_cfg and lm_supports(target_type) else "vlm"

@@ -147,6 +147,10 @@ def plan(options: SpeculationOptions, family_name: str = "", size_in_billions: f
                 "pass a drafter path"
             )
         draft_path = options.draft_model_path
+    if method not in DEPTH_KEY_BY_METHOD:  # suffix / prompt-lookup: Tandem's MLX decode loop only
+        raise SpeculationError(
+            f"llama.cpp does not offer the method {method!r}; it runs on the MLX engine (use ngram-mod here)"
+        )
     depth_key = DEPTH_KEY_BY_METHOD[method]
     depth = options.num_speculative_tokens
     source = "your setting"

@@ -21,12 +21,19 @@ Method = Literal[
     "ngram-map-k4v",
     "ngram-mod",
     "ngram-cache",
+    "suffix",
+    "prompt-lookup",
 ]
 METHODS: tuple[str, ...] = get_args(Method)
 #: Methods that need a drafter checkpoint.
 DRAFTER_METHODS = frozenset({"draft", "mtp", "eagle3", "dflash"})
-#: Model-free methods: the engine drafts from n-grams of the prompt and earlier output.
-MODEL_FREE_METHODS = frozenset(m for m in METHODS if m.startswith("ngram-"))
+#: llama.cpp's own model-free methods (its n-gram drafters).
+NGRAM_METHODS = frozenset(m for m in METHODS if m.startswith("ngram-"))
+#: Model-free methods Tandem runs in its own decode loop (the MLX engine, issue 11): suffix
+#: decoding over prompts and earlier answers, and prompt lookup within one request.
+SUFFIX_METHODS = frozenset({"suffix", "prompt-lookup"})
+#: Model-free methods: the engine drafts from the prompt and earlier output, no drafter model.
+MODEL_FREE_METHODS = NGRAM_METHODS | SUFFIX_METHODS
 
 
 #: Upper bound for tokens per round: far above any useful depth (n-gram methods default to 64),
@@ -215,10 +222,17 @@ MLX_DRAFTER_TRAINED_DEPTH = 3
 LLAMACPP_DRAFT_N_MAX_DEFAULT = 3
 LLAMACPP_NGRAM_MOD_N_MAX_DEFAULT = 64
 LLAMACPP_NGRAM_SIZE_M_DEFAULT = 48
+#: Longest draft per round of suffix decoding: the tree proposes less when it is less sure (its
+#: draft is bounded by the match length and a minimum token probability), so this is a ceiling.
+SUFFIX_DEFAULT_TOKENS = 16
+#: Longest draft per round of prompt lookup (Hugging Face's ``prompt_lookup_num_tokens`` is 10).
+PROMPT_LOOKUP_DEFAULT_TOKENS = 10
 
 
 #: Why a default depth is what it is: a code the GUI translates (issue 9: core returns codes).
-DepthSource = Literal["not-offered", "trained-depth", "gemma4-size-table", "llamacpp-default"]
+DepthSource = Literal[
+    "not-offered", "trained-depth", "gemma4-size-table", "llamacpp-default", "model-free-ceiling"
+]
 
 
 @dataclass(frozen=True)
@@ -234,6 +248,14 @@ def default_tokens(
 ) -> DefaultDepth:
     """The tokens-per-round an engine uses when the user leaves the field empty, with why."""
     if engine == "mlx":
+        if method == "suffix":
+            return DefaultDepth(
+                SUFFIX_DEFAULT_TOKENS, "suffix decoding's longest draft", "model-free-ceiling"
+            )
+        if method == "prompt-lookup":
+            return DefaultDepth(
+                PROMPT_LOOKUP_DEFAULT_TOKENS, "prompt lookup's longest draft", "model-free-ceiling"
+            )
         if method in MODEL_FREE_METHODS:
             return DefaultDepth(None, "not offered by this engine", "not-offered")
         return DefaultDepth(

@@ -1,0 +1,193 @@
+"""Tandem's own MLX decode loop for model-free drafts: suffix decoding and prompt lookup (issue 11).
+
+Same verify path as classic drafts: each round feeds the last emitted token and the proposed draft
+to the target in one forward pass, samples the target's own token at every position (greedy: its
+argmax) and accepts drafted tokens while they equal those samples; the first sample that differs
+(or the one after the last draft) is the target's own token of the round. With sampling a drafted
+token is accepted only where the target's sample equals it, so the output follows the target's
+distribution exactly as plain decoding does. The KV cache keeps the accepted positions only.
+
+The draft length is dynamic: the suffix cache proposes only as far as it is confident, bounded by
+tokens per round, and capped at ``budget - produced - 1`` (the round always emits one more token
+of the target's, so a longer draft would be verified only to be thrown away). ``budget`` is
+max tokens cut to the context left, so the cap covers the context too.
+
+What the corpus learns is decided here: the prompt at the start, each round's tokens once the
+consumer has taken them (the draft for the next round sees them), and in ``finally`` the request
+is released with exactly the tokens consumed: the tail after the last drafting step, the committed
+part of a cancelled or stopped answer, and an end-of-generation token the consumer stopped at.
+MLX thread only.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Generator, Sequence
+from typing import Any
+
+from app.core.engines.mlx_stream import TokenStep
+from app.core.speculative.suffix import SuffixCache
+
+#: prompt tokens per prefill forward pass (bounded memory for long prompts)
+PREFILL_CHUNK = 512
+_request_ids = itertools.count(1)
+
+
+class LmTarget:
+    """An mlx-lm model with its KV cache: forward passes and rollback by trimming."""
+
+    def __init__(self, model: Any) -> None:
+        from mlx_lm.models.cache import make_prompt_cache
+
+        self.model = model
+        self.cache = make_prompt_cache(model)
+        self._fed = 0
+
+    def forward(self, tokens: Sequence[int]) -> Any:
+        """Logits [len(tokens), vocab] of the positions after each token."""
+        import mlx.core as mx
+
+        out = self.model(mx.array([list(tokens)], dtype=mx.uint32), cache=self.cache)
+        self._fed = len(tokens)
+        return out[0]
+
+    def keep(self, n: int) -> None:
+        """Keep the first ``n`` positions of the last forward pass in the cache."""
+        from mlx_lm.models.cache import trim_prompt_cache
+
+        if self._fed > n:
+            trim_prompt_cache(self.cache, self._fed - n)
+
+    def prefill(self, prompt: Sequence[int]) -> Any:
+        import mlx.core as mx
+
+        for start in range(0, len(prompt) - 1, PREFILL_CHUNK):
+            chunk = prompt[start : min(start + PREFILL_CHUNK, len(prompt) - 1)]
+            self.model(mx.array([list(chunk)], dtype=mx.uint32), cache=self.cache)
+            mx.eval([c.state for c in self.cache])
+        return self.forward(prompt[-1:])[-1]
+
+
+class VlmTarget:
+    """An mlx-vlm model's language model; rollback through mlx-vlm's cache transactions, which
+    keep rotating (sliding-window) caches exact."""
+
+    def __init__(self, model: Any) -> None:
+        from mlx_vlm.models.cache import make_prompt_cache
+
+        self.lm = model.language_model
+        self.cache = make_prompt_cache(self.lm)
+        self._tx: Any = None
+
+    def forward(self, tokens: Sequence[int]) -> Any:
+        import mlx.core as mx
+        from mlx_vlm.speculative.common import verify_forward
+
+        out, self._tx = verify_forward(self.lm, mx.array([list(tokens)]), self.cache)  # type: ignore[no-untyped-call]  # mlx-vlm is untyped
+        return out.logits[0]
+
+    def keep(self, n: int) -> None:
+        if self._tx is not None:
+            tx, self._tx = self._tx, None
+            tx.commit(n)
+
+    def prefill(self, prompt: Sequence[int]) -> Any:
+        import mlx.core as mx
+
+        for start in range(0, len(prompt) - 1, PREFILL_CHUNK):
+            chunk = prompt[start : min(start + PREFILL_CHUNK, len(prompt) - 1)]
+            self.lm(mx.array([list(chunk)]), cache=self.cache)
+            mx.eval([c.state for c in self.cache])
+        logits = self.forward(prompt[-1:])[-1]
+        self.keep(1)
+        return logits
+
+
+def model_free_steps(
+    target: LmTarget | VlmTarget,
+    cache: SuffixCache,
+    prompt: list[int],
+    *,
+    budget: int,
+    max_draft: int,
+    use_global: bool,
+    sampler: Callable[[Any], Any],
+    processors: Sequence[Callable[[Any, Any], Any]],
+    learn: bool,
+    conversation: str | None = None,
+    on_learned: Callable[[list[int], list[int]], None] | None = None,
+    stats: dict[str, float] | None = None,
+) -> Generator[TokenStep[tuple[int, Any]], None, None]:
+    """Yield ((token, log-probabilities), round or None) with drafts from ``cache``.
+
+    ``use_global`` False is prompt lookup (the request's own text only). With ``learn`` the answer
+    joins the global corpus when the request is released (under ``conversation``), and
+    ``on_learned(prompt tail, response)`` is called with what was learned (to persist it).
+    ``stats`` (optional) collects the time spent proposing drafts, in seconds.
+    """
+    import time
+
+    import mlx.core as mx
+
+    req = next(_request_ids)
+    cache.start_request(req, prompt)
+    history = list(prompt)  # what the processors (repeat penalty) see: prompt + committed tokens
+    response: list[int] = []
+    pending: list[int] = []  # consumed tokens not yet added to the request's corpus
+    try:
+
+        def choose(logits: Any, before: list[int]) -> tuple[Any, Any]:
+            """(sample, log-probabilities) at one position; ``before`` = the tokens before it."""
+            row = logits[None]
+            if processors:
+                seen = mx.array(before, dtype=mx.uint32)
+                for proc in processors:
+                    row = proc(seen, row)
+            logprobs = row - mx.logsumexp(row, axis=-1, keepdims=True)
+            return sampler(logprobs), logprobs[0]
+
+        logits = target.prefill(prompt)
+        sample, logprobs = choose(logits, history)
+        mx.eval(sample, logprobs)
+        y = int(sample.item())
+        # A token counts as committed from its yield on: the consumer took it even if it stops
+        # right there (the generator is then closed at this yield).
+        response.append(y)
+        history.append(y)
+        pending.append(y)
+        produced = 1
+        yield (y, logprobs), (0, 0)
+        while produced < budget:
+            cache.add_active_response(req, pending)
+            pending = []
+            n = min(max_draft, budget - produced - 1)
+            draft: list[int] = []
+            if n > 0:
+                t0 = time.perf_counter()
+                draft = list(cache.speculate(req, history, n, use_global=use_global).token_ids)
+                if stats is not None:
+                    stats["draft_s"] = stats.get("draft_s", 0.0) + time.perf_counter() - t0
+                    stats["proposals"] = stats.get("proposals", 0) + 1
+            rows = target.forward([y, *draft])
+            picks = [choose(rows[i], [*history, *draft[:i]]) for i in range(len(draft) + 1)]
+            mx.eval(picks)
+            tokens = [int(s.item()) for s, _lp in picks]
+            accepted = 0
+            while accepted < len(draft) and tokens[accepted] == draft[accepted]:
+                accepted += 1
+            target.keep(1 + accepted)
+            emitted = tokens[: accepted + 1]
+            for i, tok in enumerate(emitted):
+                response.append(tok)
+                history.append(tok)
+                pending.append(tok)
+                produced += 1
+                yield (tok, picks[i][1]), ((len(draft), accepted) if i == 0 else None)
+            y = emitted[-1]
+    finally:
+        # ``response`` is the committed answer, up to and including the token the consumer
+        # stopped at; the request leaves the active set now, not at the next request.
+        cache.add_active_response(req, pending)
+        learned = cache.stop_request(req, learn=learn, conversation=conversation)
+        if learned is not None and on_learned is not None:
+            on_learned(*learned)
