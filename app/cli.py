@@ -40,7 +40,13 @@ from app.core.launch import (
     thread_count_notice,
 )
 from app.core.registry import AnySpec, Family, Registry, RegistryError, format_template
-from app.core.speculative import SpeculationError, mean_accepted_length, parse_num_speculative_tokens
+from app.core.speculative import (
+    SpeculationError,
+    json_rate,
+    mean_accepted_length,
+    parse_num_speculative_tokens,
+    round_totals,
+)
 from app.core.speculative.options import parse_number, parse_whole_number
 
 log = logging.getLogger("tandem")
@@ -305,8 +311,8 @@ def _rate(tps: float | None, pattern: str = "{:.1f}") -> str:
 
 def _stats_line(fin: Finished, rounds: list[Round]) -> str:
     parts = [f"{fin.completion_tokens} tokens", f"{_rate(fin.decode_tps)} tok/s"]
-    if fin.drafted_total:
-        rate = fin.accepted_total / fin.drafted_total
+    rate = fin.acceptance_rate
+    if rate is not None:
         parts.append(f"acceptance {rate:.0%} ({fin.accepted_total}/{fin.drafted_total})")
     mal = mean_accepted_length(rounds)
     if mal is not None:
@@ -389,11 +395,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
     finally:
         engine.close()
     if fin is None:
-        tokens = sum(r.emitted for r in rounds)
-        fin = Finished("cancelled", 0, tokens, 0.0, 0.0, sum(r.drafted for r in rounds),
-                       sum(r.accepted for r in rounds), len(rounds))  # fmt: skip
+        t = round_totals(rounds)
+        fin = Finished("cancelled", 0, t.emitted, 0.0, 0.0, t.drafted, t.accepted, t.count,
+                       drafted_known=t.drafted_known)  # fmt: skip
     if args.json:
-        tps = fin.decode_tps
         print(
             json.dumps(
                 {
@@ -411,7 +416,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
                     "completion_token_ids": fin.token_ids,
                     "prompt_tokens": fin.prompt_tokens,
                     "completion_tokens": fin.completion_tokens,
-                    "decode_tokens_per_second": None if tps is None else round(tps, 2),
+                    "decode_tokens_per_second": json_rate(fin.decode_tps),
                     "drafted_total": fin.drafted_total,
                     "accepted_total": fin.accepted_total,
                     "mean_accepted_length": mean_accepted_length(rounds),

@@ -7,13 +7,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from app.core.cancel import tokens_per_second
 from app.core.engines.base import ChatMessage, Engine, Finished, Round, Sampling, TextDelta
-from app.core.speculative.rounds import is_drafting_round, mean_accepted_length
+from app.core.speculative.rounds import DecodeFigures, is_drafting_round, json_rate, mean_accepted_length
 
 
 @dataclass
-class RunResult:
+class RunResult(DecodeFigures):
     prompt: str
     text: str = ""
     pieces: list[str] = field(default_factory=list)  # one entry per streamed chunk
@@ -31,15 +30,8 @@ class RunResult:
     drafting_rounds: int = 0
     reason: str = ""
     per_round: list[Round] = field(default_factory=list)
-
-    @property
-    def decode_tps(self) -> float | None:
-        """Decode tokens/s; None when not measurable (fewer than two tokens, no duration)."""
-        return tokens_per_second(self.completion_tokens, self.decode_ms)
-
-    @property
-    def acceptance_rate(self) -> float | None:
-        return self.accepted_total / self.drafted_total if self.drafted_total else None
+    #: False when the engine could not count some round's draft (the acceptance rate is then unknown)
+    drafted_known: bool = True
 
     @property
     def mean_accepted_length(self) -> float | None:
@@ -52,8 +44,8 @@ class RunResult:
         out.pop("from_draft")
         out.pop("candidates")
         out.pop("per_round")
-        tps = self.decode_tps
-        out["decode_tokens_per_second"] = None if tps is None else round(tps, 2)
+        out.pop("drafted_known")
+        out["decode_tokens_per_second"] = json_rate(self.decode_tps)
         out["acceptance_rate"] = self.acceptance_rate
         out["mean_accepted_length"] = self.mean_accepted_length
         return out
@@ -81,6 +73,7 @@ def run_once(engine: Engine, prompt: str, sampling: Sampling, top_logprobs: int 
             res.prompt_ms = ev.prompt_ms
             res.drafted_total = ev.drafted_total
             res.accepted_total = ev.accepted_total
+            res.drafted_known = ev.drafted_known
             res.token_ids = ev.token_ids
             res.reason = ev.reason
     res.wall_ms = (time.perf_counter() - start) * 1000

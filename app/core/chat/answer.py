@@ -12,9 +12,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from app.core.cancel import tokens_per_second
 from app.core.engines.base import Event, Finished, Round, TextDelta
-from app.core.speculative.rounds import mean_accepted_length
+from app.core.speculative.rounds import acceptance_rate, mean_accepted_length, round_totals, tokens_per_second
 
 
 @dataclass(frozen=True)
@@ -78,7 +77,8 @@ class AnswerStats:
 
     @property
     def acceptance_rate(self) -> float | None:
-        return self.accepted / self.drafted if self.drafted else None
+        """See :func:`app.core.speculative.rounds.acceptance_rate`."""
+        return acceptance_rate(self.accepted, self.drafted, round_totals(self.per_round).drafted_known)
 
     @property
     def mean_accepted_length(self) -> float | None:
@@ -135,8 +135,7 @@ class AnswerBuilder:
                 else:
                     self.draft_spans.append((start, self._length))
         elif isinstance(event, Round):
-            known = getattr(event, "drafted_known", True)
-            self.rounds.append(RoundPoint(event.drafted, event.accepted, event.emitted, known))
+            self.rounds.append(RoundPoint(event.drafted, event.accepted, event.emitted, event.drafted_known))
         elif isinstance(event, Finished):
             self.finished = event
 
@@ -151,12 +150,11 @@ class AnswerBuilder:
             tokens = fin.completion_tokens
             rounds = fin.rounds or len(self.rounds)
         else:
-            drafted = sum(r.drafted for r in self.rounds)
-            accepted = sum(r.accepted for r in self.rounds)
+            totals = round_totals(self.rounds)
+            drafted, accepted, rounds = totals.drafted, totals.accepted, totals.count
             tokens = self.tokens
             span = (end - self._first) if self._first is not None else 0.0
             tps = tokens_per_second(tokens, span * 1000.0) or 0.0
-            rounds = len(self.rounds)
         return AnswerStats(
             completion_tokens=tokens,
             prompt_tokens=fin.prompt_tokens if fin else 0,

@@ -18,8 +18,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypedDict, runtime_checkable
 
-from app.core.cancel import CancelToken, tokens_per_second
+from app.core.cancel import CancelToken
 from app.core.speculative import SpeculationOptions
+from app.core.speculative.rounds import DecodeFigures, Round
 
 
 class ChatMessage(TypedDict):
@@ -34,27 +35,13 @@ class TextDelta:
     from_draft: bool = False
 
 
-@dataclass(frozen=True)
-class Round:
-    """One verification pass: ``accepted`` of ``drafted`` draft tokens kept, ``emitted`` streamed.
-
-    ``drafted_known`` is False when the engine cannot tell how many tokens were drafted (an
-    mlx-vlm drafter that records only accepted lengths); ``drafted`` is then 0, so no acceptance
-    rate is ever computed from a guessed draft count.
-    """
-
-    index: int
-    drafted: int
-    accepted: int
-    emitted: int
-    drafted_known: bool = True
-
-
 FinishReason = Literal["stop", "length", "cancelled"]
 
 
 @dataclass(frozen=True)
-class Finished:
+class Finished(DecodeFigures):
+    """The end of a generation: its totals; ``decode_tps`` and ``acceptance_rate`` come from them."""
+
     reason: FinishReason
     prompt_tokens: int
     completion_tokens: int
@@ -73,17 +60,6 @@ class Finished:
     #: chat templates it knows when a request passes ``tools``), else None (issue 13)
     tool_calls: list[dict[str, object]] | None = None
 
-    @property
-    def decode_tps(self) -> float | None:
-        """Decode tokens/s; None when not measurable (see :func:`app.core.cancel.tokens_per_second`)."""
-        return tokens_per_second(self.completion_tokens, self.decode_ms)
-
-    @property
-    def acceptance_rate(self) -> float | None:
-        if not self.drafted_known or not self.drafted_total:
-            return None
-        return self.accepted_total / self.drafted_total
-
 
 Event = TextDelta | Round | Finished
 
@@ -97,7 +73,7 @@ class TokenCandidate:
     logprob: float
 
 
-__all__ = ["CancelToken"]  # re-exported: engines and their callers import it from here
+__all__ = ["CancelToken", "Round"]  # re-exported: engines and their callers import them from here
 
 
 class SamplingError(ValueError):

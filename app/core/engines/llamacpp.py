@@ -36,7 +36,6 @@ from app.core.engines.base import (
     GenerationError,
     LoadRequest,
     ModelLoadError,
-    Round,
     Sampling,
     TextDelta,
     TokenCandidate,
@@ -44,7 +43,7 @@ from app.core.engines.base import (
 from app.core.engines.capability import GGUFFacts, llamacpp_abort
 from app.core.engines.worker import EngineWorker, Job
 from app.core.gguf_tools import GGUFFormatError, compare_vocab, read_header, vocab_info
-from app.core.speculative import RoundAccountant, SpeculationError
+from app.core.speculative import SpeculationError, TimingsRounds
 from app.core.speculative import llamacpp as translate
 
 log = logging.getLogger(__name__)
@@ -290,13 +289,9 @@ class _StreamState:
     def __init__(self, job: Job[Event], with_logprobs: bool) -> None:
         self.job = job
         self.with_logprobs = with_logprobs
-        self.rounds = RoundAccountant()
+        self.timing = TimingsRounds()
         self.error: BaseException | None = None
         self.reason: FinishReason = "stop"
-        self.last_pn = 0
-        self.last_dn = 0
-        self.last_da = 0
-        self.timings: dict[str, Any] = {}
         self.ids: list[int] = []
         self.ids_complete = with_logprobs
         self.candidates: list[list[TokenCandidate]] = []
@@ -319,25 +314,14 @@ class _StreamState:
             msg = err.get("message", err) if isinstance(err, dict) else err
             raise GenerationError(f"llama.cpp: {msg}")
         put = self.job.emit
-        timings = chunk.get("timings") or {}
-        if timings:
-            self.timings = timings
         choices = chunk.get("choices") or [{}]
         choice = choices[0]
         text = (choice.get("delta") or {}).get("content") or ""
         for part in (choice.get("delta") or {}).get("tool_calls") or []:
             self.tool_parts.setdefault(int(part.get("index", 0)), []).append(part.get("function") or {})
-        pn = int(timings.get("predicted_n", self.last_pn))
-        dn = int(timings.get("draft_n", self.last_dn))
-        da = int(timings.get("draft_n_accepted", self.last_da))
-        if dn > self.last_dn:
-            self.rounds.start_round(dn - self.last_dn, da - self.last_da)
-        self.last_dn, self.last_da = dn, da
-        n_tokens = max(0, pn - self.last_pn)
-        self.last_pn = pn
-        flags = [self.rounds.token() for _ in range(n_tokens)]
-        for closed in self.rounds.pop_closed():
-            put(Round(closed.index, closed.drafted, closed.accepted, closed.emitted))
+        n_tokens, from_draft = self.timing.step(chunk.get("timings") or {})
+        for closed in self.timing.pop_closed():
+            put(closed)
         if self.with_logprobs:
             entries = (choice.get("logprobs") or {}).get("content") or []
             end_of_generation = bool(choice.get("finish_reason")) and not text and not entries
@@ -352,7 +336,7 @@ class _StreamState:
                     ]
                 )
         if text or n_tokens:
-            put(TextDelta(text, n_tokens, bool(flags) and all(flags)))
+            put(TextDelta(text, n_tokens, from_draft))
         if choice.get("finish_reason"):
             self.reason = "length" if choice["finish_reason"] == "length" else "stop"
         if self.job.stopped():  # the caller cancelled, the consumer left, or the engine is closing
@@ -361,19 +345,18 @@ class _StreamState:
         return False
 
     def finish(self) -> Finished:
-        self.rounds.finish()
-        for closed in self.rounds.pop_closed():
-            self.job.emit(Round(closed.index, closed.drafted, closed.accepted, closed.emitted))
-        t = self.timings
+        for closed in self.timing.finish():
+            self.job.emit(closed)
+        t, counts = self.timing, self.timing.rounds
         return Finished(
             reason="cancelled" if self.cancelled else self.reason,
-            prompt_tokens=int(t.get("prompt_n", 0)) + int(t.get("cache_n", 0)),
-            completion_tokens=self.rounds.emitted_total,
-            prompt_ms=float(t.get("prompt_ms", 0.0)),
-            decode_ms=float(t.get("predicted_ms", 0.0)),
-            drafted_total=self.rounds.drafted_total,
-            accepted_total=self.rounds.accepted_total,
-            rounds=self.rounds.round_count,
+            prompt_tokens=t.prompt_tokens,
+            completion_tokens=counts.emitted_total,
+            prompt_ms=t.prompt_ms,
+            decode_ms=t.decode_ms,
+            drafted_total=counts.drafted_total,
+            accepted_total=counts.accepted_total,
+            rounds=counts.round_count,
             token_ids=list(self.ids) if self.ids_complete and self.with_logprobs else None,
             tool_calls=_joined_tool_calls(self.tool_parts),
         )

@@ -7,7 +7,7 @@ Requests go through ``httpx`` and the streamed Server-Sent Events are read with 
 
 Acceptance numbers come only from what the server reports (see
 :mod:`app.core.remote.acceptance`); llama-server's per-token ``timings`` become rounds through the
-same :class:`RoundAccountant` as the in-process llama.cpp engine. A server that reports nothing
+same :class:`TimingsRounds` as the in-process llama.cpp engine. A server that reports nothing
 gets ``drafted``/``accepted`` of None in :class:`RemoteFinished`, never 0.
 
 Every failure is one typed :class:`EngineError` line with a hint. A stream cut mid-answer keeps
@@ -45,7 +45,7 @@ from app.core.engines.base import (
 )
 from app.core.remote import acceptance as acc
 from app.core.remote.endpoints import Endpoint, EndpointError
-from app.core.speculative import RoundAccountant
+from app.core.speculative import TimingsRounds
 
 log = logging.getLogger(__name__)
 
@@ -431,17 +431,13 @@ class _StreamState:
     def __init__(self, kind: str, model: str = "") -> None:
         self.kind = kind
         self.model = model
-        self.rounds = RoundAccountant()
+        self.timing = TimingsRounds()
         self.pieces: list[str] = []
         self.text_started = False
         self.cancelled = False
         self.reason: FinishReason = "stop"
         self.usage: Mapping[str, Any] = {}
         self.timings: Mapping[str, Any] = {}
-        self.saw_draft_counters = False
-        self.last_pn = 0
-        self.last_dn = 0
-        self.last_da = 0
         self.last_usage_completion = 0
         self.streamed_tokens = 0
         self.first_at: float | None = None
@@ -473,8 +469,7 @@ class _StreamState:
         delta = choice.get("delta") or {}
         text = (delta.get("content") or "") if isinstance(delta, Mapping) else ""
         n_tokens = self._tokens_in(chunk, timings if isinstance(timings, Mapping) else None, text)
-        for closed in self.rounds.pop_closed():
-            yield Round(closed.index, closed.drafted, closed.accepted, closed.emitted)
+        yield from self.timing.pop_closed()
         if text or n_tokens:
             if self.first_at is None:
                 self.first_at = now
@@ -492,18 +487,7 @@ class _StreamState:
         """Tokens carried by this chunk, from the server's own counters where it has them."""
         self._last_from_draft = False
         if self.kind == "llama.cpp" and timings:
-            pn = int(timings.get("predicted_n", self.last_pn))
-            if "draft_n" in timings:
-                self.saw_draft_counters = True
-            dn = int(timings.get("draft_n", self.last_dn))
-            da = int(timings.get("draft_n_accepted", self.last_da))
-            if dn > self.last_dn:
-                self.rounds.start_round(dn - self.last_dn, da - self.last_da)
-            self.last_dn, self.last_da = dn, da
-            n = max(0, pn - self.last_pn)
-            self.last_pn = pn
-            flags = [self.rounds.token() for _ in range(n)]
-            self._last_from_draft = bool(flags) and all(flags)
+            n, self._last_from_draft = self.timing.step(timings)
             self.streamed_tokens += n
             return n
         usage = chunk.get("usage")
@@ -520,26 +504,22 @@ class _StreamState:
 
     def completion_tokens(self) -> int:
         if self.kind == "llama.cpp" and self.timings:
-            return self.rounds.emitted_total
+            return self.timing.rounds.emitted_total
         reported = self.usage.get("completion_tokens") if self.usage else None
         return int(reported) if isinstance(reported, int) else self.streamed_tokens
 
     def closing_rounds(self) -> Iterator[Round]:
         if self.kind == "llama.cpp" and self.timings:
-            self.rounds.finish()
-            for closed in self.rounds.pop_closed():
-                yield Round(closed.index, closed.drafted, closed.accepted, closed.emitted)
+            yield from self.timing.finish()
         elif self.acceptance is not None and self.acceptance.per_round:
             for i, (drafted, accepted) in enumerate(self.acceptance.per_round):
                 yield Round(i, drafted, accepted, accepted + 1)
 
     def _final_acceptance(self) -> acc.Acceptance:
-        if self.kind == "llama.cpp" and self.saw_draft_counters:
+        if self.kind == "llama.cpp" and self.timing.saw_draft_counters:
+            counts = self.timing.rounds
             return acc.Acceptance(
-                "llama.cpp timings",
-                self.rounds.drafted_total,
-                self.rounds.accepted_total,
-                self.rounds.round_count,
+                "llama.cpp timings", counts.drafted_total, counts.accepted_total, counts.round_count
             )
         return self.acceptance or acc.UNREPORTED
 
@@ -547,9 +527,8 @@ class _StreamState:
         a = self._final_acceptance()
         t = self.timings
         if self.kind == "llama.cpp" and t:
-            prompt_ms = float(t.get("prompt_ms", 0.0))
-            decode_ms = float(t.get("predicted_ms", 0.0))
-            prompt_tokens = int(t.get("prompt_n", 0)) + int(t.get("cache_n", 0))
+            timing = self.timing
+            prompt_ms, decode_ms, prompt_tokens = timing.prompt_ms, timing.decode_ms, timing.prompt_tokens
         else:  # measured here: time to first token, then first to last token
             first = self.first_at if self.first_at is not None else started
             prompt_ms = (first - started) * 1000.0
@@ -557,7 +536,7 @@ class _StreamState:
             prompt_tokens = int(self.usage.get("prompt_tokens") or 0) if self.usage else 0
         rounds = a.rounds if a.rounds is not None else 0
         if self.kind == "llama.cpp" and self.timings:
-            rounds = self.rounds.round_count
+            rounds = self.timing.rounds.round_count
         return RemoteFinished(
             reason="cancelled" if (self.cancelled or interrupted) else self.reason,
             prompt_tokens=prompt_tokens,

@@ -1,4 +1,4 @@
-"""Engine-neutral speculation options, depth parsing, defaults and round accounting."""
+"""Engine-neutral speculation options, depth parsing, defaults, rounds and their statistics."""
 
 from app.core.speculative.options import (
     DRAFTER_METHODS,
@@ -12,21 +12,40 @@ from app.core.speculative.options import (
     parse_bool,
     parse_num_speculative_tokens,
 )
-from app.core.speculative.rounds import RoundAccountant, RoundStats, is_drafting_round, mean_accepted_length
+from app.core.speculative.rounds import (
+    DecodeFigures,
+    Round,
+    RoundAccountant,
+    RoundTotals,
+    TimingsRounds,
+    acceptance_rate,
+    is_drafting_round,
+    json_rate,
+    mean_accepted_length,
+    round_totals,
+    tokens_per_second,
+)
 
 __all__ = [
     "DRAFTER_METHODS",
     "METHODS",
     "MODEL_FREE_METHODS",
     "OFF",
+    "DecodeFigures",
     "DefaultDepth",
+    "Round",
     "RoundAccountant",
-    "RoundStats",
+    "RoundTotals",
     "SpeculationError",
     "SpeculationOptions",
+    "TimingsRounds",
+    "acceptance_rate",
     "default_tokens",
     "is_drafting_round",
+    "json_rate",
     "mean_accepted_length",
     "parse_bool",
     "parse_num_speculative_tokens",
+    "round_totals",
+    "tokens_per_second",
 ]
