@@ -29,7 +29,6 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -37,6 +36,7 @@ if str(ROOT) not in sys.path:
 
 from app.core.engines.base import Finished, LoadRequest, Sampling  # noqa: E402
 from app.core.engines.mlx import MLXEngine  # noqa: E402
+from app.core.mlx_convert import smollm2_pair  # noqa: E402
 from app.core.speculative import SpeculationOptions  # noqa: E402
 
 PROMPTS = {
@@ -161,117 +161,6 @@ def tiny_pairs(root: Path) -> list[tuple[str, Path, Path, str]]:
         ld = fx.write_llama_drafter(root / f"ld-{forced}", forced=forced, hidden=128, layers=1)
         pairs.append((f"llama 512x8 + 128x1 (draft), {tag}", lt, ld, "draft"))
     return pairs
-
-
-def _unpermute(w: Any, n_head: int) -> Any:
-    """Undo llama.cpp's rotary permutation of the Q/K rows (its convert script applies it)."""
-    rows = w.shape[0]
-    return w.reshape(n_head, rows // n_head // 2, 2, *w.shape[1:]).swapaxes(1, 2).reshape(w.shape)
-
-
-def gguf_llama_to_mlx(gguf_path: Path, out: Path) -> Path:
-    """A llama-architecture GGUF with float tensors -> an mlx-lm checkpoint (weights, config, tokenizer)."""
-    import mlx.core as mx
-    import numpy as np
-    from gguf import GGUFReader
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
-    from transformers import PreTrainedTokenizerFast
-
-    reader = GGUFReader(str(gguf_path))
-    meta = {f.name: f.contents() for f in reader.fields.values()}
-    if meta.get("general.architecture") != "llama":
-        raise SystemExit(f"{gguf_path} is not a llama GGUF")
-    n_head, n_kv = int(meta["llama.attention.head_count"]), int(meta["llama.attention.head_count_kv"])
-    names = {
-        "token_embd": "model.embed_tokens",
-        "output_norm": "model.norm",
-        "output": "lm_head",
-        "attn_norm": "input_layernorm",
-        "ffn_norm": "post_attention_layernorm",
-        "attn_q": "self_attn.q_proj",
-        "attn_k": "self_attn.k_proj",
-        "attn_v": "self_attn.v_proj",
-        "attn_output": "self_attn.o_proj",
-        "ffn_gate": "mlp.gate_proj",
-        "ffn_up": "mlp.up_proj",
-        "ffn_down": "mlp.down_proj",
-    }
-    weights = {}
-    for t in reader.tensors:
-        if t.tensor_type.name not in ("F32", "F16"):
-            raise SystemExit(f"{t.name} is {t.tensor_type.name}; dequantize the GGUF to F32 first")
-        parts = t.name.split(".")
-        data = np.asarray(t.data, dtype=np.float32).reshape([int(x) for x in reversed(t.shape.tolist())])
-        if parts[0] == "blk":
-            kind = parts[2]
-            if kind == "attn_q":
-                data = _unpermute(data, n_head)
-            elif kind == "attn_k":
-                data = _unpermute(data, n_kv)
-            key = f"model.layers.{parts[1]}.{names[kind]}.{parts[-1]}"
-        else:
-            key = f"{names[parts[0]]}.{parts[-1]}"
-        weights[key] = mx.array(data)
-    out.mkdir(parents=True, exist_ok=True)
-    mx.save_safetensors(str(out / "model.safetensors"), weights, metadata={"format": "mlx"})
-    tokens = list(meta["tokenizer.ggml.tokens"])
-    config = {
-        "model_type": "llama",
-        "architectures": ["LlamaForCausalLM"],
-        "hidden_size": int(meta["llama.embedding_length"]),
-        "num_hidden_layers": int(meta["llama.block_count"]),
-        "intermediate_size": int(meta["llama.feed_forward_length"]),
-        "num_attention_heads": n_head,
-        "num_key_value_heads": n_kv,
-        "rms_norm_eps": float(meta["llama.attention.layer_norm_rms_epsilon"]),
-        "vocab_size": len(tokens),
-        "max_position_embeddings": int(meta["llama.context_length"]),
-        "rope_theta": float(meta["llama.rope.freq_base"]),
-        "tie_word_embeddings": "lm_head.weight" not in weights,
-        "bos_token_id": int(meta["tokenizer.ggml.bos_token_id"]),
-        "eos_token_id": int(meta["tokenizer.ggml.eos_token_id"]),
-    }
-    (out / "config.json").write_text(json.dumps(config, indent=1))
-    merges = [tuple(m.split(" ", 1)) for m in meta["tokenizer.ggml.merges"]]
-    bpe = Tokenizer(models.BPE(vocab={t: i for i, t in enumerate(tokens)}, merges=merges))
-    bpe.pre_tokenizer = pre_tokenizers.Sequence(
-        [pre_tokenizers.Digits(individual_digits=True), pre_tokenizers.ByteLevel(add_prefix_space=False)]
-    )
-    bpe.decoder = decoders.ByteLevel()
-    types = list(meta["tokenizer.ggml.token_type"])
-    bpe.add_special_tokens([t for t, ty in zip(tokens, types, strict=True) if ty == 3])
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=bpe,
-        bos_token=tokens[config["bos_token_id"]],
-        eos_token=tokens[config["eos_token_id"]],
-        chat_template=meta.get("tokenizer.chat_template"),
-    )
-    fast.save_pretrained(str(out))
-    return out
-
-
-def smollm2_pair(gguf_path: Path, cache: Path) -> tuple[str, Path, Path, str]:
-    """SmolLM2 F32 (MLX) as target, its own 4-bit MLX quantization as the classic drafter."""
-    import shutil
-
-    import mlx.core as mx
-    from mlx.utils import tree_flatten
-    from mlx_lm.utils import load_model, quantize_model
-
-    target = cache / "smollm2-135m-mlx-f32"
-    drafter = cache / "smollm2-135m-mlx-q4"
-    if not (target / "model.safetensors").is_file():
-        gguf_llama_to_mlx(gguf_path, target)
-    if not (drafter / "model.safetensors").is_file():
-        model, config = load_model(target)
-        model, config = quantize_model(model, config, group_size=64, bits=4)
-        drafter.mkdir(parents=True, exist_ok=True)
-        mx.save_safetensors(str(drafter / "model.safetensors"), dict(tree_flatten(model.parameters())))
-        (drafter / "config.json").write_text(json.dumps(config, indent=1))
-        for f in target.iterdir():
-            if f.name.startswith(("tokenizer", "special_tokens", "chat_template")):
-                shutil.copy(f, drafter / f.name)
-    return ("SmolLM2-135M F32 + its MLX 4-bit (draft)", target, drafter, "draft")
 
 
 def main(argv: list[str] | None = None) -> int:

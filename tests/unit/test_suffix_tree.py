@@ -1,0 +1,148 @@
+"""The suffix cache's contract (arctic-inference's SuffixDecodingCache) and its persistence."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from app.core.speculative import suffix as sx
+from app.core.speculative.suffix import Record, SuffixCache, SuffixStore
+
+PROMPT = [1, 2, 3, 4, 5]
+ANSWER = [10, 11, 12, 13, 14, 15, 16, 17, 18, 19]
+
+
+def test_prompt_lookup_proposes_what_follows_the_repeated_text() -> None:
+    cache = SuffixCache()
+    cache.start_request("r", [7, 8, 9, 40, 41, 42, 43, 5, 6, 7, 8, 9])
+    draft = cache.speculate("r", [7, 8, 9, 40, 41, 42, 43, 5, 6, 7, 8, 9], 8)
+    assert draft.token_ids == (40, 41, 42)  # bounded by the 3-token match "7 8 9" (factor 1.0)
+    assert draft.match_len == 3 and draft.probs == (1.0, 1.0, 1.0) and draft.score == 3.0
+    longer = cache.speculate("r", [7, 8, 9, 40, 41, 42, 43, 5, 6, 7, 8, 9], 8, max_spec_factor=2.0)
+    assert longer.token_ids == (40, 41, 42, 43, 5, 6)
+
+
+def test_a_learned_answer_is_proposed_from_its_first_token_for_the_same_prompt() -> None:
+    cache = SuffixCache()
+    cache.start_request(1, PROMPT)
+    cache.add_active_response(1, ANSWER[:4])
+    cache.add_active_response(1, ANSWER[4:])  # the tail after the last step is learned too
+    assert cache.stop_request(1) == (PROMPT, ANSWER)
+    assert cache.active_requests == frozenset()  # released at once
+    cache.start_request(2, PROMPT)
+    draft = cache.speculate(2, PROMPT, 16)
+    assert draft.token_ids == tuple(ANSWER[:5])  # 5-token match -> at most 5 (factor 1.0)
+    assert cache.speculate(2, PROMPT, 16, max_spec_factor=4.0).token_ids == tuple(ANSWER)
+    assert cache.speculate(2, PROMPT, 3, max_spec_factor=4.0).token_ids == tuple(ANSWER[:3])
+    # prompt lookup: the request's own text only
+    assert cache.speculate(2, PROMPT, 16, use_global=False).token_ids == ()
+    with pytest.raises(KeyError):
+        cache.speculate(1, PROMPT, 4)  # a stopped request is not active any more
+
+
+def test_frequency_scores_and_the_minimum_probability() -> None:
+    cache = SuffixCache()
+    for i, nxt in enumerate([50, 50, 50, 60]):
+        cache.start_request(i, [])
+        cache.add_active_response(i, [30, 31, 32, nxt, 70])
+        cache.stop_request(i)
+    cache.start_request("q", [])
+    draft = cache.speculate("q", [30, 31, 32], 1)
+    assert draft.token_ids == (50,) and draft.probs == (0.75,)
+    # 0.75 and then 1.0 * 0.75 for 70 after 50; a higher floor stops before the split
+    assert cache.speculate("q", [30, 31, 32], 1, min_token_prob=0.8).token_ids == ()
+
+
+def test_interleaved_requests_keep_their_own_active_text() -> None:
+    cache = SuffixCache()
+    cache.start_request("a", [1, 2, 3])
+    cache.start_request("b", [1, 2, 3])
+    cache.add_active_response("a", [4, 5, 6, 1, 2, 3])
+    cache.add_active_response("b", [9, 9])
+    # a's own text repeats 1 2 3 -> 4 5 6; b has not seen that (a is still active, not global)
+    assert cache.speculate("a", [1, 2, 3, 4, 5, 6, 1, 2, 3], 3).token_ids == (4, 5, 6)
+    assert cache.speculate("b", [1, 2, 3, 9, 9, 1, 2, 3], 3).token_ids == (9, 9)
+    cache.stop_request("a")
+    assert cache.speculate("b", [1, 2, 3, 9, 9, 1, 2, 3], 3).token_ids in {(9, 9), (4, 5, 6)}
+    assert cache.active_requests == frozenset({"b"})
+    with pytest.raises(ValueError):
+        cache.start_request("b", [])
+
+
+def test_size_limit_drops_the_oldest_answer_first_and_forgetting() -> None:
+    cache = SuffixCache(max_cached_tokens=25)
+    for i in range(3):
+        cache.start_request(i, [])
+        cache.add_active_response(i, [100 + i] * 2 + list(range(200 + 10 * i, 208 + 10 * i)))
+        cache.stop_request(i, conversation=f"c{i}")
+    assert cache.cached_responses == 2 and cache.cached_tokens == 20
+    cache.start_request("q", [])
+    assert cache.speculate("q", [100, 100], 4).token_ids == ()  # the oldest is gone
+    assert cache.speculate("q", [101, 101], 2).token_ids == (210, 211)
+    assert cache.forget_conversation("c1") == 1
+    assert cache.speculate("q", [101, 101], 2).token_ids == ()
+    assert cache.speculate("q", [102, 102], 2).token_ids == (220, 221)
+    cache.forget_all()
+    assert cache.speculate("q", [102, 102], 2).token_ids == () and cache.cached_tokens == 0
+
+
+def test_the_store_persists_bounds_and_forgets(tmp_path: Path) -> None:
+    key = sx.conversation_key("", "What is 2+2?")
+    other = sx.conversation_key("", "Hello")
+    store = SuffixStore("vocab1", max_tokens=40, root=tmp_path)
+    store.append(Record(PROMPT, ANSWER, key))
+    store.append(Record([6, 6, 6], [20, 21, 22, 23], other))
+    cache = store.open_cache()  # as a new process would
+    assert cache.cached_responses == 2
+    cache.start_request("r", PROMPT)
+    assert cache.speculate("r", PROMPT, 5).token_ids == tuple(ANSWER[:5])
+    assert sx.stored_tokens(tmp_path) == 15 + 7
+
+    # deleting the conversation deletes its answer on disk and in the live cache
+    assert sx.forget_conversation(key, root=tmp_path) == 1
+    assert cache.speculate("r", PROMPT, 5).token_ids == ()
+    assert [r.conversation for r in SuffixStore("vocab1", root=tmp_path).records()] == [other]
+
+    # the size limit: the oldest records go first
+    for i in range(6):
+        store.append(Record([], [300 + i] * 10, None))
+    kept = SuffixStore("vocab1", max_tokens=40, root=tmp_path).records()
+    assert sum(r.size for r in kept) <= 40 and kept[-1].response == [305] * 10
+
+    sx.forget_all(root=tmp_path)
+    assert SuffixStore("vocab1", root=tmp_path).records() == [] and cache.cached_tokens == 0
+
+
+def test_a_corrupt_line_is_skipped_not_fatal(tmp_path: Path) -> None:
+    (tmp_path / "v.jsonl").write_text('{"p": [1], "r": [2, 3]}\nnot json\n{"p": "x"}\n', "utf-8")
+    assert [r.response for r in SuffixStore("v", root=tmp_path).records()] == [[2, 3]]
+
+
+def test_conversation_key_of_messages_matches_the_store_side() -> None:
+    msgs = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": "Hello"},
+        {"role": "user", "content": "Again"},
+    ]
+    assert sx.key_for_messages(msgs) == sx.conversation_key("Be brief.", "Hi")
+    assert sx.key_for_messages([{"role": "system", "content": "x"}]) is None
+
+
+def test_speculation_stays_cheap_on_a_full_corpus() -> None:
+    """The per-step overhead next to a forward pass (tens of ms on a CPU): a large, repetitive
+    corpus (common n-grams with many hits) still answers in well under a few ms."""
+    cache = SuffixCache(max_cached_tokens=sx.DEFAULT_MAX_TOKENS)
+    for i in range(400):
+        cache.learn([], [(i * 7 + j) % 50 for j in range(500)])  # 200k tokens, 50 distinct ids
+    cache.start_request("q", list(range(20)))
+    ctx = [(3 * 7 + j) % 50 for j in range(40)]
+    cache.speculate("q", ctx, 16)
+    t0 = time.perf_counter()
+    for _ in range(50):
+        draft = cache.speculate("q", ctx, 16)
+    per_call = (time.perf_counter() - t0) / 50
+    assert len(draft.token_ids) == 16
+    assert per_call < 0.02, f"{per_call * 1000:.1f} ms per speculate"
