@@ -199,3 +199,14 @@ def test_unreadable_store_is_not_a_result(model_files: tuple[Path, Path]) -> Non
     key = _key(*model_files)
     auto.result_path(key).write_text("{not json", "utf-8")
     assert auto.load_result(key) is None
+
+
+def test_stored_ratios_choose_exactly_as_measured(model_files: tuple[Path, Path]) -> None:
+    """A prose ratio just under the floor stays under it once stored (no rounding on the way)."""
+    key = _key(*model_files)
+    result = auto.CalibrationResult(key, base(m(NGRAM, 0.96996, 1.0, 3.5), m(DRAFT4, 1.05, 1.1, 1.1)), 1.0)
+    assert result.choice.candidate == DRAFT4
+    auto.store_result(result)
+    back = auto.load_result(key)
+    assert back is not None and back.choice.candidate == DRAFT4
+    assert back.to_json()["chosen"] == result.to_json()["chosen"]

@@ -224,7 +224,8 @@ class Measurement:
         mean = self.mean
         return {
             **self.candidate.to_json(),
-            "ratios": {k: None if v is None else round(v, 3) for k, v in self.ratios.items()},
+            # full precision: the stored result must choose exactly as the measurement did
+            "ratios": dict(self.ratios),
             "mean": None if mean is None else round(mean, 3),
             "details": self.details,
         }

@@ -1,0 +1,127 @@
+"""Auto on real engines: a calibration of the embedded SmolLM2 pair, reuse by --spec auto, cancel.
+
+Speed is not asserted (docs/benchmarks.md measures it); these tests check that a real calibration
+runs every step, stores its result where the key says, is reused without measuring again, and
+that a cancel leaves nothing stored and no engine thread behind.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from app.core.cancel import CancelToken
+from app.core.engines.base import LoadRequest
+from app.core.launch import load_engine
+from app.core.speculative import auto
+
+
+def _engine_threads() -> list[str]:
+    return [t.name for t in threading.enumerate() if t.name.startswith("tandem-llamacpp") and t.is_alive()]
+
+
+def test_calibrate_real_pair_then_spec_auto_reuses_it(
+    smollm2_f32: Path, smollm2_q4: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(auto, "MAX_TOKENS", 16)  # short answers: this test runs on 2 shared cores
+    pair = ["--model-path", str(smollm2_f32), "--draft-model-path", str(smollm2_q4), "--threads", "2"]
+    assert main(["calibrate", *pair, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    methods = [c["method"] for c in out["candidates"]]
+    assert methods[0] == "draft" and out["candidates"][0]["tokens_per_round"] == 4
+    assert any(c["tokens_per_round"] in (2, 8) for c in out["candidates"][1:] if c["method"] == "draft")
+    assert "ngram-mod" in methods
+    for cand in out["candidates"]:
+        if "error" in cand["details"]:
+            continue
+        assert set(cand["ratios"]) == {"prose", "code", "repeat"}
+        assert all(r is not None and r > 0 for r in cand["ratios"].values()), cand
+        assert cand["details"]["prose"]["tokens"] >= 2
+    ngram = next(c for c in out["candidates"] if c["method"] == "ngram-mod")
+    assert ngram["details"]["repeat"]["on_tps"] is not None  # the repeat was measured, not copied
+    assert out["chosen"]["method"] in {"off", *methods} and out["chosen"]["why"]
+    assert out["measured_now"] is True and out["seconds"] > 0
+    stored = Path(out["stored_path"])
+    assert stored.is_file() and stored.parent == auto.store_dir()
+    assert out["key"]["engine"] == "llama.cpp" and out["key"]["threads"] == 2
+    assert out["key"]["model"]["size"] == smollm2_f32.stat().st_size
+    assert not _engine_threads()
+
+    # a second Auto launch reuses the stored result: measuring again would fail this test
+    def no_measuring(*_a: object, **_k: object) -> None:
+        raise AssertionError("calibrated again although a result is stored")
+
+    monkeypatch.setattr(auto, "calibrate", no_measuring)
+    assert main(["calibrate", *pair, "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["measured_now"] is False and again["chosen"] == out["chosen"]
+    args = ["generate", *pair, "--spec", "auto", "--prompt", "Say hi.", "--max-tokens", "4", "--json"]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    gen = json.loads(captured.out)
+    chosen = out["chosen"]["method"]
+    assert gen["speculation"] is (chosen != "off")
+    assert gen["method"] == (None if chosen == "off" else chosen)  # what the engine runs
+    assert captured.err == ""  # --json: quiet
+    assert main(args[:-1]) == 0  # without --json: says what Auto chose and that it was stored
+    err = capsys.readouterr().err
+    assert f"auto: {out['chosen']['label']} (stored in {stored})" in err
+
+
+def test_spec_auto_calibrates_first_when_nothing_is_stored(
+    smollm2_q4: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(auto, "MAX_TOKENS", 8)
+    args = ["generate", "--model-path", str(smollm2_q4), "--threads", "2", "--spec", "auto"]
+    assert main([*args, "--prompt", "Say hi.", "--max-tokens", "4"]) == 0
+    err = capsys.readouterr().err
+    assert "calibrating Auto for SmolLM2-135M-Instruct.Q4_1.gguf on llama.cpp" in err
+    assert "ngram-mod 16/round: prose" in err  # progress lines
+    assert "(measured now)" in err
+    assert len(list(auto.store_dir().glob("*.json"))) == 1
+
+
+def _quick(smollm2_q4: Path) -> tuple[auto.CalibrationKey, LoadRequest, list[auto.Candidate]]:
+    base = LoadRequest(str(smollm2_q4), n_ctx=512, n_threads=2)
+    key = auto.CalibrationKey.for_launch("llama.cpp", base, str(smollm2_q4))
+    return key, base, auto.candidates("llama.cpp", "draft", ["ngram-mod"])
+
+
+@pytest.mark.parametrize("when", ["between steps", "during a generation"])
+def test_cancel_mid_calibration_stores_nothing_and_leaves_no_thread(smollm2_q4: Path, when: str) -> None:
+    key, base, cands = _quick(smollm2_q4)
+    cancel = CancelToken()
+    seen: list[str] = []
+    timers: list[threading.Timer] = []
+
+    def progress(_fraction: float, message: str) -> None:
+        seen.append(message)
+        if message == "draft 4/round: code edit":  # the candidate and the off engine are both loaded
+            if when == "between steps":
+                cancel.cancel()
+            else:
+                timer = threading.Timer(0.05, cancel.cancel)
+                timers.append(timer)
+                timer.start()
+
+    with pytest.raises(auto.CalibrationCancelled):
+        auto.calibrate(
+            key,
+            base,
+            str(smollm2_q4),
+            cands,
+            lambda r: load_engine("llama.cpp", r),
+            cancel,
+            progress,
+            max_tokens=8,
+        )
+    for t in timers:
+        t.join()
+    assert "draft 4/round: code edit" in seen and not any("ngram-mod" in s for s in seen)
+    assert auto.load_result(key) is None
+    assert not list(auto.store_dir().glob("*"))
+    assert not _engine_threads()
