@@ -173,9 +173,27 @@ class _Pump:
         self.cancel = CancelToken()
         self._events = events
         self._on_end = on_end
+        #: what the engine did, as the pump saw it (complete even when the client left early)
+        self.rounds: list[Round] = []
+        self.finished: Finished | None = None
+        #: set by the response handler: how the request ended for the client
+        self.status = "cancelled"
+        self.tool_calls = 0
+        self.error = ""
+        self._sides_left = 2  # the engine side (this thread) and the client side (the handler)
+        self._sides_lock = threading.Lock()
+        self.on_both_done: Callable[[], None] | None = None
         self.thread = threading.Thread(
             target=self._run, name=f"tandem-serve-gen-{_Pump.counter}", daemon=True
         )
+
+    def side_done(self) -> None:
+        """Called once by each side; the request is reported when both are done."""
+        with self._sides_lock:
+            self._sides_left -= 1
+            last = self._sides_left == 0
+        if last and self.on_both_done is not None:
+            self.on_both_done()
 
     def _put(self, item: object) -> bool:
         try:
@@ -188,6 +206,10 @@ class _Pump:
     def _run(self) -> None:
         try:
             for ev in self._events():
+                if isinstance(ev, Round):
+                    self.rounds.append(ev)
+                elif isinstance(ev, Finished):
+                    self.finished = ev
                 if not self._put(ev):
                     break
         except BaseException as exc:
@@ -389,7 +411,7 @@ class LocalServer:
         except P.ApiError as exc:
             return _error_response(exc)
         client = f"{request.client.host}:{request.client.port}" if request.client else "?"
-        pump = self._start_pump(model, req)
+        pump = self._start_pump(model, req, client)
         if req.stream:
             return StreamingResponse(
                 self._stream(pump, model, req, client),
@@ -398,7 +420,7 @@ class LocalServer:
             )
         return await self._complete(pump, model, req, client, request)
 
-    def _start_pump(self, model: ServedModel, req: P.ChatRequest) -> _Pump:
+    def _start_pump(self, model: ServedModel, req: P.ChatRequest, client: str) -> _Pump:
         loop = asyncio.get_running_loop()
         kwargs: dict[str, Any] = {}
         if req.tools:
@@ -411,8 +433,15 @@ class LocalServer:
             with self._pumps_lock:
                 self._pumps.discard(p)
             self.admission.leave()
+            p.side_done()
+
+        def report() -> None:
+            if pump.finished is not None and pump.finished.reason == "cancelled":
+                pump.status = "cancelled"
+            self._record(client, req.stream, pump)
 
         pump = _Pump(loop, events, ended)
+        pump.on_both_done = report
         with self._pumps_lock:
             self._pumps.add(pump)
         pump.thread.start()
@@ -433,32 +462,33 @@ class LocalServer:
         rounds: list[Round] = []
         fin: Finished | None = None
         try:
-            async for ev in pump.items():
-                if isinstance(ev, TextDelta):
-                    pieces.append(ev.text)
-                elif isinstance(ev, Round):
-                    rounds.append(ev)
-                elif isinstance(ev, Finished):
-                    fin = ev
-        except EngineError as exc:
-            self._record(client, False, "error", fin, rounds, 0, str(exc))
-            return _error_response(_engine_error(exc))
+            try:
+                async for ev in pump.items():
+                    if isinstance(ev, TextDelta):
+                        pieces.append(ev.text)
+                    elif isinstance(ev, Round):
+                        rounds.append(ev)
+                    elif isinstance(ev, Finished):
+                        fin = ev
+            except EngineError as exc:
+                pump.status, pump.error = "error", str(exc)
+                return _error_response(_engine_error(exc))
+            text = "".join(pieces)
+            calls: list[dict[str, Any]] = []
+            if model.tool_style and req.tools:
+                from app.core.chat.tool_parsers import parse_tool_calls
+
+                text, calls = parse_tool_calls(text, model.tool_style)
+            calls += _native_calls(fin)
+            pump.status, pump.tool_calls = "ok", len(calls)
+            return JSONResponse(
+                P.completion(P.completion_id(), model.model_id, text, calls, fin, rounds, model.spec_method)
+            )
         finally:
             watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
-        text = "".join(pieces)
-        calls: list[dict[str, Any]] = []
-        if model.tool_style and req.tools:
-            from app.core.chat.tool_parsers import parse_tool_calls
-
-            text, calls = parse_tool_calls(text, model.tool_style)
-        calls += _native_calls(fin)
-        status = "cancelled" if fin is not None and fin.reason == "cancelled" else "ok"
-        self._record(client, False, status, fin, rounds, len(calls))
-        return JSONResponse(
-            P.completion(P.completion_id(), model.model_id, text, calls, fin, rounds, model.spec_method)
-        )
+            pump.side_done()
 
     async def _stream(
         self, pump: _Pump, model: ServedModel, req: P.ChatRequest, client: str
@@ -469,8 +499,6 @@ class LocalServer:
         rounds: list[Round] = []
         fin: Finished | None = None
         n_calls = 0
-        status = "cancelled"
-        error = ""
 
         def pieces_out(pieces: list[Piece]) -> list[bytes]:
             nonlocal n_calls
@@ -497,10 +525,9 @@ class LocalServer:
                     elif isinstance(ev, Finished):
                         fin = ev
             except EngineError as exc:
-                error = str(exc)
+                pump.status, pump.error = "error", str(exc)
                 yield P.sse(_engine_error(exc).body())
                 yield P.sse("[DONE]")
-                status = "error"
                 return
             for data in pieces_out(splitter.finish()):
                 yield data
@@ -517,24 +544,18 @@ class LocalServer:
                 tail["usage"] = final["usage"]
                 tail["tandem"] = final["tandem"]
                 yield P.sse(tail)
+            pump.status, pump.tool_calls = "ok", n_calls
             yield P.sse("[DONE]")
-            status = "cancelled" if fin is not None and fin.reason == "cancelled" else "ok"
         finally:  # the client left (the task was cancelled) or the answer is complete
             pump.cancel.cancel()
-            self._record(client, True, status, fin, rounds, n_calls, error)
+            pump.side_done()
 
-    def _record(
-        self,
-        client: str,
-        stream: bool,
-        status: str,
-        fin: Finished | None,
-        rounds: list[Round],
-        n_calls: int,
-        error: str = "",
-    ) -> None:
+    def _record(self, client: str, stream: bool, pump: _Pump) -> None:
+        """Report a request once its generation has ended (on the pump's thread)."""
         if self.on_request is None:
             return
+        fin, rounds, status = pump.finished, pump.rounds, pump.status
+        n_calls, error = pump.tool_calls, pump.error
         figures = P.speculation_figures(fin, rounds, None)
         usage = P.usage(fin, rounds)
         record = ServedRequest(

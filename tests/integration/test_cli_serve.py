@@ -1,0 +1,79 @@
+"""``TANDEM_API_KEY=k tandem serve --model-path F --port P`` answers openai clients (issue 13)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import openai
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def _serve(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    deadline = time.monotonic() + 120
+    seen = []
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        seen.append(line)
+        m = re.search(r"at (http://127\.0\.0\.1:\d+/v1)", line)
+        if m:
+            return proc, m.group(1)
+    proc.kill()
+    proc.wait()
+    raise AssertionError("tandem serve did not start:\n" + "".join(seen))
+
+
+def test_tandem_serve_answers_with_speculation_stats_and_needs_the_key(
+    smollm2_f32: Path, smollm2_q4: Path
+) -> None:
+    env = {**os.environ, "TANDEM_API_KEY": "k"}
+    args = ["--model-path", str(smollm2_f32), "--draft-model-path", str(smollm2_q4), "--port", "0"]
+    proc, url = _serve(args, env)
+    try:
+        with openai.OpenAI(base_url=url, api_key="k", max_retries=0, timeout=120) as client:
+            r = client.chat.completions.create(
+                model="any",
+                messages=[{"role": "user", "content": "Count from 1 to 20."}],
+                max_tokens=16,
+            )
+        wrong = openai.OpenAI(base_url=url, api_key="not-k", max_retries=0, timeout=60)
+        with wrong, pytest.raises(openai.AuthenticationError):
+            wrong.models.list()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    spec = (r.model_extra or {})["tandem"]["speculative_decoding"]
+    assert r.usage is not None and r.usage.completion_tokens == 16
+    assert spec["method"] == "draft" and spec["drafted"] > 0 and spec["rounds"] > 0
+    assert proc.returncode == 0, err
+    assert "server stopped" in err
+    assert "k" not in re.findall(r"API key: (\S+)", err)  # a key from the environment is not printed
+    assert "ok single: " in out and "drafted" in out  # the served-request log line
+
+
+def test_serve_refuses_another_address_without_allow_remote(tmp_path: Path) -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "app", "serve", "--model-path", str(tmp_path / "m.gguf"), "--host", "0.0.0.0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 2
+    assert "--allow-remote" in r.stderr and "Traceback" not in r.stderr
