@@ -300,6 +300,8 @@ def file_identity(path: str | os.PathLike[str] | None) -> dict[str, Any] | None:
     if not path:
         return None
     p = Path(path).expanduser().resolve()
+    if not p.exists():
+        raise FileNotFoundError(f"{p}: no such model file or folder")
     if p.is_dir():
         files = sorted(f for f in p.rglob("*") if f.is_file())
         stats = [f.stat() for f in files]
