@@ -52,6 +52,7 @@ from app.gui.models.conversations_model import ConversationsModel
 from app.gui.models.downloads_model import DownloadsModel, human_bytes
 from app.gui.models.registry_model import FamilyModel, SpecTreeModel
 from app.gui.ops import Ops
+from app.gui.server_controller import ServerController
 from app.gui.sysinfo import rss_bytes
 from app.gui.views.banner import ErrorBanner
 from app.gui.views.browser import BrowserPage
@@ -59,6 +60,7 @@ from app.gui.views.chat_view import ChatView
 from app.gui.views.delete_dialog import DeleteDialog
 from app.gui.views.downloads_page import DownloadsPage
 from app.gui.views.launch_dialog import LaunchChoice, LaunchDialog
+from app.gui.views.server_panel import ServerSwitch
 from app.gui.views.settings_dialog import SettingsDialog
 from app.gui.workers import EngineHost
 
@@ -249,6 +251,9 @@ class MainWindow(QMainWindow):
         self.eject_btn.clicked.connect(self.eject)
         for w in (self.status_model, self.status_engine, self.status_spec):
             sb.addWidget(w)
+        # the local API server (issue 13): serves the loaded model; views/server_panel.py
+        self.server_switch = ServerSwitch(ServerController(self.engine, self))
+        sb.addPermanentWidget(self.server_switch)
         sb.addPermanentWidget(self.eject_btn)
         sb.addPermanentWidget(self.status_memory)
         self._memory_timer = QTimer(self)
@@ -659,6 +664,7 @@ class MainWindow(QMainWindow):
         """Stop every worker: generation, the engine thread, downloads, tasks and timers."""
         self._memory_timer.stop()
         self.chat.shutdown()
+        self.server_switch.controller.stop()
         self.downloads_model.stop()
         self.ops.shutdown()
         self.engine.shutdown()

@@ -93,6 +93,11 @@ class EngineHost(QObject):
         return self.info is not None
 
     @property
+    def current_engine(self) -> Engine | None:
+        """The loaded engine (the local API server sends its requests to it, issue 13)."""
+        return self._engine
+
+    @property
     def busy(self) -> bool:
         return self._busy
 

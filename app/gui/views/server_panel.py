@@ -1,0 +1,160 @@
+"""The "Local server" switch of the status bar and its panel: address, key (Copy), request log."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.server import ServedRequest
+from app.gui.server_controller import ServerController, describe
+
+LOG_LIMIT = 200
+
+
+class ServerPanel(QFrame):
+    """Address and key of the running server, a switch for other machines, and the served requests."""
+
+    def __init__(self, controller: ServerController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("serverPanel")
+        self.setWindowFlags(Qt.WindowType.Window)
+        self.controller = controller
+        self.address = QLabel()
+        self.address.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.key = QLineEdit()
+        self.key.setReadOnly(True)
+        self.key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.copy_key = QPushButton()
+        self.copy_key.clicked.connect(self._copy_key)
+        self.copy_address = QPushButton()
+        self.copy_address.clicked.connect(
+            lambda: QGuiApplication.clipboard().setText(self.controller.address)
+        )
+        self.remote = QCheckBox()
+        self.remote.toggled.connect(self._on_remote_toggled)
+        self.warning = QLabel()
+        self.warning.setObjectName("serverWarning")
+        self.warning.setWordWrap(True)
+        self.log = QListWidget()
+        self.log.setObjectName("serverLog")
+        row1 = QHBoxLayout()
+        row1.addWidget(self.address, 1)
+        row1.addWidget(self.copy_address)
+        row2 = QHBoxLayout()
+        row2.addWidget(self.key, 1)
+        row2.addWidget(self.copy_key)
+        self.title = QLabel()
+        self.key_label = QLabel()
+        self.log_label = QLabel()
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.title)
+        lay.addLayout(row1)
+        lay.addWidget(self.key_label)
+        lay.addLayout(row2)
+        lay.addWidget(self.remote)
+        lay.addWidget(self.warning)
+        lay.addWidget(self.log_label)
+        lay.addWidget(self.log, 1)
+        controller.stateChanged.connect(self._refresh)
+        controller.requestServed.connect(self._on_request_served)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Local server"))
+        self.title.setText(self.tr("OpenAI-compatible API of the loaded model"))
+        self.key_label.setText(self.tr("API key (send as 'Authorization: Bearer <key>'):"))
+        self.copy_key.setText(self.tr("Copy"))
+        self.copy_address.setText(self.tr("Copy"))
+        self.remote.setText(self.tr("Allow other machines to connect"))
+        self.log_label.setText(self.tr("Served requests"))
+        self._refresh()
+
+    def _refresh(self, *_args: object) -> None:
+        c = self.controller
+        self.address.setText(c.address if c.running else self.tr("Not running"))
+        self.key.setText(c.key if c.running else "")
+        self.copy_key.setEnabled(c.running)
+        self.copy_address.setEnabled(c.running)
+        self.warning.setText(
+            self.tr(
+                "Warning: the server listens on all network addresses; anyone who has the key can use it."
+            )
+            if c.running and c.exposed
+            else ""
+        )
+        self.warning.setVisible(bool(self.warning.text()))
+
+    def _copy_key(self) -> None:
+        QGuiApplication.clipboard().setText(self.controller.key)
+
+    def _on_remote_toggled(self, on: bool) -> None:
+        host = "0.0.0.0" if on else "127.0.0.1"
+        if self.controller.running:
+            self.controller.start(host)
+        else:
+            self.controller.bind_host = host
+        self._refresh()
+
+    def _on_request_served(self, r: ServedRequest) -> None:
+        stamp = time.strftime("%H:%M:%S", time.localtime(r.when))
+        self.log.insertItem(0, f"{stamp} {r.client} {describe(r)}")
+        while self.log.count() > LOG_LIMIT:
+            self.log.takeItem(self.log.count() - 1)
+
+
+class ServerSwitch(QToolButton):
+    """The status bar's "Local server" switch: on serves the loaded model and opens the panel."""
+
+    def __init__(self, controller: ServerController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("serverSwitch")
+        self.setCheckable(True)
+        self.setAutoRaise(True)
+        self.controller = controller
+        self.panel = ServerPanel(controller, self)
+        self.toggled.connect(self._on_toggled)
+        controller.stateChanged.connect(self._on_state)
+        controller.failed.connect(self._on_failed)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        c = self.controller
+        self.setText(self.tr("Server: %1").replace("%1", c.address) if c.running else self.tr("Local server"))
+        self.setToolTip(self.tr("Serve the loaded model to other programs over an OpenAI-compatible API"))
+        self.panel.retranslate()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def _on_toggled(self, on: bool) -> None:
+        if on and not self.controller.running:
+            if self.controller.start():
+                self.panel.show()
+        elif not on and self.controller.running:
+            self.controller.stop()
+
+    def _on_state(self, running: bool) -> None:
+        self.blockSignals(True)
+        self.setChecked(running)
+        self.blockSignals(False)
+        self.retranslate()
+
+    def _on_failed(self, message: str) -> None:
+        self._on_state(False)
+        self.setToolTip(self.tr("The server could not start: %1").replace("%1", message))

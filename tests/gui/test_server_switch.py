@@ -1,0 +1,59 @@
+"""The status bar's Local server switch: serves the loaded model, shows address and key, logs requests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from PySide6.QtGui import QGuiApplication
+
+from tests.gui.conftest import ScriptedEngine, scripted_loader
+from tests.gui.test_chat import load_default
+
+
+def test_switch_serves_the_loaded_model_and_lists_requests(make_window: Any, qtbot: Any) -> None:
+    w = make_window(loader=scripted_loader(ScriptedEngine(text="one two three four five six")))
+    load_default(w, qtbot, 10_000)
+    switch = w.server_switch
+    assert switch.text() == "Local server" and not switch.isChecked()
+    with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
+        switch.click()
+    panel = switch.panel
+    address = switch.controller.address
+    assert address.startswith("http://127.0.0.1:") and switch.text() == f"Server: {address}"
+    assert panel.isVisible() and panel.address.text() == address
+    key = panel.key.text()
+    assert key and key == switch.controller.key and not panel.warning.isVisible()
+    panel.copy_key.click()
+    assert QGuiApplication.clipboard().text() == key
+
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 8}
+    denied = httpx.post(address + "/chat/completions", json=body, timeout=30)
+    ok = httpx.post(
+        address + "/chat/completions", json=body, headers={"Authorization": f"Bearer {key}"}, timeout=30
+    )
+    assert denied.status_code == 401
+    assert ok.status_code == 200
+    spec = ok.json()["tandem"]["speculative_decoding"]
+    assert ok.json()["choices"][0]["message"]["content"] == "one two three four five six"
+    assert spec["drafted"] > 0
+    qtbot.waitUntil(lambda: panel.log.count() == 1, timeout=10_000)
+    line = panel.log.item(0).text()
+    assert "ok single" in line and f"drafted {spec['drafted']}" in line
+
+    with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
+        switch.click()
+    assert not switch.controller.running and switch.text() == "Local server"
+    assert panel.address.text() == "Not running"
+
+
+def test_allowing_other_machines_shows_a_warning(make_window: Any, qtbot: Any) -> None:
+    w = make_window(loader=scripted_loader(ScriptedEngine()))
+    load_default(w, qtbot, 10_000)
+    switch = w.server_switch
+    with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
+        switch.click()
+    switch.panel.remote.setChecked(True)
+    assert switch.controller.running and switch.controller.address.startswith("http://0.0.0.0:")
+    assert switch.panel.warning.isVisible() and "all network addresses" in switch.panel.warning.text()
+    switch.controller.stop()
