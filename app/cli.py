@@ -138,7 +138,8 @@ def _add_model_args(p: argparse.ArgumentParser, bench_like: bool) -> None:
     p.add_argument(
         "--spec-method",
         default=None,
-        help="draft, mtp, ngram-mod, ngram-cache, ngram-simple, ngram-map-k, ngram-map-k4v",
+        help="draft, mtp, ngram-mod, ngram-cache, ngram-simple, ngram-map-k, ngram-map-k4v (llama.cpp); "
+        "suffix, prompt-lookup (MLX: drafts from earlier answers / the prompt, no drafter)",
     )
     p.add_argument("--draft-quant", help="drafter quantization (declared drafters)")
     p.add_argument("--draft-tokens", type=_draft_tokens, help="tokens per round (default: the engine's)")
@@ -455,21 +456,29 @@ def cmd_parity(args: argparse.Namespace) -> int:
     from app.core.bench import parity
 
     results = parity(_loader(args), _prompts(args.prompts), args.max_tokens)
-    bad = [r for r in results if not r.identical]
+    # EXACT, or a first difference that is a mutual top-k match (TOP_K_MATCH); anything else FAILs
+    bad = [r for r in results if r.verdict == "FAIL"]
     if args.json:
         for r in results:
             print(json.dumps(r.to_json()))
     else:
         for r in results:
-            status = "identical" if r.identical else f"DIVERGES at token {r.first_difference}"
+            status = r.verdict if r.identical else f"{r.verdict}: diverges at token {r.first_difference}"
             print(f"[{status}] ({r.compared}; {r.tokens_off} vs {r.tokens_on} tokens) {r.prompt[:60]!r}")
             if not r.identical:
-                print(f"    spec-off token: {r.off_token!r}   spec-on text there: {r.on_text!r}")
+                shown_on = r.on_token if r.on_token is not None else r.on_text
+                print(f"    spec-off token: {r.off_token!r}   spec-on there: {shown_on!r}")
                 if r.candidates:
                     cands = ", ".join(f"{t!r} {lp:.3f}" for _i, t, lp in r.candidates[:3])
                     kind = "near-tie: numerics of batched verification" if r.near_tie else "not a near-tie"
-                    print(f"    spec-off top candidates: {cands}; gap {r.logprob_gap:.4f} ({kind})")
-        print(f"{len(results) - len(bad)}/{len(results)} prompts identical")
+                    gap = "-" if r.logprob_gap is None else f"{r.logprob_gap:.4f}"
+                    print(f"    spec-off top candidates: {cands}; logprob gap {gap} ({kind})")
+                if r.on_candidates:
+                    cands = ", ".join(f"{t!r} {lp:.3f}" for _i, t, lp in r.on_candidates[:3])
+                    print(f"    spec-on top candidates: {cands}")
+        counts = {v: sum(r.verdict == v for r in results) for v in ("EXACT", "TOP_K_MATCH", "FAIL")}
+        print(", ".join(f"{v} {n}" for v, n in counts.items()))
+        print(f"{counts['EXACT']}/{len(results)} prompts identical")
     return 1 if bad else 0
 
 

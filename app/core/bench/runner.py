@@ -97,11 +97,18 @@ class ParityResult:
     candidates: list[tuple[int, str, float]] | None = None
     logprob_gap: float | None = None
     near_tie: bool | None = None
+    #: EXACT, TOP_K_MATCH (the first difference is a mutual top-k match: each side's token is among
+    #: the other side's top candidates there) or FAIL (issue 11's parity contract)
+    verdict: str = "EXACT"
+    on_token: str | None = None
+    on_candidates: list[tuple[int, str, float]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
+#: candidates compared per side at the first difference
+PARITY_TOP_K = 5
 NEAR_TIE = 0.1  # nats: flips below this are batched-verification numerics, not a drafter bug
 
 
@@ -114,6 +121,7 @@ def compare(off: RunResult, on: RunResult) -> ParityResult:
         res = ParityResult(off.prompt, idx is None, "token ids", len(a), len(b), idx)
         if idx is not None:
             _explain(res, off, idx, on.text)
+            _mutual_top_k(res, off, on, idx)
         return res
     why = "text: the engine does not expose the ids of accepted draft tokens"
     if off.text == on.text:
@@ -132,7 +140,30 @@ def compare(off: RunResult, on: RunResult) -> ParityResult:
         idx = len(off.pieces)
     res = ParityResult(off.prompt, False, why, off.completion_tokens, on.completion_tokens, idx)
     _explain(res, off, idx, on.text[acc : acc + 40])
+    res.verdict = "FAIL"  # no ids on the spec-on side: a mutual top-k match cannot be shown
     return res
+
+
+def _mutual_top_k(res: ParityResult, off: RunResult, on: RunResult, idx: int) -> None:
+    """TOP_K_MATCH when both sides' tokens at the first difference are in each other's top
+    candidates (a near-tie flipped by batched verification), else FAIL; the gap is the spec-off
+    log-probability of its token minus that of the spec-on token."""
+    res.verdict = "FAIL"
+    a, b = off.token_ids or [], on.token_ids or []
+    if idx >= len(a) or idx >= len(b):
+        return  # one side ended (end of generation) where the other went on
+    row_off = off.candidates[idx] if off.candidates and idx < len(off.candidates) else None
+    row_on = on.candidates[idx] if on.candidates and idx < len(on.candidates) else None
+    res.on_candidates = row_on
+    res.on_token = next((t for i, t, _lp in row_on or [] if i == b[idx]), None)
+    if row_off is None or row_on is None:
+        return
+    off_lp = {i: lp for i, _t, lp in row_off}
+    on_ids = {i for i, _t, _lp in row_on}
+    if b[idx] in off_lp and a[idx] in on_ids:
+        res.verdict = "TOP_K_MATCH"
+        res.logprob_gap = off_lp[a[idx]] - off_lp[b[idx]]
+        res.near_tie = res.logprob_gap < NEAR_TIE
 
 
 def _explain(res: ParityResult, off: RunResult, idx: int, on_text: str) -> None:
@@ -153,12 +184,15 @@ def parity(
     sampling = Sampling(temperature=0.0, max_tokens=max_tokens)
     engine = load(False)
     try:
-        offs = [run_once(engine, p, sampling, top_logprobs=5) for p in prompts]
+        offs = [run_once(engine, p, sampling, top_logprobs=PARITY_TOP_K) for p in prompts]
     finally:
         engine.close()
     engine = load(True)
     try:
-        ons = [run_once(engine, p, sampling) for p in prompts]
+        # the spec-on side's own candidates where the engine exposes them with speculation on
+        # (MLX's own decode loops), for the mutual top-k check
+        k = PARITY_TOP_K if getattr(engine, "candidates_with_speculation", False) else 0
+        ons = [run_once(engine, p, sampling, top_logprobs=k) for p in prompts]
     finally:
         engine.close()
     return [compare(a, b) for a, b in zip(offs, ons, strict=True)]

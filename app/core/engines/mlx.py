@@ -109,6 +109,7 @@ class _Loaded:
         #: model-free methods: the suffix cache, and (suffix decoding) where it persists
         self.suffix: SuffixCache | None = None
         self.store: SuffixStore | None = None
+        self.cost: Any = None  # mlx_modelfree.VerifyCost, measured across requests
 
 
 def _eos_ids(tokenizer: Any, config: dict[str, Any]) -> set[int]:
@@ -205,6 +206,9 @@ class MLXEngine:
         #: model-free methods: time spent proposing drafts in the last request (seconds) and how
         #: many proposals were made, to measure the suffix cache's overhead per step
         self.last_draft_stats: dict[str, float] = {}
+        #: model-free methods: cut drafts where verifying a token costs more than it is expected to
+        #: save (see mlx_modelfree.VerifyCost); tests that need every proposal verified turn it off
+        self.cost_gate = True
         self._state: _Loaded | None = None
         #: the one thread that touches MLX (issue 9: the shared owner thread of every engine)
         self._worker = EngineWorker(f"tandem-mlx-{next(_thread_ids)}", "MLX", free=self._release)
@@ -389,6 +393,13 @@ class MLXEngine:
             self._job_tools = None
 
     @property
+    def candidates_with_speculation(self) -> bool:
+        """Whether top candidates (``top_logprobs``) are recorded with speculation on too: Tandem's
+        model-free loop and mlx-lm's classic loop expose the target's log-probabilities."""
+        plan = self.plan
+        return plan is not None and (plan.kind in SUFFIX_METHODS or plan.kind == "draft" or plan.kind is None)
+
+    @property
     def n_ctx(self) -> int:
         """The context length asked at load: the prompt and the answer must fit in it."""
         return self.request.n_ctx
@@ -537,7 +548,7 @@ class MLXEngine:
         """Suffix decoding / prompt lookup in Tandem's own loop; MLX thread only."""
         from mlx_lm.sample_utils import make_logits_processors, make_sampler
 
-        from app.core.engines.mlx_modelfree import LmTarget, VlmTarget, model_free_steps
+        from app.core.engines.mlx_modelfree import LmTarget, VerifyCost, VlmTarget, model_free_steps
 
         plan = state.plan
         assert state.suffix is not None
@@ -559,6 +570,8 @@ class MLXEngine:
 
         stats: dict[str, float] = {}
         self.last_draft_stats = stats
+        if state.cost is None:
+            state.cost = VerifyCost()
         yield from model_free_steps(
             target,
             state.suffix,
@@ -572,6 +585,7 @@ class MLXEngine:
             conversation=conversation,
             on_learned=persist,
             stats=stats,
+            cost=state.cost if self.cost_gate else None,
         )
 
     def _candidates(self, state: _Loaded, logprobs: Any, k: int) -> list[TokenCandidate]:
