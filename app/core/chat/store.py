@@ -146,8 +146,19 @@ class ChatStore:
             )
 
     def delete_conversation(self, conversation_id: int) -> None:
+        first = self._db.execute(
+            "SELECT c.system_prompt, m.content FROM conversations c "
+            "JOIN messages m ON m.conversation_id = c.id "
+            "WHERE c.id = ? AND m.role = 'user' ORDER BY m.id LIMIT 1",
+            (conversation_id,),
+        ).fetchone()
         with self._db:
             self._db.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+        if first is not None:
+            # What suffix decoding learned from this conversation goes with it (issue 11).
+            from app.core.speculative import suffix
+
+            suffix.forget_conversation(suffix.conversation_key(str(first[0] or ""), str(first[1])))
 
     # --- messages ------------------------------------------------------------------------
     def add_message(
