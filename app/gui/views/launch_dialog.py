@@ -1,9 +1,9 @@
 """Launch dialog: engine, context, sampling, and the gated Speculative Decoding panel.
 
-The panel rule (issue 4, shared registry facts): the Speculative Decoding section is shown only if
-the spec declares a drafter AND the chosen engine can run one (``capability.drafter_support``).
-Switching engine or variant re-applies the rule live. Model-free methods (n-gram) are a separate
-box, offered for any model on engines that have them.
+The dialog holds no rules (issue 9): after every change it hands what the widgets hold to the
+Qt-free form model (:class:`app.core.launch_form.LaunchForm`) and binds the widgets to the state
+it returns (panel shown, fields enabled, notes as codes it translates here, Launch enabled).
+Switching engine or variant re-applies the rules live.
 
 Sampling starts from the family's recommended values (its model card, ``Family.sampling``), else
 Tandem's defaults from the settings; each field's tooltip says which. The values become the chat's
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QShowEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -31,19 +31,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.engines import capability
 from app.core.engines.base import Sampling, SamplingError
-from app.core.engines.capability import ENGINES, Support, engines_for_spec, model_free_methods
+from app.core.engines.capability import ENGINES, Support
 from app.core.launch import LaunchChoice as LaunchChoice  # re-exported: the dialog returns one
+from app.core.launch_form import FormValues, LaunchForm, Note, NoteCode, QuantOption, SwitchLabel
+from app.core.launch_form import ordered_draft_quants as ordered_draft_quants  # re-exported (browser)
 from app.core.registry import AnySpec, Family
 from app.core.settings import Settings, starting_sampling
-from app.core.speculative import (
-    DefaultDepth,
-    SpeculationError,
-    SpeculationOptions,
-    default_tokens,
-    parse_num_speculative_tokens,
-)
+from app.core.speculative import DefaultDepth
 from app.gui.cache_bridge import CacheBridge
 from app.gui.models.registry_model import size_text, status_icon
 from app.gui.widgets import (
@@ -54,25 +49,9 @@ from app.gui.widgets import (
     height_for_width_hint,
 )
 
-_UNQUANTIZED = ("F32", "BF16", "F16", "FP16", "bf16", "fp16", "f16", "f32")
-
-
-def ordered_draft_quants(quants: list[str]) -> list[str]:
-    """Unquantized drafters first (recommended), then the registry's order."""
-    return sorted(quants, key=lambda q: (q not in _UNQUANTIZED, quants.index(q)))
-
-
-def panel_visible(
-    family: Family, spec: AnySpec, engine: str, support: Callable[..., Support] | None = None
-) -> bool:
-    """The gate: the spec declares a drafter AND the engine can run one."""
-    return spec.declares_drafter() and (support or capability.drafter_support)(family, spec, engine).ok
-
 
 class DepthField(QWidget):
-    """Tokens-per-round line edit validated by the core parser, with its error inline."""
-
-    validityChanged = Signal(bool)
+    """Tokens-per-round line edit; the form model says whether its text is valid."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -85,28 +64,25 @@ class DepthField(QWidget):
         lay.addWidget(self.edit)
         lay.addWidget(self.error)
         self.valid = True
-        self.value: int | None = None
-        self.edit.textChanged.connect(self._on_text_changed)
 
-    def _on_text_changed(self, text: str) -> None:
-        try:
-            self.value = parse_num_speculative_tokens(text)
-            ok = True
-        except SpeculationError as exc:
-            self.value = None
-            ok = False
-            self.error.setToolTip(str(exc))
-            self.error.show_message(
-                self.tr("Enter a whole number greater than zero, or leave it empty."), "error"
-            )
-        if ok:
+    @staticmethod
+    def invalid_text() -> str:
+        return QCoreApplication.translate(
+            "DepthField", "Enter a whole number greater than zero, or leave it empty."
+        )
+
+    def show_error(self, note: Note | None) -> None:
+        """Show the form's verdict on the text: ``note`` is a DEPTH_INVALID note, or None."""
+        self.valid = note is None
+        if note is None:
             self.error.clear_message()
-        self.edit.setProperty("invalid", not ok)
-        self.edit.style().unpolish(self.edit)
-        self.edit.style().polish(self.edit)
-        if ok != self.valid:
-            self.valid = ok
-            self.validityChanged.emit(ok)
+        else:
+            self.error.setToolTip(str(note.params.get("detail", "")))  # the core parser's own message
+            self.error.show_message(self.invalid_text(), "error")
+        if bool(self.edit.property("invalid")) != (not self.valid):
+            self.edit.setProperty("invalid", not self.valid)
+            self.edit.style().unpolish(self.edit)
+            self.edit.style().polish(self.edit)
 
 
 class LaunchDialog(QDialog):
@@ -126,7 +102,7 @@ class LaunchDialog(QDialog):
         self.family = family
         self._cache = cache
         self._settings = settings
-        self._support = support or capability.drafter_support
+        self.form = LaunchForm(family, cache.status, support, settings.default_engine)
         self.setObjectName("launchDialog")
         self.setMinimumWidth(560)
 
@@ -197,7 +173,7 @@ class LaunchDialog(QDialog):
         self.threads.setRange(0, 256)
         self.threads.setValue(settings.threads or 0)
         # The spin boxes' ranges are Sampling's own (engines.base), so a typed value is never out
-        # of range; the cross-field rule (answer vs context) is checked in _check_sampling.
+        # of range; the cross-field rule (answer vs context) is the form model's.
         start, self._from_card = starting_sampling(settings.sampling, family.sampling)
         self.temperature = QDoubleSpinBox()
         self.temperature.setRange(0.0, 5.0)
@@ -231,7 +207,6 @@ class LaunchDialog(QDialog):
         rform.addRow(self.lbl_max, field_with_note(self.max_tokens, self.sampling_note))
         root.addWidget(self.run_box)
         self._sampling: Sampling | None = None
-        self._base_ok = False
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.launch_button = self.buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
@@ -247,12 +222,12 @@ class LaunchDialog(QDialog):
         self.enable.toggled.connect(self._update)
         self.draft_quant.currentIndexChanged.connect(self._update)
         self.ngram_method.currentIndexChanged.connect(self._update)
-        self.depth_field.validityChanged.connect(self._update)
-        self.ngram_depth.validityChanged.connect(self._update)
-        for box in (self.ctx, self.top_k, self.max_tokens):
-            box.valueChanged.connect(self._check_sampling)
+        self.depth_field.edit.textChanged.connect(self._update)
+        self.ngram_depth.edit.textChanged.connect(self._update)
+        for box in (self.ctx, self.threads, self.top_k, self.max_tokens):
+            box.valueChanged.connect(self._update)
         for dbox in (self.temperature, self.top_p, self.repeat_penalty):
-            dbox.valueChanged.connect(self._check_sampling)
+            dbox.valueChanged.connect(self._update)
 
         self.variant.setCurrentIndex(max(0, family.specs.index(spec)))
         self._fill_for_spec(spec, quantization)
@@ -281,97 +256,74 @@ class LaunchDialog(QDialog):
             self.draft_quant.blockSignals(True),
         ]
         self.quant.clear()
-        for q in spec.quantizations:
-            status = self._cache.status(self.family, spec, "target", q)
-            self.quant.addItem(status_icon(status), q, q)
+        for q in self.form.quants(spec):
+            self.quant.addItem(status_icon(q.status), str(q.value), q.value)
         if quantization in spec.quantizations:
             self.quant.setCurrentIndex(spec.quantizations.index(quantization))
         engines = QStandardItemModel(self.engine)
-        preferred = -1
-        for i, name in enumerate(engines_for_spec(spec)):
-            item = QStandardItem(ENGINES[name].label)
-            item.setData(name, Qt.ItemDataRole.UserRole)
-            avail = capability.engine_availability(name)
-            if not avail.ok:
-                item.setToolTip(avail.reason)
-            if preferred < 0 or name == self._settings.default_engine:
-                preferred = i
+        preferred = self.form.preferred_engine(spec)
+        current = 0
+        for i, option in enumerate(self.form.engines(spec)):
+            item = QStandardItem(option.label)
+            item.setData(option.name, Qt.ItemDataRole.UserRole)
+            if not option.available:
+                item.setToolTip(option.reason)
+            if option.name == preferred:
+                current = i
             engines.appendRow(item)
         self.engine.setModel(engines)
-        self.engine.setCurrentIndex(max(preferred, 0))
+        self.engine.setCurrentIndex(current)
         self.draft_quant.clear()
-        for dq in ordered_draft_quants(spec.draft_quantizations()):
-            self.draft_quant.addItem(dq, dq)
-        if spec.declares_drafter() and not spec.draft_quantizations():
-            self.draft_quant.addItem("", None)
+        for dq in self.form.draft_quants(spec):
+            self.draft_quant.addItem(dq.value or "", dq.value)
         for w, b in zip((self.quant, self.engine, self.draft_quant), blockers, strict=True):
             w.blockSignals(b)
         self._update()
 
+    def values(self) -> FormValues:
+        """What the widgets hold, for the form model."""
+        return FormValues(
+            spec=self.spec,
+            quant=self.quant.currentData(),
+            engine=self.engine_name,
+            drafter_on=self.enable.isChecked(),
+            draft_quant=self.draft_quant.currentData(),
+            depth=self.depth_field.edit.text(),
+            model_free=self.ngram_method.currentData(),
+            model_free_depth=self.ngram_depth.edit.text(),
+            n_ctx=self.ctx.value(),
+            threads=self.threads.value(),
+            temperature=self.temperature.value(),
+            top_p=self.top_p.value(),
+            top_k=self.top_k.value(),
+            repeat_penalty=self.repeat_penalty.value(),
+            max_tokens=self.max_tokens.value(),
+        )
+
     def _update(self) -> None:
-        spec, engine = self.spec, self.engine_name
-        quant = self.quant.currentData()
-        avail = capability.engine_availability(engine) if engine else None
-        if avail is not None and not avail.ok:
-            self.engine_note.show_message(
-                self.tr("This engine is not available here: {reason}").format(reason=avail.reason), "warn"
-            )
-        else:
-            self.engine_note.clear_message()
-        target_status = self._cache.status(self.family, spec, "target", quant)
-        if target_status != "cached":
-            self.target_note.show_message(
-                self.tr("{quant} is not downloaded yet; launching queues its download first.").format(
-                    quant=quant
-                ),
-                "info",
-            )
-        else:
-            self.target_note.clear_message()
+        """Ask the form model for the state of what is set, and bind every widget to it."""
+        st = self.state = self.form.evaluate(self.values())
+        engine = self.engine_name
+        self._show(self.engine_note, st.engine_note)
+        self._show(self.target_note, st.target_note)
+        self.spec_panel.setVisible(st.panel_visible)
+        self._method = st.method
+        self.enable.setText(
+            self.tr("Enable MTP")
+            if st.switch_label == SwitchLabel.ENABLE_MTP
+            else self.tr("Use the drafter model")
+        )
+        self._sform.setRowVisible(self.draft_quant, st.draft_quant_shown)
+        self.draft_quant.setEnabled(st.draft_quant_enabled)
+        self.depth_field.setEnabled(st.depth_enabled)
+        self.depth_field.show_error(st.depth_error)
+        self._refresh_draft_quant_markers(st.draft_quants)
+        self._show(self.download_note, st.download_note)
+        self._show(self.moe_note, st.moe_note)
+        self.depth_field.edit.setPlaceholderText(self._placeholder(st.depth_default.value))
+        self.depth_field.edit.setToolTip(self._depth_tip(engine, st.method, st.depth_default))
 
-        # The gate, applied live.
-        visible = panel_visible(self.family, spec, engine, self._support) if engine else False
-        self.spec_panel.setVisible(visible)
-        support = self._support(self.family, spec, engine) if visible else None
-        method = (support.method if support else None) or "draft"
-        self._method = method
-        self.enable.setText(self.tr("Enable MTP") if method == "mtp" else self.tr("Use the drafter model"))
-        drafter_on = visible and self.enable.isChecked()
-        # Like the web UI (registry facts, web_ui.fields): the drafter's quantization is asked only
-        # once the switch is on. Tokens per round stays in view (disabled while off) so the
-        # engine's default depth can be read before deciding.
-        self._sform.setRowVisible(self.draft_quant, drafter_on)
-        self.draft_quant.setEnabled(drafter_on and self.draft_quant.count() > 1)
-        self.depth_field.setEnabled(drafter_on)
-        self._refresh_draft_quant_markers(spec, quant)
-        dq = self.draft_quant.currentData()
-        if drafter_on and self._cache.status(self.family, spec, "drafter", dq) != "cached":
-            self.download_note.show_message(
-                self.tr(
-                    "The drafter ({quant}) is not downloaded yet. Launching queues its download, "
-                    "then loads the model with it."
-                ).format(quant=dq or self.tr("default")),
-                "info",
-            )
-        else:
-            self.download_note.clear_message()
-        if visible and spec.activated_size_in_billions:
-            self.moe_note.show_message(
-                self.tr(
-                    "This is a mixture-of-experts model: it computes only part of itself per token, so a "
-                    "drafter may cost more than it saves. Compare the tokens/s in the statistics strip "
-                    "with speculation on and off."
-                ),
-                "warn",
-            )
-        else:
-            self.moe_note.clear_message()
-        depth_default = default_tokens(engine, self.family.name, spec.size_in_billions, method)
-        self.depth_field.edit.setPlaceholderText(self._placeholder(depth_default.value))
-        self.depth_field.edit.setToolTip(self._depth_tip(engine, method, depth_default))
-
-        methods = model_free_methods(engine) if engine and (avail is None or avail.ok) else []
-        self.ngram_box.setVisible(bool(methods))
+        methods = list(st.model_free_methods)
         current = self.ngram_method.currentData()
         if [self.ngram_method.itemData(i) for i in range(1, self.ngram_method.count())] != methods:
             b = self.ngram_method.blockSignals(True)
@@ -382,38 +334,72 @@ class LaunchDialog(QDialog):
             idx = self.ngram_method.findData(current)
             self.ngram_method.setCurrentIndex(max(idx, 0))
             self.ngram_method.blockSignals(b)
+            if self.ngram_method.currentData() != current:  # the list changed under the choice
+                st = self.state = self.form.evaluate(self.values())
+        self.ngram_box.setVisible(bool(methods))
         if self.ngram_method.count():
             self.ngram_method.setItemText(0, self.tr("Off"))
-        ngram = self.ngram_method.currentData()
-        self.ngram_method.setEnabled(not drafter_on)
-        self.ngram_depth.setEnabled(bool(ngram) and not drafter_on)
-        if drafter_on:
-            self.ngram_note.show_message(self.tr("Turn the drafter off to use a model-free method."), "info")
-        else:
-            self.ngram_note.clear_message()
-        if ngram:
-            d = default_tokens(engine, self.family.name, spec.size_in_billions, ngram)
-            self.ngram_depth.edit.setPlaceholderText(self._placeholder(d.value))
-            self.ngram_depth.edit.setToolTip(self._depth_tip(engine, ngram, d))
+            self._label_model_free_methods()
+        self.ngram_method.setEnabled(st.model_free_enabled)
+        self.ngram_depth.setEnabled(st.model_free_depth_enabled)
+        self.ngram_depth.show_error(st.model_free_depth_error)
+        self._show(self.ngram_note, st.model_free_note)
+        mf = self.ngram_method.currentData()
+        if st.model_free_default is not None and mf:
+            self.ngram_depth.edit.setPlaceholderText(self._placeholder(st.model_free_default.value))
+            self.ngram_depth.edit.setToolTip(self._depth_tip(engine, mf, st.model_free_default))
         else:
             self.ngram_depth.edit.setPlaceholderText(self.tr("engine default"))
 
-        self._update_threads(engine)
+        self._update_threads(engine, st.threads_apply)
+        self._sampling = st.sampling
+        self._show(self.sampling_note, st.sampling_error)
+        self.launch_button.setEnabled(st.launch_enabled)
         self._sync_message_rows()
         self._refit()
-        ok = (avail is None or avail.ok) and bool(engine)
-        if drafter_on and not self.depth_field.valid:
-            ok = False
-        if ngram and not drafter_on and not self.ngram_depth.valid:
-            ok = False
-        self._base_ok = ok
-        self._check_sampling()
 
-    def _update_threads(self, engine: str) -> None:
+    def _show(self, widget: InlineMessage, note: Note | None) -> None:
+        if note is None:
+            widget.clear_message()
+        else:
+            widget.show_message(self._say(note), note.level)
+
+    def _say(self, note: Note) -> str:
+        """A form model's note in the user's language."""
+        p = note.params
+        code = note.code
+        if code == NoteCode.ENGINE_UNAVAILABLE:
+            return self.tr("This engine is not available here: {reason}").format(reason=p["reason"])
+        if code == NoteCode.TARGET_NOT_CACHED:
+            return self.tr("{quant} is not downloaded yet; launching queues its download first.").format(
+                quant=p["quant"]
+            )
+        if code == NoteCode.DRAFTER_NOT_CACHED:
+            return self.tr(
+                "The drafter ({quant}) is not downloaded yet. Launching queues its download, "
+                "then loads the model with it."
+            ).format(quant=p["quant"] or self.tr("default"))
+        if code == NoteCode.MOE_DRAFTER_COST:
+            return self.tr(
+                "This is a mixture-of-experts model: it computes only part of itself per token, so a "
+                "drafter may cost more than it saves. Compare the tokens/s in the statistics strip "
+                "with speculation on and off."
+            )
+        if code == NoteCode.DRAFTER_BLOCKS_MODEL_FREE:
+            return self.tr("Turn the drafter off to use a model-free method.")
+        if code == NoteCode.DEPTH_INVALID:
+            return DepthField.invalid_text()
+        if code == NoteCode.MAX_TOKENS_NOT_BELOW_CONTEXT:
+            return self.tr(
+                "Max new tokens ({max}) must be less than the context length ({ctx}): the "
+                "conversation needs room in the context too."
+            ).format(max=p["max_tokens"], ctx=p["n_ctx"])
+        return self.tr("These sampling values cannot be used: {detail}").format(detail=p.get("detail", ""))
+
+    def _update_threads(self, engine: str, uses: bool) -> None:
         """An engine that ignores a thread count (MLX: GPU through Metal) gets the field disabled,
         with the reason in its tooltip, and the choice carries no thread count."""
         info = ENGINES.get(engine)
-        uses = info.uses_thread_count if info is not None else True
         self.threads.setEnabled(uses)
         self.lbl_threads.setEnabled(uses)
         if uses:
@@ -425,35 +411,6 @@ class LaunchDialog(QDialog):
             ).format(engine=info.label if info is not None else engine)
         self.threads.setToolTip(tip)
         self.lbl_threads.setToolTip(tip)
-
-    def _read_sampling(self) -> tuple[Sampling | None, str]:
-        """The sampling the fields describe, or None and the reason shown under the fields."""
-        max_tokens, ctx = self.max_tokens.value(), self.ctx.value()
-        if max_tokens >= ctx:
-            return None, self.tr(
-                "Max new tokens ({max}) must be less than the context length ({ctx}): the "
-                "conversation needs room in the context too."
-            ).format(max=max_tokens, ctx=ctx)
-        try:
-            sampling = Sampling(
-                temperature=self.temperature.value(),
-                top_p=self.top_p.value(),
-                top_k=self.top_k.value(),
-                max_tokens=max_tokens,
-                repeat_penalty=self.repeat_penalty.value(),
-            )
-        except SamplingError as exc:  # the ranges above prevent it; never let it escape
-            return None, str(exc)
-        return sampling, ""
-
-    def _check_sampling(self) -> None:
-        sampling, problem = self._read_sampling()
-        self._sampling = sampling
-        if problem:
-            self.sampling_note.show_message(problem, "error")
-        else:
-            self.sampling_note.clear_message()
-        self.launch_button.setEnabled(self._base_ok and sampling is not None)
 
     def accept(self) -> None:
         """Enter on a form with a problem does nothing: the problem is already shown inline."""
@@ -482,17 +439,40 @@ class LaunchDialog(QDialog):
         ):
             form.setRowVisible(note, bool(note.text()))
 
-    def _refresh_draft_quant_markers(self, spec: AnySpec, quant: str | None) -> None:
-        for i in range(self.draft_quant.count()):
-            dq = self.draft_quant.itemData(i)
-            status = self._cache.status(self.family, spec, "drafter", dq)
-            label = dq or self.tr("default")
-            if status == "cached":
+    def _refresh_draft_quant_markers(self, options: tuple[QuantOption, ...]) -> None:
+        if self.draft_quant.count() != len(options):
+            return
+        for i, option in enumerate(options):
+            label = option.value or self.tr("default")
+            if option.status == "cached":
                 label = self.tr("{quant} (cached)").format(quant=label)
-            elif status == "partial":
+            elif option.status == "partial":
                 label = self.tr("{quant} (partial)").format(quant=label)
             self.draft_quant.setItemText(i, label)
-            self.draft_quant.setItemIcon(i, status_icon(status))
+            self.draft_quant.setItemIcon(i, status_icon(option.status))
+
+    def _label_model_free_methods(self) -> None:
+        """Names and tooltips of MLX's suffix decoding and prompt lookup (issue 11)."""
+        tips = {
+            "suffix": self.tr(
+                "Suffix decoding: drafts from your earlier questions and answers (kept on this computer), "
+                "so a regenerated or similar answer comes out many tokens per round; the model still "
+                "checks every token, so the answer is the same. Settings > Forget learned text deletes "
+                "what it learned; deleting a conversation deletes what that conversation taught."
+            ),
+            "prompt-lookup": self.tr(
+                "Prompt lookup: drafts by copying from this request's own text (the conversation so far), "
+                "nothing is kept between requests. It helps when the answer repeats the question, such "
+                "as editing code."
+            ),
+        }
+        names = {"suffix": self.tr("Suffix decoding"), "prompt-lookup": self.tr("Prompt lookup")}
+        for i in range(1, self.ngram_method.count()):
+            method = self.ngram_method.itemData(i)
+            if method in names:
+                self.ngram_method.setItemText(i, names[method])
+                self.ngram_method.setItemData(i, tips[method], Qt.ItemDataRole.ToolTipRole)
+        self.ngram_method.setToolTip(tips.get(self.ngram_method.currentData(), ""))
 
     def _placeholder(self, value: int | None) -> str:
         if value is None:
@@ -514,6 +494,11 @@ class LaunchDialog(QDialog):
                 "On MLX the Gemma 4 assistant is trained on blocks of {block} tokens that include the "
                 "verified token, so it drafts {value} per round by default."
             ).format(block=value + 1, value=value)
+        elif engine == "mlx" and method in ("suffix", "prompt-lookup"):
+            detail = self.tr(
+                "On MLX suffix decoding and prompt lookup this is the longest draft in a round; a round "
+                "drafts fewer when the learned text is less sure."
+            )
         elif engine == "mlx":
             detail = self.tr(
                 "On MLX this is the drafter's block size minus the verified token; empty uses the depth "
@@ -542,50 +527,17 @@ class LaunchDialog(QDialog):
             return self.tr("the drafter's trained depth")
         if default.code == "not-offered":
             return self.tr("not offered by this engine")
+        if default.code == "model-free-ceiling":
+            return self.tr("Tandem's longest draft for this method")
         return self.tr("llama.cpp's own default")
 
     # --- result ---------------------------------------------------------------------------------
     def choice(self) -> LaunchChoice:
-        spec, quant, engine = self.spec, str(self.quant.currentData()), self.engine_name
-        downloads: list[tuple[str, str | None]] = []
-        if self._cache.status(self.family, spec, "target", quant) != "cached":
-            downloads.append(("target", quant))
-        drafter_on = self.is_panel_visible() and self.enable.isChecked()
-        ngram = self.ngram_method.currentData() if not drafter_on else None
-        if drafter_on:
-            dq = self.draft_quant.currentData()
-            options = SpeculationOptions.build(
-                enabled=True,
-                method=self._method,
-                draft_quantization=dq,
-                num_speculative_tokens=self.depth_field.edit.text(),
-            )
-            if self._cache.status(self.family, spec, "drafter", dq) != "cached":
-                downloads.append(("drafter", dq))
-        elif ngram:
-            options = SpeculationOptions.build(
-                enabled=True, method=ngram, num_speculative_tokens=self.ngram_depth.edit.text()
-            )
-        else:
-            options = SpeculationOptions()
-        sampling, problem = self._read_sampling()
-        if sampling is None:  # Launch is disabled then; a caller asking anyway gets the reason
-            raise SamplingError(problem)
-        info = ENGINES.get(engine)
-        threads = self.threads.value() or None
-        if info is not None and not info.uses_thread_count:
-            threads = None
-        return LaunchChoice(
-            self.family,
-            spec,
-            quant,
-            engine,
-            options,
-            self.ctx.value(),
-            threads,
-            sampling,
-            downloads,
-        )
+        """The launch the fields describe (see :meth:`LaunchForm.choice`)."""
+        if self.state.sampling_error is not None and self.state.sampling is None:
+            # Launch is disabled then; a caller asking anyway gets the reason as shown
+            raise SamplingError(self._say(self.state.sampling_error))
+        return self.form.choice(self.values())
 
     def _origin_tip(self, name: str, what: str, value: object) -> str:
         """A sampling field's tooltip: what it does, and where its starting value comes from."""

@@ -1,0 +1,348 @@
+"""The launch dialog's rules without Qt (issue 9): what is shown, enabled and valid, and why.
+
+The dialog keeps what the user set in a :class:`FormValues`, asks :meth:`LaunchForm.evaluate`
+for a :class:`FormState` after every change and binds its widgets to it; :meth:`LaunchForm.choice`
+turns valid values into the :class:`~app.core.launch.LaunchChoice` it returns. Messages are
+:class:`Note` codes with parameters, never sentences: the dialog says them in the user's language.
+
+The rules:
+
+- The Speculative Decoding panel is shown only if the spec declares a drafter AND the chosen
+  engine can run one (``capability.drafter_support``, which also asks whether it is installed).
+- The drafter's quantization is asked only once the switch is on; tokens per round stays in view
+  (disabled while off) so the engine's default depth can be read before deciding.
+- Model-free methods (n-gram) are offered for any model on an installed engine that has them, and
+  are disabled while the drafter is on.
+- Launch is enabled when the engine is installed, every enabled tokens-per-round field parses,
+  and the sampling fields make a valid :class:`Sampling` whose answer leaves room in the context.
+- An engine that ignores a thread count (MLX computes through Metal) gets the field disabled and
+  the choice carries no thread count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Literal, Protocol
+
+from app.core.engines import capability
+from app.core.engines.base import Sampling, SamplingError
+from app.core.engines.capability import ENGINES, Support
+from app.core.launch import LaunchChoice, Role
+from app.core.registry import AnySpec, Family
+from app.core.speculative import (
+    DefaultDepth,
+    SpeculationError,
+    SpeculationOptions,
+    default_tokens,
+    parse_num_speculative_tokens,
+)
+
+
+class StatusOf(Protocol):
+    """The cache's status of a file: "cached", "partial", "absent", ... (``CacheBridge.status``)."""
+
+    def __call__(self, family: Family, spec: AnySpec, role: Role, quant: str | None, /) -> str: ...
+
+
+SupportOf = Callable[[Family, AnySpec, str], Support]
+
+_UNQUANTIZED = ("F32", "BF16", "F16", "FP16", "bf16", "fp16", "f16", "f32")
+
+
+def ordered_draft_quants(quants: list[str]) -> list[str]:
+    """Unquantized drafters first (recommended), then the registry's order."""
+    return sorted(quants, key=lambda q: (q not in _UNQUANTIZED, quants.index(q)))
+
+
+class NoteCode(StrEnum):
+    """What a message under a field says; its parameters are listed beside each code."""
+
+    #: the chosen engine is not installed here (``reason``: the package check's own words)
+    ENGINE_UNAVAILABLE = "engine-unavailable"
+    #: the model's file is not downloaded yet; launching queues it (``quant``)
+    TARGET_NOT_CACHED = "target-not-cached"
+    #: the drafter is not downloaded yet; launching queues it (``quant``, None: the default one)
+    DRAFTER_NOT_CACHED = "drafter-not-cached"
+    #: a mixture-of-experts model: a drafter may cost more than it saves
+    MOE_DRAFTER_COST = "moe-drafter-cost"
+    #: a model-free method needs the drafter off
+    DRAFTER_BLOCKS_MODEL_FREE = "drafter-blocks-model-free"
+    #: tokens per round is not a whole number above zero (``detail``: the parser's message)
+    DEPTH_INVALID = "depth-invalid"
+    #: the answer would fill the context (``max_tokens``, ``n_ctx``)
+    MAX_TOKENS_NOT_BELOW_CONTEXT = "max-tokens-not-below-context"
+    #: a sampling value no engine runs (``detail``: the sampling check's message)
+    SAMPLING_INVALID = "sampling-invalid"
+
+
+Level = Literal["info", "warn", "error"]
+
+
+@dataclass(frozen=True)
+class Note:
+    code: NoteCode
+    level: Level
+    params: Mapping[str, object] = field(default_factory=dict)
+
+
+class SwitchLabel(StrEnum):
+    """The speculation switch's label: a Gemma 4 assistant runs as MTP, others as a drafter."""
+
+    ENABLE_MTP = "enable-mtp"
+    USE_DRAFTER = "use-drafter"
+
+
+@dataclass(frozen=True)
+class EngineOption:
+    name: str
+    label: str
+    available: bool
+    #: why it is not available (the package check's words), "" when it is
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class QuantOption:
+    """A quantization to offer and its cache status (``cached`` and ``partial`` get a marker)."""
+
+    value: str | None
+    status: str
+
+
+@dataclass
+class FormValues:
+    """What the user has set in the dialog."""
+
+    spec: AnySpec
+    quant: str | None = None
+    engine: str = ""
+    #: the speculation switch (counts only while the panel is shown)
+    drafter_on: bool = False
+    draft_quant: str | None = None
+    depth: str = ""
+    model_free: str | None = None
+    model_free_depth: str = ""
+    n_ctx: int = 4096
+    threads: int = 0
+    temperature: float = 0.0
+    top_p: float = 1.0
+    top_k: int = 0
+    repeat_penalty: float = 1.0
+    max_tokens: int = 256
+
+
+@dataclass(frozen=True)
+class FormState:
+    """What the dialog shows for :class:`FormValues`; see the module's rules."""
+
+    engine_available: bool
+    engine_note: Note | None
+    target_note: Note | None
+    panel_visible: bool
+    #: the method the declared drafter runs with on this engine ("mtp" or "draft")
+    method: str
+    switch_label: SwitchLabel
+    drafter_on: bool
+    draft_quant_shown: bool
+    draft_quant_enabled: bool
+    draft_quants: tuple[QuantOption, ...]
+    depth_enabled: bool
+    depth_error: Note | None
+    depth_default: DefaultDepth
+    download_note: Note | None
+    moe_note: Note | None
+    model_free_methods: tuple[str, ...]
+    model_free_enabled: bool
+    model_free_depth_enabled: bool
+    model_free_depth_error: Note | None
+    #: the engine's default depth for the chosen model-free method (None: none chosen)
+    model_free_default: DefaultDepth | None
+    model_free_note: Note | None
+    #: False for an engine that ignores a thread count (the field is disabled, the choice has none)
+    threads_apply: bool
+    sampling: Sampling | None
+    sampling_error: Note | None
+    launch_enabled: bool
+
+
+class LaunchForm:
+    """The rules of one family's launch dialog; ``status`` is the cache's status lookup."""
+
+    def __init__(
+        self,
+        family: Family,
+        status: StatusOf,
+        support: SupportOf | None = None,
+        default_engine: str = "",
+    ) -> None:
+        self.family = family
+        self._status = status
+        self._support = support
+        self.default_engine = default_engine
+
+    def support(self, spec: AnySpec, engine: str) -> Support:
+        return (self._support or capability.drafter_support)(self.family, spec, engine)
+
+    # --- lists --------------------------------------------------------------------------------
+    def engines(self, spec: AnySpec) -> list[EngineOption]:
+        """Engines able to run this spec's format, installed or not (a missing one says why)."""
+        out = []
+        for name in capability.engines_for_spec(spec):
+            avail = capability.engine_availability(name)
+            out.append(EngineOption(name, ENGINES[name].label, avail.ok, "" if avail.ok else avail.reason))
+        return out
+
+    def preferred_engine(self, spec: AnySpec) -> str:
+        """The settings' default engine when it runs this spec, else the first that does."""
+        names = capability.engines_for_spec(spec)
+        return self.default_engine if self.default_engine in names else (names[0] if names else "")
+
+    def quants(self, spec: AnySpec) -> list[QuantOption]:
+        return [QuantOption(q, self._status(self.family, spec, "target", q)) for q in spec.quantizations]
+
+    def draft_quants(self, spec: AnySpec) -> list[QuantOption]:
+        """The drafter's quantizations, unquantized first; a drafter declared without a list of
+        quantizations is one entry of None (its default file)."""
+        values: list[str | None] = list(ordered_draft_quants(spec.draft_quantizations()))
+        if spec.declares_drafter() and not values:
+            values.append(None)
+        return [QuantOption(v, self._status(self.family, spec, "drafter", v)) for v in values]
+
+    # --- rules --------------------------------------------------------------------------------
+    def panel_visible(self, spec: AnySpec, engine: str) -> bool:
+        """The gate: the spec declares a drafter AND the engine can run one."""
+        return bool(engine) and spec.declares_drafter() and self.support(spec, engine).ok
+
+    def evaluate(self, v: FormValues) -> FormState:
+        spec, engine = v.spec, v.engine
+        avail = capability.engine_availability(engine) if engine else None
+        available = bool(engine) and avail is not None and avail.ok
+        engine_note = None
+        if avail is not None and not avail.ok:
+            engine_note = Note(NoteCode.ENGINE_UNAVAILABLE, "warn", {"reason": avail.reason})
+        target_note = None
+        if self._status(self.family, spec, "target", v.quant) != "cached":
+            target_note = Note(NoteCode.TARGET_NOT_CACHED, "info", {"quant": v.quant})
+
+        visible = self.panel_visible(spec, engine)
+        method = (self.support(spec, engine).method if visible else None) or "draft"
+        drafter_on = visible and v.drafter_on
+        draft_quants = tuple(self.draft_quants(spec))
+        download_note = None
+        if drafter_on and self._status(self.family, spec, "drafter", v.draft_quant) != "cached":
+            download_note = Note(NoteCode.DRAFTER_NOT_CACHED, "info", {"quant": v.draft_quant})
+        moe_note = (
+            Note(NoteCode.MOE_DRAFTER_COST, "warn") if visible and spec.activated_size_in_billions else None
+        )
+        depth_default = default_tokens(engine, self.family.name, spec.size_in_billions, method)
+        depth_error = _depth_error(v.depth)
+
+        methods = tuple(capability.model_free_methods(engine)) if available else ()
+        model_free = v.model_free if v.model_free in methods else None
+        mf_default = (
+            default_tokens(engine, self.family.name, spec.size_in_billions, model_free)
+            if model_free
+            else None
+        )
+        mf_error = _depth_error(v.model_free_depth)
+        mf_note = Note(NoteCode.DRAFTER_BLOCKS_MODEL_FREE, "info") if drafter_on else None
+
+        info = ENGINES.get(engine)
+        threads_apply = info.uses_thread_count if info is not None else True
+        sampling, sampling_error = self._sampling(v)
+
+        ok = available
+        if drafter_on and depth_error is not None:
+            ok = False
+        if model_free and not drafter_on and mf_error is not None:
+            ok = False
+        return FormState(
+            engine_available=available,
+            engine_note=engine_note,
+            target_note=target_note,
+            panel_visible=visible,
+            method=method,
+            switch_label=SwitchLabel.ENABLE_MTP if method == "mtp" else SwitchLabel.USE_DRAFTER,
+            drafter_on=drafter_on,
+            draft_quant_shown=drafter_on,
+            draft_quant_enabled=drafter_on and len(draft_quants) > 1,
+            draft_quants=draft_quants,
+            depth_enabled=drafter_on,
+            depth_error=depth_error,
+            depth_default=depth_default,
+            download_note=download_note,
+            moe_note=moe_note,
+            model_free_methods=methods,
+            model_free_enabled=not drafter_on,
+            model_free_depth_enabled=bool(model_free) and not drafter_on,
+            model_free_depth_error=mf_error,
+            model_free_default=mf_default,
+            model_free_note=mf_note,
+            threads_apply=threads_apply,
+            sampling=sampling,
+            sampling_error=sampling_error,
+            launch_enabled=ok and sampling is not None,
+        )
+
+    @staticmethod
+    def _sampling(v: FormValues) -> tuple[Sampling | None, Note | None]:
+        if v.max_tokens >= v.n_ctx:
+            params = {"max_tokens": v.max_tokens, "n_ctx": v.n_ctx}
+            return None, Note(NoteCode.MAX_TOKENS_NOT_BELOW_CONTEXT, "error", params)
+        try:
+            sampling = Sampling(
+                temperature=v.temperature,
+                top_p=v.top_p,
+                top_k=v.top_k,
+                max_tokens=v.max_tokens,
+                repeat_penalty=v.repeat_penalty,
+            )
+        except SamplingError as exc:
+            return None, Note(NoteCode.SAMPLING_INVALID, "error", {"detail": str(exc)})
+        return sampling, None
+
+    # --- result -------------------------------------------------------------------------------
+    def choice(self, v: FormValues) -> LaunchChoice:
+        """The launch the values describe; raises :class:`SamplingError` when Launch is disabled
+        for its sampling, :class:`SpeculationError` for a tokens-per-round that does not parse."""
+        state = self.evaluate(v)
+        spec, quant, engine = v.spec, str(v.quant), v.engine
+        downloads: list[tuple[str, str | None]] = []
+        if self._status(self.family, spec, "target", quant) != "cached":
+            downloads.append(("target", quant))
+        model_free = v.model_free if v.model_free in state.model_free_methods else None
+        if state.drafter_on:
+            options = SpeculationOptions.build(
+                enabled=True,
+                method=state.method,
+                draft_quantization=v.draft_quant,
+                num_speculative_tokens=v.depth,
+            )
+            if self._status(self.family, spec, "drafter", v.draft_quant) != "cached":
+                downloads.append(("drafter", v.draft_quant))
+        elif model_free:
+            options = SpeculationOptions.build(
+                enabled=True, method=model_free, num_speculative_tokens=v.model_free_depth
+            )
+        else:
+            options = SpeculationOptions()
+        if state.sampling is None:
+            detail = state.sampling_error.params.get("detail") if state.sampling_error else None
+            if detail is None and state.sampling_error is not None:
+                p = state.sampling_error.params
+                detail = f"max tokens ({p['max_tokens']}) must be less than the context length ({p['n_ctx']})"
+            raise SamplingError(str(detail))
+        threads = (v.threads or None) if state.threads_apply else None
+        return LaunchChoice(
+            self.family, spec, quant, engine, options, v.n_ctx, threads, state.sampling, downloads
+        )
+
+
+def _depth_error(text: str) -> Note | None:
+    try:
+        parse_num_speculative_tokens(text)
+    except SpeculationError as exc:
+        return Note(NoteCode.DEPTH_INVALID, "error", {"detail": str(exc)})
+    return None
