@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from app.core import secrets
 from app.core.engines.capability import ENGINES
 from app.core.settings import Settings
+from app.core.speculative import suffix
 from app.gui.i18n import LANGUAGES
 from app.gui.widgets import InlineMessage, field_with_note, fit_dialog_height, height_for_width_hint
 
@@ -87,6 +88,15 @@ class SettingsDialog(QDialog):
         aform.addRow(self.lbl_cache, field_with_note(self._row(self.cache_dir, self.browse), self.cache_note))
         aform.addRow(self.lbl_engine, self.engine)
         aform.addRow(self.lbl_lang, self.language)
+        # suffix decoding's learned text (issue 11): cleared at once, not on OK
+        self.forget = QPushButton()
+        self.forget.clicked.connect(self._on_forget_clicked)
+        self.learned_note = QLabel()
+        self.learned_note.setWordWrap(True)
+        self.learned_note.setProperty("muted", True)
+        self.lbl_learned = QLabel()
+        self._learned_tokens = suffix.stored_tokens()
+        aform.addRow(self.lbl_learned, field_with_note(self._row(self.forget), self.learned_note))
         root.addWidget(self.app_box)
         self.error = InlineMessage()
         root.addWidget(self.error)
@@ -110,6 +120,11 @@ class SettingsDialog(QDialog):
     def _remove(self, hub: str) -> None:
         self._remove_tokens.add(hub)
         (self.hf_token if hub == "huggingface" else self.ms_token).clear()
+        self.retranslate()
+
+    def _on_forget_clicked(self) -> None:
+        suffix.forget_all()
+        self._learned_tokens = 0
         self.retranslate()
 
     def _browse(self) -> None:
@@ -210,4 +225,14 @@ class SettingsDialog(QDialog):
         self.browse.setText(self.tr("Browse…"))
         self.lbl_engine.setText(self.tr("Default engine"))
         self.lbl_lang.setText(self.tr("Language"))
+        self.lbl_learned.setText(self.tr("Learned text"))
+        self.forget.setText(self.tr("Forget learned text"))
+        self.forget.setEnabled(self._learned_tokens > 0)
+        self.learned_note.setText(
+            self.tr(
+                "Suffix decoding (MLX) drafts from your earlier questions and answers, kept on this "
+                "computer only ({tokens} tokens now). Forgetting deletes them; deleting a conversation "
+                "deletes what it taught."
+            ).format(tokens=self._learned_tokens)
+        )
         self.language.setItemText(0, self.tr("System language"))
