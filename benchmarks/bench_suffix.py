@@ -9,7 +9,8 @@ compared with the plain one token by token.
 Usage::
 
     # SmolLM2-135M converted from its F32 GGUF to MLX (cached under --cache)
-    python benchmarks/bench_suffix.py --smollm2-gguf ~/.cache/tandem-test-assets/SmolLM2-135M-Instruct.F32.gguf
+    python benchmarks/bench_suffix.py \
+        --smollm2-gguf ~/.cache/tandem-test-assets/SmolLM2-135M-Instruct.F32.gguf
 
     # any MLX checkpoint (a Mac: an mlx-community model folder)
     python benchmarks/bench_suffix.py --model PATH [--draft-tokens N]
@@ -128,7 +129,8 @@ def report(rows: list[dict[str, Any]], second: list[dict[str, Any]], max_tokens:
         parity = ", ".join(_same(ref, x["ids"]) for x in (s1, s2, s3))
         step_ms = max(s1["draft_ms_per_step"], s2["draft_ms_per_step"], s3["draft_ms_per_step"])
         lines.append(
-            f"| {r['prompt']} | {plain_tps:.1f} | {s1['tps']:.1f} | {s1['tps'] / plain_tps:.2f}x | {_accept(s1)} "
+            f"| {r['prompt']} | {plain_tps:.1f} "
+            f"| {s1['tps']:.1f} | {s1['tps'] / plain_tps:.2f}x | {_accept(s1)} "
             f"| {s2['tps']:.1f} | {s2['tps'] / plain_tps:.2f}x | {_accept(s2)} "
             f"| {s3['tps']:.1f} | {s3['tps'] / plain_tps:.2f}x | {_accept(s3)} | {parity} | {step_ms:.2f} |"
         )
