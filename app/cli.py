@@ -463,7 +463,7 @@ def cmd_parity(args: argparse.Namespace) -> int:
             print(json.dumps(r.to_json()))
     else:
         for r in results:
-            status = r.verdict if r.identical else f"{r.verdict}: diverges at token {r.first_difference}"
+            status = "identical" if r.identical else f"{r.verdict}: diverges at token {r.first_difference}"
             print(f"[{status}] ({r.compared}; {r.tokens_off} vs {r.tokens_on} tokens) {r.prompt[:60]!r}")
             if not r.identical:
                 shown_on = r.on_token if r.on_token is not None else r.on_text
