@@ -1,0 +1,366 @@
+"""Event-loop stalls of the real window: how long the GUI thread goes without running its loop.
+
+    python benchmarks/bench_ui.py [--cases startup,stream,browser,download] [--xvfb] [--json]
+
+A 2 ms precise ``QTimer`` ticks on the GUI thread; every interval between two ticks is recorded
+and the gaps are reported as p50 / p99 / max in milliseconds (an idle loop shows ~2 ms; a frozen
+window shows the freeze). Each case runs in its own process (cold imports, a fresh temporary
+``TANDEM_HOME``):
+
+* ``startup``: from the first shown frame of the window while it reopens its start-up model
+  (the embedded SmolLM2 Q4_1 on llama.cpp) until that model is loaded and the background checks
+  are done (+0.5 s). The window's construction before it can first paint is reported on its own
+  (``construct_ms``): the loop cannot run before the window exists.
+* ``stream``: an answer of up to 256 tokens from SmolLM2 Q4_1 streaming at full speed with the
+  draft-token highlight on.
+* ``browser``: the model browser over a registry of 50 families, every status re-probed three
+  times (the "changed" broadcast) while the selection walks through all 50 families.
+* ``download``: a 6 MB file downloaded from a loopback olah hub through a proxy throttled to
+  2 MB/s, progress shown in the Downloads page.
+
+``--xvfb`` starts ``Xvfb :99`` for a real X server (else ``QT_QPA_PLATFORM`` decides; offscreen
+when unset and no ``DISPLAY``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CASES = ("startup", "stream", "browser", "download")
+TICK_MS = 2
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    k = (len(ordered) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+# --- inside a case process ------------------------------------------------------------------------
+
+
+class Meter:
+    """Intervals between ticks of a 2 ms precise timer on the GUI thread."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import Qt, QTimer
+
+        self.gaps: list[float] = []
+        self._last: float | None = None
+        self.timer = QTimer()
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(TICK_MS)
+        self.timer.timeout.connect(self._tick)
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        if self._last is not None:
+            self.gaps.append((now - self._last) * 1000)
+        self._last = now
+
+    def start(self) -> None:
+        self._last = time.perf_counter()
+        self.timer.start()
+        if os.environ.get("BENCH_UI_TRACE"):
+            threading.Thread(target=self._watch, name="bench-watchdog", daemon=True).start()
+
+    def _watch(self) -> None:
+        """Print where the GUI thread is while it misses ticks (``BENCH_UI_TRACE=1``)."""
+        import traceback
+
+        main = threading.main_thread().ident
+        while self.timer.isActive():
+            time.sleep(0.05)
+            last = self._last
+            if last is not None and time.perf_counter() - last > 0.05 and main is not None:
+                names = {t.ident: t.name for t in threading.enumerate()}
+                lines = [f"STALL {1000 * (time.perf_counter() - last):.0f} ms"]
+                for ident, frame in sys._current_frames().items():
+                    if names.get(ident) == "bench-watchdog":
+                        continue
+                    depth = 6 if ident == main else 3
+                    lines.append(f"-- {names.get(ident, ident)}")
+                    lines += traceback.format_stack(frame)[-depth:]
+                print("\n".join(lines), file=sys.stderr)
+
+    def stop(self) -> dict[str, float]:
+        self.timer.stop()
+        g = self.gaps
+        return {
+            "n": len(g),
+            "p50": round(percentile(g, 0.50), 1),
+            "p99": round(percentile(g, 0.99), 1),
+            "max": round(max(g) if g else 0.0, 1),
+        }
+
+
+def spin_until(cond: Callable[[], bool], timeout: float) -> None:
+    from PySide6.QtCore import QEventLoop
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    assert app is not None
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the case did not finish in time")
+        app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
+
+
+def spin_for(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    spin_until(lambda: time.monotonic() >= end, seconds + 5)
+
+
+def make_window(registry: Any = None, settings: Any = None) -> Any:
+    from app.core.settings import Settings
+    from app.gui.app import create_application
+    from app.gui.errors import ErrorBridge
+    from app.gui.i18n import I18n
+    from app.gui.main_window import MainWindow
+    from app.gui.ops import event_loop
+
+    app = create_application([])
+    event_loop()
+    kwargs: dict[str, Any] = {"registry": registry} if registry is not None else {}
+    window = MainWindow(settings or Settings(), I18n(app), ErrorBridge(), save_settings=False, **kwargs)
+    window.resize(1200, 780)
+    return window
+
+
+def close(window: Any) -> None:
+    window.close()
+    spin_for(0.2)
+
+
+def case_startup() -> dict[str, Any]:
+    from app.gui.app import create_application
+
+    create_application([])
+    meter = Meter()
+    t0 = time.perf_counter()
+    window = make_window()
+    construct_ms = (time.perf_counter() - t0) * 1000
+    loaded: list[object] = []
+    window.modelLoaded.connect(loaded.append)
+    window.show()
+    meter.start()
+    window.load_startup_model()
+    spin_until(lambda: bool(loaded) and window.ops.pending() == 0, 180)
+    spin_for(0.5)
+    result = meter.stop()
+    close(window)
+    return {**result, "construct_ms": round(construct_ms, 1)}
+
+
+def case_stream() -> dict[str, Any]:
+    window = make_window()
+    window.show()
+    loaded: list[object] = []
+    window.modelLoaded.connect(loaded.append)
+    window.load_default_model()
+    spin_until(lambda: bool(loaded) and window.ops.pending() == 0, 180)
+    window.chat_view.highlight_btn.setChecked(True)
+    window.chat.sampling = window.chat.sampling.__class__(temperature=0.0, max_tokens=256)
+    finished: list[Any] = []
+    window.chat.answerFinished.connect(finished.append)
+    spin_for(0.3)
+    meter = Meter()
+    meter.start()
+    window.chat.send("Write a short story about a lighthouse keeper, in five paragraphs.")
+    spin_until(lambda: bool(finished), 300)
+    result = meter.stop()
+    stats = finished[0]
+    close(window)
+    return {**result, "tokens": stats.completion_tokens, "tok_s": round(stats.decode_tps, 1)}
+
+
+def _families(n: int) -> Any:
+    from app.core.registry import Registry
+    from tests.integration.test_download_hf import tiny_family
+
+    registry = Registry.load()
+    base = tiny_family().model_dump(mode="json", exclude_none=True)
+    i = 0
+    while len(registry.families) < n:
+        data = json.loads(json.dumps(base))
+        data["name"] = f"bench-family-{i:02d}"
+        registry.register(data)
+        i += 1
+    return registry
+
+
+def case_browser() -> dict[str, Any]:
+    registry = _families(50)
+    window = make_window(registry)
+    window.show()
+    window.nav.setCurrentRow(1)
+    spin_until(lambda: window.ops.pending() == 0, 60)
+    spin_for(0.3)
+    names = sorted(registry.families)
+    meter = Meter()
+    meter.start()
+    for round_ in range(3):
+        window.ops.changed.emit()  # every status probed again
+        for name in names[round_::3] if round_ else names:
+            window.browser.select_family(name)
+            spin_for(0.02)
+        spin_until(lambda: window.ops.pending() == 0, 60)
+    spin_for(0.3)
+    result = meter.stop()
+    close(window)
+    return {**result, "families": len(registry.families)}
+
+
+def case_download() -> dict[str, Any]:
+    from tests.integration.hub_servers import (
+        BIG_REPO,
+        TINY_REPO,
+        FlakyProxy,
+        OlahHub,
+        big_repo_files,
+        build_hf_repo,
+        tiny_repo_files,
+    )
+
+    root = Path(tempfile.mkdtemp(prefix="tandem-bench-olah-"))
+    hub = OlahHub(root)
+    build_hf_repo(hub.mirrors, TINY_REPO, dict(tiny_repo_files()))
+    build_hf_repo(hub.mirrors, BIG_REPO, dict(big_repo_files()))
+    hub.start(TINY_REPO)
+    proxy = FlakyProxy(hub.port, rate=2_000_000)
+    proxy.start()
+    os.environ["HF_ENDPOINT"] = proxy.endpoint
+    try:
+        from app.core.registry import Registry
+        from tests.integration.test_download_hf import tiny_family
+
+        registry = Registry.load()
+        fam = tiny_family(BIG_REPO).model_dump(mode="json", exclude_none=True)
+        fam["name"] = "big"
+        fam["specs"] = [fam["specs"][0]]
+        src = fam["specs"][0]["sources"]["huggingface"]
+        src["model_file_name_template"] = "big-{quantization}.gguf"
+        src["draft_model_file_name_template"] = "draft-{draft_quantization}.gguf"
+        src["draft_quantizations"] = ["Q8_0"]
+        del fam["specs"][0]["sources"]["modelscope"]
+        family = registry.register(fam)
+        window = make_window(registry)
+        window.show()
+        window.nav.setCurrentRow(2)
+        spin_until(lambda: window.ops.pending() == 0, 60)
+        done: list[bool] = []
+        window.downloads.completed.connect(lambda _i, ok: done.append(ok))
+        meter = Meter()
+        meter.start()
+        window._on_download_requested(family, family.specs[0], "target", "Q4_0", None)
+        spin_until(lambda: bool(done), 120)
+        spin_for(0.3)
+        result = meter.stop()
+        close(window)
+        return {**result, "ok": done[0]}
+    finally:
+        proxy.stop()
+        hub.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def run_case(name: str) -> dict[str, Any]:
+    home = Path(tempfile.mkdtemp(prefix="tandem-bench-home-"))
+    os.environ["TANDEM_HOME"] = str(home)
+    os.environ["HF_HOME"] = str(home / "hf")
+    os.environ["MODELSCOPE_CACHE"] = str(home / "ms")
+    os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
+    try:
+        return {
+            "startup": case_startup,
+            "stream": case_stream,
+            "browser": case_browser,
+            "download": case_download,
+        }[name]()
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+# --- driver -----------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--xvfb", action="store_true", help="start Xvfb :99 and use the xcb platform")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--case", help=argparse.SUPPRESS)  # one case, in this process
+    args = parser.parse_args()
+    if args.case:
+        print("RESULT " + json.dumps(run_case(args.case)), flush=True)
+        return 0
+
+    env = dict(os.environ)
+    xvfb: subprocess.Popen[bytes] | None = None
+    if args.xvfb:
+        xvfb = subprocess.Popen(["Xvfb", ":99", "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+        time.sleep(1.0)
+        env.update(DISPLAY=":99", QT_QPA_PLATFORM="xcb")
+    elif not env.get("DISPLAY"):
+        env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    platform = env.get("QT_QPA_PLATFORM", "xcb")
+    results: dict[str, Any] = {}
+    try:
+        for name in args.cases.split(","):
+            out = subprocess.run(
+                [sys.executable, __file__, "--case", name],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            line = next((ln for ln in out.stdout.splitlines() if ln.startswith("RESULT ")), None)
+            if line is None:
+                sys.stderr.write(out.stdout[-2000:] + out.stderr[-4000:])
+                results[name] = {"error": f"exit {out.returncode}"}
+                continue
+            results[name] = json.loads(line[len("RESULT ") :])
+    finally:
+        if xvfb is not None:
+            xvfb.terminate()
+            xvfb.wait(5)
+    load = os.getloadavg()
+    if args.json:
+        print(json.dumps({"platform": platform, "loadavg": load, "cases": results}, indent=1))
+        return 0
+    print(
+        f"platform {platform}, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {os.cpu_count()} cores\n"
+    )
+    print("| case | ticks | p50 ms | p99 ms | max ms | notes |")
+    print("|---|---|---|---|---|---|")
+    for name, r in results.items():
+        if "error" in r:
+            print(f"| {name} | - | - | - | - | {r['error']} |")
+            continue
+        notes = ", ".join(f"{k} {v}" for k, v in r.items() if k not in ("n", "p50", "p99", "max"))
+        print(f"| {name} | {r['n']} | {r['p50']} | {r['p99']} | {r['max']} | {notes} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
