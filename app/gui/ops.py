@@ -70,8 +70,8 @@ def _alive(obj: QObject | None) -> bool:
 
 
 class Ops(QObject):
-    """Runs operations for one window. Signals: ``changed()`` (cache or registry changed),
-    ``busyChanged(bool)`` (an operation with progress runs)."""
+    """Runs operations for one window. Signals: ``changed()`` (an operation changed the cache or
+    the registry; the cache bridge re-probes and the lists follow)."""
 
     changed = Signal()
 

@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QObject, Signal
 
@@ -59,6 +59,11 @@ class EngineHost(QObject):
     ``generationDone(bool cancelled)``, ``generationFailed(object exc)``, ``unloaded()``,
     ``busyChanged(bool)``.
 
+    State is published only through signals (issue 9): the engine thread never writes what the
+    GUI reads. It reports the end of each job with the private ``_ended`` signal; the GUI-thread
+    slot updates :attr:`info`, :attr:`busy` and :attr:`current_engine`, then emits the public
+    signal, so a subscriber always sees the state that goes with it.
+
     Before a generation, a history too long for the engine's context is trimmed to the newest
     turns that fit (:func:`app.core.chat.context.fit_history`), on the engine thread: measuring a
     long history with the tokenizer never blocks the GUI. ``historyTrimmed`` then says how many
@@ -75,6 +80,7 @@ class EngineHost(QObject):
     generationFailed = Signal(object)
     unloaded = Signal()
     busyChanged = Signal(bool)
+    _ended = Signal(str, object, object)  # kind, payload, engine (engine thread -> GUI thread)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -84,8 +90,11 @@ class EngineHost(QObject):
         self._events: deque[Event] = deque()
         self._lock = threading.Lock()
         self._cancel: CancelToken | None = None
-        self._busy = False
+        # GUI-thread state, written only by the GUI thread
+        self._jobs = 0  # loads and generations sent and not yet ended
+        self._published: Engine | None = None
         self.info: dict[str, Any] | None = None
+        self._ended.connect(self._on_ended)
 
     # --- GUI-thread API --------------------------------------------------------------------
     @property
@@ -95,16 +104,18 @@ class EngineHost(QObject):
     @property
     def current_engine(self) -> Engine | None:
         """The loaded engine (the local API server sends its requests to it, issue 13)."""
-        return self._engine
+        return self._published
 
     @property
     def busy(self) -> bool:
-        return self._busy
+        return self._jobs > 0
 
     def load(self, job: LoadJob) -> CancelToken:
         token = CancelToken()
         self._cancel = token
-        self._set_busy(True)
+        self.info = None  # the loaded model is replaced: nothing is loaded until this one is
+        self._published = None
+        self._job_started()
         self._send(("load", job, token))
         return token
 
@@ -113,7 +124,7 @@ class EngineHost(QObject):
         self._cancel = token
         with self._lock:
             self._events.clear()
-        self._set_busy(True)
+        self._job_started()
         self._send(("generate", list(messages), sampling, token))
         return token
 
@@ -157,10 +168,34 @@ class EngineHost(QObject):
             self._thread.start()
         self._commands.put(command)
 
-    def _set_busy(self, busy: bool) -> None:
-        if busy != self._busy:
-            self._busy = busy
-            self.busyChanged.emit(busy)
+    def _job_started(self) -> None:
+        self._jobs += 1
+        if self._jobs == 1:
+            self.busyChanged.emit(True)
+
+    def _on_ended(self, kind: str, payload: object, engine: object) -> None:
+        """GUI thread: update the state, then tell the subscribers."""
+        if kind != "unloaded" and self._jobs > 0:
+            self._jobs -= 1
+            if self._jobs == 0:
+                self.busyChanged.emit(False)
+        if kind == "loaded":
+            assert isinstance(payload, dict)
+            self.info = payload
+            self._published = cast(Engine, engine)
+            self.loaded.emit(payload)
+        elif kind == "unloaded":
+            self.info = None
+            self._published = None
+            self.unloaded.emit()
+        elif kind == "loadCancelled":
+            self.loadCancelled.emit()
+        elif kind == "loadFailed":
+            self.loadFailed.emit(payload)
+        elif kind == "generationDone":
+            self.generationDone.emit(bool(payload))
+        elif kind == "generationFailed":
+            self.generationFailed.emit(payload)
 
     # --- engine thread -----------------------------------------------------------------------
     def _run(self) -> None:
@@ -177,40 +212,29 @@ class EngineHost(QObject):
                     self._do_generate(command[1], command[2], command[3])
                 elif kind == "unload":
                     self._close_engine()
-                    self.info = None
-                    self.unloaded.emit()
+                    self._ended.emit("unloaded", None, None)
             except Exception:  # never let the engine thread die silently
                 log.exception("engine thread command %s failed", kind)
 
     def _do_load(self, job: LoadJob, token: CancelToken) -> None:
         self._close_engine()
-        self.info = None
 
         # carries the token: a native load that reports nothing still sees the Cancel (issue 9)
         progress = LoadProgress(self.loadProgress.emit, token)
         try:
             engine = job.loader(progress)
         except LoadCancelled:
-            self._busy = False
-            self.busyChanged.emit(False)
-            self.loadCancelled.emit()
+            self._ended.emit("loadCancelled", None, None)
             return
         except Exception as exc:
-            self._busy = False
-            self.busyChanged.emit(False)
-            self.loadFailed.emit(exc)
+            self._ended.emit("loadFailed", exc, None)
             return
         if token.cancelled:  # the loader finished before it noticed: honour the cancel
             engine.close()
-            self._busy = False
-            self.busyChanged.emit(False)
-            self.loadCancelled.emit()
+            self._ended.emit("loadCancelled", None, None)
             return
         self._engine = engine
-        self.info = dict(job.info, label=job.label)
-        self._busy = False
-        self.busyChanged.emit(False)
-        self.loaded.emit(self.info)
+        self._ended.emit("loaded", dict(job.info, label=job.label), engine)
 
     def _do_generate(self, messages: list[ChatMessage], sampling: Sampling, token: CancelToken) -> None:
         engine = self._engine
@@ -233,13 +257,9 @@ class EngineHost(QObject):
                 if token.cancelled:
                     break
         except Exception as exc:
-            self._busy = False
-            self.busyChanged.emit(False)
-            self.generationFailed.emit(exc)
+            self._ended.emit("generationFailed", exc, None)
             return
-        self._busy = False
-        self.busyChanged.emit(False)
-        self.generationDone.emit(token.cancelled)
+        self._ended.emit("generationDone", token.cancelled, None)
 
     def _close_engine(self) -> None:
         engine, self._engine = self._engine, None

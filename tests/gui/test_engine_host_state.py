@@ -1,0 +1,55 @@
+"""EngineHost publishes its state only through signals (issue 9).
+
+The engine thread used to write ``info`` and ``_busy`` while the GUI thread read them. Every
+write to the state the GUI reads is recorded here with its thread: only the GUI thread may write.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from app.core.engines.base import Sampling, TextDelta
+from app.gui.workers import EngineHost, LoadJob
+from tests.gui.conftest import ScriptedEngine
+
+MAIN = threading.main_thread()
+WATCHED = {"info", "_busy", "_jobs", "_published"}
+
+
+class RecordingHost(EngineHost):
+    def __init__(self) -> None:
+        self.writes: list[tuple[str, str]] = []
+        super().__init__()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in WATCHED:
+            self.writes.append((name, threading.current_thread().name))
+        super().__setattr__(name, value)
+
+
+def test_the_engine_thread_never_writes_what_the_gui_reads(qtbot: Any) -> None:
+    host = RecordingHost()
+    engine = ScriptedEngine(plain=True)
+    seen_on_loaded: list[tuple[bool, bool, object]] = []
+    host.loaded.connect(lambda _info: seen_on_loaded.append((host.is_loaded, host.busy, host.current_engine)))
+    busy: list[bool] = []
+    host.busyChanged.connect(busy.append)
+    try:
+        with qtbot.waitSignal(host.loaded, timeout=10_000):
+            host.load(LoadJob("scripted", lambda _progress: engine))
+        # a subscriber sees the state that goes with the signal
+        assert seen_on_loaded == [(True, False, engine)]
+        assert host.info is not None and host.info["label"] == "scripted"
+        with qtbot.waitSignal(host.generationDone, timeout=10_000):
+            host.generate([], Sampling(max_tokens=8))
+        assert any(isinstance(e, TextDelta) for e in host.drain())
+        assert not host.busy
+        with qtbot.waitSignal(host.unloaded, timeout=10_000):
+            host.unload()
+        assert host.info is None and host.current_engine is None and engine.closed
+    finally:
+        host.shutdown()
+    assert busy == [True, False, True, False]
+    offenders = [(name, thread) for name, thread in host.writes if thread != MAIN.name]
+    assert not offenders, offenders
