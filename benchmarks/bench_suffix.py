@@ -107,14 +107,14 @@ def _accept(r: dict[str, Any]) -> str:
     return f"{r['accepted']}/{r['drafted']}" if r["drafted"] else "0/0"
 
 
-def report(rows: list[dict[str, Any]], second: list[dict[str, Any]], max_tokens: int) -> str:
+def report(rows: list[dict[str, Any]], second: list[dict[str, Any]], max_tokens: int, model_name: str) -> str:
     import importlib.metadata as md
 
     load = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
     versions = ", ".join(f"{d} {md.version(d)}" for d in ("mlx", "mlx-lm"))
     lines = [
         f"Machine: {platform.machine()} {platform.system()}, {os.cpu_count()} cores, load average "
-        f"{load[0]:.2f} at the end; {versions}; greedy, {max_tokens} tokens",
+        f"{load[0]:.2f} at the end; {versions}; greedy, {max_tokens} tokens; {model_name}",
         "",
         "| prompt | plain tok/s | suffix first pass | ratio | accepted | suffix repeated | ratio "
         "| accepted | 2nd process | ratio | accepted | parity | draft ms/step |",
@@ -142,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, help="an MLX checkpoint folder")
     ap.add_argument("--smollm2-gguf", type=Path, help="convert SmolLM2 from this F32 llama GGUF")
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tandem-bench-mlx")
+    ap.add_argument("--dtype", default="bfloat16", choices=["bfloat16", "float32"], help="SmolLM2 weights")
     ap.add_argument("--max-tokens", type=int, default=128)
     ap.add_argument("--draft-tokens", type=int, default=None, help="longest draft per round (default 16)")
     ap.add_argument("--second-process", action="store_true", help=argparse.SUPPRESS)
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.smollm2_gguf:
         from app.core.mlx_convert import smollm2_mlx
 
-        args.model = smollm2_mlx(args.smollm2_gguf, args.cache)
+        args.model = smollm2_mlx(args.smollm2_gguf, args.cache, args.dtype)
         import mlx.core as mx
 
         mx.clear_streams()
@@ -161,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     with tempfile.TemporaryDirectory(prefix="tandem-bench-suffix-") as home:
         os.environ["TANDEM_HOME"] = home  # a fresh, private learned corpus
-        print("side by side: plain, suffix first pass, plain, suffix repeated ...", file=sys.stderr)
+        load0 = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+        print(f"side by side (load average {load0:.2f}) ...", file=sys.stderr)
         rows = side_by_side(args.model, args.max_tokens, args.draft_tokens)
         print("a second process on the persisted tree ...", file=sys.stderr)
         cmd = [sys.executable, __file__, "--model", str(args.model), "--max-tokens", str(args.max_tokens),
@@ -173,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"rows": rows, "second_process": second}))
     else:
-        print(report(rows, second, args.max_tokens))
+        print(report(rows, second, args.max_tokens, args.model.name))
     return 0
 
 
