@@ -3,7 +3,8 @@
 The core queue runs downloads on its own ``tandem-download-<n>`` threads and calls observers on
 them. :class:`DownloadService` forwards each change through a queued signal to the GUI thread,
 where state changes update the model at once and byte counts are left to the model's throttled
-refresh. The queue persists itself, so the panel shows the same items after a restart.
+refresh. The queue persists itself, so the panel shows the same items after a restart. The model's
+rows are the queue's own items: there is one download item type (issue 9).
 """
 
 from __future__ import annotations
@@ -14,16 +15,13 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from app.core.cache.queue import DownloadItem as CoreItem
-from app.core.cache.queue import DownloadQueue, download_label
+from app.core.cache.queue import DownloadItem, DownloadQueue
 from app.core.registry import AnySpec, Family, Registry
 from app.gui.cache_bridge import CacheBridge, Role
 from app.gui.errors import UserError, hint_for_name
-from app.gui.models.downloads_model import DownloadItem, DownloadsModel
+from app.gui.models.downloads_model import DownloadsModel
 
 log = logging.getLogger(__name__)
-
-_STATE = {"finished": "done"}
 
 
 @dataclass(frozen=True)
@@ -33,29 +31,6 @@ class DownloadRequest:
     role: Role
     quantization: str
     draft_quantization: str | None = None
-
-
-def view_item(item: CoreItem, size_label: str | None = None) -> DownloadItem:
-    """The row of ``item``; ``size_label`` is its spec's label (the browser's), else ``item.size``."""
-    label = download_label(
-        item.family,
-        item.format,
-        size_label or item.size,
-        item.quantization,
-        item.role,
-        item.draft_quantization,
-    )
-    return DownloadItem(
-        id=item.id,
-        label=label,
-        state=_STATE.get(item.state, item.state),
-        done=item.bytes_done,
-        total=item.bytes_total,
-        rate=item.rate,
-        eta=item.eta,
-        error=item.error,
-        folder=str(Path(item.path).parent) if item.path else "",
-    )
 
 
 class DownloadService(QObject):
@@ -76,14 +51,12 @@ class DownloadService(QObject):
         super().__init__(parent)
         self.cache = cache
         self.model = model
-        self._registry = registry
-        self._size_labels: dict[tuple[str, str, str], str] = {}
         # asked for every job: a hub endpoint changed in Settings applies to the next download
         self.queue = DownloadQueue(registry, store, endpoints=cache.endpoint_for)
         self._states: dict[str, str] = {}
         for item in self.queue.items():
             self._states[item.id] = item.state
-            model.upsert(self._view(item))
+            model.upsert(item)
         self._changed.connect(self._on_changed)
         self._unsubscribe = self.queue.subscribe(self._changed.emit)
         self.queue.start()
@@ -114,19 +87,6 @@ class DownloadService(QObject):
             return UserError(title, message, hint_for_name(""))
         return UserError(title, message or item.error, hint_for_name(item.error_type, item.error_code))
 
-    def _view(self, item: CoreItem) -> DownloadItem:
-        """The row, named with the spec's size label even for items queued as a number."""
-        key = (item.family, item.format, item.size)
-        label = self._size_labels.get(key)
-        if label is None:
-            try:
-                _fam, spec, _q = self._registry.match(item.family, item.format, item.size, item.quantization)
-                label = spec.size_label
-            except ValueError:  # the family was unregistered since: keep what the item says
-                label = item.size
-            self._size_labels[key] = label
-        return view_item(item, label)
-
     def state(self, item_id: str) -> str:
         """The core state of ``item_id`` (``finished``, ``failed``, ...), '' when unknown."""
         try:
@@ -145,13 +105,13 @@ class DownloadService(QObject):
         self._unsubscribe()
         self.queue.shutdown()
 
-    def _on_changed(self, item: CoreItem) -> None:
+    def _on_changed(self, item: DownloadItem) -> None:
         previous = self._states.get(item.id)
         self._states[item.id] = item.state
         if previous == item.state and item.state == "active":
-            self.model.set_progress(item.id, item.bytes_done, item.bytes_total, item.rate, item.eta)
+            self.model.progress(item)
             return
-        self.model.upsert(self._view(item))
+        self.model.upsert(item)
         if item.state != previous:
             if item.state == "finished":
                 self.completed.emit(item.id, True)

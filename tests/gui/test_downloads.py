@@ -10,6 +10,7 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from app.core.cache import CacheManager, DownloadCancelled, ProgressEvent
+from app.core.cache.queue import DownloadItem, ItemState
 from app.core.registry import Registry
 from app.gui.cache_bridge import CacheBridge
 from app.gui.downloads import DownloadRequest, DownloadService
@@ -46,12 +47,19 @@ def transfer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeTransfer:
     return fake
 
 
-def test_downloads_model_passes_modeltester(qtmodeltester: Any) -> None:
-    from app.gui.models.downloads_model import DownloadItem
+def _item(
+    item_id: str, quant: str, state: ItemState = "queued", done: int = 0, total: int = 0, **kw: Any
+) -> Any:
+    """A core queue item: the one download item type, which the GUI model wraps (issue 9)."""
+    return DownloadItem(
+        item_id, "tiny", "gguf", "1", quant, state=state, bytes_done=done, bytes_total=total, **kw
+    )
 
+
+def test_downloads_model_passes_modeltester(qtmodeltester: Any) -> None:
     model = DownloadsModel()
-    model.upsert(DownloadItem("a", "gemma-4 GGUF 2 Q4_K_M", "active", 10, 100, 5.0, 3.0))
-    model.upsert(DownloadItem("b", "gemma-4 GGUF 2 Q8_0"))
+    model.upsert(_item("a", "Q4_K_M", "active", 10, 100, rate=5.0, eta=3.0))
+    model.upsert(_item("b", "Q8_0"))
     qtmodeltester.check(model)
     assert model.data(model.index(0, 2), ProgressRole) == pytest.approx(0.1)
     model.stop()
@@ -92,7 +100,7 @@ def test_progress_cancel_retry_and_restart(qtbot: Any, transfer: FakeTransfer, t
         with qtbot.waitSignal(service.completed, timeout=5000) as blocker:
             page.retry_btn.click()
         assert blocker.args == [item_id, True]
-        assert model.item(model.row_of(item_id)).state == "done"
+        assert model.item(model.row_of(item_id)).state == "finished"
         assert page.folder_btn.isEnabled() and service.folder(item_id) == str(tmp_path)
         page.grab()  # the progress delegate paints every state
     finally:
@@ -103,14 +111,14 @@ def test_progress_cancel_retry_and_restart(qtbot: Any, transfer: FakeTransfer, t
     service2 = DownloadService(registry, CacheBridge(), model2, store=store)
     try:
         assert [model2.item(r).id for r in range(model2.rowCount())] == [item_id]
-        assert model2.item(0).state == "done"
+        assert model2.item(0).state == "finished"
     finally:
         service2.shutdown()
         model2.stop()
 
 
 def _bytes(model: DownloadsModel) -> int:
-    return model.item(0).done if model.rowCount() else -1
+    return model.item(0).bytes_done if model.rowCount() else -1
 
 
 def test_invalid_download_request_reports_instead_of_crashing(make_window: Any, qtbot: Any) -> None:
@@ -137,14 +145,12 @@ def _render(delegate: QStyledItemDelegate, view: Any, index: Any) -> QImage:
 
 def test_failed_rows_show_the_progress_reached_and_the_error(qtbot: Any) -> None:
     """Issue 8, item 5: no busy bar for a failed row; the error is on the row itself."""
-    from app.gui.models.downloads_model import DownloadItem
-
     model = DownloadsModel()
     error = "tandem-test/tiny-GGUF: HubError: 404 Not Found; check the repo id\nsecond line"
-    model.upsert(DownloadItem("none", "tiny GGUF 1 Q4_0", "failed", 0, 0, error=error))
-    model.upsert(DownloadItem("half", "tiny GGUF 1 Q8_0", "failed", 400, 1000, error="disk full"))
-    model.upsert(DownloadItem("busy", "tiny GGUF 1 F16", "active", 0, 0))
-    model.upsert(DownloadItem("wait", "tiny GGUF 1 Q2_K", "queued"))
+    model.upsert(_item("none", "Q4_0", "failed", 0, 0, error=error))
+    model.upsert(_item("half", "Q8_0", "failed", 400, 1000, error="disk full"))
+    model.upsert(_item("busy", "F16", "active", 0, 0))
+    model.upsert(_item("wait", "Q2_K", "queued"))
     page = DownloadsPage(model)
     qtbot.addWidget(page)
     page.show()
@@ -181,4 +187,37 @@ def test_failed_rows_show_the_progress_reached_and_the_error(qtbot: Any) -> None
         row_h = page.table.rowHeight(model.row_of("none"))
         assert row_h > page.table.rowHeight(model.row_of("busy"))  # two lines fit
     finally:
+        model.stop()
+
+
+def test_one_item_type_named_once_however_the_size_was_asked(
+    qtbot: Any, transfer: FakeTransfer, tmp_path: Path
+) -> None:
+    """Issue 9: the model's rows are the queue's own items (no second item type, no converter),
+    and an item queued by number (as the CLI does) carries the spec's size label in the core."""
+    import json
+
+    registry = Registry.load()
+    store = tmp_path / "downloads.json"
+    # a queue file written before sizes were normalized: the item was queued as "2"
+    old = DownloadItem("old1", "gemma-4", "gguf", "2", "Q8_0", state="failed", error="x")
+    from dataclasses import asdict
+
+    store.write_text(json.dumps({"version": 1, "items": [asdict(old)]}), "utf-8")
+    model = DownloadsModel()
+    service = DownloadService(registry, CacheBridge(), model, store=store)
+    try:
+        added = service.queue.add("gemma-4", "gguf", "2", "Q4_K_M")  # by number, like the CLI
+        assert added.size == "E2B" and added.label == "gemma-4 GGUF E2B Q4_K_M"
+        qtbot.waitUntil(lambda: model.row_of(added.id) >= 0, timeout=5000)
+        row = model.item(model.row_of(added.id))
+        assert isinstance(row, DownloadItem) and row.id == added.id
+        assert model.data(model.index(model.row_of(added.id), 0)) == added.label
+        reloaded = model.item(model.row_of("old1"))
+        assert reloaded.label == "gemma-4 GGUF E2B Q8_0"
+        assert model.data(model.index(model.row_of("old1"), 0)).startswith("gemma-4 GGUF E2B Q8_0")
+        transfer.finish.set()
+        qtbot.waitUntil(lambda: service.state(added.id) == "finished", timeout=5000)
+    finally:
+        service.shutdown()
         model.stop()

@@ -36,11 +36,17 @@ log = logging.getLogger(__name__)
 
 ItemState = Literal["queued", "active", "finished", "failed", "cancelled"]
 STORE_VERSION = 1
+ERROR_CHARS = 160
 
 
 @dataclass(frozen=True)
 class DownloadItem:
-    """One requested download (a target quantization, or the drafter paired with it)."""
+    """One requested download (a target quantization, or the drafter paired with it).
+
+    The one item type of a download (issue 9): the queue persists it, the CLI prints it and the
+    GUI's table model wraps it (qutebrowser's download model pattern); progress lives on it.
+    ``size`` is the spec's size label (the one the model browser shows).
+    """
 
     id: str
     family: str
@@ -70,6 +76,29 @@ class DownloadItem:
         return download_label(
             self.family, self.format, self.size, self.quantization, self.role, self.draft_quantization
         )
+
+    @property
+    def fraction(self) -> float | None:
+        """How far it got: 1.0 when finished, else bytes done / total, None while nothing is known."""
+        if self.state == "finished":
+            return 1.0
+        return min(self.bytes_done / self.bytes_total, 1.0) if self.bytes_total else None
+
+    @property
+    def busy(self) -> bool:
+        """Running with no byte count yet (asking the hub): the only case for a busy bar."""
+        return self.state == "active" and self.fraction is None
+
+    @property
+    def error_line(self) -> str:
+        """The error's first line, short enough for a table row (the tooltip has all of it)."""
+        line = self.error.strip().splitlines()[0] if self.error.strip() else ""
+        return line if len(line) <= ERROR_CHARS else line[: ERROR_CHARS - 1] + "…"
+
+    @property
+    def folder(self) -> str:
+        """The folder holding the downloaded file ('' until finished)."""
+        return str(Path(self.path).parent) if self.path else ""
 
 
 def download_label(
@@ -142,6 +171,11 @@ class DownloadQueue:
                 continue
             if item.state == "active":  # interrupted by a restart or a crash: do it again
                 item = replace(item, state="queued", rate=0.0, eta=None, phase="")
+            try:  # items queued by number before sizes were normalized: name them by label
+                _fam, spec, _q = self._registry.match(item.family, item.format, item.size, item.quantization)
+                item = replace(item, size=spec.size_label)
+            except ValueError:  # unregistered since: keep what the item says
+                pass
             self._items[item.id] = item
 
     def _save_locked(self) -> None:
@@ -212,6 +246,7 @@ class DownloadQueue:
         role = "drafter" if drafter else "target"
         mgr = self._manager_for(family, fmt, size, quantization, role, draft_quantization, hub)
         mgr.plan  # noqa: B018 - raises SpecResolutionError for a spec that cannot be resolved
+        size = mgr.spec.size_label  # one name whether it was asked for as "E2B" or "2"
         if drafter and draft_quantization is None:
             draft_quantization = mgr.draft_quantization or _plan_draft_quant(mgr)
         item = DownloadItem(

@@ -1,13 +1,14 @@
 """Table model of downloads: queued, active, finished, failed, cancelled.
 
-Progress arrives from worker threads many times a second; :meth:`DownloadsModel.set_progress`
-only records it, and a 250 ms timer emits one ``dataChanged`` for the rows that moved (the
-qutebrowser downloads pattern), so the view repaints at most four times a second.
+The rows are the core queue's own items (:class:`app.core.cache.queue.DownloadItem`): one item
+type, wrapped by this model as qutebrowser's download model wraps its items (issue 9). Progress
+arrives from worker threads many times a second; :meth:`DownloadsModel.progress` only records
+it, and a 250 ms timer emits one ``dataChanged`` for the rows that moved, so the view repaints at
+most four times a second.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import (
@@ -19,44 +20,15 @@ from PySide6.QtCore import (
     QTimer,
 )
 
+from app.core.cache.queue import DownloadItem
+
 AnyIndex = QModelIndex | QPersistentModelIndex
 REFRESH_MS = 250
 ItemRole = Qt.ItemDataRole.UserRole + 1
 ProgressRole = Qt.ItemDataRole.UserRole + 2
 
-STATES = ("queued", "active", "done", "failed", "cancelled")
-ERROR_CHARS = 160
-
-
-@dataclass(frozen=True)
-class DownloadItem:
-    id: str
-    label: str
-    state: str = "queued"
-    done: int = 0
-    total: int = 0
-    rate: float = 0.0
-    eta: float | None = None
-    error: str = ""
-    folder: str = ""
-
-    @property
-    def fraction(self) -> float | None:
-        """How far it got: 1.0 when done, else bytes done / total, None while nothing is known."""
-        if self.state == "done":
-            return 1.0
-        return min(self.done / self.total, 1.0) if self.total else None
-
-    @property
-    def busy(self) -> bool:
-        """Running with no byte count yet (asking the hub): the only case for a busy bar."""
-        return self.state == "active" and self.fraction is None
-
-    @property
-    def error_line(self) -> str:
-        """The error's first line, short enough for a table row (the tooltip has all of it)."""
-        line = self.error.strip().splitlines()[0] if self.error.strip() else ""
-        return line if len(line) <= ERROR_CHARS else line[: ERROR_CHARS - 1] + "…"
+STATES = ("queued", "active", "finished", "failed", "cancelled")
+__all__ = ["DownloadItem", "DownloadsModel", "human_bytes", "human_eta", "state_text"]
 
 
 def human_bytes(n: float) -> str:
@@ -82,7 +54,7 @@ def state_text(state: str) -> str:
     return {
         "queued": QCoreApplication.translate("DownloadsModel", "Queued"),
         "active": QCoreApplication.translate("DownloadsModel", "Downloading"),
-        "done": QCoreApplication.translate("DownloadsModel", "Finished"),
+        "finished": QCoreApplication.translate("DownloadsModel", "Finished"),
         "failed": QCoreApplication.translate("DownloadsModel", "Failed"),
         "cancelled": QCoreApplication.translate("DownloadsModel", "Cancelled"),
     }.get(state, state)
@@ -112,15 +84,13 @@ class DownloadsModel(QAbstractTableModel):
             self._dirty.discard(item.id)
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
 
-    def set_progress(self, item_id: str, done: int, total: int, rate: float, eta: float | None) -> None:
-        """Record progress; the repaint happens on the next timer tick."""
-        row = self.row_of(item_id)
+    def progress(self, item: DownloadItem) -> None:
+        """Record a progress update; the repaint happens on the next timer tick."""
+        row = self.row_of(item.id)
         if row < 0:
             return
-        self._items[row] = replace(
-            self._items[row], state="active", done=done, total=total, rate=rate, eta=eta
-        )
-        self._dirty.add(item_id)
+        self._items[row] = item
+        self._dirty.add(item.id)
         if not self._timer.isActive():
             self._timer.start()
 
@@ -199,10 +169,11 @@ class DownloadsModel(QAbstractTableModel):
         if col == "state":
             return state_text(it.state)
         if col == "progress":
-            if it.state in ("failed", "cancelled") and it.total and it.done:
-                return f"{100 * it.done // it.total}% · {human_bytes(it.done)} / {human_bytes(it.total)}"
-            if it.total and it.state != "failed":
-                return f"{human_bytes(it.done)} / {human_bytes(it.total)}"
+            done, total = it.bytes_done, it.bytes_total
+            if it.state in ("failed", "cancelled") and total and done:
+                return f"{100 * done // total}% · {human_bytes(done)} / {human_bytes(total)}"
+            if total and it.state != "failed":
+                return f"{human_bytes(done)} / {human_bytes(total)}"
             return ""
         if col == "rate":
             return f"{human_bytes(it.rate)}/s" if it.state == "active" and it.rate else ""

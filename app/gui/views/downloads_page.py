@@ -20,8 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.cache.queue import DownloadItem
 from app.gui import icons
-from app.gui.models.downloads_model import DownloadItem, DownloadsModel, ItemRole
+from app.gui.models.downloads_model import DownloadsModel, ItemRole
 
 
 class ProgressDelegate(QStyledItemDelegate):
@@ -41,7 +42,7 @@ class ProgressDelegate(QStyledItemDelegate):
         fraction = item.fraction
         if fraction is None and not item.busy:
             return None
-        if item.state in ("failed", "cancelled") and not item.done:
+        if item.state in ("failed", "cancelled") and not item.bytes_done:
             return None
         bar = QStyleOptionProgressBar()
         bar.rect = option.rect.adjusted(4, 5, -4, -5)
@@ -142,7 +143,7 @@ class DownloadsPage(QWidget):
         state = self.model.item(rows[0].row()).state if rows else None
         self.cancel_btn.setEnabled(state in ("queued", "active"))
         self.retry_btn.setEnabled(state in ("failed", "cancelled"))
-        self.folder_btn.setEnabled(state == "done")
+        self.folder_btn.setEnabled(state == "finished")
         self.empty.setVisible(self.model.rowCount() == 0)
 
     @staticmethod
