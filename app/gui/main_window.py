@@ -11,21 +11,16 @@ import asyncio
 import logging
 from typing import Any
 
-from PySide6.QtCore import QEvent, QModelIndex, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFrame,
     QHBoxLayout,
     QLabel,
-    QListView,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
     QMenu,
-    QProgressBar,
-    QPushButton,
-    QSplitter,
     QStackedWidget,
     QToolButton,
     QVBoxLayout,
@@ -43,6 +38,7 @@ from app.core.settings import LastLaunch, SamplingDefaults, Settings
 from app.gui import icons
 from app.gui.cache_bridge import CacheBridge, Role
 from app.gui.chat_controller import ChatController
+from app.gui.chat_page import ChatPage
 from app.gui.downloads import DownloadRequest, DownloadService
 from app.gui.engine_loader import Loader
 from app.gui.errors import ErrorBridge, UserError
@@ -56,7 +52,6 @@ from app.gui.server_controller import ServerController
 from app.gui.sysinfo import rss_bytes
 from app.gui.views.banner import ErrorBanner
 from app.gui.views.browser import BrowserPage
-from app.gui.views.chat_view import ChatView
 from app.gui.views.delete_dialog import DeleteDialog
 from app.gui.views.downloads_page import DownloadsPage
 from app.gui.views.launch_dialog import LaunchChoice, LaunchDialog
@@ -173,66 +168,26 @@ class MainWindow(QMainWindow):
         outer.addLayout(right, 1)
         self.setCentralWidget(central)
 
-        # chat page
-        chat_page = QWidget()
-        cl = QHBoxLayout(chat_page)
-        cl.setContentsMargins(12, 10, 12, 10)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        conv_panel = QFrame()
-        conv_panel.setObjectName("card")
-        cpl = QVBoxLayout(conv_panel)
-        cpl.setContentsMargins(8, 8, 8, 8)
-        self.new_chat_btn = QPushButton(icons.icon("plus"), "")
-        self.conv_list = QListView()
-        self.conv_list.setModel(self.conversations)
-        self.conv_list.setEditTriggers(
-            QAbstractItemView.EditTrigger.EditKeyPressed | QAbstractItemView.EditTrigger.DoubleClicked
+        # chat page: the conversations panel, the load bar and the chat view
+        self.chat_page = ChatPage(self.conversations)
+        self.stack.addWidget(self.chat_page)
+        panel = self.chat_page.conversations_panel
+        self.conv_panel = panel
+        self.conv_list = panel.list
+        self.new_chat_btn, self.rename_btn, self.delete_conv_btn = (
+            panel.new_chat_btn,
+            panel.rename_btn,
+            panel.delete_btn,
         )
-        self.conv_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.conv_list.customContextMenuRequested.connect(self._conversation_menu)
-        self.conv_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.conv_list.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.conv_list.setUniformItemSizes(True)
-        self.conv_list.setStyleSheet("QListView { border: none; } QListView::item { padding: 6px 4px; }")
-        conv_actions = QHBoxLayout()
-        self.rename_btn = QToolButton()
-        self.rename_btn.setIcon(icons.icon("pencil"))
-        self.delete_conv_btn = QToolButton()
-        self.delete_conv_btn.setIcon(icons.icon("trash"))
-        for b in (self.rename_btn, self.delete_conv_btn):
-            b.setIconSize(QSize(18, 18))
-        conv_actions.addWidget(self.new_chat_btn, 1)
-        conv_actions.addWidget(self.rename_btn)
-        conv_actions.addWidget(self.delete_conv_btn)
-        cpl.addLayout(conv_actions)
-        cpl.addWidget(self.conv_list, 1)
-        split.addWidget(conv_panel)
-        chat_right = QWidget()
-        crl = QVBoxLayout(chat_right)
-        crl.setContentsMargins(6, 0, 0, 0)
-        self.load_bar = QFrame()
-        self.load_bar.setObjectName("card")
-        lbl = QHBoxLayout(self.load_bar)
-        lbl.setContentsMargins(10, 6, 10, 6)
-        self.load_label = QLabel()
-        self.load_progress = QProgressBar()
-        self.load_progress.setRange(0, 0)
-        self.load_progress.setMaximumWidth(160)
-        self.load_cancel = QPushButton()
-        self.load_cancel.clicked.connect(self.cancel_load)
-        lbl.addWidget(self.load_label, 1)
-        lbl.addWidget(self.load_progress)
-        lbl.addWidget(self.load_cancel)
-        self.load_bar.hide()
-        crl.addWidget(self.load_bar)
-        self.chat_view = ChatView()
-        crl.addWidget(self.chat_view, 1)
-        split.addWidget(chat_right)
-        split.setStretchFactor(0, 0)
-        split.setStretchFactor(1, 1)
-        split.setSizes([230, 900])
-        cl.addWidget(split)
-        self.stack.addWidget(chat_page)
+        bar = self.chat_page.load_bar
+        self.load_bar, self.load_label, self.load_progress, self.load_cancel = (
+            bar,
+            bar.label,
+            bar.progress,
+            bar.cancel,
+        )
+        bar.cancelRequested.connect(self.cancel_load)
+        self.chat_view = self.chat_page.chat_view
 
         self.browser = BrowserPage(self.family_model, self.spec_model)
         self.stack.addWidget(self.browser)
@@ -290,10 +245,9 @@ class MainWindow(QMainWindow):
         self.chat_view.highlight_btn.setChecked(settings.highlight_draft_tokens)
         self.chat_view.highlightToggled.connect(self._on_highlight_toggled)
         self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
-        self.new_chat_btn.clicked.connect(self.new_chat)
-        self.rename_btn.clicked.connect(self._rename_current)
-        self.delete_conv_btn.clicked.connect(self._delete_current)
-        self.conv_list.selectionModel().currentChanged.connect(self._on_conversation_selected)
+        panel.newChatRequested.connect(self.new_chat)
+        panel.conversationSelected.connect(self._on_conversation_selected)
+        panel.deleteRequested.connect(self.delete_conversation)
         self.chat.conversationChanged.connect(self._select_conversation_row)
         self.browser.launchRequested.connect(self.open_launch_dialog)
         self.browser.downloadRequested.connect(self._on_download_requested)
@@ -373,10 +327,7 @@ class MainWindow(QMainWindow):
             if item is not None:
                 item.setText(text)
         self._fit_nav_actions()
-        self.new_chat_btn.setText(self.tr("New chat"))
-        self.rename_btn.setToolTip(self.tr("Rename"))
-        self.delete_conv_btn.setToolTip(self.tr("Delete conversation"))
-        self.load_cancel.setText(self.tr("Cancel"))
+        self.chat_page.retranslate()
         self.eject_btn.setText(self.tr("Eject"))
         self.eject_btn.setToolTip(self.tr("Unload the model and free the memory it holds"))
         self.chat.refresh_model_label()
@@ -423,42 +374,16 @@ class MainWindow(QMainWindow):
     # --- conversations ----------------------------------------------------------------------------
     def new_chat(self) -> None:
         self.nav.setCurrentRow(PAGE_CHAT)
-        self.conv_list.clearSelection()
-        self.conv_list.setCurrentIndex(QModelIndex())
+        self.conv_panel.clear_selection()
         self.chat.open_conversation(None)
         self.chat_view.composer.input.setFocus()
 
-    def _on_conversation_selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if current.isValid():
-            conv = self.conversations.conversation(current.row())
-            if conv.id != self.chat.conversation_id:
-                self.chat.open_conversation(conv.id)
+    def _on_conversation_selected(self, conversation_id: int) -> None:
+        if conversation_id != self.chat.conversation_id:
+            self.chat.open_conversation(conversation_id)
 
     def _select_conversation_row(self, conversation_id: int) -> None:
-        row = self.conversations.row_of(conversation_id)
-        if row >= 0:
-            blocked = self.conv_list.selectionModel().blockSignals(True)
-            self.conv_list.setCurrentIndex(self.conversations.index(row, 0))
-            self.conv_list.selectionModel().blockSignals(blocked)
-
-    def _conversation_menu(self, pos: Any) -> None:
-        index = self.conv_list.indexAt(pos)
-        if not index.isValid():
-            return
-        menu = QMenu(self)
-        menu.addAction(self.tr("Rename"), lambda: self.conv_list.edit(index))
-        menu.addAction(self.tr("Delete conversation"), lambda: self.delete_conversation(index.row()))
-        menu.popup(self.conv_list.viewport().mapToGlobal(pos))
-
-    def _rename_current(self) -> None:
-        index = self.conv_list.currentIndex()
-        if index.isValid():
-            self.conv_list.edit(index)
-
-    def _delete_current(self) -> None:
-        index = self.conv_list.currentIndex()
-        if index.isValid():
-            self.delete_conversation(index.row())
+        self.conv_panel.select(conversation_id)
 
     def delete_conversation(self, row: int) -> None:
         conv = self.conversations.conversation(row)
