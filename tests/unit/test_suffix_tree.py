@@ -146,3 +146,18 @@ def test_speculation_stays_cheap_on_a_full_corpus() -> None:
     per_call = (time.perf_counter() - t0) / 50
     assert len(draft.token_ids) == 16
     assert per_call < 0.02, f"{per_call * 1000:.1f} ms per speculate"
+
+
+def test_verify_cost_gate_learns_the_cost_ratio_and_the_acceptance_per_match_length() -> None:
+    from app.core.engines.mlx_modelfree import VerifyCost
+
+    cost = VerifyCost()
+    assert cost.ratio() == 0.0  # unmeasured: every draft is verified
+    cost.observe(1, 0.100)
+    cost.observe(17, 0.900)  # 16 extra tokens for 0.8 s: 0.05 s each, half a one-token pass
+    assert abs(cost.ratio() - 0.5) < 1e-9
+    assert cost.accepted_share(3) == 0.5  # prior
+    cost.observe_round(3, 4, 0)
+    cost.observe_round(40, 16, 16)
+    assert cost.accepted_share(3) == 0.0 and cost.accepted_share(30) == 1.0
+    assert [cost.explore(3) for _ in range(8)] == [False] * 7 + [True]

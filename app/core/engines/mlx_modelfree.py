@@ -47,6 +47,8 @@ class VerifyCost:
     def __init__(self) -> None:
         self.one: float | None = None  # seconds of a one-token pass
         self.extra: float | None = None  # seconds per additional token in a pass
+        self._rates: dict[int, float] = {}
+        self._skips: dict[int, int] = {}
 
     def observe(self, tokens: int, seconds: float) -> None:
         if tokens == 1:
@@ -60,6 +62,32 @@ class VerifyCost:
         if self.one is None or self.extra is None or self.one <= 0:
             return 0.0
         return self.extra / self.one
+
+    # The tree's path probability overstates how often a draft is accepted when its match is short
+    # (one earlier occurrence gives probability 1): the acceptance actually seen is kept per
+    # match-length bucket and scales the probability before it is compared with the cost ratio.
+    _BUCKETS = (2, 4, 8, 16)  # match lengths up to 2, 3-4, 5-8, 9-16, longer
+
+    def _bucket(self, match_len: int) -> int:
+        return next((i for i, top in enumerate(self._BUCKETS) if match_len <= top), len(self._BUCKETS))
+
+    def accepted_share(self, match_len: int) -> float:
+        """Share of drafted tokens accepted after matches of this length (0.5 until seen)."""
+        return self._rates.get(self._bucket(match_len), 0.5)
+
+    def observe_round(self, match_len: int, drafted: int, accepted: int) -> None:
+        if drafted > 0:
+            b = self._bucket(match_len)
+            rate = accepted / drafted
+            old = self._rates.get(b)
+            self._rates[b] = rate if old is None else (1 - _EMA) * old + _EMA * rate
+
+    def explore(self, match_len: int) -> bool:
+        """Every 8th proposal a bucket's gate refuses is drafted anyway (two tokens), so a bucket
+        whose acceptance improves is measured again."""
+        b = self._bucket(match_len)
+        self._skips[b] = self._skips.get(b, 0) + 1
+        return self._skips[b] % 8 == 0
 
 
 class LmTarget:
@@ -194,14 +222,19 @@ def model_free_steps(
             pending = []
             n = min(max_draft, budget - produced - 1)
             draft: list[int] = []
+            match_len = 0
             if n > 0:
                 t0 = time.perf_counter()
                 proposal = cache.speculate(req, history, n, use_global=use_global)
+                match_len = proposal.match_len
                 gate = cost.ratio() if cost is not None else 0.0
+                share = cost.accepted_share(match_len) if cost is not None else 1.0
                 for tok, prob in zip(proposal.token_ids, proposal.probs, strict=True):
-                    if prob < gate:
+                    if prob * share < gate:
                         break
                     draft.append(tok)
+                if cost is not None and not draft and proposal.token_ids and cost.explore(match_len):
+                    draft = list(proposal.token_ids[:2])
                 if stats is not None:
                     stats["draft_s"] = stats.get("draft_s", 0.0) + time.perf_counter() - t0
                     stats["proposals"] = stats.get("proposals", 0) + 1
@@ -216,6 +249,8 @@ def model_free_steps(
             while accepted < len(draft) and tokens[accepted] == draft[accepted]:
                 accepted += 1
             target.keep(1 + accepted)
+            if cost is not None and draft:
+                cost.observe_round(match_len, len(draft), accepted)
             emitted = tokens[: accepted + 1]
             for i, tok in enumerate(emitted):
                 response.append(tok)
