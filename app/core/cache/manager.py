@@ -1,4 +1,9 @@
-"""One cache manager per (spec, role, quantization): status, download, resolve, delete.
+"""One cache manager per (spec, role, quantization): the entry store (status, resolve, adopt, link).
+
+Downloading an entry (:mod:`app.core.cache.fetch`) and deleting / collecting garbage
+(:mod:`app.core.cache.gc`) live in their own modules and use only this class's public API
+(issue 9: one class did all three jobs); :meth:`CacheManager.download` and
+:meth:`CacheManager.delete` stay as the entry points callers know.
 
 Layout: the app cache (``paths.models_root()``: ``cache_dir()/models`` unless the "Model cache"
 setting moves it) holds one entry per target quantization
@@ -16,13 +21,10 @@ gives one).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
 import re
-import shutil
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,16 +32,12 @@ from typing import Any, Literal
 
 from app.core import assets, paths
 from app.core.cache.errors import (
-    CacheError,
-    DiskSpaceError,
-    DownloadCancelled,
     NotCachedError,
     SpecResolutionError,
-    VerificationError,
 )
-from app.core.cache.hubs import Backend, RemoteFile, backend_for
+from app.core.cache.hubs import Backend, backend_for
 from app.core.cache.plan import HubChoice, Plan, Role, make_plan
-from app.core.cache.progress import Meter, ProgressCallback, ProgressEvent, _Cancelled
+from app.core.cache.progress import ProgressCallback
 from app.core.cancel import CancelToken
 from app.core.registry import Family
 from app.core.registry.store import AnySpec
@@ -50,10 +48,6 @@ State = Literal["cached", "partial", "absent", "invalid"]
 MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
 DEFAULT_RESERVE_BYTES = 256 * 1024 * 1024  # keep this much free after a download
-_POLL = 0.2  # seconds between progress reports / cancel checks on the caller's thread
-#: After a cancel, how long the caller waits for the transfer thread to unwind (longer than
-#: huggingface_hub's 10 s read timeout, so a stalled read ends inside it).
-CANCEL_JOIN_SECONDS = 15.0
 
 
 def entries_root() -> Path:
@@ -123,30 +117,11 @@ class Manifest:
         return [Path(f["local"]) for f in self.files if f.get("local")]
 
 
-def _file_size(p: Path) -> int:
+def file_size(p: Path) -> int:
     try:
         return p.stat().st_size
     except OSError:
         return -1
-
-
-def _hash_ok(path: Path, f: RemoteFile) -> str | None:
-    """None when the content matches what the hub announced, else a reason."""
-    if f.sha256 is None and f.git_sha1 is None:
-        return None
-    h256 = hashlib.sha256() if f.sha256 else None
-    h1 = hashlib.sha1(f"blob {f.size}\0".encode()) if f.git_sha1 and not f.sha256 else None
-    with path.open("rb") as fh:
-        while chunk := fh.read(4 * 1024 * 1024):
-            if h256:
-                h256.update(chunk)
-            if h1:
-                h1.update(chunk)
-    if h256 and h256.hexdigest() != f.sha256:
-        return f"sha256 mismatch for {f.path}"
-    if h1 and h1.hexdigest() != f.git_sha1:
-        return f"checksum mismatch for {f.path}"
-    return None
 
 
 _SHARD = re.compile(r"^(?P<stem>.+)-(?P<n>\d+)-of-(?P<total>\d+)\.safetensors$")
@@ -181,7 +156,7 @@ def _snapshot_looks_complete(snap: Path) -> tuple[bool, int]:
     total = 0
     for dirpath, _d, names in os.walk(snap):
         for n in names:
-            size = _file_size(Path(dirpath) / n)
+            size = file_size(Path(dirpath) / n)
             total += max(size, 0)
     if not (snap / "config.json").is_file():
         return False, total
@@ -229,7 +204,7 @@ class CacheManager:
         self._plan_error: str | None = None
         try:
             self._plan = make_plan(family, spec, role, self.quantization, hub, draft_quantization)
-            self._plan = _catalog_listing().resolve_plan_offline(self._plan)  # file patterns (issue 10)
+            self._plan = catalog_listing().resolve_plan_offline(self._plan)  # file patterns (issue 10)
         except ValueError as exc:
             self._plan_error = str(exc)
         self.hub: HubChoice | str = self._plan.hub if self._plan else (hub or "?")
@@ -258,7 +233,8 @@ class CacheManager:
     def entry_dir(self) -> Path:
         return entries_root() / self.entry_name
 
-    def _backend(self) -> Backend:
+    def backend(self) -> Backend:
+        """The hub client for this entry (token from the keyring unless one was given)."""
         token = self._token
         if token is None:
             from app.core import secrets
@@ -291,7 +267,7 @@ class CacheManager:
             )
         p = Path(plan.local_path).expanduser()
         if p.exists():
-            return EntryStatus("cached", _file_size(p), _file_size(p), source="local")
+            return EntryStatus("cached", file_size(p), file_size(p), source="local")
         return EntryStatus("absent", reason=f"{p} does not exist", source="local")
 
     def _hub_status(self, plan: Plan, backend: Backend) -> EntryStatus:
@@ -307,7 +283,7 @@ class CacheManager:
                     if f.get("local")
                     else backend.cached_file(plan.repo_id, plan.revision, f["path"])
                 )
-                actual = _file_size(local) if local is not None else -1
+                actual = file_size(local) if local is not None else -1
                 if actual == size:
                     present += size
                 else:
@@ -333,7 +309,7 @@ class CacheManager:
             p = backend.cached_file(plan.repo_id, plan.revision, name)
             if p is not None:
                 found += 1
-                present += max(_file_size(p), 0)
+                present += max(file_size(p), 0)
             else:
                 present += backend.incomplete_bytes(plan.repo_id, plan.revision, name)
         if found == len(plan.files):
@@ -381,16 +357,34 @@ class CacheManager:
         man = Manifest.read(self.entry_dir)
         if man is None or not man.complete:
             return None
-        self._link(man)  # links removed by hand (or never made) come back
-        return self._resolved(man)
+        self.link(man)  # links removed by hand (or never made) come back
+        return self.resolved(man)
 
-    def _resolved(self, man: Manifest) -> Path:
+    def resolved(self, man: Manifest) -> Path:
         if man.kind == "snapshot":
             link = self.entry_dir / "model"
             return link if link.is_dir() else Path(man.snapshot_dir)
         first = man.files[0]
         link = self.entry_dir / "files" / first["path"]
         return link if link.is_file() else Path(first["local"])
+
+    def use_plan(self, plan: Plan) -> Plan:
+        """Adopt ``plan`` (file patterns resolved against the hub's listing) and return it."""
+        self._plan = plan
+        return plan
+
+    # --- the other two jobs, in their own modules ---------------------------------------------------
+    def download(self, progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> Path:
+        """Fetch, verify and link this entry: :func:`app.core.cache.fetch.download`."""
+        from app.core.cache import fetch
+
+        return fetch.download(self, progress, cancel)
+
+    def delete(self, free_disk: bool = False) -> int:
+        """Remove this entry (and its drafters), optionally freeing disk: :func:`app.core.cache.gc.delete`."""
+        from app.core.cache import gc
+
+        return gc.delete(self, free_disk)
 
     def download_command(self) -> str:
         fmt, size = self.spec.format, self.spec.size_label
@@ -415,19 +409,19 @@ class CacheManager:
                 for n in sorted(names):
                     p = Path(dirpath) / n
                     rel = p.relative_to(snap).as_posix()
-                    files.append({"path": rel, "size": _file_size(p), "local": str(p)})
+                    files.append({"path": rel, "size": file_size(p), "local": str(p)})
         else:
             for name in plan.files:
                 found = backend.cached_file(plan.repo_id, plan.revision, name)
                 assert found is not None
-                files.append({"path": name, "size": _file_size(found), "local": str(found)})
-        man = self._new_manifest(plan, "", files)
+                files.append({"path": name, "size": file_size(found), "local": str(found)})
+        man = self.new_manifest(plan, "", files)
         man.snapshot_dir = snapshot_dir
         man.complete = True
-        self._link(man)
+        self.link(man)
         man.write(self.entry_dir)
 
-    def _new_manifest(self, plan: Plan, commit: str, files: list[dict[str, Any]]) -> Manifest:
+    def new_manifest(self, plan: Plan, commit: str, files: list[dict[str, Any]]) -> Manifest:
         from app.core.cache.plan import target_entry_name
 
         return Manifest(
@@ -441,7 +435,7 @@ class CacheManager:
             files=files,
         )
 
-    def _link(self, man: Manifest) -> None:
+    def link(self, man: Manifest) -> None:
         """Symlink the hub files into the entry (best effort: resolve_path falls back to the
         hub path where symlinks are not allowed, e.g. Windows without developer mode)."""
         self.entry_dir.mkdir(parents=True, exist_ok=True)
@@ -457,215 +451,11 @@ class CacheManager:
             log.info("could not link %s into %s (%s); using hub paths", man.repo_id, self.entry_dir, exc)
 
     # --- download --------------------------------------------------------------------------------
-    def download(self, progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> Path:
-        """Fetch what is missing, verify it, link it into the entry; return :meth:`resolve_path`.
-
-        Runs on the caller's thread (a worker; never the UI thread). ``progress`` is called on
-        that thread about five times a second and must be cheap. ``cancel`` stops within a second:
-        the partial file is deleted or kept as the hub's resumable ``.incomplete``, never marked
-        ready, and :class:`DownloadCancelled` is raised. Raises :class:`DiskSpaceError` before
-        starting when the hub's sizes do not fit (and on ENOSPC while writing),
-        :class:`VerificationError`, :class:`HubError`, :class:`SpecResolutionError`.
-        """
-        plan = self.plan
-        report = progress or (lambda ev: None)
-        if plan.kind == "local":
-            return self.resolve_path()
-        if cancel is not None and cancel.cancelled:
-            raise DownloadCancelled(f"{self.entry_name}: cancelled")
-        on_disk = self.local_resolution()
-        if on_disk is not None:  # everything is on disk: no network at all (works offline)
-            report(ProgressEvent("done", 0, 0, 0.0, 0.0))
-            return on_disk
-        backend = self._backend()
-        report(ProgressEvent("checking", 0, 0, 0.0, None))
-        plan = self._plan = _catalog_listing().resolve_plan(plan, backend)  # file patterns (issue 10)
-        backend.cleanup_orphans(plan.repo_id)
-        commit, remote = backend.remote_files(plan)
-        todo: list[RemoteFile] = []
-        for f in remote:
-            p = backend.cached_file(plan.repo_id, plan.revision, f.path)
-            if p is None or _file_size(p) != f.size:
-                todo.append(f)
-        self._check_space(backend, todo, plan)
-        pending = self._new_manifest(
-            plan, commit, [{"path": f.path, "size": f.size, "local": ""} for f in remote]
-        )
-        old = Manifest.read(self.entry_dir)
-        if old is None or not old.complete:
-            pending.write(self.entry_dir)  # lets status report partial bytes / totals
-        meter = Meter(sum(f.size for f in todo), cancel)
-        fetched = self._run_fetch(backend, plan, todo, meter, report) if todo else {}
-        # verify
-        report(ProgressEvent("verifying", meter.total, meter.total, 0.0, 0.0))
-        files: list[dict[str, Any]] = []
-        snapshot_dir = ""
-        for f in remote:
-            local = fetched.get(f.path) or backend.cached_file(plan.repo_id, plan.revision, f.path)
-            if local is None or _file_size(local) != f.size:
-                got = -1 if local is None else _file_size(local)
-                raise VerificationError(
-                    f"{plan.repo_id}/{f.path}: expected {f.size} bytes, found {max(got, 0)}; "
-                    "retry the download"
-                )
-            if f.path in fetched:
-                if cancel is not None and cancel.cancelled:
-                    raise DownloadCancelled(f"{self.entry_name}: cancelled")
-                bad = _hash_ok(local, f)
-                if bad:
-                    backend.remove(local)
-                    raise VerificationError(
-                        f"{plan.repo_id}: {bad}; the file was removed, retry the download"
-                    )
-            entry: dict[str, Any] = {"path": f.path, "size": f.size, "local": str(local)}
-            if f.sha256:
-                entry["sha256"] = f.sha256
-            files.append(entry)
-            if plan.kind == "snapshot" and not snapshot_dir:
-                snapshot_dir = str(local)[: -len(f.path)].rstrip("/\\")
-        man = self._new_manifest(plan, commit, files)
-        man.snapshot_dir = snapshot_dir
-        man.complete = True
-        self._link(man)
-        man.write(self.entry_dir)
-        report(ProgressEvent("done", meter.total, meter.total, 0.0, 0.0))
-        return self._resolved(man)
-
-    def _check_space(self, backend: Backend, todo: list[RemoteFile], plan: Plan) -> None:
-        need = sum(
-            max(f.size - backend.incomplete_bytes(plan.repo_id, plan.revision, f.path), 0) for f in todo
-        )
-        if not need:
-            return
-        where = backend.cache_root()
-        probe = where
-        while not probe.exists() and probe != probe.parent:
-            probe = probe.parent
-        free = shutil.disk_usage(probe).free
-        if need + self.reserve_bytes > free:
-            raise DiskSpaceError(
-                f"not enough disk space for {self.entry_name}: it needs {_human(need)} "
-                f"(plus {_human(self.reserve_bytes)} kept free) in {where}, but only {_human(free)} is free; "
-                "free some space or choose a smaller quantization"
-            )
-
-    def _run_fetch(
-        self,
-        backend: Backend,
-        plan: Plan,
-        todo: list[RemoteFile],
-        meter: Meter,
-        report: ProgressCallback,
-    ) -> dict[str, Path]:
-        result: dict[str, Path] = {}
-        failure: list[BaseException] = []
-
-        def run() -> None:
-            try:
-                result.update(backend.fetch(plan, todo, meter))
-            except BaseException as exc:
-                failure.append(exc)
-
-        # daemon only as a last resort: a cancelled transfer is joined below (the library unwinds
-        # on its next chunk, deleting its temp file); one stuck in a read that outlives
-        # CANCEL_JOIN_SECONDS must not hold up app exit.
-        io = threading.Thread(target=run, name=f"tandem-download-io-{self.entry_name}", daemon=True)
-        io.start()
-        while io.is_alive():
-            io.join(_POLL)
-            if meter.cancelled:
-                self._join_cancelled(io, meter, report)
-                raise DownloadCancelled(f"{self.entry_name}: download cancelled")
-            report(meter.snapshot())
-        if failure and isinstance(failure[0], _Cancelled):
-            raise DownloadCancelled(f"{self.entry_name}: download cancelled")
-        report(meter.snapshot())
-        if failure:
-            exc = failure[0]
-            if isinstance(exc, CacheError):
-                raise exc
-            raise CacheError(f"{self.entry_name}: {type(exc).__name__}: {exc}")
-        return result
-
-    def _join_cancelled(self, io: threading.Thread, meter: Meter, report: ProgressCallback) -> None:
-        """Wait (bounded) for a cancelled transfer's thread, so no I/O thread outlives the cancel.
-
-        The libraries check the cancel flag once per chunk (256 KB for Hugging Face, whatever
-        arrived for ModelScope), so this usually takes well under a second; a read stalled by the
-        network ends at the library's own read timeout, within :data:`CANCEL_JOIN_SECONDS`.
-        """
-        deadline = time.monotonic() + CANCEL_JOIN_SECONDS
-        while io.is_alive() and time.monotonic() < deadline:
-            report(meter.snapshot("cancelling"))
-            io.join(_POLL)
-        if io.is_alive():
-            log.warning(
-                "the transfer of %s is still blocked %.0f s after cancel; leaving it to time out",
-                self.entry_name,
-                CANCEL_JOIN_SECONDS,
-            )
 
     # --- delete ----------------------------------------------------------------------------------
-    def delete(self, free_disk: bool = False) -> int:
-        """Remove this entry (a target's drafter entries too); return bytes freed.
-
-        By default only Tandem's entries go (0 bytes: they hold links). With ``free_disk`` the
-        hub-cache files of the removed entries that no remaining Tandem entry uses are deleted
-        too — other tools sharing the hub cache lose them — and their bytes are returned. A
-        drafter shared by several target quantizations survives while one still uses it.
-        """
-        plan = self.plan
-        if plan.kind == "local":
-            raise CacheError(f"{self.entry_name} is a local model; Tandem never deletes local files")
-        doomed = [self.entry_dir]
-        if self.role == "target":
-            prefix = self.entry_name + "-draft"
-            for d in sorted(entries_root().glob(prefix + "*")):
-                man = Manifest.read(d)
-                ours = man is not None and man.role == "drafter" and man.target_entry == self.entry_name
-                orphan = man is None and (d.name == prefix or d.name.startswith(prefix + "-"))
-                if ours or orphan:
-                    doomed.append(d)
-        candidates: list[tuple[str, Path]] = []
-        for d in doomed:
-            man = Manifest.read(d)
-            if man is not None:
-                candidates += [(man.hub, p) for p in man.local_paths()]
-            if d.exists():
-                shutil.rmtree(d)
-        if not free_disk:
-            return 0
-        if plan.kind == "files" or plan.kind == "snapshot":
-            # files the hub cache has for this plan even without a manifest (found, not linked)
-            backend = backend_for(plan.hub)
-            if plan.kind == "files":
-                for name in plan.files:
-                    p = backend.cached_file(plan.repo_id, plan.revision, name)
-                    if p is not None:
-                        candidates.append((plan.hub, p))
-        in_use: set[Path] = set()
-        for d in entries_root().iterdir():
-            man = Manifest.read(d)
-            if man is None:
-                continue
-            for p in man.local_paths():
-                in_use.add(p)
-                in_use.update(backend_for(man.hub).owned_paths(p))
-        freed = 0
-        seen: set[Path] = set()
-        for hub, p in candidates:
-            if p in seen:
-                continue
-            seen.add(p)
-            backend = backend_for(hub)
-            owned = backend.owned_paths(p)
-            if p in in_use or any(o in in_use for o in owned):
-                continue
-            freed += backend.remove(p)
-        return freed
 
 
-def _catalog_listing() -> Any:
+def catalog_listing() -> Any:
     from app.core.catalog import listing  # imported late: the catalog builds on this package
 
     return listing
@@ -682,7 +472,7 @@ def _relink(link: Path, target: str, directory: bool = False) -> None:
     link.symlink_to(target, target_is_directory=directory)
 
 
-def _human(n: float) -> str:
+def human_size(n: float) -> str:
     for unit in ("B", "KB", "MB", "GB"):
         if n < 1024:
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"

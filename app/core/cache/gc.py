@@ -1,0 +1,73 @@
+"""Deleting cache entries and freeing the hub-cache files no entry uses any more (issue 9 split).
+
+Uses only the entry store's public API (:class:`app.core.cache.manager.CacheManager`) and the
+manifests every entry keeps.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from app.core.cache.errors import CacheError
+from app.core.cache.hubs import backend_for
+from app.core.cache.manager import CacheManager, Manifest, entries_root
+
+
+def delete(mgr: CacheManager, free_disk: bool = False) -> int:
+    """Remove this entry (a target's drafter entries too); return bytes freed.
+
+    By default only Tandem's entries go (0 bytes: they hold links). With ``free_disk`` the
+    hub-cache files of the removed entries that no remaining Tandem entry uses are deleted
+    too — other tools sharing the hub cache lose them — and their bytes are returned. A
+    drafter shared by several target quantizations survives while one still uses it.
+    """
+    plan = mgr.plan
+    if plan.kind == "local":
+        raise CacheError(f"{mgr.entry_name} is a local model; Tandem never deletes local files")
+    doomed = [mgr.entry_dir]
+    if mgr.role == "target":
+        prefix = mgr.entry_name + "-draft"
+        for d in sorted(entries_root().glob(prefix + "*")):
+            man = Manifest.read(d)
+            ours = man is not None and man.role == "drafter" and man.target_entry == mgr.entry_name
+            orphan = man is None and (d.name == prefix or d.name.startswith(prefix + "-"))
+            if ours or orphan:
+                doomed.append(d)
+    candidates: list[tuple[str, Path]] = []
+    for d in doomed:
+        man = Manifest.read(d)
+        if man is not None:
+            candidates += [(man.hub, p) for p in man.local_paths()]
+        if d.exists():
+            shutil.rmtree(d)
+    if not free_disk:
+        return 0
+    if plan.kind == "files" or plan.kind == "snapshot":
+        # files the hub cache has for this plan even without a manifest (found, not linked)
+        backend = backend_for(plan.hub)
+        if plan.kind == "files":
+            for name in plan.files:
+                p = backend.cached_file(plan.repo_id, plan.revision, name)
+                if p is not None:
+                    candidates.append((plan.hub, p))
+    in_use: set[Path] = set()
+    for d in entries_root().iterdir():
+        man = Manifest.read(d)
+        if man is None:
+            continue
+        for p in man.local_paths():
+            in_use.add(p)
+            in_use.update(backend_for(man.hub).owned_paths(p))
+    freed = 0
+    seen: set[Path] = set()
+    for hub, p in candidates:
+        if p in seen:
+            continue
+        seen.add(p)
+        backend = backend_for(hub)
+        owned = backend.owned_paths(p)
+        if p in in_use or any(o in in_use for o in owned):
+            continue
+        freed += backend.remove(p)
+    return freed

@@ -1,0 +1,48 @@
+"""The cache package's three jobs stay apart (issue 9): the entry store (manager.py), downloading
+(fetch.py) and deleting / freeing disk (gc.py). The two others use only the store's public API,
+and no module reads another class's private fields (``meter._cancel`` was read that way)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import app.core.cache as cache_pkg
+
+PKG = Path(cache_pkg.__file__).parent
+
+
+def _private_attribute_reads(path: Path) -> list[str]:
+    """``x._name`` where ``x`` is not ``self``/``cls`` (a module's own ``_helpers`` are fine)."""
+    tree = ast.parse(path.read_text("utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+        ):
+            found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_reads_another_objects_private_fields() -> None:
+    offenders = [
+        hit
+        for name in ("manager.py", "fetch.py", "gc.py", "queue.py")
+        for hit in _private_attribute_reads(PKG / name)
+    ]
+    assert not offenders, offenders
+
+
+def test_the_store_does_not_download_or_delete_itself() -> None:
+    """manager.py keeps only thin entry points that delegate to fetch / gc."""
+    tree = ast.parse((PKG / "manager.py").read_text("utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "CacheManager")
+    methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
+    for name, module in (("download", "fetch"), ("delete", "gc")):
+        body = [s for s in methods[name].body if not isinstance(s, ast.Expr)]  # skip the docstring
+        assert len(body) == 2, f"CacheManager.{name} should only delegate to {module}"
+        assert f"{module}.{name}(" in ast.unparse(body[-1])
+    assert not any(n in methods for n in ("_run_fetch", "_check_space", "_join_cancelled"))
