@@ -348,9 +348,8 @@ def main() -> int:
     if args.json:
         print(json.dumps({"platform": platform, "loadavg": load, "cases": results}, indent=1))
         return 0
-    print(
-        f"platform {platform}, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {os.cpu_count()} cores\n"
-    )
+    loads = " ".join(f"{x:.2f}" for x in load)
+    print(f"platform {platform}, load average {loads}, {os.cpu_count()} cores\n")
     print("| case | ticks | p50 ms | p99 ms | max ms | notes |")
     print("|---|---|---|---|---|---|")
     for name, r in results.items():
