@@ -360,6 +360,27 @@ class CacheManager:
         self.link(man)  # links removed by hand (or never made) come back
         return self.resolved(man)
 
+    def path_on_disk(self) -> Path | None:
+        """The engine path when every file is already on disk, or None: a read-only probe.
+
+        Unlike :meth:`local_resolution` it never adopts, links or writes anything, so a probe
+        (a fit estimate, a listing) cannot bring back an entry the user just deleted while its
+        files stay in the hub cache.
+        """
+        plan = self.plan
+        if plan.kind == "local":
+            return None
+        st = self.status()
+        if st.state != "cached":
+            return None
+        if st.source == "hub-cache":
+            backend = backend_for(plan.hub)
+            if plan.kind == "snapshot":
+                return backend.cached_snapshot(plan.repo_id, plan.revision)
+            return backend.cached_file(plan.repo_id, plan.revision, plan.files[0])
+        man = Manifest.read(self.entry_dir)
+        return self.resolved(man) if man is not None and man.complete else None
+
     def resolved(self, man: Manifest) -> Path:
         if man.kind == "snapshot":
             link = self.entry_dir / "model"

@@ -27,13 +27,10 @@ def _on_disk(mgr: CacheManager) -> Path | None:
         except (OSError, ValueError):
             return None
         return p if p.is_file() else None
-    if mgr.status().state != "cached":
-        return None
-    try:
-        p = mgr.resolve_path()
-    except CacheError:
-        return None
-    return p if p.is_file() else None
+    # read-only: resolve_path() would adopt hub-cache files into a Tandem entry (a probe
+    # brought back entries the user had just deleted)
+    found = mgr.path_on_disk()
+    return found if found is not None and found.is_file() else None
 
 
 def spec_estimates(
