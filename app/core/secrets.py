@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 
 import keyring
-from keyring.errors import KeyringError, PasswordDeleteError
+from keyring.errors import KeyringError, NoKeyringError, PasswordDeleteError
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +23,19 @@ HUBS = ("huggingface", "modelscope")
 #: (keyring backend, hub) -> whether a token is stored, as last seen by this process (keyed by
 #: the backend too: one set with ``keyring.set_keyring`` starts unknown)
 _present: dict[tuple[object, str], bool] = {}
+#: "no keyring backend" was logged (a normal state, e.g. a headless Linux: said once, at INFO)
+_said_no_keyring = False
+
+
+def log_unavailable(what: str, exc: KeyringError) -> None:
+    """Log a keyring failure: no backend at all is normal (once, INFO); anything else warns."""
+    global _said_no_keyring
+    if isinstance(exc, NoKeyringError):
+        if not _said_no_keyring:
+            _said_no_keyring = True
+            log.info("no system keyring; hub tokens cannot be stored (public models still work)")
+        return
+    log.warning("keyring unavailable, %s: %s", what, type(exc).__name__)
 
 
 def _slot(hub: str) -> tuple[object, str]:
@@ -41,7 +54,7 @@ def get_token(hub: str) -> str | None:
     try:
         value = keyring.get_password(SERVICE, key)
     except KeyringError as exc:
-        log.warning("keyring unavailable, using no %s token: %s", hub, type(exc).__name__)
+        log_unavailable(f"using no {hub} token", exc)
         _present[_slot(hub)] = False
         return None
     _present[_slot(hub)] = bool(value)
@@ -65,7 +78,7 @@ def delete_token(hub: str) -> bool:
         _present[_slot(hub)] = False
         return False
     except KeyringError as exc:
-        log.warning("keyring unavailable, cannot delete the %s token: %s", hub, type(exc).__name__)
+        log_unavailable(f"cannot delete the {hub} token", exc)
         return False
     _present[_slot(hub)] = False
     return True

@@ -33,7 +33,9 @@ def _from_keyring() -> str | None:
     try:
         return keyring.get_password(SERVICE, ENTRY) or None
     except KeyringError as exc:
-        log.warning("keyring unavailable for the server key: %s", type(exc).__name__)
+        from app.core.secrets import log_unavailable
+
+        log_unavailable("for the server key", exc)
         return None
 
 

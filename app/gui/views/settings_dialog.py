@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QSize
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -30,14 +31,37 @@ from app.core.engines.capability import ENGINES
 from app.core.settings import Settings
 from app.core.speculative import suffix
 from app.gui.i18n import LANGUAGES
+from app.gui.ops import Ops
 from app.gui.widgets import InlineMessage, field_with_note, fit_dialog_height, height_for_width_hint
 
 
+def _store_tokens(changes: list[tuple[str, str | None]]) -> None:
+    """Keyring writes (a D-Bus round trip, a keychain prompt): run on an ops worker."""
+    for hub, token in changes:
+        if token is None:
+            secrets.delete_token(hub)
+        else:
+            secrets.set_token(hub, token)
+
+
+def _server_key() -> tuple[str, str]:
+    """The local server's key (created on first use) and where it is kept: a keyring read."""
+    from app.core.server import keys
+
+    return keys.api_key(), keys.key_source()
+
+
 class SettingsDialog(QDialog):
-    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+    """``ops``: keyring reads and writes (tokens, the server key) run through it, off the GUI
+    thread; without it (a dialog built alone) the server key is not shown."""
+
+    def __init__(self, settings: Settings, parent: QWidget | None = None, ops: Ops | None = None) -> None:
         super().__init__(parent)
         self.settings = settings.model_copy(deep=True)
         self._remove_tokens: set[str] = set()
+        self._ops = ops
+        self._key_source = ""
+        self.storing = False
         self.setMinimumWidth(680)  # the endpoint placeholder names a mirror URL; keep it whole
         root = QVBoxLayout(self)
         root.setContentsMargins(18, 16, 18, 14)
@@ -97,6 +121,17 @@ class SettingsDialog(QDialog):
         self.lbl_learned = QLabel()
         self._learned_tokens = suffix.stored_tokens()
         aform.addRow(self.lbl_learned, field_with_note(self._row(self.forget), self.learned_note))
+        # the local server's API key (issue 13), read off the GUI thread, with Copy
+        self.server_key = QLineEdit()
+        self.server_key.setReadOnly(True)
+        self.copy_key = QPushButton()
+        self.copy_key.setEnabled(False)
+        self.copy_key.clicked.connect(self._copy_key)
+        self.key_note = QLabel()
+        self.key_note.setWordWrap(True)
+        self.key_note.setProperty("muted", True)
+        self.lbl_key = QLabel()
+        aform.addRow(self.lbl_key, field_with_note(self._row(self.server_key, self.copy_key), self.key_note))
         root.addWidget(self.app_box)
         self.error = InlineMessage()
         root.addWidget(self.error)
@@ -107,6 +142,21 @@ class SettingsDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         root.addWidget(self.buttons)
         self.retranslate()
+        if ops is not None:
+            ops.query(_server_key, parent=self).success(self._show_key).failure(self._key_failed).run()
+
+    def _show_key(self, found: tuple[str, str]) -> None:
+        key, self._key_source = found
+        self.server_key.setText(key)
+        self.server_key.setCursorPosition(0)
+        self.copy_key.setEnabled(True)
+        self.retranslate()
+
+    def _key_failed(self, exc: BaseException) -> None:
+        self.key_note.setText(str(exc))
+
+    def _copy_key(self) -> None:
+        QGuiApplication.clipboard().setText(self.server_key.text())
 
     @staticmethod
     def _row(*widgets: QWidget) -> QWidget:
@@ -164,6 +214,8 @@ class SettingsDialog(QDialog):
         return hub not in self._remove_tokens and secrets.has_token(hub)
 
     def _accept(self) -> None:
+        if self.storing:
+            return
         try:
             s = self.settings
             s.hub = self.hub.currentData()
@@ -172,16 +224,44 @@ class SettingsDialog(QDialog):
             s.cache_dir = self._checked_cache_dir(self.cache_dir.text().strip())
             s.default_engine = self.engine.currentData()
             s.language = self.language.currentData()
-            for hub in self._remove_tokens:
-                secrets.delete_token(hub)
-            for hub, edit in (("huggingface", self.hf_token), ("modelscope", self.ms_token)):
-                if edit.text().strip():
-                    secrets.set_token(hub, edit.text())
-        except Exception as exc:  # validation or keyring errors: say so, keep the dialog open
-            self.error.show_message(str(exc), "error")
-            fit_dialog_height(self)
+        except ValueError as exc:  # validation: say so, keep the dialog open
+            self._fail(exc)
             return
+        changes: list[tuple[str, str | None]] = [(hub, None) for hub in sorted(self._remove_tokens)]
+        for hub, edit in (("huggingface", self.hf_token), ("modelscope", self.ms_token)):
+            if edit.text().strip():
+                changes.append((hub, edit.text()))
+        if not changes:
+            self.accept()
+            return
+        if self._ops is None:
+            try:
+                _store_tokens(changes)
+            except Exception as exc:
+                self._fail(exc)
+                return
+            self.accept()
+            return
+        # the keyring can be slow (or prompt): write on a worker, the dialog waits for it
+        self.storing = True
+        self.buttons.setEnabled(False)
+        self._ops.query(_store_tokens, changes, parent=self).success(self._stored).failure(
+            self._store_failed
+        ).run()
+
+    def _stored(self, _none: None) -> None:
+        self.storing = False
+        self.buttons.setEnabled(True)
         self.accept()
+
+    def _store_failed(self, exc: BaseException) -> None:  # keyring errors: say so, stay open
+        self.storing = False
+        self.buttons.setEnabled(True)
+        self._fail(exc)
+
+    def _fail(self, exc: BaseException) -> None:
+        self.error.show_message(str(exc), "error")
+        fit_dialog_height(self)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -236,3 +316,15 @@ class SettingsDialog(QDialog):
             ).format(tokens=self._learned_tokens)
         )
         self.language.setItemText(0, self.tr("System language"))
+        self.lbl_key.setText(self.tr("Local server key"))
+        self.copy_key.setText(self.tr("Copy"))
+        self.server_key.setPlaceholderText(self.tr("Reading the key…") if self._ops is not None else "")
+        self.key_note.setText(
+            {
+                "env": self.tr("Clients send it as the API key. Set by TANDEM_API_KEY for this session."),
+                "keyring": self.tr("Clients send it as the API key. Kept in the system keyring."),
+                "session": self.tr(
+                    "Clients send it as the API key. No system keyring: a new key is made at each start."
+                ),
+            }.get(self._key_source, self.tr("Clients send it as the API key."))
+        )
