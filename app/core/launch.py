@@ -18,7 +18,8 @@ from typing import Any, Literal
 from app.core.engines.base import Engine, EngineUnavailable, LoadRequest, Sampling
 from app.core.engines.capability import ENGINES, drafter_support, engine_availability, engines_for_spec
 from app.core.registry import AnySpec, Family
-from app.core.speculative import DRAFTER_METHODS, SpeculationError, SpeculationOptions
+from app.core.speculative import DRAFTER_METHODS, SpeculationError, SpeculationOptions, auto
+from app.core.speculative.options import default_tokens
 
 DEFAULT_MODEL = ("smollm2-135m-instruct", "gguf", "0.135", "Q4_1")
 
@@ -50,6 +51,12 @@ class LaunchChoice:
     sampling: Sampling = field(default_factory=Sampling)
     #: (role, quantization) pairs not downloaded yet; the GUI queues them before loading.
     downloads: list[tuple[str, str | None]] = field(default_factory=list)
+    #: Auto (issue 15): the speculation is the stored (or measured at launch) calibration's choice;
+    #: ``speculation`` then only says which drafter Auto may try (``draft_quantization`` of the
+    #: declared drafter, or ``draft_model_path`` of a found one) and is otherwise off.
+    auto: bool = False
+    #: Auto may try the declared drafter (it is on disk); a found drafter's path counts on its own.
+    auto_drafter: bool = False
 
 
 Role = Literal["target", "drafter"]
@@ -84,6 +91,65 @@ def plan_launch(choice: LaunchChoice, resolve: Resolver) -> LaunchPlan:
         size_in_billions=float(spec.size_in_billions),
     )
     return LaunchPlan(choice.engine, request, options.draft_quantization if options.enabled else None)
+
+
+@dataclass(frozen=True)
+class AutoLaunch:
+    """What an Auto launch measures: the engine, the launch without speculation, the drafter Auto
+    may try, the calibration key and the candidates (:mod:`app.core.speculative.auto`)."""
+
+    engine: str
+    base: LoadRequest
+    drafter_path: str | None
+    drafter_method: str | None
+    key: auto.CalibrationKey
+    candidates: tuple[auto.Candidate, ...]
+
+    def request(self, chosen: auto.Candidate) -> LoadRequest:
+        """The load request of Auto's choice."""
+        return replace(self.base, speculation=chosen.options(self.drafter_path))
+
+
+#: Seconds per measured step (a load or a 40-token answer) of a model of about 1B parameters on a
+#: CPU; Auto's estimate scales it by the model's size (at least a tenth of it).
+STEP_SECONDS_PER_B = 8.0
+
+
+def plan_auto(choice: LaunchChoice, resolve: Resolver) -> AutoLaunch:
+    """The Auto launch of ``choice``: blocking (files resolved, stat'ed for the key), so the GUI
+    calls it on a worker. A drafter that is the target file itself is not tried (it cannot pay)."""
+    if choice.engine == "remote":
+        raise LaunchError("Auto measures local engines only; a remote server's speculation is its own")
+    off = plan_launch(replace(choice, speculation=SpeculationOptions(), auto=False), resolve)
+    family, spec, engine = choice.family, choice.spec, choice.engine
+    drafter: str | None = choice.speculation.draft_model_path
+    method: str | None = "draft" if drafter else None
+    if drafter is None and choice.auto_drafter and spec.declares_drafter():
+        support = drafter_support(family, spec, engine, None)
+        if support.ok:
+            path = resolve(
+                family, spec, "drafter", choice.quantization, choice.speculation.draft_quantization
+            )
+            drafter, method = str(path), support.method or "draft"
+    if drafter is not None and Path(drafter).resolve() == Path(off.request.model_path).resolve():
+        drafter, method = None, None
+    mtp_depth = None
+    if method == "mtp":
+        mtp_depth = default_tokens(engine, family.name, spec.size_in_billions, "mtp").value
+    return AutoLaunch(
+        engine=engine,
+        base=off.request,
+        drafter_path=drafter,
+        drafter_method=method,
+        key=auto.CalibrationKey.for_launch(engine, off.request, drafter),
+        candidates=tuple(auto.candidates(engine, method, auto.auto_model_free(engine), mtp_depth)),
+    )
+
+
+def estimate_calibration_seconds(n_candidates: int, size_in_billions: float) -> int:
+    """About how long a calibration of ``n_candidates`` (off included) takes: six steps each."""
+    steps = max(1, (n_candidates - 1) * 6 + 2)
+    return max(1, round(steps * STEP_SECONDS_PER_B * max(0.1, float(size_in_billions))))
 
 
 def pick_engine(spec: AnySpec, engine: str | None) -> str:

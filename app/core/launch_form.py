@@ -15,6 +15,10 @@ The rules:
   are disabled while the drafter is on.
 - Launch is enabled when the engine is installed, every enabled tokens-per-round field parses,
   and the sampling fields make a valid :class:`Sampling` whose answer leaves room in the context.
+- Auto (issue 15) is the default speculation on every local engine: it applies while no manual
+  speculation is set (drafter switch off, no model-free method); choosing one replaces Auto. Auto
+  may try the declared drafter only when it is on disk (it never queues a download); otherwise it
+  measures without it and says so.
 - An engine that ignores a thread count (MLX computes through Metal) gets the field disabled and
   the choice carries no thread count.
 """
@@ -75,6 +79,8 @@ class NoteCode(StrEnum):
     MAX_TOKENS_NOT_BELOW_CONTEXT = "max-tokens-not-below-context"
     #: a sampling value no engine runs (``detail``: the sampling check's message)
     SAMPLING_INVALID = "sampling-invalid"
+    #: Auto measures without the declared drafter: it is not downloaded (``quant``)
+    AUTO_DRAFTER_NOT_CACHED = "auto-drafter-not-cached"
 
 
 Level = Literal["info", "warn", "error"]
@@ -131,6 +137,8 @@ class FormValues:
     top_k: int = 0
     repeat_penalty: float = 1.0
     max_tokens: int = 256
+    #: the Auto choice (the default); a manual drafter or model-free method replaces it
+    auto: bool = True
 
 
 @dataclass(frozen=True)
@@ -165,6 +173,14 @@ class FormState:
     sampling: Sampling | None
     sampling_error: Note | None
     launch_enabled: bool
+    #: Auto can run on this engine (a local, installed engine)
+    auto_available: bool = False
+    #: Auto is what this launch uses
+    auto_on: bool = False
+    #: Auto may try the declared drafter (on disk), at this quantization
+    auto_drafter: bool = False
+    auto_draft_quant: str | None = None
+    auto_note: Note | None = None
 
 
 class LaunchForm:
@@ -253,6 +269,17 @@ class LaunchForm:
         threads_apply = info.uses_thread_count if info is not None else True
         sampling, sampling_error = self._sampling(v)
 
+        auto_available = available and engine in ("llama.cpp", "mlx")
+        auto_on = v.auto and auto_available and not drafter_on and not model_free
+        auto_drafter, auto_dq, auto_note = False, None, None
+        if auto_on and visible:
+            cached = [q.value for q in draft_quants if q.status == "cached"]
+            if cached:
+                auto_drafter, auto_dq = True, cached[0]
+            else:
+                first = draft_quants[0].value if draft_quants else None
+                auto_note = Note(NoteCode.AUTO_DRAFTER_NOT_CACHED, "info", {"quant": first})
+
         ok = available
         if drafter_on and depth_error is not None:
             ok = False
@@ -284,6 +311,11 @@ class LaunchForm:
             sampling=sampling,
             sampling_error=sampling_error,
             launch_enabled=ok and sampling is not None,
+            auto_available=auto_available,
+            auto_on=auto_on,
+            auto_drafter=auto_drafter,
+            auto_draft_quant=auto_dq,
+            auto_note=auto_note,
         )
 
     @staticmethod
@@ -313,7 +345,10 @@ class LaunchForm:
         if self._status(self.family, spec, "target", quant) != "cached":
             downloads.append(("target", quant))
         model_free = v.model_free if v.model_free in state.model_free_methods else None
-        if state.drafter_on:
+        if state.auto_on:
+            # Auto: speculation off until the calibration chooses; it may try the cached drafter
+            options = SpeculationOptions(draft_quantization=state.auto_draft_quant)
+        elif state.drafter_on:
             options = SpeculationOptions.build(
                 enabled=True,
                 method=state.method,
@@ -336,7 +371,17 @@ class LaunchForm:
             raise SamplingError(str(detail))
         threads = (v.threads or None) if state.threads_apply else None
         return LaunchChoice(
-            self.family, spec, quant, engine, options, v.n_ctx, threads, state.sampling, downloads
+            self.family,
+            spec,
+            quant,
+            engine,
+            options,
+            v.n_ctx,
+            threads,
+            state.sampling,
+            downloads,
+            auto=state.auto_on,
+            auto_drafter=state.auto_drafter,
         )
 
 

@@ -17,17 +17,44 @@ from PySide6.QtCore import QCoreApplication
 
 from app.core.chat.baselines import baseline_key
 from app.core.engines.base import Engine, LoadRequest, Sampling
-from app.core.launch import LaunchChoice, fit_context, load_engine, plan_launch
+from app.core.engines.worker import LoadCancelled, LoadProgress, cancel_of
+from app.core.launch import LaunchChoice, fit_context, load_engine, plan_auto, plan_launch
 from app.core.registry import Registry
 from app.core.settings import LastLaunch, SamplingDefaults
-from app.core.speculative import DRAFTER_METHODS, SpeculationOptions
+from app.core.speculative import DRAFTER_METHODS, SpeculationOptions, auto
 from app.gui.cache_bridge import CacheBridge
 from app.gui.workers import LoadJob
 
 Loader = Callable[[str, LoadRequest, Callable[[str], None]], Engine]
 
 
+#: Calibration progress reaches the load bar as "<AUTO_MARK><percent> <message>" (see
+#: :func:`calibration_progress`), so the bar can show the fraction.
+AUTO_MARK = "\u2063auto:"
+
+#: The one name the stats strip and the status bar give an Auto launch.
+AUTO_LABEL = "Auto"
+
+
+def auto_label(chosen: auto.Candidate) -> str:
+    """What the stats strip names: "Auto: ngram-mod 16/round", "Auto: off"."""
+    return f"{AUTO_LABEL}: {chosen.label}"
+
+
+def calibration_progress(message: str) -> tuple[float, str] | None:
+    """(fraction, text) of a load-progress message that reports the calibration, else None."""
+    if not message.startswith(AUTO_MARK):
+        return None
+    head, _, text = message[len(AUTO_MARK) :].partition(" ")
+    try:
+        return float(head), text
+    except ValueError:
+        return None
+
+
 def speculation_label(choice: LaunchChoice) -> str:
+    if choice.auto:
+        return AUTO_LABEL
     opts = choice.speculation
     if not opts.enabled:
         return ""
@@ -50,8 +77,8 @@ def launch_record(choice: LaunchChoice) -> LastLaunch:
         size=str(choice.spec.size_in_billions),
         quantization=choice.quantization,
         engine=choice.engine,
-        speculation_method=opts.method if opts.enabled else None,
-        draft_quantization=opts.draft_quantization if opts.enabled else None,
+        speculation_method="auto" if choice.auto else (opts.method if opts.enabled else None),
+        draft_quantization=opts.draft_quantization if opts.enabled or choice.auto else None,
         num_speculative_tokens=opts.num_speculative_tokens if opts.enabled else None,
         n_ctx=choice.n_ctx,
         threads=choice.threads,
@@ -69,7 +96,10 @@ def choice_from_record(record: LastLaunch, registry: Registry, fallback: Samplin
     """Rebuild a stored launch; raises ``RegistryError`` / ``ValueError`` when it no longer fits
     the registry (family removed, spec or quantization gone, bad speculation)."""
     family, spec, quant = registry.match(record.family, record.format, record.size, record.quantization)
-    if record.speculation_method:
+    is_auto = record.speculation_method == "auto"
+    if is_auto:
+        options = SpeculationOptions(draft_quantization=record.draft_quantization)
+    elif record.speculation_method:
         options = SpeculationOptions.build(
             enabled=True,
             method=record.speculation_method,
@@ -93,7 +123,18 @@ def choice_from_record(record: LastLaunch, registry: Registry, fallback: Samplin
         else fallback
     )
     n_ctx = fit_context(record.n_ctx or family.context_length, family)
-    return LaunchChoice(family, spec, quant, record.engine, options, n_ctx, record.threads, sampling)
+    return LaunchChoice(
+        family,
+        spec,
+        quant,
+        record.engine,
+        options,
+        n_ctx,
+        record.threads,
+        sampling,
+        auto=is_auto,
+        auto_drafter=is_auto and record.draft_quantization is not None,
+    )
 
 
 def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_engine) -> LoadJob:
@@ -112,11 +153,56 @@ def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_eng
 
     def run(progress: Callable[[str], None]) -> Engine:
         progress(QCoreApplication.translate("EngineLoader", "Locating model files"))
-        # The one launch path (issue 9): the CLI's `resolve` builds its request the same way.
-        plan = plan_launch(choice, cache.resolve)
+        if choice.auto:
+            engine_name, request = auto_request(choice, cache, loader, progress, info)
+        else:
+            # The one launch path (issue 9): the CLI's `resolve` builds its request the same way.
+            plan = plan_launch(choice, cache.resolve)
+            engine_name, request = plan.engine, plan.request
         # Plain and speculative answers of this target file, engine and thread count are compared
         # (the key stats the file, so it is computed here, on the engine thread).
-        info["baseline_key"] = baseline_key(choice.engine, plan.request.model_path, choice.threads)
-        return loader(plan.engine, plan.request, progress)
+        info["baseline_key"] = baseline_key(choice.engine, request.model_path, choice.threads)
+        return loader(engine_name, request, progress)
 
     return LoadJob(label=model_label(choice), loader=run, info=info)
+
+
+def auto_request(
+    choice: LaunchChoice,
+    cache: CacheBridge,
+    loader: Loader,
+    progress: Callable[[str], None],
+    info: dict[str, Any],
+) -> tuple[str, LoadRequest]:
+    """Auto's load request: the stored calibration's choice, or a calibration now (engine thread).
+
+    The calibration loads its engines with the same ``loader`` and reports through ``progress``
+    (the load bar, with its fraction), and the load bar's Cancel stops it: nothing is stored and
+    the launch ends as a cancelled load. Measuring first, then loading the choice, is what the
+    first start does too: the chat could not answer meanwhile anyway (an answer would share the
+    CPU with the measurement and spoil it), and a plain load first would be thrown away.
+    """
+    plan = plan_auto(choice, cache.resolve)
+    result = auto.load_result(plan.key)
+    info["auto_measured_now"] = result is None
+    if result is None:
+        token = cancel_of(progress)
+        quiet = LoadProgress(None, token) if token is not None else None
+
+        def load(req: LoadRequest) -> Engine:
+            return loader(plan.engine, req, quiet or (lambda _m: None))
+
+        def report(fraction: float, message: str) -> None:
+            progress(f"{AUTO_MARK}{fraction:.3f} {message}")
+
+        try:
+            result = auto.calibrate(
+                plan.key, plan.base, plan.drafter_path, plan.candidates, load, token, report
+            )
+        except auto.CalibrationCancelled as exc:
+            raise LoadCancelled() from exc
+        auto.store_result(result)
+    chosen = result.choice
+    info["speculation"] = auto_label(chosen.candidate)
+    info["auto"] = {"label": chosen.candidate.label, "why": chosen.why, "stored": result.stored_path}
+    return plan.engine, plan.request(chosen.candidate)

@@ -150,15 +150,20 @@ class LaunchCoordinator(QObject):
         name, fmt, size, quant = DEFAULT_MODEL
         family, spec, quant = self.registry.match(name, fmt, size, quant)
         start, _from_card = starting_sampling(settings.sampling, family.sampling)
+        # Auto (issue 15): a fresh install answers its first question with Auto on. The embedded
+        # drafter is on disk; Auto drops it when it is the target file itself (it cannot pay).
+        draft_quants = spec.draft_quantizations()
         return LaunchChoice(
             family,
             spec,
             quant,
             "llama.cpp",
-            SpeculationOptions(),
+            SpeculationOptions(draft_quantization=draft_quants[0] if draft_quants else None),
             min(settings.context_length, family.context_length),
             settings.threads,
             to_sampling(start, self.chat.sampling),
+            auto=True,
+            auto_drafter=spec.declares_drafter(),
         )
 
     def load_default_model(self) -> None:
@@ -217,6 +222,12 @@ class LaunchCoordinator(QObject):
         if drafter and self.cache.probe(family, spec, "drafter", record.draft_quantization) != "cached":
             return _tr("its drafter's files are no longer on disk")
         try:
-            return choice_from_record(record, self.registry, sampling)
+            choice = choice_from_record(record, self.registry, sampling)
         except ValueError as exc:  # RegistryError, SpeculationError, SamplingError
             return str(exc)
+        if (
+            choice.auto_drafter
+            and self.cache.probe(family, spec, "drafter", record.draft_quantization) != "cached"
+        ):
+            choice.auto_drafter = False  # Auto measures without a drafter that is gone
+        return choice

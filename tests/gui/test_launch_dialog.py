@@ -265,6 +265,7 @@ def test_dialog_takes_the_height_its_contents_need(
     def fitted() -> bool:
         return abs(dlg.height() - layout.totalHeightForWidth(dlg.width())) <= 1
 
+    dlg.auto_panel.switch.setChecked(False)  # the drafter switch turns Auto off; start without it
     qtbot.waitUntil(fitted, timeout=2000)
     off = dlg.height()
     dlg.enable.setChecked(True)

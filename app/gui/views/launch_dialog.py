@@ -34,13 +34,23 @@ from PySide6.QtWidgets import (
 from app.core.engines.base import Sampling, SamplingError
 from app.core.engines.capability import ENGINES, Support
 from app.core.launch import LaunchChoice as LaunchChoice  # re-exported: the dialog returns one
-from app.core.launch_form import FormValues, LaunchForm, Note, NoteCode, QuantOption, SwitchLabel
+from app.core.launch_form import (
+    FormState,
+    FormValues,
+    LaunchForm,
+    Note,
+    NoteCode,
+    QuantOption,
+    SwitchLabel,
+)
 from app.core.launch_form import ordered_draft_quants as ordered_draft_quants  # re-exported (browser)
 from app.core.registry import AnySpec, Family
 from app.core.settings import Settings, starting_sampling
 from app.core.speculative import DefaultDepth
 from app.gui.cache_bridge import CacheBridge
 from app.gui.models.registry_model import size_text, status_icon
+from app.gui.ops import Ops
+from app.gui.views.auto_panel import AutoPanel
 from app.gui.widgets import (
     InlineMessage,
     ToggleSwitch,
@@ -97,6 +107,7 @@ class LaunchDialog(QDialog):
         settings: Settings,
         parent: QWidget | None = None,
         support: Callable[..., Support] | None = None,
+        ops: Ops | None = None,
     ) -> None:
         super().__init__(parent)
         self.family = family
@@ -130,6 +141,16 @@ class LaunchDialog(QDialog):
         form.addRow(self.lbl_quant, field_with_note(self.quant, self.target_note))
         form.addRow(self.lbl_engine, field_with_note(self.engine, self.engine_note))
         root.addWidget(self.model_box)
+
+        # -- Auto (issue 15): the default speculation -------------------------------------------
+        self.auto_box = QGroupBox()
+        self.auto_box.setObjectName("autoSpeculation")
+        alay = QVBoxLayout(self.auto_box)
+        self.auto_panel = AutoPanel(cache, ops)
+        self.auto_note = InlineMessage()
+        alay.addWidget(self.auto_panel)
+        alay.addWidget(self.auto_note)
+        root.addWidget(self.auto_box)
 
         # -- speculative decoding (gated) -------------------------------------------------------
         self.spec_panel = QGroupBox()
@@ -219,9 +240,10 @@ class LaunchDialog(QDialog):
         self.variant.currentIndexChanged.connect(self._on_variant_changed)
         self.quant.currentIndexChanged.connect(self._update)
         self.engine.currentIndexChanged.connect(self._update)
-        self.enable.toggled.connect(self._update)
+        self.enable.toggled.connect(self._on_manual_drafter)
+        self.auto_panel.toggled.connect(self._on_auto_toggled)
         self.draft_quant.currentIndexChanged.connect(self._update)
-        self.ngram_method.currentIndexChanged.connect(self._update)
+        self.ngram_method.currentIndexChanged.connect(self._on_manual_model_free)
         self.depth_field.edit.textChanged.connect(self._update)
         self.ngram_depth.edit.textChanged.connect(self._update)
         for box in (self.ctx, self.threads, self.top_k, self.max_tokens):
@@ -245,6 +267,35 @@ class LaunchDialog(QDialog):
 
     def is_panel_visible(self) -> bool:
         return not self.spec_panel.isHidden()
+
+    def _on_auto_toggled(self, on: bool) -> None:
+        """Auto on clears the manual choices it replaces (drafter switch, model-free method)."""
+        if on:
+            b1, b2 = self.enable.blockSignals(True), self.ngram_method.blockSignals(True)
+            self.enable.setChecked(False)
+            self.ngram_method.setCurrentIndex(0)
+            self.enable.blockSignals(b1)
+            self.ngram_method.blockSignals(b2)
+        self._update()
+
+    def _auto_off(self) -> None:
+        b = self.auto_panel.switch.blockSignals(True)
+        self.auto_panel.switch.setChecked(False)
+        self.auto_panel.switch.blockSignals(b)
+
+    def _on_manual_drafter(self, on: bool) -> None:
+        if on:
+            self._auto_off()  # a manual drafter replaces Auto
+        self._update()
+
+    def _on_manual_model_free(self) -> None:
+        if self.ngram_method.currentData():
+            self._auto_off()
+        self._update()
+
+    def done(self, result: int) -> None:
+        self.auto_panel.shutdown()
+        super().done(result)
 
     def _on_variant_changed(self) -> None:
         self._fill_for_spec(self.spec, None)
@@ -298,6 +349,7 @@ class LaunchDialog(QDialog):
             top_k=self.top_k.value(),
             repeat_penalty=self.repeat_penalty.value(),
             max_tokens=self.max_tokens.value(),
+            auto=self.auto_panel.switch.isChecked(),
         )
 
     def _update(self) -> None:
@@ -351,12 +403,21 @@ class LaunchDialog(QDialog):
         else:
             self.ngram_depth.edit.setPlaceholderText(self.tr("engine default"))
 
+        self._update_auto(st)
         self._update_threads(engine, st.threads_apply)
         self._sampling = st.sampling
         self._show(self.sampling_note, st.sampling_error)
         self.launch_button.setEnabled(st.launch_enabled)
         self._sync_message_rows()
         self._refit()
+
+    def _update_auto(self, st: FormState) -> None:
+        self.auto_box.setVisible(st.auto_available)
+        self._show(self.auto_note, st.auto_note)
+        choice = None
+        if st.auto_on and st.launch_enabled:
+            choice = self.form.choice(self.values())
+        self.auto_panel.follow(choice, st.target_note is None)
 
     def _show(self, widget: InlineMessage, note: Note | None) -> None:
         if note is None:
@@ -385,6 +446,11 @@ class LaunchDialog(QDialog):
                 "drafter may cost more than it saves. Compare the tokens/s in the statistics strip "
                 "with speculation on and off."
             )
+        if code == NoteCode.AUTO_DRAFTER_NOT_CACHED:
+            return self.tr(
+                "The drafter ({quant}) is not downloaded, so Auto measures without it. Download it "
+                "from the Models page to let Auto try it."
+            ).format(quant=p["quant"] or self.tr("default"))
         if code == NoteCode.DRAFTER_BLOCKS_MODEL_FREE:
             return self.tr("Turn the drafter off to use a model-free method.")
         if code == NoteCode.DEPTH_INVALID:
@@ -560,6 +626,7 @@ class LaunchDialog(QDialog):
         self.setWindowTitle(self.tr("Launch {name}").format(name=self.family.name))
         self.title.setText(self.tr("Launch {name}").format(name=self.family.name))
         self.model_box.setTitle(self.tr("Model"))
+        self.auto_box.setTitle(self.tr("Speculation"))
         self.lbl_variant.setText(self.tr("Variant"))
         self.lbl_quant.setText(self.tr("Quantization"))
         self.lbl_engine.setText(self.tr("Engine"))

@@ -1,0 +1,272 @@
+"""The launch dialog's Auto row (issue 15): what Auto chose and why, or when it will measure.
+
+Auto is the default speculation. The panel shows, for the dialog's current launch, the stored
+calibration's choice with its "why" line, or "not measured yet: will measure at launch (about N s)".
+"Re-measure" reruns the calibration off the GUI thread (:mod:`app.gui.ops`) with a progress bar and
+Cancel; a cancelled run stores nothing and leaves the stored result as it was.
+
+Everything blocking (resolving and stat'ing the files for the calibration key, the calibration)
+runs on an operations worker; the panel only shows results.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+
+from app.core.cancel import CancelToken
+from app.core.engines.base import LoadRequest
+from app.core.launch import AutoLaunch, LaunchChoice, estimate_calibration_seconds, load_engine, plan_auto
+from app.core.speculative import auto
+from app.gui.cache_bridge import CacheBridge
+from app.gui.ops import Ops
+from app.gui.widgets import ToggleSwitch
+
+
+class AutoPanel(QWidget):
+    """Signals: ``toggled(bool)`` (the Auto switch), ``measured(object CalibrationResult)`` (a
+    Re-measure finished and was stored), ``stateChanged(str)`` (checking / stored / unmeasured /
+    measuring / cancelled / failed / unavailable)."""
+
+    toggled = Signal(bool)
+    measured = Signal(object)
+    stateChanged = Signal(str)
+    _progress = Signal(float, str)  # from the calibration's worker thread, queued to the GUI
+
+    def __init__(self, cache: CacheBridge, ops: Ops | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._cache = cache
+        self._ops = ops
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(4)
+        self.switch = ToggleSwitch()
+        self.switch.setChecked(True)
+        self.switch.toggled.connect(self.toggled)
+        self.chosen = QLabel()
+        self.chosen.setObjectName("autoChosen")
+        self.chosen.setWordWrap(True)
+        self.why = QLabel()
+        self.why.setObjectName("hint")
+        self.why.setWordWrap(True)
+        self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        self.remeasure = QPushButton()
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setMaximumWidth(200)
+        self.cancel = QPushButton()
+        self.step = QLabel()
+        self.step.setObjectName("hint")
+        row.addWidget(self.remeasure)
+        row.addWidget(self.progress)
+        row.addWidget(self.cancel)
+        row.addWidget(self.step, 1)
+        lay.addWidget(self.switch)
+        lay.addWidget(self.chosen)
+        lay.addWidget(self.why)
+        lay.addLayout(row)
+        self.remeasure.clicked.connect(self.start_remeasure)
+        self.cancel.clicked.connect(self.cancel_remeasure)
+        self._progress.connect(self._on_progress)
+
+        self.state = "unavailable"
+        self._inputs: tuple[Any, ...] | None = None
+        self._choice: LaunchChoice | None = None
+        self._plan: AutoLaunch | None = None
+        self._result: auto.CalibrationResult | None = None
+        self._probe: asyncio.Task[Any] | None = None
+        self._measure: asyncio.Task[Any] | None = None
+        self._token: CancelToken | None = None
+        self._detail = ""
+        self._show_progress(False)
+        self.retranslate()
+
+    # --- following the dialog -------------------------------------------------------------------
+    def follow(self, choice: LaunchChoice | None, target_cached: bool) -> None:
+        """The dialog's current Auto launch (None: Auto is off or cannot run)."""
+        if choice is None:
+            self._inputs, self._choice, self._plan = None, None, None
+            self._set_state("unavailable")
+            return
+        inputs = (
+            choice.family.name,
+            id(choice.spec),
+            choice.quantization,
+            choice.engine,
+            choice.threads,
+            choice.n_ctx,
+            choice.auto_drafter,
+            choice.speculation.draft_quantization,
+            choice.speculation.draft_model_path,
+            target_cached,
+        )
+        if inputs == self._inputs:
+            return
+        self._inputs, self._choice, self._plan, self._result = inputs, choice, None, None
+        if self._probe is not None:
+            self._probe.cancel()
+        if not target_cached:
+            self._set_state("not-downloaded")
+            return
+        if self._ops is None:
+            self._set_state("unmeasured")
+            return
+        self._set_state("checking")
+        self._probe = self._ops.spawn(self._look_up(choice, inputs))
+
+    async def _look_up(self, choice: LaunchChoice, inputs: tuple[Any, ...]) -> None:
+        assert self._ops is not None
+        try:
+            plan, stored = await self._ops.run(self._plan_and_load, choice)
+        except Exception as exc:  # an unresolvable file: say it in one line
+            if shiboken6.isValid(self) and inputs == self._inputs:
+                self._detail = str(exc)
+                self._set_state("failed")
+            return
+        if not shiboken6.isValid(self) or inputs != self._inputs:
+            return  # the dialog moved on (or closed) meanwhile
+        self._plan, self._result = plan, stored
+        self._set_state("stored" if stored is not None else "unmeasured")
+
+    def _plan_and_load(self, choice: LaunchChoice) -> tuple[AutoLaunch, auto.CalibrationResult | None]:
+        plan = plan_auto(choice, self._cache.resolve)
+        return plan, auto.load_result(plan.key)
+
+    # --- Re-measure -----------------------------------------------------------------------------
+    def start_remeasure(self) -> None:
+        if self._ops is None or self._plan is None or self._measure is not None:
+            return
+        self._token = CancelToken()
+        self._measure = self._ops.spawn(self._run_measure(self._plan, self._token, self._inputs))
+
+    def cancel_remeasure(self) -> None:
+        if self._token is not None:
+            self._token.cancel()
+
+    @property
+    def measuring(self) -> bool:
+        return self._measure is not None
+
+    async def _run_measure(
+        self, plan: AutoLaunch, token: CancelToken, inputs: tuple[Any, ...] | None
+    ) -> None:
+        assert self._ops is not None
+        self._set_state("measuring")
+        self._on_progress(0.0, "")
+        try:
+            result = await self._ops.run(self._calibrate, plan, token)
+        except auto.CalibrationCancelled:
+            result = None
+            if shiboken6.isValid(self):
+                self._measure, self._token = None, None
+                self._set_state("cancelled")
+            return
+        except Exception as exc:
+            if shiboken6.isValid(self):
+                self._measure, self._token = None, None
+                self._detail = str(exc)
+                self._set_state("failed")
+            return
+        if not shiboken6.isValid(self):
+            return
+        self._measure, self._token = None, None
+        if inputs == self._inputs:
+            self._result = result
+            self._set_state("stored")
+        self.measured.emit(result)
+
+    def _calibrate(self, plan: AutoLaunch, token: CancelToken) -> auto.CalibrationResult:
+        """On a worker: measure, store, return (a cancel raises and stores nothing)."""
+
+        def load(req: LoadRequest) -> Any:
+            return load_engine(plan.engine, req)
+
+        result = auto.calibrate(
+            plan.key, plan.base, plan.drafter_path, plan.candidates, load, token, self._progress.emit
+        )
+        auto.store_result(result)
+        return result
+
+    def _on_progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(round(fraction * 100))
+        self.step.setText(message)
+
+    def shutdown(self) -> None:
+        """Cancel what runs (the dialog closes): a calibration stops at its next step."""
+        self.cancel_remeasure()
+        if self._probe is not None:
+            self._probe.cancel()
+
+    # --- display --------------------------------------------------------------------------------
+    def _set_state(self, state: str) -> None:
+        self.state = state
+        self._render()
+        self.stateChanged.emit(state)
+
+    def _show_progress(self, on: bool) -> None:
+        self.progress.setVisible(on)
+        self.cancel.setVisible(on)
+        self.step.setVisible(on)
+
+    def _render(self) -> None:
+        st = self.state
+        self._show_progress(st == "measuring")
+        self.remeasure.setVisible(st in ("stored", "unmeasured", "cancelled", "failed"))
+        self.remeasure.setEnabled(self._plan is not None and self._ops is not None)
+        self.why.setText("")
+        self.why.setToolTip("")
+        if st == "unavailable":
+            self.chosen.setText("")
+        elif st == "not-downloaded":
+            self.chosen.setText(
+                self.tr("Not measured yet: Auto measures at launch, once the model is downloaded.")
+            )
+        elif st == "checking":
+            self.chosen.setText(self.tr("Checking for a stored measurement…"))
+        elif st == "measuring":
+            self.chosen.setText(self.tr("Measuring which speculation pays on this machine…"))
+        elif st == "stored" and self._result is not None:
+            choice = self._result.choice
+            self.chosen.setText(self.tr("Auto chose: {config}").format(config=choice.candidate.label))
+            self.why.setText(choice.why)  # the calibration's own line (core text, as measured)
+            self.why.setToolTip(
+                self.tr("Measured in {seconds:.0f} s; stored in {path}").format(
+                    seconds=self._result.seconds, path=self._result.stored_path or ""
+                )
+            )
+        elif st == "failed":
+            self.chosen.setText(self.tr("Auto could not measure: {reason}").format(reason=self._detail))
+        else:  # unmeasured, cancelled
+            n = len(self._plan.candidates) if self._plan is not None else 2
+            size = float(self._choice.spec.size_in_billions) if self._choice is not None else 1.0
+            text = self.tr("Not measured yet: will measure at launch (about {seconds} s).").format(
+                seconds=estimate_calibration_seconds(n, size)
+            )
+            if st == "cancelled":
+                text = self.tr("The measurement was cancelled; nothing was stored.") + " " + text
+            self.chosen.setText(text)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.switch.setText(self.tr("Auto: measure and use what pays on this machine"))
+        self.switch.setToolTip(
+            self.tr(
+                "Auto compares speculation off with the drafter at a few depths and the engine's "
+                "model-free methods on short fixed prompts, once per model, drafter, engine and "
+                "machine, and keeps the fastest that is never slower on prose. Choosing a drafter or a "
+                "model-free method yourself turns Auto off."
+            )
+        )
+        self.remeasure.setText(self.tr("Re-measure"))
+        self.cancel.setText(self.tr("Cancel"))
+        self._render()
