@@ -40,7 +40,7 @@ from app.gui.cache_bridge import CacheBridge, Role
 from app.gui.chat_controller import ChatController
 from app.gui.chat_page import ChatPage
 from app.gui.downloads import DownloadRequest, DownloadService
-from app.gui.engine_loader import Loader
+from app.gui.engine_loader import Loader, calibration_progress
 from app.gui.errors import ErrorBridge, UserError
 from app.gui.i18n import I18n
 from app.gui.launch_coordinator import LaunchCoordinator
@@ -408,7 +408,7 @@ class MainWindow(QMainWindow):
         for name in sorted(engines):  # importing mlx_vlm took 1.2 s on the GUI thread (issue 9)
             await self.ops.run(capability.engine_availability, name)
         await self.cache.prefetch(family)  # the dialog's markers and gating read these
-        dlg = LaunchDialog(family, spec, quant, self.cache, self.settings, self)
+        dlg = LaunchDialog(family, spec, quant, self.cache, self.settings, self, ops=self.ops)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dlg.accepted.connect(lambda: self.launch(dlg.choice()))
         dlg.open()
@@ -431,6 +431,7 @@ class MainWindow(QMainWindow):
 
     def _on_load_started(self, family: str) -> None:
         self.load_label.setText(self.tr("Loading {name}…").format(name=family))
+        self.load_progress.setRange(0, 0)  # busy until a step reports a fraction (Auto's measuring)
         self.load_bar.show()
         self._update_status()
         self.nav.setCurrentRow(PAGE_CHAT)
@@ -456,6 +457,17 @@ class MainWindow(QMainWindow):
         self.load_cancel.setEnabled(False)
 
     def _on_load_progress(self, message: str) -> None:
+        measuring = calibration_progress(message)  # Auto measures before loading (issue 15)
+        if measuring is not None:
+            fraction, step = measuring
+            self.load_progress.setRange(0, 100)
+            self.load_progress.setValue(round(fraction * 100))
+            text = self.tr(
+                "Auto is measuring which speculation pays on this machine; the chat is ready after it: {step}"
+            )
+            self.load_label.setText(text.format(step=step))
+            return
+        self.load_progress.setRange(0, 0)
         self.load_label.setText(self.tr("Loading: {step}").format(step=message))
 
     def _on_loaded(self, info: dict[str, Any]) -> None:
