@@ -143,6 +143,8 @@ class AutoPanel(QWidget):
         if self._ops is None or self._plan is None or self._measure is not None:
             return
         self._token = CancelToken()
+        self._on_progress(0.0, "")
+        self._set_state("measuring")  # at once: the Cancel button is there before the work starts
         self._measure = self._ops.spawn(self._run_measure(self._plan, self._token, self._inputs))
 
     def cancel_remeasure(self) -> None:
@@ -157,8 +159,6 @@ class AutoPanel(QWidget):
         self, plan: AutoLaunch, token: CancelToken, inputs: tuple[Any, ...] | None
     ) -> None:
         assert self._ops is not None
-        self._set_state("measuring")
-        self._on_progress(0.0, "")
         try:
             result = await self._ops.run(self._calibrate, plan, token)
         except auto.CalibrationCancelled:

@@ -1,0 +1,120 @@
+"""Issue 15, launch part: Auto is the default speculation, shown in the launch dialog, measured at
+launch when nothing is stored, reused when it is, and re-measured (and cancelled) from the dialog.
+
+Real engine: the embedded SmolLM2 Q4_1 on llama.cpp (its declared drafter is the same file, so
+Auto measures off against ngram-mod: a short calibration).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from app.core.launch import LaunchChoice, plan_auto
+from app.core.speculative import auto
+from app.gui.cache_bridge import CacheBridge
+from app.gui.engine_loader import AUTO_MARK
+from app.gui.views.launch_dialog import LaunchDialog
+
+
+def open_dialog(w: Any, qtbot: Any, quant: str = "Q4_1") -> LaunchDialog:
+    family, spec, q = w.registry.match("smollm2-135m-instruct", "gguf", None, quant)
+    with qtbot.waitSignal(w.launchDialogOpened, timeout=10_000) as opened:
+        w.open_launch_dialog(family, spec, q)
+    dlg: LaunchDialog = opened.args[0]
+    return dlg
+
+
+def store_fake_choice(choice: LaunchChoice) -> Path:
+    """A stored calibration for ``choice`` written with the storage API: ngram-mod pays."""
+    plan = plan_auto(choice, CacheBridge().resolve)
+    measurements = [
+        auto.Measurement(auto.OFF, dict.fromkeys(auto.WORKLOADS, 1.0)),
+        auto.Measurement(auto.Candidate("ngram-mod", 16), {"prose": 1.01, "code": 1.2, "repeat": 3.6}),
+    ]
+    return auto.store_result(auto.CalibrationResult(plan.key, measurements, 4.0))
+
+
+def test_auto_is_the_default_and_a_stored_calibration_is_reused_and_shown(
+    make_window: Any, qtbot: Any
+) -> None:
+    w = make_window()
+    stored = store_fake_choice(w.launcher.default_choice())
+    dlg = open_dialog(w, qtbot)
+    assert dlg.auto_panel.switch.isChecked() and dlg.state.auto_on  # Auto is the default
+    qtbot.waitUntil(lambda: dlg.auto_panel.state == "stored", timeout=20_000)
+    assert dlg.auto_panel.chosen.text() == "Auto chose: ngram-mod 16/round"
+    assert "3.60x on repeats" in dlg.auto_panel.why.text()  # the stored "why" line
+    assert dlg.auto_panel.remeasure.isVisible()
+
+    # A manual drafter replaces Auto; turning Auto on again clears it.
+    dlg.enable.setChecked(True)
+    assert not dlg.auto_panel.switch.isChecked() and not dlg.state.auto_on
+    dlg.auto_panel.switch.setChecked(True)
+    assert not dlg.enable.isChecked() and dlg.state.auto_on
+    qtbot.waitUntil(lambda: dlg.auto_panel.state == "stored", timeout=20_000)
+
+    progress: list[str] = []
+    w.engine.loadProgress.connect(progress.append)
+    with qtbot.waitSignal(w.modelLoaded, timeout=120_000) as loaded:
+        dlg.launch_button.click()
+    info = loaded.args[0]
+    assert info["speculation"] == "Auto: ngram-mod 16/round"  # what the stats strip names
+    assert info["auto_measured_now"] is False
+    assert not any(m.startswith(AUTO_MARK) for m in progress)  # reused: nothing measured
+    engine = w.engine.current_engine
+    assert engine is not None and engine.spec_kind == "ngram-mod"  # the real engine runs it
+    assert json.loads(stored.read_text())["chosen"]["method"] == "ngram-mod"
+
+
+def test_remeasure_runs_and_can_be_cancelled(make_window: Any, qtbot: Any) -> None:
+    w = make_window()
+    stored = store_fake_choice(w.launcher.default_choice())
+    before = stored.read_text()
+    dlg = open_dialog(w, qtbot)
+    panel = dlg.auto_panel
+    qtbot.waitUntil(lambda: panel.state == "stored", timeout=20_000)
+
+    # Cancel while it measures: nothing stored, the old result stays.
+    panel.remeasure.click()
+    assert panel.state == "measuring" and panel.progress.isVisible() and panel.cancel.isVisible()
+    qtbot.waitUntil(lambda: panel.step.text() != "", timeout=30_000)  # a progress report arrived
+    panel.cancel.click()
+    qtbot.waitUntil(lambda: panel.state == "cancelled", timeout=30_000)
+    assert "nothing was stored" in panel.chosen.text()
+    assert stored.read_text() == before
+    assert not panel.measuring
+
+    # Run to the end: the real measurement replaces the stored one and is shown.
+    with qtbot.waitSignal(panel.measured, timeout=120_000) as done:
+        panel.remeasure.click()
+    result: auto.CalibrationResult = done.args[0]
+    assert result.stored_path == str(stored) and stored.read_text() != before
+    measured = {m.candidate.method for m in result.measurements}
+    assert measured == {"off", "ngram-mod"}  # the declared drafter is the target file: not tried
+    assert panel.state == "stored"
+    assert panel.chosen.text() == f"Auto chose: {result.choice.candidate.label}"
+    assert panel.why.text() == result.choice.why
+
+
+def test_first_start_measures_then_answers_with_auto(make_window: Any, qtbot: Any) -> None:
+    """A fresh install: nothing stored, the default model's load measures first (the load bar
+    shows the fraction and says so), then loads Auto's choice and stores it."""
+    w = make_window()
+    fractions: list[int] = []
+
+    def seen(message: str) -> None:
+        if message.startswith(AUTO_MARK):
+            fractions.append(w.load_progress.value())
+            assert "Auto is measuring" in w.load_label.text()
+
+    w.engine.loadProgress.connect(seen)
+    with qtbot.waitSignal(w.modelLoaded, timeout=180_000) as loaded:
+        w.load_default_model()
+    info = loaded.args[0]
+    assert info["speculation"].startswith("Auto: ") and info["auto_measured_now"] is True
+    assert fractions and fractions == sorted(fractions) and fractions[-1] > 50  # a real fraction
+    stored = auto.load_result(plan_auto(w.launcher.default_choice(), CacheBridge().resolve).key)
+    assert stored is not None and info["speculation"] == f"Auto: {stored.choice.candidate.label}"
+    assert w.settings.last_model is not None and w.settings.last_model.speculation_method == "auto"
