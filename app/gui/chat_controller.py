@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,16 +32,24 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from app.core.chat import AnswerBuilder, AnswerStats, ChatStore, Message
 from app.core.chat.baselines import BaselineStore
 from app.core.chat.context import ContextOverflowError
+from app.core.chat.measure import plain_sampling, run_plain
 from app.core.chat.store import MessageStatus, title_from_message
-from app.core.engines.base import ChatMessage, GenerationError, Sampling
+from app.core.engines.base import ChatMessage, Engine, GenerationError, Sampling
 from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
+from app.gui.ops import Ops
 from app.gui.views.chat_view import ChatView, MessageBubble, SamplingDialog
 from app.gui.workers import EngineHost
 
 log = logging.getLogger(__name__)
 
 FLUSH_INTERVAL_MS = 50
+#: Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known
+#: speedup were below 1.0x (issue 15)
+AUTO_LOSSES = 3
+AUTO_WINDOW = 5
+#: (engine info, prompt tokens, completion tokens) -> a plain engine of the loaded model (blocking)
+PlainEngineFactory = Callable[[dict[str, Any], int, int], Engine]
 #: the streaming answer is saved at most this often (seconds)
 SAVE_INTERVAL_S = 1.0
 
@@ -67,11 +76,16 @@ class _Answer:
 
 class ChatController(QObject):
     """Signals: ``answerFinished(object AnswerStats)``, ``generatingChanged(bool)``,
-    ``conversationChanged(int)``."""
+    ``conversationChanged(int)``, ``measured(int message_id, object AnswerStats)``,
+    ``autoOffRequested()`` / ``remeasureRequested()`` (the user's answer to "Auto loses here";
+    the launch coordinator relaunches without speculation or recalibrates)."""
 
     answerFinished = Signal(object)
     generatingChanged = Signal(bool)
     conversationChanged = Signal(int)
+    measured = Signal(int, object)
+    autoOffRequested = Signal()
+    remeasureRequested = Signal()
 
     def __init__(
         self,
@@ -100,6 +114,13 @@ class ChatController(QObject):
         #: a conversation whose new question waits for a stopped answer (elsewhere) to end
         self._pending_start: int | None = None
         self._generating = False
+        #: "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured
+        self._ops: Ops | None = None
+        self._plain_engine: PlainEngineFactory | None = None
+        self._measuring: int | None = None
+        #: speedups of this load's answers (message id -> ratio), for Auto's loss notice
+        self._speedups: dict[int, float] = {}
+        self._auto_warned = False
         self._timer = QTimer(self)
         self._timer.setInterval(FLUSH_INTERVAL_MS)
         self._timer.timeout.connect(self._flush)
@@ -112,6 +133,10 @@ class ChatController(QObject):
         view.regenerateRequested.connect(self.regenerate)
         view.editRequested.connect(self.edit)
         view.settingsRequested.connect(self.edit_settings)
+        view.measureRequested.connect(self.measure)
+        view.autoOffRequested.connect(self.autoOffRequested)
+        view.remeasureRequested.connect(self.remeasureRequested)
+        engine.loaded.connect(self._on_engine_loaded)
 
     @property
     def generating(self) -> bool:
@@ -192,6 +217,8 @@ class ChatController(QObject):
         """The shown conversation is answering, or its question waits for the engine."""
         answer = self._answer
         shown = answer is not None and answer.bubble is not None
+        if self._measuring is not None:  # the measurement needs the CPU to itself
+            return True
         return shown or (self._pending_start is not None and self._pending_start == self.conversation_id)
 
     def send(self, text: str) -> None:
@@ -223,15 +250,7 @@ class ChatController(QObject):
             self._sync_actions()
 
     def _history(self) -> list[ChatMessage]:
-        assert self.conversation_id is not None
-        conv = self.store.conversation(self.conversation_id)
-        out: list[ChatMessage] = []
-        if conv.system_prompt.strip():
-            out.append({"role": "system", "content": conv.system_prompt})
-        for m in self.store.messages(self.conversation_id):
-            if m.role in ("user", "assistant") and m.status not in ("error", "streaming") and m.content:
-                out.append({"role": m.role, "content": m.content})
-        return out
+        return [m for _id, m in self._history_messages()]
 
     def _start(self) -> None:
         cid = self.conversation_id
@@ -295,6 +314,7 @@ class ChatController(QObject):
         stats = builder.stats(reason)
         if status == "complete":
             stats = self._compare_with_baseline(stats, answer.info)
+            self._note_speedup(answer.message_id, stats, answer.info)
         if status == "error" and not builder.text:
             if not answer.removed:
                 self.store.delete_message(answer.message_id)
@@ -382,6 +402,134 @@ class ChatController(QObject):
         answer.left_out = dropped
         if answer.bubble is not None:
             answer.bubble.set_left_out(dropped)
+
+    # --- measure (issue 15) ------------------------------------------------------------------------
+    def enable_measure(self, ops: Ops, plain_engine: PlainEngineFactory) -> None:
+        """Let "Measure" run: ``plain_engine`` loads the loaded model without speculation."""
+        self._ops = ops
+        self._plain_engine = plain_engine
+
+    @property
+    def measuring(self) -> bool:
+        return self._measuring is not None
+
+    def measure(self, message_id: int) -> None:
+        """Rerun the prompt of answer ``message_id`` without speculation and store the direct ratio.
+
+        llama.cpp cannot switch speculation off per request, so a plain engine of the same model
+        file (same engine and threads) is loaded for the run, off the GUI thread, and closed after.
+        """
+        ops, factory = self._ops, self._plain_engine
+        if ops is None or factory is None or self._busy_here() or self.conversation_id is None:
+            return
+        msg = self._message(message_id)
+        if msg is None or msg.stats is None or not msg.stats.speculation or msg.role != "assistant":
+            return
+        info = dict(self.engine.info or {})
+        if not self.engine.is_loaded or str(info.get("label", "")) != msg.model:
+            self.errors.report(
+                GenerationError(
+                    QCoreApplication.translate("ChatController", "This answer's model is not loaded."),
+                    QCoreApplication.translate(
+                        "ChatController", "Load {model} again to measure this answer."
+                    ).format(model=msg.model),
+                )
+            )
+            return
+        history = self._history_before(message_id)
+        self._measuring = message_id
+        self._set_measuring(message_id, True)
+        self._sync_actions()
+        ops.spawn(self._measure(ops, factory, msg, info, history))
+
+    def _history_before(self, message_id: int) -> list[ChatMessage]:
+        """The prompt answer ``message_id`` was written for."""
+        assert self.conversation_id is not None
+        out: list[ChatMessage] = []
+        for m in self._history_messages():
+            if m[0] == message_id:
+                break
+            out.append(m[1])
+        return out
+
+    def _history_messages(self) -> list[tuple[int, ChatMessage]]:
+        assert self.conversation_id is not None
+        conv = self.store.conversation(self.conversation_id)
+        out: list[tuple[int, ChatMessage]] = []
+        if conv.system_prompt.strip():
+            out.append((0, {"role": "system", "content": conv.system_prompt}))
+        for m in self.store.messages(self.conversation_id):
+            if m.role in ("user", "assistant") and m.status not in ("error", "streaming") and m.content:
+                out.append((m.id, {"role": m.role, "content": m.content}))
+        return out
+
+    async def _measure(
+        self,
+        ops: Ops,
+        factory: PlainEngineFactory,
+        msg: Message,
+        info: dict[str, Any],
+        history: list[ChatMessage],
+    ) -> None:
+        stats = msg.stats
+        assert stats is not None
+        try:
+            try:
+                engine = await ops.run(factory, info, stats.prompt_tokens, stats.completion_tokens)
+                try:
+                    run = await ops.run(
+                        run_plain, engine, history, plain_sampling(self.sampling, stats.completion_tokens)
+                    )
+                finally:
+                    await ops.run(engine.close)
+            finally:
+                self._measuring = None
+                self._set_measuring(msg.id, False)
+                self._sync_actions()
+        except Exception as exc:
+            self.errors.report(
+                exc, QCoreApplication.translate("ChatController", "The answer could not be measured")
+            )
+            return
+        new = replace(stats, measured_tps=run.tokens_per_second)
+        self.store.update_message(msg.id, msg.content, stats=new)
+        key = str(info.get("baseline_key") or "")
+        if key:
+            try:  # a measured plain run is a plain answer of this model too
+                self.baselines.record(key, run.tokens_per_second, run.completion_tokens)
+            except OSError as exc:
+                log.warning("speed baseline not updated: %s", exc)
+        bubble = self.view.bubble(msg.id)
+        if bubble is not None:
+            bubble.set_stats(new)
+        self._note_speedup(msg.id, new, info)
+        self.measured.emit(msg.id, new)
+
+    def _set_measuring(self, message_id: int, on: bool) -> None:
+        bubble = self.view.bubble(message_id)
+        if bubble is not None:
+            bubble.stats_strip.set_measuring(on)
+
+    def _on_engine_loaded(self, _info: object) -> None:
+        self._speedups.clear()
+        self._auto_warned = False
+        self.view.hide_auto_loss()
+
+    def _note_speedup(self, message_id: int, stats: AnswerStats, info: dict[str, Any]) -> None:
+        """Keep this load's speedups; say so when Auto's choice keeps losing (issue 15)."""
+        chosen = info.get("auto")
+        ratio = stats.speedup
+        loaded = (self.engine.info or {}).get("label")
+        if not isinstance(chosen, dict) or ratio is None or info.get("label") != loaded:
+            return
+        if chosen.get("label") == "off":  # Auto chose plain decoding: nothing to lose
+            return
+        self._speedups[message_id] = ratio
+        recent = list(self._speedups.values())[-AUTO_WINDOW:]
+        if self._auto_warned or sum(r < 1.0 for r in recent) < AUTO_LOSSES:
+            return
+        self._auto_warned = True
+        self.view.show_auto_loss(str(chosen.get("label", "")), recent)
 
     # --- regenerate, edit, settings --------------------------------------------------------------
     def _message(self, message_id: int) -> Message | None:

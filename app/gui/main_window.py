@@ -8,6 +8,7 @@ downloads through :class:`~app.gui.downloads.DownloadService`.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from typing import Any
 
@@ -44,6 +45,7 @@ from app.gui.engine_loader import Loader, calibration_progress
 from app.gui.errors import ErrorBridge, UserError
 from app.gui.i18n import I18n
 from app.gui.launch_coordinator import LaunchCoordinator
+from app.gui.measure import plain_engine
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.models.downloads_model import DownloadsModel, human_bytes
 from app.gui.models.registry_model import FamilyModel, SpecTreeModel
@@ -239,6 +241,10 @@ class MainWindow(QMainWindow):
             self,
         )
         self.launcher.loadStarted.connect(self._on_load_started)
+        # "Measure" (issue 15): a plain engine of the loaded model, through the one launch path
+        self.chat.enable_measure(
+            self.ops, functools.partial(plain_engine, self.registry, self.cache, **self._loader_kwargs)
+        )
         self.launcher.downloadsQueued.connect(lambda: self.nav.setCurrentRow(PAGE_DOWNLOADS))
         self.launcher.notice.connect(self.statusBar().showMessage)
         self.launcher.problem.connect(self.show_error)

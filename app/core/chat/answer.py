@@ -67,13 +67,17 @@ class AnswerStats:
     #: median decode tok/s of recent plain answers of the same model here (None: not measured yet)
     baseline_tps: float | None = None
     baseline_samples: int = 0
+    #: plain decode tok/s of this very prompt, measured on request ("Measure"; None: not yet)
+    measured_tps: float | None = None
 
     @property
     def speedup(self) -> float | None:
-        """Decode speed relative to plain decoding of the same model on this machine."""
-        if not self.speculation or not self.baseline_tps or self.decode_tps <= 0:
+        """Decode speed relative to plain decoding of the same model on this machine: the direct
+        measurement of this answer's prompt when there is one, else the recent plain median."""
+        plain = self.measured_tps or self.baseline_tps
+        if not self.speculation or not plain or self.decode_tps <= 0:
             return None
-        return self.decode_tps / self.baseline_tps
+        return self.decode_tps / plain
 
     @property
     def acceptance_rate(self) -> float | None:

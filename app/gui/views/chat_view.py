@@ -35,10 +35,12 @@ from app.gui.widgets import ElidedLabel
 
 
 class MessageBubble(QFrame):
-    """One message. Signals: ``editRequested(int)``, ``regenerateRequested(int)``."""
+    """One message. Signals: ``editRequested(int)``, ``regenerateRequested(int)``,
+    ``measureRequested(int)`` (message ids)."""
 
     editRequested = Signal(int)
     regenerateRequested = Signal(int)
+    measureRequested = Signal(int)
 
     def __init__(self, role: str, message_id: int = 0, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -97,6 +99,7 @@ class MessageBubble(QFrame):
         self.stats_strip = StatsStrip()
         self.stats_strip.hide()
         self.stats_strip.detailsRequested.connect(self._show_details)
+        self.stats_strip.measureRequested.connect(lambda: self.measureRequested.emit(self.message_id))
         lay.addWidget(self.stats_strip)
         self.retranslate()
 
@@ -298,12 +301,16 @@ class SamplingDialog(QDialog):
 
 class ChatView(QWidget):
     """Signals: ``sendRequested(str)``, ``stopRequested()``, ``regenerateRequested(int)``,
-    ``editRequested(int)``, ``settingsRequested()``, ``highlightToggled(bool)``."""
+    ``editRequested(int)``, ``measureRequested(int)``, ``settingsRequested()``,
+    ``highlightToggled(bool)``, ``autoOffRequested()``, ``remeasureRequested()`` (the Auto notice)."""
 
     sendRequested = Signal(str)
     stopRequested = Signal()
     regenerateRequested = Signal(int)
     editRequested = Signal(int)
+    measureRequested = Signal(int)
+    autoOffRequested = Signal()
+    remeasureRequested = Signal()
     settingsRequested = Signal()
     highlightToggled = Signal(bool)
 
@@ -353,6 +360,23 @@ class ChatView(QWidget):
         self.column_layout.addStretch(1)
         self.scroller.setWidget(self.column)
         lay.addWidget(self.scroller, 1)
+        # Auto's choice losing on real answers (issue 15): said here, with the two ways out
+        self.auto_notice = QFrame()
+        self.auto_notice.setObjectName("autoNotice")
+        notice_lay = QHBoxLayout(self.auto_notice)
+        notice_lay.setContentsMargins(8, 4, 8, 4)
+        self.auto_text = QLabel()
+        self.auto_text.setWordWrap(True)
+        self.auto_off_btn = QPushButton()
+        self.auto_off_btn.clicked.connect(self._on_auto_off)
+        self.remeasure_btn = QPushButton()
+        self.remeasure_btn.clicked.connect(self._on_remeasure)
+        notice_lay.addWidget(self.auto_text, 1)
+        notice_lay.addWidget(self.auto_off_btn)
+        notice_lay.addWidget(self.remeasure_btn)
+        self.auto_notice.hide()
+        self._auto_loss: tuple[str, list[float]] | None = None
+        lay.addWidget(self.auto_notice)
         self.composer = Composer()
         self.composer.send.connect(self.sendRequested)
         self.composer.stop.connect(self.stopRequested)
@@ -389,6 +413,7 @@ class ChatView(QWidget):
         b.set_highlight(self.highlight_btn.isChecked())
         b.editRequested.connect(self.editRequested)
         b.regenerateRequested.connect(self.regenerateRequested)
+        b.measureRequested.connect(self.measureRequested)
         self.column_layout.insertWidget(self.column_layout.count() - 1, b)
         self.bubbles.append(b)
         self._stick_to_bottom = True
@@ -400,6 +425,27 @@ class ChatView(QWidget):
             b.set_can_regenerate(i == last_assistant and not generating)
             b.edit_btn.setEnabled(not generating)
         self.composer.set_generating(generating)
+
+    def bubble(self, message_id: int) -> MessageBubble | None:
+        return next((b for b in self.bubbles if b.message_id == message_id), None)
+
+    def show_auto_loss(self, label: str, ratios: list[float]) -> None:
+        """Auto's choice ``label`` was slower than plain on these answers."""
+        self._auto_loss = (label, list(ratios))
+        self.retranslate()
+        self.auto_notice.show()
+
+    def hide_auto_loss(self) -> None:
+        self._auto_loss = None
+        self.auto_notice.hide()
+
+    def _on_auto_off(self) -> None:
+        self.hide_auto_loss()
+        self.autoOffRequested.emit()
+
+    def _on_remeasure(self) -> None:
+        self.hide_auto_loss()
+        self.remeasureRequested.emit()
 
     def set_title(self, title: str, model: str) -> None:
         self.title.setText(title)
@@ -436,3 +482,19 @@ class ChatView(QWidget):
         self.empty.setText(
             self.tr("Ask anything. Answers stream here with their speed and acceptance statistics.")
         )
+        self.auto_off_btn.setText(self.tr("Switch speculation off"))
+        self.remeasure_btn.setText(self.tr("Re-measure"))
+        if self._auto_loss is not None:
+            label, ratios = self._auto_loss
+            slower = [r for r in ratios if r < 1.0]
+            self.auto_text.setText(
+                self.tr(
+                    "Auto chose {method}, but {slower} of your last {n} answers were slower than "
+                    "without speculation ({ratios})."
+                ).format(
+                    method=label,
+                    slower=len(slower),
+                    n=len(ratios),
+                    ratios=", ".join(f"{r:.2f}×" for r in ratios),
+                )
+            )

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -101,9 +102,11 @@ def shows_speedup(stats: AnswerStats) -> bool:
 
 
 class StatsStrip(QFrame):
-    """Signal: ``detailsRequested()`` when clicked."""
+    """Signals: ``detailsRequested()`` when clicked, ``measureRequested()`` from its Measure button
+    (a speculative answer not measured yet: the chat reruns its prompt without speculation)."""
 
     detailsRequested = Signal()
+    measureRequested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -125,9 +128,19 @@ class StatsStrip(QFrame):
         self.chart = RoundChart()
         for w in (self.tps, self.ttft, self.rounds, self.acceptance, self.mean_len, self.speedup):
             flow.addWidget(w)
+        self.measure_btn = QToolButton()
+        self.measure_btn.setAutoRaise(True)
+        self.measure_btn.clicked.connect(self.measureRequested)
+        self.measure_btn.hide()
         lay.addWidget(figures, 1)
+        lay.addWidget(self.measure_btn, 0, Qt.AlignmentFlag.AlignVCenter)
         lay.addWidget(self.chart, 0, Qt.AlignmentFlag.AlignVCenter)
         self.stats: AnswerStats | None = None
+        self.measuring = False
+        self.retranslate()
+
+    def set_measuring(self, on: bool) -> None:
+        self.measuring = on
         self.retranslate()
 
     def set_stats(self, stats: AnswerStats) -> None:
@@ -150,6 +163,7 @@ class StatsStrip(QFrame):
         if s is None:
             for w in (self.tps, self.ttft, self.rounds, self.acceptance, self.mean_len, self.speedup):
                 w.setText("")
+            self.measure_btn.hide()
             return
         self.tps.setText(self.tr("{value} tok/s").format(value=_fmt(_rate(s), "{:.1f}")))
         self.ttft.setText(self.tr("first token {value}").format(value=_fmt(s.ttft_ms, "{:.0f} ms")))
@@ -179,6 +193,15 @@ class StatsStrip(QFrame):
 
     def _show_speedup(self, s: AnswerStats) -> None:
         self.speedup.setVisible(shows_speedup(s))
+        self.measure_btn.setVisible(shows_speedup(s) and (s.measured_tps is None or self.measuring))
+        self.measure_btn.setEnabled(not self.measuring)
+        self.measure_btn.setText(self.tr("Measuring…") if self.measuring else self.tr("Measure"))
+        self.measure_btn.setToolTip(
+            self.tr(
+                "Run this prompt again without speculation (same settings, on a plain copy of the model "
+                "loaded for the measurement) and show the direct speedup of this answer"
+            )
+        )
         speedup = s.speedup
         verdict = speedup_verdict(speedup)
         if speedup is None:
@@ -186,17 +209,24 @@ class StatsStrip(QFrame):
             self.speedup.setToolTip(
                 self.tr(
                     "Tandem has not seen this model answer without speculation on this machine yet. "
-                    "Relaunch the model with speculation off and get one answer of at least {n} tokens, "
-                    "then load it with speculation again: later answers show the speedup automatically."
+                    "Click Measure to run this prompt without speculation, or get one plain answer of at "
+                    "least {n} tokens: later answers then show the speedup automatically."
                 ).format(n=MIN_TOKENS)
             )
         else:
-            self.speedup.setText(self.tr("{value}× vs plain").format(value=f"{speedup:.2f}"))
-            tip = self.tr(
-                "Decode speed compared with this model without speculation on this machine: "
-                "{baseline} tok/s, the median of its recent plain answers (samples: {n}). "
-                "Approximate, since the prompts differ; `tandem bench` measures both side by side."
-            ).format(baseline=f"{s.baseline_tps or 0:.1f}", n=s.baseline_samples)
+            if s.measured_tps is not None:
+                self.speedup.setText(self.tr("{value}× vs plain, measured").format(value=f"{speedup:.2f}"))
+                tip = self.tr(
+                    "Measured: the same prompt without speculation decoded at {plain} tok/s on this "
+                    "machine; this answer at {spec} tok/s."
+                ).format(plain=f"{s.measured_tps:.1f}", spec=f"{s.decode_tps:.1f}")
+            else:
+                self.speedup.setText(self.tr("{value}× vs plain").format(value=f"{speedup:.2f}"))
+                tip = self.tr(
+                    "Decode speed compared with this model without speculation on this machine: "
+                    "{baseline} tok/s, the median of its recent plain answers (samples: {n}). "
+                    "Approximate, since the prompts differ; `tandem bench` measures both side by side."
+                ).format(baseline=f"{s.baseline_tps or 0:.1f}", n=s.baseline_samples)
             if verdict in ("slower", "much-slower"):
                 tip += "\n\n" + self.tr(
                     "Speculation is slower than plain decoding here: try fewer draft tokens per round, "
@@ -244,7 +274,7 @@ class StatsDialog(QDialog):
                     "on this machine. Approximate, since the prompts differ; `tandem bench` measures "
                     "both side by side."
                 )
-                if stats.baseline_tps is not None
+                if stats.baseline_tps is not None or stats.measured_tps is not None
                 else self.tr(
                     "Relaunch the model with speculation off and get one answer: Tandem then compares "
                     "speculative answers with it automatically."
@@ -270,6 +300,14 @@ class StatsDialog(QDialog):
         lay.addWidget(buttons)
 
     def _speedup_rows(self, stats: AnswerStats) -> list[tuple[str, str]]:
+        if stats.measured_tps is not None:
+            return [
+                (
+                    self.tr("Plain decode speed, this prompt"),
+                    self.tr("{value} tok/s").format(value=f"{stats.measured_tps:.2f}"),
+                ),
+                (self.tr("Speedup vs plain, measured"), _fmt(stats.speedup, "{:.2f}×")),
+            ]
         if stats.baseline_tps is None:
             not_measured = self.tr("not measured")
             return [
