@@ -51,6 +51,7 @@ from app.gui.cache_bridge import CacheBridge
 from app.gui.models.registry_model import size_text, status_icon
 from app.gui.ops import Ops
 from app.gui.views.auto_panel import AutoPanel
+from app.gui.views.fit_row import FitLabel
 from app.gui.widgets import (
     InlineMessage,
     ToggleSwitch,
@@ -140,6 +141,9 @@ class LaunchDialog(QDialog):
         form.addRow(self.lbl_variant, self.variant)
         form.addRow(self.lbl_quant, field_with_note(self.quant, self.target_note))
         form.addRow(self.lbl_engine, field_with_note(self.engine, self.engine_note))
+        self.fit = FitLabel(cache, ops)
+        self.lbl_fit = QLabel()
+        form.addRow(self.lbl_fit, self.fit)
         root.addWidget(self.model_box)
 
         # -- Auto (issue 15): the default speculation -------------------------------------------
@@ -404,6 +408,9 @@ class LaunchDialog(QDialog):
             self.ngram_depth.edit.setPlaceholderText(self.tr("engine default"))
 
         self._update_auto(st)
+        self.fit.follow(
+            self.family, self.spec, self.quant.currentData(), self.ctx.value(), st.target_note is None
+        )
         self._update_threads(engine, st.threads_apply)
         self._sampling = st.sampling
         self._show(self.sampling_note, st.sampling_error)
@@ -630,6 +637,7 @@ class LaunchDialog(QDialog):
         self.lbl_variant.setText(self.tr("Variant"))
         self.lbl_quant.setText(self.tr("Quantization"))
         self.lbl_engine.setText(self.tr("Engine"))
+        self.lbl_fit.setText(self.tr("Memory"))
         self.engine.setToolTip(self.tr("Only engines that can run this model's format are listed."))
         self.spec_panel.setTitle(self.tr("Speculative Decoding"))
         self.spec_panel.setToolTip(
