@@ -14,7 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.core.engines.base import MAX_NEW_TOKENS, Finished, Round, Sampling, SamplingError, check_max_tokens
-from app.core.speculative import mean_accepted_length
+from app.core.speculative import (
+    acceptance_rate,
+    is_drafting_round,
+    json_rate,
+    mean_accepted_length,
+    round_totals,
+)
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 
@@ -240,11 +246,11 @@ class Outcome:
 
     @property
     def drafted(self) -> int:
-        return self.finished.drafted_total if self.finished else sum(r.drafted for r in self.rounds)
+        return self.finished.drafted_total if self.finished else round_totals(self.rounds).drafted
 
     @property
     def accepted(self) -> int:
-        return self.finished.accepted_total if self.finished else sum(r.accepted for r in self.rounds)
+        return self.finished.accepted_total if self.finished else round_totals(self.rounds).accepted
 
 
 def finish_reason(fin: Finished | None, has_calls: bool) -> str:
@@ -257,28 +263,31 @@ def finish_reason(fin: Finished | None, has_calls: bool) -> str:
 
 def usage(fin: Finished | None, rounds: Sequence[Round]) -> dict[str, int]:
     prompt = fin.prompt_tokens if fin else 0
-    completion = fin.completion_tokens if fin else sum(r.emitted for r in rounds)
+    completion = fin.completion_tokens if fin else round_totals(rounds).emitted
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
 
 def speculation_figures(fin: Finished | None, rounds: Sequence[Round], method: str | None) -> dict[str, Any]:
-    """The request's speculation figures (Tandem's names, plus vLLM's ``num_*`` counters)."""
-    drafting = [r for r in rounds if r.drafted > 0]
-    drafted = fin.drafted_total if fin else sum(r.drafted for r in rounds)
-    accepted = fin.accepted_total if fin else sum(r.accepted for r in rounds)
-    known = fin.drafted_known if fin else all(r.drafted_known for r in rounds)
-    acceptance = accepted / drafted if known and drafted else None
+    """The request's speculation figures (Tandem's names, plus vLLM's ``num_*`` counters), from
+    the shared definitions of :mod:`app.core.speculative.rounds`: a round whose draft count the
+    engine could not say (mlx-vlm) is a drafting round, and makes the acceptance unknown."""
+    totals = round_totals(rounds)
+    drafting = sum(1 for r in rounds if is_drafting_round(r))
+    drafted = fin.drafted_total if fin else totals.drafted
+    accepted = fin.accepted_total if fin else totals.accepted
+    known = fin.drafted_known if fin else totals.drafted_known
+    acceptance = acceptance_rate(accepted, drafted, known)
     mal = mean_accepted_length(rounds)
     return {
         "enabled": method is not None,
         "method": method,
         "drafted": drafted,
         "accepted": accepted,
-        "rounds": fin.rounds if fin else len(rounds),
-        "drafting_rounds": len(drafting),
+        "rounds": fin.rounds if fin else totals.count,
+        "drafting_rounds": drafting,
         "acceptance_rate": None if acceptance is None else round(acceptance, 4),
         "mean_accepted_length": None if mal is None else round(mal, 4),
-        "num_drafts": len(drafting),
+        "num_drafts": drafting,
         "num_draft_tokens": drafted,
         "num_accepted_tokens": accepted,
     }
@@ -292,7 +301,7 @@ def extension(fin: Finished | None, rounds: Sequence[Round], method: str | None)
         "timings": {
             "prompt_ms": round(fin.prompt_ms, 2) if fin else 0.0,
             "decode_ms": round(fin.decode_ms, 2) if fin else 0.0,
-            "decode_tokens_per_second": None if tps is None else round(tps, 2),
+            "decode_tokens_per_second": json_rate(tps),
         },
     }
 
