@@ -35,6 +35,7 @@ from app.core.chat.context import ContextOverflowError
 from app.core.chat.measure import plain_sampling, run_plain
 from app.core.chat.store import MessageStatus, title_from_message
 from app.core.engines.base import ChatMessage, Engine, GenerationError, Sampling
+from app.core.registry import Registry
 from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.ops import Ops
@@ -121,6 +122,7 @@ class ChatController(QObject):
         #: speedups of this load's answers (message id -> ratio), for Auto's loss notice
         self._speedups: dict[int, float] = {}
         self._auto_warned = False
+        self._registry: Registry | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(FLUSH_INTERVAL_MS)
         self._timer.timeout.connect(self._flush)
@@ -510,7 +512,18 @@ class ChatController(QObject):
         if bubble is not None:
             bubble.stats_strip.set_measuring(on)
 
-    def _on_engine_loaded(self, _info: object) -> None:
+    def set_registry(self, registry: Registry) -> None:
+        """Where the loaded family's ``tool_parser`` is looked up (tool calls shown as blocks)."""
+        self._registry = registry
+
+    def _on_engine_loaded(self, info: object) -> None:
+        style: str | None = None
+        if isinstance(info, dict) and self._registry is not None and info.get("family"):
+            try:
+                style = self._registry.get(str(info["family"])).tool_parser
+            except Exception:  # a family removed meanwhile: tagged calls are still found
+                style = None
+        self.view.tool_style = style
         self._speedups.clear()
         self._auto_warned = False
         self.view.hide_auto_loss()

@@ -245,6 +245,7 @@ class MainWindow(QMainWindow):
         self.chat.enable_measure(
             self.ops, functools.partial(plain_engine, self.registry, self.cache, **self._loader_kwargs)
         )
+        self.chat.set_registry(self.registry)
         self.launcher.downloadsQueued.connect(lambda: self.nav.setCurrentRow(PAGE_DOWNLOADS))
         self.launcher.notice.connect(self.statusBar().showMessage)
         self.launcher.problem.connect(self.show_error)

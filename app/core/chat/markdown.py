@@ -9,8 +9,11 @@ the HTML subset that Qt's rich text engine renders.
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Sequence
+
+from app.core.chat import tool_parsers
 
 # Private-use characters mark draft ranges through escaping and inline rules.
 _OPEN = "\ue000"
@@ -54,6 +57,33 @@ def _inline(text: str) -> str:
     return "".join(parts)
 
 
+def tool_style_of(text: str, style: str | None) -> str | None:
+    """The tool-call style to parse ``text`` with: the family's ``tool_parser`` when known, else
+    a tagged style whose opening tag the text holds (bare Llama 3 JSON needs the family's word)."""
+    if style:
+        return style
+    if tool_parsers.GEMMA4_OPEN in text:
+        return "gemma4"
+    if tool_parsers.HERMES_OPEN in text:
+        return "hermes"
+    return None
+
+
+def _tool_block(call: dict[str, object], label: str, code_bg: str, code_fg: str) -> str:
+    """One tool call as a compact block: its name, then its arguments one per line."""
+    name = html.escape(str(call.get("name", "")), quote=False)
+    args = call.get("arguments")
+    rows = (
+        [f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in args.items()]
+        if isinstance(args, dict)
+        else [json.dumps(args, ensure_ascii=False)]
+    )
+    body = html.escape("\n".join(rows), quote=False)
+    style = _CODE_STYLE.format(bg=code_bg, fg=code_fg)
+    head = f'<p style="margin-bottom:2px;">{html.escape(label, quote=False)}: <b>{name}</b></p>'
+    return head + (f'<pre style="{style}">{body}</pre>' if rows and body else "")
+
+
 def render_markdown(
     text: str,
     draft_spans: Sequence[tuple[int, int]] = (),
@@ -61,8 +91,25 @@ def render_markdown(
     highlight: str | None = "#dcefe3",
     code_bg: str = "#f3f4f6",
     code_fg: str = "#1f2328",
+    tool_style: str | None = None,
+    tool_label: str = "Tool call",
 ) -> str:
-    """Render ``text``; ``draft_spans`` (char ranges) get ``highlight`` as background if given."""
+    """Render ``text``; ``draft_spans`` (char ranges) get ``highlight`` as background if given.
+
+    Tool calls in the text (``tool_style``: the family's ``tool_parser``; tagged styles are also
+    found by their tags) are shown as compact blocks after the remaining content, never as raw
+    markup (issue 13); a broken block stays text, as the parser leaves it.
+    """
+    style = tool_style_of(text, tool_style)
+    if style is not None:
+        try:
+            content, calls = tool_parsers.parse_tool_calls(text, style)
+        except ValueError:  # an unknown style name: show the text as written
+            calls = []
+        if calls:
+            # the spans index the raw text, which the calls' markup no longer lines up with
+            rest = render_markdown(content, (), highlight=None, code_bg=code_bg, code_fg=code_fg)
+            return rest + "".join(_tool_block(c, tool_label, code_bg, code_fg) for c in calls)
     marked = _mark(text, draft_spans)
     lines = marked.split("\n")
     blocks: list[str] = []

@@ -52,6 +52,8 @@ class MessageBubble(QFrame):
         self.status = "complete"
         #: earlier messages left out of this answer's prompt to fit the context (0: none)
         self.left_out = 0
+        #: the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)
+        self.tool_style: str | None = None
         self.setObjectName("bubbleUser" if role == "user" else "bubbleAssistant")
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         lay = QVBoxLayout(self)
@@ -119,7 +121,13 @@ class MessageBubble(QFrame):
         else:
             shown = self.text or "…"
             self.body.setText(
-                render_markdown(shown, self.spans, highlight=DRAFT_HIGHLIGHT if self.highlight else None)
+                render_markdown(
+                    shown,
+                    self.spans,
+                    highlight=DRAFT_HIGHLIGHT if self.highlight else None,
+                    tool_style=self.tool_style,
+                    tool_label=self.tr("Tool call"),
+                )
             )
 
     def set_stats(self, stats: AnswerStats | None) -> None:
@@ -382,6 +390,8 @@ class ChatView(QWidget):
         self.composer.stop.connect(self.stopRequested)
         lay.addWidget(self.composer)
         self.bubbles: list[MessageBubble] = []
+        #: the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags
+        self.tool_style: str | None = None
         self._stick_to_bottom = True
         self.scroller.verticalScrollBar().rangeChanged.connect(self._on_range_changed)
         self.scroller.verticalScrollBar().valueChanged.connect(self._on_scrolled)
@@ -410,6 +420,7 @@ class ChatView(QWidget):
     def add_bubble(self, role: str, message_id: int = 0) -> MessageBubble:
         self.empty.hide()
         b = MessageBubble(role, message_id)
+        b.tool_style = self.tool_style
         b.set_highlight(self.highlight_btn.isChecked())
         b.editRequested.connect(self.editRequested)
         b.regenerateRequested.connect(self.regenerateRequested)
