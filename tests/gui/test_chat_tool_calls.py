@@ -9,8 +9,8 @@ from app.core.chat.markdown import render_markdown
 from app.gui.views.chat_view import ChatView
 
 GEMMA = (
-    "Let me check.<|tool_call>call:get_weather{location:<|\"|>Shanghai<|\"|>,"
-    "reason:<|\"|>The user said \"你好\" (Hello)<|\"|>}<tool_call|>"
+    'Let me check.<|tool_call>call:get_weather{location:<|"|>Shanghai<|"|>,'
+    'reason:<|"|>The user said "你好" (Hello)<|"|>}<tool_call|>'
 )
 HERMES = 'Sure.\n<tool_call>{"name": "search", "arguments": {"q": "tandem", "n": 3}}</tool_call>'
 LLAMA3 = '{"name": "lookup", "parameters": {"id": 7}}'
@@ -27,7 +27,7 @@ def test_tool_calls_render_as_blocks_not_markup() -> None:
     assert "<b>lookup</b>" in render_markdown(LLAMA3, tool_style="llama3")
     assert "<b>lookup</b>" not in render_markdown(LLAMA3)
     # a broken block stays text
-    broken = "<|tool_call>call:f{a:<|\"|>unterminated}<tool_call|>"
+    broken = '<|tool_call>call:f{a:<|"|>unterminated}<tool_call|>'
     assert "<b>f</b>" not in render_markdown(broken)
 
 
