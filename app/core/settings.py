@@ -98,6 +98,9 @@ class Settings(BaseModel):
     highlight_draft_tokens: bool = True
     #: Load the embedded model at start so a first run is ready to chat.
     autoload_default_model: bool = True
+    #: speculation for launches that carry no choice of their own (first start, the default
+    #: model): "auto" measures once per model and engine and picks what pays (issue 15)
+    default_speculation: Literal["auto", "off"] = "auto"
     #: the last launch that loaded (None: none yet, or the stored one was unreadable)
     last_model: LastLaunch | None = None
 

@@ -162,7 +162,7 @@ class LaunchCoordinator(QObject):
             min(settings.context_length, family.context_length),
             settings.threads,
             to_sampling(start, self.chat.sampling),
-            auto=True,
+            auto=settings.default_speculation == "auto",
             auto_drafter=spec.declares_drafter(),
         )
 

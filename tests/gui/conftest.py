@@ -104,7 +104,11 @@ def make_window(qtbot: Any) -> Iterator[Callable[..., Any]]:
         app = create_application([])
         i18n = I18n(app)
         errors = ErrorBridge()
-        window = MainWindow(kwargs.pop("settings", Settings()), i18n, errors, save_settings=False, **kwargs)
+        # A scripted engine is a layout fake: Auto would calibrate against it, which measures
+        # nothing real (and a failing or gated script blocks the load), so its windows start
+        # with speculation off unless a test asks otherwise. Real-engine windows keep Auto.
+        default = Settings(default_speculation="off") if "loader" in kwargs else Settings()
+        window = MainWindow(kwargs.pop("settings", default), i18n, errors, save_settings=False, **kwargs)
         # Back to English before pytest-qt closes and deletes the window: switching after that
         # retranslated a window whose store was closed and crashed the test process.
         qtbot.addWidget(window, before_close_func=lambda _w: i18n.set_language("en"))

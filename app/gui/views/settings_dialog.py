@@ -100,6 +100,11 @@ class SettingsDialog(QDialog):
         for name, info in ENGINES.items():
             self.engine.addItem(info.label, name)
         self.engine.setCurrentIndex(max(0, self.engine.findData(settings.default_engine)))
+        self.speculation = QComboBox()  # items and their text in retranslate()
+        self.speculation.addItem("", "auto")
+        self.speculation.addItem("", "off")
+        self.speculation.setCurrentIndex(max(0, self.speculation.findData(settings.default_speculation)))
+        self.lbl_speculation = QLabel()
         self.language = QComboBox()
         self.language.addItem("", "")
         for code, name in LANGUAGES.items():
@@ -111,6 +116,7 @@ class SettingsDialog(QDialog):
         self.cache_note.setProperty("muted", True)
         aform.addRow(self.lbl_cache, field_with_note(self._row(self.cache_dir, self.browse), self.cache_note))
         aform.addRow(self.lbl_engine, self.engine)
+        aform.addRow(self.lbl_speculation, self.speculation)
         aform.addRow(self.lbl_lang, self.language)
         # suffix decoding's learned text (issue 11): cleared at once, not on OK
         self.forget = QPushButton()
@@ -223,6 +229,7 @@ class SettingsDialog(QDialog):
             s.modelscope_endpoint = self.ms_endpoint.text()
             s.cache_dir = self._checked_cache_dir(self.cache_dir.text().strip())
             s.default_engine = self.engine.currentData()
+            s.default_speculation = self.speculation.currentData()
             s.language = self.language.currentData()
         except ValueError as exc:  # validation: say so, keep the dialog open
             self._fail(exc)
@@ -304,6 +311,15 @@ class SettingsDialog(QDialog):
         )
         self.browse.setText(self.tr("Browse…"))
         self.lbl_engine.setText(self.tr("Default engine"))
+        self.lbl_speculation.setText(self.tr("Speculation at start"))
+        self.speculation.setItemText(0, self.tr("Auto (measured on this machine)"))
+        self.speculation.setItemText(1, self.tr("Off"))
+        self.speculation.setToolTip(
+            self.tr(
+                "What the model loaded at start uses. Auto measures each model once on this machine "
+                "(a few seconds) and keeps speculation only where it pays; Off decodes plainly."
+            )
+        )
         self.lbl_lang.setText(self.tr("Language"))
         self.lbl_learned.setText(self.tr("Learned text"))
         self.forget.setText(self.tr("Forget learned text"))
