@@ -357,8 +357,11 @@ class ChatController(QObject):
         key = str(info.get("baseline_key") or "")
         if not key:
             return stats
+        auto_choice = info.get("auto")
+        # Auto may choose "off": those answers are plain decoding and feed the baseline too
+        plain = not stats.speculation or (isinstance(auto_choice, dict) and auto_choice.get("label") == "off")
         try:
-            if not stats.speculation:
+            if plain:
                 self.baselines.record(key, stats.decode_tps, stats.completion_tokens)
                 return stats
             baseline = self.baselines.get(key)
