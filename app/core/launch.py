@@ -13,13 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from app.core.engines.base import Engine, EngineUnavailable, LoadRequest, Sampling
 from app.core.engines.capability import ENGINES, drafter_support, engine_availability, engines_for_spec
 from app.core.registry import AnySpec, Family
 from app.core.speculative import DRAFTER_METHODS, SpeculationError, SpeculationOptions, auto
 from app.core.speculative.options import default_tokens
+
+if TYPE_CHECKING:
+    from app.core.remote.endpoints import Endpoint
 
 DEFAULT_MODEL = ("smollm2-135m-instruct", "gguf", "0.135", "Q4_1")
 
@@ -35,6 +38,22 @@ class LaunchPlan:
     engine: str
     request: LoadRequest
     draft_quantization: str | None
+
+
+@dataclass(frozen=True)
+class RemoteTarget:
+    """Where a remote launch connects (issue 12): the endpoint, the server's model id ('' = the
+    only one it serves) and a key typed for this session (None: the endpoint's keyring entry).
+    The key is never stored in the settings or the launch record."""
+
+    endpoint: Endpoint
+    model: str = ""
+    api_key: str | None = field(default=None, repr=False)
+
+    @property
+    def label(self) -> str:
+        """What the chat and the status bar call this launch: "model @ host"."""
+        return f"{self.model} @ {self.endpoint.host}" if self.model else self.endpoint.host
 
 
 @dataclass
@@ -57,6 +76,8 @@ class LaunchChoice:
     auto: bool = False
     #: Auto may try the declared drafter (it is on disk); a found drafter's path counts on its own.
     auto_drafter: bool = False
+    #: engine "remote": the server to chat through (its own launch settings decide speculation)
+    remote: RemoteTarget | None = None
 
 
 Role = Literal["target", "drafter"]
@@ -75,6 +96,8 @@ def plan_launch(choice: LaunchChoice, resolve: Resolver) -> LaunchPlan:
     Refuses an unsupported engine/drafter pair before any file is resolved; ``resolve`` may block
     (cache lookups, embedded files prepared once), so the GUI calls this on its engine thread.
     """
+    if choice.engine == "remote":
+        return plan_remote(choice)
     family, spec, quant = choice.family, choice.spec, choice.quantization
     options = check_speculation(family, spec, choice.engine, choice.speculation)
     target = resolve(family, spec, "target", quant, None)
@@ -91,6 +114,27 @@ def plan_launch(choice: LaunchChoice, resolve: Resolver) -> LaunchPlan:
         size_in_billions=float(spec.size_in_billions),
     )
     return LaunchPlan(choice.engine, request, options.draft_quantization if options.enabled else None)
+
+
+def plan_remote(choice: LaunchChoice) -> LaunchPlan:
+    """The load request of a remote launch: no files, the server's own speculation. Reads the
+    endpoint's key from the keyring when none was typed (blocking: the GUI's engine thread)."""
+    from app.core.engines.remote import RemoteLoadRequest
+    from app.core.remote.endpoints import get_api_key
+
+    target = choice.remote
+    if target is None:
+        raise LaunchError("a remote launch needs an endpoint URL (the server's OpenAI API root)")
+    target.endpoint.check()
+    key = target.api_key or get_api_key(target.endpoint.url)
+    request = RemoteLoadRequest(
+        model_path=target.model,
+        n_ctx=choice.n_ctx,
+        family_name=choice.family.name,
+        endpoint=target.endpoint,
+        api_key=key,
+    )
+    return LaunchPlan("remote", request, None)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,10 @@ The rules:
   measures without it and says so.
 - An engine that ignores a thread count (MLX computes through Metal) gets the field disabled and
   the choice carries no thread count.
+- A remote server (issue 12, :meth:`LaunchForm.evaluate_remote`): the endpoint URL must pass the
+  endpoint checks (https, or plain HTTP to this machine, or to another one once "allow plain
+  HTTP" is ticked for it); the server's own launch settings decide speculation and context, so
+  only the sampling is checked (without the context rule).
 """
 
 from __future__ import annotations
@@ -33,8 +37,9 @@ from typing import Literal, Protocol
 from app.core.engines import capability
 from app.core.engines.base import Sampling, SamplingError
 from app.core.engines.capability import ENGINES, Support
-from app.core.launch import LaunchChoice, Role
+from app.core.launch import LaunchChoice, RemoteTarget, Role
 from app.core.registry import AnySpec, Family
+from app.core.remote.endpoints import Endpoint, EndpointError, InsecureEndpointError
 from app.core.speculative import (
     DefaultDepth,
     SpeculationError,
@@ -81,6 +86,10 @@ class NoteCode(StrEnum):
     SAMPLING_INVALID = "sampling-invalid"
     #: Auto measures without the declared drafter: it is not downloaded (``quant``)
     AUTO_DRAFTER_NOT_CACHED = "auto-drafter-not-cached"
+    #: the endpoint URL is not one Tandem connects to (``detail``: the endpoint check's message)
+    REMOTE_URL_INVALID = "remote-url-invalid"
+    #: plain HTTP to another machine, not allowed for this endpoint (``host``)
+    REMOTE_NEEDS_HTTPS = "remote-needs-https"
 
 
 Level = Literal["info", "warn", "error"]
@@ -181,6 +190,33 @@ class FormState:
     auto_drafter: bool = False
     auto_draft_quant: str | None = None
     auto_note: Note | None = None
+
+
+@dataclass
+class RemoteValues:
+    """What the user has set on the Remote server tab."""
+
+    url: str = ""
+    allow_http: bool = False
+    #: the server's model id ('' = the only one it serves)
+    model: str = ""
+    #: a key typed for this session ('' = the endpoint's keyring entry, if any)
+    api_key: str = ""
+
+
+@dataclass(frozen=True)
+class RemoteState:
+    """What the Remote server tab shows for :class:`RemoteValues`."""
+
+    #: the checked endpoint, None while the URL is empty or refused
+    endpoint: Endpoint | None
+    url_note: Note | None
+    #: the URL is plain HTTP to another machine: the "allow plain HTTP" tick applies to it
+    allow_http_applies: bool
+    list_enabled: bool
+    sampling: Sampling | None
+    sampling_error: Note | None
+    launch_enabled: bool
 
 
 class LaunchForm:
@@ -335,6 +371,58 @@ class LaunchForm:
             return None, Note(NoteCode.SAMPLING_INVALID, "error", {"detail": str(exc)})
         return sampling, None
 
+    # --- remote server (issue 12) ---------------------------------------------------------------
+    @staticmethod
+    def evaluate_remote(rv: RemoteValues, v: FormValues) -> RemoteState:
+        endpoint, note, applies = None, None, False
+        if rv.url.strip():
+            try:
+                candidate = Endpoint.parse(rv.url, allow_http=True)
+            except EndpointError as exc:
+                note = Note(NoteCode.REMOTE_URL_INVALID, "error", {"detail": str(exc)})
+            else:
+                try:
+                    Endpoint.parse(rv.url, allow_http=False)
+                except InsecureEndpointError:
+                    applies = True
+                if applies and not rv.allow_http:
+                    note = Note(NoteCode.REMOTE_NEEDS_HTTPS, "warn", {"host": candidate.host})
+                else:
+                    endpoint = Endpoint(candidate.url, applies and rv.allow_http)
+        sampling, sampling_error = _remote_sampling(v)
+        return RemoteState(
+            endpoint=endpoint,
+            url_note=note,
+            allow_http_applies=applies,
+            list_enabled=endpoint is not None,
+            sampling=sampling,
+            sampling_error=sampling_error,
+            launch_enabled=endpoint is not None and sampling is not None,
+        )
+
+    def remote_choice(self, rv: RemoteValues, v: FormValues) -> LaunchChoice:
+        """The remote launch the values describe; raises :class:`EndpointError` for a URL the
+        tab refuses and :class:`SamplingError` for sampling no server runs."""
+        state = self.evaluate_remote(rv, v)
+        if state.endpoint is None:
+            Endpoint.parse(rv.url, allow_http=rv.allow_http)  # raises the endpoint check's reason
+            raise EndpointError("endpoint: no URL given")
+        if state.sampling is None:
+            detail = state.sampling_error.params.get("detail") if state.sampling_error else ""
+            raise SamplingError(str(detail))
+        target = RemoteTarget(state.endpoint, rv.model.strip(), rv.api_key.strip() or None)
+        return LaunchChoice(
+            self.family,
+            v.spec,
+            str(v.quant),
+            "remote",
+            SpeculationOptions(),
+            v.n_ctx,
+            None,
+            state.sampling,
+            remote=target,
+        )
+
     # --- result -------------------------------------------------------------------------------
     def choice(self, v: FormValues) -> LaunchChoice:
         """The launch the values describe; raises :class:`SamplingError` when Launch is disabled
@@ -383,6 +471,21 @@ class LaunchForm:
             auto=state.auto_on,
             auto_drafter=state.auto_drafter,
         )
+
+
+def _remote_sampling(v: FormValues) -> tuple[Sampling | None, Note | None]:
+    """The sampling of a remote launch: the server's context decides room, so no context rule."""
+    try:
+        sampling = Sampling(
+            temperature=v.temperature,
+            top_p=v.top_p,
+            top_k=v.top_k,
+            max_tokens=v.max_tokens,
+            repeat_penalty=v.repeat_penalty,
+        )
+    except SamplingError as exc:
+        return None, Note(NoteCode.SAMPLING_INVALID, "error", {"detail": str(exc)})
+    return sampling, None
 
 
 def _depth_error(text: str) -> Note | None:

@@ -18,7 +18,7 @@ from PySide6.QtCore import QCoreApplication
 from app.core.chat.baselines import baseline_key
 from app.core.engines.base import Engine, LoadRequest, Sampling
 from app.core.engines.worker import LoadCancelled, LoadProgress, cancel_of
-from app.core.launch import LaunchChoice, fit_context, load_engine, plan_auto, plan_launch
+from app.core.launch import LaunchChoice, fit_context, load_engine, plan_auto, plan_launch, plan_remote
 from app.core.registry import Registry
 from app.core.settings import LastLaunch, SamplingDefaults
 from app.core.speculative import DRAFTER_METHODS, SpeculationOptions, auto
@@ -65,6 +65,8 @@ def speculation_label(choice: LaunchChoice) -> str:
 
 
 def model_label(choice: LaunchChoice) -> str:
+    if choice.remote is not None:
+        return choice.remote.label
     return f"{choice.family.name} {choice.spec.size_label} {choice.quantization}"
 
 
@@ -138,6 +140,8 @@ def choice_from_record(record: LastLaunch, registry: Registry, fallback: Samplin
 
 
 def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_engine) -> LoadJob:
+    if choice.remote is not None:
+        return remote_job(choice, loader)
     family, spec, quant = choice.family, choice.spec, choice.quantization
     info: dict[str, Any] = {
         "engine": choice.engine,
@@ -163,6 +167,35 @@ def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_eng
         # (the key stats the file, so it is computed here, on the engine thread).
         info["baseline_key"] = baseline_key(choice.engine, request.model_path, choice.threads)
         return loader(engine_name, request, progress)
+
+    return LoadJob(label=model_label(choice), loader=run, info=info)
+
+
+def remote_job(choice: LaunchChoice, loader: Loader = load_engine) -> LoadJob:
+    """A remote server (issue 12): connect, check the model, chat. The server's own launch
+    settings decide speculation (its stats come from what it reports), so no speculation label,
+    no speed baseline (another machine's speed) and no last-launch record (no files to reopen)."""
+    target = choice.remote
+    assert target is not None
+    info: dict[str, Any] = {
+        "engine": "remote",
+        "speculation": "",
+        "family": target.label,
+        "endpoint": target.endpoint.url,
+        "sampling": choice.sampling,
+    }
+
+    def run(progress: Callable[[str], None]) -> Engine:
+        from app.gui.views.remote_tab import remember
+
+        url = target.endpoint.url
+        progress(QCoreApplication.translate("EngineLoader", "Connecting to {url}").format(url=url))
+        plan = plan_remote(choice)  # the endpoint's key from the keyring, on the engine thread
+        engine = loader(plan.engine, plan.request, progress)
+        info["server_kind"] = getattr(engine, "server_kind", "")
+        info["remote_model"] = getattr(engine, "model", target.model)
+        remember(target.endpoint, target.api_key or "")  # it answered: keep the URL and a typed key
+        return engine
 
     return LoadJob(label=model_label(choice), loader=run, info=info)
 

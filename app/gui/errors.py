@@ -27,9 +27,19 @@ from app.core.cache.errors import (
     VerificationError,
 )
 from app.core.engines.base import EngineError, SamplingError
+from app.core.engines.remote import (
+    AuthenticationFailed,
+    EndpointUnreachable,
+    RemoteModelNotFound,
+    RemoteServerError,
+    RemoteTimeout,
+    StreamInterrupted,
+    TLSFailure,
+)
 from app.core.gguf_tools import GGUFFormatError
 from app.core.launch import LaunchError
 from app.core.registry import RegistryError
+from app.core.remote.endpoints import EndpointError, InsecureEndpointError
 from app.core.speculative import SpeculationError
 
 
@@ -129,6 +139,62 @@ HINTS: tuple[tuple[type[BaseException], str | None, str], ...] = (
             "Errors", "The file is not a complete GGUF model: delete it and download it again."
         ),
     ),
+    # remote servers (issue 12): the GUI's next step, where the engine's own hint names CLI flags
+    (
+        InsecureEndpointError,
+        None,
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "Use https:// for a server on another machine, or tick Allow plain HTTP for this endpoint "
+            "if it is on a network you trust.",
+        ),
+    ),
+    (
+        EndpointError,
+        None,
+        QT_TRANSLATE_NOOP(
+            "Errors", "Enter the server's OpenAI API address, e.g. https://gpu-box.example:8000/v1."
+        ),
+    ),
+    (
+        EndpointUnreachable,
+        None,
+        QT_TRANSLATE_NOOP("Errors", "Start the server, or check the host name and port of the endpoint."),
+    ),
+    (
+        TLSFailure,
+        None,
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "The server's HTTPS certificate is not trusted here: use one from a trusted authority, or add "
+            "your own CA to the system's trust store.",
+        ),
+    ),
+    (
+        AuthenticationFailed,
+        None,
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "Enter the server's API key on the launch dialog's Remote server tab; Tandem keeps it in the "
+            "system keyring.",
+        ),
+    ),
+    (
+        RemoteModelNotFound,
+        None,
+        QT_TRANSLATE_NOOP(
+            "Errors", "Press List models on the Remote server tab and pick a model the server serves."
+        ),
+    ),
+    (RemoteTimeout, None, QT_TRANSLATE_NOOP("Errors", "The server is slow or overloaded; try again.")),
+    (
+        StreamInterrupted,
+        None,
+        QT_TRANSLATE_NOOP(
+            "Errors", "The partial answer is kept. Check the server (it may have stopped), then ask again."
+        ),
+    ),
+    (RemoteServerError, None, QT_TRANSLATE_NOOP("Errors", "See the server's log for details.")),
     (EngineError, None, OWN_HINT),
     (
         OSError,

@@ -139,7 +139,7 @@ class LaunchCoordinator(QObject):
         if self.chat.generating:
             self.chat.stop()
         self.engine.load(make_job(choice, self.cache, **self._loader_kwargs))
-        self.loadStarted.emit(choice.family.name)
+        self.loadStarted.emit(choice.remote.label if choice.remote is not None else choice.family.name)
 
     # --- start-up -------------------------------------------------------------------------------
     def default_choice(self) -> LaunchChoice:

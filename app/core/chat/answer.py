@@ -69,6 +69,9 @@ class AnswerStats:
     baseline_samples: int = 0
     #: plain decode tok/s of this very prompt, measured on request ("Measure"; None: not yet)
     measured_tps: float | None = None
+    #: a remote server's answer: where its acceptance numbers come from ("" for local engines;
+    #: ``app.core.remote.acceptance.NOT_REPORTED`` when the server reports none)
+    acceptance_source: str = ""
 
     @property
     def speedup(self) -> float | None:
@@ -171,4 +174,5 @@ class AnswerBuilder:
             finish_reason=reason or (fin.reason if fin else "cancelled"),
             speculation=self.speculation,
             per_round=list(self.rounds),
+            acceptance_source=str(getattr(fin, "acceptance_source", "") or ""),
         )

@@ -5,6 +5,11 @@ Qt-free form model (:class:`app.core.launch_form.LaunchForm`) and binds the widg
 it returns (panel shown, fields enabled, notes as codes it translates here, Launch enabled).
 Switching engine or variant re-applies the rules live.
 
+The Remote server tab (issue 12, :mod:`app.gui.views.remote_tab`) chats through the user's own
+OpenAI-compatible server instead: endpoint, key, model, and the command that starts such a
+server for this model with its drafter. Sampling applies to both; context and threads are the
+server's own there.
+
 Sampling starts from the family's recommended values (its model card, ``Family.sampling``), else
 Tandem's defaults from the settings; each field's tooltip says which. The values become the chat's
 sampling once the model is loaded. A combination the engine cannot run is shown inline and keeps
@@ -27,6 +32,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QSpinBox,
+    QTabBar,
     QVBoxLayout,
     QWidget,
 )
@@ -41,6 +47,7 @@ from app.core.launch_form import (
     Note,
     NoteCode,
     QuantOption,
+    RemoteState,
     SwitchLabel,
 )
 from app.core.launch_form import ordered_draft_quants as ordered_draft_quants  # re-exported (browser)
@@ -52,6 +59,7 @@ from app.gui.models.registry_model import size_text, status_icon
 from app.gui.ops import Ops
 from app.gui.views.auto_panel import AutoPanel
 from app.gui.views.fit_row import FitLabel
+from app.gui.views.remote_tab import RemoteTab
 from app.gui.widgets import (
     InlineMessage,
     ToggleSwitch,
@@ -124,6 +132,13 @@ class LaunchDialog(QDialog):
         self.title = QLabel()
         self.title.setObjectName("pageTitle")
         root.addWidget(self.title)
+        # -- where the model runs: this computer, or the user's own server (issue 12) ---------------
+        self.mode = QTabBar()
+        self.mode.setObjectName("launchMode")
+        self.mode.setExpanding(False)
+        self.mode.addTab("")
+        self.mode.addTab("")
+        root.addWidget(self.mode)
         root.addSpacing(2)
 
         # -- model and engine ----------------------------------------------------------------
@@ -187,9 +202,15 @@ class LaunchDialog(QDialog):
         nform.addRow(self.ngram_note)
         root.addWidget(self.ngram_box)
 
+        # -- remote server (issue 12) -----------------------------------------------------------------
+        self.remote = RemoteTab(family, ops)
+        self.remote.hide()
+        self.remote_state: RemoteState | None = None
+        root.addWidget(self.remote)
+
         # -- runtime and sampling -------------------------------------------------------------------
         self.run_box = QGroupBox()
-        rform = QFormLayout(self.run_box)
+        self._rform = rform = QFormLayout(self.run_box)
         self.ctx = QSpinBox()
         self.ctx.setRange(256, max(256, family.context_length))
         self.ctx.setSingleStep(256)
@@ -242,6 +263,8 @@ class LaunchDialog(QDialog):
         root.addWidget(self.buttons)
 
         self.variant.currentIndexChanged.connect(self._on_variant_changed)
+        self.mode.currentChanged.connect(self._on_mode_changed)
+        self.remote.changed.connect(self._update)
         self.quant.currentIndexChanged.connect(self._update)
         self.engine.currentIndexChanged.connect(self._update)
         self.enable.toggled.connect(self._on_manual_drafter)
@@ -268,6 +291,20 @@ class LaunchDialog(QDialog):
     @property
     def engine_name(self) -> str:
         return str(self.engine.currentData() or "")
+
+    @property
+    def remote_mode(self) -> bool:
+        """The Remote server tab is chosen."""
+        return self.mode.currentIndex() == 1
+
+    def _on_mode_changed(self) -> None:
+        remote = self.remote_mode
+        for box in (self.model_box, self.auto_box, self.spec_panel, self.ngram_box):
+            box.setVisible(not remote)  # local mode: _update shows the gated ones again
+        self.remote.setVisible(remote)
+        for field in (self.ctx, self.threads):  # the server's own settings there
+            self._rform.setRowVisible(field, not remote)
+        self._update()
 
     def is_panel_visible(self) -> bool:
         return not self.spec_panel.isHidden()
@@ -358,6 +395,9 @@ class LaunchDialog(QDialog):
 
     def _update(self) -> None:
         """Ask the form model for the state of what is set, and bind every widget to it."""
+        if self.remote_mode:
+            self._update_remote()
+            return
         st = self.state = self.form.evaluate(self.values())
         engine = self.engine_name
         self._show(self.engine_note, st.engine_note)
@@ -416,6 +456,14 @@ class LaunchDialog(QDialog):
         self._show(self.sampling_note, st.sampling_error)
         self.launch_button.setEnabled(st.launch_enabled)
         self._sync_message_rows()
+        self._refit()
+
+    def _update_remote(self) -> None:
+        st = self.remote_state = self.form.evaluate_remote(self.remote.values(), self.values())
+        self.remote.bind(st, self.remote.say(st.url_note) if st.url_note is not None else "")
+        self.remote.set_spec(self.spec, self.quant.currentData())
+        self._show(self.sampling_note, st.sampling_error)
+        self.launch_button.setEnabled(st.launch_enabled)
         self._refit()
 
     def _update_auto(self, st: FormState) -> None:
@@ -606,7 +654,10 @@ class LaunchDialog(QDialog):
 
     # --- result ---------------------------------------------------------------------------------
     def choice(self) -> LaunchChoice:
-        """The launch the fields describe (see :meth:`LaunchForm.choice`)."""
+        """The launch the fields describe (see :meth:`LaunchForm.choice`; on the Remote server tab
+        :meth:`LaunchForm.remote_choice`)."""
+        if self.remote_mode:
+            return self.form.remote_choice(self.remote.values(), self.values())
         if self.state.sampling_error is not None and self.state.sampling is None:
             # Launch is disabled then; a caller asking anyway gets the reason as shown
             raise SamplingError(self._say(self.state.sampling_error))
@@ -632,6 +683,11 @@ class LaunchDialog(QDialog):
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Launch {name}").format(name=self.family.name))
         self.title.setText(self.tr("Launch {name}").format(name=self.family.name))
+        self.mode.setTabText(0, self.tr("This computer"))
+        self.mode.setTabText(1, self.tr("Remote server"))
+        self.mode.setTabToolTip(
+            1, self.tr("Chat through your own vLLM, SGLang or llama-server (an OpenAI-compatible API).")
+        )
         self.model_box.setTitle(self.tr("Model"))
         self.auto_box.setTitle(self.tr("Speculation"))
         self.lbl_variant.setText(self.tr("Variant"))

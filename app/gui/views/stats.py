@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from app.core.chat import AnswerStats, RoundPoint
 from app.core.chat.baselines import MIN_TOKENS
+from app.core.remote.acceptance import NOT_REPORTED
 from app.gui.widgets import FlowLayout
 
 #: a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns
@@ -171,7 +172,10 @@ class StatsStrip(QFrame):
         rate = s.acceptance_rate
         self.rounds.setVisible(rate is not None)
         if rate is None:
-            self.acceptance.setText(self.tr("no speculation"))
+            unreported = s.acceptance_source == NOT_REPORTED  # a remote server that says nothing
+            self.acceptance.setText(
+                self.tr("this server does not report acceptance") if unreported else self.tr("no speculation")
+            )
             self.mean_len.setText("")
             self.chart.hide()
         else:
