@@ -191,7 +191,9 @@ class MainWindow(QMainWindow):
         bar.cancelRequested.connect(self.cancel_load)
         self.chat_view = self.chat_page.chat_view
 
-        self.browser = BrowserPage(self.family_model, self.spec_model)
+        self.browser = BrowserPage(
+            self.family_model, self.spec_model, ops=self.ops, context_length=lambda: self.settings.context_length
+        )
         self.stack.addWidget(self.browser)
         self.downloads_page = DownloadsPage(self.downloads_model)
         self.stack.addWidget(self.downloads_page)

@@ -1,13 +1,20 @@
 """Fit verdicts for every quantization of a spec, for the model browser (issue 10, item 4).
 
-File stats and (memoized) GGUF headers only, never the network. The KV cache does not depend on
-the weight quantization, so one downloaded quantization's header gives it for all of them; a
-quantization that is not downloaded gets its weights from a cached hub listing, else an estimate
-from the parameter count (said so in its notes).
+File stats and (memoized) GGUF headers only, never the network: blocking, so the browser calls
+it on an operations worker. The KV cache does not depend on the weight quantization, so one
+downloaded quantization's header gives it for all of them; a quantization that is not downloaded
+gets its weights from a cached hub listing, else an estimate from the parameter count (said so in
+its notes). A spec that declares a drafter counts it too (the recommended drafter quantization,
+or the one already on disk): its file and its own KV cache, or its listed size.
+
+Notes (codes the GUI turns into sentences): ``estimated`` (weights from the parameter count),
+``listing`` (weights from the hub listing), ``drafter-unknown`` (a drafter is declared but its
+size is not known before it is listed or downloaded; counted as 0).
 """
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from app.core import assets
@@ -15,6 +22,9 @@ from app.core.cache import CacheError, CacheManager, make_plan
 from app.core.catalog import fit, sizes
 from app.core.registry import Family, GGUFSpec
 from app.core.registry.store import AnySpec
+
+#: unquantized drafters first (the launch dialog's recommendation), then the registry's order
+_UNQUANTIZED = ("F32", "BF16", "F16")
 
 
 def _on_disk(mgr: CacheManager) -> Path | None:
@@ -33,10 +43,61 @@ def _on_disk(mgr: CacheManager) -> Path | None:
     return found if found is not None and found.is_file() else None
 
 
+@functools.lru_cache(maxsize=256)
+def _file_parts(path: str, _mtime: float, _size: int, ctx: int) -> tuple[int, int | None]:
+    """(weights, KV cache at ``ctx`` or None when the header is unreadable) of a file on disk,
+    memoized per file version and context."""
+    p = Path(path)
+    weights = fit.weights_bytes(p)
+    try:
+        return weights, fit.file_kv_shape(p).bytes(ctx)
+    except fit.FitError:
+        return weights, None
+
+
+def file_parts(path: Path, ctx: int) -> tuple[int, int | None]:
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise fit.FitError(f"{path}: {exc.strerror or exc}") from None
+    return _file_parts(str(path), st.st_mtime, st.st_size, ctx)
+
+
+def _drafter_bytes(family: Family, spec: GGUFSpec, quant: str, hub: str, ctx: int) -> tuple[int, bool]:
+    """(bytes, known) of the drafter the spec declares for ``quant``: the first drafter
+    quantization on disk, else the recommended one's listed size."""
+    declared = spec.draft_quantizations(hub)
+    ordered: list[str | None] = [
+        *sorted(declared, key=lambda q: (q not in _UNQUANTIZED, declared.index(q)))
+    ] or [None]
+    for dq in ordered:
+        try:
+            path = _on_disk(CacheManager(family, spec, "drafter", quant, hub, draft_quantization=dq))
+        except CacheError:
+            continue
+        if path is not None:
+            try:
+                weights, kv = file_parts(path, ctx)
+            except fit.FitError:
+                continue
+            return weights + (kv or 0), True
+    try:
+        listed = sizes.plan_bytes(make_plan(family, spec, "drafter", quant, hub, ordered[0]))
+    except ValueError:
+        listed = None
+    return (listed or 0), listed is not None
+
+
 def spec_estimates(
-    family: Family, spec: AnySpec, hub: str | None = None, ctx: int = 4096, available: int | None = None
+    family: Family,
+    spec: AnySpec,
+    hub: str | None = None,
+    ctx: int = 4096,
+    available: int | None = None,
+    drafter: bool = True,
 ) -> dict[str, fit.FitEstimate]:
-    """quantization -> estimate (GGUF specs; an empty dict for MLX)."""
+    """quantization -> estimate (GGUF specs; an empty dict for MLX). ``drafter``: count the
+    drafter the spec declares."""
     if not isinstance(spec, GGUFSpec):
         return {}
     chosen = hub or (sizes.spec_hubs(spec) or ["local"])[0]
@@ -47,22 +108,26 @@ def spec_estimates(
             files[q] = _on_disk(CacheManager(family, spec, "target", q, chosen))
         except CacheError:
             files[q] = None
-    shape: fit.KVShape | None = None
-    for p in files.values():
+    parts: dict[str, tuple[int, int | None]] = {}
+    for q, p in files.items():
         if p is not None:
             try:
-                shape = fit.file_kv_shape(p)
-                break
+                parts[q] = file_parts(p, ctx)
             except fit.FitError:
-                continue
+                files[q] = None  # gone meanwhile: estimated like a missing file
+    # the KV cache is the same for every quantization of the spec: any header gives it
+    shared_kv = next((kv for _w, kv in parts.values() if kv is not None), None)
+    with_drafter = drafter and spec.declares_drafter(chosen)
     out: dict[str, fit.FitEstimate] = {}
     for q in spec.quantizations:
         notes: list[str] = []
-        path = files[q]
         weights: int | None
-        if path is not None:
-            weights = fit.weights_bytes(path)
+        kv: int | None
+        if q in parts:
+            weights, kv = parts[q]
+            kv = shared_kv if kv is None else kv
         else:
+            kv = shared_kv
             try:
                 weights = sizes.plan_bytes(make_plan(family, spec, "target", q, chosen))
             except ValueError:
@@ -70,6 +135,24 @@ def spec_estimates(
             if weights is None:
                 weights = fit.estimated_weights(spec.size_in_billions, q)
                 notes.append("estimated")
-        kv = shape.bytes(ctx) if shape is not None else None
-        out[q] = fit.estimate(weights, kv, ctx=ctx, available=avail, notes=notes)
+            else:
+                notes.append("listing")
+        dbytes = 0
+        if with_drafter:
+            dbytes, known = _drafter_bytes(family, spec, q, chosen, ctx)
+            if not known:
+                notes.append("drafter-unknown")
+        out[q] = fit.estimate(weights, kv, ctx=ctx, drafter=dbytes, available=avail, notes=notes)
     return out
+
+
+def family_estimates(
+    family: Family, hubs: list[str | None], ctx: int, available: int | None = None
+) -> list[dict[str, fit.FitEstimate]]:
+    """:func:`spec_estimates` for every spec of the family (``hubs[i]`` for ``family.specs[i]``),
+    with one reading of the available memory."""
+    avail = fit.available_memory() if available is None else available
+    return [
+        spec_estimates(family, spec, hub, ctx=ctx, available=avail)
+        for spec, hub in zip(family.specs, hubs, strict=True)
+    ]

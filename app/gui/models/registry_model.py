@@ -2,15 +2,20 @@
 
 ``FamilyModel`` lists valid families and, after them, invalid user entries with their reason, so a
 broken user file is visible instead of crashing the browser. ``SpecTreeModel`` shows one family:
-spec → {model, drafter} → quantizations, each with its cache marker.
+spec → {model, drafter} → quantizations, each with its cache marker and, for GGUF target
+quantizations, whether it fits in memory (issue 10, item 4).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import (
     QAbstractItemModel,
     QAbstractTableModel,
@@ -22,8 +27,13 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 
+from app.core.catalog.fit import FitEstimate, largest_that_fits
+from app.core.catalog.spec_fit import family_estimates
 from app.core.registry import AnySpec, Family, InvalidEntry, Registry
 from app.gui.cache_bridge import CacheBridge, Marker, Role
+from app.gui.ops import Ops
+
+log = logging.getLogger(__name__)
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -38,6 +48,8 @@ class Roles(IntEnum):
     Node = Qt.ItemDataRole.UserRole + 7
     Status = Qt.ItemDataRole.UserRole + 8
     SortKey = Qt.ItemDataRole.UserRole + 9
+    Fit = Qt.ItemDataRole.UserRole + 10  # a target quantization's FitEstimate (None: not known yet)
+    Recommended = Qt.ItemDataRole.UserRole + 11  # the largest quantization of its spec that fits
 
 
 STATUS_COLORS = {"cached": "#2e9d5b", "partial": "#d99a1e", "absent": "#b8bec6"}
@@ -326,15 +338,42 @@ class Node:
         return self.parent.children.index(self) if self.parent else 0
 
 
+FitKey = tuple[str, int, int]  # family name, id of the family object, context length
+
+
 class SpecTreeModel(QAbstractItemModel):
-    """spec (format, size) → "Model" / "Drafter" groups → quantization leaves with markers."""
+    """spec (format, size) → "Model" / "Drafter" groups → quantization leaves with markers, and
+    a "Memory" column: fits / tight / too large per GGUF target quantization (issue 10).
+
+    The verdicts of a family are computed in one batch on an operations worker when it is shown
+    (file stats and GGUF headers), kept per (family, context length), and recomputed after the
+    ``ops.changed`` broadcast (a download turns a size-based estimate into a header-based one)
+    and when the context length changes; "…" shows until the first answer. Without
+    :meth:`enable_fit` the column stays empty."""
+
+    COLUMNS = 3
 
     def __init__(self, cache: CacheBridge, parent: Any = None) -> None:
         super().__init__(parent)
         self._cache = cache
         self._root = Node("root")
         self.family: Family | None = None
+        self._ops: Ops | None = None
+        self._context_length: Callable[[], int] = lambda: 4096
+        # (family, ctx) -> (family kept alive for its id, estimates per spec, or the failure)
+        self._fits: dict[FitKey, tuple[Family, list[dict[str, FitEstimate]] | str]] = {}
+        self._fit_fresh: set[FitKey] = set()
+        self._fit_generation = 0  # bumped by ops.changed: an answer computed before is stale
+        self._fit_task: asyncio.Task[Any] | None = None
         cache.changed.connect(self.refresh_status)  # the one "statuses changed" event (issue 9)
+
+    def enable_fit(self, ops: Ops, context_length: Callable[[], int]) -> None:
+        """Show memory verdicts, computed through ``ops`` at ``context_length()`` tokens (the
+        settings' length, capped at the family's)."""
+        self._ops = ops
+        self._context_length = context_length
+        ops.changed.connect(self._on_ops_changed)
+        self._request_fit()
 
     def set_family(self, family: Family | None) -> None:
         self.beginResetModel()
@@ -344,9 +383,11 @@ class SpecTreeModel(QAbstractItemModel):
             for spec in family.specs:
                 self._root.children.append(self._build_spec(family, spec))
         self.endResetModel()
+        self._request_fit()
 
     def refresh_status(self) -> None:
         """Re-read the markers in place (a reset would collapse the tree and drop the selection)."""
+        self._request_fit()  # the context length may have changed with the settings
         family = self.family
         if family is None:
             return
@@ -414,20 +455,25 @@ class SpecTreeModel(QAbstractItemModel):
         return len(self._node(parent).children)
 
     def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return 2
+        return self.COLUMNS
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if (
-            orientation == Qt.Orientation.Horizontal
-            and role == Qt.ItemDataRole.DisplayRole
-            and section in (0, 1)
-        ):
+        if orientation != Qt.Orientation.Horizontal or section not in (0, 1, 2):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return [
                 QCoreApplication.translate("RegistryModel", "Variant"),
                 QCoreApplication.translate("RegistryModel", "Status"),
+                QCoreApplication.translate("RegistryModel", "Memory"),
             ][section]
+        if role == Qt.ItemDataRole.ToolTipRole and section == 2:
+            return QCoreApplication.translate(
+                "RegistryModel",
+                "Will it fit in this machine's free memory at the context length of the settings? "
+                "★ marks the largest quantization that fits.",
+            )
         return None
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -439,6 +485,12 @@ class SpecTreeModel(QAbstractItemModel):
             return node
         if role == Roles.Status:
             return node.status if node.kind == "quant" else None
+        if role == Roles.Fit:
+            return self.fit_estimate(node)
+        if role == Roles.Recommended:
+            return self.is_recommended(node)
+        if col == 2:
+            return self._fit_data(node, role)
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(node, col)
         if role == Qt.ItemDataRole.DecorationRole and col == 0 and node.kind == "quant":
@@ -472,3 +524,185 @@ class SpecTreeModel(QAbstractItemModel):
         if col == 0:
             return node.quant or QCoreApplication.translate("RegistryModel", "default")
         return status_text(node.status)
+
+    # -- memory fit (issue 10) -------------------------------------------------------------
+    def fit_context(self) -> int:
+        """The context length the verdicts are for: the settings' length capped at the family's."""
+        ctx = self._context_length()
+        return min(ctx, self.family.context_length) if self.family is not None else ctx
+
+    def _fit_key(self) -> FitKey | None:
+        family = self.family
+        return None if family is None else (family.name, id(family), self.fit_context())
+
+    def _fit_entry(self) -> list[dict[str, FitEstimate]] | str | None:
+        key = self._fit_key()
+        hit = self._fits.get(key) if key is not None else None
+        return hit[1] if hit is not None else None
+
+    def fitting(self) -> bool:
+        """A batch of verdicts is being computed (tests, and "…" in the column)."""
+        return self._fit_task is not None and not self._fit_task.done()
+
+    def spec_row(self, node: Node) -> int:
+        while node.parent is not None and node.parent is not self._root:
+            node = node.parent
+        return node.row() if node.parent is self._root else -1
+
+    def _fit_applies(self, node: Node) -> bool:
+        return (
+            self._ops is not None
+            and node.kind == "quant"
+            and node.role == "target"
+            and node.spec is not None
+            and node.spec.format == "gguf"
+        )
+
+    def fit_estimate(self, node: Node) -> FitEstimate | None:
+        """The leaf's estimate, None when it does not apply or is not known yet."""
+        entry = self._fit_entry()
+        if not self._fit_applies(node) or not isinstance(entry, list) or node.quant is None:
+            return None
+        row = self.spec_row(node)
+        return entry[row].get(node.quant) if 0 <= row < len(entry) else None
+
+    def recommended(self, spec_row: int) -> str | None:
+        """The largest quantization of the spec in ``spec_row`` whose verdict is ``fits``."""
+        entry = self._fit_entry()
+        if not isinstance(entry, list) or not 0 <= spec_row < len(entry):
+            return None
+        return largest_that_fits(entry[spec_row])
+
+    def is_recommended(self, node: Node) -> bool:
+        return self.fit_estimate(node) is not None and self.recommended(self.spec_row(node)) == node.quant
+
+    def _fit_data(self, node: Node, role: int) -> Any:
+        if not self._fit_applies(node):
+            return None
+        est = self.fit_estimate(node)
+        entry = self._fit_entry()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if est is None:
+                return "?" if isinstance(entry, str) else "…"
+            text = verdict_text(est.verdict)
+            return f"★ {text}" if self.is_recommended(node) else text
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if isinstance(entry, str):
+                return QCoreApplication.translate("RegistryModel", "Memory use unknown: {reason}").format(
+                    reason=entry
+                )
+            if est is None:
+                return QCoreApplication.translate("RegistryModel", "Estimating the memory it needs…")
+            return fit_tooltip(est, self.is_recommended(node))
+        if role == Qt.ItemDataRole.ForegroundRole and est is not None:
+            color = VERDICT_COLORS.get(est.verdict)
+            return QColor(color) if color else None
+        return None
+
+    def _on_ops_changed(self) -> None:
+        """Files may have come or gone: every kept verdict is stale (shown until recomputed)."""
+        self._fit_generation += 1
+        self._fit_fresh.clear()
+        self._request_fit()
+
+    def _request_fit(self) -> None:
+        ops = self._ops
+        key = self._fit_key()
+        if ops is None or ops.closed or key is None or key in self._fit_fresh:
+            return
+        if key not in self._fits:
+            self._emit_fit_changed()  # "…" where the old context's verdicts were
+        if self._fit_task is None or self._fit_task.done():
+            self._fit_task = ops.spawn(self._fit_loop())
+
+    async def _fit_loop(self) -> None:
+        """Compute until the shown (family, context) is fresh; the latest request wins."""
+        assert self._ops is not None
+        while shiboken6.isValid(self):
+            family, key = self.family, self._fit_key()
+            if family is None or key is None or key in self._fit_fresh:
+                return
+            hubs: list[str | None] = [self._cache.hub_for(s) for s in family.specs]
+            generation = self._fit_generation
+            result: list[dict[str, FitEstimate]] | str
+            try:
+                result = await self._ops.run(family_estimates, family, hubs, key[2])
+            except Exception as exc:  # an unreadable file: one line on hover, never a traceback
+                log.info("memory estimate failed for %s", family.name, exc_info=True)
+                result = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            if not shiboken6.isValid(self):
+                return
+            if len(self._fits) > 64:
+                self._fits.clear()
+            self._fits[key] = (family, result)
+            if generation == self._fit_generation:
+                self._fit_fresh.add(key)
+            if key == self._fit_key():
+                self._emit_fit_changed()
+
+    def _emit_fit_changed(self) -> None:
+        for spec_node in self._root.children:
+            for group in spec_node.children:
+                if group.role == "target" and group.children:
+                    first = self.createIndex(0, 2, group.children[0])
+                    last = self.createIndex(len(group.children) - 1, 2, group.children[-1])
+                    self.dataChanged.emit(first, last)
+
+
+VERDICT_COLORS = {"fits": "#2e9d5b", "tight": "#d99a1e", "too-large": "#b3261e"}
+
+
+def verdict_text(verdict: str) -> str:
+    return {
+        "fits": QCoreApplication.translate("RegistryModel", "Fits"),
+        "tight": QCoreApplication.translate("RegistryModel", "Tight"),
+        "too-large": QCoreApplication.translate("RegistryModel", "Too large"),
+        "unknown": QCoreApplication.translate("RegistryModel", "Unknown"),
+    }.get(verdict, verdict)
+
+
+def gib_text(n: int) -> str:
+    return f"{n / (1 << 30):.2f} GiB" if n >= 1 << 28 else f"{n / (1 << 20):.0f} MiB"
+
+
+def fit_tooltip(est: FitEstimate, recommended: bool = False) -> str:
+    """The numbers behind a verdict: weights, KV cache, drafter, overhead, total vs available."""
+    unknown = QCoreApplication.translate("RegistryModel", "unknown")
+    weights = gib_text(est.weights_bytes) if est.weights_bytes is not None else unknown
+    if "estimated" in est.notes:
+        weights = QCoreApplication.translate(
+            "RegistryModel", "{size} (estimated from the parameter count)"
+        ).format(size=weights)
+    elif "listing" in est.notes:
+        weights = QCoreApplication.translate("RegistryModel", "{size} (from the hub listing)").format(
+            size=weights
+        )
+    kv = (
+        gib_text(est.kv_bytes)
+        if est.kv_bytes is not None
+        else QCoreApplication.translate(
+            "RegistryModel", "unknown until a file is downloaded (its header gives it)"
+        )
+    )
+    drafter = gib_text(est.drafter_bytes)
+    if "drafter-unknown" in est.notes:
+        drafter = QCoreApplication.translate("RegistryModel", "unknown until it is listed or downloaded")
+    total = gib_text(est.total_bytes) if est.total_bytes is not None else unknown
+    lines = [
+        QCoreApplication.translate("RegistryModel", "{verdict} at {ctx} tokens").format(
+            verdict=verdict_text(est.verdict), ctx=est.ctx
+        ),
+        QCoreApplication.translate("RegistryModel", "Weights: {size}").format(size=weights),
+        QCoreApplication.translate("RegistryModel", "KV cache: {size}").format(size=kv),
+        QCoreApplication.translate("RegistryModel", "Drafter: {size}").format(size=drafter),
+        QCoreApplication.translate("RegistryModel", "Overhead: {size}").format(
+            size=gib_text(est.overhead_bytes)
+        ),
+        QCoreApplication.translate("RegistryModel", "Total: {size}").format(size=total),
+        QCoreApplication.translate("RegistryModel", "Available now: {size}").format(
+            size=gib_text(est.available_bytes)
+        ),
+    ]
+    if recommended:
+        lines.append(QCoreApplication.translate("RegistryModel", "★ The largest quantization that fits"))
+    return "\n".join(lines)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import (
     QEvent,
     QItemSelection,
@@ -34,10 +36,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.catalog.fit import FitEstimate
 from app.core.registry import AnySpec, Family, InvalidEntry
 from app.gui import icons
-from app.gui.models.registry_model import FamilyFilterProxy, FamilyModel, Node, Roles, SpecTreeModel
+from app.gui.models.registry_model import (
+    FamilyFilterProxy,
+    FamilyModel,
+    Node,
+    Roles,
+    SpecTreeModel,
+    fit_tooltip,
+    verdict_text,
+)
+from app.gui.ops import Ops
 from app.gui.widgets import InlineMessage
 
 COL_NAME, COL_FORMATS, COL_SIZES, COL_DRAFTER, COL_DOWNLOADED = range(5)
@@ -90,10 +100,21 @@ class BrowserPage(QWidget):
     downloadRequested = Signal(object, object, str, str, object)
     deleteRequested = Signal(object, object, str)
 
-    def __init__(self, families: FamilyModel, specs: SpecTreeModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        families: FamilyModel,
+        specs: SpecTreeModel,
+        parent: QWidget | None = None,
+        ops: Ops | None = None,
+        context_length: Callable[[], int] | None = None,
+    ) -> None:
+        """``ops``: runs the memory verdicts and the hub searches off the GUI thread;
+        ``context_length()``: the settings' context length the verdicts are computed for."""
         super().__init__(parent)
         self.families = families
         self.specs = specs
+        if ops is not None:
+            specs.enable_fit(ops, context_length or (lambda: 4096))
         self.proxy = FamilyFilterProxy(self)
         self.proxy.setSourceModel(families)
 
@@ -169,6 +190,7 @@ class BrowserPage(QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.header().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.header().setStretchLastSection(False)
         # Room after the status text, which otherwise touches the scrollbar (CJK glyphs got clipped).
         self.tree.setStyleSheet("QTreeView::item { padding-right: 8px; }")
@@ -192,7 +214,7 @@ class BrowserPage(QWidget):
             dl.addWidget(w)
         dl.addWidget(self.tree, 1)
         dl.addWidget(self.hint)
-        self.fit_label = QLabel()  # will the selected quantization fit in memory? (issue 10)
+        self.fit_label = QLabel()  # the selected quantization's memory verdict (issue 10)
         self.fit_label.setWordWrap(True)
         dl.addWidget(self.fit_label)
         dl.addWidget(self.notice)
@@ -206,7 +228,7 @@ class BrowserPage(QWidget):
         # hub search (issue 10): the search field can also look in Hugging Face or ModelScope
         from app.gui.views.hub_search import HubSearchPanel
 
-        self.hub_search = HubSearchPanel(families, self)
+        self.hub_search = HubSearchPanel(families, self, ops=ops)
         filters.insertWidget(0, self.hub_search.scope)
         root.addWidget(self.hub_search, 1)
         registry_only = [split, self.size_filter, self.drafter_only, self.downloaded_only]
@@ -350,46 +372,28 @@ class BrowserPage(QWidget):
 
     # --- memory fit (issue 10) -------------------------------------------------------------
     def _show_fit(self, sel: tuple[Family, AnySpec, Node] | None) -> None:
-        """Verdict for the selected quantization, the numbers on hover, and the largest
-        quantization of the spec that fits this machine."""
-        from app.core.catalog.fit import largest_that_fits
-        from app.core.catalog.spec_fit import spec_estimates
-
-        if sel is None or sel[1].format != "gguf" or sel[2].role != "target":
+        """The selected quantization's verdict and the spec's recommendation, from the verdicts
+        the variant tree computed on a worker (never a file read here); numbers on hover."""
+        node = sel[2] if sel is not None else None
+        est = self.specs.fit_estimate(node) if node is not None else None
+        if node is None or est is None:
             self.fit_label.clear()
             self.fit_label.setToolTip("")
             return
-        fam, spec, node = sel
-        ctx = min(fam.context_length, 4096)
-        # file stats and a memoized header read: cheap after the first look at a file
-        estimates: dict[str, FitEstimate] = spec_estimates(fam, spec, ctx=ctx)
-        est = estimates.get(self._quant_for(node))
-        if est is None:
-            self.fit_label.clear()
-            return
-        verdict = {
+        lines = [self.tr("{verdict} at {ctx} tokens").format(verdict=self._verdict(est.verdict), ctx=est.ctx)]
+        best = self.specs.recommended(self.specs.spec_row(node))
+        if best:
+            lines.append(self.tr("Largest quantization that fits: {quant}").format(quant=best))
+        self.fit_label.setText("\n".join(lines))
+        self.fit_label.setToolTip(fit_tooltip(est, best == node.quant))
+
+    def _verdict(self, verdict: str) -> str:
+        return {
             "fits": self.tr("Fits in memory"),
             "tight": self.tr("Tight: it needs most of the free memory"),
             "too-large": self.tr("Too large for this machine's free memory"),
             "unknown": self.tr("Memory need unknown"),
-        }[est.verdict]
-        lines = [self.tr("{verdict} at {ctx} tokens").format(verdict=verdict, ctx=ctx)]
-        best = largest_that_fits(estimates)
-        if best:
-            lines.append(self.tr("Largest quantization that fits: {quant}").format(quant=best))
-        self.fit_label.setText("\n".join(lines))
-        unknown = self.tr("unknown")
-        parts = [
-            (self.tr("Weights"), est.weights_bytes),
-            (self.tr("KV cache"), est.kv_bytes),
-            (self.tr("Overhead"), est.overhead_bytes),
-            (self.tr("Total"), est.total_bytes),
-            (self.tr("Available now"), est.available_bytes),
-        ]
-        tip = [f"{label}: {_gib(v) if v is not None else unknown}" for label, v in parts]
-        if "estimated" in est.notes:
-            tip.append(self.tr("Weights estimated from the parameter count (not downloaded yet)"))
-        self.fit_label.setToolTip("\n".join(tip))
+        }.get(verdict, verdict_text(verdict))
 
     # --- actions ------------------------------------------------------------------------------
     def _download(self) -> None:
@@ -462,7 +466,3 @@ class BrowserPage(QWidget):
             combo.addItem(text, data)
         combo.setCurrentIndex(max(0, combo.findData(current)))
         combo.blockSignals(blocked)
-
-
-def _gib(n: int) -> str:
-    return f"{n / (1 << 30):.2f} GiB" if n >= 1 << 28 else f"{n / (1 << 20):.0f} MiB"

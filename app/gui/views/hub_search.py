@@ -36,6 +36,7 @@ from app.core.cache.hubs import RemoteFile
 from app.core.catalog import search as hub_search
 from app.core.registry import RegistryError
 from app.gui.models.registry_model import FamilyModel
+from app.gui.ops import Ops
 from app.gui.widgets import InlineMessage
 from app.gui.workers import TaskRunner
 
@@ -74,9 +75,10 @@ class HubSearchPanel(QWidget):
 
     COLUMNS = 5
 
-    def __init__(self, families: FamilyModel, parent: QWidget | None = None) -> None:
+    def __init__(self, families: FamilyModel, parent: QWidget | None = None, ops: Ops | None = None) -> None:
         super().__init__(parent)
         self.families = families
+        self._ops = ops
         self._runners: set[TaskRunner] = set()  # one a request, shut down when it ends
         self._generation = 0  # a cancelled or superseded request's answer is ignored
         self._query: tuple[str, str, str | None] | None = None
