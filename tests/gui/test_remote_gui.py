@@ -30,7 +30,7 @@ from app.gui.cache_bridge import CacheBridge
 from app.gui.views.launch_dialog import LaunchDialog
 from app.gui.views.stats import StatsStrip
 from tests.gui.test_settings_reach_downloads import MemoryKeyring
-from tests.integration.remote_fixtures import KEY, free_port, llama_server
+from tests.integration.remote_fixtures import KEY, free_port, llama_server, llama_server_process
 
 SMOLLM = "smollm2-135m-instruct"
 
@@ -148,6 +148,31 @@ def test_a_wrong_key_is_one_line_in_the_banner(
     assert err is not None and "401" in err.message and "Traceback" not in err.message
     assert "Remote server tab" in err.hint
     assert not w.engine.is_loaded
+
+
+def test_a_server_killed_mid_answer_keeps_the_partial_answer_and_says_so(
+    make_window: Any, qtbot: Any, ring: MemoryKeyring, smollm2_f32: Path, smollm2_q4: Path
+) -> None:
+    with llama_server_process(smollm2_f32, smollm2_q4) as (url, proc):
+        w = make_window()
+        dlg = open_remote_tab(w, qtbot)
+        type_endpoint(qtbot, dlg, url, KEY)
+        dlg.max_tokens.setValue(1000)
+        with qtbot.waitSignal(w.modelLoaded, timeout=60_000):
+            dlg.launch_button.click()
+        w.chat.send("Tell me a long story about a lighthouse keeper.")
+        qtbot.waitUntil(lambda: len(w.chat.view.bubbles[-1].text) > 20, timeout=60_000)
+        with qtbot.waitSignal(w.errors.raised, timeout=60_000) as raised:
+            proc.kill()
+        err = raised.args[0]
+        assert "cut mid-answer" in err.message and "\n" not in err.message
+        assert (
+            err.hint == "The partial answer is kept. Check the server (it may have stopped), then ask again."
+        )
+        bubble = w.chat.view.bubbles[-1]
+        assert len(bubble.text) > 20  # what arrived is kept, marked as an error
+        qtbot.waitUntil(lambda: not w.chat.generating, timeout=10_000)
+        assert w.chat.view.bubbles[-1] is bubble and bubble.status == "error"
 
 
 def test_a_refused_connection_says_so_with_the_next_step(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import gc
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,6 +45,43 @@ def server_params(target: Path, drafter: Path | None, port: int, key: str = KEY)
         p.speculative.draft.n_max = N_MAX
         p.speculative.types = [xllamacpp.common_speculative_type.COMMON_SPECULATIVE_TYPE_DRAFT_SIMPLE]
     return p
+
+
+_SERVER_SCRIPT = """
+import sys, time, xllamacpp
+sys.path.insert(0, sys.argv[5])
+from tests.integration.remote_fixtures import server_params
+target, drafter, port, key = sys.argv[1:5]
+server = xllamacpp.Server(server_params(target, drafter, int(port), key))
+server.handle_metrics()
+print("ready", flush=True)
+while True:
+    time.sleep(60)
+"""
+
+
+@contextmanager
+def llama_server_process(
+    target: Path, drafter: Path, key: str = KEY
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """The same server in a child process, so a test can really kill it mid-answer; yields its
+    URL and the process (killed and reaped afterwards)."""
+    port = free_port()
+    root = str(Path(__file__).resolve().parents[2])
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SERVER_SCRIPT, str(target), str(drafter), str(port), key, root],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        yield f"http://127.0.0.1:{port}/v1", proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=30)
+        if proc.stdout is not None:
+            proc.stdout.close()
 
 
 @contextmanager

@@ -18,7 +18,7 @@ import logging
 from dataclasses import dataclass
 
 from keyring.errors import KeyringError
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import QEvent, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -118,6 +118,11 @@ class RemoteTab(QWidget):
         self._key_stored: bool | None = None
         self._state: RemoteState | None = None
         self._command_text = ""
+        # the keyring is asked once typing pauses, not at every keystroke
+        self._key_timer = QTimer(self)
+        self._key_timer.setSingleShot(True)
+        self._key_timer.setInterval(300)
+        self._key_timer.timeout.connect(self._look_up_key)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(10)
@@ -194,7 +199,7 @@ class RemoteTab(QWidget):
         self.command.setReadOnly(True)
         self.command.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.command.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.command.setFixedHeight(self.command.fontMetrics().lineSpacing() * 5 + 12)
+        self.command.setFixedHeight(self.command.fontMetrics().lineSpacing() * 6 + 24)  # + scroll bar
         self.serve_note = InlineMessage()
         sl.addWidget(self.command)
         sl.addWidget(self.serve_note)
@@ -265,7 +270,7 @@ class RemoteTab(QWidget):
         self._key_stored = None
         self._show_key_note()
         self.changed.emit()
-        self._look_up_key()
+        self._key_timer.start()
 
     def _look_up_key(self) -> None:
         """Whether a key is stored for the URL now in the field (keyring: off the GUI thread)."""
@@ -334,7 +339,7 @@ class RemoteTab(QWidget):
         )
         if listing.key_stored is False:
             text += " " + self.tr(
-                "The system keyring did not keep the key: Tandem uses it until the dialog closes."
+                "The system keyring did not keep the key: Tandem uses it for this launch only."
             )
         elif listing.key_stored:
             self._key_stored = True
@@ -382,7 +387,7 @@ class RemoteTab(QWidget):
         if spec is self._spec and quant == self._quant:
             return
         self._spec, self._quant = spec, quant
-        self._show_command()
+        self.retranslate()  # the box's title names the model; retranslate shows the command
 
     def _show_command(self) -> None:
         spec = self._spec
@@ -465,7 +470,9 @@ class RemoteTab(QWidget):
         self.list_btn.setText(self.tr("List models"))
         self.list_btn.setToolTip(self.tr("Ask the server which models it serves"))
         self.stats_note.setText(self._stats_text())
-        self.serve_box.setTitle(self.tr("Start a server for this model"))
+        spec = self._spec
+        model = f"{self.family.name} {spec.size_label}" if spec is not None else self.family.name
+        self.serve_box.setTitle(self.tr("Start a server for {model}").format(model=model))
         self.lbl_serve_engine.setText(self.tr("Server"))
         self.serve_box.setToolTip(
             self.tr(
