@@ -122,3 +122,33 @@ def test_cancel_stops_waiting_and_drops_the_late_answer(
     _SlowHandler.release.set()  # the hub answers now; nobody listens
     qtbot.waitUntil(lambda: not panel.in_flight(), timeout=10000)
     assert panel.results.rowCount() == 0
+
+
+def test_closing_the_window_never_waits_for_a_search_in_flight(
+    make_window: Any, qtbot: Any, hf_search: HFSearchHub
+) -> None:
+    """The hub has not answered when the window closes: no thread the interpreter joins at exit
+    (the operations pool is not daemon) stays blocked on it; the request ends on its own."""
+    hf_search.server.RequestHandlerClass = _SlowHandler
+    _SlowHandler.release.clear()
+    w, page, panel = _hub_page(make_window)
+    page.search.setText("tandem-test")
+    qtbot.keyClick(page.search, Qt.Key.Key_Return)
+    qtbot.waitUntil(panel.in_flight, timeout=5000)
+    w.close()  # closeEvent: shutdown
+
+    def joined_at_exit() -> list[str]:
+        return [
+            t.name
+            for t in threading.enumerate()
+            if t.name.startswith("tandem") and not t.name.startswith("tandem-test") and not t.daemon
+        ]
+
+    try:
+        qtbot.waitUntil(lambda: not joined_at_exit(), timeout=3000)
+        assert panel.in_flight()  # the hub still holds the request: only the wait was dropped
+        assert panel.results.rowCount() == 0
+    finally:
+        _SlowHandler.release.set()  # the hub answers now; nobody listens
+    qtbot.waitUntil(lambda: not panel.in_flight(), timeout=10000)
+    assert panel.results.rowCount() == 0

@@ -6,8 +6,11 @@ downloaded first, the page's format filter applied); results show downloads, lik
 update; "More results" fetches the next page; Cancel stops waiting. Opening a result lists its
 files grouped by quantization with sizes (split GGUF parts summed), and "Add to my models"
 registers a user family for it (the file ``tandem register`` writes), which then shows in the
-family table. Every network call runs on the panel's task pool, never on the GUI thread; a hub
-that cannot be reached says so and leaves the registry usable.
+family table. Every network call runs through the window's operations (``ops.query``), never on
+the GUI thread, inside an :class:`~app.core.background.Abandonable`: Cancel, a newer request or
+the window closing stops the wait at once (the request itself ends on its daemon thread, so a
+slow hub never keeps the app's exit waiting). A hub that cannot be reached says so and leaves the
+registry usable.
 """
 
 from __future__ import annotations
@@ -31,14 +34,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.background import Abandonable
 from app.core.cache.errors import CacheError
 from app.core.cache.hubs import RemoteFile
+from app.core.cancel import CancelToken
 from app.core.catalog import search as hub_search
 from app.core.registry import RegistryError
 from app.gui.models.registry_model import FamilyModel
 from app.gui.ops import Ops
 from app.gui.widgets import InlineMessage
-from app.gui.workers import TaskRunner
 
 PAGE_SIZE = 20
 SCOPE_REGISTRY = ""
@@ -79,7 +83,8 @@ class HubSearchPanel(QWidget):
         super().__init__(parent)
         self.families = families
         self._ops = ops
-        self._runners: set[TaskRunner] = set()  # one a request, shut down when it ends
+        self._requests: set[Abandonable[Any]] = set()  # until their call ends (cancelled ones too)
+        self._tokens: set[CancelToken] = set()  # the waits in progress: Cancel stops them
         self._generation = 0  # a cancelled or superseded request's answer is ignored
         self._query: tuple[str, str, str | None] | None = None
         self._next: str | None = None
@@ -217,6 +222,7 @@ class HubSearchPanel(QWidget):
         """Stop waiting for the request in flight (its answer, if it comes, is dropped)."""
         if not self._busy:
             return
+        self._stop_waiting()
         self._generation += 1
         self._set_busy(False)
         self.message.show_message(self.tr("Search cancelled."), "info")
@@ -374,28 +380,39 @@ class HubSearchPanel(QWidget):
         return {"huggingface": "Hugging Face", "modelscope": "ModelScope"}.get(hub, hub)
 
     def _run(self, fn: Any, ok: Any, fail: Any) -> None:
-        """``fn`` on its own task runner (off the GUI thread); the runner's thread ends with it."""
-        runner = TaskRunner(self, workers=1)
-        self._runners.add(runner)
+        """``fn`` through the window's operations, off the GUI thread; a newer request or Cancel
+        stops waiting for the older one, and so does the window closing (``ops.shutdown``)."""
+        ops = self._ops
+        if ops is None or ops.closed:
+            return
+        self._stop_waiting()  # the latest request wins
+        token = CancelToken()
+        call: Abandonable[Any] = Abandonable(fn, "tandem-hub-request")
+        self._tokens.add(token)
+        self._requests = {r for r in self._requests if r.alive}
+        self._requests.add(call)
 
-        def finish() -> None:
-            self._runners.discard(runner)
-            runner.shutdown()  # the job is done: joins an idle thread
-            runner.deleteLater()
+        def work() -> Any:
+            return call.wait(lambda: token.cancelled or ops.closed)
 
         def succeeded(value: Any) -> None:
-            finish()
+            self._tokens.discard(token)
             ok(value)
 
         def failed(exc: BaseException) -> None:
-            finish()
+            self._tokens.discard(token)
             fail(exc)
 
-        runner.run(fn, succeeded, failed)
+        ops.query(work, parent=self).success(succeeded).failure(failed).run()
+
+    def _stop_waiting(self) -> None:
+        for token in self._tokens:
+            token.cancel()
+        self._tokens.clear()
 
     def in_flight(self) -> bool:
         """A request is still running (cancelled ones included, until they end)."""
-        return bool(self._runners)
+        return any(r.alive for r in self._requests)
 
     # --- i18n -------------------------------------------------------------------------------
     def changeEvent(self, event: QEvent) -> None:

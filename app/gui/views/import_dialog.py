@@ -6,11 +6,14 @@ file or MLX folder anywhere on the window. Importing registers a user family wit
 (:mod:`app.core.catalog.importer`), selects it on the Models page and opens
 :class:`ImportDialog`, which runs the compatible-drafter finder off the GUI thread, offers the
 compatible drafters (incompatible ones are never offered; their reasons are on hover of the
-count), pairs the chosen one with the family, and offers to launch it (the launch dialog).
+count), pairs the chosen one with the family, and offers to launch it (the launch dialog). The
+finder runs through the window's operations (``ops.query``); a dialog closed meanwhile drops
+the answer.
 """
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +35,9 @@ from app.core.cache.errors import CacheError
 from app.core.catalog import importer
 from app.core.catalog.drafters import Candidate
 from app.core.registry import Family, Registry, RegistryError
+from app.gui.ops import Ops
 from app.gui.views.hub_search import human_size
 from app.gui.widgets import InlineMessage
-from app.gui.workers import TaskRunner
 
 
 def _dropped_paths(event: QDragEnterEvent | QDropEvent) -> list[Path]:
@@ -52,14 +55,21 @@ class ImportDialog(QDialog):
     launchRequested = Signal(object, object, str)
 
     def __init__(
-        self, family: Family, path: Path, registry: Registry, created: bool, parent: QWidget | None = None
+        self,
+        family: Family,
+        path: Path,
+        registry: Registry,
+        created: bool,
+        ops: Ops,
+        parent: QWidget | None = None,
     ):
         super().__init__(parent)
         self.family = family
         self.path = path
         self.registry = registry
         self.candidates: list[Candidate] = []
-        self._runner: TaskRunner | None = None
+        self._ops = ops
+        self._finder: asyncio.Task[None] | None = None
         self.setWindowTitle(self.tr("Import model"))
         lay = QVBoxLayout(self)
         self.summary = QLabel()
@@ -99,28 +109,19 @@ class ImportDialog(QDialog):
     # --- the finder, off the GUI thread ---------------------------------------------------------
     def _find(self) -> None:
         self.note.show_message(self.tr("Looking for compatible drafters…"), "info")
-        runner = TaskRunner(self, workers=1)
-        self._runner = runner
-        path, registry = self.path, self.registry
+        self._finder = (
+            self._ops.query(importer.find_drafters, self.path, self.registry, parent=self)
+            .success(self._show)
+            .failure(self._failed)
+            .run()
+        )
 
-        def done() -> None:
-            self._runner = None
-            runner.shutdown()  # the job has ended: joins an idle thread
-            runner.deleteLater()
-
-        def ok(cands: list[Candidate]) -> None:
-            done()
-            self._show(cands)
-
-        def failed(exc: BaseException) -> None:
-            done()
-            self.note.show_message(self.tr("The drafter search failed: {reason}").format(reason=exc), "error")
-            self.findingDone.emit()
-
-        runner.run(lambda: importer.find_drafters(path, registry), ok, failed)
+    def _failed(self, exc: BaseException) -> None:
+        self.note.show_message(self.tr("The drafter search failed: {reason}").format(reason=exc), "error")
+        self.findingDone.emit()
 
     def finding(self) -> bool:
-        return self._runner is not None
+        return self._finder is not None and not self._finder.done()
 
     def _show(self, cands: list[Candidate]) -> None:
         self.candidates = [c for c in cands if c.compatible]
@@ -231,7 +232,7 @@ class ImportController(QObject):
             return None
         w.family_model.set_registry(w.registry)
         w.browser.select_family(family.name)
-        dlg = ImportDialog(family, path.expanduser().resolve(), w.registry, created, w)
+        dlg = ImportDialog(family, path.expanduser().resolve(), w.registry, created, w.ops, w)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dlg.launchRequested.connect(self._launch)
         dlg.open()
