@@ -14,7 +14,7 @@ from typing import Any
 from app.core.cache import CacheError, CacheManager, make_plan
 from app.core.catalog import drafters as finder
 from app.core.catalog import fit as fitting
-from app.core.catalog import sizes
+from app.core.catalog import sizes, spec_fit
 from app.core.registry import GGUFSpec, Registry, RegistryError
 
 HUBS = ["huggingface", "modelscope"]
@@ -67,25 +67,6 @@ def _need_target(args: argparse.Namespace) -> None:
 
 
 # --- fit -------------------------------------------------------------------------------------------
-def _local_file(mgr: CacheManager) -> Path | None:
-    """The model file when it is on disk (never derives or downloads)."""
-    from app.core import assets
-
-    plan = mgr.plan
-    if plan.kind == "local":
-        if assets.is_embedded(plan.local_path) and assets.needs_preparation(plan.local_path):
-            return None
-        try:
-            p = assets.resolve(plan.local_path)
-        except (OSError, ValueError):
-            return None
-        return p if p.is_file() else None
-    # read-only: resolve_path() would adopt hub-cache files into a Tandem entry (a probe
-    # brought back entries the user had just deleted)
-    found = mgr.path_on_disk()
-    return found if found is not None and found.is_file() else None
-
-
 def fit_for(
     registry: Registry, args: argparse.Namespace
 ) -> fitting.FitEstimate:  # also used by the GUI through the same rules
@@ -103,14 +84,16 @@ def fit_for(
             f"{fam.name}: fit estimates GGUF models (the KV cache comes from the GGUF header)"
         )
     mgr = CacheManager(fam, spec, "target", quant, hub)
-    path = _local_file(mgr)
+    path = spec_fit.file_on_disk(mgr)
     notes: list[str] = []
     if path is not None:
         weights: int | None = fitting.weights_bytes(path)
         kv: int | None = fitting.file_kv_shape(path).bytes(ctx, ct)
     else:
         weights = sizes.plan_bytes(make_plan(fam, spec, "target", quant, hub))
-        kv = None
+        kv = spec_fit.shared_kv_bytes(fam, spec, hub, ctx, ct)
+        if kv is not None:
+            notes.append("KV cache from the header of another quantization of this model on disk")
         if weights is None:
             weights = fitting.estimated_weights(spec.size_in_billions, quant)
             notes.append(f"{quant} is not downloaded and its size is not known yet: weights estimated "
@@ -124,7 +107,7 @@ def fit_for(
         dbytes = fitting.weights_bytes(dpath) + fitting.file_kv_shape(dpath).bytes(ctx, ct)
     elif args.drafter:
         dmgr = CacheManager(fam, spec, "drafter", quant, hub, draft_quantization=args.draft_quant)
-        dp = _local_file(dmgr)
+        dp = spec_fit.file_on_disk(dmgr)
         if dp is not None:
             dbytes = fitting.weights_bytes(dp) + fitting.file_kv_shape(dp).bytes(ctx, ct)
         else:
@@ -175,7 +158,7 @@ def cmd_drafters(args: argparse.Namespace) -> int:
     else:
         fam, spec, quant = registry.match(args.name, args.fmt, args.size, args.quant)
         mgr = CacheManager(fam, spec, "target", quant, args.hub)
-        found = _local_file(mgr) if isinstance(spec, GGUFSpec) else None
+        found = spec_fit.file_on_disk(mgr) if isinstance(spec, GGUFSpec) else None
         if found is None:
             raise CacheError(
                 f"{fam.name} {spec.size_label} {quant} is not on this machine; download it first "

@@ -27,7 +27,8 @@ from app.core.registry.store import AnySpec
 _UNQUANTIZED = ("F32", "BF16", "F16")
 
 
-def _on_disk(mgr: CacheManager) -> Path | None:
+def file_on_disk(mgr: CacheManager) -> Path | None:
+    """The model file when it is on disk, read-only (never derives, downloads or adopts)."""
     plan = mgr.plan
     if plan.kind == "local":
         if assets.is_embedded(plan.local_path) and assets.needs_preparation(plan.local_path):
@@ -72,7 +73,7 @@ def _drafter_bytes(family: Family, spec: GGUFSpec, quant: str, hub: str, ctx: in
     ] or [None]
     for dq in ordered:
         try:
-            path = _on_disk(CacheManager(family, spec, "drafter", quant, hub, draft_quantization=dq))
+            path = file_on_disk(CacheManager(family, spec, "drafter", quant, hub, draft_quantization=dq))
         except CacheError:
             continue
         if path is not None:
@@ -86,6 +87,26 @@ def _drafter_bytes(family: Family, spec: GGUFSpec, quant: str, hub: str, ctx: in
     except ValueError:
         listed = None
     return (listed or 0), listed is not None
+
+
+def shared_kv_bytes(
+    family: Family, spec: GGUFSpec, hub: str, ctx: int, cache_type: str = "f16"
+) -> int | None:
+    """The KV cache at ``ctx`` from the header of any quantization of ``spec`` on disk: every
+    quantization of a spec has the same layers, KV heads and head dims (an embedded F32 derived on
+    first use is measured from the Q4_1 it is made from)."""
+    for q in spec.quantizations:
+        try:
+            path = file_on_disk(CacheManager(family, spec, "target", q, hub))
+        except CacheError:
+            continue
+        if path is None:
+            continue
+        try:
+            return fit.file_kv_shape(path).bytes(ctx, cache_type)
+        except fit.FitError:
+            continue
+    return None
 
 
 def spec_estimates(
@@ -105,7 +126,7 @@ def spec_estimates(
     files: dict[str, Path | None] = {}
     for q in spec.quantizations:
         try:
-            files[q] = _on_disk(CacheManager(family, spec, "target", q, chosen))
+            files[q] = file_on_disk(CacheManager(family, spec, "target", q, chosen))
         except CacheError:
             files[q] = None
     parts: dict[str, tuple[int, int | None]] = {}
