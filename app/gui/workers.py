@@ -3,8 +3,6 @@
 * :class:`EngineHost` owns the engine thread. Every call to a loaded engine (load, generate,
   close) runs there, one at a time. Events are buffered and the GUI drains the buffer on a timer,
   so the UI thread never repaints per token.
-* :class:`TaskRunner` runs short blocking jobs (cache probes, deletes) on a small pool and hands the
-  result back on the GUI thread, with a success and a failure callback (Anki's ``QueryOp`` shape).
 * :func:`install_exception_hooks` routes uncaught errors from any thread to the one error path.
 
 Signals emitted from a worker thread reach slots on the GUI thread as queued calls, because the
@@ -20,7 +18,6 @@ import threading
 import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -268,48 +265,6 @@ class EngineHost(QObject):
                 engine.close()
             except Exception:
                 log.exception("closing the engine failed")
-
-
-class TaskRunner(QObject):
-    """Runs a blocking function on a pool; success/failure callbacks run on the GUI thread."""
-
-    _done = Signal(object, object, object)  # callback, value, is_error
-
-    def __init__(self, parent: QObject | None = None, workers: int = 2) -> None:
-        super().__init__(parent)
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tandem-task")
-        self._done.connect(self._on_done)
-        self._closed = False
-
-    def run(
-        self,
-        fn: Callable[[], Any],
-        on_success: Callable[[Any], None] | None = None,
-        on_failure: Callable[[BaseException], None] | None = None,
-    ) -> Future[Any]:
-        future = self._pool.submit(fn)
-
-        def finished(f: Future[Any]) -> None:
-            if self._closed:
-                return
-            exc = f.exception()
-            if exc is not None:
-                self._done.emit(on_failure, exc, True)
-            else:
-                self._done.emit(on_success, f.result(), False)
-
-        future.add_done_callback(finished)
-        return future
-
-    def _on_done(self, callback: Any, value: Any, is_error: bool) -> None:
-        if callback is not None:
-            callback(value)
-        elif is_error:
-            report_exception(value)
-
-    def shutdown(self) -> None:
-        self._closed = True
-        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 # --- one error path -------------------------------------------------------------------------
