@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
@@ -70,6 +72,8 @@ class LaunchCoordinator(QObject):
         self.chat = chat
         self._settings = settings
         self._loader_kwargs = loader_kwargs
+        #: the choice of the last load started (the Auto notice reloads it)
+        self.current: LaunchChoice | None = None
         self._waiting: dict[str, asyncio.Future[bool]] = {}
         self._pending: asyncio.Task[Any] | None = None
         downloads.completed.connect(self._on_download_completed)
@@ -138,8 +142,32 @@ class LaunchCoordinator(QObject):
         the last launch (a load that fails is not reopened at the next start)."""
         if self.chat.generating:
             self.chat.stop()
+        self.current = choice
         self.engine.load(make_job(choice, self.cache, **self._loader_kwargs))
         self.loadStarted.emit(choice.remote.label if choice.remote is not None else choice.family.name)
+
+    # --- the chat's "Auto loses here" notice (issue 15) ------------------------------------------
+    def switch_auto_off(self) -> bool:
+        """Reload the current model with speculation off (the user's answer to the notice)."""
+        choice = self.current
+        if choice is None or not choice.auto:
+            return False
+        self.start_load(replace(choice, auto=False, speculation=SpeculationOptions()))
+        self.notice.emit(_tr("Speculation is off for this model now."), 8000)
+        return True
+
+    def remeasure(self) -> bool:
+        """Forget the current Auto calibration and reload: the load measures again."""
+        choice = self.current
+        info = self.engine.info or {}
+        auto_info = info.get("auto") if isinstance(info, dict) else None
+        if choice is None or not choice.auto or not isinstance(auto_info, dict):
+            return False
+        stored = str(auto_info.get("stored") or "")
+        if stored:
+            Path(stored).unlink(missing_ok=True)
+        self.start_load(choice)
+        return True
 
     # --- start-up -------------------------------------------------------------------------------
     def default_choice(self) -> LaunchChoice:

@@ -192,7 +192,10 @@ class MainWindow(QMainWindow):
         self.chat_view = self.chat_page.chat_view
 
         self.browser = BrowserPage(
-            self.family_model, self.spec_model, ops=self.ops, context_length=lambda: self.settings.context_length
+            self.family_model,
+            self.spec_model,
+            ops=self.ops,
+            context_length=lambda: self.settings.context_length,
         )
         self.stack.addWidget(self.browser)
         self.downloads_page = DownloadsPage(self.downloads_model)
@@ -243,6 +246,8 @@ class MainWindow(QMainWindow):
             self,
         )
         self.launcher.loadStarted.connect(self._on_load_started)
+        self.chat.autoOffRequested.connect(self.launcher.switch_auto_off)
+        self.chat.remeasureRequested.connect(self.launcher.remeasure)
         # "Measure" (issue 15): a plain engine of the loaded model, through the one launch path
         self.chat.enable_measure(
             self.ops, functools.partial(plain_engine, self.registry, self.cache, **self._loader_kwargs)
