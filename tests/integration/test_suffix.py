@@ -8,6 +8,7 @@ Tiny random-weight checkpoints (mlx-vlm Gemma 4, mlx-lm llama) come from
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -104,6 +105,49 @@ def test_greedy_parity_and_the_repeated_request_comes_from_the_tree(
     assert again.accepted_total >= 0.8 * again.completion_tokens, again
     assert again.rounds < first.rounds
     assert suffix._state.suffix.active_requests == frozenset()  # released when it finished
+
+
+@pytest.mark.parametrize("penalty", [1.0, 1.3])
+def test_pipelined_rounds_and_split_drafts_keep_greedy_parity(
+    tiny: dict[str, Path], engines: list[Any], penalty: float
+) -> None:
+    """Rounds without a draft are pipelined (the next pass is queued before the token is known);
+    a draft found after such a token is verified by that queued pass plus a pass of its own. Both
+    keep the answer token-identical to plain decoding, with a repeat penalty too (its window then
+    ends in a token not yet known)."""
+    plain = _load(engines, tiny["llama"])
+    suffix = _load(engines, tiny["llama"], "suffix")
+    ref, _ = _ask(plain, QUESTION, 48, repeat_penalty=penalty)
+    first, events = _ask(suffix, QUESTION, 48, repeat_penalty=penalty)
+    rounds = [e for e in events if isinstance(e, Round)]
+    assert any(a.drafted == 0 and b.drafted > 0 for a, b in itertools.pairwise(rounds)), rounds
+    again, _ = _ask(suffix, QUESTION, 48, repeat_penalty=penalty)
+    assert first.token_ids == ref.token_ids and again.token_ids == ref.token_ids
+    assert again.accepted_total >= 0.8 * again.completion_tokens, again
+
+
+def test_rounds_without_a_draft_are_pipelined_like_plain_decoding(
+    smollm2_mlx: Path, engines: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each round without a draft queues the next one-token pass (``mx.async_eval``, as mlx-lm's
+    plain ``generate_step`` does) before its own token is read, so the loop is as fast as plain
+    decoding when the tree has nothing to offer (it evaluated every round synchronously)."""
+    import mlx.core as mx
+
+    queued: list[int] = []
+    real = mx.async_eval
+
+    def spy(*arrays: Any) -> None:
+        queued.append(len(arrays))
+        real(*arrays)
+
+    monkeypatch.setattr(mx, "async_eval", spy)
+    prompt_lookup = _load(engines, smollm2_mlx, "prompt-lookup")
+    fin, events = _ask(prompt_lookup, OTHER, 32)
+    plain_rounds = [e for e in events if isinstance(e, Round) and e.drafted == 0]
+    assert fin.completion_tokens == 32 and len(plain_rounds) >= 8, events
+    # every round without a draft queues its successor (the last token has none to queue)
+    assert len(queued) >= len(plain_rounds) - 1, (len(queued), len(plain_rounds))
 
 
 def test_a_capped_answer_teaches_every_token_and_is_released_at_once(

@@ -108,6 +108,13 @@ class LmTarget:
         self._fed = len(tokens)
         return out[0]
 
+    def step(self, token: Any) -> Any:
+        """Logits [vocab] after one token given as an (unevaluated) mx array, kept in the cache:
+        the graph can be built before ``token`` is known (pipelined decoding)."""
+        out = self.model(token.reshape(1, 1), cache=self.cache)
+        self._fed = 0
+        return out[0, -1]
+
     def keep(self, n: int) -> None:
         """Keep the first ``n`` positions of the last forward pass in the cache."""
         from mlx_lm.models.cache import trim_prompt_cache
@@ -142,6 +149,14 @@ class VlmTarget:
 
         out, self._tx = verify_forward(self.lm, mx.array([list(tokens)]), self.cache)  # type: ignore[no-untyped-call]  # mlx-vlm is untyped
         return out.logits[0]
+
+    def step(self, token: Any) -> Any:
+        """As :meth:`LmTarget.step`: one token, kept (its transaction committed at once)."""
+        from mlx_vlm.speculative.common import verify_forward
+
+        out, tx = verify_forward(self.lm, token.reshape(1, 1), self.cache)  # type: ignore[no-untyped-call]  # mlx-vlm is untyped
+        tx.commit(1)
+        return out.logits[0, -1]
 
     def keep(self, n: int) -> None:
         if self._tx is not None:
@@ -184,11 +199,20 @@ def model_free_steps(
     ``stats`` (optional) collects the time spent proposing drafts, in seconds. ``cost`` (the
     engine's, kept across requests) cuts each draft where a token's probability no longer pays for
     its verification.
+
+    Rounds without a draft are pipelined as mlx-lm's ``generate_step`` pipelines plain decoding:
+    the one-token pass after a token is queued (``mx.async_eval``) before that token is known, so
+    building the next graph, proposing the next draft and the consumer's work overlap the pass.
+    When the token then yields a draft, the queued pass is its first verified position and the
+    draft goes through a second pass on top of it ("split" round: a whole pass more than verifying
+    ``[token, *draft]`` at once, which the gate charges); after a drafting round the next token is
+    known, so its draft (if any) is verified in one pass.
     """
     import time
 
     import mlx.core as mx
 
+    async_eval: Callable[..., None] = mx.async_eval  # (mlx's stub lacks the return type)
     req = next(_request_ids)
     cache.start_request(req, prompt)
     history = list(prompt)  # what the processors (repeat penalty) see: prompt + committed tokens
@@ -196,15 +220,58 @@ def model_free_steps(
     pending: list[int] = []  # consumed tokens not yet added to the request's corpus
     try:
 
-        def choose(logits: Any, before: list[int]) -> tuple[Any, Any]:
-            """(sample, log-probabilities) at one position; ``before`` = the tokens before it."""
+        def choose(logits: Any, before: list[int], last: Any = None) -> tuple[Any, Any]:
+            """(sample, log-probabilities) at one position; ``before`` (+ the unevaluated token
+            ``last``) = the tokens before it."""
             row = logits[None]
             if processors:
                 seen = mx.array(before, dtype=mx.uint32)
+                if last is not None:
+                    seen = mx.concatenate([seen, last.reshape(-1).astype(mx.uint32)])
                 for proc in processors:
                     row = proc(seen, row)
             logprobs = row - mx.logsumexp(row, axis=-1, keepdims=True)
             return sampler(logprobs), logprobs[0]
+
+        def propose(split: bool) -> tuple[list[int], int]:
+            """(draft, match length) for the next round after ``history``; ``split``: its
+            first position is already queued, so verifying the draft costs a pass of its own."""
+            n = min(max_draft, budget - produced - 1)
+            if n <= 0:
+                return [], 0
+            t0 = time.perf_counter()
+            proposal = cache.speculate(req, history, n, use_global=use_global)
+            match_len = proposal.match_len
+            draft: list[int] = []
+            if cost is None:
+                draft = list(proposal.token_ids)
+            else:
+                gate = cost.ratio()
+                share = cost.accepted_share(match_len)
+                expected = 0.0  # drafted tokens expected to be accepted
+                for tok, prob in zip(proposal.token_ids, proposal.probs, strict=True):
+                    if prob * share < gate:
+                        break
+                    draft.append(tok)
+                    expected += prob * share
+                if split and draft and expected < 1.0 + (len(draft) - 1) * gate:
+                    draft = []  # does not pay for the pass of its own
+                if not draft and proposal.token_ids and cost.explore(match_len):
+                    draft = list(proposal.token_ids[:2])
+            if stats is not None:
+                stats["draft_s"] = stats.get("draft_s", 0.0) + time.perf_counter() - t0
+                stats["proposals"] = stats.get("proposals", 0) + 1
+            return draft, match_len
+
+        def verify(picks: list[tuple[Any, Any]], draft: list[int], match_len: int) -> list[int]:
+            """Evaluate a round's picks; the accepted prefix of the draft + the target's token."""
+            tokens = [int(s.item()) for s, _lp in picks]
+            accepted = 0
+            while accepted < len(draft) and tokens[accepted] == draft[accepted]:
+                accepted += 1
+            if cost is not None and draft:
+                cost.observe_round(match_len, len(draft), accepted)
+            return tokens[: accepted + 1]
 
         logits = target.prefill(prompt)
         sample, logprobs = choose(logits, history)
@@ -217,48 +284,77 @@ def model_free_steps(
         pending.append(y)
         produced = 1
         yield (y, logprobs), (0, 0)
+        # (sample, log-probabilities) of the next token, queued but not yet known; None when the
+        # last emitted token ``y`` is known and nothing is queued
+        queued: tuple[Any, Any] | None = None
+        t_step: float | None = None  # when the previous pipelined token became known
         while produced < budget:
+            if queued is None:
+                cache.add_active_response(req, pending)
+                pending = []
+                draft, match_len = propose(split=False)
+                if draft:
+                    t_pass = time.perf_counter()
+                    rows = target.forward([y, *draft])
+                    picks = [choose(rows[i], [*history, *draft[:i]]) for i in range(len(draft) + 1)]
+                    mx.eval(picks)
+                    if cost is not None:
+                        cost.observe(len(draft) + 1, time.perf_counter() - t_pass)
+                    emitted = verify(picks, draft, match_len)
+                    target.keep(len(emitted))
+                    for i, tok in enumerate(emitted):
+                        response.append(tok)
+                        history.append(tok)
+                        pending.append(tok)
+                        produced += 1
+                        yield (tok, picks[i][1]), ((len(draft), len(emitted) - 1) if i == 0 else None)
+                    y = emitted[-1]
+                    continue
+                queued = choose(target.step(mx.array([y], dtype=mx.uint32)), history)
+                async_eval(queued)
+                t_step = None
+            # Pipelined: queue the pass after the queued token before waiting for it.
+            nxt: tuple[Any, Any] | None = None
+            if produced + 1 < budget:
+                nxt = choose(target.step(queued[0]), history, queued[0])
+                async_eval(nxt)
+            y = int(queued[0].item())
+            now = time.perf_counter()
+            if cost is not None and t_step is not None:
+                cost.observe(1, now - t_step)  # a pipelined step: what a one-token pass costs here
+            t_step = now
+            response.append(y)
+            history.append(y)
+            pending.append(y)
+            produced += 1
+            yield (y, queued[1]), (0, 0)
+            queued = nxt
+            if queued is None:
+                break
             cache.add_active_response(req, pending)
             pending = []
-            n = min(max_draft, budget - produced - 1)
-            draft: list[int] = []
-            match_len = 0
-            if n > 0:
-                t0 = time.perf_counter()
-                proposal = cache.speculate(req, history, n, use_global=use_global)
-                match_len = proposal.match_len
-                gate = cost.ratio() if cost is not None else 0.0
-                share = cost.accepted_share(match_len) if cost is not None else 1.0
-                for tok, prob in zip(proposal.token_ids, proposal.probs, strict=True):
-                    if prob * share < gate:
-                        break
-                    draft.append(tok)
-                if cost is not None and not draft and proposal.token_ids and cost.explore(match_len):
-                    draft = list(proposal.token_ids[:2])
-                if stats is not None:
-                    stats["draft_s"] = stats.get("draft_s", 0.0) + time.perf_counter() - t0
-                    stats["proposals"] = stats.get("proposals", 0) + 1
+            draft, match_len = propose(split=True)
+            if not draft:
+                continue
+            # Split round: the queued pass verifies the draft's first token, the draft gets its own.
+            rows = target.forward(draft)
+            picks = [queued, *(choose(rows[i], [*history, *draft[: i + 1]]) for i in range(len(draft)))]
+            mx.eval(queued)
             t_pass = time.perf_counter()
-            rows = target.forward([y, *draft])
-            picks = [choose(rows[i], [*history, *draft[:i]]) for i in range(len(draft) + 1)]
             mx.eval(picks)
             if cost is not None:
-                cost.observe(len(draft) + 1, time.perf_counter() - t_pass)
-            tokens = [int(s.item()) for s, _lp in picks]
-            accepted = 0
-            while accepted < len(draft) and tokens[accepted] == draft[accepted]:
-                accepted += 1
-            target.keep(1 + accepted)
-            if cost is not None and draft:
-                cost.observe_round(match_len, len(draft), accepted)
-            emitted = tokens[: accepted + 1]
+                cost.observe(len(draft), time.perf_counter() - t_pass)
+            emitted = verify(picks, draft, match_len)
+            target.keep(len(emitted) - 1)
             for i, tok in enumerate(emitted):
                 response.append(tok)
                 history.append(tok)
                 pending.append(tok)
                 produced += 1
-                yield (tok, picks[i][1]), ((len(draft), accepted) if i == 0 else None)
+                yield (tok, picks[i][1]), ((len(draft), len(emitted) - 1) if i == 0 else None)
             y = emitted[-1]
+            queued = None
+            t_step = None
     finally:
         # ``response`` is the committed answer, up to and including the token the consumer
         # stopped at; the request leaves the active set now, not at the next request.
