@@ -2,10 +2,85 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
     <context>
+        <name>AutoPanel</name>
+        <message>
+            <source>Not measured yet: Auto measures at launch, once the model is downloaded.</source>
+            <translation>Not measured yet: Auto measures at launch, once the model is downloaded.</translation>
+        </message>
+        <message>
+            <source>Checking for a stored measurement…</source>
+            <translation>Checking for a stored measurement…</translation>
+        </message>
+        <message>
+            <source>Measuring which speculation pays on this machine…</source>
+            <translation>Measuring which speculation pays on this machine…</translation>
+        </message>
+        <message>
+            <source>Auto chose: {config}</source>
+            <translation>Auto chose: {config}</translation>
+        </message>
+        <message>
+            <source>Measured in {seconds:.0f} s; stored in {path}</source>
+            <translation>Measured in {seconds:.0f} s; stored in {path}</translation>
+        </message>
+        <message>
+            <source>Auto could not measure: {reason}</source>
+            <translation>Auto could not measure: {reason}</translation>
+        </message>
+        <message>
+            <source>Not measured yet: will measure at launch (about {seconds} s).</source>
+            <translation>Not measured yet: will measure at launch (about {seconds} s).</translation>
+        </message>
+        <message>
+            <source>The measurement was cancelled; nothing was stored.</source>
+            <translation>The measurement was cancelled; nothing was stored.</translation>
+        </message>
+        <message>
+            <source>Auto: measure and use what pays on this machine</source>
+            <translation>Auto: measure and use what pays on this machine</translation>
+        </message>
+        <message>
+            <source>Auto compares speculation off with the drafter at a few depths and the engine's model-free methods on short fixed prompts, once per model, drafter, engine and machine, and keeps the fastest that is never slower on prose. Choosing a drafter or a model-free method yourself turns Auto off.</source>
+            <translation>Auto compares speculation off with the drafter at a few depths and the engine's model-free methods on short fixed prompts, once per model, drafter, engine and machine, and keeps the fastest that is never slower on prose. Choosing a drafter or a model-free method yourself turns Auto off.</translation>
+        </message>
+        <message>
+            <source>Re-measure</source>
+            <translation>Re-measure</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>Cancel</translation>
+        </message>
+    </context>
+    <context>
         <name>BrowserPage</name>
         <message>
             <source>This entry is invalid and was skipped: {reason}</source>
             <translation>This entry is invalid and was skipped: {reason}</translation>
+        </message>
+        <message>
+            <source>{verdict} at {ctx} tokens</source>
+            <translation>{verdict} at {ctx} tokens</translation>
+        </message>
+        <message>
+            <source>Largest quantization that fits: {quant}</source>
+            <translation>Largest quantization that fits: {quant}</translation>
+        </message>
+        <message>
+            <source>Fits in memory</source>
+            <translation>Fits in memory</translation>
+        </message>
+        <message>
+            <source>Tight: it needs most of the free memory</source>
+            <translation>Tight: it needs most of the free memory</translation>
+        </message>
+        <message>
+            <source>Too large for this machine's free memory</source>
+            <translation>Too large for this machine's free memory</translation>
+        </message>
+        <message>
+            <source>Memory need unknown</source>
+            <translation>Memory need unknown</translation>
         </message>
         <message>
             <source>Models</source>
@@ -80,6 +155,7 @@
         <name>ChatController</name>
         <message>
             <source>New chat</source>
+            <extracomment>Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice</extracomment>
             <translation>New chat</translation>
         </message>
         <message>
@@ -95,14 +171,35 @@
             <translation>Load a model from the Models page, then send again.</translation>
         </message>
         <message>
+            <source>This message needs {needed} tokens with the system prompt, but the model's context holds {n_ctx} tokens and {reserved} of them are kept for the answer.</source>
+            <translation>This message needs {needed} tokens with the system prompt, but the model's context holds {n_ctx} tokens and {reserved} of them are kept for the answer.</translation>
+        </message>
+        <message>
+            <source>Shorten the message, lower Max new tokens in Sampling, or load the model with a larger context length.</source>
+            <translation>Shorten the message, lower Max new tokens in Sampling, or load the model with a larger context length.</translation>
+        </message>
+        <message>
             <source>The answer could not be generated</source>
             <translation>The answer could not be generated</translation>
+        </message>
+        <message>
+            <source>This answer's model is not loaded.</source>
+            <translation>This answer's model is not loaded.</translation>
+        </message>
+        <message>
+            <source>Load {model} again to measure this answer.</source>
+            <translation>Load {model} again to measure this answer.</translation>
+        </message>
+        <message>
+            <source>The answer could not be measured</source>
+            <translation>The answer could not be measured</translation>
         </message>
     </context>
     <context>
         <name>ChatView</name>
         <message>
             <source>Highlight drafted tokens</source>
+            <extracomment>the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
             <translation>Highlight drafted tokens</translation>
         </message>
         <message>
@@ -121,6 +218,18 @@
             <source>Ask anything. Answers stream here with their speed and acceptance statistics.</source>
             <translation>Ask anything. Answers stream here with their speed and acceptance statistics.</translation>
         </message>
+        <message>
+            <source>Switch speculation off</source>
+            <translation>Switch speculation off</translation>
+        </message>
+        <message>
+            <source>Re-measure</source>
+            <translation>Re-measure</translation>
+        </message>
+        <message>
+            <source>Auto chose {method}, but {slower} of your last {n} answers were slower than without speculation ({ratios}).</source>
+            <translation>Auto chose {method}, but {slower} of your last {n} answers were slower than without speculation ({ratios}).</translation>
+        </message>
     </context>
     <context>
         <name>Composer</name>
@@ -135,6 +244,21 @@
         <message>
             <source>Send</source>
             <translation>Send</translation>
+        </message>
+    </context>
+    <context>
+        <name>ConversationsPanel</name>
+        <message>
+            <source>New chat</source>
+            <translation>New chat</translation>
+        </message>
+        <message>
+            <source>Rename</source>
+            <translation>Rename</translation>
+        </message>
+        <message>
+            <source>Delete conversation</source>
+            <translation>Delete conversation</translation>
         </message>
     </context>
     <context>
@@ -180,7 +304,6 @@
         <name>DepthField</name>
         <message>
             <source>Enter a whole number greater than zero, or leave it empty.</source>
-            <extracomment>(role, quantization) pairs not downloaded yet; the caller queues them before loading.</extracomment>
             <translation>Enter a whole number greater than zero, or leave it empty.</translation>
         </message>
     </context>
@@ -254,7 +377,12 @@
         <name>EngineLoader</name>
         <message>
             <source>Locating model files</source>
+            <extracomment>Calibration progress reaches the load bar as "&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;" (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
             <translation>Locating model files</translation>
+        </message>
+        <message>
+            <source>Connecting to {url}</source>
+            <translation>Connecting to {url}</translation>
         </message>
     </context>
     <context>
@@ -280,15 +408,112 @@
         </message>
         <message>
             <source>Install the package named above, then restart Tandem.</source>
+            <extracomment>The exception's own ``hint`` attribute (engine errors): the class that raises knows the cause. (exception type, error code or None for any, hint). Codes: ``CacheError.code`` (HubError: network / auth / not_found) and, for ``OSError``, the errno name (ENOSPC, EACCES...).</extracomment>
             <translation>Install the package named above, then restart Tandem.</translation>
+        </message>
+        <message>
+            <source>Download the model first (Models page, or the command above), then try again.</source>
+            <translation>Download the model first (Models page, or the command above), then try again.</translation>
+        </message>
+        <message>
+            <source>Free some disk space or choose a smaller quantization, then retry.</source>
+            <translation>Free some disk space or choose a smaller quantization, then retry.</translation>
+        </message>
+        <message>
+            <source>Check the network connection and the hub endpoint in Settings, then press Retry.</source>
+            <translation>Check the network connection and the hub endpoint in Settings, then press Retry.</translation>
+        </message>
+        <message>
+            <source>The hub refused access: check the repository id, or store a token for this hub in Settings if the repository is private or gated.</source>
+            <translation>The hub refused access: check the repository id, or store a token for this hub in Settings if the repository is private or gated.</translation>
+        </message>
+        <message>
+            <source>The hub has no such repository or file (or it is private): check the model entry's repository and file names, or store a token for this hub in Settings.</source>
+            <translation>The hub has no such repository or file (or it is private): check the model entry's repository and file names, or store a token for this hub in Settings.</translation>
+        </message>
+        <message>
+            <source>Check the network and the hub settings, then press Retry.</source>
+            <translation>Check the network and the hub settings, then press Retry.</translation>
+        </message>
+        <message>
+            <source>The damaged file was removed; press Retry to download it again.</source>
+            <translation>The damaged file was removed; press Retry to download it again.</translation>
+        </message>
+        <message>
+            <source>Press Retry to start the download again.</source>
+            <translation>Press Retry to start the download again.</translation>
         </message>
         <message>
             <source>Check the model entry; the message names the field to fix.</source>
             <translation>Check the model entry; the message names the field to fix.</translation>
         </message>
         <message>
+            <source>Check the model cache in Settings, then retry.</source>
+            <translation>Check the model cache in Settings, then retry.</translation>
+        </message>
+        <message>
+            <source>Correct the sampling settings (temperature, top-p, top-k, max new tokens) and try again.</source>
+            <translation>Correct the sampling settings (temperature, top-p, top-k, max new tokens) and try again.</translation>
+        </message>
+        <message>
+            <source>Choose another engine or model in the launch dialog.</source>
+            <translation>Choose another engine or model in the launch dialog.</translation>
+        </message>
+        <message>
+            <source>The file is not a complete GGUF model: delete it and download it again.</source>
+            <translation>The file is not a complete GGUF model: delete it and download it again.</translation>
+        </message>
+        <message>
+            <source>Use https:// for a server on another machine, or tick Allow plain HTTP for this endpoint if it is on a network you trust.</source>
+            <translation>Use https:// for a server on another machine, or tick Allow plain HTTP for this endpoint if it is on a network you trust.</translation>
+        </message>
+        <message>
+            <source>Enter the server's OpenAI API address, e.g. https://gpu-box.example:8000/v1.</source>
+            <translation>Enter the server's OpenAI API address, e.g. https://gpu-box.example:8000/v1.</translation>
+        </message>
+        <message>
+            <source>Start the server, or check the host name and port of the endpoint.</source>
+            <translation>Start the server, or check the host name and port of the endpoint.</translation>
+        </message>
+        <message>
+            <source>The server's HTTPS certificate is not trusted here: use one from a trusted authority, or add your own CA to the system's trust store.</source>
+            <translation>The server's HTTPS certificate is not trusted here: use one from a trusted authority, or add your own CA to the system's trust store.</translation>
+        </message>
+        <message>
+            <source>Enter the server's API key on the launch dialog's Remote server tab; Tandem keeps it in the system keyring.</source>
+            <translation>Enter the server's API key on the launch dialog's Remote server tab; Tandem keeps it in the system keyring.</translation>
+        </message>
+        <message>
+            <source>Press List models on the Remote server tab and pick a model the server serves.</source>
+            <translation>Press List models on the Remote server tab and pick a model the server serves.</translation>
+        </message>
+        <message>
+            <source>The server is slow or overloaded; try again.</source>
+            <translation>The server is slow or overloaded; try again.</translation>
+        </message>
+        <message>
+            <source>The partial answer is kept. Check the server (it may have stopped), then ask again.</source>
+            <translation>The partial answer is kept. Check the server (it may have stopped), then ask again.</translation>
+        </message>
+        <message>
+            <source>See the server's log for details.</source>
+            <translation>See the server's log for details.</translation>
+        </message>
+        <message>
+            <source>Tandem may not write there: check the folder's permissions.</source>
+            <translation>Tandem may not write there: check the folder's permissions.</translation>
+        </message>
+        <message>
+            <source>A file Tandem needs is missing; the message names it.</source>
+            <translation>A file Tandem needs is missing; the message names it.</translation>
+        </message>
+        <message>
             <source>Check free disk space and permissions, then retry.</source>
             <translation>Check free disk space and permissions, then retry.</translation>
+        </message>
+        <message>
+            <source>Check the engine and model chosen in the launch dialog, then try again.</source>
+            <translation>Check the engine and model chosen in the launch dialog, then try again.</translation>
         </message>
         <message>
             <source>Unexpected error</source>
@@ -297,6 +522,262 @@
         <message>
             <source>Tandem keeps running. If this repeats, report it with the details below.</source>
             <translation>Tandem keeps running. If this repeats, report it with the details below.</translation>
+        </message>
+    </context>
+    <context>
+        <name>FitLabel</name>
+        <message>
+            <source>Checking…</source>
+            <translation>Checking…</translation>
+        </message>
+        <message>
+            <source>Memory use unknown: {reason}</source>
+            <translation>Memory use unknown: {reason}</translation>
+        </message>
+        <message>
+            <source>Fits in memory ({total:.1f} of {avail:.1f} GiB available)</source>
+            <translation>Fits in memory ({total:.1f} of {avail:.1f} GiB available)</translation>
+        </message>
+        <message>
+            <source>Tight: needs {total:.1f} of {avail:.1f} GiB available</source>
+            <translation>Tight: needs {total:.1f} of {avail:.1f} GiB available</translation>
+        </message>
+        <message>
+            <source>Too large: needs {total:.1f} GiB, {avail:.1f} GiB available</source>
+            <translation>Too large: needs {total:.1f} GiB, {avail:.1f} GiB available</translation>
+        </message>
+        <message>
+            <source>Memory use unknown for this quantization</source>
+            <translation>Memory use unknown for this quantization</translation>
+        </message>
+        <message>
+            <source>The KV cache is counted once the file is downloaded (its header gives it).</source>
+            <translation>The KV cache is counted once the file is downloaded (its header gives it).</translation>
+        </message>
+    </context>
+    <context>
+        <name>HubSearchPanel</name>
+        <message>
+            <source>Search {hub} (press Enter)</source>
+            <translation>Search {hub} (press Enter)</translation>
+        </message>
+        <message>
+            <source>Search models</source>
+            <translation>Search models</translation>
+        </message>
+        <message>
+            <source>Type what to look for, then press Enter.</source>
+            <translation>Type what to look for, then press Enter.</translation>
+        </message>
+        <message>
+            <source>Searching {hub}…</source>
+            <translation>Searching {hub}…</translation>
+        </message>
+        <message>
+            <source>Search cancelled.</source>
+            <translation>Search cancelled.</translation>
+        </message>
+        <message>
+            <source>No models match this search.</source>
+            <translation>No models match this search.</translation>
+        </message>
+        <message>
+            <source>{count} results; choose one to see its files.</source>
+            <translation>{count} results; choose one to see its files.</translation>
+        </message>
+        <message>
+            <source>Search needs the network; your registry still works.</source>
+            <translation>Search needs the network; your registry still works.</translation>
+        </message>
+        <message>
+            <source>Listing the files of {repo}…</source>
+            <translation>Listing the files of {repo}…</translation>
+        </message>
+        <message>
+            <source>Other GGUF files</source>
+            <translation>Other GGUF files</translation>
+        </message>
+        <message>
+            <source>{n} parts: {names}</source>
+            <translation>{n} parts: {names}</translation>
+        </message>
+        <message>
+            <source>{repo}: {n} files. Add it to your models to download and launch it.</source>
+            <translation>{repo}: {n} files. Add it to your models to download and launch it.</translation>
+        </message>
+        <message>
+            <source>Could not add it: {reason}</source>
+            <translation>Could not add it: {reason}</translation>
+        </message>
+        <message>
+            <source>Added {name} to your models.</source>
+            <translation>Added {name} to your models.</translation>
+        </message>
+        <message>
+            <source>My models</source>
+            <translation>My models</translation>
+        </message>
+        <message>
+            <source>Where the search field looks: your models or a hub</source>
+            <translation>Where the search field looks: your models or a hub</translation>
+        </message>
+        <message>
+            <source>Model</source>
+            <translation>Model</translation>
+        </message>
+        <message>
+            <source>Downloads</source>
+            <translation>Downloads</translation>
+        </message>
+        <message>
+            <source>Likes</source>
+            <translation>Likes</translation>
+        </message>
+        <message>
+            <source>Updated</source>
+            <translation>Updated</translation>
+        </message>
+        <message>
+            <source>Formats</source>
+            <translation>Formats</translation>
+        </message>
+        <message>
+            <source>Quantization / file</source>
+            <translation>Quantization / file</translation>
+        </message>
+        <message>
+            <source>Size</source>
+            <translation>Size</translation>
+        </message>
+        <message>
+            <source>More results</source>
+            <translation>More results</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>Cancel</translation>
+        </message>
+        <message>
+            <source>Add to my models</source>
+            <translation>Add to my models</translation>
+        </message>
+        <message>
+            <source>Import model…</source>
+            <translation>Import model…</translation>
+        </message>
+        <message>
+            <source>Add a .gguf file or an MLX folder from this computer (or drop it on the window)</source>
+            <translation>Add a .gguf file or an MLX folder from this computer (or drop it on the window)</translation>
+        </message>
+    </context>
+    <context>
+        <name>ImportController</name>
+        <message>
+            <source>Import model</source>
+            <translation>Import model</translation>
+        </message>
+        <message>
+            <source>GGUF models (*.gguf)</source>
+            <translation>GGUF models (*.gguf)</translation>
+        </message>
+    </context>
+    <context>
+        <name>ImportDialog</name>
+        <message>
+            <source>Import model</source>
+            <translation>Import model</translation>
+        </message>
+        <message>
+            <source>Compatible drafters (same vocabulary, smaller):</source>
+            <translation>Compatible drafters (same vocabulary, smaller):</translation>
+        </message>
+        <message>
+            <source>Use as drafter</source>
+            <translation>Use as drafter</translation>
+        </message>
+        <message>
+            <source>Launch…</source>
+            <translation>Launch…</translation>
+        </message>
+        <message>
+            <source>Registered {name} ({fmt}, {quant}) from {path}.</source>
+            <translation>Registered {name} ({fmt}, {quant}) from {path}.</translation>
+        </message>
+        <message>
+            <source>{name} is already in your models ({fmt}, {quant}, {path}).</source>
+            <translation>{name} is already in your models ({fmt}, {quant}, {path}).</translation>
+        </message>
+        <message>
+            <source>Looking for compatible drafters…</source>
+            <translation>Looking for compatible drafters…</translation>
+        </message>
+        <message>
+            <source>The drafter search failed: {reason}</source>
+            <translation>The drafter search failed: {reason}</translation>
+        </message>
+        <message>
+            <source>Choose a drafter to pair with it, or launch it alone.</source>
+            <translation>Choose a drafter to pair with it, or launch it alone.</translation>
+        </message>
+        <message>
+            <source>No compatible drafter found nearby; it can still run alone or with a model-free method.</source>
+            <translation>No compatible drafter found nearby; it can still run alone or with a model-free method.</translation>
+        </message>
+        <message>
+            <source>Not offered:</source>
+            <translation>Not offered:</translation>
+        </message>
+        <message>
+            <source>{drafter} is now its drafter.</source>
+            <translation>{drafter} is now its drafter.</translation>
+        </message>
+    </context>
+    <context>
+        <name>LaunchCoordinator</name>
+        <message>
+            <source>The model could not be loaded</source>
+            <extracomment>the choice of the last load started (the Auto notice reloads it)</extracomment>
+            <translation>The model could not be loaded</translation>
+        </message>
+        <message>
+            <source>Downloading; the model loads when the download finishes.</source>
+            <translation>Downloading; the model loads when the download finishes.</translation>
+        </message>
+        <message>
+            <source>The download could not be queued</source>
+            <translation>The download could not be queued</translation>
+        </message>
+        <message>
+            <source>Speculation is off for this model now.</source>
+            <translation>Speculation is off for this model now.</translation>
+        </message>
+        <message>
+            <source>The default model is not available</source>
+            <translation>The default model is not available</translation>
+        </message>
+        <message>
+            <source>{model} could not be reopened: {reason}</source>
+            <translation>{model} could not be reopened: {reason}</translation>
+        </message>
+        <message>
+            <source>Your last model was not reopened</source>
+            <translation>Your last model was not reopened</translation>
+        </message>
+        <message>
+            <source>The default model is loaded instead. Download the model again from the Models page.</source>
+            <translation>The default model is loaded instead. Download the model again from the Models page.</translation>
+        </message>
+        <message>
+            <source>the {engine} engine is not available ({reason})</source>
+            <translation>the {engine} engine is not available ({reason})</translation>
+        </message>
+        <message>
+            <source>its files are no longer on disk</source>
+            <translation>its files are no longer on disk</translation>
+        </message>
+        <message>
+            <source>its drafter's files are no longer on disk</source>
+            <translation>its drafter's files are no longer on disk</translation>
         </message>
     </context>
     <context>
@@ -342,12 +823,48 @@
             <translation>engine default</translation>
         </message>
         <message>
+            <source>The drafter ({quant}) is not downloaded, so Auto measures without it. Download it from the Models page to let Auto try it.</source>
+            <translation>The drafter ({quant}) is not downloaded, so Auto measures without it. Download it from the Models page to let Auto try it.</translation>
+        </message>
+        <message>
+            <source>Max new tokens ({max}) must be less than the context length ({ctx}): the conversation needs room in the context too.</source>
+            <translation>Max new tokens ({max}) must be less than the context length ({ctx}): the conversation needs room in the context too.</translation>
+        </message>
+        <message>
+            <source>These sampling values cannot be used: {detail}</source>
+            <translation>These sampling values cannot be used: {detail}</translation>
+        </message>
+        <message>
+            <source>CPU threads the engine computes with; Automatic lets the engine choose.</source>
+            <translation>CPU threads the engine computes with; Automatic lets the engine choose.</translation>
+        </message>
+        <message>
+            <source>{engine} computes on the GPU (Metal), so it does not use a CPU thread count; this field does not apply.</source>
+            <translation>{engine} computes on the GPU (Metal), so it does not use a CPU thread count; this field does not apply.</translation>
+        </message>
+        <message>
             <source>{quant} (cached)</source>
             <translation>{quant} (cached)</translation>
         </message>
         <message>
             <source>{quant} (partial)</source>
             <translation>{quant} (partial)</translation>
+        </message>
+        <message>
+            <source>Suffix decoding: drafts from your earlier questions and answers (kept on this computer), so a regenerated or similar answer comes out many tokens per round; the model still checks every token, so the answer is the same. Settings &gt; Forget learned text deletes what it learned; deleting a conversation deletes what that conversation taught.</source>
+            <translation>Suffix decoding: drafts from your earlier questions and answers (kept on this computer), so a regenerated or similar answer comes out many tokens per round; the model still checks every token, so the answer is the same. Settings &gt; Forget learned text deletes what it learned; deleting a conversation deletes what that conversation taught.</translation>
+        </message>
+        <message>
+            <source>Prompt lookup: drafts by copying from this request's own text (the conversation so far), nothing is kept between requests. It helps when the answer repeats the question, such as editing code.</source>
+            <translation>Prompt lookup: drafts by copying from this request's own text (the conversation so far), nothing is kept between requests. It helps when the answer repeats the question, such as editing code.</translation>
+        </message>
+        <message>
+            <source>Suffix decoding</source>
+            <translation>Suffix decoding</translation>
+        </message>
+        <message>
+            <source>Prompt lookup</source>
+            <translation>Prompt lookup</translation>
         </message>
         <message>
             <source>engine default: {value}</source>
@@ -360,6 +877,10 @@
         <message>
             <source>On MLX the Gemma 4 assistant is trained on blocks of {block} tokens that include the verified token, so it drafts {value} per round by default.</source>
             <translation>On MLX the Gemma 4 assistant is trained on blocks of {block} tokens that include the verified token, so it drafts {value} per round by default.</translation>
+        </message>
+        <message>
+            <source>On MLX suffix decoding and prompt lookup this is the longest draft in a round; a round drafts fewer when the learned text is less sure.</source>
+            <translation>On MLX suffix decoding and prompt lookup this is the longest draft in a round; a round drafts fewer when the learned text is less sure.</translation>
         </message>
         <message>
             <source>On MLX this is the drafter's block size minus the verified token; empty uses the depth the drafter was trained for.</source>
@@ -386,16 +907,52 @@
             <translation>the drafter's trained depth</translation>
         </message>
         <message>
+            <source>not offered by this engine</source>
+            <translation>not offered by this engine</translation>
+        </message>
+        <message>
+            <source>Tandem's longest draft for this method</source>
+            <translation>Tandem's longest draft for this method</translation>
+        </message>
+        <message>
             <source>llama.cpp's own default</source>
             <translation>llama.cpp's own default</translation>
+        </message>
+        <message>
+            <source>the model card</source>
+            <translation>the model card</translation>
+        </message>
+        <message>
+            <source>Starts at {value}, recommended by the model card ({source}).</source>
+            <translation>Starts at {value}, recommended by the model card ({source}).</translation>
+        </message>
+        <message>
+            <source>Starts at {value}, Tandem's default (Settings).</source>
+            <translation>Starts at {value}, Tandem's default (Settings).</translation>
         </message>
         <message>
             <source>Launch {name}</source>
             <translation>Launch {name}</translation>
         </message>
         <message>
+            <source>This computer</source>
+            <translation>This computer</translation>
+        </message>
+        <message>
+            <source>Remote server</source>
+            <translation>Remote server</translation>
+        </message>
+        <message>
+            <source>Chat through your own vLLM, SGLang or llama-server (an OpenAI-compatible API).</source>
+            <translation>Chat through your own vLLM, SGLang or llama-server (an OpenAI-compatible API).</translation>
+        </message>
+        <message>
             <source>Model</source>
             <translation>Model</translation>
+        </message>
+        <message>
+            <source>Speculation</source>
+            <translation>Speculation</translation>
         </message>
         <message>
             <source>Variant</source>
@@ -408,6 +965,10 @@
         <message>
             <source>Engine</source>
             <translation>Engine</translation>
+        </message>
+        <message>
+            <source>Memory</source>
+            <translation>Memory</translation>
         </message>
         <message>
             <source>Only engines that can run this model's format are listed.</source>
@@ -486,8 +1047,39 @@
             <translation>Max new tokens</translation>
         </message>
         <message>
+            <source>Repeat penalty</source>
+            <translation>Repeat penalty</translation>
+        </message>
+        <message>
+            <source>Higher gives more varied answers; 0 always picks the most likely token.</source>
+            <translation>Higher gives more varied answers; 0 always picks the most likely token.</translation>
+        </message>
+        <message>
+            <source>Samples only from the most likely tokens that together reach this probability.</source>
+            <translation>Samples only from the most likely tokens that together reach this probability.</translation>
+        </message>
+        <message>
+            <source>Samples only from this many most likely tokens; 0 is off.</source>
+            <translation>Samples only from this many most likely tokens; 0 is off.</translation>
+        </message>
+        <message>
+            <source>Above 1 makes repeating recent text less likely; 1 is off.</source>
+            <translation>Above 1 makes repeating recent text less likely; 1 is off.</translation>
+        </message>
+        <message>
+            <source>The longest answer, in tokens. Starts at {value}, Tandem's default (Settings).</source>
+            <translation>The longest answer, in tokens. Starts at {value}, Tandem's default (Settings).</translation>
+        </message>
+        <message>
             <source>Launch</source>
             <translation>Launch</translation>
+        </message>
+    </context>
+    <context>
+        <name>LoadBar</name>
+        <message>
+            <source>Cancel</source>
+            <translation>Cancel</translation>
         </message>
     </context>
     <context>
@@ -517,22 +1109,6 @@
             <translation>Language</translation>
         </message>
         <message>
-            <source>New chat</source>
-            <translation>New chat</translation>
-        </message>
-        <message>
-            <source>Rename</source>
-            <translation>Rename</translation>
-        </message>
-        <message>
-            <source>Delete conversation</source>
-            <translation>Delete conversation</translation>
-        </message>
-        <message>
-            <source>Cancel</source>
-            <translation>Cancel</translation>
-        </message>
-        <message>
             <source>Model: {name}</source>
             <translation>Model: {name}</translation>
         </message>
@@ -557,16 +1133,8 @@
             <translation>Memory: {value}</translation>
         </message>
         <message>
-            <source>Downloading; the model loads when the download finishes.</source>
-            <translation>Downloading; the model loads when the download finishes.</translation>
-        </message>
-        <message>
             <source>Loading {name}…</source>
             <translation>Loading {name}…</translation>
-        </message>
-        <message>
-            <source>The default model is not available</source>
-            <translation>The default model is not available</translation>
         </message>
         <message>
             <source>Cancelling…</source>
@@ -581,12 +1149,24 @@
             <translation>The model could not be loaded</translation>
         </message>
         <message>
-            <source>Loading cancelled</source>
-            <translation>Loading cancelled</translation>
+            <source>Eject</source>
+            <translation>Eject</translation>
         </message>
         <message>
-            <source>The download could not be queued</source>
-            <translation>The download could not be queued</translation>
+            <source>Unload the model and free the memory it holds</source>
+            <translation>Unload the model and free the memory it holds</translation>
+        </message>
+        <message>
+            <source>Model unloaded; its memory is freed.</source>
+            <translation>Model unloaded; its memory is freed.</translation>
+        </message>
+        <message>
+            <source>Auto is measuring which speculation pays on this machine; the chat is ready after it: {step}</source>
+            <translation>Auto is measuring which speculation pays on this machine; the chat is ready after it: {step}</translation>
+        </message>
+        <message>
+            <source>Loading cancelled</source>
+            <translation>Loading cancelled</translation>
         </message>
         <message>
             <source>Added to downloads</source>
@@ -595,10 +1175,6 @@
         <message>
             <source>A download failed</source>
             <translation>A download failed</translation>
-        </message>
-        <message>
-            <source>Check the network and the hub settings, then press Retry.</source>
-            <translation>Check the network and the hub settings, then press Retry.</translation>
         </message>
         <message>
             <source>The files could not be deleted</source>
@@ -624,6 +1200,11 @@
     <context>
         <name>MessageBubble</name>
         <message>
+            <source>Tool call</source>
+            <extracomment>earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)</extracomment>
+            <translation>Tool call</translation>
+        </message>
+        <message>
             <source>You</source>
             <translation>You</translation>
         </message>
@@ -638,6 +1219,22 @@
         <message>
             <source>failed</source>
             <translation>failed</translation>
+        </message>
+        <message>
+            <source>interrupted</source>
+            <translation>interrupted</translation>
+        </message>
+        <message>
+            <source>Tandem was closed while this answer was being written; the text saved so far is shown. Regenerate writes it again.</source>
+            <translation>Tandem was closed while this answer was being written; the text saved so far is shown. Regenerate writes it again.</translation>
+        </message>
+        <message>
+            <source>Earlier turns were left out to fit the model's context.</source>
+            <translation>Earlier turns were left out to fit the model's context.</translation>
+        </message>
+        <message>
+            <source>Messages not sent to the model: {count}. Only the newest turns fit.</source>
+            <translation>Messages not sent to the model: {count}. Only the newest turns fit.</translation>
         </message>
         <message>
             <source>Copy</source>
@@ -679,6 +1276,14 @@
             <translation>Not downloaded</translation>
         </message>
         <message>
+            <source>Checking…</source>
+            <translation>Checking…</translation>
+        </message>
+        <message>
+            <source>Mixture of experts: {active}B of {total}B parameters run per token. A drafter often slows MoE models down: verifying several drafted tokens wakes more experts than generating one.</source>
+            <translation>Mixture of experts: {active}B of {total}B parameters run per token. A drafter often slows MoE models down: verifying several drafted tokens wakes more experts than generating one.</translation>
+        </message>
+        <message>
             <source>Model</source>
             <translation>Model</translation>
         </message>
@@ -716,6 +1321,14 @@
             <translation>Status</translation>
         </message>
         <message>
+            <source>Memory</source>
+            <translation>Memory</translation>
+        </message>
+        <message>
+            <source>Will it fit in this machine's free memory at the context length of the settings? ★ marks the largest quantization that fits.</source>
+            <translation>Will it fit in this machine's free memory at the context length of the settings? ★ marks the largest quantization that fits.</translation>
+        </message>
+        <message>
             <source>A small model that proposes tokens for this one to verify; used by speculative decoding.</source>
             <translation>A small model that proposes tokens for this one to verify; used by speculative decoding.</translation>
         </message>
@@ -734,6 +1347,198 @@
         <message>
             <source>default</source>
             <translation>default</translation>
+        </message>
+        <message>
+            <source>Memory use unknown: {reason}</source>
+            <translation>Memory use unknown: {reason}</translation>
+        </message>
+        <message>
+            <source>Estimating the memory it needs…</source>
+            <translation>Estimating the memory it needs…</translation>
+        </message>
+        <message>
+            <source>Fits</source>
+            <translation>Fits</translation>
+        </message>
+        <message>
+            <source>Tight</source>
+            <translation>Tight</translation>
+        </message>
+        <message>
+            <source>Too large</source>
+            <translation>Too large</translation>
+        </message>
+        <message>
+            <source>Unknown</source>
+            <translation>Unknown</translation>
+        </message>
+        <message>
+            <source>unknown</source>
+            <translation>unknown</translation>
+        </message>
+        <message>
+            <source>{size} (estimated from the parameter count)</source>
+            <translation>{size} (estimated from the parameter count)</translation>
+        </message>
+        <message>
+            <source>{size} (from the hub listing)</source>
+            <translation>{size} (from the hub listing)</translation>
+        </message>
+        <message>
+            <source>unknown until a file is downloaded (its header gives it)</source>
+            <translation>unknown until a file is downloaded (its header gives it)</translation>
+        </message>
+        <message>
+            <source>unknown until it is listed or downloaded</source>
+            <translation>unknown until it is listed or downloaded</translation>
+        </message>
+        <message>
+            <source>{verdict} at {ctx} tokens</source>
+            <translation>{verdict} at {ctx} tokens</translation>
+        </message>
+        <message>
+            <source>Weights: {size}</source>
+            <translation>Weights: {size}</translation>
+        </message>
+        <message>
+            <source>KV cache: {size}</source>
+            <translation>KV cache: {size}</translation>
+        </message>
+        <message>
+            <source>Drafter: {size}</source>
+            <translation>Drafter: {size}</translation>
+        </message>
+        <message>
+            <source>Overhead: {size}</source>
+            <translation>Overhead: {size}</translation>
+        </message>
+        <message>
+            <source>Total: {size}</source>
+            <translation>Total: {size}</translation>
+        </message>
+        <message>
+            <source>Available now: {size}</source>
+            <translation>Available now: {size}</translation>
+        </message>
+        <message>
+            <source>★ The largest quantization that fits</source>
+            <translation>★ The largest quantization that fits</translation>
+        </message>
+    </context>
+    <context>
+        <name>RemoteTab</name>
+        <message>
+            <source>Stored in the system keyring for this endpoint when the server answers.</source>
+            <extracomment>(server engine, label) offered for the serve command None: no key was typed; True: stored in the keyring; False: the keyring did not keep it</extracomment>
+            <translation>Stored in the system keyring for this endpoint when the server answers.</translation>
+        </message>
+        <message>
+            <source>A key is stored in the keyring for this endpoint; leave the field empty to use it.</source>
+            <translation>A key is stored in the keyring for this endpoint; leave the field empty to use it.</translation>
+        </message>
+        <message>
+            <source>Asking {url} for its models…</source>
+            <translation>Asking {url} for its models…</translation>
+        </message>
+        <message>
+            <source>{n} model(s) on this server ({kind}).</source>
+            <translation>{n} model(s) on this server ({kind}).</translation>
+        </message>
+        <message>
+            <source>The system keyring did not keep the key: Tandem uses it for this launch only.</source>
+            <translation>The system keyring did not keep the key: Tandem uses it for this launch only.</translation>
+        </message>
+        <message>
+            <source>The server's models could not be listed</source>
+            <translation>The server's models could not be listed</translation>
+        </message>
+        <message>
+            <source>OpenAI-compatible</source>
+            <translation>OpenAI-compatible</translation>
+        </message>
+        <message>
+            <source>The statistics strip shows the rounds and acceptance this server reports (when it runs with a drafter).</source>
+            <translation>The statistics strip shows the rounds and acceptance this server reports (when it runs with a drafter).</translation>
+        </message>
+        <message>
+            <source>This server does not report acceptance: the statistics strip shows its speed only.</source>
+            <translation>This server does not report acceptance: the statistics strip shows its speed only.</translation>
+        </message>
+        <message>
+            <source>The server's own launch settings decide speculation. The statistics strip shows the rounds and acceptance where the server reports them (llama.cpp timings, vLLM and SGLang metrics).</source>
+            <translation>The server's own launch settings decide speculation. The statistics strip shows the rounds and acceptance where the server reports them (llama.cpp timings, vLLM and SGLang metrics).</translation>
+        </message>
+        <message>
+            <source>No {engine} command for this model: {reason}</source>
+            <translation>No {engine} command for this model: {reason}</translation>
+        </message>
+        <message>
+            <source>Copied to the clipboard.</source>
+            <translation>Copied to the clipboard.</translation>
+        </message>
+        <message>
+            <source>Plain HTTP to {host} would send the key and your chats unencrypted: use https://, or tick Allow plain HTTP if this network is yours.</source>
+            <translation>Plain HTTP to {host} would send the key and your chats unencrypted: use https://, or tick Allow plain HTTP if this network is yours.</translation>
+        </message>
+        <message>
+            <source>Not a server address Tandem connects to: {detail}</source>
+            <translation>Not a server address Tandem connects to: {detail}</translation>
+        </message>
+        <message>
+            <source>Server</source>
+            <translation>Server</translation>
+        </message>
+        <message>
+            <source>Endpoint</source>
+            <translation>Endpoint</translation>
+        </message>
+        <message>
+            <source>The OpenAI API address of your own server (vLLM, SGLang, llama-server or any OpenAI-compatible one). HTTPS is required for other machines.</source>
+            <translation>The OpenAI API address of your own server (vLLM, SGLang, llama-server or any OpenAI-compatible one). HTTPS is required for other machines.</translation>
+        </message>
+        <message>
+            <source>Allow plain HTTP for this endpoint</source>
+            <translation>Allow plain HTTP for this endpoint</translation>
+        </message>
+        <message>
+            <source>API key</source>
+            <translation>API key</translation>
+        </message>
+        <message>
+            <source>Leave empty if the server needs none</source>
+            <translation>Leave empty if the server needs none</translation>
+        </message>
+        <message>
+            <source>Kept in the system keyring for this endpoint only, never in Tandem's settings.</source>
+            <translation>Kept in the system keyring for this endpoint only, never in Tandem's settings.</translation>
+        </message>
+        <message>
+            <source>Model</source>
+            <translation>Model</translation>
+        </message>
+        <message>
+            <source>The server's only model</source>
+            <translation>The server's only model</translation>
+        </message>
+        <message>
+            <source>List models</source>
+            <translation>List models</translation>
+        </message>
+        <message>
+            <source>Ask the server which models it serves</source>
+            <translation>Ask the server which models it serves</translation>
+        </message>
+        <message>
+            <source>Start a server for {model}</source>
+            <translation>Start a server for {model}</translation>
+        </message>
+        <message>
+            <source>The command that starts the server with this model's drafter, translated from Tandem's model entry (the same as `tandem serve-command`).</source>
+            <translation>The command that starts the server with this model's drafter, translated from Tandem's model entry (the same as `tandem serve-command`).</translation>
+        </message>
+        <message>
+            <source>Copy</source>
+            <translation>Copy</translation>
         </message>
     </context>
     <context>
@@ -765,6 +1570,60 @@
         <message>
             <source>Max new tokens</source>
             <translation>Max new tokens</translation>
+        </message>
+    </context>
+    <context>
+        <name>ServerPanel</name>
+        <message>
+            <source>Local server</source>
+            <translation>Local server</translation>
+        </message>
+        <message>
+            <source>OpenAI-compatible API of the loaded model</source>
+            <translation>OpenAI-compatible API of the loaded model</translation>
+        </message>
+        <message>
+            <source>API key (send as 'Authorization: Bearer &lt;key&gt;'):</source>
+            <translation>API key (send as 'Authorization: Bearer &lt;key&gt;'):</translation>
+        </message>
+        <message>
+            <source>Copy</source>
+            <translation>Copy</translation>
+        </message>
+        <message>
+            <source>Allow other machines to connect</source>
+            <translation>Allow other machines to connect</translation>
+        </message>
+        <message>
+            <source>Served requests</source>
+            <translation>Served requests</translation>
+        </message>
+        <message>
+            <source>Not running</source>
+            <translation>Not running</translation>
+        </message>
+        <message>
+            <source>Warning: the server listens on all network addresses; anyone who has the key can use it.</source>
+            <translation>Warning: the server listens on all network addresses; anyone who has the key can use it.</translation>
+        </message>
+    </context>
+    <context>
+        <name>ServerSwitch</name>
+        <message>
+            <source>Server: %1</source>
+            <translation>Server: %1</translation>
+        </message>
+        <message>
+            <source>Local server</source>
+            <translation>Local server</translation>
+        </message>
+        <message>
+            <source>Serve the loaded model to other programs over an OpenAI-compatible API</source>
+            <translation>Serve the loaded model to other programs over an OpenAI-compatible API</translation>
+        </message>
+        <message>
+            <source>The server could not start: %1</source>
+            <translation>The server could not start: %1</translation>
         </message>
     </context>
     <context>
@@ -854,12 +1713,68 @@
             <translation>Default engine</translation>
         </message>
         <message>
+            <source>Speculation at start</source>
+            <translation>Speculation at start</translation>
+        </message>
+        <message>
+            <source>Auto (measured on this machine)</source>
+            <translation>Auto (measured on this machine)</translation>
+        </message>
+        <message>
+            <source>Off</source>
+            <translation>Off</translation>
+        </message>
+        <message>
+            <source>What the model loaded at start uses. Auto measures each model once on this machine (a few seconds) and keeps speculation only where it pays; Off decodes plainly.</source>
+            <translation>What the model loaded at start uses. Auto measures each model once on this machine (a few seconds) and keeps speculation only where it pays; Off decodes plainly.</translation>
+        </message>
+        <message>
             <source>Language</source>
             <translation>Language</translation>
         </message>
         <message>
+            <source>Learned text</source>
+            <translation>Learned text</translation>
+        </message>
+        <message>
+            <source>Forget learned text</source>
+            <translation>Forget learned text</translation>
+        </message>
+        <message>
+            <source>Suffix decoding (MLX) drafts from your earlier questions and answers, kept on this computer only ({tokens} tokens now). Forgetting deletes them; deleting a conversation deletes what it taught.</source>
+            <translation>Suffix decoding (MLX) drafts from your earlier questions and answers, kept on this computer only ({tokens} tokens now). Forgetting deletes them; deleting a conversation deletes what it taught.</translation>
+        </message>
+        <message>
             <source>System language</source>
             <translation>System language</translation>
+        </message>
+        <message>
+            <source>Local server key</source>
+            <translation>Local server key</translation>
+        </message>
+        <message>
+            <source>Copy</source>
+            <translation>Copy</translation>
+        </message>
+        <message>
+            <source>Reading the key…</source>
+            <translation>Reading the key…</translation>
+        </message>
+        <message>
+            <source>Clients send it as the API key. Set by TANDEM_API_KEY for this session.</source>
+            <translation>Clients send it as the API key. Set by TANDEM_API_KEY for this session.</translation>
+        </message>
+        <message>
+            <source>Clients send it as the API key. Kept in the system keyring.</source>
+            <translation>Clients send it as the API key. Kept in the system keyring.</translation>
+        </message>
+        <message>
+            <source>Clients send it as the API key. No system keyring: a new key is made at each start.</source>
+            <translation>Clients send it as the API key. No system keyring: a new key is made at each start.</translation>
+        </message>
+        <message>
+            <source>Clients send it as the API key.</source>
+            <translation>Clients send it as the API key.</translation>
         </message>
     </context>
     <context>
@@ -905,8 +1820,8 @@
             <translation>Acceptance rate</translation>
         </message>
         <message>
-            <source>Mean tokens per round</source>
-            <translation>Mean tokens per round</translation>
+            <source>Mean tokens per drafting round</source>
+            <translation>Mean tokens per drafting round</translation>
         </message>
         <message>
             <source>Speculation</source>
@@ -939,6 +1854,18 @@
         <message>
             <source>Accepted</source>
             <translation>Accepted</translation>
+        </message>
+        <message>
+            <source>Emitted</source>
+            <translation>Emitted</translation>
+        </message>
+        <message>
+            <source>Plain decode speed, this prompt</source>
+            <translation>Plain decode speed, this prompt</translation>
+        </message>
+        <message>
+            <source>Speedup vs plain, measured</source>
+            <translation>Speedup vs plain, measured</translation>
         </message>
         <message>
             <source>not measured</source>
@@ -981,6 +1908,10 @@
             <translation>no speculation</translation>
         </message>
         <message>
+            <source>this server does not report acceptance</source>
+            <translation>this server does not report acceptance</translation>
+        </message>
+        <message>
             <source>{value} accepted</source>
             <translation>{value} accepted</translation>
         </message>
@@ -993,20 +1924,40 @@
             <translation>Share of drafted tokens the model accepted</translation>
         </message>
         <message>
-            <source>Tokens produced per verification round: accepted drafts plus one</source>
-            <translation>Tokens produced per verification round: accepted drafts plus one</translation>
+            <source>Mean tokens emitted per drafting round: the accepted drafts plus the model's own token, fewer when the answer ended inside the round</source>
+            <translation>Mean tokens emitted per drafting round: the accepted drafts plus the model's own token, fewer when the answer ended inside the round</translation>
+        </message>
+        <message>
+            <source>Tandem has not seen this model answer without speculation on this machine yet. Click Measure to run this prompt without speculation, or get one plain answer of at least {n} tokens: later answers then show the speedup automatically.</source>
+            <translation>Tandem has not seen this model answer without speculation on this machine yet. Click Measure to run this prompt without speculation, or get one plain answer of at least {n} tokens: later answers then show the speedup automatically.</translation>
+        </message>
+        <message>
+            <source>{value}× vs plain, measured</source>
+            <translation>{value}× vs plain, measured</translation>
+        </message>
+        <message>
+            <source>Measured: the same prompt without speculation decoded at {plain} tok/s on this machine; this answer at {spec} tok/s.</source>
+            <translation>Measured: the same prompt without speculation decoded at {plain} tok/s on this machine; this answer at {spec} tok/s.</translation>
         </message>
         <message>
             <source>Per-round acceptance: grey = drafted, green = accepted</source>
             <translation>Per-round acceptance: grey = drafted, green = accepted</translation>
         </message>
         <message>
-            <source>speedup: not measured</source>
-            <translation>speedup: not measured</translation>
+            <source>Measuring…</source>
+            <translation>Measuring…</translation>
         </message>
         <message>
-            <source>Tandem has not seen this model answer without speculation on this machine yet. Relaunch the model with speculation off and get one answer of at least {n} tokens, then load it with speculation again: later answers show the speedup automatically.</source>
-            <translation>Tandem has not seen this model answer without speculation on this machine yet. Relaunch the model with speculation off and get one answer of at least {n} tokens, then load it with speculation again: later answers show the speedup automatically.</translation>
+            <source>Measure</source>
+            <translation>Measure</translation>
+        </message>
+        <message>
+            <source>Run this prompt again without speculation (same settings, on a plain copy of the model loaded for the measurement) and show the direct speedup of this answer</source>
+            <translation>Run this prompt again without speculation (same settings, on a plain copy of the model loaded for the measurement) and show the direct speedup of this answer</translation>
+        </message>
+        <message>
+            <source>speedup: not measured</source>
+            <translation>speedup: not measured</translation>
         </message>
         <message>
             <source>{value}× vs plain</source>

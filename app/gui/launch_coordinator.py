@@ -38,10 +38,6 @@ from app.gui.workers import EngineHost
 log = logging.getLogger(__name__)
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("LaunchCoordinator", text)
-
-
 class LaunchCoordinator(QObject):
     """Signals: ``loadStarted(str family)``, ``downloadsQueued()`` (a launch waits for its
     downloads), ``notice(str text, int ms)`` (a status-bar line), ``problem(object UserError)``."""
@@ -96,9 +92,17 @@ class LaunchCoordinator(QObject):
             ids.append(item_id)
         if self._pending is not None:
             self._pending.cancel()  # the newer launch wins
-        self._pending = self.ops.spawn(self._load_after(choice, ids), _tr("The model could not be loaded"))
+        self._pending = self.ops.spawn(
+            self._load_after(choice, ids),
+            QCoreApplication.translate("LaunchCoordinator", "The model could not be loaded"),
+        )
         self.downloadsQueued.emit()
-        self.notice.emit(_tr("Downloading; the model loads when the download finishes."), 8000)
+        self.notice.emit(
+            QCoreApplication.translate(
+                "LaunchCoordinator", "Downloading; the model loads when the download finishes."
+            ),
+            8000,
+        )
 
     async def _load_after(self, choice: LaunchChoice, ids: list[str]) -> None:
         futures = [self._done_future(i) for i in ids]
@@ -134,7 +138,9 @@ class LaunchCoordinator(QObject):
         try:
             return self.downloads.enqueue(request)
         except Exception as exc:  # an unresolvable spec: say why, never crash
-            self.ops.errors.report(exc, _tr("The download could not be queued"))
+            self.ops.errors.report(
+                exc, QCoreApplication.translate("LaunchCoordinator", "The download could not be queued")
+            )
             return None
 
     def start_load(self, choice: LaunchChoice) -> None:
@@ -153,7 +159,9 @@ class LaunchCoordinator(QObject):
         if choice is None or not choice.auto:
             return False
         self.start_load(replace(choice, auto=False, speculation=SpeculationOptions()))
-        self.notice.emit(_tr("Speculation is off for this model now."), 8000)
+        self.notice.emit(
+            QCoreApplication.translate("LaunchCoordinator", "Speculation is off for this model now."), 8000
+        )
         return True
 
     def remeasure(self) -> bool:
@@ -199,14 +207,18 @@ class LaunchCoordinator(QObject):
         try:
             choice = self.default_choice()
         except Exception as exc:
-            self.ops.errors.report(exc, _tr("The default model is not available"))
+            self.ops.errors.report(
+                exc, QCoreApplication.translate("LaunchCoordinator", "The default model is not available")
+            )
             return
         self.start_load(choice)
 
     def load_startup_model(self) -> asyncio.Task[Any]:
         """Reopen the last launch when its files are still on disk, else load the default model
         and say why (issue 8, item 23). The checks run on a worker."""
-        return self.ops.spawn(self._startup(), _tr("The model could not be loaded"))
+        return self.ops.spawn(
+            self._startup(), QCoreApplication.translate("LaunchCoordinator", "The model could not be loaded")
+        )
 
     async def _startup(self) -> None:
         record = self._settings().last_model
@@ -218,12 +230,17 @@ class LaunchCoordinator(QObject):
             self.start_load(problem)
             return
         model = f"{record.family} {record.quantization}"
-        note = _tr("{model} could not be reopened: {reason}").format(model=model, reason=problem)
+        note = QCoreApplication.translate(
+            "LaunchCoordinator", "{model} could not be reopened: {reason}"
+        ).format(model=model, reason=problem)
         self.problem.emit(
             UserError(
-                _tr("Your last model was not reopened"),
+                QCoreApplication.translate("LaunchCoordinator", "Your last model was not reopened"),
                 note,
-                _tr("The default model is loaded instead. Download the model again from the Models page."),
+                QCoreApplication.translate(
+                    "LaunchCoordinator",
+                    "The default model is loaded instead. Download the model again from the Models page.",
+                ),
             )
         )
         self.notice.emit(note, 15000)
@@ -240,15 +257,17 @@ class LaunchCoordinator(QObject):
             return str(exc)
         avail = capability.engine_availability(record.engine)
         if not avail.ok:
-            return _tr("the {engine} engine is not available ({reason})").format(
-                engine=record.engine, reason=avail.reason
-            )
+            return QCoreApplication.translate(
+                "LaunchCoordinator", "the {engine} engine is not available ({reason})"
+            ).format(engine=record.engine, reason=avail.reason)
         if self.cache.probe(family, spec, "target", quant) != "cached":
-            return _tr("its files are no longer on disk")
+            return QCoreApplication.translate("LaunchCoordinator", "its files are no longer on disk")
         method = record.speculation_method
         drafter = method in DRAFTER_METHODS and spec.declares_drafter()
         if drafter and self.cache.probe(family, spec, "drafter", record.draft_quantization) != "cached":
-            return _tr("its drafter's files are no longer on disk")
+            return QCoreApplication.translate(
+                "LaunchCoordinator", "its drafter's files are no longer on disk"
+            )
         try:
             choice = choice_from_record(record, self.registry, sampling)
         except ValueError as exc:  # RegistryError, SpeculationError, SamplingError
