@@ -7,8 +7,16 @@ turns valid values into the :class:`~app.core.launch.LaunchChoice` it returns. M
 
 The rules:
 
-- The Speculative Decoding panel is shown only if the spec declares a drafter AND the chosen
-  engine can run one (``capability.drafter_support``, which also asks whether it is installed).
+- The Speculative Decoding panel is shown only if (the spec declares a drafter OR the
+  compatible-drafter finder found one on this computer) AND the chosen engine can run it
+  (``capability.drafter_support`` for a declared one, which also asks whether it is installed;
+  an installed engine that runs ``draft`` drafters of this format for a found one).
+- A GGUF spec that declares no drafter is searched for one (issue 10, item 3) once its file is on
+  disk and the engine could run a drafter: the dialog runs the finder off the GUI thread and
+  hands the candidates back in :attr:`FormValues.found`; only compatible ones are offered, and
+  "none found" is a note (with the hint to download a smaller sibling or use a model-free method).
+  A found drafter launches as method ``draft`` with an explicit ``draft_model_path``; Auto may try
+  the chosen one (it is on disk by construction).
 - The drafter's quantization is asked only once the switch is on; tokens per round stays in view
   (disabled while off) so the engine's default depth can be read before deciding.
 - Model-free methods (n-gram) are offered for any model on an installed engine that has them, and
@@ -34,6 +42,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal, Protocol
 
+from app.core.catalog.drafters import Candidate
 from app.core.engines import capability
 from app.core.engines.base import Sampling, SamplingError
 from app.core.engines.capability import ENGINES, Support
@@ -90,6 +99,12 @@ class NoteCode(StrEnum):
     REMOTE_URL_INVALID = "remote-url-invalid"
     #: plain HTTP to another machine, not allowed for this endpoint (``host``)
     REMOTE_NEEDS_HTTPS = "remote-needs-https"
+    #: the finder is looking for a compatible drafter on this computer
+    FINDING_DRAFTERS = "finding-drafters"
+    #: the finder found no compatible drafter (``rejected``: how many files were judged and refused)
+    NO_COMPATIBLE_DRAFTER = "no-compatible-drafter"
+    #: the finder could not run (``detail``: its error)
+    DRAFTER_SEARCH_FAILED = "drafter-search-failed"
 
 
 Level = Literal["info", "warn", "error"]
@@ -148,6 +163,15 @@ class FormValues:
     max_tokens: int = 256
     #: the Auto choice (the default); a manual drafter or model-free method replaces it
     auto: bool = True
+    #: the finder's candidates for a spec without a declared drafter (compatible and not), None
+    #: while it has not run for this spec and quantization
+    found: tuple[Candidate, ...] | None = None
+    #: the finder is running for this spec and quantization
+    finding: bool = False
+    #: the error of a finder that failed ("" when none)
+    find_error: str = ""
+    #: the chosen found drafter's path (None: the first compatible one)
+    found_drafter: str | None = None
 
 
 @dataclass(frozen=True)
@@ -190,6 +214,16 @@ class FormState:
     auto_drafter: bool = False
     auto_draft_quant: str | None = None
     auto_note: Note | None = None
+    #: where the panel's drafter comes from: "declared" (the spec's), "found" (the finder's), ""
+    drafter_source: str = ""
+    #: the compatible drafters the finder found (offered), best first
+    found_drafters: tuple[Candidate, ...] = ()
+    #: the found drafter a manual launch or Auto uses (a path), None when none applies
+    found_drafter: str | None = None
+    #: what the finder says outside the panel (searching, none found, failed)
+    found_note: Note | None = None
+    #: Auto may try this found drafter (a path)
+    auto_found_drafter: str | None = None
 
 
 @dataclass
@@ -263,9 +297,32 @@ class LaunchForm:
         return [QuantOption(v, self._status(self.family, spec, "drafter", v)) for v in values]
 
     # --- rules --------------------------------------------------------------------------------
-    def panel_visible(self, spec: AnySpec, engine: str) -> bool:
-        """The gate: the spec declares a drafter AND the engine can run one."""
-        return bool(engine) and spec.declares_drafter() and self.support(spec, engine).ok
+    def panel_visible(self, spec: AnySpec, engine: str, found: tuple[Candidate, ...] | None = None) -> bool:
+        """The gate: (the spec declares a drafter OR a compatible drafter was found) AND the
+        engine can run it."""
+        if not engine:
+            return False
+        if spec.declares_drafter():
+            return self.support(spec, engine).ok
+        return bool(compatible(found)) and self.runs_found_drafter(spec, engine)
+
+    @staticmethod
+    def runs_found_drafter(spec: AnySpec, engine: str) -> bool:
+        """An installed engine that runs ``draft`` drafters of a GGUF spec's format (the finder
+        reads GGUF headers; an MLX spec's drafter search is not offered here)."""
+        info = ENGINES.get(engine)
+        if info is None or spec.format != "gguf" or spec.format not in info.formats:
+            return False
+        return "draft" in info.drafter_methods and capability.engine_availability(engine).ok
+
+    def wants_drafter_search(self, spec: AnySpec, quant: str | None, engine: str) -> bool:
+        """Run the finder for this spec: it declares no drafter, the engine could run a found one
+        and the model's file is on disk (the finder compares headers of local files)."""
+        return (
+            not spec.declares_drafter()
+            and self.runs_found_drafter(spec, engine)
+            and self._status(self.family, spec, "target", quant) == "cached"
+        )
 
     def evaluate(self, v: FormValues) -> FormState:
         spec, engine = v.spec, v.engine
@@ -278,12 +335,29 @@ class LaunchForm:
         if self._status(self.family, spec, "target", v.quant) != "cached":
             target_note = Note(NoteCode.TARGET_NOT_CACHED, "info", {"quant": v.quant})
 
-        visible = self.panel_visible(spec, engine)
-        method = (self.support(spec, engine).method if visible else None) or "draft"
+        declared = spec.declares_drafter()
+        visible = self.panel_visible(spec, engine, v.found)
+        source = ("declared" if declared else "found") if visible else ""
+        method = (self.support(spec, engine).method if source == "declared" else None) or "draft"
         drafter_on = visible and v.drafter_on
         draft_quants = tuple(self.draft_quants(spec))
+        offered = compatible(v.found) if source == "found" else ()
+        paths = [c.path for c in offered]
+        found_drafter = (v.found_drafter if v.found_drafter in paths else paths[0]) if paths else None
+        found_note = None
+        if not declared and self.runs_found_drafter(spec, engine):
+            if v.finding:
+                found_note = Note(NoteCode.FINDING_DRAFTERS, "info")
+            elif v.find_error:
+                found_note = Note(NoteCode.DRAFTER_SEARCH_FAILED, "warn", {"detail": v.find_error})
+            elif v.found is not None and not offered:
+                found_note = Note(NoteCode.NO_COMPATIBLE_DRAFTER, "info", {"rejected": len(v.found)})
         download_note = None
-        if drafter_on and self._status(self.family, spec, "drafter", v.draft_quant) != "cached":
+        if (
+            drafter_on
+            and source == "declared"
+            and self._status(self.family, spec, "drafter", v.draft_quant) != "cached"
+        ):
             download_note = Note(NoteCode.DRAFTER_NOT_CACHED, "info", {"quant": v.draft_quant})
         moe_note = (
             Note(NoteCode.MOE_DRAFTER_COST, "warn") if visible and spec.activated_size_in_billions else None
@@ -307,8 +381,10 @@ class LaunchForm:
 
         auto_available = available and engine in ("llama.cpp", "mlx")
         auto_on = v.auto and auto_available and not drafter_on and not model_free
-        auto_drafter, auto_dq, auto_note = False, None, None
-        if auto_on and visible:
+        auto_drafter, auto_dq, auto_note, auto_found = False, None, None, None
+        if auto_on and source == "found":
+            auto_found = found_drafter  # on disk by construction: Auto may try it
+        elif auto_on and visible:
             cached = [q.value for q in draft_quants if q.status == "cached"]
             if cached:
                 auto_drafter, auto_dq = True, cached[0]
@@ -329,8 +405,8 @@ class LaunchForm:
             method=method,
             switch_label=SwitchLabel.ENABLE_MTP if method == "mtp" else SwitchLabel.USE_DRAFTER,
             drafter_on=drafter_on,
-            draft_quant_shown=drafter_on,
-            draft_quant_enabled=drafter_on and len(draft_quants) > 1,
+            draft_quant_shown=drafter_on and source == "declared",
+            draft_quant_enabled=drafter_on and source == "declared" and len(draft_quants) > 1,
             draft_quants=draft_quants,
             depth_enabled=drafter_on,
             depth_error=depth_error,
@@ -352,6 +428,11 @@ class LaunchForm:
             auto_drafter=auto_drafter,
             auto_draft_quant=auto_dq,
             auto_note=auto_note,
+            drafter_source=source,
+            found_drafters=offered,
+            found_drafter=found_drafter,
+            found_note=found_note,
+            auto_found_drafter=auto_found,
         )
 
     @staticmethod
@@ -435,7 +516,17 @@ class LaunchForm:
         model_free = v.model_free if v.model_free in state.model_free_methods else None
         if state.auto_on:
             # Auto: speculation off until the calibration chooses; it may try the cached drafter
-            options = SpeculationOptions(draft_quantization=state.auto_draft_quant)
+            options = SpeculationOptions(
+                draft_quantization=state.auto_draft_quant, draft_model_path=state.auto_found_drafter
+            )
+        elif state.drafter_on and state.drafter_source == "found":
+            # a found drafter: its file, as an explicit drafter path (nothing to download)
+            options = SpeculationOptions.build(
+                enabled=True,
+                method="draft",
+                num_speculative_tokens=v.depth,
+                draft_model_path=state.found_drafter,
+            )
         elif state.drafter_on:
             options = SpeculationOptions.build(
                 enabled=True,
@@ -471,6 +562,11 @@ class LaunchForm:
             auto=state.auto_on,
             auto_drafter=state.auto_drafter,
         )
+
+
+def compatible(found: tuple[Candidate, ...] | None) -> tuple[Candidate, ...]:
+    """The candidates to offer: compatible ones with a local path (never an incompatible one)."""
+    return tuple(c for c in found or () if c.compatible and c.path)
 
 
 def _remote_sampling(v: FormValues) -> tuple[Sampling | None, Note | None]:

@@ -73,6 +73,8 @@ class LastLaunch(BaseModel):
     engine: str
     speculation_method: str | None = None
     draft_quantization: str | None = None
+    #: a drafter found on this computer for a model that declares none (issue 10): its file
+    draft_model_path: str | None = None
     num_speculative_tokens: Annotated[int | None, Field(ge=1)] = None
     n_ctx: Annotated[int | None, Field(ge=256)] = None
     threads: Annotated[int | None, Field(ge=1)] = None

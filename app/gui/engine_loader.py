@@ -11,6 +11,7 @@ items 2 and 23).
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -59,7 +60,8 @@ def speculation_label(choice: LaunchChoice) -> str:
     if not opts.enabled:
         return ""
     if opts.method in DRAFTER_METHODS:
-        dq = opts.draft_quantization or ""
+        # a found drafter (issue 10) has a file, not a quantization of a declared one
+        dq = opts.draft_quantization or (Path(opts.draft_model_path).name if opts.draft_model_path else "")
         return f"{opts.method} {dq}".strip()
     return opts.method
 
@@ -81,6 +83,8 @@ def launch_record(choice: LaunchChoice) -> LastLaunch:
         engine=choice.engine,
         speculation_method="auto" if choice.auto else (opts.method if opts.enabled else None),
         draft_quantization=opts.draft_quantization if opts.enabled or choice.auto else None,
+        # a found drafter (issue 10): the file the launch used, reopened only while it exists
+        draft_model_path=opts.draft_model_path if opts.enabled or choice.auto else None,
         num_speculative_tokens=opts.num_speculative_tokens if opts.enabled else None,
         n_ctx=choice.n_ctx,
         threads=choice.threads,
@@ -99,14 +103,20 @@ def choice_from_record(record: LastLaunch, registry: Registry, fallback: Samplin
     the registry (family removed, spec or quantization gone, bad speculation)."""
     family, spec, quant = registry.match(record.family, record.format, record.size, record.quantization)
     is_auto = record.speculation_method == "auto"
+    found = record.draft_model_path
+    if found and not Path(found).is_file():
+        if not is_auto:
+            raise ValueError(f"its drafter's file is no longer on disk ({found})")
+        found = None  # Auto measures without a found drafter that is gone
     if is_auto:
-        options = SpeculationOptions(draft_quantization=record.draft_quantization)
+        options = SpeculationOptions(draft_quantization=record.draft_quantization, draft_model_path=found)
     elif record.speculation_method:
         options = SpeculationOptions.build(
             enabled=True,
             method=record.speculation_method,
             draft_quantization=record.draft_quantization,
             num_speculative_tokens=record.num_speculative_tokens,
+            draft_model_path=found,
         )
     else:
         options = SpeculationOptions()

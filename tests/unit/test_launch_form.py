@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from app.core.catalog.drafters import Candidate
 from app.core.engines import capability
 from app.core.engines.base import SamplingError
 from app.core.engines.capability import Support
@@ -291,3 +292,126 @@ def test_notes_are_codes_not_sentences(installed: dict[str, bool]) -> None:
         NoteCode.ENGINE_UNAVAILABLE, NoteCode.TARGET_NOT_CACHED, NoteCode.DEPTH_INVALID,
         NoteCode.MAX_TOKENS_NOT_BELOW_CONTEXT,
     }  # fmt: skip
+
+
+# --- drafters found on this computer for a model that declares none (issue 10, item 3) ---------
+# The candidates are the finder's own type; which files are compatible is the finder's test
+# (tests/unit/test_drafter_finder*.py) and the GUI test runs it on real files.
+
+
+def found(*compat: str, refused: tuple[str, ...] = ()) -> tuple[Candidate, ...]:
+    ok = tuple(Candidate("file", True, "identical vocabulary", 100, path=p) for p in compat)
+    bad = tuple(Candidate("file", False, "tokenizer type differs", 50, path=p) for p in refused)
+    return ok + bad
+
+
+# found (compatible) x engine installed -> panel shown; note shown when searched and none found
+FOUND_GATE = [
+    (found("/m/a.gguf"), True, True, None),
+    (found("/m/a.gguf", refused=("/m/g.gguf",)), True, True, None),
+    (found(refused=("/m/g.gguf",)), True, False, NoteCode.NO_COMPATIBLE_DRAFTER),
+    ((), True, False, NoteCode.NO_COMPATIBLE_DRAFTER),
+    (None, True, False, None),  # not searched (e.g. the model is not on disk): nothing to say
+    (found("/m/a.gguf"), False, False, None),  # the engine cannot run it: no panel, no note
+]
+
+
+@pytest.mark.parametrize(("cands", "engine_ok", "shown", "note"), FOUND_GATE)
+def test_found_drafter_gate(
+    installed: dict[str, bool],
+    cands: tuple[Candidate, ...] | None,
+    engine_ok: bool,
+    shown: bool,
+    note: NoteCode | None,
+) -> None:
+    fam, spec, quant = pick("gemma-3-270m", "gguf")
+    assert not spec.declares_drafter()
+    installed["llama.cpp"] = engine_ok
+    form = LaunchForm(fam, statuses({("target", quant)}))
+    st = form.evaluate(values(spec, quant, "llama.cpp", found=cands))
+    assert st.panel_visible is shown
+    assert st.drafter_source == ("found" if shown else "")
+    assert (st.found_note.code if st.found_note else None) == note
+    if note == NoteCode.NO_COMPATIBLE_DRAFTER:
+        assert st.found_note is not None and st.found_note.params["rejected"] == len(cands or ())
+    # only compatible files are ever offered
+    assert all(c.compatible for c in st.found_drafters)
+    assert [c.path for c in st.found_drafters] == (
+        [c.path for c in cands or () if c.compatible] if shown else []
+    )
+    assert form.panel_visible(spec, "llama.cpp", cands) is shown
+    # the model-free methods stay as they are, with or without a found drafter
+    assert st.model_free_methods == (tuple(capability.model_free_methods("llama.cpp")) if engine_ok else ())
+
+
+def test_finder_runs_only_for_a_gguf_on_disk_without_a_declared_drafter(installed: dict[str, bool]) -> None:
+    fam, spec, quant = pick("gemma-3-270m", "gguf")
+    assert LaunchForm(fam, statuses({("target", quant)})).wants_drafter_search(spec, quant, "llama.cpp")
+    assert not LaunchForm(fam, statuses()).wants_drafter_search(spec, quant, "llama.cpp")  # not on disk
+    installed["llama.cpp"] = False
+    assert not LaunchForm(fam, statuses({("target", quant)})).wants_drafter_search(spec, quant, "llama.cpp")
+    installed["llama.cpp"] = True
+    sfam, sspec, squant = pick("smollm2-135m-instruct", "gguf")  # declares one
+    assert not LaunchForm(sfam, statuses({("target", squant)})).wants_drafter_search(
+        sspec, squant, "llama.cpp"
+    )
+    st = LaunchForm(sfam, statuses({("target", squant)})).evaluate(
+        values(sspec, squant, "llama.cpp", found=found("/m/a.gguf"))
+    )
+    assert st.drafter_source == "declared" and st.found_drafters == () and st.found_note is None
+    registry = Registry.load()
+    registry.register(
+        {
+            "name": "tiny-mlx",
+            "specs": [
+                {
+                    "format": "mlx",
+                    "size_in_billions": 1,
+                    "quantizations": ["4bit"],
+                    "sources": {"huggingface": {"model_id": "org/tiny-{quantization}"}},
+                }
+            ],
+        }
+    )
+    mfam, mspec, mquant = registry.match("tiny-mlx", "mlx", None)
+    mform = LaunchForm(mfam, statuses({("target", mquant)}))
+    assert not mform.wants_drafter_search(mspec, mquant, "mlx")
+    assert not mform.evaluate(values(mspec, mquant, "mlx", found=found("/m/a"))).panel_visible
+
+
+def test_found_drafter_choice_and_the_searching_note(installed: dict[str, bool]) -> None:
+    fam, spec, quant = pick("gemma-3-270m", "gguf")
+    form = LaunchForm(fam, statuses({("target", quant)}))
+    st = form.evaluate(values(spec, quant, "llama.cpp", finding=True))
+    assert st.found_note is not None and st.found_note.code == NoteCode.FINDING_DRAFTERS
+    assert not st.panel_visible
+    failed = form.evaluate(values(spec, quant, "llama.cpp", find_error="disk gone"))
+    assert failed.found_note is not None and failed.found_note.code == NoteCode.DRAFTER_SEARCH_FAILED
+
+    cands = found("/m/a.gguf", "/m/b.gguf", refused=("/m/g.gguf",))
+    # switched on, the second file chosen: a draft launch with that file, nothing to download
+    v = values(spec, quant, "llama.cpp", found=cands, drafter_on=True, found_drafter="/m/b.gguf", depth="4")
+    st = form.evaluate(v)
+    assert st.drafter_on and st.switch_label == SwitchLabel.USE_DRAFTER and st.method == "draft"
+    assert not st.draft_quant_shown and st.download_note is None and st.depth_enabled
+    assert st.found_drafter == "/m/b.gguf"
+    choice = form.choice(v)
+    assert not choice.auto and choice.downloads == []
+    opts = choice.speculation
+    assert (opts.enabled, opts.method, opts.draft_model_path) == (True, "draft", "/m/b.gguf")
+    assert opts.num_speculative_tokens == 4 and opts.draft_quantization is None
+    # a refused file is never used, even if named: the first compatible one is
+    st = form.evaluate(replace(v, found_drafter="/m/g.gguf"))
+    assert st.found_drafter == "/m/a.gguf"
+    assert form.choice(replace(v, found_drafter="/m/g.gguf")).speculation.draft_model_path == "/m/a.gguf"
+
+    # Auto (the default) may try the chosen found drafter; speculation stays off until it chooses
+    auto_v = values(spec, quant, "llama.cpp", found=cands, found_drafter="/m/b.gguf")
+    st = form.evaluate(auto_v)
+    assert st.auto_on and st.auto_found_drafter == "/m/b.gguf" and st.auto_note is None
+    choice = form.choice(auto_v)
+    assert choice.auto and not choice.speculation.enabled
+    assert choice.speculation.draft_model_path == "/m/b.gguf"
+    # none compatible: Auto measures without a drafter
+    none = form.choice(values(spec, quant, "llama.cpp", found=found(refused=("/m/g.gguf",))))
+    assert none.auto and none.speculation.draft_model_path is None

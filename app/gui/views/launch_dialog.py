@@ -10,6 +10,12 @@ OpenAI-compatible server instead: endpoint, key, model, and the command that sta
 server for this model with its drafter. Sampling applies to both; context and threads are the
 server's own there.
 
+A GGUF model that declares no drafter is searched for one on this computer (issue 10, item 3):
+once its file is on disk, the compatible-drafter finder runs off the GUI thread (the model's
+folder, the folders of registered local models and Tandem's cache entries, as the import dialog
+searches) and the panel offers the compatible files ("Drafter"), each with why it is compatible on
+hover; when none is found a note says so, with the files refused and why on hover.
+
 Sampling starts from the family's recommended values (its model card, ``Family.sampling``), else
 Tandem's defaults from the settings; each field's tooltip says which. The values become the chat's
 sampling once the model is loaded. A combination the engine cannot run is shown inline and keeps
@@ -19,8 +25,9 @@ Launch disabled, so :meth:`LaunchDialog.choice` never meets an invalid :class:`S
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -37,6 +44,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.catalog import importer
+from app.core.catalog.drafters import Candidate
 from app.core.engines.base import Sampling, SamplingError
 from app.core.engines.capability import ENGINES, Support
 from app.core.launch import LaunchChoice as LaunchChoice  # re-exported: the dialog returns one
@@ -51,7 +60,7 @@ from app.core.launch_form import (
     SwitchLabel,
 )
 from app.core.launch_form import ordered_draft_quants as ordered_draft_quants  # re-exported (browser)
-from app.core.registry import AnySpec, Family
+from app.core.registry import AnySpec, Family, Registry
 from app.core.settings import Settings, starting_sampling
 from app.core.speculative import DefaultDepth
 from app.gui.cache_bridge import CacheBridge
@@ -59,6 +68,7 @@ from app.gui.models.registry_model import size_text, status_icon
 from app.gui.ops import Ops
 from app.gui.views.auto_panel import AutoPanel
 from app.gui.views.fit_row import FitLabel
+from app.gui.views.hub_search import human_size
 from app.gui.views.remote_tab import RemoteTab
 from app.gui.widgets import (
     InlineMessage,
@@ -104,8 +114,19 @@ class DepthField(QWidget):
             self.edit.style().polish(self.edit)
 
 
+def find_drafters(cache: CacheBridge, family: Family, spec: AnySpec, quant: str) -> list[Candidate]:
+    """The finder's candidates for the model's file (blocking: run it on a worker). The folders
+    searched are the import dialog's: the file's own, those of registered local models, and
+    Tandem's cache entries."""
+    target = cache.resolve(family, spec, "target", quant)
+    return importer.find_drafters(Path(target), Registry.load())
+
+
 class LaunchDialog(QDialog):
-    """Signals: none beyond QDialog's; read :meth:`choice` after ``accepted``."""
+    """Signals: ``drafterSearchDone()`` when the compatible-drafter finder has answered (or
+    failed); read :meth:`choice` after ``accepted``."""
+
+    drafterSearchDone = Signal()
 
     def __init__(
         self,
@@ -122,6 +143,11 @@ class LaunchDialog(QDialog):
         self.family = family
         self._cache = cache
         self._settings = settings
+        self._ops = ops
+        #: the finder's answers per (spec, quantization), its errors, and the one it runs for
+        self._found: dict[tuple[int, str | None], tuple[Candidate, ...]] = {}
+        self._find_errors: dict[tuple[int, str | None], str] = {}
+        self._finding: tuple[int, str | None] | None = None
         self.form = LaunchForm(family, cache.status, support, settings.default_engine)
         self.setObjectName("launchDialog")
         self.setMinimumWidth(560)
@@ -177,17 +203,25 @@ class LaunchDialog(QDialog):
         self._sform = sform = QFormLayout(self.spec_panel)
         sform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.enable = ToggleSwitch()
+        self.found_drafter = QComboBox()
+        self.found_drafter.setObjectName("foundDrafter")
+        self.lbl_found_drafter = QLabel()
         self.draft_quant = QComboBox()
         self.depth_field = DepthField()
         self.download_note = InlineMessage()
         self.moe_note = InlineMessage()
         self.lbl_draft_quant, self.lbl_depth = QLabel(), QLabel()
         sform.addRow(self.enable)
+        sform.addRow(self.lbl_found_drafter, self.found_drafter)
         sform.addRow(self.lbl_draft_quant, self.draft_quant)
         sform.addRow(self.lbl_depth, self.depth_field)
         sform.addRow(self.download_note)
         sform.addRow(self.moe_note)
         root.addWidget(self.spec_panel)
+        #: what the drafter finder says while the panel is hidden (searching, none found)
+        self.found_note = InlineMessage()
+        self.found_note.setObjectName("foundDrafterNote")
+        root.addWidget(self.found_note)
 
         # -- model-free speculation ---------------------------------------------------------------
         self.ngram_box = QGroupBox()
@@ -270,6 +304,7 @@ class LaunchDialog(QDialog):
         self.enable.toggled.connect(self._on_manual_drafter)
         self.auto_panel.toggled.connect(self._on_auto_toggled)
         self.draft_quant.currentIndexChanged.connect(self._update)
+        self.found_drafter.currentIndexChanged.connect(self._update)
         self.ngram_method.currentIndexChanged.connect(self._on_manual_model_free)
         self.depth_field.edit.textChanged.connect(self._update)
         self.ngram_depth.edit.textChanged.connect(self._update)
@@ -299,7 +334,7 @@ class LaunchDialog(QDialog):
 
     def _on_mode_changed(self) -> None:
         remote = self.remote_mode
-        for box in (self.model_box, self.auto_box, self.spec_panel, self.ngram_box):
+        for box in (self.model_box, self.auto_box, self.spec_panel, self.ngram_box, self.found_note):
             box.setVisible(not remote)  # local mode: _update shows the gated ones again
         self.remote.setVisible(remote)
         for field in (self.ctx, self.threads):  # the server's own settings there
@@ -372,8 +407,84 @@ class LaunchDialog(QDialog):
             w.blockSignals(b)
         self._update()
 
+    # --- the compatible-drafter finder (issue 10, item 3) -----------------------------------------
+    def _search_key(self) -> tuple[int, str | None]:
+        return (id(self.spec), self.quant.currentData())
+
+    def finding(self) -> bool:
+        """The finder is running for the current spec and quantization."""
+        return self._finding is not None and self._finding == self._search_key()
+
+    def _maybe_find(self) -> None:
+        """Start the finder for the current spec and quantization, once, when the rules want it."""
+        spec, quant, key = self.spec, self.quant.currentData(), self._search_key()
+        if self._ops is None or self._finding is not None or key in self._found or key in self._find_errors:
+            return
+        if not self.form.wants_drafter_search(spec, quant, self.engine_name):
+            return
+        self._finding = key
+        (
+            self._ops.query(find_drafters, self._cache, self.family, spec, str(quant), parent=self)
+            .success(lambda cands: self._on_found(key, tuple(cands)))
+            .failure(lambda exc: self._on_find_failed(key, exc))
+            .run()
+        )
+
+    def _on_found(self, key: tuple[int, str | None], cands: tuple[Candidate, ...]) -> None:
+        self._found[key] = cands
+        self._finding = None
+        self._update()
+        self.drafterSearchDone.emit()
+
+    def _on_find_failed(self, key: tuple[int, str | None], exc: BaseException) -> None:
+        self._find_errors[key] = str(exc) or type(exc).__name__
+        self._finding = None
+        self._update()
+        self.drafterSearchDone.emit()
+
+    def _bind_found(self, st: FormState) -> None:
+        """The found drafters in their list (each with why it is compatible on hover) and the
+        finder's note outside the panel (with what was refused, and why, on hover)."""
+        paths = [c.path for c in st.found_drafters]
+        if [self.found_drafter.itemData(i) for i in range(self.found_drafter.count())] != paths:
+            b = self.found_drafter.blockSignals(True)
+            self.found_drafter.clear()
+            for c in st.found_drafters:
+                size = human_size(c.size_bytes) if c.size_bytes else "?"
+                self.found_drafter.addItem(f"{Path(c.path or '').name}  ({size})", c.path)
+            self.found_drafter.blockSignals(b)
+        for i, c in enumerate(st.found_drafters):
+            tip = self.tr("{path}\nCompatible: {reason}").format(path=c.path, reason=c.reason)
+            self.found_drafter.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)
+        idx = self.found_drafter.findData(st.found_drafter)
+        if idx >= 0 and idx != self.found_drafter.currentIndex():
+            b = self.found_drafter.blockSignals(True)
+            self.found_drafter.setCurrentIndex(idx)
+            self.found_drafter.blockSignals(b)
+        self.found_drafter.setToolTip(self.found_drafter.itemData(idx, Qt.ItemDataRole.ToolTipRole) or "")
+        found = st.drafter_source == "found"
+        self._sform.setRowVisible(self.found_drafter, found)
+        self._show(self.found_note, st.found_note)
+        refused = [c for c in self._found.get(self._search_key(), ()) if not c.compatible]
+        tip = ""
+        if st.found_note is not None and st.found_note.code == NoteCode.NO_COMPATIBLE_DRAFTER and refused:
+            tip = self.tr("Not offered:") + "\n" + "\n".join(f"{c.label}: {c.reason}" for c in refused[:20])
+        self.found_note.setToolTip(tip)
+        self.found_note.setVisible(st.found_note is not None)
+        if found:
+            self.enable.setToolTip(
+                self.tr(
+                    "Runs the drafter file chosen below beside the model: it proposes several tokens per "
+                    "round and the model verifies them in one pass, so the answer is identical. It was "
+                    "found on this computer with the same vocabulary; nothing is downloaded."
+                )
+            )
+        else:
+            self.enable.setToolTip(self._declared_tip())
+
     def values(self) -> FormValues:
         """What the widgets hold, for the form model."""
+        key = self._search_key()
         return FormValues(
             spec=self.spec,
             quant=self.quant.currentData(),
@@ -391,6 +502,10 @@ class LaunchDialog(QDialog):
             repeat_penalty=self.repeat_penalty.value(),
             max_tokens=self.max_tokens.value(),
             auto=self.auto_panel.switch.isChecked(),
+            found=self._found.get(key),
+            finding=self._finding == key,
+            find_error=self._find_errors.get(key, ""),
+            found_drafter=self.found_drafter.currentData(),
         )
 
     def _update(self) -> None:
@@ -398,6 +513,7 @@ class LaunchDialog(QDialog):
         if self.remote_mode:
             self._update_remote()
             return
+        self._maybe_find()
         st = self.state = self.form.evaluate(self.values())
         engine = self.engine_name
         self._show(self.engine_note, st.engine_note)
@@ -447,6 +563,7 @@ class LaunchDialog(QDialog):
         else:
             self.ngram_depth.edit.setPlaceholderText(self.tr("engine default"))
 
+        self._bind_found(st)
         self._update_auto(st)
         self.fit.follow(
             self.family, self.spec, self.quant.currentData(), self.ctx.value(), st.target_note is None
@@ -506,6 +623,15 @@ class LaunchDialog(QDialog):
                 "The drafter ({quant}) is not downloaded, so Auto measures without it. Download it "
                 "from the Models page to let Auto try it."
             ).format(quant=p["quant"] or self.tr("default"))
+        if code == NoteCode.FINDING_DRAFTERS:
+            return self.tr("Looking for a compatible drafter on this computer…")
+        if code == NoteCode.NO_COMPATIBLE_DRAFTER:
+            return self.tr(
+                "No compatible drafter found on this computer. Download a smaller model of the same "
+                "family (same vocabulary) to draft for it, or use a model-free method."
+            )
+        if code == NoteCode.DRAFTER_SEARCH_FAILED:
+            return self.tr("The drafter search failed: {detail}").format(detail=p.get("detail", ""))
         if code == NoteCode.DRAFTER_BLOCKS_MODEL_FREE:
             return self.tr("Turn the drafter off to use a model-free method.")
         if code == NoteCode.DEPTH_INVALID:
@@ -675,6 +801,13 @@ class LaunchDialog(QDialog):
         return f"{what}\n\n{origin}"
 
     # --- i18n -----------------------------------------------------------------------------------
+    def _declared_tip(self) -> str:
+        return self.tr(
+            "Runs a small drafter beside the model. The drafter proposes several tokens per round and "
+            "the model verifies them in one pass: the answer is identical, decoding is faster. Turning "
+            "this on downloads an extra drafter checkpoint."
+        )
+
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
@@ -703,13 +836,8 @@ class LaunchDialog(QDialog):
                 "tokens/s and how many drafted tokens were accepted, so you can see whether it pays."
             )
         )
-        self.enable.setToolTip(
-            self.tr(
-                "Runs a small drafter beside the model. The drafter proposes several tokens per round and "
-                "the model verifies them in one pass: the answer is identical, decoding is faster. Turning "
-                "this on downloads an extra drafter checkpoint."
-            )
-        )
+        self.enable.setToolTip(self._declared_tip())
+        self.lbl_found_drafter.setText(self.tr("Drafter"))
         self.lbl_draft_quant.setText(self.tr("Drafter Quantization"))
         self.draft_quant.setPlaceholderText(self.tr("Defaults to the first available"))
         self.draft_quant.setToolTip(
