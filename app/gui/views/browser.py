@@ -132,6 +132,8 @@ class BrowserPage(QWidget):
         self.search.addAction(icons.icon("search", icons.DISABLED), QLineEdit.ActionPosition.LeadingPosition)
         self.format = QComboBox()
         self.size_filter = QComboBox()
+        for combo in (self.format, self.size_filter):  # wide enough in every language, after a switch too
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.drafter_only = QCheckBox()
         self.downloaded_only = QCheckBox()
         filters.addWidget(self.search, 3)
@@ -456,6 +458,7 @@ class BrowserPage(QWidget):
         self.families.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.families.columnCount() - 1)
         self.tree.viewport().update()
         self.tree.header().viewport().update()
+        self._show_fit(self._selected_target())  # the verdict line is text of the old language
 
     @staticmethod
     def _fill_combo(combo: QComboBox, items: list[tuple[str, str]]) -> None:

@@ -1,0 +1,55 @@
+"""The Models page after a live language switch (found on the issue 10/12 screenshots): the memory
+verdict under the variant tree follows the new language, and the filter combos are wide enough
+for their translated texts (they kept the English width and cut "すべてのサイズ" to "すべてのサ")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QApplication, QComboBox, QStyle, QStyleOptionComboBox
+
+from app.gui.icons import register_search_path
+from app.gui.style import STYLESHEET
+
+
+@pytest.fixture
+def app_stylesheet(qapp: QApplication) -> Iterator[None]:
+    """The application's stylesheet, as ``create_application`` sets it (pytest-qt's QApplication
+    has none): the combos' padding and arrow decide how much text fits."""
+    register_search_path()  # its arrows are url(icons:...)
+    before = qapp.styleSheet()
+    qapp.setStyleSheet(STYLESHEET)
+    yield
+    qapp.setStyleSheet(before)
+
+
+def _text_fits(combo: QComboBox) -> bool:
+    opt = QStyleOptionComboBox()
+    combo.initStyleOption(opt)
+    field = combo.style().subControlRect(
+        QStyle.ComplexControl.CC_ComboBox, opt, QStyle.SubControl.SC_ComboBoxEditField, combo
+    )
+    return combo.fontMetrics().horizontalAdvance(combo.currentText()) <= field.width()
+
+
+def test_memory_verdict_and_filters_follow_a_language_switch(
+    make_window: Any, qtbot: Any, app_stylesheet: None
+) -> None:
+    w = make_window()
+    w.nav.setCurrentRow(1)
+    page = w.browser
+    page.select_family("smollm2-135m-instruct")  # the embedded model: its verdict comes from its header
+    page.tree.expandAll()
+    qtbot.waitUntil(lambda: page.fit_label.text() != "", timeout=20_000)
+    english = page.fit_label.text()
+    assert "tokens" in english
+    assert _text_fits(page.format) and _text_fits(page.size_filter)
+
+    for code, word in (("ja", "トークン"), ("ko", "토큰")):
+        w.set_language(code)
+        qtbot.waitUntil(lambda: page.fit_label.text() != english, timeout=5_000)
+        assert word in page.fit_label.text()  # the line in the new language, not the one kept
+        qtbot.waitUntil(lambda: _text_fits(page.format) and _text_fits(page.size_filter), timeout=5_000)
+    assert page.size_filter.currentText() == "모든 크기"
