@@ -823,8 +823,34 @@
             <translation>engine default</translation>
         </message>
         <message>
+            <source>{path}
+Compatible: {reason}</source>
+            <translation>{path}
+Compatible: {reason}</translation>
+        </message>
+        <message>
+            <source>Not offered:</source>
+            <translation>Not offered:</translation>
+        </message>
+        <message>
+            <source>Runs the drafter file chosen below beside the model: it proposes several tokens per round and the model verifies them in one pass, so the answer is identical. It was found on this computer with the same vocabulary; nothing is downloaded.</source>
+            <translation>Runs the drafter file chosen below beside the model: it proposes several tokens per round and the model verifies them in one pass, so the answer is identical. It was found on this computer with the same vocabulary; nothing is downloaded.</translation>
+        </message>
+        <message>
             <source>The drafter ({quant}) is not downloaded, so Auto measures without it. Download it from the Models page to let Auto try it.</source>
             <translation>The drafter ({quant}) is not downloaded, so Auto measures without it. Download it from the Models page to let Auto try it.</translation>
+        </message>
+        <message>
+            <source>Looking for a compatible drafter on this computer…</source>
+            <translation>Looking for a compatible drafter on this computer…</translation>
+        </message>
+        <message>
+            <source>No compatible drafter found on this computer. Download a smaller model of the same family (same vocabulary) to draft for it, or use a model-free method.</source>
+            <translation>No compatible drafter found on this computer. Download a smaller model of the same family (same vocabulary) to draft for it, or use a model-free method.</translation>
+        </message>
+        <message>
+            <source>The drafter search failed: {detail}</source>
+            <translation>The drafter search failed: {detail}</translation>
         </message>
         <message>
             <source>Max new tokens ({max}) must be less than the context length ({ctx}): the conversation needs room in the context too.</source>
@@ -985,6 +1011,10 @@
         <message>
             <source>Runs a small drafter beside the model. The drafter proposes several tokens per round and the model verifies them in one pass: the answer is identical, decoding is faster. Turning this on downloads an extra drafter checkpoint.</source>
             <translation>Runs a small drafter beside the model. The drafter proposes several tokens per round and the model verifies them in one pass: the answer is identical, decoding is faster. Turning this on downloads an extra drafter checkpoint.</translation>
+        </message>
+        <message>
+            <source>Drafter</source>
+            <translation>Drafter</translation>
         </message>
         <message>
             <source>Drafter Quantization</source>

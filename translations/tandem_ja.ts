@@ -823,8 +823,34 @@
         <translation>エンジン既定値</translation>
     </message>
     <message>
+        <source>{path}
+Compatible: {reason}</source>
+        <translation>{path}
+互換: {reason}</translation>
+    </message>
+    <message>
+        <source>Not offered:</source>
+        <translation>候補外:</translation>
+    </message>
+    <message>
+        <source>Runs the drafter file chosen below beside the model: it proposes several tokens per round and the model verifies them in one pass, so the answer is identical. It was found on this computer with the same vocabulary; nothing is downloaded.</source>
+        <translation>下で選んだドラフターファイルをモデルと並べて実行します。ドラフターが1ラウンドに複数のトークンを提案し、モデルが1回のパスで検証するため、回答は同一です。このファイルはこのコンピューター上で見つかった同じ語彙のものです。何もダウンロードしません。</translation>
+    </message>
+    <message>
         <source>The drafter ({quant}) is not downloaded, so Auto measures without it. Download it from the Models page to let Auto try it.</source>
         <translation>ドラフター（{quant}）がダウンロードされていないため、Auto はそれなしで測定します。モデルページからダウンロードすると Auto が試せます。</translation>
+    </message>
+    <message>
+        <source>Looking for a compatible drafter on this computer…</source>
+        <translation>このコンピューター上で互換性のあるドラフターを探しています…</translation>
+    </message>
+    <message>
+        <source>No compatible drafter found on this computer. Download a smaller model of the same family (same vocabulary) to draft for it, or use a model-free method.</source>
+        <translation>このコンピューター上に互換性のあるドラフターが見つかりません。同じファミリーの小さいモデル（同じ語彙）をダウンロードしてドラフターにするか、モデル不要の方式を使ってください。</translation>
+    </message>
+    <message>
+        <source>The drafter search failed: {detail}</source>
+        <translation>ドラフターの検索に失敗しました: {detail}</translation>
     </message>
     <message>
         <source>Max new tokens ({max}) must be less than the context length ({ctx}): the conversation needs room in the context too.</source>
@@ -985,6 +1011,10 @@
     <message>
         <source>Runs a small drafter beside the model. The drafter proposes several tokens per round and the model verifies them in one pass: the answer is identical, decoding is faster. Turning this on downloads an extra drafter checkpoint.</source>
         <translation>モデルの横で小さなドラフトモデルを動かします。ドラフトモデルが 1 ラウンドごとに複数のトークンを提案し、モデルが一度に検証します。回答は同一のまま、デコードが速くなります。有効にすると、ドラフトモデルのチェックポイントを追加でダウンロードします。</translation>
+    </message>
+    <message>
+        <source>Drafter</source>
+        <translation>ドラフター</translation>
     </message>
     <message>
         <source>Drafter Quantization</source>

@@ -823,8 +823,34 @@
         <translation>엔진 기본값</translation>
     </message>
     <message>
+        <source>{path}
+Compatible: {reason}</source>
+        <translation>{path}
+호환: {reason}</translation>
+    </message>
+    <message>
+        <source>Not offered:</source>
+        <translation>제외됨:</translation>
+    </message>
+    <message>
+        <source>Runs the drafter file chosen below beside the model: it proposes several tokens per round and the model verifies them in one pass, so the answer is identical. It was found on this computer with the same vocabulary; nothing is downloaded.</source>
+        <translation>아래에서 선택한 드래프터 파일을 모델과 함께 실행합니다. 드래프터가 라운드마다 여러 토큰을 제안하고 모델이 한 번에 검증하므로 답변은 동일합니다. 이 컴퓨터에서 찾은 같은 어휘의 파일이며, 아무것도 다운로드하지 않습니다.</translation>
+    </message>
+    <message>
         <source>The drafter ({quant}) is not downloaded, so Auto measures without it. Download it from the Models page to let Auto try it.</source>
         <translation>드래프터({quant})가 다운로드되지 않아 Auto는 드래프터 없이 측정합니다. 모델 페이지에서 다운로드하면 Auto가 시도할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Looking for a compatible drafter on this computer…</source>
+        <translation>이 컴퓨터에서 호환되는 드래프터를 찾는 중…</translation>
+    </message>
+    <message>
+        <source>No compatible drafter found on this computer. Download a smaller model of the same family (same vocabulary) to draft for it, or use a model-free method.</source>
+        <translation>이 컴퓨터에서 호환되는 드래프터를 찾지 못했습니다. 같은 계열의 더 작은 모델(같은 어휘)을 다운로드해 드래프터로 쓰거나, 모델 없는 방식을 사용하세요.</translation>
+    </message>
+    <message>
+        <source>The drafter search failed: {detail}</source>
+        <translation>드래프터 검색에 실패했습니다: {detail}</translation>
     </message>
     <message>
         <source>Max new tokens ({max}) must be less than the context length ({ctx}): the conversation needs room in the context too.</source>
@@ -985,6 +1011,10 @@
     <message>
         <source>Runs a small drafter beside the model. The drafter proposes several tokens per round and the model verifies them in one pass: the answer is identical, decoding is faster. Turning this on downloads an extra drafter checkpoint.</source>
         <translation>모델 옆에서 작은 드래프트 모델을 실행합니다. 드래프트 모델이 라운드마다 여러 토큰을 제안하고 모델이 한 번에 검증합니다. 답변은 동일하고 디코딩은 빨라집니다. 켜면 드래프트 모델 체크포인트를 추가로 다운로드합니다.</translation>
+    </message>
+    <message>
+        <source>Drafter</source>
+        <translation>드래프터</translation>
     </message>
     <message>
         <source>Drafter Quantization</source>

@@ -823,8 +823,34 @@
         <translation>引擎默认值</translation>
     </message>
     <message>
+        <source>{path}
+Compatible: {reason}</source>
+        <translation>{path}
+兼容：{reason}</translation>
+    </message>
+    <message>
+        <source>Not offered:</source>
+        <translation>未提供：</translation>
+    </message>
+    <message>
+        <source>Runs the drafter file chosen below beside the model: it proposes several tokens per round and the model verifies them in one pass, so the answer is identical. It was found on this computer with the same vocabulary; nothing is downloaded.</source>
+        <translation>在模型旁运行下方选择的草稿模型文件：它每轮提出若干个词元，由模型一次性验证，因此回答完全相同。该文件是在这台电脑上找到的，词表相同；无需下载任何内容。</translation>
+    </message>
+    <message>
         <source>The drafter ({quant}) is not downloaded, so Auto measures without it. Download it from the Models page to let Auto try it.</source>
         <translation>草稿模型（{quant}）尚未下载，因此 Auto 不使用它进行测量。在“模型”页面下载后，Auto 即可尝试它。</translation>
+    </message>
+    <message>
+        <source>Looking for a compatible drafter on this computer…</source>
+        <translation>正在这台电脑上查找兼容的草稿模型…</translation>
+    </message>
+    <message>
+        <source>No compatible drafter found on this computer. Download a smaller model of the same family (same vocabulary) to draft for it, or use a model-free method.</source>
+        <translation>这台电脑上没有找到兼容的草稿模型。请下载同一系列中更小的模型（词表相同）作为草稿模型，或使用无需模型的方法。</translation>
+    </message>
+    <message>
+        <source>The drafter search failed: {detail}</source>
+        <translation>草稿模型搜索失败：{detail}</translation>
     </message>
     <message>
         <source>Max new tokens ({max}) must be less than the context length ({ctx}): the conversation needs room in the context too.</source>
@@ -985,6 +1011,10 @@
     <message>
         <source>Runs a small drafter beside the model. The drafter proposes several tokens per round and the model verifies them in one pass: the answer is identical, decoding is faster. Turning this on downloads an extra drafter checkpoint.</source>
         <translation>在模型旁运行一个小型草稿模型。草稿模型每轮提出若干 Token，由模型一次性验证：回答完全相同，解码更快。开启后会额外下载一个草稿模型检查点。</translation>
+    </message>
+    <message>
+        <source>Drafter</source>
+        <translation>草稿模型</translation>
     </message>
     <message>
         <source>Drafter Quantization</source>

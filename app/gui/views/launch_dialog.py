@@ -144,7 +144,7 @@ class LaunchDialog(QDialog):
         self._cache = cache
         self._settings = settings
         self._ops = ops
-        #: the finder's answers per (spec, quantization), its errors, and the one it runs for
+        # the finder's answers per (spec, quantization), its errors, and the one it runs for
         self._found: dict[tuple[int, str | None], tuple[Candidate, ...]] = {}
         self._find_errors: dict[tuple[int, str | None], str] = {}
         self._finding: tuple[int, str | None] | None = None
@@ -218,7 +218,7 @@ class LaunchDialog(QDialog):
         sform.addRow(self.download_note)
         sform.addRow(self.moe_note)
         root.addWidget(self.spec_panel)
-        #: what the drafter finder says while the panel is hidden (searching, none found)
+        # what the drafter finder says while the panel is hidden (searching, none found)
         self.found_note = InlineMessage()
         self.found_note.setObjectName("foundDrafterNote")
         root.addWidget(self.found_note)
