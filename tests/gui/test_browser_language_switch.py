@@ -8,36 +8,44 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from PySide6.QtWidgets import QApplication, QComboBox, QStyle, QStyleOptionComboBox
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QApplication, QComboBox
 
 from app.gui.icons import register_search_path
 from app.gui.style import STYLESHEET
 
 
 @pytest.fixture
-def app_stylesheet(qapp: QApplication) -> Iterator[None]:
+def desktop_look(qapp: QApplication) -> Iterator[None]:
     """The application's stylesheet, as ``create_application`` sets it (pytest-qt's QApplication
-    has none): the combos' padding and arrow decide how much text fits."""
+    has none), and a desktop's 10 pt Noto Sans (the screenshots' font): the combos' padding, arrow
+    and font decide how much text fits."""
     register_search_path()  # its arrows are url(icons:...)
-    before = qapp.styleSheet()
+    before, font = qapp.styleSheet(), qapp.font()
     qapp.setStyleSheet(STYLESHEET)
+    qapp.setFont(QFont("Noto Sans", 10))
     yield
     qapp.setStyleSheet(before)
+    qapp.setFont(font)
 
 
 def _text_fits(combo: QComboBox) -> bool:
-    opt = QStyleOptionComboBox()
-    combo.initStyleOption(opt)
-    field = combo.style().subControlRect(
-        QStyle.ComplexControl.CC_ComboBox, opt, QStyle.SubControl.SC_ComboBoxEditField, combo
-    )
-    return combo.fontMetrics().horizontalAdvance(combo.currentText()) <= field.width()
+    """As wide as a fresh combo with the same items wants to be (its size hint is computed for
+    the current texts, in the current font and stylesheet)."""
+    fresh = QComboBox(combo.parentWidget())
+    fresh.addItems([combo.itemText(i) for i in range(combo.count())])
+    fresh.ensurePolished()  # the stylesheet applies at polish
+    try:
+        return combo.width() >= fresh.sizeHint().width()
+    finally:
+        fresh.deleteLater()
 
 
 def test_memory_verdict_and_filters_follow_a_language_switch(
-    make_window: Any, qtbot: Any, app_stylesheet: None
+    make_window: Any, qtbot: Any, desktop_look: None
 ) -> None:
     w = make_window()
+    w.resize(1280, 800)
     w.nav.setCurrentRow(1)
     page = w.browser
     page.select_family("smollm2-135m-instruct")  # the embedded model: its verdict comes from its header

@@ -136,9 +136,9 @@ class BrowserPage(QWidget):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.drafter_only = QCheckBox()
         self.downloaded_only = QCheckBox()
-        filters.addWidget(self.search, 3)
-        filters.addWidget(self.format, 1)
-        filters.addWidget(self.size_filter, 1)
+        filters.addWidget(self.search, 1)
+        filters.addWidget(self.format)  # as wide as their texts in the current language
+        filters.addWidget(self.size_filter)
         filters.addWidget(self.drafter_only)
         filters.addWidget(self.downloaded_only)
         root.addLayout(filters)
