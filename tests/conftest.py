@@ -90,6 +90,22 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
 
 
 @pytest.fixture(autouse=True)
+def _fresh_process_state() -> Iterator[None]:
+    """Per-process memos a test may fill or poison: the engine availability checks (tests patch the
+    package check) and the local server's session-only key (a test with no keyring leaves one)."""
+    from app.core.engines import capability
+    from app.core.server import keys
+
+    capability.engine_availability.cache_clear()
+    capability.package_problem.cache_clear()
+    keys._memory_key = None
+    yield
+    capability.engine_availability.cache_clear()
+    capability.package_problem.cache_clear()
+    keys._memory_key = None
+
+
+@pytest.fixture(autouse=True)
 def _no_leaked_threads() -> Iterator[None]:
     """A test must not leave a Tandem thread running, daemon or not (issue 8, item 16).
 
