@@ -2,25 +2,35 @@
 
     QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [--out DIR] [--no-model] [--review]
 
-``--no-model`` skips loading a model (the chat shots show an empty chat; quick layout previews);
+``--no-model`` skips running a model (the chat shots show an empty chat, Auto is not measured,
+no server-panel shot; quick layout previews);
 ``--review`` adds every page and dialog in every locale (for checking layouts, not for the docs);
 ``--out`` writes somewhere other than docs/screenshots.
 
-The chat shots run SmolLM2-135M F32 with its Q4_1 file as drafter through llama.cpp, after one
-plain answer of the same F32 file (both on one thread), so the highlighted text, the statistics
-and the speedup are real measurements of this machine. CJK text needs a
-CJK font (Debian: fonts-noto-cjk).
+The chat shots run SmolLM2-135M F32 with its Q4_1 file as drafter through llama.cpp (one thread),
+then click the answer's Measure button, which runs the same prompt without speculation: the
+highlighted text, the statistics and the speedup are real measurements of this machine (on a
+busy shared machine the speedup can be below 1, and the shot shows it). The launch dialog's Auto
+panel shows a real measurement of the same model; the Remote server tab shows a typed endpoint
+and the vLLM command for Gemma 4 (no server is asked: the tab's listing is tested in tests/gui);
+the hub search shows the results of the test suite's loopback search hub (tandem-test/*
+repositories, files served by a local olah mirror), never the real hubs; the Local server panel
+logs one real request to the loaded model. Everything is written under a temporary TANDEM_HOME /
+HF_HOME, and keys go to an in-memory keyring. CJK text needs a CJK font (Debian: fonts-noto-cjk alone:
+with fonts-wqy-microhei installed too, Japanese and Korean pick Chinese glyphs).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 OUT = ROOT / "docs" / "screenshots"
@@ -29,18 +39,33 @@ OUT = ROOT / "docs" / "screenshots"
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--no-model", action="store_true", help="skip the shots that load a model")
+    parser.add_argument("--no-model", action="store_true", help="skip the shots that run a model")
     parser.add_argument("--review", action="store_true", help="every page and dialog in every locale")
     args = parser.parse_args()
     out: Path = args.out
-    home = tempfile.mkdtemp(prefix="tandem-shots-")
-    os.environ["TANDEM_HOME"] = home
+    home = Path(tempfile.mkdtemp(prefix="tandem-shots-"))
+    if os.environ.get("QT_QPA_PLATFORM", "offscreen") == "offscreen":
+        # offscreen's default screen is 800x800, and Qt caps a dialog's first size at 2/3 of the
+        # screen: a desktop-sized virtual screen, so dialogs open as they do on a real monitor
+        screen = home / "screen.json"
+        screen.write_text(
+            '{"screens": [{"name": "shots", "x": 0, "y": 0, "width": 1920, "height": 1200, '
+            '"logicalDpiX": 96, "logicalDpiY": 96, "dpr": 1}]}',
+            "utf-8",
+        )
+        os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={screen}"
+    os.environ["TANDEM_HOME"] = str(home / "tandem")
+    for var, rel in (("HF_HOME", "hf"), ("HF_HUB_CACHE", "hf/hub"), ("MODELSCOPE_CACHE", "modelscope")):
+        os.environ[var] = str(home / rel)
+    os.environ["HF_HUB_DISABLE_TELEMETRY"] = "1"
     os.environ.setdefault("TANDEM_EMBEDDED_DIR", str(Path.home() / ".cache" / "tandem-test-assets"))
     os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
 
+    import keyring
+    from keyring.backend import KeyringBackend
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtGui import QFont
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QSplitter, QWidget
 
     from app.core.settings import Settings
     from app.core.speculative import SpeculationOptions
@@ -49,7 +74,29 @@ def main() -> int:
     from app.gui.i18n import I18n
     from app.gui.main_window import MainWindow
     from app.gui.views.delete_dialog import DeleteDialog
-    from app.gui.views.launch_dialog import LaunchChoice
+    from app.gui.views.launch_dialog import LaunchChoice, LaunchDialog
+    from app.gui.views.stats import StatsStrip
+    from app.gui.widgets import fit_dialog_height
+
+    class MemoryKeyring(KeyringBackend):
+        """The Remote tab stores the typed key: in memory here, never in the user's keyring."""
+
+        priority = 1  # type: ignore[assignment]
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.values: dict[tuple[str, str], str] = {}
+
+        def get_password(self, service: str, username: str) -> str | None:
+            return self.values.get((service, username))
+
+        def set_password(self, service: str, username: str, password: str) -> None:
+            self.values[(service, username)] = password
+
+        def delete_password(self, service: str, username: str) -> None:
+            self.values.pop((service, username), None)
+
+    keyring.set_keyring(MemoryKeyring())
 
     app = create_application(sys.argv[:1])
     app.setFont(QFont("Noto Sans", 10))
@@ -61,15 +108,38 @@ def main() -> int:
     window.resize(1280, 800)
     window.show()
 
-    def wait(signal: object, ms: int) -> None:
+    def wait(signal: Any, ms: int, trigger: Callable[[], object] | None = None) -> tuple[Any, ...] | None:
+        """Run ``trigger`` and wait for ``signal`` (at most ``ms``); its arguments, None on timeout."""
+        got: list[tuple[Any, ...]] = []
         loop = QEventLoop()
-        signal.connect(loop.quit)  # type: ignore[attr-defined]
+
+        def on(*a: Any) -> None:
+            got.append(a)
+            loop.quit()
+
+        signal.connect(on)
         timer = QTimer()
         timer.setSingleShot(True)
         timer.timeout.connect(loop.quit)
         timer.start(ms)
-        loop.exec()
+        if trigger is not None:
+            trigger()
+        if not got:
+            loop.exec()
         timer.stop()
+        signal.disconnect(on)
+        return got[0] if got else None
+
+    def wait_until(done: Callable[[], bool], ms: int) -> bool:
+        loop = QEventLoop()
+        poll = QTimer()
+        poll.timeout.connect(lambda: done() and loop.quit())
+        poll.start(50)
+        QTimer.singleShot(ms, loop.quit)
+        if not done():
+            loop.exec()
+        poll.stop()
+        return done()
 
     def settle() -> None:
         # Long enough for the switch's 120 ms slide and any queued relayout to finish.
@@ -79,36 +149,88 @@ def main() -> int:
         for _ in range(5):
             app.processEvents()
 
-    def shot(widget: object, name: str) -> None:
+    def shot(widget: QWidget, name: str) -> None:
         settle()
-        widget.grab().save(str(out / name))  # type: ignore[attr-defined]
-        print("wrote", out / name)
+        widget.grab().save(str(out / name))
+        print("wrote", out / name, flush=True)
 
-    # Models page with the Gemma 4 family (drafter quantizations shown under each variant).
-    window.nav.setCurrentRow(1)
-    window.browser.select_family("gemma-4")
-    shot(window, "main-models.png")
+    def open_dialog(family: Any, spec: Any, quant: str) -> LaunchDialog:
+        """The launch dialog opens once its checks ran on a worker: wait for it."""
+        opened = wait(
+            window.launchDialogOpened, 60_000, lambda: window.open_launch_dialog(family, spec, quant)
+        )
+        if opened is None:
+            raise SystemExit("the launch dialog did not open within 60 s")
+        dlg: LaunchDialog = opened[0]
+        wait_until(lambda: dlg.auto_panel.state != "checking" and dlg.fit.verdict != "checking", 30_000)
+        return dlg
 
-    # Launch dialog: panel shown (Gemma 4 E2B gguf on llama.cpp), switched on and off, and hidden
-    # (Gemma 3, no drafter).
-    fam, spec, quant = window.registry.match("gemma-4", "gguf", "2", "Q4_K_M")
-
-    def launch_shot(name: str, enable: bool) -> None:
-        dlg = window.open_launch_dialog(fam, spec, quant)
-        dlg.enable.setChecked(enable)
-        dlg.adjustSize()
-        shot(dlg, name)
+    def close_dialog(dlg: LaunchDialog) -> None:
         dlg.reject()
+        settle()
 
-    launch_shot("launch-dialog-speculative.png", True)
-    launch_shot("launch-dialog-speculative-off.png", False)
-    fam3, spec3, quant3 = window.registry.match("gemma-3-270m", "gguf")
-    dlg = window.open_launch_dialog(fam3, spec3, quant3)
-    dlg.adjustSize()
-    shot(dlg, "launch-dialog-no-drafter.png")
-    dlg.reject()
+    def fitted(dlg: QWidget) -> QWidget:
+        settle()
+        dlg.adjustSize()
+        fit_dialog_height(dlg)  # texts filled in after opening (Auto's result) need the height too
+        return dlg
 
-    # Delete confirmation: the safe default, then with "Also free disk space" and its warning.
+    smol = window.registry.match("smollm2-135m-instruct", "gguf", None, "F32")
+    gemma4_e4b = window.registry.match("gemma-4", "gguf", "E4B", "Q4_K_M")
+    gemma3 = window.registry.match("gemma-3-270m", "gguf")
+
+    def models_page(name: str) -> None:
+        """The Models page: the registry's families, one with a drafter selected (Memory column)."""
+        window.nav.setCurrentRow(1)
+        window.browser.select_family("qwen3")
+        window.browser.tree.expandAll()
+        shot(window, name)
+
+    def auto_dialog(name: str) -> None:
+        """SmolLM2 F32 (on disk): the Auto panel with what it measured (or will measure)."""
+        dlg = open_dialog(*smol)
+        shot(fitted(dlg), name)
+        close_dialog(dlg)
+
+    # --- Models page --------------------------------------------------------------------------------
+    models_page("main-models.png")
+
+    # --- Launch dialog: Auto (the default), measured on this machine when a model may run ----------
+    if not args.no_model:
+        dlg = open_dialog(*smol)
+        if dlg.auto_panel.state == "unmeasured":
+            dlg.auto_panel.remeasure.click()
+            wait_until(lambda: dlg.auto_panel.state not in ("measuring", "checking"), 600_000)
+            print("Auto:", dlg.auto_panel.state, dlg.auto_panel.chosen.text(), flush=True)
+        close_dialog(dlg)
+    auto_dialog("launch-dialog-speculative.png")
+
+    # Auto off and no drafter: speculation off
+    dlg = open_dialog(*smol)
+    dlg.auto_panel.switch.setChecked(False)
+    dlg.enable.setChecked(False)
+    shot(fitted(dlg), "launch-dialog-speculative-off.png")
+    close_dialog(dlg)
+
+    dlg = open_dialog(*gemma3)
+    shot(fitted(dlg), "launch-dialog-no-drafter.png")
+    close_dialog(dlg)
+
+    # --- Launch dialog: Remote server tab --------------------------------------------------------------
+    # Gemma 4 E4B with the vLLM command (MTP assistant); the endpoint is typed, not listed (no
+    # real vLLM server here, and a loopback llama.cpp server would list another model).
+    dlg = open_dialog(*gemma4_e4b)
+    dlg.mode.setCurrentIndex(1)
+    edit = dlg.remote.url.lineEdit()
+    if edit is not None:
+        edit.setText("https://gpu-box.example.org:8000/v1")
+    dlg.remote.serve_engine.setCurrentIndex(dlg.remote.serve_engine.findData("vllm"))
+    dlg.resize(1180, dlg.height())  # the whole command line in view
+    fit_dialog_height(dlg)
+    shot(dlg, "launch-dialog-remote.png")
+    close_dialog(dlg)
+
+    # --- Delete confirmation: the safe default, then with "Also free disk space" and its warning --------
     delete = DeleteDialog("gemma-4", "Q4_K_M", "huggingface", size=3_460_000_000, parent=window)
     delete.show()
     shot(delete, "delete-dialog.png")
@@ -116,111 +238,210 @@ def main() -> int:
     shot(delete, "delete-dialog-free-disk.png")
     delete.close()
 
-    # Settings: the model cache location and what it holds.
+    # --- Settings -------------------------------------------------------------------------------------
     settings_dlg = window.open_settings()
-    settings_dlg.adjustSize()
-    shot(settings_dlg, "settings.png")
+    shot(fitted(settings_dlg), "settings.png")
     settings_dlg.reject()
 
-    def load_and_chat() -> None:
-        """A real chat with speculation: SmolLM2 F32 target + Q4_1 drafter.
+    # --- Hub search against the test suite's loopback hubs ---------------------------------------------
+    def hub_search(name: str) -> None:
+        from tests.integration.hub_servers import (
+            TINY_REPO,
+            HFSearchHub,
+            OlahHub,
+            build_hf_repo,
+            search_catalogue,
+            tiny_repo_files,
+        )
 
-        One plain answer of the same target first (another conversation), so the speculative
-        answer's strip shows the speedup it obtained on this machine.
-        """
-        smol, sspec, _q = window.registry.match("smollm2-135m-instruct", "gguf", None, "F32")
+        olah = OlahHub(home / "olah")
+        build_hf_repo(olah.mirrors, TINY_REPO, dict(tiny_repo_files()))
+        olah.start(TINY_REPO)
+        try:
+            with HFSearchHub(search_catalogue(), upstream=olah.endpoint, page_size=10) as hub:
+                os.environ["HF_ENDPOINT"] = hub.endpoint
+                page = window.browser
+                panel = page.hub_search
+                panel.endpoint = hub.endpoint
+                window.nav.setCurrentRow(1)
+                panel.scope.setCurrentIndex(panel.scope.findData("huggingface"))
+                page.format.setCurrentIndex(page.format.findData("gguf"))
+                page.search.setText("tandem-test")
+                wait(panel.searchFinished, 30_000, panel.search_from_field)
+                ids = [panel.results.item(r, 0).text() for r in range(panel.results.rowCount())]
+                if TINY_REPO in ids:
+                    wait(panel.filesListed, 60_000, lambda: panel.results.selectRow(ids.index(TINY_REPO)))
+                split = panel.findChild(QSplitter)
+                if split is not None:  # room for the repository names
+                    split.setSizes([640, 430])
+                shot(window, name)
+                panel.scope.setCurrentIndex(panel.scope.findData(""))
+                page.search.clear()
+                page.format.setCurrentIndex(0)
+                os.environ.pop("HF_ENDPOINT", None)
+        finally:
+            olah.stop()
+
+    hub_search("hub-search.png")
+
+    # --- Chat: a real answer with speculation ------------------------------------------------------------
+    def load_and_chat() -> None:
+        """A real chat with speculation: SmolLM2 F32 target + Q4_1 drafter, then "Measure" in the
+        answer's statistics strip runs the same prompt without speculation, so the strip shows the
+        direct speedup this answer obtained on this machine (whatever it is: it can be below 1)."""
+        family, spec, _q = smol
         sampling = window.chat.sampling.__class__(temperature=0.0, max_tokens=160)
         window.chat.sampling = sampling
-
-        def load(options: SpeculationOptions) -> None:
-            # One thread: on a shared 2-core machine a busy neighbour stalls llama.cpp's thread
-            # barrier and makes either run several times slower, so the comparison would be noise.
-            window.start_load(LaunchChoice(smol, sspec, "F32", "llama.cpp", options, 2048, 1, sampling))
-            wait(window.modelLoaded, 600_000)
-
-        load(SpeculationOptions())
-        window.chat.send("Write a Python function that reverses a string, with a short explanation.")
-        wait(window.chat.answerFinished, 300_000)
-        window.new_chat()
-        load(
-            SpeculationOptions.build(
-                enabled=True, method="draft", draft_quantization="Q4_1", num_speculative_tokens=6
-            )
+        # One thread: on a shared 2-core machine a busy neighbour stalls llama.cpp's thread
+        # barrier and makes either run several times slower, so the comparison would be noise.
+        options = SpeculationOptions.build(
+            enabled=True, method="draft", draft_quantization="Q4_1", num_speculative_tokens=6
         )
+        choice = LaunchChoice(family, spec, "F32", "llama.cpp", options, 2048, 1, sampling)
+        wait(window.modelLoaded, 600_000, lambda: window.start_load(choice))
         window.nav.setCurrentRow(0)
-        window.chat.send(
-            "Write a Python function that checks whether a number is prime, with a short explanation."
+        wait(
+            window.chat.answerFinished,
+            300_000,
+            lambda: window.chat.send(
+                "Write a Python function that checks whether a number is prime, with a short explanation."
+            ),
         )
-        wait(window.chat.answerFinished, 300_000)
+        settle()
+        strips = [s for s in window.chat_view.findChildren(StatsStrip) if s.measure_btn.isVisible()]
+        if strips:
+            wait(window.chat.measured, 300_000, strips[-1].measure_btn.click)
+        else:
+            print("no Measure button in the statistics strip", file=sys.stderr)
+        settle()
         window.chat_view.scroller.verticalScrollBar().setValue(0)
         shot(window, "chat-speculative.png")
 
-    def review(locale: str) -> None:
-        """Every page and dialog in ``locale``, for a layout check (not for the docs)."""
-        window.set_language(locale)
-        for row, page in enumerate(("chat", "models", "downloads")):
-            window.nav.setCurrentRow(row)
-            shot(window, f"review-{page}-{locale}.png")
-        launch_shot(f"review-launch-on-{locale}.png", True)
-        launch_shot(f"review-launch-off-{locale}.png", False)
-        d = window.open_launch_dialog(fam3, spec3, quant3)
-        d.adjustSize()
-        shot(d, f"review-launch-no-drafter-{locale}.png")
-        d.reject()
-        for free in (False, True):
-            d2 = DeleteDialog("gemma-4", "Q4_K_M", "huggingface", size=3_460_000_000, parent=window)
-            d2.free_disk_box.setChecked(free)
-            d2.show()
-            shot(d2, f"review-delete-{'free-' if free else ''}{locale}.png")
-            d2.close()
-        s = window.open_settings()
-        s.adjustSize()
-        shot(s, f"review-settings-{locale}.png")
-        s.reject()
-        window.chat_view.settings_btn.click()
-        sampling = QApplication.activeModalWidget()
-        if sampling is not None:
-            shot(sampling, f"review-sampling-{locale}.png")
-            sampling.close()
-        window.set_language("en")
-
-    if args.review:
-        for locale in ("en", "ja", "ko", "zh_CN"):
-            review(locale)
-
+    window.nav.setCurrentRow(0)
     if args.no_model:
-        window.nav.setCurrentRow(0)
         shot(window, "chat-speculative.png")
     else:
         load_and_chat()
 
-    # The same window in Japanese and Simplified Chinese.
+    # --- Local server: serves the loaded model; one real request in its log ----------------------------
+    if not args.no_model:
+        switch = window.server_switch
+        switch.setChecked(True)
+        settle()
+        if switch.controller.running:
+            ask_local_server(switch.controller, wait)
+            switch.panel.resize(780, 340)
+            shot(switch.panel, "server-panel.png")
+            switch.panel.hide()
+            switch.setChecked(False)
+        else:
+            print("the local server did not start", file=sys.stderr)
+
+    if args.review:
+        for locale in ("en", "ja", "ko", "zh_CN"):
+            review(window, locale, shot, open_dialog, close_dialog, fitted, smol, gemma3)
+
+    # --- The same window in Japanese, Korean and Simplified Chinese ---------------------------------------
     window.set_language("ja")
+    window.nav.setCurrentRow(0)
     shot(window, "chat-ja.png")
-    window.nav.setCurrentRow(1)
-    shot(window, "main-models-ja.png")
-    window.set_language("zh_CN")
-    shot(window, "main-models-zh_CN.png")
-    dlg = window.open_launch_dialog(fam, spec, quant)
-    dlg.enable.setChecked(True)
-    dlg.adjustSize()
-    shot(dlg, "launch-dialog-zh_CN.png")
-    dlg.reject()
+    models_page("main-models-ja.png")
     window.set_language("ko")
-    window.nav.setCurrentRow(1)
-    shot(window, "main-models-ko.png")
+    window.nav.setCurrentRow(0)
+    shot(window, "chat-ko.png")
+    models_page("main-models-ko.png")
     delete = DeleteDialog("gemma-4", "Q4_K_M", "huggingface", size=3_460_000_000, parent=window)
     delete.free_disk_box.setChecked(True)
     delete.show()
     shot(delete, "delete-dialog-ko.png")
     delete.close()
-    window.nav.setCurrentRow(0)
-    shot(window, "chat-ko.png")
+    window.set_language("zh_CN")
+    models_page("main-models-zh_CN.png")
+    auto_dialog("launch-dialog-zh_CN.png")
     window.set_language("en")
 
     window.shutdown()
     window.store.close()
+    shutil.rmtree(home, ignore_errors=True)
     return 0
+
+
+def ask_local_server(controller: Any, wait: Callable[..., Any]) -> None:
+    """One short chat completion to the local server from another thread (the way another program
+    would), waiting until the panel's log has it."""
+    import json
+    import threading
+    import urllib.request
+
+    root, key = controller.address.rstrip("/"), controller.key
+    body = {
+        "model": "default",
+        "messages": [{"role": "user", "content": "Say hello in five words."}],
+        "max_tokens": 24,
+        "temperature": 0,
+    }
+    req = urllib.request.Request(
+        (root if root.endswith("/v1") else root + "/v1") + "/chat/completions",
+        data=json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
+    )
+
+    def call() -> None:
+        try:
+            urllib.request.urlopen(req, timeout=120).read()
+        except OSError as exc:
+            print("the local server's request failed:", exc, file=sys.stderr)
+
+    client = threading.Thread(target=call, name="shots-client")
+    wait(controller.requestServed, 120_000, client.start)
+    client.join(120)
+
+
+def review(
+    window: Any,
+    locale: str,
+    shot: Callable[[Any, str], None],
+    open_dialog: Callable[..., Any],
+    close_dialog: Callable[[Any], None],
+    fitted: Callable[[Any], Any],
+    smol: tuple[Any, ...],
+    gemma3: tuple[Any, ...],
+) -> None:
+    """Every page and dialog in ``locale``, for a layout check (not for the docs)."""
+    from PySide6.QtWidgets import QApplication
+
+    from app.gui.views.delete_dialog import DeleteDialog
+
+    window.set_language(locale)
+    for row, page in enumerate(("chat", "models", "downloads")):
+        window.nav.setCurrentRow(row)
+        shot(window, f"review-{page}-{locale}.png")
+    for tag, fam in (("auto", smol), ("no-drafter", gemma3)):
+        d = open_dialog(*fam)
+        shot(fitted(d), f"review-launch-{tag}-{locale}.png")
+        close_dialog(d)
+    d = open_dialog(*smol)
+    d.mode.setCurrentIndex(1)
+    shot(fitted(d), f"review-launch-remote-{locale}.png")
+    close_dialog(d)
+    for free in (False, True):
+        d2 = DeleteDialog("gemma-4", "Q4_K_M", "huggingface", size=3_460_000_000, parent=window)
+        d2.free_disk_box.setChecked(free)
+        d2.show()
+        shot(d2, f"review-delete-{'free-' if free else ''}{locale}.png")
+        d2.close()
+    s = window.open_settings()
+    shot(fitted(s), f"review-settings-{locale}.png")
+    s.reject()
+    window.server_switch.panel.show()
+    shot(window.server_switch.panel, f"review-server-panel-{locale}.png")
+    window.server_switch.panel.hide()
+    window.chat_view.settings_btn.click()
+    sampling = QApplication.activeModalWidget()
+    if sampling is not None:
+        shot(sampling, f"review-sampling-{locale}.png")
+        sampling.close()
+    window.set_language("en")
 
 
 if __name__ == "__main__":
