@@ -48,6 +48,10 @@
             <translation>Re-measure</translation>
         </message>
         <message>
+            <source>Measure now</source>
+            <translation>Measure now</translation>
+        </message>
+        <message>
             <source>Cancel</source>
             <translation>Cancel</translation>
         </message>

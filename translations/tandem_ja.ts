@@ -48,6 +48,10 @@
         <translation>再測定</translation>
     </message>
     <message>
+        <source>Measure now</source>
+        <translation>今すぐ測定</translation>
+    </message>
+    <message>
         <source>Cancel</source>
         <translation>キャンセル</translation>
     </message>

@@ -48,6 +48,10 @@
         <translation>다시 측정</translation>
     </message>
     <message>
+        <source>Measure now</source>
+        <translation>지금 측정</translation>
+    </message>
+    <message>
         <source>Cancel</source>
         <translation>취소</translation>
     </message>

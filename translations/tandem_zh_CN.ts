@@ -48,6 +48,10 @@
         <translation>重新测量</translation>
     </message>
     <message>
+        <source>Measure now</source>
+        <translation>立即测量</translation>
+    </message>
+    <message>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -978,7 +982,7 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>Speculation</source>
-        <translation>推测解码</translation>
+        <translation>推测策略</translation>
     </message>
     <message>
         <source>Variant</source>
@@ -1855,7 +1859,7 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>Speculation</source>
-        <translation>推测</translation>
+        <translation>推测策略</translation>
     </message>
     <message>
         <source>off</source>

@@ -67,6 +67,7 @@ class AutoPanel(QWidget):
         row.addWidget(self.progress)
         row.addWidget(self.cancel)
         row.addWidget(self.step, 1)
+        row.addStretch(0)  # the buttons keep their own width; the step text takes the rest
         lay.addWidget(self.switch)
         lay.addWidget(self.chosen)
         lay.addWidget(self.why)
@@ -221,6 +222,8 @@ class AutoPanel(QWidget):
         self.remeasure.setEnabled(self._plan is not None and self._ops is not None)
         self.why.setText("")
         self.why.setToolTip("")
+        # before any measurement the button measures for the first time
+        self.remeasure.setText(self.tr("Re-measure") if st == "stored" else self.tr("Measure now"))
         if st == "unavailable":
             self.chosen.setText("")
         elif st == "not-downloaded":
@@ -251,6 +254,7 @@ class AutoPanel(QWidget):
             if st == "cancelled":
                 text = self.tr("The measurement was cancelled; nothing was stored.") + " " + text
             self.chosen.setText(text)
+        self.why.setVisible(bool(self.why.text()))  # an empty reason leaves no gap
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -267,6 +271,5 @@ class AutoPanel(QWidget):
                 "model-free method yourself turns Auto off."
             )
         )
-        self.remeasure.setText(self.tr("Re-measure"))
         self.cancel.setText(self.tr("Cancel"))
         self._render()

@@ -303,6 +303,8 @@ class LaunchDialog(QDialog):
         self.engine.currentIndexChanged.connect(self._update)
         self.enable.toggled.connect(self._on_manual_drafter)
         self.auto_panel.toggled.connect(self._on_auto_toggled)
+        # a stored reason or a progress row arriving after opening changes the height: re-fit
+        self.auto_panel.stateChanged.connect(lambda _state: self._refit())
         self.draft_quant.currentIndexChanged.connect(self._update)
         self.found_drafter.currentIndexChanged.connect(self._update)
         self.ngram_method.currentIndexChanged.connect(self._on_manual_model_free)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QSize
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QEvent, QSize, QTimer
+from PySide6.QtGui import QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -269,6 +269,12 @@ class SettingsDialog(QDialog):
     def _fail(self, exc: BaseException) -> None:
         self.error.show_message(str(exc), "error")
         fit_dialog_height(self)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # a top-level dialog opens at Qt's cap (2/3 of a small screen) and does not follow its
+        # layout's height-for-width: take the height the wrapped notes need once shown
+        QTimer.singleShot(0, self, lambda: fit_dialog_height(self))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
