@@ -160,4 +160,24 @@ def test_verify_cost_gate_learns_the_cost_ratio_and_the_acceptance_per_match_len
     cost.observe_round(3, 4, 0)
     cost.observe_round(40, 16, 16)
     assert cost.accepted_share(3) == 0.0 and cost.accepted_share(30) == 1.0
-    assert [cost.explore(3) for _ in range(8)] == [False] * 7 + [True]
+    assert [cost.explore(30) for _ in range(8)] == [False] * 7 + [True]
+
+
+def test_probes_of_a_failing_match_length_back_off_and_an_accepted_one_resets_them() -> None:
+    """A probe verifies a draft the gate refused; after a pipelined round it costs a whole pass,
+    so a bucket whose drafts keep failing is probed ever more rarely (a first pass on this CPU lost
+    3-5% to probes of short matches, every 8th refusal, none accepted)."""
+    from app.core.engines.mlx_modelfree import VerifyCost
+
+    cost = VerifyCost()
+    assert [cost.explore(5) for _ in range(8)] == [False] * 7 + [True]
+    cost.observe_round(5, 2, 0)  # the probe failed: wait twice as long
+    assert [cost.explore(5) for _ in range(16)] == [False] * 15 + [True]
+    cost.observe_round(5, 1, 0)
+    assert [cost.explore(5) for _ in range(32)] == [False] * 31 + [True]
+    assert [cost.explore(40) for _ in range(8)] == [False] * 7 + [True]  # other buckets: their own
+    cost.observe_round(5, 2, 1)  # accepted: back to every 8th
+    assert [cost.explore(5) for _ in range(8)] == [False] * 7 + [True]
+    for _ in range(20):
+        cost.observe_round(5, 2, 0)
+    assert [cost.explore(5) for _ in range(256)] == [False] * 255 + [True]  # bounded wait

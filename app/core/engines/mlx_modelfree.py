@@ -33,6 +33,9 @@ PREFILL_CHUNK = 512
 _request_ids = itertools.count(1)
 #: weight of the newest measurement in the verify-cost averages
 _EMA = 0.3
+#: refused proposals of a match-length bucket before it is probed again, at first and at most
+_PROBE_EVERY = 8
+_PROBE_MAX = 256
 
 
 class VerifyCost:
@@ -49,6 +52,7 @@ class VerifyCost:
         self.extra: float | None = None  # seconds per additional token in a pass
         self._rates: dict[int, float] = {}
         self._skips: dict[int, int] = {}
+        self._every: dict[int, int] = {}  # refused proposals between probes, per bucket
 
     def observe(self, tokens: int, seconds: float) -> None:
         if tokens == 1:
@@ -81,13 +85,21 @@ class VerifyCost:
             rate = accepted / drafted
             old = self._rates.get(b)
             self._rates[b] = rate if old is None else (1 - _EMA) * old + _EMA * rate
+            every = self._every.get(b, _PROBE_EVERY)
+            self._every[b] = _PROBE_EVERY if accepted else min(2 * every, _PROBE_MAX)
 
     def explore(self, match_len: int) -> bool:
-        """Every 8th proposal a bucket's gate refuses is drafted anyway (two tokens), so a bucket
-        whose acceptance improves is measured again."""
+        """The 8th proposal a bucket's gate refuses is drafted anyway (two tokens), so a bucket
+        whose acceptance improves is measured again. A probe (or draft) of the bucket with nothing
+        accepted doubles the wait for its next probe (up to 256 refusals), one that is accepted
+        resets it to 8: a probe costs a pass of its own after a pipelined round, and a bucket that
+        keeps failing (a first pass's short matches) must not cost a first pass its speed."""
         b = self._bucket(match_len)
         self._skips[b] = self._skips.get(b, 0) + 1
-        return self._skips[b] % 8 == 0
+        if self._skips[b] < self._every.get(b, _PROBE_EVERY):
+            return False
+        self._skips[b] = 0
+        return True
 
 
 class LmTarget:
