@@ -210,6 +210,15 @@ class EngineHost(QObject):
                 elif kind == "unload":
                     self._close_engine()
                     self._ended.emit("unloaded", None, None)
+            except RuntimeError as exc:
+                if "deleted" not in str(exc):
+                    log.exception("engine thread command %s failed", kind)
+                    continue
+                # the window (and this host's C++ object) is gone while the engine still worked:
+                # nobody reads the result any more; free the model and end quietly
+                log.debug("engine host deleted during %s; the engine thread ends", kind)
+                self._close_engine()
+                return
             except Exception:  # never let the engine thread die silently
                 log.exception("engine thread command %s failed", kind)
 
