@@ -12,6 +12,10 @@ tokens per round, and capped at ``budget - produced - 1`` (the round always emit
 of the target's, so a longer draft would be verified only to be thrown away). ``budget`` is
 max tokens cut to the context left, so the cap covers the context too.
 
+Rounds without a draft are pipelined exactly as mlx-lm's plain ``generate_step`` is (the next
+one-token pass is queued with ``mx.async_eval`` before the current token is read), so a pass the
+tree has nothing for costs what a plain step costs; see :func:`model_free_steps`.
+
 What the corpus learns is decided here: the prompt at the start, each round's tokens once the
 consumer has taken them (the draft for the next round sees them), and in ``finally`` the request
 is released with exactly the tokens consumed: the tail after the last drafting step, the committed
