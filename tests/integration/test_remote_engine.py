@@ -8,11 +8,8 @@ child process so it can really be killed while it streams.
 from __future__ import annotations
 
 import contextlib
-import gc
 import json
 import socket
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,77 +31,18 @@ from app.core.engines.remote import (
 )
 from app.core.remote.endpoints import Endpoint
 from app.core.speculative import SpeculationOptions
+from tests.integration.remote_fixtures import KEY, N_MAX, free_port, llama_server, llama_server_process
 
 pytestmark = pytest.mark.slow
 
-KEY = "test-key-3f9c"
-N_MAX = 4
 PROMPTS = ["Count from 1 to 15, one number per line.", "Write a Python function that returns the square."]
 GREEDY = Sampling(temperature=0.0, max_tokens=40)
-
-_SERVER_SCRIPT = """
-import sys, time, xllamacpp
-target, drafter, port, key = sys.argv[1:5]
-p = xllamacpp.CommonParams()
-p.model.path = target
-p.n_ctx = 1024
-p.n_parallel = 1
-p.cpuparams.n_threads = 2
-p.cpuparams_batch.n_threads = 2
-p.hostnames = ["127.0.0.1"]
-p.port = int(port)
-p.api_keys = [key]
-p.warmup = False
-p.verbosity = -1
-p.speculative.draft.mparams.path = drafter
-p.speculative.draft.n_max = 4
-p.speculative.types = [xllamacpp.common_speculative_type.COMMON_SPECULATIVE_TYPE_DRAFT_SIMPLE]
-server = xllamacpp.Server(p)
-server.handle_metrics()
-print("ready", flush=True)
-while True:
-    time.sleep(60)
-"""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _params(target: Path, drafter: Path, port: int) -> object:
-    import xllamacpp
-
-    p = xllamacpp.CommonParams()
-    p.model.path = str(target)
-    p.n_ctx = 1024
-    p.n_parallel = 1
-    p.cpuparams.n_threads = 2
-    p.cpuparams_batch.n_threads = 2
-    p.hostnames = ["127.0.0.1"]
-    p.port = port
-    p.api_keys = [KEY]
-    p.warmup = False
-    p.verbosity = -1
-    p.endpoint_metrics = True
-    p.speculative.draft.mparams.path = str(drafter)
-    p.speculative.draft.n_max = N_MAX
-    p.speculative.types = [xllamacpp.common_speculative_type.COMMON_SPECULATIVE_TYPE_DRAFT_SIMPLE]
-    return p
 
 
 @pytest.fixture(scope="module")
 def server_url(smollm2_f32: Path, smollm2_q4: Path) -> Iterator[str]:
-    import xllamacpp
-
-    port = _free_port()
-    server = xllamacpp.Server(_params(smollm2_f32, smollm2_q4, port))
-    server.handle_metrics()  # the server's loop is running (safe to destroy afterwards)
-    yield f"http://127.0.0.1:{port}/v1"
-    del server
-    gc.collect()
+    with llama_server(smollm2_f32, smollm2_q4) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -206,7 +144,7 @@ def test_unknown_model_is_refused_with_the_list(server_url: str, smollm2_f32: Pa
 
 
 def test_refused_connection_tls_failure_and_timeout(server_url: str, tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     with pytest.raises(EndpointUnreachable, match="connection refused"):
         RemoteEngine.connect(Endpoint.parse(f"http://127.0.0.1:{port}/v1"), "", KEY)
     # a real TLS server on loopback whose certificate nobody here trusts (self-signed)
@@ -307,15 +245,8 @@ def test_cli_remote_without_key_is_one_line(
 
 
 def test_server_killed_mid_answer_keeps_the_partial_text(smollm2_f32: Path, smollm2_q4: Path) -> None:
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _SERVER_SCRIPT, str(smollm2_f32), str(smollm2_q4), str(port), KEY],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-        engine = RemoteEngine.connect(Endpoint.parse(f"http://127.0.0.1:{port}/v1"), "", KEY)
+    with llama_server_process(smollm2_f32, smollm2_q4) as (url, proc):
+        engine = RemoteEngine.connect(Endpoint.parse(url), "", KEY)
         events: list[object] = []
         sampling = Sampling(temperature=0.0, max_tokens=400)
         try:
@@ -332,12 +263,6 @@ def test_server_killed_mid_answer_keeps_the_partial_text(smollm2_f32: Path, smol
         assert isinstance(fin, RemoteFinished) and fin.interrupted and fin.reason == "cancelled"
         assert text and info.value.partial_text == text
         assert "cut mid-answer" in str(info.value) and "\n" not in str(info.value)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(timeout=30)
-        if proc.stdout is not None:
-            proc.stdout.close()
 
 
 def test_no_cancel_watcher_is_left_running(remote: RemoteEngine) -> None:
