@@ -440,17 +440,7 @@ class LaunchForm:
         if v.max_tokens >= v.n_ctx:
             params = {"max_tokens": v.max_tokens, "n_ctx": v.n_ctx}
             return None, Note(NoteCode.MAX_TOKENS_NOT_BELOW_CONTEXT, "error", params)
-        try:
-            sampling = Sampling(
-                temperature=v.temperature,
-                top_p=v.top_p,
-                top_k=v.top_k,
-                max_tokens=v.max_tokens,
-                repeat_penalty=v.repeat_penalty,
-            )
-        except SamplingError as exc:
-            return None, Note(NoteCode.SAMPLING_INVALID, "error", {"detail": str(exc)})
-        return sampling, None
+        return _form_sampling(v)
 
     # --- remote server (issue 12) ---------------------------------------------------------------
     @staticmethod
@@ -470,7 +460,7 @@ class LaunchForm:
                     note = Note(NoteCode.REMOTE_NEEDS_HTTPS, "warn", {"host": candidate.host})
                 else:
                     endpoint = Endpoint(candidate.url, applies and rv.allow_http)
-        sampling, sampling_error = _remote_sampling(v)
+        sampling, sampling_error = _form_sampling(v)
         return RemoteState(
             endpoint=endpoint,
             url_note=note,
@@ -569,8 +559,9 @@ def compatible(found: tuple[Candidate, ...] | None) -> tuple[Candidate, ...]:
     return tuple(c for c in found or () if c.compatible and c.path)
 
 
-def _remote_sampling(v: FormValues) -> tuple[Sampling | None, Note | None]:
-    """The sampling of a remote launch: the server's context decides room, so no context rule."""
+def _form_sampling(v: FormValues) -> tuple[Sampling | None, Note | None]:
+    """The form's sampling, or why not. A remote launch uses it as it is (the server's context
+    decides the room); a local one checks the context rule first."""
     try:
         sampling = Sampling(
             temperature=v.temperature,
