@@ -22,7 +22,7 @@ def test_fit_verdict_follows_quantization_and_context(make_window: Any, qtbot: A
     assert est.kv_bytes == real.kv_bytes == 30 * 3 * 64 * 2 * 2 * 4096
     assert est.weights_bytes == real.weights_bytes
     assert dlg.fit.verdict == "fits" and dlg.fit.text().startswith("Fits in memory")
-    assert "KV cache" in dlg.fit.toolTip() and "available" in dlg.fit.toolTip()
+    assert "KV cache" in dlg.fit.toolTip() and "Available now" in dlg.fit.toolTip()
 
     dlg.ctx.setValue(2048)  # the context changes the KV cache, recomputed
     qtbot.waitUntil(lambda: dlg.fit.estimate is not None and dlg.fit.estimate.ctx == 2048, timeout=20_000)

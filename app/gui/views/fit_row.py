@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 from app.core.catalog import fit
 from app.core.registry import AnySpec, Family
 from app.gui.cache_bridge import CacheBridge
+from app.gui.models.registry_model import fit_tooltip
 from app.gui.ops import Ops
 
 
@@ -92,7 +93,7 @@ class FitLabel(QLabel):
             else self.tr("Memory use unknown for this quantization")
         )
         self.setProperty("verdict", est.verdict)
-        tip = est.tooltip()
+        tip = fit_tooltip(est)  # the browser's translated breakdown (core's is English, for the CLI)
         if est.kv_bytes is None:
             tip += "\n" + self.tr(
                 "The KV cache is counted once the file is downloaded (its header gives it)."
