@@ -34,7 +34,7 @@ def plan_bytes(plan: Plan) -> int | None:
                 return None  # never derive or assemble a model for a listing
             try:
                 p = assets.resolve(plan.local_path)
-            except Exception:
+            except (OSError, ValueError):  # a missing package (AssetMissing) or an unknown file
                 return None
         else:
             p = Path(plan.local_path).expanduser()
