@@ -31,7 +31,7 @@ def store_fake_choice(choice: LaunchChoice) -> Path:
     plan = plan_auto(choice, CacheBridge().resolve)
     measurements = [
         auto.Measurement(auto.OFF, dict.fromkeys(auto.WORKLOADS, 1.0)),
-        auto.Measurement(auto.Candidate("ngram-mod", 16), {"prose": 1.01, "code": 1.2, "repeat": 3.6}),
+        auto.Measurement(auto.Candidate("ngram-mod", 64), {"prose": 1.01, "code": 1.2, "repeat": 3.6}),
     ]
     return auto.store_result(auto.CalibrationResult(plan.key, measurements, 4.0))
 
@@ -44,8 +44,9 @@ def test_auto_is_the_default_and_a_stored_calibration_is_reused_and_shown(
     dlg = open_dialog(w, qtbot)
     assert dlg.auto_panel.switch.isChecked() and dlg.state.auto_on  # Auto is the default
     qtbot.waitUntil(lambda: dlg.auto_panel.state == "stored", timeout=20_000)
-    assert dlg.auto_panel.chosen.text() == "Auto chose: ngram-mod 16/round"
-    assert "3.60x on repeats" in dlg.auto_panel.why.text()  # the stored "why" line
+    assert dlg.auto_panel.chosen.text() == "Auto chose: ngram-mod 64/round"
+    # the stored "why" line: each configuration with its figures
+    assert dlg.auto_panel.why.text() == "ngram-mod 64/round: 1.01x prose, 1.20x code edit, 3.60x on repeats"
     assert dlg.auto_panel.remeasure.isVisible()
 
     # A manual drafter replaces Auto; turning Auto on again clears it.
@@ -60,11 +61,14 @@ def test_auto_is_the_default_and_a_stored_calibration_is_reused_and_shown(
     with qtbot.waitSignal(w.modelLoaded, timeout=120_000) as loaded:
         dlg.launch_button.click()
     info = loaded.args[0]
-    assert info["speculation"] == "Auto: ngram-mod 16/round"  # what the stats strip names
+    assert info["speculation"] == "Auto: ngram-mod 64/round"  # what the stats strip names
     assert info["auto_measured_now"] is False
     assert not any(m.startswith(AUTO_MARK) for m in progress)  # reused: nothing measured
     engine = w.engine.current_engine
     assert engine is not None and engine.spec_kind == "ngram-mod"  # the real engine runs it
+    # 64 deep, and short drafts allowed (llama.cpp's own n_min of 48 drafts nothing near the end)
+    assert engine.plan.settings["speculative.ngram_mod.n_max"] == 64
+    assert engine.plan.settings["speculative.ngram_mod.n_min"] == auto.NGRAM_MIN_DRAFT
     assert json.loads(stored.read_text())["chosen"]["method"] == "ngram-mod"
 
 

@@ -8,6 +8,7 @@ that a cancel leaves nothing stored and no engine thread behind.
 from __future__ import annotations
 
 import json
+import math
 import threading
 from pathlib import Path
 
@@ -42,7 +43,12 @@ def test_calibrate_real_pair_then_spec_auto_reuses_it(
         assert all(r is not None and r > 0 for r in cand["ratios"].values()), cand
         assert cand["details"]["prose"]["tokens"] >= 2
     ngram = next(c for c in out["candidates"] if c["method"] == "ngram-mod")
-    assert ngram["details"]["repeat"]["on_tps"] is not None  # the repeat was measured, not copied
+    assert ngram["tokens_per_round"] == auto.NGRAM_DEPTH == 64
+    repeat = ngram["details"]["repeat"]
+    assert repeat["on_tps"] is not None  # the repeat was measured, not copied
+    # ... and it drafted: with llama.cpp's n_min (16 at depth 16, 48 at 64) a 16-token answer
+    # never leaves room for a draft, so the repeat measured nothing but plain decoding
+    assert repeat["acceptance"] is not None and repeat["tokens_per_drafting_round"] > 2, repeat
     assert out["chosen"]["method"] in {"off", *methods} and out["chosen"]["why"]
     assert out["measured_now"] is True and out["seconds"] > 0
     stored = Path(out["stored_path"])
@@ -80,7 +86,7 @@ def test_spec_auto_calibrates_first_when_nothing_is_stored(
     assert main([*args, "--prompt", "Say hi.", "--max-tokens", "4"]) == 0
     err = capsys.readouterr().err
     assert "calibrating Auto for SmolLM2-135M-Instruct.Q4_1.gguf on llama.cpp" in err
-    assert "ngram-mod 16/round: prose" in err  # progress lines
+    assert "ngram-mod 64/round: prose" in err  # progress lines
     assert "(measured now)" in err
     assert len(list(auto.store_dir().glob("*.json"))) == 1
 
@@ -124,4 +130,33 @@ def test_cancel_mid_calibration_stores_nothing_and_leaves_no_thread(smollm2_q4: 
     assert "draft 4/round: code edit" in seen and not any("ngram-mod" in s for s in seen)
     assert auto.load_result(key) is None
     assert not list(auto.store_dir().glob("*"))
+    assert not _engine_threads()
+
+
+def test_prose_recheck_measures_another_first_request(
+    smollm2_q4: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A prose pair below the floor of an otherwise winning candidate is measured once more, on
+    another prompt: ngram-mod remembers the first prose answer, so the same prompt again would be
+    a repeat (it measured 1.7x "prose" that way). Forced here with an unreachable floor."""
+    monkeypatch.setattr(auto, "PROSE_FLOOR", 50.0)
+    key, base, _cands = _quick(smollm2_q4)
+    seen: list[str] = []
+    result = auto.calibrate(
+        key,
+        base,
+        None,
+        auto.candidates("llama.cpp", None, ["ngram-mod"]),
+        lambda r: load_engine("llama.cpp", r),
+        CancelToken(),
+        lambda _f, message: seen.append(message),
+        max_tokens=12,
+    )
+    assert "ngram-mod 64/round: prose again" in seen and seen[-1] == "measured"
+    ngram = result.measurements[1]
+    prose = ngram.details["prose"]
+    assert len(prose["pairs"]) == 2 and all(r is not None and r > 0 for r in prose["pairs"])
+    assert ngram.ratios["prose"] == pytest.approx(math.sqrt(prose["pairs"][0] * prose["pairs"][1]), rel=1e-2)
+    assert prose["again"]["acceptance"] is None  # a first request: nothing remembered to draft from
+    assert result.choice.candidate == auto.OFF  # nothing reaches a floor of 50x
     assert not _engine_threads()

@@ -16,8 +16,8 @@ from app.core.speculative.auto import OFF, Candidate, Measurement, choose
 
 DRAFT4 = Candidate("draft", 4)
 DRAFT8 = Candidate("draft", 8)
-NGRAM = Candidate("ngram-mod", 16)
-COMBO = Candidate("draft+ngram-mod", 4, 16)
+NGRAM = Candidate("ngram-mod", 64)
+COMBO = Candidate("draft+ngram-mod", 4, 64)
 
 
 def m(cand: Candidate, prose: float | None, code: float | None, repeat: float | None) -> Measurement:
@@ -63,11 +63,11 @@ def test_choice_rule(case: str, measurements: list[Measurement], expected: Candi
 def test_why_names_each_config_and_what_was_not_used() -> None:
     choice = choose(base(m(NGRAM, 1.0, 1.02, 3.6), m(DRAFT4, 0.9, 1.1, 1.1)))
     assert choice.candidate == NGRAM
-    assert "ngram-mod 16/round: 1.00x prose, 1.02x code edit, 3.60x on repeats" in choice.why
+    assert "ngram-mod 64/round: 1.00x prose, 1.02x code edit, 3.60x on repeats" in choice.why
     assert "draft 4/round: 0.90x prose" in choice.why and choice.why.endswith("not used")
     verdicts = dict(choice.verdicts)
     assert verdicts["draft 4/round"] == "excluded: 0.90x on prose is below 0.97x"
-    assert verdicts["ngram-mod 16/round"].startswith("chosen, mean 1.54x")
+    assert verdicts["ngram-mod 64/round"].startswith("chosen, mean 1.54x")
     off = choose(base(m(DRAFT4, 0.9, 0.8, 0.8)))
     assert off.why.startswith("off: no configuration was faster") and "draft 4/round: 0.90x prose" in off.why
 
@@ -84,15 +84,15 @@ def test_candidates_per_engine() -> None:
         "draft 4/round",
         "draft 8/round",
         "draft 2/round",
-        "ngram-mod 16/round",
-        "draft + ngram-mod 16/round",
+        "ngram-mod 64/round",
+        "draft + ngram-mod 64/round",
     ]
     assert [c.method for c in auto.candidates("mlx", "draft", [])] == ["off", "draft", "draft", "draft"]
     assert auto.candidates("llama.cpp", "mtp", ["ngram-mod"], mtp_depth=4) == [
         OFF,
         Candidate("mtp", 4),
         NGRAM,
-        Candidate("mtp+ngram-mod", None, 16),
+        Candidate("mtp+ngram-mod", None, 64),
     ]
     assert auto.candidates("llama.cpp", None, ["ngram-mod"]) == [OFF, NGRAM]
     assert auto.auto_model_free("llama.cpp") == ["ngram-mod"]
@@ -116,10 +116,55 @@ def test_combination_is_one_llamacpp_plan_with_two_types() -> None:
     assert p.types == ["DRAFT_SIMPLE", "NGRAM_MOD"]
     assert p.draft_path == "/models/drafter.gguf"
     assert p.settings["speculative.draft.n_max"] == 8
-    assert p.settings["speculative.ngram_mod.n_max"] == 16
+    assert p.settings["speculative.ngram_mod.n_max"] == 64
+    assert p.settings["speculative.ngram_mod.n_min"] == auto.NGRAM_MIN_DRAFT
     assert translate.plan(DRAFT4.options("/d.gguf")).types == ["DRAFT_SIMPLE"]
     assert translate.plan(NGRAM.options("/d.gguf")).draft_path is None
     assert not OFF.options("/d.gguf").enabled
+
+
+def test_ngram_candidates_can_draft_within_a_calibration_answer() -> None:
+    """llama.cpp drops an ngram-mod draft shorter than ``ngram_mod.n_min``, and drafts nothing
+    once the tokens left to generate, minus one, are fewer than it. With llama.cpp's own 48 a
+    40-token calibration answer never drafted (the 64-deep candidate measured 0.98x on repeats)
+    and the last 48 tokens of every repeat were decoded one by one. Every Auto candidate that runs
+    ngram-mod, alone or with the drafter, runs 64 deep and may propose short drafts."""
+    with_ngram = [c for c in auto.candidates("llama.cpp", "draft", ["ngram-mod"]) if "ngram-mod" in c.method]
+    assert [c.method for c in with_ngram] == ["ngram-mod", "draft+ngram-mod"]
+    for cand in with_ngram:
+        if "+" in cand.method:
+            cand = replace(cand, tokens_per_round=4)  # calibrate() sets the best drafter depth
+        settings = translate.plan(cand.options("/d.gguf")).settings
+        assert settings["speculative.ngram_mod.n_max"] == 64, cand
+        n_min = settings["speculative.ngram_mod.n_min"]
+        assert n_min == auto.NGRAM_MIN_DRAFT <= 4, cand
+        assert n_min < auto.MAX_TOKENS - 1, cand  # drafts while a calibration answer has tokens left
+
+
+RECHECK_TABLE = [
+    # (case, ratios, re-measure prose?)
+    ("ngram-mod unlucky on prose, great on repeats", (0.95, 0.99, 4.0), True),
+    ("drafter unlucky on prose, good on code", (0.96, 1.2, 1.2), True),
+    ("prose at the floor: measured once", (0.97, 1.0, 4.0), False),
+    ("prose above the floor", (1.05, 0.9, 0.9), False),
+    ("slow everywhere: would not qualify anyway", (0.90, 0.8, 0.8), False),
+    ("no gain even at the floor", (0.95, 1.0, 1.03), False),
+    ("a workload not measured", (0.95, None, 4.0), False),
+    ("prose not measured", (None, 1.2, 4.0), False),
+]
+
+
+@pytest.mark.parametrize(("case", "ratios", "expected"), RECHECK_TABLE, ids=[r[0] for r in RECHECK_TABLE])
+def test_prose_recheck_only_when_one_pair_alone_keeps_a_winner_out(
+    case: str, ratios: tuple[float | None, float | None, float | None], expected: bool
+) -> None:
+    assert auto.needs_prose_recheck(dict(zip(auto.WORKLOADS, ratios, strict=True))) is expected, case
+
+
+def test_prose_recheck_prompt_is_another_first_request() -> None:
+    # a model-free method remembers the first prose answer: the same prompt again would be a repeat
+    assert auto.PROSE_RECHECK_PROMPT != auto.PROSE_PROMPT
+    assert auto.PROSE_RECHECK_PROMPT not in (auto.CODE_PROMPT,)
 
 
 # --- storage ----------------------------------------------------------------------------------------
@@ -155,7 +200,7 @@ def test_round_trip(model_files: tuple[Path, Path]) -> None:
     assert [x.candidate for x in back.measurements] == [OFF, DRAFT4, NGRAM]
     assert back.measurements[2].ratios == {"prose": 1.0, "code": 1.01, "repeat": 3.7}
     data = back.to_json()
-    assert data["chosen"]["method"] == "ngram-mod" and data["chosen"]["tokens_per_round"] == 16
+    assert data["chosen"]["method"] == "ngram-mod" and data["chosen"]["tokens_per_round"] == 64
     assert [c["method"] for c in data["candidates"]] == ["draft", "ngram-mod"]
     assert data["key"]["engine"] == "llama.cpp" and data["key"]["threads"] == 2
 
@@ -192,6 +237,17 @@ def test_threads_and_machine_change_invalidate(model_files: tuple[Path, Path]) -
     assert auto.load_result(_key(*model_files, threads=1)) is None
     assert auto.load_result(replace(key, machine={**key.machine, "cores": 64})) is None
     assert auto.load_result(replace(key, engine="mlx")) is None
+    assert auto.load_result(key) is not None
+
+
+def test_result_of_an_older_format_is_measured_again(model_files: tuple[Path, Path]) -> None:
+    """Results stored before the n-gram candidates changed (16 deep, llama.cpp's n_min) are not
+    reused: their ratios describe other configurations."""
+    key = _key(*model_files)
+    assert key.format == auto.FORMAT_VERSION > 1
+    auto.store_result(_result(replace(key, format=auto.FORMAT_VERSION - 1)))
+    assert auto.load_result(key) is None
+    auto.store_result(_result(key))
     assert auto.load_result(key) is not None
 
 

@@ -6,9 +6,11 @@ The pieces, each usable on its own:
   engine's model-free methods and (where the engine runs two methods at once) a drafter combined
   with a model-free method.
 * :func:`calibrate` measures each candidate against speculation off on fixed prompts (prose, a code
-  edit, the code edit sent again), alternating off/on, greedy, few tokens. It checks a
-  :class:`~app.core.cancel.CancelToken` between steps and passes it to every generation, reports
-  ``progress(fraction, message)``, and closes every engine it loaded before returning or raising.
+  edit, the code edit sent again), alternating off/on, greedy, few tokens (prose twice when one
+  pair alone would keep an otherwise winning candidate out, see :func:`needs_prose_recheck`).
+  It checks a :class:`~app.core.cancel.CancelToken` between steps and passes it to every
+  generation, reports ``progress(fraction, message)``, and closes every engine it loaded before
+  returning or raising.
 * :func:`choose` is the rule: never a configuration whose prose ratio is below
   :data:`PROSE_FLOOR`; among the rest the best geometric mean over the workloads, and only if that
   mean beats off (1.0); otherwise off. It says why in one line.
@@ -48,17 +50,27 @@ from app.core.speculative.options import SpeculationOptions
 PROSE_FLOOR = 0.97
 #: Depths tried for a classic (same-vocabulary) drafter; an MTP drafter runs at its own default.
 DRAFT_DEPTHS = (2, 4, 8)
-#: Tokens per round of the model-free n-gram methods in Auto (the depth docs/benchmarks.md measured).
-NGRAM_DEPTH = 16
+#: Tokens per round of the model-free n-gram methods in Auto (llama.cpp's own ngram-mod default; on a
+#: repeat 64 gave 4-5x where 16 gave 2.7x, docs/benchmarks.md "Auto").
+NGRAM_DEPTH = 64
+#: Shortest n-gram draft Auto lets llama.cpp propose (``speculative.ngram_mod.n_min``). llama.cpp's
+#: default (48) drops every draft shorter than that, and every draft once fewer than 49 tokens are
+#: left to generate: a 40-token calibration answer then never drafts, a repeat's last 48 tokens are
+#: decoded one by one, and a short span copied from the prompt is never proposed.
+NGRAM_MIN_DRAFT = 2
 #: New tokens per measured answer: enough for a decode rate, short enough for a < 30 s calibration.
 MAX_TOKENS = 40
 #: Bump when prompts, workloads or the rule change: older stored results are then not reused.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Progress steps per candidate: its load, five measured answers and a possible prose re-check (2).
+STEPS_PER_CANDIDATE = 8
 #: Unmeasured tokens generated right after each load (see :func:`_warm`).
 WARMUP_TOKENS = 4
 
 WORKLOADS = ("prose", "code", "repeat")
 PROSE_PROMPT = "Describe a quiet morning in a small fishing village, in one paragraph."
+#: The prose re-check's prompt: another first request (a model-free method remembers the first one).
+PROSE_RECHECK_PROMPT = "Describe a walk through an old market town on a rainy afternoon, in one paragraph."
 CODE_PROMPT = (
     "Here is a Python function:\n\ndef area(w, h):\n    return w * h\n\n"
     "Rename w to width and h to height, add a docstring, and return the whole function."
@@ -108,6 +120,7 @@ class Candidate:
                 method=self.method,
                 num_speculative_tokens=self.tokens_per_round,
                 draft_model_path=drafter_path if self.uses_drafter else None,
+                engine_native=_min_draft(self.method),
             )
         # two methods at once: llama.cpp's speculative.types takes a list (engine-native form)
         first, second = parts
@@ -116,7 +129,7 @@ class Candidate:
             "speculative.draft.mparams.path": drafter_path,
             "speculative.draft.n_max": self.tokens_per_round,
             f"speculative.{second.replace('-', '_')}.n_max": self.extra_tokens_per_round,
-            f"speculative.{second.replace('-', '_')}.n_min": self.extra_tokens_per_round,
+            **_min_draft(second),
         }
         return SpeculationOptions(
             enabled=True,
@@ -135,6 +148,11 @@ class Candidate:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Candidate:
         return cls(str(data["method"]), data.get("tokens_per_round"), data.get("extra_tokens_per_round"))
+
+
+def _min_draft(method: str) -> dict[str, Any]:
+    """Engine-native settings that let ``method`` propose short drafts (see :data:`NGRAM_MIN_DRAFT`)."""
+    return {"speculative.ngram_mod.n_min": NGRAM_MIN_DRAFT} if method == "ngram-mod" else {}
 
 
 OFF = Candidate("off")
@@ -492,6 +510,33 @@ def _ratio(off: _Run, on: _Run) -> float | None:
     return on.tps / off.tps if off.tps and on.tps is not None else None
 
 
+def _mean_ratio(ratios: Sequence[float | None]) -> float | None:
+    """Geometric mean of measured pair ratios (None if any pair has none)."""
+    if not ratios or any(r is None or r <= 0 for r in ratios):
+        return None
+    return math.exp(sum(math.log(r) for r in ratios if r) / len(ratios))
+
+
+def needs_prose_recheck(ratios: dict[str, float | None]) -> bool:
+    """Whether one prose pair below :data:`PROSE_FLOOR` is all that keeps a configuration out.
+
+    A single 40-token pair swings by several percent on a busy machine, and a method that does
+    nothing on a first request (ngram-mod) measures 0.94-1.02x there: one unlucky pair would
+    exclude the configuration that pays most on repeats. Such a configuration (its other
+    workloads would give a mean above 1.0 even at the floor) gets a second prose pair, on another
+    prompt (:data:`PROSE_RECHECK_PROMPT`: the candidate remembers the first one, so that would be
+    a repeat), and the rule then reads the geometric mean of both pairs. A prose pair above the floor, or a
+    configuration that would not qualify anyway, is measured once.
+    """
+    prose = ratios.get("prose")
+    if prose is None or prose >= PROSE_FLOOR:
+        return False
+    rest = [ratios.get(w) for w in WORKLOADS if w != "prose"]
+    if any(r is None or r <= 0 for r in rest):
+        return False
+    return PROSE_FLOOR * math.prod(r for r in rest if r) > 1.0
+
+
 Loader = Callable[[LoadRequest], Engine]
 
 
@@ -514,14 +559,16 @@ def calibrate(
     before the next. Per candidate, alternating: off prose, on prose, off code edit, on code edit,
     and, for a candidate with a model-free method, the same code edit again on the candidate
     ("repeat", against the same off run). A drafter keeps nothing between requests, so a
-    drafter-only candidate's repeat ratio is its code-edit ratio (said in its details).
+    drafter-only candidate's repeat ratio is its code-edit ratio (said in its details). A prose
+    pair just below the floor of an otherwise winning candidate is measured a second time (see
+    :func:`needs_prose_recheck`).
     """
     cancel = cancel or CancelToken()
     say = progress or (lambda _f, _m: None)
     max_tokens = max_tokens or MAX_TOKENS
     started = time.perf_counter()
     todo = [c for c in cands if c.method != "off"]
-    steps = max(1, len(todo) * 6 + 1)
+    steps = max(1, len(todo) * STEPS_PER_CANDIDATE + 1)
     done = 0
 
     def step(message: str) -> None:
@@ -540,7 +587,7 @@ def calibrate(
         for cand in todo:
             skip = _skip_reason(cand, measurements)
             if skip:
-                done += 6
+                done += STEPS_PER_CANDIDATE
                 continue
             if "+" in cand.method:  # the combination runs the best drafter depth
                 best = _best_drafter(measurements)
@@ -558,7 +605,7 @@ def calibrate(
                 if cancel.cancelled:
                     raise CalibrationCancelled() from exc
                 measurements.append(Measurement(cand, dict.fromkeys(WORKLOADS), {"error": str(exc)}))
-                done += 5
+                done += STEPS_PER_CANDIDATE - 1
                 continue
             try:
                 if cand.uses_drafter and "+" not in cand.method:
@@ -575,6 +622,23 @@ def calibrate(
                 remembers = not cand.uses_drafter or "+" in cand.method
                 step(f"{cand.label}: the same code edit again")
                 on_again = _run(on_engine, CODE_PROMPT, cancel, max_tokens) if remembers else None
+                ratios = {
+                    "prose": _ratio(off_prose, on_prose),
+                    "code": _ratio(off_code, on_code),
+                    "repeat": _ratio(off_code, on_again or on_code),
+                }
+                prose_pairs = [ratios["prose"]]
+                prose_again: dict[str, Any] | None = None
+                if needs_prose_recheck(ratios):
+                    step(f"{cand.label}: prose again, speculation off")
+                    off_prose2 = _run(off_engine, PROSE_RECHECK_PROMPT, cancel, max_tokens)
+                    step(f"{cand.label}: prose again")
+                    on_prose2 = _run(on_engine, PROSE_RECHECK_PROMPT, cancel, max_tokens)
+                    prose_pairs.append(_ratio(off_prose2, on_prose2))
+                    prose_again = _detail(off_prose2, on_prose2)
+                    ratios["prose"] = _mean_ratio(prose_pairs)
+                else:
+                    done += 2
             finally:
                 on_engine.close()
             repeat_detail = (
@@ -582,19 +646,15 @@ def calibrate(
                 if on_again is not None
                 else {"same_as": "code", "why": "a drafter keeps nothing between requests"}
             )
+            prose_detail = _detail(off_prose, on_prose)
+            if prose_again is not None:
+                prose_detail["pairs"] = [None if r is None else round(r, 3) for r in prose_pairs]
+                prose_detail["again"] = prose_again
             measurements.append(
                 Measurement(
                     cand,
-                    {
-                        "prose": _ratio(off_prose, on_prose),
-                        "code": _ratio(off_code, on_code),
-                        "repeat": _ratio(off_code, on_again or on_code),
-                    },
-                    {
-                        "prose": _detail(off_prose, on_prose),
-                        "code": _detail(off_code, on_code),
-                        "repeat": repeat_detail,
-                    },
+                    ratios,
+                    {"prose": prose_detail, "code": _detail(off_code, on_code), "repeat": repeat_detail},
                 )
             )
     finally:
