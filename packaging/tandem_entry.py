@@ -3,7 +3,8 @@
 Both executables run this file. ``tandem`` (``Tandem.app`` on macOS) behaves like the installed
 ``tandem`` command: the GUI without arguments, CLI subcommands otherwise. ``tandem-cli`` is the
 console companion needed on Windows (a windowed .exe has no stdout); without arguments it prints
-the CLI help instead of opening a window.
+the CLI help instead of opening a window. With ``--tandem-llamacpp-host`` either one runs the
+llama.cpp engine's child process (``app.core.engines.llamacpp_host.FROZEN_FLAG``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ from pathlib import Path
 
 def _run() -> int:
     args = sys.argv[1:]
+    if args[:1] == ["--tandem-llamacpp-host"]:  # the llama.cpp engine's child process
+        from app.core.engines.llamacpp_host import main as host_main
+
+        return host_main()
     if Path(sys.executable).stem.lower() == "tandem-cli":
         from app.cli import main as cli_main
 

@@ -2,7 +2,9 @@
 
 Before, ``EngineHost.shutdown`` joined the engine thread for up to 30 s on the GUI thread and the
 llama.cpp load could not be interrupted, so closing the window during a load froze it until the
-model was in memory. The engines here are the real llama.cpp engine on the embedded models.
+model was in memory; then xllamacpp's native load held the GIL for its whole length, so the window
+could not even run its close handler (the Server now loads in a child process). The engines
+here are the real llama.cpp engine on the embedded models.
 """
 
 from __future__ import annotations
@@ -46,12 +48,6 @@ def _choice(w: Any, quant: str, speculative: bool, n_ctx: int, max_tokens: int) 
     return LaunchChoice(family, spec, quant, "llama.cpp", options, n_ctx, 2, sampling)
 
 
-@pytest.mark.xfail(
-    strict=False,  # passes when the close lands before the native load has taken the GIL
-    reason="xllamacpp's Server(...) holds the GIL for the whole native load (measured: a 2.3 s "
-    "load is a 2.3 s stall of every Python thread), so the GUI cannot even run closeEvent until "
-    "it returns; needs an xllamacpp that releases the GIL, or the load in a child process",
-)
 @pytest.mark.usefixtures("smollm2_f32")
 def test_closing_the_window_during_a_model_load_returns_within_a_second(make_window: Any, qtbot: Any) -> None:
     w = make_window(loader=long_native_load)

@@ -7,6 +7,7 @@ Before the shared worker, llama.cpp's ``load()`` blocked on the native load (``r
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from pathlib import Path
@@ -15,9 +16,10 @@ import pytest
 
 from app.core import assets
 from app.core.cancel import CancelToken
-from app.core.engines.base import Event, Finished, LoadRequest, Sampling, TextDelta
+from app.core.engines.base import Event, Finished, LoadRequest, ModelLoadError, Sampling, TextDelta
 from app.core.engines.llamacpp import LlamaCppEngine
-from app.core.engines.worker import EngineClosed, LoadCancelled, LoadProgress, live_workers
+from app.core.engines.llamacpp_host import live_processes
+from app.core.engines.worker import EngineClosed, LoadCancelled, LoadProgress, close_all, live_workers
 from app.core.speculative import SpeculationOptions
 
 pytestmark = pytest.mark.slow
@@ -36,8 +38,7 @@ def _wait_gone(prefix: str, timeout: float = 60) -> None:
 def test_a_llamacpp_load_sees_the_cancel_token_and_loads_nothing(smollm2_f32: Path) -> None:
     """The GUI's Cancel is a token the load checks itself, not only a progress call that raises.
 
-    Before, ``load()`` knew no token and went on to load target and drafter. (A cancel during the
-    native load itself cannot return before it ends: xllamacpp holds the GIL while it loads.)
+    Before, ``load()`` knew no token and went on to load target and drafter.
     """
     token = CancelToken()
 
@@ -111,3 +112,77 @@ def test_closing_llamacpp_during_a_generation_stops_it_at_the_next_token(smollm2
     fin = events[-1]
     assert isinstance(fin, Finished) and fin.reason == "cancelled" and fin.completion_tokens < 3000
     _wait_gone("tandem-llamacpp-")
+
+
+def test_a_cancel_during_the_native_load_returns_at_once_and_ends_the_child(smollm2_f32: Path) -> None:
+    """The native load runs in a child process, so a cancel no longer waits for it to finish.
+
+    Before, xllamacpp's ``Server(...)`` ran on a thread of this process and held the GIL for the
+    whole load: no Python thread, the one that checks the cancel included, ran until it returned.
+    Here a 64k context on the F32 target with its drafter is seconds of native load.
+    """
+    token = CancelToken()
+    ticks: list[float] = []
+    stop = threading.Event()
+
+    def tick() -> None:  # another Python thread, like the GUI's event loop
+        while not stop.wait(0.005):
+            ticks.append(time.monotonic())
+
+    def report(msg: str) -> None:
+        if msg.startswith("loading model"):
+            threading.Timer(0.3, token.cancel).start()  # the user presses Cancel during the load
+
+    spec = SpeculationOptions.build(enabled=True, draft_model_path=str(assets.smollm2_q4_path()))
+    req = LoadRequest(str(smollm2_f32), spec, n_ctx=65536, n_threads=2)
+    ticker = threading.Thread(target=tick, name="test-ticker", daemon=True)
+    ticker.start()
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(LoadCancelled):
+            LlamaCppEngine.load(req, LoadProgress(report, token))
+        took = time.monotonic() - t0
+    finally:
+        stop.set()
+        ticker.join()
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
+    assert took < 1.5, f"the cancelled load took {took:.2f} s"
+    assert max(gaps) < 0.25, f"another Python thread stalled {max(gaps):.2f} s during the load"
+    _wait_gone("tandem-llamacpp-")
+    assert not live_processes()
+
+
+def test_exit_during_a_native_load_ends_the_load_within_a_second(smollm2_f32: Path) -> None:
+    """At exit (``atexit`` runs :func:`close_all`) a load in progress ends with its child process.
+
+    Before, the native load ran in this process: the exit waited for it (and held the GIL).
+    """
+    spec = SpeculationOptions.build(enabled=True, draft_model_path=str(assets.smollm2_q4_path()))
+    req = LoadRequest(str(smollm2_f32), spec, n_ctx=65536, n_threads=2)
+    errors: list[BaseException] = []
+    loading = threading.Event()
+
+    def report(msg: str) -> None:
+        if msg.startswith("loading model"):
+            loading.set()
+
+    def load() -> None:
+        try:
+            LlamaCppEngine.load(req, report)
+        except BaseException as exc:
+            errors.append(exc)
+
+    loader = threading.Thread(target=load, name="test-loader", daemon=True)
+    loader.start()
+    assert loading.wait(30)
+    time.sleep(0.3)  # the child is loading
+    assert live_processes()
+    t0 = time.monotonic()
+    assert close_all(wait=1.0)
+    took = time.monotonic() - t0
+    loader.join(10)
+    assert not loader.is_alive()
+    assert took < 1.0, f"closing took {took:.2f} s during a native load"
+    assert errors and isinstance(errors[0], ModelLoadError)
+    _wait_gone("tandem-llamacpp-")
+    assert not live_processes()

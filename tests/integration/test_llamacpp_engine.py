@@ -232,3 +232,52 @@ def test_absurd_depth_is_refused_with_a_message(smollm2_q4: Path) -> None:
         _load(
             smollm2_q4, enabled=True, draft_model_path=str(smollm2_q4), num_speculative_tokens=2_147_483_648
         )
+
+
+def test_a_native_abort_while_loading_is_an_error_not_the_end_of_the_app(smollm2_q4: Path) -> None:
+    """llama.cpp's GGML_ASSERTs end the process they run in; that is now the child, not the app.
+
+    DRAFT_DFLASH with a drafter that is not a DFlash model aborts while the Server is built (the
+    engine refuses it before it starts; here the child is started with it on purpose).
+    """
+    from app.core.engines.llamacpp_host import HostConfig, HostError, ServerProcess, live_processes
+    from app.core.speculative.llamacpp import LlamaCppPlan
+
+    plan = LlamaCppPlan(types=["DRAFT_DFLASH"], draft_path=str(smollm2_q4))
+    host = ServerProcess(HostConfig(str(smollm2_q4), 512, 2, "key", "", plan))
+    with pytest.raises(HostError, match="SIGABRT"):
+        host.start(lambda: False)
+    assert host._proc is not None
+    assert not host.alive and host._proc.pid not in live_processes()
+
+
+def test_a_child_that_dies_mid_answer_gives_a_clear_error(smollm2_q4: Path) -> None:
+    import os
+    import signal
+
+    from app.core.engines.base import GenerationError
+
+    eng = _load(smollm2_q4)
+    try:
+        with pytest.raises(GenerationError, match=r"stopped while answering .*SIGKILL"):
+            for ev in eng.generate([{"role": "user", "content": PROMPTS[0]}], Sampling(max_tokens=200)):
+                if isinstance(ev, TextDelta):
+                    host = eng._host
+                    assert host is not None and host._proc is not None
+                    os.kill(host._proc.pid, signal.SIGKILL)  # what a native crash does to it
+        with pytest.raises(GenerationError, match=r"stopped while answering|not loaded"):
+            _events(eng, "hi")
+    finally:
+        eng.close()
+
+
+def test_the_child_process_ends_when_the_engine_closes(smollm2_q4: Path) -> None:
+    from app.core.engines.llamacpp_host import live_processes
+
+    eng = _load(smollm2_q4)
+    host = eng._host
+    assert host is not None and host._proc is not None and host.alive
+    pid = host._proc.pid
+    assert pid in live_processes()
+    eng.close()
+    assert not host.alive and pid not in live_processes()

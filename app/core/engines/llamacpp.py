@@ -1,18 +1,19 @@
-"""llama.cpp engine: an in-process ``xllamacpp.Server`` owned by one dedicated thread.
+"""llama.cpp engine: an ``xllamacpp.Server`` in a child process, driven by one owner thread.
 
-xllamacpp streams chunk dicts to a callback from inside a blocking call; the callback emits
-:mod:`base` events into the request's queue of the shared :class:`~app.core.engines.worker.EngineWorker`
-(which owns the thread, the sentinels, cancel and close). Errors become typed exceptions on the
-consumer side (an exception inside the callback is swallowed by xllamacpp and treated as a cancel,
-so the callback records it itself); the callback returns True to stop, which is how a cancel, a
-consumer that stopped reading, or ``close()`` stop a generation at its next token.
+The Server lives in a spawned child (:mod:`llamacpp_host`): its native load holds the GIL for as
+long as it runs, which froze every Python thread of the app, and a native abort ended the app.
+The owner thread of the shared :class:`~app.core.engines.worker.EngineWorker` streams each request
+from the child's loopback listener (llama-server's API, random per-session key that never leaves
+this process) and turns the chunks into :mod:`base` events; errors become typed exceptions on the
+consumer side. A cancel, a consumer that stopped reading, or ``close()`` stop a generation at its
+next chunk (the connection is closed, which llama.cpp treats as a cancel); ``close()`` ends the
+child, so it returns at once even during a load or a long prompt pass.
 
 Rounds come from the per-token timings: a chunk where ``draft_n`` steps up by d and
 ``draft_n_accepted`` by a opens a round that emits a accepted draft tokens, then one target token.
 
-The Server always opens an HTTP listener; it is bound to loopback and protected by a random
-per-session API key that never leaves this process, so neither other local processes nor web
-pages in the user's browser can use it.
+The listener is bound to loopback and needs the session key, so neither other local processes nor
+web pages in the user's browser can use it.
 """
 
 from __future__ import annotations
@@ -41,12 +42,18 @@ from app.core.engines.base import (
     TokenCandidate,
 )
 from app.core.engines.capability import GGUFFacts, llamacpp_abort
+from app.core.engines.llamacpp_host import HostConfig, HostError, ServerProcess, build_params
 from app.core.engines.worker import EngineWorker, Job
 from app.core.gguf_tools import GGUFFormatError, compare_vocab, read_header, vocab_info
 from app.core.speculative import SpeculationError, TimingsRounds
 from app.core.speculative import llamacpp as translate
 
 log = logging.getLogger(__name__)
+
+#: Seconds without a byte from the child before a request fails (a long prompt pass sends none).
+_READ_TIMEOUT = 600.0
+#: How long a cut stream waits for the child's exit, to tell a crash from a network hiccup.
+_EXIT_WAIT = 0.5
 
 #: architectures of drafters that read the target's state instead of proposing from their own vocab
 _MTP_ARCHES = ("gemma4-assistant", "gemma4_assistant", "eagle3", "dflash")
@@ -68,7 +75,8 @@ class LlamaCppEngine:
     name = "llama.cpp"
 
     def __init__(self, thread_name: str = "tandem-llamacpp") -> None:
-        self._server: Any = None
+        #: the child process that runs the Server (set by load())
+        self._host: ServerProcess | None = None
         #: the owner thread: builds the Server, serves every request, frees it (issue 9)
         self._worker = EngineWorker(thread_name, "llama.cpp", free=self._free)
         self.plan: translate.LlamaCppPlan = translate.LlamaCppPlan()
@@ -83,7 +91,7 @@ class LlamaCppEngine:
     @classmethod
     def load(cls, req: LoadRequest, progress: Callable[[str], None] | None = None) -> LlamaCppEngine:
         try:
-            import xllamacpp
+            import xllamacpp  # noqa: F401 - checked here; the child process uses it
         except ImportError as exc:  # pragma: no cover - xllamacpp is a hard dependency
             raise EngineUnavailable(f"xllamacpp cannot be imported: {exc}") from exc
         say = progress or (lambda _msg: None)
@@ -116,20 +124,16 @@ class LlamaCppEngine:
                     )
             _refuse_known_aborts(p, target, drafter)
 
-        params = xllamacpp.CommonParams()
-        params.model.path = str(target)
-        params.n_ctx = req.n_ctx
-        params.n_parallel = 1
-        params.cpuparams.n_threads = req.n_threads or max(1, os.cpu_count() or 1)
-        params.cpuparams_batch.n_threads = params.cpuparams.n_threads
-        params.api_keys = [secrets.token_urlsafe(32)]
-        params.verbosity = -1
-        params.warmup = False
-        params.endpoint_metrics = True  # used as a readiness barrier; the listener needs the key
-        if req.chat_template:
-            params.chat_template = req.chat_template
-        try:
-            translate.apply(params, p)
+        cfg = HostConfig(
+            model_path=str(target),
+            n_ctx=req.n_ctx,
+            n_threads=req.n_threads or max(1, os.cpu_count() or 1),
+            api_key=secrets.token_urlsafe(32),
+            chat_template=req.chat_template or "",
+            plan=p,
+        )
+        try:  # refuses bad settings here, before a process is started
+            build_params(cfg)
         except (SpeculationError, TypeError, ValueError, OverflowError) as exc:
             raise ModelLoadError(f"invalid speculative decoding settings: {exc}") from exc
 
@@ -137,29 +141,31 @@ class LlamaCppEngine:
         engine = cls(f"tandem-llamacpp-{target.stem}")
         engine.plan = p
         engine.model_path = str(target)
-        engine._api_key = params.api_keys[0]
+        engine._api_key = cfg.api_key
         engine._n_ctx = req.n_ctx
-        # Waits in a cancellable way: the GUI's Cancel (or Ctrl-C) returns at once, and a Server
-        # finished after that is freed on the owner thread (issue 9).
-        engine._worker.run_load(lambda _say: engine._start(params, target.name, _say), progress)
+        engine._host = ServerProcess(cfg)
+        # Waits in a cancellable way: the GUI's Cancel (or Ctrl-C) returns at once and ends the
+        # child process with whatever it had loaded (issue 9).
+        engine._worker.run_load(lambda _say: engine._start(target.name, _say), progress)
         return engine
 
     # --- on the owner thread ----------------------------------------------------------------------
-    def _start(self, params: Any, name: str, say: Callable[[str], None]) -> None:
-        import xllamacpp
-
+    def _start(self, name: str, say: Callable[[str], None]) -> None:
+        host = self._host
+        assert host is not None  # set by load() before the job is queued
         try:
-            self._server = xllamacpp.Server(params)
-            # Readiness barrier: a metrics task is answered by the server's main loop, so after it
-            # returns that loop is running. Destroying a Server whose loop has not started yet can
-            # hang in ~Server (seen under CPU load when a model was closed right after loading).
-            self._server.handle_metrics()
-        except Exception as exc:
-            raise ModelLoadError(f"llama.cpp could not load {name}: {exc}") from exc
+            host.start(lambda: self._worker.closed)
+        except HostError as exc:
+            raise ModelLoadError(
+                f"llama.cpp could not load {name}: {exc}",
+                "Check that the file is a complete model llama.cpp supports, or pick another file.",
+            ) from exc
         say("ready")
 
     def _free(self) -> None:
-        self._server = None  # releases the model on the owner thread
+        host = self._host
+        if host is not None:
+            host.stop()  # the model goes with the process
 
     def _serve(self, request: _Request, job: Job[Event]) -> None:
         if job.stopped():  # cancelled or closed while queued: do not start a prompt pass for nothing
@@ -167,20 +173,79 @@ class LlamaCppEngine:
             return
         state = _StreamState(job, request.with_logprobs)
         try:
-            self._server.handle_chat_completions(request.body, state.on_chunk)
+            self._stream_chunks(request.body, state.on_chunk)
         except BaseException as exc:
-            state.error = state.error or exc
+            if job.stopped():  # the connection went with a close or a cancel: that is the stop
+                state.cancelled = True
+            else:
+                state.error = state.error or exc
         if state.error is not None:
             raise state.error
         fin = state.finish()
         self.last_candidates = state.candidates if request.with_logprobs else None
         job.emit(fin)
 
+    def _stream_chunks(self, body: dict[str, Any], on_chunk: Callable[[Any], bool]) -> None:
+        """POST a streamed chat request to the child and feed each chunk to ``on_chunk``.
+
+        ``on_chunk`` returns True to stop; the connection is then closed, which llama.cpp treats as
+        a cancel of the request.
+        """
+        import http.client
+        import json
+        import urllib.error
+        import urllib.request
+
+        host = self._host
+        if host is None or not host.address:
+            raise GenerationError("the model is not loaded", "Load a model first.")
+        headers = {"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"}
+        request = urllib.request.Request(
+            host.address + "/v1/chat/completions", json.dumps(body).encode(), headers
+        )
+        try:
+            response = urllib.request.urlopen(request, timeout=_READ_TIMEOUT)
+        except urllib.error.HTTPError as exc:
+            raise GenerationError(f"llama.cpp: {_error_message(exc)}") from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise self._lost(exc) from exc
+        with response:
+            try:
+                for raw in response:
+                    line = raw.decode("utf-8", "replace").strip()
+                    if not line or line.startswith(":"):
+                        continue
+                    field, _, data = line.partition(":")
+                    data = data.strip()
+                    if field == "data" and data == "[DONE]":
+                        return
+                    if field not in ("data", "error"):
+                        continue
+                    try:
+                        chunk = json.loads(data)
+                    except ValueError:
+                        raise GenerationError(f"unexpected chunk from llama.cpp: {data[:80]!r}") from None
+                    if field == "error" and isinstance(chunk, dict) and "error" not in chunk:
+                        chunk = {"error": chunk}
+                    if on_chunk(chunk):
+                        return
+            except (OSError, http.client.HTTPException) as exc:
+                raise self._lost(exc) from exc
+        raise self._lost(None)  # the stream ended without its end marker
+
+    def _lost(self, exc: BaseException | None) -> GenerationError:
+        host = self._host
+        if host is not None and host.wait_ended(_EXIT_WAIT):
+            return GenerationError(
+                f"llama.cpp stopped while answering ({host.exit_description()}).", "Load the model again."
+            )
+        return GenerationError(f"llama.cpp did not finish its answer: {exc or 'the stream was cut'}")
+
     # --- public API --------------------------------------------------------------------------------
     @property
     def listening_address(self) -> str:
-        server = self._server
-        return str(server.listening_address) if server is not None else ""
+        host = self._host
+        return host.address if host is not None and host.alive else ""
 
     @property
     def speculative(self) -> bool:
@@ -189,7 +254,7 @@ class LlamaCppEngine:
     @property
     def n_ctx(self) -> int:
         """The context length the model runs with (llama.cpp's own figure when one was asked)."""
-        if self._n_ctx <= 0 and self._server is not None:  # 0 = the model's training context
+        if self._n_ctx <= 0 and self.listening_address:  # 0 = the model's training context
             props = self._listener_call("/props", None)
             self._n_ctx = int((props.get("default_generation_settings") or {}).get("n_ctx", 0))
         return self._n_ctx
@@ -197,7 +262,7 @@ class LlamaCppEngine:
     def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
         """Prompt size in tokens with the chat template applied, as a chat request would build it.
 
-        xllamacpp has no tokenize call in Python, so this asks the in-process loopback listener
+        xllamacpp has no tokenize call in Python, so this asks the child's loopback listener
         (llama-server's ``/apply-template`` and ``/tokenize``) with the session key. Safe to call
         from any thread; it does not wait for a running generation.
         """
@@ -273,7 +338,14 @@ class LlamaCppEngine:
         return self._worker.stream(lambda j: self._serve(job, j), cancel)
 
     def close(self) -> None:
-        """Stop a running generation and free the model; returns within a second (issue 9)."""
+        """Stop a running generation and free the model; returns within a second (issue 9).
+
+        Ending the child process stops a load or a prompt pass at once, however long it has left.
+        """
+        self._worker.close(wait=0)
+        host = self._host
+        if host is not None:
+            host.stop()
         self._worker.close()
 
     def __enter__(self) -> LlamaCppEngine:
@@ -281,6 +353,21 @@ class LlamaCppEngine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _error_message(exc: Any) -> str:
+    """The message of an HTTP error answer of llama-server (``{"error": {"message": ...}}``)."""
+    import json
+
+    try:
+        body = json.loads(exc.read() or b"{}")
+    except (OSError, ValueError):
+        body = {}
+    finally:
+        exc.close()
+    err = body.get("error", body) if isinstance(body, dict) else body
+    msg = err.get("message") if isinstance(err, dict) else err
+    return str(msg or f"HTTP {exc.code}")
 
 
 class _StreamState:
@@ -302,7 +389,7 @@ class _StreamState:
     def on_chunk(self, chunk: Any) -> bool:
         try:
             return self._on_chunk(chunk)
-        except BaseException as exc:  # xllamacpp would swallow it: keep it and stop
+        except BaseException as exc:  # kept for the consumer, and the stream stops
             self.error = exc
             return True
 

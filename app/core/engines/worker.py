@@ -21,16 +21,16 @@ Guarantees, the same for every engine:
 * :meth:`EngineWorker.close` refuses new jobs, fails every queued one with :class:`EngineClosed`,
   stops the running one at its next step (a job just dequeued included: the flag is the worker's,
   not the job's), and waits at most :data:`CLOSE_WAIT` seconds. A native call that cannot be
-  interrupted (a llama.cpp model load, an MLX prefill) finishes in the background; the thread then
+  interrupted (an MLX prefill) finishes in the background; the thread then
   frees what it holds and ends.
 * A load waits in a cancellable way (:meth:`EngineWorker.run_load`): cancelling returns at once and
-  closes the worker; a load that completes after the cancel is freed when its job ends. (One limit
-  no Python code can lift: xllamacpp's ``Server(...)`` holds the GIL for the whole native load, so
-  no Python thread, the GUI's included, runs until it returns; see docs/architecture-notes.md.)
+  closes the worker; a load that completes after the cancel is freed when its job ends. (llama.cpp
+  loads in a child process, :mod:`app.core.engines.llamacpp_host`, because xllamacpp's
+  ``Server(...)`` holds the GIL for the whole native load; its close ends that process.)
 * The threads are daemon threads, so none of them keeps the process alive, and an ``atexit`` hook
   closes every live worker and gives them :data:`EXIT_WAIT` seconds together to free (MLX must
-  clear its streams on the thread that used them; a llama.cpp ``~Server`` must not run while the
-  interpreter is gone). A worker still busy after that is left to the process exit.
+  clear its streams on the thread that used them; llama.cpp's child process is ended by its
+  free). A worker still busy after that is left to the process exit.
 """
 
 from __future__ import annotations
