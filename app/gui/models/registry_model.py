@@ -52,6 +52,21 @@ class Roles(IntEnum):
     Recommended = Qt.ItemDataRole.UserRole + 11  # the largest quantization of its spec that fits
 
 
+_R = Qt.ItemDataRole
+#: The roles the spec tree answers; a repaint asks every cell for a dozen roles (font,
+#: background, check state...), so the others return before any work (issue 9's browser case).
+_SHOWN = (_R.DisplayRole, _R.DecorationRole, _R.ToolTipRole, _R.ForegroundRole)
+_TREE_ROLES = frozenset(int(r) for r in (*_SHOWN, Roles.Node, Roles.Status, Roles.Fit, Roles.Recommended))
+_FAMILY_ROLES = frozenset(
+    int(r)
+    for r in (
+        *_SHOWN,
+        _R.TextAlignmentRole,
+        *(Roles.SortKey, Roles.Entry, Roles.Formats, Roles.Sizes, Roles.HasDrafter, Roles.Downloaded),
+        Roles.Invalid,
+    )
+)
+
 STATUS_COLORS = {"cached": "#2e9d5b", "partial": "#d99a1e", "absent": "#b8bec6"}
 _dot_cache: dict[str, QIcon] = {}
 
@@ -124,6 +139,8 @@ class FamilyModel(QAbstractTableModel):
         self._cache = cache
         self._rows: list[Family | InvalidEntry] = []
         self._downloaded: dict[str, bool] = {}
+        self._has_drafter: dict[str, bool] = {}
+        self._sizes: dict[str, str] = {}
         self.set_registry(registry)
         cache.changed.connect(self.refresh_status)  # the one "statuses changed" event (issue 9)
 
@@ -135,6 +152,10 @@ class FamilyModel(QAbstractTableModel):
         )
         self._rows = [*fams, *registry.invalid]
         self._downloaded = {f.name: self._cache.family_downloaded(f) for f in fams}
+        # What a row shows never changes while the registry does not: computed once here, not on
+        # each of the thousands of data() calls a repaint makes (issue 9's browser case).
+        self._has_drafter = {f.name: any(s.declares_drafter() for s in f.specs) for f in fams}
+        self._sizes = {f.name: _sizes_text(f) for f in fams}
         self.endResetModel()
 
     def refresh_status(self) -> None:
@@ -185,14 +206,14 @@ class FamilyModel(QAbstractTableModel):
         return -1
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        if role not in _FAMILY_ROLES or not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         entry = self._rows[index.row()]
         col = self.COLUMNS[index.column()]
         if isinstance(entry, InvalidEntry):
             return self._invalid_data(entry, col, role)
         fam = entry
-        has_drafter = any(s.declares_drafter() for s in fam.specs)
+        has_drafter = self._has_drafter.get(fam.name, False)
         downloaded = self._downloaded.get(fam.name, False)
         # Drafter and Downloaded are compact markers (a check mark, a status dot) so the table
         # fits beside the detail pane in every language; their tooltips say what they mean.
@@ -202,14 +223,15 @@ class FamilyModel(QAbstractTableModel):
             if col == "formats":
                 return ", ".join(sorted({s.format.upper() for s in fam.specs}))
             if col == "sizes":
-                return _sizes_text(fam)
+                return self._sizes.get(fam.name, "")
             if col == "drafter":
                 return "✓" if has_drafter else "—"
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == "sizes":
                 moe = next((t for t in map(moe_tooltip, fam.specs) if t), None)
-                return f"{_sizes_text(fam)}\n{moe}" if moe else _sizes_text(fam)
+                sizes = self._sizes.get(fam.name, "")
+                return f"{sizes}\n{moe}" if moe else sizes
             if col == "drafter":
                 return (
                     QCoreApplication.translate("RegistryModel", "Has a drafter for speculative decoding")
@@ -362,6 +384,8 @@ class SpecTreeModel(QAbstractItemModel):
         self._context_length: Callable[[], int] = lambda: 4096
         # (family, ctx) -> (family kept alive for its id, estimates per spec, or the failure)
         self._fits: dict[FitKey, tuple[Family, list[dict[str, FitEstimate]] | str]] = {}
+        #: the recommendations of the last verdict batch asked for (kept with the batch itself)
+        self._recommended: dict[int, tuple[list[dict[str, FitEstimate]], list[str | None]]] = {}
         self._fit_fresh: set[FitKey] = set()
         self._fit_generation = 0  # bumped by ops.changed: an answer computed before is stale
         self._fit_task: asyncio.Task[Any] | None = None
@@ -477,7 +501,7 @@ class SpecTreeModel(QAbstractItemModel):
         return None
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if role not in _TREE_ROLES or not index.isValid():
             return None
         node = self._node(index)
         col = index.column()
@@ -571,7 +595,11 @@ class SpecTreeModel(QAbstractItemModel):
         entry = self._fit_entry()
         if not isinstance(entry, list) or not 0 <= spec_row < len(entry):
             return None
-        return largest_that_fits(entry[spec_row])
+        memo = self._recommended.get(id(entry))
+        if memo is None or memo[0] is not entry:  # one verdict batch, asked on every repaint
+            memo = (entry, [largest_that_fits(row) for row in entry])
+            self._recommended = {id(entry): memo}
+        return memo[1][spec_row]
 
     def is_recommended(self, node: Node) -> bool:
         return self.fit_estimate(node) is not None and self.recommended(self.spec_row(node)) == node.quant

@@ -59,9 +59,6 @@ class MarkerDelegate(QStyledItemDelegate):
     def paint(
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
-        if index.column() != COL_DOWNLOADED:
-            super().paint(painter, option, index)
-            return
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         icon = QIcon(opt.icon)
@@ -158,7 +155,8 @@ class BrowserPage(QWidget):
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self.table.setItemDelegate(MarkerDelegate(self.table))
+        # Only the Downloaded cells need it; the other columns paint natively (no Python per cell).
+        self.table.setItemDelegateForColumn(COL_DOWNLOADED, MarkerDelegate(self.table))
         self.table.setMinimumWidth(320)
         # Short columns fit their contents; the name gets its width up to a share of the table
         # (long user family names elide, the tooltip has the description); the sizes list takes
