@@ -165,13 +165,17 @@ class BrowserPage(QWidget):
         hh = self.table.horizontalHeader()
         hh.setMinimumSectionSize(28)
         hh.setStretchLastSection(False)
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # The short columns are sized to their contents when rows come or go, the language changes
+        # or the table resizes, not by ResizeToContents: that measured all 50 rows on every status
+        # change and selection (most of a frame while walking the list, issue 9's browser case).
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         hh.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Interactive)
         hh.setSectionResizeMode(COL_SIZES, QHeaderView.ResizeMode.Stretch)
         hh.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.table.viewport().installEventFilter(self)
         for sig in (self.proxy.modelReset, self.proxy.rowsInserted, self.proxy.rowsRemoved):
             sig.connect(self._fit_columns)
+        self.proxy.headerDataChanged.connect(self._fit_columns)
         split.addWidget(self.table)
 
         detail = QFrame()
@@ -272,11 +276,16 @@ class BrowserPage(QWidget):
         return super().eventFilter(watched, event)
 
     def _fit_columns(self, *_args: object) -> None:
-        """Name column: its contents, capped at 40 % of the table so the sizes keep some room."""
+        """Short columns: their contents. Name column: its contents, capped at 40 % of the table so
+        the sizes keep some room."""
+        header = self.table.horizontalHeader()
+        for col in (COL_FORMATS, COL_DRAFTER, COL_DOWNLOADED):
+            width = max(self.table.sizeHintForColumn(col), header.sectionSizeHint(col))
+            if header.sectionSize(col) != width:
+                self.table.setColumnWidth(col, width)
         available = self.table.viewport().width()
         if available <= 0:
             return
-        header = self.table.horizontalHeader()
         wanted = max(self.table.sizeHintForColumn(COL_NAME), header.sectionSizeHint(COL_NAME))
         self.table.setColumnWidth(COL_NAME, max(80, min(wanted + 12, available * 40 // 100)))
 
@@ -431,6 +440,7 @@ class BrowserPage(QWidget):
         super().changeEvent(event)
 
     def retranslate(self) -> None:
+        self._fit_columns()  # the headers' widths change with the language
         self.title.setText(self.tr("Models"))
         self.search.setPlaceholderText(self.tr("Search models"))
         self._fill_combo(self.format, [("", self.tr("All formats")), ("gguf", "GGUF"), ("mlx", "MLX")])
