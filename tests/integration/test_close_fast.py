@@ -16,7 +16,14 @@ import pytest
 
 from app.core import assets
 from app.core.cancel import CancelToken
-from app.core.engines.base import Event, Finished, LoadRequest, ModelLoadError, Sampling, TextDelta
+from app.core.engines.base import (
+    Event,
+    Finished,
+    LoadRequest,
+    ModelLoadError,
+    Sampling,
+    TextDelta,
+)
 from app.core.engines.llamacpp import LlamaCppEngine
 from app.core.engines.llamacpp_host import live_processes
 from app.core.engines.worker import EngineClosed, LoadCancelled, LoadProgress, close_all, live_workers
@@ -186,3 +193,31 @@ def test_exit_during_a_native_load_ends_the_load_within_a_second(smollm2_f32: Pa
     assert errors and isinstance(errors[0], ModelLoadError)
     _wait_gone("tandem-llamacpp-")
     assert not live_processes()
+
+
+def test_a_stop_during_a_long_prompt_pass_ends_the_answer_at_once(smollm2_f32: Path) -> None:
+    """Stop (the request's cancel token) during the prompt pass: the answer ends within a second.
+
+    Before, a stop was seen only in the callback of the next token, so a long prompt ran to its
+    end first (seconds here, minutes for a pasted document on a big model); now the request's
+    connection to the llama.cpp process is closed, which cancels it there.
+    """
+    engine = LlamaCppEngine.load(LoadRequest(str(smollm2_f32), SpeculationOptions(), n_ctx=4096, n_threads=2))
+    try:
+        long_prompt = " ".join(f"item{i}" for i in range(600))
+        token = CancelToken()
+        threading.Timer(0.5, token.cancel).start()
+        t0 = time.monotonic()
+        events = list(
+            engine.generate([{"role": "user", "content": long_prompt}], Sampling(max_tokens=64), token)
+        )
+        took = time.monotonic() - t0
+        fin = events[-1]
+        assert isinstance(fin, Finished) and fin.reason == "cancelled" and fin.completion_tokens == 0
+        assert took < 1.5, f"the stopped request took {took:.2f} s"
+        # The engine serves the next request normally.
+        again = list(engine.generate([{"role": "user", "content": "Say hi."}], Sampling(max_tokens=4)))
+        assert isinstance(again[-1], Finished) and again[-1].completion_tokens > 0
+    finally:
+        engine.close()
+    _wait_gone("tandem-llamacpp-")

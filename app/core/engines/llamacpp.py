@@ -18,9 +18,12 @@ web pages in the user's browser can use it.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
 import os
 import secrets
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +57,8 @@ log = logging.getLogger(__name__)
 _READ_TIMEOUT = 600.0
 #: How long a cut stream waits for the child's exit, to tell a crash from a network hiccup.
 _EXIT_WAIT = 0.5
+#: How often a request waiting for its first token checks whether it was stopped.
+_STOP_POLL = 0.05
 
 #: architectures of drafters that read the target's state instead of proposing from their own vocab
 _MTP_ARCHES = ("gemma4-assistant", "gemma4_assistant", "eagle3", "dflash")
@@ -173,7 +178,7 @@ class LlamaCppEngine:
             return
         state = _StreamState(job, request.with_logprobs)
         try:
-            self._stream_chunks(request.body, state.on_chunk)
+            self._stream_chunks(request.body, state.on_chunk, job.stopped)
         except BaseException as exc:
             if job.stopped():  # the connection went with a close or a cancel: that is the stop
                 state.cancelled = True
@@ -185,52 +190,67 @@ class LlamaCppEngine:
         self.last_candidates = state.candidates if request.with_logprobs else None
         job.emit(fin)
 
-    def _stream_chunks(self, body: dict[str, Any], on_chunk: Callable[[Any], bool]) -> None:
+    def _stream_chunks(
+        self, body: dict[str, Any], on_chunk: Callable[[Any], bool], stopped: Callable[[], bool]
+    ) -> None:
         """POST a streamed chat request to the child and feed each chunk to ``on_chunk``.
 
-        ``on_chunk`` returns True to stop; the connection is then closed, which llama.cpp treats as
-        a cancel of the request.
+        The connection is shut down when ``on_chunk`` returns True or as soon as ``stopped()``
+        says so, also while the child is still in its prompt pass and has not even answered with
+        headers (a Stop during a long prompt no longer waits for the first token); llama.cpp
+        cancels a request whose connection is gone.
         """
         import http.client
-        import json
-        import urllib.error
-        import urllib.request
+        import socket
+        from urllib.parse import urlsplit
 
         host = self._host
         if host is None or not host.address:
             raise GenerationError("the model is not loaded", "Load a model first.")
-        headers = {"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"}
-        request = urllib.request.Request(
-            host.address + "/v1/chat/completions", json.dumps(body).encode(), headers
-        )
+        where = urlsplit(host.address)
+        conn = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port, timeout=_READ_TIMEOUT)
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.wait(_STOP_POLL):
+                if stopped():
+                    with contextlib.suppress(OSError):
+                        if conn.sock is not None:
+                            conn.sock.shutdown(socket.SHUT_RDWR)  # wakes the blocked read
+                    return
+
+        watcher = threading.Thread(target=watch, name="tandem-llamacpp-stop", daemon=True)
         try:
-            response = urllib.request.urlopen(request, timeout=_READ_TIMEOUT)
-        except urllib.error.HTTPError as exc:
-            raise GenerationError(f"llama.cpp: {_error_message(exc)}") from None
+            conn.connect()
+            watcher.start()
+            headers = {"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"}
+            conn.request("POST", "/v1/chat/completions", json.dumps(body).encode(), headers)
+            response = conn.getresponse()
+            if response.status != 200:
+                raise GenerationError(f"llama.cpp: {_error_message(response.status, response.read())}")
+            for raw in response:
+                line = raw.decode("utf-8", "replace").strip()
+                field, _, data = line.partition(":")
+                data = data.strip()
+                if field not in ("data", "error") or not data:
+                    continue  # blank separators, comments, other SSE fields
+                if data == "[DONE]":
+                    return
+                try:
+                    chunk = json.loads(data)
+                except ValueError:
+                    raise GenerationError(f"unexpected chunk from llama.cpp: {data[:80]!r}") from None
+                if field == "error" and isinstance(chunk, dict) and "error" not in chunk:
+                    chunk = {"error": chunk}
+                if on_chunk(chunk):
+                    return
         except (OSError, http.client.HTTPException) as exc:
             raise self._lost(exc) from exc
-        with response:
-            try:
-                for raw in response:
-                    line = raw.decode("utf-8", "replace").strip()
-                    if not line or line.startswith(":"):
-                        continue
-                    field, _, data = line.partition(":")
-                    data = data.strip()
-                    if field == "data" and data == "[DONE]":
-                        return
-                    if field not in ("data", "error"):
-                        continue
-                    try:
-                        chunk = json.loads(data)
-                    except ValueError:
-                        raise GenerationError(f"unexpected chunk from llama.cpp: {data[:80]!r}") from None
-                    if field == "error" and isinstance(chunk, dict) and "error" not in chunk:
-                        chunk = {"error": chunk}
-                    if on_chunk(chunk):
-                        return
-            except (OSError, http.client.HTTPException) as exc:
-                raise self._lost(exc) from exc
+        finally:
+            done.set()
+            if watcher.is_alive():
+                watcher.join()
+            conn.close()
         raise self._lost(None)  # the stream ended without its end marker
 
     def _lost(self, exc: BaseException | None) -> GenerationError:
@@ -355,19 +375,15 @@ class LlamaCppEngine:
         self.close()
 
 
-def _error_message(exc: Any) -> str:
+def _error_message(status: int, raw: bytes) -> str:
     """The message of an HTTP error answer of llama-server (``{"error": {"message": ...}}``)."""
-    import json
-
     try:
-        body = json.loads(exc.read() or b"{}")
-    except (OSError, ValueError):
+        body = json.loads(raw or b"{}")
+    except ValueError:
         body = {}
-    finally:
-        exc.close()
     err = body.get("error", body) if isinstance(body, dict) else body
     msg = err.get("message") if isinstance(err, dict) else err
-    return str(msg or f"HTTP {exc.code}")
+    return str(msg or f"HTTP {status}")
 
 
 class _StreamState:
