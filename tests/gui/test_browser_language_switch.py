@@ -61,3 +61,19 @@ def test_memory_verdict_and_filters_follow_a_language_switch(
         assert word in page.fit_label.text()  # the line in the new language, not the one kept
         qtbot.waitUntil(lambda: _text_fits(page.format) and _text_fits(page.size_filter), timeout=5_000)
     assert page.size_filter.currentText() == "모든 크기"
+
+
+def test_the_family_tables_stored_tooltips_follow_a_language_switch(make_window: Any, qtbot: Any) -> None:
+    """The table's cells are computed once and stored (no Python per repaint, issue 9), so a
+    language switch must recompute their translated tooltips."""
+    from PySide6.QtCore import Qt
+
+    w = make_window()
+    model = w.browser.families
+    row = model.row_of("smollm2-135m-instruct")
+    drafter = model.index(row, model.COLUMNS.index("drafter"))
+    assert model.data(drafter, Qt.ItemDataRole.ToolTipRole) == "Has a drafter for speculative decoding"
+    w.set_language("ja")
+    assert model.data(drafter, Qt.ItemDataRole.ToolTipRole) == "投機的デコード用のドラフトモデルあり"
+    w.set_language("en")
+    assert model.data(drafter, Qt.ItemDataRole.ToolTipRole) == "Has a drafter for speculative decoding"

@@ -18,14 +18,13 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import (
     QAbstractItemModel,
-    QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QStandardItem, QStandardItemModel
 
 from app.core.catalog.fit import FitEstimate, largest_that_fits
 from app.core.catalog.spec_fit import family_estimates
@@ -55,6 +54,7 @@ class Roles(IntEnum):
 _R = Qt.ItemDataRole
 #: The roles the spec tree answers; a repaint asks every cell for a dozen roles (font,
 #: background, check state...), so the others return before any work (issue 9's browser case).
+#: The family table stores exactly its roles in Qt items.
 _SHOWN = (_R.DisplayRole, _R.DecorationRole, _R.ToolTipRole, _R.ForegroundRole)
 _TREE_ROLES = frozenset(int(r) for r in (*_SHOWN, Roles.Node, Roles.Status, Roles.Fit, Roles.Recommended))
 _FAMILY_ROLES = frozenset(
@@ -131,11 +131,15 @@ def _sizes_text(fam: Family) -> str:
     return ", ".join(dict.fromkeys(size_text(s) for s in sizes))
 
 
-class FamilyModel(QAbstractTableModel):
+class FamilyModel(QStandardItemModel):
+    """The families table. Every cell's roles are computed once (when the registry, a download
+    status or the language changes) and held by Qt items, so a repaint runs no Python: the table
+    is repainted whole on each step of a walk through a long list (issue 9's browser case)."""
+
     COLUMNS = ("name", "formats", "sizes", "drafter", "downloaded")
 
     def __init__(self, registry: Registry, cache: CacheBridge, parent: Any = None) -> None:
-        super().__init__(parent)
+        super().__init__(0, len(self.COLUMNS), parent)
         self._cache = cache
         self._rows: list[Family | InvalidEntry] = []
         self._downloaded: dict[str, bool] = {}
@@ -145,32 +149,64 @@ class FamilyModel(QAbstractTableModel):
         cache.changed.connect(self.refresh_status)  # the one "statuses changed" event (issue 9)
 
     def set_registry(self, registry: Registry) -> None:
-        self.beginResetModel()
         self.registry = registry
         fams = sorted(
             registry.families.values(), key=lambda f: (f.name not in registry.builtin_names, f.name)
         )
         self._rows = [*fams, *registry.invalid]
         self._downloaded = {f.name: self._cache.family_downloaded(f) for f in fams}
-        # What a row shows never changes while the registry does not: computed once here, not on
-        # each of the thousands of data() calls a repaint makes (issue 9's browser case).
         self._has_drafter = {f.name: any(s.declares_drafter() for s in f.specs) for f in fams}
         self._sizes = {f.name: _sizes_text(f) for f in fams}
+        self.beginResetModel()
+        blocked = self.blockSignals(True)  # one reset, not a signal per item and role
+        try:
+            self.setRowCount(0)
+            for row in range(len(self._rows)):
+                self.appendRow(self._row_items(row))
+        finally:
+            self.blockSignals(blocked)
         self.endResetModel()
 
+    def _row_items(self, row: int) -> list[QStandardItem]:
+        items = []
+        for col in range(len(self.COLUMNS)):
+            item = QStandardItem()
+            item.setFlags(Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled)
+            self._fill(item, row, col)
+            items.append(item)
+        return items
+
+    def _fill(self, item: QStandardItem, row: int, col: int) -> None:
+        for role in _FAMILY_ROLES:
+            item.setData(self._value(row, col, role), role)
+
+    def _refill(self, rows: range | list[int]) -> None:
+        """Recompute the roles of ``rows`` and say so in one dataChanged per row."""
+        for row in rows:
+            blocked = self.blockSignals(True)
+            try:
+                for col in range(len(self.COLUMNS)):
+                    item = self.item(row, col)
+                    if item is not None:
+                        self._fill(item, row, col)
+            finally:
+                self.blockSignals(blocked)
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
+
     def refresh_status(self) -> None:
+        changed = []
         for row, entry in enumerate(self._rows):
             if isinstance(entry, Family):
                 downloaded = self._cache.family_downloaded(entry)
                 if self._downloaded.get(entry.name) != downloaded:
                     self._downloaded[entry.name] = downloaded
-                    self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
+                    changed.append(row)
+        self._refill(changed)
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
+    def retranslate(self) -> None:
+        """The tooltips and the "invalid" marker are translated texts."""
+        self._refill(range(len(self._rows)))
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.COLUMNS) - 1)
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
@@ -205,11 +241,10 @@ class FamilyModel(QAbstractTableModel):
                 return row
         return -1
 
-    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role not in _FAMILY_ROLES or not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        entry = self._rows[index.row()]
-        col = self.COLUMNS[index.column()]
+    def _value(self, row: int, column: int, role: int) -> Any:
+        """What the cell at (row, column) holds for ``role`` (stored in its item by ``_fill``)."""
+        entry = self._rows[row]
+        col = self.COLUMNS[column]
         if isinstance(entry, InvalidEntry):
             return self._invalid_data(entry, col, role)
         fam = entry

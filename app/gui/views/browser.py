@@ -440,6 +440,7 @@ class BrowserPage(QWidget):
         super().changeEvent(event)
 
     def retranslate(self) -> None:
+        self.families.retranslate()  # its tooltips are stored texts
         self._fit_columns()  # the headers' widths change with the language
         self.title.setText(self.tr("Models"))
         self.search.setPlaceholderText(self.tr("Search models"))
