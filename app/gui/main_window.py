@@ -36,6 +36,7 @@ from app.core.engines.base import Sampling
 from app.core.launch import DEFAULT_MODEL
 from app.core.registry import AnySpec, Family, Registry
 from app.core.settings import LastLaunch, SamplingDefaults, Settings
+from app.core.units import human_bytes
 from app.gui import icons
 from app.gui.cache_bridge import CacheBridge, Role
 from app.gui.chat_controller import ChatController
@@ -47,7 +48,7 @@ from app.gui.i18n import I18n
 from app.gui.launch_coordinator import LaunchCoordinator
 from app.gui.measure import plain_engine
 from app.gui.models.conversations_model import ConversationsModel
-from app.gui.models.downloads_model import DownloadsModel, human_bytes
+from app.gui.models.downloads_model import DownloadsModel
 from app.gui.models.registry_model import FamilyModel, SpecTreeModel
 from app.gui.ops import Ops
 from app.gui.server_controller import ServerController

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 from app.core import paths
 from app.core.cache import CacheManager, entries_root, hf_cache_root
 from app.core.registry import Family, Registry
-from app.gui.models.downloads_model import human_bytes
+from app.core.units import human_bytes
 from app.gui.models.registry_model import Node, Roles
 from app.gui.views.delete_dialog import DeleteDialog
 from tests.integration.hub_servers import hf_endpoint, olah_hub

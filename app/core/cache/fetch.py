@@ -17,10 +17,11 @@ from typing import Any
 
 from app.core.cache.errors import CacheError, DiskSpaceError, DownloadCancelled, VerificationError
 from app.core.cache.hubs import Backend, RemoteFile
-from app.core.cache.manager import CacheManager, Manifest, catalog_listing, file_size, human_size
+from app.core.cache.manager import CacheManager, Manifest, catalog_listing, file_size
 from app.core.cache.plan import Plan
 from app.core.cache.progress import Meter, ProgressCallback, ProgressEvent, _Cancelled
 from app.core.cancel import CancelToken
+from app.core.units import human_bytes
 
 log = logging.getLogger(__name__)
 
@@ -132,9 +133,9 @@ def _check_space(mgr: CacheManager, backend: Backend, todo: list[RemoteFile], pl
     free = shutil.disk_usage(probe).free
     if need + mgr.reserve_bytes > free:
         raise DiskSpaceError(
-            f"not enough disk space for {mgr.entry_name}: it needs {human_size(need)} "
-            f"(plus {human_size(mgr.reserve_bytes)} kept free) in {where}, "
-            f"but only {human_size(free)} is free; "
+            f"not enough disk space for {mgr.entry_name}: it needs {human_bytes(need)} "
+            f"(plus {human_bytes(mgr.reserve_bytes)} kept free) in {where}, "
+            f"but only {human_bytes(free)} is free; "
             "free some space or choose a smaller quantization"
         )
 

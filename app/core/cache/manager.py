@@ -491,11 +491,3 @@ def _relink(link: Path, target: str, directory: bool = False) -> None:
     elif link.exists():
         link.unlink()
     link.symlink_to(target, target_is_directory=directory)
-
-
-def human_size(n: float) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024:
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} TB"

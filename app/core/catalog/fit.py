@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from app.core import gguf_tools
+from app.core.units import human_bytes
 
 Verdict = Literal["fits", "tight", "too-large", "unknown"]
 
@@ -208,7 +209,7 @@ class FitEstimate:
     def tooltip(self) -> str:
         """One line per component, for hover texts (numbers only; the GUI translates labels)."""
         return "\n".join(
-            f"{k}: {_human(v) if isinstance(v, int) else '?'}"
+            f"{k}: {human_bytes(v) if isinstance(v, int) else '?'}"
             for k, v in (
                 ("weights", self.weights_bytes),
                 ("KV cache", self.kv_bytes),
@@ -288,11 +289,3 @@ def largest_that_fits(estimates: dict[str, FitEstimate]) -> str | None:
     """The quantization with the largest weights whose verdict is ``fits`` (None if none does)."""
     ok = [(e.weights_bytes or 0, q) for q, e in estimates.items() if e.verdict == "fits"]
     return max(ok)[1] if ok else None
-
-
-def _human(n: float) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if abs(n) < 1024:
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} TB"

@@ -21,6 +21,7 @@ from PySide6.QtCore import (
 )
 
 from app.core.cache.queue import DownloadItem
+from app.core.units import human_bytes
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 REFRESH_MS = 250
@@ -28,15 +29,7 @@ ItemRole = Qt.ItemDataRole.UserRole + 1
 ProgressRole = Qt.ItemDataRole.UserRole + 2
 
 STATES = ("queued", "active", "finished", "failed", "cancelled")
-__all__ = ["DownloadItem", "DownloadsModel", "human_bytes", "human_eta", "state_text"]
-
-
-def human_bytes(n: float) -> str:
-    for unit in ("B", "KB", "MB", "GB", "TB"):
-        if abs(n) < 1024 or unit == "TB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} TB"
+__all__ = ["DownloadItem", "DownloadsModel", "human_eta", "state_text"]
 
 
 def human_eta(seconds: float | None) -> str:

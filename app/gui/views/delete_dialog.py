@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.units import human_bytes
 from app.gui import icons
-from app.gui.models.downloads_model import human_bytes
 from app.gui.widgets import InlineMessage
 
 HUB_NAMES = {"huggingface": "Hugging Face", "modelscope": "ModelScope"}

@@ -40,21 +40,13 @@ from app.core.cache.hubs import RemoteFile
 from app.core.cancel import CancelToken
 from app.core.catalog import search as hub_search
 from app.core.registry import RegistryError
+from app.core.units import human_bytes
 from app.gui.models.registry_model import FamilyModel
 from app.gui.ops import Ops
 from app.gui.widgets import InlineMessage
 
 PAGE_SIZE = 20
 SCOPE_REGISTRY = ""
-
-
-def human_size(n: int) -> str:
-    size = float(n)
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024:
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{size:.1f} TB"
 
 
 class _NumberItem(QTableWidgetItem):
@@ -314,10 +306,10 @@ class HubSearchPanel(QWidget):
         if groups:
             for g in groups:
                 label = g.quant if g.quant != "other" else self.tr("Other GGUF files")
-                top = QTreeWidgetItem([label, human_size(g.size_bytes)])
+                top = QTreeWidgetItem([label, human_bytes(g.size_bytes)])
                 top.setData(0, Qt.ItemDataRole.UserRole, g)
                 for f in g.files:
-                    child = QTreeWidgetItem([f.name, human_size(f.size_bytes)])
+                    child = QTreeWidgetItem([f.name, human_bytes(f.size_bytes)])
                     if len(f.parts) > 1:
                         tip = self.tr("{n} parts: {names}").format(n=len(f.parts), names=", ".join(f.parts))
                         child.setToolTip(0, tip)
@@ -325,9 +317,9 @@ class HubSearchPanel(QWidget):
                 self.files.addTopLevelItem(top)
         else:
             weights = sum(f.size for f in files if f.path.endswith(".safetensors"))
-            top = QTreeWidgetItem([hub_search.mlx_quant(result.id), human_size(weights)])
+            top = QTreeWidgetItem([hub_search.mlx_quant(result.id), human_bytes(weights)])
             for rf in files:
-                top.addChild(QTreeWidgetItem([rf.path, human_size(rf.size)]))
+                top.addChild(QTreeWidgetItem([rf.path, human_bytes(rf.size)]))
             self.files.addTopLevelItem(top)
         if self.files.topLevelItemCount() <= 3:
             self.files.expandAll()

@@ -35,8 +35,8 @@ from app.core.cache.errors import CacheError
 from app.core.catalog import importer
 from app.core.catalog.drafters import Candidate
 from app.core.registry import Family, Registry, RegistryError
+from app.core.units import human_bytes
 from app.gui.ops import Ops
-from app.gui.views.hub_search import human_size
 from app.gui.widgets import InlineMessage
 
 
@@ -127,7 +127,7 @@ class ImportDialog(QDialog):
         self.candidates = [c for c in cands if c.compatible]
         self.drafters.clear()
         for c in self.candidates:
-            size = human_size(c.size_bytes) if c.size_bytes else "?"
+            size = human_bytes(c.size_bytes) if c.size_bytes else "?"
             item = QListWidgetItem(f"{Path(c.path or c.label).name}  ({size})")
             item.setToolTip(f"{c.label}\n{c.reason}")
             item.setData(Qt.ItemDataRole.UserRole, c)

@@ -63,12 +63,12 @@ from app.core.launch_form import ordered_draft_quants as ordered_draft_quants  #
 from app.core.registry import AnySpec, Family, Registry
 from app.core.settings import Settings, starting_sampling
 from app.core.speculative import DefaultDepth
+from app.core.units import human_bytes
 from app.gui.cache_bridge import CacheBridge
 from app.gui.models.registry_model import size_text, status_icon
 from app.gui.ops import Ops
 from app.gui.views.auto_panel import AutoPanel
 from app.gui.views.fit_row import FitLabel
-from app.gui.views.hub_search import human_size
 from app.gui.views.remote_tab import RemoteTab
 from app.gui.widgets import (
     InlineMessage,
@@ -452,7 +452,7 @@ class LaunchDialog(QDialog):
             b = self.found_drafter.blockSignals(True)
             self.found_drafter.clear()
             for c in st.found_drafters:
-                size = human_size(c.size_bytes) if c.size_bytes else "?"
+                size = human_bytes(c.size_bytes) if c.size_bytes else "?"
                 self.found_drafter.addItem(f"{Path(c.path or '').name}  ({size})", c.path)
             self.found_drafter.blockSignals(b)
         for i, c in enumerate(st.found_drafters):
