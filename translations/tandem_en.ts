@@ -1299,6 +1299,7 @@ Compatible: {reason}</translation>
         <name>RegistryModel</name>
         <message>
             <source>Downloaded</source>
+            <extracomment>The roles the spec tree answers; a repaint asks every cell for a dozen roles (font, background, check state...), so the others return before any work (issue 9's browser case). The family table stores exactly its roles in Qt items.</extracomment>
             <translation>Downloaded</translation>
         </message>
         <message>
@@ -1347,7 +1348,7 @@ Compatible: {reason}</translation>
         </message>
         <message>
             <source>Variant</source>
-            <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges).</extracomment>
+            <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges). the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
             <translation>Variant</translation>
         </message>
         <message>
@@ -1701,6 +1702,10 @@ Compatible: {reason}</translation>
         <message>
             <source>Default (leave empty), or a mirror such as https://hf-mirror.com</source>
             <translation>Default (leave empty), or a mirror such as https://hf-mirror.com</translation>
+        </message>
+        <message>
+            <source>Default (leave empty), or the address of your own ModelScope server</source>
+            <translation>Default (leave empty), or the address of your own ModelScope server</translation>
         </message>
         <message>
             <source>Hugging Face token</source>

@@ -120,11 +120,11 @@
     </message>
     <message>
         <source>Has drafter</source>
-        <translation>ドラフトあり</translation>
+        <translation>ドラフターあり</translation>
     </message>
     <message>
         <source>Only models that declare a drafter for speculative decoding</source>
-        <translation>投機的デコード用のドラフトモデルを宣言しているモデルのみ</translation>
+        <translation>投機的デコード用のドラフターを宣言しているモデルのみ</translation>
     </message>
     <message>
         <source>Downloaded</source>
@@ -136,11 +136,11 @@
     </message>
     <message>
         <source>with its drafter</source>
-        <translation>ドラフトも含める</translation>
+        <translation>ドラフターも含める</translation>
     </message>
     <message>
         <source>Also download the recommended drafter quantization</source>
-        <translation>推奨のドラフトモデル量子化も併せてダウンロード</translation>
+        <translation>推奨のドラフター量子化も併せてダウンロード</translation>
     </message>
     <message>
         <source>Delete</source>
@@ -269,7 +269,7 @@
     <name>DeleteDialog</name>
     <message>
         <source>Also deletes the model and drafter files from the {hub} cache, unless another Tandem model still uses them. Other tools that share this cache (the hf command, Python scripts, other apps) lose these files and must download them again.</source>
-        <translation>モデルとドラフトのファイルも {hub} キャッシュから削除します（他の Tandem モデルがまだ使っているファイルは除きます）。このキャッシュを共有する他のツール（hf コマンド、Python スクリプト、他のアプリ）はこれらのファイルを失い、再ダウンロードが必要になります。</translation>
+        <translation>モデルとドラフターのファイルも {hub} キャッシュから削除します（他の Tandem モデルがまだ使っているファイルは除きます）。このキャッシュを共有する他のツール（hf コマンド、Python スクリプト、他のアプリ）はこれらのファイルを失い、再ダウンロードが必要になります。</translation>
     </message>
     <message>
         <source>Delete files</source>
@@ -289,7 +289,7 @@
     </message>
     <message>
         <source>Tandem&apos;s entry for this model and its drafter is removed. The downloaded files stay in the {hub} cache, where other tools can still use them.</source>
-        <translation>このモデルとそのドラフトの Tandem のエントリを削除します。ダウンロード済みのファイルは {hub} キャッシュに残り、他のツールから引き続き使えます。</translation>
+        <translation>このモデルとそのドラフターの Tandem のエントリを削除します。ダウンロード済みのファイルは {hub} キャッシュに残り、他のツールから引き続き使えます。</translation>
     </message>
     <message>
         <source>Tandem found this model in the {hub} cache (another tool downloaded it) and has no entry of its own to remove. Choose “Also free disk space” to delete the files.</source>
@@ -800,11 +800,11 @@
     </message>
     <message>
         <source>Use the drafter model</source>
-        <translation>ドラフトモデルを使う</translation>
+        <translation>ドラフターを使う</translation>
     </message>
     <message>
         <source>The drafter ({quant}) is not downloaded yet. Launching queues its download, then loads the model with it.</source>
-        <translation>ドラフトモデル（{quant}）はまだダウンロードされていません。起動するとダウンロードを予約し、完了後にモデルと一緒に読み込みます。</translation>
+        <translation>ドラフター（{quant}）はまだダウンロードされていません。起動するとダウンロードを予約し、完了後にモデルと一緒に読み込みます。</translation>
     </message>
     <message>
         <source>default</source>
@@ -812,7 +812,7 @@
     </message>
     <message>
         <source>This is a mixture-of-experts model: it computes only part of itself per token, so a drafter may cost more than it saves. Compare the tokens/s in the statistics strip with speculation on and off.</source>
-        <translation>これは Mixture-of-Experts モデルです。トークンごとにモデルの一部しか計算しないため、ドラフトモデルのコストが効果を上回ることがあります。投機のオンとオフで統計バーのトークン/秒を比べてください。</translation>
+        <translation>これは Mixture-of-Experts モデルです。トークンごとにモデルの一部しか計算しないため、ドラフターのコストが効果を上回ることがあります。投機のオンとオフで統計バーのトークン/秒を比べてください。</translation>
     </message>
     <message>
         <source>Off</source>
@@ -820,7 +820,7 @@
     </message>
     <message>
         <source>Turn the drafter off to use a model-free method.</source>
-        <translation>モデル不要の方式を使うには、ドラフトモデルをオフにしてください。</translation>
+        <translation>モデル不要の方式を使うには、ドラフターをオフにしてください。</translation>
     </message>
     <message>
         <source>engine default</source>
@@ -914,7 +914,7 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>On MLX this is the drafter&apos;s block size minus the verified token; empty uses the depth the drafter was trained for.</source>
-        <translation>MLX では、ドラフトモデルのブロックサイズから検証済みトークンを引いた値です。空欄ならドラフトモデルの学習時の深さを使います。</translation>
+        <translation>MLX では、ドラフターのブロックサイズから検証済みトークンを引いた値です。空欄ならドラフターの学習時の深さを使います。</translation>
     </message>
     <message>
         <source>On llama.cpp n-gram methods this is the longest draft taken from earlier text in a round.</source>
@@ -922,7 +922,7 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>On llama.cpp this is the drafter&apos;s maximum draft length (draft.n_max); a round may draft fewer when the drafter is unsure.</source>
-        <translation>llama.cpp ではドラフトモデルの最大ドラフト長（draft.n_max）です。ドラフトモデルに確信がないときは、1 ラウンドの提案数が少なくなることがあります。</translation>
+        <translation>llama.cpp ではドラフターの最大ドラフト長（draft.n_max）です。ドラフターに確信がないときは、1 ラウンドの提案数が少なくなることがあります。</translation>
     </message>
     <message>
         <source>Default here: {value} ({source}).</source>
@@ -934,7 +934,7 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>the drafter&apos;s trained depth</source>
-        <translation>ドラフトモデルの学習時の深さ</translation>
+        <translation>ドラフターの学習時の深さ</translation>
     </message>
     <message>
         <source>not offered by this engine</source>
@@ -1010,11 +1010,11 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>Speculation can be slower when the drafter is expensive relative to the model, for example with mixture-of-experts models. Tandem measures every answer: the statistics strip shows tokens/s and how many drafted tokens were accepted, so you can see whether it pays.</source>
-        <translation>ドラフトモデルのコストがモデルに比べて大きい場合（たとえば Mixture-of-Experts モデル）、投機はかえって遅くなることがあります。Tandem はすべての回答を計測し、統計バーにトークン/秒と受理されたドラフトトークン数を表示するので、効果があるかどうかを確認できます。</translation>
+        <translation>ドラフターのコストがモデルに比べて大きい場合（たとえば Mixture-of-Experts モデル）、投機はかえって遅くなることがあります。Tandem はすべての回答を計測し、統計バーにトークン/秒と受理されたドラフトトークン数を表示するので、効果があるかどうかを確認できます。</translation>
     </message>
     <message>
         <source>Runs a small drafter beside the model. The drafter proposes several tokens per round and the model verifies them in one pass: the answer is identical, decoding is faster. Turning this on downloads an extra drafter checkpoint.</source>
-        <translation>モデルの横で小さなドラフトモデルを動かします。ドラフトモデルが 1 ラウンドごとに複数のトークンを提案し、モデルが一度に検証します。回答は同一のまま、デコードが速くなります。有効にすると、ドラフトモデルのチェックポイントを追加でダウンロードします。</translation>
+        <translation>モデルの横で小さなドラフターを動かします。ドラフターが 1 ラウンドごとに複数のトークンを提案し、モデルが一度に検証します。回答は同一のまま、デコードが速くなります。有効にすると、ドラフターのチェックポイントを追加でダウンロードします。</translation>
     </message>
     <message>
         <source>Drafter</source>
@@ -1022,7 +1022,7 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>Drafter Quantization</source>
-        <translation>ドラフトモデルの量子化</translation>
+        <translation>ドラフターの量子化</translation>
     </message>
     <message>
         <source>Defaults to the first available</source>
@@ -1030,7 +1030,7 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>The drafter is small, so quantizing it saves little memory but lowers how many of its tokens are accepted. An unquantized drafter is recommended even for a quantized model.</source>
-        <translation>ドラフトモデルは小さいため、量子化してもメモリはほとんど節約できず、トークンの受理率が下がります。量子化されたモデルであっても、量子化していないドラフトモデルをおすすめします。</translation>
+        <translation>ドラフターは小さいため、量子化してもメモリはほとんど節約できず、トークンの受理率が下がります。量子化されたモデルであっても、量子化していないドラフターをおすすめします。</translation>
     </message>
     <message>
         <source>Speculative Tokens</source>
@@ -1299,6 +1299,7 @@ Compatible: {reason}</source>
     <name>RegistryModel</name>
     <message>
         <source>Downloaded</source>
+        <extracomment>The roles the spec tree answers; a repaint asks every cell for a dozen roles (font, background, check state...), so the others return before any work (issue 9&apos;s browser case). The family table stores exactly its roles in Qt items.</extracomment>
         <translation>ダウンロード済み</translation>
     </message>
     <message>
@@ -1331,15 +1332,15 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>Drafter</source>
-        <translation>ドラフト</translation>
+        <translation>ドラフター</translation>
     </message>
     <message>
         <source>Has a drafter for speculative decoding</source>
-        <translation>投機的デコード用のドラフトモデルあり</translation>
+        <translation>投機的デコード用のドラフターあり</translation>
     </message>
     <message>
         <source>No drafter</source>
-        <translation>ドラフトモデルなし</translation>
+        <translation>ドラフターなし</translation>
     </message>
     <message>
         <source>invalid</source>
@@ -1347,7 +1348,7 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>Variant</source>
-        <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges).</extracomment>
+        <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges). the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
         <translation>バリアント</translation>
     </message>
     <message>
@@ -1368,11 +1369,11 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>with drafter</source>
-        <translation>ドラフトあり</translation>
+        <translation>ドラフターあり</translation>
     </message>
     <message>
         <source>Drafter quantizations</source>
-        <translation>ドラフトモデルの量子化</translation>
+        <translation>ドラフターの量子化</translation>
     </message>
     <message>
         <source>Model quantizations</source>
@@ -1440,7 +1441,7 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>Drafter: {size}</source>
-        <translation>ドラフト: {size}</translation>
+        <translation>ドラフター: {size}</translation>
     </message>
     <message>
         <source>Overhead: {size}</source>
@@ -1701,6 +1702,10 @@ Compatible: {reason}</source>
     <message>
         <source>Default (leave empty), or a mirror such as https://hf-mirror.com</source>
         <translation>既定（空欄）、または https://hf-mirror.com などのミラー</translation>
+    </message>
+    <message>
+        <source>Default (leave empty), or the address of your own ModelScope server</source>
+        <translation>既定（空欄のまま）、または独自の ModelScope サーバーのアドレス</translation>
     </message>
     <message>
         <source>Hugging Face token</source>

@@ -1299,6 +1299,7 @@ Compatible: {reason}</source>
     <name>RegistryModel</name>
     <message>
         <source>Downloaded</source>
+        <extracomment>The roles the spec tree answers; a repaint asks every cell for a dozen roles (font, background, check state...), so the others return before any work (issue 9&apos;s browser case). The family table stores exactly its roles in Qt items.</extracomment>
         <translation>다운로드됨</translation>
     </message>
     <message>
@@ -1347,7 +1348,7 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>Variant</source>
-        <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges).</extracomment>
+        <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges). the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
         <translation>변형</translation>
     </message>
     <message>
@@ -1701,6 +1702,10 @@ Compatible: {reason}</source>
     <message>
         <source>Default (leave empty), or a mirror such as https://hf-mirror.com</source>
         <translation>기본값(비워 둠) 또는 https://hf-mirror.com 같은 미러</translation>
+    </message>
+    <message>
+        <source>Default (leave empty), or the address of your own ModelScope server</source>
+        <translation>기본값(비워 두기) 또는 자체 ModelScope 서버 주소</translation>
     </message>
     <message>
         <source>Hugging Face token</source>

@@ -74,6 +74,6 @@ def test_the_family_tables_stored_tooltips_follow_a_language_switch(make_window:
     drafter = model.index(row, model.COLUMNS.index("drafter"))
     assert model.data(drafter, Qt.ItemDataRole.ToolTipRole) == "Has a drafter for speculative decoding"
     w.set_language("ja")
-    assert model.data(drafter, Qt.ItemDataRole.ToolTipRole) == "投機的デコード用のドラフトモデルあり"
+    assert model.data(drafter, Qt.ItemDataRole.ToolTipRole) == "投機的デコード用のドラフターあり"
     w.set_language("en")
     assert model.data(drafter, Qt.ItemDataRole.ToolTipRole) == "Has a drafter for speculative decoding"

@@ -287,10 +287,12 @@ class SettingsDialog(QDialog):
         self.lbl_hub.setText(self.tr("Download from"))
         self.lbl_hf_ep.setText(self.tr("Hugging Face endpoint"))
         self.lbl_ms_ep.setText(self.tr("ModelScope endpoint"))
-        for edit in (self.hf_endpoint, self.ms_endpoint):
-            edit.setPlaceholderText(
-                self.tr("Default (leave empty), or a mirror such as https://hf-mirror.com")
-            )
+        self.hf_endpoint.setPlaceholderText(
+            self.tr("Default (leave empty), or a mirror such as https://hf-mirror.com")
+        )
+        self.ms_endpoint.setPlaceholderText(
+            self.tr("Default (leave empty), or the address of your own ModelScope server")
+        )
         self.lbl_hf_tok.setText(self.tr("Hugging Face token"))
         self.lbl_ms_tok.setText(self.tr("ModelScope token"))
         for hub, edit, button in (
