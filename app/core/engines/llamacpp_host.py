@@ -97,7 +97,12 @@ def main() -> int:
     if hasattr(signal, "SIGINT"):  # Ctrl-C in the terminal is the parent's to handle
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     answer = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)
+    try:
+        os.dup2(2, 1)  # what llama.cpp prints goes where the app's own errors go
+    except OSError:  # a windowed executable may have no stderr at all
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
     try:
         import xllamacpp
 
@@ -156,6 +161,8 @@ class ServerProcess:
                 raise HostError("stopped before it started")
             proc = subprocess.Popen(
                 _command(),
+                # a native abort ends the child at once instead of attaching gdb for a backtrace
+                env={**os.environ, "GGML_NO_BACKTRACE": "1"},
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,
