@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from app.core.engines.base import CancelToken, Finished, LoadRequest, Round, Sampling, TextDelta
+from app.core.engines.base import CancelToken, ChatMessage, Finished, LoadRequest, Round, Sampling, TextDelta
 from app.core.engines.llamacpp import LlamaCppEngine
 from app.core.engines.remote import (
     AuthenticationFailed,
@@ -268,3 +268,41 @@ def test_server_killed_mid_answer_keeps_the_partial_text(smollm2_f32: Path, smol
 def test_no_cancel_watcher_is_left_running(remote: RemoteEngine) -> None:
     _run(remote, PROMPTS[1])
     assert not [t for t in threading.enumerate() if t.name == "tandem-remote-cancel"]
+
+
+def test_context_length_and_token_counts_come_from_the_server(
+    remote: RemoteEngine, in_process: LlamaCppEngine
+) -> None:
+    """The remote engine measures prompts in the server's own tokens, so long chats are trimmed.
+
+    Before, it had no token counter: the chat sent the whole history and the server refused it
+    once the conversation outgrew its context.
+    """
+    from app.core.engines.base import TokenCounter
+
+    assert isinstance(remote, TokenCounter)
+    assert remote.n_ctx == 1024  # the server's per-slot context (n_ctx 1024, one slot)
+    messages: list[ChatMessage] = [
+        {"role": "system", "content": "Answer briefly."},
+        {"role": "user", "content": "Count from 1 to 15, one number per line."},
+    ]
+    # the same model and template in process: the same count, chat template included
+    assert remote.count_prompt_tokens(messages) == in_process.count_prompt_tokens(messages)
+
+
+def test_a_long_conversation_is_trimmed_to_the_servers_context(remote: RemoteEngine) -> None:
+    from app.core.chat.context import answer_reserve, fit_history
+
+    history: list[ChatMessage] = [{"role": "system", "content": "Answer briefly."}]
+    for i in range(40):
+        history.append({"role": "user", "content": f"Question {i}: " + "tell me more about rivers " * 6})
+        history.append({"role": "assistant", "content": f"Answer {i}: " + "rivers flow to the sea " * 6})
+    history.append({"role": "user", "content": "What did I ask first?"})
+    assert remote.count_prompt_tokens(history) > remote.n_ctx
+    fitted = fit_history(history, remote.count_prompt_tokens, remote.n_ctx, 32)
+    assert fitted.dropped > 0 and fitted.messages[0]["role"] == "system"
+    assert fitted.messages[-1] == history[-1]
+    assert remote.count_prompt_tokens(fitted.messages) <= remote.n_ctx - answer_reserve(remote.n_ctx, 32)
+    events = list(remote.generate(fitted.messages, Sampling(temperature=0.0, max_tokens=8)))
+    fin = events[-1]
+    assert isinstance(fin, Finished) and fin.completion_tokens > 0

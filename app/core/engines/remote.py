@@ -211,6 +211,7 @@ class RemoteEngine:
         self._closed = False
         self._busy = threading.Lock()
         self.last_candidates: list[list[TokenCandidate]] | None = None
+        self._n_ctx: int | None = None
 
     # --- connecting ------------------------------------------------------------------------------
     @classmethod
@@ -266,6 +267,69 @@ class RemoteEngine:
 
     def list_models(self) -> list[RemoteModel]:
         return _list_models(self._client, self.endpoint)
+
+    # --- context length and token counts (history trimming, issue 8) -----------------------------
+    @property
+    def n_ctx(self) -> int:
+        """The server's context length per request, 0 when it does not say (nothing is trimmed).
+
+        llama-server reports it in ``/props``; vLLM with each ``/tokenize`` answer
+        (``max_model_len``). Asked once per connection; a server whose counting routes fail is
+        treated as one that does not say.
+        """
+        if self._n_ctx is None:
+            self._n_ctx = 0
+            try:
+                if self.server_kind == "llama.cpp":
+                    props = self._root_call("GET", "/props", None)
+                    settings = props.get("default_generation_settings") or {}
+                    n_ctx = int(settings.get("n_ctx") or props.get("n_ctx") or 0)
+                    self.count_prompt_tokens([{"role": "user", "content": "hi"}])  # the routes exist
+                    self._n_ctx = n_ctx
+                elif self.server_kind == "vllm":
+                    probe = self._root_call("POST", "/tokenize", self._vllm_tokenize_body([]))
+                    self._n_ctx = int(probe.get("max_model_len") or 0)
+            except (EngineError, TypeError, ValueError) as exc:
+                log.info("%s: context length unknown, history is not trimmed: %s", self.endpoint.label, exc)
+        return self._n_ctx
+
+    def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
+        """The prompt's size in the server's own tokens, chat template applied (only asked when
+        :attr:`n_ctx` is known)."""
+        if self.server_kind == "llama.cpp":
+            body = {"messages": [dict(m) for m in messages]}
+            prompt = self._root_call("POST", "/apply-template", body).get("prompt")
+            if not isinstance(prompt, str):
+                raise RemoteServerError(f"{self.endpoint.url}: /apply-template returned no prompt")
+            tokens = self._root_call("POST", "/tokenize", {"content": prompt, "add_special": True})
+            return len(tokens.get("tokens") or [])
+        if self.server_kind == "vllm":
+            counted = self._root_call("POST", "/tokenize", self._vllm_tokenize_body(messages))
+            return int(counted.get("count") or 0)
+        raise RemoteServerError(f"{self.endpoint.url}: this server cannot count tokens")
+
+    def _vllm_tokenize_body(self, messages: Sequence[ChatMessage]) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "messages": [dict(m) for m in messages] or [{"role": "user", "content": ""}],
+            "add_generation_prompt": True,
+        }
+
+    def _root_call(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
+        """A JSON call on the server's own (non-OpenAI) routes, with the connection's key."""
+        try:
+            r = self._client.request(method, self.endpoint.server_root + path, json=body, timeout=30.0)
+        except httpx.TransportError as exc:
+            raise _transport_error(exc, self.endpoint) from exc
+        if r.status_code != 200:
+            raise RemoteServerError(f"{self.endpoint.url}: {method} {path} answered HTTP {r.status_code}")
+        try:
+            data = r.json()
+        except ValueError as exc:
+            raise RemoteServerError(f"{self.endpoint.url}: {path} did not answer JSON") from exc
+        if not isinstance(data, dict):
+            raise RemoteServerError(f"{self.endpoint.url}: {path} answered {type(data).__name__}")
+        return data
 
     # --- generation --------------------------------------------------------------------------------
     def _body(self, messages: Sequence[ChatMessage], sampling: Sampling) -> dict[str, Any]:
