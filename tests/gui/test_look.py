@@ -87,3 +87,25 @@ def _has_ink(image: QImage) -> bool:
     return any(
         image.pixelColor(x, y).alpha() > 0 for x in range(image.width()) for y in range(image.height())
     )
+
+
+def test_autos_long_measuring_line_wraps_instead_of_widening_the_chat(make_window: Any, qtbot: Any) -> None:
+    """Auto's measuring line is longer than the bar at the default window size (seen on a first
+    start under Xvfb): it was cut off at the progress bar and pushed the conversations splitter."""
+    from app.gui.engine_loader import AUTO_MARK
+
+    w = make_window()
+    w.resize(1200, 780)
+    w.show()
+    qtbot.waitExposed(w)
+    page = w.chat_page
+    before = page.conversations_panel.width()
+    bar = w.load_bar
+    bar.show()
+    w._on_load_progress(f"{AUTO_MARK}0.56 ngram-mod 64/round: repeat request, spec-off run 2 of 3")
+    qtbot.wait(50)  # one layout pass
+    label = bar.label
+    assert "ngram-mod 64/round" in label.text()
+    assert label.width() < bar.width()  # it sits beside the progress bar and Cancel
+    assert label.height() >= label.heightForWidth(label.width())  # every line is shown
+    assert page.conversations_panel.width() == before
