@@ -40,6 +40,11 @@ def test_switch_serves_the_loaded_model_and_lists_requests(make_window: Any, qtb
     qtbot.waitUntil(lambda: panel.log.count() == 1, timeout=10_000)
     line = panel.log.item(0).text()
     assert "ok single" in line and f"drafted {spec['drafted']}" in line
+    # the whole line is on screen: it wraps inside the panel instead of running off its edge
+    qtbot.waitUntil(lambda: panel.log.visualItemRect(panel.log.item(0)).width() > 0, timeout=5_000)
+    rect = panel.log.visualItemRect(panel.log.item(0))
+    assert rect.right() <= panel.log.viewport().width()
+    assert not panel.log.horizontalScrollBar().isVisible()
 
     with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
         switch.click()

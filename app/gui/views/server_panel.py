@@ -51,6 +51,11 @@ class ServerPanel(QFrame):
         self.warning.setWordWrap(True)
         self.log = QListWidget()
         self.log.setObjectName("serverLog")
+        # A request line (time, client, route, model, tokens, acceptance) is wider than the panel:
+        # it wraps rather than hiding its end behind a horizontal scrollbar.
+        self.log.setWordWrap(True)
+        self.log.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.log.setResizeMode(QListWidget.ResizeMode.Adjust)
         row1 = QHBoxLayout()
         row1.addWidget(self.address, 1)
         row1.addWidget(self.copy_address)
