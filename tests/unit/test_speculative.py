@@ -82,7 +82,36 @@ def test_plan_neutral_options() -> None:
     assert p.settings == {"speculative.draft.n_max": 2} and p.depth_source == "Gemma 4 size table"
     p = tr.plan(SpeculationOptions.build(enabled=True, method="ngram-mod", num_speculative_tokens=16))
     assert p.types == ["NGRAM_MOD"] and p.settings["speculative.ngram_mod.n_max"] == 16
-    assert p.settings["speculative.ngram_mod.n_min"] == 16
+    # short drafts allowed (llama.cpp's 48 drafted nothing in an answer's last 48 tokens)
+    assert p.settings["speculative.ngram_mod.n_min"] == tr.NGRAM_MOD_MIN_DRAFT == 2
+
+
+def test_ngram_mod_allows_short_drafts_whichever_way_it_is_chosen() -> None:
+    """The same shortest draft for Tandem's method, engine-native types and a combination, unless
+    the user sets ``n_min`` (before, only Auto lowered it; a manual ngram-mod kept 48 or its depth)."""
+    native = tr.plan(SpeculationOptions.build(enabled=True, engine_native={"speculative.types": "ngram-mod"}))
+    assert native.settings["speculative.ngram_mod.n_min"] == 2
+    combo = tr.plan(
+        SpeculationOptions.build(
+            enabled=True,
+            engine_native={
+                "speculative.types": ["DRAFT_SIMPLE", "NGRAM_MOD"],
+                "speculative.draft.mparams.path": "/d.gguf",
+                "speculative.ngram_mod.n_max": 64,
+            },
+        )
+    )
+    assert combo.settings["speculative.ngram_mod.n_min"] == 2
+    tiny = tr.plan(SpeculationOptions.build(enabled=True, method="ngram-mod", num_speculative_tokens=1))
+    assert tiny.settings["speculative.ngram_mod.n_min"] == 1  # never above the depth
+    own = tr.plan(
+        SpeculationOptions.build(
+            enabled=True, method="ngram-mod", engine_native={"speculative.ngram_mod.n_min": "12"}
+        )
+    )
+    assert own.settings["speculative.ngram_mod.n_min"] == 12  # the user's own value wins
+    drafter = tr.plan(SpeculationOptions.build(enabled=True, method="draft", draft_model_path="/d.gguf"))
+    assert "speculative.ngram_mod.n_min" not in drafter.settings
     assert not tr.plan(SpeculationOptions()).speculative
     with pytest.raises(SpeculationError, match="needs a drafter"):
         tr.plan(SpeculationOptions.build(enabled=True, method="draft"))

@@ -43,7 +43,7 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
 )
-from app.core.speculative.llamacpp import TYPE_BY_METHOD
+from app.core.speculative.llamacpp import NGRAM_MOD_MIN_DRAFT, TYPE_BY_METHOD
 from app.core.speculative.options import SpeculationOptions
 
 #: A configuration slower than this on prose is never chosen, whatever it does elsewhere.
@@ -53,11 +53,9 @@ DRAFT_DEPTHS = (2, 4, 8)
 #: Tokens per round of the model-free n-gram methods in Auto (llama.cpp's own ngram-mod default; on a
 #: repeat 64 gave 4-5x where 16 gave 2.7x, docs/benchmarks.md "Auto").
 NGRAM_DEPTH = 64
-#: Shortest n-gram draft Auto lets llama.cpp propose (``speculative.ngram_mod.n_min``). llama.cpp's
-#: default (48) drops every draft shorter than that, and every draft once fewer than 49 tokens are
-#: left to generate: a 40-token calibration answer then never drafts, a repeat's last 48 tokens are
-#: decoded one by one, and a short span copied from the prompt is never proposed.
-NGRAM_MIN_DRAFT = 2
+#: Shortest n-gram draft llama.cpp proposes (``speculative.ngram_mod.n_min``): set by the one
+#: translation for every way ngram-mod is chosen, Auto's candidates included (see there why).
+NGRAM_MIN_DRAFT = NGRAM_MOD_MIN_DRAFT
 #: New tokens per measured answer: enough for a decode rate, short enough for a < 30 s calibration.
 MAX_TOKENS = 40
 #: Bump when prompts, workloads or the rule change: older stored results are then not reused.
@@ -120,7 +118,6 @@ class Candidate:
                 method=self.method,
                 num_speculative_tokens=self.tokens_per_round,
                 draft_model_path=drafter_path if self.uses_drafter else None,
-                engine_native=_min_draft(self.method),
             )
         # two methods at once: llama.cpp's speculative.types takes a list (engine-native form)
         first, second = parts
@@ -129,7 +126,6 @@ class Candidate:
             "speculative.draft.mparams.path": drafter_path,
             "speculative.draft.n_max": self.tokens_per_round,
             f"speculative.{second.replace('-', '_')}.n_max": self.extra_tokens_per_round,
-            **_min_draft(second),
         }
         return SpeculationOptions(
             enabled=True,
@@ -148,11 +144,6 @@ class Candidate:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Candidate:
         return cls(str(data["method"]), data.get("tokens_per_round"), data.get("extra_tokens_per_round"))
-
-
-def _min_draft(method: str) -> dict[str, Any]:
-    """Engine-native settings that let ``method`` propose short drafts (see :data:`NGRAM_MIN_DRAFT`)."""
-    return {"speculative.ngram_mod.n_min": NGRAM_MIN_DRAFT} if method == "ngram-mod" else {}
 
 
 OFF = Candidate("off")

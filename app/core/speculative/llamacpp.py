@@ -92,6 +92,24 @@ class LlamaCppPlan:
         return self.draft_path is not None
 
 
+#: ngram-mod's shortest draft (``speculative.ngram_mod.n_min``) unless the user sets one. llama.cpp's
+#: default (48) drops every draft shorter than that, and drafts nothing once fewer than 49 tokens
+#: are left to generate: the last 48 tokens of every answer were decoded one by one, a short answer
+#: never drafted (a repeated 40-token answer measured 0.98x), and a short span copied from the
+#: prompt was never proposed. Measured in docs/benchmarks.md ("Auto").
+NGRAM_MOD_MIN_DRAFT = 2
+
+
+def _short_ngram_drafts(types: list[str], settings: dict[str, Any]) -> None:
+    """Let ngram-mod propose short drafts (:data:`NGRAM_MOD_MIN_DRAFT`), whichever way it was chosen
+    (Tandem's method, engine-native ``speculative.types``, Auto), unless ``n_min`` is set."""
+    if "NGRAM_MOD" not in types or "speculative.ngram_mod.n_min" in settings:
+        return
+    n_max = settings.get("speculative.ngram_mod.n_max")
+    cap = n_max if isinstance(n_max, int) and not isinstance(n_max, bool) and n_max > 0 else None
+    settings["speculative.ngram_mod.n_min"] = min(NGRAM_MOD_MIN_DRAFT, cap or NGRAM_MOD_MIN_DRAFT)
+
+
 def _native_type(value: object) -> str:
     text = str(value).strip()
     key = text.removeprefix("common_speculative_type.").removeprefix("COMMON_SPECULATIVE_TYPE_")
@@ -132,6 +150,7 @@ def plan(options: SpeculationOptions, family_name: str = "", size_in_billions: f
         path = native.get("speculative.draft.mparams.path")
         if path and not types:
             types = ["DRAFT_SIMPLE"]
+        _short_ngram_drafts(types, settings)
         return LlamaCppPlan(
             types=types, draft_path=str(path) if path else None, settings=settings, user_driven=True
         )
@@ -161,8 +180,7 @@ def plan(options: SpeculationOptions, family_name: str = "", size_in_billions: f
         depth, source = settings[depth_key], depth_key
     if depth is not None:
         settings[depth_key] = depth
-    if method == "ngram-mod" and depth is not None and "speculative.ngram_mod.n_min" not in settings:
-        settings["speculative.ngram_mod.n_min"] = min(48, depth)
+    _short_ngram_drafts([TYPE_BY_METHOD[method]], settings)
     return LlamaCppPlan(
         types=[TYPE_BY_METHOD[method]],
         draft_path=draft_path,
