@@ -38,7 +38,7 @@ AUTO_LABEL = "Auto"
 
 
 def auto_label(chosen: auto.Candidate) -> str:
-    """What the stats strip names: "Auto: ngram-mod 16/round", "Auto: off"."""
+    """What the stats strip names: "Auto: ngram-mod 64/round", "Auto: off"."""
     return f"{AUTO_LABEL}: {chosen.label}"
 
 
