@@ -442,7 +442,7 @@ class SpecTreeModel(QAbstractItemModel):
             for spec in family.specs:
                 self._root.children.append(self._build_spec(family, spec))
         self.endResetModel()
-        self._request_fit()
+        self._request_fit(fresh_view=True)
 
     def refresh_status(self) -> None:
         """Re-read the markers in place (a reset would collapse the tree and drop the selection)."""
@@ -668,12 +668,14 @@ class SpecTreeModel(QAbstractItemModel):
         self._fit_fresh.clear()
         self._request_fit()
 
-    def _request_fit(self) -> None:
+    def _request_fit(self, fresh_view: bool = False) -> None:
+        """Compute the shown family's verdicts unless they are fresh. ``fresh_view``: the tree was
+        just reset, so it already shows what is known; no repaint is asked for until results come."""
         ops = self._ops
         key = self._fit_key()
         if ops is None or ops.closed or key is None or key in self._fit_fresh:
             return
-        if key not in self._fits:
+        if key not in self._fits and not fresh_view:
             self._emit_fit_changed()  # "…" where the old context's verdicts were
         if self._fit_task is None or self._fit_task.done():
             self._fit_task = ops.spawn(self._fit_loop())
