@@ -77,3 +77,33 @@ def test_the_family_tables_stored_tooltips_follow_a_language_switch(make_window:
     assert model.data(drafter, Qt.ItemDataRole.ToolTipRole) == "投機的デコード用のドラフターあり"
     w.set_language("en")
     assert model.data(drafter, Qt.ItemDataRole.ToolTipRole) == "Has a drafter for speculative decoding"
+
+
+def test_status_and_memory_columns_fit_every_text_in_every_language(make_window: Any, qtbot: Any) -> None:
+    """The tree's status and memory columns have fixed widths (issue 9: ResizeToContents measured
+    every row on each arriving status and repainted the tree); Qt's own size hint of every cell
+    still fits in them, in every language."""
+    w = make_window()
+    w.resize(1280, 800)
+    w.nav.setCurrentRow(1)
+    page = w.browser
+    page.select_family("smollm2-135m-instruct")
+    page.tree.expandAll()
+    tree, model = page.tree, page.specs
+    for code in ("en", "zh_CN", "ja", "ko"):
+        w.set_language(code)
+        qtbot.waitUntil(lambda: not model.fitting(), timeout=20_000)
+        checked = 0
+        stack = [model.index(r, 0) for r in range(model.rowCount())]
+        while stack:
+            index = stack.pop()
+            for col in (1, 2):
+                cell = index.siblingAtColumn(col)
+                if cell.data():
+                    assert tree.sizeHintForIndex(cell).width() <= tree.header().sectionSize(col), (
+                        code,
+                        cell.data(),
+                    )
+                    checked += 1
+            stack += [model.index(r, 0, index) for r in range(model.rowCount(index))]
+        assert checked >= 4, code

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import (
+    QCoreApplication,
     QEvent,
     QItemSelection,
     QModelIndex,
@@ -45,6 +46,7 @@ from app.gui.models.registry_model import (
     Roles,
     SpecTreeModel,
     fit_tooltip,
+    status_text,
     verdict_text,
 )
 from app.gui.ops import Ops
@@ -193,8 +195,11 @@ class BrowserPage(QWidget):
         self.tree.setModel(specs)
         self.tree.setUniformRowHeights(True)
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        self.tree.header().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        # Status and memory columns are as wide as their longest possible text in this language
+        # and font (_size_tree_columns), not ResizeToContents: that measured every row again on
+        # each status or verdict that arrived and repainted the whole tree (issue 9's browser case).
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        self.tree.header().setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
         self.tree.header().setStretchLastSection(False)
         # Room after the status text, which otherwise touches the scrollbar (CJK glyphs got clipped).
         self.tree.setStyleSheet("QTreeView::item { padding-right: 8px; }")
@@ -437,10 +442,27 @@ class BrowserPage(QWidget):
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
+        elif event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._size_tree_columns()
         super().changeEvent(event)
+
+    def _size_tree_columns(self) -> None:
+        """Fixed widths for the tree's status and memory columns: the widest text each can show."""
+        metrics = self.tree.fontMetrics()
+        style = self.tree.style()
+        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.tree) + 1)
+        pad = margin + 8 + 6  # the delegate's margins, the stylesheet's padding-right, a little air
+        statuses = [status_text(s) for s in ("cached", "partial", "absent", "unknown")]
+        statuses.append(QCoreApplication.translate("RegistryModel", "with drafter"))
+        verdicts = [f"★ {verdict_text(v)}" for v in ("fits", "tight", "too-large", "unknown")] + ["…", "?"]
+        header = self.tree.header()
+        for col, texts in ((1, statuses), (2, verdicts)):
+            widest = max(metrics.horizontalAdvance(t) for t in texts) + pad
+            header.resizeSection(col, max(widest, header.sectionSizeHint(col)))
 
     def retranslate(self) -> None:
         self.families.retranslate()  # its tooltips are stored texts
+        self._size_tree_columns()
         self._fit_columns()  # the headers' widths change with the language
         self.title.setText(self.tr("Models"))
         self.search.setPlaceholderText(self.tr("Search models"))
