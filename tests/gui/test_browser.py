@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -208,3 +209,43 @@ def test_moe_specs_say_a_drafter_often_slows_them_down(registry: Registry) -> No
     assert "A drafter often slows MoE models down" in model.data(model.index(row, 2), 3)
     row = model.row_of("qwen2.5-instruct")
     assert "MoE" not in model.data(model.index(row, 2), 3)
+
+
+def test_walking_the_list_repaints_the_detail_card_once_per_frame(
+    make_window: Any, qtbot: Any, registry: Registry
+) -> None:
+    """A selection and the results that follow it (memory verdicts, status probes) each repainted
+    the whole card; while the selection moves the card now repaints at most once per frame, and it
+    always ends up showing the family selected last (issue 9's browser case)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    from app.gui.views.browser import FRAME_MS
+
+    w = make_window(registry=registry)
+    w.show()
+    w.nav.setCurrentRow(1)
+    qtbot.waitExposed(w)
+    page = w.browser
+    names = sorted(registry.families)[:6]
+    paints: list[float] = []
+
+    class CountPaints(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                paints.append(time.monotonic())
+            return False
+
+    counter = CountPaints()
+    page.detail.installEventFilter(counter)
+    try:
+        for name in names:  # faster than a frame apart, like a held arrow key
+            page.select_family(name)
+            qtbot.wait(5)
+        assert not page.detail.updatesEnabled()  # gated while the selection moves
+        qtbot.waitUntil(page.detail.updatesEnabled, timeout=FRAME_MS * 10)
+        qtbot.waitUntil(lambda: page.name.text() == names[-1], timeout=2_000)
+        qtbot.wait(FRAME_MS * 3)
+    finally:
+        page.detail.removeEventFilter(counter)
+    assert page.name.text() == names[-1]
+    assert 1 <= len(paints) <= 3, paints  # not one per selection and result

@@ -13,6 +13,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSize,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import QIcon, QPainter, QShowEvent
@@ -53,6 +54,8 @@ from app.gui.ops import Ops
 from app.gui.widgets import InlineMessage
 
 COL_NAME, COL_FORMATS, COL_SIZES, COL_DRAFTER, COL_DOWNLOADED = range(5)
+#: The detail card repaints at most this often while the selection changes (about 30 frames/s).
+FRAME_MS = 33
 
 
 class MarkerDelegate(QStyledItemDelegate):
@@ -230,6 +233,14 @@ class BrowserPage(QWidget):
         dl.addLayout(actions)
         detail.setMinimumWidth(360)
         split.addWidget(detail)
+        self.detail = detail
+        # One repaint of the detail card per frame while the selection walks (arrow key held):
+        # a selection, then its memory verdicts and status probes arriving from their workers,
+        # each repainted the whole card (issue 9's browser case).
+        self._paint_gate = QTimer(self)
+        self._paint_gate.setSingleShot(True)
+        self._paint_gate.setInterval(FRAME_MS)
+        self._paint_gate.timeout.connect(lambda: self.detail.setUpdatesEnabled(True))
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
         self._split_initialised = False
@@ -312,6 +323,9 @@ class BrowserPage(QWidget):
         return self.specs.data(rows[0], Roles.Node) if rows else None
 
     def _on_family_selected(self, _sel: QItemSelection, _desel: QItemSelection) -> None:
+        if not self._paint_gate.isActive() and self.detail.isVisible():
+            self.detail.setUpdatesEnabled(False)
+            self._paint_gate.start()
         entry = self.current_entry()
         self.notice.clear_message()
         if isinstance(entry, InvalidEntry):
