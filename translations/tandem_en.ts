@@ -36,6 +36,18 @@
             <translation>The measurement was cancelled; nothing was stored.</translation>
         </message>
         <message>
+            <source>{config}: {prose} prose, {code} code edit, {repeat} on repeats</source>
+            <translation>{config}: {prose} prose, {code} code edit, {repeat} on repeats</translation>
+        </message>
+        <message>
+            <source>{measured}, not used</source>
+            <translation>{measured}, not used</translation>
+        </message>
+        <message>
+            <source>off: no configuration was faster without being slower on prose</source>
+            <translation>off: no configuration was faster without being slower on prose</translation>
+        </message>
+        <message>
             <source>Auto: measure and use what pays on this machine</source>
             <translation>Auto: measure and use what pays on this machine</translation>
         </message>
@@ -60,6 +72,7 @@
         <name>BrowserPage</name>
         <message>
             <source>This entry is invalid and was skipped: {reason}</source>
+            <extracomment>The detail card repaints at most this often while the selection changes (about 30 frames/s).</extracomment>
             <translation>This entry is invalid and was skipped: {reason}</translation>
         </message>
         <message>

@@ -36,6 +36,18 @@
         <translation>측정이 취소되어 아무것도 저장되지 않았습니다.</translation>
     </message>
     <message>
+        <source>{config}: {prose} prose, {code} code edit, {repeat} on repeats</source>
+        <translation>{config}: 산문 {prose}, 코드 수정 {code}, 반복 요청 {repeat}</translation>
+    </message>
+    <message>
+        <source>{measured}, not used</source>
+        <translation>{measured}, 사용 안 함</translation>
+    </message>
+    <message>
+        <source>off: no configuration was faster without being slower on prose</source>
+        <translation>끔: 산문에서 느려지지 않으면서 더 빠른 구성이 없었습니다</translation>
+    </message>
+    <message>
         <source>Auto: measure and use what pays on this machine</source>
         <translation>Auto: 측정해서 이 컴퓨터에서 이득인 방식을 사용</translation>
     </message>
@@ -60,6 +72,7 @@
     <name>BrowserPage</name>
     <message>
         <source>This entry is invalid and was skipped: {reason}</source>
+        <extracomment>The detail card repaints at most this often while the selection changes (about 30 frames/s).</extracomment>
         <translation>이 항목은 유효하지 않아 건너뛰었습니다: {reason}</translation>
     </message>
     <message>

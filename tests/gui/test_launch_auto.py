@@ -122,3 +122,16 @@ def test_first_start_measures_then_answers_with_auto(make_window: Any, qtbot: An
     stored = auto.load_result(plan_auto(w.launcher.default_choice(), CacheBridge().resolve).key)
     assert stored is not None and info["speculation"] == f"Auto: {stored.choice.candidate.label}"
     assert w.settings.last_model is not None and w.settings.last_model.speculation_method == "auto"
+
+
+def test_the_why_line_follows_the_language(make_window: Any, qtbot: Any) -> None:
+    """The launch dialog's "why" line was the core's English sentence in every language."""
+    w = make_window()
+    store_fake_choice(w.launcher.default_choice())
+    w.set_language("ja")
+    dlg = open_dialog(w, qtbot)
+    qtbot.waitUntil(lambda: dlg.auto_panel.state == "stored", timeout=20_000)
+    why = dlg.auto_panel.why.text()
+    assert "ngram-mod 64/round" in why and "3.60x" in why
+    assert "prose" not in why and "repeats" not in why  # the words are Japanese now
+    assert "繰り返し" in why

@@ -237,7 +237,7 @@ class AutoPanel(QWidget):
         elif st == "stored" and self._result is not None:
             choice = self._result.choice
             self.chosen.setText(self.tr("Auto chose: {config}").format(config=choice.candidate.label))
-            self.why.setText(choice.why)  # the calibration's own line (core text, as measured)
+            self.why.setText(self._why(self._result))
             self.why.setToolTip(
                 self.tr("Measured in {seconds:.0f} s; stored in {path}").format(
                     seconds=self._result.seconds, path=self._result.stored_path or ""
@@ -255,6 +255,34 @@ class AutoPanel(QWidget):
                 text = self.tr("The measurement was cancelled; nothing was stored.") + " " + text
             self.chosen.setText(text)
         self.why.setVisible(bool(self.why.text()))  # an empty reason leaves no gap
+
+    def _why(self, result: auto.CalibrationResult) -> str:
+        """Why Auto chose what it chose, in the user's language, from the stored measurements
+        (the core's ``Choice.why`` is the same line in English, for the CLI and the JSON)."""
+        choice = result.choice
+
+        def x(value: float | None) -> str:
+            return "-" if value is None else f"{value:.2f}x"
+
+        parts = []
+        for m in result.measurements:
+            if m.candidate.method == "off":
+                continue
+            r = m.ratios
+            part = self.tr("{config}: {prose} prose, {code} code edit, {repeat} on repeats").format(
+                config=m.candidate.label,
+                prose=x(r.get("prose")),
+                code=x(r.get("code")),
+                repeat=x(r.get("repeat")),
+            )
+            if m.candidate != choice.candidate:
+                part = self.tr("{measured}, not used").format(measured=part)
+            parts.append(part)
+        line = "; ".join(parts)
+        if choice.candidate.method != "off":
+            return line
+        off = self.tr("off: no configuration was faster without being slower on prose")
+        return f"{off} ({line})" if line else off
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
