@@ -169,6 +169,50 @@
         </message>
     </context>
     <context>
+        <name>Calibration</name>
+        <message>
+            <source>loading the model without speculation</source>
+            <extracomment>Calibration progress reaches the load bar as "&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;" (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
+            <translation>loading the model without speculation</translation>
+        </message>
+        <message>
+            <source>loading {config}</source>
+            <translation>loading {config}</translation>
+        </message>
+        <message>
+            <source>{config}: prose, speculation off</source>
+            <translation>{config}: prose, speculation off</translation>
+        </message>
+        <message>
+            <source>{config}: prose</source>
+            <translation>{config}: prose</translation>
+        </message>
+        <message>
+            <source>{config}: code edit, speculation off</source>
+            <translation>{config}: code edit, speculation off</translation>
+        </message>
+        <message>
+            <source>{config}: code edit</source>
+            <translation>{config}: code edit</translation>
+        </message>
+        <message>
+            <source>{config}: the same code edit again</source>
+            <translation>{config}: the same code edit again</translation>
+        </message>
+        <message>
+            <source>{config}: prose again, speculation off</source>
+            <translation>{config}: prose again, speculation off</translation>
+        </message>
+        <message>
+            <source>{config}: prose again</source>
+            <translation>{config}: prose again</translation>
+        </message>
+        <message>
+            <source>measured</source>
+            <translation>measured</translation>
+        </message>
+    </context>
+    <context>
         <name>ChatController</name>
         <message>
             <source>New chat</source>
@@ -394,7 +438,6 @@
         <name>EngineLoader</name>
         <message>
             <source>Locating model files</source>
-            <extracomment>Calibration progress reaches the load bar as "&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;" (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
             <translation>Locating model files</translation>
         </message>
         <message>

@@ -169,6 +169,50 @@
     </message>
 </context>
 <context>
+    <name>Calibration</name>
+    <message>
+        <source>loading the model without speculation</source>
+        <extracomment>Calibration progress reaches the load bar as &quot;&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;&quot; (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
+        <translation>投機なしでモデルを読み込み中</translation>
+    </message>
+    <message>
+        <source>loading {config}</source>
+        <translation>{config} を読み込み中</translation>
+    </message>
+    <message>
+        <source>{config}: prose, speculation off</source>
+        <translation>{config}：文章、投機オフ</translation>
+    </message>
+    <message>
+        <source>{config}: prose</source>
+        <translation>{config}：文章</translation>
+    </message>
+    <message>
+        <source>{config}: code edit, speculation off</source>
+        <translation>{config}：コード編集、投機オフ</translation>
+    </message>
+    <message>
+        <source>{config}: code edit</source>
+        <translation>{config}：コード編集</translation>
+    </message>
+    <message>
+        <source>{config}: the same code edit again</source>
+        <translation>{config}：同じコード編集をもう一度</translation>
+    </message>
+    <message>
+        <source>{config}: prose again, speculation off</source>
+        <translation>{config}：文章をもう一度、投機オフ</translation>
+    </message>
+    <message>
+        <source>{config}: prose again</source>
+        <translation>{config}：文章をもう一度</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>測定完了</translation>
+    </message>
+</context>
+<context>
     <name>ChatController</name>
     <message>
         <source>New chat</source>
@@ -394,7 +438,6 @@
     <name>EngineLoader</name>
     <message>
         <source>Locating model files</source>
-        <extracomment>Calibration progress reaches the load bar as &quot;&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;&quot; (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
         <translation>モデルファイルを探しています</translation>
     </message>
     <message>

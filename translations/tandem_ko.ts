@@ -169,6 +169,50 @@
     </message>
 </context>
 <context>
+    <name>Calibration</name>
+    <message>
+        <source>loading the model without speculation</source>
+        <extracomment>Calibration progress reaches the load bar as &quot;&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;&quot; (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
+        <translation>투기 없이 모델을 불러오는 중</translation>
+    </message>
+    <message>
+        <source>loading {config}</source>
+        <translation>{config} 불러오는 중</translation>
+    </message>
+    <message>
+        <source>{config}: prose, speculation off</source>
+        <translation>{config}: 산문, 투기 끔</translation>
+    </message>
+    <message>
+        <source>{config}: prose</source>
+        <translation>{config}: 산문</translation>
+    </message>
+    <message>
+        <source>{config}: code edit, speculation off</source>
+        <translation>{config}: 코드 수정, 투기 끔</translation>
+    </message>
+    <message>
+        <source>{config}: code edit</source>
+        <translation>{config}: 코드 수정</translation>
+    </message>
+    <message>
+        <source>{config}: the same code edit again</source>
+        <translation>{config}: 같은 코드 수정을 다시</translation>
+    </message>
+    <message>
+        <source>{config}: prose again, speculation off</source>
+        <translation>{config}: 산문 다시, 투기 끔</translation>
+    </message>
+    <message>
+        <source>{config}: prose again</source>
+        <translation>{config}: 산문 다시</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>측정 완료</translation>
+    </message>
+</context>
+<context>
     <name>ChatController</name>
     <message>
         <source>New chat</source>
@@ -394,7 +438,6 @@
     <name>EngineLoader</name>
     <message>
         <source>Locating model files</source>
-        <extracomment>Calibration progress reaches the load bar as &quot;&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;&quot; (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
         <translation>모델 파일을 찾는 중</translation>
     </message>
     <message>

@@ -169,6 +169,50 @@
     </message>
 </context>
 <context>
+    <name>Calibration</name>
+    <message>
+        <source>loading the model without speculation</source>
+        <extracomment>Calibration progress reaches the load bar as &quot;&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;&quot; (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
+        <translation>正在加载不带投机的模型</translation>
+    </message>
+    <message>
+        <source>loading {config}</source>
+        <translation>正在加载 {config}</translation>
+    </message>
+    <message>
+        <source>{config}: prose, speculation off</source>
+        <translation>{config}：散文，投机关闭</translation>
+    </message>
+    <message>
+        <source>{config}: prose</source>
+        <translation>{config}：散文</translation>
+    </message>
+    <message>
+        <source>{config}: code edit, speculation off</source>
+        <translation>{config}：代码修改，投机关闭</translation>
+    </message>
+    <message>
+        <source>{config}: code edit</source>
+        <translation>{config}：代码修改</translation>
+    </message>
+    <message>
+        <source>{config}: the same code edit again</source>
+        <translation>{config}：再次发送同一代码修改</translation>
+    </message>
+    <message>
+        <source>{config}: prose again, speculation off</source>
+        <translation>{config}：再测散文，投机关闭</translation>
+    </message>
+    <message>
+        <source>{config}: prose again</source>
+        <translation>{config}：再测散文</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>测量完成</translation>
+    </message>
+</context>
+<context>
     <name>ChatController</name>
     <message>
         <source>New chat</source>
@@ -394,7 +438,6 @@
     <name>EngineLoader</name>
     <message>
         <source>Locating model files</source>
-        <extracomment>Calibration progress reaches the load bar as &quot;&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;&quot; (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
         <translation>正在定位模型文件</translation>
     </message>
     <message>

@@ -42,6 +42,28 @@ def auto_label(chosen: auto.Candidate) -> str:
     return f"{AUTO_LABEL}: {chosen.label}"
 
 
+def calibration_step_text(message: str) -> str:
+    """A calibration step (:class:`auto.Step`) in the user's language; other text as it is."""
+    texts = {
+        "load-off": QCoreApplication.translate("Calibration", "loading the model without speculation"),
+        "load": QCoreApplication.translate("Calibration", "loading {config}"),
+        "prose-off": QCoreApplication.translate("Calibration", "{config}: prose, speculation off"),
+        "prose": QCoreApplication.translate("Calibration", "{config}: prose"),
+        "code-off": QCoreApplication.translate("Calibration", "{config}: code edit, speculation off"),
+        "code": QCoreApplication.translate("Calibration", "{config}: code edit"),
+        "repeat": QCoreApplication.translate("Calibration", "{config}: the same code edit again"),
+        "prose-again-off": QCoreApplication.translate(
+            "Calibration", "{config}: prose again, speculation off"
+        ),
+        "prose-again": QCoreApplication.translate("Calibration", "{config}: prose again"),
+        "done": QCoreApplication.translate("Calibration", "measured"),
+    }
+    code = getattr(message, "code", None)
+    if code not in texts:
+        return str(message)
+    return texts[code].format(config=getattr(message, "config", ""))
+
+
 def calibration_progress(message: str) -> tuple[float, str] | None:
     """(fraction, text) of a load-progress message that reports the calibration, else None."""
     if not message.startswith(AUTO_MARK):
@@ -236,7 +258,7 @@ def auto_request(
             return loader(plan.engine, req, quiet or (lambda _m: None))
 
         def report(fraction: float, message: str) -> None:
-            progress(f"{AUTO_MARK}{fraction:.3f} {message}")
+            progress(f"{AUTO_MARK}{fraction:.3f} {calibration_step_text(message)}")
 
         try:
             result = auto.calibrate(

@@ -135,3 +135,19 @@ def test_the_why_line_follows_the_language(make_window: Any, qtbot: Any) -> None
     assert "ngram-mod 64/round" in why and "3.60x" in why
     assert "prose" not in why and "repeats" not in why  # the words are Japanese now
     assert "繰り返し" in why
+
+
+def test_calibration_steps_are_said_in_the_users_language(make_window: Any) -> None:
+    """The load bar and the dialog showed the core's English step ("ngram-mod 64/round: the same
+    code edit again") in every language; the core's steps carry a code the GUI translates."""
+    from app.gui.engine_loader import calibration_step_text
+
+    w = make_window()
+    step = auto.Step("repeat", "ngram-mod 64/round")
+    assert str(step) == "ngram-mod 64/round: the same code edit again"  # what the CLI prints
+    assert calibration_step_text(step) == "ngram-mod 64/round: the same code edit again"
+    w.set_language("ja")
+    assert calibration_step_text(step) == "ngram-mod 64/round：同じコード編集をもう一度"
+    assert calibration_step_text(auto.Step("done")) == "測定完了"
+    assert calibration_step_text("loading model") == "loading model"  # other messages pass through
+    w.set_language("en")

@@ -85,6 +85,36 @@ class CalibrationError(RuntimeError):
     """The calibration could not measure (e.g. an answer too short for a decode rate)."""
 
 
+# --- progress -----------------------------------------------------------------------------------
+#: The calibration's steps in English (the CLI prints them; the GUI translates by :attr:`Step.code`).
+STEP_TEXTS = {
+    "load-off": "loading the model without speculation",
+    "load": "loading {config}",
+    "prose-off": "{config}: prose, speculation off",
+    "prose": "{config}: prose",
+    "code-off": "{config}: code edit, speculation off",
+    "code": "{config}: code edit",
+    "repeat": "{config}: the same code edit again",
+    "prose-again-off": "{config}: prose again, speculation off",
+    "prose-again": "{config}: prose again",
+    "done": "measured",
+}
+
+
+class Step(str):
+    """A progress message: its English text, plus the step's code and configuration label so a
+    GUI can say it in the user's language."""
+
+    code: str
+    config: str
+
+    def __new__(cls, code: str, config: str = "") -> Step:
+        step = super().__new__(cls, STEP_TEXTS[code].format(config=config))
+        step.code = code
+        step.config = config
+        return step
+
+
 # --- candidates ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Candidate:
@@ -562,7 +592,7 @@ def calibrate(
     steps = max(1, len(todo) * STEPS_PER_CANDIDATE + 1)
     done = 0
 
-    def step(message: str) -> None:
+    def step(message: Step) -> None:
         nonlocal done
         if cancel.cancelled:
             raise CalibrationCancelled()
@@ -571,7 +601,7 @@ def calibrate(
 
     measurements = [Measurement(OFF, dict.fromkeys(WORKLOADS, 1.0))]
     drafter_kind: str | None = None  # what the engine runs the drafter as (a Gemma 4 assistant: mtp)
-    step("loading the model without speculation")
+    step(Step("load-off"))
     off_engine = load(replace(base, speculation=SpeculationOptions()))
     try:
         _warm(off_engine, cancel)
@@ -589,7 +619,7 @@ def calibrate(
                     method=f"{drafter_kind or first}+{second}",
                     tokens_per_round=best.candidate.tokens_per_round,
                 )
-            step(f"loading {cand.label}")
+            step(Step("load", cand.label))
             try:
                 on_engine = load(replace(base, speculation=cand.options(drafter_path)))
             except EngineError as exc:  # this configuration cannot run here: say so, try the rest
@@ -602,16 +632,16 @@ def calibrate(
                 if cand.uses_drafter and "+" not in cand.method:
                     drafter_kind = getattr(on_engine, "spec_kind", None) or drafter_kind
                 _warm(on_engine, cancel)
-                step(f"{cand.label}: prose, speculation off")
+                step(Step("prose-off", cand.label))
                 off_prose = _run(off_engine, PROSE_PROMPT, cancel, max_tokens)
-                step(f"{cand.label}: prose")
+                step(Step("prose", cand.label))
                 on_prose = _run(on_engine, PROSE_PROMPT, cancel, max_tokens)
-                step(f"{cand.label}: code edit, speculation off")
+                step(Step("code-off", cand.label))
                 off_code = _run(off_engine, CODE_PROMPT, cancel, max_tokens)
-                step(f"{cand.label}: code edit")
+                step(Step("code", cand.label))
                 on_code = _run(on_engine, CODE_PROMPT, cancel, max_tokens)
                 remembers = not cand.uses_drafter or "+" in cand.method
-                step(f"{cand.label}: the same code edit again")
+                step(Step("repeat", cand.label))
                 on_again = _run(on_engine, CODE_PROMPT, cancel, max_tokens) if remembers else None
                 ratios = {
                     "prose": _ratio(off_prose, on_prose),
@@ -621,9 +651,9 @@ def calibrate(
                 prose_pairs = [ratios["prose"]]
                 prose_again: dict[str, Any] | None = None
                 if needs_prose_recheck(ratios):
-                    step(f"{cand.label}: prose again, speculation off")
+                    step(Step("prose-again-off", cand.label))
                     off_prose2 = _run(off_engine, PROSE_RECHECK_PROMPT, cancel, max_tokens)
-                    step(f"{cand.label}: prose again")
+                    step(Step("prose-again", cand.label))
                     on_prose2 = _run(on_engine, PROSE_RECHECK_PROMPT, cancel, max_tokens)
                     prose_pairs.append(_ratio(off_prose2, on_prose2))
                     prose_again = _detail(off_prose2, on_prose2)
@@ -652,5 +682,5 @@ def calibrate(
         off_engine.close()
     if cancel.cancelled:
         raise CalibrationCancelled()
-    say(1.0, "measured")
+    say(1.0, Step("done"))
     return CalibrationResult(key, measurements, time.perf_counter() - started)

@@ -23,6 +23,7 @@ from app.core.engines.base import LoadRequest
 from app.core.launch import AutoLaunch, LaunchChoice, estimate_calibration_seconds, load_engine, plan_auto
 from app.core.speculative import auto
 from app.gui.cache_bridge import CacheBridge
+from app.gui.engine_loader import calibration_step_text
 from app.gui.ops import Ops
 from app.gui.widgets import ToggleSwitch
 
@@ -188,9 +189,10 @@ class AutoPanel(QWidget):
         def load(req: LoadRequest) -> Any:
             return load_engine(plan.engine, req)
 
-        result = auto.calibrate(
-            plan.key, plan.base, plan.drafter_path, plan.candidates, load, token, self._progress.emit
-        )
+        def report(fraction: float, message: str) -> None:  # translated here: a signal carries a plain str
+            self._progress.emit(fraction, calibration_step_text(message))
+
+        result = auto.calibrate(plan.key, plan.base, plan.drafter_path, plan.candidates, load, token, report)
         auto.store_result(result)
         return result
 
