@@ -245,12 +245,16 @@ class LlamaCppEngine:
                 if on_chunk(chunk):
                     return
         except (OSError, http.client.HTTPException) as exc:
+            if stopped():  # the watcher shut the socket: a stop, not a lost child
+                raise GenerationError("the request was stopped") from exc
             raise self._lost(exc) from exc
         finally:
             done.set()
             if watcher.is_alive():
                 watcher.join()
             conn.close()
+        if stopped():
+            raise GenerationError("the request was stopped")
         raise self._lost(None)  # the stream ended without its end marker
 
     def _lost(self, exc: BaseException | None) -> GenerationError:
