@@ -15,7 +15,9 @@ from pathlib import Path
 
 def _run() -> int:
     args = sys.argv[1:]
-    if args[:1] == ["--tandem-llamacpp-host"]:  # the llama.cpp engine's child process
+    from app.core.engines.llamacpp_host import FROZEN_FLAG
+
+    if args[:1] == [FROZEN_FLAG]:  # the llama.cpp engine's child process
         from app.core.engines.llamacpp_host import main as host_main
 
         return host_main()

@@ -14,7 +14,7 @@ step; they are raised on the consumer's side, never turned into chat text.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypedDict, runtime_checkable
 
@@ -151,6 +151,19 @@ class EngineError(RuntimeError):
 
 class EngineUnavailable(EngineError):
     hint = "Install the engine's extra (see the README) or choose another engine."
+
+
+def error_message_of(body: object) -> str | None:
+    """The message of an OpenAI-style error body or stream event (``{"error": {"message": ...}}``,
+    ``{"error": "..."}``, ``{"code": ..., "message": ...}``, FastAPI's ``{"detail": ...}``),
+    whitespace folded and cut at 300 characters; None when it carries none."""
+    if not isinstance(body, Mapping):
+        return None
+    err = body.get("error", body)
+    msg = err.get("message") if isinstance(err, Mapping) else err
+    if msg is None and "detail" in body:
+        msg = body["detail"]
+    return " ".join(str(msg).split())[:300] if msg else None
 
 
 class ModelLoadError(EngineError):

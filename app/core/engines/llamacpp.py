@@ -43,6 +43,7 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
     TokenCandidate,
+    error_message_of,
 )
 from app.core.engines.capability import GGUFFacts, llamacpp_abort
 from app.core.engines.llamacpp_host import HostConfig, HostError, ServerProcess, build_params
@@ -223,8 +224,7 @@ class LlamaCppEngine:
         try:
             conn.connect()
             watcher.start()
-            headers = {"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"}
-            conn.request("POST", "/v1/chat/completions", json.dumps(body).encode(), headers)
+            conn.request("POST", "/v1/chat/completions", json.dumps(body).encode(), self._headers())
             response = conn.getresponse()
             if response.status != 200:
                 raise GenerationError(f"llama.cpp: {_error_message(response.status, response.read())}")
@@ -256,6 +256,10 @@ class LlamaCppEngine:
         if stopped():
             raise GenerationError("the request was stopped")
         raise self._lost(None)  # the stream ended without its end marker
+
+    def _headers(self) -> dict[str, str]:
+        """What every call to the child's listener sends: the session key, a JSON body."""
+        return {"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"}
 
     def _lost(self, exc: BaseException | None) -> GenerationError:
         host = self._host
@@ -302,10 +306,9 @@ class LlamaCppEngine:
         address = self.listening_address
         if self._worker.closed or not address:
             raise GenerationError("the model is not loaded", "Load a model first.")
-        headers = {"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"}
         data = json.dumps(body).encode() if body is not None else None
         try:
-            request = urllib.request.Request(address + path, data, headers)
+            request = urllib.request.Request(address + path, data, self._headers())
             with urllib.request.urlopen(request, timeout=60) as r:
                 reply = json.loads(r.read())
         except (OSError, ValueError) as exc:  # URLError/HTTPError are OSErrors; bad JSON a ValueError
@@ -384,10 +387,8 @@ def _error_message(status: int, raw: bytes) -> str:
     try:
         body = json.loads(raw or b"{}")
     except ValueError:
-        body = {}
-    err = body.get("error", body) if isinstance(body, dict) else body
-    msg = err.get("message") if isinstance(err, dict) else err
-    return str(msg or f"HTTP {status}")
+        body = None
+    return error_message_of(body) or f"HTTP {status}"
 
 
 class _StreamState:
@@ -417,9 +418,7 @@ class _StreamState:
         if not isinstance(chunk, dict):
             raise GenerationError(f"unexpected chunk from llama.cpp: {chunk!r}")
         if "error" in chunk or ("code" in chunk and "message" in chunk):
-            err = chunk.get("error", chunk)
-            msg = err.get("message", err) if isinstance(err, dict) else err
-            raise GenerationError(f"llama.cpp: {msg}")
+            raise GenerationError(f"llama.cpp: {error_message_of(chunk) or chunk.get('error', chunk)}")
         put = self.job.emit
         choices = chunk.get("choices") or [{}]
         choice = choices[0]

@@ -42,6 +42,7 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
     TokenCandidate,
+    error_message_of,
 )
 from app.core.remote import acceptance as acc
 from app.core.remote.endpoints import Endpoint, EndpointError
@@ -168,13 +169,9 @@ def _error_message(response: httpx.Response) -> str:
         body: Any = json.loads(response.read() or b"null")
     except (ValueError, httpx.HTTPError):
         body = None
-    if isinstance(body, Mapping):
-        err = body.get("error", body)
-        msg = err.get("message") if isinstance(err, Mapping) else err
-        if msg is None and "detail" in body:
-            msg = body["detail"]
-        if msg:
-            return " ".join(str(msg).split())[:300]
+    msg = error_message_of(body)
+    if msg:
+        return msg
     try:
         text = response.text
     except httpx.HTTPError:
@@ -513,9 +510,8 @@ class _StreamState:
         if not isinstance(chunk, Mapping):
             raise RemoteServerError(f"unexpected event from the server: {str(chunk)[:80]!r}")
         if "error" in chunk:
-            err = chunk["error"]
-            msg = err.get("message", err) if isinstance(err, Mapping) else err
-            raise RemoteServerError(f"the server reported an error: {' '.join(str(msg).split())[:300]}")
+            msg = error_message_of(chunk) or " ".join(str(chunk["error"]).split())[:300]
+            raise RemoteServerError(f"the server reported an error: {msg}")
         usage = chunk.get("usage")
         if isinstance(usage, Mapping):
             self.usage = usage

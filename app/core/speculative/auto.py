@@ -290,14 +290,15 @@ class Choice:
         }
 
 
-def _x(value: float | None) -> str:
+def ratio_text(value: float | None) -> str:
+    """A measured ratio as Auto's why line writes it (``1.05x``; ``-`` when not measured)."""
     return "-" if value is None else f"{value:.2f}x"
 
 
 def _summary(m: Measurement) -> str:
     r = m.ratios
-    text = f"{_x(r.get('prose'))} prose, {_x(r.get('code'))} code edit"
-    return text + f", {_x(r.get('repeat'))} on repeats"
+    text = f"{ratio_text(r.get('prose'))} prose, {ratio_text(r.get('code'))} code edit"
+    return text + f", {ratio_text(r.get('repeat'))} on repeats"
 
 
 def choose(measurements: Sequence[Measurement]) -> Choice:

@@ -262,10 +262,7 @@ class AutoPanel(QWidget):
         """Why Auto chose what it chose, in the user's language, from the stored measurements
         (the core's ``Choice.why`` is the same line in English, for the CLI and the JSON)."""
         choice = result.choice
-
-        def x(value: float | None) -> str:
-            return "-" if value is None else f"{value:.2f}x"
-
+        x = auto.ratio_text
         parts = []
         for m in result.measurements:
             if m.candidate.method == "off":
