@@ -238,14 +238,20 @@ def test_walking_the_list_repaints_the_detail_card_once_per_frame(
     counter = CountPaints()
     page.detail.installEventFilter(counter)
     try:
-        for name in names:  # faster than a frame apart, like a held arrow key
+        started = time.monotonic()
+        for i, name in enumerate(names):  # faster than a frame apart, like a held arrow key
             page.select_family(name)
+            if i == 0:
+                assert not page.detail.updatesEnabled()  # gated as soon as the selection moves
             qtbot.wait(5)
-        assert not page.detail.updatesEnabled()  # gated while the selection moves
+        walk = time.monotonic() - started
         qtbot.waitUntil(page.detail.updatesEnabled, timeout=FRAME_MS * 10)
         qtbot.waitUntil(lambda: page.name.text() == names[-1], timeout=2_000)
         qtbot.wait(FRAME_MS * 3)
     finally:
         page.detail.removeEventFilter(counter)
     assert page.name.text() == names[-1]
-    assert 1 <= len(paints) <= 3, paints  # not one per selection and result
+    # At most one repaint per frame of the walk (a slow machine stretches the walk over more
+    # frames), plus the one that shows the final state; not one per selection and result (9).
+    frames = int(walk * 1000 // FRAME_MS) + 1
+    assert 1 <= len(paints) <= frames + 2, (paints, walk)
