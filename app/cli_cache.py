@@ -236,6 +236,9 @@ class _Printer:
         self.last = 0.0
 
     def __call__(self, ev: ProgressEvent) -> None:
+        if ev.note:
+            print(f"{self.label}: {ev.note}", file=sys.stderr, flush=True)
+            return
         now = time.monotonic()
         if ev.phase == "downloading" and now - self.last < (0.2 if self.tty else 5.0):
             return

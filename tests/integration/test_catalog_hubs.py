@@ -112,8 +112,8 @@ def test_patterns_resolve_against_the_listing(
     # none matches: says so and shows what the repo has
     with pytest.raises(SpecResolutionError) as none:
         CacheManager(fam, spec, "target", "Q2_K", hub).download()
-    assert "no file in the repository matches '*-Q2_K.gguf'" in str(none.value)
-    assert "Model-X-Q4_K_M.gguf" in str(none.value)
+    assert "no model file for Q2_K (the registry names *-Q2_K.gguf)" in str(none.value)
+    assert "it holds model quantizations Q4_K_M, Q5_K_M, UD-Q5_K_M, Q8_0" in str(none.value)
 
 
 def test_sizes_are_cached_for_offline_use(

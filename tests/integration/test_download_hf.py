@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import shutil
@@ -23,10 +24,12 @@ from app.core.cache import (
     HubError,
     NotCachedError,
     ProgressEvent,
+    SpecResolutionError,
     hf_cache_root,
     registry_status,
     spec_status,
 )
+from app.core.cache.hubs import backend_for
 from app.core.registry import Family, Registry, parse_family
 from tests.integration.hub_servers import (
     BIG_REPO,
@@ -451,9 +454,20 @@ def test_missing_file_is_a_clear_hub_error(hf_endpoint: str) -> None:
     data["specs"][0]["quantizations"].append("Q2_K")
     fam = parse_family(data)
     mgr = CacheManager(fam, fam.specs[0], "target", "Q2_K", "huggingface")
-    with pytest.raises(HubError, match=r"tiny-Q2_K\.gguf"):
+    # the listing has no Q2_K file: one line naming what the repository holds, nothing fetched
+    with pytest.raises(
+        SpecResolutionError, match=r"no model file for Q2_K \(the registry names tiny-Q2_K\.gguf\); it holds model quantizations F16, Q4_0, Q8_0"
+    ):
         mgr.download()
     assert mgr.status().state == "absent"
+    # a plan naming that file, sent to the hub as it is: olah answers 401, which is "no such
+    # file in repo R" (the repository was listed), not "repository not found or private"
+    plan = dataclasses.replace(
+        CacheManager(fam, fam.specs[0], "target", "Q8_0", "huggingface").plan, files=("tiny-Q2_K.gguf",)
+    )
+    with pytest.raises(HubError, match=r"no such file in repo tandem-test/tiny-GGUF@main: tiny-Q2_K\.gguf") as err:
+        backend_for("huggingface").remote_files(plan)
+    assert err.value.code == "not_found"
 
 
 def test_registry_status_json_shape(hf_endpoint: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 
 import pytest
@@ -12,9 +13,11 @@ from app.core.cache import (
     DiskSpaceError,
     DownloadCancelled,
     HubError,
+    SpecResolutionError,
     modelscope_cache_root,
     spec_status,
 )
+from app.core.cache.hubs import backend_for
 from tests.integration.hub_servers import (
     TINY_REPO,
     ModelScopeHub,
@@ -115,5 +118,12 @@ def test_disk_space_and_missing_file(modelscope_hub: ModelScopeHub) -> None:
     from app.core.registry import parse_family
 
     fam2 = parse_family(data)
-    with pytest.raises(HubError, match=r"no file 'tiny-Q2_K\.gguf'"):
+    # the listing has no Q2_K file: one line naming the quantizations it holds, nothing asked for
+    with pytest.raises(SpecResolutionError, match=r"no model file for Q2_K .*it holds model quantizations F16, Q4_0, Q8_0"):
         CacheManager(fam2, fam2.specs[0], "target", "Q2_K", "modelscope").download()
+    # asked for directly (a plan naming a file the listing lacks): "no such file", not "no repo"
+    plan = dataclasses.replace(
+        CacheManager(fam2, fam2.specs[0], "target", "Q8_0", "modelscope").plan, files=("tiny-Q2_K.gguf",)
+    )
+    with pytest.raises(HubError, match=r"no such file in repo tandem-test/tiny-GGUF@master: tiny-Q2_K\.gguf"):
+        backend_for("modelscope").remote_files(plan)

@@ -74,7 +74,10 @@ def download(
         return on_disk
     backend = mgr.backend()
     report(ProgressEvent("checking", 0, 0, 0.0, None))
-    plan = mgr.use_plan(catalog_listing().resolve_plan(plan, backend))  # file patterns (issue 10)
+    plan = mgr.use_plan(catalog_listing().resolve_plan(plan, backend))  # the repository's own names
+    if plan.note:
+        log.info("%s: %s", mgr.entry_name, plan.note)
+        report(ProgressEvent("checking", 0, 0, 0.0, None, note=plan.note))
     backend.cleanup_orphans(plan.repo_id)
     commit, remote = backend.remote_files(plan)
     todo: list[RemoteFile] = []

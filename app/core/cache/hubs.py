@@ -165,6 +165,24 @@ def hub_error_code(exc: BaseException, name: str, msg: str) -> str:
     return ""
 
 
+def missing_file_error(plan: Plan, name: str, err: HubError) -> HubError | None:
+    """A 401/404 for one file of a repository whose listing is known and lacks it: say "no such
+    file" (olah, like the real hub for some repos, answers 401 for a missing file, which would
+    otherwise read as "repository not found or private")."""
+    if err.code not in ("auth", "not_found"):
+        return None
+    from app.core.catalog import listing  # the catalog builds on this package
+
+    files = listing.cached_listing(plan.hub, plan.repo_id, plan.revision)
+    if files is None or any(f.path == name for f in files):
+        return None
+    return HubError(
+        f"no such file in repo {plan.repo_id}@{plan.revision}: {name}; check the file names in the "
+        "model entry (the repository exists and was listed)",
+        code="not_found",
+    )
+
+
 def err_code(exc: BaseException) -> str:
     code = getattr(exc, "code", "")
     return code if isinstance(code, str) else ""
@@ -290,7 +308,8 @@ class HuggingFaceBackend:
             try:
                 meta = get_hf_file_metadata(url, token=token)
             except Exception as exc:
-                raise self._meta_error(exc, f"{plan.repo_id}/{name}@{plan.revision}") from None
+                err = self._meta_error(exc, f"{plan.repo_id}/{name}@{plan.revision}")
+                raise (missing_file_error(plan, name, err) or err) from None
             etag = (meta.etag or "").strip('"').lower()
             files.append(
                 RemoteFile(
@@ -493,7 +512,8 @@ class ModelScopeBackend:
             info = by_path.get(name)
             if info is None:
                 raise HubError(
-                    f"{plan.repo_id}@{plan.revision}: no file {name!r} in the repository",
+                    f"no such file in repo {plan.repo_id}@{plan.revision}: {name}; check the file names "
+                    "in the model entry (the repository exists and was listed)",
                     code="not_found",
                 )
             sha = (info.sha256 or "").lower()

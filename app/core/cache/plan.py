@@ -57,7 +57,9 @@ class Plan:
 
     ``kind``: ``files`` (listed repo files: gguf), ``snapshot`` (whole repo: mlx) or ``local``
     (``local_path``, never downloaded). ``revision`` is what the user asked for (branch, tag or
-    commit); the commit it resolved to is recorded in the entry's manifest.
+    commit); the commit it resolved to is recorded in the entry's manifest. ``files`` are what the
+    registry names (literal names or patterns) until :func:`app.core.catalog.listing.resolve_plan`
+    replaces them with the repository's own names.
     """
 
     hub: HubChoice
@@ -67,6 +69,13 @@ class Plan:
     revision: str = ""
     files: tuple[str, ...] = ()
     local_path: str = ""
+    #: which role and quantization the files are for (the drafter's quantization for a drafter):
+    #: what the listing is searched for when the registry's file name is not in the repository
+    role: Role = "target"
+    quantization: str = ""
+    #: set when the repository's listing named the file differently from the registry
+    #: ("the registry names X, the repository has Y: using Y"); shown with the download
+    note: str = ""
 
 
 def _check_quant(value: str | None, allowed: list[str], field: str) -> None:
@@ -106,7 +115,12 @@ def make_plan(
         if local is None:
             raise ValueError(f"hub: this spec has no local source; available: {spec.sources.hubs()}")
         return Plan(
-            "local", "local", name, local_path=_local_path(local, role, quantization, draft_quantization)
+            "local",
+            "local",
+            name,
+            local_path=_local_path(local, role, quantization, draft_quantization),
+            role=role,
+            quantization=(draft_quantization or "") if role == "drafter" else quantization,
         )
     if chosen == "huggingface":
         return _hub_plan(spec, role, "huggingface", name, quantization, draft_quantization)
@@ -138,9 +152,9 @@ def _hub_plan(
             else:
                 files = (format_template(template, field, quantization=quantization),)
             repo = format_template(src.model_id, f"{where}.model_id")
-            return Plan(chosen, "files", name, repo, revision, files)
+            return Plan(chosen, "files", name, repo, revision, files, quantization=quantization)
         repo = format_template(src.model_id, f"{where}.model_id", quantization=quantization)
-        return Plan(chosen, "snapshot", name, repo, revision)
+        return Plan(chosen, "snapshot", name, repo, revision, quantization=quantization)
     # drafter: same hub as the target
     if src.draft_model_id is not None:
         repo = format_template(src.draft_model_id, f"{where}.draft_model_id", draft_quantization=dq)
@@ -162,8 +176,8 @@ def _hub_plan(
             f"{where}.draft_model_file_name_template",
             draft_quantization=dq,
         )
-        return Plan(chosen, "files", name, repo, revision, (file,))
-    return Plan(chosen, "snapshot", name, repo, revision)
+        return Plan(chosen, "files", name, repo, revision, (file,), role="drafter", quantization=dq)
+    return Plan(chosen, "snapshot", name, repo, revision, role="drafter", quantization=dq)
 
 
 def _local_path(local: LocalSource, role: Role, quantization: str, dq: str | None) -> str:

@@ -33,6 +33,8 @@ class ProgressEvent:
     rate: float
     eta: float | None
     file: str = ""
+    #: the repository named the file differently from the registry: which file is used instead
+    note: str = ""
 
 
 ProgressCallback = Callable[[ProgressEvent], None]

@@ -68,6 +68,8 @@ class DownloadItem:
     error_type: str = ""
     error_code: str = ""
     path: str = ""
+    #: the repository named the file differently from the registry ("... using Y")
+    note: str = ""
     created: float = field(default_factory=time.time)
     updated: float = field(default_factory=time.time)
 
@@ -428,6 +430,8 @@ class DownloadQueue:
 
     def _run(self, item: DownloadItem, token: CancelToken) -> None:
         def progress(ev: ProgressEvent) -> None:
+            if ev.note:
+                self._update(item.id, note=ev.note)
             self._update(
                 item.id,
                 persist=False,

@@ -8,8 +8,16 @@ insensitively, against the repository's listing when the file is about to be dow
 - split GGUF parts (``name-00001-of-00003.gguf``) count as one file ``name.gguf``; every part of the
   series must be listed;
 - ``mmproj*`` files (vision projectors) never match: they are never the language model;
-- no match, or matches naming more than one model, is an error naming the pattern and what was
-  found, so the registry entry can be fixed.
+- matches naming more than one model are an error naming the pattern and what was found, so the
+  registry entry can be fixed.
+
+Repositories get renamed (Unsloth's Gemma 4 drafters exist as ``MTP/mtp-gemma-4-X-it-Q8_0.gguf``
+in some repos and ``MTP/gemma-4-X-it-Q8_0-MTP.gguf`` in others), so when the registry's name or
+pattern matches nothing, :func:`resolve_for` looks in the listing for the file of that role and
+quantization (drafter-shaped names for a drafter: an ``MTP/`` folder, ``mtp-*``, ``*-MTP.gguf``,
+``*assistant*``...; every other model file for a target). Exactly one: it is used, and the plan
+carries a note saying so. None or several: one line naming the quantizations and files the
+repository holds; nothing is downloaded.
 
 Listings fetched from a hub are cached (``cache_dir()/catalog/listings``) so sizes and resolved
 names stay known offline: ``tandem models --json`` reports ``size_bytes`` from them, and the cache
@@ -53,6 +61,60 @@ def _is_projector(path: str) -> bool:
     return path.rsplit("/", 1)[-1].lower().startswith("mmproj")
 
 
+class NoMatchError(SpecResolutionError):
+    """No file in the repository listing matches the registry's name or pattern."""
+
+
+#: a quantization token inside a file name: ``Q4_K_M``, ``UD-Q4_K_XL``, ``IQ4_XS``, ``BF16``,
+#: ``MXFP4_MOE``... delimited by anything but a letter or digit (``-``, ``.``, ``_``, ``/``)
+_QUANT = re.compile(
+    r"(?<![A-Za-z0-9])(?:UD-)?(?:I?Q[1-8](?:_[0-9A-Z]{1,4})*|BF16|F16|F32|FP16|FP8|MXFP4(?:_MOE)?|TQ[12]_0)"
+    r"(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+#: names of drafter files: a folder or prefix/suffix saying MTP, an assistant, EAGLE-3 or DFlash
+_DRAFTER_SHAPE = re.compile(
+    r"(^|/)mtp/|(^|/)mtp[-_.]|[-_.]mtp\.gguf$|assistant|eagle|dflash|(^|/)draft(er)?[-_./]",
+    re.IGNORECASE,
+)
+
+
+def quantizations_in(name: str) -> list[str]:
+    """The quantization tokens in a file name, upper-cased (``Small.q8_0.gguf`` -> ``['Q8_0']``)."""
+    base = name.rsplit("/", 1)[-1]
+    return [m.group(0).upper() for m in _QUANT.finditer(base)]
+
+
+def is_drafter_file(path: str) -> bool:
+    return bool(_DRAFTER_SHAPE.search(path))
+
+
+def _model_files(listing: Iterable[str], role: str) -> dict[str, list[str]]:
+    """Logical GGUF model files of ``role`` (split parts grouped) -> their listed paths.
+
+    A target's are the model files that are not drafter-shaped; a drafter's are the
+    drafter-shaped ones, or every model file of a repository that holds no drafter-shaped
+    file (a small sibling model published on its own, such as Qwen3-0.6B for Qwen3-8B)."""
+    models: dict[str, list[str]] = {}
+    drafters: dict[str, list[str]] = {}
+    for path in sorted(set(listing)):
+        if not path.lower().endswith(".gguf") or _is_projector(path):
+            continue
+        (drafters if is_drafter_file(path) else models).setdefault(logical_name(path)[0], []).append(path)
+    if role == "drafter":
+        return drafters or models
+    return models
+
+
+def repo_quantizations(listing: Iterable[str], role: str = "target") -> list[str]:
+    """The quantizations the repository holds for ``role``, in listing order, each once."""
+    out: dict[str, None] = {}
+    for logical in _model_files(listing, role):
+        for q in quantizations_in(logical):
+            out.setdefault(q, None)
+    return list(out)
+
+
 def resolve_pattern(pattern: str, listing: Iterable[str], where: str) -> list[str]:
     """The repository files ``pattern`` names (several only for the parts of one split file)."""
     pat = pattern.lower()
@@ -67,7 +129,7 @@ def resolve_pattern(pattern: str, listing: Iterable[str], where: str) -> list[st
     if not groups:
         ggufs = [n for n in names if n.lower().endswith(".gguf")]
         shown = ", ".join(ggufs[:6]) + (", ..." if len(ggufs) > 6 else "") if ggufs else "no .gguf files"
-        raise SpecResolutionError(
+        raise NoMatchError(
             f"{where}: no file in the repository matches {pattern!r} (it has {shown}); "
             "this quantization may not be published there, or the pattern needs fixing"
         )
@@ -101,6 +163,59 @@ def resolve_files(files: Iterable[str], listing: Iterable[str], where: str) -> t
     for f in files:
         out += resolve_pattern(f, names, where) if is_pattern(f) else [f]
     return tuple(out)
+
+
+def _short(items: list[str], n: int = 8) -> str:
+    return ", ".join(items[:n]) + (f", ... ({len(items)} in all)" if len(items) > n else "")
+
+
+def resolve_for(
+    files: Iterable[str], listing: Iterable[str], where: str, role: str, quantization: str
+) -> tuple[tuple[str, ...], str]:
+    """``(files, note)``: the registry's names or patterns resolved against the listing.
+
+    Names and patterns found in the listing are used as they are (``note`` empty). When one of
+    them matches nothing, the listing is searched for the ``role``'s file of ``quantization``:
+    one match is used and ``note`` says which file replaced which; none or several raise
+    :class:`NoMatchError` naming the quantizations and files the repository holds.
+    """
+    names = list(listing)
+    present = set(names)
+    declared = list(files)
+    try:
+        out = resolve_files(declared, names, where)
+        if all(f in present for f in out):
+            return out, ""
+    except NoMatchError:
+        pass
+    asked = ", ".join(declared)
+    groups = _model_files(names, role)
+    want = quantization.upper()
+    hits = [logical for logical in groups if want and want in quantizations_in(logical)]
+    if not want or not hits:
+        # a drafter repo may carry one drafter whose name states no quantization (Unsloth's
+        # root ``mtp-gemma-4-X-it.gguf``): when it is the only drafter there, it is the one
+        unquantized = [g for g in groups if not quantizations_in(g)]
+        if role == "drafter" and len(groups) == 1 and unquantized:
+            hits = unquantized
+    if len(hits) == 1:
+        (logical,) = hits
+        parts = groups[logical]
+        found = parts[0] if len(parts) == 1 else f"{logical} ({len(parts)} parts)"
+        return tuple(parts), f"the registry names {asked}, the repository has {found}: using it"
+    what = "drafter" if role == "drafter" else "model"
+    quants = repo_quantizations(names, role)
+    if hits:
+        raise NoMatchError(
+            f"{where}: {len(hits)} {what} files are for {quantization} ({_short(hits)}) and none is "
+            f"named {asked}; the registry entry needs a more specific name"
+        )
+    held = f"it holds {what} quantizations {_short(quants)}" if quants else f"it holds no {what} files"
+    listed = f" ({_short(list(groups))})" if role == "drafter" and groups else ""
+    raise NoMatchError(
+        f"{where}: no {what} file for {quantization or 'this entry'} (the registry names {asked}); "
+        f"{held}{listed}"
+    )
 
 
 # --- listing cache -----------------------------------------------------------------------------
@@ -201,13 +316,21 @@ def plan_has_patterns(plan: Plan) -> bool:
     return plan.kind == "files" and any(is_pattern(f) for f in plan.files)
 
 
-def resolve_plan(plan: Plan, backend: Any) -> Plan:
-    """``plan`` with its file patterns replaced by the repository's file names (online).
+def _resolved(plan: Plan, listing: list[RemoteFile]) -> Plan:
+    files, note = resolve_for(
+        plan.files, [f.path for f in listing], f"{plan.repo_id}@{plan.revision}", plan.role, plan.quantization
+    )
+    return dataclasses.replace(plan, files=files, note=note)
 
-    Called by the cache layer right before a download asks the hub for file metadata; a plan
-    without patterns is returned unchanged (no request).
+
+def resolve_plan(plan: Plan, backend: Any) -> Plan:
+    """``plan`` with the registry's names replaced by the repository's own (online).
+
+    Called by the cache layer right before a download asks the hub for file metadata. Every
+    file plan is checked against the listing, literal names too: a renamed file is found (and
+    said) instead of failing on the hub's 401/404; a snapshot plan is returned unchanged.
     """
-    if not plan_has_patterns(plan):
+    if plan.kind != "files":
         return plan
     listing = fetch_listing(
         plan.hub,
@@ -216,22 +339,20 @@ def resolve_plan(plan: Plan, backend: Any) -> Plan:
         getattr(backend, "endpoint", None),
         getattr(backend, "token", None),
     )
-    where = f"{plan.repo_id}@{plan.revision}"
-    return dataclasses.replace(plan, files=resolve_files(plan.files, [f.path for f in listing], where))
+    return _resolved(plan, listing)
 
 
 def resolve_plan_offline(plan: Plan) -> Plan:
     """``plan`` resolved through a cached listing when one exists; unchanged otherwise."""
-    if not plan_has_patterns(plan):
+    if plan.kind != "files":
         return plan
     listing = cached_listing(plan.hub, plan.repo_id, plan.revision)
     if listing is None:
         return plan
     try:
-        files = resolve_files(plan.files, [f.path for f in listing], plan.repo_id)
+        return _resolved(plan, listing)
     except SpecResolutionError:
         return plan  # reported when the download resolves it online
-    return dataclasses.replace(plan, files=files)
 
 
 def plan_size(plan: Plan) -> int | None:
@@ -244,7 +365,7 @@ def plan_size(plan: Plan) -> int | None:
         return None
     sizes = {f.path: f.size for f in listing}
     try:
-        files = resolve_files(plan.files, sizes, plan.repo_id)
+        files, _note = resolve_for(plan.files, sizes, plan.repo_id, plan.role, plan.quantization)
     except SpecResolutionError:
         return None
     if any(f not in sizes for f in files):
