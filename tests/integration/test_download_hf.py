@@ -456,7 +456,9 @@ def test_missing_file_is_a_clear_hub_error(hf_endpoint: str) -> None:
     mgr = CacheManager(fam, fam.specs[0], "target", "Q2_K", "huggingface")
     # the listing has no Q2_K file: one line naming what the repository holds, nothing fetched
     with pytest.raises(
-        SpecResolutionError, match=r"no model file for Q2_K \(the registry names tiny-Q2_K\.gguf\); it holds model quantizations F16, Q4_0, Q8_0"
+        SpecResolutionError,
+        match=r"no model file for Q2_K \(the registry names tiny-Q2_K\.gguf\); "
+        r"it holds model quantizations F16, Q4_0, Q8_0",
     ):
         mgr.download()
     assert mgr.status().state == "absent"
@@ -465,7 +467,8 @@ def test_missing_file_is_a_clear_hub_error(hf_endpoint: str) -> None:
     plan = dataclasses.replace(
         CacheManager(fam, fam.specs[0], "target", "Q8_0", "huggingface").plan, files=("tiny-Q2_K.gguf",)
     )
-    with pytest.raises(HubError, match=r"no such file in repo tandem-test/tiny-GGUF@main: tiny-Q2_K\.gguf") as err:
+    missing = r"no such file in repo tandem-test/tiny-GGUF@main: tiny-Q2_K\.gguf"
+    with pytest.raises(HubError, match=missing) as err:
         backend_for("huggingface").remote_files(plan)
     assert err.value.code == "not_found"
 

@@ -119,7 +119,8 @@ def test_disk_space_and_missing_file(modelscope_hub: ModelScopeHub) -> None:
 
     fam2 = parse_family(data)
     # the listing has no Q2_K file: one line naming the quantizations it holds, nothing asked for
-    with pytest.raises(SpecResolutionError, match=r"no model file for Q2_K .*it holds model quantizations F16, Q4_0, Q8_0"):
+    holds = r"no model file for Q2_K .*it holds model quantizations F16, Q4_0, Q8_0"
+    with pytest.raises(SpecResolutionError, match=holds):
         CacheManager(fam2, fam2.specs[0], "target", "Q2_K", "modelscope").download()
     # asked for directly (a plan naming a file the listing lacks): "no such file", not "no repo"
     plan = dataclasses.replace(
