@@ -22,7 +22,9 @@ from app.core.cache import (
     ProgressEvent,
     registry_status,
 )
+from app.core.cache.plan import Role
 from app.core.cache.status import choose_hub
+from app.core.catalog import listed
 from app.core.registry import Registry, RegistryError
 
 HUB_CHOICES = ["huggingface", "modelscope", "local"]
@@ -37,6 +39,17 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--endpoint", help="hub endpoint / mirror (default: HF_ENDPOINT or MODELSCOPE_ENDPOINT)")
     p.add_argument("--json", action="store_true", help="print the resulting paths as JSON")
     p.set_defaults(func=cmd_download)
+
+    p = subparsers.add_parser(
+        "quants", help="the quantizations a model's repositories hold, refreshed from their listings"
+    )
+    p.add_argument("name", help="registry name (see `tandem models`)")
+    p.add_argument("--size", help="one spec: size in billions or a label such as E4B")
+    p.add_argument("--hub", choices=HUB_CHOICES[:2], default=None, help="default: each spec's first hub")
+    p.add_argument("--endpoint", help="hub endpoint / mirror (default: HF_ENDPOINT or MODELSCOPE_ENDPOINT)")
+    p.add_argument("--offline", action="store_true", help="use the listings fetched earlier, no network")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_quants)
 
     p = subparsers.add_parser("delete", help="remove a target (and its drafters) from the cache")
     _model_args(p)
@@ -263,8 +276,62 @@ def _mb(n: float) -> str:
     return f"{n / 1e6:.1f} MB"
 
 
+def cmd_quants(args: argparse.Namespace) -> int:
+    """Refresh a family's GGUF quantization lists from the repositories (cached for later runs:
+    the download command and the app then offer what the listing added), with cached markers."""
+    registry = listed.load_registry()
+    try:
+        reports = listed.refresh(
+            registry, args.name, size=args.size, hub=args.hub, fetch=not args.offline, endpoint=args.endpoint
+        )
+    except (RegistryError, CacheError, ValueError) as exc:
+        print(f"tandem: {exc}", file=sys.stderr)
+        return 2
+    fam = registry.get(args.name)
+    out: list[dict[str, Any]] = []
+    for spec, rep in reports:
+
+        def marker(role: Role, q: str, dq: str | None = None, spec: Any = spec, hub: str = rep.hub) -> str:
+            try:
+                return CacheManager(fam, spec, role, q, hub, draft_quantization=dq).status().state
+            except (CacheError, ValueError):
+                return "absent"
+
+        targets = {q: marker("target", q) for q in spec.quantizations}
+        drafters = {
+            dq: marker("drafter", spec.quantizations[0], dq) for dq in spec.draft_quantizations(rep.hub)
+        }
+        label = f"{fam.name} GGUF {spec.size_text}"
+        out.append(
+            {
+                "spec": label,
+                "hub": rep.hub,
+                "repo": rep.repo,
+                "quantizations": targets,
+                "added": rep.added,
+                "not_in_repo": rep.missing,
+                "drafter_repo": rep.draft_repo or None,
+                "drafter_quantizations": drafters,
+                "drafter_added": rep.draft_added,
+                "drafter_not_in_repo": rep.draft_missing,
+            }
+        )
+        if not args.json:
+            print(rep.line(label))
+            dots = {"cached": "●", "partial": "◐"}
+            print("  " + "  ".join(f"{dots.get(st, '○')} {q}" for q, st in targets.items()))
+            if drafters:
+                print("  drafter: " + "  ".join(f"{dots.get(st, '○')} {q}" for q, st in drafters.items()))
+    if not reports:
+        print(f"tandem: {args.name}: no listing known; run without --offline to ask the hub", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(out, indent=1))
+    return 0
+
+
 def cmd_download(args: argparse.Namespace) -> int:
-    registry = Registry.load()
+    registry = listed.load_registry()  # with the quantizations a `tandem quants` refresh added
     try:
         fam, spec, q = registry.match(args.name, args.fmt, args.size, args.quant)
     except RegistryError as exc:
@@ -305,7 +372,7 @@ def cmd_download(args: argparse.Namespace) -> int:
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
-    registry = Registry.load()
+    registry = listed.load_registry()
     try:
         fam, spec, q = registry.match(args.name, args.fmt, args.size, args.quant)
         mgr = CacheManager(fam, spec, "target", q, args.hub or choose_hub(spec, None))

@@ -125,6 +125,7 @@ def convert(facts: dict) -> dict:
             spec["activated_size_in_billions"] = 4
         if template:
             spec["model_file_name_template"] = template
+        _fix_gemma4(spec, sources)
         spec["sources"] = sources
         specs.append(spec)
     return {
@@ -137,6 +138,82 @@ def convert(facts: dict) -> dict:
         "stop": fam["stop"],
         "stop_token_ids": fam["stop_token_ids"],
         "tool_parser": fam["tool_parser"],
+        "license": "gemma",
+        "sampling": {**GEMMA_SAMPLING, "source": GEMMA4_CARD},
+        "specs": specs,
+    }
+
+
+def _gemma4_stem(template: str) -> str:
+    """``gemma-4-E4B-it-{quantization}.gguf`` -> ``gemma-4-E4B-it``."""
+    return template.split("-{quantization}")[0]
+
+
+def _fix_gemma4(spec: dict, sources: dict) -> None:
+    """Corrections the public hub pages call for (issue 19), on top of the shared facts file:
+
+    - Unsloth's GGUF drafters exist under two names: ``MTP/gemma-4-X-it-Q8_0-MTP.gguf`` (the
+      first uploads, still in older revisions and scripts) and ``MTP/mtp-gemma-4-X-it-Q8_0.gguf``
+      (after a rename that gave every copy the ``mtp-`` prefix), beside a root
+      ``mtp-gemma-4-X-it.gguf``. One pattern takes either naming of the chosen quantization;
+    - the 31B GGUF repo is mirrored on ModelScope too;
+    - the 12B MLX assistant is published in bf16, 4bit and 6bit only.
+    """
+    template = spec.get("model_file_name_template")
+    if spec["format"] == "gguf" and template:
+        stem = _gemma4_stem(template)
+        for src in sources.values():
+            if "draft_model_file_name_template" in src:
+                src["draft_model_file_name_template"] = f"MTP/*{stem}-{{draft_quantization}}*.gguf"
+        if "modelscope" not in sources and "huggingface" in sources:
+            ms = {k: v for k, v in sources["huggingface"].items() if k not in ("page", "draft_page")}
+            ms["page"] = MS + ms["model_id"]
+            ms["draft_page"] = MS + ms["draft_model_id"]
+            sources["modelscope"] = ms
+    if spec["format"] == "mlx" and spec["size_in_billions"] == 12:
+        for src in sources.values():
+            src["draft_quantizations"] = ["bf16", "4bit", "6bit"]
+
+
+#: Unsloth's quantization-aware-trained Gemma 4 GGUFs: one target file each (UD-Q4_K_XL) and the
+#: MTP drafters in the same repository (``MTP/mtp-gemma-4-X-it-<Q>.gguf``, root
+#: ``mtp-gemma-4-X-it.gguf``; https://unsloth.ai/docs/models/gemma-4/qat).
+GEMMA4_QAT_SIZES = [
+    # label, size, active, drafter quantizations the pages show
+    ("E2B", 2, None, ["Q8_0", "Q4_0"]),
+    ("E4B", 4, None, ["BF16", "Q8_0", "Q4_0"]),
+    ("12B", 12, None, ["BF16", "F16", "Q8_0", "Q4_0"]),
+    ("26B-A4B", 26, 4, ["Q8_0", "Q4_0"]),
+    ("31B", 31, None, ["Q8_0", "Q4_0"]),
+]
+
+
+def gemma4_qat(gemma4: dict) -> dict:
+    specs = []
+    for label, size, active, dqs in GEMMA4_QAT_SIZES:
+        repo = f"unsloth/gemma-4-{label}-it-qat-GGUF"
+        src = {
+            "model_id": repo,
+            "page": HF + repo,
+            "draft_model_id": repo,
+            "draft_quantizations": dqs,
+            "draft_model_file_name_template": f"MTP/*gemma-4-{label}-it-{{draft_quantization}}*.gguf",
+            "draft_page": HF + repo,
+        }
+        spec: dict = {"format": "gguf", "size_in_billions": size, "quantizations": ["UD-Q4_K_XL"]}
+        if label[-1:] != "B" or label != f"{size}B":
+            spec["label"] = label
+        if active:
+            spec["activated_size_in_billions"] = active
+        spec["model_file_name_template"] = f"gemma-4-{label}-it-qat-{{quantization}}.gguf"
+        spec["sources"] = {"huggingface": src}
+        specs.append(spec)
+    keep = ("context_length", "abilities", "architectures", "stop", "stop_token_ids", "tool_parser")
+    return {
+        "name": "gemma-4-qat",
+        "description": "Gemma 4 quantization-aware trained (QAT) GGUFs from Unsloth: near-BF16 quality "
+        "at 4 bits, each with its MTP assistant drafter in the same repository.",
+        **{k: gemma4[k] for k in keep if k in gemma4},
         "license": "gemma",
         "sampling": {**GEMMA_SAMPLING, "source": GEMMA4_CARD},
         "specs": specs,
@@ -477,7 +554,8 @@ def current_gemma4() -> dict:
 
 
 def build(facts: dict | None) -> list[dict]:
-    return [*EMBEDDED, convert(facts) if facts is not None else current_gemma4(), *CURATED]
+    gemma4 = convert(facts) if facts is not None else current_gemma4()
+    return [*EMBEDDED, gemma4, gemma4_qat(gemma4), *CURATED]
 
 
 def main() -> None:

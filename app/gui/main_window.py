@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from app.core import paths, secrets
 from app.core import settings as settings_mod
+from app.core.catalog import listed
 from app.core.chat import AnswerStats, ChatStore
 from app.core.engines import capability
 from app.core.engines.base import Sampling
@@ -75,6 +76,7 @@ class MainWindow(QMainWindow):
     launchDialogOpened = Signal(object)
     deleteDialogOpened = Signal(object)
     deleteFinished = Signal(bool, object)  # object: byte counts pass 2**31
+    refreshFinished = Signal(object)  # the listing reports of a "Refresh from hub"
 
     def __init__(
         self,
@@ -93,7 +95,7 @@ class MainWindow(QMainWindow):
         self.i18n = i18n
         self.errors = errors
         self._save_settings = save_settings
-        self.registry = registry or Registry.load()
+        self.registry = registry or listed.load_registry()
         self.store = store or ChatStore()
         # The "Model cache" setting decides where cache entries go, for the whole process.
         paths.set_models_root(settings.model_cache_dir())
@@ -267,6 +269,7 @@ class MainWindow(QMainWindow):
         self.browser.launchRequested.connect(self.open_launch_dialog)
         self.browser.downloadRequested.connect(self._on_download_requested)
         self.browser.deleteRequested.connect(self._on_delete_requested)
+        self.browser.refreshRequested.connect(self._on_refresh_requested)
         self.downloads_page.cancelRequested.connect(self.downloads.cancel)
         self.downloads_page.retryRequested.connect(self.downloads.retry)
         self.downloads_page.folderRequested.connect(
@@ -531,6 +534,44 @@ class MainWindow(QMainWindow):
     def _on_download_completed(self, _item_id: str, ok: bool) -> None:
         if ok:
             self.ops.changed.emit()  # the models re-read their statuses (off the GUI thread)
+
+    def _on_refresh_requested(self, family: Family, spec: AnySpec) -> None:
+        self.ops.spawn(self._refresh_flow(family, spec), self.tr("The repository could not be listed"))
+
+    async def _refresh_flow(self, family: Family, spec: AnySpec) -> None:
+        """List the spec's repositories on a worker, add what they hold to the registry (kept in
+        the listing cache, so it survives a restart) and say what changed."""
+        hub = self.cache.hub_for(spec)
+        self.browser.notice.show_message(self.tr("Listing the repository…"), "info")
+        reports = await self.ops.run(
+            functools.partial(
+                listed.refresh,
+                self.registry,
+                family.name,
+                size=spec.size_label,
+                hub=hub,
+                endpoint=self.cache.endpoint_for(hub),
+            )
+        )
+        self.family_model.set_registry(self.registry)
+        self.browser.select_family(family.name)
+        self.ops.changed.emit()  # markers of the added quantizations are probed off the GUI thread
+        lines = [self._refresh_text(spec_after, report) for spec_after, report in reports]
+        self.browser.notice.show_message("\n".join(lines), "info")
+        self.refreshFinished.emit(reports)
+
+    def _refresh_text(self, spec: AnySpec, report: listed.Refresh) -> str:
+        text = self.tr("{repo} holds {n} quantizations.").format(repo=report.repo, n=len(report.listed))
+        if report.added:
+            text += " " + self.tr("Added: {quants}.").format(quants=", ".join(report.added))
+        if report.missing:
+            text += " " + self.tr("Not in the repository: {quants}.").format(quants=", ".join(report.missing))
+        if report.draft_repo:
+            held = ", ".join(report.draft_listed) or self.tr("none")
+            text += " " + self.tr("Drafter quantizations: {quants}.").format(quants=held)
+            if report.draft_added:
+                text += " " + self.tr("Added: {quants}.").format(quants=", ".join(report.draft_added))
+        return text
 
     def _on_delete_requested(self, family: Family, spec: AnySpec, quant: str) -> None:
         self.ops.spawn(self._delete_flow(family, spec, quant), self.tr("The files could not be deleted"))

@@ -73,6 +73,9 @@ class Plan:
     #: what the listing is searched for when the registry's file name is not in the repository
     role: Role = "target"
     quantization: str = ""
+    #: the registry's names or patterns (``files`` before any resolution): what every resolution
+    #: starts from, so resolving twice (offline through a cached listing, then online) says the same
+    declared: tuple[str, ...] = ()
     #: set when the repository's listing named the file differently from the registry
     #: ("the registry names X, the repository has Y: using Y"); shown with the download
     note: str = ""
@@ -152,7 +155,9 @@ def _hub_plan(
             else:
                 files = (format_template(template, field, quantization=quantization),)
             repo = format_template(src.model_id, f"{where}.model_id")
-            return Plan(chosen, "files", name, repo, revision, files, quantization=quantization)
+            return Plan(
+                chosen, "files", name, repo, revision, files, quantization=quantization, declared=files
+            )
         repo = format_template(src.model_id, f"{where}.model_id", quantization=quantization)
         return Plan(chosen, "snapshot", name, repo, revision, quantization=quantization)
     # drafter: same hub as the target
@@ -176,7 +181,9 @@ def _hub_plan(
             f"{where}.draft_model_file_name_template",
             draft_quantization=dq,
         )
-        return Plan(chosen, "files", name, repo, revision, (file,), role="drafter", quantization=dq)
+        return Plan(
+            chosen, "files", name, repo, revision, (file,), role="drafter", quantization=dq, declared=(file,)
+        )
     return Plan(chosen, "snapshot", name, repo, revision, role="drafter", quantization=dq)
 
 

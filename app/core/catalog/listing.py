@@ -318,7 +318,11 @@ def plan_has_patterns(plan: Plan) -> bool:
 
 def _resolved(plan: Plan, listing: list[RemoteFile]) -> Plan:
     files, note = resolve_for(
-        plan.files, [f.path for f in listing], f"{plan.repo_id}@{plan.revision}", plan.role, plan.quantization
+        plan.declared or plan.files,
+        [f.path for f in listing],
+        f"{plan.repo_id}@{plan.revision}",
+        plan.role,
+        plan.quantization,
     )
     return dataclasses.replace(plan, files=files, note=note)
 
@@ -365,7 +369,9 @@ def plan_size(plan: Plan) -> int | None:
         return None
     sizes = {f.path: f.size for f in listing}
     try:
-        files, _note = resolve_for(plan.files, sizes, plan.repo_id, plan.role, plan.quantization)
+        files, _note = resolve_for(
+            plan.declared or plan.files, sizes, plan.repo_id, plan.role, plan.quantization
+        )
     except SpecResolutionError:
         return None
     if any(f not in sizes for f in files):

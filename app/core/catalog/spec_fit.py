@@ -8,7 +8,8 @@ its notes). A spec that declares a drafter counts it too (the recommended drafte
 or the one already on disk): its file and its own KV cache, or its listed size.
 
 Notes (codes the GUI turns into sentences): ``estimated`` (weights from the parameter count),
-``listing`` (weights from the hub listing), ``drafter-unknown`` (a drafter is declared but its
+``listing`` (weights from the hub listing), ``registry`` (weights from the file size the registry
+recorded when the entry was checked), ``drafter-unknown`` (a drafter is declared but its
 size is not known before it is listed or downloaded; counted as 0).
 """
 
@@ -153,11 +154,15 @@ def spec_estimates(
                 weights = sizes.plan_bytes(make_plan(family, spec, "target", q, chosen))
             except ValueError:
                 weights = None
-            if weights is None:
+            recorded = (spec.file_sizes or {}).get(q)
+            if weights is not None:
+                notes.append("listing")
+            elif recorded is not None:
+                weights = recorded
+                notes.append("registry")
+            else:
                 weights = fit.estimated_weights(spec.size_in_billions, q)
                 notes.append("estimated")
-            else:
-                notes.append("listing")
         dbytes = 0
         if with_drafter:
             dbytes, known = _drafter_bytes(family, spec, q, chosen, ctx)

@@ -128,6 +128,32 @@ class DrafterFields(_Strict):
             raise ValueError(f"{where}.draft_model_id: {self.draft_model_id!r} is not an 'org/name' repo id")
 
 
+_DATE_RE = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
+
+
+class Evidence(_Strict):
+    """Where a hub source's repo ids and file names were confirmed: a public page (a
+    ``/tree/main`` listing, a model card, a discussion), the day it was read, and what it shows."""
+
+    url: str
+    checked: str
+    shows: str = ""
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, v: str) -> str:
+        if not v.startswith("https://"):
+            raise ValueError(f"evidence.url: {v!r} must be an https:// page address")
+        return v
+
+    @field_validator("checked")
+    @classmethod
+    def _checked(cls, v: str) -> str:
+        if not _DATE_RE.match(v):
+            raise ValueError(f"evidence.checked: {v!r} must be a date, YYYY-MM-DD")
+        return v
+
+
 class HubSource(DrafterFields):
     model_id: str
     revision: str | None = None
@@ -137,6 +163,10 @@ class HubSource(DrafterFields):
     #: at download time (``app.core.catalog.listing``)
     page: str | None = None
     draft_page: str | None = None
+    #: the pages that confirm the repo ids, file names and quantizations of this source
+    evidence: list[Evidence] | None = None
+    #: no stored public page confirms or contradicts this source: shown as "unverified"
+    unverified: bool = False
 
     @field_validator("model_id")
     @classmethod
@@ -144,6 +174,14 @@ class HubSource(DrafterFields):
         if not _REPO_RE.match(v):
             raise ValueError(f"model_id: {v!r} is not an 'org/name' repo id")
         return v
+
+    @model_validator(mode="after")
+    def _evidence_or_not(self) -> HubSource:
+        if self.unverified and self.evidence:
+            raise ValueError("unverified: the source lists evidence; remove one of the two")
+        if self.evidence is not None and not self.evidence:
+            raise ValueError("evidence: must not be empty; list the pages or remove the field")
+        return self
 
 
 class LocalSource(_Strict):
@@ -173,6 +211,9 @@ class _SpecBase(_Strict):
     label: str | None = None
     quantizations: list[str]
     sources: Sources
+    #: bytes of each target quantization's file(s) as the hub listing showed them when the
+    #: entry was checked: what the browser shows until a listing is fetched or a file is on disk
+    file_sizes: dict[str, int] | None = None
 
     @model_validator(mode="after")
     def _check_common(self) -> _SpecBase:
@@ -184,16 +225,38 @@ class _SpecBase(_Strict):
                 "activated_size_in_billions: must be positive and not larger than size_in_billions"
             )
         _check_list(self.quantizations, "quantizations", required=True)
+        if self.file_sizes:
+            unknown = sorted(set(self.file_sizes) - set(self.quantizations))
+            if unknown:
+                raise ValueError(f"file_sizes: {unknown} are not in quantizations")
+            bad = sorted(q for q, n in self.file_sizes.items() if n <= 0)
+            if bad:
+                raise ValueError(f"file_sizes: {bad} must be positive byte counts")
         if not (self.sources.hubs() or self.sources.local):
             raise ValueError("sources: declare at least one of huggingface, modelscope, local")
         return self
 
     @property
     def size_label(self) -> str:
+        """The size as the CLI's ``--size`` takes it: the label, else the number of billions."""
         if self.label:
             return self.label
         s = self.size_in_billions
         return str(int(s)) if float(s).is_integer() else f"{s:g}"
+
+    @property
+    def size_text(self) -> str:
+        """The size as people write it: ``135M``, ``4B``, ``E4B``, ``30B-A3B`` (mixture of experts)."""
+        if self.label:
+            return f"{self.label}B" if self.label[-1:].isdigit() else self.label
+        text = params_text(self.size_in_billions)
+        if self.activated_size_in_billions:
+            text += f"-A{params_text(self.activated_size_in_billions)}"
+        return text
+
+    def unverified_hubs(self) -> list[HubName]:
+        """The hubs whose source no stored public page confirms (marked ``unverified``)."""
+        return [h for h in self.sources.hubs() if self.source(h).unverified]
 
     def source(self, hub: str) -> HubSource:
         src = getattr(self.sources, hub, None)
@@ -216,6 +279,13 @@ class _SpecBase(_Strict):
             if src is not None and src.declares_drafter:
                 return list(src.draft_quantizations or [])
         return []
+
+
+def params_text(billions: float) -> str:
+    """``0.135`` -> ``135M``, ``1.7`` -> ``1.7B``, ``3.6`` -> ``3.6B``."""
+    if billions < 1:
+        return f"{billions * 1000:.4g}M"
+    return f"{billions:.4g}B"
 
 
 def _check_local(local: LocalSource | None, quantizations: list[str]) -> None:
@@ -433,7 +503,25 @@ class Family(_Strict):
     license: str | None = None
     #: recommended sampling defaults (model card); absent means Tandem's defaults
     sampling: SamplingDefaults = Field(default_factory=SamplingDefaults)
+    #: when the family was released (YYYY-MM or YYYY-MM-DD) and the monthly downloads its most
+    #: used repository showed when checked: the browser lists what people run first
+    released: str | None = None
+    downloads: int | None = None
     specs: list[Spec]
+
+    @field_validator("released")
+    @classmethod
+    def _released(cls, v: str | None) -> str | None:
+        if v is not None and not _DATE_RE.match(v):
+            raise ValueError(f"released: {v!r} must be a date, YYYY-MM or YYYY-MM-DD")
+        return v
+
+    @field_validator("downloads")
+    @classmethod
+    def _downloads(cls, v: int | None) -> int | None:
+        if v is not None and v < 0:
+            raise ValueError("downloads: must be a count, 0 or more")
+        return v
 
     @field_validator("name")
     @classmethod

@@ -95,6 +95,22 @@ class Registry:
             reg.user_files[fam.name] = path
         return reg
 
+    def by_use(self) -> list[Family]:
+        """The families in the order the browser lists them: the models shipped with the app
+        (they run offline), then the user's own, then the builtin catalog newest release first
+        (more monthly downloads first within a month), by name last."""
+
+        def group(f: Family) -> int:
+            if f.name not in self.builtin_names:
+                return 1
+            return 0 if all(s.sources.local is not None and not s.sources.hubs() for s in f.specs) else 2
+
+        fams = sorted(self.families.values(), key=lambda f: f.name)
+        fams.sort(key=lambda f: -(f.downloads or 0))
+        fams.sort(key=lambda f: (f.released or "").ljust(10, "0"), reverse=True)
+        fams.sort(key=group)
+        return fams
+
     def _invalid(self, name: str, path: Path, reason: str) -> None:
         log.warning("skipping user family %s: %s", path, reason)
         self.invalid.append(InvalidEntry(name=name, source=str(path), reason=reason))
@@ -115,7 +131,7 @@ class Registry:
         for spec in fam.specs:
             if fmt and spec.format != fmt:
                 continue
-            if size is not None and not _size_matches(spec, size):
+            if size is not None and not size_matches(spec, size):
                 continue
             if quant and quant not in spec.quantizations:
                 continue
@@ -165,7 +181,7 @@ class Registry:
         self.user_files.pop(name, None)
 
 
-def _size_matches(spec: AnySpec, size: str | float) -> bool:
+def size_matches(spec: AnySpec, size: str | float) -> bool:
     if isinstance(size, str):
         s = size.strip().removesuffix("b").removesuffix("B")
         if spec.label and size.strip().lower() in (spec.label.lower(), f"{spec.label.lower()}b"):

@@ -29,6 +29,7 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QStandardItem, QStan
 from app.core.catalog.fit import FitEstimate, largest_that_fits
 from app.core.catalog.spec_fit import family_estimates
 from app.core.registry import AnySpec, Family, InvalidEntry, Registry
+from app.core.units import human_bytes
 from app.gui.cache_bridge import CacheBridge, Marker, Role
 from app.gui.ops import Ops
 
@@ -108,10 +109,41 @@ def status_text(status: str) -> str:
 
 
 def size_text(spec: AnySpec) -> str:
-    label = spec.size_label
-    if spec.activated_size_in_billions:
-        return f"{label} (MoE)"
-    return f"{label}B" if label[-1:].isdigit() else label
+    return spec.size_text
+
+
+UNVERIFIED_COLOR = "#a8660c"
+
+
+def unverified_tag() -> str:
+    return QCoreApplication.translate("RegistryModel", "unverified")
+
+
+def source_tooltip(spec: AnySpec) -> str | None:
+    """Where the spec's repository and file names were confirmed, or that nothing confirms them
+    (a user's own entry carries neither, and gets no line)."""
+    lines: list[str] = []
+    for hub in spec.sources.hubs():
+        src = spec.source(hub)
+        if src.unverified:
+            lines.append(
+                QCoreApplication.translate(
+                    "RegistryModel",
+                    "{hub}: unverified. No stored public page confirms {repo} and its file names; "
+                    "the download checks the repository's own listing and says what it finds.",
+                ).format(hub=HUB_NAMES.get(hub, hub), repo=src.model_id)
+            )
+        elif src.evidence:
+            ev = src.evidence[0]
+            lines.append(
+                QCoreApplication.translate("RegistryModel", "{hub}: checked on {date} against {url}").format(
+                    hub=HUB_NAMES.get(hub, hub), date=ev.checked, url=ev.url
+                )
+            )
+    return "\n".join(lines) or None
+
+
+HUB_NAMES = {"huggingface": "Hugging Face", "modelscope": "ModelScope"}
 
 
 def moe_tooltip(spec: AnySpec) -> str | None:
@@ -150,9 +182,7 @@ class FamilyModel(QStandardItemModel):
 
     def set_registry(self, registry: Registry) -> None:
         self.registry = registry
-        fams = sorted(
-            registry.families.values(), key=lambda f: (f.name not in registry.builtin_names, f.name)
-        )
+        fams = registry.by_use()
         self._rows = [*fams, *registry.invalid]
         self._downloaded = {f.name: self._cache.family_downloaded(f) for f in fams}
         self._has_drafter = {f.name: any(s.declares_drafter() for s in f.specs) for f in fams}
@@ -555,7 +585,16 @@ class SpecTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DecorationRole and col == 0 and node.kind == "quant":
             return status_icon(node.status)
         if role == Qt.ItemDataRole.ToolTipRole and node.kind == "spec" and node.spec is not None:
-            return moe_tooltip(node.spec)
+            lines = [t for t in (source_tooltip(node.spec), moe_tooltip(node.spec)) if t]
+            return "\n\n".join(lines) or None
+        if (
+            role == Qt.ItemDataRole.ForegroundRole
+            and col == 0
+            and node.kind == "spec"
+            and node.spec is not None
+            and node.spec.unverified_hubs()
+        ):
+            return QColor(UNVERIFIED_COLOR)
         if role == Qt.ItemDataRole.ToolTipRole and node.kind == "group" and node.role == "drafter":
             return QCoreApplication.translate(
                 "RegistryModel",
@@ -570,7 +609,10 @@ class SpecTreeModel(QAbstractItemModel):
         assert spec is not None
         if node.kind == "spec":
             if col == 0:
-                return f"{spec.format.upper()} · {size_text(spec)}"
+                text = f"{spec.format.upper()} · {size_text(spec)}"
+                if spec.unverified_hubs():
+                    text += "  " + unverified_tag()
+                return text
             if spec.declares_drafter():
                 return QCoreApplication.translate("RegistryModel", "with drafter")
             return ""
@@ -648,6 +690,9 @@ class SpecTreeModel(QAbstractItemModel):
             if est is None:
                 return "?" if isinstance(entry, str) else "…"
             text = verdict_text(est.verdict)
+            if est.weights_bytes is not None:  # the file's size beside its verdict
+                approx = "≈" if "estimated" in est.notes else ""
+                text = f"{text} · {approx}{human_bytes(est.weights_bytes)}"
             return f"★ {text}" if self.is_recommended(node) else text
         if role == Qt.ItemDataRole.ToolTipRole:
             if isinstance(entry, str):
@@ -742,6 +787,10 @@ def fit_tooltip(est: FitEstimate, recommended: bool = False) -> str:
         weights = QCoreApplication.translate("RegistryModel", "{size} (from the hub listing)").format(
             size=weights
         )
+    elif "registry" in est.notes:
+        weights = QCoreApplication.translate(
+            "RegistryModel", "{size} (as the hub listed it when the catalog entry was checked)"
+        ).format(size=weights)
     kv = (
         gib_text(est.kv_bytes)
         if est.kv_bytes is not None

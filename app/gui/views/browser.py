@@ -96,11 +96,13 @@ class CompactHeader(QHeaderView):
 class BrowserPage(QWidget):
     """Signals: ``launchRequested(Family, spec, str quant)``,
     ``downloadRequested(Family, spec, str role, str quant, object draft_quant)``,
-    ``deleteRequested(Family, spec, str quant)``."""
+    ``deleteRequested(Family, spec, str quant)``, ``refreshRequested(Family, spec)`` (read the
+    quantizations the spec's repositories hold from their listings)."""
 
     launchRequested = Signal(object, object, str)
     downloadRequested = Signal(object, object, str, str, object)
     deleteRequested = Signal(object, object, str)
+    refreshRequested = Signal(object, object)
 
     def __init__(
         self,
@@ -211,6 +213,7 @@ class BrowserPage(QWidget):
         self.hint.setProperty("muted", True)
         actions = QHBoxLayout()
         self.download_btn = QPushButton(icons.icon("download"), "")
+        self.refresh_btn = QPushButton(icons.icon("refresh"), "")
         self.with_drafter = QCheckBox()
         self.delete_btn = QPushButton(icons.icon("trash", icons.DANGER), "")
         self.delete_btn.setObjectName("danger")
@@ -218,6 +221,7 @@ class BrowserPage(QWidget):
         self.launch_btn.setObjectName("primary")
         actions.addWidget(self.download_btn)
         actions.addWidget(self.with_drafter)
+        actions.addWidget(self.refresh_btn)
         actions.addStretch(1)
         actions.addWidget(self.delete_btn)
         actions.addWidget(self.launch_btn)
@@ -271,6 +275,7 @@ class BrowserPage(QWidget):
         specs.dataChanged.connect(self._update_actions)  # markers arrive from background probes
         self.download_btn.clicked.connect(self._download)
         self.delete_btn.clicked.connect(self._delete)
+        self.refresh_btn.clicked.connect(self._refresh)
         self.launch_btn.clicked.connect(self._launch)
         self.tree.doubleClicked.connect(lambda _i: self._launch())
         self.retranslate()
@@ -379,6 +384,8 @@ class BrowserPage(QWidget):
         has = sel is not None
         node = sel[2] if sel else None
         self.launch_btn.setEnabled(has)
+        spec = node.spec if node is not None else None
+        self.refresh_btn.setEnabled(bool(spec is not None and spec.format == "gguf" and spec.sources.hubs()))
         # "unknown": the marker's probe still runs (issue 9); both wait for it
         self.download_btn.setEnabled(
             bool(node and node.kind == "quant" and node.status not in ("cached", "unknown"))
@@ -440,6 +447,12 @@ class BrowserPage(QWidget):
             dqs = ordered_draft_quants(spec.draft_quantizations())
             self.downloadRequested.emit(fam, spec, "drafter", quant, dqs[0] if dqs else None)
 
+    def _refresh(self) -> None:
+        sel = self._selected_target()
+        if sel is not None:
+            fam, spec, _node = sel
+            self.refreshRequested.emit(fam, spec)
+
     def _delete(self) -> None:
         sel = self._selected_target()
         if sel is not None:
@@ -468,7 +481,11 @@ class BrowserPage(QWidget):
         pad = margin + 8 + 6  # the delegate's margins, the stylesheet's padding-right, a little air
         statuses = [status_text(s) for s in ("cached", "partial", "absent", "unknown")]
         statuses.append(QCoreApplication.translate("RegistryModel", "with drafter"))
-        verdicts = [f"★ {verdict_text(v)}" for v in ("fits", "tight", "too-large", "unknown")] + ["…", "?"]
+        size = " · ≈888.8 GB"  # the widest file size shown beside a verdict
+        verdicts = [f"★ {verdict_text(v)}{size}" for v in ("fits", "tight", "too-large", "unknown")] + [
+            "…",
+            "?",
+        ]
         header = self.tree.header()
         for col, texts in ((1, statuses), (2, verdicts)):
             widest = max(metrics.horizontalAdvance(t) for t in texts) + pad
@@ -495,6 +512,13 @@ class BrowserPage(QWidget):
         self.drafter_only.setToolTip(self.tr("Only models that declare a drafter for speculative decoding"))
         self.downloaded_only.setText(self.tr("Downloaded"))
         self.download_btn.setText(self.tr("Download"))
+        self.refresh_btn.setText(self.tr("Refresh from hub"))
+        self.refresh_btn.setToolTip(
+            self.tr(
+                "Read the quantizations this variant's repositories hold now (the catalog lists what "
+                "was published when it was written); new ones are added, missing ones are named."
+            )
+        )
         self.with_drafter.setText(self.tr("with its drafter"))
         self.with_drafter.setToolTip(self.tr("Also download the recommended drafter quantization"))
         self.delete_btn.setText(self.tr("Delete"))
