@@ -72,9 +72,12 @@ _QUANT = re.compile(
     r"(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
-#: names of drafter files: a folder or prefix/suffix saying MTP, an assistant, EAGLE-3 or DFlash
+#: names of drafter files: an ``MTP/`` folder, an ``mtp-`` / ``dflash-`` / ``eagle3-`` / ``dspark-``
+#: prefix (ggml-org's sidecars), an assistant, a ``draft/`` folder. A ``-MTP.gguf`` suffix alone is
+#: not one: targets that carry their own MTP heads are named so too (``Qwen3.6-27B-Q5_K_M-mtp.gguf``);
+#: Unsloth's ``*-MTP.gguf`` drafters sit in the ``MTP/`` folder.
 _DRAFTER_SHAPE = re.compile(
-    r"(^|/)mtp/|(^|/)mtp[-_.]|[-_.]mtp\.gguf$|assistant|eagle|dflash|(^|/)draft(er)?[-_./]",
+    r"(^|/)mtp/|(^|/)(mtp|dflash|eagle3?|dspark)[-_.]|assistant|(^|/)draft(er)?[-_./]",
     re.IGNORECASE,
 )
 
@@ -180,16 +183,17 @@ def resolve_for(
     :class:`NoMatchError` naming the quantizations and files the repository holds.
     """
     names = list(listing)
-    present = set(names)
     declared = list(files)
+    groups = _model_files(names, role)
+    # a target never resolves to a drafter-shaped file (``*-Q4_0.gguf`` must not take the
+    # ``mtp-Model-Q4_0.gguf`` sidecar beside it); a literal name is matched like a pattern, so
+    # the parts of a split file are found under the whole file's name
+    candidates = names if role == "drafter" else [n for n in names if not is_drafter_file(n)]
     try:
-        out = resolve_files(declared, names, where)
-        if all(f in present for f in out):
-            return out, ""
+        return tuple(p for f in declared for p in resolve_pattern(f, candidates, where)), ""
     except NoMatchError:
         pass
     asked = ", ".join(declared)
-    groups = _model_files(names, role)
     want = quantization.upper()
     hits = [logical for logical in groups if want and want in quantizations_in(logical)]
     if not want or not hits:

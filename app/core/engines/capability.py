@@ -123,7 +123,11 @@ def engines_for_spec(spec: AnySpec) -> list[str]:
 
 
 def drafter_method_for(family: Family, spec: AnySpec, engine: str) -> str:
-    """The method a declared drafter runs with on ``engine``."""
+    """The method a declared drafter runs with on ``engine``: what the spec declares, else told
+    from the family (a Gemma 4 drafter is its assistant)."""
+    declared = spec.draft_method()
+    if declared:
+        return declared
     gemma4 = family.name == "gemma-4" or any(a.startswith("Gemma4") for a in family.architectures)
     if engine == "llama.cpp":
         return "mtp" if gemma4 else "draft"

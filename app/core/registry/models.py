@@ -94,6 +94,10 @@ class DrafterFields(_Strict):
     draft_quantizations: list[str] | None = None
     draft_model_file_name_template: str | None = None
     draft_model_revision: str | None = None
+    #: what kind of drafter it is: a small model of the same vocabulary (``draft``), a Gemma 4
+    #: assistant (``mtp``), an EAGLE-3 head (``eagle3``) or a DFlash block drafter (``dflash``);
+    #: absent: told from the family (Gemma 4: ``mtp``) or the file's architecture at load
+    draft_method: Literal["draft", "mtp", "eagle3", "dflash"] | None = None
 
     @property
     def declares_drafter(self) -> bool:
@@ -104,6 +108,11 @@ class DrafterFields(_Strict):
         used: set[str] = set()
         for field in ("draft_model_id", "draft_model_file_name_template", "draft_model_revision"):
             used |= check_placeholders(getattr(self, field), f"{where}.{field}", {"draft_quantization"})
+        if self.draft_method is not None and not self.declares_drafter:
+            raise ValueError(
+                f"{where}.draft_method: given but no drafter is declared; "
+                "add draft_model_id or draft_model_file_name_template"
+            )
         if self.draft_quantizations is not None and not self.declares_drafter:
             raise ValueError(
                 f"{where}.draft_quantizations: given but no drafter is declared; "
@@ -211,6 +220,9 @@ class _SpecBase(_Strict):
     label: str | None = None
     quantizations: list[str]
     sources: Sources
+    #: the target's own weights carry next-token (MTP) heads (GGUF ``<arch>.nextn_predict_layers``):
+    #: speculation needs no drafter file
+    builtin_mtp: bool = False
     #: bytes of each target quantization's file(s) as the hub listing showed them when the
     #: entry was checked: what the browser shows until a listing is fetched or a file is on disk
     file_sizes: dict[str, int] | None = None
@@ -271,6 +283,14 @@ class _SpecBase(_Strict):
             if src is not None and src.declares_drafter:
                 return True
         return False
+
+    def draft_method(self, hub: str | None = None) -> str | None:
+        """The declared kind of the drafter (``draft``/``mtp``/``eagle3``/``dflash``), if stated."""
+        for name in [hub] if hub else self.sources.hubs():
+            src = getattr(self.sources, name, None)
+            if isinstance(src, HubSource) and src.declares_drafter and src.draft_method:
+                return src.draft_method
+        return None
 
     def draft_quantizations(self, hub: str | None = None) -> list[str]:
         names = [hub] if hub else [*self.sources.hubs(), "local"]
