@@ -26,7 +26,9 @@ def pattern_repo_files() -> dict[str, bytes]:
         "Q8_0/Model-X-Q8_0-00001-of-00002.gguf": tiny_gguf(70_000, 33),
         "Q8_0/Model-X-Q8_0-00002-of-00002.gguf": tiny_gguf(60_000, 34),
         "Model-X-Q5_K_M.gguf": tiny_gguf(9_000, 35),
-        "Model-X-UD-Q5_K_M.gguf": tiny_gguf(9_500, 36),  # makes *-Q5_K_M.gguf ambiguous
+        "Model-X-UD-Q5_K_M.gguf": tiny_gguf(9_500, 36),  # *-Q5_K_M.gguf matches it too (UD-Q5_K_M)
+        "Model-Y-Q6_K.gguf": tiny_gguf(9_700, 38),
+        "Model-Z-Q6_K.gguf": tiny_gguf(9_800, 39),  # makes *-Q6_K.gguf ambiguous
         "draft/Small.q8_0.gguf": tiny_gguf(30_000, 37),  # lower case: matching ignores case
     }
 
@@ -67,7 +69,7 @@ def pattern_family() -> Family:
                 {
                     "format": "gguf",
                     "size_in_billions": 0.001,
-                    "quantizations": ["Q4_K_M", "Q8_0", "Q5_K_M", "Q2_K"],
+                    "quantizations": ["Q4_K_M", "Q8_0", "Q5_K_M", "Q6_K", "Q2_K"],
                     "model_file_name_template": "*-{quantization}.gguf",
                     "sources": {"huggingface": src, "modelscope": src},
                 }
@@ -103,17 +105,20 @@ def test_patterns_resolve_against_the_listing(
     d = CacheManager(fam, spec, "drafter", "Q4_K_M", hub, draft_quantization="Q8_0").download()
     assert d.read_bytes() == files["draft/Small.q8_0.gguf"]
 
-    # several models match: a clear error naming them, nothing downloaded
+    # the pattern matches a UD-Q5_K_M file too: the one whose quantization is Q5_K_M is taken
+    path = CacheManager(fam, spec, "target", "Q5_K_M", hub).download()
+    assert path.name == "Model-X-Q5_K_M.gguf" and path.read_bytes() == files["Model-X-Q5_K_M.gguf"]
+    # several models of that very quantization match: a clear error naming them, nothing downloaded
     with pytest.raises(SpecResolutionError) as several:
-        CacheManager(fam, spec, "target", "Q5_K_M", hub).download()
+        CacheManager(fam, spec, "target", "Q6_K", hub).download()
     msg = str(several.value)
-    assert "2 files match '*-Q5_K_M.gguf'" in msg
-    assert "Model-X-Q5_K_M.gguf" in msg and "Model-X-UD-Q5_K_M.gguf" in msg
+    assert "2 files match '*-Q6_K.gguf'" in msg
+    assert "Model-Y-Q6_K.gguf" in msg and "Model-Z-Q6_K.gguf" in msg
     # none matches: says so and shows what the repo has
     with pytest.raises(SpecResolutionError) as none:
         CacheManager(fam, spec, "target", "Q2_K", hub).download()
     assert "no model file for Q2_K (the registry names *-Q2_K.gguf)" in str(none.value)
-    assert "it holds model quantizations Q4_K_M, Q5_K_M, UD-Q5_K_M, Q8_0" in str(none.value)
+    assert "it holds model quantizations Q4_K_M, Q5_K_M, UD-Q5_K_M, Q6_K, Q8_0" in str(none.value)
 
 
 def test_sizes_are_cached_for_offline_use(
@@ -132,14 +137,15 @@ def test_sizes_are_cached_for_offline_use(
         assert entry["hubs"] == ["huggingface", "modelscope"]
         return dict(entry["size_bytes"])
 
-    assert sizes() == {"Q4_K_M": None, "Q8_0": None, "Q5_K_M": None, "Q2_K": None}
+    assert sizes() == {"Q4_K_M": None, "Q8_0": None, "Q5_K_M": None, "Q6_K": None, "Q2_K": None}
     listing.fetch_listing("huggingface", PATTERN_REPO, "main")
     # now offline: the hub is no longer asked (a dead endpoint changes nothing)
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
     got = sizes()
     assert got["Q4_K_M"] == 120_000
     assert got["Q8_0"] == 130_000  # split parts summed
-    assert got["Q5_K_M"] is None and got["Q2_K"] is None  # ambiguous / absent: unknown
+    assert got["Q5_K_M"] == 9_000  # the file whose quantization is exactly Q5_K_M
+    assert got["Q6_K"] is None and got["Q2_K"] is None  # ambiguous / absent: unknown
     # a pattern resolved through the cached listing: the status probe finds hub-cache files
     mgr = CacheManager(fam, spec, "target", "Q4_K_M", "huggingface")
     assert mgr.plan.files == ("Model-X-Q4_K_M.gguf",)

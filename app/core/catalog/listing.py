@@ -172,6 +172,24 @@ def _short(items: list[str], n: int = 8) -> str:
     return ", ".join(items[:n]) + (f", ... ({len(items)} in all)" if len(items) > n else "")
 
 
+def _resolve_one(pattern: str, names: list[str], where: str, quantization: str) -> list[str]:
+    """:func:`resolve_pattern`, where several matches are narrowed to the files whose name
+    carries exactly ``quantization`` (``*-Q4_K_M.gguf`` matches ``X-UD-Q4_K_M.gguf`` too, whose
+    quantization is ``UD-Q4_K_M``); still several: the error stands."""
+    try:
+        return resolve_pattern(pattern, names, where)
+    except NoMatchError:
+        raise
+    except SpecResolutionError:
+        want = quantization.upper()
+        if not want:
+            raise
+        exact = [n for n in names if want in quantizations_in(logical_name(n)[0])]
+        if not exact or len(exact) == len(names):
+            raise
+        return resolve_pattern(pattern, exact, where)
+
+
 def resolve_for(
     files: Iterable[str], listing: Iterable[str], where: str, role: str, quantization: str
 ) -> tuple[tuple[str, ...], str]:
@@ -190,7 +208,7 @@ def resolve_for(
     # the parts of a split file are found under the whole file's name
     candidates = names if role == "drafter" else [n for n in names if not is_drafter_file(n)]
     try:
-        return tuple(p for f in declared for p in resolve_pattern(f, candidates, where)), ""
+        return tuple(p for f in declared for p in _resolve_one(f, candidates, where, quantization)), ""
     except NoMatchError:
         pass
     asked = ", ".join(declared)
