@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parents[1] / "resources" / "builtin_families.json"
+#: where each hub source was confirmed (issue 19): see apply_evidence
+EVIDENCE = Path(__file__).resolve().with_name("registry_evidence.json")
 FORMATS = {"ggufv2": "gguf", "mlx": "mlx"}
 DRAFT_KEYS = (
     "draft_model_id",
@@ -173,6 +175,11 @@ def _fix_gemma4(spec: dict, sources: dict) -> None:
     if spec["format"] == "mlx" and spec["size_in_billions"] == 12:
         for src in sources.values():
             src["draft_quantizations"] = ["bf16", "4bit", "6bit"]
+    # MLX targets no stored page shows (12B mxfp4 exists only as the base model's repo)
+    unseen = {12: ["mxfp4"], 31: ["nvfp4"], 26: ["nvfp4"]}
+    if spec["format"] == "mlx":
+        drop = unseen.get(spec["size_in_billions"], [])
+        spec["quantizations"] = [q for q in spec["quantizations"] if q not in drop]
 
 
 #: Unsloth's quantization-aware-trained Gemma 4 GGUFs: one target file each (UD-Q4_K_XL) and the
@@ -230,8 +237,10 @@ def gemma4_qat(gemma4: dict) -> dict:
 
 HF = "https://huggingface.co/"
 MS = "https://modelscope.cn/models/"
-GGUF_PATTERN = "*-{quantization}.gguf"
-DRAFT_PATTERN = "*-{draft_quantization}.gguf"
+#: ``-`` or ``.`` before the quantization: Unsloth's first uploads named some files
+#: ``gemma-3-12b-it.Q8_0.gguf`` (https://huggingface.co/unsloth/gemma-3-12b-it-GGUF/tree/main)
+GGUF_PATTERN = "*[-.]{quantization}.gguf"
+DRAFT_PATTERN = "*[-.]{draft_quantization}.gguf"
 K_QUANTS = ["Q4_K_M", "Q5_K_M", "Q6_K", "Q8_0"]
 MLX_QUANTS = ["4bit", "8bit"]
 
@@ -280,16 +289,58 @@ def mlx(
     drafter: str | None = None,
     label: str | None = None,
     activated: float | None = None,
+    quants: list[str] | None = None,
 ) -> dict:
-    """An MLX spec: ``repo`` carries ``{quantization}`` (4bit / 8bit snapshots)."""
+    """An MLX spec: ``repo`` carries ``{quantization}`` (4bit / 8bit snapshots by default)."""
     d = {"repo": drafter, "quants": MLX_QUANTS} if drafter else None
-    spec: dict = {"format": "mlx", "size_in_billions": size, "quantizations": MLX_QUANTS}
+    spec: dict = {"format": "mlx", "size_in_billions": size, "quantizations": quants or MLX_QUANTS}
     if label:
         spec["label"] = label
     if activated:
         spec["activated_size_in_billions"] = activated
     spec["sources"] = {"huggingface": _hub_source("huggingface", repo, d, mlx=True)}
     return spec
+
+
+CONVERT = "https://github.com/ggml-org/convert/blob/9491811acb1a7c361f5fe60c59923f171600fc9f/models/"
+QWEN3_THINK = {"temperature": 0.6, "top_p": 0.95, "top_k": 20}
+
+
+def sidecar(
+    size: float,
+    repo: str,
+    stem: str,
+    quants: list[str],
+    prefix: str,
+    dqs: list[str],
+    method: str,
+    *,
+    label: str | None = None,
+    activated: float | None = None,
+) -> dict:
+    """A GGUF spec whose drafter is a sidecar file in the target's repository (ggml-org layout:
+    ``<stem>-<Q>.gguf`` and ``<prefix>-<stem>-<DQ>.gguf``)."""
+    src = {
+        "model_id": repo,
+        "page": HF + repo,
+        "draft_model_id": repo,
+        "draft_quantizations": dqs,
+        "draft_model_file_name_template": f"{prefix}-{stem}-{{draft_quantization}}.gguf",
+        "draft_method": method,
+        "draft_page": HF + repo,
+    }
+    spec: dict = {"format": "gguf", "size_in_billions": size, "quantizations": quants}
+    if label:
+        spec["label"] = label
+    if activated:
+        spec["activated_size_in_billions"] = activated
+    spec["model_file_name_template"] = f"{stem}-{{quantization}}.gguf"
+    spec["sources"] = {"huggingface": src}
+    return spec
+
+
+def builtin_mtp(spec: dict) -> dict:
+    return {**spec, "builtin_mtp": True}
 
 
 QWEN3_SAMPLING = {"temperature": 0.6, "top_p": 0.95, "top_k": 20, "source": HF + "Qwen/Qwen3-8B"}
@@ -452,6 +503,8 @@ CURATED = [
                     s,
                     f"mlx-community/DeepSeek-R1-Distill-Qwen-{s}B-{{quantization}}",
                     drafter="mlx-community/DeepSeek-R1-Distill-Qwen-1.5B-{draft_quantization}",
+                    # its 8-bit conversion is named ...-32B-MLX-8Bit (mlx-community's collection)
+                    quants=["4bit"] if s == 32 else None,
                 )
                 for s in (7, 14, 32)
             ],
@@ -535,16 +588,452 @@ CURATED = [
     },
     {
         "name": "gpt-oss",
-        "description": "OpenAI gpt-oss 20B, a mixture of experts (3.6B active) in MXFP4. No drafter: "
-        "use a model-free method.",
+        "description": "OpenAI gpt-oss 20B and 120B, mixtures of experts in MXFP4, with the EAGLE-3 "
+        "drafters ggml-org converted (RedHatAI's for 20B, NVIDIA's for 120B).",
         "context_length": 131072,
         "abilities": ["chat", "reasoning", "tools"],
         "architectures": ["GptOssForCausalLM"],
         "license": "apache-2.0",
         "sampling": {"temperature": 1.0, "top_p": 1.0, "source": "https://github.com/openai/gpt-oss"},
-        "specs": [gguf(20, "ggml-org/gpt-oss-20b-GGUF", quants=["MXFP4"], activated=3.6)],
+        # ggml-org's repos carry EAGLE-3 sidecars (eagle3-gpt-oss-*.gguf) beside the MXFP4 target
+        "specs": [
+            sidecar(
+                20,
+                "ggml-org/gpt-oss-20b-GGUF",
+                "gpt-oss-20b",
+                ["MXFP4"],
+                "eagle3",
+                ["Q8_0", "BF16"],
+                "eagle3",
+                activated=3.6,
+            ),
+            sidecar(
+                120,
+                "ggml-org/gpt-oss-120b-GGUF",
+                "gpt-oss-120b",
+                ["MXFP4"],
+                "eagle3",
+                ["Q8_0", "BF16"],
+                "eagle3",
+                activated=5.1,
+            ),
+        ],
     },
 ]
+
+
+# --- the families people run now (issue 19) ------------------------------------------------------
+#
+# File names from the pages recorded in scripts/registry_evidence.json: ggml-org's conversion
+# scripts (https://github.com/ggml-org/convert) name every file of its repositories, with the
+# drafters as sidecar files beside the target (``mtp-*``, ``dflash-*``, ``eagle3-*``); Unsloth's
+# ``*-MTP-GGUF`` repositories keep the MTP heads inside the target (``builtin_mtp``).
+
+QWEN36_SIZES = [(27, None, None), (35, "35B-A3B", 3)]
+GEMMA4_GGML = [("E2B", 2, None), ("E4B", 4, None), ("12B", 12, None), ("26B-A4B", 26, 4), ("31B", 31, None)]
+QWEN36_COMMON = {
+    "context_length": 262144,
+    "abilities": ["chat", "reasoning", "tools", "vision"],
+    "architectures": ["Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"],
+    **CHATML_STOP,
+    "license": "apache-2.0",
+    "sampling": {
+        **QWEN3_THINK,
+        "source": "Tandem (the Qwen3 card's thinking-mode values; no stored Qwen3.6 card states its own)",
+    },
+}
+GEMMA4_COMMON_KEYS = ("context_length", "abilities", "architectures", "stop", "stop_token_ids", "tool_parser")
+
+RECENT = [
+    {
+        "name": "qwen3.6",
+        "description": "Qwen3.6 with its built-in MTP heads (Unsloth's *-MTP-GGUF repos keep them in the "
+        "target: speculation needs no drafter file). 35B-A3B is a mixture of experts.",
+        **QWEN36_COMMON,
+        "released": "2026-04-16",
+        "downloads": 2910000,
+        "specs": [
+            builtin_mtp(
+                gguf(
+                    27, "unsloth/Qwen3.6-27B-MTP-GGUF", quants=["UD-Q4_K_XL", "Q4_K_M", "UD-Q6_K_XL", "Q8_0"]
+                )
+            ),
+            builtin_mtp(
+                gguf(
+                    35,
+                    "unsloth/Qwen3.6-35B-A3B-MTP-GGUF",
+                    quants=["UD-Q4_K_M", "UD-Q4_K_XL"],
+                    label="35B-A3B",
+                    activated=3,
+                )
+            ),
+            builtin_mtp(mlx(27, "mlx-community/Qwen3.6-27B-MTP-{quantization}", quants=["bf16"])),
+            builtin_mtp(
+                mlx(
+                    35,
+                    "mlx-community/Qwen3.6-35B-A3B-MTP-{quantization}",
+                    quants=["bf16", "4bit"],
+                    label="35B-A3B",
+                    activated=3,
+                )
+            ),
+        ],
+    },
+    {
+        "name": "qwen3.6-sidecar-mtp",
+        "description": "Qwen3.6 from ggml-org: the target without its MTP heads and the heads as a "
+        "separate drafter file (mtp-*.gguf) in the same repository.",
+        **QWEN36_COMMON,
+        "released": "2026-04-16",
+        "specs": [
+            sidecar(
+                size,
+                f"ggml-org/Qwen3.6-{label or f'{size}B'}-GGUF",
+                f"Qwen3.6-{label or f'{size}B'}",
+                ["Q4_K_M", "Q8_0", "BF16"],
+                "mtp",
+                ["Q8_0", "BF16", "Q4_0"],
+                "mtp",
+                label=label,
+                activated=active,
+            )
+            for size, label, active in QWEN36_SIZES
+        ],
+    },
+    {
+        "name": "qwen3.6-dflash",
+        "description": "Qwen3.6 with z-lab's DFlash block drafter, converted by ggml-org (dflash-*.gguf "
+        "beside the target).",
+        **QWEN36_COMMON,
+        "released": "2026-04-16",
+        "specs": [
+            sidecar(
+                size,
+                f"ggml-org/Qwen3.6-{label or f'{size}B'}-GGUF",
+                f"Qwen3.6-{label or f'{size}B'}",
+                ["Q4_K_M", "Q8_0", "BF16"],
+                "dflash",
+                ["Q8_0", "BF16"],
+                "dflash",
+                label=label,
+                activated=active,
+            )
+            for size, label, active in QWEN36_SIZES
+        ],
+    },
+    {
+        "name": "qwen3.5",
+        "description": "Qwen3.5 with built-in MTP heads (Unsloth's *-MTP-GGUF repos; MLX from "
+        "mlx-community). 122B-A10B and 397B-A17B are mixtures of experts.",
+        **{
+            **QWEN36_COMMON,
+            "sampling": {**QWEN3_THINK, "source": "Tandem (the Qwen3 card's thinking-mode values)"},
+        },
+        "released": "2026-03-02",
+        "specs": [
+            builtin_mtp(gguf(9, "unsloth/Qwen3.5-9B-MTP-GGUF", quants=["UD-Q4_K_XL", "Q8_0"])),
+            builtin_mtp(
+                gguf(
+                    122,
+                    "unsloth/Qwen3.5-122B-A10B-MTP-GGUF",
+                    quants=["UD-Q4_K_XL"],
+                    label="122B-A10B",
+                    activated=10,
+                )
+            ),
+            builtin_mtp(
+                gguf(
+                    397,
+                    "unsloth/Qwen3.5-397B-A17B-MTP-GGUF",
+                    quants=["UD-Q4_K_XL"],
+                    label="397B-A17B",
+                    activated=17,
+                )
+            ),
+            builtin_mtp(mlx(9, "mlx-community/Qwen3.5-9B-MTP-{quantization}", quants=["4bit", "bf16"])),
+        ],
+    },
+    {
+        "name": "qwen3.8",
+        "description": "Qwen3.8 27B from Unsloth, with its MTP head as a separate drafter file "
+        "(mtp-Qwen3.8-27B-Q4_0.gguf) in the same repository.",
+        **QWEN36_COMMON,
+        "sampling": {**QWEN3_THINK, "source": "Tandem (the Qwen3 card's thinking-mode values)"},
+        "specs": [
+            {
+                **gguf(27, "unsloth/Qwen3.8-27B-GGUF", quants=["UD-Q4_K_M"]),
+                "sources": {
+                    "huggingface": {
+                        "model_id": "unsloth/Qwen3.8-27B-GGUF",
+                        "page": HF + "unsloth/Qwen3.8-27B-GGUF",
+                        "draft_model_id": "unsloth/Qwen3.8-27B-GGUF",
+                        "draft_quantizations": ["Q4_0"],
+                        "draft_model_file_name_template": "mtp-Qwen3.8-27B-{draft_quantization}.gguf",
+                        "draft_method": "mtp",
+                        "draft_page": HF + "unsloth/Qwen3.8-27B-GGUF",
+                    }
+                },
+            }
+        ],
+    },
+    {
+        "name": "qwen3-dflash",
+        "description": "Qwen3 8B with z-lab's DFlash block drafter (Qwen3-8B-DFlash-b16), converted by "
+        "ggml-org: the published 6x lossless pair.",
+        "context_length": 32768,
+        "abilities": ["chat", "reasoning", "tools"],
+        "architectures": ["Qwen3ForCausalLM"],
+        **CHATML_STOP,
+        "license": "apache-2.0",
+        "sampling": QWEN3_SAMPLING,
+        "specs": [
+            sidecar(
+                8,
+                "ggml-org/Qwen3-8B-GGUF",
+                "Qwen3-8B",
+                ["Q8_0", "BF16"],
+                "dflash",
+                ["Q8_0", "BF16"],
+                "dflash",
+            )
+        ],
+    },
+    {
+        "name": "deepseek-v4-flash",
+        "description": "DeepSeek V4 Flash (284B, 13B active), from ggml-org with its MTP heads as a "
+        "sidecar drafter file. Needs a workstation-class machine.",
+        "context_length": 1048576,
+        "abilities": ["chat", "reasoning", "tools"],
+        "architectures": ["DeepseekV4ForCausalLM"],
+        "license": "mit",
+        "sampling": {"source": "Tandem (no stored card states sampling)"},
+        "released": "2026-07",
+        "specs": [
+            sidecar(
+                284,
+                "ggml-org/DeepSeek-V4-Flash-GGUF",
+                "DeepSeek-V4-Flash",
+                ["MXFP4", "Q2_K"],
+                "mtp",
+                ["BF16", "MXFP4"],
+                "mtp",
+                label="284B-A13B",
+                activated=13,
+            )
+        ],
+    },
+    {
+        "name": "llama-3.2",
+        "description": "Llama 3.2 Instruct 1B and 3B; 1B drafts for 3B (same vocabulary). Llama 3.2 "
+        "community license.",
+        "context_length": 131072,
+        "abilities": ["chat", "tools"],
+        "architectures": ["LlamaForCausalLM"],
+        "stop": ["<|eot_id|>", "<|end_of_text|>"],
+        "license": "llama3.2",
+        "sampling": {"temperature": 0.6, "top_p": 0.9, "source": HF + "meta-llama/Llama-3.2-3B-Instruct"},
+        "released": "2024-09",
+        "specs": [
+            gguf(
+                3,
+                "bartowski/Llama-3.2-3B-Instruct-GGUF",
+                drafter=("bartowski/Llama-3.2-1B-Instruct-GGUF", ["Q8_0", "Q4_K_M"]),
+            ),
+            gguf(1, "bartowski/Llama-3.2-1B-Instruct-GGUF"),
+            mlx(3, "mlx-community/Llama-3.2-3B-Instruct-{quantization}", quants=["4bit"]),
+        ],
+    },
+    {
+        "name": "qwen3-coder",
+        "description": "Qwen3 Coder 30B-A3B Instruct (a mixture of experts, 3B active) for agentic coding.",
+        "context_length": 262144,
+        "abilities": ["chat", "tools"],
+        "architectures": ["Qwen3MoeForCausalLM"],
+        **CHATML_STOP,
+        "license": "apache-2.0",
+        "sampling": {
+            **QWEN25_GEN,
+            "source": "https://www.lmstudio.ai/roblearned/qwen3-coder-30b-a3b-recommended",
+        },
+        "released": "2025-07",
+        "downloads": 492000,
+        "specs": [
+            gguf(
+                30,
+                "unsloth/Qwen3-Coder-30B-A3B-Instruct-GGUF",
+                quants=["UD-Q4_K_XL", "Q4_K_M", "Q6_K"],
+                label="30B-A3B",
+                activated=3,
+            ),
+            mlx(
+                30,
+                "mlx-community/Qwen3-Coder-30B-A3B-Instruct-{quantization}",
+                quants=["4bit", "3bit"],
+                label="30B-A3B",
+                activated=3,
+            ),
+        ],
+    },
+    {
+        "name": "mistral-small-3",
+        "description": "Mistral Small 3 (24B Instruct 2501). No same-vocabulary drafter is published: "
+        "use a model-free method.",
+        "context_length": 32768,
+        "abilities": ["chat", "tools"],
+        "architectures": ["MistralForCausalLM"],
+        "license": "apache-2.0",
+        "sampling": {"temperature": 0.15, "source": "Mistral Small model cards (temperature 0.15)"},
+        "released": "2025-01",
+        "specs": [
+            gguf(24, "bartowski/Mistral-Small-24B-Instruct-2501-GGUF"),
+            mlx(24, "mlx-community/Mistral-Small-24B-Instruct-2501-{quantization}", quants=["4bit", "6bit"]),
+        ],
+    },
+    {
+        "name": "phi-4",
+        "description": "Microsoft Phi-4 (14B). No drafter: use a model-free method.",
+        "context_length": 16384,
+        "abilities": ["chat"],
+        "architectures": ["Phi3ForCausalLM"],
+        "license": "mit",
+        "sampling": {"source": "Tandem (no stored card states sampling)"},
+        "released": "2024-12",
+        "specs": [
+            gguf(14, "unsloth/phi-4-GGUF", quants=["Q4_K_M", "Q5_K_M", "Q6_K", "Q8_0", "F16"]),
+            mlx(14, "mlx-community/phi-4-{quantization}", quants=["4bit", "6bit", "8bit"]),
+        ],
+    },
+    {
+        "name": "lfm2",
+        "description": "Liquid AI LFM2 (hybrid convolution/attention), small and fast on CPUs. LFM Open "
+        "License.",
+        "context_length": 32768,
+        "abilities": ["chat", "tools"],
+        "architectures": ["Lfm2ForCausalLM"],
+        "license": "lfm1.0",
+        "sampling": {"temperature": 0.3, "repeat_penalty": 1.05, "source": "LiquidAI LFM2 model cards"},
+        "released": "2025-07",
+        "specs": [
+            gguf(2.6, "LiquidAI/LFM2-2.6B-GGUF", quants=["Q4_K_M", "Q4_0", "Q5_K_M", "Q8_0"]),
+            gguf(0.35, "LiquidAI/LFM2-350M-GGUF", quants=["Q4_K_M", "Q4_0", "Q5_K_M", "Q6_K", "Q8_0", "F16"]),
+        ],
+    },
+    {
+        "name": "nemotron-3-nano",
+        "description": "NVIDIA Nemotron 3 Nano 30B-A3B (hybrid Mamba-2 and mixture of experts, 3B active). "
+        "NVIDIA Open Model License.",
+        "context_length": 262144,
+        "abilities": ["chat", "reasoning", "tools"],
+        "architectures": ["NemotronHForCausalLM"],
+        "license": "nvidia-open-model-license",
+        "sampling": {"source": "Tandem (no stored card states sampling)"},
+        "released": "2025-12-15",
+        "specs": [
+            gguf(
+                30,
+                "unsloth/Nemotron-3-Nano-30B-A3B-GGUF",
+                quants=["UD-Q4_K_XL", "BF16"],
+                label="30B-A3B",
+                activated=3,
+            )
+        ],
+    },
+    {
+        "name": "ministral-3",
+        "description": "Mistral's Ministral 3 Instruct (3B, 8B, 14B; December 2025), GGUFs from Mistral "
+        "and Unsloth.",
+        "context_length": 131072,
+        "abilities": ["chat", "tools", "vision"],
+        "architectures": ["Mistral3ForConditionalGeneration"],
+        "license": "apache-2.0",
+        "sampling": {"temperature": 0.15, "source": "Mistral model cards (temperature 0.15)"},
+        "released": "2025-12",
+        "specs": [
+            gguf(14, "mistralai/Ministral-3-14B-Instruct-2512-GGUF", quants=["Q4_K_M", "Q8_0"]),
+            gguf(8, "mistralai/Ministral-3-8B-Instruct-2512-GGUF", quants=["Q4_K_M", "Q8_0"]),
+            gguf(3, "unsloth/Ministral-3-3B-Instruct-2512-GGUF", quants=["Q4_K_M", "Q4_0", "Q5_K_M", "Q8_0"]),
+        ],
+    },
+]
+
+
+def gemma4_ggml(gemma4: dict) -> list[dict]:
+    """Gemma 4 from ggml-org: the assistant as an mtp-* sidecar for every size, and z-lab's DFlash
+    drafter (dflash-*) for 26B-A4B and 31B, in the same repositories."""
+    common = {k: gemma4[k] for k in GEMMA4_COMMON_KEYS if k in gemma4}
+    sampling = {**GEMMA_SAMPLING, "source": GEMMA4_CARD}
+
+    def spec(label: str, size: float, active: float | None, prefix: str, dqs: list[str], method: str) -> dict:
+        return sidecar(
+            size,
+            f"ggml-org/gemma-4-{label}-it-GGUF",
+            f"gemma-4-{label}-it",
+            ["Q4_0", "Q8_0", "BF16"],
+            prefix,
+            dqs,
+            method,
+            label=label if label != f"{size}B" else None,
+            activated=active,
+        )
+
+    return [
+        {
+            "name": "gemma-4-ggml",
+            "description": "Gemma 4 from ggml-org: BF16, Q8_0 and the QAT Q4_0, each with the Gemma 4 "
+            "assistant as an mtp-*.gguf file beside it.",
+            **common,
+            "license": "gemma",
+            "sampling": sampling,
+            "released": "2026-04-02",
+            "specs": [spec(lb, sz, ac, "mtp", ["Q8_0", "BF16", "Q4_0"], "mtp") for lb, sz, ac in GEMMA4_GGML],
+        },
+        {
+            "name": "gemma-4-dflash",
+            "description": "Gemma 4 26B-A4B and 31B with z-lab's DFlash block drafter, converted by "
+            "ggml-org (dflash-*.gguf beside the target).",
+            **common,
+            "license": "gemma",
+            "sampling": sampling,
+            "released": "2026-04-02",
+            "specs": [
+                spec(lb, sz, ac, "dflash", ["Q8_0", "BF16"], "dflash")
+                for lb, sz, ac in GEMMA4_GGML
+                if sz >= 26
+            ],
+        },
+    ]
+
+
+def apply_evidence(families: list[dict], evidence: dict) -> list[dict]:
+    """Record on every hub source where it was confirmed, from ``scripts/registry_evidence.json``
+    (``sources["<family> <format> <size label> <hub>"]``: the pages, with what each shows, and the
+    file sizes they list); a source with no entry is marked ``unverified``. Family release dates
+    and monthly downloads come from the same file."""
+    checked = evidence["checked"]
+    for fam in families:
+        extra = evidence.get("families", {}).get(fam["name"], {})
+        for k in ("released", "downloads"):
+            if k in extra:
+                fam[k] = extra[k]
+        for spec in fam["specs"]:
+            size = spec.get("label") or f"{spec['size_in_billions']:g}"
+            for hub, src in spec["sources"].items():
+                if hub == "local":
+                    continue
+                rec = evidence["sources"].get(f"{fam['name']} {spec['format']} {size} {hub}")
+                src.pop("evidence", None)
+                src.pop("unverified", None)
+                if rec is None:
+                    src["unverified"] = True
+                    continue
+                src["evidence"] = [
+                    {"url": e["url"], "checked": e.get("checked", checked), "shows": e["shows"]}
+                    for e in rec["evidence"]
+                ]
+                sizes = {q: n for q, n in rec.get("file_sizes", {}).items() if q in spec["quantizations"]}
+                if sizes and hub == "huggingface":
+                    spec["file_sizes"] = sizes
+    return families
 
 
 def current_gemma4() -> dict:
@@ -555,7 +1044,8 @@ def current_gemma4() -> dict:
 
 def build(facts: dict | None) -> list[dict]:
     gemma4 = convert(facts) if facts is not None else current_gemma4()
-    return [*EMBEDDED, gemma4, gemma4_qat(gemma4), *CURATED]
+    families = [*EMBEDDED, gemma4, gemma4_qat(gemma4), *gemma4_ggml(gemma4), *CURATED, *RECENT]
+    return apply_evidence(families, json.loads(EVIDENCE.read_text()))
 
 
 def main() -> None:

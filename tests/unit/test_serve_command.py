@@ -20,6 +20,8 @@ import shlex
 import pytest
 
 from app.cli import main
+from app.core.cache.hubs import RemoteFile
+from app.core.catalog.listing import store_listing
 from app.core.registry import Registry
 from app.core.remote.serve_command import (
     ServeCommand,
@@ -153,14 +155,30 @@ def test_sglang_explicit_native_algorithm_wins_and_draft_tokens_key_wins(registr
 
 
 def test_llama_server_gemma4_from_the_gguf_declaration(registry: Registry) -> None:
+    # no listing known: the drafter is the registry's pattern (either naming Unsloth used), fetched
+    # with --include and expanded by the shell
     cmd = build(registry, "gemma-4", "llama-server", size="E4B", quant="Q4_K_M")
     f = _flags(cmd)
     assert cmd.argv[:3] == ["llama-server", "-m", "gemma-4-E4B-it-GGUF/gemma-4-E4B-it-Q4_K_M.gguf"]
-    assert f["--model-draft"] == "gemma-4-E4B-it-GGUF/MTP/mtp-gemma-4-E4B-it-BF16.gguf"
+    assert f["--model-draft"] == "gemma-4-E4B-it-GGUF/MTP/*gemma-4-E4B-it-BF16*.gguf"
     assert f["--spec-type"] == "draft-mtp" and f["--spec-draft-n-max"] == "4"
-    assert any("hf download unsloth/gemma-4-E4B-it-GGUF" in c for c in cmd.comments)
-    q8 = _flags(build(registry, "gemma-4", "llama-server", size="E4B", quant="Q4_K_M", draft_quant="Q8_0"))
-    assert q8["--model-draft"].endswith("mtp-gemma-4-E4B-it-Q8_0.gguf")
+    assert (
+        "download first: hf download unsloth/gemma-4-E4B-it-GGUF gemma-4-E4B-it-Q4_K_M.gguf "
+        '--include "MTP/*gemma-4-E4B-it-BF16*.gguf" --local-dir gemma-4-E4B-it-GGUF'
+    ) in cmd.comments
+    # a listing fetched earlier: the repository's own names
+    store_listing(
+        "huggingface",
+        "unsloth/gemma-4-E4B-it-GGUF",
+        "main",
+        [RemoteFile("gemma-4-E4B-it-Q4_K_M.gguf", 5), RemoteFile("MTP/mtp-gemma-4-E4B-it-Q8_0.gguf", 1)],
+    )
+    q8 = build(registry, "gemma-4", "llama-server", size="E4B", quant="Q4_K_M", draft_quant="Q8_0")
+    assert _flags(q8)["--model-draft"] == "gemma-4-E4B-it-GGUF/MTP/mtp-gemma-4-E4B-it-Q8_0.gguf"
+    assert (
+        "download first: hf download unsloth/gemma-4-E4B-it-GGUF gemma-4-E4B-it-Q4_K_M.gguf "
+        "MTP/mtp-gemma-4-E4B-it-Q8_0.gguf --local-dir gemma-4-E4B-it-GGUF"
+    ) in q8.comments
     with pytest.raises(ServeCommandError, match="not declared"):
         build(registry, "gemma-4", "llama-server", size="E4B", quant="Q4_K_M", draft_quant="Q2_K")
 

@@ -523,8 +523,8 @@ class Family(_Strict):
     license: str | None = None
     #: recommended sampling defaults (model card); absent means Tandem's defaults
     sampling: SamplingDefaults = Field(default_factory=SamplingDefaults)
-    #: when the family was released (YYYY-MM or YYYY-MM-DD) and the monthly downloads its most
-    #: used repository showed when checked: the browser lists what people run first
+    #: when the family was released (YYYY-MM or YYYY-MM-DD) and the download count the hub showed
+    #: for its most used repository when checked: the browser lists what people run first
     released: str | None = None
     downloads: int | None = None
     specs: list[Spec]

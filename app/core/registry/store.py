@@ -98,7 +98,7 @@ class Registry:
     def by_use(self) -> list[Family]:
         """The families in the order the browser lists them: the models shipped with the app
         (they run offline), then the user's own, then the builtin catalog newest release first
-        (more monthly downloads first within a month), by name last."""
+        (more downloads first within a month), by name last."""
 
         def group(f: Family) -> int:
             if f.name not in self.builtin_names:
@@ -106,6 +106,7 @@ class Registry:
             return 0 if all(s.sources.local is not None and not s.sources.hubs() for s in f.specs) else 2
 
         fams = sorted(self.families.values(), key=lambda f: f.name)
+        fams.sort(key=lambda f: "chat" not in f.abilities)  # of the shipped ones, the chat model first
         fams.sort(key=lambda f: -(f.downloads or 0))
         fams.sort(key=lambda f: (f.released or "").ljust(10, "0"), reverse=True)
         fams.sort(key=group)

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from app.core.cache.plan import make_plan
+from app.core.catalog import listing
 from app.core.registry import AnySpec, Family, GGUFSpec, Registry, format_template
 from app.core.speculative.options import (
     GEMMA4_TOKENS_BY_SIZE,
@@ -307,41 +309,45 @@ def _gguf_files(
             drafter = real(format_template(local.draft_path, "sources.local.draft_path", **values))
         return target, drafter, []
     src = spec.source(hub)
-    template, field_name = spec.file_template(hub, quant)
-    parts = (spec.quantization_parts or {}).get(quant)
-    if parts:
-        files = [format_template(template, field_name, quantization=quant, part=p) for p in parts]
-    else:
-        files = [format_template(template, field_name, quantization=quant)]
+    if draft_quant and src.draft_quantizations and draft_quant not in src.draft_quantizations:
+        raise ServeCommandError(
+            f"drafter quantization {draft_quant!r} is not declared; available: {src.draft_quantizations}"
+        )
+    # the repository's own names where a listing fetched earlier knows them; else the registry's
+    # patterns, fetched with --include and expanded by the shell once downloaded
+    try:
+        plan = listing.resolve_plan_offline(make_plan(family, spec, "target", quant, hub))
+        dplan = (
+            listing.resolve_plan_offline(make_plan(family, spec, "drafter", quant, hub, draft_quant))
+            if src.declares_drafter and src.draft_model_file_name_template
+            else None
+        )
+    except ValueError as exc:
+        raise ServeCommandError(str(exc)) from None
     folder = src.model_id.split("/")[-1]
-    drafter_file: str | None = None
-    if src.declares_drafter and src.draft_model_file_name_template:
-        choices = src.draft_quantizations or []
-        dq = draft_quant or (choices[0] if choices else None)
-        if draft_quant and choices and draft_quant not in choices:
-            raise ServeCommandError(
-                f"drafter quantization {draft_quant!r} is not declared; available: {choices}"
-            )
-        values = {"draft_quantization": dq} if dq else {}
-        drafter_file = format_template(
-            src.draft_model_file_name_template, f"sources.{hub}.draft_model_file_name_template", **values
+
+    def fetch(repo: str, names: tuple[str, ...], into: str) -> str:
+        literal = [n for n in names if not listing.is_pattern(n)]
+        include = "".join(f' --include "{n}"' for n in names if listing.is_pattern(n))
+        return f"hf download {repo} {' '.join(literal)}{include} --local-dir {into}".replace("  ", " ")
+
+    def path(into: str, name: str) -> str:
+        return str(PurePosixPath(into) / name)
+
+    files = plan.files
+    if dplan is None:
+        return path(folder, files[0]), None, [f"download first: {fetch(src.model_id, files, folder)}"]
+    dfolder = folder if dplan.repo_id == plan.repo_id else dplan.repo_id.split("/")[-1]
+    if dfolder == folder:
+        downloads = [fetch(src.model_id, (*files, *dplan.files), folder)]
+    else:
+        downloads = [fetch(src.model_id, files, folder), fetch(dplan.repo_id, dplan.files, dfolder)]
+    comments = [f"download first: {d}" for d in downloads]
+    if any(listing.is_pattern(n) for n in (files[0], dplan.files[0])):
+        comments.append(
+            "file names are patterns until the download: the shell expands them to the files fetched"
         )
-    downloads = [f"hf download {src.model_id} {' '.join(files)} --local-dir {folder}"]
-    drafter_repo = src.draft_model_id or src.model_id
-    if drafter_file and drafter_repo == src.model_id:
-        downloads = [f"hf download {src.model_id} {' '.join([*files, drafter_file])} --local-dir {folder}"]
-    elif drafter_file:
-        dfolder = drafter_repo.split("/")[-1]
-        downloads.append(f"hf download {drafter_repo} {drafter_file} --local-dir {dfolder}")
-        drafter_file = str(PurePosixPath(dfolder) / drafter_file)
-        return (
-            str(PurePosixPath(folder) / files[0]),
-            drafter_file,
-            [f"download first: {d}" for d in downloads],
-        )
-    target = str(PurePosixPath(folder) / files[0])
-    drafter = str(PurePosixPath(folder) / drafter_file) if drafter_file else None
-    return target, drafter, [f"download first: {d}" for d in downloads]
+    return path(folder, files[0]), path(dfolder, dplan.files[0]), comments
 
 
 def build(
