@@ -148,6 +148,14 @@
             <translation>Download</translation>
         </message>
         <message>
+            <source>Refresh from hub</source>
+            <translation>Refresh from hub</translation>
+        </message>
+        <message>
+            <source>Read the quantizations this variant's repositories hold now (the catalog lists what was published when it was written); new ones are added, missing ones are named.</source>
+            <translation>Read the quantizations this variant's repositories hold now (the catalog lists what was published when it was written); new ones are added, missing ones are named.</translation>
+        </message>
+        <message>
             <source>with its drafter</source>
             <translation>with its drafter</translation>
         </message>
@@ -1267,6 +1275,34 @@ Compatible: {reason}</translation>
             <translation>A download failed</translation>
         </message>
         <message>
+            <source>The repository could not be listed</source>
+            <translation>The repository could not be listed</translation>
+        </message>
+        <message>
+            <source>Listing the repository…</source>
+            <translation>Listing the repository…</translation>
+        </message>
+        <message>
+            <source>{repo} holds {n} quantizations.</source>
+            <translation>{repo} holds {n} quantizations.</translation>
+        </message>
+        <message>
+            <source>Added: {quants}.</source>
+            <translation>Added: {quants}.</translation>
+        </message>
+        <message>
+            <source>Not in the repository: {quants}.</source>
+            <translation>Not in the repository: {quants}.</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>none</translation>
+        </message>
+        <message>
+            <source>Drafter quantizations: {quants}.</source>
+            <translation>Drafter quantizations: {quants}.</translation>
+        </message>
+        <message>
             <source>The files could not be deleted</source>
             <translation>The files could not be deleted</translation>
         </message>
@@ -1369,6 +1405,18 @@ Compatible: {reason}</translation>
         <message>
             <source>Checking…</source>
             <translation>Checking…</translation>
+        </message>
+        <message>
+            <source>unverified</source>
+            <translation>unverified</translation>
+        </message>
+        <message>
+            <source>{hub}: unverified. No stored public page confirms {repo} and its file names; the download checks the repository's own listing and says what it finds.</source>
+            <translation>{hub}: unverified. No stored public page confirms {repo} and its file names; the download checks the repository's own listing and says what it finds.</translation>
+        </message>
+        <message>
+            <source>{hub}: checked on {date} against {url}</source>
+            <translation>{hub}: checked on {date} against {url}</translation>
         </message>
         <message>
             <source>Mixture of experts: {active}B of {total}B parameters run per token. A drafter often slows MoE models down: verifying several drafted tokens wakes more experts than generating one.</source>
@@ -1474,6 +1522,10 @@ Compatible: {reason}</translation>
         <message>
             <source>{size} (from the hub listing)</source>
             <translation>{size} (from the hub listing)</translation>
+        </message>
+        <message>
+            <source>{size} (as the hub listed it when the catalog entry was checked)</source>
+            <translation>{size} (as the hub listed it when the catalog entry was checked)</translation>
         </message>
         <message>
             <source>unknown until a file is downloaded (its header gives it)</source>

@@ -108,7 +108,7 @@ class Registry:
         fams = sorted(self.families.values(), key=lambda f: f.name)
         fams.sort(key=lambda f: "chat" not in f.abilities)  # of the shipped ones, the chat model first
         fams.sort(key=lambda f: -(f.downloads or 0))
-        fams.sort(key=lambda f: (f.released or "").ljust(10, "0"), reverse=True)
+        fams.sort(key=lambda f: f.released or "", reverse=True)  # "2025-12" before "2025-12-15"
         fams.sort(key=group)
         return fams
 

@@ -592,7 +592,7 @@ class SpecTreeModel(QAbstractItemModel):
             and col == 0
             and node.kind == "spec"
             and node.spec is not None
-            and node.spec.unverified_hubs()
+            and self._unverified(node.spec)
         ):
             return QColor(UNVERIFIED_COLOR)
         if role == Qt.ItemDataRole.ToolTipRole and node.kind == "group" and node.role == "drafter":
@@ -610,7 +610,7 @@ class SpecTreeModel(QAbstractItemModel):
         if node.kind == "spec":
             if col == 0:
                 text = f"{spec.format.upper()} · {size_text(spec)}"
-                if spec.unverified_hubs():
+                if self._unverified(spec):
                     text += "  " + unverified_tag()
                 return text
             if spec.declares_drafter():
@@ -625,6 +625,11 @@ class SpecTreeModel(QAbstractItemModel):
         if col == 0:
             return node.quant or QCoreApplication.translate("RegistryModel", "default")
         return status_text(node.status)
+
+    def _unverified(self, spec: AnySpec) -> bool:
+        """No stored public page confirms the source this spec downloads from (the settings' hub
+        where the spec has it, else its first); the tooltip names every hub."""
+        return self._cache.hub_for(spec) in spec.unverified_hubs()
 
     # -- memory fit (issue 10) -------------------------------------------------------------
     def fit_context(self) -> int:
