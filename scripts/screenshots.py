@@ -180,10 +180,14 @@ def main() -> int:
     gemma3 = window.registry.match("gemma-3-270m", "gguf")
 
     def models_page(name: str) -> None:
-        """The Models page: the registry's families, one with a drafter selected (Memory column)."""
+        """The Models page: the families newest first, one with a drafter selected: its Memory
+        column with each file's size, an unverified variant tagged (issue 19)."""
         window.nav.setCurrentRow(1)
-        window.browser.select_family("qwen3")
+        window.browser.select_family("gemma-3-it")
         window.browser.tree.expandAll()
+        tree = window.browser.specs
+        wait_until(lambda: not tree.fitting(), 20_000)
+        settle()
         shot(window, name)
 
     def auto_dialog(name: str) -> None:

@@ -199,6 +199,7 @@ class BrowserPage(QWidget):
         self.tree = QTreeView()
         self.tree.setModel(specs)
         self.tree.setUniformRowHeights(True)
+        self.tree.setIndentation(14)  # three levels deep: room for the variant names and their tags
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         # Status and memory columns are as wide as their longest possible text in this language
         # and font (_size_tree_columns), not ResizeToContents: that measured every row again on
@@ -221,7 +222,6 @@ class BrowserPage(QWidget):
         self.launch_btn.setObjectName("primary")
         actions.addWidget(self.download_btn)
         actions.addWidget(self.with_drafter)
-        actions.addWidget(self.refresh_btn)
         actions.addStretch(1)
         actions.addWidget(self.delete_btn)
         actions.addWidget(self.launch_btn)
@@ -229,7 +229,11 @@ class BrowserPage(QWidget):
         for w in (self.name, self.description, self.invalid):
             dl.addWidget(w)
         dl.addWidget(self.tree, 1)
-        dl.addWidget(self.hint)
+        legend = QHBoxLayout()  # the markers' legend, and the refresh of the tree's quantizations
+        legend.addWidget(self.hint, 1)
+        self.refresh_btn.setFlat(True)
+        legend.addWidget(self.refresh_btn, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        dl.addLayout(legend)
         self.fit_label = QLabel()  # the selected quantization's memory verdict (issue 10)
         self.fit_label.setWordWrap(True)
         dl.addWidget(self.fit_label)
@@ -288,7 +292,7 @@ class BrowserPage(QWidget):
             # First show: about half for the table, the rest for the variants and their markers.
             self._split_initialised = True
             total = self.split.width() - self.split.handleWidth()
-            self.split.setSizes([total * 48 // 100, total - total * 48 // 100])
+            self.split.setSizes([total * 44 // 100, total - total * 44 // 100])
         self._fit_columns()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
