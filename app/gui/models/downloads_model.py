@@ -151,13 +151,16 @@ class DownloadsModel(QAbstractTableModel):
         if role == ProgressRole:
             return it.fraction
         if role == Qt.ItemDataRole.ToolTipRole:
-            return it.error or it.folder or it.label
+            tip = it.error or it.folder or it.label
+            return f"{tip}\n{it.note}" if it.note and not it.error else tip
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if col == "name":
             # a failed row says why on the row itself, under its name
             if it.state == "failed" and it.error_line:
                 return f"{it.label}\n{it.error_line}"
+            if it.note:  # the repository named the file differently: which one was taken
+                return f"{it.label}\n{it.note}"
             return it.label
         if col == "state":
             return state_text(it.state)
