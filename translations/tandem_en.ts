@@ -512,6 +512,10 @@
             <translation>Press Retry to start the download again.</translation>
         </message>
         <message>
+            <source>The repository has no file for this quantization; the message names the ones it holds. Choose one of those, or press Refresh from hub on the Models page to list them.</source>
+            <translation>The repository has no file for this quantization; the message names the ones it holds. Choose one of those, or press Refresh from hub on the Models page to list them.</translation>
+        </message>
+        <message>
             <source>Check the model entry; the message names the field to fix.</source>
             <translation>Check the model entry; the message names the field to fix.</translation>
         </message>
@@ -1474,6 +1478,10 @@ Compatible: {reason}</translation>
         <message>
             <source>with drafter</source>
             <translation>with drafter</translation>
+        </message>
+        <message>
+            <source>built-in MTP</source>
+            <translation>built-in MTP</translation>
         </message>
         <message>
             <source>Drafter quantizations</source>

@@ -512,6 +512,10 @@
             <translation>「再試行」を押すとダウンロードをやり直します。</translation>
         </message>
         <message>
+            <source>The repository has no file for this quantization; the message names the ones it holds. Choose one of those, or press Refresh from hub on the Models page to list them.</source>
+            <translation>リポジトリにはこの量子化のファイルがありません。メッセージに、あるものが表示されています。その中から選ぶか、モデルページで「ハブから更新」を押して一覧を取得してください。</translation>
+        </message>
+        <message>
             <source>Check the model entry; the message names the field to fix.</source>
             <translation>モデル定義を確認してください。メッセージに修正すべき項目が示されています。</translation>
         </message>
@@ -1474,6 +1478,10 @@ Compatible: {reason}</source>
         <message>
             <source>with drafter</source>
             <translation>ドラフターあり</translation>
+        </message>
+        <message>
+            <source>built-in MTP</source>
+            <translation>MTP 内蔵</translation>
         </message>
         <message>
             <source>Drafter quantizations</source>

@@ -512,6 +512,10 @@
             <translation>'다시 시도'를 누르면 다운로드를 다시 시작합니다.</translation>
         </message>
         <message>
+            <source>The repository has no file for this quantization; the message names the ones it holds. Choose one of those, or press Refresh from hub on the Models page to list them.</source>
+            <translation>저장소에 이 양자화의 파일이 없습니다. 메시지에 저장소에 있는 양자화가 나와 있습니다. 그중 하나를 고르거나, 모델 페이지에서 '허브에서 새로 고침'을 눌러 목록을 가져오세요.</translation>
+        </message>
+        <message>
             <source>Check the model entry; the message names the field to fix.</source>
             <translation>모델 항목을 확인하세요. 메시지에 고쳐야 할 필드가 나와 있습니다.</translation>
         </message>
@@ -1474,6 +1478,10 @@ Compatible: {reason}</source>
         <message>
             <source>with drafter</source>
             <translation>드래프트 포함</translation>
+        </message>
+        <message>
+            <source>built-in MTP</source>
+            <translation>MTP 내장</translation>
         </message>
         <message>
             <source>Drafter quantizations</source>

@@ -512,6 +512,10 @@
             <translation>点击“重试”重新开始下载。</translation>
         </message>
         <message>
+            <source>The repository has no file for this quantization; the message names the ones it holds. Choose one of those, or press Refresh from hub on the Models page to list them.</source>
+            <translation>该仓库没有这个量化版本的文件；消息中列出了它包含的版本。请选择其中之一，或在“模型”页面点击“从模型库刷新”列出它们。</translation>
+        </message>
+        <message>
             <source>Check the model entry; the message names the field to fix.</source>
             <translation>请检查模型条目；消息中指出了需要修改的字段。</translation>
         </message>
@@ -1474,6 +1478,10 @@ Compatible: {reason}</source>
         <message>
             <source>with drafter</source>
             <translation>带草稿模型</translation>
+        </message>
+        <message>
+            <source>built-in MTP</source>
+            <translation>内置 MTP</translation>
         </message>
         <message>
             <source>Drafter quantizations</source>

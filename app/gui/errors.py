@@ -109,6 +109,15 @@ HINTS: tuple[tuple[type[BaseException], str | None, str], ...] = (
     (DownloadCancelled, None, QT_TRANSLATE_NOOP("Errors", "Press Retry to start the download again.")),
     (
         SpecResolutionError,
+        "not_found",
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "The repository has no file for this quantization; the message names the ones it holds. "
+            "Choose one of those, or press Refresh from hub on the Models page to list them.",
+        ),
+    ),
+    (
+        SpecResolutionError,
         None,
         QT_TRANSLATE_NOOP("Errors", "Check the model entry; the message names the field to fix."),
     ),

@@ -53,21 +53,35 @@ def test_filters(qtmodeltester: Any, registry: Registry) -> None:
     qtmodeltester.check(proxy)
     assert "broken" in names(proxy)
     proxy.set_filters(text="gemma")
-    assert sorted(names(proxy)) == ["gemma-3-270m", "gemma-3-it", "gemma-4"]
+    assert sorted(names(proxy)) == [
+        "gemma-3-270m",
+        "gemma-3-it",
+        "gemma-4",
+        "gemma-4-dflash",
+        "gemma-4-ggml",
+        "gemma-4-qat",
+    ]
     proxy.set_filters(text="", format="mlx")
     assert sorted(names(proxy)) == [
         "deepseek-r1-distill-qwen",
         "gemma-4",
         "llama-3",
+        "llama-3.2",
         "mistral-7b-instruct",
+        "mistral-small-3",
+        "phi-4",
         "phi-4-mini-instruct",
         "qwen2.5-coder-instruct",
         "qwen2.5-instruct",
         "qwen3",
+        "qwen3-coder",
+        "qwen3.5",
+        "qwen3.6",
     ]
     proxy.set_filters(format="", size_bucket="tiny")
     assert sorted(names(proxy)) == [
         "gemma-3-270m",
+        "lfm2",  # LFM2 350M
         "qwen3",  # its 0.6B drafter is listed as a spec too
         "smollm2",
         "smollm2-135m-instruct",
@@ -78,12 +92,22 @@ def test_filters(qtmodeltester: Any, registry: Registry) -> None:
     proxy.set_filters(size_bucket="", drafter_only=True)
     assert sorted(names(proxy)) == [
         "deepseek-r1-distill-qwen",
+        "deepseek-v4-flash",
         "gemma-3-it",
         "gemma-4",
+        "gemma-4-dflash",
+        "gemma-4-ggml",
+        "gemma-4-qat",
+        "gpt-oss",
         "llama-3",
+        "llama-3.2",
         "qwen2.5-coder-instruct",
         "qwen2.5-instruct",
         "qwen3",
+        "qwen3-dflash",
+        "qwen3.6-dflash",
+        "qwen3.6-sidecar-mtp",
+        "qwen3.8",
         "smollm2",
         "smollm2-135m-instruct",
     ]
@@ -200,10 +224,10 @@ def test_moe_specs_say_a_drafter_often_slows_them_down(registry: Registry) -> No
     for r in range(tree.rowCount()):
         idx = tree.index(r, 0)
         tips[tree.data(idx)] = tree.data(idx, 3)  # ToolTipRole
-    moe = tips["GGUF · 30B-A3B (MoE)"]
+    moe = tips["GGUF · 30B-A3B  unverified"]
     assert "3B of 30B parameters run per token" in moe
     assert "A drafter often slows MoE models down" in moe
-    assert tips["GGUF · 8B"] is None  # a dense model carries no such warning
+    assert "MoE" not in tips["GGUF · 8B  unverified"]  # a dense model carries no such warning
     model = FamilyModel(registry, CacheBridge())
     row = model.row_of("qwen3")
     assert "A drafter often slows MoE models down" in model.data(model.index(row, 2), 3)

@@ -81,6 +81,9 @@ def test_unverified_sources_carry_a_tag_and_say_why(registry: Registry) -> None:
     cache.configure("modelscope", None)
     tree.set_family(registry.get("gemma-4"))
     assert "GGUF · E4B  unverified" in spec_rows(tree)
+    # a target whose weights carry MTP heads says so where a drafter would be named
+    tree.set_family(registry.get("qwen3.6"))
+    assert tree.data(tree.index(0, 1)) == "built-in MTP"
     # a user's own family carries neither: no tag, no line
     mine = parse_family(
         {

@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from app.core import gguf_tools, paths
 from app.core.catalog import fit, spec_fit
 from app.core.registry import Registry
+from app.core.units import human_bytes
 from app.gui.models.registry_model import Node, Roles, verdict_text
 
 KV_PER_TOKEN = 30 * 3 * 64 * 2 * 2  # SmolLM2 135M: layers x KV heads x head dim x (K, V) x f16
@@ -93,8 +94,9 @@ def test_each_quantization_row_shows_its_fit_from_the_header_off_the_gui_thread(
     assert threading.main_thread().name not in header_threads
 
     # F32 is the largest quantization that fits: marked, Q4_1 not
-    assert page.specs.data(cells[(0, "F32")]) == "★ Fits"
-    assert page.specs.data(cells[(0, "Q4_1")]) == "Fits"
+    # each verdict beside its file's size (from the file itself here)
+    assert page.specs.data(cells[(0, "F32")]) == f"★ Fits · {human_bytes(smollm2_f32.stat().st_size)}"
+    assert page.specs.data(cells[(0, "Q4_1")]) == f"Fits · {human_bytes(smollm2_q4.stat().st_size)}"
     assert page.specs.data(cells[(0, "F32")], Roles.Recommended) is True
     assert page.specs.data(cells[(0, "Q4_1")], Roles.Recommended) is False
     tip = page.specs.data(cells[(0, "Q4_1")], 3)  # ToolTipRole: the numbers
@@ -110,7 +112,7 @@ def test_each_quantization_row_shows_its_fit_from_the_header_off_the_gui_thread(
     reads = len(header_threads)
     page.select_family("gemma-4")
     page.select_family("smollm2-135m-instruct")
-    assert page.specs.data(rows(page)[(0, "F32")]) == "★ Fits"
+    assert page.specs.data(rows(page)[(0, "F32")]).startswith("★ Fits · ")
     qtbot.waitUntil(lambda: not page.specs.fitting(), timeout=20_000)
 
     # a shorter context in the settings: "…" at once, then the KV cache of 2048 tokens
@@ -132,24 +134,35 @@ def test_rows_of_a_family_not_downloaded_use_size_estimates(make_window: Any, qt
     family = page.specs.family
     sizes = {0: 8.0, 1: 70.0}
     assert {s for s, _q in cells} == {0, 1}  # the GGUF specs; MLX rows carry no verdict
+    recorded = {s: family.specs[s].file_sizes or {} for s in sizes}
+    assert recorded[0] and recorded[1] == {"Q4_K_M": 42_500_000_000}  # what the hub pages listed
     for (s, quant), index in cells.items():
         est = page.specs.data(index, Roles.Fit)
-        assert est.weights_bytes == fit.estimated_weights(sizes[s], quant)
-        assert est.kv_bytes is None and "estimated" in est.notes
-        assert est.ctx == min(4096, family.context_length)
         text = page.specs.data(index)
-        assert text.removeprefix("★ ") == verdict_text(est.verdict)
         tip = page.specs.data(index, 3)
-        assert "(estimated from the parameter count)" in tip
+        if quant in recorded[s]:  # the size the registry recorded from the hub listing
+            assert est.weights_bytes == recorded[s][quant] and "registry" in est.notes
+            assert (
+                text.removeprefix("★ ") == f"{verdict_text(est.verdict)} · {human_bytes(est.weights_bytes)}"
+            )
+            assert "(as the hub listed it when the catalog entry was checked)" in tip
+        else:  # else estimated from the parameter count, and marked as an estimate
+            assert est.weights_bytes == fit.estimated_weights(sizes[s], quant) and "estimated" in est.notes
+            assert (
+                text.removeprefix("★ ") == f"{verdict_text(est.verdict)} · ≈{human_bytes(est.weights_bytes)}"
+            )
+            assert "(estimated from the parameter count)" in tip
+        assert est.kv_bytes is None
+        assert est.ctx == min(4096, family.context_length)
         assert "KV cache: unknown until a file is downloaded" in tip
         assert "Drafter: unknown until it is listed or downloaded" in tip
     # 70B needs 42-74 GB: too large for any test machine; the 8B Q8_0 (8.5 GB) is the largest
     # that fits wherever at least 11 GB are free
-    assert {page.specs.data(cells[(1, q)]) for q in ("Q4_K_M", "Q8_0")} == {"Too large"}
+    assert {page.specs.data(cells[(1, q)]).split(" · ")[0] for q in ("Q4_K_M", "Q8_0")} == {"Too large"}
     assert page.specs.recommended(1) is None
     best = page.specs.recommended(0)
     if fit.available_memory() > 11 * 2**30:
-        assert best == "Q8_0" and page.specs.data(cells[(0, "Q8_0")]) == "★ Fits"
+        assert best == "Q8_0" and page.specs.data(cells[(0, "Q8_0")]).startswith("★ Fits · ")
     marked = [k for k, i in cells.items() if page.specs.data(i).startswith("★")]
     assert marked == ([(0, best)] if best else [])
     # an MLX spec's rows show nothing in the column

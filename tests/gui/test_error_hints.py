@@ -8,6 +8,7 @@ to carry the type and code that select the right row, through the banner of a re
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,8 @@ import pytest
 from PySide6.QtCore import QCoreApplication
 
 from app.core import assets, gguf_tools
-from app.core.cache import CacheManager, HubError
+from app.core.cache import CacheError, CacheManager, HubError, SpecResolutionError
+from app.core.cache.hubs import backend_for
 from app.core.engines.base import EngineError, ModelLoadError, Sampling
 from app.core.launch import pick_engine
 from app.core.registry import Registry
@@ -36,6 +38,8 @@ def _tr(text: str) -> str:
 def _example(cls: type[BaseException], code: str | None) -> BaseException:
     if cls is HubError:
         return HubError("tandem-test/x: boom", code=code or "")
+    if issubclass(cls, CacheError) and code:
+        return cls("tandem-test/x: boom", code=code)
     if code == "ENOSPC":
         return cls(errno.ENOSPC, "No space left on device")
     if issubclass(cls, EngineError):
@@ -107,12 +111,20 @@ def test_real_errors_carry_the_type_and_code_of_their_row(hf_endpoint: str, tmp_
     assert e.value.code == "network"
     hints["network"] = hint(e)
     missing = tiny_family().model_dump(mode="json", exclude_none=True)
-    missing["specs"][0]["sources"]["huggingface"]["model_file_name_template"] = "nope-{quantization}.gguf"
+    missing["specs"][0]["quantizations"].append("Q2_K")
     from app.core.registry import parse_family
 
     bad = parse_family(missing)
+    with pytest.raises(SpecResolutionError) as e:  # the repository was listed: it has no Q2_K file
+        CacheManager(bad, bad.specs[0], "target", "Q2_K", "huggingface").download()
+    assert e.value.code == "not_found"
+    hints["no such quantization"] = hint(e)
+    # a plan naming a file the listed repository lacks, sent to the hub as it is (olah: 401)
+    plan = dataclasses.replace(
+        CacheManager(bad, bad.specs[0], "target", "Q4_0", "huggingface").plan, files=("nope.gguf",)
+    )
     with pytest.raises(HubError) as e:
-        CacheManager(bad, bad.specs[0], "target", "Q4_0", "huggingface").download()
+        backend_for("huggingface").remote_files(plan)
     assert e.value.code == "not_found"
     hints["not found"] = hint(e)
     with pytest.raises(ValueError) as e:
@@ -138,6 +150,10 @@ def test_real_errors_carry_the_type_and_code_of_their_row(hf_endpoint: str, tmp_
     assert hints == {
         "not cached": _tr("Download the model first (Models page, or the command above), then try again."),
         "network": _tr("Check the network connection and the hub endpoint in Settings, then press Retry."),
+        "no such quantization": _tr(
+            "The repository has no file for this quantization; the message names the ones it holds. "
+            "Choose one of those, or press Refresh from hub on the Models page to list them."
+        ),
         "not found": _tr(
             "The hub has no such repository or file (or it is private): check the model entry's "
             "repository and file names, or store a token for this hub in Settings."
@@ -161,16 +177,16 @@ def test_a_failed_download_in_the_window_names_the_right_next_step(
     monkeypatch.delenv("HF_ENDPOINT", raising=False)
     reg = Registry.load()
     data = tiny_family().model_dump(mode="json", exclude_none=True)
-    data["specs"][0]["sources"]["huggingface"]["model_file_name_template"] = "nope-{quantization}.gguf"
+    data["specs"][0]["quantizations"].append("Q2_K")  # the repository has no Q2_K file
     reg.register(data)
     w = make_window(registry=reg, settings=Settings(hf_endpoint=olah_hub.endpoint))
     fam = reg.get("tiny")
     with qtbot.waitSignal(w.downloads.failed, timeout=30_000) as failed:
-        w._on_download_requested(fam, fam.specs[0], "target", "Q4_0", None)
+        w._on_download_requested(fam, fam.specs[0], "target", "Q2_K", None)
     item = w.downloads.queue.get(failed.args[0])
-    assert (item.error_type, item.error_code) == ("HubError", "not_found")
+    assert (item.error_type, item.error_code) == ("NoMatchError", "not_found")
     qtbot.waitUntil(lambda: w.banner.isVisible(), timeout=5000)
     text = w.banner.text.text()
-    assert "nope-Q4_0.gguf" in text
-    assert "no such repository or file" in text and "Check the network" not in text
+    assert "no model file for Q2_K" in text and "it holds model quantizations F16, Q4_0, Q8_0" in text
+    assert "names the ones it holds" in text and "Check the network" not in text
     assert w.banner.error is not None and w.banner.error.hint in text

@@ -62,7 +62,10 @@ def _is_projector(path: str) -> bool:
 
 
 class NoMatchError(SpecResolutionError):
-    """No file in the repository listing matches the registry's name or pattern."""
+    """No file in the repository listing matches the registry's name or pattern (``code``
+    ``not_found``: the repository was listed and lacks it)."""
+
+    code = "not_found"
 
 
 #: a quantization token inside a file name: ``Q4_K_M``, ``UD-Q4_K_XL``, ``IQ4_XS``, ``BF16``,

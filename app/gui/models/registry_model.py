@@ -615,6 +615,8 @@ class SpecTreeModel(QAbstractItemModel):
                 return text
             if spec.declares_drafter():
                 return QCoreApplication.translate("RegistryModel", "with drafter")
+            if spec.builtin_mtp:  # the target's own weights carry next-token heads
+                return QCoreApplication.translate("RegistryModel", "built-in MTP")
             return ""
         if node.kind == "group":
             if col == 1:

@@ -485,6 +485,7 @@ class BrowserPage(QWidget):
         pad = margin + 8 + 6  # the delegate's margins, the stylesheet's padding-right, a little air
         statuses = [status_text(s) for s in ("cached", "partial", "absent", "unknown")]
         statuses.append(QCoreApplication.translate("RegistryModel", "with drafter"))
+        statuses.append(QCoreApplication.translate("RegistryModel", "built-in MTP"))
         size = " · ≈888.8 GB"  # the widest file size shown beside a verdict
         verdicts = [f"★ {verdict_text(v)}{size}" for v in ("fits", "tight", "too-large", "unknown")] + [
             "…",
