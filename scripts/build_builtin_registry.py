@@ -642,6 +642,29 @@ QWEN36_COMMON = {
         "source": "Tandem (the Qwen3 card's thinking-mode values; no stored Qwen3.6 card states its own)",
     },
 }
+
+
+def qwen36_ggml(kind: str, dqs: list[str]) -> list[dict]:
+    """ggml-org's Qwen3.6 repos with one of their sidecar drafters (``mtp-*`` or ``dflash-*``)."""
+    out = []
+    for size, label, active in QWEN36_SIZES:
+        name = f"Qwen3.6-{label or f'{size}B'}"
+        out.append(
+            sidecar(
+                size,
+                f"ggml-org/{name}-GGUF",
+                name,
+                ["Q4_K_M", "Q8_0", "BF16"],
+                kind,
+                dqs,
+                kind,
+                label=label,
+                activated=active,
+            )  # fmt: skip
+        )
+    return out
+
+
 GEMMA4_COMMON_KEYS = ("context_length", "abilities", "architectures", "stop", "stop_token_ids", "tool_parser")
 
 RECENT = [
@@ -685,20 +708,7 @@ RECENT = [
         "separate drafter file (mtp-*.gguf) in the same repository.",
         **QWEN36_COMMON,
         "released": "2026-04-16",
-        "specs": [
-            sidecar(
-                size,
-                f"ggml-org/Qwen3.6-{label or f'{size}B'}-GGUF",
-                f"Qwen3.6-{label or f'{size}B'}",
-                ["Q4_K_M", "Q8_0", "BF16"],
-                "mtp",
-                ["Q8_0", "BF16", "Q4_0"],
-                "mtp",
-                label=label,
-                activated=active,
-            )
-            for size, label, active in QWEN36_SIZES
-        ],
+        "specs": qwen36_ggml("mtp", ["Q8_0", "BF16", "Q4_0"]),
     },
     {
         "name": "qwen3.6-dflash",
@@ -706,20 +716,7 @@ RECENT = [
         "beside the target).",
         **QWEN36_COMMON,
         "released": "2026-04-16",
-        "specs": [
-            sidecar(
-                size,
-                f"ggml-org/Qwen3.6-{label or f'{size}B'}-GGUF",
-                f"Qwen3.6-{label or f'{size}B'}",
-                ["Q4_K_M", "Q8_0", "BF16"],
-                "dflash",
-                ["Q8_0", "BF16"],
-                "dflash",
-                label=label,
-                activated=active,
-            )
-            for size, label, active in QWEN36_SIZES
-        ],
+        "specs": qwen36_ggml("dflash", ["Q8_0", "BF16"]),
     },
     {
         "name": "qwen3.5",

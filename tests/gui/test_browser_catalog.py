@@ -5,7 +5,6 @@ real repository listing (olah on loopback) into the variant tree."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +14,10 @@ from PySide6.QtCore import Qt
 from app.core.registry import Registry, parse_family
 from app.gui.cache_bridge import CacheBridge
 from app.gui.models.registry_model import FamilyModel, Node, Roles, SpecTreeModel
-from tests.integration.hub_servers import OlahHub, build_hf_repo
-from tests.integration.test_gemma4_hub_names import PLAIN_OLD, repos
+from tests.integration.hub_servers import OlahHub
+from tests.integration.test_gemma4_hub_names import PLAIN_OLD, gemma_hub
+
+__all__ = ["gemma_hub"]  # the olah fixture serving the Gemma 4 repos under their real names
 
 TOOLTIP = Qt.ItemDataRole.ToolTipRole
 FOREGROUND = Qt.ItemDataRole.ForegroundRole
@@ -121,18 +122,6 @@ def test_memory_verdicts_show_the_file_size(make_window: Any, qtbot: Any) -> Non
     # the column is wide enough for the verdict and its size in this font
     tree = page.tree
     assert tree.columnWidth(2) >= tree.fontMetrics().horizontalAdvance(f"★ {text}")
-
-
-@pytest.fixture(scope="module")
-def gemma_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OlahHub]:
-    hub = OlahHub(tmp_path_factory.mktemp("olah-gui"))
-    for repo, files in repos().items():
-        build_hf_repo(hub.mirrors, repo, files)
-    hub.start(PLAIN_OLD)
-    try:
-        yield hub
-    finally:
-        hub.stop()
 
 
 def test_refresh_from_hub_adds_what_the_repository_holds(
