@@ -660,7 +660,7 @@ def qwen36_ggml(kind: str, dqs: list[str]) -> list[dict]:
                 kind,
                 label=label,
                 activated=active,
-            )  # fmt: skip
+            )
         )
     return out
 
