@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 from app import cli_auto, cli_cache, cli_catalog, cli_remote, cli_serve
 from app.core import assets
 from app.core.cache.errors import CacheError
+from app.core.catalog import listed
 from app.core.engines.base import (
     CancelToken,
     ChatMessage,
@@ -278,7 +279,7 @@ def _prompts(path: Path) -> list[str]:
 
 # --- commands ----------------------------------------------------------------------------------------
 def cmd_models(args: argparse.Namespace) -> int:
-    registry = Registry.load()
+    registry = listed.load_registry()  # with what `tandem quants` / Refresh from hub added
     if args.json:
         print(json.dumps(cli_cache.models_json(registry, args.hub), indent=1))
         return 0

@@ -147,7 +147,7 @@ def _cell(q: str, status: str, detail: dict[str, Any]) -> str:
 
 #: Up to this many quantizations are listed one by one; more are summarised ("2/21 cached: ...").
 _LIST_ALL = 3
-_COLUMNS = (("MODEL", 24), ("FORMAT", 6), ("SIZE", 8), ("HUB", 11), ("DRAFTER", 13))
+_COLUMNS = (("MODEL", 24), ("FORMAT", 6), ("SIZE", 10), ("HUB", 11), ("DRAFTER", 13))
 TABLE_WIDTH = 100
 
 
@@ -202,7 +202,7 @@ def models_table(registry: Registry, hub: str | None) -> str:
             cells = [
                 fam["name"],
                 spec["format"],
-                spec["size"],
+                spec.get("size_text") or spec["size"],
                 spec["hub"],
                 _drafter_cell(spec.get("draft_quantizations")),
             ]

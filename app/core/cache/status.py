@@ -47,11 +47,14 @@ class SpecStatus:
     quantizations: dict[str, EntryStatus]
     draft_quantizations: dict[str, EntryStatus] | None = None
     notes: list[str] = field(default_factory=list)
+    #: the size as people write it (``135M``, ``26B-A4B``); ``size`` is what ``--size`` takes
+    size_text: str = ""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "format": self.format,
             "size": self.size,
+            "size_text": self.size_text,
             "size_in_billions": self.size_in_billions,
             "hub": self.hub,
             "quantizations": {q: s.state for q, s in self.quantizations.items()},
@@ -120,7 +123,14 @@ def spec_status(family: Family, spec: AnySpec, hub: str | None = None) -> SpecSt
         for dq in keys:
             drafts[dq or DEFAULT_DRAFT_KEY] = drafter_status(family, spec, chosen, dq)
     return SpecStatus(
-        family.name, spec.format, spec.size_label, float(spec.size_in_billions), chosen, quants, drafts
+        family.name,
+        spec.format,
+        spec.size_label,
+        float(spec.size_in_billions),
+        chosen,
+        quants,
+        drafts,
+        size_text=spec.size_text,
     )
 
 
@@ -135,6 +145,7 @@ def family_status(family: Family, hub: str | None = None) -> dict[str, Any]:
                 {
                     "format": spec.format,
                     "size": spec.size_label,
+                    "size_text": spec.size_text,
                     "size_in_billions": float(spec.size_in_billions),
                     "hub": hub or "",
                     "quantizations": dict.fromkeys(spec.quantizations, "invalid"),
@@ -147,7 +158,7 @@ def family_status(family: Family, hub: str | None = None) -> dict[str, Any]:
 
 def registry_status(registry: Registry, hub: str | None = None) -> list[dict[str, Any]]:
     """Every family with every spec's target and drafter statuses (shape in the module doc)."""
-    out = [family_status(fam, hub) for fam in registry.families.values()]
+    out = [family_status(fam, hub) for fam in registry.by_use()]  # the browser's order
     for bad in registry.invalid:
         out.append({"name": bad.name, "specs": [], "status": "invalid", "reason": bad.reason})
     return out
