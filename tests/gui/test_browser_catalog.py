@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
+from app.core.cache.queue import DownloadQueue
 from app.core.registry import Registry, parse_family
 from app.gui.cache_bridge import CacheBridge
+from app.gui.models.downloads_model import DownloadsModel
 from app.gui.models.registry_model import FamilyModel, Node, Roles, SpecTreeModel
 from tests.integration.hub_servers import OlahHub
 from tests.integration.test_gemma4_hub_names import PLAIN_OLD, gemma_hub
@@ -149,3 +151,28 @@ def test_refresh_from_hub_adds_what_the_repository_holds(
     leaves: list[Node] = [tree.data(tree.index(r, 0, group), Roles.Node) for r in range(tree.rowCount(group))]
     assert leaves[-1].quant == "UD-IQ2_XXS"
     qtbot.waitUntil(lambda: leaves[-1].status == "absent", timeout=10_000)  # probed off the GUI thread
+
+
+def test_the_downloads_queue_keeps_and_shows_which_file_it_took(
+    gemma_hub: OlahHub, monkeypatch: pytest.MonkeyPatch, qapp: Any
+) -> None:
+    monkeypatch.setenv("HF_ENDPOINT", gemma_hub.endpoint)
+    queue = DownloadQueue(Registry.load())
+    item = queue.add("gemma-4", "gguf", "26B-A4B", "UD-Q4_K_M", drafter=True, draft_quantization="Q8_0")
+    queue.start()
+    try:
+        assert queue.wait_idle(30)
+    finally:
+        queue.shutdown()
+    done = queue.get(item.id)
+    assert done.state == "finished" and Path(done.path).name == "gemma-4-26B-A4B-assistant-Q8_0.gguf"
+    assert done.note.endswith("the repository has MTP/gemma-4-26B-A4B-assistant-Q8_0.gguf: using it")
+    # a restart reads it back, and the Downloads page shows it under the item's name
+    again = DownloadQueue(Registry.load())
+    assert again.get(item.id).note == done.note
+    model = DownloadsModel()
+    try:
+        model.upsert(again.get(item.id))
+        assert model.data(model.index(0, 0)) == f"{done.label}\n{done.note}"
+    finally:
+        model.stop()

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from app.core.cache import CacheManager, ProgressEvent, SpecResolutionError
-from app.core.cache.queue import DownloadQueue
 from app.core.catalog import listed
 from app.core.engines.base import Finished, LoadRequest, Sampling
 from app.core.engines.llamacpp import LlamaCppEngine
@@ -208,27 +206,3 @@ def test_the_downloaded_pair_runs_with_its_drafter(hf: str) -> None:
         assert fin.drafted_total > 0  # the downloaded assistant drafted for the downloaded target
     finally:
         engine.close()
-
-
-def test_the_downloads_queue_keeps_and_shows_which_file_it_took(hf: str, qapp: Any) -> None:
-    from app.gui.models.downloads_model import DownloadsModel
-
-    queue = DownloadQueue(Registry.load())
-    item = queue.add("gemma-4", "gguf", "26B-A4B", "UD-Q4_K_M", drafter=True, draft_quantization="Q8_0")
-    queue.start()
-    try:
-        assert queue.wait_idle(30)
-    finally:
-        queue.shutdown()
-    done = queue.get(item.id)
-    assert done.state == "finished" and Path(done.path).name == "gemma-4-26B-A4B-assistant-Q8_0.gguf"
-    assert done.note.endswith("the repository has MTP/gemma-4-26B-A4B-assistant-Q8_0.gguf: using it")
-    # a restart reads it back, and the Downloads page shows it under the item's name
-    again = DownloadQueue(Registry.load())
-    assert again.get(item.id).note == done.note
-    model = DownloadsModel()
-    try:
-        model.upsert(again.get(item.id))
-        assert model.data(model.index(0, 0)) == f"{done.label}\n{done.note}"
-    finally:
-        model.stop()

@@ -115,3 +115,31 @@ def test_verify_registry_offline_passes() -> None:
         sys.modules.pop("verify_registry", None)
     assert report.checked > 500
     assert report.failures == []
+
+
+def test_a_renamed_drafter_is_found_by_its_shape_and_quantization() -> None:
+    from app.core.catalog.listing import NoMatchError, repo_quantizations, resolve_for
+
+    listing = [
+        "gemma-4-E4B-it-Q4_K_M.gguf",
+        "gemma-4-E4B-it-UD-Q4_K_M.gguf",
+        "gemma-4-E4B-it-Q8_0-MTP.gguf",  # a drafter in the repo root, Unsloth's first naming
+        "mmproj-F16.gguf",
+        "mtp-gemma-4-E4B-it-BF16.gguf",
+    ]
+    files, note = resolve_for(["MTP/*gemma-4-E4B-it-Q8_0*.gguf"], listing, "r", "drafter", "Q8_0")
+    assert files == ("gemma-4-E4B-it-Q8_0-MTP.gguf",) and "using it" in note
+    assert repo_quantizations(listing, "drafter") == ["Q8_0", "BF16"]
+    # the target pattern: exactly Q4_K_M (not UD-Q4_K_M), never a drafter-shaped file
+    assert resolve_for(["*-{q}.gguf".format(q="Q4_K_M")], listing, "r", "target", "Q4_K_M") == (
+        ("gemma-4-E4B-it-Q4_K_M.gguf",),
+        "",
+    )
+    with pytest.raises(NoMatchError, match="no model file for BF16"):
+        resolve_for(["gemma-4-E4B-it-BF16.gguf"], listing, "r", "target", "BF16")
+    # a target that carries its own MTP heads is still a target
+    own = ["Qwen3.6-27B-Q5_K_M-mtp.gguf", "mmproj-Qwen3.6-27B-f16.gguf"]
+    assert resolve_for(["*[-.]Q5_K_M*.gguf"], own, "r", "target", "Q5_K_M") == (
+        ("Qwen3.6-27B-Q5_K_M-mtp.gguf",),
+        "",
+    )

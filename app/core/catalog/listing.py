@@ -76,13 +76,15 @@ _QUANT = re.compile(
     re.IGNORECASE,
 )
 #: names of drafter files: an ``MTP/`` folder, an ``mtp-`` / ``dflash-`` / ``eagle3-`` / ``dspark-``
-#: prefix (ggml-org's sidecars), an assistant, a ``draft/`` folder. A ``-MTP.gguf`` suffix alone is
-#: not one: targets that carry their own MTP heads are named so too (``Qwen3.6-27B-Q5_K_M-mtp.gguf``);
-#: Unsloth's ``*-MTP.gguf`` drafters sit in the ``MTP/`` folder.
+#: prefix (ggml-org's sidecars), an assistant, a ``draft/`` folder: never a target.
 _DRAFTER_SHAPE = re.compile(
     r"(^|/)mtp/|(^|/)(mtp|dflash|eagle3?|dspark)[-_.]|assistant|(^|/)draft(er)?[-_./]",
     re.IGNORECASE,
 )
+#: a ``-MTP.gguf`` suffix: a drafter when a drafter is looked for (Unsloth's first uploads named
+#: theirs ``gemma-4-X-it-Q8_0-MTP.gguf``), but still a possible target: models that carry their own
+#: MTP heads are named so too (``Qwen3.6-27B-Q5_K_M-mtp.gguf``)
+_MTP_SUFFIX = re.compile(r"[-_.]mtp\.gguf$", re.IGNORECASE)
 
 
 def quantizations_in(name: str) -> list[str]:
@@ -99,14 +101,18 @@ def _model_files(listing: Iterable[str], role: str) -> dict[str, list[str]]:
     """Logical GGUF model files of ``role`` (split parts grouped) -> their listed paths.
 
     A target's are the model files that are not drafter-shaped; a drafter's are the
-    drafter-shaped ones, or every model file of a repository that holds no drafter-shaped
-    file (a small sibling model published on its own, such as Qwen3-0.6B for Qwen3-8B)."""
+    drafter-shaped ones and those ending in ``-MTP.gguf``, or every model file of a repository
+    that holds none (a small sibling model published on its own, such as Qwen3-0.6B)."""
     models: dict[str, list[str]] = {}
     drafters: dict[str, list[str]] = {}
     for path in sorted(set(listing)):
         if not path.lower().endswith(".gguf") or _is_projector(path):
             continue
-        (drafters if is_drafter_file(path) else models).setdefault(logical_name(path)[0], []).append(path)
+        logical = logical_name(path)[0]
+        if not is_drafter_file(path):
+            models.setdefault(logical, []).append(path)
+        if is_drafter_file(path) or _MTP_SUFFIX.search(logical):
+            drafters.setdefault(logical, []).append(path)
     if role == "drafter":
         return drafters or models
     return models
