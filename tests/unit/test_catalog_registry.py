@@ -143,3 +143,10 @@ def test_a_renamed_drafter_is_found_by_its_shape_and_quantization() -> None:
         ("Qwen3.6-27B-Q5_K_M-mtp.gguf",),
         "",
     )
+
+
+def test_declared_split_parts_resolve_to_themselves_without_a_note() -> None:
+    from app.core.catalog.listing import resolve_for
+
+    parts = ["F16/tiny-F16-00001-of-00002.gguf", "F16/tiny-F16-00002-of-00002.gguf"]
+    assert resolve_for(parts, [*parts, "tiny-Q4_0.gguf"], "r", "target", "F16") == (tuple(parts), "")

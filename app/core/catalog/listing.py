@@ -216,6 +216,8 @@ def resolve_for(
     # ``mtp-Model-Q4_0.gguf`` sidecar beside it); a literal name is matched like a pattern, so
     # the parts of a split file are found under the whole file's name
     candidates = names if role == "drafter" else [n for n in names if not is_drafter_file(n)]
+    if all(f in candidates for f in declared):  # the very names (the parts of a split file too)
+        return tuple(declared), ""
     try:
         return tuple(p for f in declared for p in _resolve_one(f, candidates, where, quantization)), ""
     except NoMatchError:
