@@ -35,8 +35,9 @@ def _mark(text: str, spans: Sequence[tuple[int, int]]) -> str:
         if start >= end:
             continue
         out.append(text[pos:start])
-        # A span is closed at each line end so block rules never see one cross a line.
-        out.append(_OPEN + text[start:end].replace("\n", _CLOSE + "\n" + _OPEN) + _CLOSE)
+        # A span is closed at each line end so block rules never see one cross a line; a line
+        # the span covers nothing of gets no (empty) span.
+        out.append("\n".join(_OPEN + seg + _CLOSE if seg else "" for seg in text[start:end].split("\n")))
         pos = end
     out.append(text[pos:])
     return "".join(out)
@@ -182,6 +183,44 @@ def render_markdown(
         out = out.replace(_OPEN, f'<span style="background-color:{highlight};">').replace(_CLOSE, "</span>")
     else:
         out = out.replace(_OPEN, "").replace(_CLOSE, "")
+    return out
+
+
+_FENCE = re.compile(r"^\s*```")
+
+
+def stable_prefix(text: str, start: int = 0) -> int:
+    """The end of the longest prefix of ``text`` that later text cannot change the rendering of:
+    just after the last blank line outside a code fence (the renderer closes every paragraph and
+    list there and carries nothing across). ``start``: a stable end known already (the scan
+    resumes there). So ``render_markdown(text)`` is ``render_markdown(text[:k])`` followed by
+    ``render_markdown(text[k:])`` for ``k = stable_prefix(text)``, draft spans split at ``k``,
+    unless the text holds tool calls (parsed as a whole): :func:`renders_in_parts` says."""
+    pos, in_fence, stable = start, False, start
+    while True:
+        nl = text.find("\n", pos)
+        if nl < 0:
+            return stable
+        line = _bare(text[pos:nl])
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence and not line.strip() and pos > start:
+            stable = nl + 1
+        pos = nl + 1
+
+
+def renders_in_parts(text: str, tool_style: str | None = None) -> bool:
+    """Whether :func:`stable_prefix` splits hold for ``text`` (no tool calls to parse whole)."""
+    return tool_style_of(text, tool_style) is None
+
+
+def spans_in(spans: Sequence[tuple[int, int]], start: int, end: int | None = None) -> list[tuple[int, int]]:
+    """The draft spans inside ``text[start:end]``, relative to ``start`` (clipped at both ends)."""
+    out = []
+    for a, b in spans:
+        a, b = max(a, start), b if end is None else min(b, end)
+        if a < b:
+            out.append((a - start, b - start))
     return out
 
 

@@ -27,11 +27,16 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.chat import AnswerStats, Message, render_markdown
+from app.core.chat.markdown import renders_in_parts, spans_in, stable_prefix
 from app.core.engines.base import Sampling
 from app.gui import icons
 from app.gui.style import DRAFT_HIGHLIGHT
 from app.gui.views.stats import StatsDialog, StatsStrip
 from app.gui.widgets import ElidedLabel
+
+#: a streamed answer's finished blocks go into frozen labels of about this many characters each, so
+#: appending a block lays out one bounded label, never the whole answer
+FROZEN_LABEL_CHARS = 2000
 
 
 class MessageBubble(QFrame):
@@ -97,7 +102,18 @@ class MessageBubble(QFrame):
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
         )
         self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-        lay.addWidget(self.body)
+        # While an answer streams, the finished blocks sit in frozen labels above ``body``, which
+        # holds only the block being written: a flush renders and lays out that block alone, not
+        # the whole answer (issue 23). When the answer ends, ``body`` holds it all again.
+        self._parts = QVBoxLayout()
+        self._parts.setContentsMargins(0, 0, 0, 0)
+        self._parts.setSpacing(0)
+        self._parts.addWidget(self.body)
+        lay.addLayout(self._parts)
+        self._frozen: list[QLabel] = []
+        self._frozen_html: list[str] = []
+        self._frozen_end = 0  # text[:_frozen_end] is in the frozen labels
+        self._frozen_chars = 0  # characters of text in the last frozen label
         self.stats_strip = StatsStrip()
         self.stats_strip.hide()
         self.stats_strip.detailsRequested.connect(self._show_details)
@@ -106,29 +122,89 @@ class MessageBubble(QFrame):
         self.retranslate()
 
     def set_content(self, text: str, spans: list[tuple[int, int]] | None = None) -> None:
+        grows = text.startswith(self.text[: self._frozen_end])
         self.text = text
         self.spans = list(spans or [])
-        self._render()
+        if (
+            self.status == "streaming"
+            and grows
+            and self.role != "user"
+            and renders_in_parts(text, self.tool_style)
+        ):
+            self._render_streaming()
+        else:
+            self._render()
 
     def set_highlight(self, on: bool) -> None:
         if on != self.highlight:
             self.highlight = on
             self._render()
 
+    def _markdown(self, text: str, spans: list[tuple[int, int]]) -> str:
+        return render_markdown(
+            text,
+            spans,
+            highlight=DRAFT_HIGHLIGHT if self.highlight else None,
+            tool_style=self.tool_style,
+            tool_label=self.tr("Tool call"),
+        )
+
     def _render(self) -> None:
+        """The whole message in ``body`` (the frozen labels of a streamed answer go)."""
+        self._drop_frozen()
+        self.body.show()
         if self.role == "user":
             self.body.setText(render_markdown(self.text, highlight=None))
         else:
-            shown = self.text or "…"
-            self.body.setText(
-                render_markdown(
-                    shown,
-                    self.spans,
-                    highlight=DRAFT_HIGHLIGHT if self.highlight else None,
-                    tool_style=self.tool_style,
-                    tool_label=self.tr("Tool call"),
-                )
-            )
+            self.body.setText(self._markdown(self.text or "…", self.spans))
+
+    def _render_streaming(self) -> None:
+        """Freeze the blocks that are finished (rendered once, appended to a frozen label) and
+        render the block being written into ``body``: the work per flush follows the new text,
+        not the answer's length. The parts rendered together are the whole render (see
+        ``markdown.stable_prefix``)."""
+        text, spans = self.text, self.spans
+        end = stable_prefix(text, self._frozen_end)
+        if end > self._frozen_end:
+            html = self._markdown(text[self._frozen_end : end], spans_in(spans, self._frozen_end, end))
+            if not self._frozen or self._frozen_chars >= FROZEN_LABEL_CHARS:
+                label = self._frozen_label()
+                self._frozen.append(label)
+                self._frozen_html.append("")
+                self._frozen_chars = 0
+                self._parts.insertWidget(len(self._frozen) - 1, label)
+            self._frozen_html[-1] += html
+            self._frozen[-1].setText(self._frozen_html[-1])
+            self._frozen_chars += end - self._frozen_end
+            self._frozen_end = end
+        tail = text[end:]
+        if tail or not end:
+            self.body.setText(self._markdown(tail or "…", spans_in(spans, end)))
+            self.body.show()
+        else:
+            self.body.hide()
+
+    def _frozen_label(self) -> QLabel:
+        label = QLabel()
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setOpenExternalLinks(True)
+        label.setTextInteractionFlags(self.body.textInteractionFlags())
+        label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        return label
+
+    def _drop_frozen(self) -> None:
+        for label in self._frozen:
+            label.setParent(None)
+            label.deleteLater()
+        self._frozen.clear()
+        self._frozen_html.clear()
+        self._frozen_end = self._frozen_chars = 0
+
+    def rendered_html(self) -> str:
+        """What the message shows, as one HTML text (the frozen parts and the live one)."""
+        live = self.body.text() if self.body.isVisibleTo(self) or not self._frozen else ""
+        return "".join(self._frozen_html) + live
 
     def set_stats(self, stats: AnswerStats | None) -> None:
         if stats is None:
@@ -138,7 +214,10 @@ class MessageBubble(QFrame):
         self.stats_strip.show()
 
     def set_status(self, status: str) -> None:
+        ended = self.status == "streaming" and status != "streaming"
         self.status = status
+        if ended:
+            self._render()  # the finished answer as one rich text, as a loaded one shows
         self.retranslate()
 
     def set_left_out(self, count: int) -> None:
