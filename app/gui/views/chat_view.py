@@ -6,7 +6,7 @@ does the work.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -37,6 +37,9 @@ from app.gui.widgets import ElidedLabel
 #: a streamed answer's finished blocks go into frozen labels of about this many characters each, so
 #: appending a block lays out one bounded label, never the whole answer
 FROZEN_LABEL_CHARS = 2000
+#: a conversation opens with its last messages built at once, the earlier ones a batch per turn
+EAGER_MESSAGES = 12
+LAZY_BATCH = 8
 
 
 class MessageBubble(QFrame):
@@ -469,6 +472,12 @@ class ChatView(QWidget):
         self.composer.stop.connect(self.stopRequested)
         lay.addWidget(self.composer)
         self.bubbles: list[MessageBubble] = []
+        #: earlier messages of the shown conversation still to be built (oldest first)
+        self._pending: list[Message] = []
+        self._generating = False
+        #: the user is reading earlier messages while they are built above: keep their place
+        self._keep_view = False
+        self._last_max = 0
         #: the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags
         self.tool_style: str | None = None
         self._stick_to_bottom = True
@@ -478,6 +487,7 @@ class ChatView(QWidget):
 
     # --- content ---------------------------------------------------------------------------------
     def clear(self) -> None:
+        self._pending.clear()  # a lazy build still under way stops here
         for b in self.bubbles:
             b.setParent(None)
             b.deleteLater()
@@ -485,31 +495,68 @@ class ChatView(QWidget):
         self.empty.show()
 
     def show_messages(self, messages: list[Message]) -> None:
+        """Show a conversation: its last messages at once, the earlier ones built above them a
+        batch per event-loop turn (a long conversation opens without a stall; issue 23)."""
         self.clear()
-        for m in messages:
-            if m.role == "system":
-                continue
-            b = self.add_bubble(m.role, m.id)
-            b.set_content(m.content, m.draft_spans)
-            b.set_status(m.status)
-            b.set_stats(m.stats)
-        self.update_actions()
+        shown = [m for m in messages if m.role != "system"]
+        for m in shown[-EAGER_MESSAGES:]:
+            self._show(m, self.add_bubble(m.role, m.id))
+        self._pending = shown[:-EAGER_MESSAGES]
+        if self._pending:
+            QTimer.singleShot(0, self._build_pending)
+        self.update_actions(self._generating)
         self._stick_to_bottom = True
 
-    def add_bubble(self, role: str, message_id: int = 0) -> MessageBubble:
-        self.empty.hide()
+    @staticmethod
+    def _show(m: Message, b: MessageBubble) -> None:
+        b.set_content(m.content, m.draft_spans)
+        b.set_status(m.status)
+        b.set_stats(m.stats)
+
+    def _build_pending(self, everything: bool = False) -> None:
+        """Build the next batch of earlier messages (newest first), above the ones shown."""
+        if not self._pending:
+            return
+        batch = self._pending[:] if everything else self._pending[-LAZY_BATCH:]
+        del self._pending[len(self._pending) - len(batch) :]
+        self._keep_view = not self._stick_to_bottom
+        for m in reversed(batch):
+            b = self._new_bubble(m.role, m.id)
+            self._show(m, b)
+            b.edit_btn.setEnabled(not self._generating)
+            self.column_layout.insertWidget(1, b)  # after the (hidden) empty-state label
+            self.bubbles.insert(0, b)
+        if self._pending:
+            QTimer.singleShot(0, self._build_pending)
+        else:  # once the last batch is laid out, growth below no longer moves the view
+            QTimer.singleShot(100, self._settled)
+
+    def _settled(self) -> None:
+        self._keep_view = False
+
+    def pending_messages(self) -> int:
+        """Earlier messages of the shown conversation not built yet (0 once all are shown)."""
+        return len(self._pending)
+
+    def _new_bubble(self, role: str, message_id: int) -> MessageBubble:
         b = MessageBubble(role, message_id)
         b.tool_style = self.tool_style
         b.set_highlight(self.highlight_btn.isChecked())
         b.editRequested.connect(self.editRequested)
         b.regenerateRequested.connect(self.regenerateRequested)
         b.measureRequested.connect(self.measureRequested)
+        return b
+
+    def add_bubble(self, role: str, message_id: int = 0) -> MessageBubble:
+        self.empty.hide()
+        b = self._new_bubble(role, message_id)
         self.column_layout.insertWidget(self.column_layout.count() - 1, b)
         self.bubbles.append(b)
         self._stick_to_bottom = True
         return b
 
     def update_actions(self, generating: bool = False) -> None:
+        self._generating = generating
         last_assistant = max((i for i, b in enumerate(self.bubbles) if b.role == "assistant"), default=-1)
         for i, b in enumerate(self.bubbles):
             b.set_can_regenerate(i == last_assistant and not generating)
@@ -517,7 +564,11 @@ class ChatView(QWidget):
         self.composer.set_generating(generating)
 
     def bubble(self, message_id: int) -> MessageBubble | None:
-        return next((b for b in self.bubbles if b.message_id == message_id), None)
+        found = next((b for b in self.bubbles if b.message_id == message_id), None)
+        if found is None and any(m.id == message_id for m in self._pending):
+            self._build_pending(everything=True)  # asked for an earlier message: build them all now
+            found = next((b for b in self.bubbles if b.message_id == message_id), None)
+        return found
 
     def show_auto_loss(self, label: str, ratios: list[float]) -> None:
         """Auto's choice ``label`` was slower than plain on these answers."""
@@ -551,8 +602,12 @@ class ChatView(QWidget):
         self._stick_to_bottom = value >= bar.maximum() - 4
 
     def _on_range_changed(self, _lo: int, hi: int) -> None:
+        bar = self.scroller.verticalScrollBar()
         if self._stick_to_bottom:
-            self.scroller.verticalScrollBar().setValue(hi)
+            bar.setValue(hi)
+        elif self._keep_view and hi > self._last_max:
+            bar.setValue(bar.value() + hi - self._last_max)  # messages were built above the view
+        self._last_max = hi
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
