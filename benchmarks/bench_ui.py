@@ -1,6 +1,8 @@
 """Event-loop stalls of the real window: how long the GUI thread goes without running its loop.
 
     python benchmarks/bench_ui.py [--cases startup,stream,browser,download] [--xvfb] [--json]
+    python benchmarks/bench_ui.py --cases long-answer,long-conversation --xvfb   # issue 23
+        (BENCH_LONG_TOKENS=256,2000,8000 BENCH_LONG_METHODS=off,ngram-mod by default)
 
 A 2 ms precise ``QTimer`` ticks on the GUI thread; every interval between two ticks is recorded
 and the gaps are reported as p50 / p99 / max in milliseconds (an idle loop shows ~2 ms; a frozen
@@ -25,6 +27,7 @@ when unset and no ``DISPLAY``).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import shutil
@@ -41,6 +44,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 CASES = ("startup", "stream", "browser", "download")
+#: issue 23: long answers in the window against `tandem generate` for the same answer, side by
+#: side, and opening a long conversation (run with --cases long-answer,long-conversation)
+LONG_CASES = ("long-answer", "long-conversation")
+LONG_PROMPT = (
+    "Write a very long story about a lighthouse keeper and a dragon, with many chapters and lots of dialogue."
+)
 TICK_MS = 2
 
 
@@ -63,6 +72,7 @@ class Meter:
         from PySide6.QtCore import Qt, QTimer
 
         self.gaps: list[float] = []
+        self.times: list[float] = []  # when each gap ended (perf_counter seconds)
         self._last: float | None = None
         self.timer = QTimer()
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -73,6 +83,7 @@ class Meter:
         now = time.perf_counter()
         if self._last is not None:
             self.gaps.append((now - self._last) * 1000)
+            self.times.append(now)
         self._last = now
 
     def start(self) -> None:
@@ -211,6 +222,140 @@ def case_stream() -> dict[str, Any]:
     return {**result, "tokens": stats.completion_tokens, "tok_s": round(stats.decode_tps, 1)}
 
 
+def _window_answer(tokens: int, method: str | None) -> dict[str, Any]:
+    """One greedy answer of ``tokens`` tokens in the window (SmolLM2 Q4_1, highlight on),
+    speculation off or ``method``; tick gaps per quarter of the answer."""
+    from app.core.launch import LaunchChoice
+    from app.core.settings import Settings
+    from app.core.speculative import SpeculationOptions
+
+    window = make_window(settings=Settings(default_speculation="off"))
+    window.show()
+    family, spec, _q = window.registry.match("smollm2-135m-instruct", "gguf")
+    sampling = window.chat.sampling.__class__(temperature=0.0, max_tokens=tokens)
+    options = SpeculationOptions.build(enabled=bool(method), method=method or "draft")
+    loaded: list[object] = []
+    window.modelLoaded.connect(loaded.append)
+    window.launch(LaunchChoice(family, spec, "Q4_1", "llama.cpp", options, 8192 + 256, None, sampling))
+    spin_until(lambda: bool(loaded) and window.ops.pending() == 0, 180)
+    window.chat_view.highlight_btn.setChecked(True)
+    window.chat.sampling = sampling
+    finished: list[Any] = []
+    window.chat.answerFinished.connect(finished.append)
+    spin_for(0.3)
+    meter = Meter()
+    marks: list[tuple[float, int]] = []  # (time, characters shown) to cut the gaps into quarters
+    poll = make_poll(lambda: marks.append((time.perf_counter(), len(window.chat_view.bubbles[-1].text))))
+    meter.start()
+    t0 = time.perf_counter()
+    window.chat.send(LONG_PROMPT)
+    spin_until(lambda: bool(finished), 900)
+    poll.stop()
+    result = meter.stop()
+    stats = finished[0]
+    quarters = quarter_gaps(meter, t0, marks)
+    close(window)
+    return {
+        **result,
+        "tokens": stats.completion_tokens,
+        "tok_s": round(stats.decode_tps, 1),
+        "quarters": quarters,
+    }
+
+
+def make_poll(fn: Callable[[], None]) -> Any:
+    from PySide6.QtCore import QTimer
+
+    timer = QTimer()
+    timer.setInterval(100)
+    timer.timeout.connect(fn)
+    timer.start()
+    return timer
+
+
+def quarter_gaps(meter: Meter, t0: float, marks: list[tuple[float, int]]) -> list[dict[str, float]]:
+    """p99 / max tick gap in each quarter of the answer (quarters of its characters)."""
+    if not marks or not meter.times:
+        return []
+    total = marks[-1][1] or 1
+    bounds = [next((t for t, n in marks if n >= total * q / 4), marks[-1][0]) for q in (1, 2, 3)]
+    edges = [t0, *bounds, float("inf")]
+    out = []
+    for lo, hi in itertools.pairwise(edges):
+        g = [gap for when, gap in zip(meter.times, meter.gaps, strict=True) if lo <= when < hi]
+        out.append({"p99": round(percentile(g, 0.99), 1), "max": round(max(g) if g else 0.0, 1)})
+    return out
+
+
+def cli_answer(tokens: int, method: str | None) -> dict[str, Any]:
+    """The same answer from `tandem generate --json` (same model, prompt, context and method)."""
+    cmd = [sys.executable, "-m", "app", "generate", "smollm2-135m-instruct", "--quant", "Q4_1",
+           "--prompt", LONG_PROMPT, "--temperature", "0", "--max-tokens", str(tokens),
+           "--ctx", str(8192 + 256), "--json"]  # fmt: skip
+    cmd += ["--spec", "on", "--spec-method", method] if method else ["--spec", "off"]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    data = json.loads(out.stdout)
+    return {"tokens": data["completion_tokens"], "tok_s": round(float(data["decode_tokens_per_second"]), 1)}
+
+
+def case_long_answer() -> dict[str, Any]:
+    """GUI decode speed against the CLI's for the same answer, alternating, per length and method."""
+    lengths = [int(x) for x in os.environ.get("BENCH_LONG_TOKENS", "256,2000,8000").split(",")]
+    methods = [
+        None if m == "off" else m for m in os.environ.get("BENCH_LONG_METHODS", "off,ngram-mod").split(",")
+    ]
+    rows = []
+    for tokens in lengths:
+        for method in methods:
+            cli = cli_answer(tokens, method)
+            gui = _window_answer(tokens, method)
+            rows.append(
+                {
+                    "tokens": tokens,
+                    "method": method or "off",
+                    "gui_tok_s": gui["tok_s"],
+                    "cli_tok_s": cli["tok_s"],
+                    "ratio": round(gui["tok_s"] / cli["tok_s"], 3) if cli["tok_s"] else None,
+                    "gui_tokens": gui["tokens"],
+                    "cli_tokens": cli["tokens"],
+                    "p99": gui["p99"],
+                    "max": gui["max"],
+                    "quarters": gui["quarters"],
+                }
+            )
+    worst = max(rows, key=lambda r: r["p99"])
+    return {"n": len(rows), "p50": 0.0, "p99": worst["p99"], "max": max(r["max"] for r in rows), "rows": rows}
+
+
+def case_long_conversation() -> dict[str, Any]:
+    """Open a 200-message conversation (a quarter of them long, with code): the time until its
+    first paint and the stalls while the rest is built."""
+    window = make_window()
+    window.show()
+    store = window.store
+    conv = store.create_conversation("long")
+    code = "```python\ndef f(x):\n    return x * 2\n```\n\n"
+    for i in range(200):
+        role = "user" if i % 2 == 0 else "assistant"
+        text = f"Question {i}?" if role == "user" else f"Answer {i}."
+        if i % 4 == 1:
+            text = code + " ".join(f"word{j}" for j in range(700)) + "\n\n- one\n- two\n"
+        store.add_message(conv.id, role, text)
+    spin_for(0.5)
+    meter = Meter()
+    meter.start()
+    t0 = time.perf_counter()
+    window.chat.open_conversation(conv.id)
+    window.chat_view.repaint()  # the first paint, synchronously
+    first_paint_ms = (time.perf_counter() - t0) * 1000
+    spin_until(lambda: window.chat_view.pending_messages() == 0, 60)
+    built_ms = (time.perf_counter() - t0) * 1000
+    spin_for(0.5)
+    result = meter.stop()
+    close(window)
+    return {**result, "first_paint_ms": round(first_paint_ms, 1), "all_built_ms": round(built_ms, 1)}
+
+
 def _families(n: int) -> Any:
     from app.core.registry import Registry
     from tests.integration.test_download_hf import tiny_family
@@ -313,6 +458,8 @@ def run_case(name: str) -> dict[str, Any]:
             "stream": case_stream,
             "browser": case_browser,
             "download": case_download,
+            "long-answer": case_long_answer,
+            "long-conversation": case_long_conversation,
         }[name]()
     finally:
         shutil.rmtree(home, ignore_errors=True)

@@ -190,3 +190,26 @@ def test_a_long_conversation_shows_its_end_at_once_and_builds_the_rest_lazily(
     w.chat.open_conversation(None)
     qtbot.wait(50)
     assert view.bubbles == [] and view.pending_messages() == 0
+
+
+def test_text_labels_remember_their_height_per_width_until_the_text_or_font_changes(qtbot: Any) -> None:
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QLabel
+
+    label, plain = chat_view.TextLabel(), QLabel()
+    for w in (label, plain):
+        qtbot.addWidget(w)
+        w.setWordWrap(True)
+        w.setText(render_markdown(ANSWERS[0]))
+    assert [label.heightForWidth(x) for x in (200, 400, 200)] == [
+        plain.heightForWidth(x) for x in (200, 400, 200)
+    ]
+    assert set(label._heights) == {200, 400}
+    label.setText(render_markdown(ANSWERS[1]))
+    plain.setText(render_markdown(ANSWERS[1]))
+    assert label._heights == {} and label.heightForWidth(300) == plain.heightForWidth(300)
+    bigger = QFont(label.font())
+    bigger.setPointSize(bigger.pointSize() + 6)
+    label.setFont(bigger)
+    plain.setFont(bigger)
+    assert label.heightForWidth(300) == plain.heightForWidth(300)

@@ -42,6 +42,34 @@ EAGER_MESSAGES = 12
 LAZY_BATCH = 8
 
 
+class TextLabel(QLabel):
+    """A word-wrapped rich-text label that remembers its height per width.
+
+    QLabel lays its whole text out again on every ``heightForWidth`` call, and the chat column
+    asks every bubble on each relayout: a long conversation stalled for a time that grew with the
+    number of messages (issue 23). The answer only changes with the text or the font."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._heights: dict[int, int] = {}
+
+    def setText(self, text: str) -> None:
+        if text != self.text():
+            self._heights.clear()
+            super().setText(text)
+
+    def heightForWidth(self, width: int) -> int:
+        height = self._heights.get(width)
+        if height is None:
+            height = self._heights[width] = super().heightForWidth(width)
+        return height
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._heights.clear()
+        super().changeEvent(event)
+
+
 class MessageBubble(QFrame):
     """One message. Signals: ``editRequested(int)``, ``regenerateRequested(int)``,
     ``measureRequested(int)`` (message ids)."""
@@ -97,7 +125,7 @@ class MessageBubble(QFrame):
         self.note_label.setWordWrap(True)
         self.note_label.hide()
         lay.addWidget(self.note_label)
-        self.body = QLabel()
+        self.body = TextLabel()
         self.body.setWordWrap(True)
         self.body.setTextFormat(Qt.TextFormat.RichText)
         self.body.setOpenExternalLinks(True)
@@ -188,7 +216,7 @@ class MessageBubble(QFrame):
             self.body.hide()
 
     def _frozen_label(self) -> QLabel:
-        label = QLabel()
+        label = TextLabel()
         label.setWordWrap(True)
         label.setTextFormat(Qt.TextFormat.RichText)
         label.setOpenExternalLinks(True)
