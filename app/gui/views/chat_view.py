@@ -6,6 +6,8 @@ does the work.
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
@@ -39,7 +41,8 @@ from app.gui.widgets import ElidedLabel
 FROZEN_LABEL_CHARS = 2000
 #: a conversation opens with its last messages built at once, the earlier ones a batch per turn
 EAGER_MESSAGES = 12
-LAZY_BATCH = 8
+LAZY_BATCH = 4
+LAZY_BUDGET_S = 0.010  # building time per event-loop turn (its polish, layout and paint come on top)
 
 
 class TextLabel(QLabel):
@@ -545,15 +548,20 @@ class ChatView(QWidget):
         """Build the next batch of earlier messages (newest first), above the ones shown."""
         if not self._pending:
             return
-        batch = self._pending[:] if everything else self._pending[-LAZY_BATCH:]
-        del self._pending[len(self._pending) - len(batch) :]
         self._keep_view = not self._stick_to_bottom
-        for m in reversed(batch):
+        started = time.perf_counter()
+        built = 0
+        # newest first, until the batch is full or its time is spent (a long message costs more)
+        while self._pending and (
+            everything or (built < LAZY_BATCH and time.perf_counter() - started < LAZY_BUDGET_S)
+        ):
+            m = self._pending.pop()
             b = self._new_bubble(m.role, m.id)
             self._show(m, b)
             b.edit_btn.setEnabled(not self._generating)
             self.column_layout.insertWidget(1, b)  # after the (hidden) empty-state label
             self.bubbles.insert(0, b)
+            built += 1
         if self._pending:
             QTimer.singleShot(0, self._build_pending)
         else:  # once the last batch is laid out, growth below no longer moves the view
