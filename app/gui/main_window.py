@@ -543,16 +543,20 @@ class MainWindow(QMainWindow):
         the listing cache, so it survives a restart) and say what changed."""
         hub = self.cache.hub_for(spec)
         self.browser.notice.show_message(self.tr("Listing the repository…"), "info")
-        reports = await self.ops.run(
-            functools.partial(
-                listed.refresh,
-                self.registry,
-                family.name,
-                size=spec.size_label,
-                hub=hub,
-                endpoint=self.cache.endpoint_for(hub),
+        try:
+            reports = await self.ops.run(
+                functools.partial(
+                    listed.refresh,
+                    self.registry,
+                    family.name,
+                    size=spec.size_label,
+                    hub=hub,
+                    endpoint=self.cache.endpoint_for(hub),
+                )
             )
-        )
+        except BaseException:
+            self.browser.notice.clear_message()  # the error banner says what happened
+            raise
         self.family_model.set_registry(self.registry)
         self.browser.select_family(family.name)
         self.ops.changed.emit()  # markers of the added quantizations are probed off the GUI thread

@@ -176,3 +176,22 @@ def test_the_downloads_queue_keeps_and_shows_which_file_it_took(
         assert model.data(model.index(0, 0)) == f"{done.label}\n{done.note}"
     finally:
         model.stop()
+
+
+def test_refresh_from_an_unreachable_hub_says_so_and_keeps_the_list(
+    make_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # nothing listens there
+    w = make_window(registry=Registry.load())
+    w.nav.setCurrentRow(1)
+    page = w.browser
+    page.select_family("gemma-4-qat")
+    before = [s.quantizations for s in w.registry.get("gemma-4-qat").specs]
+    page.tree.setCurrentIndex(page.specs.index(0, 0))
+    qtbot.mouseClick(page.refresh_btn, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: w.banner.isVisible(), timeout=20_000)
+    text = w.banner.text.text()
+    assert "The repository could not be listed" in text and "unsloth/gemma-4-E2B-it-qat-GGUF" in text
+    assert "check the network" in text.lower()
+    assert not page.notice.isVisible()  # "Listing the repository…" is gone
+    assert [s.quantizations for s in w.registry.get("gemma-4-qat").specs] == before
