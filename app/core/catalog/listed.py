@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any
 
 from app.core import secrets
 from app.core.cache.errors import SpecResolutionError
@@ -77,12 +76,13 @@ def _merge(declared: list[str], listed: list[str]) -> tuple[list[str], list[str]
     return [*declared, *added], added, missing
 
 
-def _listing(hub: str, repo: str, revision: str, fetch: bool, **kw: Any) -> list[RemoteFile] | None:
+def _listing(
+    hub: str, repo: str, revision: str, fetch: bool, endpoint: str | None, token: str | None
+) -> list[RemoteFile] | None:
     if fetch:
-        token = kw.get("token")
         if token is None:
             token = secrets.get_token(hub)  # the keyring's, as downloads use
-        return listing.fetch_listing(hub, repo, revision, kw.get("endpoint"), token)
+        return listing.fetch_listing(hub, repo, revision, endpoint, token)
     return listing.cached_listing(hub, repo, revision)
 
 
@@ -102,7 +102,7 @@ def refresh_spec(
         return spec, None
     src = spec.source(hub)
     target_plan = make_plan(family, spec, "target", spec.quantizations[0], hub)
-    files = _listing(hub, target_plan.repo_id, target_plan.revision, fetch, endpoint=endpoint, token=token)
+    files = _listing(hub, target_plan.repo_id, target_plan.revision, fetch, endpoint, token)
     if files is None:
         return spec, None
     names = [f.path for f in files]
@@ -120,7 +120,7 @@ def refresh_spec(
         dfiles = (
             files
             if (dplan.repo_id, dplan.revision) == (target_plan.repo_id, target_plan.revision)
-            else _listing(hub, dplan.repo_id, dplan.revision, fetch, endpoint=endpoint, token=token)
+            else _listing(hub, dplan.repo_id, dplan.revision, fetch, endpoint, token)
         )
         if dfiles is not None:
             dlisted = listing.repo_quantizations([f.path for f in dfiles], "drafter")

@@ -345,10 +345,6 @@ def _hf_tree(endpoint: str, repo_id: str, revision: str, token: str | None) -> l
 # --- plans -------------------------------------------------------------------------------------
 
 
-def plan_has_patterns(plan: Plan) -> bool:
-    return plan.kind == "files" and any(is_pattern(f) for f in plan.files)
-
-
 def _resolved(plan: Plan, listing: list[RemoteFile]) -> Plan:
     files, note = resolve_for(
         plan.declared or plan.files,

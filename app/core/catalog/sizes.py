@@ -45,7 +45,7 @@ def plan_bytes(plan: Plan) -> int | None:
     man = Manifest.read(entries_root() / plan.entry_name)
     if man is not None and man.complete and man.repo_id == plan.repo_id:
         return sum(int(f["size"]) for f in man.files)
-    return listing.plan_size(listing.resolve_plan_offline(plan))
+    return listing.plan_size(plan)  # resolves the registry's names through the same cached listing
 
 
 def quant_sizes(family: Family, spec: AnySpec, hub: str, role: str = "target") -> dict[str, int | None]:
