@@ -43,7 +43,7 @@ def starting_line() -> str:
     """One line for people who started the GUI from a terminal: what it is about to load."""
     try:
         from app.core import settings as settings_mod
-        from app.core.launch import DEFAULT_MODEL
+        from app.core.launch.plan import DEFAULT_MODEL
 
         s = settings_mod.load()
         last = s.last_model
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         if sys.stderr.isatty():
             print(starting_line(), file=sys.stderr, flush=True)
         return run_gui(args[1:] if args else [])
-    from app.cli import main as cli_main
+    from app.cli.commands import main as cli_main
 
     return cli_main(args)
 

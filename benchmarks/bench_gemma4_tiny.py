@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from app.core.engines.base import Finished, LoadRequest, Sampling, TextDelta  # noqa: E402
-from app.core.engines.llamacpp import LlamaCppEngine  # noqa: E402
+from app.core.engines.llamacpp.engine import LlamaCppEngine  # noqa: E402
 from app.core.speculative import SpeculationOptions  # noqa: E402
 from tests.integration.gemma4_fixtures import builder  # noqa: E402
 

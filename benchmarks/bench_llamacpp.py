@@ -20,9 +20,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.core import assets
-from app.core.bench import bench
 from app.core.engines.base import Finished, LoadRequest, Sampling, TextDelta
-from app.core.engines.llamacpp import LlamaCppEngine
+from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.measure import bench
 from app.core.speculative import SpeculationOptions
 
 PROMPTS = {

@@ -1,6 +1,6 @@
 """MLX engine: spec-off vs spec-on, side by side, in one run.
 
-Each pair is loaded twice through :class:`app.core.engines.mlx.MLXEngine` (target alone, then
+Each pair is loaded twice through :class:`app.core.engines.mlx.engine.MLXEngine` (target alone, then
 target + drafter), the same prompts are run greedily on both, and the table shows decode speed,
 acceptance, tokens per round and whether the answers are token-identical.
 
@@ -35,8 +35,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from app.core.engines.base import Finished, LoadRequest, Sampling  # noqa: E402
-from app.core.engines.mlx import MLXEngine  # noqa: E402
-from app.core.mlx_convert import smollm2_pair  # noqa: E402
+from app.core.engines.mlx.convert import smollm2_pair  # noqa: E402
+from app.core.engines.mlx.engine import MLXEngine  # noqa: E402
 from app.core.speculative import SpeculationOptions  # noqa: E402
 
 PROMPTS = {

@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
 
 from app.core.cancel import CancelToken, tokens_per_second  # noqa: E402
 from app.core.engines.base import Engine, Finished, LoadRequest, Round, Sampling  # noqa: E402
-from app.core.launch import load_engine  # noqa: E402
+from app.core.launch.plan import load_engine  # noqa: E402
 from app.core.speculative import SpeculationOptions  # noqa: E402
 
 EDITS = [

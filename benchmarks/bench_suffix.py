@@ -68,7 +68,7 @@ def _run(engine: Any, prompt: str, max_tokens: int) -> dict[str, Any]:
 
 
 def _load(model: Path, method: str | None, draft_tokens: int | None) -> Any:
-    from app.core.engines.mlx import MLXEngine
+    from app.core.engines.mlx.engine import MLXEngine
 
     spec = SpeculationOptions.build(
         enabled=method is not None, method=method, num_speculative_tokens=draft_tokens
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.smollm2_gguf:
-        from app.core.mlx_convert import smollm2_mlx
+        from app.core.engines.mlx.convert import smollm2_mlx
 
         args.model = smollm2_mlx(args.smollm2_gguf, args.cache, args.dtype)
         import mlx.core as mx

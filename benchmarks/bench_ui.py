@@ -225,7 +225,7 @@ def case_stream() -> dict[str, Any]:
 def _window_answer(tokens: int, method: str | None) -> dict[str, Any]:
     """One greedy answer of ``tokens`` tokens in the window (SmolLM2 Q4_1, highlight on),
     speculation off or ``method``; tick gaps per quarter of the answer."""
-    from app.core.launch import LaunchChoice
+    from app.core.launch.plan import LaunchChoice
     from app.core.settings import Settings
     from app.core.speculative import SpeculationOptions
 

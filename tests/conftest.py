@@ -94,7 +94,7 @@ def _fresh_process_state() -> Iterator[None]:
     """Per-process memos a test may fill or poison: the engine availability checks (tests patch the
     package check) and the local server's session-only key (a test with no keyring leaves one)."""
     from app.core.engines import capability
-    from app.core.server import keys
+    from app.core.serving import keys
 
     capability.engine_availability.cache_clear()
     capability.package_problem.cache_clear()

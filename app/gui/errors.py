@@ -27,7 +27,8 @@ from app.core.cache.errors import (
     VerificationError,
 )
 from app.core.engines.base import EngineError, SamplingError
-from app.core.engines.remote import (
+from app.core.engines.remote.endpoints import EndpointError, InsecureEndpointError
+from app.core.engines.remote.engine import (
     AuthenticationFailed,
     EndpointUnreachable,
     RemoteModelNotFound,
@@ -37,9 +38,8 @@ from app.core.engines.remote import (
     TLSFailure,
 )
 from app.core.gguf_tools import GGUFFormatError
-from app.core.launch import LaunchError
+from app.core.launch.plan import LaunchError
 from app.core.registry import RegistryError
-from app.core.remote.endpoints import EndpointError, InsecureEndpointError
 from app.core.speculative import SpeculationError
 
 

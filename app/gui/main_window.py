@@ -1,8 +1,9 @@
 """Main window: navigation (Chat, Models, Downloads), the error banner, and the status bar.
 
 It wires views to services and holds no domain logic: launching goes through
-:mod:`app.gui.engine_loader`, chat turns through :class:`~app.gui.chat_controller.ChatController`,
-downloads through :class:`~app.gui.downloads.DownloadService`.
+:mod:`app.gui.controllers.engine_loader`, chat turns through
+:class:`~app.gui.controllers.chat.ChatController`,
+downloads through :class:`~app.gui.controllers.downloads.DownloadService`.
 """
 
 from __future__ import annotations
@@ -34,28 +35,28 @@ from app.core.catalog import listed
 from app.core.chat import AnswerStats, ChatStore
 from app.core.engines import capability
 from app.core.engines.base import Sampling
-from app.core.launch import DEFAULT_MODEL
+from app.core.launch.plan import DEFAULT_MODEL
 from app.core.registry import AnySpec, Family, Registry
 from app.core.settings import LastLaunch, SamplingDefaults, Settings
 from app.core.units import human_bytes
 from app.gui import icons
 from app.gui.cache_bridge import CacheBridge, Role
-from app.gui.chat_controller import ChatController
-from app.gui.chat_page import ChatPage
-from app.gui.downloads import DownloadRequest, DownloadService
-from app.gui.engine_loader import Loader, calibration_progress
+from app.gui.controllers.chat import ChatController
+from app.gui.controllers.downloads import DownloadRequest, DownloadService
+from app.gui.controllers.engine_loader import Loader, calibration_progress
+from app.gui.controllers.launch import LaunchCoordinator
+from app.gui.controllers.measure import plain_engine
+from app.gui.controllers.server import ServerController
 from app.gui.errors import ErrorBridge, UserError
 from app.gui.i18n import I18n
-from app.gui.launch_coordinator import LaunchCoordinator
-from app.gui.measure import plain_engine
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.models.downloads_model import DownloadsModel
 from app.gui.models.registry_model import FamilyModel, SpecTreeModel
 from app.gui.ops import Ops
-from app.gui.server_controller import ServerController
 from app.gui.sysinfo import rss_bytes
 from app.gui.views.banner import ErrorBanner
 from app.gui.views.browser import BrowserPage
+from app.gui.views.chat_page import ChatPage
 from app.gui.views.delete_dialog import DeleteDialog
 from app.gui.views.downloads_page import DownloadsPage
 from app.gui.views.launch_dialog import LaunchChoice, LaunchDialog

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from app.core.engines.llamacpp_host import live_processes
+from app.core.engines.llamacpp.host import live_processes
 
 
 def rss_bytes() -> int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.core.chat.answer import AnswerStats
-from app.core.chat.baselines import BaselineStore
+from app.core.measure.baselines import BaselineStore
 
 
 def test_auto_off_answers_record_the_plain_baseline_and_auto_on_answers_do_not(make_window: Any) -> None:

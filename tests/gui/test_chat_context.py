@@ -13,7 +13,7 @@ import pytest
 
 from app.core.chat import ChatStore
 from app.core.engines.base import LoadRequest, Sampling
-from app.core.launch import load_engine
+from app.core.launch.plan import load_engine
 from tests.gui.test_chat import load_default
 from tests.integration.test_context_window import long_conversation
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from app.core.engines.base import Engine, LoadRequest
-from app.core.launch import load_engine
+from app.core.launch.plan import load_engine
 from app.core.speculative import SpeculationOptions
 from app.gui.views.launch_dialog import LaunchChoice
 

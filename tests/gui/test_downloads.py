@@ -13,7 +13,7 @@ from app.core.cache import CacheManager, DownloadCancelled, ProgressEvent
 from app.core.cache.queue import DownloadItem, ItemState
 from app.core.registry import Registry
 from app.gui.cache_bridge import CacheBridge
-from app.gui.downloads import DownloadRequest, DownloadService
+from app.gui.controllers.downloads import DownloadRequest, DownloadService
 from app.gui.models.downloads_model import DownloadsModel, ProgressRole
 from app.gui.views.downloads_page import DownloadsPage, ProgressDelegate
 

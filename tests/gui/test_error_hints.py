@@ -20,7 +20,7 @@ from app.core import assets, gguf_tools
 from app.core.cache import CacheError, CacheManager, HubError, SpecResolutionError
 from app.core.cache.hubs import backend_for
 from app.core.engines.base import EngineError, ModelLoadError, Sampling
-from app.core.launch import pick_engine
+from app.core.launch.plan import pick_engine
 from app.core.registry import Registry
 from app.core.settings import Settings
 from app.core.speculative import parse_num_speculative_tokens

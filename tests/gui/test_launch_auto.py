@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from app.core.launch import LaunchChoice, plan_auto
-from app.core.speculative import auto
+from app.core.launch import auto
+from app.core.launch.plan import LaunchChoice, plan_auto
 from app.gui.cache_bridge import CacheBridge
-from app.gui.engine_loader import AUTO_MARK
+from app.gui.controllers.engine_loader import AUTO_MARK
 from app.gui.views.launch_dialog import LaunchDialog
 
 
@@ -140,7 +140,7 @@ def test_the_why_line_follows_the_language(make_window: Any, qtbot: Any) -> None
 def test_calibration_steps_are_said_in_the_users_language(make_window: Any) -> None:
     """The load bar and the dialog showed the core's English step ("ngram-mod 64/round: the same
     code edit again") in every language; the core's steps carry a code the GUI translates."""
-    from app.gui.engine_loader import calibration_step_text
+    from app.gui.controllers.engine_loader import calibration_step_text
 
     w = make_window()
     step = auto.Step("repeat", "ngram-mod 64/round")

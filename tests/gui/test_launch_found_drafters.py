@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from app.core.launch import plan_auto
+from app.core.launch.plan import plan_auto
 from app.core.registry import Registry
 from app.core.settings import Settings
-from app.gui.engine_loader import choice_from_record, launch_record, speculation_label
+from app.gui.controllers.engine_loader import choice_from_record, launch_record, speculation_label
 from app.gui.views.launch_dialog import LaunchDialog
 
 FAMILY = "smollm2-no-drafter"

@@ -92,7 +92,7 @@ def _has_ink(image: QImage) -> bool:
 def test_autos_long_measuring_line_wraps_instead_of_widening_the_chat(make_window: Any, qtbot: Any) -> None:
     """Auto's measuring line is longer than the bar at the default window size (seen on a first
     start under Xvfb): it was cut off at the progress bar and pushed the conversations splitter."""
-    from app.gui.engine_loader import AUTO_MARK
+    from app.gui.controllers.engine_loader import AUTO_MARK
 
     w = make_window()
     w.resize(1200, 780)

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from app.core.chat import AnswerStats
-from app.core.chat.baselines import BaselineStore
 from app.core.engines.base import Sampling
+from app.core.measure.baselines import BaselineStore
 from app.core.speculative import SpeculationOptions
 from app.gui.views.launch_dialog import LaunchChoice
 

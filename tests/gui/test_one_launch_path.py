@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from app import cli
+from app.cli import commands as cli
 from app.core.engines.base import Engine, LoadRequest, Sampling
-from app.core.launch import LaunchChoice, fit_context
+from app.core.launch.plan import LaunchChoice, fit_context
 from app.core.registry import Registry
 from app.core.speculative import SpeculationOptions
 from app.gui.cache_bridge import CacheBridge
-from app.gui.engine_loader import make_job
+from app.gui.controllers.engine_loader import make_job
 
 
 def gui_request(choice: LaunchChoice) -> tuple[str, LoadRequest]:

@@ -20,10 +20,10 @@ from PySide6.QtGui import QGuiApplication
 
 from app.core import paths
 from app.core.chat import AnswerStats
-from app.core.engines.remote import RemoteFinished
+from app.core.engines.remote import acceptance
+from app.core.engines.remote.endpoints import endpoints_file, load_endpoints
+from app.core.engines.remote.engine import RemoteFinished
 from app.core.registry import Registry
-from app.core.remote import acceptance
-from app.core.remote.endpoints import endpoints_file, load_endpoints
 from app.core.secrets import SERVICE
 from app.core.settings import Settings
 from app.gui.cache_bridge import CacheBridge

@@ -14,7 +14,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDialogButtonBox
 
 from app.core import secrets
-from app.core.server import keys
+from app.core.serving import keys
 from tests.gui.test_settings_reach_downloads import MemoryKeyring
 
 

@@ -14,7 +14,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLabel
 
 from app.core.chat import AnswerStats
-from app.core.chat.baselines import BaselineStore
+from app.core.measure.baselines import BaselineStore
 from app.core.speculative import SpeculationOptions
 from app.gui.views.launch_dialog import LaunchChoice
 from app.gui.views.stats import StatsDialog, StatsStrip

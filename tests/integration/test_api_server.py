@@ -28,8 +28,8 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
 )
-from app.core.engines.llamacpp import LlamaCppEngine
-from app.core.server import Limits, LocalServer, ServedModel, ServedRequest, ServerConfig
+from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.serving import Limits, LocalServer, ServedModel, ServedRequest, ServerConfig
 from app.core.speculative import SpeculationOptions
 
 pytestmark = pytest.mark.slow

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main
+from app.cli.commands import main
 from app.core.cancel import CancelToken
 from app.core.engines.base import LoadRequest
-from app.core.launch import load_engine
-from app.core.speculative import auto
+from app.core.launch import auto
+from app.core.launch.plan import load_engine
 
 
 def _engine_threads() -> list[str]:

@@ -163,7 +163,7 @@ def test_unreachable_hub_listing_is_one_clear_error(monkeypatch: pytest.MonkeyPa
 
 
 def test_models_json_gains_hubs_and_size_bytes(capsys: pytest.CaptureFixture[str]) -> None:
-    from app.cli import main
+    from app.cli.commands import main
 
     assert main(["models", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

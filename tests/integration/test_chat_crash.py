@@ -25,7 +25,7 @@ import sys, threading
 from PySide6.QtWidgets import QApplication
 from app.core.chat import ChatStore
 from app.core.engines.base import Sampling
-from app.gui.chat_controller import ChatController
+from app.gui.controllers.chat import ChatController
 from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.views.chat_view import ChatView

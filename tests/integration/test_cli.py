@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main
+from app.cli.commands import main
 
 pytestmark = pytest.mark.slow
 
@@ -135,7 +135,7 @@ def test_register_and_unregister(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_ctrl_c_keeps_the_partial_answer(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from app.core.engines.llamacpp import LlamaCppEngine
+    from app.core.engines.llamacpp.engine import LlamaCppEngine
 
     real = LlamaCppEngine.generate
 

@@ -24,8 +24,8 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
 )
-from app.core.engines.llamacpp import LlamaCppEngine
-from app.core.engines.llamacpp_host import live_processes
+from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.engines.llamacpp.host import live_processes
 from app.core.engines.worker import EngineClosed, LoadCancelled, LoadProgress, close_all, live_workers
 from app.core.speculative import SpeculationOptions
 

@@ -13,7 +13,7 @@ import pytest
 
 from app.core.chat.context import fit_history
 from app.core.engines.base import ChatMessage, Finished, GenerationError, LoadRequest, Sampling, TokenCounter
-from app.core.engines.llamacpp import LlamaCppEngine
+from app.core.engines.llamacpp.engine import LlamaCppEngine
 
 
 def long_conversation(turns: int = 12) -> list[ChatMessage]:

@@ -3,7 +3,7 @@
 A model is downloaded from a real loopback hub (olah for Hugging Face, the ModelScope server),
 Tandem's entries are wiped (the files stay in the hub's own cache, as after "Remove from Tandem"
 or after another tool fetched them), and the hub endpoint is pointed at a port that counts and
-drops every connection. ``tandem download`` (through ``app.cli.main``) must then succeed by
+drops every connection. ``tandem download`` (through ``app.cli.commands.main``) must then succeed by
 linking the cached files, with zero connections; a file that is really missing still fails with
 one clear line.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from app import cli
+from app.cli import commands as cli
 from app.core.cache import CacheManager, entries_root
 from app.core.cache.queue import DownloadQueue
 from app.core.registry import Registry

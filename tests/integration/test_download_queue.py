@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app import cli_cache
+from app.cli import cache as cli_cache
 from app.core import paths
 from app.core.cache import CacheManager, NotCachedError
 from app.core.cache.queue import DownloadItem, DownloadQueue

@@ -17,7 +17,7 @@ import pytest
 from app.core.cache import CacheManager, ProgressEvent, SpecResolutionError
 from app.core.catalog import listed
 from app.core.engines.base import Finished, LoadRequest, Sampling
-from app.core.engines.llamacpp import LlamaCppEngine
+from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.registry import Registry
 from app.core.speculative import SpeculationOptions
 from tests.integration.gemma4_fixtures import tiny_pair

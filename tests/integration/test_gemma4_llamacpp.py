@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from app.core.bench import compare, run_once
 from app.core.engines import capability
 from app.core.engines.base import DrafterMismatchError, Finished, LoadRequest, Round, Sampling, TextDelta
 from app.core.engines.capability import GGUFFacts, llamacpp_abort
-from app.core.engines.llamacpp import KnownAbortError, LlamaCppEngine
+from app.core.engines.llamacpp.engine import KnownAbortError, LlamaCppEngine
+from app.core.measure import compare, run_once
 from app.core.speculative import SpeculationOptions
 from tests.integration.gemma4_fixtures import builder, tiny_pair
 
@@ -332,7 +332,7 @@ def test_every_abort_row_is_matched_and_safe_pairs_are_not() -> None:
 def test_cli_generate_with_an_assistant_reports_the_method_it_ran(
     pair: tuple[Path, Path], capsys: pytest.CaptureFixture[str], method_args: list[str]
 ) -> None:
-    from app.cli import main
+    from app.cli.commands import main
 
     target, assistant = pair
     argv = ["generate", "--model-path", str(target), "--draft-model-path", str(assistant)]
@@ -347,7 +347,7 @@ def test_cli_generate_with_an_assistant_reports_the_method_it_ran(
 def test_cli_parity_on_the_pair_exits_zero(
     pair: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from app.cli import main
+    from app.cli.commands import main
 
     prompts = Path(__file__).resolve().parents[2] / "benchmarks" / "prompts.txt"
     target, assistant = pair

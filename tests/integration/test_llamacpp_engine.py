@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from app.core.bench import compare, run_once
 from app.core.engines.base import (
     CancelToken,
     DrafterMismatchError,
@@ -21,7 +20,8 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
 )
-from app.core.engines.llamacpp import LlamaCppEngine
+from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.measure import compare, run_once
 from app.core.speculative import SpeculationOptions
 
 pytestmark = pytest.mark.slow
@@ -240,8 +240,8 @@ def test_a_native_abort_while_loading_is_an_error_not_the_end_of_the_app(smollm2
     DRAFT_DFLASH with a drafter that is not a DFlash model aborts while the Server is built (the
     engine refuses it before it starts; here the child is started with it on purpose).
     """
-    from app.core.engines.llamacpp_host import HostConfig, HostError, ServerProcess, live_processes
-    from app.core.speculative.llamacpp import LlamaCppPlan
+    from app.core.engines.llamacpp.host import HostConfig, HostError, ServerProcess, live_processes
+    from app.core.engines.llamacpp.translate import LlamaCppPlan
 
     plan = LlamaCppPlan(types=["DRAFT_DFLASH"], draft_path=str(smollm2_q4))
     host = ServerProcess(HostConfig(str(smollm2_q4), 512, 2, "key", "", plan))
@@ -272,7 +272,7 @@ def test_a_child_that_dies_mid_answer_gives_a_clear_error(smollm2_q4: Path) -> N
 
 
 def test_the_child_process_ends_when_the_engine_closes(smollm2_q4: Path) -> None:
-    from app.core.engines.llamacpp_host import live_processes
+    from app.core.engines.llamacpp.host import live_processes
 
     eng = _load(smollm2_q4)
     host = eng._host

@@ -29,7 +29,7 @@ from app.core.engines.base import (
     TextDelta,
 )
 from app.core.engines.capability import Availability
-from app.core.engines.mlx_stream import IncrementalDecoder, StopScanner, classic_rounds
+from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner, classic_rounds
 from app.core.speculative import SpeculationOptions
 from tests.integration import mlx_fixtures as fx
 
@@ -64,7 +64,7 @@ def ckpt(mlx_libs: None, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
 
 
 def _load(target: Path, drafter: Path | None = None, method: str = "mtp", n: int | None = None) -> object:
-    from app.core.engines.mlx import MLXEngine
+    from app.core.engines.mlx.engine import MLXEngine
 
     spec = SpeculationOptions.build(
         enabled=drafter is not None,
@@ -297,7 +297,7 @@ def test_missing_files_and_model_free_methods_are_refused(ckpt: dict[str, Path],
     with pytest.raises(ModelLoadError, match=r"no config\.json"):
         _load(tmp_path)
     with pytest.raises(ModelLoadError, match="no drafter checkpoint"):
-        from app.core.engines.mlx import MLXEngine
+        from app.core.engines.mlx.engine import MLXEngine
 
         MLXEngine.load(LoadRequest(str(ckpt["g4_target"]), SpeculationOptions(enabled=True, method="mtp")))
     with pytest.raises(ModelLoadError, match="model-free method 'ngram-mod'"):
@@ -309,7 +309,7 @@ def test_missing_files_and_model_free_methods_are_refused(ckpt: dict[str, Path],
 def test_unavailable_mlx_is_reported_with_its_reason(
     ckpt: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app.core.engines import mlx as mlx_engine
+    from app.core.engines.mlx import engine as mlx_engine
 
     monkeypatch.setattr(
         mlx_engine, "engine_availability", lambda name: Availability(False, None, "mlx-vlm is not installed")
@@ -411,7 +411,7 @@ def _in_thread(fn: object, timeout: float = 30) -> dict[str, object]:
 
 
 def test_progress_callback_raising_closes_the_engine(ckpt: dict[str, Path]) -> None:
-    from app.core.engines.mlx import MLXEngine
+    from app.core.engines.mlx.engine import MLXEngine
 
     req = LoadRequest(str(ckpt["llama_target"]), SpeculationOptions.build(enabled=False))
     calls: list[str] = []
@@ -449,7 +449,7 @@ def test_generator_created_before_close_raises_instead_of_hanging(ckpt: dict[str
 def test_base_exception_in_the_load_job_is_answered(
     ckpt: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app.core.engines.mlx import MLXEngine
+    from app.core.engines.mlx.engine import MLXEngine
 
     def interrupted(self: object, say: object) -> object:
         raise _Interrupt()
@@ -511,7 +511,7 @@ def test_parity_cli_on_a_gemma4_assistant_pair(
     ckpt: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``tandem parity --engine mlx`` crashed with a TypeError on ``top_logprobs`` (item 11)."""
-    from app.cli import main
+    from app.cli.commands import main
 
     prompts = tmp_path / "prompts.txt"
     prompts.write_text("Write a short note about speculative decoding.\nName three colours.\n")
@@ -566,7 +566,7 @@ def test_top_candidates_at_a_difference_come_from_the_model_logits(
 ) -> None:
     from transformers import AutoTokenizer
 
-    from app.core.bench.runner import compare, run_once
+    from app.core.measure.bench import compare, run_once
 
     engine = _load(ckpt[target])
     engines.append(engine)
@@ -628,7 +628,7 @@ def test_generation_stops_at_the_context_and_a_prompt_that_does_not_fit_is_refus
     ckpt: dict[str, Path], engines: list[object], pair: str
 ) -> None:
     from app.core.engines.base import ContextLengthError
-    from app.core.engines.mlx import MLXEngine
+    from app.core.engines.mlx.engine import MLXEngine
 
     target, drafter, method = {
         "vlm": (ckpt["g4_target"], None, "mtp"),
@@ -761,8 +761,8 @@ def test_repeat_penalty_with_drafters(ckpt: dict[str, Path], engines: list[objec
 
 
 def test_max_tokens_below_one_is_refused_by_sampling_before_any_engine() -> None:
-    from app.core.engines import mlx as mlx_engine
     from app.core.engines.base import SamplingError
+    from app.core.engines.mlx import engine as mlx_engine
 
     for bad in (0, -1):
         with pytest.raises(SamplingError, match=rf"^max tokens: must be at least 1 \(got {bad}\)$"):

@@ -19,7 +19,7 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_mlx_count_matches_the_prompt_it_runs_and_grows_with_the_history(target: Path) -> None:
-    from app.core.engines.mlx import MLXEngine
+    from app.core.engines.mlx.engine import MLXEngine
 
     engine = MLXEngine.load(LoadRequest(str(target), n_ctx=256))
     try:

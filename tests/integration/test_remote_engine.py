@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main
+from app.cli.commands import main
 from app.core.engines.base import CancelToken, ChatMessage, Finished, LoadRequest, Round, Sampling, TextDelta
-from app.core.engines.llamacpp import LlamaCppEngine
-from app.core.engines.remote import (
+from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.engines.remote.endpoints import Endpoint
+from app.core.engines.remote.engine import (
     AuthenticationFailed,
     EndpointUnreachable,
     RemoteEngine,
@@ -29,7 +30,6 @@ from app.core.engines.remote import (
     StreamInterrupted,
     TLSFailure,
 )
-from app.core.remote.endpoints import Endpoint
 from app.core.speculative import SpeculationOptions
 from tests.integration.remote_fixtures import KEY, N_MAX, free_port, llama_server, llama_server_process
 

@@ -2,7 +2,7 @@
 
 Tiny random-weight checkpoints (mlx-vlm Gemma 4, mlx-lm llama) come from
 :mod:`tests.integration.mlx_fixtures`; SmolLM2-135M is the F32 GGUF fixture converted to MLX by
-:mod:`app.core.mlx_convert` (cached in the test-asset folder). Every test has its own
+:mod:`app.core.engines.mlx.convert` (cached in the test-asset folder). Every test has its own
 ``TANDEM_HOME`` (conftest), so the learned corpus starts empty and lives in the test's data dir.
 """
 
@@ -43,7 +43,7 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture(scope="session")
 def smollm2_mlx(smollm2_f32: Path) -> Path:
     pytest.importorskip("mlx_lm")
-    from app.core.mlx_convert import smollm2_mlx as convert
+    from app.core.engines.mlx.convert import smollm2_mlx as convert
 
     return convert(smollm2_f32, ASSET_DIR)
 
@@ -57,7 +57,7 @@ def engines() -> Iterator[list[Any]]:
 
 
 def _load(engines: list[Any], path: Path, method: str | None = None, n: int | None = None) -> Any:
-    from app.core.engines.mlx import MLXEngine
+    from app.core.engines.mlx.engine import MLXEngine
 
     spec = SpeculationOptions.build(enabled=method is not None, method=method, num_speculative_tokens=n)
     engine = MLXEngine.load(LoadRequest(str(path), spec))
@@ -296,7 +296,7 @@ def test_forget_learned_text_clears_disk_and_live_engines(tiny: dict[str, Path],
 
 def test_llamacpp_is_not_offered_suffix_and_mlx_is() -> None:
     from app.core.engines.capability import model_free_methods
-    from app.core.speculative.llamacpp import plan as plan_llamacpp
+    from app.core.engines.llamacpp.translate import plan as plan_llamacpp
     from app.core.speculative.options import SpeculationError
 
     assert model_free_methods("mlx") == ["prompt-lookup", "suffix"]

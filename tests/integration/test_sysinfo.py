@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from app.core.engines.base import LoadRequest
-from app.core.engines.llamacpp import LlamaCppEngine
+from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.speculative import SpeculationOptions
 from app.gui.sysinfo import _rss, rss_bytes
 

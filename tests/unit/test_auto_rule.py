@@ -10,9 +10,9 @@ import pytest
 
 from app.core.engines.base import LoadRequest
 from app.core.engines.capability import Availability
-from app.core.speculative import auto
-from app.core.speculative import llamacpp as translate
-from app.core.speculative.auto import OFF, Candidate, Measurement, choose
+from app.core.engines.llamacpp import translate
+from app.core.launch import auto
+from app.core.launch.auto import OFF, Candidate, Measurement, choose
 
 DRAFT4 = Candidate("draft", 4)
 DRAFT8 = Candidate("draft", 8)

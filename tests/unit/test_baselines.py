@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.core.chat import AnswerStats, BaselineStore, baseline_key
+from app.core.chat import AnswerStats
+from app.core.measure.baselines import BaselineStore, baseline_key
 
 
 def test_record_median_and_window(tmp_path: Path) -> None:

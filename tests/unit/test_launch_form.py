@@ -13,8 +13,7 @@ from app.core.catalog.drafters import Candidate
 from app.core.engines import capability
 from app.core.engines.base import SamplingError
 from app.core.engines.capability import Support
-from app.core.launch import Role
-from app.core.launch_form import (
+from app.core.launch.form import (
     FormValues,
     LaunchForm,
     NoteCode,
@@ -23,6 +22,7 @@ from app.core.launch_form import (
     SwitchLabel,
     ordered_draft_quants,
 )
+from app.core.launch.plan import Role
 from app.core.registry import AnySpec, Family, Registry
 from app.core.speculative import default_tokens
 

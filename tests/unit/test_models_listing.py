@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from app import cli_cache
-from app.cli import main
+from app.cli import cache as cli_cache
+from app.cli.commands import main
 from app.core import assets
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.bench import RunResult, compare
+from app.core.measure import RunResult, compare
 
 
 def run(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.core.bench.runner import RunResult, compare
+from app.core.measure.bench import RunResult, compare
 
 
 def _run(ids: list[int], cands: list[list[tuple[int, str, float]]] | None) -> RunResult:

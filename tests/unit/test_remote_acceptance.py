@@ -18,8 +18,8 @@ import keyring
 import pytest
 from keyring.backend import KeyringBackend
 
-from app.core.remote import acceptance as acc
-from app.core.remote.endpoints import (
+from app.core.engines.remote import acceptance as acc
+from app.core.engines.remote.endpoints import (
     Endpoint,
     EndpointError,
     InsecureEndpointError,
@@ -200,7 +200,7 @@ def test_saved_endpoints_hold_no_secrets(ring: _MemoryKeyring, tmp_path: object)
     set_api_key(ep.url, "secret-key")
     saved = load_endpoints()
     assert saved == [ep]
-    from app.core.remote.endpoints import endpoints_file
+    from app.core.engines.remote.endpoints import endpoints_file
 
     assert "secret-key" not in endpoints_file().read_text("utf-8")
     assert forget_endpoint(ep.url) and load_endpoints() == [] and get_api_key(ep.url) is None

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from app.core.engines.base import ChatMessage
-from app.core.engines.remote import RemoteEngine
-from app.core.remote.endpoints import Endpoint
+from app.core.engines.remote.endpoints import Endpoint
+from app.core.engines.remote.engine import RemoteEngine
 
 RECEIVED: list[dict[str, Any]] = []
 

@@ -7,10 +7,10 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from app.core.bench.runner import bench, run_once
 from app.core.cancel import tokens_per_second
 from app.core.chat import AnswerBuilder, AnswerStats, RoundPoint
 from app.core.engines.base import CancelToken, ChatMessage, Event, Finished, Round, Sampling, TextDelta
+from app.core.measure.bench import bench, run_once
 from app.core.speculative import mean_accepted_length
 
 #: A plain first token, a round that accepted 2 of 4 drafts (+1 own token), and a round whose 3
@@ -156,7 +156,7 @@ def test_timings_become_rounds_tokens_and_totals() -> None:
 
 def test_remote_llama_server_reads_timings_like_the_local_engine() -> None:
     """The remote engine's stream of a llama-server turns the same timings into the same rounds."""
-    from app.core.engines.remote import _StreamState
+    from app.core.engines.remote.engine import _StreamState
 
     state = _StreamState("llama.cpp")
     events: list[Event] = []
@@ -179,7 +179,7 @@ def test_remote_llama_server_reads_timings_like_the_local_engine() -> None:
 def test_unknown_draft_counts_give_no_acceptance_anywhere() -> None:
     """An engine that could not count a round's draft (mlx-vlm): the chat, bench and CLI all say
     'unknown' instead of a rate over the rounds it could count."""
-    from app.cli import _stats_line
+    from app.cli.commands import _stats_line
 
     unknown: list[Event] = [
         TextDelta("A"),

@@ -11,7 +11,7 @@ import pytest
 from keyring.backends import fail
 
 from app.core import secrets
-from app.core.server import keys
+from app.core.serving import keys
 
 
 @pytest.fixture
@@ -34,7 +34,7 @@ def test_no_keyring_is_one_info_line(no_keyring: None, caplog: pytest.LogCapture
         assert secrets.has_token(hub) is False
         assert secrets.delete_token(hub) is False
     assert keys._from_keyring() is None
-    mine = [r for r in caplog.records if r.name in ("app.core.secrets", "app.core.server.keys")]
+    mine = [r for r in caplog.records if r.name in ("app.core.secrets", "app.core.serving.keys")]
     assert [r.levelno for r in mine] == [logging.INFO]
     assert "no system keyring" in mine[0].getMessage()
 

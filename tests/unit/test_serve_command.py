@@ -19,11 +19,11 @@ import shlex
 
 import pytest
 
-from app.cli import main
+from app.cli.commands import main
 from app.core.cache.hubs import RemoteFile
 from app.core.catalog.listing import store_listing
 from app.core.registry import Registry
-from app.core.remote.serve_command import (
+from app.core.serving.serve_command import (
     ServeCommand,
     ServeCommandError,
     build,

@@ -6,7 +6,7 @@ a drafting round and makes the acceptance unknown, exactly as in the chat and ``
 from __future__ import annotations
 
 from app.core.engines.base import Finished, Round
-from app.core.server import protocol as P
+from app.core.serving import protocol as P
 from app.core.speculative import mean_accepted_length
 
 

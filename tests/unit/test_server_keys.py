@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.server import keys
+from app.core.serving import keys
 
 
 def test_env_key_wins(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from app.core.engines.capability import drafter_support, version_at_least
+from app.core.engines.llamacpp import translate as tr
 from app.core.registry import Registry
 from app.core.speculative import (
     RoundAccountant,
@@ -15,7 +16,6 @@ from app.core.speculative import (
     default_tokens,
     parse_num_speculative_tokens,
 )
-from app.core.speculative import llamacpp as tr
 
 
 @pytest.mark.parametrize(
@@ -268,7 +268,7 @@ def _expected_depth(text: str) -> int | None:
 
 
 def test_depth_parser_refuses_every_odd_string_with_its_own_error() -> None:
-    from app.core.speculative import llamacpp as native
+    from app.core.engines.llamacpp import translate as native
 
     checked = 0
     for text in _odd_strings():

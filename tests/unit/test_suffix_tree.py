@@ -149,7 +149,7 @@ def test_speculation_stays_cheap_on_a_full_corpus() -> None:
 
 
 def test_verify_cost_gate_learns_the_cost_ratio_and_the_acceptance_per_match_length() -> None:
-    from app.core.engines.mlx_modelfree import VerifyCost
+    from app.core.engines.mlx.modelfree import VerifyCost
 
     cost = VerifyCost()
     assert cost.ratio() == 0.0  # unmeasured: every draft is verified
@@ -167,7 +167,7 @@ def test_probes_of_a_failing_match_length_back_off_and_an_accepted_one_resets_th
     """A probe verifies a draft the gate refused; after a pipelined round it costs a whole pass,
     so a bucket whose drafts keep failing is probed ever more rarely (a first pass on this CPU lost
     3-5% to probes of short matches, every 8th refusal, none accepted)."""
-    from app.core.engines.mlx_modelfree import VerifyCost
+    from app.core.engines.mlx.modelfree import VerifyCost
 
     cost = VerifyCost()
     assert [cost.explore(5) for _ in range(8)] == [False] * 7 + [True]

@@ -6,7 +6,7 @@ import pytest
 
 from app.core.chat.tool_parsers import parse_tool_calls, resolve_style
 from app.core.registry import Registry
-from app.core.server.tool_stream import ToolCallStream
+from app.core.serving.tool_stream import ToolCallStream
 
 Q = '<|"|>'
 SEED = 'The user said "你好" (Hello), a simple greeting.'

@@ -70,7 +70,7 @@ class AnswerStats:
     #: plain decode tok/s of this very prompt, measured on request ("Measure"; None: not yet)
     measured_tps: float | None = None
     #: a remote server's answer: where its acceptance numbers come from ("" for local engines;
-    #: ``app.core.remote.acceptance.NOT_REPORTED`` when the server reports none)
+    #: ``app.core.engines.remote.acceptance.NOT_REPORTED`` when the server reports none)
     acceptance_source: str = ""
 
     @property

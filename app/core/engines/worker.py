@@ -25,7 +25,7 @@ Guarantees, the same for every engine:
   frees what it holds and ends.
 * A load waits in a cancellable way (:meth:`EngineWorker.run_load`): cancelling returns at once and
   closes the worker; a load that completes after the cancel is freed when its job ends. (llama.cpp
-  loads in a child process, :mod:`app.core.engines.llamacpp_host`, because xllamacpp's
+  loads in a child process, :mod:`app.core.engines.llamacpp.host`, because xllamacpp's
   ``Server(...)`` holds the GIL for the whole native load; its close ends that process.)
 * The threads are daemon threads, so none of them keeps the process alive, and an ``atexit`` hook
   closes every live worker and gives them :data:`EXIT_WAIT` seconds together to free (MLX must

@@ -20,10 +20,16 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QV
 
 from app.core.cancel import CancelToken
 from app.core.engines.base import LoadRequest
-from app.core.launch import AutoLaunch, LaunchChoice, estimate_calibration_seconds, load_engine, plan_auto
-from app.core.speculative import auto
+from app.core.launch import auto
+from app.core.launch.plan import (
+    AutoLaunch,
+    LaunchChoice,
+    estimate_calibration_seconds,
+    load_engine,
+    plan_auto,
+)
 from app.gui.cache_bridge import CacheBridge
-from app.gui.engine_loader import calibration_step_text
+from app.gui.controllers.engine_loader import calibration_step_text
 from app.gui.ops import Ops
 from app.gui.widgets import ToggleSwitch
 

@@ -1,6 +1,6 @@
 """The chat: message bubbles (Markdown, draft tokens highlighted), stats strips, and a composer.
 
-This widget only shows things and emits what the user asked for; :mod:`app.gui.chat_controller`
+This widget only shows things and emits what the user asked for; :mod:`app.gui.controllers.chat`
 does the work.
 """
 

@@ -1,7 +1,7 @@
 """Launch dialog: engine, context, sampling, and the gated Speculative Decoding panel.
 
 The dialog holds no rules (issue 9): after every change it hands what the widgets hold to the
-Qt-free form model (:class:`app.core.launch_form.LaunchForm`) and binds the widgets to the state
+Qt-free form model (:class:`app.core.launch.form.LaunchForm`) and binds the widgets to the state
 it returns (panel shown, fields enabled, notes as codes it translates here, Launch enabled).
 Switching engine or variant re-applies the rules live.
 
@@ -48,8 +48,7 @@ from app.core.catalog import importer
 from app.core.catalog.drafters import Candidate
 from app.core.engines.base import Sampling, SamplingError
 from app.core.engines.capability import ENGINES, Support
-from app.core.launch import LaunchChoice as LaunchChoice  # re-exported: the dialog returns one
-from app.core.launch_form import (
+from app.core.launch.form import (
     FormState,
     FormValues,
     LaunchForm,
@@ -59,7 +58,8 @@ from app.core.launch_form import (
     RemoteState,
     SwitchLabel,
 )
-from app.core.launch_form import ordered_draft_quants as ordered_draft_quants  # re-exported (browser)
+from app.core.launch.form import ordered_draft_quants as ordered_draft_quants  # re-exported (browser)
+from app.core.launch.plan import LaunchChoice as LaunchChoice  # re-exported: the dialog returns one
 from app.core.registry import AnySpec, Family, Registry
 from app.core.settings import Settings, starting_sampling
 from app.core.speculative import DefaultDepth

@@ -3,7 +3,7 @@
 The tab holds the endpoint (URL, "allow plain HTTP", the API key), lists the server's models and
 shows the command that starts a server for the dialog's model with its drafter (vLLM, SGLang or
 llama-server) with a Copy button. The rules (which URL is accepted, when Launch is enabled) are
-the form model's (:meth:`app.core.launch_form.LaunchForm.evaluate_remote`); the dialog binds the
+the form model's (:meth:`app.core.launch.form.LaunchForm.evaluate_remote`); the dialog binds the
 tab to the state it returns.
 
 Everything that may block runs through :class:`~app.gui.ops.Ops`, never on the GUI thread: the
@@ -34,17 +34,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.engines.remote import RemoteModel, list_models, server_kind
-from app.core.launch_form import Note, NoteCode, RemoteState, RemoteValues
-from app.core.registry import AnySpec, Family, Registry
-from app.core.remote import serve_command
-from app.core.remote.endpoints import (
+from app.core.engines.remote.endpoints import (
     Endpoint,
     get_api_key,
     load_endpoints,
     remember_endpoint,
     set_api_key,
 )
+from app.core.engines.remote.engine import RemoteModel, list_models, server_kind
+from app.core.launch.form import Note, NoteCode, RemoteState, RemoteValues
+from app.core.registry import AnySpec, Family, Registry
+from app.core.serving import serve_command
 from app.gui.ops import Ops
 from app.gui.widgets import InlineMessage
 

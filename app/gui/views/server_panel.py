@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.server import ServedRequest
-from app.gui.server_controller import ServerController, describe
+from app.core.serving import ServedRequest
+from app.gui.controllers.server import ServerController, describe
 
 LOG_LIMIT = 200
 

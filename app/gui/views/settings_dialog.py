@@ -46,7 +46,7 @@ def _store_tokens(changes: list[tuple[str, str | None]]) -> None:
 
 def _server_key() -> tuple[str, str]:
     """The local server's key (created on first use) and where it is kept: a keyring read."""
-    from app.core.server import keys
+    from app.core.serving import keys
 
     return keys.api_key(), keys.key_source()
 

@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.chat import AnswerStats, RoundPoint
-from app.core.chat.baselines import MIN_TOKENS
-from app.core.remote.acceptance import NOT_REPORTED
+from app.core.engines.remote.acceptance import NOT_REPORTED
+from app.core.measure.baselines import MIN_TOKENS
 from app.gui.widgets import FlowLayout
 
 #: a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns

@@ -1,0 +1,198 @@
+"""``tandem calibrate`` and ``--spec auto``: the measured speculation choice for a launch.
+
+``calibrate`` measures (or reads the stored measurement of) a model/drafter/engine/threads
+combination on this machine; ``--spec auto`` on ``generate``, ``parity`` and ``bench`` uses the
+stored choice, calibrating first when there is none (said on stderr; quiet with ``--json``).
+The measuring and the rule live in :mod:`app.core.launch.auto`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from app.core.cancel import CancelToken
+from app.core.engines.base import LoadRequest
+from app.core.launch import auto
+from app.core.launch.plan import LaunchError, load_engine
+from app.core.speculative.options import default_tokens
+
+
+def add_subcommands(subparsers: Any) -> None:
+    from app.cli.commands import MAX_THREADS, _whole
+
+    p = subparsers.add_parser(
+        "calibrate", help="measure which speculation pays for a model on this machine (what Auto uses)"
+    )
+    p.add_argument("name", nargs="?", help="registry name (or give --model-path)")
+    p.add_argument("--model-path", help="a local model file (gguf) or folder (mlx)")
+    p.add_argument("--draft-model-path", help="a local drafter (default: the declared one, else one found)")
+    p.add_argument("--format", dest="fmt", choices=["gguf", "mlx"])
+    p.add_argument("--size", help="size in billions or a label such as E2B")
+    p.add_argument("--quant", help="target quantization")
+    p.add_argument("--draft-quant", help="drafter quantization (declared drafters)")
+    p.add_argument("--hub", default=None, choices=["huggingface", "modelscope", "local"])
+    p.add_argument("--engine", choices=["llama.cpp", "mlx"])
+    p.add_argument("--threads", type=_whole("--threads", 1, MAX_THREADS), default=None)
+    p.add_argument("--ctx", type=_whole("--ctx", 1), default=4096, help="context length in tokens")
+    p.add_argument("--remeasure", action="store_true", help="measure again even if a result is stored")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=cmd_calibrate, spec_method=None, draft_tokens=None, spec=None)
+
+
+@dataclass
+class AutoPlan:
+    engine: str
+    base: LoadRequest  # the launch without speculation
+    drafter_path: str | None
+    drafter_method: str | None
+    key: auto.CalibrationKey
+    candidates: list[auto.Candidate]
+    family: Any = None
+
+
+def plan_auto(args: argparse.Namespace) -> AutoPlan:
+    """The engine, base request, drafter and candidates for the model arguments."""
+    from app.cli.commands import resolve
+
+    if getattr(args, "engine", None) == "remote":
+        raise LaunchError("--spec auto measures local engines only; use --spec on/off with --engine remote")
+    if getattr(args, "spec_method", None) or getattr(args, "draft_tokens", None):
+        raise LaunchError(
+            "--spec auto chooses the method and depth itself; drop --spec-method/--draft-tokens"
+        )
+    off = resolve(args, False)
+    drafter: str | None = getattr(args, "draft_model_path", None)
+    method: str | None = "draft" if drafter else None
+    if drafter is None and off.family is not None:
+        try:  # the declared drafter (downloaded like any launch with speculation on)
+            on = resolve(args, True)
+        except LaunchError:
+            on = None  # the spec declares no drafter (or this engine cannot run it)
+        if on is not None and on.request.speculation.draft_model_path:
+            drafter = on.request.speculation.draft_model_path
+            method = on.request.speculation.method
+    if drafter is None and off.family is None and off.engine == "llama.cpp":
+        drafter = _found_drafter(Path(off.request.model_path))
+        method = "draft" if drafter else None
+    mtp_depth = None
+    if method == "mtp":
+        req = off.request
+        mtp_depth = default_tokens(off.engine, req.family_name, req.size_in_billions, "mtp").value
+    base = off.request
+    return AutoPlan(
+        engine=off.engine,
+        base=base,
+        drafter_path=drafter,
+        drafter_method=method,
+        key=auto.CalibrationKey.for_launch(off.engine, base, drafter),
+        candidates=auto.candidates(off.engine, method, auto.auto_model_free(off.engine), mtp_depth),
+        family=off.family,
+    )
+
+
+def _found_drafter(target: Path) -> str | None:
+    """The smallest compatible drafter next to a local GGUF target (its folder only), or None."""
+    from app.core.catalog.drafters import local_candidates
+
+    try:
+        found = [c for c in local_candidates(target, [target.parent], include_cache=False) if c.compatible]
+    except Exception:  # an unreadable neighbour must not stop a launch: Auto then has no drafter
+        return None
+    found.sort(key=lambda c: c.size_bytes or 0)
+    return found[0].path if found else None
+
+
+def measure(plan: AutoPlan, remeasure: bool, quiet: bool) -> tuple[auto.CalibrationResult, bool]:
+    """The stored result for ``plan`` (unless ``remeasure``), else a new calibration, stored.
+
+    Returns the result and whether it was measured now. Ctrl-C cancels: engines are closed and
+    nothing is stored.
+    """
+    if not remeasure:
+        stored = auto.load_result(plan.key)
+        if stored is not None:
+            return stored, False
+    if not quiet:
+        print(
+            f"… calibrating Auto for {Path(plan.base.model_path).name} on {plan.engine} "
+            "(once per model, drafter, engine and machine; Ctrl-C cancels)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def progress(fraction: float, message: str) -> None:
+        if not quiet:
+            print(f"… {fraction:4.0%} {message}", file=sys.stderr, flush=True)
+
+    cancel = CancelToken()
+    try:
+        result = auto.calibrate(
+            plan.key,
+            plan.base,
+            plan.drafter_path,
+            plan.candidates,
+            lambda req: load_engine(plan.engine, req),
+            cancel,
+            progress,
+        )
+    except KeyboardInterrupt:
+        cancel.cancel()
+        raise
+    auto.store_result(result)
+    return result, True
+
+
+def resolve_auto(args: argparse.Namespace) -> Any:
+    """``--spec auto``: a :class:`app.cli.commands.Resolved` for the stored (or freshly measured) choice.
+
+    The choice is kept on ``args.auto_choice`` (for ``bench``'s report).
+    """
+    from app.cli.commands import Resolved
+
+    plan = plan_auto(args)
+    quiet = bool(getattr(args, "json", False))
+    result, measured = measure(plan, False, quiet)
+    choice = result.choice
+    args.auto_choice = choice
+    if not quiet:
+        how = "measured now" if measured else f"stored in {result.stored_path}"
+        print(f"… auto: {choice.candidate.label} ({how}): {choice.why}", file=sys.stderr, flush=True)
+    req = replace(plan.base, speculation=choice.candidate.options(plan.drafter_path))
+    return Resolved(plan.engine, req, plan.family)
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    if args.name and args.model_path:
+        raise LaunchError("give either NAME or --model-path, not both")
+    plan = plan_auto(args)
+    result, measured = measure(plan, args.remeasure, args.json)
+    out = {**result.to_json(), "measured_now": measured, "engine": plan.engine, "drafter": plan.drafter_path}
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    choice = result.choice
+    print(f"Auto chooses: {choice.candidate.label}")
+    print(f"why: {choice.why}")
+    print(f"{'config':34} {'prose':>6} {'code':>6} {'repeat':>6} {'mean':>6}  verdict")
+    verdicts = dict(choice.verdicts)
+    for m in result.measurements:
+        if m.candidate.method == "off":
+            continue
+        r = m.ratios
+        cells = [_x(r.get(w)) for w in auto.WORKLOADS] + [_x(m.mean)]
+        verdict = verdicts.get(m.candidate.label, "")
+        if "error" in m.details:
+            verdict = f"could not load: {m.details['error']}"
+        print(f"{m.candidate.label:34} " + " ".join(f"{c:>6}" for c in cells) + f"  {verdict}")
+    when = "measured now" if measured else "stored result (--remeasure measures again)"
+    print(f"{when}; {result.seconds:.1f} s; {result.stored_path}")
+    return 0
+
+
+def _x(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}x"

@@ -1,0 +1,542 @@
+"""Headless subcommands: models, register, unregister, download, delete, generate, parity, bench.
+
+The contract is in ARCHITECTURE.md ("CLI contract"); tests and benchmarks drive Tandem through it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+from app.cli import auto as cli_auto
+from app.cli import cache as cli_cache
+from app.cli import catalog as cli_catalog
+from app.cli import remote as cli_remote
+from app.cli import serve as cli_serve
+from app.core import assets
+from app.core.cache.errors import CacheError
+from app.core.catalog import listed
+from app.core.engines.base import (
+    CancelToken,
+    ChatMessage,
+    EngineError,
+    Finished,
+    LoadRequest,
+    Round,
+    Sampling,
+    TextDelta,
+    check_max_tokens,
+)
+from app.core.launch.plan import (
+    DEFAULT_MODEL,
+    LaunchChoice,
+    LaunchError,
+    check_speculation,
+    load_engine,
+    make_options,
+    pick_engine,
+    plan_launch,
+    thread_count_notice,
+)
+from app.core.registry import AnySpec, Family, Registry, RegistryError, format_template
+from app.core.speculative import (
+    SpeculationError,
+    json_rate,
+    mean_accepted_length,
+    parse_num_speculative_tokens,
+    round_totals,
+)
+from app.core.speculative.options import parse_number, parse_whole_number
+
+log = logging.getLogger("tandem")
+
+
+#: llama.cpp's own limit (GGML_MAX_N_THREADS); more threads than this is a typo.
+MAX_THREADS = 512
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``tandem: <why>`` and the command to get help, no usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"tandem: {message} (see `{self.prog} --help`)\n")
+
+
+def _arg_type(name: str, parse: Callable[[str], Any], *aliases: str) -> Callable[[str], Any]:
+    """An argparse ``type`` whose refusals are one clean line naming the flag.
+
+    argparse already says ``argument --flag:``, so the parser's own ``<field>:`` prefix is dropped.
+    """
+
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as exc:  # SpeculationError and SamplingError are ValueErrors
+            message = str(exc)
+            for prefix in (name, *aliases):
+                message = message.removeprefix(f"{prefix}: ")
+            raise argparse.ArgumentTypeError(message) from None
+
+    convert.__name__ = name  # argparse names the type in some messages
+    return convert
+
+
+def _whole(flag: str, minimum: int, maximum: int | None = None) -> Callable[[str], Any]:
+    def parse(text: str) -> int:
+        number = parse_whole_number(text, flag, minimum=minimum)
+        if maximum is not None and number > maximum:
+            raise ValueError(f"{flag}: {number} is more than {maximum}")
+        return number
+
+    return _arg_type(flag, parse)
+
+
+_draft_tokens = _arg_type("--draft-tokens", lambda text: parse_num_speculative_tokens(text, "--draft-tokens"))
+_max_tokens = _arg_type(
+    "--max-tokens",
+    lambda text: check_max_tokens(parse_whole_number(text, "max tokens", minimum=None)),
+    "max tokens",
+)
+
+
+_SAMPLING_CHECKS: dict[str, Callable[[float], Sampling]] = {
+    "temperature": lambda v: Sampling(temperature=v),
+    "top_p": lambda v: Sampling(top_p=v),
+    "repeat_penalty": lambda v: Sampling(repeat_penalty=v),
+}
+
+
+def _sampling_float(field: str) -> Callable[[str], Any]:
+    """A sampling number checked by :class:`Sampling` itself, so the CLI and engines agree."""
+    flag = "--" + field.replace("_", "-")
+
+    def parse(text: str) -> float:
+        number = parse_number(text, flag)
+        _SAMPLING_CHECKS[field](number)  # Sampling raises SamplingError naming the setting and range
+        return number
+
+    return _arg_type(flag, parse, field.replace("_", "-"), field.replace("_", " "))
+
+
+def _add_model_args(p: argparse.ArgumentParser, bench_like: bool) -> None:
+    p.add_argument("name", nargs="?", help=f"registry name (default: {DEFAULT_MODEL[0]})")
+    p.add_argument("--format", dest="fmt", choices=["gguf", "mlx"])
+    p.add_argument("--size", help="size in billions or a label such as E2B")
+    p.add_argument("--quant", help="target quantization")
+    p.add_argument(
+        "--hub", default=None, choices=["huggingface", "modelscope", "local"], help="default: the spec's own"
+    )
+    p.add_argument("--model-path", help="a local model file (gguf) or folder (mlx) instead of NAME")
+    p.add_argument("--draft-model-path", help="a local drafter; implies --spec on --spec-method draft")
+    p.add_argument("--engine", choices=["llama.cpp", "mlx", "remote"])
+    cli_remote.add_remote_args(p, bench_like)
+    if not bench_like:
+        p.add_argument("--spec", choices=["on", "off", "auto"], default=None, help="auto: measured")
+    else:
+        p.add_argument("--spec", choices=["auto"], default=None, help="auto: the spec-on side is Auto's")
+    p.add_argument(
+        "--spec-method",
+        default=None,
+        help="draft, mtp, ngram-mod, ngram-cache, ngram-simple, ngram-map-k, ngram-map-k4v (llama.cpp); "
+        "suffix, prompt-lookup (MLX: drafts from earlier answers / the prompt, no drafter)",
+    )
+    p.add_argument("--draft-quant", help="drafter quantization (declared drafters)")
+    p.add_argument("--draft-tokens", type=_draft_tokens, help="tokens per round (default: the engine's)")
+    p.add_argument("--ctx", type=_whole("--ctx", 1), default=4096, help="context length in tokens")
+    p.add_argument("--threads", type=_whole("--threads", 1, MAX_THREADS), default=None)
+    p.add_argument("--max-tokens", type=_max_tokens, default=128 if bench_like else 256)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tandem", description="Local LLM chat, faster through speculative decoding")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    sub = parser.add_subparsers(dest="command")
+
+    p = sub.add_parser("models", help="list the registry with cache status")
+    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--hub", default=None, choices=["huggingface", "modelscope", "local"], help="default: each spec's own"
+    )
+    p.set_defaults(func=cmd_models)
+
+    p = sub.add_parser("register", help="register a user family from a JSON file")
+    p.add_argument("file", type=Path)
+    p.add_argument("--replace", action="store_true", help="replace an existing registration")
+    p.set_defaults(func=cmd_register)
+
+    p = sub.add_parser("unregister", help="remove a user family")
+    p.add_argument("name")
+    p.set_defaults(func=cmd_unregister)
+
+    p = sub.add_parser("generate", help="answer one prompt")
+    _add_model_args(p, bench_like=False)
+    p.add_argument("--prompt", required=True)
+    p.add_argument("--system", default=None)
+    default = "default: the family's recommended value, else"
+    p.add_argument("--temperature", type=_sampling_float("temperature"), help=f"{default} 0 (greedy)")
+    p.add_argument("--top-p", type=_sampling_float("top_p"), help=f"{default} 1 (off)")
+    p.add_argument("--top-k", type=_whole("--top-k", 0), help=f"{default} 0 (off)")
+    p.add_argument("--repeat-penalty", type=_sampling_float("repeat_penalty"), help=f"{default} 1 (off)")
+    p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser("parity", help="spec-off vs spec-on greedy output, token by token")
+    _add_model_args(p, bench_like=True)
+    p.add_argument("--prompts", type=Path, required=True, help="text file, one prompt per line")
+    p.set_defaults(func=cmd_parity)
+
+    p = sub.add_parser("bench", help="spec-off vs spec-on decode speed in one run")
+    _add_model_args(p, bench_like=True)
+    p.add_argument("--prompts", type=Path, required=True, help="text file, one prompt per line")
+    p.add_argument("--repeats", type=_whole("--repeats", 1), default=1, help="runs per side (best kept)")
+    p.set_defaults(func=cmd_bench)
+
+    cli_cache.add_subcommands(sub)
+    cli_remote.add_subcommands(sub)
+    cli_catalog.add_subcommands(sub)
+    cli_serve.add_subcommands(sub)
+    cli_auto.add_subcommands(sub)
+    return parser
+
+
+# --- resolution ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Resolved:
+    engine: str
+    request: LoadRequest
+    family: Family | None = None  # None for --model-path
+
+
+def resolve(args: argparse.Namespace, spec_on: bool) -> Resolved:
+    """Engine, LoadRequest and family for the model arguments, with speculation on or off."""
+    if args.engine == "remote":
+        return Resolved(*cli_remote.resolve_remote(args, spec_on))
+    method = args.spec_method
+    options = make_options(
+        enabled=spec_on,
+        method=method,
+        draft_quantization=args.draft_quant,
+        num_speculative_tokens=args.draft_tokens,
+        draft_model_path=args.draft_model_path if spec_on else None,
+    )
+    if args.model_path:
+        if args.name:
+            raise LaunchError("give either NAME or --model-path, not both")
+        path = Path(args.model_path)
+        engine = args.engine or ("mlx" if path.is_dir() else "llama.cpp")
+        if spec_on and options.needs_drafter and not options.draft_model_path:
+            raise LaunchError(f"--spec-method {options.method} needs --draft-model-path with --model-path")
+        return Resolved(engine, LoadRequest(str(path), options, n_ctx=args.ctx, n_threads=args.threads))
+
+    registry = Registry.load()
+    name = args.name or DEFAULT_MODEL[0]
+    size = args.size if args.name else (args.size or DEFAULT_MODEL[2])
+    fmt = args.fmt or (None if args.name else DEFAULT_MODEL[1])
+    quant = args.quant or (None if args.name else DEFAULT_MODEL[3])
+    family, spec, quant = registry.match(name, fmt, size, quant)
+    engine = pick_engine(spec, args.engine)
+    options = check_speculation(family, spec, engine, options)
+    say = _progress(args)
+    local = spec.sources.local
+    if (
+        say
+        and local is not None
+        and assets.needs_preparation(format_template(local.path, "sources.local.path", quantization=quant))
+    ):
+        say("preparing the embedded model once (this takes a moment)")
+
+    def cached(fam: Family, sp: AnySpec, role: str, q: str, dq: str | None) -> Path:
+        target, drafter = cli_cache.resolve_cached_model(
+            registry, fam.name, sp.format, sp.size_label, q, args.hub, role == "drafter", dq
+        )
+        return drafter if role == "drafter" and drafter is not None else target
+
+    # the one launch path (issue 9): the GUI's make_job builds its request with plan_launch too
+    choice = LaunchChoice(family, spec, quant, engine, options, args.ctx, args.threads)
+    return Resolved(engine, plan_launch(choice, cached).request, family)
+
+
+def _note_threads(engine: str, req: LoadRequest) -> None:
+    notice = thread_count_notice(engine, req.n_threads)
+    if notice:
+        print(f"note: --threads: {notice}", file=sys.stderr)
+
+
+def _progress(args: argparse.Namespace) -> Any:
+    quiet = getattr(args, "json", False)
+    return None if quiet else (lambda msg: print(f"… {msg}", file=sys.stderr, flush=True))
+
+
+def _prompts(path: Path) -> list[str]:
+    lines = [ln.strip() for ln in path.read_text("utf-8").splitlines()]
+    prompts = [ln.replace("\\n", "\n") for ln in lines if ln and not ln.startswith("#")]
+    if not prompts:
+        raise LaunchError(f"{path} has no prompts (one per line; '#' starts a comment)")
+    return prompts
+
+
+# --- commands ----------------------------------------------------------------------------------------
+def cmd_models(args: argparse.Namespace) -> int:
+    registry = listed.load_registry()  # with what `tandem quants` / Refresh from hub added
+    if args.json:
+        print(json.dumps(cli_cache.models_json(registry, args.hub), indent=1))
+        return 0
+    print(cli_cache.models_table(registry, args.hub))
+    for bad in registry.invalid:
+        print(f"invalid user family {bad.name} ({bad.source}): {bad.reason}", file=sys.stderr)
+    return 0
+
+
+def cmd_register(args: argparse.Namespace) -> int:
+    try:
+        data = json.loads(args.file.read_text("utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise RegistryError(f"{args.file}: cannot read JSON ({exc})") from exc
+    registry = Registry.load()
+    fam = registry.register(data, replace=args.replace)
+    print(f"registered {fam.name} ({len(fam.specs)} spec{'s' if len(fam.specs) != 1 else ''})")
+    return 0
+
+
+def cmd_unregister(args: argparse.Namespace) -> int:
+    Registry.load().unregister(args.name)
+    print(f"unregistered {args.name}")
+    return 0
+
+
+def _rate(tps: float | None, pattern: str = "{:.1f}") -> str:
+    """A decode speed, or '-' when there was nothing to measure (never a rate from zero time)."""
+    return "-" if tps is None else pattern.format(tps)
+
+
+def _stats_line(fin: Finished, rounds: list[Round]) -> str:
+    parts = [f"{fin.completion_tokens} tokens", f"{_rate(fin.decode_tps)} tok/s"]
+    rate = fin.acceptance_rate
+    if rate is not None:
+        parts.append(f"acceptance {rate:.0%} ({fin.accepted_total}/{fin.drafted_total})")
+    mal = mean_accepted_length(rounds)
+    if mal is not None:
+        parts.append(f"{mal:.2f} tokens per drafting round")
+    parts.append(f"{fin.rounds} rounds")
+    return ", ".join(parts)
+
+
+def sampling_for(args: argparse.Namespace, family: Family | None) -> tuple[Sampling, str]:
+    """The request's sampling: each flag the user gave, else the family's recommended value, else
+    Tandem's default (greedy, filters off). Also says where the values came from."""
+    rec = family.sampling if family is not None else None
+    values: dict[str, Any] = {}
+    from_family = []
+    for name in ("temperature", "top_p", "top_k", "repeat_penalty"):
+        given = getattr(args, name, None)
+        recommended = getattr(rec, name, None) if rec is not None else None
+        if given is not None:
+            values[name] = given
+        elif recommended is not None:
+            values[name] = recommended
+            from_family.append(name.replace("_", "-"))
+    sampling = Sampling(max_tokens=args.max_tokens, **values)
+    source = f"{family.name} recommended: {', '.join(from_family)}" if family and from_family else ""
+    return sampling, source
+
+
+def _describe(sampling: Sampling) -> dict[str, float | int]:
+    return {
+        "temperature": sampling.temperature,
+        "top_p": sampling.top_p,
+        "top_k": sampling.top_k,
+        "repeat_penalty": sampling.repeat_penalty,
+        "max_tokens": sampling.max_tokens,
+    }
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    spec_on = args.spec == "on" or (args.spec is None and bool(args.draft_model_path or args.spec_method))
+    resolved = cli_auto.resolve_auto(args) if args.spec == "auto" else resolve(args, spec_on)
+    spec_on = spec_on or resolved.request.speculation.enabled
+    engine_name, req = resolved.engine, resolved.request
+    _note_threads(engine_name, req)
+    sampling, sampling_source = sampling_for(args, resolved.family)
+    say = _progress(args)
+    if say:
+        shown = ", ".join(f"{k.replace('_', '-')} {v:g}" for k, v in _describe(sampling).items())
+        say(f"sampling: {shown}" + (f" ({sampling_source})" if sampling_source else ""))
+    engine = load_engine(engine_name, req, say)
+    messages: list[ChatMessage] = []
+    if args.system:
+        messages.append({"role": "system", "content": args.system})
+    messages.append({"role": "user", "content": args.prompt})
+    cancel = CancelToken()
+    pieces: list[str] = []
+    rounds: list[Round] = []
+    fin: Finished | None = None
+    interrupted = False
+    failed: EngineError | None = None
+    # Token ids come with log-probabilities on llama.cpp; ask for them when they can be complete.
+    want_ids = 1 if args.json and not spec_on else 0
+    try:
+        for ev in engine.generate(messages, sampling, cancel, top_logprobs=want_ids):
+            if isinstance(ev, TextDelta):
+                pieces.append(ev.text)
+                if not args.json:
+                    sys.stdout.write(ev.text)
+                    sys.stdout.flush()
+            elif isinstance(ev, Round):
+                rounds.append(ev)
+            elif isinstance(ev, Finished):
+                fin = ev
+    except KeyboardInterrupt:  # Ctrl-C: keep what was produced, say it was cancelled
+        cancel.cancel()
+        interrupted = True
+    except EngineError as exc:  # failed after its Finished (a remote stream cut): keep the partial answer
+        if fin is None:
+            raise
+        failed = exc
+    finally:
+        engine.close()
+    if fin is None:
+        t = round_totals(rounds)
+        fin = Finished("cancelled", 0, t.emitted, 0.0, 0.0, t.drafted, t.accepted, t.count,
+                       drafted_known=t.drafted_known)  # fmt: skip
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "engine": engine_name,
+                    "model": req.model_path,
+                    "drafter": req.speculation.draft_model_path,
+                    "speculation": spec_on,
+                    # the method the engine runs (a recognised Gemma 4 assistant runs as mtp)
+                    "method": (getattr(engine, "spec_kind", None) or req.speculation.method)
+                    if spec_on
+                    else None,
+                    "sampling": _describe(sampling),
+                    "text": "".join(pieces),
+                    "finish_reason": fin.reason,
+                    "completion_token_ids": fin.token_ids,
+                    "prompt_tokens": fin.prompt_tokens,
+                    "completion_tokens": fin.completion_tokens,
+                    "decode_tokens_per_second": json_rate(fin.decode_tps),
+                    "drafted_total": fin.drafted_total,
+                    "accepted_total": fin.accepted_total,
+                    "mean_accepted_length": mean_accepted_length(rounds),
+                    "rounds": fin.rounds,
+                    "round_details": [
+                        {"drafted": r.drafted, "accepted": r.accepted, "emitted": r.emitted} for r in rounds
+                    ],
+                    **cli_remote.json_fields(fin),
+                }
+            )
+        )
+    else:
+        print()
+        print(_stats_line(fin, rounds) + (" (interrupted)" if interrupted else ""), file=sys.stderr)
+    if failed is not None:
+        print(f"tandem: {failed.user_message()}", file=sys.stderr)
+        return 3
+    return 130 if interrupted else 0
+
+
+def _loader(args: argparse.Namespace) -> Any:
+    # resolve both sides up front, so a bad pair fails before any model is loaded
+    auto_on = getattr(args, "spec", None) == "auto"
+    on = cli_auto.resolve_auto(args) if auto_on else resolve(args, True)
+    resolved = {False: resolve(args, False), True: on}
+    _note_threads(resolved[False].engine, resolved[False].request)
+
+    def load(spec_on: bool) -> Any:
+        side = resolved[spec_on]
+        return load_engine(side.engine, side.request, _progress(args))
+
+    return load
+
+
+def cmd_parity(args: argparse.Namespace) -> int:
+    from app.core.measure import parity
+
+    results = parity(_loader(args), _prompts(args.prompts), args.max_tokens)
+    # EXACT, or a first difference that is a mutual top-k match (TOP_K_MATCH); anything else FAILs
+    bad = [r for r in results if r.verdict == "FAIL"]
+    if args.json:
+        for r in results:
+            print(json.dumps(r.to_json()))
+    else:
+        for r in results:
+            status = "identical" if r.identical else f"{r.verdict}: diverges at token {r.first_difference}"
+            print(f"[{status}] ({r.compared}; {r.tokens_off} vs {r.tokens_on} tokens) {r.prompt[:60]!r}")
+            if not r.identical:
+                shown_on = r.on_token if r.on_token is not None else r.on_text
+                print(f"    spec-off token: {r.off_token!r}   spec-on there: {shown_on!r}")
+                if r.candidates:
+                    cands = ", ".join(f"{t!r} {lp:.3f}" for _i, t, lp in r.candidates[:3])
+                    kind = "near-tie: numerics of batched verification" if r.near_tie else "not a near-tie"
+                    gap = "-" if r.logprob_gap is None else f"{r.logprob_gap:.4f}"
+                    print(f"    spec-off top candidates: {cands}; logprob gap {gap} ({kind})")
+                if r.on_candidates:
+                    cands = ", ".join(f"{t!r} {lp:.3f}" for _i, t, lp in r.on_candidates[:3])
+                    print(f"    spec-on top candidates: {cands}")
+        counts = {v: sum(r.verdict == v for r in results) for v in ("EXACT", "TOP_K_MATCH", "FAIL")}
+        print(", ".join(f"{v} {n}" for v, n in counts.items()))
+        print(f"{counts['EXACT']}/{len(results)} prompts identical")
+    return 1 if bad else 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from app.core.measure import bench
+
+    rows = bench(_loader(args), _prompts(args.prompts), args.max_tokens, args.repeats)
+    choice = getattr(args, "auto_choice", None)
+    if args.json:
+        for row in rows:
+            print(json.dumps(row.to_json() | ({"auto": choice.to_json()} if choice else {})))
+        return 0
+    if choice is not None:
+        print(f"spec-on side: Auto's choice, {choice.candidate.label} ({choice.why})")
+    print(f"{'prompt':40} {'off tok/s':>9} {'on tok/s':>9} {'ratio':>6} {'accept':>7} {'tok/round':>9}")
+    for row in rows:
+        acc = row.on.acceptance_rate
+        mal = row.on.mean_accepted_length
+        print(
+            f"{row.prompt[:40]:40} {_rate(row.off.decode_tps):>9} {_rate(row.on.decode_tps):>9} "
+            f"{_rate(row.ratio, '{:.2f}'):>6} "
+            f"{'-' if acc is None else f'{acc:.0%}':>7} {'-' if mal is None else f'{mal:.2f}':>9}"
+        )
+    print("tok/round: mean tokens per drafting round (accepted drafts plus the model's own token)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a refused argument (2, one line already printed)
+        return exc.code if isinstance(exc.code, int) else 2
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s"
+    )
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        code: int = args.func(args)
+        return code
+    except (RegistryError, LaunchError, SpeculationError, CacheError, FileNotFoundError, ValueError) as exc:
+        print(f"tandem: {exc}", file=sys.stderr)
+        return 2
+    except EngineError as exc:
+        print(f"tandem: {exc.user_message()}", file=sys.stderr)
+        return 3
+    except KeyboardInterrupt:
+        print("tandem: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `tandem models | head`: the reader left; not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

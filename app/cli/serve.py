@@ -1,0 +1,127 @@
+"""``tandem serve``: the loaded model as a local OpenAI-compatible API server (headless, issue 13).
+
+The key comes from ``TANDEM_API_KEY``, else the keyring entry the GUI shows (generated on first
+use). The server binds 127.0.0.1 unless ``--host`` names another address, which needs
+``--allow-remote`` too and prints a warning.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from typing import Any
+
+from app.core.launch.plan import LaunchError, load_engine
+
+
+def add_subcommands(sub: Any) -> None:
+    from app.cli import commands as cli
+
+    p = sub.add_parser("serve", help="serve the model over an OpenAI-compatible API on this machine")
+    cli._add_model_args(p, bench_like=False)
+    g = p.add_argument_group("server")
+    g.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)"
+    )
+    g.add_argument(
+        "--allow-remote", action="store_true", help="needed to bind an address other than loopback"
+    )
+    g.add_argument("--port", type=cli._whole("--port", 0, 65535), default=8080, help="0 picks a free port")
+    g.add_argument("--max-waiting", type=cli._whole("--max-waiting", 0, 1000), default=4,
+                   help="requests that may wait their turn; one more gets 429 (default 4)")  # fmt: skip
+    g.add_argument("--max-body", type=cli._whole("--max-body", 1024), default=1_000_000,
+                   help="largest request body in bytes")  # fmt: skip
+    g.add_argument("--cors-origin", action="append", default=[], help="allow browser calls from this origin")
+    g.add_argument(
+        "--tool-parser", help="tool-call format: gemma4, hermes, qwen, llama3 (default: the family's)"
+    )
+    p.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from app.cli import commands as cli
+    from app.core.serving import LocalServer, ServerConfig, api_key, is_loopback
+    from app.core.serving.keys import key_source
+    from app.core.serving.model import served_model
+    from app.core.serving.protocol import Limits
+
+    if not is_loopback(args.host) and not args.allow_remote:
+        raise LaunchError(
+            f"--host {args.host} would let other machines use the model; add --allow-remote to do that"
+        )
+    spec_on = args.spec == "on" or (args.spec is None and bool(args.draft_model_path or args.spec_method))
+    resolved = cli.resolve(args, spec_on)
+    if resolved.engine == "remote":
+        raise LaunchError("tandem serve runs a local engine; --engine remote is not served")
+    family = resolved.family
+    limits = Limits(max_body_bytes=args.max_body, max_tokens=max(args.max_tokens, 8192),
+                    default_max_tokens=args.max_tokens)  # fmt: skip
+    key = api_key()
+    config = ServerConfig(
+        key, args.host, args.port, args.max_waiting, limits=limits, cors_origins=tuple(args.cors_origin)
+    )
+    engine = load_engine(resolved.engine, resolved.request, cli._progress(args))
+    try:
+        model = served_model(
+            engine,
+            resolved.request.model_path,
+            family.name if family else None,
+            family.tool_parser if family else None,
+            resolved.request.chat_template,
+            args.tool_parser,
+        )
+        server = LocalServer(model, config, on_request=lambda r: _log_request(r, args.json))
+        server.start()
+    except BaseException:
+        engine.close()
+        raise
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        if not is_loopback(args.host):
+            print(f"warning: listening on {args.host}: other machines can reach this server "
+                  "(every request still needs the key)", file=sys.stderr)  # fmt: skip
+        source = {"env": "TANDEM_API_KEY", "keyring": "the keyring", "session": "this session only"}[
+            key_source()
+        ]
+        method = model.spec_method or "off"
+        print(
+            f"tandem: serving {model.model_id} at {server.address} (speculation {method}; key from {source})",
+            file=sys.stderr,
+            flush=True,
+        )
+        if key_source() != "env":
+            print(f"tandem: API key: {key}", file=sys.stderr, flush=True)
+        print("tandem: press Ctrl-C to stop", file=sys.stderr, flush=True)
+        try:
+            while not stop.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        server.stop()
+        engine.close()
+    print("tandem: server stopped", file=sys.stderr)
+    return 0
+
+
+def _log_request(r: Any, as_json: bool) -> None:
+    import json
+    from dataclasses import asdict
+
+    if as_json:
+        print(json.dumps(asdict(r)), flush=True)
+        return
+    acc = "-" if r.acceptance_rate is None else f"{r.acceptance_rate:.0%}"
+    mal = "-" if r.mean_accepted_length is None else f"{r.mean_accepted_length:.2f}"
+    tps = "-" if r.decode_tps is None else f"{r.decode_tps:.1f}"
+    kind = "stream" if r.stream else "single"
+    calls = f", {r.tool_calls} tool calls" if r.tool_calls else ""
+    print(
+        f"{r.client} {r.status} {kind}: {r.prompt_tokens}+{r.completion_tokens} tokens, {tps} tok/s, "
+        f"drafted {r.drafted} accepted {r.accepted} ({acc}), {r.rounds} rounds, {mal} tok/round{calls}",
+        flush=True,
+    )

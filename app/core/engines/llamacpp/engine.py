@@ -1,0 +1,529 @@
+"""llama.cpp engine: an ``xllamacpp.Server`` in a child process, driven by one owner thread.
+
+The Server lives in a spawned child (:mod:`llamacpp_host`): its native load holds the GIL for as
+long as it runs, which froze every Python thread of the app, and a native abort ended the app.
+The owner thread of the shared :class:`~app.core.engines.worker.EngineWorker` streams each request
+from the child's loopback listener (llama-server's API, random per-session key that never leaves
+this process) and turns the chunks into :mod:`base` events; errors become typed exceptions on the
+consumer side. A cancel, a consumer that stopped reading, or ``close()`` stop a generation at its
+next chunk (the connection is closed, which llama.cpp treats as a cancel); ``close()`` ends the
+child, so it returns at once even during a load or a long prompt pass.
+
+Rounds come from the per-token timings: a chunk where ``draft_n`` steps up by d and
+``draft_n_accepted`` by a opens a round that emits a accepted draft tokens, then one target token.
+
+The listener is bound to loopback and needs the session key, so neither other local processes nor
+web pages in the user's browser can use it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import secrets
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.core.engines.base import (
+    CancelToken,
+    ChatMessage,
+    DrafterMismatchError,
+    EngineUnavailable,
+    Event,
+    Finished,
+    FinishReason,
+    GenerationError,
+    LoadRequest,
+    ModelLoadError,
+    Sampling,
+    TextDelta,
+    TokenCandidate,
+    error_message_of,
+)
+from app.core.engines.capability import GGUFFacts, llamacpp_abort
+from app.core.engines.llamacpp import translate
+from app.core.engines.llamacpp.host import HostConfig, HostError, ServerProcess, build_params
+from app.core.engines.worker import EngineWorker, Job
+from app.core.gguf_tools import GGUFFormatError, compare_vocab, read_header, vocab_info
+from app.core.speculative import SpeculationError, TimingsRounds
+
+log = logging.getLogger(__name__)
+
+#: Seconds without a byte from the child before a request fails (a long prompt pass sends none).
+_READ_TIMEOUT = 600.0
+#: How long a cut stream waits for the child's exit, to tell a crash from a network hiccup.
+_EXIT_WAIT = 0.5
+#: How often a request waiting for its first token checks whether it was stopped.
+_STOP_POLL = 0.05
+
+#: architectures of drafters that read the target's state instead of proposing from their own vocab
+_MTP_ARCHES = ("gemma4-assistant", "gemma4_assistant", "eagle3", "dflash")
+
+
+class KnownAbortError(ModelLoadError):
+    """A configuration llama.cpp is known to abort the process on; the message is the whole story."""
+
+    hint = ""
+
+
+@dataclass
+class _Request:
+    body: dict[str, Any]
+    with_logprobs: bool
+
+
+class LlamaCppEngine:
+    name = "llama.cpp"
+
+    def __init__(self, thread_name: str = "tandem-llamacpp") -> None:
+        #: the child process that runs the Server (set by load())
+        self._host: ServerProcess | None = None
+        #: the owner thread: builds the Server, serves every request, frees it (issue 9)
+        self._worker = EngineWorker(thread_name, "llama.cpp", free=self._free)
+        self.plan: translate.LlamaCppPlan = translate.LlamaCppPlan()
+        self.model_path = ""
+        #: the loopback listener's per-session key (token counting goes through that listener)
+        self._api_key = ""
+        self._n_ctx = 0
+        #: top candidates per completion token of the last request that asked for them
+        self.last_candidates: list[list[TokenCandidate]] | None = None
+
+    # --- loading -----------------------------------------------------------------------------
+    @classmethod
+    def load(cls, req: LoadRequest, progress: Callable[[str], None] | None = None) -> LlamaCppEngine:
+        try:
+            import xllamacpp  # noqa: F401 - checked here; the child process uses it
+        except ImportError as exc:  # pragma: no cover - xllamacpp is a hard dependency
+            raise EngineUnavailable(f"xllamacpp cannot be imported: {exc}") from exc
+        say = progress or (lambda _msg: None)
+        target = Path(req.model_path)
+        say(f"checking {target.name}")
+        target_vocab = _probe(target, "model")
+        try:
+            p = translate.plan(req.speculation, req.family_name, req.size_in_billions)
+        except SpeculationError as exc:
+            raise ModelLoadError(str(exc), "Fix the speculative decoding settings and load again.") from exc
+        if p.draft_path:
+            drafter = Path(p.draft_path)
+            if drafter.is_dir():
+                found = sorted(drafter.rglob("*.gguf"))
+                if not found:
+                    raise ModelLoadError(f"no .gguf drafter found in {drafter}")
+                drafter = found[0]
+                p = translate.LlamaCppPlan(**{**p.__dict__, "draft_path": str(drafter)})
+            say(f"checking drafter {drafter.name}")
+            draft_vocab = _probe(drafter, "drafter")
+            is_mtp = (draft_vocab.architecture or "") in _MTP_ARCHES
+            if is_mtp and p.types == ["DRAFT_SIMPLE"] and not p.user_driven:
+                p = translate.LlamaCppPlan(**{**p.__dict__, "types": ["DRAFT_MTP"]})
+            if draft_vocab.size and not is_mtp:
+                diff = compare_vocab(target_vocab, draft_vocab)
+                if diff:
+                    raise DrafterMismatchError(
+                        f"the drafter {drafter.name} cannot draft for {target.name}: {diff}. "
+                        "A drafter must share the target's vocabulary."
+                    )
+            _refuse_known_aborts(p, target, drafter)
+
+        cfg = HostConfig(
+            model_path=str(target),
+            n_ctx=req.n_ctx,
+            n_threads=req.n_threads or max(1, os.cpu_count() or 1),
+            api_key=secrets.token_urlsafe(32),
+            chat_template=req.chat_template or "",
+            plan=p,
+        )
+        try:  # refuses bad settings here, before a process is started
+            build_params(cfg)
+        except (SpeculationError, TypeError, ValueError, OverflowError) as exc:
+            raise ModelLoadError(f"invalid speculative decoding settings: {exc}") from exc
+
+        say("loading model" + (" and drafter" if p.draft_path else ""))  # may raise: before the thread
+        engine = cls(f"tandem-llamacpp-{target.stem}")
+        engine.plan = p
+        engine.model_path = str(target)
+        engine._api_key = cfg.api_key
+        engine._n_ctx = req.n_ctx
+        engine._host = ServerProcess(cfg)
+        # Waits in a cancellable way: the GUI's Cancel (or Ctrl-C) returns at once and ends the
+        # child process with whatever it had loaded (issue 9).
+        engine._worker.run_load(lambda _say: engine._start(target.name, _say), progress)
+        return engine
+
+    # --- on the owner thread ----------------------------------------------------------------------
+    def _start(self, name: str, say: Callable[[str], None]) -> None:
+        host = self._host
+        assert host is not None  # set by load() before the job is queued
+        try:
+            host.start(lambda: self._worker.closed)
+        except HostError as exc:
+            raise ModelLoadError(
+                f"llama.cpp could not load {name}: {exc}",
+                "Check that the file is a complete model llama.cpp supports, or pick another file.",
+            ) from exc
+        say("ready")
+
+    def _free(self) -> None:
+        host = self._host
+        if host is not None:
+            host.stop()  # the model goes with the process
+
+    def _serve(self, request: _Request, job: Job[Event]) -> None:
+        if job.stopped():  # cancelled or closed while queued: do not start a prompt pass for nothing
+            job.emit(Finished("cancelled", 0, 0, 0.0, 0.0, 0, 0))
+            return
+        state = _StreamState(job, request.with_logprobs)
+        try:
+            self._stream_chunks(request.body, state.on_chunk, job.stopped)
+        except BaseException as exc:
+            if job.stopped():  # the connection went with a close or a cancel: that is the stop
+                state.cancelled = True
+            else:
+                state.error = state.error or exc
+        if state.error is not None:
+            raise state.error
+        fin = state.finish()
+        self.last_candidates = state.candidates if request.with_logprobs else None
+        job.emit(fin)
+
+    def _stream_chunks(
+        self, body: dict[str, Any], on_chunk: Callable[[Any], bool], stopped: Callable[[], bool]
+    ) -> None:
+        """POST a streamed chat request to the child and feed each chunk to ``on_chunk``.
+
+        The connection is shut down when ``on_chunk`` returns True or as soon as ``stopped()``
+        says so, also while the child is still in its prompt pass and has not even answered with
+        headers (a Stop during a long prompt no longer waits for the first token); llama.cpp
+        cancels a request whose connection is gone.
+        """
+        import http.client
+        import socket
+        from urllib.parse import urlsplit
+
+        host = self._host
+        if host is None or not host.address:
+            raise GenerationError("the model is not loaded", "Load a model first.")
+        where = urlsplit(host.address)
+        conn = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port, timeout=_READ_TIMEOUT)
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.wait(_STOP_POLL):
+                if stopped():
+                    with contextlib.suppress(OSError):
+                        if conn.sock is not None:
+                            conn.sock.shutdown(socket.SHUT_RDWR)  # wakes the blocked read
+                    return
+
+        watcher = threading.Thread(target=watch, name="tandem-llamacpp-stop", daemon=True)
+        try:
+            conn.connect()
+            watcher.start()
+            conn.request("POST", "/v1/chat/completions", json.dumps(body).encode(), self._headers())
+            response = conn.getresponse()
+            if response.status != 200:
+                raise GenerationError(f"llama.cpp: {_error_message(response.status, response.read())}")
+            for raw in response:
+                line = raw.decode("utf-8", "replace").strip()
+                field, _, data = line.partition(":")
+                data = data.strip()
+                if field not in ("data", "error") or not data:
+                    continue  # blank separators, comments, other SSE fields
+                if data == "[DONE]":
+                    return
+                try:
+                    chunk = json.loads(data)
+                except ValueError:
+                    raise GenerationError(f"unexpected chunk from llama.cpp: {data[:80]!r}") from None
+                if field == "error" and isinstance(chunk, dict) and "error" not in chunk:
+                    chunk = {"error": chunk}
+                if on_chunk(chunk):
+                    return
+        except (OSError, http.client.HTTPException) as exc:
+            if stopped():  # the watcher shut the socket: a stop, not a lost child
+                raise GenerationError("the request was stopped") from exc
+            raise self._lost(exc) from exc
+        finally:
+            done.set()
+            if watcher.is_alive():
+                watcher.join()
+            conn.close()
+        if stopped():
+            raise GenerationError("the request was stopped")
+        raise self._lost(None)  # the stream ended without its end marker
+
+    def _headers(self) -> dict[str, str]:
+        """What every call to the child's listener sends: the session key, a JSON body."""
+        return {"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"}
+
+    def _lost(self, exc: BaseException | None) -> GenerationError:
+        host = self._host
+        if host is not None and host.wait_ended(_EXIT_WAIT):
+            return GenerationError(
+                f"llama.cpp stopped while answering ({host.exit_description()}).", "Load the model again."
+            )
+        return GenerationError(f"llama.cpp did not finish its answer: {exc or 'the stream was cut'}")
+
+    # --- public API --------------------------------------------------------------------------------
+    @property
+    def listening_address(self) -> str:
+        host = self._host
+        return host.address if host is not None and host.alive else ""
+
+    @property
+    def speculative(self) -> bool:
+        return self.plan.speculative
+
+    @property
+    def n_ctx(self) -> int:
+        """The context length the model runs with (llama.cpp's own figure when one was asked)."""
+        if self._n_ctx <= 0 and self.listening_address:  # 0 = the model's training context
+            props = self._listener_call("/props", None)
+            self._n_ctx = int((props.get("default_generation_settings") or {}).get("n_ctx", 0))
+        return self._n_ctx
+
+    def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
+        """Prompt size in tokens with the chat template applied, as a chat request would build it.
+
+        xllamacpp has no tokenize call in Python, so this asks the child's loopback listener
+        (llama-server's ``/apply-template`` and ``/tokenize``) with the session key. Safe to call
+        from any thread; it does not wait for a running generation.
+        """
+        prompt = self._listener_call("/apply-template", {"messages": [dict(m) for m in messages]})["prompt"]
+        tokens = self._listener_call("/tokenize", {"content": prompt, "add_special": True})["tokens"]
+        return len(tokens)
+
+    def _listener_call(self, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
+        import json
+        import urllib.error
+        import urllib.request
+
+        address = self.listening_address
+        if self._worker.closed or not address:
+            raise GenerationError("the model is not loaded", "Load a model first.")
+        data = json.dumps(body).encode() if body is not None else None
+        try:
+            request = urllib.request.Request(address + path, data, self._headers())
+            with urllib.request.urlopen(request, timeout=60) as r:
+                reply = json.loads(r.read())
+        except (OSError, ValueError) as exc:  # URLError/HTTPError are OSErrors; bad JSON a ValueError
+            raise GenerationError(f"llama.cpp could not measure the prompt: {exc}") from exc
+        if not isinstance(reply, dict):
+            raise GenerationError(f"llama.cpp answered {path} with {reply!r}")
+        return reply
+
+    @property
+    def spec_kind(self) -> str | None:
+        """The method llama.cpp actually runs (``mtp`` when a Gemma 4 assistant was recognised), or None.
+
+        Several native types are joined with ``+`` in the order given.
+        """
+        if not self.plan.speculative:
+            return None
+        names = {t: m for m, t in translate.TYPE_BY_METHOD.items()}
+        return "+".join(names.get(t, t.lower()) for t in self.plan.types)
+
+    def generate(
+        self,
+        messages: Sequence[ChatMessage],
+        sampling: Sampling,
+        cancel: CancelToken | None = None,
+        top_logprobs: int = 0,
+        tools: Sequence[dict[str, Any]] | None = None,
+        tool_choice: Any = None,
+    ) -> Iterator[Event]:
+        """``tools`` / ``tool_choice`` (OpenAI shapes) go to llama.cpp's jinja chat template."""
+        if self._worker.closed:
+            raise GenerationError("the model is not loaded", "Load a model first.")
+        request: dict[str, Any] = {
+            "messages": [dict(m) for m in messages],
+            "stream": True,
+            "max_tokens": sampling.max_tokens,
+            "temperature": sampling.temperature,
+            "top_p": sampling.top_p,
+            "top_k": sampling.top_k,
+            "repeat_penalty": sampling.repeat_penalty,
+            "timings_per_token": True,
+        }
+        if sampling.seed is not None:
+            request["seed"] = sampling.seed
+        if sampling.stop:
+            request["stop"] = list(sampling.stop)
+        if top_logprobs:
+            request["logprobs"] = True
+            request["top_logprobs"] = top_logprobs
+        if tools:
+            request["tools"] = list(tools)
+            if tool_choice is not None:
+                request["tool_choice"] = tool_choice
+        job = _Request(request, bool(top_logprobs))
+        return self._worker.stream(lambda j: self._serve(job, j), cancel)
+
+    def close(self) -> None:
+        """Stop a running generation and free the model; returns within a second (issue 9).
+
+        Ending the child process stops a load or a prompt pass at once, however long it has left.
+        """
+        self._worker.close(wait=0)
+        host = self._host
+        if host is not None:
+            host.stop()
+        self._worker.close()
+
+    def __enter__(self) -> LlamaCppEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _error_message(status: int, raw: bytes) -> str:
+    """The message of an HTTP error answer of llama-server (``{"error": {"message": ...}}``)."""
+    try:
+        body = json.loads(raw or b"{}")
+    except ValueError:
+        body = None
+    return error_message_of(body) or f"HTTP {status}"
+
+
+class _StreamState:
+    """Per-request chunk -> event translation; runs on the engine thread inside the callback."""
+
+    def __init__(self, job: Job[Event], with_logprobs: bool) -> None:
+        self.job = job
+        self.with_logprobs = with_logprobs
+        self.timing = TimingsRounds()
+        self.error: BaseException | None = None
+        self.reason: FinishReason = "stop"
+        self.ids: list[int] = []
+        self.ids_complete = with_logprobs
+        self.candidates: list[list[TokenCandidate]] = []
+        self.cancelled = False
+        #: llama.cpp's own parse of tool calls (templates it knows): fragments per call index
+        self.tool_parts: dict[int, list[dict[str, Any]]] = {}
+
+    def on_chunk(self, chunk: Any) -> bool:
+        try:
+            return self._on_chunk(chunk)
+        except BaseException as exc:  # kept for the consumer, and the stream stops
+            self.error = exc
+            return True
+
+    def _on_chunk(self, chunk: Any) -> bool:
+        if not isinstance(chunk, dict):
+            raise GenerationError(f"unexpected chunk from llama.cpp: {chunk!r}")
+        if "error" in chunk or ("code" in chunk and "message" in chunk):
+            raise GenerationError(f"llama.cpp: {error_message_of(chunk) or chunk.get('error', chunk)}")
+        put = self.job.emit
+        choices = chunk.get("choices") or [{}]
+        choice = choices[0]
+        text = (choice.get("delta") or {}).get("content") or ""
+        for part in (choice.get("delta") or {}).get("tool_calls") or []:
+            self.tool_parts.setdefault(int(part.get("index", 0)), []).append(part.get("function") or {})
+        n_tokens, from_draft = self.timing.step(chunk.get("timings") or {})
+        for closed in self.timing.pop_closed():
+            put(closed)
+        if self.with_logprobs:
+            entries = (choice.get("logprobs") or {}).get("content") or []
+            end_of_generation = bool(choice.get("finish_reason")) and not text and not entries
+            if len(entries) != n_tokens and not end_of_generation:  # the stop token carries no logprobs
+                self.ids_complete = False
+            for e in entries:
+                self.ids.append(int(e["id"]))
+                self.candidates.append(
+                    [
+                        TokenCandidate(int(c["id"]), str(c["token"]), float(c["logprob"]))
+                        for c in e.get("top_logprobs", [])
+                    ]
+                )
+        if text or n_tokens:
+            put(TextDelta(text, n_tokens, from_draft))
+        if choice.get("finish_reason"):
+            self.reason = "length" if choice["finish_reason"] == "length" else "stop"
+        if self.job.stopped():  # the caller cancelled, the consumer left, or the engine is closing
+            self.cancelled = True
+            return True
+        return False
+
+    def finish(self) -> Finished:
+        for closed in self.timing.finish():
+            self.job.emit(closed)
+        t, counts = self.timing, self.timing.rounds
+        return Finished(
+            reason="cancelled" if self.cancelled else self.reason,
+            prompt_tokens=t.prompt_tokens,
+            completion_tokens=counts.emitted_total,
+            prompt_ms=t.prompt_ms,
+            decode_ms=t.decode_ms,
+            drafted_total=counts.drafted_total,
+            accepted_total=counts.accepted_total,
+            rounds=counts.round_count,
+            token_ids=list(self.ids) if self.ids_complete and self.with_logprobs else None,
+            tool_calls=_joined_tool_calls(self.tool_parts),
+        )
+
+
+def _joined_tool_calls(parts: dict[int, list[dict[str, Any]]]) -> list[dict[str, object]] | None:
+    """Streamed ``tool_calls`` fragments (name once, arguments in pieces) -> whole calls."""
+    import json
+
+    calls: list[dict[str, object]] = []
+    for index in sorted(parts):
+        name = "".join(str(f.get("name") or "") for f in parts[index])
+        raw = "".join(str(f.get("arguments") or "") for f in parts[index])
+        try:
+            arguments = json.loads(raw) if raw.strip() else {}
+        except json.JSONDecodeError:
+            log.info("llama.cpp tool call %r has arguments that are not JSON: %r", name, raw[:60])
+            continue
+        if name and isinstance(arguments, dict):
+            calls.append({"name": name, "arguments": arguments})
+    return calls or None
+
+
+def _facts(path: Path) -> GGUFFacts:
+    fields = read_header(path).fields
+    arch = str(fields.get("general.architecture") or "")
+
+    def number(key: str) -> int | None:
+        value = fields.get(f"{arch}.{key}")
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    return GGUFFacts(arch, number("embedding_length"), number("embedding_length_out"))
+
+
+def _refuse_known_aborts(p: translate.LlamaCppPlan, target: Path, drafter: Path) -> None:
+    """Refuse, in one line, a configuration llama.cpp is known to abort the process on.
+
+    A GGML_ASSERT ends the whole process, GUI included, so this runs before the engine is built,
+    whether the types came from Tandem's options or from an explicit engine-native setting.
+    """
+    try:
+        row = llamacpp_abort(p.types, _facts(target), _facts(drafter))
+    except GGUFFormatError as exc:
+        raise ModelLoadError(str(exc)) from exc
+    if row is None:
+        return
+    source = "your engine-native speculative.types" if p.user_driven else "the chosen method"
+    raise KnownAbortError(
+        f"refused: {row.speculative_type} ({source}) with the drafter {drafter.name} and the target "
+        f"{target.name} would abort llama.cpp and close the app; {row.advice}."
+    )
+
+
+def _probe(path: Path, role: str) -> Any:
+    if not path.exists():
+        raise ModelLoadError(
+            f"the {role} file {path} does not exist", "Download it again or pick another file."
+        )
+    if path.is_dir():
+        raise ModelLoadError(f"the {role} path {path} is a folder; llama.cpp needs a .gguf file")
+    try:
+        return vocab_info(path)
+    except GGUFFormatError as exc:
+        raise ModelLoadError(str(exc)) from exc

@@ -1,0 +1,736 @@
+"""The MLX engine: mlx-vlm drafters (Gemma 4 assistant, EAGLE-3, DFlash) and classic mlx-lm pairs.
+
+MLX arrays and streams are thread-affine, so one dedicated thread (``tandem-mlx-N``, an
+:class:`~app.core.engines.worker.EngineWorker`) owns everything MLX: it imports the libraries,
+loads target and drafter, and runs every generation, checking for a stop between tokens. The
+worker carries the job queue, the per-request events, typed errors on the caller's side (never
+chat text), cancel and close; this module supplies load, the generate steps and the release.
+
+Which library runs what (decided from the configs in :mod:`app.core.engines.mlx.pair`):
+
+* an mlx-vlm drafter (``mtp`` / ``eagle3`` / ``dflash``, kind from the drafter's ``model_type``):
+  target and drafter through mlx-vlm; rounds come from the drafter's per-round ``accept_lens`` /
+  ``draft_lens`` and the first ``accepted`` tokens of a round are marked ``from_draft``;
+* a plain language model as drafter (method ``draft``): target and drafter through mlx-lm, which
+  marks each token ``from_draft``; rounds are recovered from those marks;
+* no drafter: mlx-vlm for multimodal targets (``vision_config``), mlx-lm for text models;
+* model-free ``suffix`` / ``prompt-lookup`` (issue 11): the same target model (mlx-lm or mlx-vlm)
+  in Tandem's own decode loop (:mod:`app.core.engines.mlx.modelfree`), drafts from the suffix cache
+  (:mod:`app.core.speculative.suffix`); suffix decoding's corpus persists per vocabulary.
+
+Depth: ``num_speculative_tokens`` is the number of drafted tokens per round on every engine. mlx-vlm
+counts its ``draft_block_size`` with the verified token included, so N becomes a block of N + 1;
+unset keeps the drafter's trained depth (``block_size - 1`` drafts: 3 for the Gemma 4 assistant).
+A value above the trained depth is a ceiling for MTP drafters: mlx-vlm only drafts deeper once
+the trained depth is accepted often enough.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import time
+from collections.abc import Callable, Generator, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from app.core.engines.base import (
+    CancelToken,
+    ChatMessage,
+    ContextLengthError,
+    DrafterMismatchError,
+    EngineUnavailable,
+    Event,
+    Finished,
+    FinishReason,
+    GenerationError,
+    LoadRequest,
+    Round,
+    Sampling,
+    TextDelta,
+    TokenCandidate,
+)
+from app.core.engines.capability import Availability, engine_availability
+from app.core.engines.mlx.pair import PairPlan, plan_pair, vocabulary_difference
+from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner, TokenStep, classic_rounds
+from app.core.engines.worker import EngineClosed, EngineWorker, Job
+from app.core.speculative import RoundAccountant
+from app.core.speculative.options import SUFFIX_METHODS
+from app.core.speculative.suffix import (
+    Record,
+    SuffixCache,
+    SuffixStore,
+    key_for_messages,
+    vocabulary_fingerprint,
+)
+
+log = logging.getLogger(__name__)
+
+_thread_ids = itertools.count(1)
+#: How many recent tokens the repeat penalty looks at: llama.cpp's default ``repeat_last_n``, so
+#: both engines penalise the same window (mlx-lm and mlx-vlm default to 20).
+REPEAT_PENALTY_WINDOW = 64
+#: (token id, the log-probabilities it was chosen from when the library exposes them, else None)
+_Token = tuple[int, Any]
+
+
+def availability() -> Availability:
+    """Whether the MLX engine can run here, with the reason when not (never raises)."""
+    return engine_availability("mlx")
+
+
+def _clear_thread_streams() -> None:
+    """Release this thread's MLX streams before the thread ends.
+
+    MLX requires ``mx.clear_streams()`` at the end of every thread that used it: its automatic
+    clean-up runs too late (after the interpreter is gone) and the process can die at exit with
+    "terminate called without an active exception" (ml-explore/mlx#4327, Blaizzy/mlx-vlm#1945).
+    """
+    import sys
+
+    core = sys.modules.get("mlx.core")
+    clear = getattr(core, "clear_streams", None)
+    if callable(clear):
+        try:
+            clear()
+        except Exception:  # the thread is ending either way
+            log.debug("mx.clear_streams failed", exc_info=True)
+
+
+class _Loaded:
+    """Models and tokenizer; created, used and released on the MLX thread only."""
+
+    def __init__(self, plan: PairPlan) -> None:
+        self.plan = plan
+        self.target: Any = None
+        self.drafter: Any = None
+        self.tokenizer: Any = None
+        self.eos_ids: set[int] = set()
+        #: model-free methods: the suffix cache, and (suffix decoding) where it persists
+        self.suffix: SuffixCache | None = None
+        self.store: SuffixStore | None = None
+        self.cost: Any = None  # mlx_modelfree.VerifyCost, measured across requests
+
+
+def _eos_ids(tokenizer: Any, config: dict[str, Any]) -> set[int]:
+    out: set[int] = set()
+    for value in (
+        getattr(tokenizer, "eos_token_id", None),
+        config.get("eos_token_id"),
+        (config.get("text_config") or {}).get("eos_token_id"),
+        config.get("_generation_eos_token_id"),
+    ):
+        if isinstance(value, int):
+            out.add(value)
+        elif isinstance(value, list):
+            out.update(v for v in value if isinstance(v, int))
+    return out
+
+
+def _lifetime_drafted(drafter: Any) -> int | None:
+    value = getattr(drafter, "speculative_total_drafted", None)
+    return int(value) if isinstance(value, int | float) else None
+
+
+class VlmRoundReader:
+    """(drafted, accepted) of each new mlx-vlm round, read from the drafter's own counters.
+
+    mlx-vlm appends to ``accept_lens`` once per round; most drafters also keep ``draft_lens``, and
+    recent mlx-vlm keeps lifetime totals (``speculative_total_drafted``) for every drafter. The
+    draft count comes from ``draft_lens``, else from the lifetime total's step; when neither is
+    there it is unknown and :attr:`drafted_known` turns False (a draft count is never assumed equal
+    to the accepted count: that reported a false 100% acceptance, issue 8 item 13).
+    """
+
+    def __init__(self, drafter: Any) -> None:
+        self.drafter = drafter
+        self.drafted_known = True
+        #: whether the round returned by the last :meth:`poll` has a known draft count
+        self.last_round_known = True
+        self._seen = 0
+        # mlx-vlm resets these when its rounds start, which is after the first token.
+        drafter.accept_lens = []
+        if hasattr(drafter, "draft_lens"):
+            drafter.draft_lens = []
+        self._total = _lifetime_drafted(drafter)
+
+    def poll(self) -> tuple[int, int] | None:
+        """The round that starts at the token just produced, or None if no round started."""
+        accepts = self.drafter.accept_lens
+        if len(accepts) < self._seen:  # mlx-vlm reset the list at its first round
+            self._seen = 0
+        if len(accepts) <= self._seen:
+            return None
+        new_rounds = len(accepts) - self._seen
+        self._seen = len(accepts)
+        accepted = int(accepts[-1])
+        drafts = getattr(self.drafter, "draft_lens", None)
+        total = _lifetime_drafted(self.drafter)
+        drafted: int | None = None
+        if isinstance(drafts, list) and len(drafts) == len(accepts):
+            drafted = int(drafts[-1])
+        elif total is not None and self._total is not None and new_rounds == 1:
+            drafted = total - self._total
+        self._total = total
+        self.last_round_known = drafted is not None and drafted >= max(accepted, 1)  # drafts >= 1
+        if not self.last_round_known:
+            self.drafted_known = False
+            return accepted, accepted  # for the from-draft marks only; reported as unknown
+        assert drafted is not None
+        return drafted, accepted
+
+
+class MLXEngine:
+    """Loads a target (and optionally a drafter) on its own thread; see the module docstring."""
+
+    name = "mlx"
+
+    def __init__(self, req: LoadRequest) -> None:
+        self.request = req
+        #: how the pair runs; decided (and validated) on the MLX thread by :meth:`load`
+        self.plan: PairPlan | None = None
+        #: user-facing remarks made at load (e.g. an auto-detected drafter kind)
+        self.notes: tuple[str, ...] = ()
+        #: "mtp" | "eagle3" | "dflash" | "draft", or None when speculation is off
+        self.spec_kind: str | None = None
+        #: drafted tokens per round requested from the library (None without speculation)
+        self.draft_tokens: int | None = None
+        #: drafted tokens per round when the user sets nothing (the drafter's trained depth)
+        self.default_draft_tokens: int | None = None
+        #: the drafter only supports temperature 0 (generate() refuses sampling up front)
+        self.greedy_only = False
+        #: top candidates per completion token of the last request that asked for them (row i:
+        #: the i-th completion token, an end-of-generation token included); None when not asked
+        #: or when the library does not expose them (mlx-vlm's speculative rounds)
+        self.last_candidates: list[list[TokenCandidate]] | None = None
+        #: model-free methods: time spent proposing drafts in the last request (seconds) and how
+        #: many proposals were made, to measure the suffix cache's overhead per step
+        self.last_draft_stats: dict[str, float] = {}
+        #: model-free methods: cut drafts where verifying a token costs more than it is expected to
+        #: save (see mlx_modelfree.VerifyCost); tests that need every proposal verified turn it off
+        self.cost_gate = True
+        self._state: _Loaded | None = None
+        #: the one thread that touches MLX (issue 9: the shared owner thread of every engine)
+        self._worker = EngineWorker(f"tandem-mlx-{next(_thread_ids)}", "MLX", free=self._release)
+
+    # --- loading ------------------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, req: LoadRequest, progress: Callable[[str], None] | None = None) -> MLXEngine:
+        """Load target (+ drafter) on a new MLX thread; the pair is validated before any weights.
+
+        ``progress`` is called on the caller's thread with short status lines.
+        """
+        avail = availability()
+        if not avail.ok:
+            raise EngineUnavailable(f"Apple MLX is unavailable: {avail.reason}.")
+        engine = cls(req)
+        engine._worker.run_load(engine._load_job, progress)  # closes the engine when it fails
+        for note in engine.notes:
+            log.info("MLX: %s", note)
+        return engine
+
+    def _load_job(self, say: Callable[[str], None]) -> None:
+        self._state = self._load_models(say)
+
+    def _load_models(self, say: Callable[[str], None]) -> _Loaded:
+        plan = plan_pair(self.request.model_path, self.request.speculation)
+        self.plan = plan
+        self.notes = plan.notes
+        self.spec_kind = plan.kind
+        self.draft_tokens = plan.draft_tokens
+        self.default_draft_tokens = plan.default_draft_tokens
+        spec = self.request.speculation
+        state = _Loaded(plan)
+        target_path = Path(self.request.model_path)
+        from transformers import AutoTokenizer
+
+        for note in plan.notes:
+            say(note)
+        say(f"Loading {target_path.name} with {'mlx-vlm' if plan.backend == 'vlm' else 'mlx-lm'}")
+        state.tokenizer = AutoTokenizer.from_pretrained(str(target_path))
+        state.eos_ids = _eos_ids(state.tokenizer, plan.target_config)
+        if plan.kind == "draft" and spec.draft_model_path:
+            # Tokenizers are cheap: refuse a different vocabulary before loading any weights.
+            self._check_classic_vocabulary(state.tokenizer, Path(spec.draft_model_path))
+        if plan.backend == "vlm":
+            from mlx_vlm.utils import load_model as vlm_load_model
+
+            state.target = vlm_load_model(target_path)
+        else:
+            from mlx_lm.utils import load_model as lm_load_model
+
+            state.target, _ = lm_load_model(target_path)
+
+        if plan.kind in SUFFIX_METHODS:
+            self._open_suffix_cache(state, plan)
+            return state
+        if plan.kind is None:
+            return state
+        assert spec.draft_model_path is not None
+        drafter_path = Path(spec.draft_model_path)
+        say(f"Loading drafter {drafter_path.name} ({plan.kind})")
+        if plan.kind == "draft":
+            from mlx_lm.models.cache import can_trim_prompt_cache, make_prompt_cache
+            from mlx_lm.utils import load_model as lm_load_model
+
+            state.drafter, _ = lm_load_model(drafter_path)
+            if not can_trim_prompt_cache(make_prompt_cache(state.target)):
+                raise DrafterMismatchError(
+                    "This target's KV cache cannot be rolled back, which classic speculative decoding needs.",
+                    hint="Turn speculative decoding off for this model.",
+                )
+        else:
+            from mlx_vlm.speculative.drafters import load_drafter, validate_drafter_compatibility
+
+            state.drafter, kind = load_drafter(str(drafter_path), kind=plan.kind)
+            if kind != plan.kind:
+                raise DrafterMismatchError(f"mlx-vlm runs this drafter as {kind!r}, not {plan.kind!r}.")
+            say("Checking the drafter against the target")
+            try:
+                validate_drafter_compatibility(state.target, state.drafter, kind)
+            except ValueError as exc:
+                raise DrafterMismatchError(f"The drafter does not fit this target: {exc}") from exc
+            self.greedy_only = bool(getattr(state.drafter, "requires_greedy_sampling", False))
+        return state
+
+    def _open_suffix_cache(self, state: _Loaded, plan: PairPlan) -> None:
+        if plan.backend == "lm":
+            from mlx_lm.models.cache import can_trim_prompt_cache, make_prompt_cache
+
+            if not can_trim_prompt_cache(make_prompt_cache(state.target)):
+                raise DrafterMismatchError(
+                    f"This model's KV cache cannot be rolled back, which {plan.kind} decoding needs.",
+                    hint="Turn speculative decoding off for this model.",
+                )
+        if plan.kind == "suffix":
+            # Token ids mean something for one vocabulary only: one stored corpus per vocabulary.
+            state.store = SuffixStore(vocabulary_fingerprint(state.tokenizer.get_vocab()))
+            state.suffix = state.store.open_cache()
+        else:  # prompt lookup: the request's own text, nothing kept between requests
+            state.suffix = SuffixCache()
+
+    @staticmethod
+    def _check_classic_vocabulary(target_tokenizer: Any, drafter_path: Path) -> None:
+        if not any((drafter_path / f).is_file() for f in ("tokenizer.json", "tokenizer.model", "vocab.json")):
+            return  # no tokenizer shipped with the drafter: the config-level check already ran
+        from transformers import AutoTokenizer
+
+        drafter_tokenizer = AutoTokenizer.from_pretrained(str(drafter_path))
+        diff = vocabulary_difference(target_tokenizer.get_vocab(), drafter_tokenizer.get_vocab())
+        if diff:
+            raise DrafterMismatchError(f"The drafter's vocabulary differs from the target's: {diff}.")
+
+    # --- generation ---------------------------------------------------------------------------
+
+    def generate(
+        self,
+        messages: Sequence[ChatMessage],
+        sampling: Sampling,
+        cancel: CancelToken | None = None,
+        top_logprobs: int = 0,
+        tools: Sequence[dict[str, Any]] | None = None,
+        tool_choice: Any = None,
+    ) -> Iterator[Event]:
+        """Stream TextDelta / Round / Finished events; typed errors are raised here.
+
+        ``tools`` (OpenAI shapes) go to the tokenizer's chat template (``tool_choice`` is not a
+        template input; the template decides).
+
+        ``sampling`` is already valid (:class:`Sampling` checks itself, max tokens included).
+        ``top_logprobs`` > 0 records that many candidates per token in :attr:`last_candidates`,
+        from the log-probabilities the sampler chose from (repeat penalty applied).
+        """
+        if self._worker.closed:
+            raise EngineClosed()
+        if isinstance(top_logprobs, bool) or not isinstance(top_logprobs, int) or top_logprobs < 0:
+            raise GenerationError(
+                f"top_logprobs must be 0 or a positive whole number (got {top_logprobs!r})."
+            )
+        if self.greedy_only and sampling.temperature > 0:
+            raise GenerationError(
+                f"This drafter ({self.spec_kind}) supports greedy decoding only; temperature "
+                f"{sampling.temperature:g} cannot be used with it.",
+                hint="Set the temperature to 0, or turn speculative decoding off to sample.",
+            )
+        plan = self.plan
+        if (
+            sampling.repeat_penalty != 1.0
+            and plan is not None
+            and plan.backend == "vlm"
+            and plan.kind
+            and plan.kind not in SUFFIX_METHODS  # Tandem's own loop applies the penalty every step
+        ):
+            # mlx-vlm applies logits processors to the prefill token only, not to its
+            # speculative rounds: the penalty would silently stop after the first token.
+            raise GenerationError(
+                f"mlx-vlm does not apply a repeat penalty in its speculative rounds ({self.spec_kind}); "
+                f"a repeat penalty of {sampling.repeat_penalty:g} cannot be used with this drafter.",
+                hint="Set the repeat penalty to 1 (off), or turn speculative decoding off.",
+            )
+        self.last_candidates = None
+        msgs = list(messages)
+        tool_list = list(tools) if tools else None
+        return self._worker.stream(
+            lambda job: self._generate_job(job, msgs, sampling, top_logprobs, tool_list), cancel
+        )
+
+    def _generate_job(
+        self,
+        job: Job[Event],
+        messages: list[ChatMessage],
+        sampling: Sampling,
+        top_logprobs: int,
+        tools: list[dict[str, Any]] | None = None,
+    ) -> None:
+        if self._state is None:
+            raise EngineClosed()
+        self._job_tools = tools  # read by _prompt_ids; jobs run one at a time on this thread
+        try:
+            for ev in self._run(self._state, messages, sampling, job.stopped, top_logprobs):
+                job.emit(ev)
+        finally:
+            self._job_tools = None
+
+    @property
+    def candidates_with_speculation(self) -> bool:
+        """Whether top candidates (``top_logprobs``) are recorded with speculation on too: Tandem's
+        model-free loop and mlx-lm's classic loop expose the target's log-probabilities."""
+        plan = self.plan
+        return plan is not None and (plan.kind in SUFFIX_METHODS or plan.kind == "draft" or plan.kind is None)
+
+    @property
+    def n_ctx(self) -> int:
+        """The context length asked at load: the prompt and the answer must fit in it."""
+        return self.request.n_ctx
+
+    def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
+        """Prompt size in tokens with the chat template applied (as ``generate`` builds it).
+
+        Runs on the MLX thread like every use of the tokenizer; used for context trimming.
+        """
+        msgs = list(messages)
+
+        def count() -> int:
+            if self._state is None:
+                raise EngineClosed()
+            return len(self._prompt_ids(self._state, msgs))
+
+        return self._worker.call(count)
+
+    def _prompt_ids(self, state: _Loaded, messages: list[ChatMessage]) -> list[int]:
+        tok = state.tokenizer
+        template = self.request.chat_template or None
+        if template is None and not getattr(tok, "chat_template", None):
+            text = "".join(f"{m['role']}: {m['content']}\n" for m in messages) + "assistant: "
+            return list(tok.encode(text))
+        try:
+            ids = tok.apply_chat_template(
+                [dict(m) for m in messages],
+                chat_template=template,
+                add_generation_prompt=True,
+                tokenize=True,
+                return_dict=False,
+                **({"tools": self._job_tools} if getattr(self, "_job_tools", None) else {}),
+            )
+        except Exception as exc:
+            raise GenerationError(f"The chat template failed on these messages: {exc}") from exc
+        return [int(i) for i in ids]
+
+    def _token_steps(
+        self,
+        state: _Loaded,
+        prompt: list[int],
+        sampling: Sampling,
+        budget: int,
+        vlm_rounds: VlmRoundReader | None,
+        conversation: str | None = None,
+    ) -> Generator[TokenStep[_Token], None, None]:
+        """Yield ((token, logprobs or None), round started at this token) from the right library.
+
+        ``budget`` is the number of new tokens that fit (max tokens, cut to the context). MLX
+        thread only.
+        """
+        import mlx.core as mx
+
+        plan = state.plan
+        if sampling.seed is not None:
+            mx.random.seed(sampling.seed)
+        top_p = sampling.top_p if 0.0 < sampling.top_p < 1.0 else None
+        penalty = sampling.repeat_penalty if sampling.repeat_penalty != 1.0 else None
+        if plan.kind in SUFFIX_METHODS:
+            yield from self._model_free_steps(state, prompt, sampling, budget, conversation)
+            return
+        if plan.backend == "vlm":
+            from mlx_vlm.generate.ar import generate_step as vlm_step
+
+            kwargs: dict[str, Any] = {}
+            if vlm_rounds is not None:
+                kwargs = {
+                    "draft_model": vlm_rounds.drafter,
+                    "draft_kind": plan.kind,
+                    "draft_block_size": plan.vlm_block_size,
+                }
+            gen = vlm_step(
+                mx.array([prompt]),
+                state.target,
+                None,
+                None,
+                max_tokens=budget,
+                temperature=sampling.temperature,
+                top_p=top_p if top_p is not None else 1.0,
+                top_k=sampling.top_k,
+                repetition_penalty=penalty,
+                repetition_context_size=REPEAT_PENALTY_WINDOW,
+                seed=sampling.seed,
+                **kwargs,
+            )
+            try:
+                for tok, logprobs in gen:
+                    rnd = vlm_rounds.poll() if vlm_rounds is not None else None
+                    value: Any = tok
+                    yield (int(value[0] if isinstance(value, list) else value), logprobs), rnd
+            finally:
+                gen.close()
+            return
+
+        from mlx_lm.generate import generate_step as lm_step
+        from mlx_lm.generate import speculative_generate_step
+        from mlx_lm.sample_utils import make_logits_processors, make_sampler
+
+        sampler = make_sampler(temp=sampling.temperature, top_p=top_p or 0.0, top_k=sampling.top_k)
+        processors = make_logits_processors(
+            repetition_penalty=penalty, repetition_context_size=REPEAT_PENALTY_WINDOW
+        )
+        prompt_arr = mx.array(prompt, dtype=mx.uint32)
+        if state.drafter is None:
+            plain = lm_step(
+                prompt_arr, state.target, max_tokens=budget, sampler=sampler, logits_processors=processors
+            )
+            try:
+                for tok, logprobs in plain:
+                    yield (int(tok), logprobs), None
+            finally:
+                plain.close()
+            return
+        k = plan.draft_tokens or 1
+        if penalty is not None:
+            # mlx-lm's speculative loop hands its processors the tokens from the prompt's last one
+            # on (the rest of the prompt goes through a prefill they never see), while its plain
+            # loop hands them the whole prompt: put the rest back, or the penalty (and so the
+            # greedy output) would differ with speculation on.
+            from mlx_lm.sample_utils import make_repetition_penalty
+
+            penalise = make_repetition_penalty(penalty, REPEAT_PENALTY_WINDOW)
+            before = mx.array(prompt[-REPEAT_PENALTY_WINDOW - 1 : -1], dtype=mx.uint32)
+
+            def with_prompt(tokens: Any, logits: Any) -> Any:
+                return penalise(mx.concatenate([before, tokens]), logits)
+
+            processors = [with_prompt]
+        spec_gen = speculative_generate_step(
+            prompt_arr,
+            state.target,
+            state.drafter,
+            num_draft_tokens=k,
+            max_tokens=budget,
+            sampler=sampler,
+            logits_processors=processors,
+        )
+        try:
+            yield from classic_rounds((((int(t), lp), bool(d)) for t, lp, d in spec_gen), k, budget)
+        finally:
+            spec_gen.close()
+
+    def _model_free_steps(
+        self, state: _Loaded, prompt: list[int], sampling: Sampling, budget: int, conversation: str | None
+    ) -> Generator[TokenStep[_Token], None, None]:
+        """Suffix decoding / prompt lookup in Tandem's own loop; MLX thread only."""
+        from mlx_lm.sample_utils import make_logits_processors, make_sampler
+
+        from app.core.engines.mlx.modelfree import LmTarget, VerifyCost, VlmTarget, model_free_steps
+
+        plan = state.plan
+        assert state.suffix is not None
+        top_p = sampling.top_p if 0.0 < sampling.top_p < 1.0 else None
+        penalty = sampling.repeat_penalty if sampling.repeat_penalty != 1.0 else None
+        sampler = make_sampler(temp=sampling.temperature, top_p=top_p or 0.0, top_k=sampling.top_k)
+        processors = make_logits_processors(
+            repetition_penalty=penalty, repetition_context_size=REPEAT_PENALTY_WINDOW
+        )
+        target = LmTarget(state.target) if plan.backend == "lm" else VlmTarget(state.target)
+        store = state.store
+
+        def persist(tail: list[int], response: list[int]) -> None:
+            if store is not None:
+                try:
+                    store.append(Record(tail, response, conversation))
+                except OSError as exc:  # a full disk must not fail the answer
+                    log.warning("could not store the learned answer: %s", exc)
+
+        stats: dict[str, float] = {}
+        self.last_draft_stats = stats
+        if state.cost is None:
+            state.cost = VerifyCost()
+        yield from model_free_steps(
+            target,
+            state.suffix,
+            prompt,
+            budget=budget,
+            max_draft=plan.draft_tokens or 1,
+            use_global=plan.kind == "suffix",
+            sampler=sampler,
+            processors=processors,
+            learn=plan.kind == "suffix",
+            conversation=conversation,
+            on_learned=persist,
+            stats=stats,
+            cost=state.cost if self.cost_gate else None,
+        )
+
+    def _candidates(self, state: _Loaded, logprobs: Any, k: int) -> list[TokenCandidate]:
+        """The ``k`` most likely tokens of one step, best first; MLX thread only."""
+        import mlx.core as mx
+
+        flat = logprobs.reshape(-1).astype(mx.float32)
+        k = min(k, int(flat.shape[0]))
+        top: Any = mx.argpartition(-flat, kth=k - 1)[:k]  # Any: mlx types tolist() as a union
+        pairs = sorted(zip(top.tolist(), flat[top].tolist(), strict=True), key=lambda p: -p[1])
+        tok = state.tokenizer
+        return [TokenCandidate(int(i), str(tok.decode([int(i)])), float(lp)) for i, lp in pairs]
+
+    def _run(
+        self,
+        state: _Loaded,
+        messages: list[ChatMessage],
+        sampling: Sampling,
+        stopped: Callable[[], bool],
+        top_logprobs: int = 0,
+    ) -> Iterator[Event]:
+        """The generate steps, on the MLX thread: ``stopped()`` is checked before every token."""
+        prompt = self._prompt_ids(state, messages)
+        n_ctx = self.request.n_ctx
+        if len(prompt) >= n_ctx:
+            raise ContextLengthError(len(prompt), n_ctx)
+        # Generation stops at the context's end like llama.cpp's does (finish reason "length").
+        budget = min(sampling.max_tokens, n_ctx - len(prompt))
+        tok = state.tokenizer
+        decoder = IncrementalDecoder(lambda ids: str(tok.decode(list(ids), skip_special_tokens=True)))
+        stops = StopScanner(sampling.stop)
+        rounds = RoundAccountant() if state.plan.kind is not None else None
+        vlm_rounds = (
+            VlmRoundReader(state.drafter)
+            if state.plan.backend == "vlm" and state.drafter is not None
+            else None
+        )
+        candidates: list[list[TokenCandidate]] | None = [] if top_logprobs > 0 else None
+        ids: list[int] = []
+        n_tokens = 0  # completion tokens, the end-of-generation token included
+        reason: FinishReason = "length"
+        t0 = time.perf_counter()
+        t_first: float | None = None
+
+        n_rounds = 0
+        drafted_total = 0
+        #: accountant index of the first round whose draft count is unknown (mlx-vlm only)
+        first_unknown: int | None = None
+
+        def closed_rounds() -> Iterator[Round]:
+            nonlocal n_rounds, drafted_total
+            if rounds is not None:
+                for r in rounds.pop_closed():
+                    n_rounds += 1
+                    known = first_unknown is None or r.index < first_unknown
+                    drafted = r.drafted if known else 0
+                    drafted_total += drafted
+                    yield Round(r.index, drafted, r.accepted, r.emitted, drafted_known=known)
+
+        steps = self._token_steps(state, prompt, sampling, budget, vlm_rounds, key_for_messages(messages))
+        try:
+            while True:
+                if stopped():
+                    reason = "cancelled"
+                    break
+                try:
+                    (token, logprobs), new_round = next(steps)
+                except StopIteration:
+                    break
+                if t_first is None:
+                    t_first = time.perf_counter()
+                if candidates is not None:
+                    if logprobs is None:  # mlx-vlm's speculative rounds expose no logits
+                        candidates = None
+                    else:
+                        candidates.append(self._candidates(state, logprobs, top_logprobs))
+                if rounds is not None and new_round is not None:
+                    rounds.start_round(*new_round)
+                    if vlm_rounds is not None and not vlm_rounds.last_round_known and first_unknown is None:
+                        first_unknown = rounds.round_count  # the index the round just opened will get
+                from_draft = rounds.token() if rounds is not None else False
+                n_tokens += 1
+                yield from closed_rounds()
+                if token in state.eos_ids:
+                    # Counted (the model produced it, and its round emitted it) but not streamed:
+                    # it is not in token_ids and carries only the text still held back.
+                    reason = "stop"
+                    yield TextDelta(stops.feed(decoder.flush()) + stops.flush(), 1, from_draft)
+                    break
+                ids.append(token)
+                piece = stops.feed(decoder.add(token))
+                if n_tokens >= budget and not stops.stopped:
+                    piece += stops.feed(decoder.flush()) + stops.flush()
+                yield TextDelta(piece, 1, from_draft)
+                if stops.stopped:
+                    reason = "stop"
+                    break
+                if n_tokens >= budget:
+                    break
+        finally:
+            steps.close()
+        t_end = time.perf_counter()
+        tail = "" if stops.stopped else stops.feed(decoder.flush()) + stops.flush()
+        if tail:
+            yield TextDelta(tail, 0, False)
+        if rounds is not None:
+            rounds.finish()
+            yield from closed_rounds()
+        self.last_candidates = candidates
+        first = t_first if t_first is not None else t_end
+        yield Finished(
+            reason=reason,
+            prompt_tokens=len(prompt),
+            completion_tokens=n_tokens,
+            prompt_ms=(first - t0) * 1000.0,
+            decode_ms=(t_end - first) * 1000.0,
+            drafted_total=drafted_total,
+            accepted_total=rounds.accepted_total if rounds is not None else 0,
+            rounds=n_rounds,
+            token_ids=ids,
+            drafted_known=vlm_rounds is None or vlm_rounds.drafted_known,
+        )
+
+    # --- shutdown -----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Stop any running generation and release target and drafter; returns within a second.
+
+        A prefill that cannot be interrupted ends in the background, then the thread frees.
+        """
+        self._worker.close()
+
+    def _release(self) -> None:
+        """The worker's free step, on the MLX thread as it ends."""
+        self._state = None
+        try:
+            import mlx.core as mx
+
+            mx.clear_cache()
+        except Exception:  # releasing must not fail a close
+            log.debug("mx.clear_cache failed", exc_info=True)
+        _clear_thread_streams()
+
+    def __enter__(self) -> MLXEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

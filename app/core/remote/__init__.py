@@ -1,1 +1,0 @@
-"""Remote servers: endpoints and keys, acceptance parsers, and serve commands from the registry."""

@@ -1,0 +1,617 @@
+"""The local OpenAI-compatible server: a Starlette app run by uvicorn on its own thread.
+
+``LocalServer(model, config).start()`` binds (127.0.0.1 by default), serves ``GET /v1/models`` and
+``POST /v1/chat/completions`` (SSE when ``stream`` is true) until :meth:`LocalServer.stop`. Every
+request needs ``Authorization: Bearer <key>``; bodies and ``max_tokens`` are bounded; errors use
+OpenAI's shape.
+
+Requests reach the engine through its public ``generate``: each one is pumped by a short-lived
+``tandem-serve-gen-N`` thread that moves the engine's events onto the event loop. The engine runs
+one job at a time on its own worker thread, so the server's requests and the GUI chat share one
+queue; :class:`Admission` bounds how many server requests may run or wait (the rest get 429 with
+``Retry-After``). A client that disconnects cancels its generation (its :class:`CancelToken`), so
+the engine is free for the next request as soon as the current token is done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import json
+import logging
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app.core.cancel import CancelToken
+from app.core.engines.base import ContextLengthError, EngineError, Event, Finished, Round, TextDelta
+from app.core.serving import protocol as P
+from app.core.serving.keys import matches
+from app.core.serving.tool_stream import Piece, ToolCallStream
+
+log = logging.getLogger(__name__)
+
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def is_loopback(host: str) -> bool:
+    return host in LOOPBACK
+
+
+@dataclass(frozen=True)
+class ServedModel:
+    """What the server serves: the engine, the id clients see, how to read its tool calls."""
+
+    engine: Any
+    model_id: str
+    #: the tool-call style of the family (``tool_parser``), or None (tool calls stay text)
+    tool_style: str | None = None
+    #: the speculative method the engine runs, or None when speculation is off
+    spec_method: str | None = None
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    api_key: str
+    host: str = "127.0.0.1"
+    #: 0 picks a free port
+    port: int = 8080
+    #: requests that may wait while one runs; one more gets 429
+    max_waiting: int = 4
+    retry_after_s: int = 5
+    limits: P.Limits = field(default_factory=P.Limits)
+    #: CORS origins allowed to call the server from a browser; none by default
+    cors_origins: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.api_key:
+            raise ValueError("the server needs an API key")
+        if self.max_waiting < 0:
+            raise ValueError("max_waiting must be 0 or more")
+
+
+@dataclass(frozen=True)
+class ServedRequest:
+    """One answered request, for the GUI's log and the CLI's output."""
+
+    when: float
+    client: str
+    stream: bool
+    status: str  # "ok" | "cancelled" | "error"
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    drafted: int = 0
+    accepted: int = 0
+    rounds: int = 0
+    acceptance_rate: float | None = None
+    mean_accepted_length: float | None = None
+    decode_tps: float | None = None
+    tool_calls: int = 0
+    error: str = ""
+
+
+class Admission:
+    """At most ``1 + max_waiting`` server requests in flight (running or waiting their turn)."""
+
+    def __init__(self, max_waiting: int) -> None:
+        self.limit = 1 + max_waiting
+        self._lock = threading.Lock()
+        self._count = 0
+
+    def try_enter(self) -> bool:
+        with self._lock:
+            if self._count >= self.limit:
+                return False
+            self._count += 1
+            return True
+
+    def leave(self) -> None:
+        with self._lock:
+            self._count -= 1
+
+    @property
+    def in_flight(self) -> int:
+        with self._lock:
+            return self._count
+
+
+class _Auth:
+    """ASGI middleware: every HTTP request needs the Bearer key (checked before the body is read)."""
+
+    def __init__(self, app: ASGIApp, key: Callable[[], str]) -> None:
+        self.app = app
+        self.key = key
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") == "OPTIONS":
+            await self.app(scope, receive, send)
+            return
+        header = dict(scope.get("headers") or []).get(b"authorization", b"").decode("latin-1")
+        scheme, _, given = header.partition(" ")
+        if scheme.lower() != "bearer" or not matches(given.strip(), self.key()):
+            message = "Invalid API key." if header else "Missing API key: send 'Authorization: Bearer <key>'."
+            response = JSONResponse(
+                P.error_body(message, "invalid_request_error", None, "invalid_api_key"),
+                status_code=401,
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+_DONE = object()
+
+
+class _Pump:
+    """Moves one request's engine events onto the event loop from a ``tandem-serve-gen`` thread."""
+
+    counter = 0
+
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        events: Callable[[], Iterator[Event]],
+        on_end: Callable[[_Pump], None],
+    ) -> None:
+        _Pump.counter += 1
+        self.loop = loop
+        self.queue: asyncio.Queue[object] = asyncio.Queue()
+        self.cancel = CancelToken()
+        self._events = events
+        self._on_end = on_end
+        #: what the engine did, as the pump saw it (complete even when the client left early)
+        self.rounds: list[Round] = []
+        self.finished: Finished | None = None
+        #: set by the response handler: how the request ended for the client
+        self.status = "cancelled"
+        self.tool_calls = 0
+        self.error = ""
+        self._sides_left = 2  # the engine side (this thread) and the client side (the handler)
+        self._sides_lock = threading.Lock()
+        self.on_both_done: Callable[[], None] | None = None
+        self.thread = threading.Thread(
+            target=self._run, name=f"tandem-serve-gen-{_Pump.counter}", daemon=True
+        )
+
+    def side_done(self) -> None:
+        """Called once by each side; the request is reported when both are done."""
+        with self._sides_lock:
+            self._sides_left -= 1
+            last = self._sides_left == 0
+        if last and self.on_both_done is not None:
+            self.on_both_done()
+
+    def _put(self, item: object) -> bool:
+        try:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
+        except RuntimeError:  # the loop is gone (server stopped): stop the generation
+            self.cancel.cancel()
+            return False
+        return True
+
+    def _run(self) -> None:
+        try:
+            for ev in self._events():
+                if isinstance(ev, Round):
+                    self.rounds.append(ev)
+                elif isinstance(ev, Finished):
+                    self.finished = ev
+                if not self._put(ev):
+                    break
+        except BaseException as exc:
+            self._put(exc)
+        finally:
+            self._put(_DONE)
+            self._on_end(self)
+
+    async def items(self) -> AsyncIterator[Event]:
+        while True:
+            item = await self.queue.get()
+            if item is _DONE:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item  # type: ignore[misc]  # the queue holds events and the two sentinels
+
+
+class LocalServer:
+    """One HTTP server over one served model; :meth:`start` and :meth:`stop` from any thread."""
+
+    def __init__(
+        self,
+        model: ServedModel | None,
+        config: ServerConfig,
+        on_request: Callable[[ServedRequest], None] | None = None,
+    ) -> None:
+        self.config = config
+        self._model = model
+        self.on_request = on_request
+        self.admission = Admission(config.max_waiting)
+        self._pumps: set[_Pump] = set()
+        self._pumps_lock = threading.Lock()
+        self._uvicorn: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._sock: socket.socket | None = None
+        self._startup_error: BaseException | None = None
+        self.port = 0
+        self.app = self._build_app()
+
+    # --- model -----------------------------------------------------------------------------------
+    @property
+    def model(self) -> ServedModel | None:
+        return self._model
+
+    def set_model(self, model: ServedModel | None) -> None:
+        """Serve another model (or none: requests get 503) from the next request on."""
+        self._model = model
+
+    # --- lifecycle ---------------------------------------------------------------------------------
+    @property
+    def address(self) -> str:
+        host = self.config.host
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{self.port}/v1"
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self, timeout: float = 20.0) -> None:
+        """Bind and serve; returns once requests are answered. OSError when the port is taken."""
+        if self.running:
+            return
+        family = socket.AF_INET6 if ":" in self.config.host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((self.config.host, self.config.port))
+        except OSError:
+            sock.close()
+            raise
+        sock.listen(64)
+        self._sock = sock
+        self.port = sock.getsockname()[1]
+        if not is_loopback(self.config.host):
+            log.warning(
+                "the API server listens on %s: other machines on the network can reach it "
+                "(every request still needs the API key)",
+                self.config.host,
+            )
+        cfg = uvicorn.Config(
+            self.app,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            timeout_graceful_shutdown=2,
+            loop="asyncio",
+            http="h11",
+        )
+        self._uvicorn = uvicorn.Server(cfg)
+        self._startup_error = None
+        self._thread = threading.Thread(target=self._serve, name="tandem-serve", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self._uvicorn.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise OSError(f"the API server did not start: {self._startup_error or 'timed out'}")
+            time.sleep(0.02)
+
+    def _serve(self) -> None:
+        assert self._uvicorn is not None and self._sock is not None
+        try:
+            self._uvicorn.run(sockets=[self._sock])
+        except BaseException as exc:  # reported by start() / logged
+            self._startup_error = exc
+            log.exception("the API server stopped with an error")
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Cancel running generations, stop serving, and wait for the server's threads to end."""
+        with self._pumps_lock:
+            pumps = list(self._pumps)
+        for pump in pumps:
+            pump.cancel.cancel()
+        if self._uvicorn is not None:
+            self._uvicorn.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                log.warning("the API server thread did not end within %.0f s", timeout)
+        for pump in pumps:
+            pump.thread.join(timeout)
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        self._thread = None
+        self._uvicorn = None
+
+    # --- the app -------------------------------------------------------------------------------------
+    def _build_app(self) -> ASGIApp:
+        middleware = [Middleware(_Auth, key=lambda: self.config.api_key)]
+        if self.config.cors_origins:
+            middleware.insert(
+                0,
+                Middleware(
+                    CORSMiddleware,
+                    allow_origins=list(self.config.cors_origins),
+                    allow_methods=["GET", "POST"],
+                    allow_headers=["Authorization", "Content-Type"],
+                ),
+            )
+        routes = [
+            Route("/v1/models", self._models, methods=["GET"]),
+            Route("/v1/chat/completions", self._chat, methods=["POST"]),
+        ]
+        app = Starlette(
+            routes=routes, middleware=middleware, exception_handlers={404: _not_found, 405: _not_allowed}
+        )
+        return app
+
+    async def _models(self, request: Request) -> Response:
+        model = self._model
+        data = [] if model is None else [_model_entry(model)]
+        return JSONResponse({"object": "list", "data": data})
+
+    async def _read_body(self, request: Request) -> Any:
+        limit = self.config.limits.max_body_bytes
+        declared = request.headers.get("content-length")
+        too_big = P.ApiError(
+            400, f"the request body is larger than {limit} bytes", param=None, code="request_too_large"
+        )
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            raise too_big
+        chunks: list[bytes] = []
+        size = 0
+        async for piece in request.stream():
+            size += len(piece)
+            if size > limit:
+                raise too_big
+            chunks.append(piece)
+        try:
+            return json.loads(b"".join(chunks) or b"null")
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise P.ApiError(400, f"the request body is not valid JSON: {exc}") from exc
+
+    async def _chat(self, request: Request) -> Response:
+        try:
+            body = await self._read_body(request)
+            req = P.parse_request(body, self.config.limits)
+            model = self._model
+            if model is None:
+                raise P.ApiError(503, "No model is loaded.", "server_error", code="model_not_loaded")
+            if req.tools and not _accepts_tools(model.engine):
+                raise P.ApiError(
+                    400,
+                    f"the {model.engine.name} engine cannot render tools",
+                    param="tools",
+                    code="unsupported",
+                )
+            if not self.admission.try_enter():
+                raise P.ApiError(
+                    429,
+                    f"The server is busy ({self.admission.limit} requests running or waiting); retry later.",
+                    "rate_limit_exceeded",
+                    code="queue_full",
+                    headers={"Retry-After": str(self.config.retry_after_s)},
+                )
+        except P.ApiError as exc:
+            return _error_response(exc)
+        client = f"{request.client.host}:{request.client.port}" if request.client else "?"
+        pump = self._start_pump(model, req, client)
+        if req.stream:
+            return StreamingResponse(
+                self._stream(pump, model, req, client),
+                media_type="text/event-stream",
+                headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+            )
+        return await self._complete(pump, model, req, client, request)
+
+    def _start_pump(self, model: ServedModel, req: P.ChatRequest, client: str) -> _Pump:
+        loop = asyncio.get_running_loop()
+        kwargs: dict[str, Any] = {}
+        if req.tools:
+            kwargs = {"tools": req.tools, "tool_choice": req.tool_choice}
+
+        def events() -> Iterator[Event]:
+            return model.engine.generate(req.messages, req.sampling, pump.cancel, **kwargs)  # type: ignore[no-any-return]
+
+        def ended(p: _Pump) -> None:
+            with self._pumps_lock:
+                self._pumps.discard(p)
+            self.admission.leave()
+            p.side_done()
+
+        def report() -> None:
+            if pump.finished is not None and pump.finished.reason == "cancelled":
+                pump.status = "cancelled"
+            self._record(client, req.stream, pump)
+
+        pump = _Pump(loop, events, ended)
+        pump.on_both_done = report
+        with self._pumps_lock:
+            self._pumps.add(pump)
+        pump.thread.start()
+        return pump
+
+    async def _complete(
+        self, pump: _Pump, model: ServedModel, req: P.ChatRequest, client: str, request: Request
+    ) -> Response:
+        async def watch() -> None:  # a client that leaves cancels its generation
+            while True:
+                message = await request.receive()
+                if message["type"] == "http.disconnect":
+                    pump.cancel.cancel()
+                    return
+
+        watcher = asyncio.create_task(watch())
+        pieces: list[str] = []
+        rounds: list[Round] = []
+        fin: Finished | None = None
+        try:
+            try:
+                async for ev in pump.items():
+                    if isinstance(ev, TextDelta):
+                        pieces.append(ev.text)
+                    elif isinstance(ev, Round):
+                        rounds.append(ev)
+                    elif isinstance(ev, Finished):
+                        fin = ev
+            except EngineError as exc:
+                pump.status, pump.error = "error", str(exc)
+                return _error_response(_engine_error(exc))
+            text = "".join(pieces)
+            calls: list[dict[str, Any]] = []
+            if model.tool_style and req.tools:
+                from app.core.chat.tool_parsers import parse_tool_calls
+
+                text, calls = parse_tool_calls(text, model.tool_style)
+            calls += _native_calls(fin)
+            pump.status, pump.tool_calls = "ok", len(calls)
+            return JSONResponse(
+                P.completion(P.completion_id(), model.model_id, text, calls, fin, rounds, model.spec_method)
+            )
+        finally:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
+            pump.side_done()
+
+    async def _stream(
+        self, pump: _Pump, model: ServedModel, req: P.ChatRequest, client: str
+    ) -> AsyncIterator[bytes]:
+        cid = P.completion_id()
+        mid = model.model_id
+        splitter = ToolCallStream(model.tool_style if req.tools else None)
+        rounds: list[Round] = []
+        fin: Finished | None = None
+        n_calls = 0
+
+        def pieces_out(pieces: list[Piece]) -> list[bytes]:
+            nonlocal n_calls
+            out: list[bytes] = []
+            for piece in pieces:
+                if isinstance(piece, str):
+                    if piece:
+                        out.append(P.sse(P.chunk(cid, mid, {"content": piece})))
+                else:
+                    call = P.openai_tool_call(piece, index=n_calls)
+                    n_calls += 1
+                    out.append(P.sse(P.chunk(cid, mid, {"tool_calls": [call]})))
+            return out
+
+        try:
+            yield P.sse(P.chunk(cid, mid, {"role": "assistant", "content": ""}))
+            try:
+                async for ev in pump.items():
+                    if isinstance(ev, TextDelta):
+                        for data in pieces_out(splitter.feed(ev.text)):
+                            yield data
+                    elif isinstance(ev, Round):
+                        rounds.append(ev)
+                    elif isinstance(ev, Finished):
+                        fin = ev
+            except EngineError as exc:
+                pump.status, pump.error = "error", str(exc)
+                yield P.sse(_engine_error(exc).body())
+                yield P.sse("[DONE]")
+                return
+            for data in pieces_out(splitter.finish()):
+                yield data
+            for call in _native_calls(fin):
+                for data in pieces_out([call]):
+                    yield data
+            final = P.chunk(cid, mid, {}, P.finish_reason(fin, n_calls > 0))
+            final["usage"] = P.usage(fin, rounds)
+            final["tandem"] = P.extension(fin, rounds, model.spec_method)
+            yield P.sse(final)
+            if req.include_usage:
+                tail = P.chunk(cid, mid, {})
+                tail["choices"] = []
+                tail["usage"] = final["usage"]
+                tail["tandem"] = final["tandem"]
+                yield P.sse(tail)
+            pump.status, pump.tool_calls = "ok", n_calls
+            yield P.sse("[DONE]")
+        finally:  # the client left (the task was cancelled) or the answer is complete
+            pump.cancel.cancel()
+            pump.side_done()
+
+    def _record(self, client: str, stream: bool, pump: _Pump) -> None:
+        """Report a request once its generation has ended (on the pump's thread)."""
+        if self.on_request is None:
+            return
+        fin, rounds, status = pump.finished, pump.rounds, pump.status
+        n_calls, error = pump.tool_calls, pump.error
+        figures = P.speculation_figures(fin, rounds, None)
+        usage = P.usage(fin, rounds)
+        record = ServedRequest(
+            time.time(),
+            client,
+            stream,
+            status,
+            usage["prompt_tokens"],
+            usage["completion_tokens"],
+            figures["drafted"],
+            figures["accepted"],
+            figures["rounds"],
+            figures["acceptance_rate"],
+            figures["mean_accepted_length"],
+            fin.decode_tps if fin else None,
+            n_calls,
+            error,
+        )
+        try:
+            self.on_request(record)
+        except Exception:  # a listener's error must not break the answer
+            log.exception("the served-request listener failed")
+
+
+def _model_entry(model: ServedModel) -> dict[str, Any]:
+    return {"id": model.model_id, "object": "model", "created": 0, "owned_by": "tandem"}
+
+
+def _accepts_tools(engine: Any) -> bool:
+    try:
+        return "tools" in inspect.signature(engine.generate).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _native_calls(fin: Finished | None) -> list[dict[str, Any]]:
+    """Calls the engine parsed itself (llama.cpp does for templates it knows), else none."""
+    return list(getattr(fin, "tool_calls", None) or [])
+
+
+def _engine_error(exc: EngineError) -> P.ApiError:
+    if isinstance(exc, ContextLengthError):
+        return P.ApiError(400, str(exc), param="messages", code="context_length_exceeded")
+    return P.ApiError(500, exc.user_message(), "server_error")
+
+
+def _error_response(exc: P.ApiError) -> JSONResponse:
+    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return _error_response(P.ApiError(404, f"no such endpoint: {request.url.path}", code="not_found"))
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    return _error_response(P.ApiError(405, f"{request.method} is not allowed on {request.url.path}"))
+
+
+__all__ = ["LocalServer", "ServedModel", "ServedRequest", "ServerConfig", "is_loopback"]

@@ -1,0 +1,344 @@
+"""OpenAI chat-completions shapes: request checking, answers, chunks, errors, speculation figures.
+
+Pure functions and dataclasses (no HTTP, no engine), so the rules are tested on their own and the
+HTTP layer (:mod:`app.core.serving.api`) only moves bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.core.engines.base import MAX_NEW_TOKENS, Finished, Round, Sampling, SamplingError, check_max_tokens
+from app.core.speculative import (
+    acceptance_rate,
+    is_drafting_round,
+    json_rate,
+    mean_accepted_length,
+    round_totals,
+)
+
+ROLES = ("system", "developer", "user", "assistant", "tool")
+
+
+class ApiError(Exception):
+    """An error answered in OpenAI's shape ``{"error": {"message", "type", "param", "code"}}``."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        type_: str = "invalid_request_error",
+        param: str | None = None,
+        code: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.type = type_
+        self.param = param
+        self.code = code
+        self.headers = headers or {}
+
+    def body(self) -> dict[str, Any]:
+        return error_body(self.message, self.type, self.param, self.code)
+
+
+def error_body(message: str, type_: str, param: str | None = None, code: str | None = None) -> dict[str, Any]:
+    return {"error": {"message": message, "type": type_, "param": param, "code": code}}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds of one request."""
+
+    max_body_bytes: int = 1_000_000
+    #: the largest max_tokens a request may ask for
+    max_tokens: int = 8192
+    #: max_tokens when a request names none
+    default_max_tokens: int = 1024
+
+    def __post_init__(self) -> None:
+        check_max_tokens(self.max_tokens)
+        if not 1 <= self.default_max_tokens <= self.max_tokens:
+            raise ValueError("default_max_tokens must be between 1 and max_tokens")
+        if self.max_tokens > MAX_NEW_TOKENS:
+            raise ValueError("max_tokens is too large")
+
+
+@dataclass
+class ChatRequest:
+    messages: list[dict[str, Any]]
+    sampling: Sampling
+    stream: bool = False
+    include_usage: bool = False
+    tools: list[dict[str, Any]] | None = None
+    tool_choice: Any = None
+    model: str | None = None
+
+
+def _number(body: dict[str, Any], key: str, default: float) -> float:
+    value = body.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ApiError(400, f"{key}: expected a number, got {value!r}", param=key)
+    return float(value)
+
+
+def _text_of(content: Any, where: str) -> str | None:
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts: list[str] = []
+        for part in content:
+            if (
+                not isinstance(part, dict)
+                or part.get("type") != "text"
+                or not isinstance(part.get("text"), str)
+            ):
+                kind = part.get("type") if isinstance(part, dict) else type(part).__name__
+                raise ApiError(400, f"{where}: only text content is supported (got {kind!r})", param=where)
+            parts.append(part["text"])
+        return "".join(parts)
+    raise ApiError(400, f"{where}: expected a string or a list of text parts", param=where)
+
+
+def _messages(raw: Any) -> list[dict[str, Any]]:
+    if not isinstance(raw, list) or not raw:
+        raise ApiError(400, "messages: expected a non-empty list of messages", param="messages")
+    out: list[dict[str, Any]] = []
+    for i, m in enumerate(raw):
+        where = f"messages[{i}]"
+        if not isinstance(m, dict):
+            raise ApiError(400, f"{where}: expected an object", param=where)
+        role = m.get("role")
+        if role not in ROLES:
+            raise ApiError(
+                400, f"{where}.role: expected one of {', '.join(ROLES)}, got {role!r}", param=where
+            )
+        msg: dict[str, Any] = {
+            "role": "system" if role == "developer" else role,
+            "content": _text_of(m.get("content"), f"{where}.content") or "",
+        }
+        for key in ("tool_calls", "tool_call_id", "name"):
+            if m.get(key) is not None:
+                msg[key] = m[key]
+        out.append(msg)
+    return out
+
+
+def _tools(body: dict[str, Any]) -> list[dict[str, Any]] | None:
+    tools = body.get("tools")
+    if tools is None or tools == []:
+        return None
+    if not isinstance(tools, list):
+        raise ApiError(400, "tools: expected a list of tools", param="tools")
+    for i, t in enumerate(tools):
+        fn = t.get("function") if isinstance(t, dict) else None
+        if not isinstance(t, dict) or t.get("type") != "function" or not isinstance(fn, dict):
+            raise ApiError(
+                400, f"tools[{i}]: expected {{'type': 'function', 'function': {{...}}}}", param="tools"
+            )
+        if not isinstance(fn.get("name"), str) or not fn["name"]:
+            raise ApiError(400, f"tools[{i}].function.name: missing", param="tools")
+    return tools
+
+
+def parse_request(body: Any, limits: Limits) -> ChatRequest:
+    """Check a decoded request body; :class:`ApiError` (400) names the offending field."""
+    if not isinstance(body, dict):
+        raise ApiError(400, "the request body must be a JSON object")
+    messages = _messages(body.get("messages"))
+    if body.get("n", 1) != 1:
+        raise ApiError(400, "n: only 1 choice per request is supported", param="n")
+    raw_max = body.get("max_completion_tokens", body.get("max_tokens"))
+    param = "max_completion_tokens" if "max_completion_tokens" in body else "max_tokens"
+    if raw_max is None:
+        max_tokens = limits.default_max_tokens
+    else:
+        try:
+            max_tokens = check_max_tokens(raw_max)
+        except SamplingError as exc:
+            raise ApiError(400, f"{param}: {exc}", param=param, code="invalid_value") from exc
+        if max_tokens > limits.max_tokens:
+            raise ApiError(
+                400,
+                f"{param}: {max_tokens} is more than this server allows ({limits.max_tokens})",
+                param=param,
+                code="invalid_value",
+            )
+    stop = body.get("stop")
+    if stop is None:
+        stops: tuple[str, ...] = ()
+    elif isinstance(stop, str):
+        stops = (stop,)
+    elif isinstance(stop, list) and all(isinstance(s, str) for s in stop) and len(stop) <= 4:
+        stops = tuple(stop)
+    else:
+        raise ApiError(400, "stop: expected a string or a list of up to 4 strings", param="stop")
+    seed = body.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ApiError(400, f"seed: expected a whole number, got {seed!r}", param="seed")
+    top_k = body.get("top_k", 0)
+    try:
+        sampling = Sampling(
+            temperature=_number(body, "temperature", 0.0),
+            top_p=_number(body, "top_p", 1.0),
+            top_k=top_k,
+            max_tokens=max_tokens,
+            seed=seed,
+            stop=stops,
+            repeat_penalty=_number(body, "repeat_penalty", 1.0),
+        )
+    except SamplingError as exc:
+        raise ApiError(400, str(exc)) from exc
+    stream_options = body.get("stream_options") or {}
+    model = body.get("model")
+    if model is not None and not isinstance(model, str):
+        raise ApiError(400, "model: expected a string", param="model")
+    tools = _tools(body)
+    tool_choice = body.get("tool_choice")
+    if tool_choice == "none":
+        tools = None
+    return ChatRequest(
+        messages,
+        sampling,
+        stream=bool(body.get("stream", False)),
+        include_usage=isinstance(stream_options, dict) and bool(stream_options.get("include_usage")),
+        tools=tools,
+        tool_choice=tool_choice if tools else None,
+        model=model,
+    )
+
+
+# --- answers ----------------------------------------------------------------------------------------
+def completion_id() -> str:
+    return "chatcmpl-" + secrets.token_hex(12)
+
+
+def call_id() -> str:
+    return "call_" + secrets.token_hex(12)
+
+
+def openai_tool_call(call: dict[str, Any], index: int | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": call_id(),
+        "type": "function",
+        "function": {"name": call["name"], "arguments": json.dumps(call["arguments"], ensure_ascii=False)},
+    }
+    if index is not None:
+        out["index"] = index
+    return out
+
+
+@dataclass
+class Outcome:
+    """What one request produced: its text, rounds and the engine's Finished."""
+
+    finished: Finished | None = None
+    rounds: list[Round] = field(default_factory=list)
+
+    @property
+    def drafted(self) -> int:
+        return self.finished.drafted_total if self.finished else round_totals(self.rounds).drafted
+
+    @property
+    def accepted(self) -> int:
+        return self.finished.accepted_total if self.finished else round_totals(self.rounds).accepted
+
+
+def finish_reason(fin: Finished | None, has_calls: bool) -> str:
+    if has_calls:
+        return "tool_calls"
+    if fin is not None and fin.reason == "length":
+        return "length"
+    return "stop"
+
+
+def usage(fin: Finished | None, rounds: Sequence[Round]) -> dict[str, int]:
+    prompt = fin.prompt_tokens if fin else 0
+    completion = fin.completion_tokens if fin else round_totals(rounds).emitted
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+def speculation_figures(fin: Finished | None, rounds: Sequence[Round], method: str | None) -> dict[str, Any]:
+    """The request's speculation figures (Tandem's names, plus vLLM's ``num_*`` counters), from
+    the shared definitions of :mod:`app.core.speculative.rounds`: a round whose draft count the
+    engine could not say (mlx-vlm) is a drafting round, and makes the acceptance unknown."""
+    totals = round_totals(rounds)
+    drafting = sum(1 for r in rounds if is_drafting_round(r))
+    drafted = fin.drafted_total if fin else totals.drafted
+    accepted = fin.accepted_total if fin else totals.accepted
+    known = fin.drafted_known if fin else totals.drafted_known
+    acceptance = acceptance_rate(accepted, drafted, known)
+    mal = mean_accepted_length(rounds)
+    return {
+        "enabled": method is not None,
+        "method": method,
+        "drafted": drafted,
+        "accepted": accepted,
+        "rounds": fin.rounds if fin else totals.count,
+        "drafting_rounds": drafting,
+        "acceptance_rate": None if acceptance is None else round(acceptance, 4),
+        "mean_accepted_length": None if mal is None else round(mal, 4),
+        "num_drafts": drafting,
+        "num_draft_tokens": drafted,
+        "num_accepted_tokens": accepted,
+    }
+
+
+def extension(fin: Finished | None, rounds: Sequence[Round], method: str | None) -> dict[str, Any]:
+    """The ``tandem`` object of an answer: speculation figures and timings of this request."""
+    tps = fin.decode_tps if fin else None
+    return {
+        "speculative_decoding": speculation_figures(fin, rounds, method),
+        "timings": {
+            "prompt_ms": round(fin.prompt_ms, 2) if fin else 0.0,
+            "decode_ms": round(fin.decode_ms, 2) if fin else 0.0,
+            "decode_tokens_per_second": json_rate(tps),
+        },
+    }
+
+
+def completion(
+    cid: str,
+    model: str,
+    content: str,
+    calls: list[dict[str, Any]],
+    fin: Finished | None,
+    rounds: Sequence[Round],
+    method: str | None,
+) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": content if content or not calls else None}
+    if calls:
+        message["tool_calls"] = [openai_tool_call(c) for c in calls]
+    return {
+        "id": cid,
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": finish_reason(fin, bool(calls))}],
+        "usage": usage(fin, rounds),
+        "tandem": extension(fin, rounds, method),
+    }
+
+
+def chunk(cid: str, model: str, delta: dict[str, Any], reason: str | None = None) -> dict[str, Any]:
+    return {
+        "id": cid,
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": reason}],
+    }
+
+
+def sse(data: dict[str, Any] | str) -> bytes:
+    text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+    return f"data: {text}\n\n".encode()

@@ -1,0 +1,1 @@
+"""Controllers: the pieces that drive core services for the views (chat, launch, downloads, server)."""

@@ -1,0 +1,612 @@
+"""Runs a conversation: persists messages, drives the engine host, repaints on a timer.
+
+Tokens are buffered by :class:`~app.gui.workers.EngineHost`; a 50 ms timer drains the buffer and
+repaints the streaming bubble once per tick, never once per token.
+
+An answer belongs to the conversation it was asked in (:class:`_Answer`), not to whatever the
+view shows: switching to another conversation mid-answer stops it, and it is saved as stopped in
+its own conversation while the other one opens at once (issue 8, item 1). Its bubble is detached
+before the view deletes it; a Send in the newly opened conversation waits for the stop to land.
+A deleted conversation's answer is stopped and never written.
+
+The answer's row is saved as it grows, at most once a second (:data:`SAVE_INTERVAL_S`), so a crash
+or a kill loses at most a second of it; the next start shows it as ``interrupted`` with
+Regenerate (item 22).
+
+Each complete answer also feeds the speed baselines (:mod:`app.core.measure.baselines`): a plain
+answer records its decode speed, a speculative one is compared with the recorded plain speed of
+the same target file, engine and thread count, so its strip can show the speedup obtained.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
+
+from app.core.chat import AnswerBuilder, AnswerStats, ChatStore, Message
+from app.core.chat.context import ContextOverflowError
+from app.core.chat.store import MessageStatus, title_from_message
+from app.core.engines.base import ChatMessage, Engine, GenerationError, Sampling
+from app.core.measure.baselines import BaselineStore
+from app.core.measure.plain import plain_sampling, run_plain
+from app.core.registry import Registry
+from app.gui.errors import ErrorBridge
+from app.gui.models.conversations_model import ConversationsModel
+from app.gui.ops import Ops
+from app.gui.views.chat_view import ChatView, MessageBubble, SamplingDialog
+from app.gui.workers import EngineHost
+
+log = logging.getLogger(__name__)
+
+FLUSH_INTERVAL_MS = 50
+#: Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known
+#: speedup were below 1.0x (issue 15)
+AUTO_LOSSES = 3
+AUTO_WINDOW = 5
+#: (engine info, prompt tokens, completion tokens) -> a plain engine of the loaded model (blocking)
+PlainEngineFactory = Callable[[dict[str, Any], int, int], Engine]
+#: the streaming answer is saved at most this often (seconds)
+SAVE_INTERVAL_S = 1.0
+
+
+@dataclass(eq=False)
+class _Answer:
+    """One streamed answer, tied to its own conversation and its own stored row."""
+
+    conversation_id: int
+    message_id: int
+    builder: AnswerBuilder
+    #: the engine's info when the answer started: a reload queued behind the answer replaces
+    #: engine.info before the answer's end is handled
+    info: dict[str, Any]
+    #: None while its conversation is not shown (the view deleted the bubble)
+    bubble: MessageBubble | None
+    saved_at: float = 0.0
+    saved_len: int = 0
+    #: earlier messages left out of the prompt to fit the context
+    left_out: int = 0
+    #: its conversation was deleted: nothing more is written
+    removed: bool = False
+
+
+class ChatController(QObject):
+    """Signals: ``answerFinished(object AnswerStats)``, ``generatingChanged(bool)``,
+    ``conversationChanged(int)``, ``measured(int message_id, object AnswerStats)``,
+    ``autoOffRequested()`` / ``remeasureRequested()`` (the user's answer to "Auto loses here";
+    the launch coordinator relaunches without speculation or recalibrates)."""
+
+    answerFinished = Signal(object)
+    generatingChanged = Signal(bool)
+    conversationChanged = Signal(int)
+    measured = Signal(int, object)
+    autoOffRequested = Signal()
+    remeasureRequested = Signal()
+
+    def __init__(
+        self,
+        store: ChatStore,
+        engine: EngineHost,
+        view: ChatView,
+        conversations: ConversationsModel,
+        errors: ErrorBridge,
+        sampling: Sampling,
+        system_prompt: str = "",
+        parent: QObject | None = None,
+        baselines: BaselineStore | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.engine = engine
+        self.view = view
+        self.conversations = conversations
+        self.errors = errors
+        self.sampling = sampling
+        self.default_system_prompt = system_prompt
+        # A tiny JSON file in the user data dir: reading/writing it at answer end is not noticeable.
+        self.baselines = baselines or BaselineStore()
+        self.conversation_id: int | None = None
+        self._answer: _Answer | None = None
+        #: a conversation whose new question waits for a stopped answer (elsewhere) to end
+        self._pending_start: int | None = None
+        self._generating = False
+        #: "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured
+        self._ops: Ops | None = None
+        self._plain_engine: PlainEngineFactory | None = None
+        self._measuring: int | None = None
+        #: speedups of this load's answers (message id -> ratio), for Auto's loss notice
+        self._speedups: dict[int, float] = {}
+        self._auto_warned = False
+        self._registry: Registry | None = None
+        self._timer = QTimer(self)
+        self._timer.setInterval(FLUSH_INTERVAL_MS)
+        self._timer.timeout.connect(self._flush)
+        engine.generationDone.connect(self._on_generation_done)
+        engine.generationFailed.connect(self._on_generation_failed)
+        engine.historyTrimmed.connect(self._on_history_trimmed)
+        conversations.conversationRemoved.connect(self._on_conversation_removed)
+        view.sendRequested.connect(self.send)
+        view.stopRequested.connect(self.stop)
+        view.regenerateRequested.connect(self.regenerate)
+        view.editRequested.connect(self.edit)
+        view.settingsRequested.connect(self.edit_settings)
+        view.measureRequested.connect(self.measure)
+        view.autoOffRequested.connect(self.autoOffRequested)
+        view.remeasureRequested.connect(self.remeasureRequested)
+        engine.loaded.connect(self._on_engine_loaded)
+
+    @property
+    def generating(self) -> bool:
+        """An answer is being written (in any conversation) or a question waits for the engine."""
+        return self._generating
+
+    # --- conversations ---------------------------------------------------------------------------
+    def open_conversation(self, conversation_id: int | None) -> None:
+        """Show a conversation at once; an answer streaming into another one is stopped there."""
+        self._pending_start = None
+        answer = self._answer
+        if answer is not None:
+            answer.bubble = None  # the view deletes its bubbles below
+            if answer.conversation_id != conversation_id:
+                self.engine.cancel()
+        self.conversation_id = conversation_id
+        if conversation_id is None:
+            self.view.clear()
+            self.view.set_title(QCoreApplication.translate("ChatController", "New chat"), self._model_label())
+        else:
+            conv = self.store.conversation(conversation_id)
+            self.view.show_messages(self.store.messages(conversation_id))
+            self.view.set_title(conv.title, self._model_label())
+            if answer is not None and answer.conversation_id == conversation_id:
+                self._attach(answer)
+        self._sync_actions()
+        self.conversationChanged.emit(conversation_id or 0)
+
+    def _attach(self, answer: _Answer) -> None:
+        """Give a still-running answer of the shown conversation its bubble back."""
+        bubble = next((b for b in self.view.bubbles if b.message_id == answer.message_id), None)
+        if bubble is None:
+            bubble = self.view.add_bubble("assistant", answer.message_id)
+        bubble.set_status("streaming")
+        bubble.set_content(answer.builder.text, answer.builder.draft_spans)
+        bubble.set_left_out(answer.left_out)
+        answer.bubble = bubble
+
+    def _on_conversation_removed(self, conversation_id: int) -> None:
+        if self._pending_start == conversation_id:
+            self._pending_start = None
+        answer = self._answer
+        if answer is not None and answer.conversation_id == conversation_id:
+            answer.removed = True  # its row went with the conversation: write nothing more
+            self.engine.cancel()
+        if conversation_id == self.conversation_id:
+            self.open_conversation(None)
+        else:
+            self._sync_actions()
+
+    def refresh_model_label(self) -> None:
+        title = (
+            self.store.conversation(self.conversation_id).title
+            if self.conversation_id
+            else QCoreApplication.translate("ChatController", "New chat")
+        )
+        self.view.set_title(title, self._model_label())
+
+    def _model_label(self) -> str:
+        info = self.engine.info
+        return (
+            str(info.get("label", ""))
+            if info
+            else QCoreApplication.translate("ChatController", "No model loaded")
+        )
+
+    def _ensure_conversation(self, first_text: str) -> int:
+        if self.conversation_id is None:
+            title = title_from_message(first_text) or QCoreApplication.translate("ChatController", "New chat")
+            index = self.conversations.create(title, self.default_system_prompt)
+            self.conversation_id = self.conversations.conversation(index.row()).id
+            self.view.set_title(title, self._model_label())
+            self.conversationChanged.emit(self.conversation_id)
+        return self.conversation_id
+
+    # --- turns ----------------------------------------------------------------------------------
+    def _busy_here(self) -> bool:
+        """The shown conversation is answering, or its question waits for the engine."""
+        answer = self._answer
+        shown = answer is not None and answer.bubble is not None
+        if self._measuring is not None:  # the measurement needs the CPU to itself
+            return True
+        return shown or (self._pending_start is not None and self._pending_start == self.conversation_id)
+
+    def send(self, text: str) -> None:
+        if self._busy_here():
+            return
+        if not self.engine.is_loaded:
+            self.errors.report(
+                GenerationError(
+                    QCoreApplication.translate("ChatController", "No model is loaded."),
+                    QCoreApplication.translate(
+                        "ChatController", "Load a model from the Models page, then send again."
+                    ),
+                )
+            )
+            return
+        cid = self._ensure_conversation(text)
+        msg = self.store.add_message(cid, "user", text)
+        self.view.composer.input.clear()
+        bubble = self.view.add_bubble("user", msg.id)
+        bubble.set_content(text)
+        self.conversations.touch(cid)
+        self._start_when_free()
+
+    def _start_when_free(self) -> None:
+        if self._answer is None:
+            self._start()
+        else:  # a stopped answer of another conversation is still ending
+            self._pending_start = self.conversation_id
+            self._sync_actions()
+
+    def _history(self) -> list[ChatMessage]:
+        return [m for _id, m in self._history_messages()]
+
+    def _start(self) -> None:
+        cid = self.conversation_id
+        assert cid is not None
+        history = self._history()
+        info = dict(self.engine.info or {})
+        row = self.store.add_message(
+            cid, "assistant", "", status="streaming", model=str(info.get("label", ""))
+        )
+        bubble = self.view.add_bubble("assistant", row.id)
+        bubble.set_status("streaming")
+        bubble.set_content("")
+        builder = AnswerBuilder(str(info.get("speculation", "")))
+        self._answer = _Answer(cid, row.id, builder, info, bubble, saved_at=time.monotonic())
+        self.engine.generate(history, self.sampling)
+        self._timer.start()
+        self._sync_actions()
+
+    def stop(self) -> None:
+        if self._pending_start is not None and self._pending_start == self.conversation_id:
+            self._pending_start = None  # the question stays; Edit resends it
+            self._sync_actions()
+        elif self._answer is not None:
+            self.engine.cancel()
+
+    def _flush(self) -> None:
+        answer = self._answer
+        if answer is None:
+            return
+        events = self.engine.drain()
+        for ev in events:
+            answer.builder.feed(ev)
+        if events and answer.bubble is not None:
+            answer.bubble.set_content(answer.builder.text, answer.builder.draft_spans)
+        now = time.monotonic()
+        if now - answer.saved_at >= SAVE_INTERVAL_S and len(answer.builder.text) != answer.saved_len:
+            self._save_partial(answer, now)
+
+    def _save_partial(self, answer: _Answer, now: float) -> None:
+        """Keep the text so far on disk: a crash loses at most one interval of the answer."""
+        answer.saved_at = now
+        if answer.removed:
+            return
+        try:
+            self.store.update_message(
+                answer.message_id, answer.builder.text, draft_spans=answer.builder.draft_spans
+            )
+        except sqlite3.Error as exc:  # a full or locked disk must not stop the answer
+            log.warning("streaming answer not saved: %s", exc)
+            return
+        answer.saved_len = len(answer.builder.text)
+
+    def _finish(self, status: MessageStatus, reason: str | None) -> AnswerStats | None:
+        self._flush()
+        answer, self._answer = self._answer, None
+        self._timer.stop()
+        if answer is None:
+            self._sync_actions()
+            return None
+        builder, bubble = answer.builder, answer.bubble
+        stats = builder.stats(reason)
+        if status == "complete":
+            stats = self._compare_with_baseline(stats, answer.info)
+            self._note_speedup(answer.message_id, stats, answer.info)
+        if status == "error" and not builder.text:
+            if not answer.removed:
+                self.store.delete_message(answer.message_id)
+            if bubble is not None:
+                bubble.setParent(None)
+                bubble.deleteLater()
+                self.view.bubbles.remove(bubble)
+        else:
+            if not answer.removed:
+                self.store.update_message(
+                    answer.message_id,
+                    builder.text,
+                    status=status,
+                    stats=stats,
+                    draft_spans=builder.draft_spans,
+                    touch=True,
+                )
+                self.conversations.touch(answer.conversation_id)
+            if bubble is not None:
+                bubble.set_status(status)
+                bubble.set_stats(stats)
+        pending, self._pending_start = self._pending_start, None
+        if pending is not None and pending == self.conversation_id and self.engine.is_loaded:
+            self._start()  # the question asked while this answer was stopping
+        else:
+            self._sync_actions()
+        return stats
+
+    def _sync_actions(self) -> None:
+        self.view.update_actions(self._busy_here())
+        generating = self._answer is not None or self._pending_start is not None
+        if generating != self._generating:
+            self._generating = generating
+            self.generatingChanged.emit(generating)
+
+    def _compare_with_baseline(self, stats: AnswerStats, info: dict[str, Any]) -> AnswerStats:
+        """Record a plain answer's speed, or attach the plain speed to a speculative answer."""
+        key = str(info.get("baseline_key") or "")
+        if not key:
+            return stats
+        auto_choice = info.get("auto")
+        # Auto may choose "off": those answers are plain decoding and feed the baseline too
+        plain = not stats.speculation or (isinstance(auto_choice, dict) and auto_choice.get("label") == "off")
+        try:
+            if plain:
+                self.baselines.record(key, stats.decode_tps, stats.completion_tokens)
+                return stats
+            baseline = self.baselines.get(key)
+        except OSError as exc:  # a full disk must not cost the answer
+            log.warning("speed baseline not updated: %s", exc)
+            return stats
+        if baseline is None:
+            return stats
+        return replace(stats, baseline_tps=baseline.tokens_per_second, baseline_samples=baseline.samples)
+
+    def _on_generation_done(self, cancelled: bool) -> None:
+        if self._answer is None:
+            return
+        stats = self._finish("stopped" if cancelled else "complete", "cancelled" if cancelled else None)
+        if stats is not None:
+            self.answerFinished.emit(stats)
+
+    def _on_generation_failed(self, exc: BaseException) -> None:
+        if self._answer is None:
+            return
+        self._finish("error", "error")
+        if isinstance(exc, ContextOverflowError):
+            exc = GenerationError(
+                QCoreApplication.translate(
+                    "ChatController",
+                    "This message needs {needed} tokens with the system prompt, but the model's context "
+                    "holds {n_ctx} tokens and {reserved} of them are kept for the answer.",
+                ).format(needed=exc.needed, n_ctx=exc.n_ctx, reserved=exc.reserved),
+                QCoreApplication.translate(
+                    "ChatController",
+                    "Shorten the message, lower Max new tokens in Sampling, or load the model with a "
+                    "larger context length.",
+                ),
+            )
+        self.errors.report(
+            exc, QCoreApplication.translate("ChatController", "The answer could not be generated")
+        )
+
+    def _on_history_trimmed(self, dropped: int) -> None:
+        answer = self._answer
+        if answer is None:
+            return
+        answer.left_out = dropped
+        if answer.bubble is not None:
+            answer.bubble.set_left_out(dropped)
+
+    # --- measure (issue 15) ------------------------------------------------------------------------
+    def enable_measure(self, ops: Ops, plain_engine: PlainEngineFactory) -> None:
+        """Let "Measure" run: ``plain_engine`` loads the loaded model without speculation."""
+        self._ops = ops
+        self._plain_engine = plain_engine
+
+    @property
+    def measuring(self) -> bool:
+        return self._measuring is not None
+
+    def measure(self, message_id: int) -> None:
+        """Rerun the prompt of answer ``message_id`` without speculation and store the direct ratio.
+
+        llama.cpp cannot switch speculation off per request, so a plain engine of the same model
+        file (same engine and threads) is loaded for the run, off the GUI thread, and closed after.
+        """
+        ops, factory = self._ops, self._plain_engine
+        if ops is None or factory is None or self._busy_here() or self.conversation_id is None:
+            return
+        msg = self._message(message_id)
+        if msg is None or msg.stats is None or not msg.stats.speculation or msg.role != "assistant":
+            return
+        info = dict(self.engine.info or {})
+        if not self.engine.is_loaded or str(info.get("label", "")) != msg.model:
+            self.errors.report(
+                GenerationError(
+                    QCoreApplication.translate("ChatController", "This answer's model is not loaded."),
+                    QCoreApplication.translate(
+                        "ChatController", "Load {model} again to measure this answer."
+                    ).format(model=msg.model),
+                )
+            )
+            return
+        history = self._history_before(message_id)
+        self._measuring = message_id
+        self._set_measuring(message_id, True)
+        self._sync_actions()
+        ops.spawn(self._measure(ops, factory, msg, info, history))
+
+    def _history_before(self, message_id: int) -> list[ChatMessage]:
+        """The prompt answer ``message_id`` was written for."""
+        assert self.conversation_id is not None
+        out: list[ChatMessage] = []
+        for m in self._history_messages():
+            if m[0] == message_id:
+                break
+            out.append(m[1])
+        return out
+
+    def _history_messages(self) -> list[tuple[int, ChatMessage]]:
+        assert self.conversation_id is not None
+        conv = self.store.conversation(self.conversation_id)
+        out: list[tuple[int, ChatMessage]] = []
+        if conv.system_prompt.strip():
+            out.append((0, {"role": "system", "content": conv.system_prompt}))
+        for m in self.store.messages(self.conversation_id):
+            if m.role in ("user", "assistant") and m.status not in ("error", "streaming") and m.content:
+                out.append((m.id, {"role": m.role, "content": m.content}))
+        return out
+
+    async def _measure(
+        self,
+        ops: Ops,
+        factory: PlainEngineFactory,
+        msg: Message,
+        info: dict[str, Any],
+        history: list[ChatMessage],
+    ) -> None:
+        stats = msg.stats
+        assert stats is not None
+        try:
+            try:
+                engine = await ops.run(factory, info, stats.prompt_tokens, stats.completion_tokens)
+                try:
+                    run = await ops.run(
+                        run_plain, engine, history, plain_sampling(self.sampling, stats.completion_tokens)
+                    )
+                finally:
+                    await ops.run(engine.close)
+            finally:
+                self._measuring = None
+                self._set_measuring(msg.id, False)
+                self._sync_actions()
+        except Exception as exc:
+            self.errors.report(
+                exc, QCoreApplication.translate("ChatController", "The answer could not be measured")
+            )
+            return
+        new = replace(stats, measured_tps=run.tokens_per_second)
+        self.store.update_message(msg.id, msg.content, stats=new)
+        key = str(info.get("baseline_key") or "")
+        if key:
+            try:  # a measured plain run is a plain answer of this model too
+                self.baselines.record(key, run.tokens_per_second, run.completion_tokens)
+            except OSError as exc:
+                log.warning("speed baseline not updated: %s", exc)
+        bubble = self.view.bubble(msg.id)
+        if bubble is not None:
+            bubble.set_stats(new)
+        self._note_speedup(msg.id, new, info)
+        self.measured.emit(msg.id, new)
+
+    def _set_measuring(self, message_id: int, on: bool) -> None:
+        bubble = self.view.bubble(message_id)
+        if bubble is not None:
+            bubble.stats_strip.set_measuring(on)
+
+    def set_registry(self, registry: Registry) -> None:
+        """Where the loaded family's ``tool_parser`` is looked up (tool calls shown as blocks)."""
+        self._registry = registry
+
+    def _on_engine_loaded(self, info: object) -> None:
+        style: str | None = None
+        if isinstance(info, dict) and self._registry is not None and info.get("family"):
+            try:
+                style = self._registry.get(str(info["family"])).tool_parser
+            except Exception:  # a family removed meanwhile: tagged calls are still found
+                style = None
+        self.view.tool_style = style
+        self._speedups.clear()
+        self._auto_warned = False
+        self.view.hide_auto_loss()
+
+    def _note_speedup(self, message_id: int, stats: AnswerStats, info: dict[str, Any]) -> None:
+        """Keep this load's speedups; say so when Auto's choice keeps losing (issue 15)."""
+        chosen = info.get("auto")
+        ratio = stats.speedup
+        loaded = (self.engine.info or {}).get("label")
+        if not isinstance(chosen, dict) or ratio is None or info.get("label") != loaded:
+            return
+        if chosen.get("label") == "off":  # Auto chose plain decoding: nothing to lose
+            return
+        self._speedups[message_id] = ratio
+        recent = list(self._speedups.values())[-AUTO_WINDOW:]
+        if self._auto_warned or sum(r < 1.0 for r in recent) < AUTO_LOSSES:
+            return
+        self._auto_warned = True
+        self.view.show_auto_loss(str(chosen.get("label", "")), recent)
+
+    # --- regenerate, edit, settings --------------------------------------------------------------
+    def _message(self, message_id: int) -> Message | None:
+        if self.conversation_id is None:
+            return None
+        return next((m for m in self.store.messages(self.conversation_id) if m.id == message_id), None)
+
+    def regenerate(self, message_id: int) -> None:
+        if self._busy_here() or not self.engine.is_loaded or self.conversation_id is None:
+            return
+        if self._message(message_id) is None:
+            return
+        self.store.truncate_from(self.conversation_id, message_id)
+        self.view.show_messages(self.store.messages(self.conversation_id))
+        self._start_when_free()
+
+    def edit(self, message_id: int) -> None:
+        """Put the message back into the composer; sending replaces it and everything after."""
+        if self._busy_here() or self.conversation_id is None:
+            return
+        msg = self._message(message_id)
+        if msg is None:
+            return
+        self.store.truncate_from(self.conversation_id, message_id)
+        self.view.show_messages(self.store.messages(self.conversation_id))
+        self.view.composer.input.setPlainText(msg.content)
+        self.view.composer.input.setFocus()
+
+    def edit_settings(self) -> None:
+        prompt = (
+            self.store.conversation(self.conversation_id).system_prompt
+            if self.conversation_id
+            else self.default_system_prompt
+        )
+        dlg = SamplingDialog(self.sampling, prompt, self.view.window())
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def accepted() -> None:
+            self.sampling = dlg.sampling(self.sampling)
+            text = dlg.system.toPlainText()
+            if self.conversation_id:
+                self.store.set_system_prompt(self.conversation_id, text)
+            else:
+                self.default_system_prompt = text
+
+        dlg.accepted.connect(accepted)
+        dlg.open()
+
+    def shutdown(self) -> None:
+        self._timer.stop()
+        answer, self._answer = self._answer, None
+        if answer is not None and not answer.removed:  # closed mid-answer: keep it, as stopped
+            builder = answer.builder
+            try:
+                self.store.update_message(
+                    answer.message_id,
+                    builder.text,
+                    status="stopped",
+                    stats=builder.stats("cancelled"),
+                    draft_spans=builder.draft_spans,
+                    touch=True,
+                )
+            except sqlite3.Error as exc:
+                log.warning("the answer being written was not saved: %s", exc)

@@ -1,0 +1,274 @@
+"""From a launch choice to a :class:`~app.gui.workers.LoadJob` whose loader runs on the engine thread.
+
+Everything blocking (resolving cache paths, deriving embedded files, loading weights) happens in
+the loader, so the dialog returns at once and the load shows progress and can be cancelled.
+
+The job's ``info`` carries the choice's sampling (the chat uses it once the model is loaded) and
+the launch record that is saved as the last launch and reopened at the next start (issue 8,
+items 2 and 23).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+from app.core.engines.base import Engine, LoadRequest, Sampling
+from app.core.engines.worker import LoadCancelled, LoadProgress, cancel_of
+from app.core.launch import auto
+from app.core.launch.plan import LaunchChoice, fit_context, load_engine, plan_auto, plan_launch, plan_remote
+from app.core.measure.baselines import baseline_key
+from app.core.registry import Registry
+from app.core.settings import LastLaunch, SamplingDefaults
+from app.core.speculative import DRAFTER_METHODS, SpeculationOptions
+from app.gui.cache_bridge import CacheBridge
+from app.gui.workers import LoadJob
+
+Loader = Callable[[str, LoadRequest, Callable[[str], None]], Engine]
+
+
+#: Calibration progress reaches the load bar as "<AUTO_MARK><percent> <message>" (see
+#: :func:`calibration_progress`), so the bar can show the fraction.
+AUTO_MARK = "\u2063auto:"
+
+#: The one name the stats strip and the status bar give an Auto launch.
+AUTO_LABEL = "Auto"
+
+
+def auto_label(chosen: auto.Candidate) -> str:
+    """What the stats strip names: "Auto: ngram-mod 64/round", "Auto: off"."""
+    return f"{AUTO_LABEL}: {chosen.label}"
+
+
+def calibration_step_text(message: str) -> str:
+    """A calibration step (:class:`auto.Step`) in the user's language; other text as it is."""
+    texts = {
+        "load-off": QCoreApplication.translate("Calibration", "loading the model without speculation"),
+        "load": QCoreApplication.translate("Calibration", "loading {config}"),
+        "prose-off": QCoreApplication.translate("Calibration", "{config}: prose, speculation off"),
+        "prose": QCoreApplication.translate("Calibration", "{config}: prose"),
+        "code-off": QCoreApplication.translate("Calibration", "{config}: code edit, speculation off"),
+        "code": QCoreApplication.translate("Calibration", "{config}: code edit"),
+        "repeat": QCoreApplication.translate("Calibration", "{config}: the same code edit again"),
+        "prose-again-off": QCoreApplication.translate(
+            "Calibration", "{config}: prose again, speculation off"
+        ),
+        "prose-again": QCoreApplication.translate("Calibration", "{config}: prose again"),
+        "done": QCoreApplication.translate("Calibration", "measured"),
+    }
+    code = getattr(message, "code", None)
+    if code not in texts:
+        return str(message)
+    return texts[code].format(config=getattr(message, "config", ""))
+
+
+def calibration_progress(message: str) -> tuple[float, str] | None:
+    """(fraction, text) of a load-progress message that reports the calibration, else None."""
+    if not message.startswith(AUTO_MARK):
+        return None
+    head, _, text = message[len(AUTO_MARK) :].partition(" ")
+    try:
+        return float(head), text
+    except ValueError:
+        return None
+
+
+def speculation_label(choice: LaunchChoice) -> str:
+    if choice.auto:
+        return AUTO_LABEL
+    opts = choice.speculation
+    if not opts.enabled:
+        return ""
+    if opts.method in DRAFTER_METHODS:
+        # a found drafter (issue 10) has a file, not a quantization of a declared one
+        dq = opts.draft_quantization or (Path(opts.draft_model_path).name if opts.draft_model_path else "")
+        return f"{opts.method} {dq}".strip()
+    return opts.method
+
+
+def model_label(choice: LaunchChoice) -> str:
+    if choice.remote is not None:
+        return choice.remote.label
+    return f"{choice.family.name} {choice.spec.size_label} {choice.quantization}"
+
+
+def launch_record(choice: LaunchChoice) -> LastLaunch:
+    """The choice as the settings store it (engine-neutral, no resolved paths)."""
+    opts, s = choice.speculation, choice.sampling
+    return LastLaunch(
+        family=choice.family.name,
+        format=choice.spec.format,
+        size=str(choice.spec.size_in_billions),
+        quantization=choice.quantization,
+        engine=choice.engine,
+        speculation_method="auto" if choice.auto else (opts.method if opts.enabled else None),
+        draft_quantization=opts.draft_quantization if opts.enabled or choice.auto else None,
+        # a found drafter (issue 10): the file the launch used, reopened only while it exists
+        draft_model_path=opts.draft_model_path if opts.enabled or choice.auto else None,
+        num_speculative_tokens=opts.num_speculative_tokens if opts.enabled else None,
+        n_ctx=choice.n_ctx,
+        threads=choice.threads,
+        sampling=SamplingDefaults(
+            temperature=s.temperature,
+            top_p=s.top_p,
+            top_k=s.top_k,
+            max_tokens=s.max_tokens,
+            repeat_penalty=s.repeat_penalty,
+        ),
+    )
+
+
+def choice_from_record(record: LastLaunch, registry: Registry, fallback: Sampling) -> LaunchChoice:
+    """Rebuild a stored launch; raises ``RegistryError`` / ``ValueError`` when it no longer fits
+    the registry (family removed, spec or quantization gone, bad speculation)."""
+    family, spec, quant = registry.match(record.family, record.format, record.size, record.quantization)
+    is_auto = record.speculation_method == "auto"
+    found = record.draft_model_path
+    if found and not Path(found).is_file():
+        if not is_auto:
+            raise ValueError(f"its drafter's file is no longer on disk ({found})")
+        found = None  # Auto measures without a found drafter that is gone
+    if is_auto:
+        options = SpeculationOptions(draft_quantization=record.draft_quantization, draft_model_path=found)
+    elif record.speculation_method:
+        options = SpeculationOptions.build(
+            enabled=True,
+            method=record.speculation_method,
+            draft_quantization=record.draft_quantization,
+            num_speculative_tokens=record.num_speculative_tokens,
+            draft_model_path=found,
+        )
+    else:
+        options = SpeculationOptions()
+    s = record.sampling
+    sampling = (
+        Sampling(
+            temperature=s.temperature,
+            top_p=s.top_p,
+            top_k=s.top_k,
+            max_tokens=s.max_tokens,
+            repeat_penalty=s.repeat_penalty,
+            seed=fallback.seed,
+            stop=fallback.stop,
+        )
+        if s is not None
+        else fallback
+    )
+    n_ctx = fit_context(record.n_ctx or family.context_length, family)
+    return LaunchChoice(
+        family,
+        spec,
+        quant,
+        record.engine,
+        options,
+        n_ctx,
+        record.threads,
+        sampling,
+        auto=is_auto,
+        auto_drafter=is_auto and record.draft_quantization is not None,
+    )
+
+
+def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_engine) -> LoadJob:
+    if choice.remote is not None:
+        return remote_job(choice, loader)
+    family, spec, quant = choice.family, choice.spec, choice.quantization
+    info: dict[str, Any] = {
+        "engine": choice.engine,
+        "speculation": speculation_label(choice),
+        "family": family.name,
+        "size": spec.size_label,
+        "quantization": quant,
+        "format": spec.format,
+        # the chat answers with these once the model is loaded (issue 8, item 2)
+        "sampling": choice.sampling,
+        "launch": launch_record(choice),
+    }
+
+    def run(progress: Callable[[str], None]) -> Engine:
+        progress(QCoreApplication.translate("EngineLoader", "Locating model files"))
+        if choice.auto:
+            engine_name, request = auto_request(choice, cache, loader, progress, info)
+        else:
+            # The one launch path (issue 9): the CLI's `resolve` builds its request the same way.
+            plan = plan_launch(choice, cache.resolve)
+            engine_name, request = plan.engine, plan.request
+        # Plain and speculative answers of this target file, engine and thread count are compared
+        # (the key stats the file, so it is computed here, on the engine thread).
+        info["baseline_key"] = baseline_key(choice.engine, request.model_path, choice.threads)
+        return loader(engine_name, request, progress)
+
+    return LoadJob(label=model_label(choice), loader=run, info=info)
+
+
+def remote_job(choice: LaunchChoice, loader: Loader = load_engine) -> LoadJob:
+    """A remote server (issue 12): connect, check the model, chat. The server's own launch
+    settings decide speculation (its stats come from what it reports), so no speculation label,
+    no speed baseline (another machine's speed) and no last-launch record (no files to reopen)."""
+    target = choice.remote
+    assert target is not None
+    info: dict[str, Any] = {
+        "engine": "remote",
+        "speculation": "",
+        "family": target.label,
+        "endpoint": target.endpoint.url,
+        "sampling": choice.sampling,
+    }
+
+    def run(progress: Callable[[str], None]) -> Engine:
+        from app.gui.views.remote_tab import remember
+
+        url = target.endpoint.url
+        progress(QCoreApplication.translate("EngineLoader", "Connecting to {url}").format(url=url))
+        plan = plan_remote(choice)  # the endpoint's key from the keyring, on the engine thread
+        engine = loader(plan.engine, plan.request, progress)
+        info["server_kind"] = getattr(engine, "server_kind", "")
+        info["remote_model"] = getattr(engine, "model", target.model)
+        remember(target.endpoint, target.api_key or "")  # it answered: keep the URL and a typed key
+        return engine
+
+    return LoadJob(label=model_label(choice), loader=run, info=info)
+
+
+def auto_request(
+    choice: LaunchChoice,
+    cache: CacheBridge,
+    loader: Loader,
+    progress: Callable[[str], None],
+    info: dict[str, Any],
+) -> tuple[str, LoadRequest]:
+    """Auto's load request: the stored calibration's choice, or a calibration now (engine thread).
+
+    The calibration loads its engines with the same ``loader`` and reports through ``progress``
+    (the load bar, with its fraction), and the load bar's Cancel stops it: nothing is stored and
+    the launch ends as a cancelled load. Measuring first, then loading the choice, is what the
+    first start does too: the chat could not answer meanwhile anyway (an answer would share the
+    CPU with the measurement and spoil it), and a plain load first would be thrown away.
+    """
+    plan = plan_auto(choice, cache.resolve)
+    result = auto.load_result(plan.key)
+    info["auto_measured_now"] = result is None
+    if result is None:
+        token = cancel_of(progress)
+        quiet = LoadProgress(None, token) if token is not None else None
+
+        def load(req: LoadRequest) -> Engine:
+            return loader(plan.engine, req, quiet or (lambda _m: None))
+
+        def report(fraction: float, message: str) -> None:
+            progress(f"{AUTO_MARK}{fraction:.3f} {calibration_step_text(message)}")
+
+        try:
+            result = auto.calibrate(
+                plan.key, plan.base, plan.drafter_path, plan.candidates, load, token, report
+            )
+        except auto.CalibrationCancelled as exc:
+            raise LoadCancelled() from exc
+        auto.store_result(result)
+    chosen = result.choice
+    info["speculation"] = auto_label(chosen.candidate)
+    info["auto"] = {"label": chosen.candidate.label, "why": chosen.why, "stored": result.stored_path}
+    return plan.engine, plan.request(chosen.candidate)
