@@ -231,7 +231,7 @@ def gemma4_qat(gemma4: dict) -> dict:
 #
 # Hubs are not reachable from the machine this registry was written on, so GGUF file names are
 # *patterns* (``*-{quantization}.gguf``), resolved against the repository listing at download time
-# (app.core.catalog.listing: case-insensitive, split parts count as one file, mmproj files never
+# (app.core.cache.listing: case-insensitive, split parts count as one file, mmproj files never
 # match). Every repo id carries the public page it was taken from (``page`` / ``draft_page``);
 # ``scripts/verify_registry.py --online`` checks every repo and pattern on the real hubs.
 

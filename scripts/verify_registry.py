@@ -25,9 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.core.cache import make_plan
+from app.core.cache import listing, make_plan
 from app.core.cache.errors import CacheError
-from app.core.catalog import listing
 from app.core.registry import GGUFSpec, HubSource, Registry
 
 

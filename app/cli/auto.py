@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from app.cli.common import MAX_THREADS, Resolved, resolve, whole_number
 from app.core.cancel import CancelToken
 from app.core.engines.base import LoadRequest
 from app.core.launch import auto
@@ -23,8 +24,6 @@ from app.core.speculative.options import default_tokens
 
 
 def add_subcommands(subparsers: Any) -> None:
-    from app.cli.commands import MAX_THREADS, _whole
-
     p = subparsers.add_parser(
         "calibrate", help="measure which speculation pays for a model on this machine (what Auto uses)"
     )
@@ -37,8 +36,8 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--draft-quant", help="drafter quantization (declared drafters)")
     p.add_argument("--hub", default=None, choices=["huggingface", "modelscope", "local"])
     p.add_argument("--engine", choices=["llama.cpp", "mlx"])
-    p.add_argument("--threads", type=_whole("--threads", 1, MAX_THREADS), default=None)
-    p.add_argument("--ctx", type=_whole("--ctx", 1), default=4096, help="context length in tokens")
+    p.add_argument("--threads", type=whole_number("--threads", 1, MAX_THREADS), default=None)
+    p.add_argument("--ctx", type=whole_number("--ctx", 1), default=4096, help="context length in tokens")
     p.add_argument("--remeasure", action="store_true", help="measure again even if a result is stored")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_calibrate, spec_method=None, draft_tokens=None, spec=None)
@@ -57,8 +56,6 @@ class AutoPlan:
 
 def plan_auto(args: argparse.Namespace) -> AutoPlan:
     """The engine, base request, drafter and candidates for the model arguments."""
-    from app.cli.commands import resolve
-
     if getattr(args, "engine", None) == "remote":
         raise LaunchError("--spec auto measures local engines only; use --spec on/off with --engine remote")
     if getattr(args, "spec_method", None) or getattr(args, "draft_tokens", None):
@@ -148,12 +145,10 @@ def measure(plan: AutoPlan, remeasure: bool, quiet: bool) -> tuple[auto.Calibrat
 
 
 def resolve_auto(args: argparse.Namespace) -> Any:
-    """``--spec auto``: a :class:`app.cli.commands.Resolved` for the stored (or freshly measured) choice.
+    """``--spec auto``: a :class:`app.cli.common.Resolved` for the stored (or freshly measured) choice.
 
     The choice is kept on ``args.auto_choice`` (for ``bench``'s report).
     """
-    from app.cli.commands import Resolved
-
     plan = plan_auto(args)
     quiet = bool(getattr(args, "json", False))
     result, measured = measure(plan, False, quiet)

@@ -9,17 +9,24 @@ import argparse
 import json
 import logging
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from app.cli import auto as cli_auto
 from app.cli import cache as cli_cache
 from app.cli import catalog as cli_catalog
 from app.cli import remote as cli_remote
 from app.cli import serve as cli_serve
-from app.core import assets
+from app.cli.common import (
+    Parser,
+    add_model_args,
+    note_threads,
+    progress_printer,
+    read_prompts,
+    resolve,
+    sampling_float,
+    whole_number,
+)
 from app.core.cache.errors import CacheError
 from app.core.catalog import listed
 from app.core.engines.base import (
@@ -27,135 +34,27 @@ from app.core.engines.base import (
     ChatMessage,
     EngineError,
     Finished,
-    LoadRequest,
     Round,
     Sampling,
     TextDelta,
-    check_max_tokens,
 )
 from app.core.launch.plan import (
-    DEFAULT_MODEL,
-    LaunchChoice,
     LaunchError,
-    check_speculation,
     load_engine,
-    make_options,
-    pick_engine,
-    plan_launch,
-    thread_count_notice,
 )
-from app.core.registry import AnySpec, Family, Registry, RegistryError, format_template
+from app.core.registry import Family, Registry, RegistryError
 from app.core.speculative import (
     SpeculationError,
     json_rate,
     mean_accepted_length,
-    parse_num_speculative_tokens,
     round_totals,
 )
-from app.core.speculative.options import parse_number, parse_whole_number
 
 log = logging.getLogger("tandem")
 
 
-#: llama.cpp's own limit (GGML_MAX_N_THREADS); more threads than this is a typo.
-MAX_THREADS = 512
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors: ``tandem: <why>`` and the command to get help, no usage dump."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"tandem: {message} (see `{self.prog} --help`)\n")
-
-
-def _arg_type(name: str, parse: Callable[[str], Any], *aliases: str) -> Callable[[str], Any]:
-    """An argparse ``type`` whose refusals are one clean line naming the flag.
-
-    argparse already says ``argument --flag:``, so the parser's own ``<field>:`` prefix is dropped.
-    """
-
-    def convert(text: str) -> Any:
-        try:
-            return parse(text)
-        except ValueError as exc:  # SpeculationError and SamplingError are ValueErrors
-            message = str(exc)
-            for prefix in (name, *aliases):
-                message = message.removeprefix(f"{prefix}: ")
-            raise argparse.ArgumentTypeError(message) from None
-
-    convert.__name__ = name  # argparse names the type in some messages
-    return convert
-
-
-def _whole(flag: str, minimum: int, maximum: int | None = None) -> Callable[[str], Any]:
-    def parse(text: str) -> int:
-        number = parse_whole_number(text, flag, minimum=minimum)
-        if maximum is not None and number > maximum:
-            raise ValueError(f"{flag}: {number} is more than {maximum}")
-        return number
-
-    return _arg_type(flag, parse)
-
-
-_draft_tokens = _arg_type("--draft-tokens", lambda text: parse_num_speculative_tokens(text, "--draft-tokens"))
-_max_tokens = _arg_type(
-    "--max-tokens",
-    lambda text: check_max_tokens(parse_whole_number(text, "max tokens", minimum=None)),
-    "max tokens",
-)
-
-
-_SAMPLING_CHECKS: dict[str, Callable[[float], Sampling]] = {
-    "temperature": lambda v: Sampling(temperature=v),
-    "top_p": lambda v: Sampling(top_p=v),
-    "repeat_penalty": lambda v: Sampling(repeat_penalty=v),
-}
-
-
-def _sampling_float(field: str) -> Callable[[str], Any]:
-    """A sampling number checked by :class:`Sampling` itself, so the CLI and engines agree."""
-    flag = "--" + field.replace("_", "-")
-
-    def parse(text: str) -> float:
-        number = parse_number(text, flag)
-        _SAMPLING_CHECKS[field](number)  # Sampling raises SamplingError naming the setting and range
-        return number
-
-    return _arg_type(flag, parse, field.replace("_", "-"), field.replace("_", " "))
-
-
-def _add_model_args(p: argparse.ArgumentParser, bench_like: bool) -> None:
-    p.add_argument("name", nargs="?", help=f"registry name (default: {DEFAULT_MODEL[0]})")
-    p.add_argument("--format", dest="fmt", choices=["gguf", "mlx"])
-    p.add_argument("--size", help="size in billions or a label such as E2B")
-    p.add_argument("--quant", help="target quantization")
-    p.add_argument(
-        "--hub", default=None, choices=["huggingface", "modelscope", "local"], help="default: the spec's own"
-    )
-    p.add_argument("--model-path", help="a local model file (gguf) or folder (mlx) instead of NAME")
-    p.add_argument("--draft-model-path", help="a local drafter; implies --spec on --spec-method draft")
-    p.add_argument("--engine", choices=["llama.cpp", "mlx", "remote"])
-    cli_remote.add_remote_args(p, bench_like)
-    if not bench_like:
-        p.add_argument("--spec", choices=["on", "off", "auto"], default=None, help="auto: measured")
-    else:
-        p.add_argument("--spec", choices=["auto"], default=None, help="auto: the spec-on side is Auto's")
-    p.add_argument(
-        "--spec-method",
-        default=None,
-        help="draft, mtp, ngram-mod, ngram-cache, ngram-simple, ngram-map-k, ngram-map-k4v (llama.cpp); "
-        "suffix, prompt-lookup (MLX: drafts from earlier answers / the prompt, no drafter)",
-    )
-    p.add_argument("--draft-quant", help="drafter quantization (declared drafters)")
-    p.add_argument("--draft-tokens", type=_draft_tokens, help="tokens per round (default: the engine's)")
-    p.add_argument("--ctx", type=_whole("--ctx", 1), default=4096, help="context length in tokens")
-    p.add_argument("--threads", type=_whole("--threads", 1, MAX_THREADS), default=None)
-    p.add_argument("--max-tokens", type=_max_tokens, default=128 if bench_like else 256)
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="tandem", description="Local LLM chat, faster through speculative decoding")
+    parser = Parser(prog="tandem", description="Local LLM chat, faster through speculative decoding")
     parser.add_argument("-v", "--verbose", action="store_true")
     sub = parser.add_subparsers(dest="command")
 
@@ -176,25 +75,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_unregister)
 
     p = sub.add_parser("generate", help="answer one prompt")
-    _add_model_args(p, bench_like=False)
+    add_model_args(p, bench_like=False)
     p.add_argument("--prompt", required=True)
     p.add_argument("--system", default=None)
     default = "default: the family's recommended value, else"
-    p.add_argument("--temperature", type=_sampling_float("temperature"), help=f"{default} 0 (greedy)")
-    p.add_argument("--top-p", type=_sampling_float("top_p"), help=f"{default} 1 (off)")
-    p.add_argument("--top-k", type=_whole("--top-k", 0), help=f"{default} 0 (off)")
-    p.add_argument("--repeat-penalty", type=_sampling_float("repeat_penalty"), help=f"{default} 1 (off)")
+    p.add_argument("--temperature", type=sampling_float("temperature"), help=f"{default} 0 (greedy)")
+    p.add_argument("--top-p", type=sampling_float("top_p"), help=f"{default} 1 (off)")
+    p.add_argument("--top-k", type=whole_number("--top-k", 0), help=f"{default} 0 (off)")
+    p.add_argument("--repeat-penalty", type=sampling_float("repeat_penalty"), help=f"{default} 1 (off)")
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("parity", help="spec-off vs spec-on greedy output, token by token")
-    _add_model_args(p, bench_like=True)
+    add_model_args(p, bench_like=True)
     p.add_argument("--prompts", type=Path, required=True, help="text file, one prompt per line")
     p.set_defaults(func=cmd_parity)
 
     p = sub.add_parser("bench", help="spec-off vs spec-on decode speed in one run")
-    _add_model_args(p, bench_like=True)
+    add_model_args(p, bench_like=True)
     p.add_argument("--prompts", type=Path, required=True, help="text file, one prompt per line")
-    p.add_argument("--repeats", type=_whole("--repeats", 1), default=1, help="runs per side (best kept)")
+    p.add_argument(
+        "--repeats", type=whole_number("--repeats", 1), default=1, help="runs per side (best kept)"
+    )
     p.set_defaults(func=cmd_bench)
 
     cli_cache.add_subcommands(sub)
@@ -203,82 +104,6 @@ def build_parser() -> argparse.ArgumentParser:
     cli_serve.add_subcommands(sub)
     cli_auto.add_subcommands(sub)
     return parser
-
-
-# --- resolution ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Resolved:
-    engine: str
-    request: LoadRequest
-    family: Family | None = None  # None for --model-path
-
-
-def resolve(args: argparse.Namespace, spec_on: bool) -> Resolved:
-    """Engine, LoadRequest and family for the model arguments, with speculation on or off."""
-    if args.engine == "remote":
-        return Resolved(*cli_remote.resolve_remote(args, spec_on))
-    method = args.spec_method
-    options = make_options(
-        enabled=spec_on,
-        method=method,
-        draft_quantization=args.draft_quant,
-        num_speculative_tokens=args.draft_tokens,
-        draft_model_path=args.draft_model_path if spec_on else None,
-    )
-    if args.model_path:
-        if args.name:
-            raise LaunchError("give either NAME or --model-path, not both")
-        path = Path(args.model_path)
-        engine = args.engine or ("mlx" if path.is_dir() else "llama.cpp")
-        if spec_on and options.needs_drafter and not options.draft_model_path:
-            raise LaunchError(f"--spec-method {options.method} needs --draft-model-path with --model-path")
-        return Resolved(engine, LoadRequest(str(path), options, n_ctx=args.ctx, n_threads=args.threads))
-
-    registry = Registry.load()
-    name = args.name or DEFAULT_MODEL[0]
-    size = args.size if args.name else (args.size or DEFAULT_MODEL[2])
-    fmt = args.fmt or (None if args.name else DEFAULT_MODEL[1])
-    quant = args.quant or (None if args.name else DEFAULT_MODEL[3])
-    family, spec, quant = registry.match(name, fmt, size, quant)
-    engine = pick_engine(spec, args.engine)
-    options = check_speculation(family, spec, engine, options)
-    say = _progress(args)
-    local = spec.sources.local
-    if (
-        say
-        and local is not None
-        and assets.needs_preparation(format_template(local.path, "sources.local.path", quantization=quant))
-    ):
-        say("preparing the embedded model once (this takes a moment)")
-
-    def cached(fam: Family, sp: AnySpec, role: str, q: str, dq: str | None) -> Path:
-        target, drafter = cli_cache.resolve_cached_model(
-            registry, fam.name, sp.format, sp.size_label, q, args.hub, role == "drafter", dq
-        )
-        return drafter if role == "drafter" and drafter is not None else target
-
-    # the one launch path (issue 9): the GUI's make_job builds its request with plan_launch too
-    choice = LaunchChoice(family, spec, quant, engine, options, args.ctx, args.threads)
-    return Resolved(engine, plan_launch(choice, cached).request, family)
-
-
-def _note_threads(engine: str, req: LoadRequest) -> None:
-    notice = thread_count_notice(engine, req.n_threads)
-    if notice:
-        print(f"note: --threads: {notice}", file=sys.stderr)
-
-
-def _progress(args: argparse.Namespace) -> Any:
-    quiet = getattr(args, "json", False)
-    return None if quiet else (lambda msg: print(f"… {msg}", file=sys.stderr, flush=True))
-
-
-def _prompts(path: Path) -> list[str]:
-    lines = [ln.strip() for ln in path.read_text("utf-8").splitlines()]
-    prompts = [ln.replace("\\n", "\n") for ln in lines if ln and not ln.startswith("#")]
-    if not prompts:
-        raise LaunchError(f"{path} has no prompts (one per line; '#' starts a comment)")
-    return prompts
 
 
 # --- commands ----------------------------------------------------------------------------------------
@@ -361,9 +186,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
     resolved = cli_auto.resolve_auto(args) if args.spec == "auto" else resolve(args, spec_on)
     spec_on = spec_on or resolved.request.speculation.enabled
     engine_name, req = resolved.engine, resolved.request
-    _note_threads(engine_name, req)
+    note_threads(engine_name, req)
     sampling, sampling_source = sampling_for(args, resolved.family)
-    say = _progress(args)
+    say = progress_printer(args)
     if say:
         shown = ", ".join(f"{k.replace('_', '-')} {v:g}" for k, v in _describe(sampling).items())
         say(f"sampling: {shown}" + (f" ({sampling_source})" if sampling_source else ""))
@@ -448,11 +273,11 @@ def _loader(args: argparse.Namespace) -> Any:
     auto_on = getattr(args, "spec", None) == "auto"
     on = cli_auto.resolve_auto(args) if auto_on else resolve(args, True)
     resolved = {False: resolve(args, False), True: on}
-    _note_threads(resolved[False].engine, resolved[False].request)
+    note_threads(resolved[False].engine, resolved[False].request)
 
     def load(spec_on: bool) -> Any:
         side = resolved[spec_on]
-        return load_engine(side.engine, side.request, _progress(args))
+        return load_engine(side.engine, side.request, progress_printer(args))
 
     return load
 
@@ -460,7 +285,7 @@ def _loader(args: argparse.Namespace) -> Any:
 def cmd_parity(args: argparse.Namespace) -> int:
     from app.core.measure import parity
 
-    results = parity(_loader(args), _prompts(args.prompts), args.max_tokens)
+    results = parity(_loader(args), read_prompts(args.prompts), args.max_tokens)
     # EXACT, or a first difference that is a mutual top-k match (TOP_K_MATCH); anything else FAILs
     bad = [r for r in results if r.verdict == "FAIL"]
     if args.json:
@@ -490,7 +315,7 @@ def cmd_parity(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from app.core.measure import bench
 
-    rows = bench(_loader(args), _prompts(args.prompts), args.max_tokens, args.repeats)
+    rows = bench(_loader(args), read_prompts(args.prompts), args.max_tokens, args.repeats)
     choice = getattr(args, "auto_choice", None)
     if args.json:
         for row in rows:

@@ -13,14 +13,13 @@ import sys
 import threading
 from typing import Any
 
+from app.cli.common import add_model_args, progress_printer, resolve, whole_number
 from app.core.launch.plan import LaunchError, load_engine
 
 
 def add_subcommands(sub: Any) -> None:
-    from app.cli import commands as cli
-
     p = sub.add_parser("serve", help="serve the model over an OpenAI-compatible API on this machine")
-    cli._add_model_args(p, bench_like=False)
+    add_model_args(p, bench_like=False)
     g = p.add_argument_group("server")
     g.add_argument(
         "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)"
@@ -28,10 +27,10 @@ def add_subcommands(sub: Any) -> None:
     g.add_argument(
         "--allow-remote", action="store_true", help="needed to bind an address other than loopback"
     )
-    g.add_argument("--port", type=cli._whole("--port", 0, 65535), default=8080, help="0 picks a free port")
-    g.add_argument("--max-waiting", type=cli._whole("--max-waiting", 0, 1000), default=4,
+    g.add_argument("--port", type=whole_number("--port", 0, 65535), default=8080, help="0 picks a free port")
+    g.add_argument("--max-waiting", type=whole_number("--max-waiting", 0, 1000), default=4,
                    help="requests that may wait their turn; one more gets 429 (default 4)")  # fmt: skip
-    g.add_argument("--max-body", type=cli._whole("--max-body", 1024), default=1_000_000,
+    g.add_argument("--max-body", type=whole_number("--max-body", 1024), default=1_000_000,
                    help="largest request body in bytes")  # fmt: skip
     g.add_argument("--cors-origin", action="append", default=[], help="allow browser calls from this origin")
     g.add_argument(
@@ -41,7 +40,6 @@ def add_subcommands(sub: Any) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from app.cli import commands as cli
     from app.core.serving import LocalServer, ServerConfig, api_key, is_loopback
     from app.core.serving.keys import key_source
     from app.core.serving.model import served_model
@@ -52,7 +50,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"--host {args.host} would let other machines use the model; add --allow-remote to do that"
         )
     spec_on = args.spec == "on" or (args.spec is None and bool(args.draft_model_path or args.spec_method))
-    resolved = cli.resolve(args, spec_on)
+    resolved = resolve(args, spec_on)
     if resolved.engine == "remote":
         raise LaunchError("tandem serve runs a local engine; --engine remote is not served")
     family = resolved.family
@@ -62,7 +60,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = ServerConfig(
         key, args.host, args.port, args.max_waiting, limits=limits, cors_origins=tuple(args.cors_origin)
     )
-    engine = load_engine(resolved.engine, resolved.request, cli._progress(args))
+    engine = load_engine(resolved.engine, resolved.request, progress_printer(args))
     try:
         model = served_model(
             engine,

@@ -37,11 +37,11 @@ from app.core.engines import capability
 from app.core.engines.base import Sampling
 from app.core.launch.plan import DEFAULT_MODEL
 from app.core.registry import AnySpec, Family, Registry
-from app.core.settings import LastLaunch, SamplingDefaults, Settings
+from app.core.settings import LastLaunch, Settings
 from app.core.units import human_bytes
 from app.gui import icons
 from app.gui.cache_bridge import CacheBridge, Role
-from app.gui.controllers.chat import ChatController
+from app.gui.controllers.chat import ChatController, to_sampling
 from app.gui.controllers.downloads import DownloadRequest, DownloadService
 from app.gui.controllers.engine_loader import Loader, calibration_progress
 from app.gui.controllers.launch import LaunchCoordinator
@@ -677,16 +677,3 @@ class MainWindow(QMainWindow):
 
     def on_answer(self, stats: AnswerStats) -> None:  # hook for tests / future telemetry
         log.debug("answer finished: %s", stats)
-
-
-def to_sampling(values: SamplingDefaults, base: Sampling | None = None) -> Sampling:
-    """Stored sampling values as the engine's :class:`Sampling` (seed and stops kept from ``base``)."""
-    return Sampling(
-        temperature=values.temperature,
-        top_p=values.top_p,
-        top_k=values.top_k,
-        max_tokens=values.max_tokens,
-        repeat_penalty=values.repeat_penalty,
-        seed=base.seed if base else None,
-        stop=base.stop if base else (),
-    )

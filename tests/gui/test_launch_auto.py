@@ -140,7 +140,7 @@ def test_the_why_line_follows_the_language(make_window: Any, qtbot: Any) -> None
 def test_calibration_steps_are_said_in_the_users_language(make_window: Any) -> None:
     """The load bar and the dialog showed the core's English step ("ngram-mod 64/round: the same
     code edit again") in every language; the core's steps carry a code the GUI translates."""
-    from app.gui.controllers.engine_loader import calibration_step_text
+    from app.gui.views.auto_panel import calibration_step_text
 
     w = make_window()
     step = auto.Step("repeat", "ngram-mod 64/round")

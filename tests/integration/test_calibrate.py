@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli.commands import main
+from app.cli import main
 from app.core.cancel import CancelToken
 from app.core.engines.base import LoadRequest
 from app.core.launch import auto

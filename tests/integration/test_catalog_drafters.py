@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli.commands import main
+from app.cli import main
 from app.core.cache import hf_cache_root
 from app.core.catalog import drafters
 from tests.integration.hub_servers import CountingProxy, OlahHub, build_hf_repo

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.cache import CacheManager, SpecResolutionError
-from app.core.catalog import listing
+from app.core.cache import CacheManager, SpecResolutionError, listing
 from app.core.catalog.sizes import annotate
 from app.core.registry import Family, Registry, parse_family
 from tests.integration.hub_servers import ModelScopeHub, OlahHub, build_hf_repo, tiny_gguf
@@ -163,7 +162,7 @@ def test_unreachable_hub_listing_is_one_clear_error(monkeypatch: pytest.MonkeyPa
 
 
 def test_models_json_gains_hubs_and_size_bytes(capsys: pytest.CaptureFixture[str]) -> None:
-    from app.cli.commands import main
+    from app.cli import main
 
     assert main(["models", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

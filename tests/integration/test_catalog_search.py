@@ -50,7 +50,7 @@ def ms_search(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModelScopeSearchHub]:
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    from app.cli.commands import main
+    from app.cli import main
 
     rc = main(list(argv))
     out = capsys.readouterr()

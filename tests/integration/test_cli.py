@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli.commands import main
+from app.cli import main
 
 pytestmark = pytest.mark.slow
 

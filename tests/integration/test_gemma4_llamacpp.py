@@ -332,7 +332,7 @@ def test_every_abort_row_is_matched_and_safe_pairs_are_not() -> None:
 def test_cli_generate_with_an_assistant_reports_the_method_it_ran(
     pair: tuple[Path, Path], capsys: pytest.CaptureFixture[str], method_args: list[str]
 ) -> None:
-    from app.cli.commands import main
+    from app.cli import main
 
     target, assistant = pair
     argv = ["generate", "--model-path", str(target), "--draft-model-path", str(assistant)]
@@ -347,7 +347,7 @@ def test_cli_generate_with_an_assistant_reports_the_method_it_ran(
 def test_cli_parity_on_the_pair_exits_zero(
     pair: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from app.cli.commands import main
+    from app.cli import main
 
     prompts = Path(__file__).resolve().parents[2] / "benchmarks" / "prompts.txt"
     target, assistant = pair

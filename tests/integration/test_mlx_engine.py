@@ -511,7 +511,7 @@ def test_parity_cli_on_a_gemma4_assistant_pair(
     ckpt: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``tandem parity --engine mlx`` crashed with a TypeError on ``top_logprobs`` (item 11)."""
-    from app.cli.commands import main
+    from app.cli import main
 
     prompts = tmp_path / "prompts.txt"
     prompts.write_text("Write a short note about speculative decoding.\nName three colours.\n")

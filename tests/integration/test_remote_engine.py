@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli.commands import main
+from app.cli import main
 from app.core.engines.base import CancelToken, ChatMessage, Finished, LoadRequest, Round, Sampling, TextDelta
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.remote.endpoints import Endpoint

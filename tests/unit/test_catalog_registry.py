@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.core.cache import SpecResolutionError, make_plan
-from app.core.catalog.listing import is_pattern, resolve_files, resolve_pattern
+from app.core.cache.listing import is_pattern, resolve_files, resolve_pattern
 from app.core.registry import GGUFSpec, Registry
 
 
@@ -118,7 +118,7 @@ def test_verify_registry_offline_passes() -> None:
 
 
 def test_a_renamed_drafter_is_found_by_its_shape_and_quantization() -> None:
-    from app.core.catalog.listing import NoMatchError, repo_quantizations, resolve_for
+    from app.core.cache.listing import NoMatchError, repo_quantizations, resolve_for
 
     listing = [
         "gemma-4-E4B-it-Q4_K_M.gguf",
@@ -146,7 +146,7 @@ def test_a_renamed_drafter_is_found_by_its_shape_and_quantization() -> None:
 
 
 def test_declared_split_parts_resolve_to_themselves_without_a_note() -> None:
-    from app.core.catalog.listing import resolve_for
+    from app.core.cache.listing import resolve_for
 
     parts = ["F16/tiny-F16-00001-of-00002.gguf", "F16/tiny-F16-00002-of-00002.gguf"]
     assert resolve_for(parts, [*parts, "tiny-Q4_0.gguf"], "r", "target", "F16") == (tuple(parts), "")

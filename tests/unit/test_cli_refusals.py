@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli.commands import main
+from app.cli import main
 
 PYTHON_TEXT = ("Traceback", "invalid literal", "Error:", "max() arg", "object has no attribute", "NoneType")
 GEN = ["generate", "--prompt", "hi"]

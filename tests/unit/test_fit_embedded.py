@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli.commands import main
+from app.cli import main
 
 
 def test_fit_reports_the_header_kv_cache_before_the_f32_file_exists(

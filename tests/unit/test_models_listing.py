@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from app.cli import cache as cli_cache
-from app.cli.commands import main
+from app.cli import main
 from app.core import assets
 
 

@@ -19,9 +19,9 @@ import shlex
 
 import pytest
 
-from app.cli.commands import main
-from app.core.cache.hubs import RemoteFile
-from app.core.catalog.listing import store_listing
+from app.cli import main
+from app.core.cache.listing import store_listing
+from app.core.cache.remote_files import RemoteFile
 from app.core.registry import Registry
 from app.core.serving.serve_command import (
     ServeCommand,

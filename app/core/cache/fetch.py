@@ -2,7 +2,7 @@
 
 Runs on the caller's thread (a worker, never the UI thread); the transfer itself runs on a
 ``tandem-download-io-*`` thread so a cancel is seen within :data:`_POLL` seconds. Uses only the
-entry store's public API (:class:`app.core.cache.manager.CacheManager`).
+entry store's public API (:class:`app.core.cache.entry.CacheEntry`).
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from app.core.cache import listing
+from app.core.cache.entry import CacheEntry, Manifest, file_size
 from app.core.cache.errors import CacheError, DiskSpaceError, DownloadCancelled, VerificationError
-from app.core.cache.hubs import Backend, RemoteFile
-from app.core.cache.manager import CacheManager, Manifest, catalog_listing, file_size
+from app.core.cache.hubs import Backend
 from app.core.cache.plan import Plan
 from app.core.cache.progress import Meter, ProgressCallback, ProgressEvent, _Cancelled
+from app.core.cache.remote_files import RemoteFile
 from app.core.cancel import CancelToken
 from app.core.units import human_bytes
 
@@ -51,7 +53,7 @@ def _hash_ok(path: Path, f: RemoteFile) -> str | None:
 
 
 def download(
-    mgr: CacheManager, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
+    mgr: CacheEntry, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
 ) -> Path:
     """Fetch what is missing, verify it, link it into the entry; return :meth:`resolve_path`.
 
@@ -74,7 +76,7 @@ def download(
         return on_disk
     backend = mgr.backend()
     report(ProgressEvent("checking", 0, 0, 0.0, None))
-    plan = mgr.use_plan(catalog_listing().resolve_plan(plan, backend))  # the repository's own names
+    plan = mgr.use_plan(listing.resolve_plan(plan, backend))  # the repository's own names
     if plan.note:
         log.info("%s: %s", mgr.entry_name, plan.note)
         report(ProgressEvent("checking", 0, 0, 0.0, None, note=plan.note))
@@ -125,7 +127,7 @@ def download(
     return mgr.resolved(man)
 
 
-def _check_space(mgr: CacheManager, backend: Backend, todo: list[RemoteFile], plan: Plan) -> None:
+def _check_space(mgr: CacheEntry, backend: Backend, todo: list[RemoteFile], plan: Plan) -> None:
     need = sum(max(f.size - backend.incomplete_bytes(plan.repo_id, plan.revision, f.path), 0) for f in todo)
     if not need:
         return
@@ -144,7 +146,7 @@ def _check_space(mgr: CacheManager, backend: Backend, todo: list[RemoteFile], pl
 
 
 def _run_fetch(
-    mgr: CacheManager,
+    mgr: CacheEntry,
     backend: Backend,
     plan: Plan,
     todo: list[RemoteFile],
@@ -182,7 +184,7 @@ def _run_fetch(
     return result
 
 
-def _join_cancelled(mgr: CacheManager, io: threading.Thread, meter: Meter, report: ProgressCallback) -> None:
+def _join_cancelled(mgr: CacheEntry, io: threading.Thread, meter: Meter, report: ProgressCallback) -> None:
     """Wait (bounded) for a cancelled transfer's thread, so no I/O thread outlives the cancel.
 
     The libraries check the cancel flag once per chunk (256 KB for Hugging Face, whatever

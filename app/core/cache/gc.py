@@ -1,6 +1,6 @@
 """Deleting cache entries and freeing the hub-cache files no entry uses any more (issue 9 split).
 
-Uses only the entry store's public API (:class:`app.core.cache.manager.CacheManager`) and the
+Uses only the entry store's public API (:class:`app.core.cache.entry.CacheEntry`) and the
 manifests every entry keeps.
 """
 
@@ -9,12 +9,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from app.core.cache.entry import CacheEntry, Manifest, entries_root
 from app.core.cache.errors import CacheError
 from app.core.cache.hubs import backend_for
-from app.core.cache.manager import CacheManager, Manifest, entries_root
 
 
-def delete(mgr: CacheManager, free_disk: bool = False) -> int:
+def delete(mgr: CacheEntry, free_disk: bool = False) -> int:
     """Remove this entry (a target's drafter entries too); return bytes freed.
 
     By default only Tandem's entries go (0 bytes: they hold links). With ``free_disk`` the

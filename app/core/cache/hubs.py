@@ -20,13 +20,13 @@ import logging
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from app.core.cache.errors import DiskSpaceError, HubError
 from app.core.cache.plan import Plan
 from app.core.cache.progress import Meter, _Cancelled
+from app.core.cache.remote_files import RemoteFile, cached_listing
 
 log = logging.getLogger(__name__)
 
@@ -36,17 +36,6 @@ _SHA1 = re.compile(r"^[0-9a-f]{40}$")
 # per chunk; a cancel waits for the transfer to reach the next chunk (no I/O thread outlives it),
 # and 256 KB keeps that well under a second on slow links at no measurable cost.
 _HF_CHUNK = 256 * 1024
-
-
-@dataclass(frozen=True)
-class RemoteFile:
-    """A file as the hub announces it. ``sha256`` when the hub gives it (LFS files), or the git
-    blob ``sha1`` (small files on Hugging Face), used to verify what was downloaded."""
-
-    path: str
-    size: int
-    sha256: str | None = None
-    git_sha1: str | None = None
 
 
 class Backend(Protocol):
@@ -171,9 +160,7 @@ def missing_file_error(plan: Plan, name: str, err: HubError) -> HubError | None:
     otherwise read as "repository not found or private")."""
     if err.code not in ("auth", "not_found"):
         return None
-    from app.core.catalog import listing  # the catalog builds on this package
-
-    files = listing.cached_listing(plan.hub, plan.repo_id, plan.revision)
+    files = cached_listing(plan.hub, plan.repo_id, plan.revision)
     if files is None or any(f.path == name for f in files):
         return None
     return HubError(

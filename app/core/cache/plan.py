@@ -58,7 +58,7 @@ class Plan:
     ``kind``: ``files`` (listed repo files: gguf), ``snapshot`` (whole repo: mlx) or ``local``
     (``local_path``, never downloaded). ``revision`` is what the user asked for (branch, tag or
     commit); the commit it resolved to is recorded in the entry's manifest. ``files`` are what the
-    registry names (literal names or patterns) until :func:`app.core.catalog.listing.resolve_plan`
+    registry names (literal names or patterns) until :func:`app.core.cache.listing.resolve_plan`
     replaces them with the repository's own names.
     """
 

@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from app.core import gguf_tools
+from app.core.cache import listing
 from app.core.cache.errors import CacheError, HubError
 from app.core.cache.hubs import err_code, hf_endpoint, modelscope_endpoint, translate_error
-from app.core.catalog import listing
 from app.core.gguf_tools import GGUFFormatError, VocabInfo
 
 FIRST_WINDOW = 1 << 20  # 1 MiB; a 262k-token vocabulary needs ~5 MiB

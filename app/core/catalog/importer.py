@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from app.core import assets, gguf_tools
+from app.core.cache import listing
 from app.core.catalog import drafters as finder
-from app.core.catalog import listing
 from app.core.catalog.search import family_name, quant_of, size_from_name
 from app.core.gguf_tools import GGUFFormatError
 from app.core.registry import AnySpec, Family, Registry, RegistryError

@@ -19,10 +19,10 @@ import logging
 from dataclasses import dataclass, field
 
 from app.core import secrets
+from app.core.cache import listing, remote_files
 from app.core.cache.errors import SpecResolutionError
-from app.core.cache.hubs import RemoteFile
 from app.core.cache.plan import make_plan
-from app.core.catalog import listing
+from app.core.cache.remote_files import RemoteFile
 from app.core.registry import Family, GGUFSpec, Registry, RegistryError, parse_family
 from app.core.registry.models import placeholders
 from app.core.registry.store import size_matches
@@ -83,7 +83,7 @@ def _listing(
         if token is None:
             token = secrets.get_token(hub)  # the keyring's, as downloads use
         return listing.fetch_listing(hub, repo, revision, endpoint, token)
-    return listing.cached_listing(hub, repo, revision)
+    return remote_files.cached_listing(hub, repo, revision)
 
 
 def refresh_spec(

@@ -10,7 +10,7 @@
   with a client that makes one attempt.
 - :func:`search` follows pages until ``limit`` results (the CLI).
 - :func:`quant_groups` lists a repository's files grouped by quantization, split GGUF parts
-  summed (the listing comes from :mod:`app.core.catalog.listing`, and is cached there).
+  summed (the listing comes from :mod:`app.core.cache.listing`, and is cached there).
 - :func:`family_from_repo` writes a user family in the registry schema for a result, with the
   file template checked against the listing; :func:`add_to_registry` registers it (the same file
   ``tandem register`` writes).
@@ -24,9 +24,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from app.core import paths
+from app.core.cache import listing
 from app.core.cache.errors import HubError, SpecResolutionError
-from app.core.cache.hubs import RemoteFile, err_code, hf_endpoint, modelscope_endpoint, translate_error
-from app.core.catalog import listing
+from app.core.cache.hubs import err_code, hf_endpoint, modelscope_endpoint, translate_error
+from app.core.cache.remote_files import RemoteFile
 from app.core.registry import Family, Registry, RegistryError
 
 HUBS = ("huggingface", "modelscope")

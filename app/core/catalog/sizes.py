@@ -1,7 +1,7 @@
 """Sizes per quantization and the hubs of each spec, for ``tandem models --json`` and the browser.
 
 Offline: a size comes from the cache entry's manifest (downloaded), a local file, or a repository
-listing cached earlier (:mod:`app.core.catalog.listing`); ``None`` when none of these knows it.
+listing cached earlier (:mod:`app.core.cache.listing`); ``None`` when none of these knows it.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from app.core import assets
+from app.core.cache import listing
 from app.core.cache.manager import Manifest, entries_root
 from app.core.cache.plan import Plan, make_plan
-from app.core.catalog import listing
 from app.core.registry import Family, Registry
 from app.core.registry.store import AnySpec
 

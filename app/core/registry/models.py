@@ -169,7 +169,7 @@ class HubSource(DrafterFields):
     model_file_name_template: str | None = None
     #: the public page the repo id (and the drafter's) was taken from, e.g. the hub's model page;
     #: file templates containing ``*``/``?`` are patterns, resolved against the repository listing
-    #: at download time (``app.core.catalog.listing``)
+    #: at download time (``app.core.cache.listing``)
     page: str | None = None
     draft_page: str | None = None
     #: the pages that confirm the repo ids, file names and quantizations of this source

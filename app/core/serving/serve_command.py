@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from app.core.cache import listing
 from app.core.cache.plan import make_plan
-from app.core.catalog import listing
 from app.core.registry import AnySpec, Family, GGUFSpec, Registry, format_template
 from app.core.speculative.options import (
     GEMMA4_TOKENS_BY_SIZE,

@@ -36,6 +36,7 @@ from app.core.engines.base import ChatMessage, Engine, GenerationError, Sampling
 from app.core.measure.baselines import BaselineStore
 from app.core.measure.plain import plain_sampling, run_plain
 from app.core.registry import Registry
+from app.core.settings import SamplingDefaults
 from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.ops import Ops
@@ -610,3 +611,16 @@ class ChatController(QObject):
                 )
             except sqlite3.Error as exc:
                 log.warning("the answer being written was not saved: %s", exc)
+
+
+def to_sampling(values: SamplingDefaults, base: Sampling | None = None) -> Sampling:
+    """Stored sampling values as the engine's :class:`Sampling` (seed and stops kept from ``base``)."""
+    return Sampling(
+        temperature=values.temperature,
+        top_p=values.top_p,
+        top_k=values.top_k,
+        max_tokens=values.max_tokens,
+        repeat_penalty=values.repeat_penalty,
+        seed=base.seed if base else None,
+        stop=base.stop if base else (),
+    )

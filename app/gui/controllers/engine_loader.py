@@ -25,6 +25,7 @@ from app.core.registry import Registry
 from app.core.settings import LastLaunch, SamplingDefaults
 from app.core.speculative import DRAFTER_METHODS, SpeculationOptions
 from app.gui.cache_bridge import CacheBridge
+from app.gui.views.auto_panel import calibration_step_text
 from app.gui.workers import LoadJob
 
 Loader = Callable[[str, LoadRequest, Callable[[str], None]], Engine]
@@ -41,28 +42,6 @@ AUTO_LABEL = "Auto"
 def auto_label(chosen: auto.Candidate) -> str:
     """What the stats strip names: "Auto: ngram-mod 64/round", "Auto: off"."""
     return f"{AUTO_LABEL}: {chosen.label}"
-
-
-def calibration_step_text(message: str) -> str:
-    """A calibration step (:class:`auto.Step`) in the user's language; other text as it is."""
-    texts = {
-        "load-off": QCoreApplication.translate("Calibration", "loading the model without speculation"),
-        "load": QCoreApplication.translate("Calibration", "loading {config}"),
-        "prose-off": QCoreApplication.translate("Calibration", "{config}: prose, speculation off"),
-        "prose": QCoreApplication.translate("Calibration", "{config}: prose"),
-        "code-off": QCoreApplication.translate("Calibration", "{config}: code edit, speculation off"),
-        "code": QCoreApplication.translate("Calibration", "{config}: code edit"),
-        "repeat": QCoreApplication.translate("Calibration", "{config}: the same code edit again"),
-        "prose-again-off": QCoreApplication.translate(
-            "Calibration", "{config}: prose again, speculation off"
-        ),
-        "prose-again": QCoreApplication.translate("Calibration", "{config}: prose again"),
-        "done": QCoreApplication.translate("Calibration", "measured"),
-    }
-    code = getattr(message, "code", None)
-    if code not in texts:
-        return str(message)
-    return texts[code].format(config=getattr(message, "config", ""))
 
 
 def calibration_progress(message: str) -> tuple[float, str] | None:

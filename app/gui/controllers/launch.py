@@ -27,7 +27,7 @@ from app.core.registry import Registry
 from app.core.settings import LastLaunch, Settings, starting_sampling
 from app.core.speculative import DRAFTER_METHODS, SpeculationOptions
 from app.gui.cache_bridge import CacheBridge
-from app.gui.controllers.chat import ChatController
+from app.gui.controllers.chat import ChatController, to_sampling
 from app.gui.controllers.downloads import DownloadRequest, DownloadService
 from app.gui.controllers.engine_loader import choice_from_record, make_job
 from app.gui.errors import UserError
@@ -180,7 +180,6 @@ class LaunchCoordinator(QObject):
     # --- start-up -------------------------------------------------------------------------------
     def default_choice(self) -> LaunchChoice:
         """The embedded SmolLM2 on llama.cpp, from the family's recommended sampling."""
-        from app.gui.main_window import to_sampling
 
         settings = self._settings()
         name, fmt, size, quant = DEFAULT_MODEL

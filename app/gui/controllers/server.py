@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from app.core.registry import Registry
-from app.core.serving import LocalServer, ServedModel, ServedRequest, ServerConfig, api_key, is_loopback
+from app.core.serving import LocalServer, ServedModel, ServerConfig, api_key, is_loopback
 from app.core.serving.model import served_model
 
 log = logging.getLogger(__name__)
@@ -105,16 +105,3 @@ class ServerController(QObject):
     def _on_unloaded(self) -> None:
         if self.server is not None:
             self.server.set_model(None)
-
-
-def describe(r: ServedRequest) -> str:
-    """One log line: tokens, speed and speculation figures of a served request."""
-    acc = "-" if r.acceptance_rate is None else f"{r.acceptance_rate:.0%}"
-    mal = "-" if r.mean_accepted_length is None else f"{r.mean_accepted_length:.2f}"
-    tps = "-" if r.decode_tps is None else f"{r.decode_tps:.1f}"
-    calls = f", {r.tool_calls} tool calls" if r.tool_calls else ""
-    return (
-        f"{r.status} {'stream' if r.stream else 'single'}: {r.prompt_tokens}+{r.completion_tokens} tok, "
-        f"{tps} tok/s, drafted {r.drafted} accepted {r.accepted} ({acc}), {r.rounds} rounds, "
-        f"{mal} tok/round{calls}"
-    )

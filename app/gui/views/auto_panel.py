@@ -15,7 +15,7 @@ import asyncio
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from app.core.cancel import CancelToken
@@ -29,7 +29,6 @@ from app.core.launch.plan import (
     plan_auto,
 )
 from app.gui.cache_bridge import CacheBridge
-from app.gui.controllers.engine_loader import calibration_step_text
 from app.gui.ops import Ops
 from app.gui.widgets import ToggleSwitch
 
@@ -306,3 +305,25 @@ class AutoPanel(QWidget):
         )
         self.cancel.setText(self.tr("Cancel"))
         self._render()
+
+
+def calibration_step_text(message: str) -> str:
+    """A calibration step (:class:`auto.Step`) in the user's language; other text as it is."""
+    texts = {
+        "load-off": QCoreApplication.translate("Calibration", "loading the model without speculation"),
+        "load": QCoreApplication.translate("Calibration", "loading {config}"),
+        "prose-off": QCoreApplication.translate("Calibration", "{config}: prose, speculation off"),
+        "prose": QCoreApplication.translate("Calibration", "{config}: prose"),
+        "code-off": QCoreApplication.translate("Calibration", "{config}: code edit, speculation off"),
+        "code": QCoreApplication.translate("Calibration", "{config}: code edit"),
+        "repeat": QCoreApplication.translate("Calibration", "{config}: the same code edit again"),
+        "prose-again-off": QCoreApplication.translate(
+            "Calibration", "{config}: prose again, speculation off"
+        ),
+        "prose-again": QCoreApplication.translate("Calibration", "{config}: prose again"),
+        "done": QCoreApplication.translate("Calibration", "measured"),
+    }
+    code = getattr(message, "code", None)
+    if code not in texts:
+        return str(message)
+    return str(texts[code].format(config=getattr(message, "config", "")))

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from app.core.background import Abandonable
 from app.core.cache.errors import CacheError
-from app.core.cache.hubs import RemoteFile
+from app.core.cache.remote_files import RemoteFile
 from app.core.cancel import CancelToken
 from app.core.catalog import search as hub_search
 from app.core.registry import RegistryError

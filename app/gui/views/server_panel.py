@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import time
+from typing import Protocol
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, SignalInstance
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -20,15 +21,40 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.serving import ServedRequest
-from app.gui.controllers.server import ServerController, describe
 
 LOG_LIMIT = 200
+
+
+class ServerLike(Protocol):
+    """What the panel needs of the GUI's server controller (:class:`app.gui.controllers.server.
+    ServerLike`): views sit below controllers and do not import them."""
+
+    stateChanged: SignalInstance  # (bool running)
+    requestServed: SignalInstance  # (ServedRequest)
+    failed: SignalInstance  # (str message)
+    bind_host: str
+
+    @property
+    def running(self) -> bool: ...
+
+    @property
+    def address(self) -> str: ...
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def exposed(self) -> bool: ...
+
+    def start(self, bind_host: str | None = None) -> bool: ...
+
+    def stop(self) -> None: ...
 
 
 class ServerPanel(QFrame):
     """Address and key of the running server, a switch for other machines, and the served requests."""
 
-    def __init__(self, controller: ServerController, parent: QWidget | None = None) -> None:
+    def __init__(self, controller: ServerLike, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("serverPanel")
         self.setWindowFlags(Qt.WindowType.Window)
@@ -124,7 +150,7 @@ class ServerPanel(QFrame):
 class ServerSwitch(QToolButton):
     """The status bar's "Local server" switch: on serves the loaded model and opens the panel."""
 
-    def __init__(self, controller: ServerController, parent: QWidget | None = None) -> None:
+    def __init__(self, controller: ServerLike, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("serverSwitch")
         self.setCheckable(True)
@@ -163,3 +189,16 @@ class ServerSwitch(QToolButton):
     def _on_failed(self, message: str) -> None:
         self._on_state(False)
         self.setToolTip(self.tr("The server could not start: %1").replace("%1", message))
+
+
+def describe(r: ServedRequest) -> str:
+    """One log line: tokens, speed and speculation figures of a served request."""
+    acc = "-" if r.acceptance_rate is None else f"{r.acceptance_rate:.0%}"
+    mal = "-" if r.mean_accepted_length is None else f"{r.mean_accepted_length:.2f}"
+    tps = "-" if r.decode_tps is None else f"{r.decode_tps:.1f}"
+    calls = f", {r.tool_calls} tool calls" if r.tool_calls else ""
+    return (
+        f"{r.status} {'stream' if r.stream else 'single'}: {r.prompt_tokens}+{r.completion_tokens} tok, "
+        f"{tps} tok/s, drafted {r.drafted} accepted {r.accepted} ({acc}), {r.rounds} rounds, "
+        f"{mal} tok/round{calls}"
+    )

@@ -28,18 +28,15 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
-import json
-import os
 import re
-import time
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from app.core import paths
 from app.core.cache.errors import HubError, SpecResolutionError
-from app.core.cache.hubs import RemoteFile, err_code, hf_endpoint, modelscope_endpoint, translate_error
+from app.core.cache.hubs import err_code, hf_endpoint, modelscope_endpoint, translate_error
 from app.core.cache.plan import Plan
+from app.core.cache.remote_files import RemoteFile, cached_listing, store_listing
 
 _SPLIT = re.compile(r"^(?P<stem>.+)-(?P<n>\d{5})-of-(?P<total>\d{5})(?P<ext>\.gguf)$", re.IGNORECASE)
 _PATTERN_CHARS = ("*", "?", "[")
@@ -249,38 +246,6 @@ def resolve_for(
         f"{where}: no {what} file for {quantization or 'this entry'} (the registry names {asked}); "
         f"{held}{listed}"
     )
-
-
-# --- listing cache -----------------------------------------------------------------------------
-
-
-def _cache_file(hub: str, repo_id: str, revision: str) -> Path:
-    safe = re.sub(r"[^A-Za-z0-9._-]", "_", f"{repo_id.replace('/', '--')}@{revision}")
-    return paths.cache_dir() / "catalog" / "listings" / hub / f"{safe}.json"
-
-
-def store_listing(hub: str, repo_id: str, revision: str, files: list[RemoteFile]) -> None:
-    target = _cache_file(hub, repo_id, revision)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    data = {
-        "hub": hub,
-        "repo_id": repo_id,
-        "revision": revision,
-        "fetched": time.time(),
-        "files": [{"path": f.path, "size": f.size} for f in files],
-    }
-    tmp = target.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data), "utf-8")
-    os.replace(tmp, target)
-
-
-def cached_listing(hub: str, repo_id: str, revision: str) -> list[RemoteFile] | None:
-    """The listing fetched earlier, or None (file reads only, never the network)."""
-    try:
-        data = json.loads(_cache_file(hub, repo_id, revision).read_text("utf-8"))
-        return [RemoteFile(str(f["path"]), int(f["size"])) for f in data["files"]]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
 
 
 # --- fetching a listing ------------------------------------------------------------------------
