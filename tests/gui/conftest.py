@@ -33,6 +33,10 @@ class ScriptedEngine:
     """
 
     name = "scripted"
+    model_path = "scripted"
+    spec_kind: str | None = "scripted"
+    supports_tools = False
+    candidates_with_speculation = False
 
     def __init__(
         self,
@@ -53,7 +57,13 @@ class ScriptedEngine:
         self.closed = False
 
     def generate(
-        self, messages: Sequence[ChatMessage], sampling: Sampling, cancel: CancelToken | None = None
+        self,
+        messages: Sequence[ChatMessage],
+        sampling: Sampling,
+        cancel: CancelToken | None = None,
+        top_logprobs: int = 0,
+        tools: Sequence[dict[str, Any]] | None = None,
+        tool_choice: Any = None,
     ) -> Iterator[Event]:
         words = self.text.split(" ")
         emitted = 0

@@ -598,17 +598,16 @@ def test_candidates_with_speculation(ckpt: dict[str, Path], engines: list[object
     classic = _load(ckpt["llama_target"], ckpt["llama_drafter"], "draft", 3)
     engines.append(classic)
     fin = _finished(list(classic.generate(MESSAGES, Sampling(max_tokens=10), top_logprobs=3)))  # type: ignore[attr-defined]
-    rows = classic.last_candidates  # type: ignore[attr-defined]
+    rows = fin.candidates
     assert fin.drafted_total > 0 and rows is not None and len(rows) == fin.completion_tokens
     assert [r[0].id for r in rows] == fin.token_ids
     # mlx-vlm's speculative rounds yield no logits: None, never invented rows.
     mtp = _load(ckpt["g4_target"], ckpt["g4_drafter"])
     engines.append(mtp)
-    _finished(list(mtp.generate(MESSAGES, Sampling(max_tokens=10), top_logprobs=3)))  # type: ignore[attr-defined]
-    assert mtp.last_candidates is None  # type: ignore[attr-defined]
-    # A request that does not ask clears the previous rows.
-    _run(classic, 3)
-    assert classic.last_candidates is None  # type: ignore[attr-defined]
+    fin = _finished(list(mtp.generate(MESSAGES, Sampling(max_tokens=10), top_logprobs=3)))  # type: ignore[attr-defined]
+    assert fin.candidates is None
+    # A request that does not ask gets none (the rows travel on each request's Finished).
+    assert _finished(_run(classic, 3)).candidates is None
 
 
 # --- issue 8: the context length is enforced ------------------------------------------------------

@@ -31,7 +31,10 @@ class ReplayEngine:
     """Replays EVENTS: the engine layer is not under test here, the accounting is."""
 
     name = "replay"
-    last_candidates = None
+    model_path = "replay"
+    spec_kind = None
+    supports_tools = False
+    candidates_with_speculation = False
 
     def generate(
         self,

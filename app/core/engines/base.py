@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, TypedDict, runtime_checkable
+from typing import Any, Literal, NotRequired, Protocol, TypedDict, runtime_checkable
 
 from app.core.cancel import CancelToken
 from app.core.speculative import SpeculationOptions
@@ -24,8 +24,13 @@ from app.core.speculative.rounds import DecodeFigures, Round
 
 
 class ChatMessage(TypedDict):
+    """One message of a conversation; the tool fields appear in agent turns (OpenAI shapes)."""
+
     role: str
     content: str
+    tool_calls: NotRequired[list[dict[str, Any]]]
+    tool_call_id: NotRequired[str]
+    name: NotRequired[str]
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,15 @@ class TextDelta:
 
 
 FinishReason = Literal["stop", "length", "cancelled"]
+
+
+@dataclass(frozen=True)
+class TokenCandidate:
+    """One of the most likely tokens at a position, as the engine's sampler saw it."""
+
+    id: int
+    text: str
+    logprob: float
 
 
 @dataclass(frozen=True)
@@ -59,18 +73,12 @@ class Finished(DecodeFigures):
     #: tool calls the engine parsed itself (``{"name", "arguments": dict}``; llama.cpp does for
     #: chat templates it knows when a request passes ``tools``), else None (issue 13)
     tool_calls: list[dict[str, object]] | None = None
+    #: top candidates per completion token when the request asked for them (``top_logprobs``)
+    #: and the engine exposes them, else None. Row i belongs to the i-th completion token.
+    candidates: list[list[TokenCandidate]] | None = None
 
 
 Event = TextDelta | Round | Finished
-
-
-@dataclass(frozen=True)
-class TokenCandidate:
-    """One of the most likely tokens at a position, as the engine's sampler saw it."""
-
-    id: int
-    text: str
-    logprob: float
 
 
 __all__ = ["CancelToken", "Round"]  # re-exported: engines and their callers import them from here
@@ -193,10 +201,34 @@ class ContextLengthError(GenerationError):
 
 
 class Engine(Protocol):
+    """What every engine offers (llama.cpp, MLX, remote); callers never probe with ``getattr``.
+
+    Per-request state travels on the request (``tools``) and on :class:`Finished` (tool calls,
+    candidates), never on the shared engine.
+    """
+
     name: str
-    #: Top candidates per completion token of the last request that asked for them (see
-    #: ``top_logprobs``), else None. Row i belongs to the i-th completion token.
-    last_candidates: list[list[TokenCandidate]] | None
+
+    @property
+    def model_path(self) -> str:
+        """The loaded target: a file or folder, or a server's model id."""
+        ...
+
+    @property
+    def spec_kind(self) -> str | None:
+        """The speculation method actually running ("mtp", "ngram-mod", "draft+ngram-mod", ...), or
+        None when speculation is off or the engine cannot tell (a remote server)."""
+        ...
+
+    @property
+    def supports_tools(self) -> bool:
+        """``tools`` in :meth:`generate` reach a chat template that renders them."""
+        ...
+
+    @property
+    def candidates_with_speculation(self) -> bool:
+        """``top_logprobs`` candidates are recorded with speculation on too (parity evidence)."""
+        ...
 
     def generate(
         self,
@@ -204,8 +236,11 @@ class Engine(Protocol):
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
+        tools: Sequence[dict[str, Any]] | None = None,
+        tool_choice: Any = None,
     ) -> Iterator[Event]:
-        """Stream events; ``top_logprobs`` > 0 also records that many candidates per token."""
+        """Stream events; ``top_logprobs`` > 0 also records that many candidates per token (on
+        :class:`Finished`); ``tools`` / ``tool_choice`` are OpenAI shapes."""
         ...
 
     def close(self) -> None: ...

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from app.core.engines.base import ChatMessage, Engine, Finished, Round, Sampling, TextDelta
+from app.core.engines.base import ChatMessage, Engine, Finished, Round, Sampling, TextDelta, TokenCandidate
 from app.core.speculative.rounds import DecodeFigures, is_drafting_round, json_rate, mean_accepted_length
 
 
@@ -55,6 +55,7 @@ def run_once(engine: Engine, prompt: str, sampling: Sampling, top_logprobs: int 
     res = RunResult(prompt=prompt)
     messages: list[ChatMessage] = [{"role": "user", "content": prompt}]
     start = time.perf_counter()
+    cands: list[list[TokenCandidate]] | None = None
     gen = engine.generate(messages, sampling, None, top_logprobs=top_logprobs)
     for ev in gen:
         if isinstance(ev, TextDelta):
@@ -76,9 +77,9 @@ def run_once(engine: Engine, prompt: str, sampling: Sampling, top_logprobs: int 
             res.drafted_known = ev.drafted_known
             res.token_ids = ev.token_ids
             res.reason = ev.reason
+            cands = ev.candidates
     res.wall_ms = (time.perf_counter() - start) * 1000
     res.text = "".join(res.pieces)
-    cands = engine.last_candidates
     if top_logprobs and cands is not None:
         res.candidates = [[(c.id, c.text, c.logprob) for c in row] for row in cands]
     return res

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import json
 import logging
 import socket
@@ -37,7 +36,15 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.core.cancel import CancelToken
-from app.core.engines.base import ContextLengthError, EngineError, Event, Finished, Round, TextDelta
+from app.core.engines.base import (
+    ContextLengthError,
+    Engine,
+    EngineError,
+    Event,
+    Finished,
+    Round,
+    TextDelta,
+)
 from app.core.serving import protocol as P
 from app.core.serving.keys import matches
 from app.core.serving.tool_stream import Piece, ToolCallStream
@@ -55,7 +62,7 @@ def is_loopback(host: str) -> bool:
 class ServedModel:
     """What the server serves: the engine, the id clients see, how to read its tool calls."""
 
-    engine: Any
+    engine: Engine
     model_id: str
     #: the tool-call style of the family (``tool_parser``), or None (tool calls stay text)
     tool_style: str | None = None
@@ -393,7 +400,7 @@ class LocalServer:
             model = self._model
             if model is None:
                 raise P.ApiError(503, "No model is loaded.", "server_error", code="model_not_loaded")
-            if req.tools and not _accepts_tools(model.engine):
+            if req.tools and not model.engine.supports_tools:
                 raise P.ApiError(
                     400,
                     f"the {model.engine.name} engine cannot render tools",
@@ -422,12 +429,11 @@ class LocalServer:
 
     def _start_pump(self, model: ServedModel, req: P.ChatRequest, client: str) -> _Pump:
         loop = asyncio.get_running_loop()
-        kwargs: dict[str, Any] = {}
-        if req.tools:
-            kwargs = {"tools": req.tools, "tool_choice": req.tool_choice}
 
         def events() -> Iterator[Event]:
-            return model.engine.generate(req.messages, req.sampling, pump.cancel, **kwargs)  # type: ignore[no-any-return]
+            return model.engine.generate(
+                req.messages, req.sampling, pump.cancel, tools=req.tools or None, tool_choice=req.tool_choice
+            )
 
         def ended(p: _Pump) -> None:
             with self._pumps_lock:
@@ -584,16 +590,9 @@ def _model_entry(model: ServedModel) -> dict[str, Any]:
     return {"id": model.model_id, "object": "model", "created": 0, "owned_by": "tandem"}
 
 
-def _accepts_tools(engine: Any) -> bool:
-    try:
-        return "tools" in inspect.signature(engine.generate).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 def _native_calls(fin: Finished | None) -> list[dict[str, Any]]:
     """Calls the engine parsed itself (llama.cpp does for templates it knows), else none."""
-    return list(getattr(fin, "tool_calls", None) or [])
+    return list(fin.tool_calls or []) if fin is not None else []
 
 
 def _engine_error(exc: EngineError) -> P.ApiError:

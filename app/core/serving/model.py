@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import Any
 
 from app.core.chat.tool_parsers import guess_style, resolve_style
+from app.core.engines.base import Engine
 from app.core.serving.api import ServedModel
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ def tool_style_for(
 
 
 def served_model(
-    engine: Any,
+    engine: Engine,
     model_path: str,
     family_name: str | None = None,
     tool_parser: str | None = None,
@@ -60,5 +60,4 @@ def served_model(
     """A :class:`ServedModel` for a loaded engine (the CLI and the GUI build it the same way)."""
     model_id = family_name or Path(model_path).stem or "tandem"
     style = tool_style_for(tool_parser, chat_template, model_path, override_style)
-    method = getattr(engine, "spec_kind", None)  # None when speculation is off (every engine)
-    return ServedModel(engine, model_id, style, method)
+    return ServedModel(engine, model_id, style, engine.spec_kind)

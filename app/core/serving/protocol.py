@@ -13,7 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.core.engines.base import MAX_NEW_TOKENS, Finished, Round, Sampling, SamplingError, check_max_tokens
+from app.core.engines.base import (
+    MAX_NEW_TOKENS,
+    ChatMessage,
+    Finished,
+    Round,
+    Sampling,
+    SamplingError,
+    check_max_tokens,
+)
 from app.core.speculative import (
     acceptance_rate,
     is_drafting_round,
@@ -73,7 +81,7 @@ class Limits:
 
 @dataclass
 class ChatRequest:
-    messages: list[dict[str, Any]]
+    messages: list[ChatMessage]
     sampling: Sampling
     stream: bool = False
     include_usage: bool = False
@@ -109,10 +117,10 @@ def _text_of(content: Any, where: str) -> str | None:
     raise ApiError(400, f"{where}: expected a string or a list of text parts", param=where)
 
 
-def _messages(raw: Any) -> list[dict[str, Any]]:
+def _messages(raw: Any) -> list[ChatMessage]:
     if not isinstance(raw, list) or not raw:
         raise ApiError(400, "messages: expected a non-empty list of messages", param="messages")
-    out: list[dict[str, Any]] = []
+    out: list[ChatMessage] = []
     for i, m in enumerate(raw):
         where = f"messages[{i}]"
         if not isinstance(m, dict):
@@ -122,13 +130,16 @@ def _messages(raw: Any) -> list[dict[str, Any]]:
             raise ApiError(
                 400, f"{where}.role: expected one of {', '.join(ROLES)}, got {role!r}", param=where
             )
-        msg: dict[str, Any] = {
+        msg: ChatMessage = {
             "role": "system" if role == "developer" else role,
             "content": _text_of(m.get("content"), f"{where}.content") or "",
         }
-        for key in ("tool_calls", "tool_call_id", "name"):
-            if m.get(key) is not None:
-                msg[key] = m[key]
+        if m.get("tool_calls") is not None:
+            msg["tool_calls"] = m["tool_calls"]
+        if m.get("tool_call_id") is not None:
+            msg["tool_call_id"] = m["tool_call_id"]
+        if m.get("name") is not None:
+            msg["name"] = m["name"]
         out.append(msg)
     return out
 

@@ -60,16 +60,14 @@ class ServerController(QObject):
         try:
             return served_model(
                 engine,
-                str(getattr(engine, "model_path", "") or ""),
+                engine.model_path,
                 family.name if family else None,
                 family.tool_parser if family else None,
                 family.chat_template if family else None,
             )
         except ValueError as exc:  # an unknown tool_parser: serve without tool-call parsing
             log.warning("tool calls stay text: %s", exc)
-            return ServedModel(
-                engine, family.name if family else "tandem", None, getattr(engine, "spec_kind", None)
-            )
+            return ServedModel(engine, family.name if family else "tandem", None, engine.spec_kind)
 
     def start(self, bind_host: str | None = None) -> bool:
         """Start serving (port 8080, else a free port); False with ``failed`` emitted on error."""

@@ -18,12 +18,10 @@ web pages in the user's browser can use it.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
 import secrets
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,21 +34,26 @@ from app.core.engines.base import (
     EngineUnavailable,
     Event,
     Finished,
-    FinishReason,
     GenerationError,
     LoadRequest,
     ModelLoadError,
     Sampling,
-    TextDelta,
-    TokenCandidate,
     error_message_of,
 )
 from app.core.engines.capability import GGUFFacts, llamacpp_abort
 from app.core.engines.llamacpp import translate
 from app.core.engines.llamacpp.host import HostConfig, HostError, ServerProcess, build_params
+from app.core.engines.llamaserver import (
+    ChunkReader,
+    SSEStream,
+    StopWatcher,
+    chat_body,
+    count_prompt_tokens,
+    n_ctx_of,
+)
 from app.core.engines.worker import EngineWorker, Job
 from app.core.gguf_tools import GGUFFormatError, compare_vocab, read_header, vocab_info
-from app.core.speculative import SpeculationError, TimingsRounds
+from app.core.speculative import SpeculationError
 
 log = logging.getLogger(__name__)
 
@@ -90,8 +93,6 @@ class LlamaCppEngine:
         #: the loopback listener's per-session key (token counting goes through that listener)
         self._api_key = ""
         self._n_ctx = 0
-        #: top candidates per completion token of the last request that asked for them
-        self.last_candidates: list[list[TokenCandidate]] | None = None
 
     # --- loading -----------------------------------------------------------------------------
     @classmethod
@@ -177,19 +178,39 @@ class LlamaCppEngine:
         if job.stopped():  # cancelled or closed while queued: do not start a prompt pass for nothing
             job.emit(Finished("cancelled", 0, 0, 0.0, 0.0, 0, 0))
             return
-        state = _StreamState(job, request.with_logprobs)
+        reader = ChunkReader("llama.cpp", request.with_logprobs)
+        cancelled = False
+
+        def on_chunk(chunk: Any) -> bool:
+            for event in reader.feed(chunk):
+                job.emit(event)
+            return job.stopped()  # the caller cancelled, the consumer left, or the engine is closing
+
         try:
-            self._stream_chunks(request.body, state.on_chunk, job.stopped)
-        except BaseException as exc:
-            if job.stopped():  # the connection went with a close or a cancel: that is the stop
-                state.cancelled = True
-            else:
-                state.error = state.error or exc
-        if state.error is not None:
-            raise state.error
-        fin = state.finish()
-        self.last_candidates = state.candidates if request.with_logprobs else None
-        job.emit(fin)
+            self._stream_chunks(request.body, on_chunk, job.stopped)
+        except BaseException:
+            if not job.stopped():
+                raise
+            cancelled = True  # the connection went with a close or a cancel: that is the stop
+        cancelled = cancelled or job.stopped()
+        for event in reader.closing_rounds():
+            job.emit(event)
+        t, counts = reader.timing, reader.timing.rounds
+        job.emit(
+            Finished(
+                reason="cancelled" if cancelled else reader.reason,
+                prompt_tokens=t.prompt_tokens,
+                completion_tokens=counts.emitted_total,
+                prompt_ms=t.prompt_ms,
+                decode_ms=t.decode_ms,
+                drafted_total=counts.drafted_total,
+                accepted_total=counts.accepted_total,
+                rounds=counts.round_count,
+                token_ids=reader.token_ids,
+                tool_calls=reader.tool_calls(),
+                candidates=reader.candidates if request.with_logprobs else None,
+            )
+        )
 
     def _stream_chunks(
         self, body: dict[str, Any], on_chunk: Callable[[Any], bool], stopped: Callable[[], bool]
@@ -210,48 +231,29 @@ class LlamaCppEngine:
             raise GenerationError("the model is not loaded", "Load a model first.")
         where = urlsplit(host.address)
         conn = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port, timeout=_READ_TIMEOUT)
-        done = threading.Event()
 
-        def watch() -> None:
-            while not done.wait(_STOP_POLL):
-                if stopped():
-                    with contextlib.suppress(OSError):
-                        if conn.sock is not None:
-                            conn.sock.shutdown(socket.SHUT_RDWR)  # wakes the blocked read
-                    return
+        def abort() -> None:
+            if conn.sock is not None:
+                conn.sock.shutdown(socket.SHUT_RDWR)  # wakes the blocked read
 
-        watcher = threading.Thread(target=watch, name="tandem-llamacpp-stop", daemon=True)
         try:
             conn.connect()
-            watcher.start()
-            conn.request("POST", "/v1/chat/completions", json.dumps(body).encode(), self._headers())
-            response = conn.getresponse()
-            if response.status != 200:
-                raise GenerationError(f"llama.cpp: {_error_message(response.status, response.read())}")
-            for raw in response:
-                line = raw.decode("utf-8", "replace").strip()
-                field, _, data = line.partition(":")
-                data = data.strip()
-                if field not in ("data", "error") or not data:
-                    continue  # blank separators, comments, other SSE fields
-                if data == "[DONE]":
-                    return
-                try:
-                    chunk = json.loads(data)
-                except ValueError:
-                    raise GenerationError(f"unexpected chunk from llama.cpp: {data[:80]!r}") from None
-                if field == "error" and isinstance(chunk, dict) and "error" not in chunk:
-                    chunk = {"error": chunk}
-                if on_chunk(chunk):
+            with StopWatcher(stopped, abort, "tandem-llamacpp-stop"):
+                conn.request("POST", "/v1/chat/completions", json.dumps(body).encode(), self._headers())
+                response = conn.getresponse()
+                if response.status != 200:
+                    raise GenerationError(f"llama.cpp: {_error_message(response.status, response.read())}")
+                events = SSEStream(response, "llama.cpp")
+                for chunk in events:
+                    if on_chunk(chunk):
+                        return
+                if events.done:
                     return
         except (OSError, http.client.HTTPException) as exc:
             if stopped():  # the watcher shut the socket: a stop, not a lost child
                 raise GenerationError("the request was stopped") from exc
             raise self._lost(exc) from exc
         finally:
-            done.set()
-            if watcher.is_alive():
-                watcher.join()
             conn.close()
         if stopped():
             raise GenerationError("the request was stopped")
@@ -283,24 +285,18 @@ class LlamaCppEngine:
     def n_ctx(self) -> int:
         """The context length the model runs with (llama.cpp's own figure when one was asked)."""
         if self._n_ctx <= 0 and self.listening_address:  # 0 = the model's training context
-            props = self._listener_call("/props", None)
-            self._n_ctx = int((props.get("default_generation_settings") or {}).get("n_ctx", 0))
+            self._n_ctx = n_ctx_of(self._listener_call("GET", "/props", None))
         return self._n_ctx
 
     def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
         """Prompt size in tokens with the chat template applied, as a chat request would build it.
 
-        xllamacpp has no tokenize call in Python, so this asks the child's loopback listener
-        (llama-server's ``/apply-template`` and ``/tokenize``) with the session key. Safe to call
-        from any thread; it does not wait for a running generation.
+        xllamacpp has no tokenize call in Python, so this asks the child's loopback listener with
+        the session key. Safe to call from any thread; it does not wait for a running generation.
         """
-        prompt = self._listener_call("/apply-template", {"messages": [dict(m) for m in messages]})["prompt"]
-        tokens = self._listener_call("/tokenize", {"content": prompt, "add_special": True})["tokens"]
-        return len(tokens)
+        return count_prompt_tokens(self._listener_call, messages)
 
-    def _listener_call(self, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
-        import json
-        import urllib.error
+    def _listener_call(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
         import urllib.request
 
         address = self.listening_address
@@ -308,7 +304,7 @@ class LlamaCppEngine:
             raise GenerationError("the model is not loaded", "Load a model first.")
         data = json.dumps(body).encode() if body is not None else None
         try:
-            request = urllib.request.Request(address + path, data, self._headers())
+            request = urllib.request.Request(address + path, data, self._headers(), method=method)
             with urllib.request.urlopen(request, timeout=60) as r:
                 reply = json.loads(r.read())
         except (OSError, ValueError) as exc:  # URLError/HTTPError are OSErrors; bad JSON a ValueError
@@ -316,6 +312,17 @@ class LlamaCppEngine:
         if not isinstance(reply, dict):
             raise GenerationError(f"llama.cpp answered {path} with {reply!r}")
         return reply
+
+    @property
+    def supports_tools(self) -> bool:
+        """llama-server renders ``tools`` with the model's jinja chat template and parses the calls."""
+        return True
+
+    @property
+    def candidates_with_speculation(self) -> bool:
+        """llama-server's logprobs with a drafter running are not the target's own: parity runs
+        compare token ids only."""
+        return False
 
     @property
     def spec_kind(self) -> str | None:
@@ -340,27 +347,9 @@ class LlamaCppEngine:
         """``tools`` / ``tool_choice`` (OpenAI shapes) go to llama.cpp's jinja chat template."""
         if self._worker.closed:
             raise GenerationError("the model is not loaded", "Load a model first.")
-        request: dict[str, Any] = {
-            "messages": [dict(m) for m in messages],
-            "stream": True,
-            "max_tokens": sampling.max_tokens,
-            "temperature": sampling.temperature,
-            "top_p": sampling.top_p,
-            "top_k": sampling.top_k,
-            "repeat_penalty": sampling.repeat_penalty,
-            "timings_per_token": True,
-        }
-        if sampling.seed is not None:
-            request["seed"] = sampling.seed
-        if sampling.stop:
-            request["stop"] = list(sampling.stop)
-        if top_logprobs:
-            request["logprobs"] = True
-            request["top_logprobs"] = top_logprobs
-        if tools:
-            request["tools"] = list(tools)
-            if tool_choice is not None:
-                request["tool_choice"] = tool_choice
+        request = chat_body(
+            messages, sampling, top_logprobs=top_logprobs, tools=tools, tool_choice=tool_choice
+        )
         job = _Request(request, bool(top_logprobs))
         return self._worker.stream(lambda j: self._serve(job, j), cancel)
 
@@ -389,101 +378,6 @@ def _error_message(status: int, raw: bytes) -> str:
     except ValueError:
         body = None
     return error_message_of(body) or f"HTTP {status}"
-
-
-class _StreamState:
-    """Per-request chunk -> event translation; runs on the engine thread inside the callback."""
-
-    def __init__(self, job: Job[Event], with_logprobs: bool) -> None:
-        self.job = job
-        self.with_logprobs = with_logprobs
-        self.timing = TimingsRounds()
-        self.error: BaseException | None = None
-        self.reason: FinishReason = "stop"
-        self.ids: list[int] = []
-        self.ids_complete = with_logprobs
-        self.candidates: list[list[TokenCandidate]] = []
-        self.cancelled = False
-        #: llama.cpp's own parse of tool calls (templates it knows): fragments per call index
-        self.tool_parts: dict[int, list[dict[str, Any]]] = {}
-
-    def on_chunk(self, chunk: Any) -> bool:
-        try:
-            return self._on_chunk(chunk)
-        except BaseException as exc:  # kept for the consumer, and the stream stops
-            self.error = exc
-            return True
-
-    def _on_chunk(self, chunk: Any) -> bool:
-        if not isinstance(chunk, dict):
-            raise GenerationError(f"unexpected chunk from llama.cpp: {chunk!r}")
-        if "error" in chunk or ("code" in chunk and "message" in chunk):
-            raise GenerationError(f"llama.cpp: {error_message_of(chunk) or chunk.get('error', chunk)}")
-        put = self.job.emit
-        choices = chunk.get("choices") or [{}]
-        choice = choices[0]
-        text = (choice.get("delta") or {}).get("content") or ""
-        for part in (choice.get("delta") or {}).get("tool_calls") or []:
-            self.tool_parts.setdefault(int(part.get("index", 0)), []).append(part.get("function") or {})
-        n_tokens, from_draft = self.timing.step(chunk.get("timings") or {})
-        for closed in self.timing.pop_closed():
-            put(closed)
-        if self.with_logprobs:
-            entries = (choice.get("logprobs") or {}).get("content") or []
-            end_of_generation = bool(choice.get("finish_reason")) and not text and not entries
-            if len(entries) != n_tokens and not end_of_generation:  # the stop token carries no logprobs
-                self.ids_complete = False
-            for e in entries:
-                self.ids.append(int(e["id"]))
-                self.candidates.append(
-                    [
-                        TokenCandidate(int(c["id"]), str(c["token"]), float(c["logprob"]))
-                        for c in e.get("top_logprobs", [])
-                    ]
-                )
-        if text or n_tokens:
-            put(TextDelta(text, n_tokens, from_draft))
-        if choice.get("finish_reason"):
-            self.reason = "length" if choice["finish_reason"] == "length" else "stop"
-        if self.job.stopped():  # the caller cancelled, the consumer left, or the engine is closing
-            self.cancelled = True
-            return True
-        return False
-
-    def finish(self) -> Finished:
-        for closed in self.timing.finish():
-            self.job.emit(closed)
-        t, counts = self.timing, self.timing.rounds
-        return Finished(
-            reason="cancelled" if self.cancelled else self.reason,
-            prompt_tokens=t.prompt_tokens,
-            completion_tokens=counts.emitted_total,
-            prompt_ms=t.prompt_ms,
-            decode_ms=t.decode_ms,
-            drafted_total=counts.drafted_total,
-            accepted_total=counts.accepted_total,
-            rounds=counts.round_count,
-            token_ids=list(self.ids) if self.ids_complete and self.with_logprobs else None,
-            tool_calls=_joined_tool_calls(self.tool_parts),
-        )
-
-
-def _joined_tool_calls(parts: dict[int, list[dict[str, Any]]]) -> list[dict[str, object]] | None:
-    """Streamed ``tool_calls`` fragments (name once, arguments in pieces) -> whole calls."""
-    import json
-
-    calls: list[dict[str, object]] = []
-    for index in sorted(parts):
-        name = "".join(str(f.get("name") or "") for f in parts[index])
-        raw = "".join(str(f.get("arguments") or "") for f in parts[index])
-        try:
-            arguments = json.loads(raw) if raw.strip() else {}
-        except json.JSONDecodeError:
-            log.info("llama.cpp tool call %r has arguments that are not JSON: %r", name, raw[:60])
-            continue
-        if name and isinstance(arguments, dict):
-            calls.append({"name": name, "arguments": arguments})
-    return calls or None
 
 
 def _facts(path: Path) -> GGUFFacts:

@@ -199,10 +199,6 @@ class MLXEngine:
         self.default_draft_tokens: int | None = None
         #: the drafter only supports temperature 0 (generate() refuses sampling up front)
         self.greedy_only = False
-        #: top candidates per completion token of the last request that asked for them (row i:
-        #: the i-th completion token, an end-of-generation token included); None when not asked
-        #: or when the library does not expose them (mlx-vlm's speculative rounds)
-        self.last_candidates: list[list[TokenCandidate]] | None = None
         #: model-free methods: time spent proposing drafts in the last request (seconds) and how
         #: many proposals were made, to measure the suffix cache's overhead per step
         self.last_draft_stats: dict[str, float] = {}
@@ -338,7 +334,7 @@ class MLXEngine:
         template input; the template decides).
 
         ``sampling`` is already valid (:class:`Sampling` checks itself, max tokens included).
-        ``top_logprobs`` > 0 records that many candidates per token in :attr:`last_candidates`,
+        ``top_logprobs`` > 0 records that many candidates per token on :class:`Finished`,
         from the log-probabilities the sampler chose from (repeat penalty applied).
         """
         if self._worker.closed:
@@ -368,7 +364,6 @@ class MLXEngine:
                 f"a repeat penalty of {sampling.repeat_penalty:g} cannot be used with this drafter.",
                 hint="Set the repeat penalty to 1 (off), or turn speculative decoding off.",
             )
-        self.last_candidates = None
         msgs = list(messages)
         tool_list = list(tools) if tools else None
         return self._worker.stream(
@@ -385,12 +380,17 @@ class MLXEngine:
     ) -> None:
         if self._state is None:
             raise EngineClosed()
-        self._job_tools = tools  # read by _prompt_ids; jobs run one at a time on this thread
-        try:
-            for ev in self._run(self._state, messages, sampling, job.stopped, top_logprobs):
-                job.emit(ev)
-        finally:
-            self._job_tools = None
+        for ev in self._run(self._state, messages, sampling, job.stopped, top_logprobs, tools):
+            job.emit(ev)
+
+    @property
+    def model_path(self) -> str:
+        return self.request.model_path
+
+    @property
+    def supports_tools(self) -> bool:
+        """The tokenizer's chat template renders ``tools``."""
+        return True
 
     @property
     def candidates_with_speculation(self) -> bool:
@@ -418,7 +418,9 @@ class MLXEngine:
 
         return self._worker.call(count)
 
-    def _prompt_ids(self, state: _Loaded, messages: list[ChatMessage]) -> list[int]:
+    def _prompt_ids(
+        self, state: _Loaded, messages: list[ChatMessage], tools: list[dict[str, Any]] | None = None
+    ) -> list[int]:
         tok = state.tokenizer
         template = self.request.chat_template or None
         if template is None and not getattr(tok, "chat_template", None):
@@ -431,7 +433,7 @@ class MLXEngine:
                 add_generation_prompt=True,
                 tokenize=True,
                 return_dict=False,
-                **({"tools": self._job_tools} if getattr(self, "_job_tools", None) else {}),
+                **({"tools": tools} if tools else {}),
             )
         except Exception as exc:
             raise GenerationError(f"The chat template failed on these messages: {exc}") from exc
@@ -606,9 +608,10 @@ class MLXEngine:
         sampling: Sampling,
         stopped: Callable[[], bool],
         top_logprobs: int = 0,
+        tools: list[dict[str, Any]] | None = None,
     ) -> Iterator[Event]:
         """The generate steps, on the MLX thread: ``stopped()`` is checked before every token."""
-        prompt = self._prompt_ids(state, messages)
+        prompt = self._prompt_ids(state, messages, tools)
         n_ctx = self.request.n_ctx
         if len(prompt) >= n_ctx:
             raise ContextLengthError(len(prompt), n_ctx)
@@ -694,7 +697,6 @@ class MLXEngine:
         if rounds is not None:
             rounds.finish()
             yield from closed_rounds()
-        self.last_candidates = candidates
         first = t_first if t_first is not None else t_end
         yield Finished(
             reason=reason,
@@ -707,6 +709,7 @@ class MLXEngine:
             rounds=n_rounds,
             token_ids=ids,
             drafted_known=vlm_rounds is None or vlm_rounds.drafted_known,
+            candidates=candidates,
         )
 
     # --- shutdown -----------------------------------------------------------------------------

@@ -1,14 +1,15 @@
 """Remote engine: an OpenAI-compatible server (vLLM, SGLang, llama-server, ...) over HTTP(S).
 
-Requests go through ``httpx`` and the streamed Server-Sent Events are read with ``httpx-sse``
-(no hand-written SSE parsing). The engine yields the same events as the local engines
+Requests go through ``httpx``; the request body, the event stream, the stop watcher and the
+chunk -> event translation are the one llama-server client's (:mod:`app.core.engines.llamaserver`),
+shared with the local llama.cpp engine. The engine yields the same events as the local engines
 (:class:`TextDelta`, :class:`Round`, :class:`Finished`) and honours :class:`CancelToken` and
 :class:`Sampling` (max tokens, stop, seed, temperature, top-p, top-k, repeat penalty).
 
 Acceptance numbers come only from what the server reports (see
-:mod:`app.core.engines.remote.acceptance`); llama-server's per-token ``timings`` become rounds through the
-same :class:`TimingsRounds` as the in-process llama.cpp engine. A server that reports nothing
-gets ``drafted``/``accepted`` of None in :class:`RemoteFinished`, never 0.
+:mod:`app.core.engines.remote.acceptance`); llama-server's per-token ``timings`` become rounds
+through the same :class:`~app.core.engines.llamaserver.ChunkReader` as the local llama.cpp engine.
+A server that reports nothing gets ``drafted``/``accepted`` of None in :class:`RemoteFinished`, never 0.
 
 Every failure is one typed :class:`EngineError` line with a hint. A stream cut mid-answer keeps
 the text already delivered: a :class:`RemoteFinished` with reason ``"cancelled"`` and
@@ -27,7 +28,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from httpx_sse import SSEError, connect_sse
 
 from app.core.engines.base import (
     CancelToken,
@@ -35,18 +35,24 @@ from app.core.engines.base import (
     EngineError,
     Event,
     Finished,
-    FinishReason,
     GenerationError,
     LoadRequest,
     Round,
     Sampling,
     TextDelta,
-    TokenCandidate,
     error_message_of,
+)
+from app.core.engines.llamaserver import (
+    ChunkReader,
+    MalformedEvent,
+    SSEStream,
+    StopWatcher,
+    chat_body,
+    count_prompt_tokens,
+    n_ctx_of,
 )
 from app.core.engines.remote import acceptance as acc
 from app.core.engines.remote.endpoints import Endpoint, EndpointError
-from app.core.speculative import TimingsRounds
 
 log = logging.getLogger(__name__)
 
@@ -207,7 +213,6 @@ class RemoteEngine:
         self.model_path = model
         self._closed = False
         self._busy = threading.Lock()
-        self.last_candidates: list[list[TokenCandidate]] | None = None
         self._n_ctx: int | None = None
 
     # --- connecting ------------------------------------------------------------------------------
@@ -262,6 +267,20 @@ class RemoteEngine:
             client.close()
             raise
 
+    @property
+    def spec_kind(self) -> str | None:
+        """A server does not say which method it runs (its figures say whether it drafted)."""
+        return None
+
+    @property
+    def supports_tools(self) -> bool:
+        """``tools`` are sent; the server renders them or answers with its own error."""
+        return True
+
+    @property
+    def candidates_with_speculation(self) -> bool:
+        return False
+
     def list_models(self) -> list[RemoteModel]:
         return _list_models(self._client, self.endpoint)
 
@@ -278,9 +297,7 @@ class RemoteEngine:
             self._n_ctx = 0
             try:
                 if self.server_kind == "llama.cpp":
-                    props = self._root_call("GET", "/props", None)
-                    settings = props.get("default_generation_settings") or {}
-                    n_ctx = int(settings.get("n_ctx") or props.get("n_ctx") or 0)
+                    n_ctx = n_ctx_of(self._root_call("GET", "/props", None))
                     self.count_prompt_tokens([{"role": "user", "content": "hi"}])  # the routes exist
                     self._n_ctx = n_ctx
                 elif self.server_kind == "vllm":
@@ -294,12 +311,7 @@ class RemoteEngine:
         """The prompt's size in the server's own tokens, chat template applied (only asked when
         :attr:`n_ctx` is known)."""
         if self.server_kind == "llama.cpp":
-            body = {"messages": [dict(m) for m in messages]}
-            prompt = self._root_call("POST", "/apply-template", body).get("prompt")
-            if not isinstance(prompt, str):
-                raise RemoteServerError(f"{self.endpoint.url}: /apply-template returned no prompt")
-            tokens = self._root_call("POST", "/tokenize", {"content": prompt, "add_special": True})
-            return len(tokens.get("tokens") or [])
+            return count_prompt_tokens(self._root_call, messages)
         if self.server_kind == "vllm":
             counted = self._root_call("POST", "/tokenize", self._vllm_tokenize_body(messages))
             return int(counted.get("count") or 0)
@@ -329,28 +341,23 @@ class RemoteEngine:
         return data
 
     # --- generation --------------------------------------------------------------------------------
-    def _body(self, messages: Sequence[ChatMessage], sampling: Sampling) -> dict[str, Any]:
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": [dict(m) for m in messages],
-            "stream": True,
-            "stream_options": {"include_usage": True},
-            "max_tokens": sampling.max_tokens,
-            "temperature": sampling.temperature,
-            "top_p": sampling.top_p,
-        }
-        if sampling.top_k:
-            body["top_k"] = sampling.top_k  # vLLM, SGLang and llama-server accept this extension
-        if sampling.seed is not None:
-            body["seed"] = sampling.seed
-        if sampling.stop:
-            body["stop"] = list(sampling.stop)
-        if sampling.repeat_penalty != 1.0:
-            key = "repeat_penalty" if self.server_kind == "llama.cpp" else "repetition_penalty"
-            body[key] = sampling.repeat_penalty
-        if self.server_kind == "llama.cpp":
-            body["timings_per_token"] = True
-        elif self.server_kind == "sglang":
+    def _body(
+        self,
+        messages: Sequence[ChatMessage],
+        sampling: Sampling,
+        tools: Sequence[dict[str, Any]] | None = None,
+        tool_choice: Any = None,
+    ) -> dict[str, Any]:
+        body = chat_body(
+            messages,
+            sampling,
+            llama_server=self.server_kind == "llama.cpp",
+            model=self.model,
+            tools=tools,
+            tool_choice=tool_choice,
+        )
+        body["stream_options"] = {"include_usage": True}
+        if self.server_kind == "sglang":
             body["return_meta_info"] = True
         elif self.server_kind == "vllm":
             body["stream_options"]["continuous_usage_stats"] = True
@@ -362,11 +369,14 @@ class RemoteEngine:
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
+        tools: Sequence[dict[str, Any]] | None = None,
+        tool_choice: Any = None,
     ) -> Iterator[Event]:
+        """``tools`` / ``tool_choice`` (OpenAI shapes) go to the server, which renders and parses
+        them where it was started to (vLLM ``--enable-auto-tool-choice``, llama-server ``--jinja``)."""
         if self._closed:
             raise GenerationError("the remote connection was closed", "Connect again.")
-        self.last_candidates = None  # servers do not expose drafted-token candidates uniformly
-        return self._stream(self._body(messages, sampling), cancel or CancelToken())
+        return self._stream(self._body(messages, sampling, tools, tool_choice), cancel or CancelToken())
 
     def _vllm_counters(self) -> dict[str, float] | None:
         try:
@@ -382,70 +392,58 @@ class RemoteEngine:
             before = self._vllm_counters() if self.server_kind == "vllm" else None
             state = _StreamState(self.server_kind, self.model)
             started = time.perf_counter()
-            done = threading.Event()
-            watcher: threading.Thread | None = None
             try:
-                with connect_sse(self._client, "POST", "/chat/completions", json=body) as source:
-                    response = source.response
+                with self._client.stream("POST", "/chat/completions", json=body) as response:
                     if response.status_code != 200:
                         raise _status_error(response, self.endpoint, self.model)
-
-                    def watch() -> None:  # closes the stream when cancelled while waiting for data
-                        while not done.is_set():
-                            if cancel.wait(0.05):
-                                if not done.is_set():
-                                    response.close()
-                                return
-
-                    watcher = threading.Thread(target=watch, name="tandem-remote-cancel")
-                    watcher.start()
-                    try:
-                        for sse in source.iter_sse():
-                            if sse.data.strip() == "[DONE]":
-                                break
-                            try:
-                                chunk = json.loads(sse.data)
-                            except ValueError as exc:
-                                raise RemoteServerError(
-                                    f"{self.endpoint.url}: the server sent a malformed event"
-                                ) from exc
-                            yield from state.on_chunk(chunk, time.perf_counter())
-                            if cancel.cancelled:
-                                state.cancelled = True
-                                break
-                    except (httpx.TransportError, httpx.StreamError, SSEError) as exc:
-                        if cancel.cancelled:
-                            state.cancelled = True
-                        elif state.text_started:
-                            yield state.finish(started, interrupted=True)
-                            raise StreamInterrupted(
-                                f"{self.endpoint.url}: the stream was cut mid-answer after "
-                                f"{state.completion_tokens()} tokens ({type(exc).__name__})",
-                                "".join(state.pieces),
-                            ) from exc
-                        elif not isinstance(exc, httpx.TransportError):
-                            raise RemoteServerError(
-                                f"{self.endpoint.url}: the server did not stream events ({exc})"
-                            ) from exc
-                        else:
-                            raise _transport_error(exc, self.endpoint) from exc
-                    except RemoteServerError as exc:
-                        if state.text_started:
-                            yield state.finish(started, interrupted=True)
-                            raise StreamInterrupted(str(exc), "".join(state.pieces)) from exc
-                        raise
+                    kind = response.headers.get("content-type", "")
+                    if "text/event-stream" not in kind:
+                        raise RemoteServerError(
+                            f"{self.endpoint.url}: the server did not stream events (content type {kind!r})"
+                        )
+                    with StopWatcher(lambda: cancel.cancelled, response.close, "tandem-remote-cancel"):
+                        yield from self._read(response, state, started, cancel)
             except httpx.TransportError as exc:
                 raise _transport_error(exc, self.endpoint) from exc
-            finally:
-                done.set()
-                if watcher is not None:
-                    watcher.join()
             if state.acceptance is None and before is not None and not state.cancelled:
                 after = self._vllm_counters()
                 if after is not None:
                     state.acceptance = acc.vllm_counter_delta(before, after)
             yield from state.closing_rounds()
             yield state.finish(started)
+
+    def _read(
+        self, response: httpx.Response, state: _StreamState, started: float, cancel: CancelToken
+    ) -> Iterator[Event]:
+        """The events of a streamed answer; a cut keeps the text that arrived (see the module doc)."""
+        try:
+            for chunk in SSEStream(response.iter_lines(), "the server"):
+                yield from state.on_chunk(chunk, time.perf_counter())
+                if cancel.cancelled:
+                    state.cancelled = True
+                    break
+        except (httpx.TransportError, httpx.StreamError) as exc:
+            if cancel.cancelled:
+                state.cancelled = True
+            elif state.text_started:
+                yield state.finish(started, interrupted=True)
+                raise StreamInterrupted(
+                    f"{self.endpoint.url}: the stream was cut mid-answer after "
+                    f"{state.completion_tokens()} tokens ({type(exc).__name__})",
+                    "".join(state.pieces),
+                ) from exc
+            elif not isinstance(exc, httpx.TransportError):
+                raise RemoteServerError(
+                    f"{self.endpoint.url}: the server did not stream events ({exc})"
+                ) from exc
+            else:
+                raise _transport_error(exc, self.endpoint) from exc
+        except (RemoteServerError, MalformedEvent) as exc:
+            message = f"{self.endpoint.url}: {exc}"
+            if state.text_started:
+                yield state.finish(started, interrupted=True)
+                raise StreamInterrupted(message, "".join(state.pieces)) from exc
+            raise RemoteServerError(message) from exc
 
     def close(self) -> None:
         if self._closed:
@@ -487,97 +485,72 @@ def list_models(endpoint: Endpoint, api_key: str | None, timeout_s: float = 30.0
 
 
 class _StreamState:
-    """Chunk dicts -> events for one request; keeps what is needed for :class:`RemoteFinished`."""
+    """One request's chunks -> events (the shared :class:`ChunkReader`), plus what only remote
+    servers report: usage, vLLM / SGLang acceptance figures, and times measured here."""
 
     def __init__(self, kind: str, model: str = "") -> None:
         self.kind = kind
         self.model = model
-        self.timing = TimingsRounds()
-        self.pieces: list[str] = []
-        self.text_started = False
+        self.reader = ChunkReader("the server", error=RemoteServerError)
         self.cancelled = False
-        self.reason: FinishReason = "stop"
         self.usage: Mapping[str, Any] = {}
-        self.timings: Mapping[str, Any] = {}
         self.last_usage_completion = 0
-        self.streamed_tokens = 0
         self.first_at: float | None = None
         self.last_at: float | None = None
         self.acceptance: acc.Acceptance | None = None
-        self._last_from_draft = False
+
+    @property
+    def text_started(self) -> bool:
+        return self.reader.text_started
+
+    @property
+    def pieces(self) -> list[str]:
+        return self.reader.pieces
 
     def on_chunk(self, chunk: Any, now: float) -> Iterator[Event]:
-        if not isinstance(chunk, Mapping):
-            raise RemoteServerError(f"unexpected event from the server: {str(chunk)[:80]!r}")
-        if "error" in chunk:
-            msg = error_message_of(chunk) or " ".join(str(chunk["error"]).split())[:300]
-            raise RemoteServerError(f"the server reported an error: {msg}")
-        usage = chunk.get("usage")
-        if isinstance(usage, Mapping):
-            self.usage = usage
-        timings = chunk.get("timings")
-        if isinstance(timings, Mapping) and timings:
-            self.timings = timings
-        if self.kind == "vllm":
-            self.acceptance = acc.vllm_request_metrics(chunk) or self.acceptance
-        elif self.kind == "sglang":
-            meta = acc.find_sglang_meta(chunk)
-            if meta is not None:
-                self.acceptance = acc.sglang_meta_info(meta) or self.acceptance
-        choices = chunk.get("choices") or []
-        choice: Mapping[str, Any] = choices[0] if choices and isinstance(choices[0], Mapping) else {}
-        delta = choice.get("delta") or {}
-        text = (delta.get("content") or "") if isinstance(delta, Mapping) else ""
-        n_tokens = self._tokens_in(chunk, timings if isinstance(timings, Mapping) else None, text)
-        yield from self.timing.pop_closed()
-        if text or n_tokens:
+        if isinstance(chunk, Mapping) and "error" not in chunk:
+            usage = chunk.get("usage")
+            if isinstance(usage, Mapping):
+                self.usage = usage
+            if self.kind == "vllm":
+                self.acceptance = acc.vllm_request_metrics(chunk) or self.acceptance
+            elif self.kind == "sglang":
+                meta = acc.find_sglang_meta(chunk)
+                if meta is not None:
+                    self.acceptance = acc.sglang_meta_info(meta) or self.acceptance
+        events = self.reader.feed(chunk, self._untimed_tokens)
+        if any(isinstance(e, TextDelta) for e in events):
             if self.first_at is None:
                 self.first_at = now
             self.last_at = now
-        if text:
-            self.text_started = True
-            self.pieces.append(text)
-        if text or n_tokens:
-            yield TextDelta(text, n_tokens, self._last_from_draft)
-        finish = choice.get("finish_reason")
-        if finish:
-            self.reason = "length" if finish == "length" else "stop"
+        yield from events
 
-    def _tokens_in(self, chunk: Mapping[str, Any], timings: Mapping[str, Any] | None, text: str) -> int:
-        """Tokens carried by this chunk, from the server's own counters where it has them."""
-        self._last_from_draft = False
-        if self.kind == "llama.cpp" and timings:
-            n, self._last_from_draft = self.timing.step(timings)
-            self.streamed_tokens += n
-            return n
+    def _untimed_tokens(self, chunk: Mapping[str, Any], text: str) -> int:
+        """Tokens of a chunk without llama-server timings: vLLM's continuous usage, else 1 a text."""
         usage = chunk.get("usage")
         if isinstance(usage, Mapping) and chunk.get("choices"):  # vLLM continuous usage stats
             done = int(usage.get("completion_tokens") or 0)
             n = max(0, done - self.last_usage_completion)
             self.last_usage_completion = done
-            self.streamed_tokens += n
             return n
-        if text:
-            self.streamed_tokens += 1
-            return 1
-        return 0
+        return 1 if text else 0
 
     def completion_tokens(self) -> int:
-        if self.kind == "llama.cpp" and self.timings:
-            return self.timing.rounds.emitted_total
+        if self.reader.saw_timings:
+            return self.reader.timing.rounds.emitted_total
         reported = self.usage.get("completion_tokens") if self.usage else None
-        return int(reported) if isinstance(reported, int) else self.streamed_tokens
+        return int(reported) if isinstance(reported, int) else self.reader.untimed_tokens
 
-    def closing_rounds(self) -> Iterator[Round]:
-        if self.kind == "llama.cpp" and self.timings:
-            yield from self.timing.finish()
+    def closing_rounds(self) -> Iterator[Event]:
+        if self.reader.saw_timings:
+            yield from self.reader.closing_rounds()
         elif self.acceptance is not None and self.acceptance.per_round:
             for i, (drafted, accepted) in enumerate(self.acceptance.per_round):
                 yield Round(i, drafted, accepted, accepted + 1)
 
     def _final_acceptance(self) -> acc.Acceptance:
-        if self.kind == "llama.cpp" and self.timing.saw_draft_counters:
-            counts = self.timing.rounds
+        if self.reader.timing.saw_draft_counters:
+            counts = self.reader.timing.rounds
             return acc.Acceptance(
                 "llama.cpp timings", counts.drafted_total, counts.accepted_total, counts.round_count
             )
@@ -585,20 +558,18 @@ class _StreamState:
 
     def finish(self, started: float, interrupted: bool = False) -> RemoteFinished:
         a = self._final_acceptance()
-        t = self.timings
-        if self.kind == "llama.cpp" and t:
-            timing = self.timing
+        rounds = a.rounds if a.rounds is not None else 0
+        if self.reader.saw_timings:
+            timing = self.reader.timing
             prompt_ms, decode_ms, prompt_tokens = timing.prompt_ms, timing.decode_ms, timing.prompt_tokens
+            rounds = timing.rounds.round_count
         else:  # measured here: time to first token, then first to last token
             first = self.first_at if self.first_at is not None else started
             prompt_ms = (first - started) * 1000.0
             decode_ms = ((self.last_at or first) - first) * 1000.0
             prompt_tokens = int(self.usage.get("prompt_tokens") or 0) if self.usage else 0
-        rounds = a.rounds if a.rounds is not None else 0
-        if self.kind == "llama.cpp" and self.timings:
-            rounds = self.timing.rounds.round_count
         return RemoteFinished(
-            reason="cancelled" if (self.cancelled or interrupted) else self.reason,
+            reason="cancelled" if (self.cancelled or interrupted) else self.reader.reason,
             prompt_tokens=prompt_tokens,
             completion_tokens=self.completion_tokens(),
             prompt_ms=prompt_ms,
@@ -607,6 +578,7 @@ class _StreamState:
             accepted_total=a.accepted or 0,
             rounds=rounds,
             drafted_known=a.drafted is not None,
+            tool_calls=self.reader.tool_calls(),
             acceptance_source=a.source,
             acceptance_note=a.note,
             drafted=a.drafted,

@@ -1,0 +1,302 @@
+"""ONE client of llama-server's API, shared by the local llama.cpp engine (a llama-server in a child
+process, on loopback) and the remote engine (any OpenAI-compatible server; its llama-server kind
+reads the per-token timings too).
+
+What both engines need and this module holds once:
+
+- :func:`chat_body`: the streamed chat-completion request for a :class:`Sampling`, tools and
+  logprobs (llama-server's fields where the server is one);
+- :class:`SSEStream`: Server-Sent Events lines -> JSON chunks (``data:`` and llama-server's
+  ``error:`` fields, ``[DONE]``), one malformed event -> :class:`MalformedEvent`;
+- :class:`StopWatcher`: a thread that aborts a blocked read as soon as a request is stopped (a
+  cancel, a consumer that left, a closing engine), also before the server sent headers;
+- :class:`ChunkReader`: chat-completion chunks -> :class:`TextDelta` / :class:`Round` events, the
+  finish reason, token ids and top candidates (logprobs), and tool-call fragments joined into
+  whole calls; per-token ``timings`` become rounds through :class:`TimingsRounds`;
+- :func:`count_prompt_tokens` and :func:`n_ctx_of`: ``/apply-template`` + ``/tokenize`` and
+  ``/props``, through a caller-given JSON transport.
+
+The transports stay with their engines on purpose: the local engine talks to its child with
+``http.client`` (so a stop can shut the socket during a long prompt pass, before any header), the
+remote engine with ``httpx`` (TLS, timeouts, no proxy from the environment, typed network errors).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from app.core.engines.base import (
+    ChatMessage,
+    Event,
+    FinishReason,
+    GenerationError,
+    Sampling,
+    TextDelta,
+    TokenCandidate,
+    error_message_of,
+)
+from app.core.speculative import TimingsRounds
+
+log = logging.getLogger(__name__)
+
+#: How often a stop watcher checks whether its request was stopped.
+STOP_POLL = 0.05
+
+#: A JSON call on a server's own routes: (method, path, body or None) -> the answer's object.
+JsonCall = Callable[[str, str, "dict[str, Any] | None"], "dict[str, Any]"]
+
+
+def chat_body(
+    messages: Sequence[ChatMessage],
+    sampling: Sampling,
+    *,
+    llama_server: bool = True,
+    model: str | None = None,
+    top_logprobs: int = 0,
+    tools: Sequence[Mapping[str, Any]] | None = None,
+    tool_choice: Any = None,
+) -> dict[str, Any]:
+    """The streamed ``/v1/chat/completions`` body for these messages and settings.
+
+    ``llama_server`` adds llama-server's own fields (per-token timings, ``repeat_penalty``, an
+    explicit ``top_k`` 0); other servers get the OpenAI fields plus the common ``top_k`` /
+    ``repetition_penalty`` extensions only when they change something.
+    """
+    body: dict[str, Any] = {
+        "messages": [dict(m) for m in messages],
+        "stream": True,
+        "max_tokens": sampling.max_tokens,
+        "temperature": sampling.temperature,
+        "top_p": sampling.top_p,
+    }
+    if model is not None:
+        body["model"] = model
+    if llama_server:
+        body["top_k"] = sampling.top_k
+        body["repeat_penalty"] = sampling.repeat_penalty
+        body["timings_per_token"] = True
+    else:
+        if sampling.top_k:
+            body["top_k"] = sampling.top_k  # vLLM and SGLang accept this extension
+        if sampling.repeat_penalty != 1.0:
+            body["repetition_penalty"] = sampling.repeat_penalty
+    if sampling.seed is not None:
+        body["seed"] = sampling.seed
+    if sampling.stop:
+        body["stop"] = list(sampling.stop)
+    if top_logprobs:
+        body["logprobs"] = True
+        body["top_logprobs"] = top_logprobs
+    if tools:
+        body["tools"] = [dict(t) for t in tools]
+        if tool_choice is not None:
+            body["tool_choice"] = tool_choice
+    return body
+
+
+class MalformedEvent(GenerationError):
+    """An event whose data is not JSON."""
+
+
+class SSEStream:
+    """The JSON payloads of a Server-Sent Events stream, until ``[DONE]`` or the end of the lines.
+
+    ``data:`` fields carry chunks; llama-server also sends ``error:`` fields, whose payload is
+    wrapped as ``{"error": ...}`` when it is not already an error object. Blank separators,
+    comments and other fields are skipped. :attr:`done` tells a stream that ended with its end
+    marker from one that was cut.
+    """
+
+    def __init__(self, lines: Iterable[str | bytes], source: str) -> None:
+        self._lines = lines
+        self._source = source
+        #: the stream ended with its end marker (not cut)
+        self.done = False
+
+    def __iter__(self) -> Iterator[Any]:
+        for raw in self._lines:
+            line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+            field, _, data = line.strip().partition(":")
+            data = data.strip()
+            if field not in ("data", "error") or not data:
+                continue
+            if data == "[DONE]":
+                self.done = True
+                return
+            try:
+                chunk = json.loads(data)
+            except ValueError:
+                raise MalformedEvent(f"{self._source} sent a malformed event: {data[:80]!r}") from None
+            if field == "error" and not (isinstance(chunk, dict) and "error" in chunk):
+                chunk = {"error": chunk}
+            yield chunk
+
+
+class StopWatcher:
+    """While the ``with`` block runs, call ``abort()`` once as soon as ``stopped()`` is true.
+
+    ``abort`` must wake the reader blocked in the block (shut its socket down, close its
+    response). The thread is joined when the block ends, so none outlives a request.
+    """
+
+    def __init__(self, stopped: Callable[[], bool], abort: Callable[[], None], name: str) -> None:
+        self._stopped = stopped
+        self._abort = abort
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name=name, daemon=True)
+        #: abort() was called
+        self.fired = False
+
+    def _watch(self) -> None:
+        while not self._done.wait(STOP_POLL):
+            if self._stopped():
+                self.fired = True
+                with contextlib.suppress(Exception):  # the reader may be closing it already
+                    self._abort()
+                return
+
+    def __enter__(self) -> StopWatcher:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+
+class ChunkReader:
+    """Chat-completion chunks of one request -> events, and what the request's end needs.
+
+    ``timings`` (llama-server with ``timings_per_token``) give each chunk's token count and the
+    rounds; without them a chunk with text counts as ``fallback_tokens(chunk)`` tokens (one by
+    default). Token ids and candidates are recorded when ``with_logprobs``.
+    """
+
+    def __init__(
+        self, source: str, with_logprobs: bool = False, error: Callable[[str], Exception] = GenerationError
+    ) -> None:
+        self.source = source
+        #: the exception type an error event or a malformed chunk becomes (takes the message)
+        self.error = error
+        self.with_logprobs = with_logprobs
+        self.timing = TimingsRounds()
+        self.reason: FinishReason = "stop"
+        self.pieces: list[str] = []
+        self.ids: list[int] = []
+        #: every streamed token had its id (a chunk without logprobs entries breaks this)
+        self.ids_complete = with_logprobs
+        self.candidates: list[list[TokenCandidate]] = []
+        #: tool-call fragments per call index, in arrival order
+        self.tool_parts: dict[int, list[Mapping[str, Any]]] = {}
+        #: tokens counted from the timings (0 when the server sends none)
+        self.timed_tokens = 0
+        #: chunks whose tokens were counted without timings
+        self.untimed_tokens = 0
+
+    @property
+    def text_started(self) -> bool:
+        return bool(self.pieces)
+
+    @property
+    def saw_timings(self) -> bool:
+        return bool(self.timing.timings)
+
+    def feed(
+        self, chunk: Any, fallback_tokens: Callable[[Mapping[str, Any], str], int] | None = None
+    ) -> list[Event]:
+        """The events one chunk carries (closed rounds first, then its text)."""
+        if not isinstance(chunk, Mapping):
+            raise self.error(f"unexpected event from {self.source}: {str(chunk)[:80]!r}")
+        if "error" in chunk or ("code" in chunk and "message" in chunk):
+            msg = error_message_of(chunk) or " ".join(str(chunk.get("error", chunk)).split())[:300]
+            raise self.error(f"{self.source} reported an error: {msg}")
+        choices = chunk.get("choices") or []
+        choice: Mapping[str, Any] = choices[0] if choices and isinstance(choices[0], Mapping) else {}
+        delta = choice.get("delta") or {}
+        if not isinstance(delta, Mapping):
+            delta = {}
+        text = str(delta.get("content") or "")
+        for part in delta.get("tool_calls") or []:
+            if isinstance(part, Mapping):
+                self.tool_parts.setdefault(int(part.get("index", 0)), []).append(part.get("function") or {})
+        timings = chunk.get("timings")
+        from_draft = False
+        if isinstance(timings, Mapping) and timings:
+            n_tokens, from_draft = self.timing.step(timings)
+            self.timed_tokens += n_tokens
+        elif fallback_tokens is not None:
+            n_tokens = fallback_tokens(chunk, text)
+            self.untimed_tokens += n_tokens
+        else:
+            n_tokens = 1 if text else 0
+            self.untimed_tokens += n_tokens
+        events: list[Event] = list(self.timing.pop_closed())
+        if self.with_logprobs:
+            self._logprobs(choice, text, n_tokens)
+        if text:
+            self.pieces.append(text)
+        if text or n_tokens:
+            events.append(TextDelta(text, n_tokens, from_draft))
+        finish = choice.get("finish_reason")
+        if finish:
+            self.reason = "length" if finish == "length" else "stop"
+        return events
+
+    def _logprobs(self, choice: Mapping[str, Any], text: str, n_tokens: int) -> None:
+        entries = (choice.get("logprobs") or {}).get("content") or []
+        end_of_generation = bool(choice.get("finish_reason")) and not text and not entries
+        if len(entries) != n_tokens and not end_of_generation:  # the stop token carries no logprobs
+            self.ids_complete = False
+        for e in entries:
+            self.ids.append(int(e["id"]))
+            self.candidates.append(
+                [
+                    TokenCandidate(int(c["id"]), str(c["token"]), float(c["logprob"]))
+                    for c in e.get("top_logprobs", [])
+                ]
+            )
+
+    def closing_rounds(self) -> list[Event]:
+        """Close the last round (llama-server timings); the rounds not yet given out."""
+        return list(self.timing.finish()) if self.saw_timings else []
+
+    @property
+    def token_ids(self) -> list[int] | None:
+        return list(self.ids) if self.with_logprobs and self.ids_complete else None
+
+    def tool_calls(self) -> list[dict[str, object]] | None:
+        """Streamed ``tool_calls`` fragments (name once, arguments in pieces) -> whole calls."""
+        calls: list[dict[str, object]] = []
+        for index in sorted(self.tool_parts):
+            parts = self.tool_parts[index]
+            name = "".join(str(f.get("name") or "") for f in parts)
+            raw = "".join(str(f.get("arguments") or "") for f in parts)
+            try:
+                arguments = json.loads(raw) if raw.strip() else {}
+            except json.JSONDecodeError:
+                log.info("%s tool call %r has arguments that are not JSON: %r", self.source, name, raw[:60])
+                continue
+            if name and isinstance(arguments, dict):
+                calls.append({"name": name, "arguments": arguments})
+        return calls or None
+
+
+def n_ctx_of(props: Mapping[str, Any]) -> int:
+    """The context length in llama-server's ``/props`` answer (0 when it says none)."""
+    settings = props.get("default_generation_settings") or {}
+    return int((settings.get("n_ctx") if isinstance(settings, Mapping) else 0) or props.get("n_ctx") or 0)
+
+
+def count_prompt_tokens(call: JsonCall, messages: Sequence[ChatMessage]) -> int:
+    """The prompt's size in the server's tokens, chat template and generation prompt applied, as a
+    chat request builds it (``/apply-template``, then ``/tokenize`` with the special tokens)."""
+    prompt = call("POST", "/apply-template", {"messages": [dict(m) for m in messages]}).get("prompt")
+    if not isinstance(prompt, str):
+        raise GenerationError("llama-server's /apply-template returned no prompt")
+    tokens = call("POST", "/tokenize", {"content": prompt, "add_special": True}).get("tokens")
+    return len(tokens) if isinstance(tokens, list) else 0
