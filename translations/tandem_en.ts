@@ -180,7 +180,6 @@
         <name>Calibration</name>
         <message>
             <source>loading the model without speculation</source>
-            <extracomment>Calibration progress reaches the load bar as "&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;" (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
             <translation>loading the model without speculation</translation>
         </message>
         <message>
@@ -268,7 +267,7 @@
         <name>ChatView</name>
         <message>
             <source>Highlight drafted tokens</source>
-            <extracomment>the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
+            <extracomment>earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: keep their place the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
             <translation>Highlight drafted tokens</translation>
         </message>
         <message>
@@ -443,9 +442,133 @@
         </message>
     </context>
     <context>
+        <name>EngineHints</name>
+        <message>
+            <source>Check that the file is a complete model download; delete and download it again if not.</source>
+            <translation>Check that the file is a complete model download; delete and download it again if not.</translation>
+        </message>
+        <message>
+            <source>Check that the file is a complete model llama.cpp supports, or pick another file.</source>
+            <translation>Check that the file is a complete model llama.cpp supports, or pick another file.</translation>
+        </message>
+        <message>
+            <source>Check that the server is running and the endpoint URL is right.</source>
+            <translation>Check that the server is running and the endpoint URL is right.</translation>
+        </message>
+        <message>
+            <source>Check the path: most servers answer under /v1, e.g. http://host:8000/v1</source>
+            <translation>Check the path: most servers answer under /v1, e.g. http://host:8000/v1</translation>
+        </message>
+        <message>
+            <source>Choose the drafter declared for this model, or turn speculative decoding off.</source>
+            <translation>Choose the drafter declared for this model, or turn speculative decoding off.</translation>
+        </message>
+        <message>
+            <source>Connect again.</source>
+            <translation>Connect again.</translation>
+        </message>
+        <message>
+            <source>Download it again or pick another file.</source>
+            <translation>Download it again or pick another file.</translation>
+        </message>
+        <message>
+            <source>Download the drafter declared for this model, or turn speculative decoding off.</source>
+            <translation>Download the drafter declared for this model, or turn speculative decoding off.</translation>
+        </message>
+        <message>
+            <source>Fix the speculative decoding settings and load again.</source>
+            <translation>Fix the speculative decoding settings and load again.</translation>
+        </message>
+        <message>
+            <source>Give the server's OpenAI API address, e.g. https://gpu-box.example:8000/v1</source>
+            <translation>Give the server's OpenAI API address, e.g. https://gpu-box.example:8000/v1</translation>
+        </message>
+        <message>
+            <source>Install the engine's extra (see the README) or choose another engine.</source>
+            <translation>Install the engine's extra (see the README) or choose another engine.</translation>
+        </message>
+        <message>
+            <source>Load a model first.</source>
+            <translation>Load a model first.</translation>
+        </message>
+        <message>
+            <source>Load the model again.</source>
+            <translation>Load the model again.</translation>
+        </message>
+        <message>
+            <source>Pick one of the models the server lists (tandem remote-models --endpoint URL).</source>
+            <translation>Pick one of the models the server lists (tandem remote-models --endpoint URL).</translation>
+        </message>
+        <message>
+            <source>See the server's log for details.</source>
+            <translation>See the server's log for details.</translation>
+        </message>
+        <message>
+            <source>Set the key in TANDEM_API_KEY or store it for this endpoint (tandem endpoint-key).</source>
+            <translation>Set the key in TANDEM_API_KEY or store it for this endpoint (tandem endpoint-key).</translation>
+        </message>
+        <message>
+            <source>Set the repeat penalty to 1 (off), or turn speculative decoding off.</source>
+            <translation>Set the repeat penalty to 1 (off), or turn speculative decoding off.</translation>
+        </message>
+        <message>
+            <source>Set the temperature to 0, or turn speculative decoding off to sample.</source>
+            <translation>Set the temperature to 0, or turn speculative decoding off to sample.</translation>
+        </message>
+        <message>
+            <source>Shorten the conversation or the message, or load the model with a larger context.</source>
+            <translation>Shorten the conversation or the message, or load the model with a larger context.</translation>
+        </message>
+        <message>
+            <source>Shorten the message, lower Max new tokens, or load the model with a larger context length.</source>
+            <translation>Shorten the message, lower Max new tokens, or load the model with a larger context length.</translation>
+        </message>
+        <message>
+            <source>Start the server, or check the host name and port of the endpoint.</source>
+            <translation>Start the server, or check the host name and port of the endpoint.</translation>
+        </message>
+        <message>
+            <source>The model stays loaded; try again, or reload it if the error repeats.</source>
+            <translation>The model stays loaded; try again, or reload it if the error repeats.</translation>
+        </message>
+        <message>
+            <source>The partial answer is kept. Check the server (it may have stopped) and try again.</source>
+            <translation>The partial answer is kept. Check the server (it may have stopped) and try again.</translation>
+        </message>
+        <message>
+            <source>The server is slow or overloaded; try again, or raise the timeout.</source>
+            <translation>The server is slow or overloaded; try again, or raise the timeout.</translation>
+        </message>
+        <message>
+            <source>The server's HTTPS certificate is not trusted here. Use a certificate from a trusted authority, or add your own CA to the system's trust store.</source>
+            <translation>The server's HTTPS certificate is not trusted here. Use a certificate from a trusted authority, or add your own CA to the system's trust store.</translation>
+        </message>
+        <message>
+            <source>Turn speculative decoding off for this model.</source>
+            <translation>Turn speculative decoding off for this model.</translation>
+        </message>
+        <message>
+            <source>Use https:// for servers on other machines, or allow plain HTTP for this endpoint (--allow-http) if it is on a network you trust.</source>
+            <translation>Use https:// for servers on other machines, or allow plain HTTP for this endpoint (--allow-http) if it is on a network you trust.</translation>
+        </message>
+        <message>
+            <source>Use suffix or prompt-lookup on MLX, choose a drafter model, run the model on llama.cpp, or turn speculative decoding off.</source>
+            <translation>Use suffix or prompt-lookup on MLX, choose a drafter model, run the model on llama.cpp, or turn speculative decoding off.</translation>
+        </message>
+        <message>
+            <source>Use the drafter declared for this model (e.g. a Gemma 4 assistant), or turn speculative decoding off.</source>
+            <translation>Use the drafter declared for this model (e.g. a Gemma 4 assistant), or turn speculative decoding off.</translation>
+        </message>
+        <message>
+            <source>Use the method 'draft' for a classic same-vocabulary drafter, or pick the model's own drafter.</source>
+            <translation>Use the method 'draft' for a classic same-vocabulary drafter, or pick the model's own drafter.</translation>
+        </message>
+    </context>
+    <context>
         <name>EngineLoader</name>
         <message>
             <source>Locating model files</source>
+            <extracomment>Calibration progress reaches the load bar as "&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;" (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
             <translation>Locating model files</translation>
         </message>
         <message>
@@ -1331,7 +1454,7 @@ Compatible: {reason}</translation>
         <name>MessageBubble</name>
         <message>
             <source>Tool call</source>
-            <extracomment>earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)</extracomment>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)</extracomment>
             <translation>Tool call</translation>
         </message>
         <message>

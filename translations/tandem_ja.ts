@@ -180,7 +180,6 @@
         <name>Calibration</name>
         <message>
             <source>loading the model without speculation</source>
-            <extracomment>Calibration progress reaches the load bar as "&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;" (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
             <translation>投機なしでモデルを読み込み中</translation>
         </message>
         <message>
@@ -268,7 +267,7 @@
         <name>ChatView</name>
         <message>
             <source>Highlight drafted tokens</source>
-            <extracomment>the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
+            <extracomment>earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: keep their place the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
             <translation>ドラフトトークンを強調</translation>
         </message>
         <message>
@@ -443,9 +442,133 @@
         </message>
     </context>
     <context>
+        <name>EngineHints</name>
+        <message>
+            <source>Check that the file is a complete model download; delete and download it again if not.</source>
+            <translation>ファイルがモデルの完全なダウンロードか確認してください。そうでなければ削除して再ダウンロードしてください。</translation>
+        </message>
+        <message>
+            <source>Check that the file is a complete model llama.cpp supports, or pick another file.</source>
+            <translation>ファイルが llama.cpp の対応する完全なモデルか確認するか、別のファイルを選んでください。</translation>
+        </message>
+        <message>
+            <source>Check that the server is running and the endpoint URL is right.</source>
+            <translation>サーバーが動作しているか、エンドポイントの URL が正しいか確認してください。</translation>
+        </message>
+        <message>
+            <source>Check the path: most servers answer under /v1, e.g. http://host:8000/v1</source>
+            <translation>パスを確認してください。多くのサーバーは /v1 の下で応答します（例: http://host:8000/v1）</translation>
+        </message>
+        <message>
+            <source>Choose the drafter declared for this model, or turn speculative decoding off.</source>
+            <translation>このモデルに宣言されたドラフターを選ぶか、投機的デコーディングをオフにしてください。</translation>
+        </message>
+        <message>
+            <source>Connect again.</source>
+            <translation>もう一度接続してください。</translation>
+        </message>
+        <message>
+            <source>Download it again or pick another file.</source>
+            <translation>もう一度ダウンロードするか、別のファイルを選んでください。</translation>
+        </message>
+        <message>
+            <source>Download the drafter declared for this model, or turn speculative decoding off.</source>
+            <translation>このモデルに宣言されたドラフターをダウンロードするか、投機的デコーディングをオフにしてください。</translation>
+        </message>
+        <message>
+            <source>Fix the speculative decoding settings and load again.</source>
+            <translation>投機的デコーディングの設定を直してから、もう一度読み込んでください。</translation>
+        </message>
+        <message>
+            <source>Give the server's OpenAI API address, e.g. https://gpu-box.example:8000/v1</source>
+            <translation>サーバーの OpenAI API アドレスを入力してください（例: https://gpu-box.example:8000/v1）</translation>
+        </message>
+        <message>
+            <source>Install the engine's extra (see the README) or choose another engine.</source>
+            <translation>エンジンの追加パッケージをインストールするか（README を参照）、別のエンジンを選んでください。</translation>
+        </message>
+        <message>
+            <source>Load a model first.</source>
+            <translation>先にモデルを読み込んでください。</translation>
+        </message>
+        <message>
+            <source>Load the model again.</source>
+            <translation>モデルをもう一度読み込んでください。</translation>
+        </message>
+        <message>
+            <source>Pick one of the models the server lists (tandem remote-models --endpoint URL).</source>
+            <translation>サーバーが一覧に出すモデルから選んでください（tandem remote-models --endpoint URL）。</translation>
+        </message>
+        <message>
+            <source>See the server's log for details.</source>
+            <translation>詳しくはサーバーのログを見てください。</translation>
+        </message>
+        <message>
+            <source>Set the key in TANDEM_API_KEY or store it for this endpoint (tandem endpoint-key).</source>
+            <translation>TANDEM_API_KEY にキーを設定するか、このエンドポイント用に保存してください（tandem endpoint-key）。</translation>
+        </message>
+        <message>
+            <source>Set the repeat penalty to 1 (off), or turn speculative decoding off.</source>
+            <translation>繰り返しペナルティを 1（オフ）にするか、投機的デコーディングをオフにしてください。</translation>
+        </message>
+        <message>
+            <source>Set the temperature to 0, or turn speculative decoding off to sample.</source>
+            <translation>温度を 0 にするか、サンプリングしたい場合は投機的デコーディングをオフにしてください。</translation>
+        </message>
+        <message>
+            <source>Shorten the conversation or the message, or load the model with a larger context.</source>
+            <translation>会話かメッセージを短くするか、より大きなコンテキストでモデルを読み込んでください。</translation>
+        </message>
+        <message>
+            <source>Shorten the message, lower Max new tokens, or load the model with a larger context length.</source>
+            <translation>メッセージを短くするか、最大新規トークン数を下げるか、より長いコンテキスト長でモデルを読み込んでください。</translation>
+        </message>
+        <message>
+            <source>Start the server, or check the host name and port of the endpoint.</source>
+            <translation>サーバーを起動するか、エンドポイントのホスト名とポートを確認してください。</translation>
+        </message>
+        <message>
+            <source>The model stays loaded; try again, or reload it if the error repeats.</source>
+            <translation>モデルは読み込まれたままです。もう一度試し、エラーが続く場合は読み込み直してください。</translation>
+        </message>
+        <message>
+            <source>The partial answer is kept. Check the server (it may have stopped) and try again.</source>
+            <translation>途中までの回答は残っています。サーバー（停止したかもしれません）を確認して、もう一度試してください。</translation>
+        </message>
+        <message>
+            <source>The server is slow or overloaded; try again, or raise the timeout.</source>
+            <translation>サーバーが遅いか過負荷です。もう一度試すか、タイムアウトを延ばしてください。</translation>
+        </message>
+        <message>
+            <source>The server's HTTPS certificate is not trusted here. Use a certificate from a trusted authority, or add your own CA to the system's trust store.</source>
+            <translation>このサーバーの HTTPS 証明書はここでは信頼されていません。信頼された認証局の証明書を使うか、自分の CA をシステムの信頼ストアに追加してください。</translation>
+        </message>
+        <message>
+            <source>Turn speculative decoding off for this model.</source>
+            <translation>このモデルでは投機的デコーディングをオフにしてください。</translation>
+        </message>
+        <message>
+            <source>Use https:// for servers on other machines, or allow plain HTTP for this endpoint (--allow-http) if it is on a network you trust.</source>
+            <translation>ほかのマシンのサーバーには https:// を使ってください。信頼できるネットワーク上なら、このエンドポイントで平文の HTTP を許可できます（--allow-http）。</translation>
+        </message>
+        <message>
+            <source>Use suffix or prompt-lookup on MLX, choose a drafter model, run the model on llama.cpp, or turn speculative decoding off.</source>
+            <translation>MLX では suffix か prompt-lookup を使うか、ドラフターモデルを選ぶか、llama.cpp でモデルを動かすか、投機的デコーディングをオフにしてください。</translation>
+        </message>
+        <message>
+            <source>Use the drafter declared for this model (e.g. a Gemma 4 assistant), or turn speculative decoding off.</source>
+            <translation>このモデルに宣言されたドラフター（例: Gemma 4 assistant）を使うか、投機的デコーディングをオフにしてください。</translation>
+        </message>
+        <message>
+            <source>Use the method 'draft' for a classic same-vocabulary drafter, or pick the model's own drafter.</source>
+            <translation>語彙が同じ通常のドラフターには方式「draft」を使うか、モデル専用のドラフターを選んでください。</translation>
+        </message>
+    </context>
+    <context>
         <name>EngineLoader</name>
         <message>
             <source>Locating model files</source>
+            <extracomment>Calibration progress reaches the load bar as "&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;" (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
             <translation>モデルファイルを探しています</translation>
         </message>
         <message>
@@ -1331,7 +1454,7 @@ Compatible: {reason}</source>
         <name>MessageBubble</name>
         <message>
             <source>Tool call</source>
-            <extracomment>earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)</extracomment>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)</extracomment>
             <translation>ツール呼び出し</translation>
         </message>
         <message>

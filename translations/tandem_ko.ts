@@ -180,7 +180,6 @@
         <name>Calibration</name>
         <message>
             <source>loading the model without speculation</source>
-            <extracomment>Calibration progress reaches the load bar as "&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;" (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
             <translation>투기 없이 모델을 불러오는 중</translation>
         </message>
         <message>
@@ -268,7 +267,7 @@
         <name>ChatView</name>
         <message>
             <source>Highlight drafted tokens</source>
-            <extracomment>the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
+            <extracomment>earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: keep their place the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
             <translation>드래프트 토큰 강조</translation>
         </message>
         <message>
@@ -443,9 +442,133 @@
         </message>
     </context>
     <context>
+        <name>EngineHints</name>
+        <message>
+            <source>Check that the file is a complete model download; delete and download it again if not.</source>
+            <translation>파일이 완전히 다운로드된 모델인지 확인하세요. 아니라면 삭제한 뒤 다시 다운로드하세요.</translation>
+        </message>
+        <message>
+            <source>Check that the file is a complete model llama.cpp supports, or pick another file.</source>
+            <translation>파일이 llama.cpp가 지원하는 완전한 모델인지 확인하거나 다른 파일을 선택하세요.</translation>
+        </message>
+        <message>
+            <source>Check that the server is running and the endpoint URL is right.</source>
+            <translation>서버가 실행 중인지, 엔드포인트 URL이 올바른지 확인하세요.</translation>
+        </message>
+        <message>
+            <source>Check the path: most servers answer under /v1, e.g. http://host:8000/v1</source>
+            <translation>경로를 확인하세요. 대부분의 서버는 /v1 아래에서 응답합니다(예: http://host:8000/v1)</translation>
+        </message>
+        <message>
+            <source>Choose the drafter declared for this model, or turn speculative decoding off.</source>
+            <translation>이 모델에 선언된 드래프터를 선택하거나 추측 디코딩을 끄세요.</translation>
+        </message>
+        <message>
+            <source>Connect again.</source>
+            <translation>다시 연결하세요.</translation>
+        </message>
+        <message>
+            <source>Download it again or pick another file.</source>
+            <translation>다시 다운로드하거나 다른 파일을 선택하세요.</translation>
+        </message>
+        <message>
+            <source>Download the drafter declared for this model, or turn speculative decoding off.</source>
+            <translation>이 모델에 선언된 드래프터를 다운로드하거나 추측 디코딩을 끄세요.</translation>
+        </message>
+        <message>
+            <source>Fix the speculative decoding settings and load again.</source>
+            <translation>추측 디코딩 설정을 고친 뒤 다시 불러오세요.</translation>
+        </message>
+        <message>
+            <source>Give the server's OpenAI API address, e.g. https://gpu-box.example:8000/v1</source>
+            <translation>서버의 OpenAI API 주소를 입력하세요(예: https://gpu-box.example:8000/v1)</translation>
+        </message>
+        <message>
+            <source>Install the engine's extra (see the README) or choose another engine.</source>
+            <translation>엔진의 추가 패키지를 설치하거나(README 참고) 다른 엔진을 선택하세요.</translation>
+        </message>
+        <message>
+            <source>Load a model first.</source>
+            <translation>먼저 모델을 불러오세요.</translation>
+        </message>
+        <message>
+            <source>Load the model again.</source>
+            <translation>모델을 다시 불러오세요.</translation>
+        </message>
+        <message>
+            <source>Pick one of the models the server lists (tandem remote-models --endpoint URL).</source>
+            <translation>서버가 나열하는 모델 중 하나를 선택하세요(tandem remote-models --endpoint URL).</translation>
+        </message>
+        <message>
+            <source>See the server's log for details.</source>
+            <translation>자세한 내용은 서버 로그를 확인하세요.</translation>
+        </message>
+        <message>
+            <source>Set the key in TANDEM_API_KEY or store it for this endpoint (tandem endpoint-key).</source>
+            <translation>TANDEM_API_KEY에 키를 설정하거나 이 엔드포인트용으로 저장하세요(tandem endpoint-key).</translation>
+        </message>
+        <message>
+            <source>Set the repeat penalty to 1 (off), or turn speculative decoding off.</source>
+            <translation>반복 페널티를 1(끔)로 설정하거나 추측 디코딩을 끄세요.</translation>
+        </message>
+        <message>
+            <source>Set the temperature to 0, or turn speculative decoding off to sample.</source>
+            <translation>온도를 0으로 설정하거나, 샘플링하려면 추측 디코딩을 끄세요.</translation>
+        </message>
+        <message>
+            <source>Shorten the conversation or the message, or load the model with a larger context.</source>
+            <translation>대화나 메시지를 줄이거나 더 큰 컨텍스트로 모델을 불러오세요.</translation>
+        </message>
+        <message>
+            <source>Shorten the message, lower Max new tokens, or load the model with a larger context length.</source>
+            <translation>메시지를 줄이거나 최대 새 토큰 수를 낮추거나 더 긴 컨텍스트 길이로 모델을 불러오세요.</translation>
+        </message>
+        <message>
+            <source>Start the server, or check the host name and port of the endpoint.</source>
+            <translation>서버를 시작하거나 엔드포인트의 호스트 이름과 포트를 확인하세요.</translation>
+        </message>
+        <message>
+            <source>The model stays loaded; try again, or reload it if the error repeats.</source>
+            <translation>모델은 계속 불러온 상태입니다. 다시 시도하고, 오류가 반복되면 다시 불러오세요.</translation>
+        </message>
+        <message>
+            <source>The partial answer is kept. Check the server (it may have stopped) and try again.</source>
+            <translation>부분 답변은 보존됩니다. 서버(멈췄을 수 있음)를 확인한 뒤 다시 시도하세요.</translation>
+        </message>
+        <message>
+            <source>The server is slow or overloaded; try again, or raise the timeout.</source>
+            <translation>서버가 느리거나 과부하 상태입니다. 다시 시도하거나 시간 제한을 늘리세요.</translation>
+        </message>
+        <message>
+            <source>The server's HTTPS certificate is not trusted here. Use a certificate from a trusted authority, or add your own CA to the system's trust store.</source>
+            <translation>이 서버의 HTTPS 인증서는 여기서 신뢰되지 않습니다. 신뢰할 수 있는 기관의 인증서를 사용하거나 자체 CA를 시스템 신뢰 저장소에 추가하세요.</translation>
+        </message>
+        <message>
+            <source>Turn speculative decoding off for this model.</source>
+            <translation>이 모델에서는 추측 디코딩을 끄세요.</translation>
+        </message>
+        <message>
+            <source>Use https:// for servers on other machines, or allow plain HTTP for this endpoint (--allow-http) if it is on a network you trust.</source>
+            <translation>다른 컴퓨터의 서버에는 https://를 사용하세요. 신뢰하는 네트워크에 있다면 이 엔드포인트에 일반 HTTP를 허용할 수 있습니다(--allow-http).</translation>
+        </message>
+        <message>
+            <source>Use suffix or prompt-lookup on MLX, choose a drafter model, run the model on llama.cpp, or turn speculative decoding off.</source>
+            <translation>MLX에서 suffix나 prompt-lookup을 사용하거나, 드래프터 모델을 선택하거나, llama.cpp로 모델을 실행하거나, 추측 디코딩을 끄세요.</translation>
+        </message>
+        <message>
+            <source>Use the drafter declared for this model (e.g. a Gemma 4 assistant), or turn speculative decoding off.</source>
+            <translation>이 모델에 선언된 드래프터(예: Gemma 4 assistant)를 사용하거나 추측 디코딩을 끄세요.</translation>
+        </message>
+        <message>
+            <source>Use the method 'draft' for a classic same-vocabulary drafter, or pick the model's own drafter.</source>
+            <translation>어휘가 같은 일반 드래프터에는 방식 'draft'를 사용하거나 모델 전용 드래프터를 선택하세요.</translation>
+        </message>
+    </context>
+    <context>
         <name>EngineLoader</name>
         <message>
             <source>Locating model files</source>
+            <extracomment>Calibration progress reaches the load bar as "&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;" (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
             <translation>모델 파일을 찾는 중</translation>
         </message>
         <message>
@@ -1331,7 +1454,7 @@ Compatible: {reason}</source>
         <name>MessageBubble</name>
         <message>
             <source>Tool call</source>
-            <extracomment>earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)</extracomment>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)</extracomment>
             <translation>도구 호출</translation>
         </message>
         <message>

@@ -180,7 +180,6 @@
         <name>Calibration</name>
         <message>
             <source>loading the model without speculation</source>
-            <extracomment>Calibration progress reaches the load bar as "&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;" (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
             <translation>正在加载不带投机的模型</translation>
         </message>
         <message>
@@ -268,7 +267,7 @@
         <name>ChatView</name>
         <message>
             <source>Highlight drafted tokens</source>
-            <extracomment>the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
+            <extracomment>earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: keep their place the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
             <translation>高亮草稿 Token</translation>
         </message>
         <message>
@@ -443,9 +442,133 @@
         </message>
     </context>
     <context>
+        <name>EngineHints</name>
+        <message>
+            <source>Check that the file is a complete model download; delete and download it again if not.</source>
+            <translation>请确认该文件是完整下载的模型；如果不是，请删除后重新下载。</translation>
+        </message>
+        <message>
+            <source>Check that the file is a complete model llama.cpp supports, or pick another file.</source>
+            <translation>请确认该文件是 llama.cpp 支持的完整模型，或选择其他文件。</translation>
+        </message>
+        <message>
+            <source>Check that the server is running and the endpoint URL is right.</source>
+            <translation>请确认服务器正在运行，且端点 URL 正确。</translation>
+        </message>
+        <message>
+            <source>Check the path: most servers answer under /v1, e.g. http://host:8000/v1</source>
+            <translation>请检查路径：大多数服务器在 /v1 下应答，例如 http://host:8000/v1</translation>
+        </message>
+        <message>
+            <source>Choose the drafter declared for this model, or turn speculative decoding off.</source>
+            <translation>请选择该模型声明的草稿模型，或关闭推测解码。</translation>
+        </message>
+        <message>
+            <source>Connect again.</source>
+            <translation>请重新连接。</translation>
+        </message>
+        <message>
+            <source>Download it again or pick another file.</source>
+            <translation>请重新下载，或选择其他文件。</translation>
+        </message>
+        <message>
+            <source>Download the drafter declared for this model, or turn speculative decoding off.</source>
+            <translation>请下载该模型声明的草稿模型，或关闭推测解码。</translation>
+        </message>
+        <message>
+            <source>Fix the speculative decoding settings and load again.</source>
+            <translation>请修正推测解码设置后重新加载。</translation>
+        </message>
+        <message>
+            <source>Give the server's OpenAI API address, e.g. https://gpu-box.example:8000/v1</source>
+            <translation>请填写服务器的 OpenAI API 地址，例如 https://gpu-box.example:8000/v1</translation>
+        </message>
+        <message>
+            <source>Install the engine's extra (see the README) or choose another engine.</source>
+            <translation>请安装该引擎的附加依赖（见 README），或选择其他引擎。</translation>
+        </message>
+        <message>
+            <source>Load a model first.</source>
+            <translation>请先加载模型。</translation>
+        </message>
+        <message>
+            <source>Load the model again.</source>
+            <translation>请重新加载模型。</translation>
+        </message>
+        <message>
+            <source>Pick one of the models the server lists (tandem remote-models --endpoint URL).</source>
+            <translation>请从服务器列出的模型中选择一个（tandem remote-models --endpoint URL）。</translation>
+        </message>
+        <message>
+            <source>See the server's log for details.</source>
+            <translation>详情请查看服务器日志。</translation>
+        </message>
+        <message>
+            <source>Set the key in TANDEM_API_KEY or store it for this endpoint (tandem endpoint-key).</source>
+            <translation>请在 TANDEM_API_KEY 中设置密钥，或为此端点保存密钥（tandem endpoint-key）。</translation>
+        </message>
+        <message>
+            <source>Set the repeat penalty to 1 (off), or turn speculative decoding off.</source>
+            <translation>请把重复惩罚设为 1（关闭），或关闭推测解码。</translation>
+        </message>
+        <message>
+            <source>Set the temperature to 0, or turn speculative decoding off to sample.</source>
+            <translation>请把温度设为 0；若要采样，请关闭推测解码。</translation>
+        </message>
+        <message>
+            <source>Shorten the conversation or the message, or load the model with a larger context.</source>
+            <translation>请缩短对话或消息，或以更大的上下文加载模型。</translation>
+        </message>
+        <message>
+            <source>Shorten the message, lower Max new tokens, or load the model with a larger context length.</source>
+            <translation>请缩短消息、调低“最大新 token 数”，或以更长的上下文长度加载模型。</translation>
+        </message>
+        <message>
+            <source>Start the server, or check the host name and port of the endpoint.</source>
+            <translation>请启动服务器，或检查端点的主机名和端口。</translation>
+        </message>
+        <message>
+            <source>The model stays loaded; try again, or reload it if the error repeats.</source>
+            <translation>模型仍保持加载；请重试，若错误重复出现请重新加载。</translation>
+        </message>
+        <message>
+            <source>The partial answer is kept. Check the server (it may have stopped) and try again.</source>
+            <translation>已保留部分回答。请检查服务器（它可能已停止）后重试。</translation>
+        </message>
+        <message>
+            <source>The server is slow or overloaded; try again, or raise the timeout.</source>
+            <translation>服务器较慢或过载；请重试，或调高超时时间。</translation>
+        </message>
+        <message>
+            <source>The server's HTTPS certificate is not trusted here. Use a certificate from a trusted authority, or add your own CA to the system's trust store.</source>
+            <translation>本机不信任该服务器的 HTTPS 证书。请使用受信任机构签发的证书，或将你自己的 CA 加入系统信任存储。</translation>
+        </message>
+        <message>
+            <source>Turn speculative decoding off for this model.</source>
+            <translation>请为此模型关闭推测解码。</translation>
+        </message>
+        <message>
+            <source>Use https:// for servers on other machines, or allow plain HTTP for this endpoint (--allow-http) if it is on a network you trust.</source>
+            <translation>其他机器上的服务器请使用 https://；若该端点位于你信任的网络中，也可以允许明文 HTTP（--allow-http）。</translation>
+        </message>
+        <message>
+            <source>Use suffix or prompt-lookup on MLX, choose a drafter model, run the model on llama.cpp, or turn speculative decoding off.</source>
+            <translation>请在 MLX 上使用 suffix 或 prompt-lookup、选择一个草稿模型、改用 llama.cpp 运行该模型，或关闭推测解码。</translation>
+        </message>
+        <message>
+            <source>Use the drafter declared for this model (e.g. a Gemma 4 assistant), or turn speculative decoding off.</source>
+            <translation>请使用该模型声明的草稿模型（例如 Gemma 4 assistant），或关闭推测解码。</translation>
+        </message>
+        <message>
+            <source>Use the method 'draft' for a classic same-vocabulary drafter, or pick the model's own drafter.</source>
+            <translation>对于词表相同的经典草稿模型，请使用方法“draft”，或选择该模型自带的草稿模型。</translation>
+        </message>
+    </context>
+    <context>
         <name>EngineLoader</name>
         <message>
             <source>Locating model files</source>
+            <extracomment>Calibration progress reaches the load bar as "&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;" (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
             <translation>正在定位模型文件</translation>
         </message>
         <message>
@@ -1331,7 +1454,7 @@ Compatible: {reason}</source>
         <name>MessageBubble</name>
         <message>
             <source>Tool call</source>
-            <extracomment>earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)</extracomment>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)</extracomment>
             <translation>工具调用</translation>
         </message>
         <message>

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from app.core import paths
+from app.core import limits, paths
 
 log = logging.getLogger(__name__)
 
@@ -51,12 +51,25 @@ MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v
 class SamplingDefaults(BaseModel):
     model_config = ConfigDict(extra="ignore", validate_assignment=True)
 
-    temperature: Annotated[float, Field(ge=0.0, le=5.0)] = 0.7
-    top_p: Annotated[float, Field(gt=0.0, le=1.0)] = 0.95
-    top_k: Annotated[int, Field(ge=0)] = 40
-    max_tokens: Annotated[int, Field(ge=1, le=1_000_000)] = 512
+    # ranges from the one table of limits (app.core.limits), as Sampling and the dialogs use
+    temperature: Annotated[float, Field(ge=limits.TEMPERATURE.minimum, le=limits.TEMPERATURE.maximum)] = 0.7
+    top_p: Annotated[float, Field(gt=limits.TOP_P.minimum, le=limits.TOP_P.maximum)] = 0.95
+    top_k: Annotated[int, Field(ge=limits.TOP_K.minimum, le=limits.TOP_K.maximum)] = 40
+    max_tokens: Annotated[int, Field(ge=limits.MAX_TOKENS.minimum, le=limits.MAX_TOKENS.maximum)] = 512
     #: 1.0 is off (llama.cpp's own default)
-    repeat_penalty: Annotated[float, Field(gt=0.0, le=5.0)] = 1.0
+    repeat_penalty: Annotated[
+        float, Field(gt=limits.REPEAT_PENALTY.minimum, le=limits.REPEAT_PENALTY.maximum)
+    ] = 1.0
+
+    @field_validator("top_k", mode="before")
+    @classmethod
+    def _top_k_within_table(cls, v: Any) -> Any:
+        """Before the one table, the launch dialog stored top-k up to 100 000: keep such a setting
+        at the table's maximum instead of refusing the whole settings file."""
+        if isinstance(v, int) and not isinstance(v, bool) and v > limits.TOP_K.maximum:
+            log.info("stored top-k %d is above %d; using %d", v, limits.TOP_K.maximum, limits.TOP_K.maximum)
+            return int(limits.TOP_K.maximum)
+        return v
 
 
 class LastLaunch(BaseModel):

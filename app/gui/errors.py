@@ -252,7 +252,9 @@ def hint_for(exc_type: type[BaseException], code: str = "", own_hint: str = "") 
         )
         if row is not None:
             if row[2] == OWN_HINT:
-                return own_hint or QCoreApplication.translate(
+                if own_hint:  # English in the core; app.gui.engine_hints marks each for translation
+                    return QCoreApplication.translate("EngineHints", own_hint)
+                return QCoreApplication.translate(
                     "Errors", "Check the engine and model chosen in the launch dialog, then try again."
                 )
             return QCoreApplication.translate("Errors", row[2])

@@ -6,13 +6,17 @@ from PySide6.QtCore import Property, QPoint, QPropertyAnimation, QRect, QRectF, 
 from PySide6.QtGui import QColor, QHideEvent, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
+    QDoubleSpinBox,
     QLabel,
     QLayout,
     QLayoutItem,
     QSizePolicy,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
+
+from app.core.limits import Bound
 
 
 class ToggleSwitch(QCheckBox):
@@ -253,3 +257,12 @@ class FlowLayout(QLayout):
             x += hint.width() + self._h
             line = max(line, hint.height())
         return y + line - rect.y() + m.bottom()
+
+
+def bind_range(box: QSpinBox | QDoubleSpinBox, bound: Bound) -> None:
+    """Give a field the range and step of its row in the one table of limits (app.core.limits)."""
+    if isinstance(box, QDoubleSpinBox):
+        box.setRange(bound.smallest, bound.maximum)
+        box.setSingleStep(bound.step)
+    else:
+        box.setRange(int(bound.smallest), int(bound.maximum))

@@ -190,3 +190,68 @@ def test_a_failed_download_in_the_window_names_the_right_next_step(
     assert "no model file for Q2_K" in text and "it holds model quantizations F16, Q4_0, Q8_0" in text
     assert "names the ones it holds" in text and "Check the network" not in text
     assert w.banner.error is not None and w.banner.error.hint in text
+
+
+# --- engine hints reach every language (issue 20, item 8) -----------------------------------------
+
+
+def _core_hints() -> set[str]:
+    """Every hint app.core can give: ``hint`` class attributes of engine errors, and the literal
+    hints passed when one is raised (``hint=`` or the second argument), read from the source."""
+    import ast
+    import importlib
+    import pkgutil
+
+    import app.core
+
+    for mod in pkgutil.walk_packages(app.core.__path__, "app.core."):
+        try:
+            importlib.import_module(mod.name)
+        except ImportError:  # an optional engine's library (mlx on Windows): its source is read below
+            continue
+    found: set[str] = set()
+    todo: list[type[EngineError]] = [EngineError]
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        own = cls.__dict__.get("hint")
+        if isinstance(own, str) and own:
+            found.add(own)
+    root = Path(app.core.__file__).parent
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            if name == "ApiError":  # (status, message): an HTTP error body, not a next step
+                continue
+            hint = next((k.value for k in node.keywords if k.arg == "hint"), None)
+            if hint is None and len(node.args) >= 2 and name.endswith(("Error", "Unavailable", "Closed")):
+                hint = node.args[1]
+            if isinstance(hint, ast.Constant) and isinstance(hint.value, str) and hint.value:
+                found.add(hint.value)
+    return found
+
+
+def test_every_engine_hint_is_marked_for_translation() -> None:
+    from app.gui.engine_hints import ENGINE_HINTS
+
+    core = _core_hints()
+    assert core - set(ENGINE_HINTS) == set(), "add these to app/gui/engine_hints.py"
+    assert set(ENGINE_HINTS) - core == set(), "no longer raised: drop them from app/gui/engine_hints.py"
+
+
+@pytest.mark.parametrize(("locale", "expected"), [("ja", "先にモデルを読み込んでください。"), ("ko", "먼저")])
+def test_an_engine_hint_reaches_the_user_in_their_language(locale: str, expected: str, qapp: Any) -> None:
+    from app.core.engines.base import GenerationError
+    from app.gui.i18n import I18n
+
+    exc = GenerationError("the model is not loaded", "Load a model first.")
+    tr = I18n()
+    try:
+        assert tr.set_language(locale)
+        assert expected in (hint_for(type(exc), "", exc.hint) or "")
+        shown = describe(exc, "Generating")
+        assert expected in shown.hint and "Load a model first." not in shown.hint
+    finally:
+        tr.set_language("en")

@@ -243,6 +243,10 @@ class ToolScript:
     """Writes a fixed answer in 3-character deltas; records the tools it was given."""
 
     name = "scripted"
+    model_path = "scripted"
+    spec_kind = "scripted"
+    supports_tools = True
+    candidates_with_speculation = False
 
     def __init__(self, text: str) -> None:
         self.text = text

@@ -18,7 +18,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, Protocol, TypedDict, runtime_checkable
 
+from app.core import limits
 from app.core.cancel import CancelToken
+from app.core.limits import MAX_NEW_TOKENS
 from app.core.speculative import SpeculationOptions
 from app.core.speculative.rounds import DecodeFigures, Round
 
@@ -81,15 +83,12 @@ class Finished(DecodeFigures):
 Event = TextDelta | Round | Finished
 
 
-__all__ = ["CancelToken", "Round"]  # re-exported: engines and their callers import them from here
+# re-exported: engines and their callers import them from here
+__all__ = ["MAX_NEW_TOKENS", "CancelToken", "Round"]
 
 
 class SamplingError(ValueError):
     """Sampling settings that no engine should run; the message is meant for the user."""
-
-
-#: Upper bound for max new tokens of one answer (far above any context Tandem launches with).
-MAX_NEW_TOKENS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -110,14 +109,19 @@ class Sampling:
 
     def __post_init__(self) -> None:
         check_max_tokens(self.max_tokens)
-        if not (math.isfinite(self.temperature) and self.temperature >= 0):
-            raise SamplingError(f"temperature: must be 0 or more (got {self.temperature})")
-        if not (math.isfinite(self.top_p) and 0 < self.top_p <= 1):
+        t, p, k, r = limits.TEMPERATURE, limits.TOP_P, limits.TOP_K, limits.REPEAT_PENALTY
+        if not (math.isfinite(self.temperature) and t.admits(self.temperature)):
+            raise SamplingError(f"temperature: must be from 0 to {t.maximum:g} (got {self.temperature})")
+        if not (math.isfinite(self.top_p) and p.admits(self.top_p)):
             raise SamplingError(f"top-p: must be more than 0 and at most 1 (got {self.top_p})")
-        if isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or self.top_k < 0:
-            raise SamplingError(f"top-k: must be 0 (off) or a positive whole number (got {self.top_k!r})")
-        if not (math.isfinite(self.repeat_penalty) and self.repeat_penalty > 0):
-            raise SamplingError(f"repeat penalty: must be more than 0 (got {self.repeat_penalty})")
+        if isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or not k.admits(self.top_k):
+            raise SamplingError(
+                f"top-k: must be 0 (off) or a whole number up to {k.maximum:g} (got {self.top_k!r})"
+            )
+        if not (math.isfinite(self.repeat_penalty) and r.admits(self.repeat_penalty)):
+            raise SamplingError(
+                f"repeat penalty: must be more than 0 and at most {r.maximum:g} (got {self.repeat_penalty})"
+            )
 
 
 def check_max_tokens(value: object) -> int:

@@ -28,13 +28,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core import limits
 from app.core.chat import AnswerStats, Message, render_markdown
 from app.core.chat.markdown import renders_in_parts, spans_in, stable_prefix
 from app.core.engines.base import Sampling
 from app.gui import icons
 from app.gui.style import DRAFT_HIGHLIGHT
 from app.gui.views.stats import StatsDialog, StatsStrip
-from app.gui.widgets import ElidedLabel
+from app.gui.widgets import ElidedLabel, bind_range
 
 #: a streamed answer's finished blocks go into frozen labels of about this many characters each, so
 #: appending a block lays out one bounded label, never the whole answer
@@ -382,18 +383,16 @@ class SamplingDialog(QDialog):
         self.system.setPlaceholderText(self.tr("e.g. You are a concise assistant."))
         self.system.setFixedHeight(90)
         self.temperature = QDoubleSpinBox()
-        self.temperature.setRange(0.0, 5.0)
-        self.temperature.setSingleStep(0.1)
+        bind_range(self.temperature, limits.TEMPERATURE)
         self.temperature.setValue(sampling.temperature)
         self.top_p = QDoubleSpinBox()
-        self.top_p.setRange(0.01, 1.0)
-        self.top_p.setSingleStep(0.05)
+        bind_range(self.top_p, limits.TOP_P)
         self.top_p.setValue(sampling.top_p)
         self.top_k = QSpinBox()
-        self.top_k.setRange(0, 1000)
+        bind_range(self.top_k, limits.TOP_K)
         self.top_k.setValue(sampling.top_k)
         self.max_tokens = QSpinBox()
-        self.max_tokens.setRange(1, 131072)
+        bind_range(self.max_tokens, limits.MAX_TOKENS)
         self.max_tokens.setValue(sampling.max_tokens)
         form.addRow(self.tr("System prompt"), self.system)
         form.addRow(self.tr("Temperature"), self.temperature)

@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core import limits
 from app.core.catalog import importer
 from app.core.catalog.drafters import Candidate
 from app.core.engines.base import Sampling, SamplingError
@@ -73,6 +74,7 @@ from app.gui.views.remote_tab import RemoteTab
 from app.gui.widgets import (
     InlineMessage,
     ToggleSwitch,
+    bind_range,
     field_with_note,
     fit_dialog_height,
     height_for_width_hint,
@@ -252,26 +254,24 @@ class LaunchDialog(QDialog):
         self.threads = QSpinBox()
         self.threads.setRange(0, 256)
         self.threads.setValue(settings.threads or 0)
-        # The spin boxes' ranges are Sampling's own (engines.base), so a typed value is never out
-        # of range; the cross-field rule (answer vs context) is the form model's.
+        # The spin boxes' ranges come from the one table of limits (core.limits) that Sampling
+        # checks, so a typed value is never out of range; the cross-field rule (answer vs
+        # context) is the form model's.
         start, self._from_card = starting_sampling(settings.sampling, family.sampling)
         self.temperature = QDoubleSpinBox()
-        self.temperature.setRange(0.0, 5.0)
-        self.temperature.setSingleStep(0.1)
+        bind_range(self.temperature, limits.TEMPERATURE)
         self.temperature.setValue(start.temperature)
         self.top_p = QDoubleSpinBox()
-        self.top_p.setRange(0.01, 1.0)
-        self.top_p.setSingleStep(0.05)
+        bind_range(self.top_p, limits.TOP_P)
         self.top_p.setValue(start.top_p)
         self.top_k = QSpinBox()
-        self.top_k.setRange(0, 100_000)
+        bind_range(self.top_k, limits.TOP_K)
         self.top_k.setValue(start.top_k)
         self.repeat_penalty = QDoubleSpinBox()
-        self.repeat_penalty.setRange(0.01, 5.0)
-        self.repeat_penalty.setSingleStep(0.05)
+        bind_range(self.repeat_penalty, limits.REPEAT_PENALTY)
         self.repeat_penalty.setValue(start.repeat_penalty)
         self.max_tokens = QSpinBox()
-        self.max_tokens.setRange(1, 131072)
+        bind_range(self.max_tokens, limits.MAX_TOKENS)
         self.max_tokens.setValue(start.max_tokens)
         self._start = start
         self.sampling_note = InlineMessage()
