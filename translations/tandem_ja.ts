@@ -1847,6 +1847,18 @@ Compatible: {reason}</source>
         </message>
     </context>
     <context>
+        <name>ServerController</name>
+        <message>
+            <source>Starting the local server</source>
+            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way</extracomment>
+            <translation>ローカルサーバーを起動中</translation>
+        </message>
+        <message>
+            <source>Stopping the local server</source>
+            <translation>ローカルサーバーを停止中</translation>
+        </message>
+    </context>
+    <context>
         <name>ServerPanel</name>
         <message>
             <source>Local server</source>
@@ -1885,6 +1897,7 @@ Compatible: {reason}</source>
         <name>ServerSwitch</name>
         <message>
             <source>Server: %1</source>
+            <extracomment>the switch asked for a start: show the panel once it listens</extracomment>
             <translation>サーバー: %1</translation>
         </message>
         <message>
@@ -1894,6 +1907,10 @@ Compatible: {reason}</source>
         <message>
             <source>Serve the loaded model to other programs over an OpenAI-compatible API</source>
             <translation>読み込んだモデルを OpenAI 互換 API で他のプログラムに提供します</translation>
+        </message>
+        <message>
+            <source>Starting…</source>
+            <translation>起動中…</translation>
         </message>
         <message>
             <source>The server could not start: %1</source>

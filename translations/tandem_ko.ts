@@ -1847,6 +1847,18 @@ Compatible: {reason}</source>
         </message>
     </context>
     <context>
+        <name>ServerController</name>
+        <message>
+            <source>Starting the local server</source>
+            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way</extracomment>
+            <translation>로컬 서버 시작 중</translation>
+        </message>
+        <message>
+            <source>Stopping the local server</source>
+            <translation>로컬 서버 중지 중</translation>
+        </message>
+    </context>
+    <context>
         <name>ServerPanel</name>
         <message>
             <source>Local server</source>
@@ -1885,6 +1897,7 @@ Compatible: {reason}</source>
         <name>ServerSwitch</name>
         <message>
             <source>Server: %1</source>
+            <extracomment>the switch asked for a start: show the panel once it listens</extracomment>
             <translation>서버: %1</translation>
         </message>
         <message>
@@ -1894,6 +1907,10 @@ Compatible: {reason}</source>
         <message>
             <source>Serve the loaded model to other programs over an OpenAI-compatible API</source>
             <translation>로드된 모델을 OpenAI 호환 API로 다른 프로그램에 제공합니다</translation>
+        </message>
+        <message>
+            <source>Starting…</source>
+            <translation>시작 중…</translation>
         </message>
         <message>
             <source>The server could not start: %1</source>

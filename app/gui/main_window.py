@@ -218,7 +218,8 @@ class MainWindow(QMainWindow):
         for w in (self.status_model, self.status_engine, self.status_spec):
             sb.addWidget(w)
         # the local API server (issue 13): serves the loaded model; views/server_panel.py
-        self.server_switch = ServerSwitch(ServerController(self.engine, self))
+        self.server_controller = ServerController(self.engine, self.ops, self)
+        self.server_switch = ServerSwitch(self.server_controller)
         sb.addPermanentWidget(self.server_switch)
         sb.addPermanentWidget(self.eject_btn)
         sb.addPermanentWidget(self.status_memory)
@@ -662,7 +663,7 @@ class MainWindow(QMainWindow):
         """Stop every worker: generation, the engine thread, downloads, tasks and timers."""
         self._memory_timer.stop()
         self.chat.shutdown()
-        self.server_switch.controller.stop()
+        self.server_controller.shutdown()
         self.downloads_model.stop()
         self.ops.shutdown()
         self.engine.shutdown()

@@ -58,7 +58,30 @@ def test_allowing_other_machines_shows_a_warning(make_window: Any, qtbot: Any) -
     switch = w.server_switch
     with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
         switch.click()
-    switch.panel.remote.setChecked(True)
-    assert switch.controller.running and switch.controller.address.startswith("http://0.0.0.0:")
+    switch.panel.remote.setChecked(True)  # restarts on all addresses, in the background
+    qtbot.waitUntil(
+        lambda: switch.controller.running and switch.controller.address.startswith("http://0.0.0.0:"),
+        timeout=10_000,
+    )
     assert switch.panel.warning.isVisible() and "all network addresses" in switch.panel.warning.text()
-    switch.controller.stop()
+    with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
+        switch.controller.stop()
+    assert not switch.controller.running
+
+
+def test_starting_does_not_wait_on_the_gui_thread_and_closing_mid_start_leaves_no_server(
+    make_window: Any, qtbot: Any
+) -> None:
+    import threading
+
+    w = make_window(loader=scripted_loader(ScriptedEngine()))
+    load_default(w, qtbot, 10_000)
+    switch = w.server_switch
+    switch.click()  # returns before the server listens: binding and uvicorn's start run elsewhere
+    assert switch.controller.pending and not switch.controller.running
+    assert switch.text() == "Starting…"
+    w.close()  # the window closes while the server starts: the start finishes, then stops itself
+    qtbot.waitUntil(
+        lambda: not any(t.name == "tandem-serve" and t.is_alive() for t in threading.enumerate()),
+        timeout=30_000,
+    )

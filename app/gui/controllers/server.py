@@ -2,11 +2,18 @@
 
 Signals: ``stateChanged(bool running)``, ``requestServed(object ServedRequest)`` (emitted from the
 server's threads, delivered on the GUI thread), ``failed(str message)``.
+
+Starting and stopping run on the operations' threads (:class:`app.gui.ops.Ops`): binding a port
+and waiting for uvicorn (up to 20 s), or for running generations to end (up to 5 s), never
+blocks the GUI thread. The outcome arrives as ``stateChanged`` / ``failed``; requests are
+serialized, so a restart on another address waits for the stop before it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -14,6 +21,7 @@ from PySide6.QtCore import QObject, Signal
 from app.core.registry import Registry
 from app.core.serving import LocalServer, ServedModel, ServerConfig, api_key, is_loopback
 from app.core.serving.model import served_model
+from app.gui.ops import Ops
 
 log = logging.getLogger(__name__)
 
@@ -25,10 +33,20 @@ class ServerController(QObject):
     requestServed = Signal(object)
     failed = Signal(str)
 
-    def __init__(self, host: Any, parent: QObject | None = None) -> None:
+    def __init__(self, host: Any, ops: Ops, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.host = host  # the EngineHost
+        self.ops = ops
         self.server: LocalServer | None = None
+        #: the start / stop operations, one after the other
+        self._turn = asyncio.Lock()
+        #: servers started on an operation thread and not stopped yet; shutdown() stops them all,
+        #: also one whose start finishes after the window closed (its coroutine is cancelled then)
+        self._live: set[LocalServer] = set()
+        self._live_lock = threading.Lock()
+        self._closing = False
+        #: a start or stop is under way
+        self.pending = False
         self.bind_host = "127.0.0.1"
         self.port = DEFAULT_PORT
         host.loaded.connect(self._on_loaded)
@@ -69,32 +87,77 @@ class ServerController(QObject):
             log.warning("tool calls stay text: %s", exc)
             return ServedModel(engine, family.name if family else "tandem", None, engine.spec_kind)
 
-    def start(self, bind_host: str | None = None) -> bool:
-        """Start serving (port 8080, else a free port); False with ``failed`` emitted on error."""
+    def start(self, bind_host: str | None = None) -> None:
+        """Serve (port 8080, else a free port) in the background: ``stateChanged(True)`` when it
+        listens, ``failed(message)`` when it cannot. A running server is restarted (e.g. on
+        another address)."""
         if bind_host is not None:
             self.bind_host = bind_host
-        self.stop()
-        for port in (self.port, 0):
-            config = ServerConfig(api_key(), self.bind_host, port)
-            server = LocalServer(self._model(), config, on_request=self.requestServed.emit)
-            try:
-                server.start()
-            except OSError as exc:
-                if port == 0:
-                    self.failed.emit(str(exc))
-                    return False
-                continue
-            self.server = server
-            self.stateChanged.emit(True)
-            return True
-        return False
+        self.pending = True
+        self.ops.spawn(self._start(self.bind_host), failure=self.tr("Starting the local server"))
 
     def stop(self) -> None:
+        """Stop serving in the background; ``stateChanged(False)`` when it has stopped."""
         if self.server is None:
             return
-        server, self.server = self.server, None
+        self.pending = True
+        self.ops.spawn(self._stop(), failure=self.tr("Stopping the local server"))
+
+    def shutdown(self) -> None:
+        """Stop at once, on this thread (the window is closing: nothing is left to wait for it)."""
+        with self._live_lock:
+            self._closing = True
+            live, self._live = self._live, set()
+        self.server = None
+        for server in live:
+            server.stop()
+
+    def _start_on_thread(self, server: LocalServer) -> None:
+        server.start()
+        with self._live_lock:
+            if not self._closing:
+                self._live.add(server)
+                return
+        server.stop()  # the window closed while it started
+        raise OSError("the window closed")
+
+    def _stop_on_thread(self, server: LocalServer) -> None:
+        with self._live_lock:
+            self._live.discard(server)
         server.stop()
-        self.stateChanged.emit(False)
+
+    async def _start(self, host: str) -> None:
+        async with self._turn:
+            try:
+                await self._stop_running()
+                for port in (self.port, 0):
+                    server = LocalServer(
+                        self._model(), ServerConfig(api_key(), host, port), on_request=self.requestServed.emit
+                    )
+                    try:
+                        await self.ops.run(self._start_on_thread, server)
+                    except OSError as exc:
+                        if port == 0:
+                            self.failed.emit(str(exc))
+                        continue
+                    self.server = server
+                    self.stateChanged.emit(True)
+                    return
+            finally:
+                self.pending = False
+
+    async def _stop(self) -> None:
+        async with self._turn:
+            try:
+                await self._stop_running()
+            finally:
+                self.pending = False
+
+    async def _stop_running(self) -> None:
+        server, self.server = self.server, None
+        if server is not None:
+            await self.ops.run(self._stop_on_thread, server)
+            self.stateChanged.emit(False)
 
     def _on_loaded(self, _info: object) -> None:
         if self.server is not None:

@@ -46,7 +46,10 @@ class ServerLike(Protocol):
     @property
     def exposed(self) -> bool: ...
 
-    def start(self, bind_host: str | None = None) -> bool: ...
+    @property
+    def pending(self) -> bool: ...
+
+    def start(self, bind_host: str | None = None) -> None: ...
 
     def stop(self) -> None: ...
 
@@ -158,6 +161,8 @@ class ServerSwitch(QToolButton):
         self.controller = controller
         self.panel = ServerPanel(controller, self)
         self.toggled.connect(self._on_toggled)
+        #: the switch asked for a start: show the panel once it listens
+        self._show_panel = False
         controller.stateChanged.connect(self._on_state)
         controller.failed.connect(self._on_failed)
         self.retranslate()
@@ -175,8 +180,9 @@ class ServerSwitch(QToolButton):
 
     def _on_toggled(self, on: bool) -> None:
         if on and not self.controller.running:
-            if self.controller.start():
-                self.panel.show()
+            self._show_panel = True
+            self.setText(self.tr("Starting…"))
+            self.controller.start()
         elif not on and self.controller.running:
             self.controller.stop()
 
@@ -185,8 +191,12 @@ class ServerSwitch(QToolButton):
         self.setChecked(running)
         self.blockSignals(False)
         self.retranslate()
+        if running and self._show_panel:
+            self.panel.show()
+        self._show_panel = False
 
     def _on_failed(self, message: str) -> None:
+        self._show_panel = False
         self._on_state(False)
         self.setToolTip(self.tr("The server could not start: %1").replace("%1", message))
 
