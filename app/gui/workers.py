@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from app.core.chat.context import fit_history
@@ -210,8 +211,8 @@ class EngineHost(QObject):
                 elif kind == "unload":
                     self._close_engine()
                     self._ended.emit("unloaded", None, None)
-            except RuntimeError as exc:
-                if "deleted" not in str(exc):
+            except RuntimeError:
+                if shiboken6.isValid(self):
                     log.exception("engine thread command %s failed", kind)
                     continue
                 # the window (and this host's C++ object) is gone while the engine still worked:
