@@ -26,7 +26,7 @@ MLX thread only.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
 from app.core.engines.mlx.stream import TokenStep
@@ -252,7 +252,7 @@ def model_free_steps(
         def propose(split: bool) -> tuple[list[int], int]:
             """(draft, match length) for the next round after ``history``; ``split``: its
             first position is already queued, so verifying the draft costs a pass of its own."""
-            n = min(max_draft, budget - produced - 1)
+            n = min(max_draft, budget - len(response) - 1)
             if n <= 0:
                 return [], 0
             t0 = time.perf_counter()
@@ -279,6 +279,21 @@ def model_free_steps(
                 stats["proposals"] = stats.get("proposals", 0) + 1
             return draft, match_len
 
+        def commit(tok: int) -> None:
+            """A token counts as committed from its yield on: the consumer took it even if it
+            stops right there (the generator is then closed at that yield)."""
+            response.append(tok)
+            history.append(tok)
+            pending.append(tok)
+
+        def emit_round(
+            picks: list[tuple[Any, Any]], draft: list[int], emitted: list[int]
+        ) -> Iterator[TokenStep[tuple[int, Any]]]:
+            """The verified round's tokens; the first carries the round (drafted, accepted)."""
+            for i, tok in enumerate(emitted):
+                commit(tok)
+                yield (tok, picks[i][1]), ((len(draft), len(emitted) - 1) if i == 0 else None)
+
         def verify(picks: list[tuple[Any, Any]], draft: list[int], match_len: int) -> list[int]:
             """Evaluate a round's picks; the accepted prefix of the draft + the target's token."""
             tokens = [int(s.item()) for s, _lp in picks]
@@ -293,18 +308,13 @@ def model_free_steps(
         sample, logprobs = choose(logits, history)
         mx.eval(sample, logprobs)
         y = int(sample.item())
-        # A token counts as committed from its yield on: the consumer took it even if it stops
-        # right there (the generator is then closed at this yield).
-        response.append(y)
-        history.append(y)
-        pending.append(y)
-        produced = 1
+        commit(y)
         yield (y, logprobs), (0, 0)
         # (sample, log-probabilities) of the next token, queued but not yet known; None when the
         # last emitted token ``y`` is known and nothing is queued
         queued: tuple[Any, Any] | None = None
         t_step: float | None = None  # when the previous pipelined token became known
-        while produced < budget:
+        while len(response) < budget:
             if queued is None:
                 cache.add_active_response(req, pending)
                 pending = []
@@ -318,12 +328,7 @@ def model_free_steps(
                         cost.observe(len(draft) + 1, time.perf_counter() - t_pass)
                     emitted = verify(picks, draft, match_len)
                     target.keep(len(emitted))
-                    for i, tok in enumerate(emitted):
-                        response.append(tok)
-                        history.append(tok)
-                        pending.append(tok)
-                        produced += 1
-                        yield (tok, picks[i][1]), ((len(draft), len(emitted) - 1) if i == 0 else None)
+                    yield from emit_round(picks, draft, emitted)
                     y = emitted[-1]
                     continue
                 queued = choose(target.step(mx.array([y], dtype=mx.uint32)), history)
@@ -331,7 +336,7 @@ def model_free_steps(
                 t_step = None
             # Pipelined: queue the pass after the queued token before waiting for it.
             nxt: tuple[Any, Any] | None = None
-            if produced + 1 < budget:
+            if len(response) + 1 < budget:
                 nxt = choose(target.step(queued[0]), history, queued[0])
                 async_eval(nxt)
             y = int(queued[0].item())
@@ -339,10 +344,7 @@ def model_free_steps(
             if cost is not None and t_step is not None:
                 cost.observe(1, now - t_step)  # a pipelined step: what a one-token pass costs here
             t_step = now
-            response.append(y)
-            history.append(y)
-            pending.append(y)
-            produced += 1
+            commit(y)
             yield (y, queued[1]), (0, 0)
             queued = nxt
             if queued is None:
@@ -362,12 +364,7 @@ def model_free_steps(
                 cost.observe(len(draft), time.perf_counter() - t_pass)
             emitted = verify(picks, draft, match_len)
             target.keep(len(emitted) - 1)
-            for i, tok in enumerate(emitted):
-                response.append(tok)
-                history.append(tok)
-                pending.append(tok)
-                produced += 1
-                yield (tok, picks[i][1]), ((len(draft), len(emitted) - 1) if i == 0 else None)
+            yield from emit_round(picks, draft, emitted)
             y = emitted[-1]
             queued = None
             t_step = None
