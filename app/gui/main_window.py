@@ -48,7 +48,7 @@ from app.gui.controllers.launch import LaunchCoordinator
 from app.gui.controllers.measure import plain_engine
 from app.gui.controllers.server import ServerController
 from app.gui.errors import ErrorBridge, UserError
-from app.gui.i18n import I18n
+from app.gui.i18n import LANGUAGES, I18n
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.models.downloads_model import DownloadsModel
 from app.gui.models.registry_model import FamilyModel, SpecTreeModel
@@ -59,6 +59,7 @@ from app.gui.views.browser import BrowserPage
 from app.gui.views.chat_page import ChatPage
 from app.gui.views.delete_dialog import DeleteDialog
 from app.gui.views.downloads_page import DownloadsPage
+from app.gui.views.import_dialog import ImportController
 from app.gui.views.launch_dialog import LaunchChoice, LaunchDialog
 from app.gui.views.server_panel import ServerSwitch
 from app.gui.views.settings_dialog import SettingsDialog
@@ -118,11 +119,29 @@ class MainWindow(QMainWindow):
         self.spec_model = SpecTreeModel(self.cache, self)
         self.conversations = ConversationsModel(self.store, self)
 
-        # --- pages ------------------------------------------------------------------------------
         central = QWidget()
         outer = QHBoxLayout(central)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(0)
+        outer.addWidget(self._build_navigation())
+        outer.addLayout(self._build_pages(), 1)
+        self.setCentralWidget(central)
+        self._build_status_bar()
+        self._build_controllers(settings)
+        self._wire(settings)
+        self._add_shortcuts()
+        self.nav.setCurrentRow(PAGE_CHAT)
+        self.retranslate()
+        self.chat.open_conversation(None)
+        if self.conversations.rowCount():
+            self.conv_list.setCurrentIndex(self.conversations.index(0, 0))
+        self.browser.select_family(DEFAULT_MODEL[0])
+        self._update_status()
+        self._update_memory()
+        self.ops.spawn(self._prewarm())
+
+    def _build_navigation(self) -> QWidget:
+        """The page list (Chat, Models, Downloads) and the action list (Language, Settings)."""
         nav_box = QWidget()
         nav_box.setObjectName("navBox")
         nav_box.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
@@ -148,8 +167,6 @@ class MainWindow(QMainWindow):
             lst.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.nav_actions.itemClicked.connect(self._on_nav_action)
         self.lang_menu = QMenu(self)
-        from app.gui.i18n import LANGUAGES
-
         for code, name in LANGUAGES.items():
             act = self.lang_menu.addAction(name)
             act.setData(code)
@@ -158,8 +175,10 @@ class MainWindow(QMainWindow):
         nav_layout.addWidget(self.nav, 1)
         nav_layout.addWidget(self.nav_actions)
         nav_box.setFixedWidth(176)
-        outer.addWidget(nav_box)
+        return nav_box
 
+    def _build_pages(self) -> QVBoxLayout:
+        """The error banner over the stacked pages: chat, model browser, downloads."""
         right = QVBoxLayout()
         right.setContentsMargins(0, 0, 0, 0)
         right.setSpacing(0)
@@ -171,8 +190,6 @@ class MainWindow(QMainWindow):
         right.addWidget(banner_wrap)
         self.stack = QStackedWidget()
         right.addWidget(self.stack, 1)
-        outer.addLayout(right, 1)
-        self.setCentralWidget(central)
 
         # chat page: the conversations panel, the load bar and the chat view
         self.chat_page = ChatPage(self.conversations)
@@ -205,7 +222,10 @@ class MainWindow(QMainWindow):
         self.downloads_page = DownloadsPage(self.downloads_model)
         self.stack.addWidget(self.downloads_page)
 
-        # --- status bar ---------------------------------------------------------------------------
+        return right
+
+    def _build_status_bar(self) -> None:
+        """Model, engine and speculation labels; the local server switch, eject and memory."""
         sb = self.statusBar()
         self.status_model = QLabel()
         self.status_engine = QLabel()
@@ -228,13 +248,14 @@ class MainWindow(QMainWindow):
         self._memory_timer.timeout.connect(self._update_memory)
         self._memory_timer.start()
 
-        # --- controller and wiring ------------------------------------------------------------------
+    def _build_controllers(self, settings: Settings) -> None:
+        """The chat controller and the launch coordinator over the engine host."""
         self.chat = ChatController(
             self.store,
             self.engine,
             self.chat_view,
             self.conversations,
-            errors,
+            self.errors,
             to_sampling(settings.sampling),
             settings.system_prompt,
             self,
@@ -250,6 +271,9 @@ class MainWindow(QMainWindow):
             self._loader_kwargs,
             self,
         )
+
+    def _wire(self, settings: Settings) -> None:
+        """Signals between pages, controllers, the engine host and the window."""
         self.launcher.loadStarted.connect(self._on_load_started)
         self.chat.autoOffRequested.connect(self.launcher.switch_auto_off)
         self.chat.remeasureRequested.connect(self.launcher.remeasure)
@@ -264,6 +288,7 @@ class MainWindow(QMainWindow):
         self.chat_view.highlight_btn.setChecked(settings.highlight_draft_tokens)
         self.chat_view.highlightToggled.connect(self._on_highlight_toggled)
         self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+        panel = self.conv_panel
         panel.newChatRequested.connect(self.new_chat)
         panel.conversationSelected.connect(self._on_conversation_selected)
         panel.deleteRequested.connect(self.delete_conversation)
@@ -287,6 +312,8 @@ class MainWindow(QMainWindow):
         self.errors.raised.connect(self.show_error)
         self.chat.generatingChanged.connect(lambda _on: self._update_status())
 
+    def _add_shortcuts(self) -> None:
+        """Preferences and Ctrl+N, and the import controller (menu entry and drops)."""
         prefs = QAction(self)
         prefs.setShortcut(QKeySequence(QKeySequence.StandardKey.Preferences))
         prefs.triggered.connect(self.open_settings)
@@ -295,19 +322,7 @@ class MainWindow(QMainWindow):
         focus.setShortcut(QKeySequence("Ctrl+N"))
         focus.triggered.connect(self.new_chat)
         self.addAction(focus)
-        from app.gui.views.import_dialog import ImportController  # Import model… and drops (issue 10)
-
-        self.importer = ImportController(self)
-
-        self.nav.setCurrentRow(PAGE_CHAT)
-        self.retranslate()
-        self.chat.open_conversation(None)
-        if self.conversations.rowCount():
-            self.conv_list.setCurrentIndex(self.conversations.index(0, 0))
-        self.browser.select_family(DEFAULT_MODEL[0])
-        self._update_status()
-        self._update_memory()
-        self.ops.spawn(self._prewarm())
+        self.importer = ImportController(self)  # Import model… and drops (issue 10)
 
     async def _prewarm(self) -> None:
         """What the first dialogs would otherwise block on, done on a worker at start: the
