@@ -66,6 +66,7 @@ from app.core.settings import Settings, starting_sampling
 from app.core.speculative import DefaultDepth
 from app.core.units import human_bytes
 from app.gui.cache_bridge import CacheBridge
+from app.gui.errors import QT_TRANSLATE_NOOP
 from app.gui.models.registry_model import size_text, status_icon
 from app.gui.ops import Ops
 from app.gui.views.auto_panel import AutoPanel
@@ -122,6 +123,60 @@ def find_drafters(cache: CacheBridge, family: Family, spec: AnySpec, quant: str)
     Tandem's cache entries."""
     target = cache.resolve(family, spec, "target", quant)
     return importer.find_drafters(Path(target), Registry.load())
+
+
+#: Each note code's sentence, in the dialog's translation context (the sentences and their
+#: translations are the ones the dialog always had); parameters are filled in by ``_say``.
+NOTE_TEXTS: dict[NoteCode, str] = {
+    NoteCode.ENGINE_UNAVAILABLE: QT_TRANSLATE_NOOP(
+        "LaunchDialog",
+        "This engine is not available here: {reason}",
+    ),
+    NoteCode.TARGET_NOT_CACHED: QT_TRANSLATE_NOOP(
+        "LaunchDialog",
+        "{quant} is not downloaded yet; launching queues its download first.",
+    ),
+    NoteCode.DRAFTER_NOT_CACHED: QT_TRANSLATE_NOOP(
+        "LaunchDialog",
+        "The drafter ({quant}) is not downloaded yet. Launching queues its download, "
+        "then loads the model with it.",
+    ),
+    NoteCode.MOE_DRAFTER_COST: QT_TRANSLATE_NOOP(
+        "LaunchDialog",
+        "This is a mixture-of-experts model: it computes only part of itself per token, so a "
+        "drafter may cost more than it saves. Compare the tokens/s in the statistics strip "
+        "with speculation on and off.",
+    ),
+    NoteCode.AUTO_DRAFTER_NOT_CACHED: QT_TRANSLATE_NOOP(
+        "LaunchDialog",
+        "The drafter ({quant}) is not downloaded, so Auto measures without it. Download it "
+        "from the Models page to let Auto try it.",
+    ),
+    NoteCode.FINDING_DRAFTERS: QT_TRANSLATE_NOOP(
+        "LaunchDialog",
+        "Looking for a compatible drafter on this computer…",
+    ),
+    NoteCode.NO_COMPATIBLE_DRAFTER: QT_TRANSLATE_NOOP(
+        "LaunchDialog",
+        "No compatible drafter found on this computer. Download a smaller model of the same "
+        "family (same vocabulary) to draft for it, or use a model-free method.",
+    ),
+    NoteCode.DRAFTER_SEARCH_FAILED: QT_TRANSLATE_NOOP(
+        "LaunchDialog",
+        "The drafter search failed: {detail}",
+    ),
+    NoteCode.DRAFTER_BLOCKS_MODEL_FREE: QT_TRANSLATE_NOOP(
+        "LaunchDialog",
+        "Turn the drafter off to use a model-free method.",
+    ),
+    NoteCode.MAX_TOKENS_NOT_BELOW_CONTEXT: QT_TRANSLATE_NOOP(
+        "LaunchDialog",
+        "Max new tokens ({max}) must be less than the context length ({ctx}): the "
+        "conversation needs room in the context too.",
+    ),
+}
+#: A note code without a sentence of its own: a sampling value the form refused.
+SAMPLING_NOTE = QT_TRANSLATE_NOOP("LaunchDialog", "These sampling values cannot be used: {detail}")
 
 
 class LaunchDialog(QDialog):
@@ -600,50 +655,18 @@ class LaunchDialog(QDialog):
             widget.show_message(self._say(note), note.level)
 
     def _say(self, note: Note) -> str:
-        """A form model's note in the user's language."""
-        p = note.params
-        code = note.code
-        if code == NoteCode.ENGINE_UNAVAILABLE:
-            return self.tr("This engine is not available here: {reason}").format(reason=p["reason"])
-        if code == NoteCode.TARGET_NOT_CACHED:
-            return self.tr("{quant} is not downloaded yet; launching queues its download first.").format(
-                quant=p["quant"]
-            )
-        if code == NoteCode.DRAFTER_NOT_CACHED:
-            return self.tr(
-                "The drafter ({quant}) is not downloaded yet. Launching queues its download, "
-                "then loads the model with it."
-            ).format(quant=p["quant"] or self.tr("default"))
-        if code == NoteCode.MOE_DRAFTER_COST:
-            return self.tr(
-                "This is a mixture-of-experts model: it computes only part of itself per token, so a "
-                "drafter may cost more than it saves. Compare the tokens/s in the statistics strip "
-                "with speculation on and off."
-            )
-        if code == NoteCode.AUTO_DRAFTER_NOT_CACHED:
-            return self.tr(
-                "The drafter ({quant}) is not downloaded, so Auto measures without it. Download it "
-                "from the Models page to let Auto try it."
-            ).format(quant=p["quant"] or self.tr("default"))
-        if code == NoteCode.FINDING_DRAFTERS:
-            return self.tr("Looking for a compatible drafter on this computer…")
-        if code == NoteCode.NO_COMPATIBLE_DRAFTER:
-            return self.tr(
-                "No compatible drafter found on this computer. Download a smaller model of the same "
-                "family (same vocabulary) to draft for it, or use a model-free method."
-            )
-        if code == NoteCode.DRAFTER_SEARCH_FAILED:
-            return self.tr("The drafter search failed: {detail}").format(detail=p.get("detail", ""))
-        if code == NoteCode.DRAFTER_BLOCKS_MODEL_FREE:
-            return self.tr("Turn the drafter off to use a model-free method.")
-        if code == NoteCode.DEPTH_INVALID:
+        """A form model's note in the user's language (:data:`NOTE_TEXTS`)."""
+        if note.code == NoteCode.DEPTH_INVALID:
             return DepthField.invalid_text()
-        if code == NoteCode.MAX_TOKENS_NOT_BELOW_CONTEXT:
-            return self.tr(
-                "Max new tokens ({max}) must be less than the context length ({ctx}): the "
-                "conversation needs room in the context too."
-            ).format(max=p["max_tokens"], ctx=p["n_ctx"])
-        return self.tr("These sampling values cannot be used: {detail}").format(detail=p.get("detail", ""))
+        p = note.params
+        text = QCoreApplication.translate("LaunchDialog", NOTE_TEXTS.get(note.code, SAMPLING_NOTE))
+        return text.format(
+            reason=p.get("reason", ""),
+            quant=p.get("quant") or self.tr("default"),
+            detail=p.get("detail", ""),
+            max=p.get("max_tokens", ""),
+            ctx=p.get("n_ctx", ""),
+        )
 
     def _update_threads(self, engine: str, uses: bool) -> None:
         """An engine that ignores a thread count (MLX: GPU through Metal) gets the field disabled,
