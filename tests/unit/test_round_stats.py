@@ -7,10 +7,10 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
+from app.core.answer import collect
 from app.core.cancel import tokens_per_second
 from app.core.chat import AnswerBuilder, AnswerStats, RoundPoint
 from app.core.engines.base import CancelToken, ChatMessage, Event, Finished, Round, Sampling, TextDelta
-from app.core.answer import collect
 from app.core.measure.bench import bench, run_json, run_once
 from app.core.speculative import mean_accepted_length
 
