@@ -27,28 +27,17 @@ from app.cli.common import (
     sampling_float,
     whole_number,
 )
+from app.core import limits
+from app.core.answer import Answer, AnswerCollector
 from app.core.cache.errors import CacheError
 from app.core.catalog import listed
-from app.core.engines.base import (
-    CancelToken,
-    ChatMessage,
-    EngineError,
-    Finished,
-    Round,
-    Sampling,
-    TextDelta,
-)
+from app.core.engines.base import CancelToken, ChatMessage, EngineError, Sampling
 from app.core.launch.plan import (
     LaunchError,
     load_engine,
 )
 from app.core.registry import Family, Registry, RegistryError
-from app.core.speculative import (
-    SpeculationError,
-    json_rate,
-    mean_accepted_length,
-    round_totals,
-)
+from app.core.speculative import SpeculationError, json_rate
 
 log = logging.getLogger("tandem")
 
@@ -81,7 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     default = "default: the family's recommended value, else"
     p.add_argument("--temperature", type=sampling_float("temperature"), help=f"{default} 0 (greedy)")
     p.add_argument("--top-p", type=sampling_float("top_p"), help=f"{default} 1 (off)")
-    p.add_argument("--top-k", type=whole_number("--top-k", 0), help=f"{default} 0 (off)")
+    p.add_argument(
+        "--top-k", type=whole_number("--top-k", 0, int(limits.TOP_K.maximum)), help=f"{default} 0 (off)"
+    )
     p.add_argument("--repeat-penalty", type=sampling_float("repeat_penalty"), help=f"{default} 1 (off)")
     p.set_defaults(func=cmd_generate)
 
@@ -140,15 +131,15 @@ def _rate(tps: float | None, pattern: str = "{:.1f}") -> str:
     return "-" if tps is None else pattern.format(tps)
 
 
-def _stats_line(fin: Finished, rounds: list[Round]) -> str:
-    parts = [f"{fin.completion_tokens} tokens", f"{_rate(fin.decode_tps)} tok/s"]
-    rate = fin.acceptance_rate
+def _stats_line(answer: Answer) -> str:
+    parts = [f"{answer.completion_tokens} tokens", f"{_rate(answer.decode_tps)} tok/s"]
+    rate = answer.acceptance_rate
     if rate is not None:
-        parts.append(f"acceptance {rate:.0%} ({fin.accepted_total}/{fin.drafted_total})")
-    mal = mean_accepted_length(rounds)
+        parts.append(f"acceptance {rate:.0%} ({answer.accepted_total}/{answer.drafted_total})")
+    mal = answer.mean_accepted_length
     if mal is not None:
         parts.append(f"{mal:.2f} tokens per drafting round")
-    parts.append(f"{fin.rounds} rounds")
+    parts.append(f"{answer.round_count} rounds")
     return ", ".join(parts)
 
 
@@ -198,37 +189,27 @@ def cmd_generate(args: argparse.Namespace) -> int:
         messages.append({"role": "system", "content": args.system})
     messages.append({"role": "user", "content": args.prompt})
     cancel = CancelToken()
-    pieces: list[str] = []
-    rounds: list[Round] = []
-    fin: Finished | None = None
+    collector = AnswerCollector()
     interrupted = False
     failed: EngineError | None = None
     # Token ids come with log-probabilities on llama.cpp; ask for them when they can be complete.
     want_ids = 1 if args.json and not spec_on else 0
     try:
         for ev in engine.generate(messages, sampling, cancel, top_logprobs=want_ids):
-            if isinstance(ev, TextDelta):
-                pieces.append(ev.text)
-                if not args.json:
-                    sys.stdout.write(ev.text)
-                    sys.stdout.flush()
-            elif isinstance(ev, Round):
-                rounds.append(ev)
-            elif isinstance(ev, Finished):
-                fin = ev
-    except KeyboardInterrupt:  # Ctrl-C: keep what was produced, say it was cancelled
+            text = collector.feed(ev)
+            if text and not args.json:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+    except KeyboardInterrupt:  # Ctrl-C: keep what was produced (cancelled unless it had finished)
         cancel.cancel()
         interrupted = True
     except EngineError as exc:  # failed after its Finished (a remote stream cut): keep the partial answer
-        if fin is None:
+        if collector.answer.finished is None:
             raise
         failed = exc
     finally:
         engine.close()
-    if fin is None:
-        t = round_totals(rounds)
-        fin = Finished("cancelled", 0, t.emitted, 0.0, 0.0, t.drafted, t.accepted, t.count,
-                       drafted_known=t.drafted_known)  # fmt: skip
+    answer = collector.end()
     if args.json:
         print(
             json.dumps(
@@ -238,30 +219,29 @@ def cmd_generate(args: argparse.Namespace) -> int:
                     "drafter": req.speculation.draft_model_path,
                     "speculation": spec_on,
                     # the method the engine runs (a recognised Gemma 4 assistant runs as mtp)
-                    "method": (getattr(engine, "spec_kind", None) or req.speculation.method)
-                    if spec_on
-                    else None,
+                    "method": (engine.spec_kind or req.speculation.method) if spec_on else None,
                     "sampling": _describe(sampling),
-                    "text": "".join(pieces),
-                    "finish_reason": fin.reason,
-                    "completion_token_ids": fin.token_ids,
-                    "prompt_tokens": fin.prompt_tokens,
-                    "completion_tokens": fin.completion_tokens,
-                    "decode_tokens_per_second": json_rate(fin.decode_tps),
-                    "drafted_total": fin.drafted_total,
-                    "accepted_total": fin.accepted_total,
-                    "mean_accepted_length": mean_accepted_length(rounds),
-                    "rounds": fin.rounds,
+                    "text": answer.text,
+                    "finish_reason": answer.reason,
+                    "completion_token_ids": answer.token_ids,
+                    "prompt_tokens": answer.prompt_tokens,
+                    "completion_tokens": answer.completion_tokens,
+                    "decode_tokens_per_second": json_rate(answer.decode_tps),
+                    "drafted_total": answer.drafted_total,
+                    "accepted_total": answer.accepted_total,
+                    "mean_accepted_length": answer.mean_accepted_length,
+                    "rounds": answer.round_count,
                     "round_details": [
-                        {"drafted": r.drafted, "accepted": r.accepted, "emitted": r.emitted} for r in rounds
+                        {"drafted": r.drafted, "accepted": r.accepted, "emitted": r.emitted}
+                        for r in answer.rounds
                     ],
-                    **cli_remote.json_fields(fin),
+                    **cli_remote.json_fields(answer.finished),
                 }
             )
         )
     else:
         print()
-        print(_stats_line(fin, rounds) + (" (interrupted)" if interrupted else ""), file=sys.stderr)
+        print(_stats_line(answer) + (" (interrupted)" if interrupted else ""), file=sys.stderr)
     if failed is not None:
         print(f"tandem: {failed.user_message()}", file=sys.stderr)
         return 3

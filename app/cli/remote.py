@@ -95,7 +95,7 @@ def resolve_remote(args: argparse.Namespace, spec_on: bool) -> tuple[str, Any]:
     return ENGINE, RemoteLoadRequest(model, endpoint=endpoint, api_key=resolve_api_key(endpoint.url))
 
 
-def json_fields(fin: Finished) -> dict[str, Any]:
+def json_fields(fin: Finished | None) -> dict[str, Any]:
     """Extra/overriding JSON fields of a remote answer: acceptance as reported, None when not."""
     from app.core.engines.remote.engine import RemoteFinished
 

@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from app.core.answer import collect
 from app.core.engines.base import (
     CancelToken,
+    ChatMessage,
     DrafterMismatchError,
+    Event,
     Finished,
     LoadRequest,
     ModelLoadError,
@@ -93,6 +96,41 @@ def test_round_stats_are_consistent(drafted: LlamaCppEngine) -> None:
     # tokens marked from_draft are exactly the accepted drafts
     assert sum(d.token_count for d in deltas if d.from_draft) == fin.accepted_total
     assert fin.acceptance_rate is not None and fin.acceptance_rate > 0.5  # Q4_1 drafting for its own F32
+
+
+def test_one_answer_collected_from_a_real_stream_and_a_cancelled_one(drafted: LlamaCppEngine) -> None:
+    """The one accumulator (app/core/answer.py) on a real speculative stream: its figures are the
+    engine's; a cancel token stops the reading there, the answer is cancelled, the engine is free."""
+    messages: list[ChatMessage] = [{"role": "user", "content": PROMPTS[0]}]
+    answer = collect(drafted.generate(messages, GREEDY))
+    fin = answer.finished
+    assert fin is not None and answer.complete and answer.reason == fin.reason
+    assert answer.completion_tokens == fin.completion_tokens == answer.streamed_tokens
+    assert answer.completion_tokens == sum(r.emitted for r in answer.rounds)
+    assert answer.round_count == len(answer.rounds) == fin.rounds and answer.drafting_rounds > 0
+    assert (answer.drafted_total, answer.accepted_total) == (fin.drafted_total, fin.accepted_total)
+    assert answer.decode_tps == fin.decode_tps and answer.acceptance_rate == fin.acceptance_rate
+    assert answer.draft_spans and all(0 <= a < b <= len(answer.text) for a, b in answer.draft_spans)
+    assert answer.ttft_ms is not None and 0 < answer.ttft_ms <= answer.wall_ms
+
+    cancel = CancelToken()
+
+    def stop_at_the_third_text(events: Iterator[Event]) -> Iterator[Event]:
+        seen = 0
+        for ev in events:
+            if isinstance(ev, TextDelta):
+                seen += 1
+                if seen == 3:
+                    cancel.cancel()  # Stop, pressed while the third text is on its way
+            yield ev
+
+    stopped = collect(
+        stop_at_the_third_text(drafted.generate(messages, Sampling(max_tokens=200), cancel)), cancel
+    )
+    assert stopped.cancelled and not stopped.complete and stopped.finished is None
+    assert len(stopped.pieces) == 3 and stopped.completion_tokens >= 3
+    again = collect(drafted.generate(messages, Sampling(max_tokens=8)))
+    assert again.complete and again.reason == "length" and again.completion_tokens == 8
 
 
 def test_ngram_mod_is_token_identical(smollm2_f32: Path, plain: LlamaCppEngine) -> None:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from app.core.measure import RunResult, compare
+from app.core.answer import Answer
+from app.core.measure import compare
 
 
 def run(
     pieces: list[str], ids: list[int] | None = None, cands: list[list[tuple[int, str, float]]] | None = None
-) -> RunResult:
-    return RunResult(prompt="p", text="".join(pieces), pieces=pieces, token_ids=ids, candidates=cands,
-                     completion_tokens=len(pieces))  # fmt: skip
+) -> Answer:
+    return Answer(pieces=pieces, token_ids=ids, candidates=cands, completion_tokens=len(pieces))
 
 
 def test_identical_text() -> None:

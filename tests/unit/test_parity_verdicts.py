@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from app.core.measure.bench import RunResult, compare
+from app.core.answer import Answer
+from app.core.measure.bench import compare
 
 
-def _run(ids: list[int], cands: list[list[tuple[int, str, float]]] | None) -> RunResult:
-    return RunResult("p", text="", pieces=[str(i) for i in ids], token_ids=ids, candidates=cands,
-                     completion_tokens=len(ids))  # fmt: skip
+def _run(ids: list[int], cands: list[list[tuple[int, str, float]]] | None) -> Answer:
+    return Answer(pieces=[str(i) for i in ids], token_ids=ids, candidates=cands, completion_tokens=len(ids))
 
 
 ROW_SAME = [(1, "a", -0.1), (2, "b", -3.0)]

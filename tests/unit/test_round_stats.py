@@ -7,10 +7,11 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
+from app.core.answer import collect
 from app.core.cancel import tokens_per_second
 from app.core.chat import AnswerBuilder, AnswerStats, RoundPoint
 from app.core.engines.base import CancelToken, ChatMessage, Event, Finished, Round, Sampling, TextDelta
-from app.core.measure.bench import bench, run_once
+from app.core.measure.bench import bench, run_json, run_once
 from app.core.speculative import mean_accepted_length
 
 #: A plain first token, a round that accepted 2 of 4 drafts (+1 own token), and a round whose 3
@@ -62,7 +63,7 @@ def test_chat_and_bench_report_the_same_number() -> None:
     chat = builder.stats().mean_accepted_length
     run = run_once(ReplayEngine(), "p", Sampling(max_tokens=7))
     assert chat == pytest.approx(3.0) and run.mean_accepted_length == pytest.approx(3.0)
-    assert run.to_json()["mean_accepted_length"] == pytest.approx(3.0)
+    assert run_json("p", run)["mean_accepted_length"] == pytest.approx(3.0)
     assert run.drafting_rounds == 2
 
 
@@ -207,10 +208,10 @@ def test_unknown_draft_counts_give_no_acceptance_anywhere() -> None:
             yield from unknown
 
     run = run_once(Unknown(), "p", Sampling(max_tokens=5))
-    assert run.acceptance_rate is None and run.to_json()["acceptance_rate"] is None
-    assert "drafted_known" not in run.to_json()  # bench's JSON keys stay as they were
+    assert run.acceptance_rate is None and run_json("p", run)["acceptance_rate"] is None
+    assert "drafted_known" not in run_json("p", run)  # bench's JSON keys stay as they were
     rounds = [e for e in unknown if isinstance(e, Round)]
-    line = _stats_line(fin, rounds)
+    line = _stats_line(collect(unknown))
     assert "acceptance" not in line and line.startswith("5 tokens, 125.0 tok/s")
     known = Finished("stop", 5, 5, 10.0, 40.0, 4, 2, 2)
-    assert "acceptance 50% (2/4)" in _stats_line(known, rounds[:2])
+    assert "acceptance 50% (2/4)" in _stats_line(collect([*rounds[:2], known]))

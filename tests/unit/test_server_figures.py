@@ -5,6 +5,7 @@ a drafting round and makes the acceptance unknown, exactly as in the chat and ``
 
 from __future__ import annotations
 
+from app.core.answer import collect
 from app.core.engines.base import Finished, Round
 from app.core.serving import protocol as P
 from app.core.speculative import mean_accepted_length
@@ -21,13 +22,13 @@ def _unknown_rounds() -> list[Round]:
 
 def test_unknown_draft_rounds_are_drafting_rounds_without_a_rate() -> None:
     rounds = _unknown_rounds()
-    figs = P.speculation_figures(None, rounds, "mtp")
+    figs = P.speculation_figures(collect(rounds), "mtp")
     assert figs["drafting_rounds"] == figs["num_drafts"] == 3
     assert figs["rounds"] == 4
     assert figs["drafted"] == 4 and figs["accepted"] == 2
     assert figs["acceptance_rate"] is None  # some draft count is unknown
     assert figs["mean_accepted_length"] == round(mean_accepted_length(rounds) or 0, 4) == round(8 / 3, 4)
-    assert P.usage(None, rounds)["completion_tokens"] == 9
+    assert P.usage(collect(rounds))["completion_tokens"] == 9
 
 
 def test_with_finished_the_engine_totals_and_its_rate_rule_win() -> None:
@@ -43,7 +44,7 @@ def test_with_finished_the_engine_totals_and_its_rate_rule_win() -> None:
         rounds=4,
         drafted_known=False,
     )
-    figs = P.speculation_figures(fin, rounds, "mtp")
+    figs = P.speculation_figures(collect([*rounds, fin]), "mtp")
     assert figs["acceptance_rate"] is None and fin.acceptance_rate is None
     assert figs["drafting_rounds"] == 3
     known = Finished(
@@ -56,8 +57,10 @@ def test_with_finished_the_engine_totals_and_its_rate_rule_win() -> None:
         accepted_total=6,
         rounds=3,
     )
-    figs = P.speculation_figures(known, [Round(0, 4, 3, 4), Round(1, 4, 3, 4), Round(2, 0, 0, 1)], "draft")
+    figs = P.speculation_figures(
+        collect([Round(0, 4, 3, 4), Round(1, 4, 3, 4), Round(2, 0, 0, 1), known]), "draft"
+    )
     assert figs["acceptance_rate"] == known.acceptance_rate == 0.75
     assert figs["drafting_rounds"] == 2
-    ext = P.extension(known, [], "draft")
+    ext = P.extension(collect([known]), "draft")
     assert ext["timings"]["decode_tokens_per_second"] == 100.0

@@ -1,8 +1,10 @@
-"""Turn an engine's event stream into one answer: its text, which parts came from drafts, stats.
+"""A chat answer's statistics as stored with the message, and the chat's collector.
 
-The GUI feeds events as they arrive and reads :attr:`AnswerBuilder.text` and
-:attr:`AnswerBuilder.draft_spans` to repaint; once the stream ends :meth:`AnswerBuilder.stats`
-gives the numbers shown in the statistics strip and stored with the message.
+The accounting itself is :mod:`app.core.answer` (the one accumulator of every consumer):
+:class:`AnswerBuilder` is its collector with the chat's speculation label, and
+:meth:`AnswerStats.of` turns an :class:`~app.core.answer.Answer` into the numbers the statistics
+strip shows and the store keeps (with what the chat adds: the plain baseline and the measured
+speed).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from app.core.engines.base import Event, Finished, Round, TextDelta
-from app.core.speculative.rounds import acceptance_rate, mean_accepted_length, round_totals, tokens_per_second
+from app.core.answer import Answer, AnswerCollector
+from app.core.speculative.rounds import acceptance_rate, mean_accepted_length, round_totals
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,24 @@ class AnswerStats:
         return data
 
     @classmethod
+    def of(cls, answer: Answer, speculation: str = "", reason: str | None = None) -> AnswerStats:
+        """The stored statistics of ``answer``; ``reason`` overrides its finish reason."""
+        return cls(
+            completion_tokens=answer.completion_tokens,
+            prompt_tokens=answer.prompt_tokens,
+            decode_tps=answer.decode_tps or 0.0,
+            ttft_ms=answer.ttft_ms,
+            total_ms=answer.wall_ms,
+            rounds=answer.round_count,
+            drafted=answer.drafted_total,
+            accepted=answer.accepted_total,
+            finish_reason=reason or answer.reason or "cancelled",
+            speculation=speculation,
+            per_round=[RoundPoint(r.drafted, r.accepted, r.emitted, r.drafted_known) for r in answer.rounds],
+            acceptance_source=str(getattr(answer.finished, "acceptance_source", "") or ""),
+        )
+
+    @classmethod
     def from_json(cls, data: dict[str, Any]) -> AnswerStats:
         known = {f for f in cls.__dataclass_fields__ if f != "per_round"}
         kwargs: dict[str, Any] = {k: v for k, v in data.items() if k in known}
@@ -107,72 +127,24 @@ class AnswerStats:
         return cls(**kwargs, per_round=rounds)
 
 
-class AnswerBuilder:
-    """Accumulates events for one answer. Not thread-safe: feed it from one thread (the GUI's)."""
+class AnswerBuilder(AnswerCollector):
+    """The chat's collector: an :class:`AnswerCollector` that knows the speculation the answer ran
+    with. The GUI feeds it events as they arrive and reads :attr:`text` and :attr:`draft_spans` to
+    repaint; :meth:`stats` gives the statistics strip's numbers. Not thread-safe: the GUI's thread."""
 
     def __init__(self, speculation: str = "", clock: Callable[[], float] = time.perf_counter) -> None:
-        self._clock = clock
-        self._start = clock()
-        self._first: float | None = None
-        self._parts: list[str] = []
-        self._length = 0
-        self.draft_spans: list[tuple[int, int]] = []
-        self.rounds: list[RoundPoint] = []
-        self.finished: Finished | None = None
+        super().__init__(clock)
         self.speculation = speculation
-        self.tokens = 0
 
     @property
     def text(self) -> str:
-        if len(self._parts) > 1:
-            self._parts = ["".join(self._parts)]
-        return self._parts[0] if self._parts else ""
+        return self.answer.text
 
-    def feed(self, event: Event) -> None:
-        if isinstance(event, TextDelta):
-            if self._first is None:
-                self._first = self._clock()
-            start = self._length
-            self._parts.append(event.text)
-            self._length += len(event.text)
-            self.tokens += event.token_count
-            if event.from_draft and event.text:
-                if self.draft_spans and self.draft_spans[-1][1] == start:
-                    self.draft_spans[-1] = (self.draft_spans[-1][0], self._length)
-                else:
-                    self.draft_spans.append((start, self._length))
-        elif isinstance(event, Round):
-            self.rounds.append(RoundPoint(event.drafted, event.accepted, event.emitted, event.drafted_known))
-        elif isinstance(event, Finished):
-            self.finished = event
+    @property
+    def draft_spans(self) -> list[tuple[int, int]]:
+        return self.answer.draft_spans
 
     def stats(self, reason: str | None = None) -> AnswerStats:
-        """Statistics so far; ``reason`` overrides the finish reason (e.g. "cancelled")."""
-        end = self._clock()
-        fin = self.finished
-        ttft = (self._first - self._start) * 1000.0 if self._first is not None else None
-        if fin is not None:
-            drafted, accepted = fin.drafted_total, fin.accepted_total
-            tps = fin.decode_tps or 0.0
-            tokens = fin.completion_tokens
-            rounds = fin.rounds or len(self.rounds)
-        else:
-            totals = round_totals(self.rounds)
-            drafted, accepted, rounds = totals.drafted, totals.accepted, totals.count
-            tokens = self.tokens
-            span = (end - self._first) if self._first is not None else 0.0
-            tps = tokens_per_second(tokens, span * 1000.0) or 0.0
-        return AnswerStats(
-            completion_tokens=tokens,
-            prompt_tokens=fin.prompt_tokens if fin else 0,
-            decode_tps=tps,
-            ttft_ms=ttft,
-            total_ms=(end - self._start) * 1000.0,
-            rounds=rounds,
-            drafted=drafted,
-            accepted=accepted,
-            finish_reason=reason or (fin.reason if fin else "cancelled"),
-            speculation=self.speculation,
-            per_round=list(self.rounds),
-            acceptance_source=str(getattr(fin, "acceptance_source", "") or ""),
-        )
+        """Statistics of the answer as it stands (its stream ends here unless more is fed);
+        ``reason`` overrides the finish reason (the GUI's "cancelled" or "error")."""
+        return AnswerStats.of(self.end(), self.speculation, reason)

@@ -32,17 +32,9 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from app.core.cancel import CancelToken, tokens_per_second
-from app.core.engines.base import (
-    ChatMessage,
-    Engine,
-    EngineError,
-    Finished,
-    LoadRequest,
-    Round,
-    Sampling,
-    TextDelta,
-)
+from app.core.answer import Answer, collect
+from app.core.cancel import CancelToken
+from app.core.engines.base import ChatMessage, Engine, EngineError, LoadRequest, Sampling
 from app.core.engines.llamacpp.translate import NGRAM_MOD_MIN_DRAFT, TYPE_BY_METHOD
 from app.core.speculative.options import SpeculationOptions
 
@@ -472,64 +464,41 @@ def load_result(key: CalibrationKey) -> CalibrationResult | None:
 
 
 # --- measuring ----------------------------------------------------------------------------------
-@dataclass
-class _Run:
-    tps: float | None
-    completion_tokens: int
-    drafted: int
-    accepted: int
-    rounds: list[Round]
-
-
-def _stopped(cancel: CancelToken) -> bool:
-    return cancel.cancelled
-
-
 def _warm(engine: Engine, cancel: CancelToken) -> None:
     """A few unmeasured tokens right after a load: the first request pays for page faults and
     buffers, which would otherwise count against whichever workload runs first."""
     _run(engine, "Say hello.", cancel, WARMUP_TOKENS)
 
 
-def _run(engine: Engine, prompt: str, cancel: CancelToken, max_tokens: int) -> _Run:
+def _run(engine: Engine, prompt: str, cancel: CancelToken, max_tokens: int) -> Answer:
+    """One greedy measured answer; :class:`CalibrationCancelled` when stopped or not complete."""
     if cancel.cancelled:
         raise CalibrationCancelled()
     messages: list[ChatMessage] = [{"role": "user", "content": prompt}]
-    fin: Finished | None = None
-    rounds: list[Round] = []
-    for ev in engine.generate(messages, Sampling(temperature=0.0, max_tokens=max_tokens), cancel):
-        if isinstance(ev, Round):
-            rounds.append(ev)
-        elif isinstance(ev, Finished):
-            fin = ev
-        elif isinstance(ev, TextDelta) and _stopped(cancel):
-            break
-    if _stopped(cancel) or fin is None or fin.reason == "cancelled":
+    greedy = Sampling(temperature=0.0, max_tokens=max_tokens)
+    answer = collect(engine.generate(messages, greedy, cancel), cancel)
+    if cancel.cancelled or answer.cancelled:
         raise CalibrationCancelled()
-    return _Run(
-        tokens_per_second(fin.completion_tokens, fin.decode_ms),
-        fin.completion_tokens,
-        fin.drafted_total,
-        fin.accepted_total,
-        rounds,
-    )
+    return answer
 
 
-def _detail(off: _Run, on: _Run) -> dict[str, Any]:
+def _detail(off: Answer, on: Answer) -> dict[str, Any]:
     drafting = [r for r in on.rounds if r.drafted > 0]
+    off_tps, on_tps = off.decode_tps, on.decode_tps
     return {
-        "off_tps": None if off.tps is None else round(off.tps, 2),
-        "on_tps": None if on.tps is None else round(on.tps, 2),
+        "off_tps": None if off_tps is None else round(off_tps, 2),
+        "on_tps": None if on_tps is None else round(on_tps, 2),
         "tokens": on.completion_tokens,
-        "acceptance": round(on.accepted / on.drafted, 3) if on.drafted else None,
+        "acceptance": round(on.accepted_total / on.drafted_total, 3) if on.drafted_total else None,
         "tokens_per_drafting_round": round(sum(r.emitted for r in drafting) / len(drafting), 2)
         if drafting
         else None,
     }
 
 
-def _ratio(off: _Run, on: _Run) -> float | None:
-    return on.tps / off.tps if off.tps and on.tps is not None else None
+def _ratio(off: Answer, on: Answer) -> float | None:
+    off_tps, on_tps = off.decode_tps, on.decode_tps
+    return on_tps / off_tps if off_tps and on_tps is not None else None
 
 
 def _mean_ratio(ratios: Sequence[float | None]) -> float | None:
@@ -631,7 +600,7 @@ def calibrate(
                 continue
             try:
                 if cand.uses_drafter and "+" not in cand.method:
-                    drafter_kind = getattr(on_engine, "spec_kind", None) or drafter_kind
+                    drafter_kind = on_engine.spec_kind or drafter_kind
                 _warm(on_engine, cancel)
                 step(Step("prose-off", cand.label))
                 off_prose = _run(off_engine, PROSE_PROMPT, cancel, max_tokens)

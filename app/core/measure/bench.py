@@ -2,87 +2,44 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from app.core.engines.base import ChatMessage, Engine, Finished, Round, Sampling, TextDelta, TokenCandidate
-from app.core.speculative.rounds import DecodeFigures, is_drafting_round, json_rate, mean_accepted_length
+from app.core.answer import Answer, collect
+from app.core.engines.base import ChatMessage, Engine, Sampling
+from app.core.speculative.rounds import json_rate
 
 
-@dataclass
-class RunResult(DecodeFigures):
-    prompt: str
-    text: str = ""
-    pieces: list[str] = field(default_factory=list)  # one entry per streamed chunk
-    from_draft: list[bool] = field(default_factory=list)
-    token_ids: list[int] | None = None
-    candidates: list[list[tuple[int, str, float]]] | None = None
-    completion_tokens: int = 0
-    decode_ms: float = 0.0
-    prompt_ms: float = 0.0
-    first_token_ms: float = 0.0
-    wall_ms: float = 0.0
-    drafted_total: int = 0
-    accepted_total: int = 0
-    rounds: int = 0
-    drafting_rounds: int = 0
-    reason: str = ""
-    per_round: list[Round] = field(default_factory=list)
-    #: False when the engine could not count some round's draft (the acceptance rate is then unknown)
-    drafted_known: bool = True
-
-    @property
-    def mean_accepted_length(self) -> float | None:
-        """Tokens emitted per drafting round: the definition the chat's statistics use too."""
-        return mean_accepted_length(self.per_round)
-
-    def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out.pop("pieces")
-        out.pop("from_draft")
-        out.pop("candidates")
-        out.pop("per_round")
-        out.pop("drafted_known")
-        out["decode_tokens_per_second"] = json_rate(self.decode_tps)
-        out["acceptance_rate"] = self.acceptance_rate
-        out["mean_accepted_length"] = self.mean_accepted_length
-        return out
-
-
-def run_once(engine: Engine, prompt: str, sampling: Sampling, top_logprobs: int = 0) -> RunResult:
-    res = RunResult(prompt=prompt)
+def run_once(engine: Engine, prompt: str, sampling: Sampling, top_logprobs: int = 0) -> Answer:
+    """One answer to ``prompt`` as a user message; with ``top_logprobs`` also the engine's top candidates."""
     messages: list[ChatMessage] = [{"role": "user", "content": prompt}]
-    start = time.perf_counter()
-    cands: list[list[TokenCandidate]] | None = None
-    gen = engine.generate(messages, sampling, None, top_logprobs=top_logprobs)
-    for ev in gen:
-        if isinstance(ev, TextDelta):
-            if not res.pieces:
-                res.first_token_ms = (time.perf_counter() - start) * 1000
-            res.pieces.append(ev.text)
-            res.from_draft.append(ev.from_draft)
-        elif isinstance(ev, Round):
-            res.rounds += 1
-            res.per_round.append(ev)
-            if is_drafting_round(ev):
-                res.drafting_rounds += 1
-        elif isinstance(ev, Finished):
-            res.completion_tokens = ev.completion_tokens
-            res.decode_ms = ev.decode_ms
-            res.prompt_ms = ev.prompt_ms
-            res.drafted_total = ev.drafted_total
-            res.accepted_total = ev.accepted_total
-            res.drafted_known = ev.drafted_known
-            res.token_ids = ev.token_ids
-            res.reason = ev.reason
-            cands = ev.candidates
-    res.wall_ms = (time.perf_counter() - start) * 1000
-    res.text = "".join(res.pieces)
-    if top_logprobs and cands is not None:
-        res.candidates = [[(c.id, c.text, c.logprob) for c in row] for row in cands]
-    return res
+    answer = collect(engine.generate(messages, sampling, None, top_logprobs=top_logprobs))
+    if not top_logprobs:
+        answer.candidates = None
+    return answer
+
+
+def run_json(prompt: str, run: Answer) -> dict[str, Any]:
+    """One side of a ``tandem bench --json`` row (the keys and their order are the CLI's contract)."""
+    return {
+        "prompt": prompt,
+        "text": run.text,
+        "token_ids": run.token_ids,
+        "completion_tokens": run.completion_tokens,
+        "decode_ms": run.decode_ms,
+        "prompt_ms": run.prompt_ms,
+        "first_token_ms": run.ttft_ms or 0.0,
+        "wall_ms": run.wall_ms,
+        "drafted_total": run.drafted_total,
+        "accepted_total": run.accepted_total,
+        "rounds": run.round_count,
+        "drafting_rounds": run.drafting_rounds,
+        "reason": run.reason,
+        "decode_tokens_per_second": json_rate(run.decode_tps),
+        "acceptance_rate": run.acceptance_rate,
+        "mean_accepted_length": run.mean_accepted_length,
+    }
 
 
 @dataclass
@@ -113,20 +70,21 @@ PARITY_TOP_K = 5
 NEAR_TIE = 0.1  # nats: flips below this are batched-verification numerics, not a drafter bug
 
 
-def compare(off: RunResult, on: RunResult) -> ParityResult:
+def compare(off: Answer, on: Answer, prompt: str = "") -> ParityResult:
+    """Where the spec-on answer first differs from the spec-off one, and why (see ParityResult)."""
     if off.token_ids is not None and on.token_ids is not None:
         a, b = off.token_ids, on.token_ids
         idx = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
         if idx is None and len(a) != len(b):
             idx = min(len(a), len(b))
-        res = ParityResult(off.prompt, idx is None, "token ids", len(a), len(b), idx)
+        res = ParityResult(prompt, idx is None, "token ids", len(a), len(b), idx)
         if idx is not None:
             _explain(res, off, idx, on.text)
             _mutual_top_k(res, off, on, idx)
         return res
     why = "text: the engine does not expose the ids of accepted draft tokens"
     if off.text == on.text:
-        return ParityResult(off.prompt, True, why, off.completion_tokens, on.completion_tokens)
+        return ParityResult(prompt, True, why, off.completion_tokens, on.completion_tokens)
     pos = next((i for i, (x, y) in enumerate(zip(off.text, on.text, strict=False)) if x != y), None)
     if pos is None:
         pos = min(len(off.text), len(on.text))
@@ -139,13 +97,13 @@ def compare(off: RunResult, on: RunResult) -> ParityResult:
         acc += len(piece)
     else:
         idx = len(off.pieces)
-    res = ParityResult(off.prompt, False, why, off.completion_tokens, on.completion_tokens, idx)
+    res = ParityResult(prompt, False, why, off.completion_tokens, on.completion_tokens, idx)
     _explain(res, off, idx, on.text[acc : acc + 40])
     res.verdict = "FAIL"  # no ids on the spec-on side: a mutual top-k match cannot be shown
     return res
 
 
-def _mutual_top_k(res: ParityResult, off: RunResult, on: RunResult, idx: int) -> None:
+def _mutual_top_k(res: ParityResult, off: Answer, on: Answer, idx: int) -> None:
     """TOP_K_MATCH when both sides' tokens at the first difference are in each other's top
     candidates (a near-tie flipped by batched verification), else FAIL; the gap is the spec-off
     log-probability of its token minus that of the spec-on token."""
@@ -167,7 +125,7 @@ def _mutual_top_k(res: ParityResult, off: RunResult, on: RunResult, idx: int) ->
         res.near_tie = res.logprob_gap < NEAR_TIE
 
 
-def _explain(res: ParityResult, off: RunResult, idx: int, on_text: str) -> None:
+def _explain(res: ParityResult, off: Answer, idx: int, on_text: str) -> None:
     res.off_token = off.pieces[idx] if idx < len(off.pieces) else None
     res.on_text = on_text if res.compared != "token ids" else None
     if off.candidates and idx < len(off.candidates):
@@ -192,20 +150,20 @@ def parity(
     try:
         # the spec-on side's own candidates where the engine exposes them with speculation on
         # (MLX's own decode loops), for the mutual top-k check
-        k = PARITY_TOP_K if getattr(engine, "candidates_with_speculation", False) else 0
+        k = PARITY_TOP_K if engine.candidates_with_speculation else 0
         ons = [run_once(engine, p, sampling, top_logprobs=k) for p in prompts]
     finally:
         engine.close()
-    return [compare(a, b) for a, b in zip(offs, ons, strict=True)]
+    return [compare(a, b, p) for p, a, b in zip(prompts, offs, ons, strict=True)]
 
 
 @dataclass
 class BenchRow:
     prompt: str
-    off: RunResult  # the fastest spec-off run
-    on: RunResult  # the fastest spec-on run
-    off_runs: list[RunResult] = field(default_factory=list)  # every run, in order
-    on_runs: list[RunResult] = field(default_factory=list)
+    off: Answer  # the fastest spec-off run
+    on: Answer  # the fastest spec-on run
+    off_runs: list[Answer] = field(default_factory=list)  # every run, in order
+    on_runs: list[Answer] = field(default_factory=list)
 
     @property
     def ratio(self) -> float | None:
@@ -216,8 +174,8 @@ class BenchRow:
     def to_json(self) -> dict[str, Any]:
         return {
             "prompt": self.prompt,
-            "off": self.off.to_json(),
-            "on": self.on.to_json(),
+            "off": run_json(self.prompt, self.off),
+            "on": run_json(self.prompt, self.on),
             "ratio": None if self.ratio is None else round(self.ratio, 3),
         }
 
@@ -240,7 +198,7 @@ def bench(
         try:
             rows = []
             for p in prompts:
-                runs: dict[bool, list[RunResult]] = {False: [], True: []}
+                runs: dict[bool, list[Answer]] = {False: [], True: []}
                 for _ in range(repeats):
                     for spec_on, eng in ((False, off_engine), (True, on_engine)):
                         runs[spec_on].append(run_once(eng, p, sampling))

@@ -10,10 +10,11 @@ length, and closes it. The speculative engine stays loaded and idle meanwhile; t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from app.core.cancel import CancelToken, tokens_per_second
-from app.core.engines.base import ChatMessage, Engine, Finished, Sampling
+from app.core.answer import Answer, collect
+from app.core.cancel import CancelToken
+from app.core.engines.base import ChatMessage, Engine, Sampling
 from app.core.measure.baselines import MIN_TOKENS
 
 #: context slack over prompt + answer for the plain engine (chat template, end tokens)
@@ -23,12 +24,6 @@ MIN_CONTEXT = 512
 
 class MeasureError(RuntimeError):
     """The plain run gave nothing to compare (stopped, or too short to time)."""
-
-
-@dataclass(frozen=True)
-class PlainRun:
-    tokens_per_second: float
-    completion_tokens: int
 
 
 def plain_context(prompt_tokens: int, completion_tokens: int, n_ctx: int) -> int:
@@ -45,15 +40,13 @@ def plain_sampling(sampling: Sampling, completion_tokens: int) -> Sampling:
 
 def run_plain(
     engine: Engine, messages: Sequence[ChatMessage], sampling: Sampling, cancel: CancelToken | None = None
-) -> PlainRun:
-    """Run ``messages`` on a plain engine and time its decode (blocking: a worker thread)."""
-    fin: Finished | None = None
-    for ev in engine.generate(messages, sampling, cancel):
-        if isinstance(ev, Finished):
-            fin = ev
-    if fin is None or fin.reason == "cancelled":
+) -> Answer:
+    """Run ``messages`` on a plain engine and time its decode (blocking: a worker thread).
+
+    The answer is complete and its ``decode_tps`` measured; :class:`MeasureError` otherwise."""
+    answer = collect(engine.generate(messages, sampling, cancel), cancel)
+    if answer.cancelled:
         raise MeasureError("The measurement was stopped.")
-    tps = tokens_per_second(fin.completion_tokens, fin.decode_ms)
-    if tps is None or fin.completion_tokens < 2:
+    if answer.decode_tps is None or answer.completion_tokens < 2:
         raise MeasureError("The plain answer was too short to time.")
-    return PlainRun(tps, fin.completion_tokens)
+    return answer

@@ -6,11 +6,14 @@ request needs ``Authorization: Bearer <key>``; bodies and ``max_tokens`` are bou
 OpenAI's shape.
 
 Requests reach the engine through its public ``generate``: each one is pumped by a short-lived
-``tandem-serve-gen-N`` thread that moves the engine's events onto the event loop. The engine runs
-one job at a time on its own worker thread, so the server's requests and the GUI chat share one
-queue; :class:`Admission` bounds how many server requests may run or wait (the rest get 429 with
-``Retry-After``). A client that disconnects cancels its generation (its :class:`CancelToken`), so
-the engine is free for the next request as soon as the current token is done.
+``tandem-serve-gen-N`` thread that feeds the engine's events to the request's one
+:class:`~app.core.answer.AnswerCollector` and moves the text onto the event loop; the response
+(and the :class:`ServedRequest` the log shows) is made from that :class:`~app.core.answer.Answer`.
+The engine runs one job at a time on its own worker thread, so the server's requests and the GUI
+chat share one queue; :class:`Admission` bounds how many server requests may run or wait (the rest
+get 429 with ``Retry-After``). A client that disconnects cancels its generation (its
+:class:`CancelToken`), so the engine is free for the next request as soon as the current token is
+done.
 """
 
 from __future__ import annotations
@@ -35,16 +38,9 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.core.answer import Answer, AnswerCollector
 from app.core.cancel import CancelToken
-from app.core.engines.base import (
-    ContextLengthError,
-    Engine,
-    EngineError,
-    Event,
-    Finished,
-    Round,
-    TextDelta,
-)
+from app.core.engines.base import ContextLengthError, Engine, EngineError, Event
 from app.core.serving import protocol as P
 from app.core.serving.keys import matches
 from app.core.serving.tool_stream import Piece, ToolCallStream
@@ -92,7 +88,9 @@ class ServerConfig:
 
 @dataclass(frozen=True)
 class ServedRequest:
-    """One answered request, for the GUI's log and the CLI's output."""
+    """One answered request, for the GUI's log and the CLI's output (``tandem serve --json`` prints
+    its fields). A small immutable record made from the request's :class:`Answer` by :meth:`of`:
+    it crosses to the GUI thread and stays in the log, where the answer's text is not wanted."""
 
     when: float
     client: str
@@ -108,6 +106,28 @@ class ServedRequest:
     decode_tps: float | None = None
     tool_calls: int = 0
     error: str = ""
+
+    @classmethod
+    def of(
+        cls, answer: Answer, client: str, stream: bool, status: str, tool_calls: int = 0, error: str = ""
+    ) -> ServedRequest:
+        figures = P.speculation_figures(answer, None)
+        return cls(
+            time.time(),
+            client,
+            stream,
+            status,
+            answer.prompt_tokens,
+            answer.completion_tokens,
+            figures["drafted"],
+            figures["accepted"],
+            figures["rounds"],
+            figures["acceptance_rate"],
+            figures["mean_accepted_length"],
+            answer.decode_tps,
+            tool_calls,
+            error,
+        )
 
 
 class Admission:
@@ -164,7 +184,11 @@ _DONE = object()
 
 
 class _Pump:
-    """Moves one request's engine events onto the event loop from a ``tandem-serve-gen`` thread."""
+    """Runs one request's generation on a ``tandem-serve-gen`` thread: its events go into the
+    request's one :class:`AnswerCollector` there, and the text they add moves onto the event loop.
+
+    :attr:`answer` is what the engine did (complete even when the client left early); the handler
+    reads it once :meth:`texts` has ended."""
 
     counter = 0
 
@@ -180,9 +204,7 @@ class _Pump:
         self.cancel = CancelToken()
         self._events = events
         self._on_end = on_end
-        #: what the engine did, as the pump saw it (complete even when the client left early)
-        self.rounds: list[Round] = []
-        self.finished: Finished | None = None
+        self._collector = AnswerCollector()
         #: set by the response handler: how the request ended for the client
         self.status = "cancelled"
         self.tool_calls = 0
@@ -193,6 +215,10 @@ class _Pump:
         self.thread = threading.Thread(
             target=self._run, name=f"tandem-serve-gen-{_Pump.counter}", daemon=True
         )
+
+    @property
+    def answer(self) -> Answer:
+        return self._collector.answer
 
     def side_done(self) -> None:
         """Called once by each side; the request is reported when both are done."""
@@ -213,26 +239,26 @@ class _Pump:
     def _run(self) -> None:
         try:
             for ev in self._events():
-                if isinstance(ev, Round):
-                    self.rounds.append(ev)
-                elif isinstance(ev, Finished):
-                    self.finished = ev
-                if not self._put(ev):
+                text = self._collector.feed(ev)
+                if text and not self._put(text):
                     break
         except BaseException as exc:
             self._put(exc)
         finally:
+            self._collector.end()
             self._put(_DONE)
             self._on_end(self)
 
-    async def items(self) -> AsyncIterator[Event]:
+    async def texts(self) -> AsyncIterator[str]:
+        """The answer's text as it streams; the engine's error is raised here."""
         while True:
             item = await self.queue.get()
             if item is _DONE:
                 return
             if isinstance(item, BaseException):
                 raise item
-            yield item  # type: ignore[misc]  # the queue holds events and the two sentinels
+            if isinstance(item, str):
+                yield item
 
 
 class LocalServer:
@@ -442,7 +468,7 @@ class LocalServer:
             p.side_done()
 
         def report() -> None:
-            if pump.finished is not None and pump.finished.reason == "cancelled":
+            if pump.status == "ok" and pump.answer.cancelled:  # e.g. the server stopped it
                 pump.status = "cancelled"
             self._record(client, req.stream, pump)
 
@@ -464,31 +490,24 @@ class LocalServer:
                     return
 
         watcher = asyncio.create_task(watch())
-        pieces: list[str] = []
-        rounds: list[Round] = []
-        fin: Finished | None = None
         try:
             try:
-                async for ev in pump.items():
-                    if isinstance(ev, TextDelta):
-                        pieces.append(ev.text)
-                    elif isinstance(ev, Round):
-                        rounds.append(ev)
-                    elif isinstance(ev, Finished):
-                        fin = ev
+                async for _text in pump.texts():
+                    pass  # the whole answer is read from the pump once it ends
             except EngineError as exc:
                 pump.status, pump.error = "error", str(exc)
                 return _error_response(_engine_error(exc))
-            text = "".join(pieces)
+            answer = pump.answer
+            text = answer.text
             calls: list[dict[str, Any]] = []
             if model.tool_style and req.tools:
                 from app.core.chat.tool_parsers import parse_tool_calls
 
                 text, calls = parse_tool_calls(text, model.tool_style)
-            calls += _native_calls(fin)
+            calls += answer.tool_calls
             pump.status, pump.tool_calls = "ok", len(calls)
             return JSONResponse(
-                P.completion(P.completion_id(), model.model_id, text, calls, fin, rounds, model.spec_method)
+                P.completion(P.completion_id(), model.model_id, text, calls, answer, model.spec_method)
             )
         finally:
             watcher.cancel()
@@ -502,8 +521,6 @@ class LocalServer:
         cid = P.completion_id()
         mid = model.model_id
         splitter = ToolCallStream(model.tool_style if req.tools else None)
-        rounds: list[Round] = []
-        fin: Finished | None = None
         n_calls = 0
 
         def pieces_out(pieces: list[Piece]) -> list[bytes]:
@@ -522,14 +539,9 @@ class LocalServer:
         try:
             yield P.sse(P.chunk(cid, mid, {"role": "assistant", "content": ""}))
             try:
-                async for ev in pump.items():
-                    if isinstance(ev, TextDelta):
-                        for data in pieces_out(splitter.feed(ev.text)):
-                            yield data
-                    elif isinstance(ev, Round):
-                        rounds.append(ev)
-                    elif isinstance(ev, Finished):
-                        fin = ev
+                async for text in pump.texts():
+                    for data in pieces_out(splitter.feed(text)):
+                        yield data
             except EngineError as exc:
                 pump.status, pump.error = "error", str(exc)
                 yield P.sse(_engine_error(exc).body())
@@ -537,12 +549,13 @@ class LocalServer:
                 return
             for data in pieces_out(splitter.finish()):
                 yield data
-            for call in _native_calls(fin):
+            answer = pump.answer
+            for call in answer.tool_calls:
                 for data in pieces_out([call]):
                     yield data
-            final = P.chunk(cid, mid, {}, P.finish_reason(fin, n_calls > 0))
-            final["usage"] = P.usage(fin, rounds)
-            final["tandem"] = P.extension(fin, rounds, model.spec_method)
+            final = P.chunk(cid, mid, {}, P.finish_reason(answer, n_calls > 0))
+            final["usage"] = P.usage(answer)
+            final["tandem"] = P.extension(answer, model.spec_method)
             yield P.sse(final)
             if req.include_usage:
                 tail = P.chunk(cid, mid, {})
@@ -560,26 +573,7 @@ class LocalServer:
         """Report a request once its generation has ended (on the pump's thread)."""
         if self.on_request is None:
             return
-        fin, rounds, status = pump.finished, pump.rounds, pump.status
-        n_calls, error = pump.tool_calls, pump.error
-        figures = P.speculation_figures(fin, rounds, None)
-        usage = P.usage(fin, rounds)
-        record = ServedRequest(
-            time.time(),
-            client,
-            stream,
-            status,
-            usage["prompt_tokens"],
-            usage["completion_tokens"],
-            figures["drafted"],
-            figures["accepted"],
-            figures["rounds"],
-            figures["acceptance_rate"],
-            figures["mean_accepted_length"],
-            fin.decode_tps if fin else None,
-            n_calls,
-            error,
-        )
+        record = ServedRequest.of(pump.answer, client, stream, pump.status, pump.tool_calls, pump.error)
         try:
             self.on_request(record)
         except Exception:  # a listener's error must not break the answer
@@ -588,11 +582,6 @@ class LocalServer:
 
 def _model_entry(model: ServedModel) -> dict[str, Any]:
     return {"id": model.model_id, "object": "model", "created": 0, "owned_by": "tandem"}
-
-
-def _native_calls(fin: Finished | None) -> list[dict[str, Any]]:
-    """Calls the engine parsed itself (llama.cpp does for templates it knows), else none."""
-    return list(fin.tool_calls or []) if fin is not None else []
 
 
 def _engine_error(exc: EngineError) -> P.ApiError:

@@ -9,26 +9,12 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from app.core.engines.base import (
-    MAX_NEW_TOKENS,
-    ChatMessage,
-    Finished,
-    Round,
-    Sampling,
-    SamplingError,
-    check_max_tokens,
-)
-from app.core.speculative import (
-    acceptance_rate,
-    is_drafting_round,
-    json_rate,
-    mean_accepted_length,
-    round_totals,
-)
+from app.core.answer import Answer
+from app.core.engines.base import MAX_NEW_TOKENS, ChatMessage, Sampling, SamplingError, check_max_tokens
+from app.core.speculative import json_rate
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 
@@ -248,83 +234,54 @@ def openai_tool_call(call: dict[str, Any], index: int | None = None) -> dict[str
     return out
 
 
-@dataclass
-class Outcome:
-    """What one request produced: its text, rounds and the engine's Finished."""
-
-    finished: Finished | None = None
-    rounds: list[Round] = field(default_factory=list)
-
-    @property
-    def drafted(self) -> int:
-        return self.finished.drafted_total if self.finished else round_totals(self.rounds).drafted
-
-    @property
-    def accepted(self) -> int:
-        return self.finished.accepted_total if self.finished else round_totals(self.rounds).accepted
-
-
-def finish_reason(fin: Finished | None, has_calls: bool) -> str:
+def finish_reason(answer: Answer, has_calls: bool) -> str:
     if has_calls:
         return "tool_calls"
-    if fin is not None and fin.reason == "length":
-        return "length"
-    return "stop"
+    return "length" if answer.reason == "length" else "stop"
 
 
-def usage(fin: Finished | None, rounds: Sequence[Round]) -> dict[str, int]:
-    prompt = fin.prompt_tokens if fin else 0
-    completion = fin.completion_tokens if fin else round_totals(rounds).emitted
+def usage(answer: Answer) -> dict[str, int]:
+    prompt, completion = answer.prompt_tokens, answer.completion_tokens
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
 
-def speculation_figures(fin: Finished | None, rounds: Sequence[Round], method: str | None) -> dict[str, Any]:
+def speculation_figures(answer: Answer, method: str | None) -> dict[str, Any]:
     """The request's speculation figures (Tandem's names, plus vLLM's ``num_*`` counters), from
-    the shared definitions of :mod:`app.core.speculative.rounds`: a round whose draft count the
-    engine could not say (mlx-vlm) is a drafting round, and makes the acceptance unknown."""
-    totals = round_totals(rounds)
-    drafting = sum(1 for r in rounds if is_drafting_round(r))
-    drafted = fin.drafted_total if fin else totals.drafted
-    accepted = fin.accepted_total if fin else totals.accepted
-    known = fin.drafted_known if fin else totals.drafted_known
-    acceptance = acceptance_rate(accepted, drafted, known)
-    mal = mean_accepted_length(rounds)
+    the answer's figures (:mod:`app.core.answer`) and the shared definitions of
+    :mod:`app.core.speculative.rounds`: a round whose draft count the engine could not say
+    (mlx-vlm) is a drafting round, and makes the acceptance unknown."""
+    drafting = answer.drafting_rounds
+    acceptance = answer.acceptance_rate
+    mal = answer.mean_accepted_length
     return {
         "enabled": method is not None,
         "method": method,
-        "drafted": drafted,
-        "accepted": accepted,
-        "rounds": fin.rounds if fin else totals.count,
+        "drafted": answer.drafted_total,
+        "accepted": answer.accepted_total,
+        "rounds": answer.round_count,
         "drafting_rounds": drafting,
         "acceptance_rate": None if acceptance is None else round(acceptance, 4),
         "mean_accepted_length": None if mal is None else round(mal, 4),
         "num_drafts": drafting,
-        "num_draft_tokens": drafted,
-        "num_accepted_tokens": accepted,
+        "num_draft_tokens": answer.drafted_total,
+        "num_accepted_tokens": answer.accepted_total,
     }
 
 
-def extension(fin: Finished | None, rounds: Sequence[Round], method: str | None) -> dict[str, Any]:
+def extension(answer: Answer, method: str | None) -> dict[str, Any]:
     """The ``tandem`` object of an answer: speculation figures and timings of this request."""
-    tps = fin.decode_tps if fin else None
     return {
-        "speculative_decoding": speculation_figures(fin, rounds, method),
+        "speculative_decoding": speculation_figures(answer, method),
         "timings": {
-            "prompt_ms": round(fin.prompt_ms, 2) if fin else 0.0,
-            "decode_ms": round(fin.decode_ms, 2) if fin else 0.0,
-            "decode_tokens_per_second": json_rate(tps),
+            "prompt_ms": round(answer.prompt_ms, 2),
+            "decode_ms": round(answer.decode_ms, 2),
+            "decode_tokens_per_second": json_rate(answer.decode_tps),
         },
     }
 
 
 def completion(
-    cid: str,
-    model: str,
-    content: str,
-    calls: list[dict[str, Any]],
-    fin: Finished | None,
-    rounds: Sequence[Round],
-    method: str | None,
+    cid: str, model: str, content: str, calls: list[dict[str, Any]], answer: Answer, method: str | None
 ) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": content if content or not calls else None}
     if calls:
@@ -334,9 +291,9 @@ def completion(
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
-        "choices": [{"index": 0, "message": message, "finish_reason": finish_reason(fin, bool(calls))}],
-        "usage": usage(fin, rounds),
-        "tandem": extension(fin, rounds, method),
+        "choices": [{"index": 0, "message": message, "finish_reason": finish_reason(answer, bool(calls))}],
+        "usage": usage(answer),
+        "tandem": extension(answer, method),
     }
 
 

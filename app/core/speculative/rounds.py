@@ -11,8 +11,8 @@ own (fewer if generation stopped inside the round). A pass with no draft is a ro
   llama.cpp engine and a remote llama-server stream the same counters).
 - :func:`acceptance_rate`, :func:`mean_accepted_length`, :func:`tokens_per_second` (and the
   :class:`DecodeFigures` mixin built on them) and :func:`json_rate` are the numbers that the
-  engines' ``Finished``, the chat's ``AnswerStats``, ``tandem bench`` (``RunResult``), the CLI
-  and the local API server report.
+  engines' ``Finished`` and the one :class:`~app.core.answer.Answer` (which the chat's
+  ``AnswerStats``, ``tandem bench``, the CLI and the local API server report) are made of.
 """
 
 from __future__ import annotations
@@ -213,7 +213,7 @@ def acceptance_rate(accepted: int, drafted: int, drafted_known: bool = True) -> 
 class DecodeFigures:
     """Decode speed and acceptance of one generation from its totals.
 
-    Mixed into the engines' ``Finished`` and bench's ``RunResult``, which hold these fields.
+    Mixed into the engines' ``Finished`` and :class:`app.core.answer.Answer`, which hold these fields.
     """
 
     completion_tokens: int

@@ -497,12 +497,14 @@ class ChatController(QObject):
                 exc, QCoreApplication.translate("ChatController", "The answer could not be measured")
             )
             return
-        new = replace(stats, measured_tps=run.tokens_per_second)
+        tps = run.decode_tps
+        assert tps is not None  # run_plain refuses an answer it could not time
+        new = replace(stats, measured_tps=tps)
         self.store.update_message(msg.id, msg.content, stats=new)
         key = str(info.get("baseline_key") or "")
         if key:
             try:  # a measured plain run is a plain answer of this model too
-                self.baselines.record(key, run.tokens_per_second, run.completion_tokens)
+                self.baselines.record(key, tps, run.completion_tokens)
             except OSError as exc:
                 log.warning("speed baseline not updated: %s", exc)
         bubble = self.view.bubble(msg.id)

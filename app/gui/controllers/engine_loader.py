@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from app.core.engines.base import Engine, LoadRequest, Sampling
+from app.core.engines.remote.engine import RemoteEngine
 from app.core.engines.worker import LoadCancelled, LoadProgress, cancel_of
 from app.core.launch import auto
 from app.core.launch.plan import LaunchChoice, fit_context, load_engine, plan_auto, plan_launch, plan_remote
@@ -26,6 +27,7 @@ from app.core.settings import LastLaunch, SamplingDefaults
 from app.core.speculative import DRAFTER_METHODS, SpeculationOptions
 from app.gui.cache_bridge import CacheBridge
 from app.gui.views.auto_panel import calibration_step_text
+from app.gui.views.remote_tab import remember
 from app.gui.workers import LoadJob
 
 Loader = Callable[[str, LoadRequest, Callable[[str], None]], Engine]
@@ -198,14 +200,13 @@ def remote_job(choice: LaunchChoice, loader: Loader = load_engine) -> LoadJob:
     }
 
     def run(progress: Callable[[str], None]) -> Engine:
-        from app.gui.views.remote_tab import remember
-
         url = target.endpoint.url
         progress(QCoreApplication.translate("EngineLoader", "Connecting to {url}").format(url=url))
         plan = plan_remote(choice)  # the endpoint's key from the keyring, on the engine thread
         engine = loader(plan.engine, plan.request, progress)
-        info["server_kind"] = getattr(engine, "server_kind", "")
-        info["remote_model"] = getattr(engine, "model", target.model)
+        remote = engine if isinstance(engine, RemoteEngine) else None
+        info["server_kind"] = remote.server_kind if remote is not None else ""
+        info["remote_model"] = remote.model if remote is not None else target.model
         remember(target.endpoint, target.api_key or "")  # it answered: keep the URL and a typed key
         return engine
 
