@@ -61,6 +61,10 @@ def starting_line() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--self-test"]:  # headless: no Qt, works in the frozen bundle too
+        from app.selftest import main as self_test
+
+        return self_test(args[1:])
     if not args or args[0] in ("gui", "--gui"):
         problem = display_problem(os.environ, sys.platform)
         if problem:
