@@ -66,7 +66,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return self_test(args[1:])
     if not args or args[0] in ("gui", "--gui"):
-        problem = display_problem(os.environ, sys.platform)
+        from app.xcb_libs import xcb_problem
+
+        problem = display_problem(os.environ, sys.platform) or xcb_problem(os.environ, sys.platform)
         if problem:
             print(problem, file=sys.stderr)
             return 2
