@@ -63,7 +63,7 @@ class Figures:
             f"tandem self-test: ok in {self.seconds:.1f} s",
             f"  model:     {PurePath(self.model).name} ({self.engine})",
             f"  method:    {self.method}{drafter}",
-            f"  answer:    {self.text.strip()[:80]!r}",
+            f"  answer:    {self.text.strip()[:80]!a}",  # ASCII: any console encoding can print it
             f"  tokens:    {self.completion_tokens} generated ({self.prompt_tokens} prompt), {rate} tok/s",
             f"  drafted:   {self.drafted}, accepted {self.accepted}{acceptance}, {self.rounds} rounds",
         ]

@@ -51,9 +51,17 @@ def test_success_prints_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert "draft, drafter SmolLM2-135M-Instruct.Q4_1.gguf" in out
     assert "32 generated (35 prompt), 41.5 tok/s" in out
     assert "drafted:   23, accepted 20 (87%), 9 rounds" in out
+    assert "answer:    'Red, yellow and blue.'" in out
     (argv,) = cli.calls
     assert argv[0] == "generate" and "--json" in argv
     assert argv[argv.index("--temperature") + 1] == "0" and argv[argv.index("--spec") + 1] == "on"
+
+
+def test_the_answer_is_printed_in_ascii(capsys: pytest.CaptureFixture[str]) -> None:
+    """A Windows console may not encode every character; the figures must print anyway."""
+    assert selftest.main([], cli=FakeCli(json.dumps(GOOD | {"text": "Rouge, jaune et bleu — 赤"}))) == 0
+    out = capsys.readouterr().out
+    assert out.isascii() and "answer:    'Rouge, jaune et bleu \\u2014 \\u8d64'" in out
 
 
 @pytest.mark.parametrize(
