@@ -61,8 +61,14 @@ def starting_line() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--self-test"]:  # headless: no Qt, works in the frozen bundle too
+        from app.selftest import main as self_test
+
+        return self_test(args[1:])
     if not args or args[0] in ("gui", "--gui"):
-        problem = display_problem(os.environ, sys.platform)
+        from app.xcb_libs import xcb_problem
+
+        problem = display_problem(os.environ, sys.platform) or xcb_problem(os.environ, sys.platform)
         if problem:
             print(problem, file=sys.stderr)
             return 2

@@ -10,7 +10,8 @@ needs), so nothing from the build machine's venv, caches or settings can make it
     that lives inside the bundle (offline, out of the box);
 (b) ``tandem-cli models --json`` lists the registry with the embedded model available;
 (c) the GUI starts (it also autoloads the default model), is still running after a few seconds and
-    prints nothing but known-benign notices; then it is terminated.
+    prints nothing but known-benign notices; then it is terminated;
+(d) ``tandem --self-test`` (``tandem-cli`` on Windows) answers with speculation on and exits 0.
 """
 
 from __future__ import annotations
@@ -146,6 +147,18 @@ def check_gui(exes: Executables, home: Path, seconds: float = 6.0) -> str:
     return f"GUI stayed up {seconds:.0f} s with no errors (offscreen)"
 
 
+def check_selftest(exes: Executables, home: Path, timeout: float = 300) -> str:
+    """The bundle's own ``--self-test``: the embedded model answers with speculation on."""
+    cmd = [str(exes.cli_capable), "--self-test"]
+    proc = subprocess.run(cmd, env=clean_env(home), capture_output=True, text=True, timeout=timeout, cwd=home)
+    if proc.returncode != 0:
+        raise SmokeFailure(f"{' '.join(cmd)} exited {proc.returncode}\nstderr:\n{proc.stderr[-3000:]}")
+    lines = proc.stdout.strip().splitlines()
+    if not lines or not lines[0].startswith("tandem self-test: ok"):
+        raise SmokeFailure(f"{' '.join(cmd)} printed no success line:\n{proc.stdout[-2000:]}")
+    return " | ".join(ln.strip() for ln in lines)
+
+
 def run_all(dist: Path, gui_seconds: float = 6.0) -> dict[str, str]:
     """Run every check, each with its own empty home; raise SmokeFailure naming all failures."""
     exes = find_executables(dist)
@@ -153,6 +166,7 @@ def run_all(dist: Path, gui_seconds: float = 6.0) -> dict[str, str]:
         "generate": check_generate,
         "models": check_models,
         "gui": lambda e, home: check_gui(e, home, gui_seconds),
+        "self-test": check_selftest,
     }
     results: dict[str, str] = {}
     failures: list[str] = []

@@ -21,6 +21,10 @@ def _run() -> int:
         from app.core.engines.llamacpp.host import main as host_main
 
         return host_main()
+    if args[:1] == ["--self-test"]:  # both executables: the release workflow runs it on each OS
+        from app.selftest import main as self_test
+
+        return self_test(args[1:])
     if Path(sys.executable).stem.lower() == "tandem-cli":
         from app.cli.commands import main as cli_main
 

@@ -47,3 +47,7 @@ def test_models_lists_the_registry(exes: Any, tmp_path: Path) -> None:
 
 def test_gui_starts_and_stays_up(exes: Any, tmp_path: Path) -> None:
     print(smoke.check_gui(exes, tmp_path))
+
+
+def test_self_test_answers_with_speculation(exes: Any, tmp_path: Path) -> None:
+    print(smoke.check_selftest(exes, tmp_path))
