@@ -1,6 +1,7 @@
 """``tandem download``, ``tandem delete`` and the cache side of ``tandem models`` / ``generate``.
 
-Wired into ``app/cli.py`` by ``add_subcommands``; see ARCHITECTURE.md ("CLI contract").
+Wired into the dispatcher (:mod:`app.cli.commands`) by ``add_subcommands``; see ARCHITECTURE.md
+("CLI contract").
 """
 
 from __future__ import annotations

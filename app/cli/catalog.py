@@ -1,4 +1,4 @@
-"""``tandem fit``, ``tandem drafters`` and ``tandem search`` (issue 10), wired into ``app/cli.py``.
+"""``tandem fit``, ``tandem drafters`` and ``tandem search`` (issue 10), wired into :mod:`app.cli.commands`.
 
 Errors are one line on stderr with a non-zero exit (the caller's ``main`` prints typed errors).
 """

@@ -1,7 +1,7 @@
 """llama.cpp engine: an ``xllamacpp.Server`` in a child process, driven by one owner thread.
 
-The Server lives in a spawned child (:mod:`llamacpp_host`): its native load holds the GIL for as
-long as it runs, which froze every Python thread of the app, and a native abort ended the app.
+The Server lives in a spawned child (:mod:`app.core.engines.llamacpp.host`): its native load holds
+the GIL for as long as it runs, which froze every Python thread of the app, and a native abort ended the app.
 The owner thread of the shared :class:`~app.core.engines.worker.EngineWorker` streams each request
 from the child's loopback listener (llama-server's API, random per-session key that never leaves
 this process) and turns the chunks into :mod:`base` events; errors become typed exceptions on the
