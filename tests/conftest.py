@@ -20,6 +20,11 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+# numpy is imported once here, on the main thread: pytest.approx imports it lazily, and when that
+# first import raced an engine thread importing numpy too, Python's per-module import lock handed
+# the test a partially initialized module ("numpy has no attribute isscalar"), seen once in the
+# GUI suite under load.
+import numpy  # noqa: F401
 import pytest
 
 #: The real home, resolved before anything is redirected (only the isolation test reads it).

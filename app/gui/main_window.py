@@ -34,10 +34,9 @@ from app.core import settings as settings_mod
 from app.core.catalog import listed
 from app.core.chat import AnswerStats, ChatStore
 from app.core.engines import capability
-from app.core.engines.base import Sampling
 from app.core.launch.plan import DEFAULT_MODEL
 from app.core.registry import AnySpec, Family, Registry
-from app.core.settings import LastLaunch, Settings
+from app.core.settings import Settings
 from app.core.units import human_bytes
 from app.gui import icons
 from app.gui.cache_bridge import CacheBridge, Role
@@ -63,7 +62,7 @@ from app.gui.views.import_dialog import ImportController
 from app.gui.views.launch_dialog import LaunchChoice, LaunchDialog
 from app.gui.views.server_panel import ServerSwitch
 from app.gui.views.settings_dialog import SettingsDialog
-from app.gui.workers import EngineHost
+from app.gui.workers import EngineHost, ModelInfo
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +70,7 @@ PAGE_CHAT, PAGE_MODELS, PAGE_DOWNLOADS = range(3)
 
 
 class MainWindow(QMainWindow):
-    """Signals: ``modelLoaded(dict)``, ``launchDialogOpened(LaunchDialog)``,
+    """Signals: ``modelLoaded(ModelInfo)``, ``launchDialogOpened(LaunchDialog)``,
     ``deleteDialogOpened(DeleteDialog)``, ``deleteFinished(bool free_disk, int bytes_freed)``."""
 
     modelLoaded = Signal(object)
@@ -388,9 +387,9 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         info = self.engine.info
         if info:
-            self.status_model.setText(self.tr("Model: {name}").format(name=info.get("label", "")))
-            self.status_engine.setText(self.tr("Engine: {name}").format(name=info.get("engine", "")))
-            spec = info.get("speculation") or ""
+            self.status_model.setText(self.tr("Model: {name}").format(name=info.label))
+            self.status_engine.setText(self.tr("Engine: {name}").format(name=info.engine))
+            spec = info.speculation
             self.status_spec.setText(
                 self.tr("Speculation: {mode}").format(mode=spec) if spec else self.tr("Speculation: off")
             )
@@ -505,15 +504,13 @@ class MainWindow(QMainWindow):
         self.load_progress.setRange(0, 0)
         self.load_label.setText(self.tr("Loading: {step}").format(step=message))
 
-    def _on_loaded(self, info: dict[str, Any]) -> None:
+    def _on_loaded(self, info: ModelInfo) -> None:
         self.load_bar.hide()
         self.load_cancel.setEnabled(True)
-        sampling = info.get("sampling")
-        if isinstance(sampling, Sampling):
-            self.chat.sampling = sampling  # the launch's sampling applies to this model's answers
-        record = info.get("launch")
-        if isinstance(record, LastLaunch):
-            self.settings.last_model = record
+        if info.sampling is not None:
+            self.chat.sampling = info.sampling  # the launch's sampling applies to this model's answers
+        if info.launch is not None:
+            self.settings.last_model = info.launch
         self._update_status()
         self.chat.refresh_model_label()
         self._persist()

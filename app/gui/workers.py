@@ -11,6 +11,7 @@ emitting objects live on the GUI thread.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 import sys
@@ -27,21 +28,61 @@ from PySide6.QtCore import QObject, Signal
 from app.core.chat.context import fit_history
 from app.core.engines.base import CancelToken, ChatMessage, Engine, Event, Sampling, TokenCounter
 from app.core.engines.worker import LoadCancelled, LoadProgress
+from app.core.settings import LastLaunch
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class AutoPick:
+    """What Auto chose for a launch: the candidate's label, why, and where the measurement is."""
+
+    label: str
+    why: str = ""
+    stored: str = ""
+
+
+@dataclass
+class ModelInfo:
+    """What the window, the chat and the server know of the loaded model (issue 20: one typed
+    record instead of a dict of 13 keys read in 27 places). A load job fills it; the host
+    publishes a copy once the model is loaded (:attr:`EngineHost.info`)."""
+
+    engine: str = ""
+    #: the family's name, or a remote server's label
+    family: str = ""
+    #: what the stats strip names ("draft 4/round", "Auto: ngram-mod 64/round", "" when off)
+    speculation: str = ""
+    size: str = ""
+    quantization: str = ""
+    format: str = ""
+    #: the sampling the chat answers with once the model is loaded
+    sampling: Sampling | None = None
+    #: the launch as the settings store it (None for a remote server: no files to reopen)
+    launch: LastLaunch | None = None
+    #: plain and speculative answers of one file, engine and thread count are compared
+    baseline_key: str = ""
+    endpoint: str = ""
+    server_kind: str = ""
+    remote_model: str = ""
+    #: Auto measured during this load (no stored calibration was found)
+    auto_measured_now: bool = False
+    auto: AutoPick | None = None
+    #: the model's label (the job's), set when published
+    label: str = ""
 
 
 @dataclass
 class LoadJob:
     """Everything needed to load one model; ``loader`` runs on the engine thread.
 
-    The loader may add entries to ``info`` (e.g. what it resolved); the host copies ``info`` after
-    the loader returns and publishes the copy as :attr:`EngineHost.info`.
+    The loader may fill in ``info`` (e.g. what it resolved); the host publishes a copy of it
+    with the job's label as :attr:`EngineHost.info` after the loader returns.
     """
 
     label: str
     loader: Callable[[Callable[[str], None]], Engine]
-    info: dict[str, Any] = field(default_factory=dict)
+    info: ModelInfo = field(default_factory=ModelInfo)
 
 
 _QUIT = object()
@@ -91,7 +132,7 @@ class EngineHost(QObject):
         # GUI-thread state, written only by the GUI thread
         self._jobs = 0  # loads and generations sent and not yet ended
         self._published: Engine | None = None
-        self.info: dict[str, Any] | None = None
+        self.info: ModelInfo | None = None
         self._ended.connect(self._on_ended)
 
     # --- GUI-thread API --------------------------------------------------------------------
@@ -178,7 +219,7 @@ class EngineHost(QObject):
             if self._jobs == 0:
                 self.busyChanged.emit(False)
         if kind == "loaded":
-            assert isinstance(payload, dict)
+            assert isinstance(payload, ModelInfo)
             self.info = payload
             self._published = cast(Engine, engine)
             self.loaded.emit(payload)
@@ -241,7 +282,7 @@ class EngineHost(QObject):
             self._ended.emit("loadCancelled", None, None)
             return
         self._engine = engine
-        self._ended.emit("loaded", dict(job.info, label=job.label), engine)
+        self._ended.emit("loaded", dataclasses.replace(job.info, label=job.label), engine)
 
     def _do_generate(self, messages: list[ChatMessage], sampling: Sampling, token: CancelToken) -> None:
         engine = self._engine

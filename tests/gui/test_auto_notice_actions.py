@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from app.gui.workers import AutoPick, ModelInfo
 from tests.gui.conftest import ScriptedEngine, scripted_loader
 
 
@@ -32,7 +33,7 @@ def test_switch_off_and_remeasure_reload_the_current_model(
 
     stored = tmp_path / "calibration.json"
     stored.write_text("{}", "utf-8")
-    w.engine.info = {"label": "m", "auto": {"label": "draft 4/round", "why": "", "stored": str(stored)}}
+    w.engine.info = ModelInfo(label="m", auto=AutoPick("draft 4/round", "", str(stored)))
     w.chat_view.remeasure_btn.click()
     assert not stored.exists()  # forgotten, so the reload measures again
     assert launched[-1] is auto_choice

@@ -40,7 +40,7 @@ def test_the_engine_thread_never_writes_what_the_gui_reads(qtbot: Any) -> None:
             host.load(LoadJob("scripted", lambda _progress: engine))
         # a subscriber sees the state that goes with the signal
         assert seen_on_loaded == [(True, False, engine)]
-        assert host.info is not None and host.info["label"] == "scripted"
+        assert host.info is not None and host.info.label == "scripted"
         with qtbot.waitSignal(host.generationDone, timeout=10_000):
             host.generate([], Sampling(max_tokens=8))
         assert any(isinstance(e, TextDelta) for e in host.drain())

@@ -181,7 +181,7 @@ def test_restart_reopens_the_last_launch_or_falls_back_with_a_note(
     w2 = make_window(settings=settings_mod.load(), loader=recording_loader(engine2, requests))
     with qtbot.waitSignal(w2.modelLoaded, timeout=10_000) as loaded:
         w2.load_startup_model()
-    assert loaded.args[0]["family"] == "mine" and loaded.args[0]["speculation"] == "ngram-mod"
+    assert loaded.args[0].family == "mine" and loaded.args[0].speculation == "ngram-mod"
     name, req = requests[-1]
     assert name == "llama.cpp" and Path(req.model_path).resolve() == smollm2_q4.resolve()
     assert req.speculation.method == "ngram-mod" and req.speculation.num_speculative_tokens == 5
@@ -198,10 +198,10 @@ def test_restart_reopens_the_last_launch_or_falls_back_with_a_note(
     w3 = make_window(settings=saved, loader=recording_loader(RecordingEngine(), requests))
     with qtbot.waitSignal(w3.modelLoaded, timeout=10_000) as loaded:
         w3.load_startup_model()
-    assert loaded.args[0]["family"] == "smollm2-135m-instruct"
+    assert loaded.args[0].family == "smollm2-135m-instruct"
     # the settings come from a scripted window, which starts with "Speculation at start: Off"
     # (tests/gui/conftest.py); the Auto default is covered by test_default_speculation.py
-    assert saved.default_speculation == "off" and loaded.args[0]["speculation"] == ""
+    assert saved.default_speculation == "off" and loaded.args[0].speculation == ""
     assert w3.banner.isVisible()
     banner = w3.banner.text.text()
     assert "Your last model was not reopened" in banner
@@ -216,7 +216,7 @@ def test_first_start_loads_the_default_without_a_note(make_window: Any, qtbot: A
     assert w.settings.last_model is None
     with qtbot.waitSignal(w.modelLoaded, timeout=10_000) as loaded:
         w.load_startup_model()
-    assert loaded.args[0]["family"] == "smollm2-135m-instruct"
+    assert loaded.args[0].family == "smollm2-135m-instruct"
     assert w.banner.isHidden() and w.statusBar().currentMessage() == ""
 
 
@@ -230,5 +230,5 @@ def test_an_unregistered_last_launch_falls_back_with_a_note(make_window: Any, qt
     w = make_window(settings=settings, loader=recording_loader(RecordingEngine(), []))
     with qtbot.waitSignal(w.modelLoaded, timeout=10_000) as loaded:
         w.load_startup_model()
-    assert loaded.args[0]["family"] == "smollm2-135m-instruct"
+    assert loaded.args[0].family == "smollm2-135m-instruct"
     assert "unregistered-since Q4_0 could not be reopened: unknown model" in w.banner.text.text()

@@ -61,8 +61,8 @@ def test_auto_is_the_default_and_a_stored_calibration_is_reused_and_shown(
     with qtbot.waitSignal(w.modelLoaded, timeout=120_000) as loaded:
         dlg.launch_button.click()
     info = loaded.args[0]
-    assert info["speculation"] == "Auto: ngram-mod 64/round"  # what the stats strip names
-    assert info["auto_measured_now"] is False
+    assert info.speculation == "Auto: ngram-mod 64/round"  # what the stats strip names
+    assert info.auto_measured_now is False
     assert not any(m.startswith(AUTO_MARK) for m in progress)  # reused: nothing measured
     engine = w.engine.current_engine
     assert engine is not None and engine.spec_kind == "ngram-mod"  # the real engine runs it
@@ -117,10 +117,10 @@ def test_first_start_measures_then_answers_with_auto(make_window: Any, qtbot: An
     with qtbot.waitSignal(w.modelLoaded, timeout=180_000) as loaded:
         w.load_default_model()
     info = loaded.args[0]
-    assert info["speculation"].startswith("Auto: ") and info["auto_measured_now"] is True
+    assert info.speculation.startswith("Auto: ") and info.auto_measured_now is True
     assert fractions and fractions == sorted(fractions) and fractions[-1] > 50  # a real fraction
     stored = auto.load_result(plan_auto(w.launcher.default_choice(), CacheBridge().resolve).key)
-    assert stored is not None and info["speculation"] == f"Auto: {stored.choice.candidate.label}"
+    assert stored is not None and info.speculation == f"Auto: {stored.choice.candidate.label}"
     assert w.settings.last_model is not None and w.settings.last_model.speculation_method == "auto"
 
 

@@ -18,6 +18,7 @@ from app.core.engines.base import Sampling
 from app.core.measure.baselines import BaselineStore
 from app.core.speculative import SpeculationOptions
 from app.gui.views.launch_dialog import LaunchChoice
+from app.gui.workers import AutoPick, ModelInfo
 
 
 def _load_spec(w: Any, qtbot: Any) -> dict[str, Any]:
@@ -40,7 +41,7 @@ def test_measure_fills_a_real_ratio_and_feeds_the_baseline(make_window: Any, qtb
         w.chat.send("Write two sentences about the sea.")
     stats: AnswerStats = done.args[0]
     assert stats.speculation and stats.completion_tokens >= 16
-    assert BaselineStore().get(info["baseline_key"]) is None
+    assert BaselineStore().get(info.baseline_key) is None
     bubble = w.chat_view.bubbles[-1]
     strip = bubble.stats_strip
     assert strip.speedup.text() == "speedup: not measured"
@@ -64,11 +65,11 @@ def test_measure_fills_a_real_ratio_and_feeds_the_baseline(make_window: Any, qtb
     # stored with the message, and fed to the per-model baseline
     stored = w.store.messages(w.chat.conversation_id)[-1].stats
     assert stored is not None and stored.measured_tps == new.measured_tps
-    base = BaselineStore().get(info["baseline_key"])
+    base = BaselineStore().get(info.baseline_key)
     assert base is not None and base.samples == 1
     assert base.tokens_per_second == pytest.approx(new.measured_tps, rel=1e-3)
     # the speculative engine is still the loaded one and answers again
-    assert w.engine.is_loaded and w.engine.info["speculation"]
+    assert w.engine.is_loaded and w.engine.info.speculation
     with qtbot.waitSignal(w.chat.answerFinished, timeout=240_000) as again:
         w.chat.send("And one about the sky.")
     later: AnswerStats = again.args[0]
@@ -83,9 +84,9 @@ def test_auto_losing_on_real_answers_is_said_with_two_ways_out(make_window: Any,
     """Three answers below 1.0x under Auto's choice: the chat says so and offers off / re-measure."""
     w = make_window()
     chat = w.chat
-    w.engine.info = {"label": "m", "auto": {"label": "draft 4/round", "why": ""}, "baseline_key": ""}
+    w.engine.info = ModelInfo(label="m", auto=AutoPick("draft 4/round"))
     slow = AnswerStats(completion_tokens=40, decode_tps=50.0, speculation="Auto: draft 4/round")
-    info = dict(w.engine.info)
+    info = w.engine.info
     for i, plain in enumerate((60.0, 55.0)):
         chat._note_speedup(i + 1, replace(slow, measured_tps=plain), info)
     assert not w.chat_view.auto_notice.isVisible()
@@ -99,8 +100,8 @@ def test_auto_losing_on_real_answers_is_said_with_two_ways_out(make_window: Any,
     # said once per load; a plain choice by Auto never warns
     chat._note_speedup(4, replace(slow, measured_tps=70.0), info)
     assert not w.chat_view.auto_notice.isVisible()
-    chat._on_engine_loaded({})
-    w.engine.info = {"label": "m", "auto": {"label": "off"}}
+    chat._on_engine_loaded(ModelInfo())
+    w.engine.info = ModelInfo(label="m", auto=AutoPick("off"))
     for i in range(5):
-        chat._note_speedup(10 + i, replace(slow, measured_tps=70.0), dict(w.engine.info))
+        chat._note_speedup(10 + i, replace(slow, measured_tps=70.0), w.engine.info)
     assert not w.chat_view.auto_notice.isVisible()

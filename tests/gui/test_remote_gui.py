@@ -91,9 +91,9 @@ def test_add_endpoint_list_models_launch_and_chat_with_server_rounds(
     with qtbot.waitSignal(w.modelLoaded, timeout=60_000) as loaded:
         dlg.launch_button.click()
     info = loaded.args[0]
-    assert info["engine"] == "remote" and info["server_kind"] == "llama.cpp"
-    assert info["label"] == f"{ids[0]} @ 127.0.0.1"
-    assert "launch" not in info  # a server has no files to reopen at the next start
+    assert info.engine == "remote" and info.server_kind == "llama.cpp"
+    assert info.label == f"{ids[0]} @ 127.0.0.1"
+    assert info.launch is None  # a server has no files to reopen at the next start
     assert w.banner.isHidden()
 
     with qtbot.waitSignal(w.chat.answerFinished, timeout=120_000) as done:

@@ -141,7 +141,7 @@ def test_launch_after_download_links_cached_files_with_the_hub_down(
         )
         with qtbot.waitSignal(w.modelLoaded, timeout=60_000) as loaded:
             w.launch(choice)
-        assert loaded.args[0]["family"] == "tiny"
+        assert loaded.args[0].family == "tiny"
         states = {i.role: i.state for i in w.downloads.queue.items()}
         assert states == {"target": "finished", "drafter": "finished"}
     assert dead.connections == 0

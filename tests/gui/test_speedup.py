@@ -18,6 +18,7 @@ from app.core.measure.baselines import BaselineStore
 from app.core.speculative import SpeculationOptions
 from app.gui.views.launch_dialog import LaunchChoice
 from app.gui.views.stats import StatsDialog, StatsStrip
+from app.gui.workers import ModelInfo
 from tests.gui.conftest import ScriptedEngine
 
 PLAIN_MS = 200.0  # the scripted answer is 20 tokens: 100 tok/s plain
@@ -30,7 +31,7 @@ def loader(_engine: str, req: Any, progress: Any) -> ScriptedEngine:
     return ScriptedEngine(plain=plain, decode_ms=PLAIN_MS if plain else SPEC_MS)
 
 
-def load(w: Any, qtbot: Any, speculative: bool) -> dict[str, Any]:
+def load(w: Any, qtbot: Any, speculative: bool) -> ModelInfo:
     family, spec, _q = w.registry.match("smollm2-135m-instruct", "gguf", None, "F32")
     options = (
         SpeculationOptions.build(enabled=True, method="draft", draft_quantization="Q4_1")
@@ -40,7 +41,7 @@ def load(w: Any, qtbot: Any, speculative: bool) -> dict[str, Any]:
     choice = LaunchChoice(family, spec, "F32", "llama.cpp", options, 2048, None, w.chat.sampling)
     with qtbot.waitSignal(w.modelLoaded, timeout=30_000) as blocker:
         w.start_load(choice)
-    info: dict[str, Any] = blocker.args[0]
+    info: ModelInfo = blocker.args[0]
     return info
 
 
@@ -81,7 +82,7 @@ def test_plain_answer_records_baseline_and_speculative_answer_shows_speedup(
 ) -> None:
     w = make_window(loader=loader)
     info = load(w, qtbot, speculative=False)
-    key = info["baseline_key"]
+    key = info.baseline_key
     assert key.startswith("llama.cpp|SmolLM2-135M-Instruct.F32.gguf|")
     plain = answer(w, qtbot, "plain please")
     assert not plain.speculation and plain.baseline_tps is None
@@ -90,7 +91,7 @@ def test_plain_answer_records_baseline_and_speculative_answer_shows_speedup(
     assert baseline is not None and baseline.samples == 1
     assert baseline.tokens_per_second == pytest.approx(100.0)
 
-    assert load(w, qtbot, speculative=True)["baseline_key"] == key  # same file, engine, threads
+    assert load(w, qtbot, speculative=True).baseline_key == key  # same file, engine, threads
     spec = answer(w, qtbot, "now faster")
     assert spec.baseline_tps == pytest.approx(100.0) and spec.baseline_samples == 1
     assert spec.speedup == pytest.approx(20 / 0.075 / 100.0)

@@ -25,7 +25,6 @@ import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 
@@ -41,7 +40,7 @@ from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.ops import Ops
 from app.gui.views.chat_view import ChatView, MessageBubble, SamplingDialog
-from app.gui.workers import EngineHost
+from app.gui.workers import EngineHost, ModelInfo
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +50,7 @@ FLUSH_INTERVAL_MS = 50
 AUTO_LOSSES = 3
 AUTO_WINDOW = 5
 #: (engine info, prompt tokens, completion tokens) -> a plain engine of the loaded model (blocking)
-PlainEngineFactory = Callable[[dict[str, Any], int, int], Engine]
+PlainEngineFactory = Callable[[ModelInfo, int, int], Engine]
 #: the streaming answer is saved at most this often (seconds)
 SAVE_INTERVAL_S = 1.0
 
@@ -65,7 +64,7 @@ class _Answer:
     builder: AnswerBuilder
     #: the engine's info when the answer started: a reload queued behind the answer replaces
     #: engine.info before the answer's end is handled
-    info: dict[str, Any]
+    info: ModelInfo
     #: None while its conversation is not shown (the view deleted the bubble)
     bubble: MessageBubble | None
     saved_at: float = 0.0
@@ -201,8 +200,8 @@ class ChatController(QObject):
     def _model_label(self) -> str:
         info = self.engine.info
         return (
-            str(info.get("label", ""))
-            if info
+            info.label
+            if info is not None
             else QCoreApplication.translate("ChatController", "No model loaded")
         )
 
@@ -259,14 +258,12 @@ class ChatController(QObject):
         cid = self.conversation_id
         assert cid is not None
         history = self._history()
-        info = dict(self.engine.info or {})
-        row = self.store.add_message(
-            cid, "assistant", "", status="streaming", model=str(info.get("label", ""))
-        )
+        info = self.engine.info or ModelInfo()
+        row = self.store.add_message(cid, "assistant", "", status="streaming", model=info.label)
         bubble = self.view.add_bubble("assistant", row.id)
         bubble.set_status("streaming")
         bubble.set_content("")
-        builder = AnswerBuilder(str(info.get("speculation", "")))
+        builder = AnswerBuilder(info.speculation)
         self._answer = _Answer(cid, row.id, builder, info, bubble, saved_at=time.monotonic())
         self.engine.generate(history, self.sampling)
         self._timer.start()
@@ -353,14 +350,13 @@ class ChatController(QObject):
             self._generating = generating
             self.generatingChanged.emit(generating)
 
-    def _compare_with_baseline(self, stats: AnswerStats, info: dict[str, Any]) -> AnswerStats:
+    def _compare_with_baseline(self, stats: AnswerStats, info: ModelInfo) -> AnswerStats:
         """Record a plain answer's speed, or attach the plain speed to a speculative answer."""
-        key = str(info.get("baseline_key") or "")
+        key = info.baseline_key
         if not key:
             return stats
-        auto_choice = info.get("auto")
         # Auto may choose "off": those answers are plain decoding and feed the baseline too
-        plain = not stats.speculation or (isinstance(auto_choice, dict) and auto_choice.get("label") == "off")
+        plain = not stats.speculation or (info.auto is not None and info.auto.label == "off")
         try:
             if plain:
                 self.baselines.record(key, stats.decode_tps, stats.completion_tokens)
@@ -431,8 +427,8 @@ class ChatController(QObject):
         msg = self._message(message_id)
         if msg is None or msg.stats is None or not msg.stats.speculation or msg.role != "assistant":
             return
-        info = dict(self.engine.info or {})
-        if not self.engine.is_loaded or str(info.get("label", "")) != msg.model:
+        info = self.engine.info
+        if info is None or info.label != msg.model:
             self.errors.report(
                 GenerationError(
                     QCoreApplication.translate("ChatController", "This answer's model is not loaded."),
@@ -474,7 +470,7 @@ class ChatController(QObject):
         ops: Ops,
         factory: PlainEngineFactory,
         msg: Message,
-        info: dict[str, Any],
+        info: ModelInfo,
         history: list[ChatMessage],
     ) -> None:
         stats = msg.stats
@@ -501,7 +497,7 @@ class ChatController(QObject):
         assert tps is not None  # run_plain refuses an answer it could not time
         new = replace(stats, measured_tps=tps)
         self.store.update_message(msg.id, msg.content, stats=new)
-        key = str(info.get("baseline_key") or "")
+        key = info.baseline_key
         if key:
             try:  # a measured plain run is a plain answer of this model too
                 self.baselines.record(key, tps, run.completion_tokens)
@@ -522,11 +518,11 @@ class ChatController(QObject):
         """Where the loaded family's ``tool_parser`` is looked up (tool calls shown as blocks)."""
         self._registry = registry
 
-    def _on_engine_loaded(self, info: object) -> None:
+    def _on_engine_loaded(self, info: ModelInfo) -> None:
         style: str | None = None
-        if isinstance(info, dict) and self._registry is not None and info.get("family"):
+        if self._registry is not None and info.family:
             try:
-                style = self._registry.get(str(info["family"])).tool_parser
+                style = self._registry.get(info.family).tool_parser
             except Exception:  # a family removed meanwhile: tagged calls are still found
                 style = None
         self.view.tool_style = style
@@ -534,21 +530,21 @@ class ChatController(QObject):
         self._auto_warned = False
         self.view.hide_auto_loss()
 
-    def _note_speedup(self, message_id: int, stats: AnswerStats, info: dict[str, Any]) -> None:
+    def _note_speedup(self, message_id: int, stats: AnswerStats, info: ModelInfo) -> None:
         """Keep this load's speedups; say so when Auto's choice keeps losing (issue 15)."""
-        chosen = info.get("auto")
+        chosen = info.auto
         ratio = stats.speedup
-        loaded = (self.engine.info or {}).get("label")
-        if not isinstance(chosen, dict) or ratio is None or info.get("label") != loaded:
+        loaded = self.engine.info.label if self.engine.info is not None else None
+        if chosen is None or ratio is None or info.label != loaded:
             return
-        if chosen.get("label") == "off":  # Auto chose plain decoding: nothing to lose
+        if chosen.label == "off":  # Auto chose plain decoding: nothing to lose
             return
         self._speedups[message_id] = ratio
         recent = list(self._speedups.values())[-AUTO_WINDOW:]
         if self._auto_warned or sum(r < 1.0 for r in recent) < AUTO_LOSSES:
             return
         self._auto_warned = True
-        self.view.show_auto_loss(str(chosen.get("label", "")), recent)
+        self.view.show_auto_loss(chosen.label, recent)
 
     # --- regenerate, edit, settings --------------------------------------------------------------
     def _message(self, message_id: int) -> Message | None:

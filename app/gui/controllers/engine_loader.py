@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
@@ -28,7 +27,7 @@ from app.core.speculative import DRAFTER_METHODS, SpeculationOptions
 from app.gui.cache_bridge import CacheBridge
 from app.gui.views.auto_panel import calibration_step_text
 from app.gui.views.remote_tab import remember
-from app.gui.workers import LoadJob
+from app.gui.workers import AutoPick, LoadJob, ModelInfo
 
 Loader = Callable[[str, LoadRequest, Callable[[str], None]], Engine]
 
@@ -157,17 +156,16 @@ def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_eng
     if choice.remote is not None:
         return remote_job(choice, loader)
     family, spec, quant = choice.family, choice.spec, choice.quantization
-    info: dict[str, Any] = {
-        "engine": choice.engine,
-        "speculation": speculation_label(choice),
-        "family": family.name,
-        "size": spec.size_label,
-        "quantization": quant,
-        "format": spec.format,
-        # the chat answers with these once the model is loaded (issue 8, item 2)
-        "sampling": choice.sampling,
-        "launch": launch_record(choice),
-    }
+    info = ModelInfo(
+        engine=choice.engine,
+        speculation=speculation_label(choice),
+        family=family.name,
+        size=spec.size_label,
+        quantization=quant,
+        format=spec.format,
+        sampling=choice.sampling,  # the chat answers with it once the model is loaded
+        launch=launch_record(choice),
+    )
 
     def run(progress: Callable[[str], None]) -> Engine:
         progress(QCoreApplication.translate("EngineLoader", "Locating model files"))
@@ -179,7 +177,7 @@ def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_eng
             engine_name, request = plan.engine, plan.request
         # Plain and speculative answers of this target file, engine and thread count are compared
         # (the key stats the file, so it is computed here, on the engine thread).
-        info["baseline_key"] = baseline_key(choice.engine, request.model_path, choice.threads)
+        info.baseline_key = baseline_key(choice.engine, request.model_path, choice.threads)
         return loader(engine_name, request, progress)
 
     return LoadJob(label=model_label(choice), loader=run, info=info)
@@ -191,13 +189,9 @@ def remote_job(choice: LaunchChoice, loader: Loader = load_engine) -> LoadJob:
     no speed baseline (another machine's speed) and no last-launch record (no files to reopen)."""
     target = choice.remote
     assert target is not None
-    info: dict[str, Any] = {
-        "engine": "remote",
-        "speculation": "",
-        "family": target.label,
-        "endpoint": target.endpoint.url,
-        "sampling": choice.sampling,
-    }
+    info = ModelInfo(
+        engine="remote", family=target.label, endpoint=target.endpoint.url, sampling=choice.sampling
+    )
 
     def run(progress: Callable[[str], None]) -> Engine:
         url = target.endpoint.url
@@ -205,8 +199,8 @@ def remote_job(choice: LaunchChoice, loader: Loader = load_engine) -> LoadJob:
         plan = plan_remote(choice)  # the endpoint's key from the keyring, on the engine thread
         engine = loader(plan.engine, plan.request, progress)
         remote = engine if isinstance(engine, RemoteEngine) else None
-        info["server_kind"] = remote.server_kind if remote is not None else ""
-        info["remote_model"] = remote.model if remote is not None else target.model
+        info.server_kind = remote.server_kind if remote is not None else ""
+        info.remote_model = remote.model if remote is not None else target.model
         remember(target.endpoint, target.api_key or "")  # it answered: keep the URL and a typed key
         return engine
 
@@ -218,7 +212,7 @@ def auto_request(
     cache: CacheBridge,
     loader: Loader,
     progress: Callable[[str], None],
-    info: dict[str, Any],
+    info: ModelInfo,
 ) -> tuple[str, LoadRequest]:
     """Auto's load request: the stored calibration's choice, or a calibration now (engine thread).
 
@@ -230,7 +224,7 @@ def auto_request(
     """
     plan = plan_auto(choice, cache.resolve)
     result = auto.load_result(plan.key)
-    info["auto_measured_now"] = result is None
+    info.auto_measured_now = result is None
     if result is None:
         token = cancel_of(progress)
         quiet = LoadProgress(None, token) if token is not None else None
@@ -249,6 +243,6 @@ def auto_request(
             raise LoadCancelled() from exc
         auto.store_result(result)
     chosen = result.choice
-    info["speculation"] = auto_label(chosen.candidate)
-    info["auto"] = {"label": chosen.candidate.label, "why": chosen.why, "stored": result.stored_path}
+    info.speculation = auto_label(chosen.candidate)
+    info.auto = AutoPick(chosen.candidate.label, chosen.why, str(result.stored_path))
     return plan.engine, plan.request(chosen.candidate)

@@ -167,11 +167,11 @@ class LaunchCoordinator(QObject):
     def remeasure(self) -> bool:
         """Forget the current Auto calibration and reload: the load measures again."""
         choice = self.current
-        info = self.engine.info or {}
-        auto_info = info.get("auto") if isinstance(info, dict) else None
-        if choice is None or not choice.auto or not isinstance(auto_info, dict):
+        info = self.engine.info
+        auto_info = info.auto if info is not None else None
+        if choice is None or not choice.auto or auto_info is None:
             return False
-        stored = str(auto_info.get("stored") or "")
+        stored = auto_info.stored
         if stored:
             Path(stored).unlink(missing_ok=True)
         self.start_load(choice)

@@ -6,30 +6,28 @@ Blocking (files resolved, weights loaded): the chat controller calls it through 
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.core.engines.base import Engine, LoadRequest
 from app.core.launch.plan import LaunchChoice, fit_context, load_engine, plan_launch
 from app.core.measure.plain import plain_context
 from app.core.registry import Registry
-from app.core.settings import LastLaunch
 from app.core.speculative import SpeculationOptions
 from app.gui.cache_bridge import CacheBridge
 from app.gui.controllers.engine_loader import Loader
+from app.gui.workers import ModelInfo
 
 
 def plain_engine(
     registry: Registry,
     cache: CacheBridge,
-    info: dict[str, Any],
+    info: ModelInfo,
     prompt_tokens: int,
     completion_tokens: int,
     loader: Loader = load_engine,
 ) -> Engine:
     """Load the engine of ``info`` (the loaded model's launch) without speculation, with a context
     just large enough for the prompt and the answer."""
-    record = info.get("launch")
-    if not isinstance(record, LastLaunch):
+    record = info.launch
+    if record is None:
         raise ValueError("This answer's model was not launched from the registry; it cannot be measured.")
     family, spec, quant = registry.match(record.family, record.format, record.size, record.quantization)
     n_ctx = plain_context(

@@ -71,10 +71,10 @@ class ServerController(QObject):
 
     def _model(self) -> ServedModel | None:
         engine = self.host.current_engine
-        info = self.host.info or {}
-        if engine is None:
+        info = self.host.info
+        if engine is None or info is None:
             return None
-        family = Registry.load().families.get(str(info.get("family", "")))
+        family = Registry.load().families.get(info.family)
         try:
             return served_model(
                 engine,
