@@ -76,7 +76,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         engine.close()
         raise
     stop = threading.Event()
-    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    # Ctrl-C and SIGTERM both stop the server, whatever disposition the process inherited (a
+    # shell starts background jobs with SIGINT ignored, which Python then leaves ignored).
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         if not is_loopback(args.host):
             print(f"warning: listening on {args.host}: other machines can reach this server "
@@ -93,13 +95,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if key_source() != "env":
             print(f"tandem: API key: {key}", file=sys.stderr, flush=True)
         print("tandem: press Ctrl-C to stop", file=sys.stderr, flush=True)
-        try:
-            while not stop.wait(0.5):
-                pass
-        except KeyboardInterrupt:
+        while not stop.wait(0.5):
             pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         server.stop()
         engine.close()
     print("tandem: server stopped", file=sys.stderr)

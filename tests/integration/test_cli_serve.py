@@ -16,13 +16,19 @@ import pytest
 pytestmark = pytest.mark.slow
 
 
-def _serve(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
+def _serve(
+    args: list[str], env: dict[str, str], ignore_sigint: bool = False
+) -> tuple[subprocess.Popen[str], str]:
+    def inherit_ignored_sigint() -> None:  # what a shell's background job starts with
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
     proc = subprocess.Popen(
         [sys.executable, "-m", "app", "serve", *args],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=inherit_ignored_sigint if ignore_sigint else None,
     )
     assert proc.stderr is not None
     deadline = time.monotonic() + 120
@@ -38,6 +44,18 @@ def _serve(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str],
     proc.kill()
     proc.wait()
     raise AssertionError("tandem serve did not start:\n" + "".join(seen))
+
+
+def _stop(proc: subprocess.Popen[str], sig: int) -> tuple[str, str]:
+    """Stop the server with ``sig``; one that does not stop is killed (never left running) and
+    the test fails."""
+    proc.send_signal(sig)
+    try:
+        return proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise AssertionError(f"tandem serve did not stop on {signal.Signals(sig).name}") from None
 
 
 def test_tandem_serve_answers_with_speculation_stats_and_needs_the_key(
@@ -57,8 +75,7 @@ def test_tandem_serve_answers_with_speculation_stats_and_needs_the_key(
         with wrong, pytest.raises(openai.AuthenticationError):
             wrong.models.list()
     finally:
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, err = _stop(proc, signal.SIGINT)
     spec = (r.model_extra or {})["tandem"]["speculative_decoding"]
     assert r.usage is not None and r.usage.completion_tokens == 16
     assert spec["method"] == "draft" and spec["drafted"] > 0 and spec["rounds"] > 0
@@ -77,3 +94,15 @@ def test_serve_refuses_another_address_without_allow_remote(tmp_path: Path) -> N
     )
     assert r.returncode == 2
     assert "--allow-remote" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_serve_stops_on_ctrl_c_and_sigterm_even_with_sigint_ignored_at_start(
+    smollm2_q4: Path, sig: int
+) -> None:
+    proc, _url = _serve(
+        ["--model-path", str(smollm2_q4), "--port", "0"], dict(os.environ), ignore_sigint=True
+    )
+    _out, err = _stop(proc, sig)
+    assert proc.returncode == 0, err
+    assert "server stopped" in err
