@@ -8,14 +8,12 @@ quantizations, whether it fits in memory (issue 10, item 4).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
-import shiboken6
 from PySide6.QtCore import (
     QAbstractItemModel,
     QCoreApplication,
@@ -27,10 +25,10 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap, QStandardItem, QStandardItemModel
 
 from app.core.catalog.fit import FitEstimate, largest_that_fits
-from app.core.catalog.spec_fit import family_estimates
 from app.core.registry import AnySpec, Family, InvalidEntry, Registry
 from app.core.units import human_bytes
 from app.gui.cache_bridge import CacheBridge, Marker, Role
+from app.gui.models.fit_verdicts import FitVerdicts
 from app.gui.ops import Ops
 
 log = logging.getLogger(__name__)
@@ -425,18 +423,13 @@ class Node:
         return self.parent.children.index(self) if self.parent else 0
 
 
-FitKey = tuple[str, int, int]  # family name, id of the family object, context length
-
-
 class SpecTreeModel(QAbstractItemModel):
     """spec (format, size) → "Model" / "Drafter" groups → quantization leaves with markers, and
     a "Memory" column: fits / tight / too large per GGUF target quantization (issue 10).
 
-    The verdicts of a family are computed in one batch on an operations worker when it is shown
-    (file stats and GGUF headers), kept per (family, context length), and recomputed after the
-    ``ops.changed`` broadcast (a download turns a size-based estimate into a header-based one)
-    and when the context length changes; "…" shows until the first answer. Without
-    :meth:`enable_fit` the column stays empty."""
+    The verdicts come from :class:`FitVerdicts` (computed off the GUI thread, kept per family and
+    context length); "…" shows until the first answer. Without :meth:`enable_fit` the column
+    stays empty."""
 
     COLUMNS = 3
 
@@ -445,24 +438,18 @@ class SpecTreeModel(QAbstractItemModel):
         self._cache = cache
         self._root = Node("root")
         self.family: Family | None = None
-        self._ops: Ops | None = None
-        self._context_length: Callable[[], int] = lambda: 4096
-        # (family, ctx) -> (family kept alive for its id, estimates per spec, or the failure)
-        self._fits: dict[FitKey, tuple[Family, list[dict[str, FitEstimate]] | str]] = {}
+        #: the memory verdicts of the shown family, computed off the GUI thread (None: no column)
+        self._verdicts: FitVerdicts | None = None
         #: the recommendations of the last verdict batch asked for (kept with the batch itself)
         self._recommended: dict[int, tuple[list[dict[str, FitEstimate]], list[str | None]]] = {}
-        self._fit_fresh: set[FitKey] = set()
-        self._fit_generation = 0  # bumped by ops.changed: an answer computed before is stale
-        self._fit_task: asyncio.Task[Any] | None = None
         cache.changed.connect(self.refresh_status)  # the one "statuses changed" event (issue 9)
 
     def enable_fit(self, ops: Ops, context_length: Callable[[], int]) -> None:
         """Show memory verdicts, computed through ``ops`` at ``context_length()`` tokens (the
         settings' length, capped at the family's)."""
-        self._ops = ops
-        self._context_length = context_length
-        ops.changed.connect(self._on_ops_changed)
-        self._request_fit()
+        self._verdicts = FitVerdicts(ops, self._cache, context_length, lambda: self.family, self)
+        self._verdicts.changed.connect(self._emit_fit_changed)
+        self._verdicts.request()
 
     def set_family(self, family: Family | None) -> None:
         self.beginResetModel()
@@ -472,11 +459,13 @@ class SpecTreeModel(QAbstractItemModel):
             for spec in family.specs:
                 self._root.children.append(self._build_spec(family, spec))
         self.endResetModel()
-        self._request_fit(fresh_view=True)
+        if self._verdicts is not None:
+            self._verdicts.request(fresh_view=True)
 
     def refresh_status(self) -> None:
         """Re-read the markers in place (a reset would collapse the tree and drop the selection)."""
-        self._request_fit()  # the context length may have changed with the settings
+        if self._verdicts is not None:
+            self._verdicts.request()  # the context length may have changed with the settings
         family = self.family
         if family is None:
             return
@@ -636,21 +625,14 @@ class SpecTreeModel(QAbstractItemModel):
     # -- memory fit (issue 10) -------------------------------------------------------------
     def fit_context(self) -> int:
         """The context length the verdicts are for: the settings' length capped at the family's."""
-        ctx = self._context_length()
-        return min(ctx, self.family.context_length) if self.family is not None else ctx
-
-    def _fit_key(self) -> FitKey | None:
-        family = self.family
-        return None if family is None else (family.name, id(family), self.fit_context())
+        return self._verdicts.context() if self._verdicts is not None else 4096
 
     def _fit_entry(self) -> list[dict[str, FitEstimate]] | str | None:
-        key = self._fit_key()
-        hit = self._fits.get(key) if key is not None else None
-        return hit[1] if hit is not None else None
+        return self._verdicts.entry() if self._verdicts is not None else None
 
     def fitting(self) -> bool:
         """A batch of verdicts is being computed (tests, and "…" in the column)."""
-        return self._fit_task is not None and not self._fit_task.done()
+        return self._verdicts is not None and self._verdicts.busy()
 
     def spec_row(self, node: Node) -> int:
         while node.parent is not None and node.parent is not self._root:
@@ -659,7 +641,7 @@ class SpecTreeModel(QAbstractItemModel):
 
     def _fit_applies(self, node: Node) -> bool:
         return (
-            self._ops is not None
+            self._verdicts is not None
             and node.kind == "quant"
             and node.role == "target"
             and node.spec is not None
@@ -713,49 +695,6 @@ class SpecTreeModel(QAbstractItemModel):
             color = VERDICT_COLORS.get(est.verdict)
             return QColor(color) if color else None
         return None
-
-    def _on_ops_changed(self) -> None:
-        """Files may have come or gone: every kept verdict is stale (shown until recomputed)."""
-        self._fit_generation += 1
-        self._fit_fresh.clear()
-        self._request_fit()
-
-    def _request_fit(self, fresh_view: bool = False) -> None:
-        """Compute the shown family's verdicts unless they are fresh. ``fresh_view``: the tree was
-        just reset, so it already shows what is known; no repaint is asked for until results come."""
-        ops = self._ops
-        key = self._fit_key()
-        if ops is None or ops.closed or key is None or key in self._fit_fresh:
-            return
-        if key not in self._fits and not fresh_view:
-            self._emit_fit_changed()  # "…" where the old context's verdicts were
-        if self._fit_task is None or self._fit_task.done():
-            self._fit_task = ops.spawn(self._fit_loop())
-
-    async def _fit_loop(self) -> None:
-        """Compute until the shown (family, context) is fresh; the latest request wins."""
-        assert self._ops is not None
-        while shiboken6.isValid(self):
-            family, key = self.family, self._fit_key()
-            if family is None or key is None or key in self._fit_fresh:
-                return
-            hubs: list[str | None] = [self._cache.hub_for(s) for s in family.specs]
-            generation = self._fit_generation
-            result: list[dict[str, FitEstimate]] | str
-            try:
-                result = await self._ops.run(family_estimates, family, hubs, key[2])
-            except Exception as exc:  # an unreadable file: one line on hover, never a traceback
-                log.info("memory estimate failed for %s", family.name, exc_info=True)
-                result = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            if not shiboken6.isValid(self):
-                return
-            if len(self._fits) > 64:
-                self._fits.clear()
-            self._fits[key] = (family, result)
-            if generation == self._fit_generation:
-                self._fit_fresh.add(key)
-            if key == self._fit_key():
-                self._emit_fit_changed()
 
     def _emit_fit_changed(self) -> None:
         for spec_node in self._root.children:
