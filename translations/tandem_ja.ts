@@ -231,6 +231,14 @@
             <translation>モデル未読み込み</translation>
         </message>
         <message>
+            <source>The model is still loading.</source>
+            <translation>モデルはまだ読み込み中です。</translation>
+        </message>
+        <message>
+            <source>Your message stays in the box; send it again once the load bar is gone.</source>
+            <translation>メッセージは入力欄に残っています。読み込みバーが消えたら、もう一度送信してください。</translation>
+        </message>
+        <message>
             <source>No model is loaded.</source>
             <translation>モデルが読み込まれていません。</translation>
         </message>
@@ -979,6 +987,7 @@
         <name>LaunchDialog</name>
         <message>
             <source>This engine is not available here: {reason}</source>
+            <extracomment>Each note code's sentence, in the dialog's translation context (the sentences and their translations are the ones the dialog always had); parameters are filled in by ``_say``.</extracomment>
             <translation>このエンジンはここでは使えません：{reason}</translation>
         </message>
         <message>
@@ -1053,6 +1062,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>These sampling values cannot be used: {detail}</source>
+            <extracomment>A note code without a sentence of its own: a sampling value the form refused.</extracomment>
             <translation>これらのサンプリング値は使用できません: {detail}</translation>
         </message>
         <message>
@@ -1579,7 +1589,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>Variant</source>
-            <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges). the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
+            <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges). the memory verdicts of the shown family, computed off the GUI thread (None: no column) the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
             <translation>バリアント</translation>
         </message>
         <message>

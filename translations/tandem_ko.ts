@@ -231,6 +231,14 @@
             <translation>모델 없음</translation>
         </message>
         <message>
+            <source>The model is still loading.</source>
+            <translation>모델을 아직 불러오는 중입니다.</translation>
+        </message>
+        <message>
+            <source>Your message stays in the box; send it again once the load bar is gone.</source>
+            <translation>메시지는 입력란에 남아 있습니다. 로딩 막대가 사라지면 다시 보내세요.</translation>
+        </message>
+        <message>
             <source>No model is loaded.</source>
             <translation>불러온 모델이 없습니다.</translation>
         </message>
@@ -979,6 +987,7 @@
         <name>LaunchDialog</name>
         <message>
             <source>This engine is not available here: {reason}</source>
+            <extracomment>Each note code's sentence, in the dialog's translation context (the sentences and their translations are the ones the dialog always had); parameters are filled in by ``_say``.</extracomment>
             <translation>이 엔진은 여기서 사용할 수 없습니다: {reason}</translation>
         </message>
         <message>
@@ -1053,6 +1062,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>These sampling values cannot be used: {detail}</source>
+            <extracomment>A note code without a sentence of its own: a sampling value the form refused.</extracomment>
             <translation>이 샘플링 값은 사용할 수 없습니다: {detail}</translation>
         </message>
         <message>
@@ -1579,7 +1589,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>Variant</source>
-            <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges). the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
+            <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges). the memory verdicts of the shown family, computed off the GUI thread (None: no column) the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
             <translation>변형</translation>
         </message>
         <message>

@@ -231,6 +231,14 @@
             <translation>未加载模型</translation>
         </message>
         <message>
+            <source>The model is still loading.</source>
+            <translation>模型仍在加载中。</translation>
+        </message>
+        <message>
+            <source>Your message stays in the box; send it again once the load bar is gone.</source>
+            <translation>你的消息仍保留在输入框中；加载条消失后请再次发送。</translation>
+        </message>
+        <message>
             <source>No model is loaded.</source>
             <translation>尚未加载模型。</translation>
         </message>
@@ -979,6 +987,7 @@
         <name>LaunchDialog</name>
         <message>
             <source>This engine is not available here: {reason}</source>
+            <extracomment>Each note code's sentence, in the dialog's translation context (the sentences and their translations are the ones the dialog always had); parameters are filled in by ``_say``.</extracomment>
             <translation>此引擎在这里不可用：{reason}</translation>
         </message>
         <message>
@@ -1053,6 +1062,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>These sampling values cannot be used: {detail}</source>
+            <extracomment>A note code without a sentence of its own: a sampling value the form refused.</extracomment>
             <translation>这些采样值无法使用：{detail}</translation>
         </message>
         <message>
@@ -1579,7 +1589,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>Variant</source>
-            <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges). the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
+            <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges). the memory verdicts of the shown family, computed off the GUI thread (None: no column) the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
             <translation>版本</translation>
         </message>
         <message>

@@ -232,3 +232,33 @@ def test_an_unregistered_last_launch_falls_back_with_a_note(make_window: Any, qt
         w.load_startup_model()
     assert loaded.args[0].family == "smollm2-135m-instruct"
     assert "unregistered-since Q4_0 could not be reopened: unknown model" in w.banner.text.text()
+
+
+def test_sending_while_the_model_loads_says_so_and_keeps_the_message(make_window: Any, qtbot: Any) -> None:
+    """A newcomer types during the first load (Auto measuring takes a while): the banner says the
+    model is still loading, not that none is loaded, and the message stays in the box."""
+    import threading
+
+    from tests.gui.conftest import ScriptedEngine
+
+    release = threading.Event()
+    engine = ScriptedEngine(text="ready now")
+
+    def slow_load(_engine_name: str, _req: Any, progress: Any) -> ScriptedEngine:
+        progress("loading scripted engine")
+        release.wait(30)
+        return engine
+
+    w = make_window(loader=slow_load)
+    try:
+        w.load_default_model()
+        qtbot.waitUntil(lambda: w.engine.busy, timeout=10_000)
+        w.chat_view.composer.input.setPlainText("Name three primary colours.")
+        with qtbot.waitSignal(w.errors.raised, timeout=5000) as blocker:
+            w.chat_view.composer.button.click()
+        assert blocker.args[0].message == "The model is still loading."
+        assert "stays in the box" in blocker.args[0].hint
+        assert w.chat_view.composer.input.toPlainText() == "Name three primary colours."
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: w.engine.is_loaded, timeout=30_000)

@@ -227,14 +227,22 @@ class ChatController(QObject):
         if self._busy_here():
             return
         if not self.engine.is_loaded:
-            self.errors.report(
-                GenerationError(
+            if self.engine.busy:  # a load (or Auto's measuring) is under way: the message waits
+                error = GenerationError(
+                    QCoreApplication.translate("ChatController", "The model is still loading."),
+                    QCoreApplication.translate(
+                        "ChatController",
+                        "Your message stays in the box; send it again once the load bar is gone.",
+                    ),
+                )
+            else:
+                error = GenerationError(
                     QCoreApplication.translate("ChatController", "No model is loaded."),
                     QCoreApplication.translate(
                         "ChatController", "Load a model from the Models page, then send again."
                     ),
                 )
-            )
+            self.errors.report(error)
             return
         cid = self._ensure_conversation(text)
         msg = self.store.add_message(cid, "user", text)
