@@ -7,10 +7,13 @@ conftest's thread-leak check passes; waits use signals with timeouts, never slee
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -137,6 +140,35 @@ def make_window(qtbot: Any) -> Iterator[Callable[..., Any]]:
         window.deleteLater()
     # a window left alive after its test would receive later tests' language switches
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+#: Auto's calibrations measured by earlier tests of this session (removed when the session ends).
+_CALIBRATIONS = Path(tempfile.mkdtemp(prefix="tandem-test-calibrations-"))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    shutil.rmtree(_CALIBRATIONS, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _shared_calibrations(request: pytest.FixtureRequest, _isolated_home: Path) -> Iterator[None]:
+    """Auto's calibration of a model is measured once per test session, not in every window.
+
+    A real-engine window launches with Auto, which measures on first use (20-40 s on 2 cores for
+    the embedded model) and stores the result in the test's own home. What one test stored is
+    copied into the next tests' homes, as it would persist on a user's machine; a test about the
+    first measurement itself is marked ``fresh_calibration`` and starts with none."""
+    from app.core import paths
+
+    store = paths.data_dir() / "calibration"
+    if request.node.get_closest_marker("fresh_calibration") is None:
+        store.mkdir(parents=True, exist_ok=True)
+        for kept in _CALIBRATIONS.glob("*.json"):
+            shutil.copy2(kept, store / kept.name)
+    yield
+    for made in store.glob("*.json") if store.is_dir() else ():
+        if not (_CALIBRATIONS / made.name).exists():
+            shutil.copy2(made, _CALIBRATIONS / made.name)
 
 
 @pytest.fixture(autouse=True)

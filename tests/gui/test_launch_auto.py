@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from app.core.launch import auto
 from app.core.launch.plan import LaunchChoice, plan_auto
 from app.gui.cache_bridge import CacheBridge
@@ -102,6 +104,7 @@ def test_remeasure_runs_and_can_be_cancelled(make_window: Any, qtbot: Any) -> No
     assert panel.why.text() == result.choice.why
 
 
+@pytest.mark.fresh_calibration
 def test_first_start_measures_then_answers_with_auto(make_window: Any, qtbot: Any) -> None:
     """A fresh install: nothing stored, the default model's load measures first (the load bar
     shows the fraction and says so), then loads Auto's choice and stores it."""
