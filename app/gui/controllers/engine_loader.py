@@ -70,9 +70,10 @@ def speculation_label(choice: LaunchChoice) -> str:
 
 
 def model_label(choice: LaunchChoice) -> str:
+    """The loaded model as the window names it, its size as the browser writes it (135M, E4B)."""
     if choice.remote is not None:
         return choice.remote.label
-    return f"{choice.family.name} {choice.spec.size_label} {choice.quantization}"
+    return f"{choice.family.name} {choice.spec.size_text} {choice.quantization}"
 
 
 def launch_record(choice: LaunchChoice) -> LastLaunch:
