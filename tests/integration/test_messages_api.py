@@ -8,7 +8,7 @@ the real-engine path checks that tools and tool results pass through.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,19 +17,12 @@ import httpx
 import pytest
 
 from app.core.engines.base import (
-    CancelToken,
-    ChatMessage,
-    Event,
-    Finished,
-    GenerationError,
     LoadRequest,
-    Round,
-    Sampling,
-    TextDelta,
 )
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.serving import Limits, LocalServer, ServedModel, ServedRequest, ServerConfig
 from app.core.speculative import SpeculationOptions
+from tests.integration.scripted_engine import EXPECTED, GEMMA_ANSWER, Script
 
 pytestmark = pytest.mark.slow
 
@@ -225,72 +218,12 @@ def test_real_engine_takes_tools_and_a_tool_result_turn(q4_engine: LlamaCppEngin
 
 
 # --- tool calls: a scripted engine writes the model's output (the server is real) ------------------
-Q = '<|"|>'
-SEED = 'The user said "你好" (Hello), a simple greeting.'
-GEMMA_ANSWER = (
-    f"Routing.<|tool_call>call:route{{intent:{Q}greeting{Q},reason:{Q}{SEED}{Q}}}<tool_call|>"
-    f"<|tool_call>call:get_weather{{location:{Q}Shanghai{Q},days:3}}<tool_call|>"
-)
 WEATHER = {
     "name": "get_weather",
     "description": "Weather for a city",
     "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}},
 }
 TOOLS = [{"name": "route", "input_schema": {"type": "object"}}, WEATHER]
-EXPECTED = [
-    ("route", {"intent": "greeting", "reason": SEED}),
-    ("get_weather", {"location": "Shanghai", "days": 3}),
-]
-
-
-class Script:
-    """Writes a fixed answer in 3-character deltas; records what it was given; may fail or add
-    calls of its own on Finished (as llama.cpp does for templates it knows)."""
-
-    name = "scripted"
-    model_path = "scripted"
-    spec_kind = "scripted"
-    supports_tools = True
-    candidates_with_speculation = False
-
-    def __init__(
-        self, text: str, engine_calls: list[dict[str, object]] | None = None, fail: bool = False
-    ) -> None:
-        self.text = text
-        self.engine_calls = engine_calls
-        self.fail = fail
-        self.seen: list[tuple[list[ChatMessage], Any, Any]] = []
-
-    def generate(
-        self,
-        messages: Sequence[ChatMessage],
-        sampling: Sampling,
-        cancel: CancelToken | None = None,
-        top_logprobs: int = 0,
-        tools: Sequence[dict[str, Any]] | None = None,
-        tool_choice: Any = None,
-    ) -> Iterator[Event]:
-        self.seen.append((list(messages), tools, tool_choice))
-        pieces = [self.text[i : i + 3] for i in range(0, len(self.text), 3)]
-        for i, piece in enumerate(pieces):
-            yield Round(i, 2, 1, 1)
-            yield TextDelta(piece)
-            if self.fail and i == 1:
-                raise GenerationError("the scripted engine failed")
-        yield Finished(
-            "stop",
-            12,
-            len(pieces),
-            1.0,
-            10.0,
-            2 * len(pieces),
-            len(pieces),
-            len(pieces),
-            tool_calls=self.engine_calls,
-        )
-
-    def close(self) -> None:
-        pass
 
 
 def _calls(message: anthropic.types.Message) -> list[tuple[str, object]]:

@@ -1,8 +1,9 @@
 """The local OpenAI- and Anthropic-compatible server: a Starlette app run by uvicorn on its own thread.
 
 ``LocalServer(model, config).start()`` binds (127.0.0.1 by default), serves ``GET /v1/models``,
-``POST /v1/chat/completions`` (OpenAI) and ``POST /v1/messages`` (Anthropic,
-:mod:`app.core.serving.messages_api`), SSE when ``stream`` is true, until :meth:`LocalServer.stop`.
+``POST /v1/chat/completions`` and ``POST /v1/responses`` (OpenAI, :mod:`~app.core.serving.protocol`,
+:mod:`~app.core.serving.responses_api`) and ``POST /v1/messages`` (Anthropic,
+:mod:`~app.core.serving.messages_api`), SSE when ``stream`` is true, until :meth:`LocalServer.stop`.
 Every request needs the key (``Authorization: Bearer <key>`` or ``x-api-key: <key>``); bodies and
 ``max_tokens`` are bounded; errors use the shape of the API the path belongs to.
 
@@ -44,6 +45,7 @@ from app.core.cancel import CancelToken
 from app.core.engines.base import ContextLengthError, Engine, EngineError, Event
 from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
+from app.core.serving import responses_api as R
 from app.core.serving.keys import matches
 from app.core.serving.tool_stream import Piece, ToolCallStream
 
@@ -406,6 +408,7 @@ class LocalServer:
             Route("/v1/models", self._models, methods=["GET"]),
             Route("/v1/chat/completions", self._chat, methods=["POST"]),
             Route("/v1/messages", self._messages, methods=["POST"]),
+            Route("/v1/responses", self._responses, methods=["POST"]),
         ]
         app = Starlette(
             routes=routes, middleware=middleware, exception_handlers={404: _not_found, 405: _not_allowed}
@@ -525,6 +528,35 @@ class LocalServer:
             self._pumps.add(pump)
         pump.thread.start()
         return pump
+
+    async def _responses(self, request: Request) -> Response:
+        """OpenAI's ``POST /v1/responses``: the same queue, engine and answer, Responses shapes."""
+        try:
+            model, req = await self._admit(request, R.parse_request)
+        except P.ApiError as exc:
+            return _error_response(exc)
+        pump = self._start_pump(model, req, _client_of(request))
+        if req.stream:
+            return StreamingResponse(
+                self._responses_stream(pump, model, req), media_type="text/event-stream", headers=_SSE_HEADERS
+            )
+        try:
+            try:
+                text, calls = await self._whole_answer(pump, model, req, request)
+            except EngineError as exc:
+                pump.status, pump.error = "error", str(exc)
+                return _error_response(_engine_error(exc))
+            body = R.response(
+                R.response_id(),
+                model.model_id,
+                int(time.time()),
+                R.output_of(text, calls),
+                pump.answer,
+                model.spec_method,
+            )
+            return JSONResponse(body)
+        finally:
+            pump.side_done()
 
     async def _whole_answer(
         self, pump: _Pump, model: ServedModel, req: P.ChatRequest, request: Request
@@ -666,6 +698,37 @@ class LocalServer:
                 tandem=P.extension(answer, model.spec_method),
             )
             yield M.event("message_stop")
+            pump.status, pump.tool_calls = "ok", n_calls
+        finally:  # the client left (the task was cancelled) or the answer is complete
+            pump.cancel.cancel()
+            pump.side_done()
+
+    async def _responses_stream(
+        self, pump: _Pump, model: ServedModel, req: P.ChatRequest
+    ) -> AsyncIterator[bytes]:
+        """A Responses stream: a message item while text comes, one function_call item per call."""
+        events = R.ResponseEvents(model.model_id, model.spec_method)
+        splitter = ToolCallStream(model.tool_style if req.tools else None)
+        n_calls = 0
+        try:
+            for data in events.start():
+                yield data
+            try:
+                async for piece in _pieces(pump, splitter):
+                    if isinstance(piece, str):
+                        out = events.text(piece)
+                    else:
+                        out = events.call(piece)
+                        n_calls += 1
+                    for data in out:
+                        yield data
+            except EngineError as exc:
+                pump.status, pump.error = "error", str(exc)
+                for data in events.fail(_engine_error(exc), pump.answer):
+                    yield data
+                return
+            for data in events.finish(pump.answer):
+                yield data
             pump.status, pump.tool_calls = "ok", n_calls
         finally:  # the client left (the task was cancelled) or the answer is complete
             pump.cancel.cancel()
