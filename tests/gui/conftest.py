@@ -10,7 +10,7 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -36,6 +36,7 @@ class ScriptedEngine:
     model_path = "scripted"
     spec_kind: str | None = "scripted"
     supports_tools = False
+    supports_structured_output = False
     candidates_with_speculation = False
 
     def __init__(
@@ -64,6 +65,7 @@ class ScriptedEngine:
         top_logprobs: int = 0,
         tools: Sequence[dict[str, Any]] | None = None,
         tool_choice: Any = None,
+        response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
         words = self.text.split(" ")
         emitted = 0

@@ -3,7 +3,7 @@ markup the tiny real model cannot write), records what it was given, and may fai
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from app.core.engines.base import (
@@ -37,6 +37,7 @@ class Script:
     model_path = "scripted"
     spec_kind = "scripted"
     supports_tools = True
+    supports_structured_output = True
     candidates_with_speculation = False
 
     def __init__(
@@ -55,6 +56,7 @@ class Script:
         top_logprobs: int = 0,
         tools: Sequence[dict[str, Any]] | None = None,
         tool_choice: Any = None,
+        response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
         self.seen.append((list(messages), tools, tool_choice))
         pieces = [self.text[i : i + 3] for i in range(0, len(self.text), 3)]

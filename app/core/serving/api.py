@@ -42,7 +42,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.core.answer import Answer, AnswerCollector
 from app.core.cancel import CancelToken
-from app.core.engines.base import ContextLengthError, Engine, EngineError, Event
+from app.core.engines.base import (
+    ContextLengthError,
+    Engine,
+    EngineError,
+    Event,
+    InvalidRequestError,
+    structured_refusal,
+)
 from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
 from app.core.serving import responses_api as R
@@ -456,6 +463,13 @@ class LocalServer:
                 param="tools",
                 code="unsupported",
             )
+        if req.response_format is not None and not model.engine.supports_structured_output:
+            raise P.ApiError(
+                400,
+                structured_refusal(f"the {model.engine.name} engine"),
+                param="response_format",
+                code="unsupported",
+            )
         if not self.admission.try_enter():
             raise P.ApiError(
                 429,
@@ -508,7 +522,12 @@ class LocalServer:
 
         def events() -> Iterator[Event]:
             return model.engine.generate(
-                req.messages, req.sampling, pump.cancel, tools=req.tools or None, tool_choice=req.tool_choice
+                req.messages,
+                req.sampling,
+                pump.cancel,
+                tools=req.tools or None,
+                tool_choice=req.tool_choice,
+                response_format=req.response_format,
             )
 
         def ended(p: _Pump) -> None:
@@ -773,6 +792,8 @@ def _model_entry(model: ServedModel) -> dict[str, Any]:
 def _engine_error(exc: EngineError) -> P.ApiError:
     if isinstance(exc, ContextLengthError):
         return P.ApiError(400, str(exc), param="messages", code="context_length_exceeded")
+    if isinstance(exc, InvalidRequestError):
+        return P.ApiError(400, str(exc), code="invalid_request")
     return P.ApiError(500, exc.user_message(), "server_error")
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from app.core.answer import Answer
 from app.core.engines.base import ChatMessage, Sampling, SamplingError, check_max_tokens
-from app.core.serving.protocol import ApiError, ChatRequest, Limits, extension
+from app.core.serving.protocol import ApiError, ChatRequest, Limits, extension, json_schema_format
 
 #: Anthropic's error type for each HTTP status Tandem answers with
 ERROR_TYPES = {
@@ -218,6 +218,16 @@ def tool_choice_of(raw: Any) -> tuple[Any, bool]:
     raise ApiError(400, "tool_choice: expected {'type': 'auto' | 'any' | 'none' | 'tool', ...}")
 
 
+def output_format_of(raw: Any) -> dict[str, Any] | None:
+    """Structured outputs' ``output_format`` (``{"type": "json_schema", "schema": {...}}``) ->
+    chat's ``response_format``."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or raw.get("type") != "json_schema":
+        raise ApiError(400, "output_format: expected {'type': 'json_schema', 'schema': {...}}")
+    return json_schema_format(None, raw.get("schema"), True, "output_format")
+
+
 def parse_request(body: Any, limits: Limits) -> ChatRequest:
     """Check a decoded Messages body; :class:`ApiError` (400) names the offending field."""
     if not isinstance(body, dict):
@@ -265,6 +275,7 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
         tools=tools,
         tool_choice=tool_choice if tools else None,
         model=model,
+        response_format=output_format_of(body.get("output_format")),
     )
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from app.core.answer import Answer
 from app.core.engines.base import ChatMessage, Sampling, SamplingError, check_max_tokens
-from app.core.serving.protocol import ApiError, ChatRequest, Limits, call_id, extension
+from app.core.serving.protocol import ApiError, ChatRequest, Limits, call_id, extension, json_schema_format
 
 _TEXT_PARTS = ("text", "input_text", "output_text")
 
@@ -146,6 +146,23 @@ def tool_choice_of(raw: Any) -> Any:
     raise ApiError(400, "tool_choice: expected auto, required, none or a function", param="tool_choice")
 
 
+def text_format_of(text: Any) -> dict[str, Any] | None:
+    """``text.format`` (text, json_object, or json_schema with ``name`` / ``schema`` / ``strict``
+    on the format itself) -> chat's ``response_format``."""
+    if text is None:
+        return None
+    fmt = text.get("format") if isinstance(text, dict) else "?"
+    kind = fmt.get("type") if isinstance(fmt, dict) else None
+    if fmt is None or kind == "text":
+        return None
+    if kind == "json_object":
+        return {"type": "json_object"}
+    if kind == "json_schema":
+        assert isinstance(fmt, dict)
+        return json_schema_format(fmt.get("name"), fmt.get("schema"), fmt.get("strict"), "text.format")
+    raise ApiError(400, "text.format: expected type text, json_object or json_schema", param="text.format")
+
+
 def parse_request(body: Any, limits: Limits) -> ChatRequest:
     """Check a decoded Responses body; :class:`ApiError` (400) names the offending field."""
     if not isinstance(body, dict):
@@ -193,6 +210,7 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
         tools=tools,
         tool_choice=tool_choice if tools else None,
         model=model,
+        response_format=text_format_of(body.get("text")),
     )
 
 
