@@ -463,6 +463,7 @@ class LocalServer:
                 param="tools",
                 code="unsupported",
             )
+        P.check_speculation(req.speculation, model.spec_method)
         if req.response_format is not None and not model.engine.supports_structured_output:
             raise P.ApiError(
                 400,

@@ -27,7 +27,14 @@ from typing import Any
 
 from app.core.answer import Answer
 from app.core.engines.base import ChatMessage, Sampling, SamplingError, check_max_tokens
-from app.core.serving.protocol import ApiError, ChatRequest, Limits, extension, json_schema_format
+from app.core.serving.protocol import (
+    ApiError,
+    ChatRequest,
+    Limits,
+    extension,
+    json_schema_format,
+    speculation_of,
+)
 
 #: Anthropic's error type for each HTTP status Tandem answers with
 ERROR_TYPES = {
@@ -276,6 +283,7 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
         tool_choice=tool_choice if tools else None,
         model=model,
         response_format=output_format_of(body.get("output_format")),
+        speculation=speculation_of(body),
     )
 
 

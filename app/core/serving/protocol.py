@@ -76,6 +76,8 @@ class ChatRequest:
     model: str | None = None
     #: a JSON object or schema the answer must follow, in chat's shape (:func:`response_format_of`)
     response_format: dict[str, Any] | None = None
+    #: ``tandem.speculation`` of the request: "auto" (what is loaded), "off" or a method name
+    speculation: str = "auto"
 
 
 def _number(body: dict[str, Any], key: str, default: float) -> float:
@@ -177,6 +179,36 @@ def response_format_of(raw: Any, param: str = "response_format") -> dict[str, An
     raise ApiError(400, f"{param}: expected type text, json_object or json_schema", param=param)
 
 
+def speculation_of(body: dict[str, Any]) -> str:
+    """The request's ``tandem: {"speculation": ...}`` ("auto" when absent)."""
+    ext = body.get("tandem")
+    if ext is None:
+        return "auto"
+    value = ext.get("speculation", "auto") if isinstance(ext, dict) else None
+    if not isinstance(value, str) or not value.strip():
+        raise ApiError(
+            400, 'tandem.speculation: expected "off", "auto" or a method name', param="tandem.speculation"
+        )
+    return value.strip().lower()
+
+
+def check_speculation(requested: str, loaded: str | None) -> None:
+    """Honour ``tandem.speculation`` or refuse it. The engines cannot change speculation per request
+    (llama.cpp's per-request overrides are compiled out of xllamacpp; MLX's loop is built at load),
+    so a request may ask for what runs: "auto", the loaded method, or "off" when none is loaded."""
+    running = loaded or "off"
+    if requested in ("auto", running):
+        return
+    raise ApiError(
+        400,
+        f"tandem.speculation: {requested!r} cannot be honoured: this server runs "
+        f"{'no speculation' if loaded is None else repr(loaded)}, and speculation cannot change per "
+        f'request (it needs a reload); send "auto" or {running!r}',
+        param="tandem.speculation",
+        code="speculation_unavailable",
+    )
+
+
 def parse_request(body: Any, limits: Limits) -> ChatRequest:
     """Check a decoded request body; :class:`ApiError` (400) names the offending field."""
     if not isinstance(body, dict):
@@ -242,6 +274,7 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
         tool_choice=tool_choice if tools else None,
         model=model,
         response_format=response_format_of(body.get("response_format")),
+        speculation=speculation_of(body),
     )
 
 

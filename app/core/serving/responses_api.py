@@ -27,7 +27,15 @@ from typing import Any
 
 from app.core.answer import Answer
 from app.core.engines.base import ChatMessage, Sampling, SamplingError, check_max_tokens
-from app.core.serving.protocol import ApiError, ChatRequest, Limits, call_id, extension, json_schema_format
+from app.core.serving.protocol import (
+    ApiError,
+    ChatRequest,
+    Limits,
+    call_id,
+    extension,
+    json_schema_format,
+    speculation_of,
+)
 
 _TEXT_PARTS = ("text", "input_text", "output_text")
 
@@ -211,6 +219,7 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
         tool_choice=tool_choice if tools else None,
         model=model,
         response_format=text_format_of(body.get("text")),
+        speculation=speculation_of(body),
     )
 
 
