@@ -979,6 +979,7 @@
         <name>LaunchDialog</name>
         <message>
             <source>This engine is not available here: {reason}</source>
+            <extracomment>Each note code's sentence, in the dialog's translation context (the sentences and their translations are the ones the dialog always had); parameters are filled in by ``_say``.</extracomment>
             <translation>This engine is not available here: {reason}</translation>
         </message>
         <message>
@@ -1053,6 +1054,7 @@ Compatible: {reason}</translation>
         </message>
         <message>
             <source>These sampling values cannot be used: {detail}</source>
+            <extracomment>A note code without a sentence of its own: a sampling value the form refused.</extracomment>
             <translation>These sampling values cannot be used: {detail}</translation>
         </message>
         <message>
@@ -1865,12 +1867,12 @@ Compatible: {reason}</translation>
             <translation>Local server</translation>
         </message>
         <message>
-            <source>OpenAI-compatible API of the loaded model</source>
-            <translation>OpenAI-compatible API of the loaded model</translation>
+            <source>OpenAI- and Anthropic-compatible API of the loaded model</source>
+            <translation>OpenAI- and Anthropic-compatible API of the loaded model</translation>
         </message>
         <message>
-            <source>API key (send as 'Authorization: Bearer &lt;key&gt;'):</source>
-            <translation>API key (send as 'Authorization: Bearer &lt;key&gt;'):</translation>
+            <source>API key (send as 'Authorization: Bearer &lt;key&gt;' or 'x-api-key: &lt;key&gt;'):</source>
+            <translation>API key (send as 'Authorization: Bearer &lt;key&gt;' or 'x-api-key: &lt;key&gt;'):</translation>
         </message>
         <message>
             <source>Copy</source>
@@ -1885,12 +1887,28 @@ Compatible: {reason}</translation>
             <translation>Served requests</translation>
         </message>
         <message>
+            <source>Use with an agent</source>
+            <translation>Use with an agent</translation>
+        </message>
+        <message>
+            <source>Paste these settings into the terminal that starts the agent: Claude Code uses the Anthropic lines, OpenAI clients the OpenAI lines. Copy fills in the key.</source>
+            <translation>Paste these settings into the terminal that starts the agent: Claude Code uses the Anthropic lines, OpenAI clients the OpenAI lines. Copy fills in the key.</translation>
+        </message>
+        <message>
+            <source>Copy settings</source>
+            <translation>Copy settings</translation>
+        </message>
+        <message>
             <source>Not running</source>
             <translation>Not running</translation>
         </message>
         <message>
             <source>Warning: the server listens on all network addresses; anyone who has the key can use it.</source>
             <translation>Warning: the server listens on all network addresses; anyone who has the key can use it.</translation>
+        </message>
+        <message>
+            <source>OpenAI clients (chat completions, Responses)</source>
+            <translation>OpenAI clients (chat completions, Responses)</translation>
         </message>
     </context>
     <context>
@@ -1905,8 +1923,8 @@ Compatible: {reason}</translation>
             <translation>Local server</translation>
         </message>
         <message>
-            <source>Serve the loaded model to other programs over an OpenAI-compatible API</source>
-            <translation>Serve the loaded model to other programs over an OpenAI-compatible API</translation>
+            <source>Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs</source>
+            <translation>Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs</translation>
         </message>
         <message>
             <source>Starting…</source>

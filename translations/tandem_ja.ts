@@ -979,6 +979,7 @@
         <name>LaunchDialog</name>
         <message>
             <source>This engine is not available here: {reason}</source>
+            <extracomment>Each note code's sentence, in the dialog's translation context (the sentences and their translations are the ones the dialog always had); parameters are filled in by ``_say``.</extracomment>
             <translation>このエンジンはここでは使えません：{reason}</translation>
         </message>
         <message>
@@ -1053,6 +1054,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>These sampling values cannot be used: {detail}</source>
+            <extracomment>A note code without a sentence of its own: a sampling value the form refused.</extracomment>
             <translation>これらのサンプリング値は使用できません: {detail}</translation>
         </message>
         <message>
@@ -1865,12 +1867,12 @@ Compatible: {reason}</source>
             <translation>ローカルサーバー</translation>
         </message>
         <message>
-            <source>OpenAI-compatible API of the loaded model</source>
-            <translation>読み込んだモデルの OpenAI 互換 API</translation>
+            <source>OpenAI- and Anthropic-compatible API of the loaded model</source>
+            <translation>読み込んだモデルの OpenAI・Anthropic 互換 API</translation>
         </message>
         <message>
-            <source>API key (send as 'Authorization: Bearer &lt;key&gt;'):</source>
-            <translation>API キー（'Authorization: Bearer &lt;key&gt;' として送信）:</translation>
+            <source>API key (send as 'Authorization: Bearer &lt;key&gt;' or 'x-api-key: &lt;key&gt;'):</source>
+            <translation>API キー（'Authorization: Bearer &lt;key&gt;' または 'x-api-key: &lt;key&gt;' として送信）：</translation>
         </message>
         <message>
             <source>Copy</source>
@@ -1885,12 +1887,28 @@ Compatible: {reason}</source>
             <translation>処理したリクエスト</translation>
         </message>
         <message>
+            <source>Use with an agent</source>
+            <translation>エージェントで使う</translation>
+        </message>
+        <message>
+            <source>Paste these settings into the terminal that starts the agent: Claude Code uses the Anthropic lines, OpenAI clients the OpenAI lines. Copy fills in the key.</source>
+            <translation>エージェントを起動するターミナルにこの設定を貼り付けてください。Claude Code は Anthropic の行、OpenAI クライアントは OpenAI の行を使います。コピーするとキーが入ります。</translation>
+        </message>
+        <message>
+            <source>Copy settings</source>
+            <translation>設定をコピー</translation>
+        </message>
+        <message>
             <source>Not running</source>
             <translation>停止中</translation>
         </message>
         <message>
             <source>Warning: the server listens on all network addresses; anyone who has the key can use it.</source>
             <translation>警告: サーバーはすべてのネットワークアドレスで待ち受けています。キーを持つ人は誰でも使用できます。</translation>
+        </message>
+        <message>
+            <source>OpenAI clients (chat completions, Responses)</source>
+            <translation>OpenAI クライアント（Chat Completions、Responses）</translation>
         </message>
     </context>
     <context>
@@ -1905,8 +1923,8 @@ Compatible: {reason}</source>
             <translation>ローカルサーバー</translation>
         </message>
         <message>
-            <source>Serve the loaded model to other programs over an OpenAI-compatible API</source>
-            <translation>読み込んだモデルを OpenAI 互換 API で他のプログラムに提供します</translation>
+            <source>Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs</source>
+            <translation>読み込んだモデルを OpenAI・Anthropic 互換 API で他のプログラムに提供します</translation>
         </message>
         <message>
             <source>Starting…</source>

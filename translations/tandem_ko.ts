@@ -979,6 +979,7 @@
         <name>LaunchDialog</name>
         <message>
             <source>This engine is not available here: {reason}</source>
+            <extracomment>Each note code's sentence, in the dialog's translation context (the sentences and their translations are the ones the dialog always had); parameters are filled in by ``_say``.</extracomment>
             <translation>이 엔진은 여기서 사용할 수 없습니다: {reason}</translation>
         </message>
         <message>
@@ -1053,6 +1054,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>These sampling values cannot be used: {detail}</source>
+            <extracomment>A note code without a sentence of its own: a sampling value the form refused.</extracomment>
             <translation>이 샘플링 값은 사용할 수 없습니다: {detail}</translation>
         </message>
         <message>
@@ -1865,12 +1867,12 @@ Compatible: {reason}</source>
             <translation>로컬 서버</translation>
         </message>
         <message>
-            <source>OpenAI-compatible API of the loaded model</source>
-            <translation>로드된 모델의 OpenAI 호환 API</translation>
+            <source>OpenAI- and Anthropic-compatible API of the loaded model</source>
+            <translation>불러온 모델의 OpenAI 및 Anthropic 호환 API</translation>
         </message>
         <message>
-            <source>API key (send as 'Authorization: Bearer &lt;key&gt;'):</source>
-            <translation>API 키('Authorization: Bearer &lt;key&gt;'로 보내기):</translation>
+            <source>API key (send as 'Authorization: Bearer &lt;key&gt;' or 'x-api-key: &lt;key&gt;'):</source>
+            <translation>API 키('Authorization: Bearer &lt;key&gt;' 또는 'x-api-key: &lt;key&gt;'로 전송):</translation>
         </message>
         <message>
             <source>Copy</source>
@@ -1885,12 +1887,28 @@ Compatible: {reason}</source>
             <translation>처리한 요청</translation>
         </message>
         <message>
+            <source>Use with an agent</source>
+            <translation>에이전트와 함께 사용</translation>
+        </message>
+        <message>
+            <source>Paste these settings into the terminal that starts the agent: Claude Code uses the Anthropic lines, OpenAI clients the OpenAI lines. Copy fills in the key.</source>
+            <translation>에이전트를 시작하는 터미널에 이 설정을 붙여 넣으세요. Claude Code는 Anthropic 줄을, OpenAI 클라이언트는 OpenAI 줄을 사용합니다. 복사하면 키가 채워집니다.</translation>
+        </message>
+        <message>
+            <source>Copy settings</source>
+            <translation>설정 복사</translation>
+        </message>
+        <message>
             <source>Not running</source>
             <translation>실행 중 아님</translation>
         </message>
         <message>
             <source>Warning: the server listens on all network addresses; anyone who has the key can use it.</source>
             <translation>경고: 서버가 모든 네트워크 주소에서 수신 대기합니다. 키를 가진 누구나 사용할 수 있습니다.</translation>
+        </message>
+        <message>
+            <source>OpenAI clients (chat completions, Responses)</source>
+            <translation>OpenAI 클라이언트(Chat Completions, Responses)</translation>
         </message>
     </context>
     <context>
@@ -1905,8 +1923,8 @@ Compatible: {reason}</source>
             <translation>로컬 서버</translation>
         </message>
         <message>
-            <source>Serve the loaded model to other programs over an OpenAI-compatible API</source>
-            <translation>로드된 모델을 OpenAI 호환 API로 다른 프로그램에 제공합니다</translation>
+            <source>Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs</source>
+            <translation>불러온 모델을 OpenAI 및 Anthropic 호환 API로 다른 프로그램에 제공합니다</translation>
         </message>
         <message>
             <source>Starting…</source>

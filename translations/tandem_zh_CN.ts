@@ -979,6 +979,7 @@
         <name>LaunchDialog</name>
         <message>
             <source>This engine is not available here: {reason}</source>
+            <extracomment>Each note code's sentence, in the dialog's translation context (the sentences and their translations are the ones the dialog always had); parameters are filled in by ``_say``.</extracomment>
             <translation>此引擎在这里不可用：{reason}</translation>
         </message>
         <message>
@@ -1053,6 +1054,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>These sampling values cannot be used: {detail}</source>
+            <extracomment>A note code without a sentence of its own: a sampling value the form refused.</extracomment>
             <translation>这些采样值无法使用：{detail}</translation>
         </message>
         <message>
@@ -1865,12 +1867,12 @@ Compatible: {reason}</source>
             <translation>本地服务器</translation>
         </message>
         <message>
-            <source>OpenAI-compatible API of the loaded model</source>
-            <translation>已加载模型的 OpenAI 兼容 API</translation>
+            <source>OpenAI- and Anthropic-compatible API of the loaded model</source>
+            <translation>已加载模型的 OpenAI 与 Anthropic 兼容 API</translation>
         </message>
         <message>
-            <source>API key (send as 'Authorization: Bearer &lt;key&gt;'):</source>
-            <translation>API 密钥（以 'Authorization: Bearer &lt;key&gt;' 发送）：</translation>
+            <source>API key (send as 'Authorization: Bearer &lt;key&gt;' or 'x-api-key: &lt;key&gt;'):</source>
+            <translation>API 密钥（以 'Authorization: Bearer &lt;key&gt;' 或 'x-api-key: &lt;key&gt;' 发送）：</translation>
         </message>
         <message>
             <source>Copy</source>
@@ -1885,12 +1887,28 @@ Compatible: {reason}</source>
             <translation>已处理的请求</translation>
         </message>
         <message>
+            <source>Use with an agent</source>
+            <translation>配合编程智能体使用</translation>
+        </message>
+        <message>
+            <source>Paste these settings into the terminal that starts the agent: Claude Code uses the Anthropic lines, OpenAI clients the OpenAI lines. Copy fills in the key.</source>
+            <translation>将这些设置粘贴到启动智能体的终端中：Claude Code 使用 Anthropic 行，OpenAI 客户端使用 OpenAI 行。复制时会填入密钥。</translation>
+        </message>
+        <message>
+            <source>Copy settings</source>
+            <translation>复制设置</translation>
+        </message>
+        <message>
             <source>Not running</source>
             <translation>未运行</translation>
         </message>
         <message>
             <source>Warning: the server listens on all network addresses; anyone who has the key can use it.</source>
             <translation>警告：服务器监听所有网络地址；任何拥有密钥的人都可以使用它。</translation>
+        </message>
+        <message>
+            <source>OpenAI clients (chat completions, Responses)</source>
+            <translation>OpenAI 客户端（Chat Completions、Responses）</translation>
         </message>
     </context>
     <context>
@@ -1905,8 +1923,8 @@ Compatible: {reason}</source>
             <translation>本地服务器</translation>
         </message>
         <message>
-            <source>Serve the loaded model to other programs over an OpenAI-compatible API</source>
-            <translation>通过 OpenAI 兼容 API 将已加载的模型提供给其他程序</translation>
+            <source>Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs</source>
+            <translation>通过 OpenAI 与 Anthropic 兼容 API 向其他程序提供已加载的模型</translation>
         </message>
         <message>
             <source>Starting…</source>
