@@ -387,3 +387,19 @@ def test_no_model_is_503_overloaded() -> None:
     finally:
         server.stop()
     assert r.status_code == 503 and r.json()["error"]["type"] == "overloaded_error"
+
+
+def test_count_tokens_matches_the_prompt_the_answer_used(q4_engine: LlamaCppEngine) -> None:
+    ask: Any = [{"role": "user", "content": "Write a long story about a dragon."}]
+    with Served(_model(q4_engine)) as s:
+        client = s.client()
+        counted = client.messages.count_tokens(model="x", system="You are terse.", messages=ask)
+        answered = client.messages.create(model="x", max_tokens=2, system="You are terse.", messages=ask)
+    assert counted.input_tokens == answered.usage.input_tokens > 0
+    assert len(s.log) == 1  # counting does not run a generation
+
+
+def test_count_tokens_from_an_engine_that_cannot_count_is_400() -> None:
+    with Served(ServedModel(Script("x"), "m", None)) as s, pytest.raises(anthropic.BadRequestError) as err:
+        s.client().messages.count_tokens(model="m", messages=COUNT)  # type: ignore[arg-type]
+    assert "cannot count tokens" in err.value.body["error"]["message"]  # type: ignore[index]

@@ -48,6 +48,7 @@ from app.core.engines.base import (
     EngineError,
     Event,
     InvalidRequestError,
+    TokenCounter,
     structured_refusal,
 )
 from app.core.serving import messages_api as M
@@ -415,6 +416,7 @@ class LocalServer:
             Route("/v1/models", self._models, methods=["GET"]),
             Route("/v1/chat/completions", self._chat, methods=["POST"]),
             Route("/v1/messages", self._messages, methods=["POST"]),
+            Route("/v1/messages/count_tokens", self._count_tokens, methods=["POST"]),
             Route("/v1/responses", self._responses, methods=["POST"]),
         ]
         app = Starlette(
@@ -548,6 +550,28 @@ class LocalServer:
             self._pumps.add(pump)
         pump.thread.start()
         return pump
+
+    async def _count_tokens(self, request: Request) -> Response:
+        """Anthropic's ``POST /v1/messages/count_tokens``: the prompt's size with the chat template
+        applied, from an engine that can count (llama.cpp, llama-server, vLLM); tools are not counted."""
+        try:
+            body = await self._read_body(request)
+            if not isinstance(body, dict):
+                raise P.ApiError(400, "the request body must be a JSON object")
+            messages = M.messages_of(body.get("messages"), body.get("system"))
+            model = self._model
+            if model is None:
+                raise P.ApiError(503, "No model is loaded.")
+            engine = model.engine
+            if not isinstance(engine, TokenCounter):
+                raise P.ApiError(400, f"the {engine.name} engine cannot count tokens")
+            try:
+                count = await asyncio.to_thread(engine.count_prompt_tokens, messages)
+            except EngineError as exc:
+                raise _engine_error(exc) from exc
+        except P.ApiError as exc:
+            return _messages_error(exc)
+        return JSONResponse({"input_tokens": count})
 
     async def _responses(self, request: Request) -> Response:
         """OpenAI's ``POST /v1/responses``: the same queue, engine and answer, Responses shapes."""
