@@ -403,3 +403,29 @@ def test_count_tokens_from_an_engine_that_cannot_count_is_400() -> None:
     with Served(ServedModel(Script("x"), "m", None)) as s, pytest.raises(anthropic.BadRequestError) as err:
         s.client().messages.count_tokens(model="m", messages=COUNT)  # type: ignore[arg-type]
     assert "cannot count tokens" in err.value.body["error"]["message"]  # type: ignore[index]
+
+
+def test_a_client_that_leaves_mid_stream_frees_the_engine(q4_engine: LlamaCppEngine) -> None:
+    story: Any = [{"role": "user", "content": "Write a long story about a dragon."}]
+    with Served(_model(q4_engine)) as s:
+        client = s.client()
+        got = 0
+        with client.messages.stream(model="x", max_tokens=400, messages=story) as stream:
+            for _text in stream.text_stream:
+                got += 1
+                if got == 3:
+                    break  # leaving the block closes the connection mid-answer
+        _wait_for(lambda: len(s.log) == 1)
+        assert s.server.admission.in_flight == 0
+        after = client.messages.create(model="x", max_tokens=3, messages=story)
+    assert s.log[0].status == "cancelled" and 3 <= s.log[0].completion_tokens < 400
+    assert after.usage.output_tokens == 3
+
+
+def _wait_for(cond: Any, timeout: float = 60.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
