@@ -10,7 +10,7 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -65,7 +65,7 @@ class ScriptedEngine:
         top_logprobs: int = 0,
         tools: Sequence[dict[str, Any]] | None = None,
         tool_choice: Any = None,
-        response_format: Mapping[str, Any] | None = None,
+        response_format: Any = None,
     ) -> Iterator[Event]:
         words = self.text.split(" ")
         emitted = 0
