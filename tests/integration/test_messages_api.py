@@ -158,8 +158,10 @@ def test_keys_x_api_key_or_bearer_and_errors_in_anthropic_shape(q4_engine: Llama
             s.root + "/v1/messages", json=body, headers={"Authorization": f"Bearer {KEY}"}, timeout=60
         )
         client = s.client()
-        with pytest.raises(anthropic.BadRequestError) as over:
-            client.messages.create(model="x", max_tokens=65, messages=COUNT)  # type: ignore[arg-type]
+        with pytest.raises(anthropic.BadRequestError) as zero:
+            client.messages.create(model="x", max_tokens=0, messages=COUNT)  # type: ignore[arg-type]
+        # agents fill max_tokens with their model's output limit: it is a cap, held to the server's
+        capped = client.messages.create(model="x", max_tokens=32000, messages=COUNT)  # type: ignore[arg-type]
         with pytest.raises(anthropic.BadRequestError) as image:
             client.messages.create(
                 model="x",
@@ -181,11 +183,12 @@ def test_keys_x_api_key_or_bearer_and_errors_in_anthropic_shape(q4_engine: Llama
     }
     assert bare.status_code == 401 and bare.json()["error"]["type"] == "authentication_error"
     assert bearer.status_code == 200 and bearer.json()["usage"]["output_tokens"] == 2
-    assert over.value.body["error"]["type"] == "invalid_request_error"  # type: ignore[index]
-    assert "64" in over.value.body["error"]["message"]  # type: ignore[index]
+    assert zero.value.body["error"]["type"] == "invalid_request_error"  # type: ignore[index]
+    assert "max_tokens" in zero.value.body["error"]["message"]  # type: ignore[index]
+    assert 0 < capped.usage.output_tokens <= 64
     assert "'image' blocks are not supported" in image.value.body["error"]["message"]  # type: ignore[index]
     assert missing.status_code == 404 and missing.json()["type"] == "error"
-    assert len(s.log) == 1  # only the Bearer request reached the engine
+    assert len(s.log) == 2  # only the Bearer and the capped requests reached the engine
 
 
 def test_real_engine_takes_tools_and_a_tool_result_turn(q4_engine: LlamaCppEngine) -> None:

@@ -14,6 +14,7 @@ The mapping:
   ``thinking`` blocks of earlier turns are dropped; any other block (image, document) is refused;
 * ``tools`` (``name``, ``description``, ``input_schema``) -> function tools; ``tool_choice``
   ``auto`` / ``any`` / ``tool`` / ``none`` -> ``auto`` / ``required`` / the named function / no tools;
+* ``max_tokens`` above the server's limit is held to it (agents send their model's output limit);
 * ``stop_reason``: ``tool_use`` when the answer has calls, ``max_tokens`` at the token limit,
   ``stop_sequence`` when the text ended on one of the request's stop sequences as far as the
   engine says (see :func:`stop_reason`), else ``end_turn``.
@@ -248,12 +249,9 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
             max_tokens = check_max_tokens(raw_max)
         except SamplingError as exc:
             raise ApiError(400, f"max_tokens: {exc}", param="max_tokens") from exc
-        if max_tokens > limits.max_tokens:
-            raise ApiError(
-                400,
-                f"max_tokens: {max_tokens} is more than this server allows ({limits.max_tokens})",
-                param="max_tokens",
-            )
+        # Messages requires max_tokens and agents fill in their model's output limit (Claude Code
+        # sends 32000): it is a cap, so it is held to the server's rather than refused.
+        max_tokens = min(max_tokens, limits.max_tokens)
     stop = body.get("stop_sequences") or []
     if not isinstance(stop, list) or not all(isinstance(s, str) and s for s in stop) or len(stop) > 8:
         raise ApiError(400, "stop_sequences: expected a list of up to 8 non-empty strings")
