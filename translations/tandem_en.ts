@@ -1875,12 +1875,12 @@ Compatible: {reason}</translation>
             <translation>Local server</translation>
         </message>
         <message>
-            <source>OpenAI-compatible API of the loaded model</source>
-            <translation>OpenAI-compatible API of the loaded model</translation>
+            <source>OpenAI- and Anthropic-compatible API of the loaded model</source>
+            <translation>OpenAI- and Anthropic-compatible API of the loaded model</translation>
         </message>
         <message>
-            <source>API key (send as 'Authorization: Bearer &lt;key&gt;'):</source>
-            <translation>API key (send as 'Authorization: Bearer &lt;key&gt;'):</translation>
+            <source>API key (send as 'Authorization: Bearer &lt;key&gt;' or 'x-api-key: &lt;key&gt;'):</source>
+            <translation>API key (send as 'Authorization: Bearer &lt;key&gt;' or 'x-api-key: &lt;key&gt;'):</translation>
         </message>
         <message>
             <source>Copy</source>
@@ -1895,12 +1895,28 @@ Compatible: {reason}</translation>
             <translation>Served requests</translation>
         </message>
         <message>
+            <source>Use with an agent</source>
+            <translation>Use with an agent</translation>
+        </message>
+        <message>
+            <source>Paste these settings into the terminal that starts the agent: Claude Code uses the Anthropic lines, OpenAI clients the OpenAI lines. Copy fills in the key.</source>
+            <translation>Paste these settings into the terminal that starts the agent: Claude Code uses the Anthropic lines, OpenAI clients the OpenAI lines. Copy fills in the key.</translation>
+        </message>
+        <message>
+            <source>Copy settings</source>
+            <translation>Copy settings</translation>
+        </message>
+        <message>
             <source>Not running</source>
             <translation>Not running</translation>
         </message>
         <message>
             <source>Warning: the server listens on all network addresses; anyone who has the key can use it.</source>
             <translation>Warning: the server listens on all network addresses; anyone who has the key can use it.</translation>
+        </message>
+        <message>
+            <source>OpenAI clients (chat completions, Responses)</source>
+            <translation>OpenAI clients (chat completions, Responses)</translation>
         </message>
     </context>
     <context>
@@ -1915,8 +1931,8 @@ Compatible: {reason}</translation>
             <translation>Local server</translation>
         </message>
         <message>
-            <source>Serve the loaded model to other programs over an OpenAI-compatible API</source>
-            <translation>Serve the loaded model to other programs over an OpenAI-compatible API</translation>
+            <source>Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs</source>
+            <translation>Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs</translation>
         </message>
         <message>
             <source>Starting…</source>

@@ -1,4 +1,5 @@
-"""``tandem serve``: the loaded model as a local OpenAI-compatible API server (headless, issue 13).
+"""``tandem serve``: the loaded model as a local OpenAI- and Anthropic-compatible API server (headless,
+issues 13 and 25).
 
 The key comes from ``TANDEM_API_KEY``, else the keyring entry the GUI shows (generated on first
 use). The server binds 127.0.0.1 unless ``--host`` names another address, which needs
@@ -18,7 +19,9 @@ from app.core.launch.plan import LaunchError, load_engine
 
 
 def add_subcommands(sub: Any) -> None:
-    p = sub.add_parser("serve", help="serve the model over an OpenAI-compatible API on this machine")
+    p = sub.add_parser(
+        "serve", help="serve the model over OpenAI- and Anthropic-compatible APIs on this machine"
+    )
     add_model_args(p, bench_like=False)
     g = p.add_argument_group("server")
     g.add_argument(
@@ -89,6 +92,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         method = model.spec_method or "off"
         print(
             f"tandem: serving {model.model_id} at {server.address} (speculation {method}; key from {source})",
+            file=sys.stderr,
+            flush=True,
+        )
+        root = server.address.removesuffix("/v1")
+        print(
+            f"tandem: OpenAI clients: OPENAI_BASE_URL={server.address} (chat/completions, responses); "
+            f"Claude Code: ANTHROPIC_BASE_URL={root} (messages)",
             file=sys.stderr,
             flush=True,
         )

@@ -39,6 +39,7 @@ class ScriptedEngine:
     model_path = "scripted"
     spec_kind: str | None = "scripted"
     supports_tools = False
+    supports_structured_output = False
     candidates_with_speculation = False
 
     def __init__(
@@ -67,6 +68,7 @@ class ScriptedEngine:
         top_logprobs: int = 0,
         tools: Sequence[dict[str, Any]] | None = None,
         tool_choice: Any = None,
+        response_format: Any = None,
     ) -> Iterator[Event]:
         words = self.text.split(" ")
         emitted = 0

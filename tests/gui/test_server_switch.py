@@ -7,8 +7,19 @@ from typing import Any
 import httpx
 from PySide6.QtGui import QGuiApplication
 
+from app.gui.views.server_panel import agent_settings
 from tests.gui.conftest import ScriptedEngine, scripted_loader
 from tests.gui.test_chat import load_default
+
+
+def _env(settings: str) -> dict[str, str]:
+    """The variables of the panel's agent settings (``export A=b`` or PowerShell's ``$env:A="b"``)."""
+    out: dict[str, str] = {}
+    for line in settings.splitlines():
+        if not line.startswith("#"):
+            name, _, value = line.removeprefix("export ").removeprefix("$env:").partition("=")
+            out[name] = value.strip('"')
+    return out
 
 
 def test_switch_serves_the_loaded_model_and_lists_requests(make_window: Any, qtbot: Any) -> None:
@@ -26,6 +37,24 @@ def test_switch_serves_the_loaded_model_and_lists_requests(make_window: Any, qtb
     assert key and key == switch.controller.key and not panel.warning.isVisible()
     panel.copy_key.click()
     assert QGuiApplication.clipboard().text() == key
+    shown = _env(panel.agent_settings.toPlainText())
+    assert shown["ANTHROPIC_BASE_URL"] == address.removesuffix("/v1") and shown["OPENAI_BASE_URL"] == address
+    assert shown["ANTHROPIC_API_KEY"] == shown["OPENAI_API_KEY"] == "********"  # hidden on screen
+    panel.copy_agent.click()
+    anthropic_env = _env(QGuiApplication.clipboard().text())
+    assert anthropic_env["ANTHROPIC_API_KEY"] == anthropic_env["OPENAI_API_KEY"] == key
+    by_claude = httpx.post(
+        anthropic_env["ANTHROPIC_BASE_URL"] + "/v1/messages",
+        json={"model": "m", "max_tokens": 8, "messages": [{"role": "user", "content": "hi"}]},
+        headers={"x-api-key": anthropic_env["ANTHROPIC_API_KEY"]},
+        timeout=30,
+    )
+    assert (
+        by_claude.status_code == 200
+        and by_claude.json()["content"][0]["text"] == "one two three four five six"
+    )
+    qtbot.waitUntil(lambda: panel.log.count() == 1, timeout=10_000)
+    panel.log.clear()
 
     body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "max_tokens": 8}
     denied = httpx.post(address + "/chat/completions", json=body, timeout=30)
@@ -50,6 +79,7 @@ def test_switch_serves_the_loaded_model_and_lists_requests(make_window: Any, qtb
         switch.click()
     assert not switch.controller.running and switch.text() == "Local server"
     assert panel.address.text() == "Not running"
+    assert panel.agent_settings.toPlainText() == "" and not panel.copy_agent.isEnabled()
 
 
 def test_allowing_other_machines_shows_a_warning(make_window: Any, qtbot: Any) -> None:
@@ -85,3 +115,15 @@ def test_starting_does_not_wait_on_the_gui_thread_and_closing_mid_start_leaves_n
         lambda: not any(t.name == "tandem-serve" and t.is_alive() for t in threading.enumerate()),
         timeout=30_000,
     )
+
+
+def test_agent_settings_for_powershell() -> None:
+    text = agent_settings("http://127.0.0.1:8080/v1", "k", "OpenAI clients", windows=True)
+    assert text.splitlines() == [
+        "# Claude Code",
+        '$env:ANTHROPIC_BASE_URL="http://127.0.0.1:8080"',
+        '$env:ANTHROPIC_API_KEY="k"',
+        "# OpenAI clients",
+        '$env:OPENAI_BASE_URL="http://127.0.0.1:8080/v1"',
+        '$env:OPENAI_API_KEY="k"',
+    ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -246,6 +246,7 @@ class ToolScript:
     model_path = "scripted"
     spec_kind = "scripted"
     supports_tools = True
+    supports_structured_output = True
     candidates_with_speculation = False
 
     def __init__(self, text: str) -> None:
@@ -260,6 +261,7 @@ class ToolScript:
         top_logprobs: int = 0,
         tools: Sequence[dict[str, Any]] | None = None,
         tool_choice: Any = None,
+        response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
         self.seen_tools.append(tools)
         pieces = [self.text[i : i + 3] for i in range(0, len(self.text), 3)]

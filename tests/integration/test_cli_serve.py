@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import anthropic
 import openai
 import pytest
 
@@ -64,12 +65,19 @@ def test_tandem_serve_answers_with_speculation_stats_and_needs_the_key(
     env = {**os.environ, "TANDEM_API_KEY": "k"}
     args = ["--model-path", str(smollm2_f32), "--draft-model-path", str(smollm2_q4), "--port", "0"]
     proc, url = _serve(args, env)
+    assert proc.stderr is not None
+    settings = proc.stderr.readline()  # the line after "serving ... at": settings for agents
     try:
         with openai.OpenAI(base_url=url, api_key="k", max_retries=0, timeout=120) as client:
             r = client.chat.completions.create(
                 model="any",
                 messages=[{"role": "user", "content": "Count from 1 to 20."}],
                 max_tokens=16,
+            )
+        root = url.removesuffix("/v1")
+        with anthropic.Anthropic(base_url=root, api_key="k", max_retries=0, timeout=120) as claude:
+            message = claude.messages.create(
+                model="any", max_tokens=4, messages=[{"role": "user", "content": "Count from 1 to 20."}]
             )
         wrong = openai.OpenAI(base_url=url, api_key="not-k", max_retries=0, timeout=60)
         with wrong, pytest.raises(openai.AuthenticationError):
@@ -81,6 +89,11 @@ def test_tandem_serve_answers_with_speculation_stats_and_needs_the_key(
     assert spec["method"] == "draft" and spec["drafted"] > 0 and spec["rounds"] > 0
     assert proc.returncode == 0, err
     assert "server stopped" in err
+    assert f"ANTHROPIC_BASE_URL={root}" in settings and f"OPENAI_BASE_URL={url}" in settings
+    assert (
+        message.usage.output_tokens == 4
+        and (message.model_extra or {})["tandem"]["speculative_decoding"]["drafted"]
+    )
     assert "k" not in re.findall(r"API key: (\S+)", err)  # a key from the environment is not printed
     assert "ok single: " in out and "drafted" in out  # the served-request log line
 

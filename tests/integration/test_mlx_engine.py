@@ -768,3 +768,34 @@ def test_max_tokens_below_one_is_refused_by_sampling_before_any_engine() -> None
             Sampling(max_tokens=bad)
     # one message path: the MLX engine has no max-tokens check of its own
     assert "max_tokens must be" not in Path(mlx_engine.__file__).read_text()
+
+
+def test_structured_output_is_refused_by_the_engine_and_the_local_server(
+    ckpt: dict[str, Path], engines: list[object]
+) -> None:
+    """MLX samples without a grammar: a response_format is refused, never answered as free text."""
+    import openai
+
+    from app.core.serving import LocalServer, ServedModel, ServerConfig
+
+    engine = _load(ckpt["llama_target"])
+    engines.append(engine)
+    assert engine.supports_structured_output is False  # type: ignore[attr-defined]
+    with pytest.raises(GenerationError, match="cannot constrain output"):
+        engine.generate(MESSAGES, Sampling(max_tokens=4), response_format={"type": "json_object"})  # type: ignore[attr-defined]
+    server = LocalServer(ServedModel(engine, "tiny"), ServerConfig("k", port=0))  # type: ignore[arg-type]
+    server.start()
+    try:
+        with openai.OpenAI(base_url=server.address, api_key="k", max_retries=0, timeout=120) as client:
+            with pytest.raises(openai.BadRequestError) as err:
+                client.chat.completions.create(
+                    model="tiny",
+                    messages=MESSAGES,
+                    max_tokens=4,
+                    response_format={"type": "json_object"},  # type: ignore[arg-type]
+                )
+            plain = client.chat.completions.create(model="tiny", messages=MESSAGES, max_tokens=4)  # type: ignore[arg-type]
+    finally:
+        server.stop()
+    assert err.value.body["code"] == "unsupported" and "mlx engine" in err.value.body["message"]  # type: ignore[index]
+    assert plain.usage is not None and plain.usage.completion_tokens == 4

@@ -17,7 +17,16 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from app.core.engines.base import CancelToken, ChatMessage, Finished, LoadRequest, Round, Sampling, TextDelta
+from app.core.engines.base import (
+    CancelToken,
+    ChatMessage,
+    Finished,
+    GenerationError,
+    LoadRequest,
+    Round,
+    Sampling,
+    TextDelta,
+)
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.remote.endpoints import Endpoint
 from app.core.engines.remote.engine import (
@@ -306,3 +315,22 @@ def test_a_long_conversation_is_trimmed_to_the_servers_context(remote: RemoteEng
     events = list(remote.generate(fitted.messages, Sampling(temperature=0.0, max_tokens=8)))
     fin = events[-1]
     assert isinstance(fin, Finished) and fin.completion_tokens > 0
+
+
+def test_structured_output_reaches_llama_server_and_an_unknown_server_refuses(remote: RemoteEngine) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"n": {"type": "integer"}},
+        "required": ["n"],
+        "additionalProperties": False,
+    }
+    fmt = {"type": "json_schema", "json_schema": {"name": "n", "schema": schema, "strict": True}}
+    prompt: list[ChatMessage] = [{"role": "user", "content": "Pick a number as JSON."}]
+    assert remote.supports_structured_output is True
+    events = list(remote.generate(prompt, Sampling(temperature=0.0, max_tokens=40), response_format=fmt))
+    text = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert set(json.loads(text)) == {"n"}
+    remote.server_kind = "openai"  # an OpenAI-compatible server Tandem does not know to constrain output
+    assert remote.supports_structured_output is False
+    with pytest.raises(GenerationError, match="cannot constrain output"):
+        list(remote.generate(prompt, GREEDY, response_format=fmt))

@@ -130,6 +130,9 @@ def test_request_bodies_for_llama_server_and_other_servers() -> None:
     other = chat_body(msgs, s, llama_server=False, model="m")  # type: ignore[arg-type]
     assert other["model"] == "m" and other["repetition_penalty"] == 1.1
     assert "top_k" not in other and "timings_per_token" not in other and "tools" not in other
+    assert "response_format" not in local and "response_format" not in other
+    fmt = {"type": "json_object"}
+    assert chat_body(msgs, s, response_format=fmt)["response_format"] == fmt  # type: ignore[arg-type]
 
 
 def test_props_and_token_counting_through_a_json_call() -> None:

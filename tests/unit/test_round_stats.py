@@ -35,6 +35,7 @@ class ReplayEngine:
     model_path = "replay"
     spec_kind = None
     supports_tools = False
+    supports_structured_output = False
     candidates_with_speculation = False
 
     def generate(

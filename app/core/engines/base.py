@@ -190,6 +190,21 @@ class GenerationError(EngineError):
     hint = "The model stays loaded; try again, or reload it if the error repeats."
 
 
+class InvalidRequestError(GenerationError):
+    """The engine refused the request itself (llama-server answered 400: a JSON schema it cannot
+    compile, a prompt too long for its context); an API server answers it as a client error."""
+
+    hint = "Change the request; the model stays loaded."
+
+
+def structured_refusal(who: str) -> str:
+    """The one message of an engine that cannot constrain output to a ``response_format``."""
+    return (
+        f"{who} cannot constrain output to a JSON object or schema (response_format); "
+        "use a llama.cpp model, or a llama-server / vLLM / SGLang server, for structured output"
+    )
+
+
 class ContextLengthError(GenerationError):
     """The prompt leaves no room for an answer in the context the model was loaded with."""
 
@@ -234,6 +249,12 @@ class Engine(Protocol):
         """``top_logprobs`` candidates are recorded with speculation on too (parity evidence)."""
         ...
 
+    @property
+    def supports_structured_output(self) -> bool:
+        """``response_format`` in :meth:`generate` constrains the output (JSON, a JSON schema); an
+        engine that cannot refuses a request that sets it instead of answering free text."""
+        ...
+
     def generate(
         self,
         messages: Sequence[ChatMessage],
@@ -242,9 +263,11 @@ class Engine(Protocol):
         top_logprobs: int = 0,
         tools: Sequence[dict[str, Any]] | None = None,
         tool_choice: Any = None,
+        response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
         """Stream events; ``top_logprobs`` > 0 also records that many candidates per token (on
-        :class:`Finished`); ``tools`` / ``tool_choice`` are OpenAI shapes."""
+        :class:`Finished`); ``tools`` / ``tool_choice`` / ``response_format`` are OpenAI chat shapes
+        (``{"type": "json_object"}`` or ``{"type": "json_schema", "json_schema": {...}}``)."""
         ...
 
     def close(self) -> None: ...

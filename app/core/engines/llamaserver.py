@@ -60,6 +60,7 @@ def chat_body(
     top_logprobs: int = 0,
     tools: Sequence[Mapping[str, Any]] | None = None,
     tool_choice: Any = None,
+    response_format: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The streamed ``/v1/chat/completions`` body for these messages and settings.
 
@@ -96,6 +97,8 @@ def chat_body(
         body["tools"] = [dict(t) for t in tools]
         if tool_choice is not None:
             body["tool_choice"] = tool_choice
+    if response_format is not None:
+        body["response_format"] = dict(response_format)
     return body
 
 

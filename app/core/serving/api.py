@@ -1,9 +1,11 @@
-"""The local OpenAI-compatible server: a Starlette app run by uvicorn on its own thread.
+"""The local OpenAI- and Anthropic-compatible server: a Starlette app run by uvicorn on its own thread.
 
-``LocalServer(model, config).start()`` binds (127.0.0.1 by default), serves ``GET /v1/models`` and
-``POST /v1/chat/completions`` (SSE when ``stream`` is true) until :meth:`LocalServer.stop`. Every
-request needs ``Authorization: Bearer <key>``; bodies and ``max_tokens`` are bounded; errors use
-OpenAI's shape.
+``LocalServer(model, config).start()`` binds (127.0.0.1 by default), serves ``GET /v1/models``,
+``POST /v1/chat/completions`` and ``POST /v1/responses`` (OpenAI, :mod:`~app.core.serving.protocol`,
+:mod:`~app.core.serving.responses_api`) and ``POST /v1/messages`` (Anthropic,
+:mod:`~app.core.serving.messages_api`), SSE when ``stream`` is true, until :meth:`LocalServer.stop`.
+Every request needs the key (``Authorization: Bearer <key>`` or ``x-api-key: <key>``); bodies and
+``max_tokens`` are bounded; errors use the shape of the API the path belongs to.
 
 Requests reach the engine through its public ``generate``: each one is pumped by a short-lived
 ``tandem-serve-gen-N`` thread that feeds the engine's events to the request's one
@@ -40,8 +42,18 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.core.answer import Answer, AnswerCollector
 from app.core.cancel import CancelToken
-from app.core.engines.base import ContextLengthError, Engine, EngineError, Event
+from app.core.engines.base import (
+    ContextLengthError,
+    Engine,
+    EngineError,
+    Event,
+    InvalidRequestError,
+    TokenCounter,
+    structured_refusal,
+)
+from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
+from app.core.serving import responses_api as R
 from app.core.serving.keys import matches
 from app.core.serving.tool_stream import Piece, ToolCallStream
 
@@ -155,8 +167,14 @@ class Admission:
             return self._count
 
 
+def _is_messages_path(path: str) -> bool:
+    """Requests answered in Anthropic's shapes (errors included)."""
+    return path.startswith("/v1/messages")
+
+
 class _Auth:
-    """ASGI middleware: every HTTP request needs the Bearer key (checked before the body is read)."""
+    """ASGI middleware: every HTTP request needs the key (checked before the body is read), as
+    ``Authorization: Bearer <key>`` or (Anthropic's clients) ``x-api-key: <key>``."""
 
     def __init__(self, app: ASGIApp, key: Callable[[], str]) -> None:
         self.app = app
@@ -166,15 +184,24 @@ class _Auth:
         if scope["type"] != "http" or scope.get("method") == "OPTIONS":
             await self.app(scope, receive, send)
             return
-        header = dict(scope.get("headers") or []).get(b"authorization", b"").decode("latin-1")
+        headers = dict(scope.get("headers") or [])
+        header = headers.get(b"authorization", b"").decode("latin-1")
         scheme, _, given = header.partition(" ")
-        if scheme.lower() != "bearer" or not matches(given.strip(), self.key()):
-            message = "Invalid API key." if header else "Missing API key: send 'Authorization: Bearer <key>'."
-            response = JSONResponse(
-                P.error_body(message, "invalid_request_error", None, "invalid_api_key"),
-                status_code=401,
-                headers={"WWW-Authenticate": "Bearer"},
+        bearer = scheme.lower() == "bearer" and matches(given.strip(), self.key())
+        x_key = headers.get(b"x-api-key")
+        if not bearer and not (x_key is not None and matches(x_key.decode("latin-1").strip(), self.key())):
+            shown = header or x_key is not None
+            message = (
+                "Invalid API key."
+                if shown
+                else "Missing API key: send 'Authorization: Bearer <key>' or 'x-api-key: <key>'."
             )
+            body = (
+                M.error_body(401, message)
+                if _is_messages_path(str(scope.get("path", "")))
+                else P.error_body(message, "invalid_request_error", None, "invalid_api_key")
+            )
+            response = JSONResponse(body, status_code=401, headers={"WWW-Authenticate": "Bearer"})
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)
@@ -382,12 +409,15 @@ class LocalServer:
                     CORSMiddleware,
                     allow_origins=list(self.config.cors_origins),
                     allow_methods=["GET", "POST"],
-                    allow_headers=["Authorization", "Content-Type"],
+                    allow_headers=["Authorization", "Content-Type", "x-api-key", "anthropic-version"],
                 ),
             )
         routes = [
             Route("/v1/models", self._models, methods=["GET"]),
             Route("/v1/chat/completions", self._chat, methods=["POST"]),
+            Route("/v1/messages", self._messages, methods=["POST"]),
+            Route("/v1/messages/count_tokens", self._count_tokens, methods=["POST"]),
+            Route("/v1/responses", self._responses, methods=["POST"]),
         ]
         app = Starlette(
             routes=routes, middleware=middleware, exception_handlers={404: _not_found, 405: _not_allowed}
@@ -419,46 +449,88 @@ class LocalServer:
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise P.ApiError(400, f"the request body is not valid JSON: {exc}") from exc
 
+    async def _admit(
+        self, request: Request, parse: Callable[[Any, P.Limits], P.ChatRequest]
+    ) -> tuple[ServedModel, P.ChatRequest]:
+        """Read and check a request and take a place in the queue; :class:`P.ApiError` if not."""
+        body = await self._read_body(request)
+        req = parse(body, self.config.limits)
+        model = self._model
+        if model is None:
+            raise P.ApiError(503, "No model is loaded.", "server_error", code="model_not_loaded")
+        if req.tools and not model.engine.supports_tools:
+            raise P.ApiError(
+                400,
+                f"the {model.engine.name} engine cannot render tools",
+                param="tools",
+                code="unsupported",
+            )
+        P.check_speculation(req.speculation, model.spec_method)
+        if req.response_format is not None and not model.engine.supports_structured_output:
+            raise P.ApiError(
+                400,
+                structured_refusal(f"the {model.engine.name} engine"),
+                param="response_format",
+                code="unsupported",
+            )
+        if not self.admission.try_enter():
+            raise P.ApiError(
+                429,
+                f"The server is busy ({self.admission.limit} requests running or waiting); retry later.",
+                "rate_limit_exceeded",
+                code="queue_full",
+                headers={"Retry-After": str(self.config.retry_after_s)},
+            )
+        return model, req
+
     async def _chat(self, request: Request) -> Response:
         try:
-            body = await self._read_body(request)
-            req = P.parse_request(body, self.config.limits)
-            model = self._model
-            if model is None:
-                raise P.ApiError(503, "No model is loaded.", "server_error", code="model_not_loaded")
-            if req.tools and not model.engine.supports_tools:
-                raise P.ApiError(
-                    400,
-                    f"the {model.engine.name} engine cannot render tools",
-                    param="tools",
-                    code="unsupported",
-                )
-            if not self.admission.try_enter():
-                raise P.ApiError(
-                    429,
-                    f"The server is busy ({self.admission.limit} requests running or waiting); retry later.",
-                    "rate_limit_exceeded",
-                    code="queue_full",
-                    headers={"Retry-After": str(self.config.retry_after_s)},
-                )
+            model, req = await self._admit(request, P.parse_request)
         except P.ApiError as exc:
             return _error_response(exc)
-        client = f"{request.client.host}:{request.client.port}" if request.client else "?"
+        client = _client_of(request)
         pump = self._start_pump(model, req, client)
         if req.stream:
             return StreamingResponse(
-                self._stream(pump, model, req, client),
-                media_type="text/event-stream",
-                headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+                self._stream(pump, model, req, client), media_type="text/event-stream", headers=_SSE_HEADERS
             )
         return await self._complete(pump, model, req, client, request)
+
+    async def _messages(self, request: Request) -> Response:
+        """Anthropic's ``POST /v1/messages``: the same queue, engine and answer, Messages shapes."""
+        try:
+            model, req = await self._admit(request, M.parse_request)
+        except P.ApiError as exc:
+            return _messages_error(exc)
+        pump = self._start_pump(model, req, _client_of(request))
+        if req.stream:
+            return StreamingResponse(
+                self._messages_stream(pump, model, req), media_type="text/event-stream", headers=_SSE_HEADERS
+            )
+        try:
+            try:
+                text, calls = await self._whole_answer(pump, model, req, request)
+            except EngineError as exc:
+                pump.status, pump.error = "error", str(exc)
+                return _messages_error(_engine_error(exc))
+            body = M.message(
+                M.message_id(), model.model_id, text, calls, pump.answer, req.sampling.stop, model.spec_method
+            )
+            return JSONResponse(body)
+        finally:
+            pump.side_done()
 
     def _start_pump(self, model: ServedModel, req: P.ChatRequest, client: str) -> _Pump:
         loop = asyncio.get_running_loop()
 
         def events() -> Iterator[Event]:
             return model.engine.generate(
-                req.messages, req.sampling, pump.cancel, tools=req.tools or None, tool_choice=req.tool_choice
+                req.messages,
+                req.sampling,
+                pump.cancel,
+                tools=req.tools or None,
+                tool_choice=req.tool_choice,
+                response_format=req.response_format,
             )
 
         def ended(p: _Pump) -> None:
@@ -479,10 +551,64 @@ class LocalServer:
         pump.thread.start()
         return pump
 
-    async def _complete(
-        self, pump: _Pump, model: ServedModel, req: P.ChatRequest, client: str, request: Request
-    ) -> Response:
-        async def watch() -> None:  # a client that leaves cancels its generation
+    async def _count_tokens(self, request: Request) -> Response:
+        """Anthropic's ``POST /v1/messages/count_tokens``: the prompt's size with the chat template
+        applied, from an engine that can count (llama.cpp, llama-server, vLLM); tools are not counted."""
+        try:
+            body = await self._read_body(request)
+            if not isinstance(body, dict):
+                raise P.ApiError(400, "the request body must be a JSON object")
+            messages = M.messages_of(body.get("messages"), body.get("system"))
+            model = self._model
+            if model is None:
+                raise P.ApiError(503, "No model is loaded.")
+            engine = model.engine
+            if not isinstance(engine, TokenCounter):
+                raise P.ApiError(400, f"the {engine.name} engine cannot count tokens")
+            try:
+                count = await asyncio.to_thread(engine.count_prompt_tokens, messages)
+            except EngineError as exc:
+                raise _engine_error(exc) from exc
+        except P.ApiError as exc:
+            return _messages_error(exc)
+        return JSONResponse({"input_tokens": count})
+
+    async def _responses(self, request: Request) -> Response:
+        """OpenAI's ``POST /v1/responses``: the same queue, engine and answer, Responses shapes."""
+        try:
+            model, req = await self._admit(request, R.parse_request)
+        except P.ApiError as exc:
+            return _error_response(exc)
+        pump = self._start_pump(model, req, _client_of(request))
+        if req.stream:
+            return StreamingResponse(
+                self._responses_stream(pump, model, req), media_type="text/event-stream", headers=_SSE_HEADERS
+            )
+        try:
+            try:
+                text, calls = await self._whole_answer(pump, model, req, request)
+            except EngineError as exc:
+                pump.status, pump.error = "error", str(exc)
+                return _error_response(_engine_error(exc))
+            body = R.response(
+                R.response_id(),
+                model.model_id,
+                int(time.time()),
+                R.output_of(text, calls),
+                pump.answer,
+                model.spec_method,
+            )
+            return JSONResponse(body)
+        finally:
+            pump.side_done()
+
+    async def _whole_answer(
+        self, pump: _Pump, model: ServedModel, req: P.ChatRequest, request: Request
+    ) -> tuple[str, list[dict[str, Any]]]:
+        """Wait for the whole answer (a client that leaves cancels it): its text and tool calls.
+        The engine's error propagates."""
+
+        async def watch() -> None:
             while True:
                 message = await request.receive()
                 if message["type"] == "http.disconnect":
@@ -491,28 +617,36 @@ class LocalServer:
 
         watcher = asyncio.create_task(watch())
         try:
-            try:
-                async for _text in pump.texts():
-                    pass  # the whole answer is read from the pump once it ends
-            except EngineError as exc:
-                pump.status, pump.error = "error", str(exc)
-                return _error_response(_engine_error(exc))
-            answer = pump.answer
-            text = answer.text
-            calls: list[dict[str, Any]] = []
-            if model.tool_style and req.tools:
-                from app.core.chat.tool_parsers import parse_tool_calls
-
-                text, calls = parse_tool_calls(text, model.tool_style)
-            calls += answer.tool_calls
-            pump.status, pump.tool_calls = "ok", len(calls)
-            return JSONResponse(
-                P.completion(P.completion_id(), model.model_id, text, calls, answer, model.spec_method)
-            )
+            async for _text in pump.texts():
+                pass  # the whole answer is read from the pump once it ends
         finally:
             watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
+        answer = pump.answer
+        text = answer.text
+        calls: list[dict[str, Any]] = []
+        if model.tool_style and req.tools:
+            from app.core.chat.tool_parsers import parse_tool_calls
+
+            text, calls = parse_tool_calls(text, model.tool_style)
+        calls += answer.tool_calls
+        pump.status, pump.tool_calls = "ok", len(calls)
+        return text, calls
+
+    async def _complete(
+        self, pump: _Pump, model: ServedModel, req: P.ChatRequest, client: str, request: Request
+    ) -> Response:
+        try:
+            try:
+                text, calls = await self._whole_answer(pump, model, req, request)
+            except EngineError as exc:
+                pump.status, pump.error = "error", str(exc)
+                return _error_response(_engine_error(exc))
+            return JSONResponse(
+                P.completion(P.completion_id(), model.model_id, text, calls, pump.answer, model.spec_method)
+            )
+        finally:
             pump.side_done()
 
     async def _stream(
@@ -539,20 +673,15 @@ class LocalServer:
         try:
             yield P.sse(P.chunk(cid, mid, {"role": "assistant", "content": ""}))
             try:
-                async for text in pump.texts():
-                    for data in pieces_out(splitter.feed(text)):
+                async for piece in _pieces(pump, splitter):
+                    for data in pieces_out([piece]):
                         yield data
             except EngineError as exc:
                 pump.status, pump.error = "error", str(exc)
                 yield P.sse(_engine_error(exc).body())
                 yield P.sse("[DONE]")
                 return
-            for data in pieces_out(splitter.finish()):
-                yield data
             answer = pump.answer
-            for call in answer.tool_calls:
-                for data in pieces_out([call]):
-                    yield data
             final = P.chunk(cid, mid, {}, P.finish_reason(answer, n_calls > 0))
             final["usage"] = P.usage(answer)
             final["tandem"] = P.extension(answer, model.spec_method)
@@ -569,6 +698,86 @@ class LocalServer:
             pump.cancel.cancel()
             pump.side_done()
 
+    async def _messages_stream(
+        self, pump: _Pump, model: ServedModel, req: P.ChatRequest
+    ) -> AsyncIterator[bytes]:
+        """A Messages stream: a text block while text comes, one ``tool_use`` block per call."""
+        splitter = ToolCallStream(model.tool_style if req.tools else None)
+        index, text_open, n_calls = 0, False, 0
+        try:
+            yield M.start_event(M.message_id(), model.model_id)
+            yield M.event("ping")
+            try:
+                async for piece in _pieces(pump, splitter):
+                    if isinstance(piece, str):
+                        if not text_open:
+                            block = {"type": "text", "text": ""}
+                            yield M.event("content_block_start", index=index, content_block=block)
+                            text_open = True
+                        delta = {"type": "text_delta", "text": piece}
+                        yield M.event("content_block_delta", index=index, delta=delta)
+                        continue
+                    if text_open:
+                        yield M.event("content_block_stop", index=index)
+                        index, text_open = index + 1, False
+                    block = M.tool_use_block(piece)
+                    args = json.dumps(block["input"], ensure_ascii=False)
+                    yield M.event("content_block_start", index=index, content_block={**block, "input": {}})
+                    delta = {"type": "input_json_delta", "partial_json": args}
+                    yield M.event("content_block_delta", index=index, delta=delta)
+                    yield M.event("content_block_stop", index=index)
+                    index, n_calls = index + 1, n_calls + 1
+            except EngineError as exc:
+                pump.status, pump.error = "error", str(exc)
+                yield M.error_event(_engine_error(exc))
+                return
+            if text_open:
+                yield M.event("content_block_stop", index=index)
+            answer = pump.answer
+            reason, sequence = M.stop_reason(answer, n_calls > 0, req.sampling.stop)
+            yield M.event(
+                "message_delta",
+                delta={"stop_reason": reason, "stop_sequence": sequence},
+                usage=M.usage(answer),
+                tandem=P.extension(answer, model.spec_method),
+            )
+            yield M.event("message_stop")
+            pump.status, pump.tool_calls = "ok", n_calls
+        finally:  # the client left (the task was cancelled) or the answer is complete
+            pump.cancel.cancel()
+            pump.side_done()
+
+    async def _responses_stream(
+        self, pump: _Pump, model: ServedModel, req: P.ChatRequest
+    ) -> AsyncIterator[bytes]:
+        """A Responses stream: a message item while text comes, one function_call item per call."""
+        events = R.ResponseEvents(model.model_id, model.spec_method)
+        splitter = ToolCallStream(model.tool_style if req.tools else None)
+        n_calls = 0
+        try:
+            for data in events.start():
+                yield data
+            try:
+                async for piece in _pieces(pump, splitter):
+                    if isinstance(piece, str):
+                        out = events.text(piece)
+                    else:
+                        out = events.call(piece)
+                        n_calls += 1
+                    for data in out:
+                        yield data
+            except EngineError as exc:
+                pump.status, pump.error = "error", str(exc)
+                for data in events.fail(_engine_error(exc), pump.answer):
+                    yield data
+                return
+            for data in events.finish(pump.answer):
+                yield data
+            pump.status, pump.tool_calls = "ok", n_calls
+        finally:  # the client left (the task was cancelled) or the answer is complete
+            pump.cancel.cancel()
+            pump.side_done()
+
     def _record(self, client: str, stream: bool, pump: _Pump) -> None:
         """Report a request once its generation has ended (on the pump's thread)."""
         if self.on_request is None:
@@ -580,6 +789,27 @@ class LocalServer:
             log.exception("the served-request listener failed")
 
 
+_SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+def _client_of(request: Request) -> str:
+    return f"{request.client.host}:{request.client.port}" if request.client else "?"
+
+
+async def _pieces(pump: _Pump, splitter: ToolCallStream) -> AsyncIterator[Piece]:
+    """The answer as it streams, split into text and whole tool calls (the family's markup, then
+    the calls the engine parsed itself); the engine's error is raised here."""
+    async for text in pump.texts():
+        for piece in splitter.feed(text):
+            if piece:
+                yield piece
+    for piece in splitter.finish():
+        if piece:
+            yield piece
+    for call in pump.answer.tool_calls:
+        yield call
+
+
 def _model_entry(model: ServedModel) -> dict[str, Any]:
     return {"id": model.model_id, "object": "model", "created": 0, "owned_by": "tandem"}
 
@@ -587,6 +817,8 @@ def _model_entry(model: ServedModel) -> dict[str, Any]:
 def _engine_error(exc: EngineError) -> P.ApiError:
     if isinstance(exc, ContextLengthError):
         return P.ApiError(400, str(exc), param="messages", code="context_length_exceeded")
+    if isinstance(exc, InvalidRequestError):
+        return P.ApiError(400, str(exc), code="invalid_request")
     return P.ApiError(500, exc.user_message(), "server_error")
 
 
@@ -594,12 +826,20 @@ def _error_response(exc: P.ApiError) -> JSONResponse:
     return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
 
 
+def _messages_error(exc: P.ApiError) -> JSONResponse:
+    return JSONResponse(M.api_error_body(exc), status_code=exc.status, headers=exc.headers)
+
+
+def _error_for(request: Request, exc: P.ApiError) -> JSONResponse:
+    return _messages_error(exc) if _is_messages_path(request.url.path) else _error_response(exc)
+
+
 async def _not_found(request: Request, exc: Exception) -> Response:
-    return _error_response(P.ApiError(404, f"no such endpoint: {request.url.path}", code="not_found"))
+    return _error_for(request, P.ApiError(404, f"no such endpoint: {request.url.path}", code="not_found"))
 
 
 async def _not_allowed(request: Request, exc: Exception) -> Response:
-    return _error_response(P.ApiError(405, f"{request.method} is not allowed on {request.url.path}"))
+    return _error_for(request, P.ApiError(405, f"{request.method} is not allowed on {request.url.path}"))
 
 
 __all__ = ["LocalServer", "ServedModel", "ServedRequest", "ServerConfig", "is_loopback"]

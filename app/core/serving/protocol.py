@@ -74,6 +74,10 @@ class ChatRequest:
     tools: list[dict[str, Any]] | None = None
     tool_choice: Any = None
     model: str | None = None
+    #: a JSON object or schema the answer must follow, in chat's shape (:func:`response_format_of`)
+    response_format: dict[str, Any] | None = None
+    #: ``tandem.speculation`` of the request: "auto" (what is loaded), "off" or a method name
+    speculation: str = "auto"
 
 
 def _number(body: dict[str, Any], key: str, default: float) -> float:
@@ -147,6 +151,64 @@ def _tools(body: dict[str, Any]) -> list[dict[str, Any]] | None:
     return tools
 
 
+def json_schema_format(name: Any, schema: Any, strict: Any, param: str) -> dict[str, Any]:
+    """Chat's ``{"type": "json_schema", "json_schema": {...}}`` after checking its fields."""
+    if not isinstance(schema, dict):
+        raise ApiError(400, f"{param}: a json_schema format needs a 'schema' object", param=param)
+    if name is not None and not isinstance(name, str):
+        raise ApiError(400, f"{param}: 'name' must be a string", param=param)
+    spec: dict[str, Any] = {"name": name or "response", "schema": schema}
+    if strict is not None:
+        spec["strict"] = bool(strict)
+    return {"type": "json_schema", "json_schema": spec}
+
+
+def response_format_of(raw: Any, param: str = "response_format") -> dict[str, Any] | None:
+    """A chat ``response_format``: None for free text (absent or ``text``), else a JSON object or
+    a JSON schema, which the engine enforces (llama.cpp compiles it to a grammar)."""
+    kind = raw.get("type") if isinstance(raw, dict) else None
+    if raw is None or kind == "text":
+        return None
+    if kind == "json_object":
+        return {"type": "json_object"}
+    if kind == "json_schema":
+        spec = raw.get("json_schema")
+        if not isinstance(spec, dict):
+            raise ApiError(400, f"{param}.json_schema: expected an object", param=param)
+        return json_schema_format(spec.get("name"), spec.get("schema"), spec.get("strict"), param)
+    raise ApiError(400, f"{param}: expected type text, json_object or json_schema", param=param)
+
+
+def speculation_of(body: dict[str, Any]) -> str:
+    """The request's ``tandem: {"speculation": ...}`` ("auto" when absent)."""
+    ext = body.get("tandem")
+    if ext is None:
+        return "auto"
+    value = ext.get("speculation", "auto") if isinstance(ext, dict) else None
+    if not isinstance(value, str) or not value.strip():
+        raise ApiError(
+            400, 'tandem.speculation: expected "off", "auto" or a method name', param="tandem.speculation"
+        )
+    return value.strip().lower()
+
+
+def check_speculation(requested: str, loaded: str | None) -> None:
+    """Honour ``tandem.speculation`` or refuse it. The engines cannot change speculation per request
+    (llama.cpp's per-request overrides are compiled out of xllamacpp; MLX's loop is built at load),
+    so a request may ask for what runs: "auto", the loaded method, or "off" when none is loaded."""
+    running = loaded or "off"
+    if requested in ("auto", running):
+        return
+    raise ApiError(
+        400,
+        f"tandem.speculation: {requested!r} cannot be honoured: this server runs "
+        f"{'no speculation' if loaded is None else repr(loaded)}, and speculation cannot change per "
+        f'request (it needs a reload); send "auto" or {running!r}',
+        param="tandem.speculation",
+        code="speculation_unavailable",
+    )
+
+
 def parse_request(body: Any, limits: Limits) -> ChatRequest:
     """Check a decoded request body; :class:`ApiError` (400) names the offending field."""
     if not isinstance(body, dict):
@@ -211,6 +273,8 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
         tools=tools,
         tool_choice=tool_choice if tools else None,
         model=model,
+        response_format=response_format_of(body.get("response_format")),
+        speculation=speculation_of(body),
     )
 
 

@@ -1,7 +1,9 @@
-"""The "Local server" switch of the status bar and its panel: address, key (Copy), request log."""
+"""The "Local server" switch of the status bar and its panel: address, key (Copy), settings for a
+coding agent (Copy), request log."""
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Protocol
 
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QPlainTextEdit,
     QPushButton,
     QToolButton,
     QVBoxLayout,
@@ -78,6 +81,16 @@ class ServerPanel(QFrame):
         self.warning = QLabel()
         self.warning.setObjectName("serverWarning")
         self.warning.setWordWrap(True)
+        self.agent_label = QLabel()
+        self.agent_hint = QLabel()
+        self.agent_hint.setWordWrap(True)
+        self.agent_settings = QPlainTextEdit()
+        self.agent_settings.setObjectName("agentSettings")
+        self.agent_settings.setReadOnly(True)
+        self.agent_settings.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.agent_settings.setMaximumHeight(self.fontMetrics().lineSpacing() * 8)
+        self.copy_agent = QPushButton()
+        self.copy_agent.clicked.connect(self._copy_agent_settings)
         self.log = QListWidget()
         self.log.setObjectName("serverLog")
         # A request line (time, client, route, model, tokens, acceptance) is wider than the panel:
@@ -101,6 +114,12 @@ class ServerPanel(QFrame):
         lay.addLayout(row2)
         lay.addWidget(self.remote)
         lay.addWidget(self.warning)
+        agent_row = QHBoxLayout()
+        agent_row.addWidget(self.agent_label, 1)
+        agent_row.addWidget(self.copy_agent)
+        lay.addLayout(agent_row)
+        lay.addWidget(self.agent_hint)
+        lay.addWidget(self.agent_settings)
         lay.addWidget(self.log_label)
         lay.addWidget(self.log, 1)
         controller.stateChanged.connect(self._refresh)
@@ -109,12 +128,22 @@ class ServerPanel(QFrame):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Local server"))
-        self.title.setText(self.tr("OpenAI-compatible API of the loaded model"))
-        self.key_label.setText(self.tr("API key (send as 'Authorization: Bearer <key>'):"))
+        self.title.setText(self.tr("OpenAI- and Anthropic-compatible API of the loaded model"))
+        self.key_label.setText(
+            self.tr("API key (send as 'Authorization: Bearer <key>' or 'x-api-key: <key>'):")
+        )
         self.copy_key.setText(self.tr("Copy"))
         self.copy_address.setText(self.tr("Copy"))
         self.remote.setText(self.tr("Allow other machines to connect"))
         self.log_label.setText(self.tr("Served requests"))
+        self.agent_label.setText(self.tr("Use with an agent"))
+        self.agent_hint.setText(
+            self.tr(
+                "Paste these settings into the terminal that starts the agent: Claude Code uses the "
+                "Anthropic lines, OpenAI clients the OpenAI lines. Copy fills in the key."
+            )
+        )
+        self.copy_agent.setText(self.tr("Copy settings"))
         self._refresh()
 
     def _refresh(self, *_args: object) -> None:
@@ -123,6 +152,8 @@ class ServerPanel(QFrame):
         self.key.setText(c.key if c.running else "")
         self.copy_key.setEnabled(c.running)
         self.copy_address.setEnabled(c.running)
+        self.copy_agent.setEnabled(c.running)
+        self.agent_settings.setPlainText(self._agent_settings("********") if c.running else "")
         self.warning.setText(
             self.tr(
                 "Warning: the server listens on all network addresses; anyone who has the key can use it."
@@ -134,6 +165,17 @@ class ServerPanel(QFrame):
 
     def _copy_key(self) -> None:
         QGuiApplication.clipboard().setText(self.controller.key)
+
+    def _agent_settings(self, key: str) -> str:
+        return agent_settings(
+            self.controller.address,
+            key,
+            self.tr("OpenAI clients (chat completions, Responses)"),
+            windows=sys.platform == "win32",
+        )
+
+    def _copy_agent_settings(self) -> None:
+        QGuiApplication.clipboard().setText(self._agent_settings(self.controller.key))
 
     def _on_remote_toggled(self, on: bool) -> None:
         host = "0.0.0.0" if on else "127.0.0.1"
@@ -170,7 +212,9 @@ class ServerSwitch(QToolButton):
     def retranslate(self) -> None:
         c = self.controller
         self.setText(self.tr("Server: %1").replace("%1", c.address) if c.running else self.tr("Local server"))
-        self.setToolTip(self.tr("Serve the loaded model to other programs over an OpenAI-compatible API"))
+        self.setToolTip(
+            self.tr("Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs")
+        )
         self.panel.retranslate()
 
     def changeEvent(self, event: QEvent) -> None:
@@ -199,6 +243,29 @@ class ServerSwitch(QToolButton):
         self._show_panel = False
         self._on_state(False)
         self.setToolTip(self.tr("The server could not start: %1").replace("%1", message))
+
+
+def agent_settings(address: str, key: str, openai_title: str, windows: bool = False) -> str:
+    """Environment settings that point Claude Code (Anthropic Messages, at the server's root) and
+    OpenAI clients (at ``/v1``) to the server ``address`` (``http://host:port/v1``)."""
+    root = address.removesuffix("/v1")
+    pairs = [
+        ("# Claude Code", None),
+        ("ANTHROPIC_BASE_URL", root),
+        ("ANTHROPIC_API_KEY", key),
+        (f"# {openai_title}", None),
+        ("OPENAI_BASE_URL", address),
+        ("OPENAI_API_KEY", key),
+    ]
+    lines = []
+    for name, value in pairs:
+        if value is None:
+            lines.append(name)
+        elif windows:
+            lines.append(f'$env:{name}="{value}"')
+        else:
+            lines.append(f"export {name}={value}")
+    return "\n".join(lines)
 
 
 def describe(r: ServedRequest) -> str:

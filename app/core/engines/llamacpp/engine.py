@@ -22,7 +22,7 @@ import json
 import logging
 import os
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from app.core.engines.base import (
     Event,
     Finished,
     GenerationError,
+    InvalidRequestError,
     LoadRequest,
     ModelLoadError,
     Sampling,
@@ -242,7 +243,10 @@ class LlamaCppEngine:
                 conn.request("POST", "/v1/chat/completions", json.dumps(body).encode(), self._headers())
                 response = conn.getresponse()
                 if response.status != 200:
-                    raise GenerationError(f"llama.cpp: {_error_message(response.status, response.read())}")
+                    message = f"llama.cpp: {_error_message(response.status, response.read())}"
+                    if response.status == 400:
+                        raise InvalidRequestError(message)
+                    raise GenerationError(message)
                 events = SSEStream(response, "llama.cpp")
                 for chunk in events:
                     if on_chunk(chunk):
@@ -319,6 +323,12 @@ class LlamaCppEngine:
         return True
 
     @property
+    def supports_structured_output(self) -> bool:
+        """llama-server turns ``response_format`` (a JSON object, a JSON schema) into a grammar that
+        constrains sampling, the drafter's proposals included."""
+        return True
+
+    @property
     def candidates_with_speculation(self) -> bool:
         """llama-server's logprobs with a drafter running are not the target's own: parity runs
         compare token ids only."""
@@ -343,12 +353,19 @@ class LlamaCppEngine:
         top_logprobs: int = 0,
         tools: Sequence[dict[str, Any]] | None = None,
         tool_choice: Any = None,
+        response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
-        """``tools`` / ``tool_choice`` (OpenAI shapes) go to llama.cpp's jinja chat template."""
+        """``tools`` / ``tool_choice`` (OpenAI shapes) go to llama.cpp's jinja chat template,
+        ``response_format`` to llama-server's grammar of a JSON object or schema."""
         if self._worker.closed:
             raise GenerationError("the model is not loaded", "Load a model first.")
         request = chat_body(
-            messages, sampling, top_logprobs=top_logprobs, tools=tools, tool_choice=tool_choice
+            messages,
+            sampling,
+            top_logprobs=top_logprobs,
+            tools=tools,
+            tool_choice=tool_choice,
+            response_format=response_format,
         )
         job = _Request(request, bool(top_logprobs))
         return self._worker.stream(lambda j: self._serve(job, j), cancel)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import logging
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,7 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
     TokenCandidate,
+    structured_refusal,
 )
 from app.core.engines.capability import Availability, engine_availability
 from app.core.engines.mlx.pair import PairPlan, plan_pair, vocabulary_difference
@@ -327,8 +328,11 @@ class MLXEngine:
         top_logprobs: int = 0,
         tools: Sequence[dict[str, Any]] | None = None,
         tool_choice: Any = None,
+        response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
         """Stream TextDelta / Round / Finished events; typed errors are raised here.
+
+        ``response_format`` is refused: MLX has no constrained decoding here.
 
         ``tools`` (OpenAI shapes) go to the tokenizer's chat template (``tool_choice`` is not a
         template input; the template decides).
@@ -339,6 +343,8 @@ class MLXEngine:
         """
         if self._worker.closed:
             raise EngineClosed()
+        if response_format is not None:
+            raise GenerationError(structured_refusal("the MLX engine"))
         if isinstance(top_logprobs, bool) or not isinstance(top_logprobs, int) or top_logprobs < 0:
             raise GenerationError(
                 f"top_logprobs must be 0 or a positive whole number (got {top_logprobs!r})."
@@ -391,6 +397,11 @@ class MLXEngine:
     def supports_tools(self) -> bool:
         """The tokenizer's chat template renders ``tools``."""
         return True
+
+    @property
+    def supports_structured_output(self) -> bool:
+        """MLX samples without a grammar: JSON / schema output cannot be enforced."""
+        return False
 
     @property
     def candidates_with_speculation(self) -> bool:

@@ -41,6 +41,7 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
     error_message_of,
+    structured_refusal,
 )
 from app.core.engines.llamaserver import (
     ChunkReader,
@@ -58,6 +59,8 @@ log = logging.getLogger(__name__)
 
 #: ``owned_by`` of GET /v1/models -> the server kind Tandem knows how to read stats from.
 _KINDS = {"llamacpp": "llama.cpp", "vllm": "vllm", "sglang": "sglang"}
+#: server kinds that constrain output to a ``response_format``
+STRUCTURED_KINDS = frozenset(_KINDS.values())
 
 
 # --- errors ------------------------------------------------------------------------------------------
@@ -278,6 +281,12 @@ class RemoteEngine:
         return True
 
     @property
+    def supports_structured_output(self) -> bool:
+        """llama-server, vLLM and SGLang constrain output to ``response_format``; another
+        OpenAI-compatible server might ignore it and answer free text, so it is not sent there."""
+        return self.server_kind in STRUCTURED_KINDS
+
+    @property
     def candidates_with_speculation(self) -> bool:
         return False
 
@@ -347,6 +356,7 @@ class RemoteEngine:
         sampling: Sampling,
         tools: Sequence[dict[str, Any]] | None = None,
         tool_choice: Any = None,
+        response_format: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         body = chat_body(
             messages,
@@ -355,6 +365,7 @@ class RemoteEngine:
             model=self.model,
             tools=tools,
             tool_choice=tool_choice,
+            response_format=response_format,
         )
         body["stream_options"] = {"include_usage": True}
         if self.server_kind == "sglang":
@@ -371,12 +382,17 @@ class RemoteEngine:
         top_logprobs: int = 0,
         tools: Sequence[dict[str, Any]] | None = None,
         tool_choice: Any = None,
+        response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
         """``tools`` / ``tool_choice`` (OpenAI shapes) go to the server, which renders and parses
-        them where it was started to (vLLM ``--enable-auto-tool-choice``, llama-server ``--jinja``)."""
+        them where it was started to (vLLM ``--enable-auto-tool-choice``, llama-server ``--jinja``);
+        ``response_format`` only to a server that constrains output to it (else an error)."""
         if self._closed:
             raise GenerationError("the remote connection was closed", "Connect again.")
-        return self._stream(self._body(messages, sampling, tools, tool_choice), cancel or CancelToken())
+        if response_format is not None and not self.supports_structured_output:
+            raise GenerationError(structured_refusal(f"this {self.server_kind} server"))
+        body = self._body(messages, sampling, tools, tool_choice, response_format)
+        return self._stream(body, cancel or CancelToken())
 
     def _vllm_counters(self) -> dict[str, float] | None:
         try:

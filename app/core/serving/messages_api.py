@@ -1,0 +1,368 @@
+"""Anthropic Messages shapes (``POST /v1/messages``): request checking, answers, stream events, errors.
+
+Pure functions like :mod:`app.core.serving.protocol`: a Messages request becomes the same
+:class:`~app.core.serving.protocol.ChatRequest` an OpenAI request does (OpenAI-shaped messages and
+tools, which is what the engines take), and the request's :class:`~app.core.answer.Answer` becomes
+a Messages answer or stream. Tandem's speculation figures ride in an extra ``tandem`` field (on the
+message, and on the stream's ``message_delta``), as on OpenAI answers.
+
+The mapping:
+
+* ``system`` (a string or text blocks) -> a leading system message;
+* a user ``tool_result`` block -> a ``tool`` message (``tool_call_id`` = its ``tool_use_id``), in
+  block order with the user's text; an assistant ``tool_use`` block -> an OpenAI tool call;
+  ``thinking`` blocks of earlier turns are dropped; any other block (image, document) is refused;
+* ``tools`` (``name``, ``description``, ``input_schema``) -> function tools; ``tool_choice``
+  ``auto`` / ``any`` / ``tool`` / ``none`` -> ``auto`` / ``required`` / the named function / no tools;
+* ``max_tokens`` above the server's limit is held to it (agents send their model's output limit);
+* ``stop_reason``: ``tool_use`` when the answer has calls, ``max_tokens`` at the token limit,
+  ``stop_sequence`` when the text ended on one of the request's stop sequences as far as the
+  engine says (see :func:`stop_reason`), else ``end_turn``.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from app.core.answer import Answer
+from app.core.engines.base import ChatMessage, Sampling, SamplingError, check_max_tokens
+from app.core.serving.protocol import (
+    ApiError,
+    ChatRequest,
+    Limits,
+    extension,
+    json_schema_format,
+    speculation_of,
+)
+
+#: Anthropic's error type for each HTTP status Tandem answers with
+ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    405: "invalid_request_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    503: "overloaded_error",
+}
+
+
+def error_body(status: int, message: str) -> dict[str, Any]:
+    """``{"type": "error", "error": {"type", "message"}}`` for an HTTP status."""
+    return {"type": "error", "error": {"type": ERROR_TYPES.get(status, "api_error"), "message": message}}
+
+
+def api_error_body(exc: ApiError) -> dict[str, Any]:
+    return error_body(exc.status, exc.message)
+
+
+def _number(body: dict[str, Any], key: str, default: float) -> float:
+    value = body.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ApiError(400, f"{key}: expected a number, got {value!r}", param=key)
+    return float(value)
+
+
+def _blocks(content: Any, where: str) -> list[dict[str, Any]]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    if not isinstance(content, list):
+        raise ApiError(400, f"{where}: expected a string or a list of content blocks", param=where)
+    for i, block in enumerate(content):
+        if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+            raise ApiError(400, f"{where}[{i}]: expected a content block object", param=where)
+    return content
+
+
+def _text(block: dict[str, Any], where: str) -> str:
+    text = block.get("text")
+    if not isinstance(text, str):
+        raise ApiError(400, f"{where}.text: expected a string", param=where)
+    return text
+
+
+def system_text(system: Any) -> str:
+    if system is None:
+        return ""
+    parts: list[str] = []
+    for i, block in enumerate(_blocks(system, "system")):
+        if block["type"] != "text":
+            raise ApiError(400, f"system[{i}]: only text blocks are supported (got {block['type']!r})")
+        parts.append(_text(block, f"system[{i}]"))
+    return "\n\n".join(p for p in parts if p)
+
+
+def _tool_result_text(content: Any, where: str) -> str:
+    if content is None:
+        return ""
+    parts: list[str] = []
+    for i, block in enumerate(_blocks(content, where)):
+        if block["type"] != "text":
+            raise ApiError(400, f"{where}[{i}]: only text tool results are supported (got {block['type']!r})")
+        parts.append(_text(block, f"{where}[{i}]"))
+    return "\n".join(parts)
+
+
+def _user(blocks: list[dict[str, Any]], where: str) -> list[ChatMessage]:
+    out: list[ChatMessage] = []
+    text: list[str] = []
+
+    def flush() -> None:
+        if text:
+            out.append({"role": "user", "content": "\n".join(text)})
+            text.clear()
+
+    for i, block in enumerate(blocks):
+        kind, at = block["type"], f"{where}.content[{i}]"
+        if kind == "text":
+            text.append(_text(block, at))
+        elif kind == "tool_result":
+            flush()
+            call_id = block.get("tool_use_id")
+            if not isinstance(call_id, str) or not call_id:
+                raise ApiError(400, f"{at}.tool_use_id: missing", param=at)
+            result = _tool_result_text(block.get("content"), f"{at}.content")
+            if block.get("is_error"):
+                result = f"Error: {result}"
+            out.append({"role": "tool", "content": result, "tool_call_id": call_id})
+        else:
+            raise ApiError(400, f"{at}: {kind!r} blocks are not supported in user turns", param=at)
+    flush()
+    return out
+
+
+def _assistant(blocks: list[dict[str, Any]], where: str) -> ChatMessage:
+    text: list[str] = []
+    calls: list[dict[str, Any]] = []
+    for i, block in enumerate(blocks):
+        kind, at = block["type"], f"{where}.content[{i}]"
+        if kind == "text":
+            text.append(_text(block, at))
+        elif kind == "tool_use":
+            name, args = block.get("name"), block.get("input", {})
+            if not isinstance(name, str) or not name or not isinstance(args, dict):
+                raise ApiError(400, f"{at}: a tool_use block needs a name and an input object", param=at)
+            call_id = block.get("id")
+            calls.append(
+                {
+                    "id": call_id if isinstance(call_id, str) and call_id else tool_use_id(),
+                    "type": "function",
+                    "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False)},
+                }
+            )
+        elif kind in ("thinking", "redacted_thinking"):
+            continue  # an earlier turn's reasoning is not replayed
+        else:
+            raise ApiError(400, f"{at}: {kind!r} blocks are not supported in assistant turns", param=at)
+    msg: ChatMessage = {"role": "assistant", "content": "".join(text)}
+    if calls:
+        msg["tool_calls"] = calls
+    return msg
+
+
+def messages_of(raw: Any, system: Any) -> list[ChatMessage]:
+    if not isinstance(raw, list) or not raw:
+        raise ApiError(400, "messages: expected a non-empty list of messages", param="messages")
+    out: list[ChatMessage] = []
+    head = system_text(system)
+    if head:
+        out.append({"role": "system", "content": head})
+    for i, m in enumerate(raw):
+        where = f"messages[{i}]"
+        if not isinstance(m, dict):
+            raise ApiError(400, f"{where}: expected an object", param=where)
+        role = m.get("role")
+        blocks = _blocks(m.get("content"), f"{where}.content")
+        if role == "user":
+            out += _user(blocks, where)
+        elif role == "assistant":
+            out.append(_assistant(blocks, where))
+        else:
+            raise ApiError(400, f"{where}.role: expected 'user' or 'assistant', got {role!r}", param=where)
+    return out
+
+
+def tools_of(raw: Any) -> list[dict[str, Any]] | None:
+    if raw is None or raw == []:
+        return None
+    if not isinstance(raw, list):
+        raise ApiError(400, "tools: expected a list of tools", param="tools")
+    out: list[dict[str, Any]] = []
+    for i, t in enumerate(raw):
+        if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not t["name"]:
+            raise ApiError(400, f"tools[{i}]: expected a tool with a name", param="tools")
+        kind = t.get("type", "custom")
+        if kind not in (None, "custom"):
+            raise ApiError(400, f"tools[{i}]: server tools ({kind!r}) are not supported", param="tools")
+        schema = t.get("input_schema", {"type": "object"})
+        if not isinstance(schema, dict):
+            raise ApiError(400, f"tools[{i}].input_schema: expected a JSON schema object", param="tools")
+        fn: dict[str, Any] = {"name": t["name"], "parameters": schema}
+        if isinstance(t.get("description"), str):
+            fn["description"] = t["description"]
+        out.append({"type": "function", "function": fn})
+    return out
+
+
+def tool_choice_of(raw: Any) -> tuple[Any, bool]:
+    """(the OpenAI tool_choice, whether tools stay on) for a Messages ``tool_choice``."""
+    if raw is None:
+        return None, True
+    kind = raw.get("type") if isinstance(raw, dict) else None
+    if kind == "auto":
+        return "auto", True
+    if kind == "any":
+        return "required", True
+    if kind == "none":
+        return None, False
+    if kind == "tool" and isinstance(raw.get("name"), str):
+        return {"type": "function", "function": {"name": raw["name"]}}, True
+    raise ApiError(400, "tool_choice: expected {'type': 'auto' | 'any' | 'none' | 'tool', ...}")
+
+
+def output_format_of(raw: Any) -> dict[str, Any] | None:
+    """Structured outputs' ``output_format`` (``{"type": "json_schema", "schema": {...}}``) ->
+    chat's ``response_format``."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or raw.get("type") != "json_schema":
+        raise ApiError(400, "output_format: expected {'type': 'json_schema', 'schema': {...}}")
+    return json_schema_format(None, raw.get("schema"), True, "output_format")
+
+
+def parse_request(body: Any, limits: Limits) -> ChatRequest:
+    """Check a decoded Messages body; :class:`ApiError` (400) names the offending field."""
+    if not isinstance(body, dict):
+        raise ApiError(400, "the request body must be a JSON object")
+    messages = messages_of(body.get("messages"), body.get("system"))
+    raw_max = body.get("max_tokens")
+    if raw_max is None:
+        max_tokens = limits.default_max_tokens
+    else:
+        try:
+            max_tokens = check_max_tokens(raw_max)
+        except SamplingError as exc:
+            raise ApiError(400, f"max_tokens: {exc}", param="max_tokens") from exc
+        # Messages requires max_tokens and agents fill in their model's output limit (Claude Code
+        # sends 32000): it is a cap, so it is held to the server's rather than refused.
+        max_tokens = min(max_tokens, limits.max_tokens)
+    stop = body.get("stop_sequences") or []
+    if not isinstance(stop, list) or not all(isinstance(s, str) and s for s in stop) or len(stop) > 8:
+        raise ApiError(400, "stop_sequences: expected a list of up to 8 non-empty strings")
+    top_k = body.get("top_k", 0)
+    try:
+        sampling = Sampling(
+            temperature=_number(body, "temperature", 0.0),
+            top_p=_number(body, "top_p", 1.0),
+            top_k=top_k,
+            max_tokens=max_tokens,
+            stop=tuple(stop),
+        )
+    except SamplingError as exc:
+        raise ApiError(400, str(exc)) from exc
+    model = body.get("model")
+    if model is not None and not isinstance(model, str):
+        raise ApiError(400, "model: expected a string", param="model")
+    tools = tools_of(body.get("tools"))
+    tool_choice, keep = tool_choice_of(body.get("tool_choice"))
+    if not keep:
+        tools = None
+    return ChatRequest(
+        messages,
+        sampling,
+        stream=bool(body.get("stream", False)),
+        tools=tools,
+        tool_choice=tool_choice if tools else None,
+        model=model,
+        response_format=output_format_of(body.get("output_format")),
+        speculation=speculation_of(body),
+    )
+
+
+# --- answers ----------------------------------------------------------------------------------------
+def message_id() -> str:
+    return "msg_" + secrets.token_hex(12)
+
+
+def tool_use_id() -> str:
+    return "toolu_" + secrets.token_hex(12)
+
+
+def stop_reason(answer: Answer, has_calls: bool, stop: tuple[str, ...]) -> tuple[str, str | None]:
+    """(stop_reason, stop_sequence). The engines leave a matched stop string out of the text and
+    do not say which one ended the answer, so ``stop_sequence`` is reported only when the text
+    ends with one of the request's sequences (an engine that keeps it); else a stop is ``end_turn``."""
+    if has_calls:
+        return "tool_use", None
+    if answer.reason == "length":
+        return "max_tokens", None
+    for s in stop:
+        if answer.text.endswith(s):
+            return "stop_sequence", s
+    return "end_turn", None
+
+
+def tool_use_block(call: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "tool_use", "id": tool_use_id(), "name": call["name"], "input": call["arguments"]}
+
+
+def usage(answer: Answer) -> dict[str, int]:
+    return {"input_tokens": answer.prompt_tokens, "output_tokens": answer.completion_tokens}
+
+
+def message(
+    mid: str,
+    model: str,
+    text: str,
+    calls: list[dict[str, Any]],
+    answer: Answer,
+    stop: tuple[str, ...],
+    method: str | None,
+) -> dict[str, Any]:
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    content += [tool_use_block(c) for c in calls]
+    reason, sequence = stop_reason(answer, bool(calls), stop)
+    return {
+        "id": mid,
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": reason,
+        "stop_sequence": sequence,
+        "usage": usage(answer),
+        "tandem": extension(answer, method),
+    }
+
+
+def event(kind: str, **fields: Any) -> bytes:
+    """One Server-Sent Event of a Messages stream: ``event: <type>`` and its JSON data."""
+    data = json.dumps({"type": kind, **fields}, ensure_ascii=False)
+    return f"event: {kind}\ndata: {data}\n\n".encode()
+
+
+def error_event(exc: ApiError) -> bytes:
+    data = json.dumps(api_error_body(exc), ensure_ascii=False)
+    return f"event: error\ndata: {data}\n\n".encode()
+
+
+def start_event(mid: str, model: str) -> bytes:
+    return event(
+        "message_start",
+        message={
+            "id": mid,
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 0, "output_tokens": 0},
+        },
+    )

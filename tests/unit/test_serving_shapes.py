@@ -1,0 +1,96 @@
+"""Request rules of the local server shared by its three APIs (issue 25): structured-output formats
+and ``tandem.speculation``; Messages and Responses inputs mapped to chat messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.serving import messages_api as M
+from app.core.serving import protocol as P
+from app.core.serving import responses_api as R
+
+SCHEMA = {"type": "object"}
+
+
+def test_formats_of_the_three_apis_become_one_chat_response_format() -> None:
+    chat = P.response_format_of(
+        {"type": "json_schema", "json_schema": {"name": "p", "schema": SCHEMA, "strict": True}}
+    )
+    assert chat == {"type": "json_schema", "json_schema": {"name": "p", "schema": SCHEMA, "strict": True}}
+    assert (
+        R.text_format_of({"format": {"type": "json_schema", "name": "p", "schema": SCHEMA, "strict": True}})
+        == chat
+    )
+    assert M.output_format_of({"type": "json_schema", "schema": SCHEMA}) == {
+        "type": "json_schema",
+        "json_schema": {"name": "response", "schema": SCHEMA, "strict": True},
+    }
+    assert P.response_format_of({"type": "json_object"}) == R.text_format_of(
+        {"format": {"type": "json_object"}}
+    )
+    assert P.response_format_of(None) is None and P.response_format_of({"type": "text"}) is None
+    assert R.text_format_of({"format": {"type": "text"}}) is None and R.text_format_of(None) is None
+    for bad in (
+        {"type": "xml"},
+        {"type": "json_schema"},
+        {"type": "json_schema", "json_schema": {"name": "p"}},
+    ):
+        with pytest.raises(P.ApiError) as err:
+            P.response_format_of(bad)
+        assert err.value.status == 400 and err.value.param == "response_format"
+
+
+def test_speculation_field_is_honoured_only_for_what_runs() -> None:
+    assert P.speculation_of({}) == "auto" and P.speculation_of({"tandem": {}}) == "auto"
+    assert P.speculation_of({"tandem": {"speculation": " Off "}}) == "off"
+    for bad in ({"tandem": "off"}, {"tandem": {"speculation": 3}}, {"tandem": {"speculation": ""}}):
+        with pytest.raises(P.ApiError):
+            P.speculation_of(bad)
+    for requested, loaded in (("auto", None), ("off", None), ("auto", "mtp"), ("mtp", "mtp")):
+        P.check_speculation(requested, loaded)
+    with pytest.raises(P.ApiError) as err:
+        P.check_speculation("off", "draft+ngram-mod")
+    assert err.value.code == "speculation_unavailable" and "'draft+ngram-mod'" in err.value.message
+    with pytest.raises(P.ApiError, match="runs no speculation"):
+        P.check_speculation("mtp", None)
+
+
+def test_messages_and_responses_inputs_map_to_chat_messages() -> None:
+    msgs = M.messages_of(
+        [
+            {"role": "user", "content": "q"},
+            {
+                "role": "assistant",
+                "content": [{"type": "thinking", "thinking": "..."}, {"type": "text", "text": "a"}],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "content": "boom", "is_error": True}
+                ],
+            },
+        ],
+        [{"type": "text", "text": "s1"}, {"type": "text", "text": "s2"}],
+    )
+    assert msgs == [
+        {"role": "system", "content": "s1\n\ns2"},
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "a"},
+        {"role": "tool", "content": "Error: boom", "tool_call_id": "t1"},
+    ]
+    items = R.input_messages(
+        [
+            {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+            {"type": "function_call", "call_id": "c2", "name": "g", "arguments": "{}"},
+            {"type": "reasoning", "summary": []},
+            {"type": "function_call_output", "call_id": "c1", "output": "1"},
+            {"role": "developer", "content": "be brief"},
+        ],
+        None,
+    )
+    assert [m["role"] for m in items] == ["assistant", "tool", "system"]
+    assert [c["id"] for c in items[0]["tool_calls"]] == ["c1", "c2"]
+    with pytest.raises(P.ApiError, match="'file_search_call' items"):
+        R.input_messages([{"type": "file_search_call"}], None)
+    with pytest.raises(P.ApiError, match="server tools"):
+        M.tools_of([{"type": "web_search_20250305", "name": "web_search"}])
