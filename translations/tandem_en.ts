@@ -452,6 +452,10 @@
     <context>
         <name>EngineHints</name>
         <message>
+            <source>Change the request; the model stays loaded.</source>
+            <translation>Change the request; the model stays loaded.</translation>
+        </message>
+        <message>
             <source>Check that the file is a complete model download; delete and download it again if not.</source>
             <translation>Check that the file is a complete model download; delete and download it again if not.</translation>
         </message>

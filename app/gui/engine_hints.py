@@ -11,6 +11,7 @@ from __future__ import annotations
 from app.gui.errors import QT_TRANSLATE_NOOP
 
 ENGINE_HINTS: tuple[str, ...] = (
+    QT_TRANSLATE_NOOP("EngineHints", "Change the request; the model stays loaded."),
     QT_TRANSLATE_NOOP(
         "EngineHints",
         "Check that the file is a complete model download; delete and download it again if not.",
