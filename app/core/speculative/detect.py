@@ -158,7 +158,8 @@ def pair_problem(
     if drafter.role not in ("eagle3", "dflash"):
         return None
     kind = "EAGLE-3" if drafter.role == "eagle3" else "DFlash"
-    lead = f"{drafter_name} is a {kind} drafter made for another model than {target_name}"
+    article = "an" if drafter.role == "eagle3" else "a"
+    lead = f"{drafter_name} is {article} {kind} drafter made for another model than {target_name}"
     reads = drafter.target_hidden_size
     if reads is None and drafter.role == "dflash":
         reads = drafter.embedding_length  # DFlash reads target states as wide as its own
@@ -169,7 +170,7 @@ def pair_problem(
         )
     if not drafter.target_layers:
         key = f"{drafter.architecture}.target_layers"
-        return f"{drafter_name} is a {kind} drafter without {key} in its metadata; convert it again"
+        return f"{drafter_name} is {article} {kind} drafter without {key} in its metadata; convert it again"
     if drafter.role == "eagle3" and len(drafter.target_layers) != 3:
         return (
             f"{drafter_name} is an EAGLE-3 drafter reading {len(drafter.target_layers)} target layers; "
