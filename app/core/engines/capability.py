@@ -199,20 +199,34 @@ class GGUFFacts:
     embedding_length: int | None = None
     #: assistants only: the width of the target hidden state they read
     embedding_length_out: int | None = None
+    #: EAGLE-3 drafters: the width of the target hidden state they read (``eagle3.target_hidden_size``)
+    target_hidden_size: int | None = None
 
     @property
     def is_assistant(self) -> bool:
         return self.architecture in ASSISTANT_ARCHES
+
+    @property
+    def reads_width(self) -> int | None:
+        """The width of the target hidden state this drafter reads (None: it reads none)."""
+        if self.is_assistant:
+            return self.embedding_length_out
+        if self.architecture == "eagle3":
+            return self.target_hidden_size
+        if self.architecture == "dflash":  # DFlash reads target states as wide as its own
+            return self.embedding_length
+        return None
 
 
 @dataclass(frozen=True)
 class KnownAbort:
     #: the ``common_speculative_type`` suffix that aborts when it is among the configured types
     speculative_type: str
-    #: "assistant" (a Gemma 4 assistant drafter) or "not-dflash" (any drafter but a DFlash one)
+    #: "assistant" (a Gemma 4 assistant drafter), "not-dflash" (any drafter but a DFlash one) or
+    #: "eagle3-or-dflash" (a drafter reading several target layers)
     drafter: str
     #: "any", "not-gemma4" (a target of another architecture) or "other-width" (a target whose
-    #: hidden size differs from the width the assistant reads)
+    #: hidden size differs from the width the drafter reads)
     target: str
     llama_message: str
     seen_with: str
@@ -256,6 +270,29 @@ LLAMACPP_ABORTS: tuple[KnownAbort, ...] = (
         "xllamacpp 2026.10.11549",
         "an assistant drafts only for the model size it was made for",
     ),
+    # llama.cpp runs an EAGLE-3 or DFlash drafter by its architecture even under DRAFT_SIMPLE, so
+    # both types abort alike (probed with scripts/make_tiny_drafters.py and a 576-wide SmolLM2 target)
+    KnownAbort(
+        "DRAFT_EAGLE3", "eagle3-or-dflash", "other-width",
+        "ggml.c:2274: GGML_ASSERT(ggml_can_repeat(b, a)) failed (exit 134; a 576-wide SmolLM2 target with "
+        "a 128-wide EAGLE-3 drafter)",
+        "xllamacpp 2026.10.11549",
+        "an EAGLE-3 or DFlash drafter drafts only for the model it was made for",
+    ),
+    KnownAbort(
+        "DRAFT_DFLASH", "eagle3-or-dflash", "other-width",
+        "ggml.c:2274: GGML_ASSERT(ggml_can_repeat(b, a)) failed (exit 134; a 576-wide SmolLM2 target with "
+        "a 128-wide DFlash drafter)",
+        "xllamacpp 2026.10.11549",
+        "an EAGLE-3 or DFlash drafter drafts only for the model it was made for",
+    ),
+    KnownAbort(
+        "DRAFT_SIMPLE", "eagle3-or-dflash", "other-width",
+        "ggml.c:2274: GGML_ASSERT(ggml_can_repeat(b, a)) failed (exit 134; llama.cpp runs the EAGLE-3 "
+        "or DFlash drafter by its architecture)",
+        "xllamacpp 2026.10.11549",
+        "an EAGLE-3 or DFlash drafter drafts only for the model it was made for",
+    ),
 )  # fmt: skip
 
 
@@ -264,6 +301,8 @@ def _drafter_matches(kind: str, drafter: GGUFFacts) -> bool:
         return drafter.is_assistant
     if kind == "not-dflash":
         return drafter.architecture != "dflash"
+    if kind == "eagle3-or-dflash":
+        return drafter.architecture in ("eagle3", "dflash")
     raise ValueError(f"unknown drafter class {kind!r} in LLAMACPP_ABORTS")
 
 
@@ -273,11 +312,12 @@ def _target_matches(kind: str, target: GGUFFacts, drafter: GGUFFacts) -> bool:
     if kind == "not-gemma4":
         return target.architecture != "gemma4"
     if kind == "other-width":
+        reads = drafter.reads_width
         return (
-            target.architecture == "gemma4"
-            and drafter.embedding_length_out is not None
+            (target.architecture == "gemma4" or not drafter.is_assistant)
+            and reads is not None
             and target.embedding_length is not None
-            and drafter.embedding_length_out != target.embedding_length
+            and reads != target.embedding_length
         )
     raise ValueError(f"unknown target class {kind!r} in LLAMACPP_ABORTS")
 

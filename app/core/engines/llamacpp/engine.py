@@ -393,7 +393,9 @@ def _facts(path: Path) -> GGUFFacts:
         value = fields.get(f"{arch}.{key}")
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
-    return GGUFFacts(arch, number("embedding_length"), number("embedding_length_out"))
+    return GGUFFacts(
+        arch, number("embedding_length"), number("embedding_length_out"), number("target_hidden_size")
+    )
 
 
 def _model_facts(path: Path) -> ModelFacts:
