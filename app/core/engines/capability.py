@@ -13,7 +13,13 @@ from functools import cache
 
 from app.core.registry import AnySpec, Family
 from app.core.speculative import DRAFTER_METHODS
-from app.core.speculative.options import NGRAM_METHODS, SUFFIX_METHODS
+from app.core.speculative.options import (
+    NGRAM_METHODS,
+    SUFFIX_METHODS,
+    chain_problem,
+    drafter_part,
+    method_parts,
+)
 
 
 def _version_tuple(text: str) -> tuple[int, ...]:
@@ -48,6 +54,10 @@ class EngineInfo:
     method_packages: tuple[tuple[str, str, str, str], ...] = ()
     #: whether the engine honours a CPU thread count (MLX computes on the GPU through Metal)
     uses_thread_count: bool = True
+    #: runs a drafter method and a model-free one together (``mtp+ngram-mod``)
+    chains: bool = False
+    #: runs a target's own MTP heads (GGUF ``<arch>.nextn_predict_layers``) with no drafter file
+    builtin_mtp: bool = False
 
 
 LLAMACPP = EngineInfo(
@@ -57,9 +67,11 @@ LLAMACPP = EngineInfo(
     distribution="xllamacpp",
     module="xllamacpp",
     min_version="2026.6.9713",
-    drafter_methods=frozenset({"draft", "mtp"}),
+    drafter_methods=frozenset({"draft", "mtp", "eagle3", "dflash"}),
     model_free_methods=frozenset(NGRAM_METHODS),
-    method_min_versions=(("mtp", "2026.6.9713"),),
+    method_min_versions=(("mtp", "2026.6.9713"), ("eagle3", "2026.10"), ("dflash", "2026.10")),
+    chains=True,
+    builtin_mtp=True,
 )
 MLX = EngineInfo(
     name="mlx",
@@ -148,28 +160,47 @@ def drafter_support(family: Family, spec: AnySpec, engine: str, method: str | No
         return Support(False, f"unknown engine {engine!r}")
     if spec.format not in info.formats:
         return Support(False, f"{info.label} does not run {spec.format} models")
-    if method is None or method in DRAFTER_METHODS:
-        if not spec.declares_drafter():
+    parts = method_parts(method) if method else ()
+    if len(parts) > 1:
+        if not info.chains:
+            return Support(False, f"{info.label} does not run method chains such as {method!r}")
+        problem = chain_problem(method or "")
+        if problem:
+            return Support(False, problem)
+        free = next(p for p in parts if p not in DRAFTER_METHODS)
+        if free not in info.model_free_methods:
+            return Support(False, f"{info.label} does not offer the model-free method {free!r}")
+    drafter = drafter_part(method) if method else None
+    builtin = bool(getattr(spec, "builtin_mtp", False)) and info.builtin_mtp and not spec.declares_drafter()
+    if method is None or drafter is not None:
+        if builtin and (drafter or "mtp") == "mtp":
+            chosen = "mtp"  # the target's own heads: no drafter file
+        elif not spec.declares_drafter():
             return Support(False, f"{family.name} {spec.format} {spec.size_label} declares no drafter")
-        chosen = method or drafter_method_for(family, spec, engine)
+        elif drafter is None or (drafter == "draft" and len(parts) > 1):  # "draft": the family's kind
+            chosen = drafter_method_for(family, spec, engine)
+        else:
+            chosen = drafter
     else:
         chosen = method
         if chosen not in info.model_free_methods:
             return Support(False, f"{info.label} does not offer the model-free method {chosen!r}")
     if chosen in DRAFTER_METHODS and chosen not in info.drafter_methods:
         return Support(False, f"{info.label} cannot run a {chosen!r} drafter")
+    if len(parts) > 1:
+        chosen = "+".join(chosen if p in DRAFTER_METHODS else p for p in parts)
     avail = engine_availability(engine)
     if not avail.ok:
         return Support(False, f"{info.label} is unavailable: {avail.reason}", chosen)
     for m, minimum in info.method_min_versions:
-        if m == chosen and avail.version and not version_at_least(avail.version, minimum):
+        if m in method_parts(chosen) and avail.version and not version_at_least(avail.version, minimum):
             return Support(
                 False,
                 f"{chosen!r} needs {info.distribution} >= {minimum} (installed {avail.version})",
                 chosen,
             )
     for m, dist, module, minimum in info.method_packages:
-        if m == chosen:
+        if m in method_parts(chosen):
             problem = package_problem(dist, module, minimum)
             if problem:
                 return Support(False, f"{info.label} needs {dist} for {chosen!r} drafters: {problem}", chosen)
