@@ -40,6 +40,7 @@ BUILDER_VERSION = 1
 TARGET_FILE = "llama-tiny.gguf"
 EAGLE3_FILE = "llama-tiny-eagle3.gguf"
 DFLASH_FILE = "llama-tiny-dflash.gguf"
+MTP_TARGET_FILE = "qwen35-tiny-mtp.gguf"
 
 HIDDEN = 128
 FFN = 256
@@ -79,6 +80,8 @@ class TinySet:
     target: Path
     eagle3: Path
     dflash: Path
+    #: a qwen35 target with one built-in MTP block (``mtp`` with no drafter file)
+    mtp_target: Path
 
 
 def _rng(seed: int) -> Any:
@@ -277,14 +280,119 @@ def write_dflash(path: Path, *, seed: int = 0, agree: bool = False) -> Path:
     return path
 
 
+# --- a target with built-in MTP heads ------------------------------------------------------------
+#: Qwen 3.5's layout (src/models/qwen35.cpp): gated-delta-net layers and full-attention layers
+#: (every ``full_attention_interval``-th), then ``nextn_predict_layers`` MTP blocks appended as extra
+#: decoder blocks (``block_count`` counts them) with ``nextn.eh_proj`` / ``enorm`` / ``hnorm``.
+MTP_TRUNK_LAYERS = 4
+MTP_FULL_ATTENTION_INTERVAL = 2
+SSM_CONV_KERNEL = 4
+SSM_STATE = 32  # head dim of the linear-attention keys and values
+SSM_K_HEADS = 2  # ssm.group_count
+SSM_V_HEADS = 4  # ssm.time_step_rank
+
+
+def write_mtp_target(path: Path, *, seed: int = 0, agree: bool = False) -> Path:
+    import gguf
+    import numpy as np
+
+    rng = _rng(seed + 4)
+    g = _gemma4_builder()
+    std = TARGET_STD
+    embd = _normal(rng, g.VOCAB_SIZE, HIDDEN)
+    embd[: len(g.SPECIAL_TOKENS) + 256] = 0.0
+    key_dim, value_dim = SSM_STATE * SSM_K_HEADS, SSM_STATE * SSM_V_HEADS
+    conv_dim = 2 * key_dim + value_dim
+    final_norm, head_norm = _ones(HIDDEN), _ones(HIDDEN)
+    tensors: list[tuple[str, Any]] = [("token_embd.weight", embd), ("output_norm.weight", final_norm)]
+
+    def attention(p: str) -> list[tuple[str, Any]]:
+        return [
+            (p + "attn_q.weight", _normal(rng, 2 * HEADS * HEAD_DIM, HIDDEN, std=std)),  # query and gate
+            (p + "attn_k.weight", _normal(rng, KV_HEADS * HEAD_DIM, HIDDEN, std=std)),
+            (p + "attn_v.weight", _normal(rng, KV_HEADS * HEAD_DIM, HIDDEN, std=std)),
+            (p + "attn_output.weight", _normal(rng, HIDDEN, HEADS * HEAD_DIM, std=std)),
+            (p + "attn_q_norm.weight", _ones(HEAD_DIM)),
+            (p + "attn_k_norm.weight", _ones(HEAD_DIM)),
+        ]
+
+    def ffn(p: str) -> list[tuple[str, Any]]:
+        return [
+            (p + "ffn_gate.weight", _normal(rng, FFN, HIDDEN, std=std)),
+            (p + "ffn_up.weight", _normal(rng, FFN, HIDDEN, std=std)),
+            (p + "ffn_down.weight", _normal(rng, HIDDEN, FFN, std=std)),
+        ]
+
+    for i in range(MTP_TRUNK_LAYERS):
+        p = f"blk.{i}."
+        tensors += [
+            (p + "attn_norm.weight", _ones(HIDDEN)),
+            (p + "post_attention_norm.weight", _ones(HIDDEN)),
+        ]
+        if (i + 1) % MTP_FULL_ATTENTION_INTERVAL == 0:
+            tensors += attention(p)
+        else:
+            tensors += [
+                (p + "attn_qkv.weight", _normal(rng, conv_dim, HIDDEN, std=std)),
+                (p + "attn_gate.weight", _normal(rng, value_dim, HIDDEN, std=std)),
+                (p + "ssm_conv1d.weight", _normal(rng, conv_dim, SSM_CONV_KERNEL, std=std)),
+                (p + "ssm_dt.bias", _ones(SSM_V_HEADS)),
+                (p + "ssm_a", -np.ones(SSM_V_HEADS, dtype=np.float32)),
+                (p + "ssm_beta.weight", _normal(rng, SSM_V_HEADS, HIDDEN, std=std)),
+                (p + "ssm_alpha.weight", _normal(rng, SSM_V_HEADS, HIDDEN, std=std)),
+                (p + "ssm_norm.weight", _ones(SSM_STATE)),
+                (p + "ssm_out.weight", _normal(rng, HIDDEN, value_dim, std=std)),
+            ]
+        tensors += ffn(p)
+    p = f"blk.{MTP_TRUNK_LAYERS}."
+    block = attention(p) + ffn(p)
+    eh_proj = _normal(rng, HIDDEN, 2 * HIDDEN, std=std)
+    tensors += [(p + "attn_norm.weight", _ones(HIDDEN)), (p + "post_attention_norm.weight", _ones(HIDDEN))]
+    tensors += block
+    tensors += [
+        (p + "nextn.eh_proj.weight", eh_proj),
+        (p + "nextn.enorm.weight", _ones(HIDDEN)),
+        (p + "nextn.hnorm.weight", _ones(HIDDEN)),
+        (p + "nextn.shared_head_norm.weight", head_norm),
+    ]
+    if agree:
+        # as write_target: dim 0 says "a"; the MTP block passes dim 0 of the token embedding through
+        # (its attention and FFN outputs are zero) and its head norm reads only that dimension
+        embd[:, 0] = 4.0
+        embd[_agree_row(), 0] = 8.0
+        for norm in (final_norm, head_norm):
+            norm[:] = 0.0
+            norm[0] = 1.0
+        eh_proj[:] = 0.0
+        eh_proj[0, 0] = 1.0
+        for name, array in block:
+            if name.endswith(("attn_output.weight", "ffn_down.weight")):
+                array[:] = 0.0
+    u32 = gguf.GGUFValueType.UINT32
+    kv = [
+        *_common_kv(MTP_TRUNK_LAYERS + 1, FFN),
+        ("nextn_predict_layers", 1, u32),
+        ("full_attention_interval", MTP_FULL_ATTENTION_INTERVAL, u32),
+        ("rope.dimension_sections", [HEAD_DIM // 2, 0, 0, 0], gguf.GGUFValueType.ARRAY),
+        ("ssm.conv_kernel", SSM_CONV_KERNEL, u32),
+        ("ssm.inner_size", value_dim, u32),
+        ("ssm.state_size", SSM_STATE, u32),
+        ("ssm.time_step_rank", SSM_V_HEADS, u32),
+        ("ssm.group_count", SSM_K_HEADS, u32),
+    ]
+    _finish(_writer(path, "qwen35", "qwen35-tiny-mtp", kv), tensors)
+    return path
+
+
 def build(out: Path, *, seed: int = 0, agree: bool = False) -> TinySet:
-    """Write the three files into ``out`` (created if needed); files appear only when complete."""
+    """Write the four files into ``out`` (created if needed); files appear only when complete."""
     out.mkdir(parents=True, exist_ok=True)
-    made = TinySet(out / TARGET_FILE, out / EAGLE3_FILE, out / DFLASH_FILE)
+    made = TinySet(out / TARGET_FILE, out / EAGLE3_FILE, out / DFLASH_FILE, out / MTP_TARGET_FILE)
     for final, writer in (
         (made.target, write_target),
         (made.eagle3, write_eagle3),
         (made.dflash, write_dflash),
+        (made.mtp_target, write_mtp_target),
     ):
         partial = final.with_name(final.name + ".partial")
         writer(partial, seed=seed, agree=agree)
@@ -303,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"make_tiny_drafters: {exc}", file=sys.stderr)
         return 1
-    for p in (made.target, made.eagle3, made.dflash):
+    for p in (made.target, made.eagle3, made.dflash, made.mtp_target):
         print(f"{p} ({p.stat().st_size / 1e6:.2f} MB)")
     return 0
 

@@ -52,8 +52,10 @@ def tiny_drafters(agree: bool = False) -> Any:
     b = drafter_builder()
     g = builder()
     folder = asset_dir() / f"llama-tiny{'-agree' if agree else ''}-v{b.BUILDER_VERSION}.{g.BUILDER_VERSION}"
-    made = b.TinySet(folder / b.TARGET_FILE, folder / b.EAGLE3_FILE, folder / b.DFLASH_FILE)
-    if not all(p.is_file() for p in (made.target, made.eagle3, made.dflash)):
+    made = b.TinySet(
+        folder / b.TARGET_FILE, folder / b.EAGLE3_FILE, folder / b.DFLASH_FILE, folder / b.MTP_TARGET_FILE
+    )
+    if not all(p.is_file() for p in (made.target, made.eagle3, made.dflash, made.mtp_target)):
         made = b.build(folder, agree=agree)
     return made
 

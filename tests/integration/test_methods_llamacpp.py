@@ -87,6 +87,15 @@ def test_greedy_parity_for_each_method(
             _parity(plain, eng, prompt)
 
 
+@pytest.mark.parametrize("method", ["mtp", "mtp+ngram-mod"])
+def test_greedy_parity_with_builtin_mtp_heads(tiny: Any, method: str) -> None:
+    """A qwen35 target whose file carries one MTP block: no drafter file at all."""
+    with _load(tiny.mtp_target) as plain, _load(tiny.mtp_target, enabled=True, method=method) as eng:
+        assert eng.spec_kind == method and eng.plan.draft_path is None
+        for prompt in PROMPTS:
+            _parity(plain, eng, prompt)
+
+
 def _expected_rounds(max_tokens: int, depth: int) -> list[tuple[int, int, int]]:
     out = [(0, 0, 1)]
     left = max_tokens - 1
@@ -118,6 +127,24 @@ def test_agreeing_eagle3_drafter_gives_the_known_round_numbers(
     assert isinstance(fin, Finished)
     assert fin.completion_tokens == max_tokens
     assert fin.drafted_total == fin.accepted_total == sum(r[1] for r in expected)
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "a" * max_tokens
+
+
+@pytest.mark.parametrize(("max_tokens", "depth"), [(17, 3), (9, 2)])
+def test_agreeing_builtin_mtp_heads_give_the_known_round_numbers(
+    agree: Any, max_tokens: int, depth: int
+) -> None:
+    with _load(agree.mtp_target, enabled=True, method="mtp", num_speculative_tokens=depth) as eng:
+        events = list(
+            eng.generate([{"role": "user", "content": "Hello"}], Sampling(0.0, max_tokens=max_tokens))
+        )
+    rounds = [(e.drafted, e.accepted, e.emitted) for e in events if isinstance(e, Round)]
+    expected = _expected_rounds(max_tokens, depth)
+    assert rounds == expected
+    fin = events[-1]
+    assert isinstance(fin, Finished) and fin.drafted_total == fin.accepted_total == sum(
+        r[1] for r in expected
+    )
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "a" * max_tokens
 
 
