@@ -181,6 +181,12 @@ def test_builtin_mtp_on_a_target_without_heads_is_refused(tiny: Any) -> None:
     assert "llama.nextn_predict_layers" in str(err.value) and "\n" not in str(err.value)
 
 
+def test_native_drafter_types_without_a_drafter_file_are_refused(tiny: Any) -> None:
+    native = {"speculative.types": "draft-mtp,draft-eagle3"}
+    with pytest.raises(DrafterMismatchError, match="DRAFT_EAGLE3 needs a drafter file"):
+        _load(tiny.mtp_target, engine_native=native)
+
+
 def test_new_abort_rows_match_what_aborts() -> None:
     target = GGUFFacts("llama", 576)
     eagle3 = GGUFFacts("eagle3", 128, target_hidden_size=128)

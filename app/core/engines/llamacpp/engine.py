@@ -131,10 +131,18 @@ class LlamaCppEngine:
                 p, req.speculation.method, target, target_facts, target_vocab, drafter, draft_vocab
             )
             _refuse_known_aborts(p, target, drafter)
-        elif "DRAFT_MTP" in p.types:  # mtp with no drafter file: the target's own heads
-            problem = builtin_mtp_problem(target_facts, target.name)
-            if problem:
-                raise DrafterMismatchError(f"refused: {problem}")
+        else:
+            # a drafter type with no drafter file drafts nothing, silently (llama.cpp only logs it)
+            needs_file = [t for t in p.types if t in ("DRAFT_SIMPLE", "DRAFT_EAGLE3", "DRAFT_DFLASH")]
+            if needs_file:
+                raise DrafterMismatchError(
+                    f"refused: {', '.join(needs_file)} needs a drafter file "
+                    "(speculative.draft.mparams.path); without one it drafts nothing"
+                )
+            if "DRAFT_MTP" in p.types:  # mtp with no drafter file: the target's own heads
+                problem = builtin_mtp_problem(target_facts, target.name)
+                if problem:
+                    raise DrafterMismatchError(f"refused: {problem}")
 
         cfg = HostConfig(
             model_path=str(target),
