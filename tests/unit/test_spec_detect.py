@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.core.engines.llamacpp import translate
@@ -149,3 +151,36 @@ def test_bad_chains_are_refused(method: str) -> None:
 def test_unknown_parts_are_refused() -> None:
     with pytest.raises(SpeculationError, match="unknown"):
         SpeculationOptions.build(enabled=True, method="mtp+bogus")
+
+
+def test_auto_measures_the_drafter_files_own_method_or_builtin_heads(tmp_path: Path) -> None:
+    import gguf
+
+    from app.core.launch import auto
+    from app.core.speculative.detect import auto_drafter_method
+
+    def write(name: str, arch: str, **kv: int) -> str:
+        path = tmp_path / name
+        w = gguf.GGUFWriter(str(path), arch)
+        for key, value in kv.items():
+            w.add_uint32(f"{arch}.{key}", value)
+        w.write_header_to_file()
+        w.write_kv_data_to_file()
+        w.write_tensors_to_file()
+        w.close()
+        return str(path)
+
+    heads = write("heads.gguf", "qwen35", nextn_predict_layers=1, embedding_length=64)
+    plain = write("plain.gguf", "llama", embedding_length=64)
+    eagle = write("eagle.gguf", "eagle3", embedding_length=64)
+    assert auto_drafter_method(heads, None, None) == "mtp"
+    assert auto_drafter_method(plain, None, None) is None
+    assert auto_drafter_method(plain, eagle, "draft") == "eagle3"
+    assert auto_drafter_method(plain, plain, "draft") == "draft"
+    assert auto_drafter_method(plain, str(tmp_path / "missing.gguf"), "mtp") == "mtp"
+    methods = [c.method for c in auto.candidates("llama.cpp", "eagle3", ["ngram-mod"])]
+    assert methods == ["off", "eagle3", "eagle3", "eagle3", "ngram-mod", "eagle3+ngram-mod"]
+    assert auto.Candidate("eagle3", 4).uses_drafter and auto.Candidate("dflash+ngram-mod").uses_drafter
+    opts = auto.Candidate("mtp+ngram-mod", None, 16).options(None)  # built-in heads: no drafter file
+    assert opts.engine_native["speculative.types"] == ["DRAFT_MTP", "NGRAM_MOD"]
+    assert "speculative.draft.mparams.path" not in opts.engine_native

@@ -20,6 +20,7 @@ from app.core.engines.capability import ENGINES, drafter_support, engine_availab
 from app.core.launch import auto
 from app.core.registry import AnySpec, Family
 from app.core.speculative import SpeculationError, SpeculationOptions
+from app.core.speculative.detect import auto_drafter_method
 from app.core.speculative.options import default_tokens, drafter_part
 
 if TYPE_CHECKING:
@@ -179,6 +180,8 @@ def plan_auto(choice: LaunchChoice, resolve: Resolver) -> AutoLaunch:
             drafter, method = str(path), support.method or "draft"
     if drafter is not None and Path(drafter).resolve() == Path(off.request.model_path).resolve():
         drafter, method = None, None
+    if engine == "llama.cpp":  # the drafter file's own method, or the target's built-in MTP heads
+        method = auto_drafter_method(off.request.model_path, drafter, method)
     mtp_depth = None
     if method == "mtp":
         mtp_depth = default_tokens(engine, family.name, spec.size_in_billions, "mtp").value

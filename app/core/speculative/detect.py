@@ -12,10 +12,13 @@ what the file is and what to do. The checks run before llama.cpp starts.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
+from app.core.gguf_tools import GGUFFormatError, read_header
 from app.core.speculative.options import drafter_part
 
 #: Drafter roles, by ``general.architecture``.
@@ -100,6 +103,26 @@ def facts_from_fields(fields: Mapping[str, Any]) -> ModelFacts:
         target_hidden_size=number("target_hidden_size"),
         embedding_length_out=number("embedding_length_out"),
     )
+
+
+def file_facts(path: str | os.PathLike[str] | None) -> ModelFacts | None:
+    """:class:`ModelFacts` of a GGUF file, or None (no path, a folder, not a readable GGUF file)."""
+    if path is None or not Path(path).is_file():
+        return None
+    try:
+        return facts_from_fields(read_header(Path(path)).fields)
+    except (OSError, GGUFFormatError):
+        return None
+
+
+def auto_drafter_method(target: str | None, drafter: str | None, declared: str | None) -> str | None:
+    """The drafter method Auto measures: the drafter file's own (from its architecture), else the
+    declared one, else ``mtp`` for a GGUF target with built-in heads and no drafter, else None."""
+    if drafter is not None:
+        facts = file_facts(drafter)
+        return method_for_drafter(facts) if facts is not None else declared or "draft"
+    target_facts = file_facts(target)
+    return "mtp" if target_facts is not None and target_facts.has_builtin_mtp else None
 
 
 # --- checks ----------------------------------------------------------------------------------
