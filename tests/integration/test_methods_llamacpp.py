@@ -231,3 +231,50 @@ def test_eagle3_and_dflash_also_draft_for_the_tiny_gemma4_target(tiny: Any) -> N
     greedy = Sampling(temperature=0.0, max_tokens=16)
     with _load(g4, enabled=True, method="eagle3", draft_model_path=str(tiny.eagle3)) as eng:
         assert run_once(eng, PROMPTS[0], greedy).drafted_total > 0
+
+
+# --- the CLI --------------------------------------------------------------------------------------
+def test_cli_refuses_eagle3_with_a_plain_drafter_in_one_line(
+    tiny: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's case: --spec-method eagle3 with a plain-LM drafter used to run and draft nothing."""
+    from app.cli import main
+
+    argv = ["generate", "--model-path", str(tiny.target), "--draft-model-path", str(tiny.target)]
+    code = main([*argv, "--spec-method", "eagle3", "--prompt", "Hello", "--max-tokens", "4"])
+    err = capsys.readouterr().err
+    assert code != 0
+    refusal = [ln for ln in err.splitlines() if "refused" in ln]
+    assert len(refusal) == 1 and "plain language model" in refusal[0] and "--spec-method draft" in refusal[0]
+
+
+@pytest.mark.parametrize(
+    ("role", "method"), [("mtp_target", "mtp"), ("mtp_target", "mtp+ngram-mod"), ("eagle3", "eagle3")]
+)
+def test_cli_generate_reports_the_method_that_ran(
+    tiny: Any, capsys: pytest.CaptureFixture[str], role: str, method: str
+) -> None:
+    from app.cli import main
+
+    if role == "mtp_target":
+        argv = ["generate", "--model-path", str(tiny.mtp_target)]
+    else:
+        argv = ["generate", "--model-path", str(tiny.target), "--draft-model-path", str(tiny.eagle3)]
+    code = main([*argv, "--spec-method", method, "--prompt", "Hello", "--max-tokens", "12", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["method"] == method and out["completion_tokens"] == 12 and out["drafted_total"] > 0
+
+
+def test_cli_parity_with_a_chain_exits_zero(tiny: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli import main
+
+    prompts = ROOT / "benchmarks" / "prompts.txt"
+    code = main(
+        ["parity", "--model-path", str(tiny.target), "--draft-model-path", str(tiny.dflash),
+         "--spec-method", "dflash+ngram-mod", "--prompts", str(prompts), "--max-tokens", "32"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0, out
+    lines = [ln for ln in prompts.read_text("utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
+    assert out.strip().endswith(f"{len(lines)}/{len(lines)} prompts identical")
