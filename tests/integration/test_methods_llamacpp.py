@@ -181,6 +181,17 @@ def test_builtin_mtp_on_a_target_without_heads_is_refused(tiny: Any) -> None:
     assert "llama.nextn_predict_layers" in str(err.value) and "\n" not in str(err.value)
 
 
+def test_native_types_that_cannot_run_the_drafter_are_refused(tiny: Any) -> None:
+    """DRAFT_EAGLE3 with a plain drafter: llama.cpp logs 'draft model is not eagle3' and drafts nothing."""
+    native = {"speculative.types": "draft-eagle3", "speculative.draft.mparams.path": str(tiny.target)}
+    with pytest.raises(DrafterMismatchError, match=r"\(DRAFT_EAGLE3\) cannot use .*plain language model"):
+        _load(tiny.target, engine_native=native)
+    # llama.cpp runs an EAGLE-3 drafter under DRAFT_SIMPLE by its architecture: allowed
+    native = {"speculative.types": "draft-simple", "speculative.draft.mparams.path": str(tiny.eagle3)}
+    with _load(tiny.target, engine_native=native) as eng:
+        assert run_once(eng, PROMPTS[0], Sampling(0.0, max_tokens=8)).drafted_total > 0
+
+
 def test_native_drafter_types_without_a_drafter_file_are_refused(tiny: Any) -> None:
     native = {"speculative.types": "draft-mtp,draft-eagle3"}
     with pytest.raises(DrafterMismatchError, match="DRAFT_EAGLE3 needs a drafter file"):

@@ -131,6 +131,8 @@ class LlamaCppEngine:
                 p, req.speculation.method, target, target_facts, target_vocab, drafter, draft_vocab
             )
             _refuse_known_aborts(p, target, drafter)
+            if p.user_driven:
+                _check_native_types(p, drafter)
         else:
             # a drafter type with no drafter file drafts nothing, silently (llama.cpp only logs it)
             needs_file = [t for t in p.types if t in ("DRAFT_SIMPLE", "DRAFT_EAGLE3", "DRAFT_DFLASH")]
@@ -446,6 +448,23 @@ def _check_drafter(
                 "A drafter must share the target's vocabulary."
             )
     return p
+
+
+def _check_native_types(p: translate.LlamaCppPlan, drafter: Path) -> None:
+    """Engine-native ``speculative.types`` whose drafter types cannot run this drafter draft nothing
+    (llama.cpp only logs it): refused in one line. llama.cpp runs an EAGLE-3 or DFlash drafter under
+    DRAFT_SIMPLE too, by its architecture."""
+    drafter_types = [t for t in p.types if t in TYPE_BY_METHOD_FOR_DRAFTER.values()]
+    if not drafter_types:
+        return
+    facts = _model_facts(drafter)
+    fits = TYPE_BY_METHOD_FOR_DRAFTER[method_for_drafter(facts)]
+    if fits in p.types or (fits in ("DRAFT_EAGLE3", "DRAFT_DFLASH") and "DRAFT_SIMPLE" in p.types):
+        return
+    raise DrafterMismatchError(
+        f"refused: your engine-native speculative.types ({', '.join(drafter_types)}) cannot use "
+        f"{drafter.name}: it is {facts.described}, which runs with {fits}"
+    )
 
 
 TYPE_BY_METHOD_FOR_DRAFTER = {m: translate.TYPE_BY_METHOD[m] for m in ("draft", "mtp", "eagle3", "dflash")}
