@@ -130,6 +130,22 @@ def test_agreeing_eagle3_drafter_gives_the_known_round_numbers(
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "a" * max_tokens
 
 
+@pytest.mark.parametrize(("depth", "drafted"), [(2, 2), (3, 3), (4, 3), (8, 3)])
+def test_dflash_drafts_at_most_a_block_minus_one(agree: Any, depth: int, drafted: int) -> None:
+    """The agree DFlash drafter (random weights, but the target's embeddings and head make it right):
+    every draft accepted, and a round drafts at most ``dflash.block_size - 1`` (4 - 1) whatever the depth."""
+    with _load(
+        agree.target,
+        enabled=True,
+        method="dflash",
+        draft_model_path=str(agree.dflash),
+        num_speculative_tokens=depth,
+    ) as eng:
+        events = list(eng.generate([{"role": "user", "content": "Hello"}], Sampling(0.0, max_tokens=17)))
+    rounds = [(e.drafted, e.accepted, e.emitted) for e in events if isinstance(e, Round)]
+    assert rounds == _expected_rounds(17, drafted)
+
+
 @pytest.mark.parametrize(("max_tokens", "depth"), [(17, 3), (9, 2)])
 def test_agreeing_builtin_mtp_heads_give_the_known_round_numbers(
     agree: Any, max_tokens: int, depth: int
