@@ -184,3 +184,29 @@ def test_auto_measures_the_drafter_files_own_method_or_builtin_heads(tmp_path: P
     opts = auto.Candidate("mtp+ngram-mod", None, 16).options(None)  # built-in heads: no drafter file
     assert opts.engine_native["speculative.types"] == ["DRAFT_MTP", "NGRAM_MOD"]
     assert "speculative.draft.mparams.path" not in opts.engine_native
+
+
+def test_the_tiny_files_read_as_what_they_are(tmp_path: Path) -> None:
+    """scripts/make_tiny_drafters.py: each file's metadata says its role, and the pairs fit."""
+    from app.core.speculative.detect import file_facts
+    from tests.integration.gemma4_fixtures import drafter_builder
+
+    b = drafter_builder()
+    made = b.build(tmp_path / "a")
+    again = b.build(tmp_path / "b")
+    for one, two in zip(
+        (made.target, made.eagle3, made.dflash, made.mtp_target),
+        (again.target, again.eagle3, again.dflash, again.mtp_target),
+        strict=True,
+    ):
+        assert one.read_bytes() == two.read_bytes()  # seeded: byte-identical
+    target, eagle3, dflash, heads = (
+        file_facts(p) for p in (made.target, made.eagle3, made.dflash, made.mtp_target)
+    )
+    assert target is not None and eagle3 is not None and dflash is not None and heads is not None
+    assert (target.role, eagle3.role, dflash.role, heads.role) == ("lm", "eagle3", "dflash", "lm")
+    assert eagle3.target_layers == b.EAGLE3_LAYERS and eagle3.target_hidden_size == b.HIDDEN
+    assert dflash.target_layers == b.DFLASH_LAYERS
+    assert heads.has_builtin_mtp and not target.has_builtin_mtp
+    assert pair_problem(target, eagle3) is None and pair_problem(target, dflash) is None
+    assert method_mismatch("eagle3", target) is not None
