@@ -69,6 +69,8 @@ LLAMACPP = EngineInfo(
     min_version="2026.6.9713",
     drafter_methods=frozenset({"draft", "mtp", "eagle3", "dflash"}),
     model_free_methods=frozenset(NGRAM_METHODS),
+    # eagle3 / dflash: the release they were tested with (tests/integration/test_methods_llamacpp.py),
+    # not a known first release; an older build without the type is refused by translate.apply
     method_min_versions=(("mtp", "2026.6.9713"), ("eagle3", "2026.10"), ("dflash", "2026.10")),
     chains=True,
     builtin_mtp=True,
