@@ -24,9 +24,9 @@ from app.core.speculative.options import drafter_part
 #: Drafter roles, by ``general.architecture``.
 Role = Literal["eagle3", "dflash", "assistant", "lm"]
 EAGLE3_ARCHES = frozenset({"eagle3"})
-DFLASH_ARCHES = frozenset({"dflash", "dflash-gemma4"})
+DFLASH_ARCHES = frozenset({"dflash"})
 #: Drafters that read the target's hidden state and KV cache (llama.cpp's DRAFT_MTP)
-MTP_ASSISTANT_ARCHES = frozenset({"gemma4-assistant", "gemma4_assistant", "gemma4-mtp"})
+MTP_ASSISTANT_ARCHES = frozenset({"gemma4-assistant", "gemma4_assistant"})
 
 #: the method each drafter role runs with
 METHOD_BY_ROLE: dict[Role, str] = {"eagle3": "eagle3", "dflash": "dflash", "assistant": "mtp", "lm": "draft"}
