@@ -75,6 +75,13 @@ _STOP_POLL = 0.05
 #: architectures of drafters that read the target's state instead of proposing from their own vocab
 
 
+class MethodRefusedError(DrafterMismatchError):
+    """A method / drafter / target combination that cannot draft, refused from GGUF metadata; the
+    one-line message says what the file is and what to do."""
+
+    hint = ""
+
+
 class KnownAbortError(ModelLoadError):
     """A configuration llama.cpp is known to abort the process on; the message is the whole story."""
 
@@ -137,14 +144,14 @@ class LlamaCppEngine:
             # a drafter type with no drafter file drafts nothing, silently (llama.cpp only logs it)
             needs_file = [t for t in p.types if t in ("DRAFT_SIMPLE", "DRAFT_EAGLE3", "DRAFT_DFLASH")]
             if needs_file:
-                raise DrafterMismatchError(
+                raise MethodRefusedError(
                     f"refused: {', '.join(needs_file)} needs a drafter file "
                     "(speculative.draft.mparams.path); without one it drafts nothing"
                 )
             if "DRAFT_MTP" in p.types:  # mtp with no drafter file: the target's own heads
                 problem = builtin_mtp_problem(target_facts, target.name)
                 if problem:
-                    raise DrafterMismatchError(f"refused: {problem}")
+                    raise MethodRefusedError(f"refused: {problem}")
 
         cfg = HostConfig(
             model_path=str(target),
@@ -436,10 +443,10 @@ def _check_drafter(
         else:
             problem = method_mismatch(method, facts, drafter.name)
             if problem:
-                raise DrafterMismatchError(f"refused: {problem}")
+                raise MethodRefusedError(f"refused: {problem}")
     problem = pair_problem(target_facts, facts, target.name, drafter.name)
     if problem:
-        raise DrafterMismatchError(f"refused: {problem}")
+        raise MethodRefusedError(f"refused: {problem}")
     if facts.role == "lm" and draft_vocab.size:
         diff = compare_vocab(target_vocab, draft_vocab)
         if diff:
@@ -461,7 +468,7 @@ def _check_native_types(p: translate.LlamaCppPlan, drafter: Path) -> None:
     fits = TYPE_BY_METHOD_FOR_DRAFTER[method_for_drafter(facts)]
     if fits in p.types or (fits in ("DRAFT_EAGLE3", "DRAFT_DFLASH") and "DRAFT_SIMPLE" in p.types):
         return
-    raise DrafterMismatchError(
+    raise MethodRefusedError(
         f"refused: your engine-native speculative.types ({', '.join(drafter_types)}) cannot use "
         f"{drafter.name}: it is {facts.described}, which runs with {fits}"
     )
