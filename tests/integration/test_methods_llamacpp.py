@@ -273,6 +273,7 @@ def test_cli_refuses_eagle3_with_a_plain_drafter_in_one_line(
     assert code != 0
     refusal = [ln for ln in err.splitlines() if "refused" in ln]
     assert len(refusal) == 1 and "plain language model" in refusal[0] and "--spec-method draft" in refusal[0]
+    assert [ln for ln in err.splitlines() if not ln.startswith("…")] == refusal  # no hint line under it
 
 
 @pytest.mark.parametrize(
