@@ -20,6 +20,7 @@ from app.core.cancel import CancelToken
 from app.core.engines.base import LoadRequest
 from app.core.launch import auto
 from app.core.launch.plan import LaunchError, load_engine
+from app.core.speculative.detect import auto_drafter_method, file_facts
 from app.core.speculative.options import default_tokens
 
 
@@ -73,9 +74,13 @@ def plan_auto(args: argparse.Namespace) -> AutoPlan:
         if on is not None and on.request.speculation.draft_model_path:
             drafter = on.request.speculation.draft_model_path
             method = on.request.speculation.method
-    if drafter is None and off.family is None and off.engine == "llama.cpp":
+    heads = file_facts(off.request.model_path)
+    builtin = heads is not None and heads.has_builtin_mtp  # its own MTP heads: no drafter search
+    if drafter is None and off.family is None and off.engine == "llama.cpp" and not builtin:
         drafter = _found_drafter(Path(off.request.model_path))
         method = "draft" if drafter else None
+    if off.engine == "llama.cpp":  # the drafter file's own method, or the target's built-in MTP heads
+        method = auto_drafter_method(off.request.model_path, drafter, method)
     mtp_depth = None
     if method == "mtp":
         req = off.request

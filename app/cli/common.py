@@ -28,7 +28,7 @@ from app.core.launch.plan import (
 )
 from app.core.registry import AnySpec, Family, Registry, format_template
 from app.core.speculative import parse_num_speculative_tokens
-from app.core.speculative.options import parse_number, parse_whole_number
+from app.core.speculative.options import drafter_part, parse_number, parse_whole_number
 
 log = logging.getLogger("tandem")
 
@@ -121,8 +121,10 @@ def add_model_args(p: argparse.ArgumentParser, bench_like: bool) -> None:
     p.add_argument(
         "--spec-method",
         default=None,
-        help="draft, mtp, ngram-mod, ngram-cache, ngram-simple, ngram-map-k, ngram-map-k4v (llama.cpp); "
-        "suffix, prompt-lookup (MLX: drafts from earlier answers / the prompt, no drafter)",
+        help="draft, mtp, eagle3, dflash, ngram-mod, ngram-cache, ngram-simple, ngram-map-k, ngram-map-k4v "
+        "(llama.cpp; a drafter's general.architecture picks draft/mtp/eagle3/dflash, mtp without a drafter "
+        "runs a target's built-in MTP heads, and a drafter method chains with one n-gram method, e.g. "
+        "mtp+ngram-mod); suffix, prompt-lookup (MLX: drafts from earlier answers / the prompt, no drafter)",
     )
     p.add_argument("--draft-quant", help="drafter quantization (declared drafters)")
     p.add_argument("--draft-tokens", type=draft_tokens_arg, help="tokens per round (default: the engine's)")
@@ -157,7 +159,8 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> Resolved:
             raise LaunchError("give either NAME or --model-path, not both")
         path = Path(args.model_path)
         engine = args.engine or ("mlx" if path.is_dir() else "llama.cpp")
-        if spec_on and options.needs_drafter and not options.draft_model_path:
+        builtin = drafter_part(options.method) == "mtp"  # the target's own MTP heads, checked at load
+        if spec_on and options.needs_drafter and not options.draft_model_path and not builtin:
             raise LaunchError(f"--spec-method {options.method} needs --draft-model-path with --model-path")
         return Resolved(engine, LoadRequest(str(path), options, n_ctx=args.ctx, n_threads=args.threads))
 

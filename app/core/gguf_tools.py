@@ -114,7 +114,12 @@ class GGUFHeader:
 
 _KEEP_ARRAYS = ("tokenizer.ggml.tokens",)
 #: small per-layer arrays the memory estimate needs (app.core.catalog.fit)
-_KEEP_ARRAY_SUFFIXES = (".attention.head_count_kv", ".attention.sliding_window_pattern")
+_KEEP_ARRAY_SUFFIXES = (
+    ".attention.head_count_kv",
+    ".attention.sliding_window_pattern",
+    ".target_layers",  # EAGLE-3 / DFlash drafters (app.core.speculative.detect)
+    ".extract_layers",
+)
 
 
 def read_header(path: Path) -> GGUFHeader:

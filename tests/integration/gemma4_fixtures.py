@@ -17,6 +17,7 @@ import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,6 +32,32 @@ def builder() -> ModuleType:
     sys.modules[name] = module  # dataclasses look their module up while the file executes
     spec.loader.exec_module(module)
     return module
+
+
+@cache
+def drafter_builder() -> ModuleType:
+    """``scripts/make_tiny_drafters.py`` as a module (it imports ``make_tiny_gemma4``)."""
+    builder()
+    name = "make_tiny_drafters"
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / "make_tiny_drafters.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def tiny_drafters(agree: bool = False) -> Any:
+    """The tiny llama target with its EAGLE-3 and DFlash drafters (a ``TinySet``), built on first use."""
+    b = drafter_builder()
+    g = builder()
+    folder = asset_dir() / f"llama-tiny{'-agree' if agree else ''}-v{b.BUILDER_VERSION}.{g.BUILDER_VERSION}"
+    made = b.TinySet(
+        folder / b.TARGET_FILE, folder / b.EAGLE3_FILE, folder / b.DFLASH_FILE, folder / b.MTP_TARGET_FILE
+    )
+    if not all(p.is_file() for p in (made.target, made.eagle3, made.dflash, made.mtp_target)):
+        made = b.build(folder, agree=agree)
+    return made
 
 
 def asset_dir() -> Path:

@@ -276,9 +276,10 @@ def test_moe_note_only_with_the_panel(installed: dict[str, bool]) -> None:
     fam, spec, quant = pick("gemma-4", "gguf", "26B-A4B")
     st = LaunchForm(fam, statuses()).evaluate(values(spec, quant, "llama.cpp"))
     assert st.moe_note is not None and st.moe_note.code == NoteCode.MOE_DRAFTER_COST
-    fam, spec, quant = pick("gpt-oss", "gguf")  # mixture of experts, but no drafter: no panel
+    # mixture of experts with a declared EAGLE-3 drafter, which llama.cpp now runs (issue 21)
+    fam, spec, quant = pick("gpt-oss", "gguf")
     st = LaunchForm(fam, statuses()).evaluate(values(spec, quant, "llama.cpp"))
-    assert not st.panel_visible and st.moe_note is None
+    assert st.panel_visible and st.method == "eagle3" and st.moe_note is not None
 
 
 def test_notes_are_codes_not_sentences(installed: dict[str, bool]) -> None:
@@ -415,3 +416,31 @@ def test_found_drafter_choice_and_the_searching_note(installed: dict[str, bool])
     # none compatible: Auto measures without a drafter
     none = form.choice(values(spec, quant, "llama.cpp", found=found(refused=("/m/g.gguf",))))
     assert none.auto and none.speculation.draft_model_path is None
+
+
+def test_a_builtin_mtp_target_shows_the_panel_without_a_drafter(installed: dict[str, bool]) -> None:
+    """Qwen 3.5 9B declares no drafter but carries MTP heads: the panel runs them, nothing to download."""
+    fam, spec, quant = pick("qwen3.5", "gguf", "9")
+    assert spec.builtin_mtp and not spec.declares_drafter()
+    form = LaunchForm(fam, statuses({("target", quant)}))
+    st = form.evaluate(values(spec, quant, "llama.cpp", drafter_on=True, depth="2"))
+    assert st.panel_visible and st.method == "mtp" and st.drafter_source == "builtin"
+    assert st.switch_label == SwitchLabel.ENABLE_MTP and not st.draft_quant_shown and st.download_note is None
+    choice = form.choice(values(spec, quant, "llama.cpp", drafter_on=True, depth="2"))
+    assert choice.speculation.method == "mtp" and choice.speculation.draft_model_path is None
+    assert choice.speculation.num_speculative_tokens == 2 and choice.downloads == []
+    assert not form.wants_drafter_search(spec, quant, "llama.cpp")
+
+
+def test_capability_runs_chains_and_new_drafter_methods_on_llamacpp_only(installed: dict[str, bool]) -> None:
+    fam, spec, _ = pick("qwen3.5", "gguf", "9")
+    assert capability.drafter_support(fam, spec, "llama.cpp", "mtp+ngram-mod") == capability.Support(
+        True, "", "mtp+ngram-mod"
+    )
+    assert capability.drafter_support(fam, spec, "llama.cpp").method == "mtp"
+    assert not capability.drafter_support(fam, spec, "llama.cpp", "eagle3").ok  # nothing declared
+    fam, spec, _ = pick("gpt-oss", "gguf")
+    assert capability.drafter_support(fam, spec, "llama.cpp").method == "eagle3"
+    fam, spec, _ = pick("qwen3.5", "mlx", "9")
+    refused = capability.drafter_support(fam, spec, "mlx", "mtp+ngram-mod")
+    assert not refused.ok and "chains" in refused.reason

@@ -13,7 +13,13 @@ from functools import cache
 
 from app.core.registry import AnySpec, Family
 from app.core.speculative import DRAFTER_METHODS
-from app.core.speculative.options import NGRAM_METHODS, SUFFIX_METHODS
+from app.core.speculative.options import (
+    NGRAM_METHODS,
+    SUFFIX_METHODS,
+    chain_problem,
+    drafter_part,
+    method_parts,
+)
 
 
 def _version_tuple(text: str) -> tuple[int, ...]:
@@ -48,6 +54,10 @@ class EngineInfo:
     method_packages: tuple[tuple[str, str, str, str], ...] = ()
     #: whether the engine honours a CPU thread count (MLX computes on the GPU through Metal)
     uses_thread_count: bool = True
+    #: runs a drafter method and a model-free one together (``mtp+ngram-mod``)
+    chains: bool = False
+    #: runs a target's own MTP heads (GGUF ``<arch>.nextn_predict_layers``) with no drafter file
+    builtin_mtp: bool = False
 
 
 LLAMACPP = EngineInfo(
@@ -57,9 +67,13 @@ LLAMACPP = EngineInfo(
     distribution="xllamacpp",
     module="xllamacpp",
     min_version="2026.6.9713",
-    drafter_methods=frozenset({"draft", "mtp"}),
+    drafter_methods=frozenset({"draft", "mtp", "eagle3", "dflash"}),
     model_free_methods=frozenset(NGRAM_METHODS),
-    method_min_versions=(("mtp", "2026.6.9713"),),
+    # eagle3 / dflash: the release they were tested with (tests/integration/test_methods_llamacpp.py),
+    # not a known first release; an older build without the type is refused by translate.apply
+    method_min_versions=(("mtp", "2026.6.9713"), ("eagle3", "2026.10"), ("dflash", "2026.10")),
+    chains=True,
+    builtin_mtp=True,
 )
 MLX = EngineInfo(
     name="mlx",
@@ -148,28 +162,47 @@ def drafter_support(family: Family, spec: AnySpec, engine: str, method: str | No
         return Support(False, f"unknown engine {engine!r}")
     if spec.format not in info.formats:
         return Support(False, f"{info.label} does not run {spec.format} models")
-    if method is None or method in DRAFTER_METHODS:
-        if not spec.declares_drafter():
+    parts = method_parts(method) if method else ()
+    if len(parts) > 1:
+        if not info.chains:
+            return Support(False, f"{info.label} does not run method chains such as {method!r}")
+        problem = chain_problem(method or "")
+        if problem:
+            return Support(False, problem)
+        free = next(p for p in parts if p not in DRAFTER_METHODS)
+        if free not in info.model_free_methods:
+            return Support(False, f"{info.label} does not offer the model-free method {free!r}")
+    drafter = drafter_part(method) if method else None
+    builtin = bool(getattr(spec, "builtin_mtp", False)) and info.builtin_mtp and not spec.declares_drafter()
+    if method is None or drafter is not None:
+        if builtin and (drafter or "mtp") == "mtp":
+            chosen = "mtp"  # the target's own heads: no drafter file
+        elif not spec.declares_drafter():
             return Support(False, f"{family.name} {spec.format} {spec.size_label} declares no drafter")
-        chosen = method or drafter_method_for(family, spec, engine)
+        elif drafter is None or (drafter == "draft" and len(parts) > 1):  # "draft": the family's kind
+            chosen = drafter_method_for(family, spec, engine)
+        else:
+            chosen = drafter
     else:
         chosen = method
         if chosen not in info.model_free_methods:
             return Support(False, f"{info.label} does not offer the model-free method {chosen!r}")
     if chosen in DRAFTER_METHODS and chosen not in info.drafter_methods:
         return Support(False, f"{info.label} cannot run a {chosen!r} drafter")
+    if len(parts) > 1:
+        chosen = "+".join(chosen if p in DRAFTER_METHODS else p for p in parts)
     avail = engine_availability(engine)
     if not avail.ok:
         return Support(False, f"{info.label} is unavailable: {avail.reason}", chosen)
     for m, minimum in info.method_min_versions:
-        if m == chosen and avail.version and not version_at_least(avail.version, minimum):
+        if m in method_parts(chosen) and avail.version and not version_at_least(avail.version, minimum):
             return Support(
                 False,
                 f"{chosen!r} needs {info.distribution} >= {minimum} (installed {avail.version})",
                 chosen,
             )
     for m, dist, module, minimum in info.method_packages:
-        if m == chosen:
+        if m in method_parts(chosen):
             problem = package_problem(dist, module, minimum)
             if problem:
                 return Support(False, f"{info.label} needs {dist} for {chosen!r} drafters: {problem}", chosen)
@@ -199,20 +232,34 @@ class GGUFFacts:
     embedding_length: int | None = None
     #: assistants only: the width of the target hidden state they read
     embedding_length_out: int | None = None
+    #: EAGLE-3 drafters: the width of the target hidden state they read (``eagle3.target_hidden_size``)
+    target_hidden_size: int | None = None
 
     @property
     def is_assistant(self) -> bool:
         return self.architecture in ASSISTANT_ARCHES
+
+    @property
+    def reads_width(self) -> int | None:
+        """The width of the target hidden state this drafter reads (None: it reads none)."""
+        if self.is_assistant:
+            return self.embedding_length_out
+        if self.architecture == "eagle3":
+            return self.target_hidden_size
+        if self.architecture == "dflash":  # DFlash reads target states as wide as its own
+            return self.embedding_length
+        return None
 
 
 @dataclass(frozen=True)
 class KnownAbort:
     #: the ``common_speculative_type`` suffix that aborts when it is among the configured types
     speculative_type: str
-    #: "assistant" (a Gemma 4 assistant drafter) or "not-dflash" (any drafter but a DFlash one)
+    #: "assistant" (a Gemma 4 assistant drafter), "not-dflash" (any drafter but a DFlash one) or
+    #: "eagle3-or-dflash" (a drafter reading several target layers)
     drafter: str
     #: "any", "not-gemma4" (a target of another architecture) or "other-width" (a target whose
-    #: hidden size differs from the width the assistant reads)
+    #: hidden size differs from the width the drafter reads)
     target: str
     llama_message: str
     seen_with: str
@@ -256,6 +303,29 @@ LLAMACPP_ABORTS: tuple[KnownAbort, ...] = (
         "xllamacpp 2026.10.11549",
         "an assistant drafts only for the model size it was made for",
     ),
+    # llama.cpp runs an EAGLE-3 or DFlash drafter by its architecture even under DRAFT_SIMPLE, so
+    # both types abort alike (probed with scripts/make_tiny_drafters.py and a 576-wide SmolLM2 target)
+    KnownAbort(
+        "DRAFT_EAGLE3", "eagle3-or-dflash", "other-width",
+        "ggml.c:2274: GGML_ASSERT(ggml_can_repeat(b, a)) failed (exit 134; a 576-wide SmolLM2 target with "
+        "a 128-wide EAGLE-3 drafter)",
+        "xllamacpp 2026.10.11549",
+        "an EAGLE-3 or DFlash drafter drafts only for the model it was made for",
+    ),
+    KnownAbort(
+        "DRAFT_DFLASH", "eagle3-or-dflash", "other-width",
+        "ggml.c:2274: GGML_ASSERT(ggml_can_repeat(b, a)) failed (exit 134; a 576-wide SmolLM2 target with "
+        "a 128-wide DFlash drafter)",
+        "xllamacpp 2026.10.11549",
+        "an EAGLE-3 or DFlash drafter drafts only for the model it was made for",
+    ),
+    KnownAbort(
+        "DRAFT_SIMPLE", "eagle3-or-dflash", "other-width",
+        "ggml.c:2274: GGML_ASSERT(ggml_can_repeat(b, a)) failed (exit 134; llama.cpp runs the EAGLE-3 "
+        "or DFlash drafter by its architecture)",
+        "xllamacpp 2026.10.11549",
+        "an EAGLE-3 or DFlash drafter drafts only for the model it was made for",
+    ),
 )  # fmt: skip
 
 
@@ -264,6 +334,8 @@ def _drafter_matches(kind: str, drafter: GGUFFacts) -> bool:
         return drafter.is_assistant
     if kind == "not-dflash":
         return drafter.architecture != "dflash"
+    if kind == "eagle3-or-dflash":
+        return drafter.architecture in ("eagle3", "dflash")
     raise ValueError(f"unknown drafter class {kind!r} in LLAMACPP_ABORTS")
 
 
@@ -273,11 +345,12 @@ def _target_matches(kind: str, target: GGUFFacts, drafter: GGUFFacts) -> bool:
     if kind == "not-gemma4":
         return target.architecture != "gemma4"
     if kind == "other-width":
+        reads = drafter.reads_width
         return (
-            target.architecture == "gemma4"
-            and drafter.embedding_length_out is not None
+            (target.architecture == "gemma4" or not drafter.is_assistant)
+            and reads is not None
             and target.embedding_length is not None
-            and drafter.embedding_length_out != target.embedding_length
+            and reads != target.embedding_length
         )
     raise ValueError(f"unknown target class {kind!r} in LLAMACPP_ABORTS")
 

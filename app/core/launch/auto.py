@@ -36,7 +36,7 @@ from app.core.answer import Answer, collect
 from app.core.cancel import CancelToken
 from app.core.engines.base import ChatMessage, Engine, EngineError, LoadRequest, Sampling
 from app.core.engines.llamacpp.translate import NGRAM_MOD_MIN_DRAFT, TYPE_BY_METHOD
-from app.core.speculative.options import SpeculationOptions
+from app.core.speculative.options import DRAFTER_METHODS, SpeculationOptions
 
 #: A configuration slower than this on prose is never chosen, whatever it does elsewhere.
 PROSE_FLOOR = 0.97
@@ -119,7 +119,7 @@ class Candidate:
 
     @property
     def uses_drafter(self) -> bool:
-        return self.method.split("+")[0] in ("draft", "mtp")
+        return self.method.split("+")[0] in DRAFTER_METHODS
 
     @property
     def label(self) -> str:

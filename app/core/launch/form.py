@@ -302,7 +302,7 @@ class LaunchForm:
         engine can run it."""
         if not engine:
             return False
-        if spec.declares_drafter():
+        if spec.declares_drafter() or spec.builtin_mtp:  # built-in MTP heads: no drafter file
             return self.support(spec, engine).ok
         return bool(compatible(found)) and self.runs_found_drafter(spec, engine)
 
@@ -320,6 +320,7 @@ class LaunchForm:
         and the model's file is on disk (the finder compares headers of local files)."""
         return (
             not spec.declares_drafter()
+            and not spec.builtin_mtp
             and self.runs_found_drafter(spec, engine)
             and self._status(self.family, spec, "target", quant) == "cached"
         )
@@ -337,15 +338,16 @@ class LaunchForm:
 
         declared = spec.declares_drafter()
         visible = self.panel_visible(spec, engine, v.found)
-        source = ("declared" if declared else "found") if visible else ""
-        method = (self.support(spec, engine).method if source == "declared" else None) or "draft"
+        builtin = visible and not declared and spec.builtin_mtp
+        source = ("declared" if declared else "builtin" if builtin else "found") if visible else ""
+        method = (self.support(spec, engine).method if source in ("declared", "builtin") else None) or "draft"
         drafter_on = visible and v.drafter_on
         draft_quants = tuple(self.draft_quants(spec))
         offered = compatible(v.found) if source == "found" else ()
         paths = [c.path for c in offered]
         found_drafter = (v.found_drafter if v.found_drafter in paths else paths[0]) if paths else None
         found_note = None
-        if not declared and self.runs_found_drafter(spec, engine):
+        if not declared and not builtin and self.runs_found_drafter(spec, engine):
             if v.finding:
                 found_note = Note(NoteCode.FINDING_DRAFTERS, "info")
             elif v.find_error:
@@ -384,7 +386,7 @@ class LaunchForm:
         auto_drafter, auto_dq, auto_note, auto_found = False, None, None, None
         if auto_on and source == "found":
             auto_found = found_drafter  # on disk by construction: Auto may try it
-        elif auto_on and visible:
+        elif auto_on and visible and source == "declared":
             cached = [q.value for q in draft_quants if q.status == "cached"]
             if cached:
                 auto_drafter, auto_dq = True, cached[0]
@@ -517,6 +519,9 @@ class LaunchForm:
                 num_speculative_tokens=v.depth,
                 draft_model_path=state.found_drafter,
             )
+        elif state.drafter_on and state.drafter_source == "builtin":
+            # the target's own MTP heads: nothing to download
+            options = SpeculationOptions.build(enabled=True, method="mtp", num_speculative_tokens=v.depth)
         elif state.drafter_on:
             options = SpeculationOptions.build(
                 enabled=True,

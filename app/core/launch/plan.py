@@ -19,8 +19,9 @@ from app.core.engines.base import Engine, EngineUnavailable, LoadRequest, Sampli
 from app.core.engines.capability import ENGINES, drafter_support, engine_availability, engines_for_spec
 from app.core.launch import auto
 from app.core.registry import AnySpec, Family
-from app.core.speculative import DRAFTER_METHODS, SpeculationError, SpeculationOptions
-from app.core.speculative.options import default_tokens
+from app.core.speculative import SpeculationError, SpeculationOptions
+from app.core.speculative.detect import auto_drafter_method
+from app.core.speculative.options import default_tokens, drafter_part
 
 if TYPE_CHECKING:
     from app.core.engines.remote.endpoints import Endpoint
@@ -102,7 +103,8 @@ def plan_launch(choice: LaunchChoice, resolve: Resolver) -> LaunchPlan:
     family, spec, quant = choice.family, choice.spec, choice.quantization
     options = check_speculation(family, spec, choice.engine, choice.speculation)
     target = resolve(family, spec, "target", quant, None)
-    if options.needs_drafter and not options.draft_model_path:
+    builtin = spec.builtin_mtp and not spec.declares_drafter()  # the target's own MTP heads
+    if options.needs_drafter and not options.draft_model_path and not builtin:
         drafter = resolve(family, spec, "drafter", quant, options.draft_quantization)
         options = options.with_drafter(str(drafter))
     request = LoadRequest(
@@ -178,6 +180,8 @@ def plan_auto(choice: LaunchChoice, resolve: Resolver) -> AutoLaunch:
             drafter, method = str(path), support.method or "draft"
     if drafter is not None and Path(drafter).resolve() == Path(off.request.model_path).resolve():
         drafter, method = None, None
+    if engine == "llama.cpp":  # the drafter file's own method, or the target's built-in MTP heads
+        method = auto_drafter_method(off.request.model_path, drafter, method)
     mtp_depth = None
     if method == "mtp":
         mtp_depth = default_tokens(engine, family.name, spec.size_in_billions, "mtp").value
@@ -218,7 +222,7 @@ def check_speculation(
     """Refuse an unsupported pair up front; fill in the method for the declared drafter."""
     if not options.enabled:
         return options
-    if options.draft_model_path and options.method in DRAFTER_METHODS:
+    if options.draft_model_path and drafter_part(options.method) is not None:
         return options  # an explicit drafter file: the engine validates the pair at load
     support = drafter_support(family, spec, engine, None if options.method == "draft" else options.method)
     if not support.ok:

@@ -36,6 +36,32 @@ SUFFIX_METHODS = frozenset({"suffix", "prompt-lookup"})
 MODEL_FREE_METHODS = NGRAM_METHODS | SUFFIX_METHODS
 
 
+def method_parts(method: str) -> tuple[str, ...]:
+    """``"mtp+ngram-mod"`` -> ``("mtp", "ngram-mod")``; a single method -> a 1-tuple."""
+    return tuple(p.strip() for p in method.split("+") if p.strip())
+
+
+def drafter_part(method: str) -> str | None:
+    """The drafter method of a (possibly chained) method, or None for a model-free one."""
+    return next((p for p in method_parts(method) if p in DRAFTER_METHODS), None)
+
+
+def chain_problem(method: str) -> str | None:
+    """Why ``method`` is not a valid chain (one drafter method + one llama.cpp n-gram method), or
+    None (also for a single method)."""
+    parts = method_parts(method)
+    if len(parts) < 2:
+        return None
+    drafters = [p for p in parts if p in DRAFTER_METHODS]
+    free = [p for p in parts if p in NGRAM_METHODS]
+    if len(parts) != 2 or len(drafters) != 1 or len(free) != 1:
+        return (
+            f"method {method!r}: a chain is one drafter method (draft, mtp, eagle3, dflash) and one "
+            "llama.cpp n-gram method, e.g. mtp+ngram-mod"
+        )
+    return None
+
+
 #: Upper bound for tokens per round: far above any useful depth (n-gram methods default to 64),
 #: far below values that overflow or stall the engines.
 MAX_SPECULATIVE_TOKENS = 256
@@ -187,9 +213,16 @@ class SpeculationOptions:
         engine_native: dict[str, Any] | None = None,
     ) -> SpeculationOptions:
         on = parse_bool(enabled) or bool(draft_model_path)
-        chosen = (method or "draft").strip().lower()
-        if chosen not in METHODS:
-            raise SpeculationError(f"method: unknown {method!r}; choose one of {', '.join(METHODS)}")
+        chosen = "+".join(method_parts((method or "draft").strip().lower())) or "draft"
+        unknown = [p for p in method_parts(chosen) if p not in METHODS]
+        if unknown:
+            raise SpeculationError(
+                f"method: unknown {method!r}; choose one of {', '.join(METHODS)}, or a drafter method "
+                "chained with an n-gram one (e.g. mtp+ngram-mod)"
+            )
+        problem = chain_problem(chosen)
+        if problem:
+            raise SpeculationError(problem)
         return cls(
             enabled=on,
             method=chosen,
@@ -201,7 +234,7 @@ class SpeculationOptions:
 
     @property
     def needs_drafter(self) -> bool:
-        return self.enabled and self.method in DRAFTER_METHODS
+        return self.enabled and drafter_part(self.method) is not None
 
     def with_drafter(self, path: str) -> SpeculationOptions:
         return replace(self, draft_model_path=path)

@@ -55,6 +55,14 @@ from app.core.engines.llamaserver import (
 from app.core.engines.worker import EngineWorker, Job
 from app.core.gguf_tools import GGUFFormatError, compare_vocab, read_header, vocab_info
 from app.core.speculative import SpeculationError
+from app.core.speculative.detect import (
+    ModelFacts,
+    builtin_mtp_problem,
+    facts_from_fields,
+    method_for_drafter,
+    method_mismatch,
+    pair_problem,
+)
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +74,13 @@ _EXIT_WAIT = 0.5
 _STOP_POLL = 0.05
 
 #: architectures of drafters that read the target's state instead of proposing from their own vocab
-_MTP_ARCHES = ("gemma4-assistant", "gemma4_assistant", "eagle3", "dflash")
+
+
+class MethodRefusedError(DrafterMismatchError):
+    """A method / drafter / target combination that cannot draft, refused from GGUF metadata; the
+    one-line message says what the file is and what to do."""
+
+    hint = ""
 
 
 class KnownAbortError(ModelLoadError):
@@ -110,6 +124,7 @@ class LlamaCppEngine:
             p = translate.plan(req.speculation, req.family_name, req.size_in_billions)
         except SpeculationError as exc:
             raise ModelLoadError(str(exc), "Fix the speculative decoding settings and load again.") from exc
+        target_facts = _model_facts(target)
         if p.draft_path:
             drafter = Path(p.draft_path)
             if drafter.is_dir():
@@ -120,17 +135,24 @@ class LlamaCppEngine:
                 p = translate.LlamaCppPlan(**{**p.__dict__, "draft_path": str(drafter)})
             say(f"checking drafter {drafter.name}")
             draft_vocab = _probe(drafter, "drafter")
-            is_mtp = (draft_vocab.architecture or "") in _MTP_ARCHES
-            if is_mtp and p.types == ["DRAFT_SIMPLE"] and not p.user_driven:
-                p = translate.LlamaCppPlan(**{**p.__dict__, "types": ["DRAFT_MTP"]})
-            if draft_vocab.size and not is_mtp:
-                diff = compare_vocab(target_vocab, draft_vocab)
-                if diff:
-                    raise DrafterMismatchError(
-                        f"the drafter {drafter.name} cannot draft for {target.name}: {diff}. "
-                        "A drafter must share the target's vocabulary."
-                    )
+            p = _check_drafter(
+                p, req.speculation.method, target, target_facts, target_vocab, drafter, draft_vocab
+            )
             _refuse_known_aborts(p, target, drafter)
+            if p.user_driven:
+                _check_native_types(p, drafter)
+        else:
+            # a drafter type with no drafter file drafts nothing, silently (llama.cpp only logs it)
+            needs_file = [t for t in p.types if t in ("DRAFT_SIMPLE", "DRAFT_EAGLE3", "DRAFT_DFLASH")]
+            if needs_file:
+                raise MethodRefusedError(
+                    f"refused: {', '.join(needs_file)} needs a drafter file "
+                    "(speculative.draft.mparams.path); without one it drafts nothing"
+                )
+            if "DRAFT_MTP" in p.types:  # mtp with no drafter file: the target's own heads
+                problem = builtin_mtp_problem(target_facts, target.name)
+                if problem:
+                    raise MethodRefusedError(f"refused: {problem}")
 
         cfg = HostConfig(
             model_path=str(target),
@@ -405,7 +427,71 @@ def _facts(path: Path) -> GGUFFacts:
         value = fields.get(f"{arch}.{key}")
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
-    return GGUFFacts(arch, number("embedding_length"), number("embedding_length_out"))
+    return GGUFFacts(
+        arch, number("embedding_length"), number("embedding_length_out"), number("target_hidden_size")
+    )
+
+
+def _model_facts(path: Path) -> ModelFacts:
+    try:
+        return facts_from_fields(read_header(path).fields)
+    except GGUFFormatError as exc:
+        raise ModelLoadError(str(exc)) from exc
+
+
+def _check_drafter(
+    p: translate.LlamaCppPlan,
+    method: str,
+    target: Path,
+    target_facts: ModelFacts,
+    target_vocab: Any,
+    drafter: Path,
+    draft_vocab: Any,
+) -> translate.LlamaCppPlan:
+    """The plan with the drafter's own method when the user left it at ``draft`` (the drafter's
+    architecture picks it), or a one-line refusal of a drafter the method or the target cannot use."""
+    facts = _model_facts(drafter)
+    if not p.user_driven:
+        fits = TYPE_BY_METHOD_FOR_DRAFTER[method_for_drafter(facts)]
+        if "DRAFT_SIMPLE" in p.types and fits != "DRAFT_SIMPLE":  # "draft" is the default method
+            p = translate.LlamaCppPlan(
+                **{**p.__dict__, "types": [fits if t == "DRAFT_SIMPLE" else t for t in p.types]}
+            )
+        else:
+            problem = method_mismatch(method, facts, drafter.name)
+            if problem:
+                raise MethodRefusedError(f"refused: {problem}")
+    problem = pair_problem(target_facts, facts, target.name, drafter.name)
+    if problem:
+        raise MethodRefusedError(f"refused: {problem}")
+    if facts.role == "lm" and draft_vocab.size:
+        diff = compare_vocab(target_vocab, draft_vocab)
+        if diff:
+            raise DrafterMismatchError(
+                f"the drafter {drafter.name} cannot draft for {target.name}: {diff}. "
+                "A drafter must share the target's vocabulary."
+            )
+    return p
+
+
+def _check_native_types(p: translate.LlamaCppPlan, drafter: Path) -> None:
+    """Engine-native ``speculative.types`` whose drafter types cannot run this drafter draft nothing
+    (llama.cpp only logs it): refused in one line. llama.cpp runs an EAGLE-3 or DFlash drafter under
+    DRAFT_SIMPLE too, by its architecture."""
+    drafter_types = [t for t in p.types if t in TYPE_BY_METHOD_FOR_DRAFTER.values()]
+    if not drafter_types:
+        return
+    facts = _model_facts(drafter)
+    fits = TYPE_BY_METHOD_FOR_DRAFTER[method_for_drafter(facts)]
+    if fits in p.types or (fits in ("DRAFT_EAGLE3", "DRAFT_DFLASH") and "DRAFT_SIMPLE" in p.types):
+        return
+    raise MethodRefusedError(
+        f"refused: your engine-native speculative.types ({', '.join(drafter_types)}) cannot use "
+        f"{drafter.name}: it is {facts.described}, which runs with {fits}"
+    )
+
+
+TYPE_BY_METHOD_FOR_DRAFTER = {m: translate.TYPE_BY_METHOD[m] for m in ("draft", "mtp", "eagle3", "dflash")}
 
 
 def _refuse_known_aborts(p: translate.LlamaCppPlan, target: Path, drafter: Path) -> None:

@@ -16,6 +16,8 @@ from app.core.speculative.options import (
     SpeculationError,
     SpeculationOptions,
     default_tokens,
+    drafter_part,
+    method_parts,
     parse_bool,
     parse_num_speculative_tokens,
     parse_number,
@@ -157,19 +159,23 @@ def plan(options: SpeculationOptions, family_name: str = "", size_in_billions: f
 
     if not options.enabled:
         return LlamaCppPlan(settings=settings)
-    method = options.method
+    parts = method_parts(options.method)
+    method = drafter_part(options.method) or parts[0]
     draft_path = None
     if method in DRAFTER_METHODS:
-        if not options.draft_model_path:
+        # mtp alone may run on the target's own MTP heads (the engine checks the target has them)
+        if not options.draft_model_path and method != "mtp":
             raise SpeculationError(
                 f"speculation with method {method!r} needs a drafter; download the declared drafter or "
                 "pass a drafter path"
             )
         draft_path = options.draft_model_path
-    if method not in DEPTH_KEY_BY_METHOD:  # suffix / prompt-lookup: Tandem's MLX decode loop only
-        raise SpeculationError(
-            f"llama.cpp does not offer the method {method!r}; it runs on the MLX engine (use ngram-mod here)"
-        )
+    for part in parts:
+        if part not in DEPTH_KEY_BY_METHOD:  # suffix / prompt-lookup: Tandem's MLX decode loop only
+            raise SpeculationError(
+                f"llama.cpp does not offer the method {part!r}; it runs on the MLX engine "
+                "(use ngram-mod here)"
+            )
     depth_key = DEPTH_KEY_BY_METHOD[method]
     depth = options.num_speculative_tokens
     source = "your setting"
@@ -180,9 +186,10 @@ def plan(options: SpeculationOptions, family_name: str = "", size_in_billions: f
         depth, source = settings[depth_key], depth_key
     if depth is not None:
         settings[depth_key] = depth
-    _short_ngram_drafts([TYPE_BY_METHOD[method]], settings)
+    types = [TYPE_BY_METHOD[p] for p in parts]
+    _short_ngram_drafts(types, settings)
     return LlamaCppPlan(
-        types=[TYPE_BY_METHOD[method]],
+        types=types,
         draft_path=draft_path,
         settings=settings,
         depth=depth,
