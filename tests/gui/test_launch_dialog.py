@@ -62,6 +62,11 @@ MATRIX = [
     ("gemma-4", "mlx", "mlx", False, False),  # drafter, MLX missing
     ("tiny-mlx", "mlx", "mlx", True, False),  # no drafter, MLX could
     ("tiny-mlx", "mlx", "mlx", False, False),  # no drafter, MLX missing
+    # issue 21: the kinds of target llama.cpp now runs (the real dialog over the builtin registry)
+    ("qwen3.6", "gguf", "llama.cpp", True, True),  # built-in MTP heads: no drafter file at all
+    ("gpt-oss", "gguf", "llama.cpp", True, True),  # an EAGLE-3 drafter
+    ("qwen3-dflash", "gguf", "llama.cpp", True, True),  # a DFlash drafter
+    ("qwen3.6", "gguf", "llama.cpp", False, False),  # built-in heads, llama.cpp missing
 ]
 
 
