@@ -14,6 +14,7 @@ import sys
 import threading
 from typing import Any
 
+from app.cli import auto as cli_auto
 from app.cli.common import add_model_args, progress_printer, resolve, whole_number
 from app.core.launch.plan import LaunchError, load_engine
 
@@ -53,7 +54,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"--host {args.host} would let other machines use the model; add --allow-remote to do that"
         )
     spec_on = args.spec == "on" or (args.spec is None and bool(args.draft_model_path or args.spec_method))
-    resolved = resolve(args, spec_on)
+    # --spec auto serves Auto's stored choice, measuring first when there is none (as generate does)
+    resolved = cli_auto.resolve_auto(args) if args.spec == "auto" else resolve(args, spec_on)
     if resolved.engine == "remote":
         raise LaunchError("tandem serve runs a local engine; --engine remote is not served")
     family = resolved.family

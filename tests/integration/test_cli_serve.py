@@ -119,3 +119,31 @@ def test_serve_stops_on_ctrl_c_and_sigterm_even_with_sigint_ignored_at_start(
     _out, err = _stop(proc, sig)
     assert proc.returncode == 0, err
     assert "server stopped" in err
+
+
+def test_serve_spec_auto_serves_autos_stored_choice(smollm2_q4: Path) -> None:
+    """`tandem serve --spec auto` used to serve with speculation off, silently (found by
+    benchmarks/bench_agent.py): it now takes Auto's choice as generate does."""
+    from app.core.engines.base import LoadRequest
+    from app.core.launch import auto
+
+    key = auto.CalibrationKey.for_launch("llama.cpp", LoadRequest(str(smollm2_q4), n_threads=2), None)
+    measurements = [
+        auto.Measurement(auto.OFF, dict.fromkeys(auto.WORKLOADS, 1.0)),
+        auto.Measurement(auto.Candidate("ngram-mod", 64), {"prose": 1.01, "code": 1.2, "repeat": 3.6}),
+    ]
+    stored = auto.store_result(auto.CalibrationResult(key, measurements, 4.0))
+    env = {**os.environ, "TANDEM_API_KEY": "k"}
+    args = ["--model-path", str(smollm2_q4), "--port", "0", "--threads", "2", "--spec", "auto"]
+    proc, url = _serve(args, env)
+    try:
+        with openai.OpenAI(base_url=url, api_key="k", max_retries=0, timeout=120) as client:
+            r = client.chat.completions.create(
+                model="any", messages=[{"role": "user", "content": "Say hi."}], max_tokens=8
+            )
+    finally:
+        _out, err = _stop(proc, signal.SIGTERM)
+    spec = (r.model_extra or {})["tandem"]["speculative_decoding"]
+    assert spec["method"] == "ngram-mod"  # the stored choice (a measurement would not be this one)
+    assert proc.returncode == 0, err
+    assert len(list(stored.parent.glob("*.json"))) == 1  # read, not measured again
