@@ -483,42 +483,58 @@ class LocalServer:
             )
         return model, req
 
-    async def _chat(self, request: Request) -> Response:
+    async def _serve_api(
+        self,
+        request: Request,
+        parse: Callable[[Any, P.Limits], P.ChatRequest],
+        error: Callable[[P.ApiError], Response],
+        stream: Callable[[_Pump, ServedModel, P.ChatRequest], AsyncIterator[bytes]],
+        build: Callable[[ServedModel, P.ChatRequest, str, list[dict[str, Any]], Answer], dict[str, Any]],
+    ) -> Response:
+        """The one path of every API: admit the request, start its pump, then stream the API's
+        events or wait for the whole answer and build the API's body; errors in the API's shape."""
         try:
-            model, req = await self._admit(request, P.parse_request)
+            model, req = await self._admit(request, parse)
         except P.ApiError as exc:
-            return _error_response(exc)
-        client = _client_of(request)
-        pump = self._start_pump(model, req, client)
-        if req.stream:
-            return StreamingResponse(
-                self._stream(pump, model, req, client), media_type="text/event-stream", headers=_SSE_HEADERS
-            )
-        return await self._complete(pump, model, req, client, request)
-
-    async def _messages(self, request: Request) -> Response:
-        """Anthropic's ``POST /v1/messages``: the same queue, engine and answer, Messages shapes."""
-        try:
-            model, req = await self._admit(request, M.parse_request)
-        except P.ApiError as exc:
-            return _messages_error(exc)
+            return error(exc)
         pump = self._start_pump(model, req, _client_of(request))
         if req.stream:
             return StreamingResponse(
-                self._messages_stream(pump, model, req), media_type="text/event-stream", headers=_SSE_HEADERS
+                stream(pump, model, req), media_type="text/event-stream", headers=_SSE_HEADERS
             )
         try:
             try:
                 text, calls = await self._whole_answer(pump, model, req, request)
             except EngineError as exc:
                 pump.status, pump.error = "error", str(exc)
-                return _messages_error(_engine_error(exc))
-            body = M.message(
-                M.message_id(), model.model_id, text, calls, pump.answer, req.sampling.stop, model.spec_method
-            )
-            return JSONResponse(body)
+                return error(_engine_error(exc))
+            return JSONResponse(build(model, req, text, calls, pump.answer))
         finally:
             pump.side_done()
+
+    async def _chat(self, request: Request) -> Response:
+        """OpenAI's ``POST /v1/chat/completions``."""
+        return await self._serve_api(
+            request,
+            P.parse_request,
+            _error_response,
+            self._stream,
+            lambda model, _req, text, calls, answer: P.completion(
+                P.completion_id(), model.model_id, text, calls, answer, model.spec_method
+            ),
+        )
+
+    async def _messages(self, request: Request) -> Response:
+        """Anthropic's ``POST /v1/messages``: the same queue, engine and answer, Messages shapes."""
+        return await self._serve_api(
+            request,
+            M.parse_request,
+            _messages_error,
+            self._messages_stream,
+            lambda model, req, text, calls, answer: M.message(
+                M.message_id(), model.model_id, text, calls, answer, req.sampling.stop, model.spec_method
+            ),
+        )
 
     def _start_pump(self, model: ServedModel, req: P.ChatRequest, client: str) -> _Pump:
         loop = asyncio.get_running_loop()
@@ -575,32 +591,20 @@ class LocalServer:
 
     async def _responses(self, request: Request) -> Response:
         """OpenAI's ``POST /v1/responses``: the same queue, engine and answer, Responses shapes."""
-        try:
-            model, req = await self._admit(request, R.parse_request)
-        except P.ApiError as exc:
-            return _error_response(exc)
-        pump = self._start_pump(model, req, _client_of(request))
-        if req.stream:
-            return StreamingResponse(
-                self._responses_stream(pump, model, req), media_type="text/event-stream", headers=_SSE_HEADERS
-            )
-        try:
-            try:
-                text, calls = await self._whole_answer(pump, model, req, request)
-            except EngineError as exc:
-                pump.status, pump.error = "error", str(exc)
-                return _error_response(_engine_error(exc))
-            body = R.response(
+        return await self._serve_api(
+            request,
+            R.parse_request,
+            _error_response,
+            self._responses_stream,
+            lambda model, _req, text, calls, answer: R.response(
                 R.response_id(),
                 model.model_id,
                 int(time.time()),
                 R.output_of(text, calls),
-                pump.answer,
+                answer,
                 model.spec_method,
-            )
-            return JSONResponse(body)
-        finally:
-            pump.side_done()
+            ),
+        )
 
     async def _whole_answer(
         self, pump: _Pump, model: ServedModel, req: P.ChatRequest, request: Request
@@ -634,24 +638,7 @@ class LocalServer:
         pump.status, pump.tool_calls = "ok", len(calls)
         return text, calls
 
-    async def _complete(
-        self, pump: _Pump, model: ServedModel, req: P.ChatRequest, client: str, request: Request
-    ) -> Response:
-        try:
-            try:
-                text, calls = await self._whole_answer(pump, model, req, request)
-            except EngineError as exc:
-                pump.status, pump.error = "error", str(exc)
-                return _error_response(_engine_error(exc))
-            return JSONResponse(
-                P.completion(P.completion_id(), model.model_id, text, calls, pump.answer, model.spec_method)
-            )
-        finally:
-            pump.side_done()
-
-    async def _stream(
-        self, pump: _Pump, model: ServedModel, req: P.ChatRequest, client: str
-    ) -> AsyncIterator[bytes]:
+    async def _stream(self, pump: _Pump, model: ServedModel, req: P.ChatRequest) -> AsyncIterator[bytes]:
         cid = P.completion_id()
         mid = model.model_id
         splitter = ToolCallStream(model.tool_style if req.tools else None)
