@@ -11,7 +11,6 @@ import json
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -23,18 +22,18 @@ from app.core.engines.base import (
     ChatMessage,
     Event,
     Finished,
-    LoadRequest,
     Round,
     Sampling,
     TextDelta,
 )
 from app.core.engines.llamacpp.engine import LlamaCppEngine
-from app.core.serving import Limits, LocalServer, ServedModel, ServedRequest, ServerConfig
-from app.core.speculative import SpeculationOptions
+from app.core.serving import Limits, ServedModel
+from tests.integration.served import KEY, Served, pair_engine, q4_engine, served_model
+
+__all__ = ["pair_engine", "q4_engine"]  # fixtures
 
 pytestmark = pytest.mark.slow
 
-KEY = "test-key-123"
 HI = [{"role": "user", "content": "Write a long story about a dragon."}]
 
 
@@ -46,53 +45,9 @@ def _wait(cond: Any, timeout: float = 60.0, what: str = "condition") -> None:
         time.sleep(0.05)
 
 
-@pytest.fixture(scope="module")
-def q4_engine(smollm2_q4: Path) -> Iterator[LlamaCppEngine]:
-    eng = LlamaCppEngine.load(LoadRequest(str(smollm2_q4), n_ctx=1024))
-    yield eng
-    eng.close()
-
-
-@pytest.fixture(scope="module")
-def pair_engine(smollm2_f32: Path, smollm2_q4: Path) -> Iterator[LlamaCppEngine]:
-    options = SpeculationOptions(enabled=True, draft_model_path=str(smollm2_q4), num_speculative_tokens=4)
-    eng = LlamaCppEngine.load(LoadRequest(str(smollm2_f32), options, n_ctx=1024))
-    yield eng
-    eng.close()
-
-
-class Served:
-    def __init__(self, model: ServedModel, **config: Any) -> None:
-        self.log: list[ServedRequest] = []
-        self._clients: list[openai.OpenAI] = []
-        self.server = LocalServer(model, ServerConfig(KEY, port=0, **config), on_request=self.log.append)
-
-    def __enter__(self) -> Served:
-        self.server.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for c in self._clients:
-            c.close()
-        self.server.stop()
-
-    @property
-    def url(self) -> str:
-        return self.server.address
-
-    def client(self, key: str = KEY) -> openai.OpenAI:
-        client = openai.OpenAI(base_url=self.url, api_key=key, max_retries=0, timeout=120)
-        self._clients.append(client)
-        return client
-
-
-def _model(engine: Any, style: str | None = None) -> ServedModel:
-    return ServedModel(engine, "smollm2", style, getattr(engine, "spec_kind", None))
-
-
 def test_non_streaming_answer_with_usage_and_no_speculation(q4_engine: LlamaCppEngine) -> None:
-    with Served(_model(q4_engine)) as s:
-        client = s.client()
+    with Served(served_model(q4_engine)) as s:
+        client = s.openai()
         assert [m.id for m in client.models.list()] == ["smollm2"]
         r = client.chat.completions.create(model="smollm2", messages=HI, max_tokens=6)  # type: ignore[arg-type]
     assert r.choices[0].message.content
@@ -104,8 +59,8 @@ def test_non_streaming_answer_with_usage_and_no_speculation(q4_engine: LlamaCppE
 
 
 def test_streaming_and_single_answers_carry_the_speculation_figures(pair_engine: LlamaCppEngine) -> None:
-    with Served(_model(pair_engine)) as s:
-        client = s.client()
+    with Served(served_model(pair_engine)) as s:
+        client = s.openai()
         chunks = list(
             client.chat.completions.create(
                 model="smollm2",
@@ -136,9 +91,9 @@ def test_streaming_and_single_answers_carry_the_speculation_figures(pair_engine:
 
 
 def test_wrong_or_missing_key_is_401_in_openai_shape(q4_engine: LlamaCppEngine) -> None:
-    with Served(_model(q4_engine)) as s:
+    with Served(served_model(q4_engine)) as s:
         with pytest.raises(openai.AuthenticationError) as err:
-            s.client("wrong").chat.completions.create(model="x", messages=HI, max_tokens=2)  # type: ignore[arg-type]
+            s.openai("wrong").chat.completions.create(model="x", messages=HI, max_tokens=2)  # type: ignore[arg-type]
         bare = httpx.get(s.url + "/models")
     assert err.value.status_code == 401
     assert bare.status_code == 401
@@ -149,9 +104,9 @@ def test_wrong_or_missing_key_is_401_in_openai_shape(q4_engine: LlamaCppEngine) 
 
 def test_bounds_answer_400_in_openai_shape(q4_engine: LlamaCppEngine) -> None:
     with Served(
-        _model(q4_engine), limits=Limits(max_body_bytes=4000, max_tokens=64, default_max_tokens=8)
+        served_model(q4_engine), limits=Limits(max_body_bytes=4000, max_tokens=64, default_max_tokens=8)
     ) as s:
-        client = s.client()
+        client = s.openai()
         with pytest.raises(openai.BadRequestError) as over:
             client.chat.completions.create(model="x", messages=HI, max_tokens=65)  # type: ignore[arg-type]
         with pytest.raises(openai.BadRequestError) as zero:
@@ -170,8 +125,8 @@ def test_bounds_answer_400_in_openai_shape(q4_engine: LlamaCppEngine) -> None:
 
 
 def test_client_disconnect_mid_stream_frees_the_engine(q4_engine: LlamaCppEngine) -> None:
-    with Served(_model(q4_engine)) as s:
-        client = s.client()
+    with Served(served_model(q4_engine)) as s:
+        client = s.openai()
         stream = client.chat.completions.create(model="x", messages=HI, max_tokens=400, stream=True)  # type: ignore[arg-type]
         got = 0
         for chunk in stream:
@@ -192,8 +147,8 @@ def test_client_disconnect_mid_stream_frees_the_engine(q4_engine: LlamaCppEngine
 
 
 def test_queue_full_answers_429_with_retry_after(q4_engine: LlamaCppEngine) -> None:
-    with Served(_model(q4_engine), max_waiting=1, retry_after_s=7) as s:
-        client = s.client()
+    with Served(served_model(q4_engine), max_waiting=1, retry_after_s=7) as s:
+        client = s.openai()
         long = client.chat.completions.create(model="x", messages=HI, max_tokens=400, stream=True)  # type: ignore[arg-type]
         first = next(iter(long))  # the engine is busy with the long request
         assert first.choices[0].delta.role == "assistant"
@@ -218,8 +173,8 @@ def test_queue_full_answers_429_with_retry_after(q4_engine: LlamaCppEngine) -> N
 
 def test_real_engine_accepts_tools(q4_engine: LlamaCppEngine) -> None:
     tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}]
-    with Served(_model(q4_engine, "hermes")) as s:
-        r = s.client().chat.completions.create(
+    with Served(served_model(q4_engine, "hermes")) as s:
+        r = s.openai().chat.completions.create(
             model="x",
             messages=HI,
             max_tokens=3,
@@ -284,7 +239,7 @@ EXPECTED = [
 def test_tool_calls_parsed_into_openai_tool_calls() -> None:
     engine = ToolScript(GEMMA_ANSWER)
     with Served(ServedModel(engine, "gemma-4", "gemma4")) as s:
-        r = s.client().chat.completions.create(model="gemma-4", messages=HI, tools=TOOLS)  # type: ignore[arg-type]
+        r = s.openai().chat.completions.create(model="gemma-4", messages=HI, tools=TOOLS)  # type: ignore[arg-type]
     msg = r.choices[0].message
     assert r.choices[0].finish_reason == "tool_calls"
     assert msg.content == "Routing."
@@ -297,7 +252,7 @@ def test_tool_calls_parsed_into_openai_tool_calls() -> None:
 def test_tool_calls_streamed_as_deltas() -> None:
     with Served(ServedModel(ToolScript(GEMMA_ANSWER), "gemma-4", "gemma4")) as s:
         chunks = list(
-            s.client().chat.completions.create(model="gemma-4", messages=HI, tools=TOOLS, stream=True)  # type: ignore[arg-type]
+            s.openai().chat.completions.create(model="gemma-4", messages=HI, tools=TOOLS, stream=True)  # type: ignore[arg-type]
         )
     content = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
     deltas = [d for c in chunks if c.choices for d in (c.choices[0].delta.tool_calls or [])]
@@ -309,5 +264,5 @@ def test_tool_calls_streamed_as_deltas() -> None:
 
 def test_without_tools_in_the_request_the_markup_stays_text() -> None:
     with Served(ServedModel(ToolScript(GEMMA_ANSWER), "gemma-4", "gemma4")) as s:
-        r = s.client().chat.completions.create(model="gemma-4", messages=HI)  # type: ignore[arg-type]
+        r = s.openai().chat.completions.create(model="gemma-4", messages=HI)  # type: ignore[arg-type]
     assert r.choices[0].message.content == GEMMA_ANSWER and not r.choices[0].message.tool_calls

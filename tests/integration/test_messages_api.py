@@ -8,70 +8,22 @@ the real-engine path checks that tools and tool results pass through.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import anthropic
 import httpx
 import pytest
 
-from app.core.engines.base import (
-    LoadRequest,
-)
 from app.core.engines.llamacpp.engine import LlamaCppEngine
-from app.core.serving import Limits, LocalServer, ServedModel, ServedRequest, ServerConfig
-from app.core.speculative import SpeculationOptions
+from app.core.serving import Limits, LocalServer, ServedModel, ServerConfig
 from tests.integration.scripted_engine import EXPECTED, GEMMA_ANSWER, Script
+from tests.integration.served import KEY, Served, pair_engine, q4_engine, served_model
+
+__all__ = ["pair_engine", "q4_engine"]  # fixtures
 
 pytestmark = pytest.mark.slow
 
-KEY = "test-key-456"
 COUNT = [{"role": "user", "content": "Count from 1 to 30 separated by commas."}]
-
-
-@pytest.fixture(scope="module")
-def q4_engine(smollm2_q4: Path) -> Iterator[LlamaCppEngine]:
-    eng = LlamaCppEngine.load(LoadRequest(str(smollm2_q4), n_ctx=1024))
-    yield eng
-    eng.close()
-
-
-@pytest.fixture(scope="module")
-def pair_engine(smollm2_f32: Path, smollm2_q4: Path) -> Iterator[LlamaCppEngine]:
-    options = SpeculationOptions(enabled=True, draft_model_path=str(smollm2_q4), num_speculative_tokens=4)
-    eng = LlamaCppEngine.load(LoadRequest(str(smollm2_f32), options, n_ctx=1024))
-    yield eng
-    eng.close()
-
-
-class Served:
-    def __init__(self, model: ServedModel, **config: Any) -> None:
-        self.log: list[ServedRequest] = []
-        self._clients: list[anthropic.Anthropic] = []
-        self.server = LocalServer(model, ServerConfig(KEY, port=0, **config), on_request=self.log.append)
-
-    def __enter__(self) -> Served:
-        self.server.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for c in self._clients:
-            c.close()
-        self.server.stop()
-
-    @property
-    def root(self) -> str:
-        return f"http://127.0.0.1:{self.server.port}"
-
-    def client(self, key: str = KEY) -> anthropic.Anthropic:
-        client = anthropic.Anthropic(base_url=self.root, api_key=key, max_retries=0, timeout=120)
-        self._clients.append(client)
-        return client
-
-
-def _model(engine: Any, style: str | None = None) -> ServedModel:
-    return ServedModel(engine, "smollm2", style, getattr(engine, "spec_kind", None))
 
 
 def _text(message: anthropic.types.Message) -> str:
@@ -79,8 +31,8 @@ def _text(message: anthropic.types.Message) -> str:
 
 
 def test_non_streamed_message_with_system_prompt_usage_and_stop_reason(q4_engine: LlamaCppEngine) -> None:
-    with Served(_model(q4_engine)) as s:
-        client = s.client()
+    with Served(served_model(q4_engine)) as s:
+        client = s.anthropic()
         r = client.messages.create(
             model="claude-anything",
             max_tokens=6,
@@ -107,16 +59,16 @@ def test_non_streamed_message_with_system_prompt_usage_and_stop_reason(q4_engine
 
 
 def test_an_answer_that_ends_is_end_turn(q4_engine: LlamaCppEngine) -> None:
-    with Served(_model(q4_engine)) as s:
-        r = s.client().messages.create(
+    with Served(served_model(q4_engine)) as s:
+        r = s.anthropic().messages.create(
             model="x", max_tokens=200, messages=[{"role": "user", "content": "Say hello."}]
         )
     assert r.stop_reason == "end_turn" and r.usage.output_tokens < 200
 
 
 def test_streamed_events_and_speculation_figures_match_the_single_answer(pair_engine: LlamaCppEngine) -> None:
-    with Served(_model(pair_engine)) as s:
-        client = s.client()
+    with Served(served_model(pair_engine)) as s:
+        client = s.anthropic()
         events = list(client.messages.create(model="x", max_tokens=24, messages=COUNT, stream=True))  # type: ignore[arg-type]
         with client.messages.stream(model="x", max_tokens=24, messages=COUNT) as stream:  # type: ignore[arg-type]
             streamed_text = "".join(stream.text_stream)
@@ -149,15 +101,15 @@ def test_streamed_events_and_speculation_figures_match_the_single_answer(pair_en
 
 
 def test_keys_x_api_key_or_bearer_and_errors_in_anthropic_shape(q4_engine: LlamaCppEngine) -> None:
-    with Served(_model(q4_engine), limits=Limits(max_tokens=64, default_max_tokens=8)) as s:
+    with Served(served_model(q4_engine), limits=Limits(max_tokens=64, default_max_tokens=8)) as s:
         with pytest.raises(anthropic.AuthenticationError) as wrong:
-            s.client("wrong").messages.create(model="x", max_tokens=2, messages=COUNT)  # type: ignore[arg-type]
+            s.anthropic("wrong").messages.create(model="x", max_tokens=2, messages=COUNT)  # type: ignore[arg-type]
         body = {"model": "x", "max_tokens": 2, "messages": COUNT}
         bare = httpx.post(s.root + "/v1/messages", json=body)
         bearer = httpx.post(
             s.root + "/v1/messages", json=body, headers={"Authorization": f"Bearer {KEY}"}, timeout=60
         )
-        client = s.client()
+        client = s.anthropic()
         with pytest.raises(anthropic.BadRequestError) as zero:
             client.messages.create(model="x", max_tokens=0, messages=COUNT)  # type: ignore[arg-type]
         # agents fill max_tokens with their model's output limit: it is a cap, held to the server's
@@ -192,8 +144,8 @@ def test_keys_x_api_key_or_bearer_and_errors_in_anthropic_shape(q4_engine: Llama
 
 
 def test_real_engine_takes_tools_and_a_tool_result_turn(q4_engine: LlamaCppEngine) -> None:
-    with Served(_model(q4_engine, "hermes")) as s:
-        r = s.client().messages.create(
+    with Served(served_model(q4_engine, "hermes")) as s:
+        r = s.anthropic().messages.create(
             model="x",
             max_tokens=3,
             tools=[WEATHER],
@@ -236,7 +188,7 @@ def _calls(message: anthropic.types.Message) -> list[tuple[str, object]]:
 def test_tool_calls_become_tool_use_blocks_and_history_maps_to_openai_shapes() -> None:
     engine = Script(GEMMA_ANSWER)
     with Served(ServedModel(engine, "gemma-4", "gemma4")) as s:
-        r = s.client().messages.create(
+        r = s.anthropic().messages.create(
             model="gemma-4",
             max_tokens=100,
             system="Route first.",
@@ -308,7 +260,7 @@ def test_tool_calls_become_tool_use_blocks_and_history_maps_to_openai_shapes() -
 
 def test_tool_calls_streamed_as_tool_use_blocks() -> None:
     with Served(ServedModel(Script(GEMMA_ANSWER), "gemma-4", "gemma4")) as s:
-        client = s.client()
+        client = s.anthropic()
         events = list(
             client.messages.create(model="g", max_tokens=100, tools=TOOLS, messages=COUNT, stream=True)
         )  # type: ignore[arg-type]
@@ -333,7 +285,7 @@ def test_tool_calls_streamed_as_tool_use_blocks() -> None:
 def test_calls_the_engine_parsed_itself_and_tool_choice_none() -> None:
     engine = Script("Checking.", engine_calls=[{"name": "get_weather", "arguments": {"city": "Rome"}}])
     with Served(ServedModel(engine, "m", None)) as s:
-        client = s.client()
+        client = s.anthropic()
         r = client.messages.create(model="m", max_tokens=50, tools=[WEATHER], messages=COUNT)  # type: ignore[arg-type]
         with client.messages.stream(model="m", max_tokens=50, tools=[WEATHER], messages=COUNT) as stream:  # type: ignore[arg-type]
             streamed = stream.get_final_message()
@@ -356,10 +308,10 @@ def test_calls_the_engine_parsed_itself_and_tool_choice_none() -> None:
 
 def test_plain_stop_is_end_turn_and_engine_errors_use_anthropic_shape() -> None:
     with Served(ServedModel(Script("All done."), "m", None)) as s:
-        r = s.client().messages.create(model="m", max_tokens=50, messages=COUNT)  # type: ignore[arg-type]
+        r = s.anthropic().messages.create(model="m", max_tokens=50, messages=COUNT)  # type: ignore[arg-type]
     assert r.stop_reason == "end_turn" and _text(r) == "All done."
     with Served(ServedModel(Script("abcdefghijkl", fail=True), "m", None)) as s:
-        client = s.client()
+        client = s.anthropic()
         with pytest.raises(anthropic.InternalServerError) as err:
             client.messages.create(model="m", max_tokens=50, messages=COUNT)  # type: ignore[arg-type]
         raw = httpx.post(
@@ -394,8 +346,8 @@ def test_no_model_is_503_overloaded() -> None:
 
 def test_count_tokens_matches_the_prompt_the_answer_used(q4_engine: LlamaCppEngine) -> None:
     ask: Any = [{"role": "user", "content": "Write a long story about a dragon."}]
-    with Served(_model(q4_engine)) as s:
-        client = s.client()
+    with Served(served_model(q4_engine)) as s:
+        client = s.anthropic()
         counted = client.messages.count_tokens(model="x", system="You are terse.", messages=ask)
         answered = client.messages.create(model="x", max_tokens=2, system="You are terse.", messages=ask)
     assert counted.input_tokens == answered.usage.input_tokens > 0
@@ -404,14 +356,14 @@ def test_count_tokens_matches_the_prompt_the_answer_used(q4_engine: LlamaCppEngi
 
 def test_count_tokens_from_an_engine_that_cannot_count_is_400() -> None:
     with Served(ServedModel(Script("x"), "m", None)) as s, pytest.raises(anthropic.BadRequestError) as err:
-        s.client().messages.count_tokens(model="m", messages=COUNT)  # type: ignore[arg-type]
+        s.anthropic().messages.count_tokens(model="m", messages=COUNT)  # type: ignore[arg-type]
     assert "cannot count tokens" in err.value.body["error"]["message"]  # type: ignore[index]
 
 
 def test_a_client_that_leaves_mid_stream_frees_the_engine(q4_engine: LlamaCppEngine) -> None:
     story: Any = [{"role": "user", "content": "Write a long story about a dragon."}]
-    with Served(_model(q4_engine)) as s:
-        client = s.client()
+    with Served(served_model(q4_engine)) as s:
+        client = s.anthropic()
         got = 0
         with client.messages.stream(model="x", max_tokens=400, messages=story) as stream:
             for _text in stream.text_stream:

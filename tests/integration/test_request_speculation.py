@@ -4,7 +4,6 @@ all three APIs, with the real clients against real llama.cpp (SmolLM2 alone and 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +14,12 @@ import pytest
 from app.core.engines.base import LoadRequest
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.serving import LocalServer, ServedModel, ServerConfig
-from app.core.speculative import SpeculationOptions
+from tests.integration.served import KEY, pair_engine
+
+__all__ = ["pair_engine"]  # fixtures
 
 pytestmark = pytest.mark.slow
 
-KEY = "test-key-spec"
 HI: Any = [{"role": "user", "content": "Count from 1 to 30 separated by commas."}]
 
 
@@ -55,14 +55,6 @@ def _message(exc: object) -> str:
     assert isinstance(exc, openai.BadRequestError | anthropic.BadRequestError), exc
     body: Any = exc.body
     return str(body["error"]["message"] if "error" in body else body["message"])
-
-
-@pytest.fixture(scope="module")
-def pair_engine(smollm2_f32: Path, smollm2_q4: Path) -> Iterator[LlamaCppEngine]:
-    options = SpeculationOptions(enabled=True, draft_model_path=str(smollm2_q4), num_speculative_tokens=4)
-    eng = LlamaCppEngine.load(LoadRequest(str(smollm2_f32), options, n_ctx=1024))
-    yield eng
-    eng.close()
 
 
 def test_a_model_without_speculation_honours_off_and_auto(smollm2_q4: Path) -> None:

@@ -8,20 +8,20 @@ model does not write tool calls); the real-engine path checks that tools and out
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import openai
 import pytest
 
 from app.core.engines.llamacpp.engine import LlamaCppEngine
-from app.core.serving import LocalServer, ServedModel, ServedRequest, ServerConfig
+from app.core.serving import ServedModel
 from tests.integration.scripted_engine import EXPECTED, GEMMA_ANSWER, Script
+from tests.integration.served import Served, pair_engine, q4_engine, served_model
+
+__all__ = ["pair_engine", "q4_engine"]  # fixtures
 
 pytestmark = pytest.mark.slow
 
-KEY = "test-key-789"
 COUNT = "Count from 1 to 30 separated by commas."
 TOOLS: list[Any] = [
     {"type": "function", "name": "route", "parameters": {"type": "object"}},
@@ -34,60 +34,15 @@ TOOLS: list[Any] = [
 ]
 
 
-@pytest.fixture(scope="module")
-def q4_engine(smollm2_q4: Path) -> Iterator[LlamaCppEngine]:
-    from app.core.engines.base import LoadRequest
-
-    eng = LlamaCppEngine.load(LoadRequest(str(smollm2_q4), n_ctx=1024))
-    yield eng
-    eng.close()
-
-
-@pytest.fixture(scope="module")
-def pair_engine(smollm2_f32: Path, smollm2_q4: Path) -> Iterator[LlamaCppEngine]:
-    from app.core.engines.base import LoadRequest
-    from app.core.speculative import SpeculationOptions
-
-    options = SpeculationOptions(enabled=True, draft_model_path=str(smollm2_q4), num_speculative_tokens=4)
-    eng = LlamaCppEngine.load(LoadRequest(str(smollm2_f32), options, n_ctx=1024))
-    yield eng
-    eng.close()
-
-
-class Served:
-    def __init__(self, model: ServedModel) -> None:
-        self.log: list[ServedRequest] = []
-        self._clients: list[openai.OpenAI] = []
-        self.server = LocalServer(model, ServerConfig(KEY, port=0), on_request=self.log.append)
-
-    def __enter__(self) -> Served:
-        self.server.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for c in self._clients:
-            c.close()
-        self.server.stop()
-
-    def client(self) -> openai.OpenAI:
-        client = openai.OpenAI(base_url=self.server.address, api_key=KEY, max_retries=0, timeout=120)
-        self._clients.append(client)
-        return client
-
-
-def _model(engine: Any, style: str | None = None) -> ServedModel:
-    return ServedModel(engine, "smollm2", style, getattr(engine, "spec_kind", None))
-
-
 def test_non_streamed_response_incomplete_at_the_token_limit(q4_engine: LlamaCppEngine) -> None:
-    with Served(_model(q4_engine)) as s:
-        r = s.client().responses.create(
+    with Served(served_model(q4_engine)) as s:
+        r = s.openai().responses.create(
             model="x",
             instructions="You are terse.",
             input="Write a long story about a dragon.",
             max_output_tokens=6,
         )
-        done = s.client().responses.create(model="x", input="Say hello.", max_output_tokens=200)
+        done = s.openai().responses.create(model="x", input="Say hello.", max_output_tokens=200)
     assert r.object == "response" and r.model == "smollm2" and r.output_text
     assert r.status == "incomplete" and r.incomplete_details is not None
     assert r.incomplete_details.reason == "max_output_tokens"
@@ -103,8 +58,8 @@ def test_non_streamed_response_incomplete_at_the_token_limit(q4_engine: LlamaCpp
 def test_streamed_events_and_speculation_figures_match_the_single_response(
     pair_engine: LlamaCppEngine,
 ) -> None:
-    with Served(_model(pair_engine)) as s:
-        client = s.client()
+    with Served(served_model(pair_engine)) as s:
+        client = s.openai()
         events = list(client.responses.create(model="x", input=COUNT, max_output_tokens=24, stream=True))
         single = client.responses.create(
             model="x", input=[{"role": "user", "content": COUNT}], max_output_tokens=24
@@ -136,8 +91,8 @@ def test_streamed_events_and_speculation_figures_match_the_single_response(
 
 
 def test_real_engine_takes_function_tools_and_call_outputs(q4_engine: LlamaCppEngine) -> None:
-    with Served(_model(q4_engine, "hermes")) as s:
-        r = s.client().responses.create(
+    with Served(served_model(q4_engine, "hermes")) as s:
+        r = s.openai().responses.create(
             model="x",
             max_output_tokens=3,
             tools=TOOLS,
@@ -158,7 +113,7 @@ def test_real_engine_takes_function_tools_and_call_outputs(q4_engine: LlamaCppEn
 def test_function_calls_become_output_items_and_inputs_map_to_chat_messages() -> None:
     engine = Script(GEMMA_ANSWER)
     with Served(ServedModel(engine, "gemma-4", "gemma4")) as s:
-        r = s.client().responses.create(
+        r = s.openai().responses.create(
             model="g",
             instructions="Route first.",
             tools=TOOLS,
@@ -206,7 +161,7 @@ def test_function_calls_become_output_items_and_inputs_map_to_chat_messages() ->
 def test_function_calls_streamed_as_items() -> None:
     engine = Script(GEMMA_ANSWER)
     with Served(ServedModel(engine, "gemma-4", "gemma4")) as s:
-        events = list(s.client().responses.create(model="g", input="hi", tools=TOOLS, stream=True))
+        events = list(s.openai().responses.create(model="g", input="hi", tools=TOOLS, stream=True))
     added = [e.item.type for e in events if e.type == "response.output_item.added"]  # type: ignore[union-attr]
     assert added == ["message", "function_call", "function_call"]
     text = "".join(e.delta for e in events if e.type == "response.output_text.delta")
@@ -222,7 +177,7 @@ def test_function_calls_streamed_as_items() -> None:
 
 def test_refusals_and_engine_errors() -> None:
     with Served(ServedModel(Script("abcdefghijkl", fail=True), "m", None)) as s:
-        client = s.client()
+        client = s.openai()
         with pytest.raises(openai.BadRequestError) as previous:
             client.responses.create(model="m", input="hi", previous_response_id="resp_1")
         with pytest.raises(openai.BadRequestError) as search:

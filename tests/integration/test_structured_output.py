@@ -10,7 +10,6 @@ engine only stands for an engine without structured output.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +20,15 @@ import pytest
 from app.core.answer import collect
 from app.core.engines.base import GenerationError, LoadRequest, Sampling
 from app.core.engines.llamacpp.engine import LlamaCppEngine
-from app.core.serving import LocalServer, ServedModel, ServerConfig
+from app.core.serving import ServedModel
 from app.core.speculative import SpeculationOptions
 from tests.integration.scripted_engine import Script
+from tests.integration.served import Served, q4_engine
+
+__all__ = ["q4_engine"]  # fixtures
 
 pytestmark = pytest.mark.slow
 
-KEY = "test-key-so"
 ASK = "Give me a person named Ann aged 30 as JSON."
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -36,39 +37,6 @@ SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 FORMAT = {"type": "json_schema", "json_schema": {"name": "person", "schema": SCHEMA, "strict": True}}
-
-
-@pytest.fixture(scope="module")
-def q4_engine(smollm2_q4: Path) -> Iterator[LlamaCppEngine]:
-    eng = LlamaCppEngine.load(LoadRequest(str(smollm2_q4), n_ctx=1024))
-    yield eng
-    eng.close()
-
-
-class Served:
-    def __init__(self, model: ServedModel) -> None:
-        self.server = LocalServer(model, ServerConfig(KEY, port=0))
-        self.closers: list[Any] = []
-
-    def __enter__(self) -> Served:
-        self.server.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for c in self.closers:
-            c.close()
-        self.server.stop()
-
-    def openai(self) -> openai.OpenAI:
-        client = openai.OpenAI(base_url=self.server.address, api_key=KEY, max_retries=0, timeout=120)
-        self.closers.append(client)
-        return client
-
-    def anthropic(self) -> anthropic.Anthropic:
-        root = f"http://127.0.0.1:{self.server.port}"
-        client = anthropic.Anthropic(base_url=root, api_key=KEY, max_retries=0, timeout=120)
-        self.closers.append(client)
-        return client
 
 
 def _person(text: str) -> dict[str, Any]:
