@@ -334,7 +334,7 @@ def main() -> int:
         settle()
         if switch.controller.running:
             ask_local_server(switch.controller, wait)
-            switch.panel.resize(780, 340)
+            switch.panel.resize(780, max(340, switch.panel.sizeHint().height()))
             shot(switch.panel, "server-panel.png")
             switch.panel.hide()
             switch.setChecked(False)

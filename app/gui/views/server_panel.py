@@ -88,7 +88,7 @@ class ServerPanel(QFrame):
         self.agent_settings.setObjectName("agentSettings")
         self.agent_settings.setReadOnly(True)
         self.agent_settings.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.agent_settings.setMaximumHeight(self.fontMetrics().lineSpacing() * 8)
+        self.agent_settings.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.copy_agent = QPushButton()
         self.copy_agent.clicked.connect(self._copy_agent_settings)
         self.log = QListWidget()
@@ -154,6 +154,7 @@ class ServerPanel(QFrame):
         self.copy_address.setEnabled(c.running)
         self.copy_agent.setEnabled(c.running)
         self.agent_settings.setPlainText(self._agent_settings("********") if c.running else "")
+        self._fit_agent_settings()
         self.warning.setText(
             self.tr(
                 "Warning: the server listens on all network addresses; anyone who has the key can use it."
@@ -162,6 +163,16 @@ class ServerPanel(QFrame):
             else ""
         )
         self.warning.setVisible(bool(self.warning.text()))
+
+    def _fit_agent_settings(self) -> None:
+        """Show every line of the settings (the panel squeezed the box to its first line)."""
+        box = self.agent_settings
+        lines = max(1, box.document().blockCount())
+        margins = box.contentsMargins()
+        height = box.fontMetrics().lineSpacing() * lines + 2 * box.document().documentMargin()
+        box.setFixedHeight(int(height) + margins.top() + margins.bottom() + 2)
+        if self.isWindow():  # the panel is its own window: grow it so no row is squeezed
+            self.resize(self.width(), max(self.height(), self.sizeHint().height()))
 
     def _copy_key(self) -> None:
         QGuiApplication.clipboard().setText(self.controller.key)
