@@ -40,6 +40,9 @@ def test_switch_serves_the_loaded_model_and_lists_requests(make_window: Any, qtb
     shown = _env(panel.agent_settings.toPlainText())
     assert shown["ANTHROPIC_BASE_URL"] == address.removesuffix("/v1") and shown["OPENAI_BASE_URL"] == address
     assert shown["ANTHROPIC_API_KEY"] == shown["OPENAI_API_KEY"] == "********"  # hidden on screen
+    box = panel.agent_settings  # every line on screen: the panel squeezed it to its first line once
+    lines = box.toPlainText().count("\n") + 1
+    assert box.viewport().height() >= box.fontMetrics().lineSpacing() * lines
     panel.copy_agent.click()
     anthropic_env = _env(QGuiApplication.clipboard().text())
     assert anthropic_env["ANTHROPIC_API_KEY"] == anthropic_env["OPENAI_API_KEY"] == key
