@@ -41,6 +41,8 @@ def test_switch_serves_the_loaded_model_and_lists_requests(make_window: Any, qtb
     assert shown["ANTHROPIC_BASE_URL"] == address.removesuffix("/v1") and shown["OPENAI_BASE_URL"] == address
     assert shown["ANTHROPIC_API_KEY"] == shown["OPENAI_API_KEY"] == "********"  # hidden on screen
     box = panel.agent_settings  # every line on screen: the panel squeezed it to its first line once
+    panel.resize(780, 340)  # the size the panel had before the agent section existed
+    qtbot.waitUntil(lambda: panel.height() >= 340, timeout=2_000)
     lines = box.toPlainText().count("\n") + 1
     assert box.viewport().height() >= box.fontMetrics().lineSpacing() * lines
     panel.copy_agent.click()
