@@ -196,9 +196,7 @@ class ChunkReader:
         self.candidates: list[list[TokenCandidate]] = []
         #: tool-call fragments per call index, in arrival order
         self.tool_parts: dict[int, list[Mapping[str, Any]]] = {}
-        #: tokens counted from the timings (0 when the server sends none)
-        self.timed_tokens = 0
-        #: chunks whose tokens were counted without timings
+        #: tokens of the chunks that came without timings (counted by ``fallback_tokens``)
         self.untimed_tokens = 0
 
     @property
@@ -231,12 +229,8 @@ class ChunkReader:
         from_draft = False
         if isinstance(timings, Mapping) and timings:
             n_tokens, from_draft = self.timing.step(timings)
-            self.timed_tokens += n_tokens
-        elif fallback_tokens is not None:
-            n_tokens = fallback_tokens(chunk, text)
-            self.untimed_tokens += n_tokens
         else:
-            n_tokens = 1 if text else 0
+            n_tokens = fallback_tokens(chunk, text) if fallback_tokens is not None else (1 if text else 0)
             self.untimed_tokens += n_tokens
         events: list[Event] = list(self.timing.pop_closed())
         if self.with_logprobs:

@@ -202,7 +202,6 @@ class LlamaCppEngine:
             job.emit(Finished("cancelled", 0, 0, 0.0, 0.0, 0, 0))
             return
         reader = ChunkReader("llama.cpp", request.with_logprobs)
-        cancelled = False
 
         def on_chunk(chunk: Any) -> bool:
             for event in reader.feed(chunk):
@@ -213,9 +212,8 @@ class LlamaCppEngine:
             self._stream_chunks(request.body, on_chunk, job.stopped)
         except BaseException:
             if not job.stopped():
-                raise
-            cancelled = True  # the connection went with a close or a cancel: that is the stop
-        cancelled = cancelled or job.stopped()
+                raise  # else the connection went with a close or a cancel: that is the stop
+        cancelled = job.stopped()
         for event in reader.closing_rounds():
             job.emit(event)
         t, counts = reader.timing, reader.timing.rounds
