@@ -10,24 +10,15 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import httpx
 import openai
 import pytest
 
-from app.core.engines.base import (
-    CancelToken,
-    ChatMessage,
-    Event,
-    Finished,
-    Round,
-    Sampling,
-    TextDelta,
-)
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.serving import Limits, ServedModel
+from tests.integration.scripted_engine import EXPECTED, GEMMA_ANSWER, Script
 from tests.integration.served import KEY, Served, pair_engine, q4_engine, served_model
 
 __all__ = ["pair_engine", "q4_engine"]  # fixtures
@@ -186,58 +177,14 @@ def test_real_engine_accepts_tools(q4_engine: LlamaCppEngine) -> None:
 
 
 # --- tool calls: a scripted engine for the model's output (the server is real) ---------------------
-Q = '<|"|>'
-SEED = 'The user said "你好" (Hello), a simple greeting.'
-GEMMA_ANSWER = (
-    f"Routing.<|tool_call>call:route{{intent:{Q}greeting{Q},reason:{Q}{SEED}{Q}}}<tool_call|>"
-    f"<|tool_call>call:get_weather{{location:{Q}Shanghai{Q},days:3}}<tool_call|>"
-)
-
-
-class ToolScript:
-    """Writes a fixed answer in 3-character deltas; records the tools it was given."""
-
-    name = "scripted"
-    model_path = "scripted"
-    spec_kind = "scripted"
-    supports_tools = True
-    supports_structured_output = True
-    candidates_with_speculation = False
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.seen_tools: list[Any] = []
-
-    def generate(
-        self,
-        messages: Sequence[ChatMessage],
-        sampling: Sampling,
-        cancel: CancelToken | None = None,
-        top_logprobs: int = 0,
-        tools: Sequence[dict[str, Any]] | None = None,
-        tool_choice: Any = None,
-        response_format: Mapping[str, Any] | None = None,
-    ) -> Iterator[Event]:
-        self.seen_tools.append(tools)
-        pieces = [self.text[i : i + 3] for i in range(0, len(self.text), 3)]
-        for i, piece in enumerate(pieces):
-            yield Round(i, 2, 1, 1)
-            yield TextDelta(piece)
-        yield Finished("stop", 12, len(pieces), 1.0, 10.0, 2 * len(pieces), len(pieces), len(pieces))
-
-
 TOOLS = [
     {"type": "function", "function": {"name": "route", "parameters": {"type": "object"}}},
     {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}},
 ]
-EXPECTED = [
-    ("route", {"intent": "greeting", "reason": SEED}),
-    ("get_weather", {"location": "Shanghai", "days": 3}),
-]
 
 
 def test_tool_calls_parsed_into_openai_tool_calls() -> None:
-    engine = ToolScript(GEMMA_ANSWER)
+    engine = Script(GEMMA_ANSWER)
     with Served(ServedModel(engine, "gemma-4", "gemma4")) as s:
         r = s.openai().chat.completions.create(model="gemma-4", messages=HI, tools=TOOLS)  # type: ignore[arg-type]
     msg = r.choices[0].message
@@ -245,12 +192,12 @@ def test_tool_calls_parsed_into_openai_tool_calls() -> None:
     assert msg.content == "Routing."
     calls = [(c.function.name, json.loads(c.function.arguments)) for c in msg.tool_calls or []]  # type: ignore[union-attr]
     assert calls == EXPECTED
-    assert engine.seen_tools == [TOOLS]
+    assert [tools for _messages, tools, _choice in engine.seen] == [TOOLS]
     assert s.log[0].tool_calls == 2
 
 
 def test_tool_calls_streamed_as_deltas() -> None:
-    with Served(ServedModel(ToolScript(GEMMA_ANSWER), "gemma-4", "gemma4")) as s:
+    with Served(ServedModel(Script(GEMMA_ANSWER), "gemma-4", "gemma4")) as s:
         chunks = list(
             s.openai().chat.completions.create(model="gemma-4", messages=HI, tools=TOOLS, stream=True)  # type: ignore[arg-type]
         )
@@ -263,6 +210,6 @@ def test_tool_calls_streamed_as_deltas() -> None:
 
 
 def test_without_tools_in_the_request_the_markup_stays_text() -> None:
-    with Served(ServedModel(ToolScript(GEMMA_ANSWER), "gemma-4", "gemma4")) as s:
+    with Served(ServedModel(Script(GEMMA_ANSWER), "gemma-4", "gemma4")) as s:
         r = s.openai().chat.completions.create(model="gemma-4", messages=HI)  # type: ignore[arg-type]
     assert r.choices[0].message.content == GEMMA_ANSWER and not r.choices[0].message.tool_calls
