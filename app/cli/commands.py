@@ -277,7 +277,10 @@ def cmd_parity(args: argparse.Namespace) -> int:
             print(f"[{status}] ({r.compared}; {r.tokens_off} vs {r.tokens_on} tokens) {r.prompt[:60]!r}")
             if not r.identical:
                 shown_on = r.on_token if r.on_token is not None else r.on_text
-                print(f"    spec-off token: {r.off_token!r}   spec-on there: {shown_on!r}")
+                print(
+                    f"    spec-off token: {r.off_token!r}{_token_note(r.off_id, r.off_logprob)}   "
+                    f"spec-on there: {shown_on!r}{_token_note(r.on_id, r.on_logprob, r.on_own_logprob)}"
+                )
                 if r.candidates:
                     cands = ", ".join(f"{t!r} {lp:.3f}" for _i, t, lp in r.candidates[:3])
                     kind = "near-tie: numerics of batched verification" if r.near_tie else "not a near-tie"
@@ -290,6 +293,18 @@ def cmd_parity(args: argparse.Namespace) -> int:
         print(", ".join(f"{v} {n}" for v, n in counts.items()))
         print(f"{counts['EXACT']}/{len(results)} prompts identical")
     return 1 if bad else 0
+
+
+def _token_note(token_id: int | None, logprob: float | None, own: float | None = None) -> str:
+    """ " (id 42, logprob -0.12)": what a parity report knows about a token at the divergence."""
+    parts = [] if token_id is None else [f"id {token_id}"]
+    if logprob is not None:
+        parts.append(f"logprob {logprob:.4f}" + (" under spec-off" if own is not None else ""))
+    elif own is not None or token_id is not None:
+        parts.append("not in spec-off's top candidates")
+    if own is not None:
+        parts.append(f"{own:.4f} under spec-on")
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

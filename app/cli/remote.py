@@ -103,6 +103,9 @@ def json_fields(fin: Finished | None) -> dict[str, Any]:
         return {}
     return {
         "model": fin.model,
+        "method": fin.method,
+        "method_source": fin.method_source,
+        "draft_depth": fin.draft_depth,
         "speculation": None
         if fin.drafted is None and fin.accepted is None
         else bool(fin.drafted or fin.accepted),

@@ -194,6 +194,8 @@ class ChunkReader:
         #: every streamed token had its id (a chunk without logprobs entries breaks this)
         self.ids_complete = with_logprobs
         self.candidates: list[list[TokenCandidate]] = []
+        #: the text of each token in :attr:`ids` (its bytes where the server sends them)
+        self.texts: list[str] = []
         #: tool-call fragments per call index, in arrival order
         self.tool_parts: dict[int, list[Mapping[str, Any]]] = {}
         #: tokens of the chunks that came without timings (counted by ``fallback_tokens``)
@@ -250,13 +252,18 @@ class ChunkReader:
         if len(entries) != n_tokens and not end_of_generation:  # the stop token carries no logprobs
             self.ids_complete = False
         for e in entries:
-            self.ids.append(int(e["id"]))
-            self.candidates.append(
-                [
-                    TokenCandidate(int(c["id"]), str(c["token"]), float(c["logprob"]))
-                    for c in e.get("top_logprobs", [])
-                ]
-            )
+            token_id = entry_token_id(e) if isinstance(e, Mapping) else None
+            if token_id is None:
+                self.ids_complete = False
+                continue
+            self.ids.append(token_id)
+            row: list[TokenCandidate] = []
+            for c in e.get("top_logprobs") or []:
+                cid = entry_token_id(c) if isinstance(c, Mapping) else None
+                if cid is not None and c.get("logprob") is not None:
+                    row.append(TokenCandidate(cid, entry_text(c), float(c["logprob"])))
+            self.candidates.append(row)
+            self.texts.append(entry_text(e))
 
     def closing_rounds(self) -> list[Event]:
         """Close the last round (llama-server timings); the rounds not yet given out."""
@@ -281,6 +288,40 @@ class ChunkReader:
             if name and isinstance(arguments, dict):
                 calls.append({"name": name, "arguments": arguments})
         return calls or None
+
+
+#: vLLM's form of a token in logprobs when asked ``return_tokens_as_token_ids``
+TOKEN_ID_PREFIX = "token_id:"
+
+
+def entry_token_id(entry: Mapping[str, Any]) -> int | None:
+    """The id of a logprobs entry: llama-server's ``id``, else vLLM's ``token_id:N`` token."""
+    raw = entry.get("id")
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    token = entry.get("token")
+    if isinstance(token, str) and token.startswith(TOKEN_ID_PREFIX):
+        try:
+            return int(token[len(TOKEN_ID_PREFIX) :])
+        except ValueError:
+            return None
+    return None
+
+
+def entry_text(entry: Mapping[str, Any]) -> str:
+    """The text of a logprobs entry: its token, or its ``bytes`` where the token is an id
+    placeholder (vLLM keeps the decoded bytes of the chosen token there); a placeholder stays
+    as it is when no bytes say more."""
+    token = str(entry.get("token") or "")
+    raw = entry.get("bytes")
+    if token.startswith(TOKEN_ID_PREFIX) and isinstance(raw, list) and raw:
+        try:
+            decoded = bytes(int(b) for b in raw).decode("utf-8", "replace")
+        except (TypeError, ValueError):
+            return token
+        if decoded != token:
+            return decoded
+    return token
 
 
 def n_ctx_of(props: Mapping[str, Any]) -> int:

@@ -60,6 +60,14 @@ class ParityResult:
     verdict: str = "EXACT"
     on_token: str | None = None
     on_candidates: list[tuple[int, str, float]] | None = None
+    #: ids of both sides' tokens at the first difference (token-id comparisons)
+    off_id: int | None = None
+    on_id: int | None = None
+    #: log-probabilities at the first difference: the spec-off token and the spec-on token under
+    #: the spec-off side's distribution, and the spec-on token under its own (None where unknown)
+    off_logprob: float | None = None
+    on_logprob: float | None = None
+    on_own_logprob: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -111,36 +119,56 @@ def _mutual_top_k(res: ParityResult, off: Answer, on: Answer, idx: int) -> None:
     a, b = off.token_ids or [], on.token_ids or []
     if idx >= len(a) or idx >= len(b):
         return  # one side ended (end of generation) where the other went on
+    res.off_id, res.on_id = a[idx], b[idx]
     row_off = off.candidates[idx] if off.candidates and idx < len(off.candidates) else None
     row_on = on.candidates[idx] if on.candidates and idx < len(on.candidates) else None
     res.on_candidates = row_on
-    res.on_token = next((t for i, t, _lp in row_on or [] if i == b[idx]), None)
+    off_lp = {i: lp for i, _t, lp in row_off or []}
+    on_lp = {i: lp for i, _t, lp in row_on or []}
+    res.off_logprob = off_lp.get(a[idx])
+    res.on_logprob = off_lp.get(b[idx])
+    res.on_own_logprob = on_lp.get(b[idx])
+    res.on_token = _token_text(row_on, b[idx]) or _token_text(row_off, b[idx])
     if row_off is None or row_on is None:
         return
-    off_lp = {i: lp for i, _t, lp in row_off}
-    on_ids = {i for i, _t, _lp in row_on}
-    if b[idx] in off_lp and a[idx] in on_ids:
+    if b[idx] in off_lp and a[idx] in on_lp:
         res.verdict = "TOP_K_MATCH"
         res.logprob_gap = off_lp[a[idx]] - off_lp[b[idx]]
         res.near_tie = res.logprob_gap < NEAR_TIE
 
 
+def _token_text(row: list[tuple[int, str, float]] | None, token_id: int) -> str | None:
+    return next((t for i, t, _lp in row or [] if i == token_id), None)
+
+
 def _explain(res: ParityResult, off: Answer, idx: int, on_text: str) -> None:
-    res.off_token = off.pieces[idx] if idx < len(off.pieces) else None
+    row = off.candidates[idx] if off.candidates and idx < len(off.candidates) else None
+    res.off_token = None
+    if res.compared == "token ids" and off.token_ids is not None and idx < len(off.token_ids):
+        res.off_token = _token_text(row, off.token_ids[idx])  # a piece may hold several tokens
+    if res.off_token is None and idx < len(off.pieces):
+        res.off_token = off.pieces[idx]
     res.on_text = on_text if res.compared != "token ids" else None
-    if off.candidates and idx < len(off.candidates):
-        row = off.candidates[idx]
+    if row:
         res.candidates = row
         if len(row) >= 2:
             res.logprob_gap = row[0][2] - row[1][2]
             res.near_tie = res.logprob_gap < NEAR_TIE
 
 
+#: the seed both sides of a parity run send (greedy needs none; a server that samples anyway is
+#: then reproducible, and both sides ask for the same thing)
+PARITY_SEED = 0
+
+
 def parity(
     load: Callable[[bool], Engine], prompts: Sequence[str], max_tokens: int = 64
 ) -> list[ParityResult]:
-    """``load(spec_on)`` returns an engine; spec-off runs first (with top candidates), then spec-on."""
-    sampling = Sampling(temperature=0.0, max_tokens=max_tokens)
+    """``load(spec_on)`` returns an engine; spec-off runs first (with top candidates), then spec-on.
+
+    The seed contract: greedy (temperature 0) with the same fixed seed on both sides, so the two
+    answers may differ only through speculation."""
+    sampling = Sampling(temperature=0.0, max_tokens=max_tokens, seed=PARITY_SEED)
     engine = load(False)
     try:
         offs = [run_once(engine, p, sampling, top_logprobs=PARITY_TOP_K) for p in prompts]

@@ -22,6 +22,7 @@ sglang 0.5.x); see docs/remote.md.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -157,3 +158,97 @@ def find_sglang_meta(chunk: Mapping[str, Any]) -> Mapping[str, Any] | None:
         if isinstance(inner, Mapping):
             return inner
     return None
+
+
+# --- which speculation a server runs -------------------------------------------------------------
+#: the method name when a server shows that it drafts but not how
+UNNAMED_METHOD = "speculative"
+#: vLLM's per-position acceptance counter (one series per draft position)
+VLLM_PER_POSITION = "vllm:spec_decode_num_accepted_tokens_per_pos_total"
+
+
+@dataclass(frozen=True)
+class ServerMethod:
+    """The speculation a server says it runs: ``method`` is its name (``"ngram"``, ``"suffix"``,
+    ``"mtp"``...), :data:`UNNAMED_METHOD` when the server only shows that it drafts, None when it
+    runs none or does not say (``source`` tells which); ``depth`` is draft tokens per round."""
+
+    method: str | None
+    source: str
+    depth: int | None = None
+
+
+_VLLM_SPEC_TEXT = re.compile(r"speculative_config=(None|SpeculativeConfig\((?P<body>[^()]*)\))")
+_VLLM_FIELD = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|[^,]*)")
+
+
+def speculation_of_vllm_config(info: Any) -> ServerMethod | None:
+    """The speculative config in vLLM's ``/server_info`` answer (its development routes), or
+    None when the answer does not carry it. vLLM 0.32 prints ``vllm_config`` as text
+    (``speculative_config=SpeculativeConfig(method='suffix', model=None, num_spec_tokens=8)``);
+    a structured ``speculative_config`` object is read too."""
+    if not isinstance(info, Mapping):
+        return None
+    config = info.get("vllm_config")
+    source = "vLLM /server_info speculative_config"
+    if isinstance(config, str):
+        found = _VLLM_SPEC_TEXT.search(config)
+        if found is None:
+            return None
+        if found.group(1) == "None":
+            return ServerMethod(None, f"{source}: none (plain decoding)")
+        fields = {k: v.strip().strip("'") for k, v in _VLLM_FIELD.findall(found.group("body") or "")}
+        method = fields.get("method") or ""
+        depth = fields.get("num_spec_tokens") or fields.get("num_speculative_tokens") or ""
+        return ServerMethod(
+            method if method and method != "None" else UNNAMED_METHOD,
+            source,
+            int(depth) if depth.isdigit() else None,
+        )
+    if not isinstance(config, Mapping) or "speculative_config" not in config:
+        return None
+    spec = config.get("speculative_config")
+    if not isinstance(spec, Mapping) or not spec:
+        return ServerMethod(None, f"{source}: none (plain decoding)")
+    method = spec.get("method")
+    return ServerMethod(
+        str(method) if method else UNNAMED_METHOD,
+        source,
+        _int(spec.get("num_speculative_tokens", spec.get("num_spec_tokens"))),
+    )
+
+
+def vllm_method_from_metrics(text: str) -> ServerMethod:
+    """What vLLM's ``/metrics`` shows: its drafting counters exist only when the server was
+    started with a speculative config (the method's name is not among them); the number of
+    per-position series is the draft depth."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    positions: set[str] = set()
+    has_counters = False
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name in VLLM_COUNTERS:
+                has_counters = True
+            elif sample.name == VLLM_PER_POSITION and "position" in sample.labels:
+                positions.add(sample.labels["position"])
+    if not has_counters:
+        return ServerMethod(None, "vLLM /metrics: no speculative decoding counters (plain decoding)")
+    return ServerMethod(
+        UNNAMED_METHOD,
+        "vLLM /metrics: speculative decoding counters (the method's name is not reported)",
+        len(positions) or None,
+    )
+
+
+def speculation_of_props(props: Mapping[str, Any]) -> ServerMethod:
+    """llama-server's ``/props``: whether its slots speculate and the draft maximum (the type of
+    drafting is not reported)."""
+    settings = props.get("default_generation_settings")
+    if not isinstance(settings, Mapping) or "speculative" not in settings:
+        return ServerMethod(None, "llama-server /props does not say whether it speculates")
+    if not settings.get("speculative"):
+        return ServerMethod(None, "llama-server /props: speculative decoding off")
+    params = settings.get("params")
+    depth = _int(params.get("speculative.n_max")) if isinstance(params, Mapping) else None
+    return ServerMethod(UNNAMED_METHOD, "llama-server /props: speculative decoding on", depth)

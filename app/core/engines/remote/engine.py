@@ -24,7 +24,7 @@ import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import httpx
@@ -40,10 +40,12 @@ from app.core.engines.base import (
     Round,
     Sampling,
     TextDelta,
+    TokenCandidate,
     error_message_of,
     structured_refusal,
 )
 from app.core.engines.llamaserver import (
+    TOKEN_ID_PREFIX,
     ChunkReader,
     MalformedEvent,
     SSEStream,
@@ -53,6 +55,7 @@ from app.core.engines.llamaserver import (
     n_ctx_of,
 )
 from app.core.engines.remote import acceptance as acc
+from app.core.engines.remote.acceptance import ServerMethod, speculation_of_props, speculation_of_vllm_config
 from app.core.engines.remote.endpoints import Endpoint, EndpointError
 
 log = logging.getLogger(__name__)
@@ -132,6 +135,11 @@ class RemoteFinished(Finished):
     server_kind: str = "openai"
     #: the server's model id that answered
     model: str = ""
+    #: the speculation method the server says it runs (see :class:`ServerMethod`), where it said so
+    method: str | None = None
+    method_source: str = ""
+    #: draft tokens per round the server is configured for, where it says
+    draft_depth: int | None = None
 
 
 @dataclass(frozen=True)
@@ -217,6 +225,9 @@ class RemoteEngine:
         self._closed = False
         self._busy = threading.Lock()
         self._n_ctx: int | None = None
+        self._server_method: ServerMethod | None = None
+        #: token id -> text, for candidates a vLLM server names by id only (``/detokenize``)
+        self._token_texts: dict[int, str] = {}
 
     # --- connecting ------------------------------------------------------------------------------
     @classmethod
@@ -272,8 +283,47 @@ class RemoteEngine:
 
     @property
     def spec_kind(self) -> str | None:
-        """A server does not say which method it runs (its figures say whether it drafted)."""
-        return None
+        """The speculation method the server runs, as far as it tells (see :attr:`server_method`):
+        its configured method, "speculative" when it only shows drafting counters, None when it
+        runs none or does not say."""
+        return self.server_method.method
+
+    @property
+    def server_method(self) -> ServerMethod:
+        """What the server says about its speculation (asked once per connection)."""
+        if self._server_method is None:
+            self._server_method = self._probe_method()
+        return self._server_method
+
+    def _probe_method(self) -> ServerMethod:
+        if self.server_kind == "vllm":
+            return self._vllm_method()
+        if self.server_kind == "llama.cpp":
+            try:
+                return speculation_of_props(self._root_call("GET", "/props", None))
+            except EngineError as exc:
+                return ServerMethod(None, f"/props not readable ({exc})")
+        return ServerMethod(None, "this server does not say whether it speculates")
+
+    def _vllm_method(self) -> ServerMethod:
+        """vLLM's speculative config from ``/server_info`` (its development routes, on with
+        ``VLLM_SERVER_DEV_MODE=1``), else what ``/metrics`` shows: drafting counters exist only
+        on a server started with a speculative config (their per-position series give the depth)."""
+        try:
+            r = self._client.get(self.endpoint.server_root + "/server_info", timeout=10.0)
+            if r.status_code == 200:
+                found = speculation_of_vllm_config(r.json())
+                if found is not None:
+                    return found
+        except (httpx.HTTPError, ValueError):
+            pass
+        try:
+            r = self._client.get(self.endpoint.server_root + "/metrics", timeout=10.0)
+        except httpx.HTTPError as exc:
+            return ServerMethod(None, f"/metrics not readable ({type(exc).__name__})")
+        if r.status_code != 200:
+            return ServerMethod(None, f"/metrics answered HTTP {r.status_code}")
+        return acc.vllm_method_from_metrics(r.text)
 
     @property
     def supports_tools(self) -> bool:
@@ -288,7 +338,9 @@ class RemoteEngine:
 
     @property
     def candidates_with_speculation(self) -> bool:
-        return False
+        """vLLM returns logprobs (and with them token ids) of answers it speculated; llama-server
+        and others are not relied on for that."""
+        return self.server_kind == "vllm"
 
     def list_models(self) -> list[RemoteModel]:
         return _list_models(self._client, self.endpoint)
@@ -357,16 +409,20 @@ class RemoteEngine:
         tools: Sequence[dict[str, Any]] | None = None,
         tool_choice: Any = None,
         response_format: Mapping[str, Any] | None = None,
+        top_logprobs: int = 0,
     ) -> dict[str, Any]:
         body = chat_body(
             messages,
             sampling,
             llama_server=self.server_kind == "llama.cpp",
             model=self.model,
+            top_logprobs=top_logprobs,
             tools=tools,
             tool_choice=tool_choice,
             response_format=response_format,
         )
+        if top_logprobs and self.server_kind == "vllm":
+            body["return_tokens_as_token_ids"] = True  # ids, not ambiguous token strings
         body["stream_options"] = {"include_usage": True}
         if self.server_kind == "sglang":
             body["return_meta_info"] = True
@@ -391,7 +447,7 @@ class RemoteEngine:
             raise GenerationError("the remote connection was closed", "Connect again.")
         if response_format is not None and not self.supports_structured_output:
             raise GenerationError(structured_refusal(f"this {self.server_kind} server"))
-        body = self._body(messages, sampling, tools, tool_choice, response_format)
+        body = self._body(messages, sampling, tools, tool_choice, response_format, max(0, top_logprobs))
         return self._stream(body, cancel or CancelToken())
 
     def _vllm_counters(self) -> dict[str, float] | None:
@@ -405,8 +461,9 @@ class RemoteEngine:
 
     def _stream(self, body: dict[str, Any], cancel: CancelToken) -> Iterator[Event]:
         with self._busy:
+            server_method = self.server_method
             before = self._vllm_counters() if self.server_kind == "vllm" else None
-            state = _StreamState(self.server_kind, self.model)
+            state = _StreamState(self.server_kind, self.model, with_logprobs=bool(body.get("logprobs")))
             started = time.perf_counter()
             try:
                 with self._client.stream("POST", "/chat/completions", json=body) as response:
@@ -426,7 +483,33 @@ class RemoteEngine:
                 if after is not None:
                     state.acceptance = acc.vllm_counter_delta(before, after)
             yield from state.closing_rounds()
-            yield state.finish(started)
+            if state.reader.with_logprobs and self.server_kind == "vllm" and not state.cancelled:
+                self._name_candidates(state.reader.candidates)
+            yield replace(
+                state.finish(started),
+                method=server_method.method,
+                method_source=server_method.source,
+                draft_depth=server_method.depth,
+            )
+
+    def _name_candidates(self, rows: list[list[TokenCandidate]]) -> None:
+        """Give the candidates a vLLM server named only by id their text (``/detokenize`` once per
+        id and connection); a server without that route leaves the ``token_id:N`` names."""
+        for row in rows:
+            for i, c in enumerate(row):
+                if not c.text.startswith(TOKEN_ID_PREFIX):
+                    continue
+                text = self._token_texts.get(c.id)
+                if text is None:
+                    try:
+                        answer = self._root_call(
+                            "POST", "/detokenize", {"model": self.model, "tokens": [c.id]}
+                        )
+                    except EngineError:
+                        return
+                    text = str(answer.get("prompt", c.text))
+                    self._token_texts[c.id] = text
+                row[i] = TokenCandidate(c.id, text, c.logprob)
 
     def _read(
         self, response: httpx.Response, state: _StreamState, started: float, cancel: CancelToken
@@ -504,10 +587,10 @@ class _StreamState:
     """One request's chunks -> events (the shared :class:`ChunkReader`), plus what only remote
     servers report: usage, vLLM / SGLang acceptance figures, and times measured here."""
 
-    def __init__(self, kind: str, model: str = "") -> None:
+    def __init__(self, kind: str, model: str = "", with_logprobs: bool = False) -> None:
         self.kind = kind
         self.model = model
-        self.reader = ChunkReader("the server", error=RemoteServerError)
+        self.reader = ChunkReader("the server", with_logprobs=with_logprobs, error=RemoteServerError)
         self.cancelled = False
         self.usage: Mapping[str, Any] = {}
         self.last_usage_completion = 0
@@ -595,6 +678,10 @@ class _StreamState:
             rounds=rounds,
             drafted_known=a.drafted is not None,
             tool_calls=self.reader.tool_calls(),
+            token_ids=self.reader.token_ids,
+            candidates=[list(row) for row in self.reader.candidates]
+            if self.reader.token_ids is not None
+            else None,
             acceptance_source=a.source,
             acceptance_note=a.note,
             drafted=a.drafted,
