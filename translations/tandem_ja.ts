@@ -2,6 +2,55 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja">
     <context>
+        <name>AcceptanceFigures</name>
+        <message>
+            <source>llama.cpp timings</source>
+            <extracomment>a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns</extracomment>
+            <translation>llama.cpp の timings</translation>
+        </message>
+        <message>
+            <source>vLLM per-request metrics</source>
+            <translation>vLLM のリクエスト別メトリクス</translation>
+        </message>
+        <message>
+            <source>vLLM /metrics counters</source>
+            <translation>vLLM /metrics カウンター</translation>
+        </message>
+        <message>
+            <source>SGLang meta_info</source>
+            <translation>SGLang の meta_info</translation>
+        </message>
+        <message>
+            <source>this server does not report acceptance</source>
+            <translation>このサーバーは受理率を報告しません</translation>
+        </message>
+        <message>
+            <source>The counters are server-wide, read before and after this request: other requests running on the server at the same time are counted too.</source>
+            <extracomment>the notes :mod:`app.core.engines.remote.acceptance` writes (an unknown one is shown as written)</extracomment>
+            <translation>カウンターはサーバー全体のもので、このリクエストの前後に読み取ります。同時にサーバーで実行された他のリクエストも数えられます。</translation>
+        </message>
+        <message>
+            <source>Accepted tokens are the completion tokens minus the verification passes; the server does not report how many tokens were drafted.</source>
+            <translation>受理トークン数は生成トークン数から検証パス数を引いたものです。サーバーはドラフトしたトークン数を報告しません。</translation>
+        </message>
+        <message>
+            <source>The server sent no drafting figures with this answer, so Tandem shows none: it may run without a drafter, or be a kind of server that does not report them.</source>
+            <translation>サーバーはこの回答にドラフトの数値を付けなかったため、Tandem は何も表示しません。ドラフターなしで動作しているか、数値を報告しない種類のサーバーです。</translation>
+        </message>
+        <message>
+            <source>As the server reported them: {source}.</source>
+            <translation>サーバーが報告した値：{source}。</translation>
+        </message>
+        <message>
+            <source>{n} draft tokens accepted (drafted not reported)</source>
+            <translation>ドラフトトークン {n} 個を受理（ドラフト数は未報告）</translation>
+        </message>
+        <message>
+            <source>not reported</source>
+            <translation>未報告</translation>
+        </message>
+    </context>
+    <context>
         <name>AutoPanel</name>
         <message>
             <source>Not measured yet: Auto measures at launch, once the model is downloaded.</source>
@@ -1757,6 +1806,14 @@ Compatible: {reason}</source>
             <translation>投機的デコードはサーバー自身の起動設定で決まります。統計バーには、サーバーが報告するラウンド数と受理率（llama.cpp の timings、vLLM と SGLang のメトリクス）が表示されます。</translation>
         </message>
         <message>
+            <source>The baseline must be another server: the same model without a drafter.</source>
+            <translation>ベースラインは別のサーバーにしてください（同じモデルをドラフターなしで）。</translation>
+        </message>
+        <message>
+            <source>Verify needs a second server of the same model without a drafter: start the command below without its drafter options, on another port, and enter its address here.</source>
+            <translation>検証には、同じモデルをドラフターなしで動かす 2 台目のサーバーが必要です。下のコマンドからドラフターのオプションを外して別のポートで起動し、そのアドレスをここに入力してください。</translation>
+        </message>
+        <message>
             <source>No {engine} command for this model: {reason}</source>
             <translation>このモデルの {engine} コマンドはありません：{reason}</translation>
         </message>
@@ -1827,6 +1884,30 @@ Compatible: {reason}</source>
         <message>
             <source>Copy</source>
             <translation>コピー</translation>
+        </message>
+        <message>
+            <source>Check the drafter</source>
+            <translation>ドラフターを検証</translation>
+        </message>
+        <message>
+            <source>Baseline endpoint (no drafter)</source>
+            <translation>ベースライン（ドラフターなし）</translation>
+        </message>
+        <message>
+            <source>A second server of the same model without a drafter. Verify compares the greedy answers of both: speculative decoding must not change them. Its key is the one stored for it in the keyring, else the endpoint's key when both run on the same machine.</source>
+            <translation>同じモデルをドラフターなしで動かす 2 台目のサーバーです。検証では両方の貪欲デコードの回答を比べます。投機的デコードで回答が変わってはいけません。キーはキーリングに保存されたこのサーバー用のもの、なければ同じマシン上ならエンドポイントのキーを使います。</translation>
+        </message>
+        <message>
+            <source>Allow plain HTTP for the baseline</source>
+            <translation>ベースラインで平文 HTTP を許可</translation>
+        </message>
+        <message>
+            <source>Verify output…</source>
+            <translation>出力を検証…</translation>
+        </message>
+        <message>
+            <source>Compare greedy answers to a few built-in prompts (prose, code, Chinese, a list, arithmetic) from this endpoint and from the baseline, token by token where the servers give ids</source>
+            <translation>いくつかの組み込みプロンプト（文章、コード、中国語、リスト、計算）に対するこのエンドポイントとベースラインの貪欲デコードの回答を比べます。サーバーが ID を返す場合はトークン単位で比較します</translation>
         </message>
     </context>
     <context>
@@ -2161,6 +2242,10 @@ Compatible: {reason}</source>
             <translation>終了理由</translation>
         </message>
         <message>
+            <source>Acceptance figures</source>
+            <translation>受理の数値</translation>
+        </message>
+        <message>
             <source>The plain speed is the median of this model's recent answers without speculation on this machine. Approximate, since the prompts differ; `tandem bench` measures both side by side.</source>
             <translation>通常速度は、このマシンでこのモデルが投機的デコードなしで最近生成した回答の中央値です。プロンプトが異なるため概算です。`tandem bench` で両方を並べて測定できます。</translation>
         </message>
@@ -2213,7 +2298,7 @@ Compatible: {reason}</source>
         <name>StatsStrip</name>
         <message>
             <source>Click for per-round details</source>
-            <extracomment>a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns</extracomment>
+            <extracomment>where a remote server's figures come from ("llama.cpp timings", ...); hidden for local answers</extracomment>
             <translation>クリックするとラウンドごとの詳細を表示</translation>
         </message>
         <message>
@@ -2231,10 +2316,6 @@ Compatible: {reason}</source>
         <message>
             <source>no speculation</source>
             <translation>投機なし</translation>
-        </message>
-        <message>
-            <source>this server does not report acceptance</source>
-            <translation>このサーバーは受理率を報告しません</translation>
         </message>
         <message>
             <source>{value} accepted</source>
@@ -2269,6 +2350,10 @@ Compatible: {reason}</source>
             <translation>ラウンドごとの受理：灰色 = ドラフト、緑 = 受理</translation>
         </message>
         <message>
+            <source>from {source}</source>
+            <translation>出典: {source}</translation>
+        </message>
+        <message>
             <source>Measuring…</source>
             <translation>測定中…</translation>
         </message>
@@ -2295,6 +2380,149 @@ Compatible: {reason}</source>
         <message>
             <source>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</source>
             <translation>ここでは投機的デコードのほうが通常のデコードより遅くなっています。1 ラウンドあたりのドラフトトークン数を減らすか、投機的デコードなしでモデルを起動してください。</translation>
+        </message>
+    </context>
+    <context>
+        <name>VerifyDialog</name>
+        <message>
+            <source>The check could not run</source>
+            <translation>検証を実行できませんでした</translation>
+        </message>
+        <message>
+            <source>Stopping…</source>
+            <translation>停止中…</translation>
+        </message>
+        <message>
+            <source>Baseline: {message}</source>
+            <translation>ベースライン：{message}</translation>
+        </message>
+        <message>
+            <source>Endpoint: {message}</source>
+            <translation>エンドポイント：{message}</translation>
+        </message>
+        <message>
+            <source>Prose</source>
+            <translation>文章</translation>
+        </message>
+        <message>
+            <source>Code</source>
+            <translation>コード</translation>
+        </message>
+        <message>
+            <source>Chinese</source>
+            <translation>中国語</translation>
+        </message>
+        <message>
+            <source>List</source>
+            <translation>リスト</translation>
+        </message>
+        <message>
+            <source>Arithmetic</source>
+            <translation>計算</translation>
+        </message>
+        <message>
+            <source>Prompt {i} of {n} ({kind}): the baseline answers, then the endpoint…</source>
+            <translation>プロンプト {i}/{n}（{kind}）：ベースラインが回答し、次にエンドポイントが回答します…</translation>
+        </message>
+        <message>
+            <source>Connecting to both servers…</source>
+            <translation>両方のサーバーに接続しています…</translation>
+        </message>
+        <message>
+            <source>Stopped.</source>
+            <translation>停止しました。</translation>
+        </message>
+        <message>
+            <source>EXACT: the endpoint's answers match the baseline's on all {n} prompts.</source>
+            <translation>EXACT：全 {n} 個のプロンプトで、エンドポイントの回答はベースラインと一致しました。</translation>
+        </message>
+        <message>
+            <source>TOP_K_MATCH: {k} of {n} prompts differ at a near-tie (each token among the other side's top candidates), the others match exactly.</source>
+            <translation>TOP_K_MATCH：{n} 個中 {k} 個のプロンプトがほぼ同点の箇所で異なります（どちらのトークンも相手側の上位候補に含まれます）。残りは完全に一致しました。</translation>
+        </message>
+        <message>
+            <source>FAIL: {k} of {n} prompts diverge from the baseline. Check that both servers run the same model file and settings; if they do, the drafter changes the output.</source>
+            <translation>FAIL：{n} 個中 {k} 個のプロンプトがベースラインと食い違いました。両方のサーバーが同じモデルファイルと設定で動いているか確認してください。同じなら、ドラフターが出力を変えています。</translation>
+        </message>
+        <message>
+            <source>The baseline reported drafted tokens: it should run without a drafter, or this check compares two speculative servers.</source>
+            <translation>ベースラインがドラフトトークンを報告しました。ドラフターなしで動かしてください。そうでないと、この検証は投機的デコードのサーバー同士を比べることになります。</translation>
+        </message>
+        <message>
+            <source>The endpoint does not report acceptance, so Tandem cannot tell whether it drafted.</source>
+            <translation>エンドポイントは受理率を報告しないため、ドラフトしたかどうか Tandem には分かりません。</translation>
+        </message>
+        <message>
+            <source>The endpoint reported no drafted tokens: it seems to run without a drafter, so this check compared two plain servers.</source>
+            <translation>エンドポイントはドラフトトークンを報告しませんでした。ドラフターなしで動いているようなので、この検証は通常のサーバー同士を比べたことになります。</translation>
+        </message>
+        <message>
+            <source>not reported</source>
+            <translation>未報告</translation>
+        </message>
+        <message>
+            <source>The endpoint drafted {drafted} tokens and {accepted} were accepted ({source}).</source>
+            <translation>エンドポイントは {drafted} 個のトークンをドラフトし、{accepted} 個が受理されました（{source}）。</translation>
+        </message>
+        <message>
+            <source>(the baseline's answer ended)</source>
+            <translation>（ベースラインの回答はここで終了）</translation>
+        </message>
+        <message>
+            <source>EXACT: the same text ({n} tokens)</source>
+            <translation>EXACT：同じテキスト（{n} トークン）</translation>
+        </message>
+        <message>
+            <source>EXACT: the same {n} tokens</source>
+            <translation>EXACT：同じ {n} トークン</translation>
+        </message>
+        <message>
+            <source>TOP_K_MATCH at token {pos}: baseline {off}, endpoint {on}; log-probability gap {gap}</source>
+            <translation>TOP_K_MATCH（トークン {pos}）：ベースライン {off}、エンドポイント {on}、対数確率の差 {gap}</translation>
+        </message>
+        <message>
+            <source>FAIL at token {pos}: baseline {off}, endpoint {on} (text compared: the server gave no token ids)</source>
+            <translation>FAIL（トークン {pos}）：ベースライン {off}、エンドポイント {on}（テキストで比較：サーバーがトークン ID を返しませんでした）</translation>
+        </message>
+        <message>
+            <source>(the endpoint's answer ended)</source>
+            <translation>（エンドポイントの回答はここで終了）</translation>
+        </message>
+        <message>
+            <source>not known</source>
+            <translation>不明</translation>
+        </message>
+        <message>
+            <source>FAIL at token {pos}: baseline {off} (log-probability {off_lp}), endpoint {on} (log-probability {on_lp} at the baseline)</source>
+            <translation>FAIL（トークン {pos}）：ベースライン {off}（対数確率 {off_lp}）、エンドポイント {on}（ベースラインでの対数確率 {on_lp}）</translation>
+        </message>
+        <message>
+            <source>Model: {model}</source>
+            <translation>モデル：{model}</translation>
+        </message>
+        <message>
+            <source>Text compared: the servers gave no token ids.</source>
+            <translation>テキストで比較しました：サーバーがトークン ID を返しませんでした。</translation>
+        </message>
+        <message>
+            <source>Verify the drafter's output</source>
+            <translation>ドラフターの出力を検証</translation>
+        </message>
+        <message>
+            <source>Greedy answers of {endpoint} (with its drafter) compared with {baseline} (the same model without a drafter): {n} prompts of different kinds, up to {max} tokens each. Speculative decoding must not change greedy output.</source>
+            <translation>{endpoint}（ドラフターあり）と {baseline}（同じモデル、ドラフターなし）の貪欲デコードの回答を比べます。種類の異なる {n} 個のプロンプト、各最大 {max} トークン。投機的デコードで貪欲デコードの出力が変わってはいけません。</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>停止</translation>
+        </message>
+        <message>
+            <source>Run again</source>
+            <translation>もう一度実行</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>閉じる</translation>
         </message>
     </context>
 </TS>

@@ -2,6 +2,55 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ko">
     <context>
+        <name>AcceptanceFigures</name>
+        <message>
+            <source>llama.cpp timings</source>
+            <extracomment>a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns</extracomment>
+            <translation>llama.cpp timings 값</translation>
+        </message>
+        <message>
+            <source>vLLM per-request metrics</source>
+            <translation>vLLM 요청별 지표</translation>
+        </message>
+        <message>
+            <source>vLLM /metrics counters</source>
+            <translation>vLLM /metrics 카운터</translation>
+        </message>
+        <message>
+            <source>SGLang meta_info</source>
+            <translation>SGLang meta_info</translation>
+        </message>
+        <message>
+            <source>this server does not report acceptance</source>
+            <translation>이 서버는 수락률을 보고하지 않습니다</translation>
+        </message>
+        <message>
+            <source>The counters are server-wide, read before and after this request: other requests running on the server at the same time are counted too.</source>
+            <extracomment>the notes :mod:`app.core.engines.remote.acceptance` writes (an unknown one is shown as written)</extracomment>
+            <translation>카운터는 서버 전체 값이며 이 요청 전후에 읽습니다. 같은 시간에 서버에서 실행된 다른 요청도 함께 집계됩니다.</translation>
+        </message>
+        <message>
+            <source>Accepted tokens are the completion tokens minus the verification passes; the server does not report how many tokens were drafted.</source>
+            <translation>수락된 토큰 수는 생성 토큰 수에서 검증 횟수를 뺀 값입니다. 서버는 드래프트한 토큰 수를 보고하지 않습니다.</translation>
+        </message>
+        <message>
+            <source>The server sent no drafting figures with this answer, so Tandem shows none: it may run without a drafter, or be a kind of server that does not report them.</source>
+            <translation>서버가 이 답변에 드래프트 수치를 보내지 않아 Tandem은 표시하지 않습니다. 드래프터 없이 실행 중이거나 수치를 보고하지 않는 종류의 서버입니다.</translation>
+        </message>
+        <message>
+            <source>As the server reported them: {source}.</source>
+            <translation>서버가 보고한 값: {source}.</translation>
+        </message>
+        <message>
+            <source>{n} draft tokens accepted (drafted not reported)</source>
+            <translation>드래프트 토큰 {n}개 수락(드래프트 수는 보고되지 않음)</translation>
+        </message>
+        <message>
+            <source>not reported</source>
+            <translation>보고되지 않음</translation>
+        </message>
+    </context>
+    <context>
         <name>AutoPanel</name>
         <message>
             <source>Not measured yet: Auto measures at launch, once the model is downloaded.</source>
@@ -1757,6 +1806,14 @@ Compatible: {reason}</source>
             <translation>추측 디코딩은 서버 자체의 실행 설정이 결정합니다. 통계 표시줄에는 서버가 보고하는 라운드와 수락률(llama.cpp timings, vLLM 및 SGLang 지표)이 표시됩니다.</translation>
         </message>
         <message>
+            <source>The baseline must be another server: the same model without a drafter.</source>
+            <translation>기준선은 다른 서버여야 합니다: 같은 모델을 드래프터 없이 실행한 서버.</translation>
+        </message>
+        <message>
+            <source>Verify needs a second server of the same model without a drafter: start the command below without its drafter options, on another port, and enter its address here.</source>
+            <translation>검증하려면 같은 모델을 드래프터 없이 실행하는 두 번째 서버가 필요합니다. 아래 명령에서 드래프터 옵션을 빼고 다른 포트로 시작한 뒤 그 주소를 여기에 입력하세요.</translation>
+        </message>
+        <message>
             <source>No {engine} command for this model: {reason}</source>
             <translation>이 모델에 대한 {engine} 명령이 없습니다: {reason}</translation>
         </message>
@@ -1827,6 +1884,30 @@ Compatible: {reason}</source>
         <message>
             <source>Copy</source>
             <translation>복사</translation>
+        </message>
+        <message>
+            <source>Check the drafter</source>
+            <translation>드래프터 검증</translation>
+        </message>
+        <message>
+            <source>Baseline endpoint (no drafter)</source>
+            <translation>기준선 엔드포인트(드래프터 없음)</translation>
+        </message>
+        <message>
+            <source>A second server of the same model without a drafter. Verify compares the greedy answers of both: speculative decoding must not change them. Its key is the one stored for it in the keyring, else the endpoint's key when both run on the same machine.</source>
+            <translation>같은 모델을 드래프터 없이 실행하는 두 번째 서버입니다. 검증은 두 서버의 그리디 답변을 비교합니다. 추측 디코딩은 답변을 바꾸면 안 됩니다. 키는 키링에 이 서버용으로 저장된 키를 쓰고, 없으면 두 서버가 같은 컴퓨터에 있을 때 엔드포인트의 키를 씁니다.</translation>
+        </message>
+        <message>
+            <source>Allow plain HTTP for the baseline</source>
+            <translation>기준선에 일반 HTTP 허용</translation>
+        </message>
+        <message>
+            <source>Verify output…</source>
+            <translation>출력 검증…</translation>
+        </message>
+        <message>
+            <source>Compare greedy answers to a few built-in prompts (prose, code, Chinese, a list, arithmetic) from this endpoint and from the baseline, token by token where the servers give ids</source>
+            <translation>몇 가지 기본 제공 프롬프트(산문, 코드, 중국어, 목록, 산술)에 대한 이 엔드포인트와 기준선의 그리디 답변을 비교합니다. 서버가 ID를 주면 토큰 단위로 비교합니다</translation>
         </message>
     </context>
     <context>
@@ -2161,6 +2242,10 @@ Compatible: {reason}</source>
             <translation>종료 이유</translation>
         </message>
         <message>
+            <source>Acceptance figures</source>
+            <translation>수락 수치</translation>
+        </message>
+        <message>
             <source>The plain speed is the median of this model's recent answers without speculation on this machine. Approximate, since the prompts differ; `tandem bench` measures both side by side.</source>
             <translation>일반 속도는 이 컴퓨터에서 이 모델이 추측 디코딩 없이 최근에 생성한 답변의 중앙값입니다. 프롬프트가 다르므로 대략적인 값이며, `tandem bench`로 두 방식을 나란히 측정할 수 있습니다.</translation>
         </message>
@@ -2213,7 +2298,7 @@ Compatible: {reason}</source>
         <name>StatsStrip</name>
         <message>
             <source>Click for per-round details</source>
-            <extracomment>a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns</extracomment>
+            <extracomment>where a remote server's figures come from ("llama.cpp timings", ...); hidden for local answers</extracomment>
             <translation>클릭하면 라운드별 상세 정보 표시</translation>
         </message>
         <message>
@@ -2231,10 +2316,6 @@ Compatible: {reason}</source>
         <message>
             <source>no speculation</source>
             <translation>추측 없음</translation>
-        </message>
-        <message>
-            <source>this server does not report acceptance</source>
-            <translation>이 서버는 수락률을 보고하지 않음</translation>
         </message>
         <message>
             <source>{value} accepted</source>
@@ -2269,6 +2350,10 @@ Compatible: {reason}</source>
             <translation>라운드별 수락: 회색 = 드래프트, 초록 = 수락</translation>
         </message>
         <message>
+            <source>from {source}</source>
+            <translation>출처: {source}</translation>
+        </message>
+        <message>
             <source>Measuring…</source>
             <translation>측정 중…</translation>
         </message>
@@ -2295,6 +2380,149 @@ Compatible: {reason}</source>
         <message>
             <source>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</source>
             <translation>여기서는 추측 디코딩이 일반 디코딩보다 느립니다. 라운드당 드래프트 토큰 수를 줄이거나 추측 디코딩 없이 모델을 실행해 보세요.</translation>
+        </message>
+    </context>
+    <context>
+        <name>VerifyDialog</name>
+        <message>
+            <source>The check could not run</source>
+            <translation>검증을 실행할 수 없습니다</translation>
+        </message>
+        <message>
+            <source>Stopping…</source>
+            <translation>중지하는 중…</translation>
+        </message>
+        <message>
+            <source>Baseline: {message}</source>
+            <translation>기준선: {message}</translation>
+        </message>
+        <message>
+            <source>Endpoint: {message}</source>
+            <translation>엔드포인트: {message}</translation>
+        </message>
+        <message>
+            <source>Prose</source>
+            <translation>산문</translation>
+        </message>
+        <message>
+            <source>Code</source>
+            <translation>코드</translation>
+        </message>
+        <message>
+            <source>Chinese</source>
+            <translation>중국어</translation>
+        </message>
+        <message>
+            <source>List</source>
+            <translation>목록</translation>
+        </message>
+        <message>
+            <source>Arithmetic</source>
+            <translation>산술</translation>
+        </message>
+        <message>
+            <source>Prompt {i} of {n} ({kind}): the baseline answers, then the endpoint…</source>
+            <translation>프롬프트 {i}/{n}({kind}): 기준선이 답한 뒤 엔드포인트가 답합니다…</translation>
+        </message>
+        <message>
+            <source>Connecting to both servers…</source>
+            <translation>두 서버에 연결하는 중…</translation>
+        </message>
+        <message>
+            <source>Stopped.</source>
+            <translation>중지했습니다.</translation>
+        </message>
+        <message>
+            <source>EXACT: the endpoint's answers match the baseline's on all {n} prompts.</source>
+            <translation>EXACT: 프롬프트 {n}개 모두에서 엔드포인트의 답변이 기준선과 일치합니다.</translation>
+        </message>
+        <message>
+            <source>TOP_K_MATCH: {k} of {n} prompts differ at a near-tie (each token among the other side's top candidates), the others match exactly.</source>
+            <translation>TOP_K_MATCH: 프롬프트 {n}개 중 {k}개가 거의 동점인 위치에서 다릅니다(양쪽 토큰이 서로의 상위 후보에 있음). 나머지는 정확히 일치합니다.</translation>
+        </message>
+        <message>
+            <source>FAIL: {k} of {n} prompts diverge from the baseline. Check that both servers run the same model file and settings; if they do, the drafter changes the output.</source>
+            <translation>FAIL: 프롬프트 {n}개 중 {k}개가 기준선과 다릅니다. 두 서버가 같은 모델 파일과 설정으로 실행 중인지 확인하세요. 같다면 드래프터가 출력을 바꾸고 있습니다.</translation>
+        </message>
+        <message>
+            <source>The baseline reported drafted tokens: it should run without a drafter, or this check compares two speculative servers.</source>
+            <translation>기준선이 드래프트 토큰을 보고했습니다. 드래프터 없이 실행해야 하며, 그렇지 않으면 이 검증은 추측 디코딩 서버 두 대를 비교하게 됩니다.</translation>
+        </message>
+        <message>
+            <source>The endpoint does not report acceptance, so Tandem cannot tell whether it drafted.</source>
+            <translation>엔드포인트가 수락률을 보고하지 않아 Tandem은 드래프트했는지 알 수 없습니다.</translation>
+        </message>
+        <message>
+            <source>The endpoint reported no drafted tokens: it seems to run without a drafter, so this check compared two plain servers.</source>
+            <translation>엔드포인트가 드래프트 토큰을 보고하지 않았습니다. 드래프터 없이 실행 중인 것으로 보여, 이 검증은 일반 서버 두 대를 비교했습니다.</translation>
+        </message>
+        <message>
+            <source>not reported</source>
+            <translation>보고되지 않음</translation>
+        </message>
+        <message>
+            <source>The endpoint drafted {drafted} tokens and {accepted} were accepted ({source}).</source>
+            <translation>엔드포인트가 토큰 {drafted}개를 드래프트했고 {accepted}개가 수락되었습니다({source}).</translation>
+        </message>
+        <message>
+            <source>(the baseline's answer ended)</source>
+            <translation>(기준선의 답변이 끝남)</translation>
+        </message>
+        <message>
+            <source>EXACT: the same text ({n} tokens)</source>
+            <translation>EXACT: 같은 텍스트(토큰 {n}개)</translation>
+        </message>
+        <message>
+            <source>EXACT: the same {n} tokens</source>
+            <translation>EXACT: 같은 토큰 {n}개</translation>
+        </message>
+        <message>
+            <source>TOP_K_MATCH at token {pos}: baseline {off}, endpoint {on}; log-probability gap {gap}</source>
+            <translation>TOP_K_MATCH(토큰 {pos}): 기준선 {off}, 엔드포인트 {on}, 로그 확률 차이 {gap}</translation>
+        </message>
+        <message>
+            <source>FAIL at token {pos}: baseline {off}, endpoint {on} (text compared: the server gave no token ids)</source>
+            <translation>FAIL(토큰 {pos}): 기준선 {off}, 엔드포인트 {on}(텍스트로 비교: 서버가 토큰 ID를 주지 않음)</translation>
+        </message>
+        <message>
+            <source>(the endpoint's answer ended)</source>
+            <translation>(엔드포인트의 답변이 끝남)</translation>
+        </message>
+        <message>
+            <source>not known</source>
+            <translation>알 수 없음</translation>
+        </message>
+        <message>
+            <source>FAIL at token {pos}: baseline {off} (log-probability {off_lp}), endpoint {on} (log-probability {on_lp} at the baseline)</source>
+            <translation>FAIL(토큰 {pos}): 기준선 {off}(로그 확률 {off_lp}), 엔드포인트 {on}(기준선에서의 로그 확률 {on_lp})</translation>
+        </message>
+        <message>
+            <source>Model: {model}</source>
+            <translation>모델: {model}</translation>
+        </message>
+        <message>
+            <source>Text compared: the servers gave no token ids.</source>
+            <translation>텍스트로 비교했습니다: 서버가 토큰 ID를 주지 않았습니다.</translation>
+        </message>
+        <message>
+            <source>Verify the drafter's output</source>
+            <translation>드래프터 출력 검증</translation>
+        </message>
+        <message>
+            <source>Greedy answers of {endpoint} (with its drafter) compared with {baseline} (the same model without a drafter): {n} prompts of different kinds, up to {max} tokens each. Speculative decoding must not change greedy output.</source>
+            <translation>{endpoint}(드래프터 사용)와 {baseline}(같은 모델, 드래프터 없음)의 그리디 답변을 비교합니다. 종류가 다른 프롬프트 {n}개, 각각 최대 {max} 토큰. 추측 디코딩은 그리디 출력을 바꾸면 안 됩니다.</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>중지</translation>
+        </message>
+        <message>
+            <source>Run again</source>
+            <translation>다시 실행</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>닫기</translation>
         </message>
     </context>
 </TS>

@@ -2,6 +2,55 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
     <context>
+        <name>AcceptanceFigures</name>
+        <message>
+            <source>llama.cpp timings</source>
+            <extracomment>a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns</extracomment>
+            <translation>llama.cpp timings 计时数据</translation>
+        </message>
+        <message>
+            <source>vLLM per-request metrics</source>
+            <translation>vLLM 单请求指标</translation>
+        </message>
+        <message>
+            <source>vLLM /metrics counters</source>
+            <translation>vLLM /metrics 计数器</translation>
+        </message>
+        <message>
+            <source>SGLang meta_info</source>
+            <translation>SGLang meta_info</translation>
+        </message>
+        <message>
+            <source>this server does not report acceptance</source>
+            <translation>此服务器不报告接受率</translation>
+        </message>
+        <message>
+            <source>The counters are server-wide, read before and after this request: other requests running on the server at the same time are counted too.</source>
+            <extracomment>the notes :mod:`app.core.engines.remote.acceptance` writes (an unknown one is shown as written)</extracomment>
+            <translation>这些计数器是整个服务器范围的，在本次请求前后读取：同一时间在服务器上运行的其他请求也会被计入。</translation>
+        </message>
+        <message>
+            <source>Accepted tokens are the completion tokens minus the verification passes; the server does not report how many tokens were drafted.</source>
+            <translation>接受的令牌数 = 生成令牌数减去验证次数；服务器不报告草稿令牌的数量。</translation>
+        </message>
+        <message>
+            <source>The server sent no drafting figures with this answer, so Tandem shows none: it may run without a drafter, or be a kind of server that does not report them.</source>
+            <translation>服务器没有随此回答发送任何草稿数据，因此 Tandem 不显示：它可能未使用草稿模型运行，或者这类服务器不报告这些数据。</translation>
+        </message>
+        <message>
+            <source>As the server reported them: {source}.</source>
+            <translation>按服务器报告的数据：{source}。</translation>
+        </message>
+        <message>
+            <source>{n} draft tokens accepted (drafted not reported)</source>
+            <translation>接受了 {n} 个草稿令牌（未报告草稿总数）</translation>
+        </message>
+        <message>
+            <source>not reported</source>
+            <translation>未报告</translation>
+        </message>
+    </context>
+    <context>
         <name>AutoPanel</name>
         <message>
             <source>Not measured yet: Auto measures at launch, once the model is downloaded.</source>
@@ -1757,6 +1806,14 @@ Compatible: {reason}</source>
             <translation>推测解码由服务器自己的启动设置决定。统计栏会显示服务器报告的轮次和接受率（llama.cpp timings、vLLM 和 SGLang 指标）。</translation>
         </message>
         <message>
+            <source>The baseline must be another server: the same model without a drafter.</source>
+            <translation>基准必须是另一台服务器：同一模型，不带草稿模型。</translation>
+        </message>
+        <message>
+            <source>Verify needs a second server of the same model without a drafter: start the command below without its drafter options, on another port, and enter its address here.</source>
+            <translation>验证需要第二台运行同一模型但不带草稿模型的服务器：用下面的命令去掉草稿模型选项、换一个端口启动，然后在此输入其地址。</translation>
+        </message>
+        <message>
             <source>No {engine} command for this model: {reason}</source>
             <translation>此模型没有 {engine} 命令：{reason}</translation>
         </message>
@@ -1827,6 +1884,30 @@ Compatible: {reason}</source>
         <message>
             <source>Copy</source>
             <translation>复制</translation>
+        </message>
+        <message>
+            <source>Check the drafter</source>
+            <translation>检查草稿模型</translation>
+        </message>
+        <message>
+            <source>Baseline endpoint (no drafter)</source>
+            <translation>基准端点（无草稿模型）</translation>
+        </message>
+        <message>
+            <source>A second server of the same model without a drafter. Verify compares the greedy answers of both: speculative decoding must not change them. Its key is the one stored for it in the keyring, else the endpoint's key when both run on the same machine.</source>
+            <translation>第二台运行同一模型但不带草稿模型的服务器。验证会比较两者的贪婪解码回答：推测解码不应改变它们。它的密钥是密钥环中为它保存的密钥；若没有且两者在同一台机器上，则使用端点的密钥。</translation>
+        </message>
+        <message>
+            <source>Allow plain HTTP for the baseline</source>
+            <translation>允许基准使用明文 HTTP</translation>
+        </message>
+        <message>
+            <source>Verify output…</source>
+            <translation>验证输出…</translation>
+        </message>
+        <message>
+            <source>Compare greedy answers to a few built-in prompts (prose, code, Chinese, a list, arithmetic) from this endpoint and from the baseline, token by token where the servers give ids</source>
+            <translation>比较此端点与基准对几个内置提示词（散文、代码、中文、列表、算术）的贪婪解码回答；服务器提供令牌 ID 时逐令牌比较</translation>
         </message>
     </context>
     <context>
@@ -2161,6 +2242,10 @@ Compatible: {reason}</source>
             <translation>结束原因</translation>
         </message>
         <message>
+            <source>Acceptance figures</source>
+            <translation>接受率数据</translation>
+        </message>
+        <message>
             <source>The plain speed is the median of this model's recent answers without speculation on this machine. Approximate, since the prompts differ; `tandem bench` measures both side by side.</source>
             <translation>普通速度是本机上该模型最近几次不使用推测解码的回答的中位数。由于提示词不同，这只是近似值；`tandem bench` 可以并排测量两者。</translation>
         </message>
@@ -2213,7 +2298,7 @@ Compatible: {reason}</source>
         <name>StatsStrip</name>
         <message>
             <source>Click for per-round details</source>
-            <extracomment>a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns</extracomment>
+            <extracomment>where a remote server's figures come from ("llama.cpp timings", ...); hidden for local answers</extracomment>
             <translation>点击查看每轮详情</translation>
         </message>
         <message>
@@ -2231,10 +2316,6 @@ Compatible: {reason}</source>
         <message>
             <source>no speculation</source>
             <translation>未使用推测</translation>
-        </message>
-        <message>
-            <source>this server does not report acceptance</source>
-            <translation>此服务器不报告接受率</translation>
         </message>
         <message>
             <source>{value} accepted</source>
@@ -2269,6 +2350,10 @@ Compatible: {reason}</source>
             <translation>每轮接受情况：灰色 = 草稿，绿色 = 已接受</translation>
         </message>
         <message>
+            <source>from {source}</source>
+            <translation>来自 {source}</translation>
+        </message>
+        <message>
             <source>Measuring…</source>
             <translation>正在测量…</translation>
         </message>
@@ -2295,6 +2380,149 @@ Compatible: {reason}</source>
         <message>
             <source>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</source>
             <translation>在这里推测解码比普通解码更慢：请尝试减少每轮的草稿 Token 数，或不使用推测解码启动该模型。</translation>
+        </message>
+    </context>
+    <context>
+        <name>VerifyDialog</name>
+        <message>
+            <source>The check could not run</source>
+            <translation>无法运行检查</translation>
+        </message>
+        <message>
+            <source>Stopping…</source>
+            <translation>正在停止…</translation>
+        </message>
+        <message>
+            <source>Baseline: {message}</source>
+            <translation>基准：{message}</translation>
+        </message>
+        <message>
+            <source>Endpoint: {message}</source>
+            <translation>端点：{message}</translation>
+        </message>
+        <message>
+            <source>Prose</source>
+            <translation>散文</translation>
+        </message>
+        <message>
+            <source>Code</source>
+            <translation>代码</translation>
+        </message>
+        <message>
+            <source>Chinese</source>
+            <translation>中文</translation>
+        </message>
+        <message>
+            <source>List</source>
+            <translation>列表</translation>
+        </message>
+        <message>
+            <source>Arithmetic</source>
+            <translation>算术</translation>
+        </message>
+        <message>
+            <source>Prompt {i} of {n} ({kind}): the baseline answers, then the endpoint…</source>
+            <translation>第 {i}/{n} 个提示词（{kind}）：先由基准回答，再由端点回答…</translation>
+        </message>
+        <message>
+            <source>Connecting to both servers…</source>
+            <translation>正在连接两台服务器…</translation>
+        </message>
+        <message>
+            <source>Stopped.</source>
+            <translation>已停止。</translation>
+        </message>
+        <message>
+            <source>EXACT: the endpoint's answers match the baseline's on all {n} prompts.</source>
+            <translation>EXACT：在全部 {n} 个提示词上，端点的回答与基准完全一致。</translation>
+        </message>
+        <message>
+            <source>TOP_K_MATCH: {k} of {n} prompts differ at a near-tie (each token among the other side's top candidates), the others match exactly.</source>
+            <translation>TOP_K_MATCH：{n} 个提示词中有 {k} 个在近乎并列处不同（双方的令牌都在对方的前几名候选中），其余完全一致。</translation>
+        </message>
+        <message>
+            <source>FAIL: {k} of {n} prompts diverge from the baseline. Check that both servers run the same model file and settings; if they do, the drafter changes the output.</source>
+            <translation>FAIL：{n} 个提示词中有 {k} 个与基准不一致。请确认两台服务器运行相同的模型文件和设置；如果相同，则是草稿模型改变了输出。</translation>
+        </message>
+        <message>
+            <source>The baseline reported drafted tokens: it should run without a drafter, or this check compares two speculative servers.</source>
+            <translation>基准报告了草稿令牌：它应在不带草稿模型的情况下运行，否则此检查比较的是两台推测解码服务器。</translation>
+        </message>
+        <message>
+            <source>The endpoint does not report acceptance, so Tandem cannot tell whether it drafted.</source>
+            <translation>端点不报告接受率，因此 Tandem 无法判断它是否进行了草稿生成。</translation>
+        </message>
+        <message>
+            <source>The endpoint reported no drafted tokens: it seems to run without a drafter, so this check compared two plain servers.</source>
+            <translation>端点报告没有草稿令牌：它似乎未使用草稿模型运行，因此此检查比较的是两台普通服务器。</translation>
+        </message>
+        <message>
+            <source>not reported</source>
+            <translation>未报告</translation>
+        </message>
+        <message>
+            <source>The endpoint drafted {drafted} tokens and {accepted} were accepted ({source}).</source>
+            <translation>端点生成了 {drafted} 个草稿令牌，其中 {accepted} 个被接受（{source}）。</translation>
+        </message>
+        <message>
+            <source>(the baseline's answer ended)</source>
+            <translation>（基准的回答已结束）</translation>
+        </message>
+        <message>
+            <source>EXACT: the same text ({n} tokens)</source>
+            <translation>EXACT：文本相同（{n} 个令牌）</translation>
+        </message>
+        <message>
+            <source>EXACT: the same {n} tokens</source>
+            <translation>EXACT：{n} 个令牌相同</translation>
+        </message>
+        <message>
+            <source>TOP_K_MATCH at token {pos}: baseline {off}, endpoint {on}; log-probability gap {gap}</source>
+            <translation>TOP_K_MATCH，位于第 {pos} 个令牌：基准 {off}，端点 {on}；对数概率差 {gap}</translation>
+        </message>
+        <message>
+            <source>FAIL at token {pos}: baseline {off}, endpoint {on} (text compared: the server gave no token ids)</source>
+            <translation>FAIL，位于第 {pos} 个令牌：基准 {off}，端点 {on}（比较的是文本：服务器未提供令牌 ID）</translation>
+        </message>
+        <message>
+            <source>(the endpoint's answer ended)</source>
+            <translation>（端点的回答已结束）</translation>
+        </message>
+        <message>
+            <source>not known</source>
+            <translation>未知</translation>
+        </message>
+        <message>
+            <source>FAIL at token {pos}: baseline {off} (log-probability {off_lp}), endpoint {on} (log-probability {on_lp} at the baseline)</source>
+            <translation>FAIL，位于第 {pos} 个令牌：基准 {off}（对数概率 {off_lp}），端点 {on}（在基准处的对数概率 {on_lp}）</translation>
+        </message>
+        <message>
+            <source>Model: {model}</source>
+            <translation>模型：{model}</translation>
+        </message>
+        <message>
+            <source>Text compared: the servers gave no token ids.</source>
+            <translation>比较的是文本：服务器未提供令牌 ID。</translation>
+        </message>
+        <message>
+            <source>Verify the drafter's output</source>
+            <translation>验证草稿模型的输出</translation>
+        </message>
+        <message>
+            <source>Greedy answers of {endpoint} (with its drafter) compared with {baseline} (the same model without a drafter): {n} prompts of different kinds, up to {max} tokens each. Speculative decoding must not change greedy output.</source>
+            <translation>比较 {endpoint}（带草稿模型）与 {baseline}（同一模型，不带草稿模型）的贪婪解码回答：{n} 个不同类型的提示词，每个最多 {max} 个令牌。推测解码不应改变贪婪解码的输出。</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>停止</translation>
+        </message>
+        <message>
+            <source>Run again</source>
+            <translation>再次运行</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>关闭</translation>
         </message>
     </context>
 </TS>

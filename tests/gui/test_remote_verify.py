@@ -19,11 +19,13 @@ from typing import Any
 
 import keyring
 import pytest
+from PySide6.QtWidgets import QApplication
 
 from app.core.chat import AnswerStats
 from app.core.engines.remote import acceptance
 from app.core.engines.remote.engine import RemoteFinished
 from app.core.secrets import SERVICE
+from app.gui.style import STYLESHEET
 from app.gui.views.launch_dialog import LaunchDialog
 from app.gui.views.stats import StatsDialog, StatsStrip
 from app.gui.views.verify_dialog import VerifyDialog
@@ -64,10 +66,19 @@ def start_verify(qtbot: Any, dlg: LaunchDialog, baseline: str) -> VerifyDialog:
 
 
 def shoot(vd: VerifyDialog, name: str) -> None:
+    """With ``TANDEM_VERIFY_SHOTS=DIR``: the dialog as the app draws it (with its stylesheet)."""
     out = os.environ.get("TANDEM_VERIFY_SHOTS")
-    if out:
+    if not out:
+        return
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    previous = app.styleSheet()
+    app.setStyleSheet(STYLESHEET)
+    try:
         Path(out).mkdir(parents=True, exist_ok=True)
         vd.grab().save(str(Path(out) / name))
+    finally:
+        app.setStyleSheet(previous)
 
 
 def test_verify_against_a_baseline_server_is_exact_and_does_not_block_launching(
@@ -99,6 +110,7 @@ def test_verify_against_a_baseline_server_is_exact_and_does_not_block_launching(
     for kind in ("Prose", "Code", "Chinese", "List", "Arithmetic"):
         assert kind in text
     assert text.count("EXACT: the same") == 5
+    assert all(r.result.compared == "token ids" for r in report.rows) or "Text compared:" in text
     assert not vd.running and vd.again_btn.isVisible() and not vd.stop_btn.isVisible()
     assert w.banner.isHidden()
     shoot(vd, "verify-en.png")
@@ -112,7 +124,9 @@ def test_verify_against_a_baseline_server_is_exact_and_does_not_block_launching(
         w.i18n.set_language("en")
 
 
-def test_verify_without_a_baseline_says_what_to_start(make_window: Any, qtbot: Any, ring: MemoryKeyring) -> None:
+def test_verify_without_a_baseline_says_what_to_start(
+    make_window: Any, qtbot: Any, ring: MemoryKeyring
+) -> None:
     w = make_window()
     dlg = open_remote_tab(w, qtbot)
     type_endpoint(qtbot, dlg, f"http://127.0.0.1:{free_port()}/v1", "")

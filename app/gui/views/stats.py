@@ -75,33 +75,40 @@ class RoundChart(QWidget):
         p.end()
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("AcceptanceFigures", text)
-
-
 def source_name(source: str) -> str:
     """Where a remote server's acceptance figures come from, in the user's language (the sources
     :mod:`app.core.engines.remote.acceptance` names; an unknown one as the engine wrote it)."""
     names = {
-        "llama.cpp timings": _t("llama.cpp timings"),
-        "vLLM per-request metrics": _t("vLLM per-request metrics"),
-        "vLLM /metrics counters": _t("vLLM /metrics counters"),
-        "SGLang meta_info": _t("SGLang meta_info"),
-        NOT_REPORTED: _t("this server does not report acceptance"),
+        "llama.cpp timings": QCoreApplication.translate("AcceptanceFigures", "llama.cpp timings"),
+        "vLLM per-request metrics": QCoreApplication.translate(
+            "AcceptanceFigures", "vLLM per-request metrics"
+        ),
+        "vLLM /metrics counters": QCoreApplication.translate("AcceptanceFigures", "vLLM /metrics counters"),
+        "SGLang meta_info": QCoreApplication.translate("AcceptanceFigures", "SGLang meta_info"),
+        NOT_REPORTED: QCoreApplication.translate(
+            "AcceptanceFigures", "this server does not report acceptance"
+        ),
     }
     return names.get(source, source)
+
+
+#: the notes :mod:`app.core.engines.remote.acceptance` writes (an unknown one is shown as written)
+_BLURRED = "server-wide counters read around the request; concurrent traffic on the server blurs them"
+_VERIFY_COUNT = "accepted = completion_tokens - spec_verify_ct; drafted count not reported"
 
 
 def note_text(note: str) -> str:
     """What a source leaves out (``acceptance_note``), in the user's language where known."""
     notes = {
-        "server-wide counters read around the request; concurrent traffic on the server blurs them": _t(
+        _BLURRED: QCoreApplication.translate(
+            "AcceptanceFigures",
             "The counters are server-wide, read before and after this request: other requests running "
-            "on the server at the same time are counted too."
+            "on the server at the same time are counted too.",
         ),
-        "accepted = completion_tokens - spec_verify_ct; drafted count not reported": _t(
+        _VERIFY_COUNT: QCoreApplication.translate(
+            "AcceptanceFigures",
             "Accepted tokens are the completion tokens minus the verification passes; the server does "
-            "not report how many tokens were drafted."
+            "not report how many tokens were drafted.",
         ),
     }
     return notes.get(note, note)
@@ -117,24 +124,29 @@ def remote_figures(stats: AnswerStats) -> tuple[str, str] | None:
         return None
     if source == NOT_REPORTED or not (stats.drafted_reported or stats.accepted_reported):
         return (
-            _t("this server does not report acceptance"),
-            _t(
+            QCoreApplication.translate("AcceptanceFigures", "this server does not report acceptance"),
+            QCoreApplication.translate(
+                "AcceptanceFigures",
                 "The server sent no drafting figures with this answer, so Tandem shows none: it may run "
-                "without a drafter, or be a kind of server that does not report them."
+                "without a drafter, or be a kind of server that does not report them.",
             ),
         )
-    where = _t("As the server reported them: {source}.").format(source=source_name(source))
+    where = QCoreApplication.translate("AcceptanceFigures", "As the server reported them: {source}.").format(
+        source=source_name(source)
+    )
     note = note_text(stats.acceptance_note)
     explanation = f"{where}\n{note}" if note else where
     if not stats.drafted_reported:
-        short = _t("{n} draft tokens accepted (drafted not reported)").format(n=stats.accepted)
+        short = QCoreApplication.translate(
+            "AcceptanceFigures", "{n} draft tokens accepted (drafted not reported)"
+        ).format(n=stats.accepted)
         return short, explanation
     return source_name(source), explanation
 
 
 def drafted_accepted(stats: AnswerStats) -> str:
     """The details' "drafted / accepted" value: "not reported" for a figure a server left out."""
-    missing = _t("not reported")
+    missing = QCoreApplication.translate("AcceptanceFigures", "not reported")
     drafted = str(stats.drafted) if stats.drafted_reported else missing
     accepted = str(stats.accepted) if stats.accepted_reported else missing
     return f"{drafted} / {accepted}"

@@ -309,9 +309,7 @@ class VerifyDialog(QDialog):
         off = _token(r.off_token, self.tr("(the baseline's answer ended)"))
         if r.verdict == EXACT:
             if text_only:
-                return self.tr(
-                    "EXACT: the same text ({n} tokens; text compared: the server gave no token ids)"
-                ).format(n=r.tokens_on)
+                return self.tr("EXACT: the same text ({n} tokens)").format(n=r.tokens_on)
             return self.tr("EXACT: the same {n} tokens").format(n=r.tokens_on)
         pos = r.first_difference if r.first_difference is not None else 0
         if r.verdict == TOP_K_MATCH:
@@ -341,14 +339,17 @@ class VerifyDialog(QDialog):
 
     def _show_report(self, report: VerifyReport) -> None:
         self._set_verdict(report.verdict.lower(), self.verdict_line(report))
-        parts = [f"<p>{html.escape(line)}</p>" for line in self.drafting_lines(report)]
+        lines = [self.tr("Model: {model}").format(model=report.model), *self.drafting_lines(report)]
+        if any(r.result.compared != "token ids" for r in report.rows):
+            lines.append(self.tr("Text compared: the servers gave no token ids."))
+        parts = [f"<p>{html.escape(line)}</p>" for line in lines]
         parts.append("<table cellspacing='0' cellpadding='4' width='100%'>")
         for row in report.rows:
             colour = {EXACT: "#1f7a4a", TOP_K_MATCH: "#a15c07"}.get(row.result.verdict, "#b3261e")
             kind = html.escape(self.kind_name(row.kind))
             line = html.escape(self.row_line(row.result))
             parts.append(
-                f"<tr><td style='white-space:nowrap; font-weight:600'>{kind}</td>"
+                f"<tr><td width='1%' style='white-space:nowrap; font-weight:600'>{kind}</td>"
                 f"<td style='color:{colour}'>{line}</td></tr>"
             )
         parts.append("</table>")
