@@ -199,10 +199,12 @@ def test_stop_ends_the_check_and_closing_the_launch_dialog_stops_it(
         vd.stop_btn.click()
     assert vd.verdict.text() == "Stopped." and vd.report is None
     vd.again_btn.click()
-    assert vd.running
-    with qtbot.waitSignal(vd.runCancelled, timeout=60_000):
-        dlg.reject()  # the launch dialog closes: its check stops with it
-    assert not vd.isVisible()
+    token = vd._cancel
+    assert vd.running and token is not None
+    qtbot.waitUntil(lambda: "Prompt 1 of 5" in vd.status.text(), timeout=60_000)
+    dlg.reject()  # the launch dialog closes (and is deleted with its report): the check stops with it
+    assert token.cancelled
+    qtbot.waitUntil(lambda: w.ops.pending() == 0, timeout=60_000)  # the worker ended its request
 
 
 def launch_and_ask(w: Any, qtbot: Any, url: str) -> tuple[AnswerStats, StatsStrip]:
