@@ -1898,10 +1898,6 @@ Compatible: {reason}</translation>
             <translation>A second server of the same model without a drafter. Verify compares the greedy answers of both: speculative decoding must not change them. Its key is the one stored for it in the keyring, else the endpoint's key when both run on the same machine.</translation>
         </message>
         <message>
-            <source>Allow plain HTTP for the baseline</source>
-            <translation>Allow plain HTTP for the baseline</translation>
-        </message>
-        <message>
             <source>Verify output…</source>
             <translation>Verify output…</translation>
         </message>
@@ -2268,6 +2264,10 @@ Compatible: {reason}</translation>
         <message>
             <source>Emitted</source>
             <translation>Emitted</translation>
+        </message>
+        <message>
+            <source>set by the server</source>
+            <translation>set by the server</translation>
         </message>
         <message>
             <source>Plain decode speed, this prompt</source>

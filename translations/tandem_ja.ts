@@ -1898,10 +1898,6 @@ Compatible: {reason}</source>
             <translation>同じモデルをドラフターなしで動かす 2 台目のサーバーです。検証では両方の貪欲デコードの回答を比べます。投機的デコードで回答が変わってはいけません。キーはキーリングに保存されたこのサーバー用のもの、なければ同じマシン上ならエンドポイントのキーを使います。</translation>
         </message>
         <message>
-            <source>Allow plain HTTP for the baseline</source>
-            <translation>ベースラインで平文 HTTP を許可</translation>
-        </message>
-        <message>
             <source>Verify output…</source>
             <translation>出力を検証…</translation>
         </message>
@@ -2268,6 +2264,10 @@ Compatible: {reason}</source>
         <message>
             <source>Emitted</source>
             <translation>出力</translation>
+        </message>
+        <message>
+            <source>set by the server</source>
+            <translation>サーバーの設定による</translation>
         </message>
         <message>
             <source>Plain decode speed, this prompt</source>

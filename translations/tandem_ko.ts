@@ -1891,15 +1891,11 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>Baseline endpoint (no drafter)</source>
-            <translation>기준선 엔드포인트(드래프터 없음)</translation>
+            <translation>기준선(드래프터 없음)</translation>
         </message>
         <message>
             <source>A second server of the same model without a drafter. Verify compares the greedy answers of both: speculative decoding must not change them. Its key is the one stored for it in the keyring, else the endpoint's key when both run on the same machine.</source>
             <translation>같은 모델을 드래프터 없이 실행하는 두 번째 서버입니다. 검증은 두 서버의 그리디 답변을 비교합니다. 추측 디코딩은 답변을 바꾸면 안 됩니다. 키는 키링에 이 서버용으로 저장된 키를 쓰고, 없으면 두 서버가 같은 컴퓨터에 있을 때 엔드포인트의 키를 씁니다.</translation>
-        </message>
-        <message>
-            <source>Allow plain HTTP for the baseline</source>
-            <translation>기준선에 일반 HTTP 허용</translation>
         </message>
         <message>
             <source>Verify output…</source>
@@ -2268,6 +2264,10 @@ Compatible: {reason}</source>
         <message>
             <source>Emitted</source>
             <translation>출력</translation>
+        </message>
+        <message>
+            <source>set by the server</source>
+            <translation>서버 설정에 따름</translation>
         </message>
         <message>
             <source>Plain decode speed, this prompt</source>

@@ -1898,10 +1898,6 @@ Compatible: {reason}</source>
             <translation>第二台运行同一模型但不带草稿模型的服务器。验证会比较两者的贪婪解码回答：推测解码不应改变它们。它的密钥是密钥环中为它保存的密钥；若没有且两者在同一台机器上，则使用端点的密钥。</translation>
         </message>
         <message>
-            <source>Allow plain HTTP for the baseline</source>
-            <translation>允许基准使用明文 HTTP</translation>
-        </message>
-        <message>
             <source>Verify output…</source>
             <translation>验证输出…</translation>
         </message>
@@ -2268,6 +2264,10 @@ Compatible: {reason}</source>
         <message>
             <source>Emitted</source>
             <translation>输出</translation>
+        </message>
+        <message>
+            <source>set by the server</source>
+            <translation>由服务器设置</translation>
         </message>
         <message>
             <source>Plain decode speed, this prompt</source>

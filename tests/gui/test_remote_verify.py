@@ -232,6 +232,7 @@ def test_answers_show_the_servers_own_acceptance_figures_and_their_source(
     texts = [label.text() for label in details.findChildren(type(strip.source))]
     assert f"{stats.drafted} / {stats.accepted}" in texts
     assert "Acceptance figures" in texts and "As the server reported them: llama.cpp timings." in texts
+    assert "set by the server" in texts and "off" not in texts  # the server drafted: not "off"
 
 
 def test_an_answer_from_a_server_without_figures_says_so_instead_of_zero(

@@ -584,7 +584,8 @@ class RemoteTab(QWidget):
                 "the keyring, else the endpoint's key when both run on the same machine."
             )
         )
-        self.baseline_http.setText(self.tr("Allow plain HTTP for the baseline"))
+        # the same words as the endpoint's tick: the HTTPS note names it
+        self.baseline_http.setText(self.tr("Allow plain HTTP for this endpoint"))
         self.verify_btn.setText(self.tr("Verify output…"))
         self.verify_btn.setToolTip(
             self.tr(

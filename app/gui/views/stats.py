@@ -372,7 +372,7 @@ class StatsDialog(QDialog):
             (self.tr("Drafted / accepted"), drafted_accepted(stats)),
             (self.tr("Acceptance rate"), _fmt(None if rate is None else rate * 100, "{:.1f}%")),
             (self.tr("Mean tokens per drafting round"), _fmt(stats.mean_accepted_length, "{:.2f}")),
-            (self.tr("Speculation"), stats.speculation or self.tr("off")),
+            (self.tr("Speculation"), stats.speculation or self._no_label(stats)),
             (self.tr("Finish reason"), stats.finish_reason),
         ]
         remote = remote_figures(stats)
@@ -417,6 +417,10 @@ class StatsDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
+
+    def _no_label(self, stats: AnswerStats) -> str:
+        """A remote server's answer has no speculation label: the server's own settings decide."""
+        return self.tr("set by the server") if stats.acceptance_source else self.tr("off")
 
     def _speedup_rows(self, stats: AnswerStats) -> list[tuple[str, str]]:
         if stats.measured_tps is not None:
