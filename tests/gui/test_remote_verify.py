@@ -291,3 +291,61 @@ def test_partial_and_blurred_figures_are_shown_as_reported(qtbot: Any) -> None:
     assert strip.source.text() == "from vLLM /metrics counters"
     assert "other requests running on the server at the same time" in strip.source.toolTip()
     assert strip.chart.isHidden()  # no per-round figures: no chart made up from totals
+
+
+def test_the_report_says_where_and_how_outputs_differ(qtbot: Any) -> None:
+    """TOP_K_MATCH and FAIL rows (a llama-server pair gives EXACT, so these come from results)."""
+    from app.core.engines.remote.endpoints import Endpoint
+    from app.core.measure.bench import ParityResult
+    from app.core.measure.verify import SideFigures, VerifyReport, VerifyRow
+    from app.gui.errors import ErrorBridge
+    from app.gui.ops import Ops
+
+    ops = Ops(ErrorBridge())
+    try:
+        vd = VerifyDialog(
+            ops,
+            Endpoint.parse("http://127.0.0.1:8080/v1"),
+            Endpoint.parse("http://127.0.0.1:8081/v1"),
+            "m",
+            "",
+        )
+        qtbot.addWidget(vd)
+        top = ParityResult(
+            "p", False, "token ids", 64, 64, 12, off_token=" the", verdict="TOP_K_MATCH", on_token=" a",
+            candidates=[(1, " the", -0.70), (2, " a", -0.72)], logprob_gap=0.02,
+        )  # fmt: skip
+        fail_ids = ParityResult(
+            "p", False, "token ids", 64, 64, 3, off_token=" cat", verdict="FAIL", on_token=" dog",
+            candidates=[(5, " cat", -0.1), (9, " bird", -3.0)],
+        )  # fmt: skip
+        fail_text = ParityResult(
+            "p", False, "text: the engine does not expose the ids of accepted draft tokens", 64, 60, 7,
+            off_token="\n", on_text=" and then", verdict="FAIL",
+        )  # fmt: skip
+        assert (
+            vd.row_line(top)
+            == "TOP_K_MATCH at token 12: baseline ' the', endpoint ' a'; log-probability gap 0.020"
+        )
+        assert vd.row_line(fail_ids) == (
+            "FAIL at token 3: baseline ' cat' (log-probability -0.100), endpoint ' dog' "
+            "(log-probability not known at the baseline)"
+        )
+        assert vd.row_line(fail_text) == (
+            "FAIL at token 7: baseline '\\n', endpoint ' and then' "
+            "(text compared: the server gave no token ids)"
+        )
+        report = VerifyReport("e", "b", "m", 64, [VerifyRow("prose", top), VerifyRow("code", fail_ids)])
+        report.on = SideFigures(2, 0, 0, "llama.cpp timings")
+        report.off = SideFigures(2, 10, 5, "llama.cpp timings")
+        assert report.verdict == "FAIL"
+        assert vd.verdict_line(report).startswith("FAIL: 1 of 2 prompts diverge from the baseline.")
+        lines = vd.drafting_lines(report)
+        assert lines[0].startswith("The endpoint reported no drafted tokens")
+        assert lines[1].startswith("The baseline reported drafted tokens")
+        report.rows = [VerifyRow("prose", top)]
+        assert report.verdict == "TOP_K_MATCH" and vd.verdict_line(report).startswith("TOP_K_MATCH: 1 of 1")
+        report.on = SideFigures(2)  # nothing reported
+        assert vd.drafting_lines(report)[0].startswith("The endpoint does not report acceptance")
+    finally:
+        ops.shutdown()
