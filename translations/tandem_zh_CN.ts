@@ -31,7 +31,7 @@
         </message>
         <message>
             <source>Accepted tokens are the completion tokens minus the verification passes; the server does not report how many tokens were drafted.</source>
-            <translation>接受的令牌数 = 生成令牌数减去验证次数；服务器不报告草稿令牌的数量。</translation>
+            <translation>接受的 Token 数 = 生成 Token 数减去验证次数；服务器不报告草稿 Token 的数量。</translation>
         </message>
         <message>
             <source>The server sent no drafting figures with this answer, so Tandem shows none: it may run without a drafter, or be a kind of server that does not report them.</source>
@@ -43,7 +43,7 @@
         </message>
         <message>
             <source>{n} draft tokens accepted (drafted not reported)</source>
-            <translation>接受了 {n} 个草稿令牌（未报告草稿总数）</translation>
+            <translation>接受了 {n} 个草稿 Token（未报告草稿总数）</translation>
         </message>
         <message>
             <source>not reported</source>
@@ -1903,7 +1903,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>Compare greedy answers to a few built-in prompts (prose, code, Chinese, a list, arithmetic) from this endpoint and from the baseline, token by token where the servers give ids</source>
-            <translation>比较此端点与基准对几个内置提示词（散文、代码、中文、列表、算术）的贪婪解码回答；服务器提供令牌 ID 时逐令牌比较</translation>
+            <translation>比较此端点与基准对几个内置提示词（散文、代码、中文、列表、算术）的贪婪解码回答；服务器提供 Token ID 时逐 Token 比较</translation>
         </message>
     </context>
     <context>
@@ -2438,7 +2438,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>TOP_K_MATCH: {k} of {n} prompts differ at a near-tie (each token among the other side's top candidates), the others match exactly.</source>
-            <translation>TOP_K_MATCH：{n} 个提示词中有 {k} 个在近乎并列处不同（双方的令牌都在对方的前几名候选中），其余完全一致。</translation>
+            <translation>TOP_K_MATCH：{n} 个提示词中有 {k} 个在近乎并列处不同（双方的 Token 都在对方的前几名候选中），其余完全一致。</translation>
         </message>
         <message>
             <source>FAIL: {k} of {n} prompts diverge from the baseline. Check that both servers run the same model file and settings; if they do, the drafter changes the output.</source>
@@ -2446,7 +2446,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>The baseline reported drafted tokens: it should run without a drafter, or this check compares two speculative servers.</source>
-            <translation>基准报告了草稿令牌：它应在不带草稿模型的情况下运行，否则此检查比较的是两台推测解码服务器。</translation>
+            <translation>基准报告了草稿 Token：它应在不带草稿模型的情况下运行，否则此检查比较的是两台推测解码服务器。</translation>
         </message>
         <message>
             <source>The endpoint does not report acceptance, so Tandem cannot tell whether it drafted.</source>
@@ -2454,7 +2454,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>The endpoint reported no drafted tokens: it seems to run without a drafter, so this check compared two plain servers.</source>
-            <translation>端点报告没有草稿令牌：它似乎未使用草稿模型运行，因此此检查比较的是两台普通服务器。</translation>
+            <translation>端点报告没有草稿 Token：它似乎未使用草稿模型运行，因此此检查比较的是两台普通服务器。</translation>
         </message>
         <message>
             <source>not reported</source>
@@ -2462,7 +2462,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>The endpoint drafted {drafted} tokens and {accepted} were accepted ({source}).</source>
-            <translation>端点生成了 {drafted} 个草稿令牌，其中 {accepted} 个被接受（{source}）。</translation>
+            <translation>端点生成了 {drafted} 个草稿 Token，其中 {accepted} 个被接受（{source}）。</translation>
         </message>
         <message>
             <source>(the baseline's answer ended)</source>
@@ -2470,19 +2470,19 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>EXACT: the same text ({n} tokens)</source>
-            <translation>EXACT：文本相同（{n} 个令牌）</translation>
+            <translation>EXACT：文本相同（{n} 个 Token）</translation>
         </message>
         <message>
             <source>EXACT: the same {n} tokens</source>
-            <translation>EXACT：{n} 个令牌相同</translation>
+            <translation>EXACT：{n} 个 Token 相同</translation>
         </message>
         <message>
             <source>TOP_K_MATCH at token {pos}: baseline {off}, endpoint {on}; log-probability gap {gap}</source>
-            <translation>TOP_K_MATCH，位于第 {pos} 个令牌：基准 {off}，端点 {on}；对数概率差 {gap}</translation>
+            <translation>TOP_K_MATCH，位于第 {pos} 个 Token：基准 {off}，端点 {on}；对数概率差 {gap}</translation>
         </message>
         <message>
             <source>FAIL at token {pos}: baseline {off}, endpoint {on} (text compared: the server gave no token ids)</source>
-            <translation>FAIL，位于第 {pos} 个令牌：基准 {off}，端点 {on}（比较的是文本：服务器未提供令牌 ID）</translation>
+            <translation>FAIL，位于第 {pos} 个 Token：基准 {off}，端点 {on}（比较的是文本：服务器未提供 Token ID）</translation>
         </message>
         <message>
             <source>(the endpoint's answer ended)</source>
@@ -2494,7 +2494,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>FAIL at token {pos}: baseline {off} (log-probability {off_lp}), endpoint {on} (log-probability {on_lp} at the baseline)</source>
-            <translation>FAIL，位于第 {pos} 个令牌：基准 {off}（对数概率 {off_lp}），端点 {on}（在基准处的对数概率 {on_lp}）</translation>
+            <translation>FAIL，位于第 {pos} 个 Token：基准 {off}（对数概率 {off_lp}），端点 {on}（在基准处的对数概率 {on_lp}）</translation>
         </message>
         <message>
             <source>Model: {model}</source>
@@ -2502,7 +2502,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>Text compared: the servers gave no token ids.</source>
-            <translation>比较的是文本：服务器未提供令牌 ID。</translation>
+            <translation>比较的是文本：服务器未提供 Token ID。</translation>
         </message>
         <message>
             <source>Verify the drafter's output</source>
@@ -2510,7 +2510,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>Greedy answers of {endpoint} (with its drafter) compared with {baseline} (the same model without a drafter): {n} prompts of different kinds, up to {max} tokens each. Speculative decoding must not change greedy output.</source>
-            <translation>比较 {endpoint}（带草稿模型）与 {baseline}（同一模型，不带草稿模型）的贪婪解码回答：{n} 个不同类型的提示词，每个最多 {max} 个令牌。推测解码不应改变贪婪解码的输出。</translation>
+            <translation>比较 {endpoint}（带草稿模型）与 {baseline}（同一模型，不带草稿模型）的贪婪解码回答：{n} 个不同类型的提示词，每个最多 {max} 个 Token。推测解码不应改变贪婪解码的输出。</translation>
         </message>
         <message>
             <source>Stop</source>
