@@ -54,6 +54,21 @@ def pair(smollm2_f32: Path, smollm2_q4: Path) -> Iterator[tuple[str, str]]:
         yield spec_url, base_url
 
 
+@pytest.fixture(autouse=True)
+def _checks_end(qtbot: Any) -> Iterator[None]:
+    """Every check a test started is stopped and its worker has returned, also when the test failed
+    (the thread check of tests/conftest.py then finds nothing left)."""
+    yield
+    for token, ops in STARTED:
+        token.cancel()
+        qtbot.waitUntil(lambda ops=ops: ops.closed or ops.pending() == 0, timeout=60_000)
+    STARTED.clear()
+
+
+#: (cancel token, ops) of every check started by :func:`start_verify`
+STARTED: list[tuple[Any, Any]] = []
+
+
 def start_verify(qtbot: Any, dlg: LaunchDialog, baseline: str) -> VerifyDialog:
     tab = dlg.remote
     tab.baseline.clear()
@@ -62,6 +77,8 @@ def start_verify(qtbot: Any, dlg: LaunchDialog, baseline: str) -> VerifyDialog:
     tab.verify_btn.click()
     vd = tab.verify_dialog
     assert vd is not None and vd.isVisible() and not vd.isModal()
+    if vd._cancel is not None:
+        STARTED.append((vd._cancel, vd._ops))
     return vd
 
 
