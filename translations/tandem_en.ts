@@ -17,10 +17,6 @@
             <translation>vLLM /metrics counters</translation>
         </message>
         <message>
-            <source>SGLang meta_info</source>
-            <translation>SGLang meta_info</translation>
-        </message>
-        <message>
             <source>this server does not report acceptance</source>
             <translation>this server does not report acceptance</translation>
         </message>

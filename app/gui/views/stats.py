@@ -77,14 +77,14 @@ class RoundChart(QWidget):
 
 def source_name(source: str) -> str:
     """Where a remote server's acceptance figures come from, in the user's language (the sources
-    :mod:`app.core.engines.remote.acceptance` names; an unknown one as the engine wrote it)."""
+    :mod:`app.core.engines.remote.acceptance` names; SGLang's ``meta_info`` and an unknown one as the engine
+    wrote them)."""
     names = {
         "llama.cpp timings": QCoreApplication.translate("AcceptanceFigures", "llama.cpp timings"),
         "vLLM per-request metrics": QCoreApplication.translate(
             "AcceptanceFigures", "vLLM per-request metrics"
         ),
         "vLLM /metrics counters": QCoreApplication.translate("AcceptanceFigures", "vLLM /metrics counters"),
-        "SGLang meta_info": QCoreApplication.translate("AcceptanceFigures", "SGLang meta_info"),
         NOT_REPORTED: QCoreApplication.translate(
             "AcceptanceFigures", "this server does not report acceptance"
         ),

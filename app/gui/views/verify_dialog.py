@@ -87,6 +87,7 @@ class VerifyDialog(QDialog):
         self.setObjectName("verifyDialog")
         self.setModal(False)
         self.setMinimumSize(620, 480)
+        self.resize(720, 580)
         self._ops = ops
         self.endpoint, self.baseline, self.model = endpoint, baseline, model
         self._typed_key = typed_key
