@@ -109,9 +109,12 @@ def test_verify_against_a_baseline_server_is_exact_and_does_not_block_launching(
     try:
         # the check runs off the GUI thread, the launch dialog stays usable
         assert vd.running and vd.stop_btn.isVisible() and dlg.launch_button.isEnabled()
-        qtbot.waitUntil(lambda: "Prompt" in vd.status.text(), timeout=60_000)
-        with qtbot.waitSignal(vd.reportReady, timeout=RUN_S) as done:
-            pass
+        done = qtbot.waitSignal(vd.reportReady, timeout=RUN_S)  # listening from here on
+        qtbot.waitUntil(lambda: "Prompt" in vd.status.text() or not vd.running, timeout=60_000)
+        # each prompt's line shows as soon as it is compared, the verdict only at the end
+        qtbot.waitUntil(lambda: "Prose" in vd.details.toPlainText(), timeout=RUN_S)
+        assert not vd.running or vd.verdict.isHidden()
+        done.wait()
     finally:
         vd.stop()
     report = done.args[0]

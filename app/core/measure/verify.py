@@ -225,11 +225,13 @@ def verify(
     max_tokens: int = MAX_TOKENS,
     cancel: CancelToken | None = None,
     progress: Callable[[int, int, str], None] | None = None,
+    on_row: Callable[[VerifyRow], None] | None = None,
 ) -> VerifyReport:
     """Greedy parity of ``servers.endpoint`` (spec-on) against ``servers.baseline`` (spec-off).
 
     ``progress(done, total, kind)`` is called before each prompt (and with ``done == total`` at the
-    end). Raises :class:`VerifyCancelled` once ``cancel`` is set, and the engines' errors as they are.
+    end), ``on_row(row)`` after each prompt. Raises :class:`VerifyCancelled` once ``cancel`` is set,
+    and the engines' errors as they are.
     """
     token = cancel or CancelToken()
     say = progress or (lambda _done, _total, _kind: None)
@@ -254,7 +256,10 @@ def verify(
             raise VerifyCancelled()
         say(i, len(prompts), kind)
         (result,) = parity(load, [prompt], max_tokens)
-        report.rows.append(VerifyRow(kind, result))
+        row = VerifyRow(kind, result)
+        report.rows.append(row)
+        if on_row is not None:
+            on_row(row)
     say(len(prompts), len(prompts), "")
     return report
 

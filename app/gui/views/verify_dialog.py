@@ -43,6 +43,7 @@ from app.core.measure.verify import (
     SideFigures,
     VerifyCancelled,
     VerifyReport,
+    VerifyRow,
     logprob_of,
     servers_with_keys,
     verify,
@@ -60,10 +61,11 @@ def run_check(
     typed_key: str,
     cancel: CancelToken,
     progress: Callable[[int, int, str], None],
+    on_row: Callable[[VerifyRow], None],
 ) -> VerifyReport:
     """The check with the servers' keys (keyring lookups included). Blocking: an ops worker."""
     servers = servers_with_keys(endpoint, baseline, model, typed_key)
-    return verify(servers, PROMPTS, MAX_TOKENS, cancel, progress)
+    return verify(servers, PROMPTS, MAX_TOKENS, cancel, progress, on_row)
 
 
 class VerifyDialog(QDialog):
@@ -95,6 +97,8 @@ class VerifyDialog(QDialog):
         self.report: VerifyReport | None = None
         self.error = ""
         self._step: tuple[int, int, str] | None = None
+        #: the prompts done so far in a running check, shown as they come
+        self._rows: list[VerifyRow] = []
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(18, 16, 18, 14)
@@ -143,6 +147,7 @@ class VerifyDialog(QDialog):
             return
         cancel = self._cancel = CancelToken()
         self.report, self.error, self._step = None, "", (0, len(PROMPTS), "")
+        self._rows = []
         self.progress.setValue(0)
         self.progress.show()
         self.status.show()
@@ -154,10 +159,20 @@ class VerifyDialog(QDialog):
         def progress(done: int, total: int, kind: str) -> None:
             loop.call_soon_threadsafe(self._on_progress, cancel, done, total, kind)
 
+        def on_row(row: VerifyRow) -> None:
+            loop.call_soon_threadsafe(self._on_row, cancel, row)
+
         async def run() -> None:
             try:
                 report = await self._ops.run(
-                    run_check, self.endpoint, self.baseline, self.model, self._typed_key, cancel, progress
+                    run_check,
+                    self.endpoint,
+                    self.baseline,
+                    self.model,
+                    self._typed_key,
+                    cancel,
+                    progress,
+                    on_row,
                 )
             except VerifyCancelled:
                 self._finish(cancel, None, "")
@@ -186,6 +201,12 @@ class VerifyDialog(QDialog):
         self._step = (done, total, kind)
         self.progress.setValue(done)
         self._show_state()
+
+    def _on_row(self, cancel: CancelToken, row: VerifyRow) -> None:
+        if not self._alive() or cancel is not self._cancel:
+            return
+        self._rows.append(row)
+        self._show_rows([], self._rows)
 
     def _finish(self, cancel: CancelToken, report: VerifyReport | None, error: str) -> None:
         if not self._alive() or cancel is not self._cancel:
@@ -343,9 +364,12 @@ class VerifyDialog(QDialog):
         lines = [self.tr("Model: {model}").format(model=report.model), *self.drafting_lines(report)]
         if any(r.result.compared != "token ids" for r in report.rows):
             lines.append(self.tr("Text compared: the servers gave no token ids."))
+        self._show_rows(lines, report.rows)
+
+    def _show_rows(self, lines: list[str], rows: list[VerifyRow]) -> None:
         parts = [f"<p>{html.escape(line)}</p>" for line in lines]
         parts.append("<table cellspacing='0' cellpadding='4' width='100%'>")
-        for row in report.rows:
+        for row in rows:
             colour = {EXACT: "#1f7a4a", TOP_K_MATCH: "#a15c07"}.get(row.result.verdict, "#b3261e")
             kind = html.escape(self.kind_name(row.kind))
             line = html.escape(self.row_line(row.result))
