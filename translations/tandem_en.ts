@@ -2,6 +2,51 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
     <context>
+        <name>AcceptanceFigures</name>
+        <message>
+            <source>llama.cpp timings</source>
+            <extracomment>a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns</extracomment>
+            <translation>llama.cpp timings</translation>
+        </message>
+        <message>
+            <source>vLLM per-request metrics</source>
+            <translation>vLLM per-request metrics</translation>
+        </message>
+        <message>
+            <source>vLLM /metrics counters</source>
+            <translation>vLLM /metrics counters</translation>
+        </message>
+        <message>
+            <source>this server does not report acceptance</source>
+            <translation>this server does not report acceptance</translation>
+        </message>
+        <message>
+            <source>The counters are server-wide, read before and after this request: other requests running on the server at the same time are counted too.</source>
+            <extracomment>the notes :mod:`app.core.engines.remote.acceptance` writes (an unknown one is shown as written)</extracomment>
+            <translation>The counters are server-wide, read before and after this request: other requests running on the server at the same time are counted too.</translation>
+        </message>
+        <message>
+            <source>Accepted tokens are the completion tokens minus the verification passes; the server does not report how many tokens were drafted.</source>
+            <translation>Accepted tokens are the completion tokens minus the verification passes; the server does not report how many tokens were drafted.</translation>
+        </message>
+        <message>
+            <source>The server sent no drafting figures with this answer, so Tandem shows none: it may run without a drafter, or be a kind of server that does not report them.</source>
+            <translation>The server sent no drafting figures with this answer, so Tandem shows none: it may run without a drafter, or be a kind of server that does not report them.</translation>
+        </message>
+        <message>
+            <source>As the server reported them: {source}.</source>
+            <translation>As the server reported them: {source}.</translation>
+        </message>
+        <message>
+            <source>{n} draft tokens accepted (drafted not reported)</source>
+            <translation>{n} draft tokens accepted (drafted not reported)</translation>
+        </message>
+        <message>
+            <source>not reported</source>
+            <translation>not reported</translation>
+        </message>
+    </context>
+    <context>
         <name>AutoPanel</name>
         <message>
             <source>Not measured yet: Auto measures at launch, once the model is downloaded.</source>
@@ -1757,6 +1802,14 @@ Compatible: {reason}</translation>
             <translation>The server's own launch settings decide speculation. The statistics strip shows the rounds and acceptance where the server reports them (llama.cpp timings, vLLM and SGLang metrics).</translation>
         </message>
         <message>
+            <source>The baseline must be another server: the same model without a drafter.</source>
+            <translation>The baseline must be another server: the same model without a drafter.</translation>
+        </message>
+        <message>
+            <source>Verify needs a second server of the same model without a drafter: start the command below without its drafter options, on another port, and enter its address here.</source>
+            <translation>Verify needs a second server of the same model without a drafter: start the command below without its drafter options, on another port, and enter its address here.</translation>
+        </message>
+        <message>
             <source>No {engine} command for this model: {reason}</source>
             <translation>No {engine} command for this model: {reason}</translation>
         </message>
@@ -1827,6 +1880,26 @@ Compatible: {reason}</translation>
         <message>
             <source>Copy</source>
             <translation>Copy</translation>
+        </message>
+        <message>
+            <source>Check the drafter</source>
+            <translation>Check the drafter</translation>
+        </message>
+        <message>
+            <source>Baseline endpoint (no drafter)</source>
+            <translation>Baseline endpoint (no drafter)</translation>
+        </message>
+        <message>
+            <source>A second server of the same model without a drafter. Verify compares the greedy answers of both: speculative decoding must not change them. Its key is the one stored for it in the keyring, else the endpoint's key when both run on the same machine.</source>
+            <translation>A second server of the same model without a drafter. Verify compares the greedy answers of both: speculative decoding must not change them. Its key is the one stored for it in the keyring, else the endpoint's key when both run on the same machine.</translation>
+        </message>
+        <message>
+            <source>Verify output…</source>
+            <translation>Verify output…</translation>
+        </message>
+        <message>
+            <source>Compare greedy answers to a few built-in prompts (prose, code, Chinese, a list, arithmetic) from this endpoint and from the baseline, token by token where the servers give ids</source>
+            <translation>Compare greedy answers to a few built-in prompts (prose, code, Chinese, a list, arithmetic) from this endpoint and from the baseline, token by token where the servers give ids</translation>
         </message>
     </context>
     <context>
@@ -2161,6 +2234,10 @@ Compatible: {reason}</translation>
             <translation>Finish reason</translation>
         </message>
         <message>
+            <source>Acceptance figures</source>
+            <translation>Acceptance figures</translation>
+        </message>
+        <message>
             <source>The plain speed is the median of this model's recent answers without speculation on this machine. Approximate, since the prompts differ; `tandem bench` measures both side by side.</source>
             <translation>The plain speed is the median of this model's recent answers without speculation on this machine. Approximate, since the prompts differ; `tandem bench` measures both side by side.</translation>
         </message>
@@ -2183,6 +2260,10 @@ Compatible: {reason}</translation>
         <message>
             <source>Emitted</source>
             <translation>Emitted</translation>
+        </message>
+        <message>
+            <source>set by the server</source>
+            <translation>set by the server</translation>
         </message>
         <message>
             <source>Plain decode speed, this prompt</source>
@@ -2213,7 +2294,7 @@ Compatible: {reason}</translation>
         <name>StatsStrip</name>
         <message>
             <source>Click for per-round details</source>
-            <extracomment>a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns</extracomment>
+            <extracomment>where a remote server's figures come from ("llama.cpp timings", ...); hidden for local answers</extracomment>
             <translation>Click for per-round details</translation>
         </message>
         <message>
@@ -2231,10 +2312,6 @@ Compatible: {reason}</translation>
         <message>
             <source>no speculation</source>
             <translation>no speculation</translation>
-        </message>
-        <message>
-            <source>this server does not report acceptance</source>
-            <translation>this server does not report acceptance</translation>
         </message>
         <message>
             <source>{value} accepted</source>
@@ -2269,6 +2346,10 @@ Compatible: {reason}</translation>
             <translation>Per-round acceptance: grey = drafted, green = accepted</translation>
         </message>
         <message>
+            <source>from {source}</source>
+            <translation>from {source}</translation>
+        </message>
+        <message>
             <source>Measuring…</source>
             <translation>Measuring…</translation>
         </message>
@@ -2295,6 +2376,149 @@ Compatible: {reason}</translation>
         <message>
             <source>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</source>
             <translation>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</translation>
+        </message>
+    </context>
+    <context>
+        <name>VerifyDialog</name>
+        <message>
+            <source>The check could not run</source>
+            <translation>The check could not run</translation>
+        </message>
+        <message>
+            <source>Stopping…</source>
+            <translation>Stopping…</translation>
+        </message>
+        <message>
+            <source>Baseline: {message}</source>
+            <translation>Baseline: {message}</translation>
+        </message>
+        <message>
+            <source>Endpoint: {message}</source>
+            <translation>Endpoint: {message}</translation>
+        </message>
+        <message>
+            <source>Prose</source>
+            <translation>Prose</translation>
+        </message>
+        <message>
+            <source>Code</source>
+            <translation>Code</translation>
+        </message>
+        <message>
+            <source>Chinese</source>
+            <translation>Chinese</translation>
+        </message>
+        <message>
+            <source>List</source>
+            <translation>List</translation>
+        </message>
+        <message>
+            <source>Arithmetic</source>
+            <translation>Arithmetic</translation>
+        </message>
+        <message>
+            <source>Prompt {i} of {n} ({kind}): the baseline answers, then the endpoint…</source>
+            <translation>Prompt {i} of {n} ({kind}): the baseline answers, then the endpoint…</translation>
+        </message>
+        <message>
+            <source>Connecting to both servers…</source>
+            <translation>Connecting to both servers…</translation>
+        </message>
+        <message>
+            <source>Stopped.</source>
+            <translation>Stopped.</translation>
+        </message>
+        <message>
+            <source>EXACT: the endpoint's answers match the baseline's on all {n} prompts.</source>
+            <translation>EXACT: the endpoint's answers match the baseline's on all {n} prompts.</translation>
+        </message>
+        <message>
+            <source>TOP_K_MATCH: {k} of {n} prompts differ at a near-tie (each token among the other side's top candidates), the others match exactly.</source>
+            <translation>TOP_K_MATCH: {k} of {n} prompts differ at a near-tie (each token among the other side's top candidates), the others match exactly.</translation>
+        </message>
+        <message>
+            <source>FAIL: {k} of {n} prompts diverge from the baseline. Check that both servers run the same model file and settings; if they do, the drafter changes the output.</source>
+            <translation>FAIL: {k} of {n} prompts diverge from the baseline. Check that both servers run the same model file and settings; if they do, the drafter changes the output.</translation>
+        </message>
+        <message>
+            <source>The baseline reported drafted tokens: it should run without a drafter, or this check compares two speculative servers.</source>
+            <translation>The baseline reported drafted tokens: it should run without a drafter, or this check compares two speculative servers.</translation>
+        </message>
+        <message>
+            <source>The endpoint does not report acceptance, so Tandem cannot tell whether it drafted.</source>
+            <translation>The endpoint does not report acceptance, so Tandem cannot tell whether it drafted.</translation>
+        </message>
+        <message>
+            <source>The endpoint reported no drafted tokens: it seems to run without a drafter, so this check compared two plain servers.</source>
+            <translation>The endpoint reported no drafted tokens: it seems to run without a drafter, so this check compared two plain servers.</translation>
+        </message>
+        <message>
+            <source>not reported</source>
+            <translation>not reported</translation>
+        </message>
+        <message>
+            <source>The endpoint drafted {drafted} tokens and {accepted} were accepted ({source}).</source>
+            <translation>The endpoint drafted {drafted} tokens and {accepted} were accepted ({source}).</translation>
+        </message>
+        <message>
+            <source>(the baseline's answer ended)</source>
+            <translation>(the baseline's answer ended)</translation>
+        </message>
+        <message>
+            <source>EXACT: the same text ({n} tokens)</source>
+            <translation>EXACT: the same text ({n} tokens)</translation>
+        </message>
+        <message>
+            <source>EXACT: the same {n} tokens</source>
+            <translation>EXACT: the same {n} tokens</translation>
+        </message>
+        <message>
+            <source>TOP_K_MATCH at token {pos}: baseline {off}, endpoint {on}; log-probability gap {gap}</source>
+            <translation>TOP_K_MATCH at token {pos}: baseline {off}, endpoint {on}; log-probability gap {gap}</translation>
+        </message>
+        <message>
+            <source>FAIL at token {pos}: baseline {off}, endpoint {on} (text compared: the server gave no token ids)</source>
+            <translation>FAIL at token {pos}: baseline {off}, endpoint {on} (text compared: the server gave no token ids)</translation>
+        </message>
+        <message>
+            <source>(the endpoint's answer ended)</source>
+            <translation>(the endpoint's answer ended)</translation>
+        </message>
+        <message>
+            <source>not known</source>
+            <translation>not known</translation>
+        </message>
+        <message>
+            <source>FAIL at token {pos}: baseline {off} (log-probability {off_lp}), endpoint {on} (log-probability {on_lp} at the baseline)</source>
+            <translation>FAIL at token {pos}: baseline {off} (log-probability {off_lp}), endpoint {on} (log-probability {on_lp} at the baseline)</translation>
+        </message>
+        <message>
+            <source>Model: {model}</source>
+            <translation>Model: {model}</translation>
+        </message>
+        <message>
+            <source>Text compared: the servers gave no token ids.</source>
+            <translation>Text compared: the servers gave no token ids.</translation>
+        </message>
+        <message>
+            <source>Verify the drafter's output</source>
+            <translation>Verify the drafter's output</translation>
+        </message>
+        <message>
+            <source>Greedy answers of {endpoint} (with its drafter) compared with {baseline} (the same model without a drafter): {n} prompts of different kinds, up to {max} tokens each. Speculative decoding must not change greedy output.</source>
+            <translation>Greedy answers of {endpoint} (with its drafter) compared with {baseline} (the same model without a drafter): {n} prompts of different kinds, up to {max} tokens each. Speculative decoding must not change greedy output.</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>Stop</translation>
+        </message>
+        <message>
+            <source>Run again</source>
+            <translation>Run again</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>Close</translation>
         </message>
     </context>
 </TS>

@@ -81,6 +81,11 @@ QFrame#statsStrip QLabel#speedup[verdict="faster"] { color: #1f7a4a; font-weight
 QFrame#statsStrip QLabel#speedup[verdict="slower"] { color: #a15c07; font-weight: 600; }
 QFrame#statsStrip QLabel#speedup[verdict="much-slower"] { color: #b3261e; font-weight: 600; }
 QFrame#statsStrip QLabel#speedup[verdict="unknown"] { color: #8a929c; }
+QLabel#verifyVerdict { font-weight: bold; }
+QLabel#verifyVerdict[verdict="exact"] { color: #1f7a4a; }
+QLabel#verifyVerdict[verdict="top_k_match"] { color: #a15c07; }
+QLabel#verifyVerdict[verdict="fail"], QLabel#verifyVerdict[verdict="error"] { color: #b3261e; }
+QLabel#verifyVerdict[verdict="cancelled"] { color: #6b7280; }
 QFrame#composer { background: white; border: 1px solid #d5d9df; border-radius: 10px; }
 QFrame#composer QPlainTextEdit { border: none; }
 QScrollArea#chatScroll { border: none; background: #f6f7f9; }

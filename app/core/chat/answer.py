@@ -74,6 +74,12 @@ class AnswerStats:
     #: a remote server's answer: where its acceptance numbers come from ("" for local engines;
     #: ``app.core.engines.remote.acceptance.NOT_REPORTED`` when the server reports none)
     acceptance_source: str = ""
+    #: what the figures' source leaves out (server-wide counters blurred by concurrent traffic, ...)
+    acceptance_note: str = ""
+    #: False when the server did not report that figure (``drafted``/``accepted`` are then 0 and mean
+    #: "unknown", never "none"); always True for local engines
+    drafted_reported: bool = True
+    accepted_reported: bool = True
 
     @property
     def speedup(self) -> float | None:
@@ -102,6 +108,8 @@ class AnswerStats:
     @classmethod
     def of(cls, answer: Answer, speculation: str = "", reason: str | None = None) -> AnswerStats:
         """The stored statistics of ``answer``; ``reason`` overrides its finish reason."""
+        fin = answer.finished
+        remote = getattr(fin, "acceptance_source", None)  # set on a remote server's Finished only
         return cls(
             completion_tokens=answer.completion_tokens,
             prompt_tokens=answer.prompt_tokens,
@@ -114,7 +122,11 @@ class AnswerStats:
             finish_reason=reason or answer.reason or "cancelled",
             speculation=speculation,
             per_round=[RoundPoint(r.drafted, r.accepted, r.emitted, r.drafted_known) for r in answer.rounds],
-            acceptance_source=str(getattr(answer.finished, "acceptance_source", "") or ""),
+            acceptance_source=str(getattr(fin, "acceptance_source", "") or ""),
+            acceptance_note=str(getattr(fin, "acceptance_note", "") or ""),
+            # a remote server's RemoteFinished says None for a figure it did not report
+            drafted_reported=remote is None or getattr(fin, "drafted", None) is not None,
+            accepted_reported=remote is None or getattr(fin, "accepted", None) is not None,
         )
 
     @classmethod

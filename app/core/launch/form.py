@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from app.core.catalog.drafters import Candidate
 from app.core.engines import capability
@@ -236,6 +236,16 @@ class RemoteValues:
     model: str = ""
     #: a key typed for this session ('' = the endpoint's keyring entry, if any)
     api_key: str = ""
+
+
+class UrlState(NamedTuple):
+    """One endpoint URL field checked (see :meth:`LaunchForm.evaluate_url`)."""
+
+    #: the checked endpoint, None while the URL is empty or refused
+    endpoint: Endpoint | None
+    note: Note | None
+    #: the URL is plain HTTP to another machine: the "allow plain HTTP" tick applies to it
+    allow_http_applies: bool
 
 
 @dataclass(frozen=True)
@@ -446,22 +456,29 @@ class LaunchForm:
 
     # --- remote server (issue 12) ---------------------------------------------------------------
     @staticmethod
-    def evaluate_remote(rv: RemoteValues, v: FormValues) -> RemoteState:
+    def evaluate_url(url: str, allow_http: bool) -> UrlState:
+        """The endpoint rules for one URL field (the endpoint, and the Verify baseline of issue 22):
+        loopback HTTP is fine, HTTPS is required elsewhere unless plain HTTP is allowed for it."""
         endpoint, note, applies = None, None, False
-        if rv.url.strip():
+        if url.strip():
             try:
-                candidate = Endpoint.parse(rv.url, allow_http=True)
+                candidate = Endpoint.parse(url, allow_http=True)
             except EndpointError as exc:
                 note = Note(NoteCode.REMOTE_URL_INVALID, "error", {"detail": str(exc)})
             else:
                 try:
-                    Endpoint.parse(rv.url, allow_http=False)
+                    Endpoint.parse(url, allow_http=False)
                 except InsecureEndpointError:
                     applies = True
-                if applies and not rv.allow_http:
+                if applies and not allow_http:
                     note = Note(NoteCode.REMOTE_NEEDS_HTTPS, "warn", {"host": candidate.host})
                 else:
-                    endpoint = Endpoint(candidate.url, applies and rv.allow_http)
+                    endpoint = Endpoint(candidate.url, applies and allow_http)
+        return UrlState(endpoint, note, applies)
+
+    @staticmethod
+    def evaluate_remote(rv: RemoteValues, v: FormValues) -> RemoteState:
+        endpoint, note, applies = LaunchForm.evaluate_url(rv.url, rv.allow_http)
         sampling, sampling_error = _form_sampling(v)
         return RemoteState(
             endpoint=endpoint,

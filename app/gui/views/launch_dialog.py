@@ -428,6 +428,7 @@ class LaunchDialog(QDialog):
 
     def done(self, result: int) -> None:
         self.auto_panel.shutdown()
+        self.remote.shutdown()  # a running Verify stops with the dialog
         super().done(result)
 
     def _on_variant_changed(self) -> None:

@@ -42,10 +42,11 @@ from app.core.engines.remote.endpoints import (
     set_api_key,
 )
 from app.core.engines.remote.engine import RemoteModel, list_models, server_kind
-from app.core.launch.form import Note, NoteCode, RemoteState, RemoteValues
+from app.core.launch.form import LaunchForm, Note, NoteCode, RemoteState, RemoteValues, UrlState
 from app.core.registry import AnySpec, Family, Registry
 from app.core.serving import serve_command
 from app.gui.ops import Ops
+from app.gui.views.verify_dialog import VerifyDialog
 from app.gui.widgets import InlineMessage
 
 log = logging.getLogger(__name__)
@@ -180,6 +181,34 @@ class RemoteTab(QWidget):
         form.addRow(self.stats_note)
         lay.addWidget(self.server_box)
 
+        # -- verify the drafter against a baseline server (issue 22) ----------------------------------
+        self.verify_box = QGroupBox()
+        self.verify_box.setObjectName("verifyBox")
+        # the label above the field: the URL keeps the box's whole width in every language
+        vl = QVBoxLayout(self.verify_box)
+        vl.setSpacing(4)
+        self.lbl_baseline = QLabel()
+        self.baseline = QLineEdit()
+        self.baseline.setObjectName("baselineEndpoint")
+        self.baseline.setClearButtonEnabled(True)
+        self.lbl_baseline.setBuddy(self.baseline)
+        self.baseline_note = InlineMessage()
+        self.baseline_http = QCheckBox()
+        self.baseline_http.hide()
+        self.verify_btn = QPushButton()
+        self.verify_btn.setObjectName("verifyOutput")
+        baseline_row = QHBoxLayout()
+        baseline_row.setContentsMargins(0, 0, 0, 0)
+        baseline_row.addWidget(self.baseline, 1)
+        baseline_row.addWidget(self.verify_btn)
+        vl.addWidget(self.lbl_baseline)
+        vl.addLayout(baseline_row)
+        vl.addWidget(self.baseline_note)
+        vl.addWidget(self.baseline_http)
+        self.verify_dialog: VerifyDialog | None = None
+        self._baseline_state = UrlState(None, None, False)
+        lay.addWidget(self.verify_box)
+
         # -- the serve command -----------------------------------------------------------------------
         self.serve_box = QGroupBox()
         self.serve_box.setObjectName("serveCommand")
@@ -213,6 +242,9 @@ class RemoteTab(QWidget):
         self.list_btn.clicked.connect(self.list_models)
         self.serve_engine.currentIndexChanged.connect(self._show_command)
         self.copy_btn.clicked.connect(self.copy_command)
+        self.baseline.textChanged.connect(self._check_baseline)
+        self.baseline_http.toggled.connect(self._check_baseline)
+        self.verify_btn.clicked.connect(self.verify)
         self.retranslate()
         self._load_saved()
 
@@ -234,6 +266,7 @@ class RemoteTab(QWidget):
             self.url_note.show_message(say, state.url_note.level)
         self.allow_http.setVisible(state.allow_http_applies)
         self.list_btn.setEnabled(state.list_enabled and self._ops is not None)
+        self._enable_verify()
 
     # --- saved endpoints and keys -----------------------------------------------------------------
     def _load_saved(self) -> None:
@@ -381,6 +414,62 @@ class RemoteTab(QWidget):
             "acceptance where the server reports them (llama.cpp timings, vLLM and SGLang metrics)."
         )
 
+    # --- verify (issue 22) ----------------------------------------------------------------------
+    def _check_baseline(self) -> None:
+        """The baseline URL under the endpoint's rules (loopback HTTP, else HTTPS or the tick)."""
+        st = self._baseline_state = LaunchForm.evaluate_url(
+            self.baseline.text(), self.baseline_http.isChecked()
+        )
+        self.baseline_http.setVisible(st.allow_http_applies)
+        if st.note is None:
+            self.baseline_note.clear_message()
+        else:
+            self.baseline_note.show_message(self.say(st.note), st.note.level)
+        self._enable_verify()
+
+    def _enable_verify(self) -> None:
+        state = self._state
+        endpoint_ok = state is not None and state.endpoint is not None
+        refused = bool(self.baseline.text().strip()) and self._baseline_state.endpoint is None
+        self.verify_btn.setEnabled(self._ops is not None and endpoint_ok and not refused)
+
+    def verify(self) -> None:
+        """Open the report dialog and run the check; without a baseline, say what is needed."""
+        state = self._state
+        if self._ops is None or state is None or state.endpoint is None:
+            return
+        baseline = self._baseline_state.endpoint
+        if baseline is None:
+            if not self.baseline.text().strip():
+                self.baseline_note.show_message(self._baseline_needed(), "warn")
+            return
+        if baseline.url == state.endpoint.url:
+            self.baseline_note.show_message(
+                self.tr("The baseline must be another server: the same model without a drafter."), "warn"
+            )
+            return
+        self.baseline_note.clear_message()
+        if self.verify_dialog is not None:
+            self.verify_dialog.close()
+            self.verify_dialog.deleteLater()
+        values = self.values()
+        dlg = self.verify_dialog = VerifyDialog(
+            self._ops, state.endpoint, baseline, values.model, values.api_key, self.window()
+        )
+        dlg.show()
+        dlg.start()
+
+    def _baseline_needed(self) -> str:
+        return self.tr(
+            "Verify needs a second server of the same model without a drafter: start the command below "
+            "without its drafter options, on another port, and enter its address here."
+        )
+
+    def shutdown(self) -> None:
+        """The launch dialog closes: stop a running check and close its report."""
+        if self.verify_dialog is not None:
+            self.verify_dialog.close()
+
     # --- serve command --------------------------------------------------------------------------
     def set_spec(self, spec: AnySpec, quant: str | None) -> None:
         """The dialog's model: the serve command follows it."""
@@ -481,6 +570,29 @@ class RemoteTab(QWidget):
             )
         )
         self.copy_btn.setText(self.tr("Copy"))
+        self.verify_box.setTitle(self.tr("Check the drafter"))
+        self.lbl_baseline.setText(self.tr("Baseline endpoint (no drafter)"))
+        self.baseline.setPlaceholderText("http://127.0.0.1:8081/v1")
+        self.baseline.setToolTip(
+            self.tr(
+                "A second server of the same model without a drafter. Verify compares the greedy answers "
+                "of both: speculative decoding must not change them. Its key is the one stored for it in "
+                "the keyring, else the endpoint's key when both run on the same machine."
+            )
+        )
+        # the same words as the endpoint's tick: the HTTPS note names it
+        self.baseline_http.setText(self.tr("Allow plain HTTP for this endpoint"))
+        self.verify_btn.setText(self.tr("Verify output…"))
+        self.verify_btn.setToolTip(
+            self.tr(
+                "Compare greedy answers to a few built-in prompts (prose, code, Chinese, a list, arithmetic) "
+                "from this endpoint and from the baseline, token by token where the servers give ids"
+            )
+        )
+        if self._baseline_state.note is not None:
+            self.baseline_note.show_message(
+                self.say(self._baseline_state.note), self._baseline_state.note.level
+            )
         self._show_key_note()
         if self._state is not None and self._state.url_note is not None:
             self.url_note.show_message(self.say(self._state.url_note), self._state.url_note.level)

@@ -6,7 +6,7 @@ A speculative answer also shows its speedup over plain decoding of the same mode
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -75,6 +75,83 @@ class RoundChart(QWidget):
         p.end()
 
 
+def source_name(source: str) -> str:
+    """Where a remote server's acceptance figures come from, in the user's language (the sources
+    :mod:`app.core.engines.remote.acceptance` names; SGLang's ``meta_info`` and an unknown one as the engine
+    wrote them)."""
+    names = {
+        "llama.cpp timings": QCoreApplication.translate("AcceptanceFigures", "llama.cpp timings"),
+        "vLLM per-request metrics": QCoreApplication.translate(
+            "AcceptanceFigures", "vLLM per-request metrics"
+        ),
+        "vLLM /metrics counters": QCoreApplication.translate("AcceptanceFigures", "vLLM /metrics counters"),
+        NOT_REPORTED: QCoreApplication.translate(
+            "AcceptanceFigures", "this server does not report acceptance"
+        ),
+    }
+    return names.get(source, source)
+
+
+#: the notes :mod:`app.core.engines.remote.acceptance` writes (an unknown one is shown as written)
+_BLURRED = "server-wide counters read around the request; concurrent traffic on the server blurs them"
+_VERIFY_COUNT = "accepted = completion_tokens - spec_verify_ct; drafted count not reported"
+
+
+def note_text(note: str) -> str:
+    """What a source leaves out (``acceptance_note``), in the user's language where known."""
+    notes = {
+        _BLURRED: QCoreApplication.translate(
+            "AcceptanceFigures",
+            "The counters are server-wide, read before and after this request: other requests running "
+            "on the server at the same time are counted too.",
+        ),
+        _VERIFY_COUNT: QCoreApplication.translate(
+            "AcceptanceFigures",
+            "Accepted tokens are the completion tokens minus the verification passes; the server does "
+            "not report how many tokens were drafted.",
+        ),
+    }
+    return notes.get(note, note)
+
+
+def remote_figures(stats: AnswerStats) -> tuple[str, str] | None:
+    """(short text, explanation) of a remote server's acceptance figures, None for a local answer.
+
+    The figures are the server's own: a figure it did not report is said so, never shown as 0.
+    """
+    source = stats.acceptance_source
+    if not source:
+        return None
+    if source == NOT_REPORTED or not (stats.drafted_reported or stats.accepted_reported):
+        return (
+            QCoreApplication.translate("AcceptanceFigures", "this server does not report acceptance"),
+            QCoreApplication.translate(
+                "AcceptanceFigures",
+                "The server sent no drafting figures with this answer, so Tandem shows none: it may run "
+                "without a drafter, or be a kind of server that does not report them.",
+            ),
+        )
+    where = QCoreApplication.translate("AcceptanceFigures", "As the server reported them: {source}.").format(
+        source=source_name(source)
+    )
+    note = note_text(stats.acceptance_note)
+    explanation = f"{where}\n{note}" if note else where
+    if not stats.drafted_reported:
+        short = QCoreApplication.translate(
+            "AcceptanceFigures", "{n} draft tokens accepted (drafted not reported)"
+        ).format(n=stats.accepted)
+        return short, explanation
+    return source_name(source), explanation
+
+
+def drafted_accepted(stats: AnswerStats) -> str:
+    """The details' "drafted / accepted" value: "not reported" for a figure a server left out."""
+    missing = QCoreApplication.translate("AcceptanceFigures", "not reported")
+    drafted = str(stats.drafted) if stats.drafted_reported else missing
+    accepted = str(stats.accepted) if stats.accepted_reported else missing
+    return f"{drafted} / {accepted}"
+
+
 def _fmt(value: float | None, pattern: str) -> str:
     return "—" if value is None else pattern.format(value)
 
@@ -124,10 +201,22 @@ class StatsStrip(QFrame):
         self.rounds = QLabel()
         self.acceptance = QLabel()
         self.mean_len = QLabel()
+        #: where a remote server's figures come from ("llama.cpp timings", ...); hidden for local answers
+        self.source = QLabel()
+        self.source.setObjectName("acceptanceSource")
+        self.source.setProperty("muted", True)
         self.speedup = QLabel()
         self.speedup.setObjectName("speedup")
         self.chart = RoundChart()
-        for w in (self.tps, self.ttft, self.rounds, self.acceptance, self.mean_len, self.speedup):
+        for w in (
+            self.tps,
+            self.ttft,
+            self.rounds,
+            self.acceptance,
+            self.mean_len,
+            self.source,
+            self.speedup,
+        ):
             flow.addWidget(w)
         self.measure_btn = QToolButton()
         self.measure_btn.setAutoRaise(True)
@@ -139,6 +228,9 @@ class StatsStrip(QFrame):
         self.stats: AnswerStats | None = None
         self.measuring = False
         self.retranslate()
+
+    def _figures(self) -> tuple[QLabel, ...]:
+        return (self.tps, self.ttft, self.rounds, self.acceptance, self.mean_len, self.source, self.speedup)
 
     def set_measuring(self, on: bool) -> None:
         self.measuring = on
@@ -162,7 +254,15 @@ class StatsStrip(QFrame):
         s = self.stats
         self.setToolTip(self.tr("Click for per-round details"))
         if s is None:
-            for w in (self.tps, self.ttft, self.rounds, self.acceptance, self.mean_len, self.speedup):
+            for w in (
+                self.tps,
+                self.ttft,
+                self.rounds,
+                self.acceptance,
+                self.mean_len,
+                self.source,
+                self.speedup,
+            ):
                 w.setText("")
             self.measure_btn.hide()
             return
@@ -171,11 +271,14 @@ class StatsStrip(QFrame):
         self.rounds.setText(self.tr("{n} rounds").format(n=s.rounds))
         rate = s.acceptance_rate
         self.rounds.setVisible(rate is not None)
+        remote = remote_figures(s)  # a remote server's own figures, and where they come from
+        acceptance_tip = self.tr("Share of drafted tokens the model accepted")
         if rate is None:
-            unreported = s.acceptance_source == NOT_REPORTED  # a remote server that says nothing
-            self.acceptance.setText(
-                self.tr("this server does not report acceptance") if unreported else self.tr("no speculation")
-            )
+            if remote is not None and (s.acceptance_source == NOT_REPORTED or not s.drafted_reported):
+                self.acceptance.setText(remote[0])  # not reported: said so, never 0
+                acceptance_tip = remote[1]
+            else:
+                self.acceptance.setText(self.tr("no speculation"))
             self.mean_len.setText("")
             self.chart.hide()
         else:
@@ -183,9 +286,17 @@ class StatsStrip(QFrame):
             self.mean_len.setText(
                 self.tr("{value} tokens/round").format(value=_fmt(s.mean_accepted_length, "{:.2f}"))
             )
-            self.chart.show()
+            self.chart.setVisible(bool(s.per_round))
             self.chart.set_rounds(s.per_round)
-        self.acceptance.setToolTip(self.tr("Share of drafted tokens the model accepted"))
+            if remote is not None:
+                acceptance_tip += "\n\n" + remote[1]
+        shows_source = remote is not None and rate is not None
+        self.source.setVisible(shows_source)
+        self.source.setText(
+            self.tr("from {source}").format(source=source_name(s.acceptance_source)) if shows_source else ""
+        )
+        self.source.setToolTip(remote[1] if remote is not None else "")
+        self.acceptance.setToolTip(acceptance_tip)
         self.mean_len.setToolTip(
             self.tr(
                 "Mean tokens emitted per drafting round: the accepted drafts plus the model's own "
@@ -258,16 +369,20 @@ class StatsDialog(QDialog):
             (self.tr("Prompt tokens"), str(stats.prompt_tokens)),
             (self.tr("Completion tokens"), str(stats.completion_tokens)),
             (self.tr("Rounds"), str(stats.rounds)),
-            (self.tr("Drafted / accepted"), f"{stats.drafted} / {stats.accepted}"),
+            (self.tr("Drafted / accepted"), drafted_accepted(stats)),
             (self.tr("Acceptance rate"), _fmt(None if rate is None else rate * 100, "{:.1f}%")),
             (self.tr("Mean tokens per drafting round"), _fmt(stats.mean_accepted_length, "{:.2f}")),
-            (self.tr("Speculation"), stats.speculation or self.tr("off")),
+            (self.tr("Speculation"), stats.speculation or self._no_label(stats)),
             (self.tr("Finish reason"), stats.finish_reason),
         ]
+        remote = remote_figures(stats)
+        if remote is not None:  # the server's own figures: where they come from, what they leave out
+            rows.append((self.tr("Acceptance figures"), remote[1]))
         if shows_speedup(stats):
             rows += self._speedup_rows(stats)
         for label, value in rows:
             v = QLabel(value)
+            v.setWordWrap(True)
             v.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             form.addRow(label, v)
         lay.addLayout(form)
@@ -302,6 +417,10 @@ class StatsDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
+
+    def _no_label(self, stats: AnswerStats) -> str:
+        """A remote server's answer has no speculation label: the server's own settings decide."""
+        return self.tr("set by the server") if stats.acceptance_source else self.tr("off")
 
     def _speedup_rows(self, stats: AnswerStats) -> list[tuple[str, str]]:
         if stats.measured_tps is not None:
