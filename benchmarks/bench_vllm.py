@@ -82,12 +82,8 @@ def main() -> int:
         for s in servers.values():
             s.wait_ready()
         print(f"<!-- {len(servers)} servers ready in {time.monotonic() - t0:.0f} s -->")
-        print(
-            f"\nvllm-cpu {harness.VLLM_VERSION}, SmolLM2-135M-Instruct (dtype auto: bfloat16), eager, greedy, "
-        )
-        print(
-            f"{args.max_tokens} new tokens, best of {args.repeats} per side, plain and speculative alternating.\n"
-        )
+        print(f"\nvllm-cpu {harness.VLLM_VERSION}, SmolLM2-135M (dtype auto: bfloat16), eager, greedy, ")
+        print(f"{args.max_tokens} new tokens, best of {args.repeats} per side, alternating.\n")
         print("| method | workload | plain tok/s | spec tok/s | ratio | drafted | accepted | acceptance |")
         print("|---|---|---:|---:|---:|---:|---:|---:|")
         for m in methods:
