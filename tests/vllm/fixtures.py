@@ -1,4 +1,7 @@
-"""The ``vllm`` tier: real vLLM servers on loopback (issue 22).
+"""Fixtures of the ``vllm`` tier: real vLLM servers on loopback (issue 22).
+
+Registered once in ``tests/conftest.py`` (so that the tier's tests under ``tests/vllm`` and the GUI
+ones under ``tests/gui`` share the same session-wide servers).
 
 Left out of a plain ``pytest`` run by the ``vllm`` marker (like ``packaging``); run it with
 ``python -m pytest -m vllm tests/vllm``. The first run builds a venv with vLLM beside the test
