@@ -274,7 +274,9 @@ class MainWindow(QMainWindow):
         # Auto measures in the background while the chat is idle (issue 24)
         self.auto_tuner = AutoTuner(
             self.engine,
-            lambda: self.chat.generating or self.chat.measuring,
+            # the local server answers other programs on the loaded engine: Auto does not measure
+            # while it serves (it cannot see a request coming)
+            lambda: self.chat.generating or self.chat.measuring or self.server_controller.running,
             self._loader_kwargs.get("loader", load_engine),
             self.chat.baselines,
             self,
@@ -290,6 +292,7 @@ class MainWindow(QMainWindow):
         self.chat.auto_demotes = True  # the tuner demotes a losing choice itself
         self.auto_tuner.changed.connect(self._update_status)
         self.auto_tuner.switchRequested.connect(self.launcher.reload_auto)
+        self.server_controller.stateChanged.connect(self.auto_tuner.on_chat_busy)
         # "Measure" (issue 15): a plain engine of the loaded model, through the one launch path
         self.chat.enable_measure(
             self.ops, functools.partial(plain_engine, self.registry, self.cache, **self._loader_kwargs)
@@ -462,6 +465,12 @@ class MainWindow(QMainWindow):
         dlg = LaunchDialog(family, spec, quant, self.cache, self.settings, self, ops=self.ops)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dlg.accepted.connect(lambda: self.launch(dlg.choice()))
+        # the dialog's Re-measure and Auto's background measurement never run at once; what the
+        # dialog measured for the loaded launch is what Auto uses (issue 24)
+        tuner = self.auto_tuner
+        dlg.auto_panel.stateChanged.connect(lambda state: tuner.hold(state == "measuring"))
+        dlg.auto_panel.measured.connect(tuner.adopt)
+        dlg.destroyed.connect(lambda: tuner.hold(False))
         dlg.open()
         self.launchDialogOpened.emit(dlg)
 

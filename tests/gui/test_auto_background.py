@@ -155,6 +155,15 @@ def test_the_strip_says_what_auto_runs_and_a_losing_choice_is_demoted(
     monkeypatch.setattr(w.launcher, "start_load", reloads.append)
     w.launcher.current = choice
 
+    # the launch dialog's Re-measure stored a result for this launch: Auto uses it (same choice:
+    # no reload)
+    store_fake_choice(choice)
+    w.auto_tuner.hold(True)
+    w.auto_tuner.adopt(auto.load_result(plan.key))
+    w.auto_tuner.hold(False)
+    assert w.auto_tuner.pick is not None and w.auto_tuner.pick.measured and not w.auto_tuner.needs_measuring()
+    assert w.auto_tuner.text() == f"Auto: {PRIOR}" and reloads == []
+
     def answer(speedup: float) -> None:
         stats = AnswerStats(completion_tokens=40, decode_tps=100.0 * speedup, baseline_tps=100.0)
         w.auto_tuner.on_answer(replace(stats, speculation=info.speculation))
@@ -165,6 +174,8 @@ def test_the_strip_says_what_auto_runs_and_a_losing_choice_is_demoted(
     answer(0.6)
     assert auto.load_demoted(plan.key) == {prior: 0.75}  # kept across restarts
     assert len(reloads) == 1 and reloads[0] is choice  # reloaded with the next best: off
+    stored = auto.load_result(plan.key)
+    assert stored is not None and stored.choice.candidate == auto.OFF  # the next start too
     assert w.auto_tuner.text() == f"Auto: off (changed from {PRIOR}: 0.75x vs plain on your answers)"
 
 

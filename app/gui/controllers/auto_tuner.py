@@ -100,6 +100,7 @@ class AutoTuner(QObject):
         self._switch_pending = False
         self._speedups: list[float] = []
         self._closed = False
+        self._held = False
         engine.loaded.connect(self._on_loaded)
         engine.unloaded.connect(self._on_unloaded)
         engine.busyChanged.connect(self._on_busy)
@@ -167,8 +168,26 @@ class AutoTuner(QObject):
         self.changed.emit()
 
     def on_chat_busy(self, busy: bool) -> None:
-        """The chat started (or ended) an answer or a Measure run."""
+        """The chat started (or ended) an answer or a Measure run; the local server started or
+        stopped serving."""
         self._on_busy(busy)
+
+    def hold(self, on: bool) -> None:
+        """Another measurement of Auto runs (the launch dialog's Re-measure): stand aside."""
+        if on == self._held:
+            return
+        self._held = on
+        self._on_busy(on)
+
+    def adopt(self, result: object) -> None:
+        """A calibration measured elsewhere (the launch dialog's Re-measure) and stored: when it
+        is the loaded launch's, it is what Auto uses from now on, as its own would be."""
+        pick = self._pick
+        if not isinstance(result, auto.CalibrationResult) or pick is None or pick.plan is None:
+            return
+        if result.key == pick.plan.key:
+            result.demoted = auto.load_demoted(result.key)
+            self._on_measured(result)
 
     def _on_busy(self, busy: bool) -> None:
         if busy:
@@ -184,9 +203,12 @@ class AutoTuner(QObject):
         self._timer.stop()
         self._stop()
 
+    def _busy(self) -> bool:
+        return self._held or self._is_busy() or self._engine.busy
+
     def resume(self) -> None:
         """The chat is idle again: switch if a measurement asked for it, else measure later."""
-        if self._is_busy() or self._engine.busy:
+        if self._busy():
             return
         if self._switch_pending:
             self._switch_pending = False
@@ -200,7 +222,7 @@ class AutoTuner(QObject):
         self._timer.start(self.idle_ms)
 
     def _on_idle(self) -> None:
-        if self._is_busy() or self._engine.busy or self.measuring or not self.needs_measuring():
+        if self._busy() or self.measuring or not self.needs_measuring():
             return
         self.start()
 
@@ -303,7 +325,7 @@ class AutoTuner(QObject):
 
     def _request_switch(self) -> None:
         """Reload with the new choice now if the chat is idle, else after the current answer."""
-        if self._is_busy() or self._engine.busy:
+        if self._is_busy() or self._engine.busy:  # (a hold by the dialog does not delay a switch)
             self._switch_pending = True
         else:
             self.switchRequested.emit()
