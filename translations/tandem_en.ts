@@ -2192,16 +2192,16 @@ Compatible: {reason}</translation>
             <translation>Round</translation>
         </message>
         <message>
-            <source>Drafted</source>
-            <translation>Drafted</translation>
-        </message>
-        <message>
             <source>Accepted</source>
             <translation>Accepted</translation>
         </message>
         <message>
             <source>Emitted</source>
             <translation>Emitted</translation>
+        </message>
+        <message>
+            <source>Depth (drafted)</source>
+            <translation>Depth (drafted)</translation>
         </message>
         <message>
             <source>Plain decode speed, this prompt</source>
@@ -2272,6 +2272,10 @@ Compatible: {reason}</translation>
             <translation>Mean tokens emitted per drafting round: the accepted drafts plus the model's own token, fewer when the answer ended inside the round</translation>
         </message>
         <message>
+            <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
+            <translation>Per round: bar height = the depth drafted in that round, green = accepted</translation>
+        </message>
+        <message>
             <source>Tandem has not seen this model answer without speculation on this machine yet. Click Measure to run this prompt without speculation, or get one plain answer of at least {n} tokens: later answers then show the speedup automatically.</source>
             <translation>Tandem has not seen this model answer without speculation on this machine yet. Click Measure to run this prompt without speculation, or get one plain answer of at least {n} tokens: later answers then show the speedup automatically.</translation>
         </message>
@@ -2282,10 +2286,6 @@ Compatible: {reason}</translation>
         <message>
             <source>Measured: the same prompt without speculation decoded at {plain} tok/s on this machine; this answer at {spec} tok/s.</source>
             <translation>Measured: the same prompt without speculation decoded at {plain} tok/s on this machine; this answer at {spec} tok/s.</translation>
-        </message>
-        <message>
-            <source>Per-round acceptance: grey = drafted, green = accepted</source>
-            <translation>Per-round acceptance: grey = drafted, green = accepted</translation>
         </message>
         <message>
             <source>Measuring…</source>

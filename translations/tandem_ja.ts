@@ -2192,16 +2192,16 @@ Compatible: {reason}</source>
         <translation>ラウンド</translation>
     </message>
     <message>
-        <source>Drafted</source>
-        <translation>ドラフト</translation>
-    </message>
-    <message>
         <source>Accepted</source>
         <translation>受理</translation>
     </message>
     <message>
         <source>Emitted</source>
         <translation>出力</translation>
+    </message>
+    <message>
+        <source>Depth (drafted)</source>
+        <translation>深さ（ドラフト）</translation>
     </message>
     <message>
         <source>Plain decode speed, this prompt</source>
@@ -2272,6 +2272,10 @@ Compatible: {reason}</source>
         <translation>ドラフトを行ったラウンドごとの平均出力トークン数：受理されたドラフトにモデル自身の1トークンを加えたもの（回答がラウンド途中で終わった場合はそれより少ない）</translation>
     </message>
     <message>
+        <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
+        <translation>ラウンドごと：棒の高さ = そのラウンドのドラフトの深さ、緑 = 受理</translation>
+    </message>
+    <message>
         <source>Tandem has not seen this model answer without speculation on this machine yet. Click Measure to run this prompt without speculation, or get one plain answer of at least {n} tokens: later answers then show the speedup automatically.</source>
         <translation>Tandem はこのマシンでこのモデルが投機的デコードなしで回答するところをまだ見ていません。「測定」をクリックしてこのプロンプトを投機的デコードなしで実行するか、{n} トークン以上の通常の回答を 1 つ得てください。以降の回答では高速化率が自動で表示されます。</translation>
     </message>
@@ -2282,10 +2286,6 @@ Compatible: {reason}</source>
     <message>
         <source>Measured: the same prompt without speculation decoded at {plain} tok/s on this machine; this answer at {spec} tok/s.</source>
         <translation>測定済み：同じプロンプトを投機的デコードなしで実行すると、このマシンでのデコード速度は {plain} tok/s、この回答は {spec} tok/s でした。</translation>
-    </message>
-    <message>
-        <source>Per-round acceptance: grey = drafted, green = accepted</source>
-        <translation>ラウンドごとの受理：灰色 = ドラフト、緑 = 受理</translation>
     </message>
     <message>
         <source>Measuring…</source>

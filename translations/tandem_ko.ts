@@ -2192,16 +2192,16 @@ Compatible: {reason}</source>
         <translation>라운드</translation>
     </message>
     <message>
-        <source>Drafted</source>
-        <translation>드래프트</translation>
-    </message>
-    <message>
         <source>Accepted</source>
         <translation>수락</translation>
     </message>
     <message>
         <source>Emitted</source>
         <translation>출력</translation>
+    </message>
+    <message>
+        <source>Depth (drafted)</source>
+        <translation>깊이(드래프트)</translation>
     </message>
     <message>
         <source>Plain decode speed, this prompt</source>
@@ -2272,6 +2272,10 @@ Compatible: {reason}</source>
         <translation>초안 라운드당 평균 출력 토큰 수: 수락된 초안 토큰에 모델 자체 토큰 하나를 더한 값 (답변이 라운드 도중 끝나면 더 적음)</translation>
     </message>
     <message>
+        <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
+        <translation>라운드별: 막대 높이 = 그 라운드의 드래프트 깊이, 초록 = 수락됨</translation>
+    </message>
+    <message>
         <source>Tandem has not seen this model answer without speculation on this machine yet. Click Measure to run this prompt without speculation, or get one plain answer of at least {n} tokens: later answers then show the speedup automatically.</source>
         <translation>Tandem은 아직 이 컴퓨터에서 이 모델이 추측 디코딩 없이 답변하는 것을 보지 못했습니다. 측정을 클릭해 이 프롬프트를 추측 디코딩 없이 실행하거나, {n}개 토큰 이상의 일반 답변을 하나 받으세요. 이후 답변에는 속도 향상이 자동으로 표시됩니다.</translation>
     </message>
@@ -2282,10 +2286,6 @@ Compatible: {reason}</source>
     <message>
         <source>Measured: the same prompt without speculation decoded at {plain} tok/s on this machine; this answer at {spec} tok/s.</source>
         <translation>측정됨: 같은 프롬프트를 추측 디코딩 없이 실행하면 이 컴퓨터에서 {plain} tok/s로 디코딩되었고, 이 답변은 {spec} tok/s였습니다.</translation>
-    </message>
-    <message>
-        <source>Per-round acceptance: grey = drafted, green = accepted</source>
-        <translation>라운드별 수락: 회색 = 드래프트, 초록 = 수락</translation>
     </message>
     <message>
         <source>Measuring…</source>

@@ -2192,16 +2192,16 @@ Compatible: {reason}</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <source>Drafted</source>
-        <translation>草稿</translation>
-    </message>
-    <message>
         <source>Accepted</source>
         <translation>已接受</translation>
     </message>
     <message>
         <source>Emitted</source>
         <translation>输出</translation>
+    </message>
+    <message>
+        <source>Depth (drafted)</source>
+        <translation>深度（草稿）</translation>
     </message>
     <message>
         <source>Plain decode speed, this prompt</source>
@@ -2272,6 +2272,10 @@ Compatible: {reason}</source>
         <translation>每个起草轮次平均输出的词元数：被接受的草稿词元加上模型自己的一个词元；若回答在该轮内结束则更少</translation>
     </message>
     <message>
+        <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
+        <translation>每轮：柱高 = 该轮草稿的深度，绿色 = 已接受</translation>
+    </message>
+    <message>
         <source>Tandem has not seen this model answer without speculation on this machine yet. Click Measure to run this prompt without speculation, or get one plain answer of at least {n} tokens: later answers then show the speedup automatically.</source>
         <translation>Tandem 尚未在本机上见过此模型不使用推测解码的回答。点击“测量”以不使用推测解码运行此提示，或获得一个至少 {n} 个词元的普通回答：之后的回答会自动显示加速比。</translation>
     </message>
@@ -2282,10 +2286,6 @@ Compatible: {reason}</source>
     <message>
         <source>Measured: the same prompt without speculation decoded at {plain} tok/s on this machine; this answer at {spec} tok/s.</source>
         <translation>已测量：同一提示不使用推测解码时在本机上的解码速度为 {plain} tok/s；此回答为 {spec} tok/s。</translation>
-    </message>
-    <message>
-        <source>Per-round acceptance: grey = drafted, green = accepted</source>
-        <translation>每轮接受情况：灰色 = 草稿，绿色 = 已接受</translation>
     </message>
     <message>
         <source>Measuring…</source>

@@ -345,3 +345,21 @@ def test_a_calibration_resumes_from_what_it_measured(model_files: tuple[Path, Pa
     again = auto.calibrate(key, LoadRequest(model_path="m"), None, cands, load, partial=partial)
     assert loads == [False]  # only the plain engine: the candidate was not measured again
     assert again.choice.candidate == first.choice.candidate
+
+
+def test_llamacpp_classic_drafter_candidates_adapt_their_depth_per_round() -> None:
+    """Issue 24, item 3: llama.cpp's own control (``speculative.draft.p_min``) ends a round at the
+    drafter's first unsure token, so the depth follows the text up to the candidate's n_max."""
+    cands = auto.candidates("llama.cpp", "draft", ["ngram-mod"])
+    drafters = [c for c in cands if c.uses_drafter]
+    assert drafters and all(c.p_min == auto.DRAFT_P_MIN for c in drafters)
+    p = translate.plan(drafters[0].options("/d.gguf"))
+    assert p.settings["speculative.draft.p_min"] == auto.DRAFT_P_MIN
+    assert p.settings["speculative.draft.n_max"] == 4  # the most a round drafts
+    combo = translate.plan(replace(drafters[-1], tokens_per_round=8).options("/d.gguf"))
+    assert combo.types == ["DRAFT_SIMPLE", "NGRAM_MOD"]
+    assert combo.settings["speculative.draft.p_min"] == auto.DRAFT_P_MIN
+    # stored and read back as the same candidate; MLX and the trained drafters are left as they are
+    assert Candidate.from_json(drafters[0].to_json()) == drafters[0]
+    assert all(c.p_min is None for c in auto.candidates("mlx", "draft", []))
+    assert all(c.p_min is None for c in auto.candidates("llama.cpp", "mtp", ["ngram-mod"], 3))

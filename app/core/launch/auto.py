@@ -55,8 +55,16 @@ NGRAM_DEPTH = 64
 NGRAM_MIN_DRAFT = NGRAM_MOD_MIN_DRAFT
 #: New tokens per measured answer: enough for a decode rate, short enough for a < 30 s calibration.
 MAX_TOKENS = 40
-#: Bump when prompts, workloads or the rule change: older stored results are then not reused.
-FORMAT_VERSION = 2
+#: Bump when prompts, workloads, candidates or the rule change: older stored results are then not
+#: reused (3: llama.cpp's classic drafter candidates adapt their depth per round, ``p_min``).
+FORMAT_VERSION = 3
+#: A classic drafter's round on llama.cpp stops at the first drafted token the drafter gives less
+#: than this probability (``speculative.draft.p_min``; this llama.cpp's default is 0, a fixed depth).
+#: The depth then follows the text per round, up to the candidate's tokens per round: long where
+#: the drafter is sure (and is mostly accepted), short or none where it guesses (issue 24, item 3;
+#: 0.75 was llama-server's own default for years). On the embedded SmolLM2 drafting itself,
+#: rounds went from a fixed 8 to 0-4 drafted tokens.
+DRAFT_P_MIN = 0.75
 #: Progress steps per candidate: its load, five measured answers and a possible prose re-check (2).
 STEPS_PER_CANDIDATE = 8
 #: Unmeasured tokens generated right after each load (see :func:`_warm`).
@@ -121,6 +129,9 @@ class Candidate:
     tokens_per_round: int | None = None
     #: for a combination: the model-free method's tokens per round
     extra_tokens_per_round: int | None = None
+    #: llama.cpp's classic drafter: the depth adapts per round (``tokens_per_round`` is the most),
+    #: drafting stops at a token below this probability (:data:`DRAFT_P_MIN`)
+    p_min: float | None = None
 
     @property
     def uses_drafter(self) -> bool:
@@ -139,12 +150,14 @@ class Candidate:
         if self.method == "off":
             return SpeculationOptions()
         parts = self.method.split("+")
+        adapt = {"speculative.draft.p_min": self.p_min} if self.p_min is not None else {}
         if len(parts) == 1:
             return SpeculationOptions(
                 enabled=True,
                 method=self.method,
                 num_speculative_tokens=self.tokens_per_round,
                 draft_model_path=drafter_path if self.uses_drafter else None,
+                engine_native=adapt,
             )
         # two methods at once: llama.cpp's speculative.types takes a list (engine-native form)
         first, second = parts
@@ -153,6 +166,7 @@ class Candidate:
             "speculative.draft.mparams.path": drafter_path,
             "speculative.draft.n_max": self.tokens_per_round,
             f"speculative.{second.replace('-', '_')}.n_max": self.extra_tokens_per_round,
+            **adapt,
         }
         return SpeculationOptions(
             enabled=True,
@@ -166,11 +180,19 @@ class Candidate:
         out: dict[str, Any] = {"method": self.method, "tokens_per_round": self.tokens_per_round}
         if self.extra_tokens_per_round is not None:
             out["extra_tokens_per_round"] = self.extra_tokens_per_round
+        if self.p_min is not None:
+            out["p_min"] = self.p_min
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Candidate:
-        return cls(str(data["method"]), data.get("tokens_per_round"), data.get("extra_tokens_per_round"))
+        p_min = data.get("p_min")
+        return cls(
+            str(data["method"]),
+            data.get("tokens_per_round"),
+            data.get("extra_tokens_per_round"),
+            float(p_min) if p_min is not None else None,
+        )
 
 
 OFF = Candidate("off")
@@ -193,13 +215,16 @@ def candidates(
     (see :func:`_skip_reason`) to stay short.
     """
     out = [OFF]
+    # llama.cpp's own per-round depth control for a classic drafter (issue 24, item 3); the trained
+    # drafters run at their own depth, the n-gram methods draft what matched (n_min .. n_max)
+    p_min = DRAFT_P_MIN if engine == "llama.cpp" and drafter_method == "draft" else None
     if drafter_method == "mtp":
         out.append(Candidate("mtp", mtp_depth))
     elif drafter_method:
-        out += [Candidate(drafter_method, d) for d in (4, 8, 2)]  # 8 or 2 depending on 4
+        out += [Candidate(drafter_method, d, None, p_min) for d in (4, 8, 2)]  # 8 or 2 depending on 4
     out += [Candidate(m, NGRAM_DEPTH) for m in model_free]
     if drafter_method and model_free and engine in COMBINING_ENGINES:
-        out.append(Candidate(f"{drafter_method}+{model_free[0]}", None, NGRAM_DEPTH))
+        out.append(Candidate(f"{drafter_method}+{model_free[0]}", None, NGRAM_DEPTH, p_min))
     return out
 
 
