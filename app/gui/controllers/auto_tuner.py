@@ -302,11 +302,11 @@ class AutoTuner(QObject):
 
     def _on_measured(self, result: auto.CalibrationResult) -> None:
         self._result = result
-        self._partial = {}
         pick = self._pick
         if pick is None or pick.plan is None or pick.plan.key != result.key:
             self.calibrationFinished.emit(result)
-            return  # another model was loaded meanwhile
+            return  # another model was loaded meanwhile (its own partial measurements stay)
+        self._partial = {}
         chosen = result.choice
         measured = AutoPick(
             chosen.candidate.label, chosen.why, str(result.stored_path), True, chosen.candidate, pick.plan
