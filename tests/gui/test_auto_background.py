@@ -171,8 +171,14 @@ def test_the_strip_says_what_auto_runs_and_a_losing_choice_is_demoted(
     for ratio in (0.8, 1.1, 0.7):
         answer(ratio)
     assert reloads == [] and auto.load_demoted(plan.key) == {}  # two losses of three: kept
+    # the losing answer ends while the chat is still busy (a question waits): no reload mid-answer
+    busy = True
+    monkeypatch.setattr(w.auto_tuner, "_is_busy", lambda: busy)
     answer(0.6)
     assert auto.load_demoted(plan.key) == {prior: 0.75}  # kept across restarts
+    assert reloads == []
+    busy = False
+    w.auto_tuner.on_chat_busy(False)  # the chat is idle: now it switches
     assert len(reloads) == 1 and reloads[0] is choice  # reloaded with the next best: off
     stored = auto.load_result(plan.key)
     assert stored is not None and stored.choice.candidate == auto.OFF  # the next start too
