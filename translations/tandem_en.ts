@@ -49,10 +49,6 @@
     <context>
         <name>AutoPanel</name>
         <message>
-            <source>Not measured yet: Auto measures at launch, once the model is downloaded.</source>
-            <translation>Not measured yet: Auto measures at launch, once the model is downloaded.</translation>
-        </message>
-        <message>
             <source>Checking for a stored measurement…</source>
             <translation>Checking for a stored measurement…</translation>
         </message>
@@ -71,10 +67,6 @@
         <message>
             <source>Auto could not measure: {reason}</source>
             <translation>Auto could not measure: {reason}</translation>
-        </message>
-        <message>
-            <source>Not measured yet: will measure at launch (about {seconds} s).</source>
-            <translation>Not measured yet: will measure at launch (about {seconds} s).</translation>
         </message>
         <message>
             <source>The measurement was cancelled; nothing was stored.</source>
@@ -97,10 +89,6 @@
             <translation>Auto: measure and use what pays on this machine</translation>
         </message>
         <message>
-            <source>Auto compares speculation off with the drafter at a few depths and the engine's model-free methods on short fixed prompts, once per model, drafter, engine and machine, and keeps the fastest that is never slower on prose. Choosing a drafter or a model-free method yourself turns Auto off.</source>
-            <translation>Auto compares speculation off with the drafter at a few depths and the engine's model-free methods on short fixed prompts, once per model, drafter, engine and machine, and keeps the fastest that is never slower on prose. Choosing a drafter or a model-free method yourself turns Auto off.</translation>
-        </message>
-        <message>
             <source>Re-measure</source>
             <translation>Re-measure</translation>
         </message>
@@ -109,8 +97,43 @@
             <translation>Measure now</translation>
         </message>
         <message>
+            <source>Not measured yet: once the model is downloaded, Auto answers at once and measures in the background while you are idle.</source>
+            <translation>Not measured yet: once the model is downloaded, Auto answers at once and measures in the background while you are idle.</translation>
+        </message>
+        <message>
+            <source>Not measured yet: Auto answers with {config} at once and measures in the background while you are idle (about {seconds} s).</source>
+            <translation>Not measured yet: Auto answers with {config} at once and measures in the background while you are idle (about {seconds} s).</translation>
+        </message>
+        <message>
+            <source>Auto compares speculation off with the drafter at a few depths and the engine's model-free methods on short fixed prompts, once per model, drafter, engine and machine, and keeps the fastest that is never slower on prose. It measures in the background while you are idle and answers meanwhile with its best guess; a choice that loses on your answers is dropped. Choosing a drafter or a model-free method yourself turns Auto off.</source>
+            <translation>Auto compares speculation off with the drafter at a few depths and the engine's model-free methods on short fixed prompts, once per model, drafter, engine and machine, and keeps the fastest that is never slower on prose. It measures in the background while you are idle and answers meanwhile with its best guess; a choice that loses on your answers is dropped. Choosing a drafter or a model-free method yourself turns Auto off.</translation>
+        </message>
+        <message>
             <source>Cancel</source>
             <translation>Cancel</translation>
+        </message>
+    </context>
+    <context>
+        <name>AutoTuner</name>
+        <message>
+            <source>Auto: {config} (changed from {old}: {why})</source>
+            <translation>Auto: {config} (changed from {old}: {why})</translation>
+        </message>
+        <message>
+            <source>Auto: {config} while measuring</source>
+            <translation>Auto: {config} while measuring</translation>
+        </message>
+        <message>
+            <source>Nothing is measured on this machine yet, so Auto answers with the best guess for this model and measures which speculation pays while you are idle. A new message stops the measurement at once; Auto switches between answers, never during one.</source>
+            <translation>Nothing is measured on this machine yet, so Auto answers with the best guess for this model and measures which speculation pays while you are idle. A new message stops the measurement at once; Auto switches between answers, never during one.</translation>
+        </message>
+        <message>
+            <source>measured on this machine</source>
+            <translation>measured on this machine</translation>
+        </message>
+        <message>
+            <source>{ratio} vs plain on your answers</source>
+            <translation>{ratio} vs plain on your answers</translation>
         </message>
     </context>
     <context>
@@ -268,7 +291,7 @@
         <name>ChatController</name>
         <message>
             <source>New chat</source>
-            <extracomment>Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice</extracomment>
+            <extracomment>Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself (issue 24): no notice then</extracomment>
             <translation>New chat</translation>
         </message>
         <message>
@@ -625,7 +648,7 @@
         <name>EngineLoader</name>
         <message>
             <source>Locating model files</source>
-            <extracomment>Calibration progress reaches the load bar as "&lt;AUTO_MARK&gt;&lt;percent&gt; &lt;message&gt;" (see :func:`calibration_progress`), so the bar can show the fraction. The one name the stats strip and the status bar give an Auto launch.</extracomment>
+            <extracomment>The one name the stats strip and the status bar give an Auto launch.</extracomment>
             <translation>Locating model files</translation>
         </message>
         <message>
@@ -1445,10 +1468,6 @@ Compatible: {reason}</translation>
             <translation>Model unloaded; its memory is freed.</translation>
         </message>
         <message>
-            <source>Auto is measuring which speculation pays on this machine; the chat is ready after it: {step}</source>
-            <translation>Auto is measuring which speculation pays on this machine; the chat is ready after it: {step}</translation>
-        </message>
-        <message>
             <source>Loading cancelled</source>
             <translation>Loading cancelled</translation>
         </message>
@@ -2226,6 +2245,10 @@ Compatible: {reason}</translation>
             <translation>Speculation</translation>
         </message>
         <message>
+            <source>Depth (drafted)</source>
+            <translation>Depth (drafted)</translation>
+        </message>
+        <message>
             <source>off</source>
             <translation>off</translation>
         </message>
@@ -2248,10 +2271,6 @@ Compatible: {reason}</translation>
         <message>
             <source>Round</source>
             <translation>Round</translation>
-        </message>
-        <message>
-            <source>Drafted</source>
-            <translation>Drafted</translation>
         </message>
         <message>
             <source>Accepted</source>
@@ -2342,12 +2361,12 @@ Compatible: {reason}</translation>
             <translation>Measured: the same prompt without speculation decoded at {plain} tok/s on this machine; this answer at {spec} tok/s.</translation>
         </message>
         <message>
-            <source>Per-round acceptance: grey = drafted, green = accepted</source>
-            <translation>Per-round acceptance: grey = drafted, green = accepted</translation>
-        </message>
-        <message>
             <source>from {source}</source>
             <translation>from {source}</translation>
+        </message>
+        <message>
+            <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
+            <translation>Per round: bar height = the depth drafted in that round, green = accepted</translation>
         </message>
         <message>
             <source>Measuring…</source>
@@ -2382,6 +2401,7 @@ Compatible: {reason}</translation>
         <name>VerifyDialog</name>
         <message>
             <source>The check could not run</source>
+            <extracomment>the prompts done so far in a running check, shown as they come</extracomment>
             <translation>The check could not run</translation>
         </message>
         <message>

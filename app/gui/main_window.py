@@ -34,15 +34,16 @@ from app.core import settings as settings_mod
 from app.core.catalog import listed
 from app.core.chat import AnswerStats, ChatStore
 from app.core.engines import capability
-from app.core.launch.plan import DEFAULT_MODEL
+from app.core.launch.plan import DEFAULT_MODEL, load_engine
 from app.core.registry import AnySpec, Family, Registry
 from app.core.settings import Settings
 from app.core.units import human_bytes
 from app.gui import icons
 from app.gui.cache_bridge import CacheBridge, Role
+from app.gui.controllers.auto_tuner import AutoTuner
 from app.gui.controllers.chat import ChatController, to_sampling
 from app.gui.controllers.downloads import DownloadRequest, DownloadService
-from app.gui.controllers.engine_loader import Loader, calibration_progress
+from app.gui.controllers.engine_loader import Loader
 from app.gui.controllers.launch import LaunchCoordinator
 from app.gui.controllers.measure import plain_engine
 from app.gui.controllers.server import ServerController
@@ -270,12 +271,28 @@ class MainWindow(QMainWindow):
             self._loader_kwargs,
             self,
         )
+        # Auto measures in the background while the chat is idle (issue 24)
+        self.auto_tuner = AutoTuner(
+            self.engine,
+            # the local server answers other programs on the loaded engine: Auto does not measure
+            # while it serves (it cannot see a request coming)
+            lambda: self.chat.generating or self.chat.measuring or self.server_controller.running,
+            self._loader_kwargs.get("loader", load_engine),
+            self.chat.baselines,
+            self,
+        )
 
     def _wire(self, settings: Settings) -> None:
         """Signals between pages, controllers, the engine host and the window."""
         self.launcher.loadStarted.connect(self._on_load_started)
         self.chat.autoOffRequested.connect(self.launcher.switch_auto_off)
         self.chat.remeasureRequested.connect(self.launcher.remeasure)
+        self.chat.generatingChanged.connect(self.auto_tuner.on_chat_busy)
+        self.chat.answerFinished.connect(self.auto_tuner.on_answer)
+        self.chat.auto_demotes = True  # the tuner demotes a losing choice itself
+        self.auto_tuner.changed.connect(self._update_status)
+        self.auto_tuner.switchRequested.connect(self.launcher.reload_auto)
+        self.server_controller.stateChanged.connect(self.auto_tuner.on_chat_busy)
         # "Measure" (issue 15): a plain engine of the loaded model, through the one launch path
         self.chat.enable_measure(
             self.ops, functools.partial(plain_engine, self.registry, self.cache, **self._loader_kwargs)
@@ -390,9 +407,12 @@ class MainWindow(QMainWindow):
             self.status_model.setText(self.tr("Model: {name}").format(name=info.label))
             self.status_engine.setText(self.tr("Engine: {name}").format(name=info.engine))
             spec = info.speculation
+            if info.auto is not None and self.auto_tuner.pick is not None:
+                spec = self.auto_tuner.text()  # what Auto runs, and whether it still measures
             self.status_spec.setText(
                 self.tr("Speculation: {mode}").format(mode=spec) if spec else self.tr("Speculation: off")
             )
+            self.status_spec.setToolTip(self.auto_tuner.tooltip() if info.auto is not None else "")
         else:
             self.status_model.setText(self.tr("No model loaded"))
             self.status_engine.setText("")
@@ -445,6 +465,12 @@ class MainWindow(QMainWindow):
         dlg = LaunchDialog(family, spec, quant, self.cache, self.settings, self, ops=self.ops)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dlg.accepted.connect(lambda: self.launch(dlg.choice()))
+        # the dialog's Re-measure and Auto's background measurement never run at once; what the
+        # dialog measured for the loaded launch is what Auto uses (issue 24)
+        tuner = self.auto_tuner
+        dlg.auto_panel.stateChanged.connect(lambda state: tuner.hold(state == "measuring"))
+        dlg.auto_panel.measured.connect(tuner.adopt)
+        dlg.destroyed.connect(lambda: tuner.hold(False))
         dlg.open()
         self.launchDialogOpened.emit(dlg)
 
@@ -465,7 +491,7 @@ class MainWindow(QMainWindow):
 
     def _on_load_started(self, family: str) -> None:
         self.load_label.setText(self.tr("Loading {name}…").format(name=family))
-        self.load_progress.setRange(0, 0)  # busy until a step reports a fraction (Auto's measuring)
+        self.load_progress.setRange(0, 0)  # busy: a load reports steps, not fractions
         self.load_bar.show()
         self._update_status()
         self.nav.setCurrentRow(PAGE_CHAT)
@@ -491,16 +517,7 @@ class MainWindow(QMainWindow):
         self.load_cancel.setEnabled(False)
 
     def _on_load_progress(self, message: str) -> None:
-        measuring = calibration_progress(message)  # Auto measures before loading (issue 15)
-        if measuring is not None:
-            fraction, step = measuring
-            self.load_progress.setRange(0, 100)
-            self.load_progress.setValue(round(fraction * 100))
-            text = self.tr(
-                "Auto is measuring which speculation pays on this machine; the chat is ready after it: {step}"
-            )
-            self.load_label.setText(text.format(step=step))
-            return
+        # Auto no longer measures during a load (issue 24): it measures in the background
         self.load_progress.setRange(0, 0)
         self.load_label.setText(self.tr("Loading: {step}").format(step=message))
 
@@ -674,6 +691,7 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Stop every worker: generation, the engine thread, downloads, tasks and timers."""
         self._memory_timer.stop()
+        self.auto_tuner.shutdown()
         self.chat.shutdown()
         self.server_controller.shutdown()
         self.downloads_model.stop()

@@ -28,6 +28,8 @@ from PySide6.QtCore import QObject, Signal
 from app.core.chat.context import fit_history
 from app.core.engines.base import CancelToken, ChatMessage, Engine, Event, Sampling, TokenCounter
 from app.core.engines.worker import LoadCancelled, LoadProgress
+from app.core.launch import auto
+from app.core.launch.plan import AutoLaunch
 from app.core.settings import LastLaunch
 
 log = logging.getLogger(__name__)
@@ -35,11 +37,18 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class AutoPick:
-    """What Auto chose for a launch: the candidate's label, why, and where the measurement is."""
+    """What Auto chose for a launch: the candidate's label, why, and where the measurement is.
+
+    ``measured`` is False while Auto runs its prior (nothing measured here yet, issue 24): the
+    launch did not wait, and :class:`~app.gui.controllers.auto_tuner.AutoTuner` measures in the
+    background from ``plan``."""
 
     label: str
     why: str = ""
     stored: str = ""
+    measured: bool = True
+    candidate: auto.Candidate | None = None
+    plan: AutoLaunch | None = None
 
 
 @dataclass
@@ -65,8 +74,6 @@ class ModelInfo:
     endpoint: str = ""
     server_kind: str = ""
     remote_model: str = ""
-    #: Auto measured during this load (no stored calibration was found)
-    auto_measured_now: bool = False
     auto: AutoPick | None = None
     #: the model's label (the job's), set when published
     label: str = ""

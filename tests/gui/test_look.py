@@ -89,11 +89,10 @@ def _has_ink(image: QImage) -> bool:
     )
 
 
-def test_autos_long_measuring_line_wraps_instead_of_widening_the_chat(make_window: Any, qtbot: Any) -> None:
-    """Auto's measuring line is longer than the bar at the default window size (seen on a first
-    start under Xvfb): it was cut off at the progress bar and pushed the conversations splitter."""
-    from app.gui.controllers.engine_loader import AUTO_MARK
-
+def test_a_long_load_line_wraps_instead_of_widening_the_chat(make_window: Any, qtbot: Any) -> None:
+    """A load line longer than the bar at the default window size (Auto's old measuring line, seen
+    on a first start under Xvfb) was cut off at the progress bar and pushed the conversations
+    splitter."""
     w = make_window()
     w.resize(1200, 780)
     w.show()
@@ -102,7 +101,7 @@ def test_autos_long_measuring_line_wraps_instead_of_widening_the_chat(make_windo
     before = page.conversations_panel.width()
     bar = w.load_bar
     bar.show()
-    w._on_load_progress(f"{AUTO_MARK}0.56 ngram-mod 64/round: repeat request, spec-off run 2 of 3")
+    w._on_load_progress("ngram-mod 64/round: " + "a long step of the load, said in full " * 4)
     qtbot.wait(50)  # one layout pass
     label = bar.label
     assert "ngram-mod 64/round" in label.text()

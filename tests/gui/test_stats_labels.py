@@ -33,7 +33,7 @@ def test_dialog_labels_and_emitted_column(qtbot: Any) -> None:
     table = dlg.findChild(QTableWidget)
     assert table is not None
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
-    assert headers == ["Round", "Drafted", "Accepted", "Emitted"]
+    assert headers == ["Round", "Depth (drafted)", "Accepted", "Emitted"]  # per round, issue 24
     assert [table.item(r, 3).text() for r in range(table.rowCount())] == ["1", "3", "3"]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -266,3 +267,99 @@ def test_stored_ratios_choose_exactly_as_measured(model_files: tuple[Path, Path]
     back = auto.load_result(key)
     assert back is not None and back.choice.candidate == DRAFT4
     assert back.to_json()["chosen"] == result.to_json()["chosen"]
+
+
+# --- issue 24: the prior, demotions, a calibration that resumes ---------------------------------
+def test_prior_is_a_trained_drafter_else_the_model_free_method_else_off() -> None:
+    llama = auto.candidates("llama.cpp", None, ["ngram-mod"])
+    assert auto.prior(llama) == Candidate("ngram-mod", auto.NGRAM_DEPTH)
+    mtp = auto.candidates("llama.cpp", "mtp", ["ngram-mod"], 3)
+    assert auto.prior(mtp) == Candidate("mtp", 3)
+    # a classic drafter can lose on a CPU: it waits for the measurement, ngram-mod runs meanwhile
+    classic = auto.candidates("llama.cpp", "draft", ["ngram-mod"])
+    assert auto.prior(classic) == Candidate("ngram-mod", auto.NGRAM_DEPTH)
+    assert auto.prior(auto.candidates("mlx", None, [])) == auto.OFF
+    # what lost on the user's answers is skipped
+    assert auto.prior(mtp, [Candidate("mtp", 3)]) == Candidate("ngram-mod", auto.NGRAM_DEPTH)
+    assert auto.prior(llama, [Candidate("ngram-mod", auto.NGRAM_DEPTH)]) == auto.OFF
+
+
+def test_a_demoted_configuration_is_never_chosen() -> None:
+    ngram = Candidate("ngram-mod", auto.NGRAM_DEPTH)
+    ms = base(m(Candidate("draft", 4), 1.0, 1.1, 1.1), m(ngram, 1.0, 1.5, 3.0))
+    assert auto.choose(ms).candidate == ngram
+    choice = auto.choose(ms, {ngram: 0.8})
+    assert choice.candidate == Candidate("draft", 4)
+    assert ("ngram-mod 64/round", "demoted: 0.80x vs plain on real answers") in choice.verdicts
+    assert auto.choose(ms, {ngram: 0.8, Candidate("draft", 4): 0.9}).candidate == auto.OFF
+
+
+def test_demotions_are_kept_beside_the_calibration(model_files: tuple[Path, Path]) -> None:
+    key = _key(*model_files)
+    result = _result(key)
+    auto.store_result(result)
+    best = result.choice.candidate
+    assert best != auto.OFF
+    assert auto.store_demoted(key, best, 0.7) == {best: 0.7}
+    loaded = auto.load_result(key)
+    assert loaded is not None and loaded.demoted == {best: 0.7}
+    assert loaded.choice.candidate != best
+    auto.forget(key)
+    assert auto.load_result(key) is None and auto.load_demoted(key) == {}
+
+
+class _Steady:
+    """A fake engine: ``tps`` tokens/s, 20 tokens per answer."""
+
+    spec_kind: str | None = None
+
+    def __init__(self, tps: float) -> None:
+        self.tps = tps
+
+    def generate(self, messages: Any, sampling: Any, cancel: Any = None, **_kw: Any) -> Any:
+        from app.core.engines.base import Finished, TextDelta
+
+        for _ in range(20):
+            yield TextDelta("x", 1, False)
+        yield Finished("stop", 5, 20, 1.0, 20 / self.tps * 1000.0, 0, 0)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_calibration_resumes_from_what_it_measured(model_files: tuple[Path, Path]) -> None:
+    key = _key(*model_files)
+    cands = auto.candidates("llama.cpp", None, ["ngram-mod"])
+    loads: list[bool] = []
+
+    def load(req: LoadRequest) -> Any:
+        loads.append(req.speculation.enabled)
+        return _Steady(120.0 if req.speculation.enabled else 100.0)
+
+    partial: dict[Candidate, Measurement] = {}
+    first = auto.calibrate(key, LoadRequest(model_path="m"), None, cands, load, partial=partial)
+    assert first.choice.candidate == Candidate("ngram-mod", auto.NGRAM_DEPTH)
+    assert list(partial) == [Candidate("ngram-mod", auto.NGRAM_DEPTH)]
+    assert first.measurements[1].details["prose"]["off_tokens"] == 20  # the plain runs' length
+    loads.clear()
+    again = auto.calibrate(key, LoadRequest(model_path="m"), None, cands, load, partial=partial)
+    assert loads == [False]  # only the plain engine: the candidate was not measured again
+    assert again.choice.candidate == first.choice.candidate
+
+
+def test_llamacpp_classic_drafter_candidates_adapt_their_depth_per_round() -> None:
+    """Issue 24, item 3: llama.cpp's own control (``speculative.draft.p_min``) ends a round at the
+    drafter's first unsure token, so the depth follows the text up to the candidate's n_max."""
+    cands = auto.candidates("llama.cpp", "draft", ["ngram-mod"])
+    drafters = [c for c in cands if c.uses_drafter]
+    assert drafters and all(c.p_min == auto.DRAFT_P_MIN for c in drafters)
+    p = translate.plan(drafters[0].options("/d.gguf"))
+    assert p.settings["speculative.draft.p_min"] == auto.DRAFT_P_MIN
+    assert p.settings["speculative.draft.n_max"] == 4  # the most a round drafts
+    combo = translate.plan(replace(drafters[-1], tokens_per_round=8).options("/d.gguf"))
+    assert combo.types == ["DRAFT_SIMPLE", "NGRAM_MOD"]
+    assert combo.settings["speculative.draft.p_min"] == auto.DRAFT_P_MIN
+    # stored and read back as the same candidate; MLX and the trained drafters are left as they are
+    assert Candidate.from_json(drafters[0].to_json()) == drafters[0]
+    assert all(c.p_min is None for c in auto.candidates("mlx", "draft", []))
+    assert all(c.p_min is None for c in auto.candidates("llama.cpp", "mtp", ["ngram-mod"], 3))

@@ -16,7 +16,12 @@ The pieces, each usable on its own:
   mean beats off (1.0); otherwise off. It says why in one line.
 * :class:`CalibrationKey` / :func:`load_result` / :func:`store_result` keep results in the user data
   dir, keyed by model file, drafter file, engine, engine version, threads and machine: a change in
-  any of them means "not measured here" and the next Auto launch measures again.
+  any of them means "not measured here" and the next Auto launch measures again (in the
+  background, issue 24: the launch never waits for it).
+* :func:`prior` is what Auto runs before anything was measured here: a trained drafter of the pair
+  (assistant / MTP / EAGLE-3 / DFlash), else the engine's model-free method, else off.
+* :func:`store_demoted` / :func:`load_demoted` keep the configurations that lost on the user's real
+  answers (against this machine's plain speed); :func:`choose` and :func:`prior` skip them.
 """
 
 from __future__ import annotations
@@ -50,8 +55,16 @@ NGRAM_DEPTH = 64
 NGRAM_MIN_DRAFT = NGRAM_MOD_MIN_DRAFT
 #: New tokens per measured answer: enough for a decode rate, short enough for a < 30 s calibration.
 MAX_TOKENS = 40
-#: Bump when prompts, workloads or the rule change: older stored results are then not reused.
-FORMAT_VERSION = 2
+#: Bump when prompts, workloads, candidates or the rule change: older stored results are then not
+#: reused (3: llama.cpp's classic drafter candidates adapt their depth per round, ``p_min``).
+FORMAT_VERSION = 3
+#: A classic drafter's round on llama.cpp stops at the first drafted token the drafter gives less
+#: than this probability (``speculative.draft.p_min``; this llama.cpp's default is 0, a fixed depth).
+#: The depth then follows the text per round, up to the candidate's tokens per round: long where
+#: the drafter is sure (and is mostly accepted), short or none where it guesses (issue 24, item 3;
+#: 0.75 was llama-server's own default for years). On the embedded SmolLM2 drafting itself,
+#: rounds went from a fixed 8 to 0-4 drafted tokens.
+DRAFT_P_MIN = 0.75
 #: Progress steps per candidate: its load, five measured answers and a possible prose re-check (2).
 STEPS_PER_CANDIDATE = 8
 #: Unmeasured tokens generated right after each load (see :func:`_warm`).
@@ -116,6 +129,9 @@ class Candidate:
     tokens_per_round: int | None = None
     #: for a combination: the model-free method's tokens per round
     extra_tokens_per_round: int | None = None
+    #: llama.cpp's classic drafter: the depth adapts per round (``tokens_per_round`` is the most),
+    #: drafting stops at a token below this probability (:data:`DRAFT_P_MIN`)
+    p_min: float | None = None
 
     @property
     def uses_drafter(self) -> bool:
@@ -134,12 +150,14 @@ class Candidate:
         if self.method == "off":
             return SpeculationOptions()
         parts = self.method.split("+")
+        adapt = {"speculative.draft.p_min": self.p_min} if self.p_min is not None else {}
         if len(parts) == 1:
             return SpeculationOptions(
                 enabled=True,
                 method=self.method,
                 num_speculative_tokens=self.tokens_per_round,
                 draft_model_path=drafter_path if self.uses_drafter else None,
+                engine_native=adapt,
             )
         # two methods at once: llama.cpp's speculative.types takes a list (engine-native form)
         first, second = parts
@@ -148,6 +166,7 @@ class Candidate:
             "speculative.draft.mparams.path": drafter_path,
             "speculative.draft.n_max": self.tokens_per_round,
             f"speculative.{second.replace('-', '_')}.n_max": self.extra_tokens_per_round,
+            **adapt,
         }
         return SpeculationOptions(
             enabled=True,
@@ -161,11 +180,19 @@ class Candidate:
         out: dict[str, Any] = {"method": self.method, "tokens_per_round": self.tokens_per_round}
         if self.extra_tokens_per_round is not None:
             out["extra_tokens_per_round"] = self.extra_tokens_per_round
+        if self.p_min is not None:
+            out["p_min"] = self.p_min
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Candidate:
-        return cls(str(data["method"]), data.get("tokens_per_round"), data.get("extra_tokens_per_round"))
+        p_min = data.get("p_min")
+        return cls(
+            str(data["method"]),
+            data.get("tokens_per_round"),
+            data.get("extra_tokens_per_round"),
+            float(p_min) if p_min is not None else None,
+        )
 
 
 OFF = Candidate("off")
@@ -188,13 +215,16 @@ def candidates(
     (see :func:`_skip_reason`) to stay short.
     """
     out = [OFF]
+    # llama.cpp's own per-round depth control for a classic drafter (issue 24, item 3); the trained
+    # drafters run at their own depth, the n-gram methods draft what matched (n_min .. n_max)
+    p_min = DRAFT_P_MIN if engine == "llama.cpp" and drafter_method == "draft" else None
     if drafter_method == "mtp":
         out.append(Candidate("mtp", mtp_depth))
     elif drafter_method:
-        out += [Candidate(drafter_method, d) for d in (4, 8, 2)]  # 8 or 2 depending on 4
+        out += [Candidate(drafter_method, d, None, p_min) for d in (4, 8, 2)]  # 8 or 2 depending on 4
     out += [Candidate(m, NGRAM_DEPTH) for m in model_free]
     if drafter_method and model_free and engine in COMBINING_ENGINES:
-        out.append(Candidate(f"{drafter_method}+{model_free[0]}", None, NGRAM_DEPTH))
+        out.append(Candidate(f"{drafter_method}+{model_free[0]}", None, NGRAM_DEPTH, p_min))
     return out
 
 
@@ -225,6 +255,31 @@ def _skip_reason(cand: Candidate, done: Sequence[Measurement]) -> str | None:
         if cand.tokens_per_round == 2 and _qualifies(four):
             return "4 per round qualified, so 8 was tried instead"
     return None
+
+
+#: Drafters trained for their target (an assistant, MTP heads, EAGLE-3, DFlash): Auto starts with
+#: one before measuring. A classic small drafter can lose to plain decoding on a CPU, so it waits
+#: for the measurement like the rest.
+TRAINED_DRAFTERS = frozenset({"mtp", "eagle3", "dflash"})
+
+
+def prior(cands: Sequence[Candidate], demoted: Sequence[Candidate] = ()) -> Candidate:
+    """What Auto runs before the calibration of ``cands`` is stored (issue 24: answer at once).
+
+    The pair's trained drafter where there is one (assistant / built-in MTP / EAGLE-3 / DFlash, at
+    its default depth), else the engine's model-free method (ngram-mod drafts only where the text
+    repeats, so it costs little when it cannot help), else off. ``demoted`` configurations (they
+    lost on the user's answers) are skipped. The prior is always one of ``cands``, so the
+    measurement compares it with the rest.
+    """
+    usable = [c for c in cands if c.method != "off" and "+" not in c.method and c not in demoted]
+    for c in usable:
+        if c.uses_drafter and c.method in TRAINED_DRAFTERS:
+            return c
+    for c in usable:
+        if not c.uses_drafter:
+            return c
+    return OFF
 
 
 def auto_model_free(engine: str) -> list[str]:
@@ -293,15 +348,24 @@ def _summary(m: Measurement) -> str:
     return text + f", {ratio_text(r.get('repeat'))} on repeats"
 
 
-def choose(measurements: Sequence[Measurement]) -> Choice:
-    """The rule. Ties go to the earlier candidate (off first, then simpler configurations)."""
+def choose(measurements: Sequence[Measurement], demoted: dict[Candidate, float] | None = None) -> Choice:
+    """The rule. Ties go to the earlier candidate (off first, then simpler configurations).
+
+    ``demoted``: configurations that lost on the user's real answers (candidate -> their speed
+    against plain decoding); they are never chosen, whatever the short measurement said.
+    """
+    demoted = demoted or {}
     best: Measurement | None = None
     verdicts: list[tuple[str, str]] = []
     for m in measurements:
         if m.candidate.method == "off":
             continue
         prose, mean = m.ratios.get("prose"), m.mean
-        if prose is None or mean is None:
+        if m.candidate in demoted:
+            verdicts.append(
+                (m.candidate.label, f"demoted: {ratio_text(demoted[m.candidate])} vs plain on real answers")
+            )
+        elif prose is None or mean is None:
             verdicts.append((m.candidate.label, "not measured"))
         elif prose < PROSE_FLOOR:
             verdicts.append((m.candidate.label, f"excluded: {prose:.2f}x on prose is below {PROSE_FLOOR}x"))
@@ -313,7 +377,7 @@ def choose(measurements: Sequence[Measurement]) -> Choice:
                 best = m
     parts = []
     for m in measurements:
-        if m.candidate.method == "off":
+        if m.candidate.method == "off" or m.candidate in demoted:
             continue
         used = best is not None and m is best
         parts.append(f"{m.candidate.label}: {_summary(m)}{'' if used else ', not used'}")
@@ -409,10 +473,12 @@ class CalibrationResult:
     seconds: float
     measured_at: float = field(default_factory=time.time)
     stored_path: str | None = None
+    #: configurations that lost on the user's answers (:func:`load_demoted`), never chosen
+    demoted: dict[Candidate, float] = field(default_factory=dict)
 
     @property
     def choice(self) -> Choice:
-        return choose(self.measurements)
+        return choose(self.measurements, self.demoted)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -457,10 +523,46 @@ def load_result(key: CalibrationKey) -> CalibrationResult | None:
             return None  # a digest collision or an edited file: not this launch's measurement
         measurements = [Measurement(OFF)] + [Measurement.from_json(c) for c in data["candidates"]]
         return CalibrationResult(
-            key, measurements, float(data.get("seconds", 0.0)), float(data.get("measured_at", 0.0)), str(path)
+            key,
+            measurements,
+            float(data.get("seconds", 0.0)),
+            float(data.get("measured_at", 0.0)),
+            str(path),
+            load_demoted(key),
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def demoted_path(key: CalibrationKey) -> Path:
+    return store_dir() / f"{key.digest}.demoted.json"
+
+
+def load_demoted(key: CalibrationKey) -> dict[Candidate, float]:
+    """The configurations of ``key`` that lost on the user's real answers (candidate -> ratio)."""
+    try:
+        data = json.loads(demoted_path(key).read_text("utf-8"))
+        return {Candidate.from_json(d): float(d["ratio"]) for d in data["demoted"]}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def store_demoted(key: CalibrationKey, candidate: Candidate, ratio: float) -> dict[Candidate, float]:
+    """Remember that ``candidate`` lost on real answers (``ratio`` against plain decoding); kept
+    beside the calibration, so the next start skips it too. Returns every demotion of ``key``."""
+    demoted = {**load_demoted(key), candidate: ratio}
+    path = demoted_path(key)
+    tmp = path.with_suffix(".tmp")
+    rows = [{**c.to_json(), "ratio": round(r, 3)} for c, r in demoted.items()]
+    tmp.write_text(json.dumps({"key": key.to_json(), "demoted": rows}, indent=1), "utf-8")
+    tmp.replace(path)
+    return demoted
+
+
+def forget(key: CalibrationKey) -> None:
+    """Drop the stored calibration and demotions of ``key`` (the next Auto start measures again)."""
+    result_path(key).unlink(missing_ok=True)
+    demoted_path(key).unlink(missing_ok=True)
 
 
 # --- measuring ----------------------------------------------------------------------------------
@@ -487,6 +589,7 @@ def _detail(off: Answer, on: Answer) -> dict[str, Any]:
     off_tps, on_tps = off.decode_tps, on.decode_tps
     return {
         "off_tps": None if off_tps is None else round(off_tps, 2),
+        "off_tokens": off.completion_tokens,
         "on_tps": None if on_tps is None else round(on_tps, 2),
         "tokens": on.completion_tokens,
         "acceptance": round(on.accepted_total / on.drafted_total, 3) if on.drafted_total else None,
@@ -540,8 +643,14 @@ def calibrate(
     cancel: CancelToken | None = None,
     progress: Progress | None = None,
     max_tokens: int | None = None,
+    partial: dict[Candidate, Measurement] | None = None,
 ) -> CalibrationResult:
     """Measure the candidates against off; nothing is stored here (see :func:`store_result`).
+
+    ``partial`` lets a cancelled calibration resume (issue 24: Auto measures while the user is
+    idle and stops for each message): every candidate measured is put there as soon as it is, and
+    one already there is not measured again (its off/on pairs were measured together, so they
+    stay comparable).
 
     ``base`` is the launch's request (model, context, threads, template); each candidate's request
     is ``base`` with that candidate's speculation. ``load`` builds an engine from a request (the
@@ -580,6 +689,14 @@ def calibrate(
             if skip:
                 done += STEPS_PER_CANDIDATE
                 continue
+            known = partial.get(cand) if partial is not None else None
+            if known is not None:  # measured before a cancel: reused
+                measurements.append(known)
+                if cand.uses_drafter and "+" not in cand.method:
+                    drafter_kind = known.details.get("engine_kind") or drafter_kind
+                done += STEPS_PER_CANDIDATE
+                continue
+            asked = cand
             if "+" in cand.method:  # the combination runs the best drafter depth
                 best = _best_drafter(measurements)
                 assert best is not None
@@ -595,7 +712,10 @@ def calibrate(
             except EngineError as exc:  # this configuration cannot run here: say so, try the rest
                 if cancel.cancelled:
                     raise CalibrationCancelled() from exc
-                measurements.append(Measurement(cand, dict.fromkeys(WORKLOADS), {"error": str(exc)}))
+                failed = Measurement(cand, dict.fromkeys(WORKLOADS), {"error": str(exc)})
+                measurements.append(failed)
+                if partial is not None:
+                    partial[asked] = failed
                 done += STEPS_PER_CANDIDATE - 1
                 continue
             try:
@@ -641,13 +761,17 @@ def calibrate(
             if prose_again is not None:
                 prose_detail["pairs"] = [None if r is None else round(r, 3) for r in prose_pairs]
                 prose_detail["again"] = prose_again
-            measurements.append(
-                Measurement(
-                    cand,
-                    ratios,
-                    {"prose": prose_detail, "code": _detail(off_code, on_code), "repeat": repeat_detail},
-                )
-            )
+            details: dict[str, Any] = {
+                "prose": prose_detail,
+                "code": _detail(off_code, on_code),
+                "repeat": repeat_detail,
+            }
+            if cand.uses_drafter and "+" not in cand.method and drafter_kind:
+                details["engine_kind"] = drafter_kind
+            measured = Measurement(cand, ratios, details)
+            measurements.append(measured)
+            if partial is not None:
+                partial[asked] = measured
     finally:
         off_engine.close()
     if cancel.cancelled:

@@ -72,7 +72,7 @@ class LaunchChoice:
     sampling: Sampling = field(default_factory=Sampling)
     #: (role, quantization) pairs not downloaded yet; the GUI queues them before loading.
     downloads: list[tuple[str, str | None]] = field(default_factory=list)
-    #: Auto (issue 15): the speculation is the stored (or measured at launch) calibration's choice;
+    #: Auto (issue 15): the speculation is the stored calibration's choice, else its prior (issue 24);
     #: ``speculation`` then only says which drafter Auto may try (``draft_quantization`` of the
     #: declared drafter, or ``draft_model_path`` of a found one) and is otherwise off.
     auto: bool = False
@@ -155,6 +155,10 @@ class AutoLaunch:
     def request(self, chosen: auto.Candidate) -> LoadRequest:
         """The load request of Auto's choice."""
         return replace(self.base, speculation=chosen.options(self.drafter_path))
+
+    def prior(self, demoted: dict[auto.Candidate, float] | None = None) -> auto.Candidate:
+        """What this launch runs before anything is measured here (:func:`auto.prior`)."""
+        return auto.prior(self.candidates, tuple(demoted or ()))
 
 
 #: Seconds per measured step (a load or a 40-token answer) of a model of about 1B parameters on a

@@ -122,6 +122,8 @@ class ChatController(QObject):
         #: speedups of this load's answers (message id -> ratio), for Auto's loss notice
         self._speedups: dict[int, float] = {}
         self._auto_warned = False
+        #: the Auto tuner demotes a losing choice by itself (issue 24): no notice then
+        self.auto_demotes = False
         self._registry: Registry | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(FLUSH_INTERVAL_MS)
@@ -227,7 +229,7 @@ class ChatController(QObject):
         if self._busy_here():
             return
         if not self.engine.is_loaded:
-            if self.engine.busy:  # a load (or Auto's measuring) is under way: the message waits
+            if self.engine.busy:  # a load is under way: the message waits
                 error = GenerationError(
                     QCoreApplication.translate("ChatController", "The model is still loading."),
                     QCoreApplication.translate(
@@ -545,7 +547,7 @@ class ChatController(QObject):
         loaded = self.engine.info.label if self.engine.info is not None else None
         if chosen is None or ratio is None or info.label != loaded:
             return
-        if chosen.label == "off":  # Auto chose plain decoding: nothing to lose
+        if chosen.label == "off" or self.auto_demotes:  # plain decoding, or the tuner handles it
             return
         self._speedups[message_id] = ratio
         recent = list(self._speedups.values())[-AUTO_WINDOW:]

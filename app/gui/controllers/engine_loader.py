@@ -17,7 +17,6 @@ from PySide6.QtCore import QCoreApplication
 
 from app.core.engines.base import Engine, LoadRequest, Sampling
 from app.core.engines.remote.engine import RemoteEngine
-from app.core.engines.worker import LoadCancelled, LoadProgress, cancel_of
 from app.core.launch import auto
 from app.core.launch.plan import LaunchChoice, fit_context, load_engine, plan_auto, plan_launch, plan_remote
 from app.core.measure.baselines import baseline_key
@@ -25,16 +24,11 @@ from app.core.registry import Registry
 from app.core.settings import LastLaunch, SamplingDefaults
 from app.core.speculative import DRAFTER_METHODS, SpeculationOptions
 from app.gui.cache_bridge import CacheBridge
-from app.gui.views.auto_panel import calibration_step_text
 from app.gui.views.remote_tab import remember
 from app.gui.workers import AutoPick, LoadJob, ModelInfo
 
 Loader = Callable[[str, LoadRequest, Callable[[str], None]], Engine]
 
-
-#: Calibration progress reaches the load bar as "<AUTO_MARK><percent> <message>" (see
-#: :func:`calibration_progress`), so the bar can show the fraction.
-AUTO_MARK = "\u2063auto:"
 
 #: The one name the stats strip and the status bar give an Auto launch.
 AUTO_LABEL = "Auto"
@@ -43,17 +37,6 @@ AUTO_LABEL = "Auto"
 def auto_label(chosen: auto.Candidate) -> str:
     """What the stats strip names: "Auto: ngram-mod 64/round", "Auto: off"."""
     return f"{AUTO_LABEL}: {chosen.label}"
-
-
-def calibration_progress(message: str) -> tuple[float, str] | None:
-    """(fraction, text) of a load-progress message that reports the calibration, else None."""
-    if not message.startswith(AUTO_MARK):
-        return None
-    head, _, text = message[len(AUTO_MARK) :].partition(" ")
-    try:
-        return float(head), text
-    except ValueError:
-        return None
 
 
 def speculation_label(choice: LaunchChoice) -> str:
@@ -171,7 +154,7 @@ def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_eng
     def run(progress: Callable[[str], None]) -> Engine:
         progress(QCoreApplication.translate("EngineLoader", "Locating model files"))
         if choice.auto:
-            engine_name, request = auto_request(choice, cache, loader, progress, info)
+            engine_name, request = auto_request(choice, cache, info)
         else:
             # The one launch path (issue 9): the CLI's `resolve` builds its request the same way.
             plan = plan_launch(choice, cache.resolve)
@@ -208,42 +191,23 @@ def remote_job(choice: LaunchChoice, loader: Loader = load_engine) -> LoadJob:
     return LoadJob(label=model_label(choice), loader=run, info=info)
 
 
-def auto_request(
-    choice: LaunchChoice,
-    cache: CacheBridge,
-    loader: Loader,
-    progress: Callable[[str], None],
-    info: ModelInfo,
-) -> tuple[str, LoadRequest]:
-    """Auto's load request: the stored calibration's choice, or a calibration now (engine thread).
+def auto_request(choice: LaunchChoice, cache: CacheBridge, info: ModelInfo) -> tuple[str, LoadRequest]:
+    """Auto's load request (engine thread): the stored calibration's choice, else the prior.
 
-    The calibration loads its engines with the same ``loader`` and reports through ``progress``
-    (the load bar, with its fraction), and the load bar's Cancel stops it: nothing is stored and
-    the launch ends as a cancelled load. Measuring first, then loading the choice, is what the
-    first start does too: the chat could not answer meanwhile anyway (an answer would share the
-    CPU with the measurement and spoil it), and a plain load first would be thrown away.
+    A launch never waits for a calibration (issue 24): with nothing measured here, the first
+    answer runs on the pair's best prior (:func:`app.core.launch.auto.prior`) and the
+    :class:`~app.gui.controllers.auto_tuner.AutoTuner` measures while the user is idle, from
+    ``info.auto.plan``. Configurations that lost on the user's answers are skipped either way.
     """
     plan = plan_auto(choice, cache.resolve)
     result = auto.load_result(plan.key)
-    info.auto_measured_now = result is None
-    if result is None:
-        token = cancel_of(progress)
-        quiet = LoadProgress(None, token) if token is not None else None
-
-        def load(req: LoadRequest) -> Engine:
-            return loader(plan.engine, req, quiet or (lambda _m: None))
-
-        def report(fraction: float, message: str) -> None:
-            progress(f"{AUTO_MARK}{fraction:.3f} {calibration_step_text(message)}")
-
-        try:
-            result = auto.calibrate(
-                plan.key, plan.base, plan.drafter_path, plan.candidates, load, token, report
-            )
-        except auto.CalibrationCancelled as exc:
-            raise LoadCancelled() from exc
-        auto.store_result(result)
-    chosen = result.choice
-    info.speculation = auto_label(chosen.candidate)
-    info.auto = AutoPick(chosen.candidate.label, chosen.why, str(result.stored_path))
-    return plan.engine, plan.request(chosen.candidate)
+    if result is not None:
+        chosen = result.choice
+        stored = str(result.stored_path)
+        pick = AutoPick(chosen.candidate.label, chosen.why, stored, True, chosen.candidate, plan)
+    else:
+        candidate = plan.prior(auto.load_demoted(plan.key))
+        pick = AutoPick(candidate.label, "", "", False, candidate, plan)
+    info.speculation = auto_label(pick.candidate or auto.OFF)
+    info.auto = pick
+    return plan.engine, plan.request(pick.candidate or auto.OFF)

@@ -22,6 +22,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from app.core.engines import capability
 from app.core.engines.base import Sampling
+from app.core.launch import auto
 from app.core.launch.plan import DEFAULT_MODEL
 from app.core.registry import Registry
 from app.core.settings import LastLaunch, Settings, starting_sampling
@@ -165,15 +166,26 @@ class LaunchCoordinator(QObject):
         return True
 
     def remeasure(self) -> bool:
-        """Forget the current Auto calibration and reload: the load measures again."""
+        """Forget the current Auto calibration (and its demotions) and reload: the load runs the
+        prior at once and Auto measures again in the background (issue 24)."""
         choice = self.current
         info = self.engine.info
         auto_info = info.auto if info is not None else None
         if choice is None or not choice.auto or auto_info is None:
             return False
-        stored = auto_info.stored
-        if stored:
-            Path(stored).unlink(missing_ok=True)
+        if auto_info.plan is not None:
+            auto.forget(auto_info.plan.key)
+        elif auto_info.stored:
+            Path(auto_info.stored).unlink(missing_ok=True)
+        self.start_load(choice)
+        return True
+
+    def reload_auto(self) -> bool:
+        """Reload the current Auto launch: its stored choice changed (a background measurement
+        ended, or the running choice lost on real answers). Called between answers."""
+        choice = self.current
+        if choice is None or not choice.auto or self.chat.generating:
+            return False
         self.start_load(choice)
         return True
 

@@ -1,7 +1,8 @@
 """The launch dialog's Auto row (issue 15): what Auto chose and why, or when it will measure.
 
 Auto is the default speculation. The panel shows, for the dialog's current launch, the stored
-calibration's choice with its "why" line, or "not measured yet: will measure at launch (about N s)".
+calibration's choice with its "why" line, or that nothing is measured yet and what Auto answers
+with meanwhile while it measures in the background (issue 24).
 "Re-measure" reruns the calibration off the GUI thread (:mod:`app.gui.ops`) with a progress bar and
 Cancel; a cancelled run stores nothing and leaves the stored result as it was.
 
@@ -91,6 +92,7 @@ class AutoPanel(QWidget):
         self._measure: asyncio.Task[Any] | None = None
         self._token: CancelToken | None = None
         self._detail = ""
+        self._demoted: dict[auto.Candidate, float] = {}
         self._show_progress(False)
         self.retranslate()
 
@@ -143,6 +145,7 @@ class AutoPanel(QWidget):
 
     def _plan_and_load(self, choice: LaunchChoice) -> tuple[AutoLaunch, auto.CalibrationResult | None]:
         plan = plan_auto(choice, self._cache.resolve)
+        self._demoted = auto.load_demoted(plan.key)
         return plan, auto.load_result(plan.key)
 
     # --- Re-measure -----------------------------------------------------------------------------
@@ -235,7 +238,10 @@ class AutoPanel(QWidget):
             self.chosen.setText("")
         elif st == "not-downloaded":
             self.chosen.setText(
-                self.tr("Not measured yet: Auto measures at launch, once the model is downloaded.")
+                self.tr(
+                    "Not measured yet: once the model is downloaded, Auto answers at once and measures "
+                    "in the background while you are idle."
+                )
             )
         elif st == "checking":
             self.chosen.setText(self.tr("Checking for a stored measurement…"))
@@ -252,12 +258,14 @@ class AutoPanel(QWidget):
             )
         elif st == "failed":
             self.chosen.setText(self.tr("Auto could not measure: {reason}").format(reason=self._detail))
-        else:  # unmeasured, cancelled
+        else:  # unmeasured, cancelled: the launch does not wait for a measurement (issue 24)
             n = len(self._plan.candidates) if self._plan is not None else 2
             size = float(self._choice.spec.size_in_billions) if self._choice is not None else 1.0
-            text = self.tr("Not measured yet: will measure at launch (about {seconds} s).").format(
-                seconds=estimate_calibration_seconds(n, size)
-            )
+            prior = self._plan.prior(self._demoted) if self._plan is not None else auto.OFF
+            text = self.tr(
+                "Not measured yet: Auto answers with {config} at once and measures in the background "
+                "while you are idle (about {seconds} s)."
+            ).format(config=prior.label, seconds=estimate_calibration_seconds(n, size))
             if st == "cancelled":
                 text = self.tr("The measurement was cancelled; nothing was stored.") + " " + text
             self.chosen.setText(text)
@@ -299,8 +307,10 @@ class AutoPanel(QWidget):
             self.tr(
                 "Auto compares speculation off with the drafter at a few depths and the engine's "
                 "model-free methods on short fixed prompts, once per model, drafter, engine and "
-                "machine, and keeps the fastest that is never slower on prose. Choosing a drafter or a "
-                "model-free method yourself turns Auto off."
+                "machine, and keeps the fastest that is never slower on prose. It measures in the "
+                "background while you are idle and answers meanwhile with its best guess; a choice "
+                "that loses on your answers is dropped. Choosing a drafter or a model-free method "
+                "yourself turns Auto off."
             )
         )
         self.cancel.setText(self.tr("Cancel"))

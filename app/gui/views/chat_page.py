@@ -34,7 +34,7 @@ class LoadBar(QFrame):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
         self.label = QLabel()
-        # Long texts (Auto's measuring step) wrap instead of widening the pane: an unwrapped label
+        # Long texts (a long load step) wrap instead of widening the pane: an unwrapped label
         # pushed the splitter and was still cut off at the progress bar.
         self.label.setWordWrap(True)
         self.progress = QProgressBar()

@@ -303,7 +303,9 @@ class StatsStrip(QFrame):
                 "token, fewer when the answer ended inside the round"
             )
         )
-        self.chart.setToolTip(self.tr("Per-round acceptance: grey = drafted, green = accepted"))
+        self.chart.setToolTip(
+            self.tr("Per round: bar height = the depth drafted in that round, green = accepted")
+        )
         self._show_speedup(s)
 
     def _show_speedup(self, s: AnswerStats) -> None:
@@ -404,7 +406,8 @@ class StatsDialog(QDialog):
             lay.addWidget(note)
         table = QTableWidget(len(stats.per_round), 4)
         table.setHorizontalHeaderLabels(
-            [self.tr("Round"), self.tr("Drafted"), self.tr("Accepted"), self.tr("Emitted")]
+            # the depth can change from round to round (issue 24): the column says what each used
+            [self.tr("Round"), self.tr("Depth (drafted)"), self.tr("Accepted"), self.tr("Emitted")]
         )
         table.verticalHeader().hide()
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
