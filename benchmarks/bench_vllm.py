@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from app.core import assets, gguf_tools  # noqa: E402
 from app.core.engines.remote.endpoints import Endpoint  # noqa: E402
 from app.core.engines.remote.engine import RemoteEngine  # noqa: E402
-from app.core.measure import bench  # noqa: E402
+from app.core.measure.bench import bench as run_bench  # noqa: E402
 from tests.vllm import harness  # noqa: E402
 
 CONFIGS: dict[str, dict[str, object]] = {
@@ -91,7 +91,7 @@ def main() -> int:
             def load(spec_on: bool, m: str = m) -> RemoteEngine:
                 return RemoteEngine.connect(Endpoint.parse(servers[m if spec_on else "plain"].url), "smollm2")
 
-            rows = bench.bench(load, list(WORKLOADS.values()), args.max_tokens, args.repeats)
+            rows = run_bench(load, list(WORKLOADS.values()), args.max_tokens, args.repeats)
             for name, row in zip(WORKLOADS, rows, strict=True):
                 on, off = row.on, row.off
                 acc_rate = on.acceptance_rate
