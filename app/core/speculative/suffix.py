@@ -29,14 +29,16 @@ is Settings' "Forget learned text".
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
 import os
+import struct
 import threading
 import time
 import weakref
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,12 +48,8 @@ log = logging.getLogger(__name__)
 
 #: Longest match the tree looks for (arctic-inference's ``max_tree_depth`` default).
 MAX_TREE_DEPTH = 64
-#: n-gram lengths indexed; a lookup starts with the longest that has hits.
-_KEYS = (4, 2, 1)
-#: Hits of one n-gram looked at per lookup (the most recent ones).
-MAX_HITS = 64
-#: Distinct match lengths (tree nodes) scored per lookup, deepest first.
-MAX_NODES = 4
+#: Occurrences of one 3- or 4-gram counted per lookup (the most recent ones); arctic counts all.
+MAX_HITS = 128
 #: Prompt tokens stored in front of each learned answer in the global corpus.
 PROMPT_TAIL = 512
 #: Default size limit of the persisted corpus per vocabulary, in tokens (about 1.6 MB on disk).
@@ -73,12 +71,110 @@ class Draft:
     score: float = 0.0
 
 
+_FLOAT = struct.Struct("<f")
+_FLOAT_MAX = 3.4e38
+
+
+def _f32(x: float) -> float:
+    """``x`` rounded to single precision: arctic's tree computes probabilities and scores in
+    ``float``, and equal scores decide between match lengths and between the two trees."""
+    value: float = _FLOAT.unpack(_FLOAT.pack(max(-_FLOAT_MAX, min(_FLOAT_MAX, x))))[0]
+    return value
+
+
+@functools.lru_cache(maxsize=256)
+def _limits(max_tokens: int, factor: float, offset: float, max_depth: int) -> tuple[int, ...]:
+    """The longest draft after a match of each length (index): ``max_spec_factor * match_len +
+    max_spec_offset`` computed as arctic does, at most ``max_tokens``, and no deeper than the tree."""
+    out = [0]
+    for match_len in range(1, max_depth + 1):
+        value = _f32(_f32(match_len * factor) + offset) + 1e-6
+        out.append(min(max_tokens, max(0, int(min(value, 1 << 30))), max_depth - match_len))
+    return tuple(out)
+
+
+def _most(counts: dict[int, int]) -> tuple[int, int, bool]:
+    """(the most frequent token, its count, whether another token has that count too)."""
+    best, most, tied = -1, 0, False
+    for tok, n in counts.items():
+        if n > most:
+            best, most, tied = tok, n, False
+        elif n == most:
+            tied = True
+    return best, most, tied
+
+
+def _replay(order: list[int], counts: dict[int, int], events: Iterable[int]) -> None:
+    """Apply child events (a token: one more occurrence, ``~token``: one fewer) to a node's list
+    of children as arctic's tree orders it: by count, and among equal counts as its sibling list
+    moves a child (a child that reaches a count joins the others with that count at the front if
+    it led the ones with its old count, else at the back; a new child goes last)."""
+    for e in events:
+        if e >= 0:
+            c = counts.get(e, 0)
+            counts[e] = c + 1
+            if c == 0:
+                order.append(e)
+                continue
+            i = order.index(e)
+            if i == 0:
+                continue
+            above = counts[order[i - 1]]
+            if above > c + 1:
+                continue
+            j = i - 1
+            while j > 0 and counts[order[j - 1]] == above:
+                j -= 1
+            del order[i]
+            order.insert(j, e)
+        else:
+            t = ~e
+            c = counts[t]
+            i = order.index(t)
+            if c == 1:
+                del order[i]
+                del counts[t]
+                continue
+            counts[t] = c - 1
+            if i + 1 == len(order) or counts[order[i + 1]] < c:
+                continue
+            j = i + 1
+            while j < len(order) and counts[order[j]] == c:
+                j += 1
+            del order[i]
+            order.insert(j - 1, t)
+
+
+def _head_of(events: list[int]) -> int:
+    order: list[int] = []
+    _replay(order, {}, events)
+    return order[0]
+
+
+_Hit = tuple[list[int], int]  # (sequence, position of an n-gram's last token)
+
+
 class _Corpus:
-    """Token sequences indexed by the n-grams that end at each position."""
+    """Token sequences with the statistics of a depth-limited suffix tree over them.
+
+    A node of the tree at depth d is a d-gram; its count is how often the d-gram occurs, its
+    children's counts how often each token follows it. The counts of 1- and 2-grams are kept
+    (every lookup needs them and they have many occurrences); deeper nodes are counted from the
+    occurrences of their last 3 or 4 tokens, checked backwards to the full depth.
+    """
 
     def __init__(self) -> None:
         self.seqs: dict[int, list[int]] = {}
-        self._index: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+        self._count: dict[int | tuple[int, int], int] = {}
+        #: 1- and 2-gram -> next token -> occurrences, in the order the next tokens were first seen
+        self._next: dict[int | tuple[int, int], dict[int, int]] = {}
+        #: 1- and 2-gram -> its children's events in order (see :func:`_replay`)
+        self._events: dict[int | tuple[int, int], list[int]] = {}
+        #: 1- and 2-gram -> (events replayed, children in arctic's order, their counts)
+        self._orders: dict[int | tuple[int, int], tuple[list[int], list[int], dict[int, int]]] = {}
+        #: 3- and 4-grams -> (sequence, position of the last token), oldest first
+        self._hits: dict[tuple[int, ...], list[_Hit]] = {}
+        self._dead: set[int] = set()  # ids of removed sequences (their index entries are stale)
         self._stale = 0  # index entries of removed sequences
         self._live = 0
 
@@ -88,103 +184,275 @@ class _Corpus:
 
     def extend(self, sid: int, tokens: Sequence[int]) -> None:
         seq = self.seqs[sid]
-        start = len(seq)
-        seq.extend(int(t) for t in tokens)
-        index = self._index
-        for p in range(start, len(seq)):
-            for n in _KEYS:
-                if p + 1 >= n:
-                    index.setdefault(tuple(seq[p + 1 - n : p + 1]), []).append((sid, p))
-                    self._live += 1
+        count, nxt, events, hits = self._count, self._next, self._events, self._hits
+        added = 0
+        for raw in tokens:
+            t = int(raw)
+            p = len(seq)
+            seq.append(t)
+            count[t] = count.get(t, 0) + 1
+            if p < 1:
+                continue
+            a = seq[p - 1]
+            _bump(nxt, events, a, t)
+            pair = (a, t)
+            count[pair] = count.get(pair, 0) + 1
+            if p < 2:
+                continue
+            b = seq[p - 2]
+            _bump(nxt, events, (b, a), t)
+            hit = (seq, p)
+            hits.setdefault((b, a, t), []).append(hit)
+            added += 1
+            if p >= 3:
+                hits.setdefault((seq[p - 3], b, a, t), []).append(hit)
+                added += 1
+        self._live += added
 
     def remove(self, sid: int) -> None:
         seq = self.seqs.pop(sid, None)
         if seq is None:
             return
-        gone = sum(max(0, len(seq) - n + 1) for n in _KEYS)
+        count, nxt, events, orders = self._count, self._next, self._events, self._orders
+        for p, t in enumerate(seq):
+            _drop(count, t)
+            if p >= 1:
+                a = seq[p - 1]
+                _unbump(nxt, events, orders, a, t)
+                _drop(count, (a, t))
+                if p >= 2:
+                    _unbump(nxt, events, orders, (seq[p - 2], a), t)
+        gone = max(0, len(seq) - 2) + max(0, len(seq) - 3)
+        if gone:
+            self._dead.add(id(seq))
         self._stale += gone
         self._live -= gone
         if self._stale > max(self._live, 4096):
-            self._rebuild()
+            self._compact()
 
-    def _rebuild(self) -> None:
-        seqs, self.seqs, self._index = self.seqs, {}, {}
-        self._stale = self._live = 0
-        for sid, seq in seqs.items():
-            self.add(sid, seq)
+    def _compact(self) -> None:
+        dead = self._dead
+        kept: dict[tuple[int, ...], list[_Hit]] = {}
+        for key, lst in self._hits.items():
+            live = [h for h in lst if id(h[0]) not in dead]
+            if live:
+                kept[key] = live
+        self._hits = kept
+        self._dead = set()
+        self._stale = 0
 
-    def matches(self, context: Sequence[int], max_depth: int) -> list[tuple[int, list[int], int]]:
-        """(match length, sequence, position of the match's last token) of the most recent hits."""
-        for n in _KEYS:
-            if len(context) < n:
-                continue
-            hits = self._index.get(tuple(context[-n:]))
-            if not hits:
-                continue
-            out: list[tuple[int, list[int], int]] = []
-            limit = min(max_depth, len(context))
-            for sid, p in reversed(hits):
-                seq = self.seqs.get(sid)
-                if seq is None or p + 1 >= len(seq):
-                    continue  # removed, or nothing after it yet (the context's own end)
-                length = n
-                while length < limit and p - length >= 0 and seq[p - length] == context[-length - 1]:
-                    length += 1
-                out.append((length, seq, p))
+    def hits(self, gram: tuple[int, ...]) -> list[_Hit]:
+        """Occurrences of a 3- or 4-gram, the newest :data:`MAX_HITS`, oldest first."""
+        lst = self._hits.get(gram)
+        if not lst:
+            return []
+        dead = self._dead
+        if not dead:
+            return lst[-MAX_HITS:]
+        out: list[_Hit] = []
+        for hit in reversed(lst):
+            if id(hit[0]) not in dead:
+                out.append(hit)
                 if len(out) >= MAX_HITS:
                     break
-            if out:
-                return out
-        return []
+        out.reverse()
+        return out
 
+    def _head(self, key: _Key, kids: dict[int, int]) -> int:
+        """The first child of a 1- or 2-gram in arctic's order (its events replayed once)."""
+        events = self._events[key]
+        state = self._orders.get(key)
+        if state is None:
+            state = ([0], [], {})
+            self._orders[key] = state
+        done, order, counts = state
+        _replay(order, counts, events[done[0] :])
+        done[0] = len(events)
+        return order[0]
 
-def _best_draft(
-    matches: list[tuple[int, list[int], int]],
-    max_spec_tokens: int,
-    max_spec_factor: float,
-    max_spec_offset: float,
-    min_token_prob: float,
-) -> Draft:
-    best = Draft()
-    for depth in sorted({m[0] for m in matches}, reverse=True)[:MAX_NODES]:
-        limit = min(max_spec_tokens, int(max_spec_factor * depth + max_spec_offset))
-        if limit <= 0:
-            continue
-        cur = [(seq, p + 1) for length, seq, p in matches if length >= depth]
+    def speculate(
+        self, ctx: list[int], max_depth: int, max_tokens: int, factor: float, offset: float, min_prob: float
+    ) -> Draft:
+        """The best path after some suffix of ``ctx`` (shorter than ``ctx``), as arctic's
+        ``SuffixTree.speculate``: every match length is tried, the highest score wins, ties go to
+        the longer match."""
+        n = len(ctx)
+        longest = n - 1
+        if longest < 1 or not self.seqs:
+            return Draft()
+        deep: list[tuple[int, list[int], int]] = []  # (match length >= 4, sequence, position)
+        if longest >= 4:
+            tail = ctx[n - longest :]
+            for seq, p in self.hits((ctx[-4], ctx[-3], ctx[-2], ctx[-1])):
+                if p + 1 >= longest and seq[p + 1 - longest : p + 1] == tail:
+                    m = longest
+                else:
+                    m = 4
+                    while m < longest and p >= m and seq[p - m] == ctx[n - 1 - m]:
+                        m += 1
+                deep.append((m, seq, p))
+        tri: list[_Hit] | None = None
+        if deep:
+            top = max(m for m, _s, _p in deep)
+        elif longest >= 3 and (tri := self.hits((ctx[-3], ctx[-2], ctx[-1]))):
+            top = 3
+        elif longest >= 2 and self._count.get((ctx[-2], ctx[-1])):
+            top = 2
+        elif self._count.get(ctx[-1]):
+            top = 1
+        else:
+            return Draft()
+        # Match lengths whose nodes have the same occurrences follow the same path (only their
+        # bounds differ): one group per distinct length of the occurrences' matches.
+        groups: list[tuple[int, int, list[_Hit] | None]] = []  # (longest, shortest, occurrences)
+        lengths = sorted({m for m, _s, _p in deep}, reverse=True)
+        for i, hi in enumerate(lengths):
+            lo = lengths[i + 1] + 1 if i + 1 < len(lengths) else 4
+            groups.append((hi, lo, [(seq, p) for m, seq, p in deep if m >= hi]))
+        groups += [(length, length, None) for length in (3, 2, 1) if length <= top]
+        best = Draft(match_len=top)
+        bounds = _limits(max_tokens, factor, offset, max_depth)
+        for hi, lo, occurrences in groups:
+            limits = bounds[hi : lo - 1 : -1] if lo > 1 else bounds[hi:0:-1]
+            most = max(limits)
+            if most <= best.score:
+                continue  # even a draft of certain tokens would not score more
+            cur = occurrences
+            if hi == 3:
+                cur = tri if tri is not None else self.hits((ctx[-3], ctx[-2], ctx[-1]))
+            tokens, probs, sums = self._follow(ctx[n - hi :], cur, most, min_prob)
+            for length, limit in zip(range(hi, lo - 1, -1), limits, strict=True):
+                k = min(limit, len(tokens))
+                if sums[k] > best.score:
+                    best = Draft(tuple(tokens[:k]), tuple(probs[:k]), length, sums[k])
+        return best
+
+    def _follow(
+        self, label: list[int], cur: list[_Hit] | None, limit: int, min_prob: float
+    ) -> tuple[list[int], list[float], list[float]]:
+        """Follow the most frequent child from the node ``label`` (its occurrences ``cur``, or
+        None for a 1- or 2-gram, whose counts are kept): (tokens, probabilities, running scores
+        from 0)."""
+        depth = len(label)
         tokens: list[int] = []
         probs: list[float] = []
+        sums = [0.0]
         prob = 1.0
-        while len(tokens) < limit and cur:
-            counts = Counter(seq[q] for seq, q in cur if q < len(seq))
-            if not counts:
-                break
-            tok, count = counts.most_common(1)[0]  # ties: the most recent hit (cur is newest first)
-            prob *= count / len(cur)
-            if prob < min_token_prob:
-                break
+        while len(tokens) < limit:
+            if cur is None:
+                key: int | tuple[int, int] = label[-1] if depth == 1 else (label[-2], label[-1])
+                kids = self._next.get(key)
+                if not kids:
+                    break
+                total = self._count[key]
+            else:
+                after: dict[int, list[_Hit]] = {}  # next token -> the occurrences it follows
+                for seq, p in cur:
+                    q = p + 1
+                    try:
+                        t = seq[q]
+                    except IndexError:
+                        continue  # the sequence ends here
+                    group = after.get(t)
+                    if group is None:
+                        after[t] = [(seq, q)]
+                    else:
+                        group.append((seq, q))
+                if not after:
+                    break
+                total = len(cur)
+                kids = {t: len(group) for t, group in after.items()}
+            tok, n, tied = _most(kids)
+            if tied:
+                tok = (
+                    self._head(key, kids)
+                    if cur is None
+                    else _head_of([seq[p + 1] for seq, p in cur if p + 1 < len(seq)])
+                )
+            if n != total:
+                prob = _f32(prob * _f32(n / total))
+                if prob < min_prob:
+                    break
             tokens.append(tok)
             probs.append(prob)
-            cur = [(seq, q + 1) for seq, q in cur if q < len(seq) and seq[q] == tok]
-        score = sum(probs)
-        if score > best.score:
-            best = Draft(tuple(tokens), tuple(probs), depth, score)
-    return best
+            sums.append(_f32(sums[-1] + prob))
+            depth += 1
+            if cur is not None:
+                cur = after[tok]
+            else:
+                label = [*label[-2:], tok]
+                if depth == 3:
+                    cur = self.hits((label[0], label[1], label[2]))
+        return tokens, probs, sums
+
+
+_Key = int | tuple[int, int]
+
+
+def _bump(nxt: dict[_Key, dict[int, int]], events: dict[_Key, list[int]], key: _Key, tok: int) -> None:
+    kids = nxt.get(key)
+    if kids is None:
+        nxt[key] = {tok: 1}
+        events[key] = [tok]
+    else:
+        kids[tok] = kids.get(tok, 0) + 1
+        events[key].append(tok)
+
+
+def _unbump(
+    nxt: dict[_Key, dict[int, int]],
+    events: dict[_Key, list[int]],
+    orders: dict[_Key, tuple[list[int], list[int], dict[int, int]]],
+    key: _Key,
+    tok: int,
+) -> None:
+    kids = nxt[key]
+    if kids[tok] > 1:
+        kids[tok] -= 1
+        events[key].append(~tok)
+    else:
+        del kids[tok]
+        if kids:
+            events[key].append(~tok)
+        else:  # the node has no children left: its order starts afresh
+            del nxt[key], events[key]
+            orders.pop(key, None)
+
+
+def _drop(count: dict[int | tuple[int, int], int], key: int | tuple[int, int]) -> None:
+    if count[key] > 1:
+        count[key] -= 1
+    else:
+        del count[key]
 
 
 class SuffixCache:
-    """Active requests (local corpora) and the global corpus of earlier answers; thread-safe."""
+    """Active requests (local corpora) and the global corpus of answers; thread-safe.
 
-    def __init__(self, max_tree_depth: int = MAX_TREE_DEPTH, max_cached_tokens: int | None = None) -> None:
+    ``prompt_tail`` prompt tokens are stored in front of each learned answer (0: the answer
+    alone, as arctic-inference does).
+    """
+
+    def __init__(
+        self,
+        max_tree_depth: int = MAX_TREE_DEPTH,
+        max_cached_tokens: int | None = None,
+        *,
+        prompt_tail: int = PROMPT_TAIL,
+    ) -> None:
         if max_tree_depth < 1:
             raise ValueError(f"max_tree_depth must be at least 1 (got {max_tree_depth})")
         self.max_tree_depth = max_tree_depth
         self.max_cached_tokens = max_cached_tokens
+        self.prompt_tail = max(0, prompt_tail)
         self._lock = threading.Lock()
         self._global = _Corpus()
         self._local: dict[Any, _Corpus] = {}
         self._prompts: dict[Any, list[int]] = {}
         self._responses: dict[Any, list[int]] = {}
-        #: global sequence id -> (conversation key or None, tokens), oldest first
+        #: active request -> id of its (growing) answer in the global corpus
+        self._active: dict[Any, int] = {}
+        #: learned global sequence id -> (conversation key or None, tokens), oldest first
         self._entries: OrderedDict[int, tuple[str | None, int]] = OrderedDict()
         self._next_sid = 0
         self._tokens = 0
@@ -205,19 +473,28 @@ class SuffixCache:
             self._local[req_id] = corpus
             self._prompts[req_id] = [int(t) for t in prompt_ids]
             self._responses[req_id] = []
+            sid = self._next_sid
+            self._next_sid += 1
+            self._global.add(sid, [])
+            self._active[req_id] = sid
 
     def add_active_response(self, req_id: Any, token_ids: Sequence[int]) -> None:
         with self._lock:
             corpus = self._local.get(req_id)
             if corpus is None:
                 raise KeyError(f"request {req_id!r} is not active")
-            corpus.extend(0, token_ids)
-            self._responses[req_id].extend(int(t) for t in token_ids)
+            tokens = [int(t) for t in token_ids]
+            corpus.extend(0, tokens)
+            self._responses[req_id].extend(tokens)
+            sid = self._active[req_id]
+            if sid in self._global.seqs:
+                self._global.extend(sid, tokens)
 
     def stop_request(
         self, req_id: Any, *, learn: bool = True, conversation: str | None = None
     ) -> tuple[list[int], list[int]] | None:
-        """Release the request; with ``learn`` its answer joins the global corpus.
+        """Release the request; with ``learn`` its answer stays in the global corpus (with the
+        prompt's tail in front), without it the answer is dropped.
 
         Returns (prompt tail, response) that was learned, or None when nothing was.
         """
@@ -226,10 +503,18 @@ class SuffixCache:
                 raise KeyError(f"request {req_id!r} is not active")
             prompt = self._prompts.pop(req_id)
             response = self._responses.pop(req_id)
-            if not learn or not response:
-                return None
-            tail = prompt[-PROMPT_TAIL:]
-            self._add_global(tail, response, conversation)
+            sid = self._active.pop(req_id)
+            if not learn or not response or sid not in self._global.seqs:
+                self._global.remove(sid)
+                return None if not learn or not response else ([], response)
+            tail = prompt[-self.prompt_tail :] if self.prompt_tail else []
+            if tail:
+                self._global.remove(sid)
+                self._add_global(tail, response, conversation)
+            else:
+                self._entries[sid] = (conversation, len(response))
+                self._tokens += len(response)
+                self._evict()
             return tail, response
 
     def speculate(
@@ -243,18 +528,24 @@ class SuffixCache:
         use_global: bool = True,
     ) -> Draft:
         """The best continuation of ``context`` from the request's own text and (``use_global``)
-        earlier answers; empty when nothing matches or ``max_spec_tokens`` < 1."""
+        the global corpus; empty when nothing matches or ``max_spec_tokens`` < 1."""
         if max_spec_tokens < 1:
             return Draft()
-        ctx = list(context[-self.max_tree_depth :])
+        ctx = [int(t) for t in context[-self.max_tree_depth :]]
+        args = (
+            self.max_tree_depth,
+            max_spec_tokens,
+            _f32(max_spec_factor),
+            _f32(max_spec_offset),
+            _f32(min_token_prob),
+        )
         with self._lock:
             local = self._local.get(req_id)
             if local is None:
                 raise KeyError(f"request {req_id!r} is not active")
-            args = (max_spec_tokens, max_spec_factor, max_spec_offset, min_token_prob)
-            best = _best_draft(local.matches(ctx, self.max_tree_depth), *args)
-            if use_global and self._global.seqs:
-                other = _best_draft(self._global.matches(ctx, self.max_tree_depth), *args)
+            best = local.speculate(ctx, *args)
+            if use_global:
+                other = self._global.speculate(ctx, *args)
                 if other.score > best.score:
                     best = other
             return best
@@ -276,7 +567,8 @@ class SuffixCache:
     ) -> None:
         """Add a finished (prompt tail, response) to the global corpus (used to replay a store)."""
         with self._lock:
-            self._add_global(list(prompt_tail)[-PROMPT_TAIL:], list(response), conversation)
+            tail = list(prompt_tail)[-self.prompt_tail :] if self.prompt_tail else []
+            self._add_global(tail, list(response), conversation)
 
     def _add_global(self, tail: list[int], response: list[int], conversation: str | None) -> None:
         sid = self._next_sid
@@ -285,6 +577,9 @@ class SuffixCache:
         n = len(tail) + len(response)
         self._entries[sid] = (conversation, n)
         self._tokens += n
+        self._evict()
+
+    def _evict(self) -> None:
         limit = self.max_cached_tokens
         while limit is not None and self._tokens > limit and len(self._entries) > 1:
             old, (_conv, size) = self._entries.popitem(last=False)
@@ -302,8 +597,10 @@ class SuffixCache:
             return len(gone)
 
     def forget_all(self) -> None:
+        """Drop every learned answer (the answers of active requests stay until they stop)."""
         with self._lock:
-            self._global = _Corpus()
+            for sid in self._entries:
+                self._global.remove(sid)
             self._entries.clear()
             self._tokens = 0
 
