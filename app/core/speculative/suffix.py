@@ -50,8 +50,9 @@ log = logging.getLogger(__name__)
 MAX_TREE_DEPTH = 64
 #: Occurrences of one 3- or 4-gram counted per lookup (the most recent ones); arctic counts all.
 MAX_HITS = 128
-#: Prompt tokens stored in front of each learned answer in the global corpus.
-PROMPT_TAIL = 512
+#: Prompt tokens kept in front of each learned answer's opening (a match is shorter than the
+#: tree is deep, so more would never be matched).
+PROMPT_TAIL = MAX_TREE_DEPTH - 1
 #: Default size limit of the persisted corpus per vocabulary, in tokens (about 1.6 MB on disk).
 DEFAULT_MAX_TOKENS = 200_000
 #: arctic-inference / vLLM defaults for the draft bounds.
@@ -429,8 +430,8 @@ def _drop(count: dict[int | tuple[int, int], int], key: int | tuple[int, int]) -
 class SuffixCache:
     """Active requests (local corpora) and the global corpus of answers; thread-safe.
 
-    ``prompt_tail`` prompt tokens are stored in front of each learned answer (0: the answer
-    alone, as arctic-inference does).
+    ``prompt_tail`` (default: the tree depth less one) prompt tokens are kept in front of each
+    learned answer's opening (0: none, the drafts are arctic-inference's).
     """
 
     def __init__(
@@ -438,15 +439,17 @@ class SuffixCache:
         max_tree_depth: int = MAX_TREE_DEPTH,
         max_cached_tokens: int | None = None,
         *,
-        prompt_tail: int = PROMPT_TAIL,
+        prompt_tail: int | None = None,
     ) -> None:
         if max_tree_depth < 1:
             raise ValueError(f"max_tree_depth must be at least 1 (got {max_tree_depth})")
         self.max_tree_depth = max_tree_depth
         self.max_cached_tokens = max_cached_tokens
-        self.prompt_tail = max(0, prompt_tail)
+        self.prompt_tail = max(0, max_tree_depth - 1 if prompt_tail is None else prompt_tail)
         self._lock = threading.Lock()
         self._global = _Corpus()
+        #: learned answers' openings (prompt tail + first tokens), under their global ids
+        self._openings = _Corpus()
         self._local: dict[Any, _Corpus] = {}
         self._prompts: dict[Any, list[int]] = {}
         self._responses: dict[Any, list[int]] = {}
@@ -493,8 +496,8 @@ class SuffixCache:
     def stop_request(
         self, req_id: Any, *, learn: bool = True, conversation: str | None = None
     ) -> tuple[list[int], list[int]] | None:
-        """Release the request; with ``learn`` its answer stays in the global corpus (with the
-        prompt's tail in front), without it the answer is dropped.
+        """Release the request; with ``learn`` its answer stays in the global corpus (and its
+        opening after the prompt's tail), without it the answer is dropped.
 
         Returns (prompt tail, response) that was learned, or None when nothing was.
         """
@@ -504,17 +507,11 @@ class SuffixCache:
             prompt = self._prompts.pop(req_id)
             response = self._responses.pop(req_id)
             sid = self._active.pop(req_id)
-            if not learn or not response or sid not in self._global.seqs:
+            if not learn or not response:
                 self._global.remove(sid)
-                return None if not learn or not response else ([], response)
+                return None
             tail = prompt[-self.prompt_tail :] if self.prompt_tail else []
-            if tail:
-                self._global.remove(sid)
-                self._add_global(tail, response, conversation)
-            else:
-                self._entries[sid] = (conversation, len(response))
-                self._tokens += len(response)
-                self._evict()
+            self._keep(sid, tail, response, conversation)
             return tail, response
 
     def speculate(
@@ -548,6 +545,11 @@ class SuffixCache:
                 other = self._global.speculate(ctx, *args)
                 if other.score > best.score:
                     best = other
+                if self._openings.seqs:
+                    # only a match that reaches back into the prompt: the same question again
+                    opening = self._openings.speculate(ctx, *args)
+                    if opening.score > best.score and opening.match_len > len(self._responses[req_id]):
+                        best = opening
             return best
 
     # --- the global corpus ------------------------------------------------------------------------
@@ -568,12 +570,16 @@ class SuffixCache:
         """Add a finished (prompt tail, response) to the global corpus (used to replay a store)."""
         with self._lock:
             tail = list(prompt_tail)[-self.prompt_tail :] if self.prompt_tail else []
-            self._add_global(tail, list(response), conversation)
+            sid = self._next_sid
+            self._next_sid += 1
+            answer = [int(t) for t in response]
+            self._global.add(sid, answer)
+            self._keep(sid, [int(t) for t in tail], answer, conversation)
 
-    def _add_global(self, tail: list[int], response: list[int], conversation: str | None) -> None:
-        sid = self._next_sid
-        self._next_sid += 1
-        self._global.add(sid, [*tail, *response])
+    def _keep(self, sid: int, tail: list[int], response: list[int], conversation: str | None) -> None:
+        """The answer ``sid`` (in the global corpus) is learned; its opening joins the openings."""
+        if tail:
+            self._openings.add(sid, [*tail, *response[: self.max_tree_depth]])
         n = len(tail) + len(response)
         self._entries[sid] = (conversation, n)
         self._tokens += n
@@ -584,6 +590,7 @@ class SuffixCache:
         while limit is not None and self._tokens > limit and len(self._entries) > 1:
             old, (_conv, size) = self._entries.popitem(last=False)
             self._global.remove(old)
+            self._openings.remove(old)
             self._tokens -= size
 
     def forget_conversation(self, conversation: str) -> int:
@@ -593,6 +600,7 @@ class SuffixCache:
             for sid in gone:
                 _conv, size = self._entries.pop(sid)
                 self._global.remove(sid)
+                self._openings.remove(sid)
                 self._tokens -= size
             return len(gone)
 
@@ -601,6 +609,7 @@ class SuffixCache:
         with self._lock:
             for sid in self._entries:
                 self._global.remove(sid)
+            self._openings = _Corpus()
             self._entries.clear()
             self._tokens = 0
 
