@@ -4,11 +4,12 @@ The same workloads (``workloads.py``) run through arctic-inference, in the inter
 ``arctic_python`` fixture (``arctic_driver.py`` as a script), and through
 :class:`app.core.speculative.suffix.SuffixCache` in this process, step by step:
 
-* with ``prompt_tail=0`` (answers learned alone, as arctic does) the drafts are arctic's, position
-  by position, on the share of proposals each workload claims (all of them, except where the
-  module docstring of suffix.py says why not);
-* with the app's settings (the prompt's tail learned in front of each answer) the mean accepted
-  tokens per proposal is at least arctic's on every workload;
+* with arctic's semantics (``prompt_tail=0``: no openings corpus; ``max_hits=None``: every
+  occurrence counted) the drafts are arctic's, position by position (all of them, but for a few
+  ties between concurrent requests, see the module docstring of suffix.py);
+* with the app's settings the mean accepted tokens per proposal is at least arctic's on every
+  workload, except the 200k-token corpus: there the app counts the newest ``MAX_HITS``
+  occurrences of an n-gram (for speed) and stays within 1% of arctic, below or above;
 * an operation that fails in one fails in the other (unknown or repeated request ids).
 """
 
@@ -65,7 +66,7 @@ def _shape(results: list[dict[str, Any]]) -> list[str]:
 @pytest.mark.parametrize("name", workloads.NAMES)
 def test_drafts_match_arctic(name: str, cases: dict[str, dict[str, Any]], arctic: dict[str, Any]) -> None:
     workload, ref = cases[name], arctic[name]
-    ours = _ours(workload, prompt_tail=0)
+    ours = _ours(workload, prompt_tail=0, max_hits=None)
     assert _shape(ours) == _shape(ref)
     summary = workloads.summary(ours, ref)
     if any("draft" in r for r in ref):
@@ -82,7 +83,17 @@ def test_acceptance_at_least_arctics(
     ours = _ours(workload)
     assert _shape(ours) == _shape(ref)
     mine, theirs = workloads.summary(ours, ref)["acceptance"]
-    assert mine >= theirs, f"{name}: {mine:.4f} accepted tokens per proposal, arctic {theirs:.4f}"
+    floor = 0.99 * theirs if name.startswith("corpus_") else theirs  # sampled counts, see above
+    assert mine >= floor, f"{name}: {mine:.4f} accepted tokens per proposal, arctic {theirs:.4f}"
+
+
+@pytest.mark.parametrize("name", ["corpus_200k/one", "corpus_200k/accepted"])
+def test_sampled_counts_keep_most_drafts(
+    name: str, cases: dict[str, dict[str, Any]], arctic: dict[str, Any]
+) -> None:
+    """The app's cap on occurrences counted (the newest ``MAX_HITS``) changes a minority of drafts."""
+    summary = workloads.summary(_ours(cases[name], prompt_tail=0), arctic[name])
+    assert summary["identical"] >= 0.7, summary
 
 
 def test_the_driver_needs_nothing_from_the_app() -> None:

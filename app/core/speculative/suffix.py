@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 #: Longest match the tree looks for (arctic-inference's ``max_tree_depth`` default).
 MAX_TREE_DEPTH = 64
 #: Occurrences of one 3- or 4-gram counted per lookup (the most recent ones); arctic counts all.
-MAX_HITS = 128
+MAX_HITS = 256
 #: Prompt tokens kept in front of each learned answer's opening (a match is shorter than the
 #: tree is deep, so more would never be matched).
 PROMPT_TAIL = MAX_TREE_DEPTH - 1
@@ -76,10 +76,13 @@ _FLOAT = struct.Struct("<f")
 _FLOAT_MAX = 3.4e38
 
 
+_pack, _unpack = _FLOAT.pack, _FLOAT.unpack
+
+
 def _f32(x: float) -> float:
     """``x`` rounded to single precision: arctic's tree computes probabilities and scores in
     ``float``, and equal scores decide between match lengths and between the two trees."""
-    value: float = _FLOAT.unpack(_FLOAT.pack(max(-_FLOAT_MAX, min(_FLOAT_MAX, x))))[0]
+    value: float = _unpack(_pack(x))[0]
     return value
 
 
@@ -89,7 +92,7 @@ def _limits(max_tokens: int, factor: float, offset: float, max_depth: int) -> tu
     max_spec_offset`` computed as arctic does, at most ``max_tokens``, and no deeper than the tree."""
     out = [0]
     for match_len in range(1, max_depth + 1):
-        value = _f32(_f32(match_len * factor) + offset) + 1e-6
+        value = _f32(min(_FLOAT_MAX, _f32(min(_FLOAT_MAX, match_len * factor)) + offset)) + 1e-6
         out.append(min(max_tokens, max(0, int(min(value, 1 << 30))), max_depth - match_len))
     return tuple(out)
 
@@ -146,6 +149,11 @@ def _replay(order: list[int], counts: dict[int, int], events: Iterable[int]) -> 
             order.insert(j - 1, t)
 
 
+def _room(hit: tuple[list[int], int]) -> int:
+    """Tokens after an occurrence."""
+    return len(hit[0]) - hit[1] - 1
+
+
 def _head_of(events: list[int]) -> int:
     order: list[int] = []
     _replay(order, {}, events)
@@ -164,7 +172,8 @@ class _Corpus:
     occurrences of their last 3 or 4 tokens, checked backwards to the full depth.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, max_hits: int | None = MAX_HITS) -> None:
+        self.max_hits = max_hits
         self.seqs: dict[int, list[int]] = {}
         self._count: dict[int | tuple[int, int], int] = {}
         #: 1- and 2-gram -> next token -> occurrences, in the order the next tokens were first seen
@@ -243,18 +252,18 @@ class _Corpus:
         self._stale = 0
 
     def hits(self, gram: tuple[int, ...]) -> list[_Hit]:
-        """Occurrences of a 3- or 4-gram, the newest :data:`MAX_HITS`, oldest first."""
+        """Occurrences of a 3- or 4-gram (the newest ``max_hits``), oldest first."""
         lst = self._hits.get(gram)
         if not lst:
             return []
         dead = self._dead
         if not dead:
-            return lst[-MAX_HITS:]
+            return lst if self.max_hits is None else lst[-self.max_hits :]
         out: list[_Hit] = []
         for hit in reversed(lst):
             if id(hit[0]) not in dead:
                 out.append(hit)
-                if len(out) >= MAX_HITS:
+                if self.max_hits is not None and len(out) >= self.max_hits:
                     break
         out.reverse()
         return out
@@ -285,12 +294,11 @@ class _Corpus:
         if longest >= 4:
             tail = ctx[n - longest :]
             for seq, p in self.hits((ctx[-4], ctx[-3], ctx[-2], ctx[-1])):
-                if p + 1 >= longest and seq[p + 1 - longest : p + 1] == tail:
-                    m = longest
-                else:
-                    m = 4
-                    while m < longest and p >= m and seq[p - m] == ctx[n - 1 - m]:
-                        m += 1
+                m = 4
+                while m < longest and p >= m and seq[p - m] == ctx[n - 1 - m]:
+                    m += 1
+                    if m == 8 and p + 1 >= longest and seq[p + 1 - longest : p + 1] == tail:
+                        m = longest  # the whole context matches (a repeat): skip the walk
                 deep.append((m, seq, p))
         tri: list[_Hit] | None = None
         if deep:
@@ -305,21 +313,22 @@ class _Corpus:
             return Draft()
         # Match lengths whose nodes have the same occurrences follow the same path (only their
         # bounds differ): one group per distinct length of the occurrences' matches.
-        groups: list[tuple[int, int, list[_Hit] | None]] = []  # (longest, shortest, occurrences)
+        groups: list[tuple[int, int]] = []  # (longest, shortest) match length
         lengths = sorted({m for m, _s, _p in deep}, reverse=True)
         for i, hi in enumerate(lengths):
-            lo = lengths[i + 1] + 1 if i + 1 < len(lengths) else 4
-            groups.append((hi, lo, [(seq, p) for m, seq, p in deep if m >= hi]))
-        groups += [(length, length, None) for length in (3, 2, 1) if length <= top]
+            groups.append((hi, lengths[i + 1] + 1 if i + 1 < len(lengths) else 4))
+        groups += [(length, length) for length in (3, 2, 1) if length <= top]
         best = Draft(match_len=top)
         bounds = _limits(max_tokens, factor, offset, max_depth)
-        for hi, lo, occurrences in groups:
+        for hi, lo in groups:
             limits = bounds[hi : lo - 1 : -1] if lo > 1 else bounds[hi:0:-1]
             most = max(limits)
             if most <= best.score:
                 continue  # even a draft of certain tokens would not score more
-            cur = occurrences
-            if hi == 3:
+            cur: list[_Hit] | None = None
+            if hi >= 4:
+                cur = [(seq, p) for m, seq, p in deep if m >= hi]
+            elif hi == 3:
                 cur = tri if tri is not None else self.hits((ctx[-3], ctx[-2], ctx[-1]))
             tokens, probs, sums = self._follow(ctx[n - hi :], cur, most, min_prob)
             for length, limit in zip(range(hi, lo - 1, -1), limits, strict=True):
@@ -347,6 +356,50 @@ class _Corpus:
                     break
                 total = self._count[key]
             else:
+                # Along a stretch where no occurrence goes on with another token than the others
+                # (some may end: the count drops), the path is known without a pass per token.
+                want = limit - len(tokens)
+                seq0, p0 = max(cur, key=_room) if _room(cur[0]) < want else cur[0]
+                ref = seq0[p0 + 1 : p0 + 1 + want]
+                safe = len(ref)
+                alive = [0] * (safe + 2)  # alive[k]: occurrences that go on with ref[:k]
+                agree: list[int] = []
+                for seq, p in cur:
+                    seg = seq[p + 1 : p + 1 + len(ref)]
+                    if seg == ref:
+                        k = len(ref)
+                    else:
+                        k = 0
+                        while k < len(seg) and seg[k] == ref[k]:
+                            k += 1
+                        if k < len(seg) and k < safe:
+                            safe = k  # another token after ref[:k]: a real branch
+                    agree.append(k)
+                    alive[k] += 1
+                for k in range(len(alive) - 2, -1, -1):
+                    alive[k] += alive[k + 1]
+                taken = 0
+                stop = False
+                while taken < safe:
+                    total, n = alive[taken], alive[taken + 1]
+                    if n == 0:
+                        stop = True  # every occurrence ends here
+                        break
+                    if n != total:
+                        prob = _f32(prob * _f32(n / total))
+                        if prob < min_prob:
+                            stop = True
+                            break
+                    tokens.append(ref[taken])
+                    probs.append(prob)
+                    sums.append(_f32(sums[-1] + prob))
+                    taken += 1
+                if stop or len(tokens) >= limit:
+                    break
+                if taken:
+                    cur = [(seq, p + taken) for (seq, p), k in zip(cur, agree, strict=True) if k >= taken]
+                    depth += taken
+                    continue
                 after: dict[int, list[_Hit]] = {}  # next token -> the occurrences it follows
                 for seq, p in cur:
                     q = p + 1
@@ -440,6 +493,7 @@ class SuffixCache:
         max_cached_tokens: int | None = None,
         *,
         prompt_tail: int | None = None,
+        max_hits: int | None = MAX_HITS,
     ) -> None:
         if max_tree_depth < 1:
             raise ValueError(f"max_tree_depth must be at least 1 (got {max_tree_depth})")
@@ -447,9 +501,10 @@ class SuffixCache:
         self.max_cached_tokens = max_cached_tokens
         self.prompt_tail = max(0, max_tree_depth - 1 if prompt_tail is None else prompt_tail)
         self._lock = threading.Lock()
-        self._global = _Corpus()
+        self.max_hits = max_hits
+        self._global = _Corpus(max_hits)
         #: learned answers' openings (prompt tail + first tokens), under their global ids
-        self._openings = _Corpus()
+        self._openings = _Corpus(max_hits)
         self._local: dict[Any, _Corpus] = {}
         self._prompts: dict[Any, list[int]] = {}
         self._responses: dict[Any, list[int]] = {}
@@ -471,7 +526,7 @@ class SuffixCache:
         with self._lock:
             if req_id in self._local:
                 raise ValueError(f"request {req_id!r} is already active")
-            corpus = _Corpus()
+            corpus = _Corpus(self.max_hits)
             corpus.add(0, prompt_ids)
             self._local[req_id] = corpus
             self._prompts[req_id] = [int(t) for t in prompt_ids]
@@ -532,9 +587,9 @@ class SuffixCache:
         args = (
             self.max_tree_depth,
             max_spec_tokens,
-            _f32(max_spec_factor),
-            _f32(max_spec_offset),
-            _f32(min_token_prob),
+            _f32(max(-_FLOAT_MAX, min(_FLOAT_MAX, max_spec_factor))),
+            _f32(max(-_FLOAT_MAX, min(_FLOAT_MAX, max_spec_offset))),
+            _f32(max(-_FLOAT_MAX, min(_FLOAT_MAX, min_token_prob))),
         )
         with self._lock:
             local = self._local.get(req_id)
@@ -609,7 +664,7 @@ class SuffixCache:
         with self._lock:
             for sid in self._entries:
                 self._global.remove(sid)
-            self._openings = _Corpus()
+            self._openings = _Corpus(self.max_hits)
             self._entries.clear()
             self._tokens = 0
 
