@@ -321,19 +321,26 @@ class _Corpus:
         longest = n - 1
         if longest <= min_match or not self.seqs:
             return Draft()
-        deep: list[tuple[int, list[int], int]] = []  # (match length >= 4, sequence, position)
+        # levels[k - 4]: the occurrences of the context's last k tokens (k >= 4), oldest first
+        levels: list[list[_Hit]] = []
         if longest >= 4:
-            tail = ctx[n - longest :]
-            for seq, p in self.hits((ctx[-4], ctx[-3], ctx[-2], ctx[-1])):
-                m = 4
-                while m < longest and p >= m and seq[p - m] == ctx[n - 1 - m]:
-                    m += 1
-                    if m == 8 and p + 1 >= longest and seq[p + 1 - longest : p + 1] == tail:
-                        m = longest  # the whole context matches (a repeat): skip the walk
-                deep.append((m, seq, p))
+            level = self.hits((ctx[-4], ctx[-3], ctx[-2], ctx[-1]))
+            m = 4
+            while level:
+                levels.append(level)
+                if m >= longest:
+                    break
+                if m == 8:  # a repeat matches the whole context: check that at once
+                    tail = ctx[n - longest :]
+                    if all(p + 1 >= longest and seq[p + 1 - longest : p + 1] == tail for seq, p in level):
+                        levels += [level] * (longest - m)
+                        break
+                c = ctx[n - 1 - m]
+                level = [h for h in level if h[1] >= m and h[0][h[1] - m] == c]
+                m += 1
         tri: list[_Hit] | None = None
-        if deep:
-            top = max(m for m, _s, _p in deep)
+        if levels:
+            top = len(levels) + 3
         elif longest >= 3 and (tri := self.hits((ctx[-3], ctx[-2], ctx[-1]))):
             top = 3
         elif longest >= 2 and self._count.get((ctx[-2], ctx[-1])):
@@ -345,11 +352,15 @@ class _Corpus:
         if top <= min_match:
             return Draft()
         # Match lengths whose nodes have the same occurrences follow the same path (only their
-        # bounds differ): one group per distinct length of the occurrences' matches.
+        # bounds differ): one group per run of lengths with the same occurrences.
         groups: list[tuple[int, int]] = []  # (longest, shortest) match length
-        lengths = sorted({m for m, _s, _p in deep}, reverse=True)
-        for i, hi in enumerate(lengths):
-            groups.append((hi, lengths[i + 1] + 1 if i + 1 < len(lengths) else 4))
+        hi = top
+        for k in range(top, 4, -1):
+            if len(levels[k - 5]) != len(levels[k - 4]):
+                groups.append((hi, k))
+                hi = k - 1
+        if levels:
+            groups.append((hi, 4))
         groups += [(length, length) for length in (3, 2, 1) if length <= top]
         best = Draft(match_len=top)
         bounds = _limits(max_tokens, factor, offset, max_depth)
@@ -360,7 +371,7 @@ class _Corpus:
                 continue  # even a draft of certain tokens would not score more
             cur: list[_Hit] | None = None
             if hi >= 4:
-                cur = [(seq, p) for m, seq, p in deep if m >= hi]
+                cur = levels[hi - 4]
             elif hi == 3:
                 cur = tri if tri is not None else self.hits((ctx[-3], ctx[-2], ctx[-1]))
             tokens, probs, sums = self._follow(ctx[n - hi :], cur, most, min_prob)
@@ -395,22 +406,29 @@ class _Corpus:
                 seq0, p0 = max(cur, key=_room) if _room(cur[0]) < want else cur[0]
                 ref = seq0[p0 + 1 : p0 + 1 + want]
                 safe = len(ref)
-                alive = [0] * (safe + 2)  # alive[k]: occurrences that go on with ref[:k]
+                head = ref
                 agree: list[int] = []
                 for seq, p in cur:
-                    seg = seq[p + 1 : p + 1 + len(ref)]
-                    if seg == ref:
-                        k = len(ref)
+                    seg = seq[p + 1 : p + 1 + safe]
+                    if seg == head:
+                        k = safe
                     else:
                         k = 0
-                        while k < len(seg) and seg[k] == ref[k]:
+                        size = len(seg)
+                        while k < size and seg[k] == head[k]:
                             k += 1
-                        if k < len(seg) and k < safe:
-                            safe = k  # another token after ref[:k]: a real branch
+                        if k < size:  # another token after ref[:k]: a real branch there
+                            safe = k
+                            head = ref[:k]
+                            if not safe:
+                                break
                     agree.append(k)
-                    alive[k] += 1
-                for k in range(len(alive) - 2, -1, -1):
-                    alive[k] += alive[k + 1]
+                alive = [0] * (safe + 2)  # alive[k]: occurrences that go on with ref[:k]
+                if safe:
+                    for k in agree:
+                        alive[min(k, safe)] += 1
+                    for k in range(safe, -1, -1):
+                        alive[k] += alive[k + 1]
                 taken = 0
                 stop = False
                 while taken < safe:
