@@ -183,3 +183,35 @@ def test_probes_of_a_failing_match_length_back_off_and_an_accepted_one_resets_th
     for _ in range(20):
         cost.observe_round(5, 2, 0)
     assert [cost.explore(5) for _ in range(256)] == [False] * 255 + [True]  # bounded wait
+
+
+def test_counts_follow_additions_and_removals() -> None:
+    """After answers are learned and evicted, the counts (1-, 2-grams) and occurrences (3-, 4-grams)
+    are those of the answers that remain, and the children's pending events stay bounded however
+    many answers came and went."""
+    import random
+
+    rng = random.Random(7)
+    cache = SuffixCache(max_cached_tokens=120, prompt_tail=0)
+    kept: list[list[int]] = []
+    for _ in range(300):
+        answer = [rng.randint(1, 12) for _ in range(rng.randint(5, 30))]
+        cache.learn([], answer)
+        kept.append(answer)
+        while sum(map(len, kept)) > 120 and len(kept) > 1:
+            kept.pop(0)
+        cache.start_request("q", [])
+        cache.speculate("q", [rng.randint(1, 12) for _ in range(6)], 4)  # replays the tie orders
+        cache.stop_request("q")
+
+    def occurrences(gram: tuple[int, ...]) -> int:
+        n = len(gram)
+        return sum(1 for s in kept for i in range(len(s) - n + 1) if tuple(s[i : i + n]) == gram)
+
+    corpus = cache._global
+    assert sorted(map(tuple, corpus.seqs.values())) == sorted(map(tuple, kept))
+    for key, n in corpus._count.items():
+        assert n == occurrences(key if isinstance(key, tuple) else (key,))
+    for gram in {tuple(s[i : i + n]) for s in kept for n in (3, 4) for i in range(len(s) - n + 1)}:
+        assert len(corpus.hits(gram)) == occurrences(gram)
+    assert max(len(ev) for ev in corpus._events.values()) < sx._FOLD_EVENTS

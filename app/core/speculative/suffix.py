@@ -203,10 +203,10 @@ class _Corpus:
         self._count: dict[int | tuple[int, int], int] = {}
         #: 1- and 2-gram -> next token -> occurrences, in the order the next tokens were first seen
         self._next: dict[int | tuple[int, int], dict[int, int]] = {}
-        #: 1- and 2-gram -> its children's events in order (see :func:`_replay`)
+        #: 1- and 2-gram -> its children's events not replayed yet, in order (see :func:`_replay`)
         self._events: dict[int | tuple[int, int], list[int]] = {}
-        #: 1- and 2-gram -> (events replayed, children in arctic's order, their counts)
-        self._orders: dict[int | tuple[int, int], tuple[list[int], list[int], dict[int, int]]] = {}
+        #: 1- and 2-gram -> (children in arctic's order, their counts) after the events replayed
+        self._orders: dict[int | tuple[int, int], tuple[list[int], dict[int, int]]] = {}
         #: 3- and 4-grams -> (sequence, position of the last token), oldest first
         self._hits: dict[tuple[int, ...], list[_Hit]] = {}
         self._dead: set[int] = set()  # ids of removed sequences (their index entries are stale)
@@ -295,14 +295,7 @@ class _Corpus:
 
     def _head(self, key: _Key, kids: dict[int, int]) -> int:
         """The first child of a 1- or 2-gram in arctic's order (its events replayed once)."""
-        events = self._events[key]
-        state = self._orders.get(key)
-        if state is None:
-            state = ([0], [], {})
-            self._orders[key] = state
-        done, order, counts = state
-        _replay(order, counts, events[done[0] :])
-        done[0] = len(events)
+        order, _counts = _fold(self._events, self._orders, key)
         return order[0]
 
     def speculate(
@@ -505,24 +498,44 @@ def _bump(nxt: dict[_Key, dict[int, int]], events: dict[_Key, list[int]], key: _
         events[key].append(tok)
 
 
+#: Events of a node kept before they are folded into its order (removals would grow them forever).
+_FOLD_EVENTS = 256
+
+
+def _fold(
+    events: dict[_Key, list[int]], orders: dict[_Key, tuple[list[int], dict[int, int]]], key: _Key
+) -> tuple[list[int], dict[int, int]]:
+    """Replay the node's pending events into its order."""
+    state = orders.get(key)
+    if state is None:
+        state = ([], {})
+        orders[key] = state
+    pending = events[key]
+    _replay(state[0], state[1], pending)
+    pending.clear()
+    return state
+
+
 def _unbump(
     nxt: dict[_Key, dict[int, int]],
     events: dict[_Key, list[int]],
-    orders: dict[_Key, tuple[list[int], list[int], dict[int, int]]],
+    orders: dict[_Key, tuple[list[int], dict[int, int]]],
     key: _Key,
     tok: int,
 ) -> None:
     kids = nxt[key]
     if kids[tok] > 1:
         kids[tok] -= 1
-        events[key].append(~tok)
     else:
         del kids[tok]
-        if kids:
-            events[key].append(~tok)
-        else:  # the node has no children left: its order starts afresh
+        if not kids:  # the node has no children left: its order starts afresh
             del nxt[key], events[key]
             orders.pop(key, None)
+            return
+    pending = events[key]
+    pending.append(~tok)
+    if len(pending) >= _FOLD_EVENTS:
+        _fold(events, orders, key)
 
 
 def _drop(count: dict[int | tuple[int, int], int], key: int | tuple[int, int]) -> None:
