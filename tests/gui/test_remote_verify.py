@@ -227,13 +227,15 @@ def test_stop_ends_the_check_and_closing_the_launch_dialog_stops_it(
     qtbot.waitUntil(lambda: w.ops.pending() == 0, timeout=60_000)  # the worker ended its request
 
 
-def launch_and_ask(w: Any, qtbot: Any, url: str) -> tuple[AnswerStats, StatsStrip]:
+def launch_and_ask(
+    w: Any, qtbot: Any, url: str, prompt: str = "Count from 1 to 10, one number per line."
+) -> tuple[AnswerStats, StatsStrip]:
     dlg = open_remote_tab(w, qtbot)
     type_endpoint(qtbot, dlg, url, KEY)
     with qtbot.waitSignal(w.modelLoaded, timeout=60_000):
         dlg.launch_button.click()
     with qtbot.waitSignal(w.chat.answerFinished, timeout=120_000) as done:
-        w.chat.send("Count from 1 to 10, one number per line.")
+        w.chat.send(prompt)
     return done.args[0], w.chat.view.bubbles[-1].stats_strip
 
 

@@ -23,8 +23,11 @@ def test_a_vllm_answer_shows_the_servers_counters_and_their_caveat(
     make_window: Any, qtbot: Any, vllm_servers: dict[str, harness.VLLMServer]
 ) -> None:
     w = make_window()
-    stats, strip = launch_and_ask(w, qtbot, vllm_servers["ngram"].url)
+    # a copy request: ngram finds its drafts in the prompt
+    copy = "Copy this list exactly: apple, banana, cherry, apple, banana, cherry, apple, banana, cherry."
+    stats, strip = launch_and_ask(w, qtbot, vllm_servers["ngram"].url, copy)
     assert stats.acceptance_source == "vLLM /metrics counters" and stats.drafted_reported
+    assert stats.drafted and stats.drafted > 0
     assert strip.source.text() == "from vLLM /metrics counters" and strip.source.isVisibleTo(strip)
     assert "concurrent traffic" in strip.acceptance.toolTip()
     details = StatsDialog(stats)
