@@ -170,3 +170,34 @@ def test_answers_left_streaming_reopen_as_interrupted(tmp_path: Path) -> None:
         ]
     finally:
         second.close()
+
+
+def test_the_speculation_choice_is_stored_and_old_conversations_load_as_auto(tmp_path: Path) -> None:
+    """Issue 25: a conversation keeps its speculation choice; a file written before the choice
+    existed (no column) opens with every conversation at Auto, and stays readable by older code."""
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE conversations (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT NOT NULL,"
+        " system_prompt TEXT NOT NULL DEFAULT '', created REAL NOT NULL, updated REAL NOT NULL);"
+        "INSERT INTO conversations(title, created, updated) VALUES ('old', 1.0, 1.0);"
+        "PRAGMA user_version = 1;"
+    )
+    db.commit()
+    db.close()
+    store = ChatStore(path)
+    try:
+        (old,) = store.conversations()
+        assert old.title == "old" and old.speculation == "auto"
+        new = store.create_conversation("new")
+        assert new.speculation == "auto"
+        store.set_speculation(new.id, " Off ")
+        with pytest.raises(ValueError, match="empty"):
+            store.set_speculation(new.id, "  ")
+    finally:
+        store.close()
+    store = ChatStore(path)  # reopened: the choice survived, the old one is still Auto
+    try:
+        assert {c.title: c.speculation for c in store.conversations()} == {"new": "off", "old": "auto"}
+    finally:
+        store.close()

@@ -355,3 +355,18 @@ def test_enabled_flag_refuses_words_it_does_not_know() -> None:
     assert not SpeculationOptions.build(enabled="off").enabled
     with pytest.raises(SpeculationError, match="expected true or false"):
         SpeculationOptions.build(enabled="maybe")
+
+
+def test_per_request_choices_follow_the_one_rule_of_the_api() -> None:
+    """Issue 25: the chat's choice and the API's ``tandem.speculation`` share one rule."""
+    from app.core.speculative import per_request as pr
+
+    assert pr.honoured("auto", None) and pr.honoured("off", None) and not pr.honoured("draft", None)
+    assert pr.honoured("auto", "draft") and pr.honoured("draft", "draft") and not pr.honoured("off", "draft")
+    assert pr.choices(None) == [pr.Choice("auto", True), pr.Choice("off", True)]
+    assert pr.choices("ngram-mod") == [
+        pr.Choice("auto", True),
+        pr.Choice("off", False),
+        pr.Choice("ngram-mod", True),
+    ]
+    assert pr.choices(None, "mtp")[-1] == pr.Choice("mtp", False)  # a stored choice still shown

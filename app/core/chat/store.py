@@ -22,6 +22,7 @@ from typing import Literal, cast
 
 from app.core import paths
 from app.core.chat.answer import AnswerStats
+from app.core.speculative import per_request
 
 MessageStatus = Literal["complete", "stopped", "error", "streaming", "interrupted"]
 Role = Literal["system", "user", "assistant"]
@@ -33,7 +34,8 @@ CREATE TABLE IF NOT EXISTS conversations (
     title TEXT NOT NULL,
     system_prompt TEXT NOT NULL DEFAULT '',
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    speculation TEXT NOT NULL DEFAULT 'auto'
 );
 CREATE TABLE IF NOT EXISTS messages (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -50,6 +52,9 @@ CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id,
 """
 
 
+_CONVERSATION_COLUMNS = "id, title, system_prompt, created, updated, speculation"
+
+
 def default_db_path() -> Path:
     return paths.data_dir() / "chats.sqlite3"
 
@@ -61,6 +66,9 @@ class Conversation:
     system_prompt: str
     created: float
     updated: float
+    #: the conversation's speculation choice (issue 25): "auto", "off" or a method; see
+    #: :mod:`app.core.speculative.per_request`
+    speculation: str = per_request.AUTO
 
 
 @dataclass(frozen=True)
@@ -91,9 +99,17 @@ class ChatStore:
             )
         with self._db:
             self._db.executescript(_SCHEMA)
+            self._add_speculation_column()
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         #: answers found cut off by a crash when this store was opened (now ``interrupted``)
         self.recovered = self._mark_interrupted()
+
+    def _add_speculation_column(self) -> None:
+        """Conversations stored before the per-conversation choice (issue 25) get it as Auto. The
+        column is only added, so the schema version stays: an older Tandem still opens the file."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(conversations)")}
+        if "speculation" not in columns:
+            self._db.execute("ALTER TABLE conversations ADD COLUMN speculation TEXT NOT NULL DEFAULT 'auto'")
 
     def _mark_interrupted(self) -> int:
         """Answers left ``streaming`` by a process that died mid-answer become ``interrupted``."""
@@ -118,14 +134,13 @@ class ChatStore:
     def conversations(self) -> list[Conversation]:
         """Most recently updated first."""
         rows = self._db.execute(
-            "SELECT id, title, system_prompt, created, updated FROM conversations "
-            "ORDER BY updated DESC, id DESC"
+            f"SELECT {_CONVERSATION_COLUMNS} FROM conversations ORDER BY updated DESC, id DESC"
         ).fetchall()
         return [Conversation(*row) for row in rows]
 
     def conversation(self, conversation_id: int) -> Conversation:
         row = self._db.execute(
-            "SELECT id, title, system_prompt, created, updated FROM conversations WHERE id = ?",
+            f"SELECT {_CONVERSATION_COLUMNS} FROM conversations WHERE id = ?",
             (conversation_id,),
         ).fetchone()
         if row is None:
@@ -138,6 +153,16 @@ class ChatStore:
             raise ValueError("a conversation title must not be empty")
         with self._db:
             self._db.execute("UPDATE conversations SET title = ? WHERE id = ?", (title, conversation_id))
+
+    def set_speculation(self, conversation_id: int, choice: str) -> None:
+        """Store the conversation's speculation choice ("auto", "off" or a method)."""
+        choice = choice.strip().lower()
+        if not choice:
+            raise ValueError("a speculation choice must not be empty")
+        with self._db:
+            self._db.execute(
+                "UPDATE conversations SET speculation = ? WHERE id = ?", (choice, conversation_id)
+            )
 
     def set_system_prompt(self, conversation_id: int, prompt: str) -> None:
         with self._db:

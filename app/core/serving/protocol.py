@@ -14,7 +14,7 @@ from typing import Any
 
 from app.core.answer import Answer
 from app.core.engines.base import MAX_NEW_TOKENS, ChatMessage, Sampling, SamplingError, check_max_tokens
-from app.core.speculative import json_rate
+from app.core.speculative import json_rate, per_request
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 
@@ -193,12 +193,12 @@ def speculation_of(body: dict[str, Any]) -> str:
 
 
 def check_speculation(requested: str, loaded: str | None) -> None:
-    """Honour ``tandem.speculation`` or refuse it. The engines cannot change speculation per request
-    (llama.cpp's per-request overrides are compiled out of xllamacpp; MLX's loop is built at load),
-    so a request may ask for what runs: "auto", the loaded method, or "off" when none is loaded."""
-    running = loaded or "off"
-    if requested in ("auto", running):
+    """Honour ``tandem.speculation`` or refuse it, by :func:`app.core.speculative.per_request.honoured`
+    (the rule the chat's per-conversation choice follows too): a request may ask for what runs,
+    "auto", the loaded method, or "off" when none is loaded."""
+    if per_request.honoured(requested, loaded):
         return
+    running = per_request.running(loaded)
     raise ApiError(
         400,
         f"tandem.speculation: {requested!r} cannot be honoured: this server runs "
