@@ -260,6 +260,7 @@ class MainWindow(QMainWindow):
             settings.system_prompt,
             self,
         )
+        self.chat.set_speculation_control(self.chat_page.speculation)
         self.launcher = LaunchCoordinator(
             self.ops,
             self.registry,

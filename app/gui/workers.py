@@ -77,6 +77,9 @@ class ModelInfo:
     auto: AutoPick | None = None
     #: the model's label (the job's), set when published
     label: str = ""
+    #: the method the engine runs (:attr:`Engine.spec_kind`, None: off or unknown), read on the
+    #: engine thread when published (a remote engine asks its server)
+    spec_kind: str | None = None
 
 
 @dataclass
@@ -289,7 +292,14 @@ class EngineHost(QObject):
             self._ended.emit("loadCancelled", None, None)
             return
         self._engine = engine
-        self._ended.emit("loaded", dataclasses.replace(job.info, label=job.label), engine)
+        try:
+            spec_kind = engine.spec_kind
+        except Exception:  # a server that cannot say: the chat offers Auto
+            log.exception("the engine could not tell its speculation method")
+            spec_kind = None
+        self._ended.emit(
+            "loaded", dataclasses.replace(job.info, label=job.label, spec_kind=spec_kind), engine
+        )
 
     def _do_generate(self, messages: list[ChatMessage], sampling: Sampling, token: CancelToken) -> None:
         engine = self._engine

@@ -16,6 +16,12 @@ Regenerate (item 22).
 Each complete answer also feeds the speed baselines (:mod:`app.core.measure.baselines`): a plain
 answer records its decode speed, a speculative one is compared with the recorded plain speed of
 the same target file, engine and thread count, so its strip can show the speedup obtained.
+
+Each conversation keeps a speculation choice (issue 25): Auto, Off or a method, shown in the chat
+header and stored with the conversation. A question is checked against what the loaded engine
+runs by the rule of the local API's ``tandem.speculation``
+(:func:`app.core.speculative.per_request.honoured`): what needs a reload is refused, as the API
+refuses it, and the message stays in the box. A change applies from the next answer.
 """
 
 from __future__ import annotations
@@ -36,10 +42,12 @@ from app.core.measure.baselines import BaselineStore
 from app.core.measure.plain import plain_sampling, run_plain
 from app.core.registry import Registry
 from app.core.settings import SamplingDefaults
+from app.core.speculative import per_request
 from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.ops import Ops
 from app.gui.views.chat_view import ChatView, MessageBubble, SamplingDialog
+from app.gui.views.speculation_choice import SpeculationChoice
 from app.gui.workers import EngineHost, ModelInfo
 
 log = logging.getLogger(__name__)
@@ -125,6 +133,9 @@ class ChatController(QObject):
         #: the Auto tuner demotes a losing choice by itself (issue 24): no notice then
         self.auto_demotes = False
         self._registry: Registry | None = None
+        #: the chat header's speculation choice (issue 25), and the choice of a chat not yet stored
+        self._speculation: SpeculationChoice | None = None
+        self._new_choice = per_request.AUTO
         self._timer = QTimer(self)
         self._timer.setInterval(FLUSH_INTERVAL_MS)
         self._timer.timeout.connect(self._flush)
@@ -141,6 +152,7 @@ class ChatController(QObject):
         view.autoOffRequested.connect(self.autoOffRequested)
         view.remeasureRequested.connect(self.remeasureRequested)
         engine.loaded.connect(self._on_engine_loaded)
+        engine.unloaded.connect(self._sync_speculation)
 
     @property
     def generating(self) -> bool:
@@ -158,6 +170,7 @@ class ChatController(QObject):
                 self.engine.cancel()
         self.conversation_id = conversation_id
         if conversation_id is None:
+            self._new_choice = per_request.AUTO  # a new conversation starts at Auto
             self.view.clear()
             self.view.set_title(QCoreApplication.translate("ChatController", "New chat"), self._model_label())
         else:
@@ -167,6 +180,7 @@ class ChatController(QObject):
             if answer is not None and answer.conversation_id == conversation_id:
                 self._attach(answer)
         self._sync_actions()
+        self._sync_speculation()
         self.conversationChanged.emit(conversation_id or 0)
 
     def _attach(self, answer: _Answer) -> None:
@@ -212,6 +226,8 @@ class ChatController(QObject):
             title = title_from_message(first_text) or QCoreApplication.translate("ChatController", "New chat")
             index = self.conversations.create(title, self.default_system_prompt)
             self.conversation_id = self.conversations.conversation(index.row()).id
+            if self._new_choice != per_request.AUTO:
+                self.store.set_speculation(self.conversation_id, self._new_choice)
             self.view.set_title(title, self._model_label())
             self.conversationChanged.emit(self.conversation_id)
         return self.conversation_id
@@ -246,6 +262,8 @@ class ChatController(QObject):
                 )
             self.errors.report(error)
             return
+        if self._refuse_choice():
+            return
         cid = self._ensure_conversation(text)
         msg = self.store.add_message(cid, "user", text)
         self.view.composer.input.clear()
@@ -273,7 +291,9 @@ class ChatController(QObject):
         bubble = self.view.add_bubble("assistant", row.id)
         bubble.set_status("streaming")
         bubble.set_content("")
-        builder = AnswerBuilder(info.speculation)
+        # "off" is honoured only by an engine that runs none: its answers name no speculation
+        off = self.speculation_choice == per_request.OFF
+        builder = AnswerBuilder("" if off else info.speculation)
         self._answer = _Answer(cid, row.id, builder, info, bubble, saved_at=time.monotonic())
         self.engine.generate(history, self.sampling)
         self._timer.start()
@@ -536,6 +556,7 @@ class ChatController(QObject):
             except Exception:  # a family removed meanwhile: tagged calls are still found
                 style = None
         self.view.tool_style = style
+        self._sync_speculation()
         self._speedups.clear()
         self._auto_warned = False
         self.view.hide_auto_loss()
@@ -556,6 +577,60 @@ class ChatController(QObject):
         self._auto_warned = True
         self.view.show_auto_loss(chosen.label, recent)
 
+    # --- the conversation's speculation (issue 25) ---------------------------------------------------
+    def set_speculation_control(self, control: SpeculationChoice) -> None:
+        """Show and edit the conversation's choice in ``control`` (the chat header's)."""
+        self._speculation = control
+        control.chosen.connect(self._on_speculation_chosen)
+        self._sync_speculation()
+
+    @property
+    def speculation_choice(self) -> str:
+        """The shown conversation's choice: "auto", "off" or a method."""
+        if self.conversation_id is None:
+            return self._new_choice
+        return self.store.conversation(self.conversation_id).speculation
+
+    def _loaded_method(self) -> str | None:
+        info = self.engine.info
+        return info.spec_kind if info is not None else None
+
+    def _sync_speculation(self) -> None:
+        if self._speculation is not None:
+            self._speculation.set_state(self.speculation_choice, self._loaded_method())
+
+    def _on_speculation_chosen(self, value: str) -> None:
+        """Stored at once; an answer being written keeps what it started with."""
+        if self.conversation_id is None:
+            self._new_choice = value
+        else:
+            self.store.set_speculation(self.conversation_id, value)
+
+    def _refuse_choice(self) -> bool:
+        """Say so, and return True, when the loaded model cannot honour the conversation's choice
+        without a reload (the API answers such a request 400 ``speculation_unavailable``)."""
+        choice, loaded = self.speculation_choice, self._loaded_method()
+        if not self.engine.is_loaded or per_request.honoured(choice, loaded):
+            return False
+        shown = QCoreApplication.translate("ChatController", "Off") if choice == per_request.OFF else choice
+        self.errors.report(
+            GenerationError(
+                QCoreApplication.translate(
+                    "ChatController",
+                    "This conversation's speculation choice is {choice}, but the loaded model runs {running} "
+                    "and cannot change it without a reload.",
+                ).format(
+                    choice=shown,
+                    running=loaded or QCoreApplication.translate("ChatController", "no speculation"),
+                ),
+                QCoreApplication.translate(
+                    "ChatController",
+                    "Choose Auto beside the conversation's title, or reload the model with that choice.",
+                ),
+            )
+        )
+        return True
+
     # --- regenerate, edit, settings --------------------------------------------------------------
     def _message(self, message_id: int) -> Message | None:
         if self.conversation_id is None:
@@ -565,7 +640,7 @@ class ChatController(QObject):
     def regenerate(self, message_id: int) -> None:
         if self._busy_here() or not self.engine.is_loaded or self.conversation_id is None:
             return
-        if self._message(message_id) is None:
+        if self._message(message_id) is None or self._refuse_choice():
             return
         self.store.truncate_from(self.conversation_id, message_id)
         self.view.show_messages(self.store.messages(self.conversation_id))

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.views.chat_view import ChatView
 from app.gui.views.conversations_panel import ConversationsPanel
+from app.gui.views.speculation_choice import SpeculationChoice
 
 
 class LoadBar(QFrame):
@@ -65,6 +66,9 @@ class ChatPage(QWidget):
         self.load_bar = LoadBar()
         right_layout.addWidget(self.load_bar)
         self.chat_view = ChatView()
+        # the conversation's speculation choice (issue 25), beside its title
+        self.speculation = SpeculationChoice()
+        self.chat_view.header.insertWidget(1, self.speculation)
         right_layout.addWidget(self.chat_view, 1)
         split.addWidget(right)
         split.setStretchFactor(0, 0)
@@ -75,3 +79,4 @@ class ChatPage(QWidget):
     def retranslate(self) -> None:
         self.conversations_panel.retranslate()
         self.load_bar.retranslate()
+        self.speculation.retranslate()

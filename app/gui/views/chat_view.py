@@ -441,6 +441,7 @@ class ChatView(QWidget):
         lay.setSpacing(6)
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 0, 4, 0)
+        self.header = bar  # the chat page adds the speculation choice here
         self.title = ElidedLabel()
         self.title.setObjectName("sectionTitle")
         self.model_label = ElidedLabel()
