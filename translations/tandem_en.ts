@@ -291,7 +291,7 @@
         <name>ChatController</name>
         <message>
             <source>New chat</source>
-            <extracomment>Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself (issue 24): no notice then</extracomment>
+            <extracomment>Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself (issue 24): no notice then the chat header's speculation choice (issue 25), and the choice of a chat not yet stored</extracomment>
             <translation>New chat</translation>
         </message>
         <message>
@@ -337,6 +337,22 @@
         <message>
             <source>The answer could not be measured</source>
             <translation>The answer could not be measured</translation>
+        </message>
+        <message>
+            <source>Off</source>
+            <translation>Off</translation>
+        </message>
+        <message>
+            <source>This conversation's speculation choice is {choice}, but the loaded model runs {running} and cannot change it without a reload.</source>
+            <translation>This conversation's speculation choice is {choice}, but the loaded model runs {running} and cannot change it without a reload.</translation>
+        </message>
+        <message>
+            <source>no speculation</source>
+            <translation>no speculation</translation>
+        </message>
+        <message>
+            <source>Choose Auto beside the conversation's title, or reload the model with that choice.</source>
+            <translation>Choose Auto beside the conversation's title, or reload the model with that choice.</translation>
         </message>
     </context>
     <context>
@@ -2192,6 +2208,45 @@ Compatible: {reason}</translation>
         <message>
             <source>Clients send it as the API key.</source>
             <translation>Clients send it as the API key.</translation>
+        </message>
+    </context>
+    <context>
+        <name>SpeculationChoice</name>
+        <message>
+            <source>Speculation:</source>
+            <translation>Speculation:</translation>
+        </message>
+        <message>
+            <source>Speculative decoding for this conversation's answers. A change applies from the next answer; the text is the same either way, only the speed changes.</source>
+            <translation>Speculative decoding for this conversation's answers. A change applies from the next answer; the text is the same either way, only the speed changes.</translation>
+        </message>
+        <message>
+            <source>Auto</source>
+            <translation>Auto</translation>
+        </message>
+        <message>
+            <source>Off</source>
+            <translation>Off</translation>
+        </message>
+        <message>
+            <source>no speculation</source>
+            <translation>no speculation</translation>
+        </message>
+        <message>
+            <source>What the model was loaded with: {running}</source>
+            <translation>What the model was loaded with: {running}</translation>
+        </message>
+        <message>
+            <source>What the loaded model runs; honoured without a reload</source>
+            <translation>What the loaded model runs; honoured without a reload</translation>
+        </message>
+        <message>
+            <source>Needs a reload without speculation: the loaded model runs {running}, which cannot be turned off per answer</source>
+            <translation>Needs a reload without speculation: the loaded model runs {running}, which cannot be turned off per answer</translation>
+        </message>
+        <message>
+            <source>Needs a reload with {method}: the loaded model runs {running}, and speculation cannot change per answer</source>
+            <translation>Needs a reload with {method}: the loaded model runs {running}, and speculation cannot change per answer</translation>
         </message>
     </context>
     <context>

@@ -291,7 +291,7 @@
         <name>ChatController</name>
         <message>
             <source>New chat</source>
-            <extracomment>Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself (issue 24): no notice then</extracomment>
+            <extracomment>Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself (issue 24): no notice then the chat header's speculation choice (issue 25), and the choice of a chat not yet stored</extracomment>
             <translation>新しいチャット</translation>
         </message>
         <message>
@@ -337,6 +337,22 @@
         <message>
             <source>The answer could not be measured</source>
             <translation>回答を測定できませんでした</translation>
+        </message>
+        <message>
+            <source>Off</source>
+            <translation>オフ</translation>
+        </message>
+        <message>
+            <source>This conversation's speculation choice is {choice}, but the loaded model runs {running} and cannot change it without a reload.</source>
+            <translation>この会話の投機の選択は {choice} ですが、読み込まれたモデルは {running} で動いており、再読み込みしないと変更できません。</translation>
+        </message>
+        <message>
+            <source>no speculation</source>
+            <translation>投機なし</translation>
+        </message>
+        <message>
+            <source>Choose Auto beside the conversation's title, or reload the model with that choice.</source>
+            <translation>会話のタイトルの横で Auto を選ぶか、その選択でモデルを再読み込みしてください。</translation>
         </message>
     </context>
     <context>
@@ -2192,6 +2208,45 @@ Compatible: {reason}</source>
         <message>
             <source>Clients send it as the API key.</source>
             <translation>クライアントはこれを API キーとして送信します。</translation>
+        </message>
+    </context>
+    <context>
+        <name>SpeculationChoice</name>
+        <message>
+            <source>Speculation:</source>
+            <translation>投機:</translation>
+        </message>
+        <message>
+            <source>Speculative decoding for this conversation's answers. A change applies from the next answer; the text is the same either way, only the speed changes.</source>
+            <translation>この会話の回答に使う投機的デコード。変更は次の回答から適用されます。文章は同じで、速度だけが変わります。</translation>
+        </message>
+        <message>
+            <source>Auto</source>
+            <translation>Auto</translation>
+        </message>
+        <message>
+            <source>Off</source>
+            <translation>オフ</translation>
+        </message>
+        <message>
+            <source>no speculation</source>
+            <translation>投機なし</translation>
+        </message>
+        <message>
+            <source>What the model was loaded with: {running}</source>
+            <translation>モデルを読み込んだときの設定: {running}</translation>
+        </message>
+        <message>
+            <source>What the loaded model runs; honoured without a reload</source>
+            <translation>読み込まれたモデルが実行中の方法。再読み込みなしで使えます</translation>
+        </message>
+        <message>
+            <source>Needs a reload without speculation: the loaded model runs {running}, which cannot be turned off per answer</source>
+            <translation>投機なしで再読み込みが必要です: 読み込まれたモデルは {running} で動いており、回答ごとにオフにはできません</translation>
+        </message>
+        <message>
+            <source>Needs a reload with {method}: the loaded model runs {running}, and speculation cannot change per answer</source>
+            <translation>{method} で再読み込みが必要です: 読み込まれたモデルは {running} で動いており、投機は回答ごとに変更できません</translation>
         </message>
     </context>
     <context>

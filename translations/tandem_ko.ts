@@ -291,7 +291,7 @@
         <name>ChatController</name>
         <message>
             <source>New chat</source>
-            <extracomment>Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself (issue 24): no notice then</extracomment>
+            <extracomment>Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself (issue 24): no notice then the chat header's speculation choice (issue 25), and the choice of a chat not yet stored</extracomment>
             <translation>새 대화</translation>
         </message>
         <message>
@@ -337,6 +337,22 @@
         <message>
             <source>The answer could not be measured</source>
             <translation>답변을 측정할 수 없습니다</translation>
+        </message>
+        <message>
+            <source>Off</source>
+            <translation>끔</translation>
+        </message>
+        <message>
+            <source>This conversation's speculation choice is {choice}, but the loaded model runs {running} and cannot change it without a reload.</source>
+            <translation>이 대화의 추측 선택은 {choice}이지만, 로드된 모델은 {running}(으)로 실행 중이며 다시 로드하지 않으면 바꿀 수 없습니다.</translation>
+        </message>
+        <message>
+            <source>no speculation</source>
+            <translation>추측 없음</translation>
+        </message>
+        <message>
+            <source>Choose Auto beside the conversation's title, or reload the model with that choice.</source>
+            <translation>대화 제목 옆에서 Auto를 선택하거나, 그 선택으로 모델을 다시 로드하세요.</translation>
         </message>
     </context>
     <context>
@@ -2192,6 +2208,45 @@ Compatible: {reason}</source>
         <message>
             <source>Clients send it as the API key.</source>
             <translation>클라이언트가 이 값을 API 키로 보냅니다.</translation>
+        </message>
+    </context>
+    <context>
+        <name>SpeculationChoice</name>
+        <message>
+            <source>Speculation:</source>
+            <translation>추측:</translation>
+        </message>
+        <message>
+            <source>Speculative decoding for this conversation's answers. A change applies from the next answer; the text is the same either way, only the speed changes.</source>
+            <translation>이 대화의 답변에 쓰는 추측 디코딩입니다. 변경은 다음 답변부터 적용되며, 텍스트는 같고 속도만 달라집니다.</translation>
+        </message>
+        <message>
+            <source>Auto</source>
+            <translation>Auto</translation>
+        </message>
+        <message>
+            <source>Off</source>
+            <translation>끔</translation>
+        </message>
+        <message>
+            <source>no speculation</source>
+            <translation>추측 없음</translation>
+        </message>
+        <message>
+            <source>What the model was loaded with: {running}</source>
+            <translation>모델을 로드할 때의 설정: {running}</translation>
+        </message>
+        <message>
+            <source>What the loaded model runs; honoured without a reload</source>
+            <translation>로드된 모델이 실행 중인 방법이며, 다시 로드하지 않고 사용할 수 있습니다</translation>
+        </message>
+        <message>
+            <source>Needs a reload without speculation: the loaded model runs {running}, which cannot be turned off per answer</source>
+            <translation>추측 없이 다시 로드해야 합니다: 로드된 모델은 {running}(으)로 실행 중이며 답변마다 끌 수 없습니다</translation>
+        </message>
+        <message>
+            <source>Needs a reload with {method}: the loaded model runs {running}, and speculation cannot change per answer</source>
+            <translation>{method}(으)로 다시 로드해야 합니다: 로드된 모델은 {running}(으)로 실행 중이며 추측은 답변마다 바꿀 수 없습니다</translation>
         </message>
     </context>
     <context>

@@ -291,7 +291,7 @@
         <name>ChatController</name>
         <message>
             <source>New chat</source>
-            <extracomment>Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself (issue 24): no notice then</extracomment>
+            <extracomment>Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself (issue 24): no notice then the chat header's speculation choice (issue 25), and the choice of a chat not yet stored</extracomment>
             <translation>新对话</translation>
         </message>
         <message>
@@ -337,6 +337,22 @@
         <message>
             <source>The answer could not be measured</source>
             <translation>无法测量此回答</translation>
+        </message>
+        <message>
+            <source>Off</source>
+            <translation>关闭</translation>
+        </message>
+        <message>
+            <source>This conversation's speculation choice is {choice}, but the loaded model runs {running} and cannot change it without a reload.</source>
+            <translation>此对话的推测设置为 {choice}，但已加载的模型运行的是 {running}，不重新加载就无法更改。</translation>
+        </message>
+        <message>
+            <source>no speculation</source>
+            <translation>无推测</translation>
+        </message>
+        <message>
+            <source>Choose Auto beside the conversation's title, or reload the model with that choice.</source>
+            <translation>请在对话标题旁选择 Auto，或按该选择重新加载模型。</translation>
         </message>
     </context>
     <context>
@@ -2192,6 +2208,45 @@ Compatible: {reason}</source>
         <message>
             <source>Clients send it as the API key.</source>
             <translation>客户端将其作为 API 密钥发送。</translation>
+        </message>
+    </context>
+    <context>
+        <name>SpeculationChoice</name>
+        <message>
+            <source>Speculation:</source>
+            <translation>推测：</translation>
+        </message>
+        <message>
+            <source>Speculative decoding for this conversation's answers. A change applies from the next answer; the text is the same either way, only the speed changes.</source>
+            <translation>此对话回答所用的推测解码。更改从下一个回答起生效；文本不变，只有速度不同。</translation>
+        </message>
+        <message>
+            <source>Auto</source>
+            <translation>Auto</translation>
+        </message>
+        <message>
+            <source>Off</source>
+            <translation>关闭</translation>
+        </message>
+        <message>
+            <source>no speculation</source>
+            <translation>无推测</translation>
+        </message>
+        <message>
+            <source>What the model was loaded with: {running}</source>
+            <translation>模型加载时的设置：{running}</translation>
+        </message>
+        <message>
+            <source>What the loaded model runs; honoured without a reload</source>
+            <translation>已加载模型正在运行的方法；无需重新加载即可使用</translation>
+        </message>
+        <message>
+            <source>Needs a reload without speculation: the loaded model runs {running}, which cannot be turned off per answer</source>
+            <translation>需要不带推测重新加载：已加载的模型运行的是 {running}，无法按回答关闭</translation>
+        </message>
+        <message>
+            <source>Needs a reload with {method}: the loaded model runs {running}, and speculation cannot change per answer</source>
+            <translation>需要用 {method} 重新加载：已加载的模型运行的是 {running}，推测无法按回答更改</translation>
         </message>
     </context>
     <context>
