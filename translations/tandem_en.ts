@@ -2221,10 +2221,6 @@ Compatible: {reason}</translation>
             <translation>Speculative decoding for this conversation's answers. A change applies from the next answer; the text is the same either way, only the speed changes.</translation>
         </message>
         <message>
-            <source>Auto</source>
-            <translation>Auto</translation>
-        </message>
-        <message>
             <source>Off</source>
             <translation>Off</translation>
         </message>

@@ -2221,10 +2221,6 @@ Compatible: {reason}</source>
             <translation>この会話の回答に使う投機的デコード。変更は次の回答から適用されます。文章は同じで、速度だけが変わります。</translation>
         </message>
         <message>
-            <source>Auto</source>
-            <translation>Auto</translation>
-        </message>
-        <message>
             <source>Off</source>
             <translation>オフ</translation>
         </message>

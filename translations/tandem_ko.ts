@@ -2221,10 +2221,6 @@ Compatible: {reason}</source>
             <translation>이 대화의 답변에 쓰는 추측 디코딩입니다. 변경은 다음 답변부터 적용되며, 텍스트는 같고 속도만 달라집니다.</translation>
         </message>
         <message>
-            <source>Auto</source>
-            <translation>Auto</translation>
-        </message>
-        <message>
             <source>Off</source>
             <translation>끔</translation>
         </message>

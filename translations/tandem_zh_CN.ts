@@ -2221,10 +2221,6 @@ Compatible: {reason}</source>
             <translation>此对话回答所用的推测解码。更改从下一个回答起生效；文本不变，只有速度不同。</translation>
         </message>
         <message>
-            <source>Auto</source>
-            <translation>Auto</translation>
-        </message>
-        <message>
             <source>Off</source>
             <translation>关闭</translation>
         </message>

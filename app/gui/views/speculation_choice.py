@@ -88,7 +88,7 @@ class SpeculationChoice(QWidget):
 
     def _text(self, value: str) -> str:
         if value == per_request.AUTO:
-            return self.tr("Auto")
+            return "Auto"  # the feature's name, the same in every language (as the status bar's)
         if value == per_request.OFF:
             return self.tr("Off")
         return value  # a method's own name ("draft", "ngram-mod", ...), as the stats strip shows it
