@@ -127,3 +127,30 @@ def test_a_change_mid_answer_applies_from_the_next_answer(make_window: Any, qtbo
         release.set()
     assert blocker.args[0].finish_reason == "stop"
     assert choice.value == "scripted"
+
+
+def test_a_real_speculating_model_offers_its_method_and_greys_off(make_window: Any, qtbot: Any) -> None:
+    """Real SmolLM2 on llama.cpp with ngram-mod (model-free: no drafter file): the entries are
+    Auto, Off (disabled, with the reason) and ngram-mod; an Auto answer runs the loaded method and
+    a switch to Off is never stored from the combo (the entry cannot be picked)."""
+    from dataclasses import replace
+
+    from app.core.speculative import SpeculationOptions
+
+    w = make_window(settings=Settings(default_speculation="off"))
+    ngram = SpeculationOptions(enabled=True, method="ngram-mod")
+    choice = replace(w.launcher.default_choice(), speculation=ngram, auto=False)
+    with qtbot.waitSignal(w.modelLoaded, timeout=120_000):
+        w.launcher.start_load(choice)
+    assert w.engine.info is not None and w.engine.info.spec_kind == "ngram-mod"
+    control: SpeculationChoice = w.chat_page.speculation
+    off, method = control.entry("off"), control.entry("ngram-mod")
+    assert [control.combo.itemText(i) for i in range(control.combo.count())] == ["Auto", "Off", "ngram-mod"]
+    assert off is not None and not off.isEnabled()
+    assert "Needs a reload without speculation" in off.toolTip() and "ngram-mod" in off.toolTip()
+    assert method is not None and method.isEnabled()
+    _choose(control, "ngram-mod")
+    w.chat.sampling = w.chat.sampling.__class__(temperature=0.0, max_tokens=16)
+    stats = _ask(w, qtbot, "Count from 1 to 20 separated by commas.")
+    assert w.store.conversation(w.chat.conversation_id).speculation == "ngram-mod"
+    assert stats.completion_tokens > 0 and "ngram-mod" in stats.speculation
