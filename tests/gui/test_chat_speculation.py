@@ -90,6 +90,7 @@ def test_a_choice_needing_a_reload_is_disabled_says_why_and_is_refused(make_wind
     w.conversations.reload()
     w.chat.open_conversation(conv.id)
     assert choice.value == "off" and choice.combo.currentText() == "Off"  # shown, though disabled
+    assert choice.combo.toolTip() == off.toolTip()  # the box itself says why
     with qtbot.waitSignal(w.errors.raised, timeout=5000) as raised:
         w.chat_view.composer.input.setPlainText("hello")
         w.chat_view.composer.button.click()

@@ -39,6 +39,7 @@ class SpeculationChoice(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
         self._loaded: str | None = None
         self._value = per_request.AUTO
+        self._about = ""
         self.retranslate()
 
     @property
@@ -60,11 +61,9 @@ class SpeculationChoice(QWidget):
 
     def retranslate(self) -> None:
         self.label.setText(self.tr("Speculation:"))
-        self.combo.setToolTip(
-            self.tr(
-                "Speculative decoding for this conversation's answers. A change applies from the "
-                "next answer; the text is the same either way, only the speed changes."
-            )
+        self._about = self.tr(
+            "Speculative decoding for this conversation's answers. A change applies from the "
+            "next answer; the text is the same either way, only the speed changes."
         )
         self._rebuild()
 
@@ -73,6 +72,7 @@ class SpeculationChoice(QWidget):
         try:
             self._items.clear()
             current = 0
+            tip = self._about
             for row, choice in enumerate(per_request.choices(self._loaded, self._value)):
                 item = QStandardItem(self._text(choice.value))
                 item.setData(choice.value, ValueRole)
@@ -82,7 +82,10 @@ class SpeculationChoice(QWidget):
                 self._items.appendRow(item)
                 if choice.value == self._value:
                     current = row
+                    if not choice.honoured:  # a stored choice the loaded model cannot run: say why
+                        tip = item.toolTip()
             self.combo.setCurrentIndex(current)
+            self.combo.setToolTip(tip)
         finally:
             self.combo.blockSignals(False)
 
