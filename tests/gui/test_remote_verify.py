@@ -22,6 +22,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from app.core.chat import AnswerStats
+from app.core.engines.base import Sampling
 from app.core.engines.remote import acceptance
 from app.core.engines.remote.engine import RemoteFinished
 from app.core.secrets import SERVICE
@@ -228,12 +229,18 @@ def test_stop_ends_the_check_and_closing_the_launch_dialog_stops_it(
 
 
 def launch_and_ask(
-    w: Any, qtbot: Any, url: str, prompt: str = "Count from 1 to 10, one number per line."
+    w: Any,
+    qtbot: Any,
+    url: str,
+    prompt: str = "Count from 1 to 10, one number per line.",
+    sampling: Sampling | None = None,
 ) -> tuple[AnswerStats, StatsStrip]:
     dlg = open_remote_tab(w, qtbot)
     type_endpoint(qtbot, dlg, url, KEY)
     with qtbot.waitSignal(w.modelLoaded, timeout=60_000):
         dlg.launch_button.click()
+    if sampling is not None:
+        w.chat.sampling = sampling
     with qtbot.waitSignal(w.chat.answerFinished, timeout=120_000) as done:
         w.chat.send(prompt)
     return done.args[0], w.chat.view.bubbles[-1].stats_strip
