@@ -117,11 +117,20 @@
         <name>AutoTuner</name>
         <message>
             <source>Auto: {config} (changed from {old}: {why})</source>
+            <extracomment>free memory now (bytes); tests replace it</extracomment>
             <translation>Auto: {config} (changed from {old}: {why})</translation>
+        </message>
+        <message>
+            <source>Auto: {config} (not measured: too little free memory)</source>
+            <translation>Auto: {config} (not measured: too little free memory)</translation>
         </message>
         <message>
             <source>Auto: {config} while measuring</source>
             <translation>Auto: {config} while measuring</translation>
+        </message>
+        <message>
+            <source>Measuring would load the model twice more beside the chat ({need} GB) and {free} GB is free, so Auto does not measure in the background: it keeps the best guess for this model and still demotes it if your answers come out slower than plain. Close other programs and Auto measures at the next idle moment, or use Re-measure in the launch dialog.</source>
+            <translation>Measuring would load the model twice more beside the chat ({need} GB) and {free} GB is free, so Auto does not measure in the background: it keeps the best guess for this model and still demotes it if your answers come out slower than plain. Close other programs and Auto measures at the next idle moment, or use Re-measure in the launch dialog.</translation>
         </message>
         <message>
             <source>Nothing is measured on this machine yet, so Auto answers with the best guess for this model and measures which speculation pays while you are idle. A new message stops the measurement at once; Auto switches between answers, never during one.</source>

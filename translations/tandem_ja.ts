@@ -117,11 +117,20 @@
         <name>AutoTuner</name>
         <message>
             <source>Auto: {config} (changed from {old}: {why})</source>
+            <extracomment>free memory now (bytes); tests replace it</extracomment>
             <translation>Auto: {config}（{old} から変更：{why}）</translation>
+        </message>
+        <message>
+            <source>Auto: {config} (not measured: too little free memory)</source>
+            <translation>Auto: {config}（未測定：空きメモリ不足）</translation>
         </message>
         <message>
             <source>Auto: {config} while measuring</source>
             <translation>Auto: {config}（測定中）</translation>
+        </message>
+        <message>
+            <source>Measuring would load the model twice more beside the chat ({need} GB) and {free} GB is free, so Auto does not measure in the background: it keeps the best guess for this model and still demotes it if your answers come out slower than plain. Close other programs and Auto measures at the next idle moment, or use Re-measure in the launch dialog.</source>
+            <translation>測定にはチャットとは別にモデルをさらに 2 つ読み込む必要があり（{need} GB）、空きは {free} GB のため、Auto はバックグラウンドで測定しません。このモデルの最善の推定を使い続け、回答が通常より遅ければ引き続き降格します。他のプログラムを閉じると次のアイドル時に測定します。起動ダイアログの「再測定」も使えます。</translation>
         </message>
         <message>
             <source>Nothing is measured on this machine yet, so Auto answers with the best guess for this model and measures which speculation pays while you are idle. A new message stops the measurement at once; Auto switches between answers, never during one.</source>

@@ -117,11 +117,20 @@
         <name>AutoTuner</name>
         <message>
             <source>Auto: {config} (changed from {old}: {why})</source>
+            <extracomment>free memory now (bytes); tests replace it</extracomment>
             <translation>Auto: {config} ({old}에서 변경: {why})</translation>
+        </message>
+        <message>
+            <source>Auto: {config} (not measured: too little free memory)</source>
+            <translation>Auto: {config} (측정 안 함: 여유 메모리 부족)</translation>
         </message>
         <message>
             <source>Auto: {config} while measuring</source>
             <translation>Auto: {config} (측정 중)</translation>
+        </message>
+        <message>
+            <source>Measuring would load the model twice more beside the chat ({need} GB) and {free} GB is free, so Auto does not measure in the background: it keeps the best guess for this model and still demotes it if your answers come out slower than plain. Close other programs and Auto measures at the next idle moment, or use Re-measure in the launch dialog.</source>
+            <translation>측정하려면 채팅 외에 모델을 두 번 더 불러와야 하는데({need} GB) 여유 메모리가 {free} GB뿐이라 Auto는 백그라운드에서 측정하지 않습니다. 이 모델에 대한 최선의 추정을 유지하며, 답변이 일반 디코딩보다 느리면 여전히 강등합니다. 다른 프로그램을 닫으면 다음 유휴 시점에 측정하며, 실행 대화상자의 '다시 측정'도 사용할 수 있습니다.</translation>
         </message>
         <message>
             <source>Nothing is measured on this machine yet, so Auto answers with the best guess for this model and measures which speculation pays while you are idle. A new message stops the measurement at once; Auto switches between answers, never during one.</source>

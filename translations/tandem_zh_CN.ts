@@ -117,11 +117,20 @@
         <name>AutoTuner</name>
         <message>
             <source>Auto: {config} (changed from {old}: {why})</source>
+            <extracomment>free memory now (bytes); tests replace it</extracomment>
             <translation>Auto：{config}（已从 {old} 切换：{why}）</translation>
+        </message>
+        <message>
+            <source>Auto: {config} (not measured: too little free memory)</source>
+            <translation>Auto：{config}（未测量：可用内存不足）</translation>
         </message>
         <message>
             <source>Auto: {config} while measuring</source>
             <translation>Auto：{config}（测量中）</translation>
+        </message>
+        <message>
+            <source>Measuring would load the model twice more beside the chat ({need} GB) and {free} GB is free, so Auto does not measure in the background: it keeps the best guess for this model and still demotes it if your answers come out slower than plain. Close other programs and Auto measures at the next idle moment, or use Re-measure in the launch dialog.</source>
+            <translation>测量需要在聊天之外再加载两份模型（{need} GB），而当前可用内存为 {free} GB，因此 Auto 不在后台测量：它沿用对该模型的最佳猜测，如果你的回答比不使用推测时更慢，仍会将其降级。关闭其他程序后，Auto 会在下一次空闲时测量；也可以在启动对话框中使用“重新测量”。</translation>
         </message>
         <message>
             <source>Nothing is measured on this machine yet, so Auto answers with the best guess for this model and measures which speculation pays while you are idle. A new message stops the measurement at once; Auto switches between answers, never during one.</source>

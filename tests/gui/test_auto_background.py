@@ -203,3 +203,39 @@ def test_a_stored_choice_of_off_is_used_at_once(make_window: Any, qtbot: Any) ->
     assert w.status_spec.text() == "Speculation: Auto: off"
     assert not w.auto_tuner.needs_measuring()
     auto.forget(plan.key)  # a made-up result: not shared with later tests (tests/gui/conftest.py)
+
+
+@pytest.mark.fresh_calibration
+@pytest.mark.auto_tuning
+def test_too_little_free_memory_keeps_the_prior_and_says_why(
+    make_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Measuring loads the model twice more beside the chat: with less free memory than that,
+    Auto does not measure (a big model must not push the machine into swap) and the strip says
+    why; once memory is free again, it measures at the next idle moment."""
+    from app.gui.controllers import auto_tuner
+
+    monkeypatch.setattr(auto_tuner, "NO_ROOM_RETRY_MS", 300)  # look again soon (30 s in the app)
+    w = make_window()
+    tuner = w.auto_tuner
+    tuner.idle_ms = 100
+    free = [1024]  # bytes: far too little
+    tuner.available_memory = lambda: free[0]
+    started: list[bool] = []
+    tuner.calibrationStarted.connect(lambda: started.append(True))
+    with qtbot.waitSignal(w.modelLoaded, timeout=120_000):
+        w.load_default_model()
+    qtbot.waitUntil(lambda: "too little free memory" in w.status_spec.text(), timeout=30_000)
+    assert w.status_spec.text() == f"Speculation: Auto: {PRIOR} (not measured: too little free memory)"
+    tip = w.status_spec.toolTip()
+    assert "GB is free" in tip and "Re-measure" in tip
+    need = tuner.pick.plan.measuring_bytes()
+    assert need > 2 * 100 * 2**20  # twice the 135M model file, at least
+    qtbot.wait(1000)  # several retries: still too little
+    assert started == [] and not tuner.measuring
+    free[0] = 10 * need  # memory freed: the next look measures
+    with qtbot.waitSignal(tuner.calibrationStarted, timeout=30_000):
+        pass
+    assert "while measuring" in w.status_spec.text()
+    tuner.pause()
+    qtbot.waitUntil(lambda: not tuner.measuring, timeout=120_000)

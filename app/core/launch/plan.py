@@ -10,6 +10,7 @@ drafter files through the caller's resolver, and applies the one context rule
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -159,6 +160,22 @@ class AutoLaunch:
     def prior(self, demoted: dict[auto.Candidate, float] | None = None) -> auto.Candidate:
         """What this launch runs before anything is measured here (:func:`auto.prior`)."""
         return auto.prior(self.candidates, tuple(demoted or ()))
+
+    def measuring_bytes(self) -> int:
+        """Memory a calibration needs beside the loaded chat: it loads the model twice at once
+        (without speculation and with a candidate), the drafter with the candidate, plus a
+        quarter for context and runtime. 0 when the files cannot be sized (nothing is refused)."""
+        sizes = []
+        for path in (self.base.model_path, self.drafter_path):
+            if not path:
+                sizes.append(0)
+                continue
+            try:
+                sizes.append(os.path.getsize(path))
+            except OSError:
+                return 0
+        model, drafter = sizes
+        return int((2 * model + drafter) * 1.25)
 
 
 #: Seconds per measured step (a load or a 40-token answer) of a model of about 1B parameters on a

@@ -33,6 +33,7 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 
 from app.core.cancel import CancelToken
+from app.core.catalog.fit import available_memory
 from app.core.chat import AnswerStats
 from app.core.engines.base import Engine, LoadRequest
 from app.core.engines.worker import LoadCancelled, LoadProgress
@@ -49,6 +50,8 @@ IDLE_MS: int | None = 3000
 # A choice is demoted when this many of the last AUTO_WINDOW answers with a known speedup lost.
 AUTO_LOSSES = 3
 AUTO_WINDOW = 5
+# With too little free memory to measure beside the chat, look again after this long (ms).
+NO_ROOM_RETRY_MS = 30_000
 
 Loader = Callable[[str, LoadRequest, Callable[[str], None]], Engine]
 
@@ -101,6 +104,10 @@ class AutoTuner(QObject):
         self._speedups: list[float] = []
         self._closed = False
         self._held = False
+        # (bytes a calibration needs, bytes free) when the last idle spell found too little memory
+        self._no_room: tuple[int, int] | None = None
+        #: free memory now (bytes); tests replace it
+        self.available_memory: Callable[[], int] = available_memory
         engine.loaded.connect(self._on_loaded)
         engine.unloaded.connect(self._on_unloaded)
         engine.busyChanged.connect(self._on_busy)
@@ -130,6 +137,11 @@ class AutoTuner(QObject):
             old, why = self._change
             text = QCoreApplication.translate("AutoTuner", "Auto: {config} (changed from {old}: {why})")
             return text.format(config=pick.label, old=old, why=why)
+        if not pick.measured and self._no_room is not None:
+            text = QCoreApplication.translate(
+                "AutoTuner", "Auto: {config} (not measured: too little free memory)"
+            )
+            return text.format(config=pick.label)
         if not pick.measured:
             text = QCoreApplication.translate("AutoTuner", "Auto: {config} while measuring")
             return text.format(config=pick.label)
@@ -139,6 +151,16 @@ class AutoTuner(QObject):
         pick = self._pick
         if pick is None:
             return ""
+        if not pick.measured and self._no_room is not None:
+            need, free = self._no_room
+            return QCoreApplication.translate(
+                "AutoTuner",
+                "Measuring would load the model twice more beside the chat ({need} GB) and {free} GB is "
+                "free, so Auto does not measure in the background: it keeps the best guess for this "
+                "model and still demotes it if your answers come out slower than plain. Close other "
+                "programs and Auto measures at the next idle moment, or use Re-measure in the launch "
+                "dialog.",
+            ).format(need=f"{need / 2**30:.1f}", free=f"{free / 2**30:.1f}")
         if not pick.measured:
             return QCoreApplication.translate(
                 "AutoTuner",
@@ -224,7 +246,24 @@ class AutoTuner(QObject):
     def _on_idle(self) -> None:
         if self._busy() or self.measuring or not self.needs_measuring():
             return
+        if not self._room_to_measure():
+            return
         self.start()
+
+    def _room_to_measure(self) -> bool:
+        """Enough free memory for a calibration beside the chat's model (a big model measured in the
+        background must not push the machine into swap); says so in the strip when not."""
+        pick = self._pick
+        need = pick.plan.measuring_bytes() if pick is not None and pick.plan is not None else 0
+        free = self.available_memory() if need else 0
+        room = need == 0 or free >= need
+        no_room = None if room else (need, free)
+        if no_room != self._no_room:
+            self._no_room = no_room
+            self.changed.emit()
+        if not room and self.idle_ms is not None and not self._closed:
+            self._timer.start(max(self.idle_ms, NO_ROOM_RETRY_MS))  # look again later
+        return room
 
     # --- measuring --------------------------------------------------------------------------------
     def start(self) -> None:
