@@ -161,7 +161,7 @@ def spin_for(seconds: float) -> None:
 
 def make_window(registry: Any = None, settings: Any = None) -> Any:
     from app.core.settings import Settings
-    from app.gui.app import create_application
+    from app.gui.app import create_application, freeze_startup_heap
     from app.gui.errors import ErrorBridge
     from app.gui.i18n import I18n
     from app.gui.main_window import MainWindow
@@ -172,6 +172,7 @@ def make_window(registry: Any = None, settings: Any = None) -> Any:
     kwargs: dict[str, Any] = {"registry": registry} if registry is not None else {}
     window = MainWindow(settings or Settings(), I18n(app), ErrorBridge(), save_settings=False, **kwargs)
     window.resize(1200, 780)
+    freeze_startup_heap()  # as run_gui does once the window is up
     return window
 
 
