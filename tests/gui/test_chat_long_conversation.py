@@ -63,7 +63,8 @@ def all_built(view: ChatView, qtbot: Any) -> None:
 
 
 def idle(view: ChatView) -> bool:
-    return not view._build_timer.isActive() and not view._settle_timer.isActive()
+    timers = (view._build_timer, view._settle_timer, view._reap_timer)
+    return not any(t.isActive() for t in timers) and not view._doomed
 
 
 def highlighted(b: MessageBubble) -> bool:
@@ -83,8 +84,8 @@ def test_the_end_shows_at_once_and_everything_eventually_in_order_with_its_draft
     assert view.bubbles[-1].regen_btn.isVisibleTo(view.bubbles[-1])
     all_built(view, qtbot)
     assert [b.message_id for b in view.bubbles] == ids
-    column = [view.column_layout.itemAt(i).widget() for i in range(view.column_layout.count())]
-    assert [b for b in column if isinstance(b, MessageBubble)] == view.bubbles  # shown in order too
+    box = view._box_layout
+    assert [box.itemAt(i).widget() for i in range(box.count())] == view.bubbles  # shown in order too
     messages = w.store.messages(cid)
     for b, m in zip(view.bubbles, messages, strict=True):
         assert b.text == m.content
@@ -133,9 +134,10 @@ def test_another_conversation_mid_build_leaves_nothing_behind(make_window: Any, 
     assert [b.message_id for b in view.bubbles] == other_ids  # none of the first one's
     w.chat.open_conversation(cid)
     w.chat.open_conversation(None)
-    assert view.bubbles == [] and view.pending_messages() == 0 and idle(view)
-    qtbot.wait(50)
-    assert view.bubbles == [] and view.column_layout.count() == 2  # the empty label and the stretch
+    assert view.bubbles == [] and view.pending_messages() == 0 and not view._build_timer.isActive()
+    box = view.messages_box
+    qtbot.waitUntil(lambda: idle(view), timeout=10_000)  # the bubbles left behind are deleted too
+    assert view.bubbles == [] and view._box_layout.count() == 0 and view.messages_box is box
 
 
 def test_copy_edit_and_regenerate_on_the_last_answer_and_on_old_ones(make_window: Any, qtbot: Any) -> None:
