@@ -2,6 +2,7 @@
 
     python benchmarks/bench_ui.py [--cases startup,stream,browser,download] [--xvfb] [--json]
     python benchmarks/bench_ui.py --cases long-answer,long-conversation --xvfb   # issue 23
+    python benchmarks/bench_ui.py --cases long-answer-scripted --xvfb   # the window alone, no model
         (BENCH_LONG_TOKENS=256,2000,8000 BENCH_LONG_METHODS=off,ngram-mod by default)
 
 A 2 ms precise ``QTimer`` ticks on the GUI thread; every interval between two ticks is recorded
@@ -46,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 CASES = ("startup", "stream", "browser", "download")
 #: issue 23: long answers in the window against `tandem generate` for the same answer, side by
 #: side, and opening a long conversation (run with --cases long-answer,long-conversation)
-LONG_CASES = ("long-answer", "long-conversation")
+LONG_CASES = ("long-answer", "long-conversation", "long-answer-scripted")
 LONG_PROMPT = (
     "Write a very long story about a lighthouse keeper and a dragon, with many chapters and lots of dialogue."
 )
@@ -73,21 +74,25 @@ class Meter:
 
         self.gaps: list[float] = []
         self.times: list[float] = []  # when each gap ended (perf_counter seconds)
+        #: the GUI thread's CPU time in each gap: its own work, apart from waiting for a core
+        self.cpu: list[float] = []
         self._last: float | None = None
+        self._last_cpu = 0.0
         self.timer = QTimer()
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self._tick)
 
     def _tick(self) -> None:
-        now = time.perf_counter()
+        now, cpu = time.perf_counter(), time.thread_time()
         if self._last is not None:
             self.gaps.append((now - self._last) * 1000)
             self.times.append(now)
-        self._last = now
+            self.cpu.append((cpu - self._last_cpu) * 1000)
+        self._last, self._last_cpu = now, cpu
 
     def start(self) -> None:
-        self._last = time.perf_counter()
+        self._last, self._last_cpu = time.perf_counter(), time.thread_time()
         self.timer.start()
         if os.environ.get("BENCH_UI_TRACE"):
             threading.Thread(target=self._watch, name="bench-watchdog", daemon=True).start()
@@ -159,19 +164,24 @@ def spin_for(seconds: float) -> None:
     spin_until(lambda: time.monotonic() >= end, seconds + 5)
 
 
-def make_window(registry: Any = None, settings: Any = None) -> Any:
+def make_window(registry: Any = None, settings: Any = None, **extra: Any) -> Any:
     from app.core.settings import Settings
+    from app.gui import app as gui_app
     from app.gui.app import create_application
     from app.gui.errors import ErrorBridge
     from app.gui.i18n import I18n
     from app.gui.main_window import MainWindow
     from app.gui.ops import event_loop
 
+    freeze_startup_heap = getattr(gui_app, "freeze_startup_heap", None)  # absent at older commits
     app = create_application([])
     event_loop()
     kwargs: dict[str, Any] = {"registry": registry} if registry is not None else {}
+    kwargs.update(extra)
     window = MainWindow(settings or Settings(), I18n(app), ErrorBridge(), save_settings=False, **kwargs)
     window.resize(1200, 780)
+    if freeze_startup_heap is not None:  # as run_gui does once the window is up (since issue 23)
+        freeze_startup_heap()
     return window
 
 
@@ -327,25 +337,41 @@ def case_long_answer() -> dict[str, Any]:
     return {"n": len(rows), "p50": 0.0, "p99": worst["p99"], "max": max(r["max"] for r in rows), "rows": rows}
 
 
-def case_long_conversation() -> dict[str, Any]:
-    """Open a 200-message conversation (a quarter of them long, with code): the time until its
-    first paint and the stalls while the rest is built."""
-    window = make_window()
-    window.show()
-    store = window.store
+LONG_MESSAGE = (
+    "## Part {i}\n\nHere is the function:\n\n```python\ndef square(x):\n    return x * x\n\n\n"
+    "print(square({i}))\n```\n\nSteps:\n\n1. read the number\n2. square it\n\n"
+    "| name | size |\n|------|------|\n| 小 | 1 |\n| 大 | 2 |\n\n"
+    "这是一个很长的中文段落，用来检查懒加载。日本語の文です。한국어 문단입니다.\n\n"
+)
+
+
+def long_conversation(store: Any) -> int:
+    """200 messages, user and assistant in turn; a quarter of them ~600 words with a code block, a
+    list, a table and CJK text; the long answers and every third short one with draft spans."""
     conv = store.create_conversation("long")
-    code = "```python\ndef f(x):\n    return x * 2\n```\n\n"
     for i in range(200):
         role = "user" if i % 2 == 0 else "assistant"
         text = f"Question {i}?" if role == "user" else f"Answer {i}."
         if i % 4 == 1:
-            text = code + " ".join(f"word{j}" for j in range(700)) + "\n\n- one\n- two\n"
-        store.add_message(conv.id, role, text)
+            text = LONG_MESSAGE.format(i=i) + " ".join(f"word{j}" for j in range(600))
+        spans = None
+        if role == "assistant" and (i % 4 == 1 or i % 3 == 0):
+            spans = [(a, min(a + 12, len(text))) for a in range(0, len(text), 40)]
+        store.add_message(conv.id, role, text, draft_spans=spans)
+    return int(conv.id)
+
+
+def case_long_conversation() -> dict[str, Any]:
+    """Open a 200-message conversation (a quarter of them long): the time until its first paint,
+    until every message is built, and the stalls meanwhile (from the call that opens it)."""
+    window = make_window()
+    window.show()
+    cid = long_conversation(window.store)
     spin_for(0.5)
     meter = Meter()
     meter.start()
     t0 = time.perf_counter()
-    window.chat.open_conversation(conv.id)
+    window.chat.open_conversation(cid)
     window.chat_view.repaint()  # the first paint, synchronously
     first_paint_ms = (time.perf_counter() - t0) * 1000
     spin_until(lambda: window.chat_view.pending_messages() == 0, 60)
@@ -353,7 +379,124 @@ def case_long_conversation() -> dict[str, Any]:
     spin_for(0.5)
     result = meter.stop()
     close(window)
-    return {**result, "first_paint_ms": round(first_paint_ms, 1), "all_built_ms": round(built_ms, 1)}
+    return {
+        **result,
+        "first_paint_ms": round(first_paint_ms, 1),
+        "all_built_ms": round(built_ms, 1),
+        "open_gap_ms": round(meter.gaps[0], 1) if meter.gaps else 0.0,  # the turn that opens it
+        "max_after_open_ms": round(max(meter.gaps[1:], default=0.0), 1),
+        "cpu_max_ms": round(max(meter.cpu, default=0.0), 1),  # GUI-thread CPU in the worst gap
+    }
+
+
+SCRIPTED_TEXT = (
+    "## Chapter {i}\n\nThe keeper climbed the stairs, counting them as always. **The lamp** was "
+    "cold, and the dragon waited on the rocks below.\n\n```python\ndef light(lamp):\n"
+    "    lamp.fuel -= 1\n    return lamp.fuel > 0\n```\n\n- oil\n- wick\n- glass\n\n"
+    "| hour | ships |\n|---|---|\n| 1 | 2 |\n\n灯台守は竜と話した。这是一个故事。등대지기.\n\n"
+)
+
+
+class PacedEngine:
+    """Streams a fixed Markdown story word by word at ``tps`` tokens per second, every other word
+    from a draft: the window's cost apart from any model (issue 23's long answers)."""
+
+    name = "scripted"
+    model_path = "scripted"
+    spec_kind: str | None = None
+    supports_tools = False
+    supports_structured_output = False
+    candidates_with_speculation = False
+
+    def __init__(self, tokens: int, tps: float) -> None:
+        self.tokens, self.tps = tokens, tps
+
+    def generate(self, messages: Any, sampling: Any, cancel: Any = None, **_kw: Any) -> Any:
+        from app.core.engines.base import Finished, TextDelta
+
+        words: list[str] = []
+        i = 0
+        while len(words) < self.tokens:
+            words += SCRIPTED_TEXT.format(i=i).split(" ")
+            i += 1
+        start = time.perf_counter()
+        for n, word in enumerate(words[: self.tokens]):
+            if cancel is not None and cancel.cancelled:
+                break
+            delay = start + n / self.tps - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            yield TextDelta(word + " ", 1, from_draft=n % 2 == 1)
+        decode_ms = (time.perf_counter() - start) * 1000
+        yield Finished("stop", 10, self.tokens, 5.0, decode_ms, 0, 0)
+
+    def close(self) -> None:
+        pass
+
+
+def _scripted_answer(tokens: int, tps: float, flushes: list[tuple[float, float]]) -> dict[str, Any]:
+    from app.core.settings import Settings
+
+    engine = PacedEngine(tokens, tps)
+    window = make_window(settings=Settings(default_speculation="off"), loader=lambda _n, _r, _p: engine)
+    window.show()
+    loaded: list[object] = []
+    window.modelLoaded.connect(loaded.append)
+    window.load_default_model()
+    spin_until(lambda: bool(loaded) and window.ops.pending() == 0, 60)
+    window.chat_view.highlight_btn.setChecked(True)
+    finished: list[Any] = []
+    window.chat.answerFinished.connect(finished.append)
+    spin_for(0.3)
+    flushes.clear()
+    meter = Meter()
+    marks: list[tuple[float, int]] = []
+    poll = make_poll(lambda: marks.append((time.perf_counter(), len(window.chat_view.bubbles[-1].text))))
+    meter.start()
+    t0 = time.perf_counter()
+    window.chat.send("Tell me a long story.")
+    spin_until(lambda: bool(finished), 600)
+    poll.stop()
+    result = meter.stop()
+    quarters = quarter_gaps(meter, t0, marks)
+    total = marks[-1][1] if marks else 1
+    bounds = [next((t for t, n in marks if n >= total * q / 4), marks[-1][0]) for q in (1, 2, 3)]
+    edges = [t0, *bounds, float("inf")]
+    for q, (lo, hi) in enumerate(itertools.pairwise(edges)):
+        cost = [ms for when, ms in flushes if lo <= when < hi]
+        if q < len(quarters):
+            quarters[q]["flush_p50"] = round(percentile(cost, 0.5), 2)
+            quarters[q]["flush_max"] = round(max(cost, default=0.0), 2)
+    close(window)
+    return {"tokens": tokens, "p99": result["p99"], "max": result["max"], "quarters": quarters}
+
+
+def case_long_answer_scripted() -> dict[str, Any]:
+    """2000- and 8000-token answers streamed by :class:`PacedEngine` (``BENCH_SCRIPTED_TPS``
+    tokens/s, default 400): the cost of each flush of the chat (``ChatController._flush``) and the
+    tick gaps, per quarter of the answer."""
+    from app.gui.controllers.chat import ChatController
+
+    tps = float(os.environ.get("BENCH_SCRIPTED_TPS", "400"))
+    flushes: list[tuple[float, float]] = []  # (when, ms)
+    real_flush = ChatController._flush
+
+    def timed_flush(self: Any) -> None:
+        t = time.perf_counter()
+        real_flush(self)
+        flushes.append((t, (time.perf_counter() - t) * 1000))
+
+    setattr(ChatController, "_flush", timed_flush)  # noqa: B010  (this process only)
+    tokens_list = [int(x) for x in os.environ.get("BENCH_LONG_TOKENS", "2000,8000").split(",")]
+    rows = [_scripted_answer(tokens, tps, flushes) for tokens in tokens_list]
+    return {
+        "n": len(rows),
+        "p50": 0.0,
+        "p99": max(r["p99"] for r in rows),
+        "max": max(r["max"] for r in rows),
+        "tps": tps,
+        "rows": rows,
+    }
 
 
 def _families(n: int) -> Any:
@@ -460,6 +603,7 @@ def run_case(name: str) -> dict[str, Any]:
             "download": case_download,
             "long-answer": case_long_answer,
             "long-conversation": case_long_conversation,
+            "long-answer-scripted": case_long_answer_scripted,
         }[name]()
     finally:
         shutil.rmtree(home, ignore_errors=True)

@@ -150,48 +150,6 @@ def test_a_real_answer_streamed_by_the_engine_ends_as_the_full_render(
     assert bubble.body.text() == full(bubble.text, bubble.spans)
 
 
-def long_conversation(store: Any) -> tuple[int, list[int]]:
-    conv = store.create_conversation("A long one")
-    ids = []
-    for i in range(200):
-        role = "user" if i % 2 == 0 else "assistant"
-        text = f"Question {i}?" if role == "user" else f"Answer {i}."
-        if i % 4 == 1:  # a quarter of them long, with code
-            text = ANSWERS[0] + "\n\n" + " ".join(f"w{j}" for j in range(600))
-        ids.append(store.add_message(conv.id, role, text).id)
-    return conv.id, ids
-
-
-def test_a_long_conversation_shows_its_end_at_once_and_builds_the_rest_lazily(
-    make_window: Any, qtbot: Any
-) -> None:
-    w = make_window()
-    cid, ids = long_conversation(w.store)
-    view = w.chat_view
-    w.chat.open_conversation(cid)
-    # at once: the last messages, in order, and nothing else built yet
-    assert [b.message_id for b in view.bubbles] == ids[-chat_view.EAGER_MESSAGES :]
-    assert view.pending_messages() == 200 - chat_view.EAGER_MESSAGES
-    assert view.bubbles[-1].regen_btn.isVisibleTo(view.bubbles[-1])  # the last answer can be regenerated
-    # then the rest, above them, a batch per turn of the event loop; the view stays at the bottom
-    qtbot.waitUntil(lambda: view.pending_messages() == 0, timeout=20_000)
-    assert [b.message_id for b in view.bubbles] == ids
-    assert [b.text for b in view.bubbles[:2]] == ["Question 0?", view.bubbles[1].text]
-    bar = view.scroller.verticalScrollBar()
-    qtbot.waitUntil(lambda: bar.value() == bar.maximum(), timeout=5000)
-    # asking for an earlier message before it is built builds the rest at once (Edit, Regenerate)
-    w.chat.open_conversation(cid)
-    assert view.pending_messages() > 0
-    first = view.bubble(ids[0])
-    assert first is not None and first.text == "Question 0?" and view.pending_messages() == 0
-    assert [b.message_id for b in view.bubbles] == ids
-    # another conversation while the build runs: the old one's batches stop
-    w.chat.open_conversation(cid)
-    w.chat.open_conversation(None)
-    qtbot.wait(50)
-    assert view.bubbles == [] and view.pending_messages() == 0
-
-
 def test_text_labels_remember_their_height_per_width_until_the_text_or_font_changes(qtbot: Any) -> None:
     from PySide6.QtGui import QFont
     from PySide6.QtWidgets import QLabel

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -42,8 +42,10 @@ from app.gui.widgets import ElidedLabel, bind_range
 FROZEN_LABEL_CHARS = 2000
 #: a conversation opens with its last messages built at once, the earlier ones a batch per turn
 EAGER_MESSAGES = 12
+EAGER_CHARS = 3000  # about a screenful of text: the newest messages up to this many are built at once
 LAZY_BATCH = 4
-LAZY_BUDGET_S = 0.010  # building time per event-loop turn (its polish, layout and paint come on top)
+LAZY_BUDGET_S = 0.006  # building time per event-loop turn (its polish, layout and paint come on top)
+REAP_BATCH = 8  # bubbles of a conversation left behind deleted per event-loop turn
 
 
 class TextLabel(QLabel):
@@ -478,6 +480,10 @@ class ChatView(QWidget):
         self.empty.setWordWrap(True)
         self.empty.setProperty("muted", True)
         self.column_layout.addWidget(self.empty)
+        # the bubbles sit in a box of their own: clear() drops the box at once (taking 200 bubbles
+        # out of the column one by one took 0.3-0.5 s, e.g. on Regenerate in a long conversation)
+        self.messages_box, self._box_layout = self._new_box()
+        self.column_layout.addWidget(self.messages_box)
         self.column_layout.addStretch(1)
         self.scroller.setWidget(self.column)
         lay.addWidget(self.scroller, 1)
@@ -505,10 +511,28 @@ class ChatView(QWidget):
         self.bubbles: list[MessageBubble] = []
         #: earlier messages of the shown conversation still to be built (oldest first)
         self._pending: list[Message] = []
+        # A timer, not a chain of posted calls: the loop runs its other timers and events between
+        # two batches (posted calls ran two batches back to back), and clear() stops it outright.
+        self._build_timer = QTimer(self)
+        self._build_timer.setInterval(0)
+        self._build_timer.timeout.connect(self._build_pending)
+        self._settle_timer = QTimer(self)
+        self._settle_timer.setSingleShot(True)
+        self._settle_timer.setInterval(100)
+        self._settle_timer.timeout.connect(self._settled)
+        # the bubbles of the conversation left are deleted a few per turn, the box they sit in
+        # last (all at once: 60-180 ms for 200 messages)
+        self._doomed: list[QWidget] = []
+        self._reap_timer = QTimer(self)
+        self._reap_timer.setInterval(0)
+        self._reap_timer.timeout.connect(self._reap)
         self._generating = False
-        #: the user is reading earlier messages while they are built above: keep their place
-        self._keep_view = False
-        self._last_max = 0
+        #: the user is reading earlier messages while they are built above: this built bubble stays
+        #: this far (column y minus scroll value) from the top of the view, however tall the
+        #: messages built above it are (a range delta was fooled by Qt's passing range of 0)
+        self._anchor: MessageBubble | None = None
+        self._anchor_offset = 0
+        self._correcting = False  # the view moves itself, not the reader
         #: the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags
         self.tool_style: str | None = None
         self._stick_to_bottom = True
@@ -517,24 +541,50 @@ class ChatView(QWidget):
         self.retranslate()
 
     # --- content ---------------------------------------------------------------------------------
+    @staticmethod
+    def _new_box() -> tuple[QWidget, QVBoxLayout]:
+        box = QWidget()
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(10)
+        return box, lay
+
     def clear(self) -> None:
         self._pending.clear()  # a lazy build still under way stops here
-        for b in self.bubbles:
-            b.setParent(None)
-            b.deleteLater()
+        self._build_timer.stop()
+        self._settle_timer.stop()
+        self._anchor = None
+        if self.bubbles:
+            old = self.messages_box
+            self.messages_box, self._box_layout = self._new_box()
+            self.column_layout.replaceWidget(old, self.messages_box)
+            old.hide()  # not reparented: that restyles every widget in it
+            self._doomed += [old, *self.bubbles]
+            self._reap_timer.start()
         self.bubbles.clear()
         self.empty.show()
+
+    def _reap(self) -> None:
+        for _ in range(REAP_BATCH):
+            if not self._doomed:
+                self._reap_timer.stop()
+                return
+            self._doomed.pop().deleteLater()
 
     def show_messages(self, messages: list[Message]) -> None:
         """Show a conversation: its last messages at once, the earlier ones built above them a
         batch per event-loop turn (a long conversation opens without a stall; issue 23)."""
         self.clear()
         shown = [m for m in messages if m.role != "system"]
-        for m in shown[-EAGER_MESSAGES:]:
+        eager, chars = 0, 0
+        while eager < min(EAGER_MESSAGES, len(shown)) and chars < EAGER_CHARS:
+            eager += 1
+            chars += len(shown[-eager].content)
+        for m in shown[len(shown) - eager :]:
             self._show(m, self.add_bubble(m.role, m.id))
-        self._pending = shown[:-EAGER_MESSAGES]
+        self._pending = shown[: len(shown) - eager]
         if self._pending:
-            QTimer.singleShot(0, self._build_pending)
+            self._build_timer.start()
         self.update_actions(self._generating)
         self._stick_to_bottom = True
 
@@ -547,8 +597,11 @@ class ChatView(QWidget):
     def _build_pending(self, everything: bool = False) -> None:
         """Build the next batch of earlier messages (newest first), above the ones shown."""
         if not self._pending:
+            self._build_timer.stop()
             return
-        self._keep_view = not self._stick_to_bottom
+        if not self._stick_to_bottom and self._anchor is None and self.bubbles:
+            self._anchor = self.bubbles[0]
+            self._anchor_offset = self._anchor_y() - self.scroller.verticalScrollBar().value()
         started = time.perf_counter()
         built = 0
         # newest first, until the batch is full or its time is spent (a long message costs more)
@@ -559,16 +612,19 @@ class ChatView(QWidget):
             b = self._new_bubble(m.role, m.id)
             self._show(m, b)
             b.edit_btn.setEnabled(not self._generating)
-            self.column_layout.insertWidget(1, b)  # after the (hidden) empty-state label
+            self._box_layout.insertWidget(0, b)
             self.bubbles.insert(0, b)
             built += 1
-        if self._pending:
-            QTimer.singleShot(0, self._build_pending)
-        else:  # once the last batch is laid out, growth below no longer moves the view
-            QTimer.singleShot(100, self._settled)
+        if not self._pending:  # once the last batch is laid out, growth below no longer moves the view
+            self._build_timer.stop()
+            self._settle_timer.start()
+
+    def _anchor_y(self) -> int:
+        assert self._anchor is not None
+        return self._anchor.mapTo(self.column, QPoint(0, 0)).y()
 
     def _settled(self) -> None:
-        self._keep_view = False
+        self._anchor = None
 
     def pending_messages(self) -> int:
         """Earlier messages of the shown conversation not built yet (0 once all are shown)."""
@@ -586,7 +642,7 @@ class ChatView(QWidget):
     def add_bubble(self, role: str, message_id: int = 0) -> MessageBubble:
         self.empty.hide()
         b = self._new_bubble(role, message_id)
-        self.column_layout.insertWidget(self.column_layout.count() - 1, b)
+        self._box_layout.addWidget(b)
         self.bubbles.append(b)
         self._stick_to_bottom = True
         return b
@@ -634,16 +690,27 @@ class ChatView(QWidget):
         self.highlightToggled.emit(on)
 
     def _on_scrolled(self, value: int) -> None:
+        if self._correcting:
+            return
         bar = self.scroller.verticalScrollBar()
         self._stick_to_bottom = value >= bar.maximum() - 4
+        if self._stick_to_bottom:
+            self._anchor = None
+        elif self._anchor is not None:  # the reader moved: keep their new place
+            self._anchor_offset = self._anchor_y() - value
+        if self._pending and not self._stick_to_bottom and value < self.scroller.viewport().height():
+            self._build_pending()  # the reader reached the top of what is built: the next batch now
 
     def _on_range_changed(self, _lo: int, hi: int) -> None:
         bar = self.scroller.verticalScrollBar()
         if self._stick_to_bottom:
             bar.setValue(hi)
-        elif self._keep_view and hi > self._last_max:
-            bar.setValue(bar.value() + hi - self._last_max)  # messages were built above the view
-        self._last_max = hi
+        elif self._anchor is not None:  # messages were built above the view
+            self._correcting = True
+            try:
+                bar.setValue(self._anchor_y() - self._anchor_offset)
+            finally:
+                self._correcting = False
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
