@@ -51,7 +51,7 @@ def run(cache: Any, workload: dict[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     clock = time.perf_counter_ns
 
-    def propose(rid: Any, context: list[int]) -> tuple[list[int], int]:
+    def propose(rid: Any, context: list[int]) -> tuple[list[int], float]:
         t0 = clock()
         draft = cache.speculate(rid, context, *args)
         us = (clock() - t0) / 1000

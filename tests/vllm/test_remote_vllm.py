@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -200,11 +200,8 @@ def test_context_is_trimmed_with_the_servers_tokenizer(engines: dict[str, Remote
 
 
 def test_a_server_killed_mid_answer_keeps_the_part_in_one_line(
-    vllm_env: harness.VLLMEnv, vllm_model: object, vllm_home: object, tmp_path: object
+    vllm_env: harness.VLLMEnv, vllm_model: Path, vllm_home: Path
 ) -> None:
-    from pathlib import Path
-
-    assert isinstance(vllm_model, Path) and isinstance(vllm_home, Path)
     server = harness.start_server(
         vllm_env,
         vllm_model,
@@ -240,7 +237,6 @@ def test_a_server_killed_mid_answer_keeps_the_part_in_one_line(
     finally:
         server.stop()
     assert not server.alive()
-    time.sleep(0)  # the server's group is gone; nothing of it is left running
 
 
 def test_generate_json_names_the_method_and_the_servers_figures(

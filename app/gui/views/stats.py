@@ -208,15 +208,7 @@ class StatsStrip(QFrame):
         self.speedup = QLabel()
         self.speedup.setObjectName("speedup")
         self.chart = RoundChart()
-        for w in (
-            self.tps,
-            self.ttft,
-            self.rounds,
-            self.acceptance,
-            self.mean_len,
-            self.source,
-            self.speedup,
-        ):
+        for w in self._figures():
             flow.addWidget(w)
         self.measure_btn = QToolButton()
         self.measure_btn.setAutoRaise(True)
@@ -254,15 +246,7 @@ class StatsStrip(QFrame):
         s = self.stats
         self.setToolTip(self.tr("Click for per-round details"))
         if s is None:
-            for w in (
-                self.tps,
-                self.ttft,
-                self.rounds,
-                self.acceptance,
-                self.mean_len,
-                self.source,
-                self.speedup,
-            ):
+            for w in self._figures():
                 w.setText("")
             self.measure_btn.hide()
             return
