@@ -40,6 +40,7 @@ class ScriptedEngine:
     spec_kind: str | None = "scripted"
     supports_tools = False
     supports_structured_output = False
+    supports_images = False
     candidates_with_speculation = False
 
     def __init__(

@@ -38,6 +38,7 @@ class Script:
     spec_kind = "scripted"
     supports_tools = True
     supports_structured_output = True
+    supports_images = False
     candidates_with_speculation = False
 
     def __init__(

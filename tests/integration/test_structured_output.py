@@ -121,6 +121,7 @@ def test_a_schema_llama_cpp_cannot_compile_is_400(q4_engine: LlamaCppEngine) -> 
 
 class Unconstrained(Script):
     supports_structured_output = False
+    supports_images = False
 
 
 def test_an_engine_without_structured_output_refuses_on_every_api() -> None:

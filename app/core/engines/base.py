@@ -33,6 +33,9 @@ class ChatMessage(TypedDict):
     tool_calls: NotRequired[list[dict[str, Any]]]
     tool_call_id: NotRequired[str]
     name: NotRequired[str]
+    #: image files (absolute paths, checked by :mod:`app.core.images`) the message shows,
+    #: in order, before its text (issue 26); only engines whose ``supports_images`` is True get them
+    images: NotRequired[list[str]]
 
 
 @dataclass(frozen=True)
@@ -205,6 +208,20 @@ def structured_refusal(who: str) -> str:
     )
 
 
+class ImagesUnsupportedError(InvalidRequestError):
+    """A message carries images and the loaded model cannot see them."""
+
+    hint = "Load a model that reads images (a vision model), or remove the images."
+
+    def __init__(self, model: str = "") -> None:
+        who = f"{model} " if model else "The loaded model "
+        super().__init__(f"{who}cannot read images; this message has images attached.")
+
+
+def has_images(messages: Sequence[ChatMessage]) -> bool:
+    return any(m.get("images") for m in messages)
+
+
 class ContextLengthError(GenerationError):
     """The prompt leaves no room for an answer in the context the model was loaded with."""
 
@@ -247,6 +264,13 @@ class Engine(Protocol):
     @property
     def candidates_with_speculation(self) -> bool:
         """``top_logprobs`` candidates are recorded with speculation on too (parity evidence)."""
+        ...
+
+    @property
+    def supports_images(self) -> bool:
+        """The loaded model reads the ``images`` of a message (a vision target: mlx-vlm with a vision
+        tower, llama.cpp with an mmproj, a server that says it sees); callers refuse a message
+        with images before sending it to an engine that does not."""
         ...
 
     @property

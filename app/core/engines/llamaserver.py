@@ -30,6 +30,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from app.core import images
 from app.core.engines.base import (
     ChatMessage,
     Event,
@@ -69,7 +70,7 @@ def chat_body(
     ``repetition_penalty`` extensions only when they change something.
     """
     body: dict[str, Any] = {
-        "messages": [dict(m) for m in messages],
+        "messages": [images.wire_message(m) for m in messages],
         "stream": True,
         "max_tokens": sampling.max_tokens,
         "temperature": sampling.temperature,
@@ -333,8 +334,11 @@ def n_ctx_of(props: Mapping[str, Any]) -> int:
 def count_prompt_tokens(call: JsonCall, messages: Sequence[ChatMessage]) -> int:
     """The prompt's size in the server's tokens, chat template and generation prompt applied, as a
     chat request builds it (``/apply-template``, then ``/tokenize`` with the special tokens)."""
-    prompt = call("POST", "/apply-template", {"messages": [dict(m) for m in messages]}).get("prompt")
+    prompt = call("POST", "/apply-template", {"messages": [images.text_only(m) for m in messages]}).get(
+        "prompt"
+    )
     if not isinstance(prompt, str):
         raise GenerationError("llama-server's /apply-template returned no prompt")
     tokens = call("POST", "/tokenize", {"content": prompt, "add_special": True}).get("tokens")
-    return len(tokens) if isinstance(tokens, list) else 0
+    n = len(tokens) if isinstance(tokens, list) else 0
+    return n + images.estimated_tokens(messages)

@@ -139,6 +139,10 @@ class _Side:
         return self._engine.supports_tools
 
     @property
+    def supports_images(self) -> bool:
+        return self._engine.supports_images
+
+    @property
     def candidates_with_speculation(self) -> bool:
         return self._engine.candidates_with_speculation
 

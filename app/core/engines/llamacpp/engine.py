@@ -35,11 +35,13 @@ from app.core.engines.base import (
     Event,
     Finished,
     GenerationError,
+    ImagesUnsupportedError,
     InvalidRequestError,
     LoadRequest,
     ModelLoadError,
     Sampling,
     error_message_of,
+    has_images,
 )
 from app.core.engines.capability import GGUFFacts, llamacpp_abort
 from app.core.engines.llamacpp import translate
@@ -343,6 +345,11 @@ class LlamaCppEngine:
         return True
 
     @property
+    def supports_images(self) -> bool:
+        """llama.cpp reads images with the model's projector (mmproj); none is loaded yet."""
+        return False
+
+    @property
     def supports_structured_output(self) -> bool:
         """llama-server turns ``response_format`` (a JSON object, a JSON schema) into a grammar that
         constrains sampling, the drafter's proposals included."""
@@ -379,6 +386,8 @@ class LlamaCppEngine:
         ``response_format`` to llama-server's grammar of a JSON object or schema."""
         if self._worker.closed:
             raise GenerationError("the model is not loaded", "Load a model first.")
+        if has_images(messages) and not self.supports_images:
+            raise ImagesUnsupportedError(Path(self.model_path).name)
         request = chat_body(
             messages,
             sampling,

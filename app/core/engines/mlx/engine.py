@@ -44,11 +44,13 @@ from app.core.engines.base import (
     Finished,
     FinishReason,
     GenerationError,
+    ImagesUnsupportedError,
     LoadRequest,
     Round,
     Sampling,
     TextDelta,
     TokenCandidate,
+    has_images,
     structured_refusal,
 )
 from app.core.engines.capability import Availability, engine_availability
@@ -345,6 +347,8 @@ class MLXEngine:
             raise EngineClosed()
         if response_format is not None:
             raise GenerationError(structured_refusal("the MLX engine"))
+        if has_images(messages) and not self.supports_images:
+            raise ImagesUnsupportedError(Path(self.model_path).name)
         if isinstance(top_logprobs, bool) or not isinstance(top_logprobs, int) or top_logprobs < 0:
             raise GenerationError(
                 f"top_logprobs must be 0 or a positive whole number (got {top_logprobs!r})."
@@ -397,6 +401,11 @@ class MLXEngine:
     def supports_tools(self) -> bool:
         """The tokenizer's chat template renders ``tools``."""
         return True
+
+    @property
+    def supports_images(self) -> bool:
+        """mlx-vlm reads images with the target's vision tower; not wired yet."""
+        return False
 
     @property
     def supports_structured_output(self) -> bool:

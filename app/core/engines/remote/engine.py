@@ -29,6 +29,7 @@ from typing import Any
 
 import httpx
 
+from app.core import images
 from app.core.engines.base import (
     CancelToken,
     ChatMessage,
@@ -36,12 +37,14 @@ from app.core.engines.base import (
     Event,
     Finished,
     GenerationError,
+    ImagesUnsupportedError,
     LoadRequest,
     Round,
     Sampling,
     TextDelta,
     TokenCandidate,
     error_message_of,
+    has_images,
     structured_refusal,
 )
 from app.core.engines.llamaserver import (
@@ -226,6 +229,7 @@ class RemoteEngine:
         self._busy = threading.Lock()
         self._n_ctx: int | None = None
         self._server_method: ServerMethod | None = None
+        self._vision: bool | None = None
         #: token id -> text, for candidates a vLLM server names by id only (``/detokenize``)
         self._token_texts: dict[int, str] = {}
 
@@ -331,6 +335,23 @@ class RemoteEngine:
         return True
 
     @property
+    def supports_images(self) -> bool:
+        """llama-server says in ``/props`` (``modalities.vision``, true when started with an
+        mmproj); other servers do not say, so images are sent and a server that cannot see answers
+        with its own error (shown as it comes)."""
+        if self._vision is None:
+            self._vision = True
+            if self.server_kind == "llama.cpp":
+                try:
+                    modalities = self._root_call("GET", "/props", None).get("modalities")
+                    self._vision = bool(isinstance(modalities, Mapping) and modalities.get("vision"))
+                except EngineError as exc:
+                    log.info(
+                        "%s: /props not readable, images are sent as they come: %s", self.endpoint.label, exc
+                    )
+        return self._vision
+
+    @property
     def supports_structured_output(self) -> bool:
         """llama-server, vLLM and SGLang constrain output to ``response_format``; another
         OpenAI-compatible server might ignore it and answer free text, so it is not sent there."""
@@ -375,13 +396,13 @@ class RemoteEngine:
             return count_prompt_tokens(self._root_call, messages)
         if self.server_kind == "vllm":
             counted = self._root_call("POST", "/tokenize", self._vllm_tokenize_body(messages))
-            return int(counted.get("count") or 0)
+            return int(counted.get("count") or 0) + images.estimated_tokens(messages)
         raise RemoteServerError(f"{self.endpoint.url}: this server cannot count tokens")
 
     def _vllm_tokenize_body(self, messages: Sequence[ChatMessage]) -> dict[str, Any]:
         return {
             "model": self.model,
-            "messages": [dict(m) for m in messages] or [{"role": "user", "content": ""}],
+            "messages": [images.text_only(m) for m in messages] or [{"role": "user", "content": ""}],
             "add_generation_prompt": True,
         }
 
@@ -447,6 +468,8 @@ class RemoteEngine:
             raise GenerationError("the remote connection was closed", "Connect again.")
         if response_format is not None and not self.supports_structured_output:
             raise GenerationError(structured_refusal(f"this {self.server_kind} server"))
+        if has_images(messages) and not self.supports_images:
+            raise ImagesUnsupportedError(self.model)
         body = self._body(messages, sampling, tools, tool_choice, response_format, max(0, top_logprobs))
         return self._stream(body, cancel or CancelToken())
 
