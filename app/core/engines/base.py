@@ -148,6 +148,9 @@ class LoadRequest:
     #: family name and size, for defaults such as the Gemma 4 tokens-per-round table
     family_name: str = ""
     size_in_billions: float = 0.0
+    #: llama.cpp: the target's multimodal projector (``mmproj`` GGUF) that lets it read images
+    #: (issue 26); None loads the target text-only
+    mmproj_path: str | None = None
 
 
 class EngineError(RuntimeError):
