@@ -8,6 +8,8 @@ Two pairs:
 
 * Gemma 4: an mlx-vlm ``gemma4`` target (with a tiny vision tower, as real checkpoints have) and a
   ``gemma4_assistant`` MTP drafter whose head dims, KV heads and layer types match the target's.
+  The target also gets what mlx-vlm's processor loader reads (``processor_config.json`` and the
+  tokenizer's image markers), so images go through the real processor and vision tower.
 * llama: an mlx-lm llama target and a smaller llama drafter with the same tokenizer.
 
 ``forced=True`` zeroes the final norm of target and drafter: every logit is then 0, both models
@@ -40,10 +42,29 @@ SPECIAL_TOKENS = (
     "<eoa>",
 )
 VOCAB_SIZE = 256 + len(SPECIAL_TOKENS)
+#: A message's content is a string, or (multimodal chats, as mlx-vlm formats them) a list of parts
+#: where an image part becomes the ``<image>`` placeholder the processor expands; a string renders
+#: exactly as it always did.
 CHAT_TEMPLATE = (
-    "{{ bos_token }}{% for m in messages %}<|{{ m['role'] }}|>{{ m['content'] }}<|end|>{% endfor %}"
+    "{{ bos_token }}{% for m in messages %}<|{{ m['role'] }}|>"
+    "{% if m['content'] is string or m['content'] is none %}{{ m['content'] }}"
+    "{% else %}{% for part in m['content'] %}{% if part['type'] == 'image' %}<image>"
+    "{% elif part['type'] == 'text' %}{{ part['text'] }}{% endif %}{% endfor %}{% endif %}"
+    "<|end|>{% endfor %}"
     "{% if add_generation_prompt %}<|assistant|>{% endif %}"
 )
+#: The multimodal markers a vision processor reads from the tokenizer (``tokenizer.image_token``
+#: etc.), as a real Gemma 4 tokenizer declares them.
+VISION_TOKENS = {
+    "image_token": "<image>",
+    "boi_token": "<boi>",
+    "eoi_token": "<eoi>",
+    "audio_token": "<audio>",
+    "boa_token": "<boa>",
+    "eoa_token": "<eoa>",
+}
+#: soft tokens per image (the Gemma 4 image processor's default budget, as real checkpoints ship it)
+IMAGE_SOFT_TOKENS = 280
 
 
 def special_id(token: str) -> int:
@@ -64,10 +85,11 @@ def _bytes_to_unicode() -> dict[int, str]:
     return dict(zip(printable, (chr(c) for c in chars), strict=True))
 
 
-def write_tokenizer(out: Path, *, extra_tokens: int = 0) -> None:
+def write_tokenizer(out: Path, *, extra_tokens: int = 0, vision: bool = False) -> None:
     """A byte-level BPE with no merges: ids 0..255 are bytes, then :data:`SPECIAL_TOKENS`.
 
     ``extra_tokens`` appends plain tokens, to make a vocabulary that differs from the others.
+    ``vision`` declares :data:`VISION_TOKENS` (what a vision processor looks up on the tokenizer).
     """
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers
     from transformers import PreTrainedTokenizerFast
@@ -84,6 +106,7 @@ def write_tokenizer(out: Path, *, extra_tokens: int = 0) -> None:
         eos_token="<eos>",
         pad_token="<pad>",
         chat_template=CHAT_TEMPLATE,
+        **({"extra_special_tokens": dict(VISION_TOKENS)} if vision else {}),
     )
     if extra_tokens:
         fast.add_tokens([f"<extra_{i}>" for i in range(extra_tokens)])
@@ -215,8 +238,31 @@ def write_gemma4_target(out: Path, *, seed: int = 0, forced: bool = False) -> Pa
     mx.random.seed(seed)
     model = model_class.Model(model_config)
     _save(model, out, config, forced=forced, norm_keys=("language_model.model.norm.weight",))
-    write_tokenizer(out)
+    write_tokenizer(out, vision=True)
+    write_gemma4_processor_config(out, config)
     return out
+
+
+def write_gemma4_processor_config(out: Path, config: dict[str, Any]) -> None:
+    """``processor_config.json`` as Gemma 4 checkpoints ship it: what mlx-vlm's processor loader reads
+    to build the image processor (patch size and pooling must match the vision tower)."""
+    vision = config["vision_config"]
+    processor = {
+        "processor_class": "Gemma4Processor",
+        "image_seq_length": IMAGE_SOFT_TOKENS,
+        "image_processor": {
+            "image_processor_type": "Gemma4ImageProcessor",
+            "do_convert_rgb": True,
+            "do_resize": True,
+            "do_rescale": True,
+            "rescale_factor": 1 / 255,
+            "do_normalize": False,
+            "patch_size": vision["patch_size"],
+            "pooling_kernel_size": vision["pooling_kernel_size"],
+            "max_soft_tokens": IMAGE_SOFT_TOKENS,
+        },
+    }
+    (out / "processor_config.json").write_text(json.dumps(processor, indent=1, sort_keys=True))
 
 
 def write_gemma4_assistant(out: Path, *, seed: int = 1, forced: bool = False, **overrides: Any) -> Path:

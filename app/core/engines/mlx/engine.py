@@ -18,6 +18,11 @@ Which library runs what (decided from the configs in :mod:`app.core.engines.mlx.
   in Tandem's own decode loop (:mod:`app.core.engines.mlx.modelfree`), drafts from the suffix cache
   (:mod:`app.core.speculative.suffix`); suffix decoding's corpus persists per vocabulary.
 
+Images (issue 26): an mlx-vlm target with a vision tower and an image processor reads the
+``images`` of a message (:mod:`app.core.engines.mlx.vision`). A prompt with images is laid out by
+mlx-vlm and its processor; the pixel values go to mlx-vlm's prefill (no drafter, or an mlx-vlm
+drafter) or to Tandem's own prefill (model-free methods), and decoding is the same as for text.
+
 Depth: ``num_speculative_tokens`` is the number of drafted tokens per round on every engine. mlx-vlm
 counts its ``draft_block_size`` with the verified token included, so N becomes a block of N + 1;
 unset keeps the drafter's trained depth (``block_size - 1`` drafts: 3 for the Gemma 4 assistant).
@@ -32,7 +37,7 @@ import logging
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from app.core.engines.base import (
     CancelToken,
@@ -56,7 +61,9 @@ from app.core.engines.base import (
 from app.core.engines.capability import Availability, engine_availability
 from app.core.engines.mlx.pair import PairPlan, plan_pair, vocabulary_difference
 from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner, TokenStep, classic_rounds
+from app.core.engines.mlx.vision import VisionPrompt
 from app.core.engines.worker import EngineClosed, EngineWorker, Job
+from app.core.images import estimated_tokens, text_only
 from app.core.speculative import RoundAccountant
 from app.core.speculative.options import SUFFIX_METHODS
 from app.core.speculative.suffix import (
@@ -113,6 +120,8 @@ class _Loaded:
         self.suffix: SuffixCache | None = None
         self.store: SuffixStore | None = None
         self.cost: Any = None  # mlx_modelfree.VerifyCost, measured across requests
+        #: the target's processor when it reads images (see :mod:`app.core.engines.mlx.vision`)
+        self.processor: Any = None
 
 
 def _eos_ids(tokenizer: Any, config: dict[str, Any]) -> set[int]:
@@ -208,6 +217,8 @@ class MLXEngine:
         #: model-free methods: cut drafts where verifying a token costs more than it is expected to
         #: save (see mlx_modelfree.VerifyCost); tests that need every proposal verified turn it off
         self.cost_gate = True
+        #: the loaded target reads images (set on the MLX thread by the load)
+        self._images = False
         self._state: _Loaded | None = None
         #: the one thread that touches MLX (issue 9: the shared owner thread of every engine)
         self._worker = EngineWorker(f"tandem-mlx-{next(_thread_ids)}", "MLX", free=self._release)
@@ -256,6 +267,7 @@ class MLXEngine:
             from mlx_vlm.utils import load_model as vlm_load_model
 
             state.target = vlm_load_model(target_path)
+            self._load_image_processor(state, target_path, say)
         else:
             from mlx_lm.utils import load_model as lm_load_model
 
@@ -292,6 +304,16 @@ class MLXEngine:
                 raise DrafterMismatchError(f"The drafter does not fit this target: {exc}") from exc
             self.greedy_only = bool(getattr(state.drafter, "requires_greedy_sampling", False))
         return state
+
+    def _load_image_processor(self, state: _Loaded, target_path: Path, say: Callable[[str], None]) -> None:
+        from app.core.engines.mlx.vision import load_image_processor
+
+        processor, why_not = load_image_processor(target_path, state.target)
+        if why_not:
+            self.notes = (*self.notes, why_not)
+            say(why_not)
+        state.processor = processor
+        self._images = processor is not None
 
     def _open_suffix_cache(self, state: _Loaded, plan: PairPlan) -> None:
         if plan.backend == "lm":
@@ -404,8 +426,9 @@ class MLXEngine:
 
     @property
     def supports_images(self) -> bool:
-        """mlx-vlm reads images with the target's vision tower; not wired yet."""
-        return False
+        """The target is an mlx-vlm model with a vision tower and an image processor (never an
+        mlx-lm text model)."""
+        return self._images
 
     @property
     def supports_structured_output(self) -> bool:
@@ -427,16 +450,37 @@ class MLXEngine:
     def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
         """Prompt size in tokens with the chat template applied (as ``generate`` builds it).
 
+        Images count exactly when the target reads them (the processor lays the prompt out with
+        each image's soft tokens); when an image cannot be read, or the model cannot see images,
+        the text is counted and each image reckoned with :func:`app.core.images.estimated_tokens`.
         Runs on the MLX thread like every use of the tokenizer; used for context trimming.
         """
         msgs = list(messages)
 
         def count() -> int:
-            if self._state is None:
+            state = self._state
+            if state is None:
                 raise EngineClosed()
-            return len(self._prompt_ids(self._state, msgs))
+            if not has_images(msgs):
+                return len(self._prompt_ids(state, msgs))
+            if state.processor is not None:
+                try:
+                    return len(self._vision_prompt(state, msgs).ids)
+                except GenerationError as exc:
+                    log.info("counting with estimated image sizes: %s", exc)
+            text = [cast(ChatMessage, text_only(m)) for m in msgs]
+            return len(self._prompt_ids(state, text)) + estimated_tokens(msgs)
 
         return self._worker.call(count)
+
+    def _vision_prompt(
+        self, state: _Loaded, messages: list[ChatMessage], tools: list[dict[str, Any]] | None = None
+    ) -> VisionPrompt:
+        from app.core.engines.mlx.vision import build_prompt
+
+        return build_prompt(
+            state.processor, state.plan.target_config, messages, tools, self.request.chat_template or None
+        )
 
     def _prompt_ids(
         self, state: _Loaded, messages: list[ChatMessage], tools: list[dict[str, Any]] | None = None
@@ -467,11 +511,12 @@ class MLXEngine:
         budget: int,
         vlm_rounds: VlmRoundReader | None,
         conversation: str | None = None,
+        vision: VisionPrompt | None = None,
     ) -> Generator[TokenStep[_Token], None, None]:
         """Yield ((token, logprobs or None), round started at this token) from the right library.
 
-        ``budget`` is the number of new tokens that fit (max tokens, cut to the context). MLX
-        thread only.
+        ``budget`` is the number of new tokens that fit (max tokens, cut to the context);
+        ``vision`` is the prompt's images (mlx-vlm targets only). MLX thread only.
         """
         import mlx.core as mx
 
@@ -481,7 +526,7 @@ class MLXEngine:
         top_p = sampling.top_p if 0.0 < sampling.top_p < 1.0 else None
         penalty = sampling.repeat_penalty if sampling.repeat_penalty != 1.0 else None
         if plan.kind in SUFFIX_METHODS:
-            yield from self._model_free_steps(state, prompt, sampling, budget, conversation)
+            yield from self._model_free_steps(state, prompt, sampling, budget, conversation, vision)
             return
         if plan.backend == "vlm":
             from mlx_vlm.generate.ar import generate_step as vlm_step
@@ -493,11 +538,13 @@ class MLXEngine:
                     "draft_kind": plan.kind,
                     "draft_block_size": plan.vlm_block_size,
                 }
+            if vision is not None:
+                kwargs.update(vision.extra)  # e.g. the token types the vision attention reads
             gen = vlm_step(
                 mx.array([prompt]),
                 state.target,
-                None,
-                None,
+                vision.pixel_values if vision is not None else None,
+                vision.mask if vision is not None else None,
                 max_tokens=budget,
                 temperature=sampling.temperature,
                 top_p=top_p if top_p is not None else 1.0,
@@ -516,6 +563,7 @@ class MLXEngine:
                 gen.close()
             return
 
+        assert vision is None, "mlx-lm targets read no images (refused in generate)"
         from mlx_lm.generate import generate_step as lm_step
         from mlx_lm.generate import speculative_generate_step
         from mlx_lm.sample_utils import make_logits_processors, make_sampler
@@ -565,7 +613,13 @@ class MLXEngine:
             spec_gen.close()
 
     def _model_free_steps(
-        self, state: _Loaded, prompt: list[int], sampling: Sampling, budget: int, conversation: str | None
+        self,
+        state: _Loaded,
+        prompt: list[int],
+        sampling: Sampling,
+        budget: int,
+        conversation: str | None,
+        vision: VisionPrompt | None = None,
     ) -> Generator[TokenStep[_Token], None, None]:
         """Suffix decoding / prompt lookup in Tandem's own loop; MLX thread only."""
         from mlx_lm.sample_utils import make_logits_processors, make_sampler
@@ -580,7 +634,7 @@ class MLXEngine:
         processors = make_logits_processors(
             repetition_penalty=penalty, repetition_context_size=REPEAT_PENALTY_WINDOW
         )
-        target = LmTarget(state.target) if plan.backend == "lm" else VlmTarget(state.target)
+        target = LmTarget(state.target) if plan.backend == "lm" else VlmTarget(state.target, vision)
         store = state.store
 
         def persist(tail: list[int], response: list[int]) -> None:
@@ -630,8 +684,14 @@ class MLXEngine:
         top_logprobs: int = 0,
         tools: list[dict[str, Any]] | None = None,
     ) -> Iterator[Event]:
-        """The generate steps, on the MLX thread: ``stopped()`` is checked before every token."""
-        prompt = self._prompt_ids(state, messages, tools)
+        """The generate steps, on the MLX thread: ``stopped()`` is checked before every token.
+
+        The time to the first token (``prompt_ms``) starts before the prompt is built: with images
+        it covers reading and preparing them, and the vision tower (run by the prefill).
+        """
+        t0 = time.perf_counter()
+        vision = self._vision_prompt(state, messages, tools) if has_images(messages) else None
+        prompt = vision.ids if vision is not None else self._prompt_ids(state, messages, tools)
         n_ctx = self.request.n_ctx
         if len(prompt) >= n_ctx:
             raise ContextLengthError(len(prompt), n_ctx)
@@ -650,7 +710,6 @@ class MLXEngine:
         ids: list[int] = []
         n_tokens = 0  # completion tokens, the end-of-generation token included
         reason: FinishReason = "length"
-        t0 = time.perf_counter()
         t_first: float | None = None
 
         n_rounds = 0
@@ -668,7 +727,9 @@ class MLXEngine:
                     drafted_total += drafted
                     yield Round(r.index, drafted, r.accepted, r.emitted, drafted_known=known)
 
-        steps = self._token_steps(state, prompt, sampling, budget, vlm_rounds, key_for_messages(messages))
+        steps = self._token_steps(
+            state, prompt, sampling, budget, vlm_rounds, key_for_messages(messages), vision
+        )
         try:
             while True:
                 if stopped():

@@ -30,6 +30,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
 from app.core.engines.mlx.stream import TokenStep
+from app.core.engines.mlx.vision import VisionPrompt, prefill_with_images
 from app.core.speculative.suffix import SuffixCache
 
 #: prompt tokens per prefill forward pass (bounded memory for long prompts)
@@ -150,13 +151,16 @@ class LmTarget:
 
 class VlmTarget:
     """An mlx-vlm model's language model; rollback through mlx-vlm's cache transactions, which
-    keep rotating (sliding-window) caches exact."""
+    keep rotating (sliding-window) caches exact. With ``vision`` (a prompt with images) the
+    prefill runs the model's embedding step, vision tower included, as mlx-vlm's own does."""
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: Any, vision: VisionPrompt | None = None) -> None:
         from mlx_vlm.models.cache import make_prompt_cache
 
+        self.model = model
         self.lm = model.language_model
         self.cache = make_prompt_cache(self.lm)
+        self.vision = vision
         self._tx: Any = None
 
     def forward(self, tokens: Sequence[int]) -> Any:
@@ -182,10 +186,14 @@ class VlmTarget:
     def prefill(self, prompt: Sequence[int]) -> Any:
         import mlx.core as mx
 
-        for start in range(0, len(prompt) - 1, PREFILL_CHUNK):
-            chunk = prompt[start : min(start + PREFILL_CHUNK, len(prompt) - 1)]
-            self.lm(mx.array([list(chunk)]), cache=self.cache)
-            mx.eval([c.state for c in self.cache])
+        if self.vision is not None:
+            assert list(prompt) == self.vision.ids, "the prompt is the one the images were laid out in"
+            prefill_with_images(self.model, self.vision, self.cache)
+        else:
+            for start in range(0, len(prompt) - 1, PREFILL_CHUNK):
+                chunk = prompt[start : min(start + PREFILL_CHUNK, len(prompt) - 1)]
+                self.lm(mx.array([list(chunk)]), cache=self.cache)
+                mx.eval([c.state for c in self.cache])
         logits = self.forward(prompt[-1:])[-1]
         self.keep(1)
         return logits
