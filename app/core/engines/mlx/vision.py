@@ -100,7 +100,8 @@ def image_paths(messages: Sequence[ChatMessage]) -> list[str]:
             continue
         if m.get("role") != "user":
             raise GenerationError(
-                f"Images can be attached to user messages only; a {m.get('role')} message has images."
+                f"Images can be attached to user messages only; this conversation has images on a "
+                f"{m.get('role')!r} message."
             )
         try:
             check_count(len(images))
