@@ -49,7 +49,21 @@ def ckpt(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "g4_target_forced": fx.write_gemma4_target(root / "g4-target-forced", forced=True),
         "g4_drafter_forced": fx.write_gemma4_assistant(root / "g4-assistant-forced", forced=True),
         "llama_target": fx.write_llama_target(root / "llama-target"),
+        "g4_target_bidirectional": _bidirectional(root / "g4-target", root / "g4-target-bidirectional"),
     }
+
+
+def _bidirectional(source: Path, out: Path) -> Path:
+    """The target with ``use_bidirectional_attention: "vision"`` (an image's tokens attend to each
+    other, as in larger Gemma 4 models): a prefill may not cut an image in two."""
+    import json
+    import shutil
+
+    shutil.copytree(source, out)
+    cfg = json.loads((out / "config.json").read_text())
+    cfg["text_config"]["use_bidirectional_attention"] = "vision"
+    (out / "config.json").write_text(json.dumps(cfg))
+    return out
 
 
 @pytest.fixture(scope="session")
@@ -235,12 +249,14 @@ def test_the_picture_changes_the_answer(
 # --- greedy parity with an image -------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("attention", ["causal", "bidirectional"])
 @pytest.mark.parametrize("method", ["mtp", *MODEL_FREE])
 def test_greedy_parity_with_an_image(
-    ckpt: dict[str, Path], engines: list[Any], images: dict[str, Path], method: str
+    ckpt: dict[str, Path], engines: list[Any], images: dict[str, Path], method: str, attention: str
 ) -> None:
-    off = _load(engines, ckpt["g4_target"])
-    on = _load(engines, ckpt["g4_target"], method, ckpt["g4_drafter"] if method == "mtp" else None)
+    target = ckpt["g4_target"] if attention == "causal" else ckpt["g4_target_bidirectional"]
+    off = _load(engines, target)
+    on = _load(engines, target, method, ckpt["g4_drafter"] if method == "mtp" else None)
     messages = _ask(images["rgb"])
     ref = _finished(_run(off, messages, 40))
     for _ in range(2):  # suffix: the repeated request comes from the tree
