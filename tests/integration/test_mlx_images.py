@@ -27,6 +27,7 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
 )
+from app.core.engines.mlx import modelfree as mlx_modelfree
 from app.core.images import TOKENS_PER_IMAGE, check_image_file
 from app.core.speculative import SpeculationOptions
 from tests.integration import mlx_fixtures as fx
@@ -300,23 +301,46 @@ def _history(images: dict[str, Path], order: tuple[str, str] = ("rgb", "gray")) 
     ]
 
 
-@pytest.mark.parametrize("method", [None, "mtp", "suffix"])
+@pytest.mark.parametrize(
+    ("method", "attention"),
+    [
+        (None, "causal"),
+        ("mtp", "causal"),
+        ("suffix", "causal"),
+        ("mtp", "bidirectional"),
+        ("suffix", "bidirectional"),
+    ],
+)
 def test_several_images_in_one_message_and_in_the_history(
-    ckpt: dict[str, Path], engines: list[Any], images: dict[str, Path], method: str | None
+    ckpt: dict[str, Path],
+    engines: list[Any],
+    images: dict[str, Path],
+    method: str | None,
+    attention: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Three images in two user messages (~800 prompt tokens). Tandem's own prefill (suffix) runs
+    in chunks where the model allows it (causal attention) and in one pass where an image must be
+    seen whole (bidirectional vision attention)."""
+    from app.core.engines.mlx import vision as mlx_vision
+
+    policy: list[bool] = []
+    real_may_chunk = mlx_vision._may_chunk
+
+    def may_chunk(*args: Any) -> bool:
+        policy.append(real_may_chunk(*args))
+        return policy[-1]
+
+    monkeypatch.setattr(mlx_vision, "_may_chunk", may_chunk)
+    target = ckpt["g4_target"] if attention == "causal" else ckpt["g4_target_bidirectional"]
     one_each = [
-        _finished(_run(_load(engines, ckpt["g4_target"]), _ask(images[k]), 1)).prompt_tokens
+        _finished(_run(_load(engines, target), _ask(images[k]), 1)).prompt_tokens
         for k in ("rgb", "gray", "rgba")
     ]
-    text_prompt = _load(engines, ckpt["g4_target"]).count_prompt_tokens(
-        [{"role": "user", "content": QUESTION}]
-    )
-    off = _load(engines, ckpt["g4_target"])
-    on = (
-        off
-        if method is None
-        else _load(engines, ckpt["g4_target"], method, ckpt["g4_drafter"] if method == "mtp" else None)
-    )
+    text_prompt = _load(engines, target).count_prompt_tokens([{"role": "user", "content": QUESTION}])
+    off = _load(engines, target)
+    drafter = ckpt["g4_drafter"] if method == "mtp" else None
+    on = off if method is None else _load(engines, target, method, drafter)
     messages = _history(images)
     ref = _finished(_run(off, messages, 24))
     events = _run(on, messages, 24)
@@ -324,11 +348,14 @@ def test_several_images_in_one_message_and_in_the_history(
     _check_accounting(events)
     assert fin.token_ids == ref.token_ids, _first_difference(ref.token_ids or [], fin.token_ids or [])
     assert fin.prompt_tokens == on.count_prompt_tokens(messages)
+    assert fin.prompt_tokens > mlx_modelfree.PREFILL_CHUNK
     # every image keeps its own soft tokens, wherever it is in the conversation
     soft = sum(n - text_prompt - 2 for n in one_each)
     vision = on._worker.call(lambda: on._vision_prompt(on._state, messages))
     assert _soft_tokens(vision.ids) == soft and vision.images == 3
     assert vision.ids.count(fx.special_id("<boi>")) == 3
+    if method == "suffix":
+        assert policy == [attention == "causal"]
     # the order of the images is the order the model sees them in
     if method is None:
         swapped = _finished(_run(off, _history(images, ("gray", "rgb")), 1, top_logprobs=3))

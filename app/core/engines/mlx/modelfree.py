@@ -188,7 +188,7 @@ class VlmTarget:
 
         if self.vision is not None:
             assert list(prompt) == self.vision.ids, "the prompt is the one the images were laid out in"
-            prefill_with_images(self.model, self.vision, self.cache)
+            prefill_with_images(self.model, self.vision, self.cache, PREFILL_CHUNK)
         else:
             for start in range(0, len(prompt) - 1, PREFILL_CHUNK):
                 chunk = prompt[start : min(start + PREFILL_CHUNK, len(prompt) - 1)]

@@ -186,34 +186,62 @@ def build_prompt(
     )
 
 
-def prefill_with_images(model: Any, vision: VisionPrompt, cache: Any) -> None:
+def prefill_with_images(model: Any, vision: VisionPrompt, cache: Any, chunk: int) -> None:
     """Feed every prompt position but the last into ``cache`` with the images' embeddings (the
     vision tower runs here), as mlx-vlm's own prefill does: the model's embedding step, then the
     language model on the embeddings with the step's other outputs (per-layer inputs, token types).
 
-    One pass: a vision model may let an image's tokens attend to each other, which a pass cut
-    inside an image would break. The last position (a text token of the generation prompt) is the
-    caller's first verified step."""
+    Passes of ``chunk`` positions where the model allows it (mlx-vlm's own prefill policy); one
+    pass where it does not: a model that lets an image's tokens attend to each other (Gemma 4's
+    bidirectional vision attention) must see each image whole, in a pass of its own with no cached
+    prefix. The last position (a text token of the generation prompt) is the caller's first
+    verified step."""
     import mlx.core as mx
 
     length = len(vision.ids)
+    n = length - 1
     emb = model.get_input_embeddings(vision.input_ids, vision.pixel_values, mask=vision.mask, **vision.extra)
     kwargs: dict[str, Any] = dict(vision.extra)
     kwargs.update({k: v for k, v in emb.to_dict().items() if k != "inputs_embeds" and v is not None})
-    n = length - 1
     if n <= 0:
         return
+    step = chunk if _may_chunk(model, vision, emb.inputs_embeds, cache, kwargs) else n
 
-    def head(value: Any) -> Any:
+    def part(value: Any, start: int, end: int) -> Any:
         shape = getattr(value, "shape", None)
         if shape is not None and len(shape) >= 2 and shape[1] == length:
-            return value[:, :n]
+            return value[:, start:end]
         return value
 
-    model.language_model(
-        vision.input_ids[:, :n],
-        inputs_embeds=emb.inputs_embeds[:, :n],
-        cache=cache,
-        **{k: head(v) for k, v in kwargs.items()},
-    )
-    mx.eval([c.state for c in cache])
+    for start in range(0, n, step):
+        end = min(start + step, n)
+        model.language_model(
+            vision.input_ids[:, start:end],
+            inputs_embeds=emb.inputs_embeds[:, start:end],
+            cache=cache,
+            logits_to_keep=1,
+            **{k: part(v, start, end) for k, v in kwargs.items()},
+        )
+        mx.eval([c.state for c in cache])
+
+
+def _may_chunk(model: Any, vision: VisionPrompt, embeds: Any, cache: Any, kwargs: dict[str, Any]) -> bool:
+    """mlx-vlm's own answer to "may this prompt be prefilled in chunks?" (False when unknown: one
+    pass is always exact)."""
+    try:
+        from mlx_vlm.generate.common import _chunked_prefill_enabled
+    except ImportError:
+        return False
+    try:
+        return bool(
+            _chunked_prefill_enabled(
+                model,
+                input_ids=vision.input_ids,
+                inputs_embeds=embeds,
+                prompt_cache=cache,
+                prefill_kwargs=kwargs,
+            )
+        )
+    except Exception:  # a policy that cannot judge this prompt: one pass
+        log.debug("mlx-vlm's prefill policy failed; prefilling in one pass", exc_info=True)
+        return False
