@@ -88,12 +88,16 @@ def images(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "gray": root / "gray.png",
         "photo": root / "photo.jpg",
         "red": root / "red.png",
+        "tiny": root / "tiny.png",
+        "wide": root / "wide.webp",
     }
     Image.fromarray(rgb, "RGB").save(out["rgb"])
     Image.fromarray(rgba, "RGBA").save(out["rgba"])
     Image.fromarray(gray, "L").save(out["gray"])
     Image.fromarray(photo, "RGB").save(out["photo"], quality=90)
     Image.new("RGB", (320, 240), (200, 30, 30)).save(out["red"])
+    Image.new("RGB", (1, 1), (10, 200, 90)).save(out["tiny"])
+    Image.fromarray(photo[:50, :], "RGB").save(out["wide"])  # 4000x50: an extreme aspect ratio
     return out
 
 
@@ -212,7 +216,7 @@ def test_a_vision_model_without_its_image_markers_runs_text_and_refuses_images(
 # --- the whole path ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["rgb", "rgba", "gray", "photo"])
+@pytest.mark.parametrize("kind", ["rgb", "rgba", "gray", "photo", "tiny", "wide"])
 def test_every_image_mode_goes_through_the_whole_path(
     ckpt: dict[str, Path], engines: list[Any], images: dict[str, Path], kind: str
 ) -> None:
