@@ -27,6 +27,7 @@ import io
 import os
 import re
 import tempfile
+import time
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -261,6 +262,13 @@ def estimated_tokens(messages: Iterable[Mapping[str, object]]) -> int:
     return TOKENS_PER_IMAGE * count
 
 
+def _mtime(p: Path) -> float:
+    try:
+        return p.stat().st_mtime
+    except OSError:
+        return time.time()
+
+
 class ImageStore:
     """Content-addressed image files under ``<data dir>/images``."""
 
@@ -299,17 +307,18 @@ class ImageStore:
             return set()
         return {p.name for p in self.root.glob("??/*") if _NAME.match(p.name)}
 
-    def collect(self, referenced: Iterable[str]) -> int:
-        """Remove stored images not in ``referenced`` and leftover partial files; return how many
+    def collect(self, referenced: Iterable[str], min_age: float = 0.0) -> int:
+        """Remove stored images not in ``referenced`` and leftover partial files older than
+        ``min_age`` seconds (a file being attached by another window is younger); return how many
         files were removed."""
         keep = set(referenced)
+        now = time.time()
         removed = 0
         if not self.root.is_dir():
             return 0
         for p in self.root.glob("??/*"):
-            if (
-                p.name.startswith(".incoming-") or (_NAME.match(p.name) and p.name not in keep)
-            ) and p.is_file():
+            stale = p.name.startswith(".incoming-") or (_NAME.match(p.name) and p.name not in keep)
+            if stale and p.is_file() and (min_age <= 0 or now - _mtime(p) >= min_age):
                 with contextlib.suppress(OSError):
                     p.unlink()
                     removed += 1
