@@ -29,7 +29,9 @@ class SeeingEngine(ScriptedEngine):
         super().__init__(text="A yellow circle on a gradient.")
         self.sent: list[list[ChatMessage]] = []
 
-    def generate(self, messages: Sequence[ChatMessage], sampling: Sampling, *a: Any, **k: Any) -> Iterator[Event]:
+    def generate(
+        self, messages: Sequence[ChatMessage], sampling: Sampling, *a: Any, **k: Any
+    ) -> Iterator[Event]:
         self.sent.append([dict(m) for m in messages])  # type: ignore[misc]
         return super().generate(messages, sampling, *a, **k)
 
@@ -39,7 +41,9 @@ def _load(w: Any, qtbot: Any) -> None:
         w.load_default_model()
 
 
-def test_attach_send_show_enlarge_edit_regenerate_delete(make_window: Any, qtbot: Any, tmp_path: Path) -> None:
+def test_attach_send_show_enlarge_edit_regenerate_delete(
+    make_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
     engine = SeeingEngine()
     w = make_window(loader=scripted_loader(engine))
     _load(w, qtbot)

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.images import CheckedImage
 from app.gui import icons
 
 #: the longest side of a thumbnail in a message and in the composer
@@ -191,5 +190,3 @@ def _file_size(path: Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0
-
-
