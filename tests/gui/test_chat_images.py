@@ -32,7 +32,7 @@ class SeeingEngine(ScriptedEngine):
     def generate(
         self, messages: Sequence[ChatMessage], sampling: Sampling, *a: Any, **k: Any
     ) -> Iterator[Event]:
-        self.sent.append([dict(m) for m in messages])  # type: ignore[misc]
+        self.sent.append(list(messages))
         return super().generate(messages, sampling, *a, **k)
 
 
