@@ -182,10 +182,10 @@ def decode_data_url(url: str, source: str = "") -> CheckedImage:
     header, sep, payload = url.partition(",")
     if not sep or ";base64" not in header:
         raise ImageError(f"{where}the data URL is not base64 (expected data:image/...;base64,...)")
-    if len(payload) > (MAX_IMAGE_BYTES * 4) // 3 + 8:
+    if len(payload) > (MAX_IMAGE_BYTES * 4) // 3 + 8:  # refused before decoding
         raise ImageError(
-            f"{where}the image is more than {MAX_IMAGE_BYTES // (1024 * 1024)} MB; the limit is "
-            f"{MAX_IMAGE_BYTES // (1024 * 1024)} MB"
+            f"{where}the image is {len(payload) * 3 / 4 / 1e6:.1f} MB; the limit is {_limit_mb()} MB "
+            "(send it smaller or as JPEG)"
         )
     try:
         data = base64.b64decode(payload, validate=True)
