@@ -47,6 +47,7 @@ from app.core.speculative import per_request
 from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.ops import Ops
+from app.gui.views.attachments import image_error_text
 from app.gui.views.chat_view import ChatView, MessageBubble, SamplingDialog
 from app.gui.views.speculation_choice import SpeculationChoice
 from app.gui.workers import EngineHost, ModelInfo
@@ -277,7 +278,7 @@ class ChatController(QObject):
         try:
             names = [self.store.images.put(img) for img in attached]
         except ImageError as exc:  # a full disk: nothing is stored, the box keeps everything
-            self.errors.report(GenerationError(str(exc)))
+            self.errors.report(GenerationError(image_error_text(exc)))
             return
         cid = self._ensure_conversation(text or _image_title(len(names)))
         msg = self.store.add_message(cid, "user", text, images=names)

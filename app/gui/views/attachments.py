@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QSize, Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QEvent, QIODevice, QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QImage, QImageReader, QImageWriter, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.images import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, ImageError
 from app.gui import icons
 
 #: the longest side of a thumbnail in a message and in the composer
@@ -60,6 +61,43 @@ def image_png(image: QImage) -> bytes:
     data = bytes(buf.data().data())
     buf.close()
     return data
+
+
+def image_error_text(exc: ImageError) -> str:
+    """A refused image's one line in the user's language (the core's English one for a reason
+    without a translation)."""
+
+    limit_mb = MAX_IMAGE_BYTES // (1024 * 1024)
+    f = exc.facts
+    mb = f.get("mb")
+    mb = mb if isinstance(mb, float) else 0.0
+    reasons = {
+        "empty": lambda: QCoreApplication.translate("Attachments", "the file is empty"),
+        "too_large": lambda: QCoreApplication.translate(
+            "Attachments", "the image is {mb:.1f} MB; the limit is {limit} MB (save it smaller or as JPEG)"
+        ).format(mb=mb, limit=limit_mb),
+        "svg": lambda: QCoreApplication.translate(
+            "Attachments", "SVG drawings are not supported; export it as PNG or JPEG and attach that"
+        ),
+        "format": lambda: QCoreApplication.translate(
+            "Attachments", "{fmt} images are not supported; use PNG, JPEG, WebP, GIF or BMP"
+        ).format(fmt=f.get("fmt") or "?"),
+        "too_many_pixels": lambda: QCoreApplication.translate(
+            "Attachments", "the image has more than {limit} megapixels; scale it down and attach it again"
+        ).format(limit=MAX_IMAGE_PIXELS // 1_000_000),
+        "unreadable": lambda: QCoreApplication.translate(
+            "Attachments", "this is not an image Tandem can read (PNG, JPEG, WebP, GIF or BMP)"
+        ),
+        "damaged": lambda: QCoreApplication.translate("Attachments", "the image is damaged or cut short"),
+        "read_failed": lambda: QCoreApplication.translate("Attachments", "the file cannot be read"),
+        "save_failed": lambda: QCoreApplication.translate(
+            "Attachments", "the image cannot be saved; free some disk space and send again"
+        ),
+    }
+    make = reasons.get(exc.kind)
+    if make is None:
+        return str(exc)
+    return f"{exc.source}: {make()}" if exc.source else make()
 
 
 class Thumbnail(QToolButton):

@@ -45,7 +45,13 @@ from app.core.images import (
 )
 from app.gui import icons
 from app.gui.style import DRAFT_HIGHLIGHT
-from app.gui.views.attachments import COMPOSER_THUMB_SIDE, THUMB_SIDE, ThumbnailRow, image_png
+from app.gui.views.attachments import (
+    COMPOSER_THUMB_SIDE,
+    THUMB_SIDE,
+    ThumbnailRow,
+    image_error_text,
+    image_png,
+)
 from app.gui.views.stats import StatsDialog, StatsStrip
 from app.gui.widgets import ElidedLabel, bind_range
 
@@ -450,7 +456,7 @@ class Composer(QFrame):
                 else:
                     image = check_image(src, self.tr("pasted image {n}").format(n=i + 1))
             except ImageError as exc:
-                self._refused.append(str(exc))
+                self._refused.append(image_error_text(exc))
                 continue
             if all(a.sha256 != image.sha256 for a in self.attachments):
                 self.attachments.append(image)
