@@ -152,6 +152,10 @@ def check_image(data: bytes, source: str = "") -> CheckedImage:
     except ImageError:
         raise
     except UnidentifiedImageError:
+        if _known_signature(data):  # starts like a PNG/JPEG/... but Pillow cannot parse it
+            raise ImageError(
+                f"{where}the image is damaged or cut short (its header is unreadable)", "damaged", source
+            ) from None
         raise ImageError(
             f"{where}this is not an image Tandem can read (PNG, JPEG, WebP, GIF or BMP)", "unreadable", source
         ) from None
@@ -168,6 +172,14 @@ def check_image(data: bytes, source: str = "") -> CheckedImage:
         ) from None
     mime, ext = _FORMATS[fmt]
     return CheckedImage(data, hashlib.sha256(data).hexdigest(), mime, ext, width, height)
+
+
+_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"BM")
+
+
+def _known_signature(data: bytes) -> bool:
+    """The bytes start like one of the accepted formats."""
+    return data.startswith(_SIGNATURES) or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
 
 
 def _short(exc: BaseException) -> str:
