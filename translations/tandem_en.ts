@@ -670,6 +670,10 @@
             <translation>Load a model first.</translation>
         </message>
         <message>
+            <source>Load a model that reads images (a vision model), or remove the images.</source>
+            <translation>Load a model that reads images (a vision model), or remove the images.</translation>
+        </message>
+        <message>
             <source>Load the model again.</source>
             <translation>Load the model again.</translation>
         </message>

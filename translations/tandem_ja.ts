@@ -670,6 +670,10 @@
             <translation>先にモデルを読み込んでください。</translation>
         </message>
         <message>
+            <source>Load a model that reads images (a vision model), or remove the images.</source>
+            <translation>画像を読めるモデル（視覚モデル）を読み込むか、画像を外してください。</translation>
+        </message>
+        <message>
             <source>Load the model again.</source>
             <translation>モデルをもう一度読み込んでください。</translation>
         </message>

@@ -670,6 +670,10 @@
             <translation>먼저 모델을 불러오세요.</translation>
         </message>
         <message>
+            <source>Load a model that reads images (a vision model), or remove the images.</source>
+            <translation>이미지를 읽을 수 있는 모델(비전 모델)을 로드하거나 이미지를 제거하세요.</translation>
+        </message>
+        <message>
             <source>Load the model again.</source>
             <translation>모델을 다시 불러오세요.</translation>
         </message>

@@ -670,6 +670,10 @@
             <translation>请先加载模型。</translation>
         </message>
         <message>
+            <source>Load a model that reads images (a vision model), or remove the images.</source>
+            <translation>请加载能读取图片的模型（视觉模型），或移除图片。</translation>
+        </message>
+        <message>
             <source>Load the model again.</source>
             <translation>请重新加载模型。</translation>
         </message>
