@@ -12,13 +12,13 @@ def image_bytes(size: tuple[int, int] = (64, 48), mode: str = "RGB", fmt: str = 
     """A picture with some structure (a gradient and a shape), so encoders see more than a flat
     colour; every mode Pillow writes in ``fmt`` works (RGB, RGBA, L, P)."""
     w, h = size
-    img = Image.new("RGB", size)
-    px = img.load()
+    base = Image.new("RGB", (256, 256))
+    px = base.load()
     assert px is not None
-    step_x, step_y = max(1, w // 256), max(1, h // 256)
-    for y in range(0, h, step_y):
-        for x in range(0, w, step_x):
-            px[x, y] = (x * 255 // max(1, w - 1), y * 255 // max(1, h - 1), 128)
+    for y in range(256):
+        for x in range(256):
+            px[x, y] = (x, y, 128)
+    img = base.resize(size) if size != (256, 256) else base
     ImageDraw.Draw(img).ellipse((w // 4, h // 4, 3 * w // 4, 3 * h // 4), fill=(250, 200, 0))
     if mode == "RGBA":
         img = img.convert("RGBA")

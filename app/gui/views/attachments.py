@@ -122,7 +122,7 @@ class Thumbnail(QToolButton):
         if removable:
             self.remove_btn = QToolButton(self)
             self.remove_btn.setObjectName("thumbnailRemove")
-            self.remove_btn.setIcon(icons.icon("close"))
+            self.remove_btn.setIcon(icons.icon("close", "#ffffff"))
             self.remove_btn.setAutoRaise(True)
             self.remove_btn.setFixedSize(18, 18)
             self.remove_btn.clicked.connect(self.removeRequested)
