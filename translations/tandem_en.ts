@@ -2521,6 +2521,14 @@ Compatible: {reason}</translation>
             <translation>from {source}</translation>
         </message>
         <message>
+            <source>Includes encoding the image</source>
+            <translation>Includes encoding the image</translation>
+        </message>
+        <message>
+            <source>Includes encoding the {n} images</source>
+            <translation>Includes encoding the {n} images</translation>
+        </message>
+        <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
             <translation>Per round: bar height = the depth drafted in that round, green = accepted</translation>
         </message>

@@ -2521,6 +2521,14 @@ Compatible: {reason}</source>
             <translation>出典: {source}</translation>
         </message>
         <message>
+            <source>Includes encoding the image</source>
+            <translation>画像のエンコードを含みます</translation>
+        </message>
+        <message>
+            <source>Includes encoding the {n} images</source>
+            <translation>画像 {n} 枚のエンコードを含みます</translation>
+        </message>
+        <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
             <translation>ラウンドごと：棒の高さ = そのラウンドのドラフトの深さ、緑 = 受理</translation>
         </message>

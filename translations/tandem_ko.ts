@@ -2521,6 +2521,14 @@ Compatible: {reason}</source>
             <translation>출처: {source}</translation>
         </message>
         <message>
+            <source>Includes encoding the image</source>
+            <translation>이미지 인코딩 포함</translation>
+        </message>
+        <message>
+            <source>Includes encoding the {n} images</source>
+            <translation>이미지 {n}장 인코딩 포함</translation>
+        </message>
+        <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
             <translation>라운드별: 막대 높이 = 그 라운드의 드래프트 깊이, 초록 = 수락됨</translation>
         </message>

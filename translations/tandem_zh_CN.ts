@@ -2521,6 +2521,14 @@ Compatible: {reason}</source>
             <translation>来自 {source}</translation>
         </message>
         <message>
+            <source>Includes encoding the image</source>
+            <translation>包含图片编码时间</translation>
+        </message>
+        <message>
+            <source>Includes encoding the {n} images</source>
+            <translation>包含 {n} 张图片的编码时间</translation>
+        </message>
+        <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
             <translation>每轮：柱高 = 该轮草稿的深度，绿色 = 已接受</translation>
         </message>

@@ -71,6 +71,8 @@ def test_attach_send_show_enlarge_edit_regenerate_delete(
         composer.input.setPlainText("What is in these pictures?")
         composer.button.click()
     assert blocker.args[0].images == 3
+    strip = w.chat_view.bubbles[-1].stats_strip
+    assert strip.ttft.toolTip() == "Includes encoding the 3 images"
     assert composer.attachments == [] and not composer.thumbs.isVisible()
     msgs = w.store.messages(w.chat.conversation_id)
     user = msgs[0]

@@ -252,6 +252,13 @@ class StatsStrip(QFrame):
             return
         self.tps.setText(self.tr("{value} tok/s").format(value=_fmt(_rate(s), "{:.1f}")))
         self.ttft.setText(self.tr("first token {value}").format(value=_fmt(s.ttft_ms, "{:.0f} ms")))
+        self.ttft.setToolTip(
+            ""
+            if not s.images
+            else self.tr("Includes encoding the image")
+            if s.images == 1
+            else self.tr("Includes encoding the {n} images").format(n=s.images)
+        )
         self.rounds.setText(self.tr("{n} rounds").format(n=s.rounds))
         rate = s.acceptance_rate
         self.rounds.setVisible(rate is not None)
