@@ -122,9 +122,11 @@ def download(
             )
             pending.write(job.entry.entry_dir)
     meter = Meter(sum(f.size for j in jobs for f in j.todo), cancel)
-    fetched = [_run_fetch(j.entry, j.backend, j.plan, j.todo, meter, report) if j.todo else {} for j in jobs]
-    report(ProgressEvent("verifying", meter.total, meter.total, 0.0, 0.0))
-    paths = {id(j.entry): _finish(j, got, cancel) for j, got in zip(jobs, fetched, strict=True)}
+    paths: dict[int, Path] = {}
+    for job in jobs:  # each entry is verified and marked complete as soon as its files are in
+        fetched = _run_fetch(job.entry, job.backend, job.plan, job.todo, meter, report) if job.todo else {}
+        report(meter.snapshot("verifying"))
+        paths[id(job.entry)] = _finish(job, fetched, cancel)
     report(ProgressEvent("done", meter.total, meter.total, 0.0, 0.0))
     result = paths.get(id(mgr)) or on_disk[id(mgr)]
     assert result is not None
