@@ -294,3 +294,21 @@ def test_registry_listing_carries_the_projector_marker(hf_endpoint: str) -> None
         for s in fam["specs"]:
             for st in s.get("mmproj_quantizations", {}).values():
                 assert st in ("cached", "partial", "absent")
+
+
+def test_the_download_queue_brings_the_projector_with_its_target(hf_endpoint: str) -> None:
+    from app.core.cache.queue import DownloadQueue
+
+    reg = Registry.load()
+    reg.register(vision_family().model_dump(mode="json", exclude_none=True))
+    queue = DownloadQueue(Registry.load())
+    item = queue.add("vision", "gguf", "0.002", "Q4_0")
+    queue.start()
+    try:
+        assert queue.wait_idle(30)
+    finally:
+        queue.shutdown()
+    done = queue.get(item.id)
+    assert done.state == "finished" and done.bytes_total == 200_000 + 60_000
+    assert Path(done.path).read_bytes() == vision_repo_files()["vision-Q4_0.gguf"]
+    assert projector(vision_family(), "Q4_0", "huggingface").status().state == "cached"
