@@ -7,8 +7,9 @@ imports run one way (manager -> fetch, gc -> entry) with no cycle.
 
 Layout: the app cache (``paths.models_root()``: ``cache_dir()/models`` unless the "Model cache"
 setting moves it) holds one entry per target quantization
-(``<name>-<format>-<size>b-<quant>``) and per drafter of a target quantization
-(``...-draft-<draft_quant>``). An entry holds no model bytes: a ``manifest.json`` (hub, repo,
+(``<name>-<format>-<size>b-<quant>``), per drafter of a target quantization
+(``...-draft-<draft_quant>``) and per vision projector of one (``...-mmproj-<precision>``, fetched
+with its target: issue 26). An entry holds no model bytes: a ``manifest.json`` (hub, repo,
 commit, every file with its size and checksum and its path in the hub cache) and symlinks to the
 files in the hub's own cache (the standard Hugging Face cache, ModelScope's cache). So a model
 fetched earlier with other tools is found and reused, ``hf cache scan`` sees Tandem's downloads,
@@ -167,8 +168,9 @@ def _snapshot_looks_complete(snap: Path) -> tuple[bool, int]:
 class CacheEntry:
     """Cache entry of one target quantization, or of the drafter paired with it.
 
-    ``CacheManager(family, spec, "target", "Q4_K_M", "huggingface")`` or
-    ``CacheManager(family, spec, "drafter", "Q4_K_M", "huggingface", draft_quantization="Q8_0")``
+    ``CacheManager(family, spec, "target", "Q4_K_M", "huggingface")``,
+    ``CacheManager(family, spec, "drafter", "Q4_K_M", "huggingface", draft_quantization="Q8_0")`` or
+    ``CacheManager(family, spec, "projector", "Q4_K_M", "huggingface", mmproj_quantization="F16")``
     (the drafter always comes from the hub chosen for its target; its entry is named after the
     target quantization, so several target quantizations may share one drafter file).
 
