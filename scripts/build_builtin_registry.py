@@ -303,6 +303,10 @@ def mlx(
 
 
 CONVERT = "https://github.com/ggml-org/convert/blob/9491811acb1a7c361f5fe60c59923f171600fc9f/models/"
+#: ggml-org's vision projectors: every Gemma 4 and Qwen3.6 conversion script converts the projector
+#: with ``--mmproj`` to BF16 and Q8_0 (``mmproj-<stem>-<MQ>.gguf`` in .produced_files); Q8_0 first,
+#: the smaller download
+GGML_MMPROJ = ["Q8_0", "BF16"]
 QWEN3_THINK = {"temperature": 0.6, "top_p": 0.95, "top_k": 20}
 
 
@@ -317,9 +321,12 @@ def sidecar(
     *,
     label: str | None = None,
     activated: float | None = None,
+    mmproj: list[str] | None = None,
 ) -> dict:
     """A GGUF spec whose drafter is a sidecar file in the target's repository (ggml-org layout:
-    ``<stem>-<Q>.gguf`` and ``<prefix>-<stem>-<DQ>.gguf``)."""
+    ``<stem>-<Q>.gguf`` and ``<prefix>-<stem>-<DQ>.gguf``); ``mmproj``: the precisions of the
+    vision projector ``mmproj-<stem>-<MQ>.gguf`` beside them (issue 26), the first one fetched
+    with the target."""
     src = {
         "model_id": repo,
         "page": HF + repo,
@@ -329,6 +336,9 @@ def sidecar(
         "draft_method": method,
         "draft_page": HF + repo,
     }
+    if mmproj:
+        src["mmproj_file_name_template"] = f"mmproj-{stem}-{{mmproj_quantization}}.gguf"
+        src["mmproj_quantizations"] = mmproj
     spec: dict = {"format": "gguf", "size_in_billions": size, "quantizations": quants}
     if label:
         spec["label"] = label
@@ -660,6 +670,7 @@ def qwen36_ggml(kind: str, dqs: list[str]) -> list[dict]:
                 kind,
                 label=label,
                 activated=active,
+                mmproj=GGML_MMPROJ,
             )
         )
     return out
@@ -971,6 +982,7 @@ def gemma4_ggml(gemma4: dict) -> list[dict]:
             method,
             label=label if label != f"{size}B" else None,
             activated=active,
+            mmproj=GGML_MMPROJ,
         )
 
     return [

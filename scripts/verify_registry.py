@@ -2,7 +2,8 @@
 
     python scripts/verify_registry.py            # offline: every spec plans, has a page, and has
                                                  # evidence or is marked unverified
-    python scripts/verify_registry.py --online   # + every repo and file pattern on the real hubs
+    python scripts/verify_registry.py --online   # + every repo and file pattern (drafters and
+                                                 # vision projectors too) on the real hubs
 
 Offline, every hub source of a builtin spec must either list ``evidence`` (the public pages that
 showed its repo and files, each with the day it was read) or say ``"unverified": true``, and no
@@ -94,13 +95,18 @@ def verify(
                 roles: list[tuple[str, str | None]] = [("target", None)]
                 if spec.declares_drafter(hub):
                     roles += [("drafter", dq) for dq in (spec.draft_quantizations(hub) or [None])]
+                if spec.declares_projector(hub):  # the vision projector (issue 26)
+                    roles += [("projector", pq) for pq in (spec.mmproj_quantizations(hub) or [None])]
                 for q in spec.quantizations:
                     for role, dq in roles:
-                        if role == "drafter" and q != spec.quantizations[0]:
-                            continue  # one drafter check per drafter quantization
+                        if role != "target" and q != spec.quantizations[0]:
+                            continue  # one drafter / projector check per quantization of its own
                         rep.checked += 1
                         try:
-                            plan = make_plan(fam, spec, role, q, hub, dq)  # type: ignore[arg-type]
+                            if role == "projector":
+                                plan = make_plan(fam, spec, "projector", q, hub, mmproj_quantization=dq)
+                            else:
+                                plan = make_plan(fam, spec, role, q, hub, dq)  # type: ignore[arg-type]
                         except ValueError as exc:
                             rep.fail(f"{where} {role} {dq or q}: {exc}")
                             continue

@@ -47,6 +47,46 @@
         </message>
     </context>
     <context>
+        <name>Attachments</name>
+        <message>
+            <source>the file is empty</source>
+            <extracomment>the longest side of a thumbnail in a message and in the composer</extracomment>
+            <translation>the file is empty</translation>
+        </message>
+        <message>
+            <source>the image is {mb:.1f} MB; the limit is {limit} MB (save it smaller or as JPEG)</source>
+            <translation>the image is {mb:.1f} MB; the limit is {limit} MB (save it smaller or as JPEG)</translation>
+        </message>
+        <message>
+            <source>SVG drawings are not supported; export it as PNG or JPEG and attach that</source>
+            <translation>SVG drawings are not supported; export it as PNG or JPEG and attach that</translation>
+        </message>
+        <message>
+            <source>{fmt} images are not supported; use PNG, JPEG, WebP, GIF or BMP</source>
+            <translation>{fmt} images are not supported; use PNG, JPEG, WebP, GIF or BMP</translation>
+        </message>
+        <message>
+            <source>the image has more than {limit} megapixels; scale it down and attach it again</source>
+            <translation>the image has more than {limit} megapixels; scale it down and attach it again</translation>
+        </message>
+        <message>
+            <source>this is not an image Tandem can read (PNG, JPEG, WebP, GIF or BMP)</source>
+            <translation>this is not an image Tandem can read (PNG, JPEG, WebP, GIF or BMP)</translation>
+        </message>
+        <message>
+            <source>the image is damaged or cut short</source>
+            <translation>the image is damaged or cut short</translation>
+        </message>
+        <message>
+            <source>the file cannot be read</source>
+            <translation>the file cannot be read</translation>
+        </message>
+        <message>
+            <source>the image cannot be saved; free some disk space and send again</source>
+            <translation>the image cannot be saved; free some disk space and send again</translation>
+        </message>
+    </context>
+    <context>
         <name>AutoPanel</name>
         <message>
             <source>Checking for a stored measurement…</source>
@@ -363,12 +403,20 @@
             <source>Choose Auto beside the conversation's title, or reload the model with that choice.</source>
             <translation>Choose Auto beside the conversation's title, or reload the model with that choice.</translation>
         </message>
+        <message>
+            <source>An image</source>
+            <translation>An image</translation>
+        </message>
+        <message>
+            <source>{n} images</source>
+            <translation>{n} images</translation>
+        </message>
     </context>
     <context>
         <name>ChatView</name>
         <message>
             <source>Highlight drafted tokens</source>
-            <extracomment>earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: keep their place the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
+            <extracomment>where a stored image name's file is (the controller sets it from its chat store) earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: this built bubble stays this far (column y minus scroll value) from the top of the view, however tall the messages built above it are (a range delta was fooled by Qt's passing range of 0) the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
             <translation>Highlight drafted tokens</translation>
         </message>
         <message>
@@ -403,6 +451,27 @@
     <context>
         <name>Composer</name>
         <message>
+            <source>Attach images</source>
+            <extracomment>images waiting to be sent with the message the loaded model reads images (None: nothing loaded); attachments to a model that does not are named in the notice at once, before anything is sent</extracomment>
+            <translation>Attach images</translation>
+        </message>
+        <message>
+            <source>Images ({patterns})</source>
+            <translation>Images ({patterns})</translation>
+        </message>
+        <message>
+            <source>At most {n} images per message; the rest were not attached.</source>
+            <translation>At most {n} images per message; the rest were not attached.</translation>
+        </message>
+        <message>
+            <source>pasted image {n}</source>
+            <translation>pasted image {n}</translation>
+        </message>
+        <message>
+            <source>The loaded model cannot read images: load a vision model to send these.</source>
+            <translation>The loaded model cannot read images: load a vision model to send these.</translation>
+        </message>
+        <message>
             <source>Message the model (Enter to send, Shift+Enter for a new line)</source>
             <translation>Message the model (Enter to send, Shift+Enter for a new line)</translation>
         </message>
@@ -413,6 +482,10 @@
         <message>
             <source>Send</source>
             <translation>Send</translation>
+        </message>
+        <message>
+            <source>Attach images (PNG, JPEG, WebP, GIF or BMP); you can also paste or drop them here</source>
+            <translation>Attach images (PNG, JPEG, WebP, GIF or BMP); you can also paste or drop them here</translation>
         </message>
     </context>
     <context>
@@ -595,6 +668,10 @@
         <message>
             <source>Load a model first.</source>
             <translation>Load a model first.</translation>
+        </message>
+        <message>
+            <source>Load a model that reads images (a vision model), or remove the images.</source>
+            <translation>Load a model that reads images (a vision model), or remove the images.</translation>
         </message>
         <message>
             <source>Load the model again.</source>
@@ -968,6 +1045,17 @@
         <message>
             <source>Add a .gguf file or an MLX folder from this computer (or drop it on the window)</source>
             <translation>Add a .gguf file or an MLX folder from this computer (or drop it on the window)</translation>
+        </message>
+    </context>
+    <context>
+        <name>ImageViewer</name>
+        <message>
+            <source>Image</source>
+            <translation>Image</translation>
+        </message>
+        <message>
+            <source>{w} × {h} pixels, {kb} KB</source>
+            <translation>{w} × {h} pixels, {kb} KB</translation>
         </message>
     </context>
     <context>
@@ -1557,7 +1645,7 @@ Compatible: {reason}</translation>
         <name>MessageBubble</name>
         <message>
             <source>Tool call</source>
-            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)</extracomment>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13) the message's images (issue 26), above its text; click one to enlarge it</extracomment>
             <translation>Tool call</translation>
         </message>
         <message>
@@ -2317,6 +2405,14 @@ Compatible: {reason}</translation>
             <translation>Finish reason</translation>
         </message>
         <message>
+            <source>{ms} ms, including encoding the image</source>
+            <translation>{ms} ms, including encoding the image</translation>
+        </message>
+        <message>
+            <source>{ms} ms, including encoding {n} images</source>
+            <translation>{ms} ms, including encoding {n} images</translation>
+        </message>
+        <message>
             <source>Acceptance figures</source>
             <translation>Acceptance figures</translation>
         </message>
@@ -2425,6 +2521,14 @@ Compatible: {reason}</translation>
             <translation>from {source}</translation>
         </message>
         <message>
+            <source>Includes encoding the image</source>
+            <translation>Includes encoding the image</translation>
+        </message>
+        <message>
+            <source>Includes encoding the {n} images</source>
+            <translation>Includes encoding the {n} images</translation>
+        </message>
+        <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
             <translation>Per round: bar height = the depth drafted in that round, green = accepted</translation>
         </message>
@@ -2455,6 +2559,17 @@ Compatible: {reason}</translation>
         <message>
             <source>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</source>
             <translation>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</translation>
+        </message>
+    </context>
+    <context>
+        <name>Thumbnail</name>
+        <message>
+            <source>Click to enlarge</source>
+            <translation>Click to enlarge</translation>
+        </message>
+        <message>
+            <source>Remove this image</source>
+            <translation>Remove this image</translation>
         </message>
     </context>
     <context>

@@ -47,6 +47,46 @@
         </message>
     </context>
     <context>
+        <name>Attachments</name>
+        <message>
+            <source>the file is empty</source>
+            <extracomment>the longest side of a thumbnail in a message and in the composer</extracomment>
+            <translation>ファイルが空です</translation>
+        </message>
+        <message>
+            <source>the image is {mb:.1f} MB; the limit is {limit} MB (save it smaller or as JPEG)</source>
+            <translation>画像は {mb:.1f} MB です。上限は {limit} MB です（小さくするか JPEG で保存してください）</translation>
+        </message>
+        <message>
+            <source>SVG drawings are not supported; export it as PNG or JPEG and attach that</source>
+            <translation>SVG 図形には対応していません。PNG か JPEG に書き出して添付してください</translation>
+        </message>
+        <message>
+            <source>{fmt} images are not supported; use PNG, JPEG, WebP, GIF or BMP</source>
+            <translation>{fmt} 画像には対応していません。PNG、JPEG、WebP、GIF、BMP を使ってください</translation>
+        </message>
+        <message>
+            <source>the image has more than {limit} megapixels; scale it down and attach it again</source>
+            <translation>画像が {limit} メガピクセルを超えています。縮小して添付し直してください</translation>
+        </message>
+        <message>
+            <source>this is not an image Tandem can read (PNG, JPEG, WebP, GIF or BMP)</source>
+            <translation>Tandem が読める画像ではありません（PNG、JPEG、WebP、GIF、BMP）</translation>
+        </message>
+        <message>
+            <source>the image is damaged or cut short</source>
+            <translation>画像が壊れているか途中で切れています</translation>
+        </message>
+        <message>
+            <source>the file cannot be read</source>
+            <translation>ファイルを読み込めません</translation>
+        </message>
+        <message>
+            <source>the image cannot be saved; free some disk space and send again</source>
+            <translation>画像を保存できません。ディスクの空きを増やしてから送り直してください</translation>
+        </message>
+    </context>
+    <context>
         <name>AutoPanel</name>
         <message>
             <source>Checking for a stored measurement…</source>
@@ -363,12 +403,20 @@
             <source>Choose Auto beside the conversation's title, or reload the model with that choice.</source>
             <translation>会話のタイトルの横で Auto を選ぶか、その選択でモデルを再読み込みしてください。</translation>
         </message>
+        <message>
+            <source>An image</source>
+            <translation>画像</translation>
+        </message>
+        <message>
+            <source>{n} images</source>
+            <translation>画像 {n} 枚</translation>
+        </message>
     </context>
     <context>
         <name>ChatView</name>
         <message>
             <source>Highlight drafted tokens</source>
-            <extracomment>earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: keep their place the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
+            <extracomment>where a stored image name's file is (the controller sets it from its chat store) earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: this built bubble stays this far (column y minus scroll value) from the top of the view, however tall the messages built above it are (a range delta was fooled by Qt's passing range of 0) the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
             <translation>ドラフトトークンを強調</translation>
         </message>
         <message>
@@ -403,6 +451,27 @@
     <context>
         <name>Composer</name>
         <message>
+            <source>Attach images</source>
+            <extracomment>images waiting to be sent with the message the loaded model reads images (None: nothing loaded); attachments to a model that does not are named in the notice at once, before anything is sent</extracomment>
+            <translation>画像を添付</translation>
+        </message>
+        <message>
+            <source>Images ({patterns})</source>
+            <translation>画像 ({patterns})</translation>
+        </message>
+        <message>
+            <source>At most {n} images per message; the rest were not attached.</source>
+            <translation>1 通のメッセージに添付できる画像は {n} 枚までです。残りは添付していません。</translation>
+        </message>
+        <message>
+            <source>pasted image {n}</source>
+            <translation>貼り付けた画像 {n}</translation>
+        </message>
+        <message>
+            <source>The loaded model cannot read images: load a vision model to send these.</source>
+            <translation>読み込んだモデルは画像を読めません。送るには視覚モデルを読み込んでください。</translation>
+        </message>
+        <message>
             <source>Message the model (Enter to send, Shift+Enter for a new line)</source>
             <translation>モデルにメッセージ（Enter で送信、Shift+Enter で改行）</translation>
         </message>
@@ -413,6 +482,10 @@
         <message>
             <source>Send</source>
             <translation>送信</translation>
+        </message>
+        <message>
+            <source>Attach images (PNG, JPEG, WebP, GIF or BMP); you can also paste or drop them here</source>
+            <translation>画像を添付（PNG、JPEG、WebP、GIF、BMP）。ここに貼り付けやドロップもできます</translation>
         </message>
     </context>
     <context>
@@ -595,6 +668,10 @@
         <message>
             <source>Load a model first.</source>
             <translation>先にモデルを読み込んでください。</translation>
+        </message>
+        <message>
+            <source>Load a model that reads images (a vision model), or remove the images.</source>
+            <translation>画像を読めるモデル（視覚モデル）を読み込むか、画像を外してください。</translation>
         </message>
         <message>
             <source>Load the model again.</source>
@@ -968,6 +1045,17 @@
         <message>
             <source>Add a .gguf file or an MLX folder from this computer (or drop it on the window)</source>
             <translation>このコンピューターの .gguf ファイルまたは MLX フォルダーを追加します（ウィンドウへのドロップでも可）</translation>
+        </message>
+    </context>
+    <context>
+        <name>ImageViewer</name>
+        <message>
+            <source>Image</source>
+            <translation>画像</translation>
+        </message>
+        <message>
+            <source>{w} × {h} pixels, {kb} KB</source>
+            <translation>{w} × {h} ピクセル、{kb} KB</translation>
         </message>
     </context>
     <context>
@@ -1557,7 +1645,7 @@ Compatible: {reason}</source>
         <name>MessageBubble</name>
         <message>
             <source>Tool call</source>
-            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)</extracomment>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13) the message's images (issue 26), above its text; click one to enlarge it</extracomment>
             <translation>ツール呼び出し</translation>
         </message>
         <message>
@@ -2317,6 +2405,14 @@ Compatible: {reason}</source>
             <translation>終了理由</translation>
         </message>
         <message>
+            <source>{ms} ms, including encoding the image</source>
+            <translation>{ms} ms（画像のエンコードを含む）</translation>
+        </message>
+        <message>
+            <source>{ms} ms, including encoding {n} images</source>
+            <translation>{ms} ms（画像 {n} 枚のエンコードを含む）</translation>
+        </message>
+        <message>
             <source>Acceptance figures</source>
             <translation>受理の数値</translation>
         </message>
@@ -2425,6 +2521,14 @@ Compatible: {reason}</source>
             <translation>出典: {source}</translation>
         </message>
         <message>
+            <source>Includes encoding the image</source>
+            <translation>画像のエンコードを含みます</translation>
+        </message>
+        <message>
+            <source>Includes encoding the {n} images</source>
+            <translation>画像 {n} 枚のエンコードを含みます</translation>
+        </message>
+        <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
             <translation>ラウンドごと：棒の高さ = そのラウンドのドラフトの深さ、緑 = 受理</translation>
         </message>
@@ -2455,6 +2559,17 @@ Compatible: {reason}</source>
         <message>
             <source>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</source>
             <translation>ここでは投機的デコードのほうが通常のデコードより遅くなっています。1 ラウンドあたりのドラフトトークン数を減らすか、投機的デコードなしでモデルを起動してください。</translation>
+        </message>
+    </context>
+    <context>
+        <name>Thumbnail</name>
+        <message>
+            <source>Click to enlarge</source>
+            <translation>クリックで拡大</translation>
+        </message>
+        <message>
+            <source>Remove this image</source>
+            <translation>この画像を外す</translation>
         </message>
     </context>
     <context>

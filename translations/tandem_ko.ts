@@ -47,6 +47,46 @@
         </message>
     </context>
     <context>
+        <name>Attachments</name>
+        <message>
+            <source>the file is empty</source>
+            <extracomment>the longest side of a thumbnail in a message and in the composer</extracomment>
+            <translation>파일이 비어 있습니다</translation>
+        </message>
+        <message>
+            <source>the image is {mb:.1f} MB; the limit is {limit} MB (save it smaller or as JPEG)</source>
+            <translation>이미지가 {mb:.1f} MB입니다. 한도는 {limit} MB입니다(더 작게 또는 JPEG로 저장하세요)</translation>
+        </message>
+        <message>
+            <source>SVG drawings are not supported; export it as PNG or JPEG and attach that</source>
+            <translation>SVG 그림은 지원하지 않습니다. PNG 또는 JPEG로 내보내 첨부하세요</translation>
+        </message>
+        <message>
+            <source>{fmt} images are not supported; use PNG, JPEG, WebP, GIF or BMP</source>
+            <translation>{fmt} 이미지는 지원하지 않습니다. PNG, JPEG, WebP, GIF 또는 BMP를 사용하세요</translation>
+        </message>
+        <message>
+            <source>the image has more than {limit} megapixels; scale it down and attach it again</source>
+            <translation>이미지가 {limit}메가픽셀을 넘습니다. 축소한 뒤 다시 첨부하세요</translation>
+        </message>
+        <message>
+            <source>this is not an image Tandem can read (PNG, JPEG, WebP, GIF or BMP)</source>
+            <translation>Tandem이 읽을 수 있는 이미지가 아닙니다(PNG, JPEG, WebP, GIF 또는 BMP)</translation>
+        </message>
+        <message>
+            <source>the image is damaged or cut short</source>
+            <translation>이미지가 손상되었거나 잘려 있습니다</translation>
+        </message>
+        <message>
+            <source>the file cannot be read</source>
+            <translation>파일을 읽을 수 없습니다</translation>
+        </message>
+        <message>
+            <source>the image cannot be saved; free some disk space and send again</source>
+            <translation>이미지를 저장할 수 없습니다. 디스크 공간을 확보한 뒤 다시 보내세요</translation>
+        </message>
+    </context>
+    <context>
         <name>AutoPanel</name>
         <message>
             <source>Checking for a stored measurement…</source>
@@ -363,12 +403,20 @@
             <source>Choose Auto beside the conversation's title, or reload the model with that choice.</source>
             <translation>대화 제목 옆에서 Auto를 선택하거나, 그 선택으로 모델을 다시 로드하세요.</translation>
         </message>
+        <message>
+            <source>An image</source>
+            <translation>이미지</translation>
+        </message>
+        <message>
+            <source>{n} images</source>
+            <translation>이미지 {n}장</translation>
+        </message>
     </context>
     <context>
         <name>ChatView</name>
         <message>
             <source>Highlight drafted tokens</source>
-            <extracomment>earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: keep their place the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
+            <extracomment>where a stored image name's file is (the controller sets it from its chat store) earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: this built bubble stays this far (column y minus scroll value) from the top of the view, however tall the messages built above it are (a range delta was fooled by Qt's passing range of 0) the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
             <translation>드래프트 토큰 강조</translation>
         </message>
         <message>
@@ -403,6 +451,27 @@
     <context>
         <name>Composer</name>
         <message>
+            <source>Attach images</source>
+            <extracomment>images waiting to be sent with the message the loaded model reads images (None: nothing loaded); attachments to a model that does not are named in the notice at once, before anything is sent</extracomment>
+            <translation>이미지 첨부</translation>
+        </message>
+        <message>
+            <source>Images ({patterns})</source>
+            <translation>이미지 ({patterns})</translation>
+        </message>
+        <message>
+            <source>At most {n} images per message; the rest were not attached.</source>
+            <translation>메시지당 이미지는 최대 {n}장입니다. 나머지는 첨부하지 않았습니다.</translation>
+        </message>
+        <message>
+            <source>pasted image {n}</source>
+            <translation>붙여 넣은 이미지 {n}</translation>
+        </message>
+        <message>
+            <source>The loaded model cannot read images: load a vision model to send these.</source>
+            <translation>로드된 모델은 이미지를 읽을 수 없습니다. 보내려면 비전 모델을 로드하세요.</translation>
+        </message>
+        <message>
             <source>Message the model (Enter to send, Shift+Enter for a new line)</source>
             <translation>모델에게 메시지 (Enter로 전송, Shift+Enter로 줄바꿈)</translation>
         </message>
@@ -413,6 +482,10 @@
         <message>
             <source>Send</source>
             <translation>보내기</translation>
+        </message>
+        <message>
+            <source>Attach images (PNG, JPEG, WebP, GIF or BMP); you can also paste or drop them here</source>
+            <translation>이미지 첨부(PNG, JPEG, WebP, GIF 또는 BMP). 여기에 붙여 넣거나 끌어다 놓을 수도 있습니다</translation>
         </message>
     </context>
     <context>
@@ -595,6 +668,10 @@
         <message>
             <source>Load a model first.</source>
             <translation>먼저 모델을 불러오세요.</translation>
+        </message>
+        <message>
+            <source>Load a model that reads images (a vision model), or remove the images.</source>
+            <translation>이미지를 읽을 수 있는 모델(비전 모델)을 로드하거나 이미지를 제거하세요.</translation>
         </message>
         <message>
             <source>Load the model again.</source>
@@ -968,6 +1045,17 @@
         <message>
             <source>Add a .gguf file or an MLX folder from this computer (or drop it on the window)</source>
             <translation>이 컴퓨터의 .gguf 파일이나 MLX 폴더를 추가합니다(창에 끌어다 놓아도 됩니다)</translation>
+        </message>
+    </context>
+    <context>
+        <name>ImageViewer</name>
+        <message>
+            <source>Image</source>
+            <translation>이미지</translation>
+        </message>
+        <message>
+            <source>{w} × {h} pixels, {kb} KB</source>
+            <translation>{w} × {h} 픽셀, {kb} KB</translation>
         </message>
     </context>
     <context>
@@ -1557,7 +1645,7 @@ Compatible: {reason}</source>
         <name>MessageBubble</name>
         <message>
             <source>Tool call</source>
-            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)</extracomment>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13) the message's images (issue 26), above its text; click one to enlarge it</extracomment>
             <translation>도구 호출</translation>
         </message>
         <message>
@@ -2317,6 +2405,14 @@ Compatible: {reason}</source>
             <translation>종료 이유</translation>
         </message>
         <message>
+            <source>{ms} ms, including encoding the image</source>
+            <translation>{ms} ms(이미지 인코딩 포함)</translation>
+        </message>
+        <message>
+            <source>{ms} ms, including encoding {n} images</source>
+            <translation>{ms} ms(이미지 {n}장 인코딩 포함)</translation>
+        </message>
+        <message>
             <source>Acceptance figures</source>
             <translation>수락 수치</translation>
         </message>
@@ -2425,6 +2521,14 @@ Compatible: {reason}</source>
             <translation>출처: {source}</translation>
         </message>
         <message>
+            <source>Includes encoding the image</source>
+            <translation>이미지 인코딩 포함</translation>
+        </message>
+        <message>
+            <source>Includes encoding the {n} images</source>
+            <translation>이미지 {n}장 인코딩 포함</translation>
+        </message>
+        <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
             <translation>라운드별: 막대 높이 = 그 라운드의 드래프트 깊이, 초록 = 수락됨</translation>
         </message>
@@ -2455,6 +2559,17 @@ Compatible: {reason}</source>
         <message>
             <source>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</source>
             <translation>여기서는 추측 디코딩이 일반 디코딩보다 느립니다. 라운드당 드래프트 토큰 수를 줄이거나 추측 디코딩 없이 모델을 실행해 보세요.</translation>
+        </message>
+    </context>
+    <context>
+        <name>Thumbnail</name>
+        <message>
+            <source>Click to enlarge</source>
+            <translation>클릭하여 확대</translation>
+        </message>
+        <message>
+            <source>Remove this image</source>
+            <translation>이 이미지 제거</translation>
         </message>
     </context>
     <context>

@@ -47,6 +47,46 @@
         </message>
     </context>
     <context>
+        <name>Attachments</name>
+        <message>
+            <source>the file is empty</source>
+            <extracomment>the longest side of a thumbnail in a message and in the composer</extracomment>
+            <translation>文件是空的</translation>
+        </message>
+        <message>
+            <source>the image is {mb:.1f} MB; the limit is {limit} MB (save it smaller or as JPEG)</source>
+            <translation>图片大小为 {mb:.1f} MB，上限为 {limit} MB（请另存为更小的文件或 JPEG）</translation>
+        </message>
+        <message>
+            <source>SVG drawings are not supported; export it as PNG or JPEG and attach that</source>
+            <translation>不支持 SVG 矢量图；请导出为 PNG 或 JPEG 后再附加</translation>
+        </message>
+        <message>
+            <source>{fmt} images are not supported; use PNG, JPEG, WebP, GIF or BMP</source>
+            <translation>不支持 {fmt} 图片；请使用 PNG、JPEG、WebP、GIF 或 BMP</translation>
+        </message>
+        <message>
+            <source>the image has more than {limit} megapixels; scale it down and attach it again</source>
+            <translation>图片超过 {limit} 百万像素；请缩小后重新附加</translation>
+        </message>
+        <message>
+            <source>this is not an image Tandem can read (PNG, JPEG, WebP, GIF or BMP)</source>
+            <translation>这不是 Tandem 能读取的图片（PNG、JPEG、WebP、GIF 或 BMP）</translation>
+        </message>
+        <message>
+            <source>the image is damaged or cut short</source>
+            <translation>图片已损坏或不完整</translation>
+        </message>
+        <message>
+            <source>the file cannot be read</source>
+            <translation>无法读取该文件</translation>
+        </message>
+        <message>
+            <source>the image cannot be saved; free some disk space and send again</source>
+            <translation>无法保存图片；请释放一些磁盘空间后重新发送</translation>
+        </message>
+    </context>
+    <context>
         <name>AutoPanel</name>
         <message>
             <source>Checking for a stored measurement…</source>
@@ -363,12 +403,20 @@
             <source>Choose Auto beside the conversation's title, or reload the model with that choice.</source>
             <translation>请在对话标题旁选择 Auto，或按该选择重新加载模型。</translation>
         </message>
+        <message>
+            <source>An image</source>
+            <translation>一张图片</translation>
+        </message>
+        <message>
+            <source>{n} images</source>
+            <translation>{n} 张图片</translation>
+        </message>
     </context>
     <context>
         <name>ChatView</name>
         <message>
             <source>Highlight drafted tokens</source>
-            <extracomment>earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: keep their place the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
+            <extracomment>where a stored image name's file is (the controller sets it from its chat store) earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: this built bubble stays this far (column y minus scroll value) from the top of the view, however tall the messages built above it are (a range delta was fooled by Qt's passing range of 0) the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
             <translation>高亮草稿 Token</translation>
         </message>
         <message>
@@ -403,6 +451,27 @@
     <context>
         <name>Composer</name>
         <message>
+            <source>Attach images</source>
+            <extracomment>images waiting to be sent with the message the loaded model reads images (None: nothing loaded); attachments to a model that does not are named in the notice at once, before anything is sent</extracomment>
+            <translation>附加图片</translation>
+        </message>
+        <message>
+            <source>Images ({patterns})</source>
+            <translation>图片 ({patterns})</translation>
+        </message>
+        <message>
+            <source>At most {n} images per message; the rest were not attached.</source>
+            <translation>每条消息最多 {n} 张图片；其余的未附加。</translation>
+        </message>
+        <message>
+            <source>pasted image {n}</source>
+            <translation>粘贴的图片 {n}</translation>
+        </message>
+        <message>
+            <source>The loaded model cannot read images: load a vision model to send these.</source>
+            <translation>当前加载的模型无法读取图片：请加载视觉模型后再发送。</translation>
+        </message>
+        <message>
             <source>Message the model (Enter to send, Shift+Enter for a new line)</source>
             <translation>给模型发消息（Enter 发送，Shift+Enter 换行）</translation>
         </message>
@@ -413,6 +482,10 @@
         <message>
             <source>Send</source>
             <translation>发送</translation>
+        </message>
+        <message>
+            <source>Attach images (PNG, JPEG, WebP, GIF or BMP); you can also paste or drop them here</source>
+            <translation>附加图片（PNG、JPEG、WebP、GIF 或 BMP）；也可以粘贴或拖放到这里</translation>
         </message>
     </context>
     <context>
@@ -595,6 +668,10 @@
         <message>
             <source>Load a model first.</source>
             <translation>请先加载模型。</translation>
+        </message>
+        <message>
+            <source>Load a model that reads images (a vision model), or remove the images.</source>
+            <translation>请加载能读取图片的模型（视觉模型），或移除图片。</translation>
         </message>
         <message>
             <source>Load the model again.</source>
@@ -968,6 +1045,17 @@
         <message>
             <source>Add a .gguf file or an MLX folder from this computer (or drop it on the window)</source>
             <translation>从这台电脑添加 .gguf 文件或 MLX 文件夹（也可以拖放到窗口上）</translation>
+        </message>
+    </context>
+    <context>
+        <name>ImageViewer</name>
+        <message>
+            <source>Image</source>
+            <translation>图片</translation>
+        </message>
+        <message>
+            <source>{w} × {h} pixels, {kb} KB</source>
+            <translation>{w} × {h} 像素，{kb} KB</translation>
         </message>
     </context>
     <context>
@@ -1557,7 +1645,7 @@ Compatible: {reason}</source>
         <name>MessageBubble</name>
         <message>
             <source>Tool call</source>
-            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)</extracomment>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13) the message's images (issue 26), above its text; click one to enlarge it</extracomment>
             <translation>工具调用</translation>
         </message>
         <message>
@@ -2317,6 +2405,14 @@ Compatible: {reason}</source>
             <translation>结束原因</translation>
         </message>
         <message>
+            <source>{ms} ms, including encoding the image</source>
+            <translation>{ms} 毫秒，包含图片编码时间</translation>
+        </message>
+        <message>
+            <source>{ms} ms, including encoding {n} images</source>
+            <translation>{ms} 毫秒，包含 {n} 张图片的编码时间</translation>
+        </message>
+        <message>
             <source>Acceptance figures</source>
             <translation>接受率数据</translation>
         </message>
@@ -2425,6 +2521,14 @@ Compatible: {reason}</source>
             <translation>来自 {source}</translation>
         </message>
         <message>
+            <source>Includes encoding the image</source>
+            <translation>包含图片编码时间</translation>
+        </message>
+        <message>
+            <source>Includes encoding the {n} images</source>
+            <translation>包含 {n} 张图片的编码时间</translation>
+        </message>
+        <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
             <translation>每轮：柱高 = 该轮草稿的深度，绿色 = 已接受</translation>
         </message>
@@ -2455,6 +2559,17 @@ Compatible: {reason}</source>
         <message>
             <source>Speculation is slower than plain decoding here: try fewer draft tokens per round, or launch the model without speculation.</source>
             <translation>在这里推测解码比普通解码更慢：请尝试减少每轮的草稿 Token 数，或不使用推测解码启动该模型。</translation>
+        </message>
+    </context>
+    <context>
+        <name>Thumbnail</name>
+        <message>
+            <source>Click to enlarge</source>
+            <translation>点击放大</translation>
+        </message>
+        <message>
+            <source>Remove this image</source>
+            <translation>移除此图片</translation>
         </message>
     </context>
     <context>

@@ -198,6 +198,8 @@ def models_table(registry: Registry, hub: str | None) -> str:
         for spec in fam["specs"]:
             details = spec.get("details", {})
             summary = _summary(spec["quantizations"], details.get("quantizations", {}))
+            if spec.get("mmproj_quantizations"):  # a vision target's projector (issue 26)
+                summary += f"; projector {_drafter_cell(spec['mmproj_quantizations'])}"
             if spec.get("reason"):
                 summary += f"; invalid: {spec['reason']}"
             cells = [

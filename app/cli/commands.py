@@ -27,7 +27,7 @@ from app.cli.common import (
     sampling_float,
     whole_number,
 )
-from app.core import limits
+from app.core import images, limits
 from app.core.answer import Answer, AnswerCollector
 from app.core.cache.errors import CacheError
 from app.core.catalog import listed
@@ -67,6 +67,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_args(p, bench_like=False)
     p.add_argument("--prompt", required=True)
     p.add_argument("--system", default=None)
+    p.add_argument(
+        "--image",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="an image the prompt is about (PNG, JPEG, WebP, GIF or BMP; repeat for several); "
+        "needs a vision model (mlx-vlm, or a GGUF with its --mmproj)",
+    )
     default = "default: the family's recommended value, else"
     p.add_argument("--temperature", type=sampling_float("temperature"), help=f"{default} 0 (greedy)")
     p.add_argument("--top-p", type=sampling_float("top_p"), help=f"{default} 1 (off)")
@@ -173,6 +182,7 @@ def _describe(sampling: Sampling) -> dict[str, float | int]:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    attached = _checked_images(args.image)  # a bad image fails before any model is loaded
     spec_on = args.spec == "on" or (args.spec is None and bool(args.draft_model_path or args.spec_method))
     resolved = cli_auto.resolve_auto(args) if args.spec == "auto" else resolve(args, spec_on)
     spec_on = spec_on or resolved.request.speculation.enabled
@@ -187,7 +197,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
     messages: list[ChatMessage] = []
     if args.system:
         messages.append({"role": "system", "content": args.system})
-    messages.append({"role": "user", "content": args.prompt})
+    question: ChatMessage = {"role": "user", "content": args.prompt}
+    if attached:
+        question["images"] = attached
+    messages.append(question)
     cancel = CancelToken()
     collector = AnswerCollector()
     interrupted = False
@@ -221,6 +234,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
                     # the method the engine runs (a recognised Gemma 4 assistant runs as mtp)
                     "method": (engine.spec_kind or req.speculation.method) if spec_on else None,
                     "sampling": _describe(sampling),
+                    "images": len(attached),
                     "text": answer.text,
                     "finish_reason": answer.reason,
                     "completion_token_ids": answer.token_ids,
@@ -246,6 +260,17 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(f"tandem: {failed.user_message()}", file=sys.stderr)
         return 3
     return 130 if interrupted else 0
+
+
+def _checked_images(files: list[Path]) -> list[str]:
+    """The ``--image`` files, each checked (one line and exit 2 for a bad one), as absolute paths."""
+    try:
+        images.check_count(len(files))
+        for f in files:
+            images.check_image_file(f)
+    except images.ImageError as exc:
+        raise images.ImageError(f"--image {exc}", exc.kind, exc.source, **exc.facts) from None
+    return [str(f.resolve()) for f in files]
 
 
 def _loader(args: argparse.Namespace) -> Any:

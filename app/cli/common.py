@@ -189,7 +189,10 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> Resolved:
 
     # the one launch path (issue 9): the GUI's make_job builds its request with plan_launch too
     choice = LaunchChoice(family, spec, quant, engine, options, args.ctx, args.threads)
-    return Resolved(engine, plan_launch(choice, cached).request, family)
+    plan = plan_launch(choice, cached)
+    if plan.notice:  # e.g. a vision model whose projector is not downloaded: text only
+        print(f"note: {plan.notice}", file=sys.stderr)
+    return Resolved(engine, plan.request, family)
 
 
 def note_threads(engine: str, req: LoadRequest) -> None:

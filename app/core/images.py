@@ -27,6 +27,7 @@ import io
 import os
 import re
 import tempfile
+import time
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -63,7 +64,18 @@ _NAME = re.compile(r"^[0-9a-f]{64}\.(png|jpg|webp|gif|bmp)$")
 
 
 class ImageError(ValueError):
-    """An image Tandem will not take; ``str()`` is one user-safe line saying why and what to do."""
+    """An image Tandem will not take; ``str()`` is one user-safe line saying why and what to do.
+
+    ``kind`` names the reason and ``facts`` its numbers, so the GUI can say it in the user's
+    language (``source`` is the image's name): empty, too_large (mb), svg, format (fmt),
+    too_many_pixels (width, height), unreadable, damaged, read_failed, save_failed.
+    """
+
+    def __init__(self, message: str, kind: str = "", source: str = "", **facts: object) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.source = source
+        self.facts = facts
 
 
 @dataclass(frozen=True)
@@ -100,15 +112,20 @@ def check_image(data: bytes, source: str = "") -> CheckedImage:
 
     where = _label(source)
     if not data:
-        raise ImageError(f"{where}the file is empty")
+        raise ImageError(f"{where}the file is empty", "empty", source)
     if len(data) > MAX_IMAGE_BYTES:
         raise ImageError(
             f"{where}the image is {len(data) / 1e6:.1f} MB; the limit is {_limit_mb()} MB "
-            "(save it smaller or as JPEG and attach it again)"
+            "(save it smaller or as JPEG and attach it again)",
+            "too_large",
+            source,
+            mb=len(data) / 1e6,
         )
     head = data[:512].lstrip().lower()
     if head.startswith((b"<svg", b"<?xml", b"<!doctype svg")) or b"<svg" in head:
-        raise ImageError(f"{where}SVG drawings are not supported; export it as PNG or JPEG and attach that")
+        raise ImageError(
+            f"{where}SVG drawings are not supported; export it as PNG or JPEG and attach that", "svg", source
+        )
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -117,29 +134,52 @@ def check_image(data: bytes, source: str = "") -> CheckedImage:
                 width, height = img.size
                 if fmt not in _FORMATS:
                     raise ImageError(
-                        f"{where}{fmt or 'this'} images are not supported; use PNG, JPEG, WebP, GIF or BMP"
+                        f"{where}{fmt or 'this'} images are not supported; use PNG, JPEG, WebP, GIF or BMP",
+                        "format",
+                        source,
+                        fmt=fmt,
                     )
                 if width * height > MAX_IMAGE_PIXELS:
                     raise ImageError(
                         f"{where}the image is {width}×{height} pixels; the limit is "
-                        f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels (scale it down and attach it again)"
+                        f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels (scale it down and attach it again)",
+                        "too_many_pixels",
+                        source,
+                        width=width,
+                        height=height,
                     )
                 img.load()  # decodes every byte: a truncated or corrupt file fails here
     except ImageError:
         raise
     except UnidentifiedImageError:
+        if _known_signature(data):  # starts like a PNG/JPEG/... but Pillow cannot parse it
+            raise ImageError(
+                f"{where}the image is damaged or cut short (its header is unreadable)", "damaged", source
+            ) from None
         raise ImageError(
-            f"{where}this is not an image Tandem can read (PNG, JPEG, WebP, GIF or BMP)"
+            f"{where}this is not an image Tandem can read (PNG, JPEG, WebP, GIF or BMP)", "unreadable", source
         ) from None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise ImageError(
             f"{where}the image decodes to more than {MAX_IMAGE_PIXELS // 1_000_000} megapixels; "
-            "scale it down and attach it again"
+            "scale it down and attach it again",
+            "too_many_pixels",
+            source,
         ) from None
     except (OSError, ValueError, SyntaxError) as exc:
-        raise ImageError(f"{where}the image is damaged or cut short ({_short(exc)})") from None
+        raise ImageError(
+            f"{where}the image is damaged or cut short ({_short(exc)})", "damaged", source
+        ) from None
     mime, ext = _FORMATS[fmt]
     return CheckedImage(data, hashlib.sha256(data).hexdigest(), mime, ext, width, height)
+
+
+_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"BM")
+
+
+def _known_signature(data: bytes) -> bool:
+    """The bytes start like one of the accepted formats."""
+    return data.startswith(_SIGNATURES) or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
 
 
 def _short(exc: BaseException) -> str:
@@ -156,10 +196,15 @@ def check_image_file(path: str | os.PathLike[str]) -> CheckedImage:
                 size = p.stat().st_size
                 raise ImageError(
                     f"{p.name}: the image is {size / 1e6:.1f} MB; the limit is "
-                    f"{MAX_IMAGE_BYTES // (1024 * 1024)} MB (save it smaller or as JPEG and attach it again)"
+                    f"{MAX_IMAGE_BYTES // (1024 * 1024)} MB (save it smaller or as JPEG and attach it again)",
+                    "too_large",
+                    p.name,
+                    mb=size / 1e6,
                 )
     except OSError as exc:
-        raise ImageError(f"{p.name}: cannot read the file ({exc.strerror or exc})") from None
+        raise ImageError(
+            f"{p.name}: cannot read the file ({exc.strerror or exc})", "read_failed", p.name
+        ) from None
     return check_image(data, p.name)
 
 
@@ -181,10 +226,10 @@ def decode_data_url(url: str, source: str = "") -> CheckedImage:
     header, sep, payload = url.partition(",")
     if not sep or ";base64" not in header:
         raise ImageError(f"{where}the data URL is not base64 (expected data:image/...;base64,...)")
-    if len(payload) > (MAX_IMAGE_BYTES * 4) // 3 + 8:
+    if len(payload) > (MAX_IMAGE_BYTES * 4) // 3 + 8:  # refused before decoding
         raise ImageError(
-            f"{where}the image is more than {MAX_IMAGE_BYTES // (1024 * 1024)} MB; the limit is "
-            f"{MAX_IMAGE_BYTES // (1024 * 1024)} MB"
+            f"{where}the image is {len(payload) * 3 / 4 / 1e6:.1f} MB; the limit is {_limit_mb()} MB "
+            "(send it smaller or as JPEG)"
         )
     try:
         data = base64.b64decode(payload, validate=True)
@@ -261,6 +306,13 @@ def estimated_tokens(messages: Iterable[Mapping[str, object]]) -> int:
     return TOKENS_PER_IMAGE * count
 
 
+def _mtime(p: Path) -> float:
+    try:
+        return p.stat().st_mtime
+    except OSError:
+        return time.time()
+
+
 class ImageStore:
     """Content-addressed image files under ``<data dir>/images``."""
 
@@ -290,7 +342,9 @@ class ImageStore:
         except OSError as exc:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            raise ImageError(f"cannot save the image ({exc.strerror or exc}); free some disk space") from None
+            raise ImageError(
+                f"cannot save the image ({exc.strerror or exc}); free some disk space", "save_failed"
+            ) from None
         return image.name
 
     def names(self) -> set[str]:
@@ -299,17 +353,18 @@ class ImageStore:
             return set()
         return {p.name for p in self.root.glob("??/*") if _NAME.match(p.name)}
 
-    def collect(self, referenced: Iterable[str]) -> int:
-        """Remove stored images not in ``referenced`` and leftover partial files; return how many
+    def collect(self, referenced: Iterable[str], min_age: float = 0.0) -> int:
+        """Remove stored images not in ``referenced`` and leftover partial files older than
+        ``min_age`` seconds (a file being attached by another window is younger); return how many
         files were removed."""
         keep = set(referenced)
+        now = time.time()
         removed = 0
         if not self.root.is_dir():
             return 0
         for p in self.root.glob("??/*"):
-            if (
-                p.name.startswith(".incoming-") or (_NAME.match(p.name) and p.name not in keep)
-            ) and p.is_file():
+            stale = p.name.startswith(".incoming-") or (_NAME.match(p.name) and p.name not in keep)
+            if stale and p.is_file() and (min_age <= 0 or now - _mtime(p) >= min_age):
                 with contextlib.suppress(OSError):
                     p.unlink()
                     removed += 1

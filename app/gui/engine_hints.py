@@ -37,6 +37,9 @@ ENGINE_HINTS: tuple[str, ...] = (
     ),
     QT_TRANSLATE_NOOP("EngineHints", "Install the engine's extra (see the README) or choose another engine."),
     QT_TRANSLATE_NOOP("EngineHints", "Load a model first."),
+    QT_TRANSLATE_NOOP(
+        "EngineHints", "Load a model that reads images (a vision model), or remove the images."
+    ),
     QT_TRANSLATE_NOOP("EngineHints", "Load the model again."),
     QT_TRANSLATE_NOOP(
         "EngineHints", "Pick one of the models the server lists (tandem remote-models --endpoint URL)."

@@ -88,6 +88,11 @@ QLabel#verifyVerdict[verdict="fail"], QLabel#verifyVerdict[verdict="error"] { co
 QLabel#verifyVerdict[verdict="cancelled"] { color: #6b7280; }
 QFrame#composer { background: white; border: 1px solid #d5d9df; border-radius: 10px; }
 QFrame#composer QPlainTextEdit { border: none; }
+QLabel#composerNotice { color: #b3261e; }
+QToolButton#thumbnail { border: 1px solid #d5d9df; border-radius: 6px; padding: 2px; background: white; }
+QToolButton#thumbnail:hover { border-color: #7a8594; }
+QToolButton#thumbnailRemove { background: rgba(32, 33, 36, 0.72); border: none; border-radius: 9px; }
+QToolButton#thumbnailRemove:hover { background: rgba(179, 38, 30, 0.9); }
 QScrollArea#chatScroll { border: none; background: #f6f7f9; }
 QWidget#chatColumn { background: #f6f7f9; }
 """

@@ -80,6 +80,9 @@ class ModelInfo:
     #: the method the engine runs (:attr:`Engine.spec_kind`, None: off or unknown), read on the
     #: engine thread when published (a remote engine asks its server)
     spec_kind: str | None = None
+    #: the loaded model reads images (:attr:`Engine.supports_images`, read on the engine thread
+    #: when published); the chat refuses attachments before sending when False (issue 26)
+    vision: bool = False
 
 
 @dataclass
@@ -297,8 +300,15 @@ class EngineHost(QObject):
         except Exception:  # a server that cannot say: the chat offers Auto
             log.exception("the engine could not tell its speculation method")
             spec_kind = None
+        try:
+            vision = bool(engine.supports_images)
+        except Exception:  # a server that cannot say: images are sent and it answers
+            log.exception("the engine could not tell whether it reads images")
+            vision = True
         self._ended.emit(
-            "loaded", dataclasses.replace(job.info, label=job.label, spec_kind=spec_kind), engine
+            "loaded",
+            dataclasses.replace(job.info, label=job.label, spec_kind=spec_kind, vision=vision),
+            engine,
         )
 
     def _do_generate(self, messages: list[ChatMessage], sampling: Sampling, token: CancelToken) -> None:

@@ -225,6 +225,8 @@ def _core_hints() -> set[str]:
             name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
             if name == "ApiError":  # (status, message): an HTTP error body, not a next step
                 continue
+            if name == "ImageError":  # (message, kind): the GUI words each kind (views/attachments.py)
+                continue
             hint = next((k.value for k in node.keywords if k.arg == "hint"), None)
             if hint is None and len(node.args) >= 2 and name.endswith(("Error", "Unavailable", "Closed")):
                 hint = node.args[1]

@@ -455,6 +455,8 @@ class _Recording:
 TINY_REPO = "tandem-test/tiny-GGUF"
 TINY_MLX_REPO = "tandem-test/tiny-mlx-4bit"
 BIG_REPO = "tandem-test/big-GGUF"
+VISION_REPO = "tandem-test/vision-GGUF"  # a vision target with its mmproj projectors (issue 26)
+BIG_VISION_REPO = "tandem-test/big-vision-GGUF"  # a projector large enough to cancel mid-file
 SHARDED_MLX_REPO = "tandem-test/sharded-mlx-4bit"  # no index: the shard names tell the series
 INDEXED_MLX_REPO = "tandem-test/indexed-mlx-4bit"  # shards named by model.safetensors.index.json
 
@@ -495,6 +497,22 @@ def sharded_mlx_files(index: bool = False) -> dict[str, bytes]:
     return files
 
 
+def vision_repo_files() -> dict[str, bytes]:
+    """Two target quantizations and the projector in two precisions, named as Unsloth names them."""
+    return {
+        "README.md": b"# tiny vision test model\n",
+        "vision-Q4_0.gguf": tiny_gguf(200_000, 30),
+        "vision-Q8_0.gguf": tiny_gguf(300_000, 31),
+        "mmproj-F16.gguf": tiny_gguf(60_000, 32),
+        "mmproj-BF16.gguf": tiny_gguf(70_000, 33),
+    }
+
+
+def big_vision_repo_files() -> dict[str, bytes]:
+    """A small target and a projector big enough that a throttled transfer takes seconds."""
+    return {"bigv-Q4_0.gguf": tiny_gguf(500_000, 34), "mmproj-F16.gguf": tiny_gguf(4_000_000, 35)}
+
+
 def big_repo_files() -> dict[str, bytes]:
     """One file large enough that a throttled transfer takes a few seconds."""
     return {"big-Q4_0.gguf": tiny_gguf(6_000_000, 8), "draft-Q8_0.gguf": tiny_gguf(20_000, 9)}
@@ -506,6 +524,8 @@ def olah_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OlahHub]:
     build_hf_repo(hub.mirrors, TINY_REPO, dict(tiny_repo_files()))
     build_hf_repo(hub.mirrors, TINY_MLX_REPO, dict(tiny_mlx_files()))
     build_hf_repo(hub.mirrors, BIG_REPO, dict(big_repo_files()))
+    build_hf_repo(hub.mirrors, VISION_REPO, vision_repo_files())
+    build_hf_repo(hub.mirrors, BIG_VISION_REPO, big_vision_repo_files())
     build_hf_repo(hub.mirrors, SHARDED_MLX_REPO, sharded_mlx_files())
     build_hf_repo(hub.mirrors, INDEXED_MLX_REPO, sharded_mlx_files(index=True))
     hub.start(TINY_REPO)
@@ -523,7 +543,12 @@ def hf_endpoint(olah_hub: OlahHub, monkeypatch: pytest.MonkeyPatch) -> str:
 
 @pytest.fixture()
 def modelscope_hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModelScopeHub]:
-    repos = {TINY_REPO: tiny_repo_files(), TINY_MLX_REPO: tiny_mlx_files()}
+    repos = {
+        TINY_REPO: tiny_repo_files(),
+        TINY_MLX_REPO: tiny_mlx_files(),
+        VISION_REPO: vision_repo_files(),
+        BIG_VISION_REPO: big_vision_repo_files(),
+    }
     hub = ModelScopeHub(repos)
     hub.start()
     monkeypatch.setenv("MODELSCOPE_ENDPOINT", hub.endpoint)

@@ -138,7 +138,7 @@ def test_keys_x_api_key_or_bearer_and_errors_in_anthropic_shape(q4_engine: Llama
     assert zero.value.body["error"]["type"] == "invalid_request_error"  # type: ignore[index]
     assert "max_tokens" in zero.value.body["error"]["message"]  # type: ignore[index]
     assert 0 < capped.usage.output_tokens <= 64
-    assert "'image' blocks are not supported" in image.value.body["error"]["message"]  # type: ignore[index]
+    assert "does not fetch images from the network" in image.value.body["error"]["message"]  # type: ignore[index]
     assert missing.status_code == 404 and missing.json()["type"] == "error"
     assert len(s.log) == 2  # only the Bearer and the capped requests reached the engine
 

@@ -136,3 +136,24 @@ def test_refused_input_is_one_line(
     assert lines[0].startswith("tandem: ") and reason in lines[0], err
     assert not any(text in err for text in PYTHON_TEXT), err
     assert out == ""
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"<svg xmlns='http://www.w3.org/2000/svg'/>", "--image logo: SVG drawings are not supported"),
+        (b"", "--image logo: the file is empty"),
+        (b"hello, plain text", "--image logo: this is not an image Tandem can read"),
+        (b"\x89PNG\r\n\x1a\n" + b"\0" * 40, "--image logo: the image is damaged or cut short"),
+    ],
+    ids=["svg", "empty", "not-an-image", "corrupt-png"],
+)
+def test_bad_image_is_refused_before_any_model_loads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, expected: str
+) -> None:
+    bad = tmp_path / "logo"
+    bad.write_bytes(content)
+    assert main([*GEN, "--image", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"tandem: {expected}") and "\n" not in err
+    assert not any(t in err for t in PYTHON_TEXT)

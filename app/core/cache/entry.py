@@ -7,8 +7,9 @@ imports run one way (manager -> fetch, gc -> entry) with no cycle.
 
 Layout: the app cache (``paths.models_root()``: ``cache_dir()/models`` unless the "Model cache"
 setting moves it) holds one entry per target quantization
-(``<name>-<format>-<size>b-<quant>``) and per drafter of a target quantization
-(``...-draft-<draft_quant>``). An entry holds no model bytes: a ``manifest.json`` (hub, repo,
+(``<name>-<format>-<size>b-<quant>``), per drafter of a target quantization
+(``...-draft-<draft_quant>``) and per vision projector of one (``...-mmproj-<precision>``, fetched
+with its target: issue 26). An entry holds no model bytes: a ``manifest.json`` (hub, repo,
 commit, every file with its size and checksum and its path in the hub cache) and symlinks to the
 files in the hub's own cache (the standard Hugging Face cache, ModelScope's cache). So a model
 fetched earlier with other tools is found and reused, ``hf cache scan`` sees Tandem's downloads,
@@ -167,8 +168,9 @@ def _snapshot_looks_complete(snap: Path) -> tuple[bool, int]:
 class CacheEntry:
     """Cache entry of one target quantization, or of the drafter paired with it.
 
-    ``CacheManager(family, spec, "target", "Q4_K_M", "huggingface")`` or
-    ``CacheManager(family, spec, "drafter", "Q4_K_M", "huggingface", draft_quantization="Q8_0")``
+    ``CacheManager(family, spec, "target", "Q4_K_M", "huggingface")``,
+    ``CacheManager(family, spec, "drafter", "Q4_K_M", "huggingface", draft_quantization="Q8_0")`` or
+    ``CacheManager(family, spec, "projector", "Q4_K_M", "huggingface", mmproj_quantization="F16")``
     (the drafter always comes from the hub chosen for its target; its entry is named after the
     target quantization, so several target quantizations may share one drafter file).
 
@@ -187,6 +189,7 @@ class CacheEntry:
         hub: str | None = None,
         *,
         draft_quantization: str | None = None,
+        mmproj_quantization: str | None = None,
         endpoint: str | None = None,
         token: str | None = None,
         reserve_bytes: int = DEFAULT_RESERVE_BYTES,
@@ -196,13 +199,16 @@ class CacheEntry:
         self.role: Role = role
         self.quantization = quantization or spec.quantizations[0]
         self.draft_quantization = draft_quantization
+        self.mmproj_quantization = mmproj_quantization
         self.endpoint = endpoint
         self._token = token
         self.reserve_bytes = reserve_bytes
         self._plan: Plan | None = None
         self._plan_error: str | None = None
         try:
-            self._plan = make_plan(family, spec, role, self.quantization, hub, draft_quantization)
+            self._plan = make_plan(
+                family, spec, role, self.quantization, hub, draft_quantization, mmproj_quantization
+            )
             self._plan = listing.resolve_plan_offline(self._plan)  # file patterns (issue 10)
         except ValueError as exc:
             self._plan_error = str(exc)
@@ -222,15 +228,48 @@ class CacheEntry:
     def entry_name(self) -> str:
         if self._plan is not None:
             return self._plan.entry_name
-        from app.core.cache.plan import drafter_entry_name, target_entry_name
+        from app.core.cache.plan import drafter_entry_name, projector_entry_name, target_entry_name
 
         if self.role == "drafter":
             return drafter_entry_name(self.family, self.spec, self.quantization, self.draft_quantization)
+        if self.role == "projector":
+            return projector_entry_name(self.family, self.spec, self.quantization, self.mmproj_quantization)
         return target_entry_name(self.family, self.spec, self.quantization)
 
     @property
     def entry_dir(self) -> Path:
         return entries_root() / self.entry_name
+
+    def projector(self, mmproj_quantization: str | None = None) -> CacheEntry | None:
+        """The entry of this target's vision projector (``mmproj``) on the same hub, with the same
+        endpoint and token, or None when the spec declares none there (issue 26).
+
+        Without ``mmproj_quantization``: a precision already on disk for this target, else the
+        first one the registry lists (the one a download fetches).
+        """
+        if self.role != "target" or self._plan is None or self._plan.kind != "files":
+            return None
+        hub = self._plan.hub
+        if not self.spec.declares_projector(hub):
+            return None
+        choices: list[str | None] = [mmproj_quantization] if mmproj_quantization else []
+        if not choices:
+            choices = [*self.spec.mmproj_quantizations(hub)] or [None]
+        entries = [
+            type(self)(
+                self.family,
+                self.spec,
+                "projector",
+                self.quantization,
+                hub,
+                mmproj_quantization=pq,
+                endpoint=self.endpoint,
+                token=self._token,
+                reserve_bytes=self.reserve_bytes,
+            )
+            for pq in choices
+        ]
+        return next((e for e in entries if e.status().state == "cached"), entries[0])
 
     def backend(self) -> Backend:
         """The hub client for this entry (token from the keyring unless one was given)."""
@@ -400,6 +439,7 @@ class CacheEntry:
             cmd += " --drafter"
             if self.draft_quantization:
                 cmd += f" --draft-quant {self.draft_quantization}"
+        # a projector is fetched by its target's download: the target's command brings it
         if self._plan is not None and self._plan.hub != "local":
             cmd += f" --hub {self._plan.hub}"
         return cmd

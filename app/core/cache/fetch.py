@@ -12,12 +12,19 @@ import logging
 import shutil
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from app.core.cache import listing
 from app.core.cache.entry import CacheEntry, Manifest, file_size
-from app.core.cache.errors import CacheError, DiskSpaceError, DownloadCancelled, VerificationError
+from app.core.cache.errors import (
+    CacheError,
+    DiskSpaceError,
+    DownloadCancelled,
+    SpecResolutionError,
+    VerificationError,
+)
 from app.core.cache.hubs import Backend
 from app.core.cache.plan import Plan
 from app.core.cache.progress import Meter, ProgressCallback, ProgressEvent, _Cancelled
@@ -52,6 +59,19 @@ def _hash_ok(path: Path, f: RemoteFile) -> str | None:
     return None
 
 
+@dataclass
+class _Job:
+    """One entry of a download (the target, or the projector fetched with it) once the hub
+    answered: its resolved plan, the commit, the files the hub announces and those to fetch."""
+
+    entry: CacheEntry
+    backend: Backend
+    plan: Plan
+    commit: str
+    remote: list[RemoteFile]
+    todo: list[RemoteFile]
+
+
 def download(
     mgr: CacheEntry, progress: ProgressCallback | None = None, cancel: CancelToken | None = None
 ) -> Path:
@@ -63,6 +83,10 @@ def download(
     ready, and :class:`DownloadCancelled` is raised. Raises :class:`DiskSpaceError` before
     starting when the hub's sizes do not fit (and on ENOSPC while writing),
     :class:`VerificationError`, :class:`HubError`, :class:`SpecResolutionError`.
+
+    A vision target's projector (``mmproj``, issue 26) is fetched with it, in the same transfer:
+    one byte count, one cancel, one disk-space check. A projector the repository turns out not
+    to have is said in a note and skipped (the target still reads text).
     """
     plan = mgr.plan
     report = progress or (lambda ev: None)
@@ -70,13 +94,49 @@ def download(
         return mgr.resolve_path()
     if cancel is not None and cancel.cancelled:
         raise DownloadCancelled(f"{mgr.entry_name}: cancelled")
-    on_disk = mgr.local_resolution()
-    if on_disk is not None:  # everything is on disk: no network at all (works offline)
+    companion = mgr.projector()
+    entries = [mgr] if companion is None else [mgr, companion]
+    on_disk = {id(e): e.local_resolution() for e in entries}
+    missing = [e for e in entries if on_disk[id(e)] is None]
+    if not missing:  # everything is on disk: no network at all (works offline)
         report(ProgressEvent("done", 0, 0, 0.0, 0.0))
-        return on_disk
-    backend = mgr.backend()
+        found = on_disk[id(mgr)]
+        assert found is not None
+        return found
     report(ProgressEvent("checking", 0, 0, 0.0, None))
-    plan = mgr.use_plan(listing.resolve_plan(plan, backend))  # the repository's own names
+    jobs: list[_Job] = []
+    for entry in missing:
+        try:
+            jobs.append(_prepare(entry, report))
+        except SpecResolutionError as exc:
+            if entry is mgr:
+                raise
+            log.warning("%s: %s", entry.entry_name, exc)  # the target downloads without it
+            report(ProgressEvent("checking", 0, 0, 0.0, None, note=f"projector skipped: {exc}"))
+    _check_space(mgr, [(j.backend, j.plan, j.todo) for j in jobs])
+    for job in jobs:
+        old = Manifest.read(job.entry.entry_dir)
+        if old is None or not old.complete:  # lets status report partial bytes / totals
+            pending = job.entry.new_manifest(
+                job.plan, job.commit, [{"path": f.path, "size": f.size, "local": ""} for f in job.remote]
+            )
+            pending.write(job.entry.entry_dir)
+    meter = Meter(sum(f.size for j in jobs for f in j.todo), cancel)
+    paths: dict[int, Path] = {}
+    for job in jobs:  # each entry is verified and marked complete as soon as its files are in
+        fetched = _run_fetch(job.entry, job.backend, job.plan, job.todo, meter, report) if job.todo else {}
+        report(meter.snapshot("verifying"))
+        paths[id(job.entry)] = _finish(job, fetched, cancel)
+    report(ProgressEvent("done", meter.total, meter.total, 0.0, 0.0))
+    result = paths.get(id(mgr)) or on_disk[id(mgr)]
+    assert result is not None
+    return result
+
+
+def _prepare(mgr: CacheEntry, report: ProgressCallback) -> _Job:
+    """Ask the hub what ``mgr`` consists of (the repository's own names) and what is missing."""
+    backend = mgr.backend()
+    plan = mgr.use_plan(listing.resolve_plan(mgr.plan, backend))  # the repository's own names
     if plan.note:
         log.info("%s: %s", mgr.entry_name, plan.note)
         report(ProgressEvent("checking", 0, 0, 0.0, None, note=plan.note))
@@ -87,18 +147,16 @@ def download(
         p = backend.cached_file(plan.repo_id, plan.revision, f.path)
         if p is None or file_size(p) != f.size:
             todo.append(f)
-    _check_space(mgr, backend, todo, plan)
-    pending = mgr.new_manifest(plan, commit, [{"path": f.path, "size": f.size, "local": ""} for f in remote])
-    old = Manifest.read(mgr.entry_dir)
-    if old is None or not old.complete:
-        pending.write(mgr.entry_dir)  # lets status report partial bytes / totals
-    meter = Meter(sum(f.size for f in todo), cancel)
-    fetched = _run_fetch(mgr, backend, plan, todo, meter, report) if todo else {}
-    # verify
-    report(ProgressEvent("verifying", meter.total, meter.total, 0.0, 0.0))
+    return _Job(mgr, backend, plan, commit, remote, todo)
+
+
+def _finish(job: _Job, fetched: dict[str, Path], cancel: CancelToken | None) -> Path:
+    """Verify the job's files (size, and the hub's checksum of what was fetched now), write the
+    complete manifest and the links; return what an engine loads."""
+    mgr, backend, plan = job.entry, job.backend, job.plan
     files: list[dict[str, Any]] = []
     snapshot_dir = ""
-    for f in remote:
+    for f in job.remote:
         local = fetched.get(f.path) or backend.cached_file(plan.repo_id, plan.revision, f.path)
         if local is None or file_size(local) != f.size:
             got = -1 if local is None else file_size(local)
@@ -118,20 +176,23 @@ def download(
         files.append(entry)
         if plan.kind == "snapshot" and not snapshot_dir:
             snapshot_dir = str(local)[: -len(f.path)].rstrip("/\\")
-    man = mgr.new_manifest(plan, commit, files)
+    man = mgr.new_manifest(plan, job.commit, files)
     man.snapshot_dir = snapshot_dir
     man.complete = True
     mgr.link(man)
     man.write(mgr.entry_dir)
-    report(ProgressEvent("done", meter.total, meter.total, 0.0, 0.0))
     return mgr.resolved(man)
 
 
-def _check_space(mgr: CacheEntry, backend: Backend, todo: list[RemoteFile], plan: Plan) -> None:
-    need = sum(max(f.size - backend.incomplete_bytes(plan.repo_id, plan.revision, f.path), 0) for f in todo)
+def _check_space(mgr: CacheEntry, parts: list[tuple[Backend, Plan, list[RemoteFile]]]) -> None:
+    need = sum(
+        max(f.size - backend.incomplete_bytes(plan.repo_id, plan.revision, f.path), 0)
+        for backend, plan, todo in parts
+        for f in todo
+    )
     if not need:
         return
-    where = backend.cache_root()
+    where = parts[0][0].cache_root()
     probe = where
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent

@@ -12,28 +12,31 @@ from pathlib import Path
 from app.core.cache.entry import CacheEntry, Manifest, entries_root
 from app.core.cache.errors import CacheError
 from app.core.cache.hubs import backend_for
+from app.core.cache.plan import COMPANION_SUFFIXES
 
 
 def delete(mgr: CacheEntry, free_disk: bool = False) -> int:
-    """Remove this entry (a target's drafter entries too); return bytes freed.
+    """Remove this entry (a target's drafter and projector entries too); return bytes freed.
 
     By default only Tandem's entries go (0 bytes: they hold links). With ``free_disk`` the
     hub-cache files of the removed entries that no remaining Tandem entry uses are deleted
     too — other tools sharing the hub cache lose them — and their bytes are returned. A
-    drafter shared by several target quantizations survives while one still uses it.
+    drafter or projector file shared by several target quantizations survives while one still
+    uses it.
     """
     plan = mgr.plan
     if plan.kind == "local":
         raise CacheError(f"{mgr.entry_name} is a local model; Tandem never deletes local files")
     doomed = [mgr.entry_dir]
-    if mgr.role == "target":
-        prefix = mgr.entry_name + "-draft"
-        for d in sorted(entries_root().glob(prefix + "*")):
-            man = Manifest.read(d)
-            ours = man is not None and man.role == "drafter" and man.target_entry == mgr.entry_name
-            orphan = man is None and (d.name == prefix or d.name.startswith(prefix + "-"))
-            if ours or orphan:
-                doomed.append(d)
+    if mgr.role == "target":  # its drafters and its projector go with it
+        for suffix, role in zip(COMPANION_SUFFIXES, ("drafter", "projector"), strict=True):
+            prefix = mgr.entry_name + suffix
+            for d in sorted(entries_root().glob(prefix + "*")):
+                man = Manifest.read(d)
+                ours = man is not None and man.role == role and man.target_entry == mgr.entry_name
+                orphan = man is None and (d.name == prefix or d.name.startswith(prefix + "-"))
+                if ours or orphan:
+                    doomed.append(d)
     candidates: list[tuple[str, Path]] = []
     for d in doomed:
         man = Manifest.read(d)

@@ -208,6 +208,13 @@ def resolve_for(
     """
     names = list(listing)
     declared = list(files)
+    if role == "projector":  # named exactly by the registry: never guessed from the listing
+        missing = [f for f in declared if f not in names]
+        if missing:
+            projectors = [n for n in names if _is_projector(n)]
+            has = f"it has {_short(projectors)}" if projectors else "it has no mmproj files"
+            raise NoMatchError(f"{where}: no projector file {', '.join(missing)}; {has}")
+        return tuple(declared), ""
     groups = _model_files(names, role)
     # a target never resolves to a drafter-shaped file (``*-Q4_0.gguf`` must not take the
     # ``mtp-Model-Q4_0.gguf`` sidecar beside it); a literal name is matched like a pattern, so

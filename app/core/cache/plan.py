@@ -15,7 +15,8 @@ from typing import Literal
 from app.core.registry import Family, GGUFSpec, LocalSource, format_template
 from app.core.registry.store import AnySpec
 
-Role = Literal["target", "drafter"]
+#: ``projector``: a vision target's ``mmproj`` file, fetched with the target (issue 26)
+Role = Literal["target", "drafter", "projector"]
 HubChoice = Literal["huggingface", "modelscope", "local"]
 
 DEFAULT_REVISION = {"huggingface": "main", "modelscope": "master"}
@@ -42,6 +43,18 @@ def drafter_entry_name(
     """The target's entry name plus ``-draft-<draft_quant>`` (``-draft`` without quantizations)."""
     base = target_entry_name(family, spec, quantization)
     return f"{base}-draft-{_safe(draft_quantization)}" if draft_quantization else f"{base}-draft"
+
+
+def projector_entry_name(
+    family: Family, spec: AnySpec, quantization: str, mmproj_quantization: str | None
+) -> str:
+    """The target's entry name plus ``-mmproj-<precision>`` (``-mmproj`` without precisions)."""
+    base = target_entry_name(family, spec, quantization)
+    return f"{base}-mmproj-{_safe(mmproj_quantization)}" if mmproj_quantization else f"{base}-mmproj"
+
+
+#: the suffixes of the entries that belong to a target entry (deleted with it)
+COMPANION_SUFFIXES = ("-draft", "-mmproj")
 
 
 def default_hub(spec: AnySpec) -> HubChoice:
@@ -93,10 +106,13 @@ def make_plan(
     quantization: str,
     hub: str | None = None,
     draft_quantization: str | None = None,
+    mmproj_quantization: str | None = None,
 ) -> Plan:
     """Resolve one cache entry. Any problem raises ValueError naming the field."""
     _check_quant(quantization, spec.quantizations, "quantization")
     chosen = hub or default_hub(spec)
+    if role == "projector":
+        return _projector_plan(family, spec, chosen, quantization, mmproj_quantization)
     if role == "drafter":
         if not spec.declares_drafter(chosen):
             raise ValueError(f"drafter: this {spec.format} spec declares no drafter on {chosen!r}")
@@ -185,6 +201,37 @@ def _hub_plan(
             chosen, "files", name, repo, revision, (file,), role="drafter", quantization=dq, declared=(file,)
         )
     return Plan(chosen, "snapshot", name, repo, revision, role="drafter", quantization=dq)
+
+
+def _projector_plan(family: Family, spec: AnySpec, chosen: str, quantization: str, pq: str | None) -> Plan:
+    """The projector of a target: one file of the target's own repository and revision."""
+    if chosen not in ("huggingface", "modelscope") or not spec.declares_projector(chosen):
+        raise ValueError(f"projector: this {spec.format} spec declares no mmproj file on {chosen!r}")
+    hub: Literal["huggingface", "modelscope"] = "huggingface" if chosen == "huggingface" else "modelscope"
+    src = spec.source(hub)
+    where = f"sources.{hub}"
+    pqs = list(src.mmproj_quantizations or [])
+    if pq is None and pqs:
+        pq = pqs[0]
+    if pqs:
+        _check_quant(pq, pqs, "mmproj_quantization")
+    elif pq is not None:
+        raise ValueError(f"mmproj_quantization: the projector has no precisions listed, got {pq!r}")
+    assert src.mmproj_file_name_template is not None  # declares_projector
+    file = format_template(
+        src.mmproj_file_name_template, f"{where}.mmproj_file_name_template", mmproj_quantization=pq or ""
+    )
+    return Plan(
+        hub,
+        "files",
+        projector_entry_name(family, spec, quantization, pq),
+        format_template(src.model_id, f"{where}.model_id"),
+        src.revision or DEFAULT_REVISION[hub],
+        (file,),
+        role="projector",
+        quantization=pq or "",
+        declared=(file,),
+    )
 
 
 def _local_path(local: LocalSource, role: Role, quantization: str, dq: str | None) -> str:

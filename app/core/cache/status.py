@@ -14,6 +14,10 @@ JSON shape (``registry_status``)::
                      "draft_quantizations": {}}}]},
      {"name": "broken-user-family", "specs": [], "status": "invalid", "reason": "..."}]
 
+A vision GGUF spec that declares its projector on that hub also carries
+``"mmproj_quantizations": {"F16": "cached", "BF16": "absent"}`` (and their ``details``): the
+projector's cached marker, keyed ``default`` when it lists no precisions (issue 26).
+
 ``quantizations`` and ``draft_quantizations`` map each quantization to its status, one of
 ``cached|partial|absent|invalid``. A spec with an ``invalid`` entry carries ``reason`` (and each
 invalid entry's own reason is in ``details``); ``partial`` details carry ``bytes`` and ``total``
@@ -23,13 +27,18 @@ hub; a drafter without quantizations is keyed ``default``.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from app.core.cache.errors import CacheError
 from app.core.cache.manager import CacheManager, EntryStatus, entries_root
-from app.core.cache.plan import default_hub, drafter_entry_name
+from app.core.cache.plan import default_hub, drafter_entry_name, projector_entry_name
 from app.core.registry import Family, Registry
 from app.core.registry.store import AnySpec
+
+log = logging.getLogger(__name__)
 
 DEFAULT_DRAFT_KEY = "default"
 _RANK = {"cached": 3, "partial": 2, "absent": 1, "invalid": 0}
@@ -49,6 +58,8 @@ class SpecStatus:
     notes: list[str] = field(default_factory=list)
     #: the size as people write it (``135M``, ``26B-A4B``); ``size`` is what ``--size`` takes
     size_text: str = ""
+    #: the vision projector's precisions and their statuses; None when none is declared here
+    mmproj_quantizations: dict[str, EntryStatus] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -65,6 +76,10 @@ class SpecStatus:
             out["draft_quantizations"] = {q: s.state for q, s in self.draft_quantizations.items()}
             details["draft_quantizations"] = _details(self.draft_quantizations)
             entries += list(self.draft_quantizations.values())
+        if self.mmproj_quantizations is not None:
+            out["mmproj_quantizations"] = {q: s.state for q, s in self.mmproj_quantizations.items()}
+            details["mmproj_quantizations"] = _details(self.mmproj_quantizations)
+            entries += list(self.mmproj_quantizations.values())
         reasons = sorted({e.reason for e in entries if e.state == "invalid" and e.reason})
         if reasons:
             out["reason"] = "; ".join(reasons)
@@ -112,6 +127,46 @@ def drafter_status(family: Family, spec: AnySpec, hub: str, draft_quantization: 
     return best
 
 
+def projector_status(family: Family, spec: AnySpec, hub: str, mmproj_quantization: str | None) -> EntryStatus:
+    """Status of one projector precision, whatever target quantization it was fetched with
+    (like :func:`drafter_status`: the entries are per target quantization, the file is shared)."""
+    root = entries_root()
+    quants = [
+        q
+        for q in spec.quantizations
+        if (root / projector_entry_name(family, spec, q, mmproj_quantization)).exists()
+    ] or spec.quantizations[:1]
+    best: EntryStatus | None = None
+    for q in quants:
+        st = CacheManager(family, spec, "projector", q, hub, mmproj_quantization=mmproj_quantization).status()
+        if best is None or _RANK[st.state] > _RANK[best.state]:
+            best = st
+    assert best is not None
+    return best
+
+
+def projector_on_disk(
+    family: Family, spec: AnySpec, quantization: str, hub: str | None = None
+) -> Path | None:
+    """The projector file a launch of this target quantization loads, when it is on disk (its
+    entry, or the hub cache, e.g. fetched with another quantization); None when none is declared
+    or none is downloaded. File stats only, never the network; a hub-cache find is linked into
+    the entry on the way, as :meth:`CacheEntry.resolve_path` does."""
+    hubs = [hub] if hub else [h for h in spec.sources.hubs() if spec.declares_projector(h)]
+    for name in hubs:
+        entry = CacheManager(family, spec, "target", quantization, name).projector()
+        if entry is None:
+            continue
+        try:
+            found = entry.local_resolution()
+        except (OSError, CacheError) as exc:  # an unreadable entry: reported as not there
+            log.warning("projector of %s: %s", entry.entry_name, exc)
+            continue
+        if found is not None:
+            return found
+    return None
+
+
 def spec_status(family: Family, spec: AnySpec, hub: str | None = None) -> SpecStatus:
     chosen = choose_hub(spec, hub)
     quants = {q: CacheManager(family, spec, "target", q, chosen).status() for q in spec.quantizations}
@@ -122,6 +177,10 @@ def spec_status(family: Family, spec: AnySpec, hub: str | None = None) -> SpecSt
         keys: list[str | None] = [*dqs] or [None]
         for dq in keys:
             drafts[dq or DEFAULT_DRAFT_KEY] = drafter_status(family, spec, chosen, dq)
+    projectors: dict[str, EntryStatus] | None = None
+    if spec.declares_projector(chosen):
+        pkeys: list[str | None] = [*spec.mmproj_quantizations(chosen)] or [None]
+        projectors = {pq or DEFAULT_DRAFT_KEY: projector_status(family, spec, chosen, pq) for pq in pkeys}
     return SpecStatus(
         family.name,
         spec.format,
@@ -131,6 +190,7 @@ def spec_status(family: Family, spec: AnySpec, hub: str | None = None) -> SpecSt
         quants,
         drafts,
         size_text=spec.size_text,
+        mmproj_quantizations=projectors,
     )
 
 

@@ -49,7 +49,8 @@ def plan_bytes(plan: Plan) -> int | None:
 
 
 def quant_sizes(family: Family, spec: AnySpec, hub: str, role: str = "target") -> dict[str, int | None]:
-    """Bytes per quantization (``role`` target) or per drafter quantization (``drafter``)."""
+    """Bytes per quantization (``role`` target), per drafter quantization (``drafter``) or per
+    projector precision (``projector``: a vision target's mmproj, downloaded with it)."""
     out: dict[str, int | None] = {}
     if role == "target":
         for q in spec.quantizations:
@@ -57,6 +58,18 @@ def quant_sizes(family: Family, spec: AnySpec, hub: str, role: str = "target") -
                 out[q] = plan_bytes(make_plan(family, spec, "target", q, hub))
             except ValueError:
                 out[q] = None
+        return out
+    if role == "projector":
+        if not spec.declares_projector(hub):
+            return out
+        pqs: list[str | None] = [*spec.mmproj_quantizations(hub)] or [None]
+        for pq in pqs:
+            try:
+                first = spec.quantizations[0]
+                plan = make_plan(family, spec, "projector", first, hub, mmproj_quantization=pq)
+                out[pq or "default"] = plan_bytes(plan)
+            except ValueError:
+                out[pq or "default"] = None
         return out
     if not spec.declares_drafter(hub):
         return out
@@ -72,8 +85,8 @@ def quant_sizes(family: Family, spec: AnySpec, hub: str, role: str = "target") -
 
 
 def annotate(registry: Registry, statuses: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Add ``hubs``, ``size_bytes`` (and ``draft_size_bytes``, ``moe``) to each spec entry of
-    :func:`app.core.cache.registry_status`'s list, in place; returns it."""
+    """Add ``hubs``, ``size_bytes`` (and ``draft_size_bytes``, ``mmproj_size_bytes``, ``moe``) to
+    each spec entry of :func:`app.core.cache.registry_status`'s list, in place; returns it."""
     for fam_entry in statuses:
         fam = registry.families.get(fam_entry.get("name", ""))
         if fam is None:
@@ -84,6 +97,8 @@ def annotate(registry: Registry, statuses: list[dict[str, Any]]) -> list[dict[st
             entry["size_bytes"] = quant_sizes(fam, spec, hub)
             if "draft_quantizations" in entry:
                 entry["draft_size_bytes"] = quant_sizes(fam, spec, hub, "drafter")
+            if "mmproj_quantizations" in entry:
+                entry["mmproj_size_bytes"] = quant_sizes(fam, spec, hub, "projector")
             entry["moe"] = spec.activated_size_in_billions is not None
             if entry["moe"]:
                 entry["activated_size_in_billions"] = spec.activated_size_in_billions

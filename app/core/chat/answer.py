@@ -80,6 +80,8 @@ class AnswerStats:
     #: "unknown", never "none"); always True for local engines
     drafted_reported: bool = True
     accepted_reported: bool = True
+    #: images in the prompt of this answer (issue 26): its time to first token includes encoding them
+    images: int = 0
 
     @property
     def speedup(self) -> float | None:
@@ -106,8 +108,11 @@ class AnswerStats:
         return data
 
     @classmethod
-    def of(cls, answer: Answer, speculation: str = "", reason: str | None = None) -> AnswerStats:
-        """The stored statistics of ``answer``; ``reason`` overrides its finish reason."""
+    def of(
+        cls, answer: Answer, speculation: str = "", reason: str | None = None, images: int = 0
+    ) -> AnswerStats:
+        """The stored statistics of ``answer``; ``reason`` overrides its finish reason; ``images``
+        counts the images its prompt carried."""
         fin = answer.finished
         remote = getattr(fin, "acceptance_source", None)  # set on a remote server's Finished only
         return cls(
@@ -127,6 +132,7 @@ class AnswerStats:
             # a remote server's RemoteFinished says None for a figure it did not report
             drafted_reported=remote is None or getattr(fin, "drafted", None) is not None,
             accepted_reported=remote is None or getattr(fin, "accepted", None) is not None,
+            images=images,
         )
 
     @classmethod
@@ -144,9 +150,13 @@ class AnswerBuilder(AnswerCollector):
     with. The GUI feeds it events as they arrive and reads :attr:`text` and :attr:`draft_spans` to
     repaint; :meth:`stats` gives the statistics strip's numbers. Not thread-safe: the GUI's thread."""
 
-    def __init__(self, speculation: str = "", clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(
+        self, speculation: str = "", clock: Callable[[], float] = time.perf_counter, images: int = 0
+    ) -> None:
         super().__init__(clock)
         self.speculation = speculation
+        #: images in the answer's prompt (their encoding is part of the time to first token)
+        self.images = images
 
     @property
     def text(self) -> str:
@@ -159,4 +169,4 @@ class AnswerBuilder(AnswerCollector):
     def stats(self, reason: str | None = None) -> AnswerStats:
         """Statistics of the answer as it stands (its stream ends here unless more is fed);
         ``reason`` overrides the finish reason (the GUI's "cancelled" or "error")."""
-        return AnswerStats.of(self.end(), self.speculation, reason)
+        return AnswerStats.of(self.end(), self.speculation, reason, self.images)

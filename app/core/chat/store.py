@@ -7,6 +7,13 @@ so the user sees exactly what they got) or ``error``. A row still ``streaming`` 
 opened was cut off by a crash or a kill (issue 8, item 22): it is marked ``interrupted``, with the
 text saved so far, and the chat offers Regenerate for it.
 
+A message's images (issue 26) are files of an :class:`~app.core.images.ImageStore` beside the
+database, named by content hash; the row keeps their names (``images``, a JSON list). An image is
+written completely before the row that names it, so a kill -9 never leaves a row naming a missing
+or partial file; files no row names (a deleted conversation's, a process killed between the file
+and its row, a truncated history's) are removed when a conversation is deleted and when a store
+opens.
+
 Regenerate and edit-and-resend truncate the conversation at a message
 (:meth:`ChatStore.truncate_from`) and append anew, which keeps the history linear and simple to show.
 """
@@ -22,12 +29,16 @@ from typing import Literal, cast
 
 from app.core import paths
 from app.core.chat.answer import AnswerStats
+from app.core.images import ImageStore
 from app.core.speculative import per_request
 
 MessageStatus = Literal["complete", "stopped", "error", "streaming", "interrupted"]
 Role = Literal["system", "user", "assistant"]
 
 SCHEMA_VERSION = 1
+#: when a store opens, unreferenced image files at least this old are removed (a younger one may be
+#: on its way into a message of another window)
+OPEN_COLLECT_AGE = 600.0
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -46,7 +57,8 @@ CREATE TABLE IF NOT EXISTS messages (
     model TEXT NOT NULL DEFAULT '',
     stats TEXT,
     draft_spans TEXT,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    images TEXT
 );
 CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, id);
 """
@@ -82,13 +94,17 @@ class Message:
     stats: AnswerStats | None = None
     draft_spans: list[tuple[int, int]] = field(default_factory=list)
     created: float = 0.0
+    #: the stored names (``<sha256>.<ext>``) of the message's images, in order
+    images: tuple[str, ...] = ()
 
 
 class ChatStore:
     """One connection, used from one thread (the GUI's); every write commits at once."""
 
-    def __init__(self, path: Path | str | None = None) -> None:
+    def __init__(self, path: Path | str | None = None, *, collect_images: bool = True) -> None:
         self.path = Path(path) if path is not None else default_db_path()
+        #: the files of the messages' images, beside the database
+        self.images = ImageStore(self.path.parent / "images")
         self._db = sqlite3.connect(str(self.path))
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.execute("PRAGMA journal_mode = WAL")
@@ -100,9 +116,12 @@ class ChatStore:
         with self._db:
             self._db.executescript(_SCHEMA)
             self._add_speculation_column()
+            self._add_images_column()
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         #: answers found cut off by a crash when this store was opened (now ``interrupted``)
         self.recovered = self._mark_interrupted()
+        if collect_images:
+            self.collect_images(min_age=OPEN_COLLECT_AGE)
 
     def _add_speculation_column(self) -> None:
         """Conversations stored before the per-conversation choice (issue 25) get it as Auto. The
@@ -110,6 +129,28 @@ class ChatStore:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(conversations)")}
         if "speculation" not in columns:
             self._db.execute("ALTER TABLE conversations ADD COLUMN speculation TEXT NOT NULL DEFAULT 'auto'")
+
+    def _add_images_column(self) -> None:
+        """Messages stored before images (issue 26) have none; only added, like ``speculation``."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(messages)")}
+        if "images" not in columns:
+            self._db.execute("ALTER TABLE messages ADD COLUMN images TEXT")
+
+    def referenced_images(self) -> set[str]:
+        """The image names some message refers to."""
+        names: set[str] = set()
+        for (raw,) in self._db.execute("SELECT images FROM messages WHERE images IS NOT NULL"):
+            names.update(_image_names(raw))
+        return names
+
+    def collect_images(self, min_age: float = 0.0) -> int:
+        """Remove image files no message refers to (older than ``min_age`` seconds); return how
+        many were removed."""
+        return self.images.collect(self.referenced_images(), min_age)
+
+    def image_path(self, name: str) -> Path:
+        """The file of one of a message's images."""
+        return self.images.path_of(name)
 
     def _mark_interrupted(self) -> int:
         """Answers left ``streaming`` by a process that died mid-answer become ``interrupted``."""
@@ -179,6 +220,7 @@ class ChatStore:
         ).fetchone()
         with self._db:
             self._db.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+        self.collect_images()
         if first is not None:
             # What suffix decoding learned from this conversation goes with it (issue 11).
             from app.core.speculative import suffix
@@ -196,20 +238,37 @@ class ChatStore:
         model: str = "",
         stats: AnswerStats | None = None,
         draft_spans: list[tuple[int, int]] | None = None,
+        images: tuple[str, ...] | list[str] = (),
     ) -> Message:
+        """Add a message; ``images`` are names already in :attr:`images` (:meth:`ImageStore.put`),
+        checked to exist here so a row never names a missing file."""
         now = time.time()
         stats_json = json.dumps(stats.to_json()) if stats is not None else None
         spans_json = json.dumps(draft_spans) if draft_spans else None
+        names = tuple(images)
+        for name in names:
+            if not self.images.path_of(name).is_file():
+                raise FileNotFoundError(f"image {name} is not in the image store")
+        images_json = json.dumps(list(names)) if names else None
         with self._db:
             cur = self._db.execute(
                 "INSERT INTO messages(conversation_id, role, content, status, model, stats, draft_spans,"
-                " created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (conversation_id, role, content, status, model, stats_json, spans_json, now),
+                " created, images) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (conversation_id, role, content, status, model, stats_json, spans_json, now, images_json),
             )
             self._db.execute("UPDATE conversations SET updated = ? WHERE id = ?", (now, conversation_id))
         assert cur.lastrowid is not None
         return Message(
-            cur.lastrowid, conversation_id, role, content, status, model, stats, list(draft_spans or []), now
+            cur.lastrowid,
+            conversation_id,
+            role,
+            content,
+            status,
+            model,
+            stats,
+            list(draft_spans or []),
+            now,
+            names,
         )
 
     def update_message(
@@ -256,12 +315,12 @@ class ChatStore:
 
     def messages(self, conversation_id: int) -> list[Message]:
         rows = self._db.execute(
-            "SELECT id, conversation_id, role, content, status, model, stats, draft_spans, created "
+            "SELECT id, conversation_id, role, content, status, model, stats, draft_spans, created, images "
             "FROM messages WHERE conversation_id = ? ORDER BY id",
             (conversation_id,),
         ).fetchall()
         out = []
-        for mid, cid, role, content, status, model, stats, spans, created in rows:
+        for mid, cid, role, content, status, model, stats, spans, created, imgs in rows:
             out.append(
                 Message(
                     mid,
@@ -273,6 +332,7 @@ class ChatStore:
                     AnswerStats.from_json(json.loads(stats)) if stats else None,
                     [(int(a), int(b)) for a, b in json.loads(spans)] if spans else [],
                     created,
+                    _image_names(imgs),
                 )
             )
         return out
@@ -283,6 +343,17 @@ class ChatStore:
             self._db.execute(
                 "DELETE FROM messages WHERE conversation_id = ? AND id >= ?", (conversation_id, message_id)
             )
+
+
+def _image_names(raw: object) -> tuple[str, ...]:
+    """The image names of a message row's ``images`` column (None, or a JSON list of names)."""
+    if not raw:
+        return ()
+    try:
+        names = json.loads(str(raw))
+    except ValueError:
+        return ()
+    return tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else ()
 
 
 def title_from_message(text: str, limit: int = 48) -> str:

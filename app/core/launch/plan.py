@@ -16,10 +16,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from app.core.cache import projector_on_disk
 from app.core.engines.base import Engine, EngineUnavailable, LoadRequest, Sampling
 from app.core.engines.capability import ENGINES, drafter_support, engine_availability, engines_for_spec
 from app.core.launch import auto
-from app.core.registry import AnySpec, Family
+from app.core.registry import AnySpec, Family, reads_images
 from app.core.speculative import SpeculationError, SpeculationOptions
 from app.core.speculative.detect import auto_drafter_method
 from app.core.speculative.options import default_tokens, drafter_part
@@ -41,6 +42,11 @@ class LaunchPlan:
     engine: str
     request: LoadRequest
     draft_quantization: str | None
+    #: the launch loads what its model needs to see images (:func:`launch_reads_images`)
+    reads_images: bool = False
+    #: one line about the launch the user should read, e.g. a declared projector not downloaded
+    #: (so this launch reads text only); "" when there is nothing to say
+    notice: str = ""
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,44 @@ class LaunchChoice:
 Role = Literal["target", "drafter"]
 #: (family, spec, role, quantization, drafter quantization) -> the file or folder an engine loads
 Resolver = Callable[[Family, AnySpec, Role, str, "str | None"], Path]
+#: (family, spec, target quantization) -> the target's vision projector on disk, or None
+ProjectorLookup = Callable[[Family, AnySpec, str], "Path | None"]
+#: the engines that load a GGUF target's projector (``LoadRequest.mmproj_path``)
+PROJECTOR_ENGINES = frozenset({"llama.cpp"})
+
+
+def launch_reads_images(family: Family, spec: AnySpec, engine: str, request: LoadRequest) -> bool:
+    """Whether a launch loads what its model needs to read images (issue 26), for the GUI to say.
+
+    llama.cpp: the request carries the target's projector (``mmproj_path``). MLX: the spec reads
+    images by the registry's rule (:func:`app.core.registry.reads_images`: the vision tower is in
+    the checkpoint). A remote server's model is its own business (False here). The loaded
+    engine's ``supports_images`` stays the final word for a message with images.
+    """
+    if engine in PROJECTOR_ENGINES:
+        return request.mmproj_path is not None
+    if engine == "mlx":
+        return reads_images(family, spec)
+    return False
+
+
+def projector_for(
+    family: Family, spec: AnySpec, quantization: str, engine: str, lookup: ProjectorLookup | None = None
+) -> tuple[str | None, str]:
+    """(projector path, notice) of a launch: the path when the spec declares a projector, the
+    engine loads one and it is on disk; otherwise None, with one line when it is declared but
+    not downloaded (the launch then reads text only; downloading the target fetches it)."""
+    if engine not in PROJECTOR_ENGINES or not spec.declares_projector():
+        return None, ""
+    found = (lookup or projector_on_disk)(family, spec, quantization)
+    if found is not None:
+        return str(found), ""
+    fmt, size = spec.format, spec.size_label
+    command = f"tandem download {family.name} --format {fmt} --size {size} --quant {quantization}"
+    return None, (
+        f"the image projector (mmproj) of {family.name} {spec.size_text} is not downloaded, so this "
+        f"launch reads text only; downloading the model again fetches it ({command})"
+    )
 
 
 def fit_context(n_ctx: int, family: Family) -> int:
@@ -93,11 +137,16 @@ def fit_context(n_ctx: int, family: Family) -> int:
     return min(n_ctx, family.context_length) if family.context_length > 0 else n_ctx
 
 
-def plan_launch(choice: LaunchChoice, resolve: Resolver) -> LaunchPlan:
+def plan_launch(
+    choice: LaunchChoice, resolve: Resolver, projector: ProjectorLookup | None = None
+) -> LaunchPlan:
     """The load request for ``choice``, for the CLI and the GUI alike.
 
     Refuses an unsupported engine/drafter pair before any file is resolved; ``resolve`` may block
     (cache lookups, embedded files prepared once), so the GUI calls this on its engine thread.
+    A vision target's projector comes from ``projector`` (default: the cache,
+    :func:`app.core.cache.projector_on_disk`); a declared one not downloaded is said in
+    ``notice`` and the launch reads text only.
     """
     if choice.engine == "remote":
         return plan_remote(choice)
@@ -108,6 +157,7 @@ def plan_launch(choice: LaunchChoice, resolve: Resolver) -> LaunchPlan:
     if options.needs_drafter and not options.draft_model_path and not builtin:
         drafter = resolve(family, spec, "drafter", quant, options.draft_quantization)
         options = options.with_drafter(str(drafter))
+    mmproj, notice = projector_for(family, spec, quant, choice.engine, projector)
     request = LoadRequest(
         model_path=str(target),
         speculation=options,
@@ -116,8 +166,15 @@ def plan_launch(choice: LaunchChoice, resolve: Resolver) -> LaunchPlan:
         chat_template=family.chat_template,
         family_name=family.name,
         size_in_billions=float(spec.size_in_billions),
+        mmproj_path=mmproj,
     )
-    return LaunchPlan(choice.engine, request, options.draft_quantization if options.enabled else None)
+    return LaunchPlan(
+        choice.engine,
+        request,
+        options.draft_quantization if options.enabled else None,
+        reads_images=launch_reads_images(family, spec, choice.engine, request),
+        notice=notice,
+    )
 
 
 def plan_remote(choice: LaunchChoice) -> LaunchPlan:

@@ -10,6 +10,7 @@ from app.core.registry.models import (
     SamplingDefaults,
     format_template,
     parse_family,
+    reads_images,
 )
 from app.core.registry.store import AnySpec, InvalidEntry, Registry, RegistryError, load_family
 
@@ -28,4 +29,5 @@ __all__ = [
     "format_template",
     "load_family",
     "parse_family",
+    "reads_images",
 ]

@@ -163,7 +163,56 @@ class Evidence(_Strict):
         return v
 
 
-class HubSource(DrafterFields):
+class ProjectorFields(_Strict):
+    """The multimodal projector (``mmproj``) of a vision GGUF target, per source like a drafter.
+
+    llama.cpp reads images only with the projector file loaded beside the target (``--mmproj``);
+    it lives in the target's repository, and quantizers publish it in a few precisions
+    (``mmproj-F16.gguf``, ``mmproj-BF16.gguf``, ``mmproj-F32.gguf``): ``{mmproj_quantization}``
+    names the precision, listed in ``mmproj_quantizations`` (the first is the one downloaded
+    with the target). MLX checkpoints carry their vision tower inside: no projector field there.
+    """
+
+    mmproj_file_name_template: str | None = None
+    mmproj_quantizations: list[str] | None = None
+
+    @property
+    def declares_projector(self) -> bool:
+        return self.mmproj_file_name_template is not None
+
+    def _check_projector(self, where: str) -> None:
+        field = f"{where}.mmproj_file_name_template"
+        template = self.mmproj_file_name_template
+        _check_list(self.mmproj_quantizations, f"{where}.mmproj_quantizations", required=False)
+        if template is None:
+            if self.mmproj_quantizations is not None:
+                raise ValueError(
+                    f"{where}.mmproj_quantizations: given but no projector is declared; "
+                    "add mmproj_file_name_template, e.g. 'mmproj-{mmproj_quantization}.gguf'"
+                )
+            return
+        used = check_placeholders(template, field, {"mmproj_quantization"})
+        check_relative_file(template, field)
+        if any(c in template for c in "*?["):
+            raise ValueError(
+                f"{field}: {template!r} must name the projector file exactly (no * ? [ patterns)"
+            )
+        if not template.lower().endswith(".gguf"):
+            raise ValueError(f"{field}: {template!r} must name a .gguf file")
+        if "mmproj_quantization" in used and not self.mmproj_quantizations:
+            raise ValueError(
+                f"{field}: uses {{mmproj_quantization}} but mmproj_quantizations is missing; "
+                'list the projector\'s precisions, e.g. ["F16", "BF16"]'
+            )
+        n = len(self.mmproj_quantizations or [])
+        if n > 1 and "mmproj_quantization" not in used:
+            raise ValueError(
+                f"{field}: {n} mmproj_quantizations are listed but {template!r} has no "
+                "{mmproj_quantization}, so every one names the same file; add it"
+            )
+
+
+class HubSource(DrafterFields, ProjectorFields):
     model_id: str
     revision: str | None = None
     model_file_name_template: str | None = None
@@ -292,6 +341,23 @@ class _SpecBase(_Strict):
                 return src.draft_method
         return None
 
+    def declares_projector(self, hub: str | None = None) -> bool:
+        """A vision projector (``mmproj``) is declared on ``hub`` (None: on any hub)."""
+        return self.projector_source(hub) is not None
+
+    def projector_source(self, hub: str | None = None) -> HubSource | None:
+        """The hub source declaring the projector (``hub``'s, or the first hub's that does)."""
+        for name in [hub] if hub else self.sources.hubs():
+            src = getattr(self.sources, name, None)
+            if isinstance(src, HubSource) and src.declares_projector:
+                return src
+        return None
+
+    def mmproj_quantizations(self, hub: str | None = None) -> list[str]:
+        """The projector's precisions on ``hub`` (empty: none declared, or a single file)."""
+        src = self.projector_source(hub)
+        return list(src.mmproj_quantizations or []) if src is not None else []
+
     def draft_quantizations(self, hub: str | None = None) -> list[str]:
         names = [hub] if hub else [*self.sources.hubs(), "local"]
         for name in names:
@@ -402,6 +468,7 @@ class GGUFSpec(_SpecBase):
                     "(gguf drafters are downloaded as one file), e.g. 'drafter-{draft_quantization}.gguf'"
                 )
             src._check_drafter(where)
+            src._check_projector(where)
         if self.quantization_parts and not split:
             if "part" not in used:
                 raise ValueError(
@@ -439,6 +506,16 @@ class GGUFSpec(_SpecBase):
                             f"{field}: quantizations {other} and {q} both resolve to {name!r}; "
                             "use {quantization} in the template so each names its own file"
                         )
+            src = self.source(hub)
+            if src.mmproj_file_name_template is not None:
+                field = f"sources.{hub}.mmproj_file_name_template"
+                for pq in src.mmproj_quantizations or [""]:
+                    name = format_template(src.mmproj_file_name_template, field, mmproj_quantization=pq)
+                    if name in owner:
+                        raise ValueError(
+                            f"{field}: the projector {name!r} is the file of quantization {owner[name]}; "
+                            "name the mmproj file itself"
+                        )
 
     def file_template(self, hub: str, quantization: str | None = None) -> tuple[str, str]:
         """(template, field name) naming the files of ``quantization`` on ``hub``."""
@@ -473,6 +550,11 @@ class MLXSpec(_SpecBase):
                     f"{where}.draft_model_file_name_template: mlx drafters are repo snapshots; "
                     "use draft_model_id instead"
                 )
+            if src.mmproj_file_name_template is not None or src.mmproj_quantizations is not None:
+                raise ValueError(
+                    f"{where}.mmproj_file_name_template: mlx checkpoints carry their vision tower; "
+                    "remove the projector fields (the family's 'vision' ability says it reads images)"
+                )
             if "quantization" not in placeholders(src.model_id, f"{where}.model_id"):
                 _one_target_for_all(self.quantizations, f"{where}.model_id", src.model_id)
             src._check_drafter(where)
@@ -481,6 +563,22 @@ class MLXSpec(_SpecBase):
 
 
 Spec = Annotated[GGUFSpec | MLXSpec, Field(discriminator="format")]
+
+
+VISION_ABILITY = "vision"
+
+
+def reads_images(family: Family, spec: GGUFSpec | MLXSpec, hub: str | None = None) -> bool:
+    """Whether ``spec`` can read images: the one rule (issue 26).
+
+    A GGUF spec reads images when it declares its projector (``mmproj_file_name_template``, on
+    ``hub`` when given): llama.cpp cannot see without that file, whatever the family says. An MLX
+    spec reads images when its family lists the ``vision`` ability: the vision tower is inside the
+    checkpoint. No separate flag, so the two can never disagree.
+    """
+    if isinstance(spec, GGUFSpec):
+        return spec.declares_projector(hub)
+    return VISION_ABILITY in family.abilities
 
 
 class SamplingDefaults(_Strict):

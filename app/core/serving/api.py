@@ -24,12 +24,15 @@ import asyncio
 import contextlib
 import json
 import logging
+import shutil
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, cast
 
 import uvicorn
 from starlette.applications import Starlette
@@ -40,9 +43,11 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.core import images, paths
 from app.core.answer import Answer, AnswerCollector
 from app.core.cancel import CancelToken
 from app.core.engines.base import (
+    ChatMessage,
     ContextLengthError,
     Engine,
     EngineError,
@@ -51,6 +56,7 @@ from app.core.engines.base import (
     TokenCounter,
     structured_refusal,
 )
+from app.core.images import CheckedImage, ImageError, ImageStore
 from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
 from app.core.serving import responses_api as R
@@ -288,6 +294,73 @@ class _Pump:
                 yield item
 
 
+class _RequestImages:
+    """The decoded images of requests being answered, as files in a private directory under the
+    cache dir: written when a request is admitted, removed when its last request ends (two
+    requests with the same picture share one file) and all of them when the server stops."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._users: dict[str, int] = {}
+        self._root: Path | None = None
+
+    def _store(self) -> ImageStore:
+        if self._root is None:
+            base = paths.cache_dir() / "api-images"
+            base.mkdir(parents=True, exist_ok=True)
+            self._root = Path(tempfile.mkdtemp(prefix="serve-", dir=base))
+        return ImageStore(self._root)
+
+    def acquire(self, found: dict[str, CheckedImage]) -> dict[str, str]:
+        """Files of a request's images (name -> path); a full disk is a 507 for this request."""
+        with self._lock:
+            store = self._store()
+            out: dict[str, str] = {}
+            try:
+                for name, image in found.items():
+                    store.put(image)
+                    self._users[name] = self._users.get(name, 0) + 1
+                    out[name] = str(store.path_of(name))
+            except ImageError as exc:
+                self._drop(store, list(out))
+                raise P.ApiError(507, str(exc), "server_error", code="insufficient_storage") from None
+            return out
+
+    def release(self, found: dict[str, CheckedImage]) -> None:
+        if not found:
+            return
+        with self._lock:
+            if self._root is not None:
+                self._drop(ImageStore(self._root), list(found))
+
+    def _drop(self, store: ImageStore, names: list[str]) -> None:
+        for name in names:
+            left = self._users.get(name, 0) - 1
+            if left > 0:
+                self._users[name] = left
+                continue
+            self._users.pop(name, None)
+            with contextlib.suppress(OSError):
+                store.path_of(name).unlink()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._root is not None:
+                shutil.rmtree(self._root, ignore_errors=True)
+                self._root = None
+                self._users.clear()
+
+
+def _with_image_paths(messages: list[ChatMessage], paths_by_name: dict[str, str]) -> list[ChatMessage]:
+    out: list[ChatMessage] = []
+    for m in messages:
+        names = m.get("images")
+        if names:
+            m = cast(ChatMessage, {**m, "images": [paths_by_name[n] for n in names]})
+        out.append(m)
+    return out
+
+
 class LocalServer:
     """One HTTP server over one served model; :meth:`start` and :meth:`stop` from any thread."""
 
@@ -307,6 +380,8 @@ class LocalServer:
         self._thread: threading.Thread | None = None
         self._sock: socket.socket | None = None
         self._startup_error: BaseException | None = None
+        #: the image files of requests being answered (engines read images from files)
+        self._images = _RequestImages()
         self.port = 0
         self.app = self._build_app()
 
@@ -398,6 +473,7 @@ class LocalServer:
             self._sock = None
         self._thread = None
         self._uvicorn = None
+        self._images.close()
 
     # --- the app -------------------------------------------------------------------------------------
     def _build_app(self) -> ASGIApp:
@@ -433,7 +509,11 @@ class LocalServer:
         limit = self.config.limits.max_body_bytes
         declared = request.headers.get("content-length")
         too_big = P.ApiError(
-            400, f"the request body is larger than {limit} bytes", param=None, code="request_too_large"
+            400,
+            f"the request body is larger than {limit} bytes (an image may be at most "
+            f"{images.MAX_IMAGE_BYTES // (1024 * 1024)} MB)",
+            param=None,
+            code="request_too_large",
         )
         if declared is not None and declared.isdigit() and int(declared) > limit:
             raise too_big
@@ -458,6 +538,14 @@ class LocalServer:
         model = self._model
         if model is None:
             raise P.ApiError(503, "No model is loaded.", "server_error", code="model_not_loaded")
+        if req.images and not model.engine.supports_images:
+            raise P.ApiError(
+                400,
+                f"the loaded model ({model.model_id}) cannot read images; load a vision model or "
+                "send text only",
+                param="messages",
+                code="model_cannot_see",
+            )
         if req.tools and not model.engine.supports_tools:
             raise P.ApiError(
                 400,
@@ -481,6 +569,13 @@ class LocalServer:
                 code="queue_full",
                 headers={"Retry-After": str(self.config.retry_after_s)},
             )
+        if req.images:
+            try:
+                paths = await asyncio.to_thread(self._images.acquire, req.images)
+            except BaseException:
+                self.admission.leave()
+                raise
+            req.messages = _with_image_paths(req.messages, paths)
         return model, req
 
     async def _serve_api(
@@ -552,6 +647,7 @@ class LocalServer:
         def ended(p: _Pump) -> None:
             with self._pumps_lock:
                 self._pumps.discard(p)
+            self._images.release(req.images)
             self.admission.leave()
             p.side_done()
 
@@ -574,7 +670,10 @@ class LocalServer:
             body = await self._read_body(request)
             if not isinstance(body, dict):
                 raise P.ApiError(400, "the request body must be a JSON object")
-            messages = M.messages_of(body.get("messages"), body.get("system"))
+            found = P.ImageParts(self.config.limits.max_images)
+            messages = M.messages_of(body.get("messages"), body.get("system"), found)
+            extra = images.estimated_tokens(messages)  # images are reckoned, the text counted
+            messages = [cast(ChatMessage, images.text_only(m)) for m in messages]
             model = self._model
             if model is None:
                 raise P.ApiError(503, "No model is loaded.")
@@ -582,7 +681,7 @@ class LocalServer:
             if not isinstance(engine, TokenCounter):
                 raise P.ApiError(400, f"the {engine.name} engine cannot count tokens")
             try:
-                count = await asyncio.to_thread(engine.count_prompt_tokens, messages)
+                count = await asyncio.to_thread(engine.count_prompt_tokens, messages) + extra
             except EngineError as exc:
                 raise _engine_error(exc) from exc
         except P.ApiError as exc:

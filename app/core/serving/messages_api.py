@@ -29,8 +29,10 @@ from typing import Any
 from app.core.answer import Answer
 from app.core.engines.base import ChatMessage, Sampling, SamplingError, check_max_tokens
 from app.core.serving.protocol import (
+    MAX_IMAGES_PER_REQUEST,
     ApiError,
     ChatRequest,
+    ImageParts,
     Limits,
     extension,
     json_schema_format,
@@ -109,19 +111,26 @@ def _tool_result_text(content: Any, where: str) -> str:
     return "\n".join(parts)
 
 
-def _user(blocks: list[dict[str, Any]], where: str) -> list[ChatMessage]:
+def _user(blocks: list[dict[str, Any]], where: str, found: ImageParts) -> list[ChatMessage]:
     out: list[ChatMessage] = []
     text: list[str] = []
+    names: list[str] = []
 
     def flush() -> None:
-        if text:
-            out.append({"role": "user", "content": "\n".join(text)})
+        if text or names:
+            msg: ChatMessage = {"role": "user", "content": "\n".join(text)}
+            if names:
+                msg["images"] = found.of_message(list(names), f"{where}.content")
+            out.append(msg)
             text.clear()
+            names.clear()
 
     for i, block in enumerate(blocks):
         kind, at = block["type"], f"{where}.content[{i}]"
         if kind == "text":
             text.append(_text(block, at))
+        elif kind == "image":
+            names.append(_image(block, found, at))
         elif kind == "tool_result":
             flush()
             call_id = block.get("tool_use_id")
@@ -135,6 +144,19 @@ def _user(blocks: list[dict[str, Any]], where: str) -> list[ChatMessage]:
             raise ApiError(400, f"{at}: {kind!r} blocks are not supported in user turns", param=at)
     flush()
     return out
+
+
+def _image(block: dict[str, Any], found: ImageParts, where: str) -> str:
+    """An ``image`` block's source: base64 data, or a ``data:`` URL (nothing is fetched)."""
+    source = block.get("source")
+    if not isinstance(source, dict):
+        raise ApiError(400, f"{where}.source: expected an object", param=where)
+    kind = source.get("type")
+    if kind == "base64":
+        return found.base64(source.get("data"), source.get("media_type"), f"{where}.source")
+    if kind == "url":
+        return found.url(source.get("url"), f"{where}.source.url")
+    raise ApiError(400, f"{where}.source.type: expected base64 or url, got {kind!r}", param=where)
 
 
 def _assistant(blocks: list[dict[str, Any]], where: str) -> ChatMessage:
@@ -166,7 +188,9 @@ def _assistant(blocks: list[dict[str, Any]], where: str) -> ChatMessage:
     return msg
 
 
-def messages_of(raw: Any, system: Any) -> list[ChatMessage]:
+def messages_of(raw: Any, system: Any, found: ImageParts | None = None) -> list[ChatMessage]:
+    """The chat messages of a Messages body; its images are decoded into ``found``."""
+    found = found if found is not None else ImageParts(MAX_IMAGES_PER_REQUEST)
     if not isinstance(raw, list) or not raw:
         raise ApiError(400, "messages: expected a non-empty list of messages", param="messages")
     out: list[ChatMessage] = []
@@ -180,7 +204,7 @@ def messages_of(raw: Any, system: Any) -> list[ChatMessage]:
         role = m.get("role")
         blocks = _blocks(m.get("content"), f"{where}.content")
         if role == "user":
-            out += _user(blocks, where)
+            out += _user(blocks, where, found)
         elif role == "assistant":
             out.append(_assistant(blocks, where))
         else:
@@ -240,7 +264,8 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
     """Check a decoded Messages body; :class:`ApiError` (400) names the offending field."""
     if not isinstance(body, dict):
         raise ApiError(400, "the request body must be a JSON object")
-    messages = messages_of(body.get("messages"), body.get("system"))
+    found = ImageParts(limits.max_images)
+    messages = messages_of(body.get("messages"), body.get("system"), found)
     raw_max = body.get("max_tokens")
     if raw_max is None:
         max_tokens = limits.default_max_tokens
@@ -281,6 +306,7 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
         tool_choice=tool_choice if tools else None,
         model=model,
         response_format=output_format_of(body.get("output_format")),
+        images=found.images,
         speculation=speculation_of(body),
     )
 

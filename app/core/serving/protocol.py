@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from app.core import images as img
 from app.core.answer import Answer
 from app.core.engines.base import MAX_NEW_TOKENS, ChatMessage, Sampling, SamplingError, check_max_tokens
 from app.core.speculative import json_rate, per_request
@@ -47,11 +48,18 @@ def error_body(message: str, type_: str, param: str | None = None, code: str | N
     return {"error": {"message": message, "type": type_, "param": param, "code": code}}
 
 
+#: the most images one request may carry unless its server's :class:`Limits` say otherwise
+MAX_IMAGES_PER_REQUEST = 16
+
+
 @dataclass(frozen=True)
 class Limits:
     """Bounds of one request."""
 
-    max_body_bytes: int = 1_000_000
+    #: a body's limit: room for a few large images (20 MB each as files, a third more in base64)
+    max_body_bytes: int = 64_000_000
+    #: the most images one request may carry (all its messages together)
+    max_images: int = MAX_IMAGES_PER_REQUEST
     #: the largest max_tokens a request may ask for
     max_tokens: int = 8192
     #: max_tokens when a request names none
@@ -78,6 +86,62 @@ class ChatRequest:
     response_format: dict[str, Any] | None = None
     #: ``tandem.speculation`` of the request: "auto" (what is loaded), "off" or a method name
     speculation: str = "auto"
+    #: the request's images by stored name (the ``images`` of its messages name them until the
+    #: server writes them to files and puts the paths there instead)
+    images: dict[str, img.CheckedImage] = field(default_factory=dict)
+
+
+class ImageParts:
+    """The images of one request, decoded and checked as its messages are read (any API shape):
+    at most ``limit`` of them, each one a PNG/JPEG/WebP/GIF/BMP within the file limits; anything
+    else is a 400 naming the part."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.count = 0
+        self.images: dict[str, img.CheckedImage] = {}
+
+    def _add(self, checked: img.CheckedImage, where: str) -> str:
+        self.count += 1
+        if self.count > self.limit:
+            raise ApiError(
+                400,
+                f"{where}: more than {self.limit} images in one request",
+                param=where,
+                code="too_many_images",
+            )
+        self.images.setdefault(checked.name, checked)
+        return checked.name
+
+    def url(self, url: Any, where: str) -> str:
+        """An OpenAI image URL (a ``data:`` URL; other URLs are refused: nothing is fetched)."""
+        if not isinstance(url, str) or not url:
+            raise ApiError(400, f"{where}: expected an image URL string", param=where)
+        try:
+            return self._add(img.decode_data_url(url), where)
+        except img.ImageError as exc:
+            raise ApiError(400, f"{where}: {exc}", param=where, code="invalid_image") from None
+
+    def of_message(self, names: list[str], where: str) -> list[str]:
+        """One message's image names, at most :data:`~app.core.images.MAX_IMAGES_PER_MESSAGE`."""
+        try:
+            img.check_count(len(names))
+        except img.ImageError as exc:
+            raise ApiError(400, f"{where}: {exc}", param=where, code="too_many_images") from None
+        return names
+
+    def base64(self, data: Any, media_type: Any, where: str) -> str:
+        """Anthropic's ``{"type": "base64", "media_type", "data"}`` source."""
+        if not isinstance(data, str) or not isinstance(media_type, str):
+            raise ApiError(400, f"{where}: a base64 source needs media_type and data strings", param=where)
+        return self.url(f"data:{media_type};base64,{data}", where)
+
+
+def image_url_of(part: dict[str, Any]) -> Any:
+    """The URL of an OpenAI ``image_url`` part (``{"image_url": {"url"}}`` or a bare string) or of
+    a Responses ``input_image`` part (``{"image_url": "..."}``)."""
+    ref = part.get("image_url")
+    return ref.get("url") if isinstance(ref, dict) else ref
 
 
 def _number(body: dict[str, Any], key: str, default: float) -> float:
@@ -89,25 +153,29 @@ def _number(body: dict[str, Any], key: str, default: float) -> float:
     return float(value)
 
 
-def _text_of(content: Any, where: str) -> str | None:
+def _content_of(content: Any, where: str, found: ImageParts) -> tuple[str, list[str]]:
+    """A message's text and image names: a string, or a list of ``text`` and ``image_url`` parts."""
     if content is None or isinstance(content, str):
-        return content
+        return content or "", []
     if isinstance(content, list):
         parts: list[str] = []
-        for part in content:
-            if (
-                not isinstance(part, dict)
-                or part.get("type") != "text"
-                or not isinstance(part.get("text"), str)
-            ):
-                kind = part.get("type") if isinstance(part, dict) else type(part).__name__
-                raise ApiError(400, f"{where}: only text content is supported (got {kind!r})", param=where)
-            parts.append(part["text"])
-        return "".join(parts)
-    raise ApiError(400, f"{where}: expected a string or a list of text parts", param=where)
+        names: list[str] = []
+        for i, part in enumerate(content):
+            kind = part.get("type") if isinstance(part, dict) else type(part).__name__
+            at = f"{where}[{i}]"
+            if kind == "text" and isinstance(part.get("text"), str):
+                parts.append(part["text"])
+            elif kind == "image_url":
+                names.append(found.url(image_url_of(part), f"{at}.image_url"))
+            else:
+                raise ApiError(
+                    400, f"{at}: only text and image_url parts are supported (got {kind!r})", param=where
+                )
+        return "".join(parts), names
+    raise ApiError(400, f"{where}: expected a string or a list of content parts", param=where)
 
 
-def _messages(raw: Any) -> list[ChatMessage]:
+def _messages(raw: Any, found: ImageParts) -> list[ChatMessage]:
     if not isinstance(raw, list) or not raw:
         raise ApiError(400, "messages: expected a non-empty list of messages", param="messages")
     out: list[ChatMessage] = []
@@ -120,10 +188,12 @@ def _messages(raw: Any) -> list[ChatMessage]:
             raise ApiError(
                 400, f"{where}.role: expected one of {', '.join(ROLES)}, got {role!r}", param=where
             )
-        msg: ChatMessage = {
-            "role": "system" if role == "developer" else role,
-            "content": _text_of(m.get("content"), f"{where}.content") or "",
-        }
+        text, names = _content_of(m.get("content"), f"{where}.content", found)
+        msg: ChatMessage = {"role": "system" if role == "developer" else role, "content": text}
+        if names:
+            if role != "user":
+                raise ApiError(400, f"{where}.content: images are only taken in user messages", param=where)
+            msg["images"] = found.of_message(names, f"{where}.content")
         if m.get("tool_calls") is not None:
             msg["tool_calls"] = m["tool_calls"]
         if m.get("tool_call_id") is not None:
@@ -213,7 +283,8 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
     """Check a decoded request body; :class:`ApiError` (400) names the offending field."""
     if not isinstance(body, dict):
         raise ApiError(400, "the request body must be a JSON object")
-    messages = _messages(body.get("messages"))
+    found = ImageParts(limits.max_images)
+    messages = _messages(body.get("messages"), found)
     if body.get("n", 1) != 1:
         raise ApiError(400, "n: only 1 choice per request is supported", param="n")
     raw_max = body.get("max_completion_tokens", body.get("max_tokens"))
@@ -274,6 +345,7 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
         tool_choice=tool_choice if tools else None,
         model=model,
         response_format=response_format_of(body.get("response_format")),
+        images=found.images,
         speculation=speculation_of(body),
     )
 

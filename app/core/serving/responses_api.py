@@ -28,11 +28,14 @@ from typing import Any
 from app.core.answer import Answer
 from app.core.engines.base import ChatMessage, Sampling, SamplingError, check_max_tokens
 from app.core.serving.protocol import (
+    MAX_IMAGES_PER_REQUEST,
     ApiError,
     ChatRequest,
+    ImageParts,
     Limits,
     call_id,
     extension,
+    image_url_of,
     json_schema_format,
     speculation_of,
 )
@@ -49,18 +52,32 @@ def _number(body: dict[str, Any], key: str, default: float) -> float:
     return float(value)
 
 
-def _content_text(content: Any, where: str) -> str:
+def _content(content: Any, where: str, found: ImageParts) -> tuple[str, list[str]]:
+    """An item's text and image names: a string, or text parts and ``input_image`` parts (a
+    ``data:`` URL in ``image_url``; ``file_id`` refers to storage this server does not have)."""
     if isinstance(content, str):
-        return content
+        return content, []
     if not isinstance(content, list):
-        raise ApiError(400, f"{where}: expected a string or a list of text parts", param=where)
+        raise ApiError(400, f"{where}: expected a string or a list of content parts", param=where)
     parts: list[str] = []
+    names: list[str] = []
     for i, part in enumerate(content):
         kind = part.get("type") if isinstance(part, dict) else type(part).__name__
-        if kind not in _TEXT_PARTS or not isinstance(part.get("text"), str):
-            raise ApiError(400, f"{where}[{i}]: only text parts are supported (got {kind!r})", param=where)
-        parts.append(part["text"])
-    return "".join(parts)
+        if kind in _TEXT_PARTS and isinstance(part.get("text"), str):
+            parts.append(part["text"])
+        elif kind == "input_image":
+            if part.get("image_url") is None and part.get("file_id") is not None:
+                raise ApiError(
+                    400, f"{where}[{i}].file_id: this server keeps no files; send the image as a data URL"
+                )
+            names.append(found.url(image_url_of(part), f"{where}[{i}].image_url"))
+        else:
+            raise ApiError(
+                400,
+                f"{where}[{i}]: only text and input_image parts are supported (got {kind!r})",
+                param=where,
+            )
+    return "".join(parts), names
 
 
 def _assistant_turn(out: list[ChatMessage]) -> ChatMessage:
@@ -72,7 +89,9 @@ def _assistant_turn(out: list[ChatMessage]) -> ChatMessage:
     return msg
 
 
-def input_messages(raw: Any, instructions: Any) -> list[ChatMessage]:
+def input_messages(raw: Any, instructions: Any, found: ImageParts | None = None) -> list[ChatMessage]:
+    """The chat messages of a Responses ``input``; its images are decoded into ``found``."""
+    found = found if found is not None else ImageParts(MAX_IMAGES_PER_REQUEST)
     out: list[ChatMessage] = []
     if instructions is not None:
         if not isinstance(instructions, str):
@@ -95,8 +114,15 @@ def input_messages(raw: Any, instructions: Any) -> list[ChatMessage]:
                 raise ApiError(
                     400, f"{where}.role: expected user, system, developer or assistant", param="input"
                 )
-            text = _content_text(item.get("content"), f"{where}.content")
-            out.append({"role": "system" if role == "developer" else role, "content": text})
+            text, names = _content(item.get("content"), f"{where}.content", found)
+            msg: ChatMessage = {"role": "system" if role == "developer" else role, "content": text}
+            if names:
+                if role != "user":
+                    raise ApiError(
+                        400, f"{where}.content: images are only taken in user messages", param="input"
+                    )
+                msg["images"] = found.of_message(names, f"{where}.content")
+            out.append(msg)
         elif kind == "function_call":
             name, args = item.get("name"), item.get("arguments", "{}")
             cid = item.get("call_id")
@@ -111,13 +137,12 @@ def input_messages(raw: Any, instructions: Any) -> list[ChatMessage]:
             cid, output = item.get("call_id"), item.get("output")
             if not isinstance(cid, str):
                 raise ApiError(400, f"{where}.call_id: missing", param="input")
-            out.append(
-                {
-                    "role": "tool",
-                    "content": _content_text(output or "", f"{where}.output"),
-                    "tool_call_id": cid,
-                }
-            )
+            text, names = _content(output or "", f"{where}.output", found)
+            if names:
+                raise ApiError(
+                    400, f"{where}.output: images in tool results are not supported", param="input"
+                )
+            out.append({"role": "tool", "content": text, "tool_call_id": cid})
         elif kind == "reasoning":
             continue
         else:
@@ -181,7 +206,8 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
             "previous_response_id: this server keeps no responses; send the whole conversation in input",
             param="previous_response_id",
         )
-    messages = input_messages(body.get("input"), body.get("instructions"))
+    found = ImageParts(limits.max_images)
+    messages = input_messages(body.get("input"), body.get("instructions"), found)
     raw_max = body.get("max_output_tokens")
     if raw_max is None:
         max_tokens = limits.default_max_tokens
@@ -219,6 +245,7 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
         tool_choice=tool_choice if tools else None,
         model=model,
         response_format=text_format_of(body.get("text")),
+        images=found.images,
         speculation=speculation_of(body),
     )
 

@@ -37,7 +37,8 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from app.core.chat import AnswerBuilder, AnswerStats, ChatStore, Message
 from app.core.chat.context import ContextOverflowError
 from app.core.chat.store import MessageStatus, title_from_message
-from app.core.engines.base import ChatMessage, Engine, GenerationError, Sampling
+from app.core.engines.base import ChatMessage, Engine, GenerationError, ImagesUnsupportedError, Sampling
+from app.core.images import CheckedImage, ImageError, check_image_file
 from app.core.measure.baselines import BaselineStore
 from app.core.measure.plain import plain_sampling, run_plain
 from app.core.registry import Registry
@@ -46,6 +47,7 @@ from app.core.speculative import per_request
 from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.ops import Ops
+from app.gui.views.attachments import image_error_text
 from app.gui.views.chat_view import ChatView, MessageBubble, SamplingDialog
 from app.gui.views.speculation_choice import SpeculationChoice
 from app.gui.workers import EngineHost, ModelInfo
@@ -153,6 +155,8 @@ class ChatController(QObject):
         view.remeasureRequested.connect(self.remeasureRequested)
         engine.loaded.connect(self._on_engine_loaded)
         engine.unloaded.connect(self._sync_speculation)
+        engine.unloaded.connect(lambda: view.composer.set_vision(None))
+        view.image_path = store.image_path
 
     @property
     def generating(self) -> bool:
@@ -264,10 +268,23 @@ class ChatController(QObject):
             return
         if self._refuse_choice():
             return
-        cid = self._ensure_conversation(text)
-        msg = self.store.add_message(cid, "user", text)
-        self.view.composer.input.clear()
+        composer = self.view.composer
+        attached = list(composer.attachments)
+        info = self.engine.info
+        if attached and info is not None and not info.vision:
+            # said before anything is stored or sent; the message and its images stay in the box
+            self.errors.report(ImagesUnsupportedError(info.label))
+            return
+        try:
+            names = [self.store.images.put(img) for img in attached]
+        except ImageError as exc:  # a full disk: nothing is stored, the box keeps everything
+            self.errors.report(GenerationError(image_error_text(exc)))
+            return
+        cid = self._ensure_conversation(text or _image_title(len(names)))
+        msg = self.store.add_message(cid, "user", text, images=names)
+        composer.clear_message()
         bubble = self.view.add_bubble("user", msg.id)
+        bubble.set_images([self.store.image_path(n) for n in names])
         bubble.set_content(text)
         self.conversations.touch(cid)
         self._start_when_free()
@@ -293,7 +310,8 @@ class ChatController(QObject):
         bubble.set_content("")
         # "off" is honoured only by an engine that runs none: its answers name no speculation
         off = self.speculation_choice == per_request.OFF
-        builder = AnswerBuilder("" if off else info.speculation)
+        n_images = sum(len(m.get("images") or ()) for m in history)
+        builder = AnswerBuilder("" if off else info.speculation, images=n_images)
         self._answer = _Answer(cid, row.id, builder, info, bubble, saved_at=time.monotonic())
         self.engine.generate(history, self.sampling)
         self._timer.start()
@@ -491,8 +509,13 @@ class ChatController(QObject):
         if conv.system_prompt.strip():
             out.append((0, {"role": "system", "content": conv.system_prompt}))
         for m in self.store.messages(self.conversation_id):
-            if m.role in ("user", "assistant") and m.status not in ("error", "streaming") and m.content:
-                out.append((m.id, {"role": m.role, "content": m.content}))
+            if m.role in ("user", "assistant") and m.status not in ("error", "streaming"):
+                message: ChatMessage = {"role": m.role, "content": m.content}
+                files = [str(p) for p in map(self.store.image_path, m.images) if p.is_file()]
+                if files:
+                    message["images"] = files
+                if m.content or files:
+                    out.append((m.id, message))
         return out
 
     async def _measure(
@@ -556,6 +579,7 @@ class ChatController(QObject):
             except Exception:  # a family removed meanwhile: tagged calls are still found
                 style = None
         self.view.tool_style = style
+        self.view.composer.set_vision(info.vision)
         self._sync_speculation()
         self._speedups.clear()
         self._auto_warned = False
@@ -653,9 +677,16 @@ class ChatController(QObject):
         msg = self._message(message_id)
         if msg is None:
             return
+        kept: list[CheckedImage] = []
+        for name in msg.images:  # read before the truncation: the box gets the images back
+            try:
+                kept.append(check_image_file(self.store.image_path(name)))
+            except ImageError:
+                log.warning("image %s of message %d is gone; edited without it", name, message_id)
         self.store.truncate_from(self.conversation_id, message_id)
         self.view.show_messages(self.store.messages(self.conversation_id))
         self.view.composer.input.setPlainText(msg.content)
+        self.view.composer.set_attachments(kept)
         self.view.composer.input.setFocus()
 
     def edit_settings(self) -> None:
@@ -694,6 +725,13 @@ class ChatController(QObject):
                 )
             except sqlite3.Error as exc:
                 log.warning("the answer being written was not saved: %s", exc)
+
+
+def _image_title(count: int) -> str:
+    """A conversation's title when its first message is images only."""
+    if count == 1:
+        return QCoreApplication.translate("ChatController", "An image")
+    return QCoreApplication.translate("ChatController", "{n} images").format(n=count)
 
 
 def to_sampling(values: SamplingDefaults, base: Sampling | None = None) -> Sampling:

@@ -252,6 +252,13 @@ class StatsStrip(QFrame):
             return
         self.tps.setText(self.tr("{value} tok/s").format(value=_fmt(_rate(s), "{:.1f}")))
         self.ttft.setText(self.tr("first token {value}").format(value=_fmt(s.ttft_ms, "{:.0f} ms")))
+        self.ttft.setToolTip(
+            ""
+            if not s.images
+            else self.tr("Includes encoding the image")
+            if s.images == 1
+            else self.tr("Includes encoding the {n} images").format(n=s.images)
+        )
         self.rounds.setText(self.tr("{n} rounds").format(n=s.rounds))
         rate = s.acceptance_rate
         self.rounds.setVisible(rate is not None)
@@ -341,6 +348,15 @@ class StatsStrip(QFrame):
 
 
 class StatsDialog(QDialog):
+    def _ttft(self, stats: AnswerStats) -> str:
+        """The time to first token; with images in the prompt it says that it includes encoding them."""
+        if not stats.images or stats.ttft_ms is None:
+            return _fmt(stats.ttft_ms, "{:.0f} ms")
+        ms = f"{stats.ttft_ms:.0f}"
+        if stats.images == 1:
+            return self.tr("{ms} ms, including encoding the image").format(ms=ms)
+        return self.tr("{ms} ms, including encoding {n} images").format(ms=ms, n=stats.images)
+
     def __init__(self, stats: AnswerStats, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Answer statistics"))
@@ -350,7 +366,7 @@ class StatsDialog(QDialog):
         rate = stats.acceptance_rate
         rows = [
             (self.tr("Decode speed"), self.tr("{value} tok/s").format(value=_fmt(_rate(stats), "{:.2f}"))),
-            (self.tr("Time to first token"), _fmt(stats.ttft_ms, "{:.0f} ms")),
+            (self.tr("Time to first token"), self._ttft(stats)),
             (self.tr("Total time"), f"{stats.total_ms / 1000:.2f} s"),
             (self.tr("Prompt tokens"), str(stats.prompt_tokens)),
             (self.tr("Completion tokens"), str(stats.completion_tokens)),
