@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from app.core.engines.base import (
+    CancelToken,
     ChatMessage,
     Event,
     Finished,
@@ -438,3 +439,59 @@ def test_images_on_a_non_user_message_are_refused_in_one_line(
         GenerationError, match=r"^Images can be attached to user messages only; .* 'assistant' message\.$"
     ):
         _run(engine, messages)
+
+
+@pytest.mark.parametrize("method", [None, "mtp", "suffix"])
+def test_a_cancelled_answer_about_an_image_then_the_next_one(
+    ckpt: dict[str, Path], engines: list[Any], images: dict[str, Path], method: str | None
+) -> None:
+    engine = _load(engines, ckpt["g4_target"], method, ckpt["g4_drafter"] if method == "mtp" else None)
+    cancel = CancelToken()
+    taken = 0
+    fin: Finished | None = None
+    for ev in engine.generate(_ask(images["photo"]), Sampling(max_tokens=200), cancel):
+        if isinstance(ev, TextDelta):
+            taken += ev.token_count
+            if taken >= 3:
+                cancel.cancel()
+        elif isinstance(ev, Finished):
+            fin = ev
+    assert fin is not None and fin.reason == "cancelled" and 3 <= fin.completion_tokens < 200
+    again = _finished(_run(engine, _ask(images["photo"]), 8))
+    assert again.reason == "length" and again.completion_tokens == 8
+    assert (again.token_ids or [])[: len(fin.token_ids or [])] == fin.token_ids
+    if method == "suffix":
+        assert engine._state.suffix.active_requests == frozenset()
+
+
+def test_tools_and_a_tool_call_history_with_an_image(
+    ckpt: dict[str, Path], engines: list[Any], images: dict[str, Path]
+) -> None:
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "look_closer",
+                "description": "Zoom into the picture.",
+                "parameters": {"type": "object", "properties": {"where": {"type": "string"}}},
+            },
+        }
+    ]
+    messages: list[ChatMessage] = [
+        {"role": "user", "content": "What is here?", "images": [str(images["rgb"])]},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "look_closer", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "a gradient"},
+        {"role": "user", "content": "So?"},
+    ]
+    engine = _load(engines, ckpt["g4_target"], "suffix")
+    events = list(engine.generate(messages, Sampling(max_tokens=6), tools=tools))
+    fin = _finished(events)
+    _check_accounting(events)
+    assert fin.completion_tokens == 6
+    assert fin.prompt_tokens == engine.count_prompt_tokens(messages)
