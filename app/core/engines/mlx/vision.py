@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.core.engines.base import ChatMessage, GenerationError
+from app.core.engines.base import ChatMessage, GenerationError, InvalidRequestError
 from app.core.images import ImageError, check_count, check_image_file
 
 log = logging.getLogger(__name__)
@@ -64,7 +64,7 @@ def load_image_processor(model_path: Path, model: Any) -> tuple[Any, str | None]
             processor = load_processor(model_path, add_detokenizer=False)
     except Exception as exc:  # a folder without processor files: the model still runs on text
         log.info("no image processor for %s: %s", model_path, exc, exc_info=True)
-        return None, f"Images are off: this model's folder has no image processor ({_short(exc)})."
+        return None, f"Images are off: mlx-vlm could not load this model's image processor ({_short(exc)})."
     if getattr(processor, "image_processor", None) is None:
         return None, "Images are off: this model's processor has no image processor."
     token = getattr(processor, "image_token", None)
@@ -99,14 +99,14 @@ def image_paths(messages: Sequence[ChatMessage]) -> list[str]:
         if not images:
             continue
         if m.get("role") != "user":
-            raise GenerationError(
+            raise InvalidRequestError(
                 f"Images can be attached to user messages only; this conversation has images on a "
                 f"{m.get('role')!r} message."
             )
         try:
             check_count(len(images))
         except ImageError as exc:
-            raise GenerationError(str(exc)) from None
+            raise InvalidRequestError(str(exc)) from None
         paths.extend(str(p) for p in images)
     return paths
 
@@ -119,7 +119,10 @@ def read_image(path: str) -> Any:
     try:
         checked = check_image_file(path)
     except ImageError as exc:
-        raise GenerationError(f"An attached image cannot be read: {exc}.") from None
+        raise GenerationError(
+            f"An attached image cannot be read: {exc}.",
+            hint="Attach the picture again: its file changed or went away after it was attached.",
+        ) from None
     with Image.open(io.BytesIO(checked.data)) as img:
         img.load()
         upright = ImageOps.exif_transpose(img)
