@@ -23,6 +23,7 @@ from app.core.engines.base import (
     Finished,
     GenerationError,
     ImagesUnsupportedError,
+    InvalidRequestError,
     LoadRequest,
     Round,
     Sampling,
@@ -420,6 +421,7 @@ def test_an_image_damaged_after_it_was_checked_fails_in_one_line_and_the_engine_
         _run(engine, _ask(path))
     message = str(info.value)
     assert "\n" not in message and "attached.png" in message, message
+    assert "\n" not in info.value.hint and info.value.hint.startswith("Attach the picture again")
     # the engine is still usable, with and without images
     assert _finished(_run(engine, _ask(images["gray"]), 4)).completion_tokens == 4
     assert _finished(_run(engine, [{"role": "user", "content": QUESTION}], 4)).completion_tokens == 4
@@ -436,7 +438,7 @@ def test_images_on_a_non_user_message_are_refused_in_one_line(
         {"role": "user", "content": QUESTION},
     ]
     with pytest.raises(
-        GenerationError, match=r"^Images can be attached to user messages only; .* 'assistant' message\.$"
+        InvalidRequestError, match=r"^Images can be attached to user messages only; .* 'assistant' message\.$"
     ):
         _run(engine, messages)
 
