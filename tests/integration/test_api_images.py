@@ -217,3 +217,57 @@ def test_a_text_only_model_refuses_images(q4_engine: LlamaCppEngine) -> None:
     assert body["code"] == "model_cannot_see" and "cannot read images" in body["message"]
     assert ok.choices[0].message.content
     assert _leftovers() == []
+
+
+@pytest.mark.mlx
+def test_openai_client_image_to_a_real_mlx_vision_model_with_its_drafter(tmp_path: Path) -> None:
+    """The tiny Gemma 4 (a real mlx-vlm vision tower) with its assistant drafter, served: an
+    ``image_url`` part reaches the vision tower, the answer carries the speculation figures and is
+    token-identical to the same server's answer with speculation off (``tandem.speculation``)."""
+    pytest.importorskip("mlx_vlm")
+    from app.core.engines.base import LoadRequest
+    from app.core.engines.mlx.engine import MLXEngine
+    from app.core.speculative import SpeculationOptions
+    from tests.integration import mlx_fixtures as fx
+
+    target = fx.write_gemma4_target(tmp_path / "g4-target", forced=True)
+    drafter = fx.write_gemma4_assistant(tmp_path / "g4-assistant", forced=True)
+    picture = _url(image_bytes((320, 240), "RGBA"))
+    content = [
+        {"type": "text", "text": "What is in the picture?"},
+        {"type": "image_url", "image_url": {"url": picture}},
+    ]
+    answers = {}
+    text_only = None
+    for side, options in (
+        ("on", SpeculationOptions.build(enabled=True, method="mtp", draft_model_path=str(drafter))),
+        ("off", SpeculationOptions()),
+    ):
+        engine = MLXEngine.load(LoadRequest(str(target), options))
+        try:
+            with Served(ServedModel(engine, "gemma-4-tiny", None, engine.spec_kind)) as s:
+                client = s.openai()
+                answers[side] = client.chat.completions.create(
+                    model="gemma-4-tiny",
+                    messages=[{"role": "user", "content": content}],  # type: ignore[misc,list-item]
+                    max_tokens=12,
+                    temperature=0,
+                )
+                if side == "off":
+                    text_only = client.chat.completions.create(
+                        model="gemma-4-tiny",
+                        messages=[{"role": "user", "content": "What is in the picture?"}],
+                        max_tokens=12,
+                        temperature=0,
+                    )
+        finally:
+            engine.close()
+    on, off = answers["on"], answers["off"]
+    figures = on.model_extra["tandem"]["speculative_decoding"]  # type: ignore[index]
+    assert figures["method"] == "mtp" and figures["accepted"] > 0
+    assert off.model_extra["tandem"]["speculative_decoding"]["enabled"] is False  # type: ignore[index]
+    assert on.choices[0].message.content == off.choices[0].message.content
+    # the picture is in the prompt: its soft tokens make the prompt much longer than the text alone
+    assert on.usage is not None and text_only is not None and text_only.usage is not None
+    assert on.usage.prompt_tokens > text_only.usage.prompt_tokens + 10
+    assert _leftovers() == []
