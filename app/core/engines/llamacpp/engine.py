@@ -93,7 +93,10 @@ class KnownAbortError(ModelLoadError):
 
 @dataclass
 class _Request:
-    body: dict[str, Any]
+    #: builds the request body on the owner thread (images become data URLs there: a 12 MP photo
+    #: takes ~0.2 s to downscale and encode, which belongs to the answer's time to first token and
+    #: must not block the caller's thread)
+    body: Callable[[], dict[str, Any]]
     with_logprobs: bool
 
 
@@ -226,7 +229,11 @@ class LlamaCppEngine:
             return job.stopped()  # the caller cancelled, the consumer left, or the engine is closing
 
         try:
-            self._stream_chunks(request.body, on_chunk, job.stopped)
+            body = request.body()
+        except (OSError, ValueError) as exc:  # an image file gone or unreadable since it was attached
+            raise InvalidRequestError(f"an attached image cannot be sent: {exc}") from exc
+        try:
+            self._stream_chunks(body, on_chunk, job.stopped)
         except BaseException:
             if not job.stopped():
                 raise  # else the connection went with a close or a cancel: that is the stop
@@ -404,15 +411,19 @@ class LlamaCppEngine:
             raise GenerationError("the model is not loaded", "Load a model first.")
         if has_images(messages) and not self.supports_images:
             raise ImagesUnsupportedError(Path(self.model_path).name)
-        request = chat_body(
-            messages,
-            sampling,
-            top_logprobs=top_logprobs,
-            tools=tools,
-            tool_choice=tool_choice,
-            response_format=response_format,
-        )
-        job = _Request(request, bool(top_logprobs))
+        snapshot = list(messages)  # the caller may change its list while the request waits
+
+        def body() -> dict[str, Any]:
+            return chat_body(
+                snapshot,
+                sampling,
+                top_logprobs=top_logprobs,
+                tools=tools,
+                tool_choice=tool_choice,
+                response_format=response_format,
+            )
+
+        job = _Request(body, bool(top_logprobs))
         return self._worker.stream(lambda j: self._serve(job, j), cancel)
 
     def close(self) -> None:
