@@ -105,7 +105,7 @@ def plain_drafter() -> Path:
     """A second tiny Gemma 4 (other seed) to draft for the tiny target as an ordinary draft model
     (``DRAFT_SIMPLE``): same vocabulary, its own weights."""
     b = builder()
-    folder = asset_dir() / f"gemma4-tiny-v{b.BUILDER_VERSION}"
+    folder = asset_dir() / f"gemma4-tiny-plain-drafter-v{b.BUILDER_VERSION}"  # apart from the pair
     path = folder / "gemma4-tiny-plain-drafter.gguf"
     if not path.is_file():
         folder.mkdir(parents=True, exist_ok=True)

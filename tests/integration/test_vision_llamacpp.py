@@ -436,3 +436,19 @@ def test_the_vision_table_matches_a_fresh_probe(tmp_path: Path) -> None:
             assert works == all(table[p].works for p in method.split("+")), (method, verdicts)
         else:
             assert table[method].works == works, (method, verdicts)
+
+
+# --- the CLI --------------------------------------------------------------------------------------
+def test_tandem_drafters_says_which_methods_run_with_a_projector(
+    pair: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.cli import main
+
+    assert main(["drafters", "--model-path", str(pair[0]), "--search", str(pair[1].parent)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("ok ") and out[0].split()[1] == str(pair[1])
+    assert out[-1] == capability.vision_summary()
+    assert main(["drafters", "--model-path", str(pair[0]), "--search", str(pair[1].parent), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert [Path(c["path"]) for c in json.loads(captured.out)] == [pair[1]]  # stdout stays JSON
+    assert capability.vision_summary() in captured.err

@@ -574,7 +574,8 @@ def _check_mmproj(mmproj: Path, target: Path) -> None:
             f"{mmproj.name} is not a vision projector (mmproj): it is {kind}",
             "Pick the mmproj file published with the model.",
         )
-    if not fields.get("clip.has_vision_encoder"):
+    # the converter writes the flag only for a vision encoder; an audio-only projector has none
+    if not fields.get("clip.has_vision_encoder", not fields.get("clip.has_audio_encoder", False)):
         raise ModelLoadError(
             f"{mmproj.name} has no vision encoder (an audio-only projector); images need a vision one"
         )
