@@ -452,3 +452,18 @@ def test_tandem_drafters_says_which_methods_run_with_a_projector(
     captured = capsys.readouterr()
     assert [Path(c["path"]) for c in json.loads(captured.out)] == [pair[1]]  # stdout stays JSON
     assert capability.vision_summary() in captured.err
+
+
+def test_cli_generate_loads_the_projector_and_refuses_a_wrong_one(
+    pair: tuple[Path, Path], mmproj: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.cli import main
+
+    args = ["generate", "--model-path", str(pair[0]), "--prompt", "hi", "--max-tokens", "4", "--json"]
+    assert main([*args, "--mmproj", str(mmproj)]) == 0
+    assert json.loads(capsys.readouterr().out)["completion_tokens"] == 4
+    assert main([*args, "--mmproj", str(tiny_mmproj(projection_dim=64))]) == 3
+    err = capsys.readouterr().err
+    assert "makes 64-wide embeddings but gemma4-tiny.gguf is 128 wide" in err
+    assert main(["generate", "--prompt", "hi", "--mmproj", str(mmproj)]) == 2  # a registry name: no
+    assert "--mmproj goes with a llama.cpp --model-path" in capsys.readouterr().err
