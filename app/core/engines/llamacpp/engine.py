@@ -229,11 +229,7 @@ class LlamaCppEngine:
             return job.stopped()  # the caller cancelled, the consumer left, or the engine is closing
 
         try:
-            body = request.body()
-        except (OSError, ValueError) as exc:  # an image file gone or unreadable since it was attached
-            raise InvalidRequestError(f"an attached image cannot be sent: {exc}") from exc
-        try:
-            self._stream_chunks(body, on_chunk, job.stopped)
+            self._stream_chunks(request.body(), on_chunk, job.stopped)
         except BaseException:
             if not job.stopped():
                 raise  # else the connection went with a close or a cancel: that is the stop
@@ -414,14 +410,20 @@ class LlamaCppEngine:
         snapshot = list(messages)  # the caller may change its list while the request waits
 
         def body() -> dict[str, Any]:
-            return chat_body(
-                snapshot,
-                sampling,
-                top_logprobs=top_logprobs,
-                tools=tools,
-                tool_choice=tool_choice,
-                response_format=response_format,
-            )
+            try:
+                return chat_body(
+                    snapshot,
+                    sampling,
+                    top_logprobs=top_logprobs,
+                    tools=tools,
+                    tool_choice=tool_choice,
+                    response_format=response_format,
+                )
+            except (OSError, ValueError) as exc:
+                if not has_images(snapshot):
+                    raise
+                # an image file gone or unreadable since it was attached and checked
+                raise InvalidRequestError(f"an attached image cannot be sent: {exc}") from exc
 
         job = _Request(body, bool(top_logprobs))
         return self._worker.stream(lambda j: self._serve(job, j), cancel)
