@@ -574,7 +574,7 @@ def _check_mmproj(mmproj: Path, target: Path) -> None:
         kind = f"a {arch} model" if arch else "a GGUF file without an architecture"
         raise ModelLoadError(
             f"{mmproj.name} is not a vision projector (mmproj): it is {kind}",
-            "Pick the mmproj file published with the model.",
+            "Download it again or pick another file.",
         )
     # the converter writes the flag only for a vision encoder; an audio-only projector has none
     if not fields.get("clip.has_vision_encoder", not fields.get("clip.has_audio_encoder", False)):
@@ -587,8 +587,8 @@ def _check_mmproj(mmproj: Path, target: Path) -> None:
     if _whole(width) and _whole(target_width) and width != target_width:
         raise ModelLoadError(
             f"the vision projector {mmproj.name} makes {width}-wide embeddings but {target.name} is "
-            f"{target_width} wide: it belongs to another model",
-            "Pick the mmproj file published with this model (same model and size).",
+            f"{target_width} wide: it belongs to another model (use the mmproj published with this one)",
+            "Download it again or pick another file.",
         )
 
 
