@@ -149,7 +149,6 @@ def _family_repos(registry: Registry, name: str, hub: str, size: float) -> list[
 
 def cmd_drafters(args: argparse.Namespace) -> int:
     _need_target(args)
-    registry = Registry.load()
     repos: list[str] = list(args.repo)
     if args.model_path:
         target: Path = args.model_path
@@ -157,6 +156,7 @@ def cmd_drafters(args: argparse.Namespace) -> int:
             raise FileNotFoundError(f"{target}: no such file or folder")
         size_b = None
     else:
+        registry = Registry.load()  # only a registry name needs it
         fam, spec, quant = registry.match(args.name, args.fmt, args.size, args.quant)
         mgr = CacheManager(fam, spec, "target", quant, args.hub)
         found = spec_fit.file_on_disk(mgr) if isinstance(spec, GGUFSpec) else None
