@@ -2,7 +2,7 @@
 
     python scripts/make_tiny_mmproj.py --out DIR [--projection-dim N] [--seed N]
 
-produces ``DIR/gemma4-tiny-mmproj.gguf`` (architecture ``clip``, ``general.type`` ``mmproj``, ~0.2 MB)
+produces ``DIR/gemma4-tiny-mmproj.gguf`` (architecture ``clip``, ``general.type`` ``mmproj``, 0.4 MB)
 in well under a second with nothing but ``gguf`` and ``numpy``. It gives the tiny Gemma 4 target of
 ``make_tiny_gemma4.py`` (hidden 128) eyes: llama.cpp's ``mtmd`` loads it as the target's projector,
 encodes an image into ``n`` embeddings 128 wide and feeds them to the target between ``<|image>`` and
@@ -26,9 +26,11 @@ Where the layout comes from (read, not copied):
   RMS norm and the input projection). Checked by loading the file with the installed xllamacpp.
 
 Dimensions: vision hidden 32, FFN 64, 1 block, 2 heads (head_dim 16), patch 16, position tables of
-:data:`POSITIONS` rows. llama.cpp resizes every image to 40..280 output tokens (3x3 patches each),
-so any picture size works. ``--projection-dim`` writes a projector for another text width (the
-wrong-width test file). Weights are seeded: the same arguments give byte-identical files.
+:data:`POSITIONS` rows. llama.cpp resizes every image to a bounded number of output tokens (3x3
+patches each; with xllamacpp 2026.10.11549 a 64x48 picture became ~90 tokens and a 4000x3000 one
+~505, llama-server capping the projector's 1120 at its batch size of 512), so any picture works.
+``--projection-dim`` writes a projector for another text width (the wrong-width test file).
+Weights are seeded: the same arguments give byte-identical files.
 """
 
 from __future__ import annotations
