@@ -15,6 +15,7 @@ from app.core.cache import CacheError, CacheManager, make_plan
 from app.core.catalog import drafters as finder
 from app.core.catalog import fit as fitting
 from app.core.catalog import sizes, spec_fit
+from app.core.engines import capability
 from app.core.registry import GGUFSpec, Registry, RegistryError
 
 HUBS = ["huggingface", "modelscope"]
@@ -148,7 +149,6 @@ def _family_repos(registry: Registry, name: str, hub: str, size: float) -> list[
 
 def cmd_drafters(args: argparse.Namespace) -> int:
     _need_target(args)
-    registry = Registry.load()
     repos: list[str] = list(args.repo)
     if args.model_path:
         target: Path = args.model_path
@@ -156,6 +156,7 @@ def cmd_drafters(args: argparse.Namespace) -> int:
             raise FileNotFoundError(f"{target}: no such file or folder")
         size_b = None
     else:
+        registry = Registry.load()  # only a registry name needs it
         fam, spec, quant = registry.match(args.name, args.fmt, args.size, args.quant)
         mgr = CacheManager(fam, spec, "target", quant, args.hub)
         found = spec_fit.file_on_disk(mgr) if isinstance(spec, GGUFSpec) else None
@@ -178,14 +179,20 @@ def cmd_drafters(args: argparse.Namespace) -> int:
             vocab, tsize = finder.target_vocab(target)
             cands += finder.hub_candidates(vocab, tsize, args.hub, repos, endpoint=args.endpoint)
     shown = [c for c in cands if c.compatible or args.all]
+    # llama.cpp targets: which methods still run once the target reads images (issue 26)
+    vision = None if target.is_dir() else capability.vision_summary()
     if args.json:
         print(json.dumps([c.to_json() for c in shown], indent=1))
+        if vision:
+            print(vision, file=sys.stderr)  # stdout stays one JSON document
     else:
         if not shown:
             print("no compatible drafter found", file=sys.stderr)
         for c in shown:
             mark = "ok " if c.compatible else "no "
             print(f"{mark}{c.label}  ({c.reason})")
+        if vision:
+            print(vision)
     return 0
 
 

@@ -112,6 +112,9 @@ def add_model_args(p: argparse.ArgumentParser, bench_like: bool) -> None:
     )
     p.add_argument("--model-path", help="a local model file (gguf) or folder (mlx) instead of NAME")
     p.add_argument("--draft-model-path", help="a local drafter; implies --spec on --spec-method draft")
+    p.add_argument(
+        "--mmproj", help="the vision projector (mmproj .gguf) of a llama.cpp --model-path, to read images"
+    )
     p.add_argument("--engine", choices=["llama.cpp", "mlx", "remote"])
     cli_remote.add_remote_args(p, bench_like)
     if not bench_like:
@@ -144,6 +147,9 @@ class Resolved:
 
 def resolve(args: argparse.Namespace, spec_on: bool) -> Resolved:
     """Engine, LoadRequest and family for the model arguments, with speculation on or off."""
+    mmproj = getattr(args, "mmproj", None)
+    if mmproj and (args.engine not in (None, "llama.cpp") or not args.model_path):
+        raise LaunchError("--mmproj goes with a llama.cpp --model-path (the GGUF model it was made for)")
     if args.engine == "remote":
         return Resolved(*cli_remote.resolve_remote(args, spec_on))
     method = args.spec_method
@@ -162,7 +168,10 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> Resolved:
         builtin = drafter_part(options.method) == "mtp"  # the target's own MTP heads, checked at load
         if spec_on and options.needs_drafter and not options.draft_model_path and not builtin:
             raise LaunchError(f"--spec-method {options.method} needs --draft-model-path with --model-path")
-        return Resolved(engine, LoadRequest(str(path), options, n_ctx=args.ctx, n_threads=args.threads))
+        if mmproj and engine != "llama.cpp":
+            raise LaunchError("--mmproj goes with a llama.cpp --model-path (a GGUF file, not a folder)")
+        request = LoadRequest(str(path), options, n_ctx=args.ctx, n_threads=args.threads, mmproj_path=mmproj)
+        return Resolved(engine, request)
 
     registry = Registry.load()
     name = args.name or DEFAULT_MODEL[0]

@@ -74,3 +74,42 @@ def tiny_pair(agree: bool = False) -> tuple[Path, Path]:
     if not (target.is_file() and assistant.is_file()):
         b.build(folder, agree=agree)
     return target, assistant
+
+
+@cache
+def mmproj_builder() -> ModuleType:
+    """``scripts/make_tiny_mmproj.py`` as a module."""
+    name = "make_tiny_mmproj"
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / "make_tiny_mmproj.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def tiny_mmproj(projection_dim: int | None = None) -> Path:
+    """The tiny ``gemma4v`` vision projector for the tiny Gemma 4 target (and the tiny llama target:
+    both are 128 wide), built on first use; ``projection_dim`` writes one for another width."""
+    b = mmproj_builder()
+    width = projection_dim or b.TEXT_HIDDEN
+    folder = asset_dir() / f"gemma4-mmproj-v{b.BUILDER_VERSION}"
+    name = b.MMPROJ_FILE if width == b.TEXT_HIDDEN else f"gemma4-tiny-mmproj-{width}.gguf"
+    path = folder / name
+    if not path.is_file():
+        b.build(folder, projection_dim=width, name=name)
+    return path
+
+
+def plain_drafter() -> Path:
+    """A second tiny Gemma 4 (other seed) to draft for the tiny target as an ordinary draft model
+    (``DRAFT_SIMPLE``): same vocabulary, its own weights."""
+    b = builder()
+    folder = asset_dir() / f"gemma4-tiny-plain-drafter-v{b.BUILDER_VERSION}"  # apart from the pair
+    path = folder / "gemma4-tiny-plain-drafter.gguf"
+    if not path.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".partial")
+        b.write_target(partial, seed=7)
+        partial.replace(path)
+    return path

@@ -369,3 +369,130 @@ def llamacpp_abort(
         ):
             return row
     return None
+
+
+# --- speculation with a vision projector (issue 26) ----------------------------------------------
+# Which speculation methods of llama.cpp still run, and give the target's own tokens, once the
+# target is loaded with an mmproj and the prompt carries images. Each combination was run in a
+# child process of its own (scripts/probe_vision_speculation.py: the tiny Gemma 4 target with its
+# gemma4v projector, or the tiny llama target for EAGLE-3 / DFlash, which read llama states; one
+# text prompt and two image prompts, greedy, token ids compared with the same load without
+# speculation). Re-run the probe when xllamacpp moves and update the rows.
+
+#: the xllamacpp release the rows below were measured with
+VISION_PROBED_WITH = "2026.10.11549"
+
+
+@dataclass(frozen=True)
+class VisionFinding:
+    #: Tandem's method name (``draft``, ``mtp``, ``ngram-mod``, ...)
+    method: str
+    #: True: runs with images and gave the target's own tokens; False: refused at load
+    works: bool
+    #: what the probe saw
+    evidence: str
+    #: what to do instead (refused rows only)
+    advice: str = ""
+
+
+LLAMACPP_VISION: tuple[VisionFinding, ...] = (
+    VisionFinding(
+        "mtp", True,
+        "Gemma 4 assistant (DRAFT_MTP): token-identical on 1 text + 2 image prompts; random pair 0/111 "
+        "accepted, forced-acceptance pair 29/29 accepted on each prompt",
+    ),
+    VisionFinding(
+        "draft", True,
+        "same-vocabulary draft model (DRAFT_SIMPLE): token-identical; a random drafter 0/111 accepted, "
+        "the target as its own drafter 21/51 and 15/67 on the image prompts",
+    ),
+    VisionFinding(
+        "dflash", True,
+        "DFlash drafter (DRAFT_DFLASH) on its llama target: token-identical on 1 text + 2 image prompts "
+        "(108-111 drafted each, 0-1 accepted: random weights)",
+    ),
+    VisionFinding(
+        "eagle3", False,
+        "with an EAGLE-3 drafter llama.cpp answers text prompts but fails every image prompt "
+        "('decode() failed: failed to process speculative batch', HTTP 500)",
+        "use mtp, draft, dflash or an ngram method with images, or load without the projector",
+    ),
+    VisionFinding(
+        "ngram-simple", True,
+        "NGRAM_SIMPLE: loads and answers image prompts token-identically, but drafted nothing in the "
+        "probe (nor without the projector)",
+    ),
+    VisionFinding(
+        "ngram-map-k", True,
+        "NGRAM_MAP_K: token-identical; 24/24 accepted on each prompt with a repeating target",
+    ),
+    VisionFinding(
+        "ngram-map-k4v", True,
+        "NGRAM_MAP_K4V: token-identical; 24/24 accepted on each prompt with a repeating target",
+    ),
+    VisionFinding(
+        "ngram-mod", True,
+        "NGRAM_MOD: token-identical; 22/22 accepted on each image prompt with a repeating target; "
+        "chained as mtp+ngram-mod too",
+    ),
+    VisionFinding("ngram-cache", True, "NGRAM_CACHE: token-identical (0/8 accepted on an image prompt)"),
+)  # fmt: skip
+
+
+def vision_findings(version: str | None = None) -> dict[str, VisionFinding]:
+    """The probe's rows by method. ``version`` is the installed xllamacpp (None: look it up); rows
+    measured with another release are still the best knowledge there is, and say so in
+    :func:`vision_methods`."""
+    del version  # one probed release so far; later ones add their own table here
+    return {f.method: f for f in LLAMACPP_VISION}
+
+
+def vision_methods(version: str | None = None) -> dict[str, str | None]:
+    """Each llama.cpp speculation method -> None when it runs with a vision projector loaded, else
+    the one-line reason it is refused (for the launch dialog and ``tandem drafters``).
+
+    Chains (``mtp+ngram-mod``) run when each part does. A method the probe never saw (a newer
+    llama.cpp type) is refused until it is probed.
+    """
+    installed = version if version is not None else _installed_version("xllamacpp")
+    found = vision_findings(installed)
+    note = ""
+    if installed and installed != VISION_PROBED_WITH:
+        note = f" (probed with xllamacpp {VISION_PROBED_WITH}, installed {installed})"
+    out: dict[str, str | None] = {}
+    for method in sorted(LLAMACPP.drafter_methods | LLAMACPP.model_free_methods):
+        row = found.get(method)
+        if row is None:
+            out[method] = f"not probed with a vision projector yet; load without it to use {method}{note}"
+        elif row.works:
+            out[method] = None
+        else:
+            out[method] = f"{row.evidence}; {row.advice}{note}"
+    return out
+
+
+def vision_problem(method: str, version: str | None = None) -> str | None:
+    """Why ``method`` (a chain like ``mtp+ngram-mod`` too) cannot run with a vision projector, or None."""
+    table = vision_methods(version)
+    for part in method_parts(method):
+        reason = table.get(part, "not a llama.cpp speculation method")
+        if reason:
+            return reason
+    return None
+
+
+def vision_summary(version: str | None = None) -> str:
+    """One short line: which llama.cpp methods run with a vision projector loaded, which do not."""
+    table = vision_methods(version)
+    works = [m for m, reason in table.items() if reason is None]
+    refused = [m for m, reason in table.items() if reason is not None]
+    ngram = sorted(m for m in NGRAM_METHODS if m in table)
+    shown = [m for m in works if m not in ngram]
+    if ngram and all(m in works for m in ngram):
+        shown.append("ngram-*")
+    else:
+        shown += [m for m in works if m in ngram]
+    line = "with a vision projector (mmproj): " + (", ".join(shown) or "no method") + " run"
+    if refused:
+        line += f"; {', '.join(refused)} refused (fails on image prompts)"
+    return line

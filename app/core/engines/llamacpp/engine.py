@@ -43,7 +43,7 @@ from app.core.engines.base import (
     error_message_of,
     has_images,
 )
-from app.core.engines.capability import GGUFFacts, llamacpp_abort
+from app.core.engines.capability import GGUFFacts, llamacpp_abort, vision_problem
 from app.core.engines.llamacpp import translate
 from app.core.engines.llamacpp.host import HostConfig, HostError, ServerProcess, build_params
 from app.core.engines.llamaserver import (
@@ -93,7 +93,10 @@ class KnownAbortError(ModelLoadError):
 
 @dataclass
 class _Request:
-    body: dict[str, Any]
+    #: builds the request body on the owner thread (images become data URLs there: a 12 MP photo
+    #: takes ~0.2 s to downscale and encode, which belongs to the answer's time to first token and
+    #: must not block the caller's thread)
+    body: Callable[[], dict[str, Any]]
     with_logprobs: bool
 
 
@@ -107,6 +110,8 @@ class LlamaCppEngine:
         self._worker = EngineWorker(thread_name, "llama.cpp", free=self._free)
         self.plan: translate.LlamaCppPlan = translate.LlamaCppPlan()
         self.model_path = ""
+        #: the vision projector the target was loaded with ("" for a text-only load)
+        self.mmproj_path = ""
         #: the loopback listener's per-session key (token counting goes through that listener)
         self._api_key = ""
         self._n_ctx = 0
@@ -127,6 +132,11 @@ class LlamaCppEngine:
         except SpeculationError as exc:
             raise ModelLoadError(str(exc), "Fix the speculative decoding settings and load again.") from exc
         target_facts = _model_facts(target)
+        mmproj = Path(req.mmproj_path) if req.mmproj_path else None
+        if mmproj is not None:
+            say(f"checking vision projector {mmproj.name}")
+            _check_mmproj(mmproj, target)
+        drafter_arch = ""
         if p.draft_path:
             drafter = Path(p.draft_path)
             if drafter.is_dir():
@@ -143,6 +153,7 @@ class LlamaCppEngine:
             _refuse_known_aborts(p, target, drafter)
             if p.user_driven:
                 _check_native_types(p, drafter)
+            drafter_arch = _facts(drafter).architecture
         else:
             # a drafter type with no drafter file drafts nothing, silently (llama.cpp only logs it)
             needs_file = [t for t in p.types if t in ("DRAFT_SIMPLE", "DRAFT_EAGLE3", "DRAFT_DFLASH")]
@@ -156,6 +167,9 @@ class LlamaCppEngine:
                 if problem:
                     raise MethodRefusedError(f"refused: {problem}")
 
+        if mmproj is not None and p.speculative:
+            _refuse_without_vision(p, drafter_arch, mmproj)
+
         cfg = HostConfig(
             model_path=str(target),
             n_ctx=req.n_ctx,
@@ -163,16 +177,20 @@ class LlamaCppEngine:
             api_key=secrets.token_urlsafe(32),
             chat_template=req.chat_template or "",
             plan=p,
+            mmproj_path=str(mmproj) if mmproj is not None else "",
         )
         try:  # refuses bad settings here, before a process is started
             build_params(cfg)
         except (SpeculationError, TypeError, ValueError, OverflowError) as exc:
             raise ModelLoadError(f"invalid speculative decoding settings: {exc}") from exc
 
-        say("loading model" + (" and drafter" if p.draft_path else ""))  # may raise: before the thread
+        extras = [name for name, on in (("drafter", p.draft_path), ("vision projector", mmproj)) if on]
+        also = "".join(", " + e for e in extras[:-1]) + (f" and {extras[-1]}" if extras else "")
+        say("loading model" + also)  # may raise: before the thread
         engine = cls(f"tandem-llamacpp-{target.stem}")
         engine.plan = p
         engine.model_path = str(target)
+        engine.mmproj_path = str(mmproj) if mmproj is not None else ""
         engine._api_key = cfg.api_key
         engine._n_ctx = req.n_ctx
         engine._host = ServerProcess(cfg)
@@ -211,7 +229,7 @@ class LlamaCppEngine:
             return job.stopped()  # the caller cancelled, the consumer left, or the engine is closing
 
         try:
-            self._stream_chunks(request.body, on_chunk, job.stopped)
+            self._stream_chunks(request.body(), on_chunk, job.stopped)
         except BaseException:
             if not job.stopped():
                 raise  # else the connection went with a close or a cancel: that is the stop
@@ -346,8 +364,9 @@ class LlamaCppEngine:
 
     @property
     def supports_images(self) -> bool:
-        """llama.cpp reads images with the model's projector (mmproj); none is loaded yet."""
-        return False
+        """llama.cpp reads images with the target's vision projector (``LoadRequest.mmproj_path``):
+        True when the target was loaded with one (issue 26)."""
+        return bool(self.mmproj_path)
 
     @property
     def supports_structured_output(self) -> bool:
@@ -388,15 +407,25 @@ class LlamaCppEngine:
             raise GenerationError("the model is not loaded", "Load a model first.")
         if has_images(messages) and not self.supports_images:
             raise ImagesUnsupportedError(Path(self.model_path).name)
-        request = chat_body(
-            messages,
-            sampling,
-            top_logprobs=top_logprobs,
-            tools=tools,
-            tool_choice=tool_choice,
-            response_format=response_format,
-        )
-        job = _Request(request, bool(top_logprobs))
+        snapshot = list(messages)  # the caller may change its list while the request waits
+
+        def body() -> dict[str, Any]:
+            try:
+                return chat_body(
+                    snapshot,
+                    sampling,
+                    top_logprobs=top_logprobs,
+                    tools=tools,
+                    tool_choice=tool_choice,
+                    response_format=response_format,
+                )
+            except (OSError, ValueError) as exc:
+                if not has_images(snapshot):
+                    raise
+                # an image file gone or unreadable since it was attached and checked
+                raise InvalidRequestError(f"an attached image cannot be sent: {exc}") from exc
+
+        job = _Request(body, bool(top_logprobs))
         return self._worker.stream(lambda j: self._serve(job, j), cancel)
 
     def close(self) -> None:
@@ -518,6 +547,69 @@ def _refuse_known_aborts(p: translate.LlamaCppPlan, target: Path, drafter: Path)
         f"refused: {row.speculative_type} ({source}) with the drafter {drafter.name} and the target "
         f"{target.name} would abort llama.cpp and close the app; {row.advice}."
     )
+
+
+def _check_mmproj(mmproj: Path, target: Path) -> None:
+    """A one-line :class:`ModelLoadError` for a projector llama.cpp cannot give this target (issue 26).
+
+    llama.cpp itself only says "Failed to init server" for a missing, corrupt or foreign file, and
+    for a projector made for a model of another width (``mtmd_init_from_file: mismatch between text
+    model (n_embd = 128) and mmproj (n_embd = 64)``, in its log): the GGUF header says it first.
+    """
+    if not mmproj.exists():
+        raise ModelLoadError(
+            f"the vision projector {mmproj} does not exist", "Download it again or pick another file."
+        )
+    if mmproj.is_dir():
+        raise ModelLoadError(
+            f"the vision projector path {mmproj} is a folder; llama.cpp needs an mmproj .gguf file"
+        )
+    try:
+        fields = read_header(mmproj).fields
+        target_fields = read_header(target).fields
+    except GGUFFormatError as exc:
+        raise ModelLoadError(f"the vision projector cannot be used: {exc}") from exc
+    arch = str(fields.get("general.architecture") or "")
+    if arch != "clip":
+        kind = f"a {arch} model" if arch else "a GGUF file without an architecture"
+        raise ModelLoadError(
+            f"{mmproj.name} is not a vision projector (mmproj): it is {kind}",
+            "Download it again or pick another file.",
+        )
+    # the converter writes the flag only for a vision encoder; an audio-only projector has none
+    if not fields.get("clip.has_vision_encoder", not fields.get("clip.has_audio_encoder", False)):
+        raise ModelLoadError(
+            f"{mmproj.name} has no vision encoder (an audio-only projector); images need a vision one"
+        )
+    width = fields.get("clip.vision.projection_dim")
+    target_arch = str(target_fields.get("general.architecture") or "")
+    target_width = target_fields.get(f"{target_arch}.embedding_length")
+    if _whole(width) and _whole(target_width) and width != target_width:
+        raise ModelLoadError(
+            f"the vision projector {mmproj.name} makes {width}-wide embeddings but {target.name} is "
+            f"{target_width} wide: it belongs to another model (use the mmproj published with this one)",
+            "Download it again or pick another file.",
+        )
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _refuse_without_vision(p: translate.LlamaCppPlan, drafter_arch: str, mmproj: Path) -> None:
+    """Refuse, in one line, a speculation method the vision probe saw fail once images are in the
+    prompt (:data:`~app.core.engines.capability.LLAMACPP_VISION`); before any process starts."""
+    names = {t: m for m, t in translate.TYPE_BY_METHOD.items()}
+    methods = [names[t] for t in p.types if t in names]
+    if drafter_arch in ("eagle3", "dflash") and "draft" in methods:  # llama.cpp runs it by its kind
+        methods = [drafter_arch if m == "draft" else m for m in methods]
+    for method in methods:
+        problem = vision_problem(method)
+        if problem:
+            source = "your engine-native speculative.types" if p.user_driven else "the chosen method"
+            raise MethodRefusedError(
+                f"refused: {method} ({source}) with the vision projector {mmproj.name}: {problem}"
+            )
 
 
 def _probe(path: Path, role: str) -> Any:

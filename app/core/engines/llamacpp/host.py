@@ -51,6 +51,8 @@ class HostConfig:
     api_key: str
     chat_template: str
     plan: LlamaCppPlan
+    #: the target's vision projector (``mmproj`` GGUF), "" for a text-only load (issue 26)
+    mmproj_path: str = ""
 
 
 class HostError(Exception):
@@ -74,6 +76,8 @@ def build_params(cfg: HostConfig) -> Any:
     params.endpoint_metrics = True  # used as a readiness barrier; the listener needs the key
     if cfg.chat_template:
         params.chat_template = cfg.chat_template
+    if cfg.mmproj_path:
+        params.mmproj.path = cfg.mmproj_path
     apply(params, cfg.plan)
     return params
 
