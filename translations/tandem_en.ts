@@ -618,6 +618,10 @@
     <context>
         <name>EngineHints</name>
         <message>
+            <source>Attach the picture again: its file changed or went away after it was attached.</source>
+            <translation>Attach the picture again: its file changed or went away after it was attached.</translation>
+        </message>
+        <message>
             <source>Change the request; the model stays loaded.</source>
             <translation>Change the request; the model stays loaded.</translation>
         </message>

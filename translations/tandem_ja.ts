@@ -618,6 +618,10 @@
     <context>
         <name>EngineHints</name>
         <message>
+            <source>Attach the picture again: its file changed or went away after it was attached.</source>
+            <translation>画像を添付し直してください。添付した後にファイルが変更されたか、なくなりました。</translation>
+        </message>
+        <message>
             <source>Change the request; the model stays loaded.</source>
             <translation>リクエストを直してください。モデルは読み込まれたままです。</translation>
         </message>

@@ -618,6 +618,10 @@
     <context>
         <name>EngineHints</name>
         <message>
+            <source>Attach the picture again: its file changed or went away after it was attached.</source>
+            <translation>그림을 다시 첨부하세요. 첨부한 뒤 파일이 바뀌었거나 사라졌습니다.</translation>
+        </message>
+        <message>
             <source>Change the request; the model stays loaded.</source>
             <translation>요청을 고치세요. 모델은 계속 불러온 상태입니다.</translation>
         </message>

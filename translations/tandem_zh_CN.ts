@@ -618,6 +618,10 @@
     <context>
         <name>EngineHints</name>
         <message>
+            <source>Attach the picture again: its file changed or went away after it was attached.</source>
+            <translation>请重新附加图片：附加后其文件已被更改或删除。</translation>
+        </message>
+        <message>
             <source>Change the request; the model stays loaded.</source>
             <translation>请修改请求；模型仍保持加载。</translation>
         </message>

@@ -11,6 +11,9 @@ from __future__ import annotations
 from app.gui.errors import QT_TRANSLATE_NOOP
 
 ENGINE_HINTS: tuple[str, ...] = (
+    QT_TRANSLATE_NOOP(
+        "EngineHints", "Attach the picture again: its file changed or went away after it was attached."
+    ),
     QT_TRANSLATE_NOOP("EngineHints", "Change the request; the model stays loaded."),
     QT_TRANSLATE_NOOP(
         "EngineHints",
