@@ -42,10 +42,11 @@ MAX_IMAGE_BYTES = 20 * 1024 * 1024
 MAX_IMAGE_PIXELS = 64_000_000
 #: the most images one message may carry
 MAX_IMAGES_PER_MESSAGE = 8
-#: what one image is reckoned to cost in the prompt when a conversation is measured for context
-#: trimming (the text is counted exactly; vision encoders take 64-1120 tokens an image, Gemma's
-#: default budget is 280)
-TOKENS_PER_IMAGE = 280
+#: what one image is reckoned to cost in the prompt when an engine cannot count it exactly (context
+#: trimming, ``count_tokens``): generous on purpose, since trimming too little fails the request.
+#: MLX counts images exactly; llama.cpp's Gemma 4 projector gives a large picture about 505 tokens
+#: (its 1120 capped at the batch size of 512), vision encoders take 64-1120 an image
+TOKENS_PER_IMAGE = 512
 #: images sent to a server as data URLs are downscaled to this longest side when larger
 MAX_SEND_SIDE = 2048
 

@@ -44,3 +44,17 @@ def test_the_summary_is_one_short_line() -> None:
         "(fails on image prompts)"
     )
     assert len(line) < 110
+
+
+def test_auto_leaves_out_what_cannot_run_with_images() -> None:
+    """A launch with a projector: Auto never measures a method llama.cpp refuses with images."""
+    from app.core.launch import auto
+
+    cands = auto.candidates("llama.cpp", "eagle3", ["ngram-mod"])
+    assert any(c.method == "eagle3" for c in cands)
+    kept = auto.with_images("llama.cpp", cands)
+    assert kept[0] == auto.OFF and not any("eagle3" in c.method for c in kept)
+    assert [c.method for c in kept] == ["off", "ngram-mod"]
+    mtp = auto.candidates("llama.cpp", "mtp", ["ngram-mod"])
+    assert auto.with_images("llama.cpp", mtp) == mtp  # everything here runs with images
+    assert auto.with_images("mlx", cands) == cands

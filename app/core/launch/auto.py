@@ -40,6 +40,7 @@ from typing import Any
 from app.core.answer import Answer, collect
 from app.core.cancel import CancelToken
 from app.core.engines.base import ChatMessage, Engine, EngineError, LoadRequest, Sampling
+from app.core.engines.capability import vision_problem
 from app.core.engines.llamacpp.translate import NGRAM_MOD_MIN_DRAFT, TYPE_BY_METHOD
 from app.core.speculative.options import DRAFTER_METHODS, SpeculationOptions
 
@@ -226,6 +227,14 @@ def candidates(
     if drafter_method and model_free and engine in COMBINING_ENGINES:
         out.append(Candidate(f"{drafter_method}+{model_free[0]}", None, NGRAM_DEPTH, p_min))
     return out
+
+
+def with_images(engine: str, cands: Sequence[Candidate]) -> list[Candidate]:
+    """The candidates of a launch that reads images (a llama.cpp projector loaded): the methods
+    this llama.cpp refuses with a projector (:func:`vision_problem`, EAGLE-3) are left out."""
+    if engine != "llama.cpp":
+        return list(cands)
+    return [c for c in cands if c == OFF or vision_problem(c.method) is None]
 
 
 def _qualifies(m: Measurement) -> bool:

@@ -18,7 +18,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from app.core.cache import projector_on_disk
 from app.core.engines.base import Engine, EngineUnavailable, LoadRequest, Sampling
-from app.core.engines.capability import ENGINES, drafter_support, engine_availability, engines_for_spec
+from app.core.engines.capability import (
+    ENGINES,
+    drafter_support,
+    engine_availability,
+    engines_for_spec,
+)
 from app.core.launch import auto
 from app.core.registry import AnySpec, Family, reads_images
 from app.core.speculative import SpeculationError, SpeculationOptions
@@ -263,13 +268,16 @@ def plan_auto(choice: LaunchChoice, resolve: Resolver) -> AutoLaunch:
     mtp_depth = None
     if method == "mtp":
         mtp_depth = default_tokens(engine, family.name, spec.size_in_billions, "mtp").value
+    cands = auto.candidates(engine, method, auto.auto_model_free(engine), mtp_depth)
+    if off.request.mmproj_path:  # only what runs with images (issue 26)
+        cands = auto.with_images(engine, cands)
     return AutoLaunch(
         engine=engine,
         base=off.request,
         drafter_path=drafter,
         drafter_method=method,
         key=auto.CalibrationKey.for_launch(engine, off.request, drafter),
-        candidates=tuple(auto.candidates(engine, method, auto.auto_model_free(engine), mtp_depth)),
+        candidates=tuple(cands),
     )
 
 
