@@ -1218,6 +1218,7 @@
         <message>
             <source>{path}
 Compatible: {reason}</source>
+            <extracomment>whether the launch reads images, and with which speculation (issue 26)</extracomment>
             <translation>{path}
 Compatible: {reason}</translation>
         </message>
@@ -1246,6 +1247,14 @@ Compatible: {reason}</translation>
             <translation>The drafter search failed: {detail}</translation>
         </message>
         <message>
+            <source>This model reads images with its projector (mmproj), which is not downloaded: this launch reads text only. Download the model again from the Models page to fetch it.</source>
+            <translation>This model reads images with its projector (mmproj), which is not downloaded: this launch reads text only. Download the model again from the Models page to fetch it.</translation>
+        </message>
+        <message>
+            <source>{method} cannot run with pictures on this llama.cpp: this launch reads text only. Choose another speculation method to send pictures.</source>
+            <translation>{method} cannot run with pictures on this llama.cpp: this launch reads text only. Choose another speculation method to send pictures.</translation>
+        </message>
+        <message>
             <source>Max new tokens ({max}) must be less than the context length ({ctx}): the conversation needs room in the context too.</source>
             <translation>Max new tokens ({max}) must be less than the context length ({ctx}): the conversation needs room in the context too.</translation>
         </message>
@@ -1253,6 +1262,18 @@ Compatible: {reason}</translation>
             <source>These sampling values cannot be used: {detail}</source>
             <extracomment>A note code without a sentence of its own: a sampling value the form refused.</extracomment>
             <translation>These sampling values cannot be used: {detail}</translation>
+        </message>
+        <message>
+            <source>Reads images: its vision tower is part of the model.</source>
+            <translation>Reads images: its vision tower is part of the model.</translation>
+        </message>
+        <message>
+            <source>Reads images with its projector. With pictures, speculation runs with {methods}; not with {refused}.</source>
+            <translation>Reads images with its projector. With pictures, speculation runs with {methods}; not with {refused}.</translation>
+        </message>
+        <message>
+            <source>Reads images with its projector; speculation runs with pictures too.</source>
+            <translation>Reads images with its projector; speculation runs with pictures too.</translation>
         </message>
         <message>
             <source>CPU threads the engine computes with; Automatic lets the engine choose.</source>

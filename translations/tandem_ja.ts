@@ -1218,6 +1218,7 @@
         <message>
             <source>{path}
 Compatible: {reason}</source>
+            <extracomment>whether the launch reads images, and with which speculation (issue 26)</extracomment>
             <translation>{path}
 互換: {reason}</translation>
         </message>
@@ -1246,6 +1247,14 @@ Compatible: {reason}</source>
             <translation>ドラフターの検索に失敗しました: {detail}</translation>
         </message>
         <message>
+            <source>This model reads images with its projector (mmproj), which is not downloaded: this launch reads text only. Download the model again from the Models page to fetch it.</source>
+            <translation>このモデルはプロジェクター（mmproj）で画像を読みますが、まだダウンロードされていません。今回の起動はテキストのみです。「モデル」ページでモデルをもう一度ダウンロードすると取得できます。</translation>
+        </message>
+        <message>
+            <source>{method} cannot run with pictures on this llama.cpp: this launch reads text only. Choose another speculation method to send pictures.</source>
+            <translation>この llama.cpp では {method} を画像と一緒に使えません。今回の起動はテキストのみです。画像を送るには別の推測方式を選んでください。</translation>
+        </message>
+        <message>
             <source>Max new tokens ({max}) must be less than the context length ({ctx}): the conversation needs room in the context too.</source>
             <translation>最大生成トークン数（{max}）はコンテキスト長（{ctx}）より小さくしてください。会話にもコンテキストの領域が必要です。</translation>
         </message>
@@ -1253,6 +1262,18 @@ Compatible: {reason}</source>
             <source>These sampling values cannot be used: {detail}</source>
             <extracomment>A note code without a sentence of its own: a sampling value the form refused.</extracomment>
             <translation>これらのサンプリング値は使用できません: {detail}</translation>
+        </message>
+        <message>
+            <source>Reads images: its vision tower is part of the model.</source>
+            <translation>画像を読めます。視覚エンコーダーはモデルに含まれています。</translation>
+        </message>
+        <message>
+            <source>Reads images with its projector. With pictures, speculation runs with {methods}; not with {refused}.</source>
+            <translation>プロジェクターで画像を読みます。画像があるとき推測デコードは {methods} で動き、{refused} では動きません。</translation>
+        </message>
+        <message>
+            <source>Reads images with its projector; speculation runs with pictures too.</source>
+            <translation>プロジェクターで画像を読みます。画像があっても推測デコードは動きます。</translation>
         </message>
         <message>
             <source>CPU threads the engine computes with; Automatic lets the engine choose.</source>

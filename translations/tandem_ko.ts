@@ -1218,6 +1218,7 @@
         <message>
             <source>{path}
 Compatible: {reason}</source>
+            <extracomment>whether the launch reads images, and with which speculation (issue 26)</extracomment>
             <translation>{path}
 호환: {reason}</translation>
         </message>
@@ -1246,6 +1247,14 @@ Compatible: {reason}</source>
             <translation>드래프터 검색에 실패했습니다: {detail}</translation>
         </message>
         <message>
+            <source>This model reads images with its projector (mmproj), which is not downloaded: this launch reads text only. Download the model again from the Models page to fetch it.</source>
+            <translation>이 모델은 프로젝터(mmproj)로 이미지를 읽지만 아직 다운로드되지 않았습니다. 이번 실행은 텍스트만 읽습니다. 모델 페이지에서 모델을 다시 다운로드하면 받아옵니다.</translation>
+        </message>
+        <message>
+            <source>{method} cannot run with pictures on this llama.cpp: this launch reads text only. Choose another speculation method to send pictures.</source>
+            <translation>이 llama.cpp에서는 {method}을(를) 그림과 함께 실행할 수 없습니다. 이번 실행은 텍스트만 읽습니다. 그림을 보내려면 다른 추측 방식을 선택하세요.</translation>
+        </message>
+        <message>
             <source>Max new tokens ({max}) must be less than the context length ({ctx}): the conversation needs room in the context too.</source>
             <translation>최대 생성 토큰 수({max})는 컨텍스트 길이({ctx})보다 작아야 합니다. 대화도 컨텍스트 공간이 필요합니다.</translation>
         </message>
@@ -1253,6 +1262,18 @@ Compatible: {reason}</source>
             <source>These sampling values cannot be used: {detail}</source>
             <extracomment>A note code without a sentence of its own: a sampling value the form refused.</extracomment>
             <translation>이 샘플링 값은 사용할 수 없습니다: {detail}</translation>
+        </message>
+        <message>
+            <source>Reads images: its vision tower is part of the model.</source>
+            <translation>이미지를 읽을 수 있습니다. 비전 인코더가 모델에 포함되어 있습니다.</translation>
+        </message>
+        <message>
+            <source>Reads images with its projector. With pictures, speculation runs with {methods}; not with {refused}.</source>
+            <translation>프로젝터로 이미지를 읽습니다. 그림이 있을 때 추측 디코딩은 {methods}(으)로 실행되며 {refused}(으)로는 실행되지 않습니다.</translation>
+        </message>
+        <message>
+            <source>Reads images with its projector; speculation runs with pictures too.</source>
+            <translation>프로젝터로 이미지를 읽습니다. 그림이 있어도 추측 디코딩이 실행됩니다.</translation>
         </message>
         <message>
             <source>CPU threads the engine computes with; Automatic lets the engine choose.</source>

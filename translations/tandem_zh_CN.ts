@@ -1218,6 +1218,7 @@
         <message>
             <source>{path}
 Compatible: {reason}</source>
+            <extracomment>whether the launch reads images, and with which speculation (issue 26)</extracomment>
             <translation>{path}
 兼容：{reason}</translation>
         </message>
@@ -1246,6 +1247,14 @@ Compatible: {reason}</source>
             <translation>草稿模型搜索失败：{detail}</translation>
         </message>
         <message>
+            <source>This model reads images with its projector (mmproj), which is not downloaded: this launch reads text only. Download the model again from the Models page to fetch it.</source>
+            <translation>此模型通过其投影器（mmproj）读取图片，但投影器尚未下载：本次启动只能读取文本。请在“模型”页重新下载该模型以获取它。</translation>
+        </message>
+        <message>
+            <source>{method} cannot run with pictures on this llama.cpp: this launch reads text only. Choose another speculation method to send pictures.</source>
+            <translation>在此 llama.cpp 上 {method} 无法与图片一起运行：本次启动只能读取文本。要发送图片，请选择其他推测方法。</translation>
+        </message>
+        <message>
             <source>Max new tokens ({max}) must be less than the context length ({ctx}): the conversation needs room in the context too.</source>
             <translation>最大新 Token 数（{max}）必须小于上下文长度（{ctx}）：对话本身也需要占用上下文。</translation>
         </message>
@@ -1253,6 +1262,18 @@ Compatible: {reason}</source>
             <source>These sampling values cannot be used: {detail}</source>
             <extracomment>A note code without a sentence of its own: a sampling value the form refused.</extracomment>
             <translation>这些采样值无法使用：{detail}</translation>
+        </message>
+        <message>
+            <source>Reads images: its vision tower is part of the model.</source>
+            <translation>可读取图片：视觉编码器包含在模型中。</translation>
+        </message>
+        <message>
+            <source>Reads images with its projector. With pictures, speculation runs with {methods}; not with {refused}.</source>
+            <translation>通过投影器读取图片。带图片时，推测解码可使用 {methods}；不能使用 {refused}。</translation>
+        </message>
+        <message>
+            <source>Reads images with its projector; speculation runs with pictures too.</source>
+            <translation>通过投影器读取图片；带图片时推测解码同样可用。</translation>
         </message>
         <message>
             <source>CPU threads the engine computes with; Automatic lets the engine choose.</source>

@@ -256,3 +256,65 @@ def test_builtin_projectors_carry_evidence_naming_their_files() -> None:
                     assert template.format(mmproj_quantization=pq) in shown, (fam.name, spec.size_label)
                 assert reads_images(fam, spec, hub)
     assert found >= 11
+
+
+# --- what the launch dialog says about images (issue 26) ---------------------------------------
+
+
+def _form(fam: Family, on_disk: bool) -> Any:
+    from app.core.launch.form import LaunchForm
+
+    return LaunchForm(fam, lambda f, s, r, q, /: "cached", projector=lambda f, s, q: on_disk)
+
+
+def _values(fam: Family, engine: str = "llama.cpp", **kw: Any) -> Any:
+    from dataclasses import replace
+
+    from app.core.launch.form import FormValues
+
+    base = FormValues(spec=fam.specs[0], quant="Q8_0", engine=engine, n_ctx=4096, max_tokens=256)
+    return replace(base, **kw)
+
+
+def test_the_launch_form_says_whether_and_how_the_launch_reads_images(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app.core.engines import capability
+    from app.core.launch.form import NoteCode
+
+    monkeypatch.setattr(capability, "engine_availability", lambda name: capability.Availability(True, "1"))
+    fam = parse_family(family())
+    note = _form(fam, True).evaluate(_values(fam)).vision_note
+    assert note is not None and note.code == NoteCode.READS_IMAGES and note.level == "info"
+    assert "mtp" in str(note.params["methods"]) and "eagle3" in str(note.params["refused"])
+    missing = _form(fam, False).evaluate(_values(fam)).vision_note
+    assert missing is not None and missing.code == NoteCode.PROJECTOR_NOT_CACHED
+    # a model-free method that runs with images says so; the launch keeps its projector
+    ngram = _form(fam, True).evaluate(_values(fam, model_free="ngram-mod", auto=False)).vision_note
+    assert ngram is not None and ngram.code == NoteCode.READS_IMAGES
+    plain = parse_family(family(mmproj_file_name_template=None, mmproj_quantizations=None))
+    assert _form(plain, True).evaluate(_values(plain)).vision_note is None
+
+
+def test_a_method_refused_with_images_loads_the_launch_text_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """EAGLE-3 with a projector: this llama.cpp fails every image prompt, so the launch goes
+    without the projector and says so in one line."""
+    from app.core.engines import capability
+
+    monkeypatch.setattr(capability, "engine_availability", lambda name: capability.Availability(True, "1"))
+    fam = parse_family(family())
+    options = SpeculationOptions.build(enabled=True, method="eagle3", draft_model_path="/m/eagle3.gguf")
+    choice = LaunchChoice(fam, fam.specs[0], "Q8_0", "llama.cpp", options, 4096, None, Sampling())
+    plan = plan_launch(choice, _resolver, lambda f, s, q: Path("/m/mmproj-F16.gguf"))
+    assert plan.request.mmproj_path is None and not plan.reads_images
+    assert plan.notice.startswith("eagle3 cannot run with images on this llama.cpp")
+    assert "\n" not in plan.notice
+    ngram = SpeculationOptions.build(enabled=True, method="ngram-mod")
+    kept = plan_launch(replace_choice(choice, ngram), _resolver, lambda f, s, q: Path("/m/mmproj-F16.gguf"))
+    assert kept.request.mmproj_path == "/m/mmproj-F16.gguf" and kept.notice == ""
+
+
+def replace_choice(choice: LaunchChoice, options: SpeculationOptions) -> LaunchChoice:
+    from dataclasses import replace
+
+    return replace(choice, speculation=options)

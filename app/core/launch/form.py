@@ -42,13 +42,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal, NamedTuple, Protocol
 
+from app.core.cache import projector_on_disk
 from app.core.catalog.drafters import Candidate
 from app.core.engines import capability
 from app.core.engines.base import Sampling, SamplingError
 from app.core.engines.capability import ENGINES, Support
 from app.core.engines.remote.endpoints import Endpoint, EndpointError, InsecureEndpointError
 from app.core.launch.plan import LaunchChoice, RemoteTarget, Role
-from app.core.registry import AnySpec, Family
+from app.core.registry import AnySpec, Family, reads_images
 from app.core.speculative import (
     DefaultDepth,
     SpeculationError,
@@ -65,6 +66,8 @@ class StatusOf(Protocol):
 
 
 SupportOf = Callable[[Family, AnySpec, str], Support]
+#: (family, spec, target quantization) -> the projector of that launch is on disk
+ProjectorOf = Callable[[Family, AnySpec, "str | None"], bool]
 
 _UNQUANTIZED = ("F32", "BF16", "F16", "FP16", "bf16", "fp16", "f16", "f32")
 
@@ -105,6 +108,14 @@ class NoteCode(StrEnum):
     NO_COMPATIBLE_DRAFTER = "no-compatible-drafter"
     #: the finder could not run (``detail``: its error)
     DRAFTER_SEARCH_FAILED = "drafter-search-failed"
+    #: the launch reads images (MLX: its vision tower; ``methods``: on llama.cpp, the speculation
+    #: methods that run with the projector, ``refused`` those that do not)
+    READS_IMAGES = "reads-images"
+    #: the model reads images once its projector is downloaded; this launch reads text only
+    PROJECTOR_NOT_CACHED = "projector-not-cached"
+    #: the chosen speculation method cannot run with images here (``method``, ``reason``): the
+    #: launch loads without the projector and reads text only
+    METHOD_BLOCKS_IMAGES = "method-blocks-images"
 
 
 Level = Literal["info", "warn", "error"]
@@ -224,6 +235,8 @@ class FormState:
     found_note: Note | None = None
     #: Auto may try this found drafter (a path)
     auto_found_drafter: str | None = None
+    #: whether and how the launch reads images (issue 26), None for a text model
+    vision_note: Note | None = None
 
 
 @dataclass
@@ -263,6 +276,10 @@ class RemoteState:
     launch_enabled: bool
 
 
+def _projector_on_disk(family: Family, spec: AnySpec, quant: str | None) -> bool:
+    return quant is not None and projector_on_disk(family, spec, quant) is not None
+
+
 class LaunchForm:
     """The rules of one family's launch dialog; ``status`` is the cache's status lookup."""
 
@@ -272,10 +289,12 @@ class LaunchForm:
         status: StatusOf,
         support: SupportOf | None = None,
         default_engine: str = "",
+        projector: ProjectorOf | None = None,
     ) -> None:
         self.family = family
         self._status = status
         self._support = support
+        self._projector = projector or _projector_on_disk
         self.default_engine = default_engine
 
     def support(self, spec: AnySpec, engine: str) -> Support:
@@ -404,6 +423,7 @@ class LaunchForm:
                 first = draft_quants[0].value if draft_quants else None
                 auto_note = Note(NoteCode.AUTO_DRAFTER_NOT_CACHED, "info", {"quant": first})
 
+        vision_note = self._vision_note(v, available, drafter_on, method, model_free, auto_on)
         ok = available
         if drafter_on and depth_error is not None:
             ok = False
@@ -445,6 +465,7 @@ class LaunchForm:
             found_drafter=found_drafter,
             found_note=found_note,
             auto_found_drafter=auto_found,
+            vision_note=vision_note,
         )
 
     @staticmethod
@@ -455,6 +476,34 @@ class LaunchForm:
         return _form_sampling(v)
 
     # --- remote server (issue 12) ---------------------------------------------------------------
+    def _vision_note(
+        self,
+        v: FormValues,
+        available: bool,
+        drafter_on: bool,
+        method: str,
+        model_free: str | None,
+        auto_on: bool,
+    ) -> Note | None:
+        """Whether the launch reads images and, on llama.cpp, with which speculation (issue 26)."""
+        spec, engine = v.spec, v.engine
+        if not available or not reads_images(self.family, spec):
+            return None
+        if engine == "mlx":
+            return Note(NoteCode.READS_IMAGES, "info", {"methods": "", "refused": ""})
+        if engine != "llama.cpp":
+            return None
+        if not self._projector(self.family, spec, v.quant):
+            return Note(NoteCode.PROJECTOR_NOT_CACHED, "info")
+        chosen = method if drafter_on else model_free
+        reason = capability.vision_problem(chosen) if chosen and not auto_on else None
+        if reason:
+            return Note(NoteCode.METHOD_BLOCKS_IMAGES, "warn", {"method": chosen, "reason": reason})
+        table = capability.vision_methods()
+        works = ", ".join(m for m, why in table.items() if why is None)
+        refused = ", ".join(m for m, why in table.items() if why is not None)
+        return Note(NoteCode.READS_IMAGES, "info", {"methods": works, "refused": refused})
+
     @staticmethod
     def evaluate_url(url: str, allow_http: bool) -> UrlState:
         """The endpoint rules for one URL field (the endpoint, and the Verify baseline of issue 22):

@@ -23,6 +23,7 @@ from app.core.engines.capability import (
     drafter_support,
     engine_availability,
     engines_for_spec,
+    vision_problem,
 )
 from app.core.launch import auto
 from app.core.registry import AnySpec, Family, reads_images
@@ -118,6 +119,16 @@ def launch_reads_images(family: Family, spec: AnySpec, engine: str, request: Loa
     return False
 
 
+def vision_method(method: str, drafter: str | None) -> str:
+    """The method a llama.cpp launch runs, for the images check: a classic ``draft`` whose file
+    is an EAGLE-3 or DFlash drafter runs as that (the drafter's architecture says)."""
+    if drafter and method.split("+")[0] == "draft":
+        found = auto_drafter_method(None, drafter, None)
+        if found and found != "draft":
+            return method.replace("draft", found, 1)
+    return method
+
+
 def projector_for(
     family: Family, spec: AnySpec, quantization: str, engine: str, lookup: ProjectorLookup | None = None
 ) -> tuple[str | None, str]:
@@ -163,6 +174,15 @@ def plan_launch(
         drafter = resolve(family, spec, "drafter", quant, options.draft_quantization)
         options = options.with_drafter(str(drafter))
     mmproj, notice = projector_for(family, spec, quant, choice.engine, projector)
+    if mmproj is not None and choice.engine == "llama.cpp" and options.enabled:
+        method = vision_method(options.method, options.draft_model_path)
+        reason = vision_problem(method)
+        if reason:  # that method or the images: the method was chosen, so the launch reads text
+            mmproj = None
+            notice = (
+                f"{method} cannot run with images on this llama.cpp ({reason}); this launch reads "
+                "text only (choose another speculation method to send images)"
+            )
     request = LoadRequest(
         model_path=str(target),
         speculation=options,

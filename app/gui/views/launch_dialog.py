@@ -169,6 +169,16 @@ NOTE_TEXTS: dict[NoteCode, str] = {
         "LaunchDialog",
         "Turn the drafter off to use a model-free method.",
     ),
+    NoteCode.PROJECTOR_NOT_CACHED: QT_TRANSLATE_NOOP(
+        "LaunchDialog",
+        "This model reads images with its projector (mmproj), which is not downloaded: this launch "
+        "reads text only. Download the model again from the Models page to fetch it.",
+    ),
+    NoteCode.METHOD_BLOCKS_IMAGES: QT_TRANSLATE_NOOP(
+        "LaunchDialog",
+        "{method} cannot run with pictures on this llama.cpp: this launch reads text only. "
+        "Choose another speculation method to send pictures.",
+    ),
     NoteCode.MAX_TOKENS_NOT_BELOW_CONTEXT: QT_TRANSLATE_NOOP(
         "LaunchDialog",
         "Max new tokens ({max}) must be less than the context length ({ctx}): the "
@@ -235,10 +245,19 @@ class LaunchDialog(QDialog):
         self.engine = QComboBox()
         self.engine_note = InlineMessage()
         self.target_note = InlineMessage()
+        #: whether the launch reads images, and with which speculation (issue 26)
+        self.vision_note = InlineMessage()
+        self.vision_note.setObjectName("visionNote")
         self.lbl_variant, self.lbl_quant, self.lbl_engine = QLabel(), QLabel(), QLabel()
         form.addRow(self.lbl_variant, self.variant)
         form.addRow(self.lbl_quant, field_with_note(self.quant, self.target_note))
-        form.addRow(self.lbl_engine, field_with_note(self.engine, self.engine_note))
+        engine_notes = QWidget()
+        notes = QVBoxLayout(engine_notes)
+        notes.setContentsMargins(0, 0, 0, 0)
+        notes.setSpacing(4)
+        notes.addWidget(self.engine_note)
+        notes.addWidget(self.vision_note)
+        form.addRow(self.lbl_engine, field_with_note(self.engine, engine_notes))
         self.fit = FitLabel(cache, ops)
         self.lbl_fit = QLabel()
         form.addRow(self.lbl_fit, self.fit)
@@ -576,6 +595,7 @@ class LaunchDialog(QDialog):
         engine = self.engine_name
         self._show(self.engine_note, st.engine_note)
         self._show(self.target_note, st.target_note)
+        self._show(self.vision_note, st.vision_note)
         self.spec_panel.setVisible(st.panel_visible)
         self._method = st.method
         self.enable.setText(
@@ -660,6 +680,15 @@ class LaunchDialog(QDialog):
         if note.code == NoteCode.DEPTH_INVALID:
             return DepthField.invalid_text()
         p = note.params
+        if note.code == NoteCode.READS_IMAGES:
+            if not p.get("methods"):
+                return self.tr("Reads images: its vision tower is part of the model.")
+            if p.get("refused"):
+                return self.tr(
+                    "Reads images with its projector. With pictures, speculation runs with {methods}; "
+                    "not with {refused}."
+                ).format(methods=p["methods"], refused=p["refused"])
+            return self.tr("Reads images with its projector; speculation runs with pictures too.")
         text = QCoreApplication.translate("LaunchDialog", NOTE_TEXTS.get(note.code, SAMPLING_NOTE))
         return text.format(
             reason=p.get("reason", ""),
@@ -667,6 +696,7 @@ class LaunchDialog(QDialog):
             detail=p.get("detail", ""),
             max=p.get("max_tokens", ""),
             ctx=p.get("n_ctx", ""),
+            method=p.get("method", ""),
         )
 
     def _update_threads(self, engine: str, uses: bool) -> None:
