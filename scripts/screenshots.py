@@ -41,6 +41,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--no-model", action="store_true", help="skip the shots that run a model")
     parser.add_argument("--review", action="store_true", help="every page and dialog in every locale")
+    parser.add_argument(
+        "--images-only", action="store_true", help="only the chat-with-a-picture shots (English, Japanese)"
+    )
     args = parser.parse_args()
     out: Path = args.out
     home = Path(tempfile.mkdtemp(prefix="tandem-shots-"))
@@ -154,6 +157,63 @@ def main() -> int:
         widget.grab().save(str(out / name))
         print("wrote", out / name, flush=True)
 
+    def image_chat() -> None:
+        """A picture dropped into the chat of the tiny Gemma 4 pair (agreeing target and assistant,
+        gemma4v projector; the test suite's files) on llama.cpp with MTP: the answer's drafted
+        tokens highlighted, the picture as a thumbnail, one more picture waiting in the box."""
+        from PySide6.QtCore import QMimeData, QUrl
+
+        from tests.image_files import write_image
+        from tests.integration.gemma4_fixtures import tiny_mmproj, tiny_pair
+
+        target, assistant = tiny_pair(agree=True)
+        window.registry.register(
+            {
+                "name": "gemma-4-tiny-vision",
+                "description": "tiny random-weight Gemma 4 with its assistant and projector (test asset)",
+                "context_length": 2048,
+                "abilities": ["chat", "vision"],
+                "specs": [
+                    {
+                        "format": "gguf",
+                        "size_in_billions": 0.001,
+                        "quantizations": ["F32"],
+                        "model_file_name_template": target.name,
+                        "sources": {
+                            "local": {
+                                "path": str(target),
+                                "draft_path": str(assistant),
+                                "mmproj_path": str(tiny_mmproj()),
+                            }
+                        },
+                    }
+                ],
+            }
+        )
+        family, spec, _q = window.registry.match("gemma-4-tiny-vision", "gguf", None, "F32")
+        sampling = window.chat.sampling.__class__(temperature=0.0, max_tokens=40)
+        options = SpeculationOptions.build(enabled=True, method="mtp", num_speculative_tokens=3)
+        choice = LaunchChoice(family, spec, "F32", "llama.cpp", options, 2048, None, sampling)
+        wait(window.modelLoaded, 600_000, lambda: window.start_load(choice))
+        window.chat.sampling = sampling
+        window.nav.setCurrentRow(0)
+        pictures = home / "pictures"
+        pictures.mkdir(exist_ok=True)
+        composer = window.chat_view.composer
+        drop = QMimeData()
+        drop.setUrls(
+            [QUrl.fromLocalFile(str(write_image(pictures / "lighthouse.jpg", (1600, 1200), "RGB", "JPEG")))]
+        )
+        composer.input.insertFromMimeData(drop)
+        composer.input.setPlainText("What is in this picture?")
+        wait(window.chat.answerFinished, 300_000, composer.button.click)
+        composer.add_images([write_image(pictures / "second.png", (400, 300), "RGBA")])
+        composer.input.setPlainText("And this one?")
+        shot(window, "chat-image.png")
+        window.set_language("ja")
+        shot(window, "chat-image-ja.png")
+        window.set_language("en")
+
     def open_dialog(family: Any, spec: Any, quant: str) -> LaunchDialog:
         """The launch dialog opens once its checks ran on a worker: wait for it."""
         opened = wait(
@@ -174,6 +234,13 @@ def main() -> int:
         dlg.adjustSize()
         fit_dialog_height(dlg)  # texts filled in after opening (Auto's result) need the height too
         return dlg
+
+    if args.images_only:
+        image_chat()
+        window.shutdown()
+        window.store.close()
+        shutil.rmtree(home, ignore_errors=True)
+        return 0
 
     smol = window.registry.match("smollm2-135m-instruct", "gguf", None, "F32")
     gemma4_e4b = window.registry.match("gemma-4", "gguf", "E4B", "Q4_K_M")

@@ -26,7 +26,7 @@ from app.core.engines.capability import (
     vision_problem,
 )
 from app.core.launch import auto
-from app.core.registry import AnySpec, Family, reads_images
+from app.core.registry import AnySpec, Family, GGUFSpec, reads_images
 from app.core.speculative import SpeculationError, SpeculationOptions
 from app.core.speculative.detect import auto_drafter_method
 from app.core.speculative.options import default_tokens, drafter_part
@@ -135,8 +135,17 @@ def projector_for(
     """(projector path, notice) of a launch: the path when the spec declares a projector, the
     engine loads one and it is on disk; otherwise None, with one line when it is declared but
     not downloaded (the launch then reads text only; downloading the target fetches it)."""
-    if engine not in PROJECTOR_ENGINES or not spec.declares_projector():
+    local = spec.local_projector if isinstance(spec, GGUFSpec) else None
+    if engine not in PROJECTOR_ENGINES or not (local or spec.declares_projector()):
         return None, ""
+    if local:  # a file on this machine, not a download
+        path = Path(local).expanduser()
+        if path.is_file():
+            return str(path), ""
+        return None, (
+            f"the image projector {path} of {family.name} {spec.size_label} is not there; "
+            "this launch reads text only (fix sources.local.mmproj_path to send images)"
+        )
     found = (lookup or projector_on_disk)(family, spec, quantization)
     if found is not None:
         return str(found), ""

@@ -248,6 +248,8 @@ class LocalSource(_Strict):
     path: str
     draft_path: str | None = None
     draft_quantizations: list[str] | None = None
+    #: a GGUF target's vision projector on this machine (issue 26); MLX checkpoints carry theirs
+    mmproj_path: str | None = None
 
     @property
     def declares_drafter(self) -> bool:
@@ -342,8 +344,14 @@ class _SpecBase(_Strict):
         return None
 
     def declares_projector(self, hub: str | None = None) -> bool:
-        """A vision projector (``mmproj``) is declared on ``hub`` (None: on any hub)."""
+        """A vision projector (``mmproj``) is declared on ``hub`` (None: on any hub) to download."""
         return self.projector_source(hub) is not None
+
+    @property
+    def local_projector(self) -> str | None:
+        """The vision projector file on this machine (``sources.local.mmproj_path``), if named."""
+        local = self.sources.local
+        return local.mmproj_path if local is not None and local.mmproj_path else None
 
     def projector_source(self, hub: str | None = None) -> HubSource | None:
         """The hub source declaring the projector (``hub``'s, or the first hub's that does)."""
@@ -392,6 +400,8 @@ def _check_local(local: LocalSource | None, quantizations: list[str]) -> None:
         )
     if local.draft_quantizations and not local.draft_path:
         raise ValueError("sources.local.draft_quantizations: given but no draft_path is declared")
+    if local.mmproj_path is not None and not local.mmproj_path.strip():
+        raise ValueError("sources.local.mmproj_path: must name the projector file (or be left out)")
 
 
 def _one_target_for_all(quantizations: list[str], field: str, value: str) -> None:
@@ -559,6 +569,11 @@ class MLXSpec(_SpecBase):
                 _one_target_for_all(self.quantizations, f"{where}.model_id", src.model_id)
             src._check_drafter(where)
         _check_local(self.sources.local, self.quantizations)
+        if self.sources.local is not None and self.sources.local.mmproj_path is not None:
+            raise ValueError(
+                "sources.local.mmproj_path: mlx checkpoints carry their vision tower; remove it "
+                "(the family's 'vision' ability says it reads images)"
+            )
         return self
 
 
@@ -577,7 +592,8 @@ def reads_images(family: Family, spec: GGUFSpec | MLXSpec, hub: str | None = Non
     checkpoint. No separate flag, so the two can never disagree.
     """
     if isinstance(spec, GGUFSpec):
-        return spec.declares_projector(hub)
+        local = hub in (None, "local") and spec.local_projector is not None
+        return local or spec.declares_projector(hub)
     return VISION_ABILITY in family.abilities
 
 
