@@ -318,3 +318,36 @@ def replace_choice(choice: LaunchChoice, options: SpeculationOptions) -> LaunchC
     from dataclasses import replace
 
     return replace(choice, speculation=options)
+
+
+def test_a_local_source_names_its_projector_file(tmp_path: Path) -> None:
+    proj = tmp_path / "mmproj.gguf"
+    proj.write_bytes(b"GGUF")
+    local = {
+        "name": "mine",
+        "abilities": ["chat"],
+        "specs": [
+            {
+                "format": "gguf",
+                "size_in_billions": 1,
+                "quantizations": ["F16"],
+                "sources": {"local": {"path": str(tmp_path / "m.gguf"), "mmproj_path": str(proj)}},
+            }
+        ],
+    }
+    fam = parse_family(local)
+    spec = fam.specs[0]
+    assert reads_images(fam, spec) and not spec.declares_projector()  # nothing to download
+    choice = LaunchChoice(fam, spec, "F16", "llama.cpp", SpeculationOptions(), 4096, None, Sampling())
+    plan = plan_launch(choice, _resolver)
+    assert plan.request.mmproj_path == str(proj) and plan.reads_images and plan.notice == ""
+    proj.unlink()
+    gone = plan_launch(choice, _resolver)
+    assert gone.request.mmproj_path is None and "is not there" in gone.notice
+    mlx = json.loads(json.dumps(local))
+    mlx["specs"][0].update(format="mlx", quantizations=["4bit"])
+    mlx["specs"][0]["sources"]["local"]["path"] = str(tmp_path)
+    assert "mlx checkpoints carry their vision tower" in error_of(mlx)
+    empty = json.loads(json.dumps(local))
+    empty["specs"][0]["sources"]["local"]["mmproj_path"] = " "
+    assert "sources.local.mmproj_path: must name the projector file" in error_of(empty)
