@@ -1815,6 +1815,10 @@ Compatible: {reason}</translation>
             <translation>A small model that proposes tokens for this one to verify; used by speculative decoding.</translation>
         </message>
         <message>
+            <source>The vision projector (mmproj) that lets this model read images; it is downloaded with the model and deleted with it.</source>
+            <translation>The vision projector (mmproj) that lets this model read images; it is downloaded with the model and deleted with it.</translation>
+        </message>
+        <message>
             <source>with drafter</source>
             <translation>with drafter</translation>
         </message>
@@ -1825,6 +1829,10 @@ Compatible: {reason}</translation>
         <message>
             <source>Drafter quantizations</source>
             <translation>Drafter quantizations</translation>
+        </message>
+        <message>
+            <source>Image projector (mmproj)</source>
+            <translation>Image projector (mmproj)</translation>
         </message>
         <message>
             <source>Model quantizations</source>

@@ -1815,6 +1815,10 @@ Compatible: {reason}</source>
             <translation>このモデルが検証するトークンを提案する小さなモデルで、投機的デコードに使われます。</translation>
         </message>
         <message>
+            <source>The vision projector (mmproj) that lets this model read images; it is downloaded with the model and deleted with it.</source>
+            <translation>このモデルが画像を読むための視覚プロジェクター（mmproj）です。モデルと一緒にダウンロードされ、モデルと一緒に削除されます。</translation>
+        </message>
+        <message>
             <source>with drafter</source>
             <translation>ドラフターあり</translation>
         </message>
@@ -1825,6 +1829,10 @@ Compatible: {reason}</source>
         <message>
             <source>Drafter quantizations</source>
             <translation>ドラフターの量子化</translation>
+        </message>
+        <message>
+            <source>Image projector (mmproj)</source>
+            <translation>画像プロジェクター（mmproj）</translation>
         </message>
         <message>
             <source>Model quantizations</source>

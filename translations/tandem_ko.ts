@@ -1815,6 +1815,10 @@ Compatible: {reason}</source>
             <translation>이 모델이 검증할 토큰을 제안하는 작은 모델로, 추측 디코딩에 사용됩니다.</translation>
         </message>
         <message>
+            <source>The vision projector (mmproj) that lets this model read images; it is downloaded with the model and deleted with it.</source>
+            <translation>이 모델이 이미지를 읽게 해 주는 비전 프로젝터(mmproj)입니다. 모델과 함께 다운로드되고 모델과 함께 삭제됩니다.</translation>
+        </message>
+        <message>
             <source>with drafter</source>
             <translation>드래프트 포함</translation>
         </message>
@@ -1825,6 +1829,10 @@ Compatible: {reason}</source>
         <message>
             <source>Drafter quantizations</source>
             <translation>드래프트 모델 양자화</translation>
+        </message>
+        <message>
+            <source>Image projector (mmproj)</source>
+            <translation>이미지 프로젝터(mmproj)</translation>
         </message>
         <message>
             <source>Model quantizations</source>

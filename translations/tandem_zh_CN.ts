@@ -1815,6 +1815,10 @@ Compatible: {reason}</source>
             <translation>一个为本模型提出待验证 Token 的小模型；用于推测解码。</translation>
         </message>
         <message>
+            <source>The vision projector (mmproj) that lets this model read images; it is downloaded with the model and deleted with it.</source>
+            <translation>让此模型能够读取图片的视觉投影器（mmproj）；它随模型一起下载，也随模型一起删除。</translation>
+        </message>
+        <message>
             <source>with drafter</source>
             <translation>带草稿模型</translation>
         </message>
@@ -1825,6 +1829,10 @@ Compatible: {reason}</source>
         <message>
             <source>Drafter quantizations</source>
             <translation>草稿模型量化</translation>
+        </message>
+        <message>
+            <source>Image projector (mmproj)</source>
+            <translation>图像投影器（mmproj）</translation>
         </message>
         <message>
             <source>Model quantizations</source>

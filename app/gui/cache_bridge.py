@@ -23,7 +23,7 @@ from typing import Literal
 from PySide6.QtCore import QObject, Signal
 
 from app.core.cache import CacheManager
-from app.core.cache.status import choose_hub, drafter_status
+from app.core.cache.status import choose_hub, drafter_status, projector_status
 from app.core.registry import AnySpec, Family
 from app.gui.ops import Ops
 
@@ -32,7 +32,8 @@ log = logging.getLogger(__name__)
 Status = Literal["cached", "partial", "absent"]
 #: what a list shows: a status, or "unknown" while its probe runs
 Marker = Literal["cached", "partial", "absent", "unknown"]
-Role = Literal["target", "drafter"]
+#: "projector": a vision target's mmproj file (issue 26), quant is its precision (None: its one file)
+Role = Literal["target", "drafter", "projector"]
 Key = tuple[str, float, str, str, str | None, str | None]
 Probe = tuple[Family, AnySpec, Role, str | None, str | None]
 
@@ -180,6 +181,8 @@ class CacheBridge(QObject):
             hub = self.hub_for(spec)
             if role == "target":
                 state = CacheManager(family, spec, "target", quant, hub).status().state
+            elif role == "projector":
+                state = projector_status(family, spec, hub, quant).state
             elif target_quant is not None:
                 state = (
                     CacheManager(family, spec, "drafter", target_quant, hub, draft_quantization=quant)

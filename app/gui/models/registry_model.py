@@ -503,6 +503,13 @@ class SpecTreeModel(QAbstractItemModel):
             for dq in quants:
                 status: Marker = self._cache.peek(family, spec, "drafter", dq) or "unknown"
                 drafter.children.append(Node("quant", spec, "drafter", dq, status, drafter))
+        if spec.declares_projector(self._cache.hub_for(spec)):  # issue 26: fetched with the model
+            projector = Node("group", spec, "projector", parent=node)
+            node.children.append(projector)
+            precisions: list[str | None] = [*spec.mmproj_quantizations(self._cache.hub_for(spec))]
+            for pq in precisions or [None]:
+                marker: Marker = self._cache.peek(family, spec, "projector", pq) or "unknown"
+                projector.children.append(Node("quant", spec, "projector", pq, marker, projector))
         return node
 
     # -- QAbstractItemModel ----------------------------------------------------------------
@@ -589,6 +596,12 @@ class SpecTreeModel(QAbstractItemModel):
                 "RegistryModel",
                 "A small model that proposes tokens for this one to verify; used by speculative decoding.",
             )
+        if role == Qt.ItemDataRole.ToolTipRole and node.role == "projector" and node.kind != "spec":
+            return QCoreApplication.translate(
+                "RegistryModel",
+                "The vision projector (mmproj) that lets this model read images; it is downloaded "
+                "with the model and deleted with it.",
+            )
         if role == Qt.ItemDataRole.ForegroundRole and col == 1 and node.kind == "quant":
             return QColor(STATUS_COLORS[node.status]) if node.status in ("cached", "partial") else None
         return None
@@ -612,6 +625,8 @@ class SpecTreeModel(QAbstractItemModel):
                 return ""
             if node.role == "drafter":
                 return QCoreApplication.translate("RegistryModel", "Drafter quantizations")
+            if node.role == "projector":
+                return QCoreApplication.translate("RegistryModel", "Image projector (mmproj)")
             return QCoreApplication.translate("RegistryModel", "Model quantizations")
         if col == 0:
             return node.quant or QCoreApplication.translate("RegistryModel", "default")
