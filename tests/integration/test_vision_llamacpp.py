@@ -468,3 +468,37 @@ def test_cli_generate_loads_the_projector_and_refuses_a_wrong_one(
     assert "makes 64-wide embeddings but gemma4-tiny.gguf is 128 wide" in err
     assert main(["generate", "--prompt", "hi", "--mmproj", str(mmproj)]) == 2  # a registry name: no
     assert "--mmproj goes with a llama.cpp --model-path" in capsys.readouterr().err
+
+
+# --- the remote engine against a real llama-server that sees (and one that does not) ------------------
+def test_the_remote_engine_reads_vision_from_llama_server_props(
+    seeing: LlamaCppEngine, pair: tuple[Path, Path], pictures: dict[str, Path]
+) -> None:
+    """The local engine's child is a real llama-server: connected to as a remote server, it says
+    in ``/props`` that it sees (projector loaded), the picture goes as a data URL content part and
+    the answer is the local engine's; a llama-server without a projector says it does not, and the
+    remote engine refuses the picture in one line before sending it."""
+    from app.core.engines.remote.endpoints import Endpoint
+    from app.core.engines.remote.engine import RemoteEngine
+
+    question = [_user("What is in the picture?", pictures["rgba"])]
+    local = _ask(seeing, question)
+    remote = RemoteEngine.connect(Endpoint(seeing.listening_address + "/v1"), api_key=seeing._api_key)
+    try:
+        assert remote.server_kind == "llama.cpp" and remote.supports_images
+        answer = collect(remote.generate(question, GREEDY))
+        assert answer.text == local.text and answer.completion_tokens == local.completion_tokens
+    finally:
+        remote.close()
+    blind = _load(pair[0], None)
+    try:
+        remote = RemoteEngine.connect(Endpoint(blind.listening_address + "/v1"), api_key=blind._api_key)
+        try:
+            assert remote.supports_images is False
+            with pytest.raises(ImagesUnsupportedError) as err:
+                list(remote.generate(question, GREEDY))
+            assert "cannot read images" in str(err.value) and "\n" not in str(err.value)
+        finally:
+            remote.close()
+    finally:
+        blind.close()
