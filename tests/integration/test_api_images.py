@@ -191,7 +191,19 @@ def test_bounds_on_size_and_count() -> None:
             messages=[{"role": "user", "content": [{"type": "image_url", "image_url": {"url": _url(huge)}}]}],  # type: ignore[list-item,misc]
         )
     assert "the image is 22.0 MB; the limit is 20 MB" in size.value.body["message"]  # type: ignore[index]
-    assert engine.seen == []
+    # a 50 MB photo does not fit the request body at all: refused while it is read, still one line
+    photo = _url(image_bytes((16, 16)) + b"\0" * (50 * 1024 * 1024))
+    with (
+        Served(ServedModel(engine, "seeing", None, None)) as s,
+        pytest.raises(openai.BadRequestError) as body,
+    ):
+        s.openai().chat.completions.create(
+            model="seeing",
+            messages=[{"role": "user", "content": [{"type": "image_url", "image_url": {"url": photo}}]}],  # type: ignore[list-item,misc]
+        )
+    assert body.value.body["code"] == "request_too_large"  # type: ignore[index]
+    assert "an image may be at most 20 MB" in body.value.body["message"]  # type: ignore[index]
+    assert engine.seen == [] and _leftovers() == []
 
 
 def test_a_text_only_model_refuses_images(q4_engine: LlamaCppEngine) -> None:
