@@ -164,32 +164,9 @@ def main() -> int:
         from PySide6.QtCore import QMimeData, QUrl
 
         from tests.image_files import write_image
-        from tests.integration.gemma4_fixtures import tiny_mmproj, tiny_pair
+        from tests.integration.gemma4_fixtures import tiny_vision_family
 
-        target, assistant = tiny_pair(agree=True)
-        window.registry.register(
-            {
-                "name": "gemma-4-tiny-vision",
-                "description": "tiny random-weight Gemma 4 with its assistant and projector (test asset)",
-                "context_length": 2048,
-                "abilities": ["chat", "vision"],
-                "specs": [
-                    {
-                        "format": "gguf",
-                        "size_in_billions": 0.001,
-                        "quantizations": ["F32"],
-                        "model_file_name_template": target.name,
-                        "sources": {
-                            "local": {
-                                "path": str(target),
-                                "draft_path": str(assistant),
-                                "mmproj_path": str(tiny_mmproj()),
-                            }
-                        },
-                    }
-                ],
-            }
-        )
+        window.registry.register(tiny_vision_family("gemma-4-tiny-vision", agree=True))
         family, spec, _q = window.registry.match("gemma-4-tiny-vision", "gguf", None, "F32")
         sampling = window.chat.sampling.__class__(temperature=0.0, max_tokens=40)
         options = SpeculationOptions.build(enabled=True, method="mtp", num_speculative_tokens=3)

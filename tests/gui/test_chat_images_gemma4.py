@@ -13,38 +13,14 @@ from PySide6.QtCore import QMimeData, QUrl
 from app.gui.style import DRAFT_HIGHLIGHT
 from app.gui.views.launch_dialog import LaunchDialog
 from tests.image_files import write_image
-from tests.integration.gemma4_fixtures import tiny_mmproj, tiny_pair
+from tests.integration.gemma4_fixtures import tiny_vision_family
 
 QUESTION = "What is in this picture?"
 
 
 def register(w: Any, agree: bool) -> str:
-    target, assistant = tiny_pair(agree=agree)
     name = f"gemma-4-tiny-vision{'-agree' if agree else ''}"
-    w.registry.register(
-        {
-            "name": name,
-            "description": "tiny random-weight Gemma 4 with its assistant and projector (test asset)",
-            "context_length": 2048,
-            "abilities": ["chat", "vision"],
-            "architectures": ["Gemma4ForConditionalGeneration"],
-            "specs": [
-                {
-                    "format": "gguf",
-                    "size_in_billions": 0.001,
-                    "quantizations": ["F32"],
-                    "model_file_name_template": target.name,
-                    "sources": {
-                        "local": {
-                            "path": str(target),
-                            "draft_path": str(assistant),
-                            "mmproj_path": str(tiny_mmproj()),
-                        }
-                    },
-                }
-            ],
-        }
-    )
+    w.registry.register(tiny_vision_family(name, agree=agree))
     return name
 
 

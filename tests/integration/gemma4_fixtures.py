@@ -113,3 +113,31 @@ def plain_drafter() -> Path:
         b.write_target(partial, seed=7)
         partial.replace(path)
     return path
+
+
+def tiny_vision_family(name: str, agree: bool = False) -> dict[str, Any]:
+    """A user family whose local files are the tiny Gemma 4 target, its assistant and its gemma4v
+    projector (issue 26): what the GUI tests and the screenshots register."""
+    target, assistant = tiny_pair(agree=agree)
+    return {
+        "name": name,
+        "description": "tiny random-weight Gemma 4 with its assistant and projector (test asset)",
+        "context_length": 2048,
+        "abilities": ["chat", "vision"],
+        "architectures": ["Gemma4ForConditionalGeneration"],
+        "specs": [
+            {
+                "format": "gguf",
+                "size_in_billions": 0.001,
+                "quantizations": ["F32"],
+                "model_file_name_template": target.name,
+                "sources": {
+                    "local": {
+                        "path": str(target),
+                        "draft_path": str(assistant),
+                        "mmproj_path": str(tiny_mmproj()),
+                    }
+                },
+            }
+        ],
+    }

@@ -350,3 +350,29 @@ def write_llama_drafter(
         forced=forced,
         extra_tokens=extra_tokens,
     )
+
+
+def finished(events: list[Any]) -> Any:
+    """The one ``Finished`` of a stream, last."""
+    from app.core.engines.base import Finished
+
+    assert isinstance(events[-1], Finished)
+    assert not any(isinstance(e, Finished) for e in events[:-1])
+    return events[-1]
+
+
+def check_accounting(events: list[Any]) -> None:
+    """The invariants every stream keeps, speculative or not (a plain one has no rounds)."""
+    from app.core.engines.base import Round, TextDelta
+
+    fin = finished(events)
+    deltas = [e for e in events if isinstance(e, TextDelta)]
+    rounds = [e for e in events if isinstance(e, Round)]
+    assert sum(d.token_count for d in deltas) == fin.completion_tokens
+    # An end-of-generation token is counted but not part of token_ids.
+    assert len(fin.token_ids or []) in (fin.completion_tokens, fin.completion_tokens - 1)
+    assert sum(d.token_count for d in deltas if d.from_draft) == fin.accepted_total
+    assert not rounds or sum(r.emitted for r in rounds) == fin.completion_tokens
+    assert sum(r.drafted for r in rounds) == fin.drafted_total
+    assert sum(r.accepted for r in rounds) == fin.accepted_total
+    assert [r.index for r in rounds] == list(range(len(rounds))) and fin.rounds == len(rounds)

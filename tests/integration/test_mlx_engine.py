@@ -20,7 +20,6 @@ from app.core.engines.base import (
     DrafterMismatchError,
     EngineUnavailable,
     Event,
-    Finished,
     GenerationError,
     LoadRequest,
     ModelLoadError,
@@ -88,25 +87,8 @@ def _run(engine: object, max_tokens: int, **kw: object) -> list[Event]:
     return list(engine.generate(MESSAGES, Sampling(max_tokens=max_tokens, **kw)))  # type: ignore[attr-defined,arg-type]
 
 
-def _finished(events: list[Event]) -> Finished:
-    assert isinstance(events[-1], Finished)
-    assert not any(isinstance(e, Finished) for e in events[:-1])
-    return events[-1]
-
-
-def _check_accounting(events: list[Event]) -> None:
-    """The invariants every speculative stream must keep."""
-    fin = _finished(events)
-    deltas = [e for e in events if isinstance(e, TextDelta)]
-    rounds = [e for e in events if isinstance(e, Round)]
-    assert sum(d.token_count for d in deltas) == fin.completion_tokens
-    # An end-of-generation token is counted but not part of token_ids.
-    assert len(fin.token_ids or []) in (fin.completion_tokens, fin.completion_tokens - 1)
-    assert sum(d.token_count for d in deltas if d.from_draft) == fin.accepted_total
-    assert sum(r.emitted for r in rounds) == fin.completion_tokens
-    assert sum(r.drafted for r in rounds) == fin.drafted_total
-    assert sum(r.accepted for r in rounds) == fin.accepted_total
-    assert [r.index for r in rounds] == list(range(len(rounds))) and fin.rounds == len(rounds)
+_finished = fx.finished
+_check_accounting = fx.check_accounting
 
 
 def _first_difference(a: list[int], b: list[int]) -> str:

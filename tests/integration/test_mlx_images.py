@@ -136,23 +136,8 @@ def _run(
     return list(engine.generate(messages, Sampling(max_tokens=max_tokens), top_logprobs=top_logprobs))
 
 
-def _finished(events: list[Event]) -> Finished:
-    assert isinstance(events[-1], Finished)
-    assert not any(isinstance(e, Finished) for e in events[:-1])
-    return events[-1]
-
-
-def _check_accounting(events: list[Event]) -> None:
-    fin = _finished(events)
-    deltas = [e for e in events if isinstance(e, TextDelta)]
-    rounds = [e for e in events if isinstance(e, Round)]
-    assert sum(d.token_count for d in deltas) == fin.completion_tokens
-    assert len(fin.token_ids or []) in (fin.completion_tokens, fin.completion_tokens - 1)
-    assert sum(d.token_count for d in deltas if d.from_draft) == fin.accepted_total
-    assert not rounds or sum(r.emitted for r in rounds) == fin.completion_tokens
-    assert sum(r.drafted for r in rounds) == fin.drafted_total
-    assert sum(r.accepted for r in rounds) == fin.accepted_total
-    assert [r.index for r in rounds] == list(range(len(rounds))) and fin.rounds == len(rounds)
+_finished = fx.finished
+_check_accounting = fx.check_accounting
 
 
 def _first_difference(a: list[int], b: list[int]) -> str:
