@@ -36,7 +36,8 @@ from pathlib import Path
 from app.core import paths
 
 #: the largest image file accepted (a phone photo is 3-12 MB)
-MAX_IMAGE_BYTES = 20 * 1024 * 1024
+MAX_IMAGE_MB = 20
+MAX_IMAGE_BYTES = MAX_IMAGE_MB * 1024 * 1024
 #: the most pixels an image may decode to (guards against decompression bombs: a small file that
 #: decodes to gigabytes)
 MAX_IMAGE_PIXELS = 64_000_000
@@ -96,8 +97,15 @@ class CheckedImage:
         return f"{self.sha256}.{self.ext}"
 
 
-def _limit_mb() -> int:
-    return MAX_IMAGE_BYTES // (1024 * 1024)
+def _too_large(source: str, size: float, advice: str) -> ImageError:
+    """The one refusal of an image over :data:`MAX_IMAGE_BYTES` (``size`` in bytes)."""
+    mb = size / 1e6
+    return ImageError(
+        f"{_label(source)}the image is {mb:.1f} MB; the limit is {MAX_IMAGE_MB} MB ({advice})",
+        "too_large",
+        source,
+        mb=mb,
+    )
 
 
 def _label(source: str) -> str:
@@ -115,13 +123,7 @@ def check_image(data: bytes, source: str = "") -> CheckedImage:
     if not data:
         raise ImageError(f"{where}the file is empty", "empty", source)
     if len(data) > MAX_IMAGE_BYTES:
-        raise ImageError(
-            f"{where}the image is {len(data) / 1e6:.1f} MB; the limit is {_limit_mb()} MB "
-            "(save it smaller or as JPEG and attach it again)",
-            "too_large",
-            source,
-            mb=len(data) / 1e6,
-        )
+        raise _too_large(source, len(data), "save it smaller or as JPEG and attach it again")
     head = data[:512].lstrip().lower()
     if head.startswith((b"<svg", b"<?xml", b"<!doctype svg")) or b"<svg" in head:
         raise ImageError(
@@ -194,14 +196,7 @@ def check_image_file(path: str | os.PathLike[str]) -> CheckedImage:
         with p.open("rb") as f:
             data = f.read(MAX_IMAGE_BYTES + 1)
             if len(data) > MAX_IMAGE_BYTES:
-                size = p.stat().st_size
-                raise ImageError(
-                    f"{p.name}: the image is {size / 1e6:.1f} MB; the limit is "
-                    f"{MAX_IMAGE_BYTES // (1024 * 1024)} MB (save it smaller or as JPEG and attach it again)",
-                    "too_large",
-                    p.name,
-                    mb=size / 1e6,
-                )
+                raise _too_large(p.name, p.stat().st_size, "save it smaller or as JPEG and attach it again")
     except OSError as exc:
         raise ImageError(
             f"{p.name}: cannot read the file ({exc.strerror or exc})", "read_failed", p.name
@@ -228,10 +223,7 @@ def decode_data_url(url: str, source: str = "") -> CheckedImage:
     if not sep or ";base64" not in header:
         raise ImageError(f"{where}the data URL is not base64 (expected data:image/...;base64,...)")
     if len(payload) > (MAX_IMAGE_BYTES * 4) // 3 + 8:  # refused before decoding
-        raise ImageError(
-            f"{where}the image is {len(payload) * 3 / 4 / 1e6:.1f} MB; the limit is {_limit_mb()} MB "
-            "(send it smaller or as JPEG)"
-        )
+        raise _too_large(source, len(payload) * 3 / 4, "send it smaller or as JPEG")
     try:
         data = base64.b64decode(payload, validate=True)
     except ValueError:
@@ -297,14 +289,19 @@ def text_only(message: Mapping[str, object]) -> dict[str, object]:
     return out
 
 
-def estimated_tokens(messages: Iterable[Mapping[str, object]]) -> int:
-    """The prompt tokens reckoned for the images of these messages (:data:`TOKENS_PER_IMAGE` each)."""
+def image_count(messages: Iterable[Mapping[str, object]]) -> int:
+    """How many images these messages carry."""
     count = 0
     for m in messages:
         found = m.get("images")
         if isinstance(found, list):
             count += len(found)
-    return TOKENS_PER_IMAGE * count
+    return count
+
+
+def estimated_tokens(messages: Iterable[Mapping[str, object]]) -> int:
+    """The prompt tokens reckoned for the images of these messages (:data:`TOKENS_PER_IMAGE` each)."""
+    return TOKENS_PER_IMAGE * image_count(messages)
 
 
 def _mtime(p: Path) -> float:

@@ -40,17 +40,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path
 from typing import Literal, NamedTuple, Protocol
 
-from app.core.cache import projector_on_disk
 from app.core.catalog.drafters import Candidate
 from app.core.engines import capability
 from app.core.engines.base import Sampling, SamplingError
 from app.core.engines.capability import ENGINES, Support
 from app.core.engines.remote.endpoints import Endpoint, EndpointError, InsecureEndpointError
-from app.core.launch.plan import LaunchChoice, RemoteTarget, Role
-from app.core.registry import AnySpec, Family, GGUFSpec, reads_images
+from app.core.launch.plan import LaunchChoice, RemoteTarget, Role, projector_path
+from app.core.registry import AnySpec, Family, reads_images
 from app.core.speculative import (
     DefaultDepth,
     SpeculationError,
@@ -278,10 +276,7 @@ class RemoteState:
 
 
 def _projector_on_disk(family: Family, spec: AnySpec, quant: str | None) -> bool:
-    local = spec.local_projector if isinstance(spec, GGUFSpec) else None
-    if local:
-        return Path(local).expanduser().is_file()
-    return quant is not None and projector_on_disk(family, spec, quant) is not None
+    return projector_path(family, spec, quant) is not None
 
 
 class LaunchForm:

@@ -129,6 +129,21 @@ def vision_method(method: str, drafter: str | None) -> str:
     return method
 
 
+def projector_path(
+    family: Family, spec: AnySpec, quantization: str | None, lookup: ProjectorLookup | None = None
+) -> Path | None:
+    """The target's vision projector file on this machine: the local source's (when it exists),
+    else the one fetched with this target quantization (``lookup``, default the cache's); None
+    when there is none."""
+    local = spec.local_projector if isinstance(spec, GGUFSpec) else None
+    if local:
+        path = Path(local).expanduser()
+        return path if path.is_file() else None
+    if quantization is None:
+        return None
+    return (lookup or projector_on_disk)(family, spec, quantization)
+
+
 def projector_for(
     family: Family, spec: AnySpec, quantization: str, engine: str, lookup: ProjectorLookup | None = None
 ) -> tuple[str | None, str]:
@@ -138,17 +153,14 @@ def projector_for(
     local = spec.local_projector if isinstance(spec, GGUFSpec) else None
     if engine not in PROJECTOR_ENGINES or not (local or spec.declares_projector()):
         return None, ""
-    if local:  # a file on this machine, not a download
-        path = Path(local).expanduser()
-        if path.is_file():
-            return str(path), ""
-        return None, (
-            f"the image projector {path} of {family.name} {spec.size_label} is not there; "
-            "this launch reads text only (fix sources.local.mmproj_path to send images)"
-        )
-    found = (lookup or projector_on_disk)(family, spec, quantization)
+    found = projector_path(family, spec, quantization, lookup)
     if found is not None:
         return str(found), ""
+    if local:  # a file on this machine, not a download
+        return None, (
+            f"the image projector {Path(local).expanduser()} of {family.name} {spec.size_label} is not "
+            "there; this launch reads text only (fix sources.local.mmproj_path to send images)"
+        )
     fmt, size = spec.format, spec.size_label
     command = f"tandem download {family.name} --format {fmt} --size {size} --quant {quantization}"
     return None, (

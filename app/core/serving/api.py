@@ -511,7 +511,7 @@ class LocalServer:
         too_big = P.ApiError(
             400,
             f"the request body is larger than {limit} bytes (an image may be at most "
-            f"{images.MAX_IMAGE_BYTES // (1024 * 1024)} MB)",
+            f"{images.MAX_IMAGE_MB} MB)",
             param=None,
             code="request_too_large",
         )

@@ -122,8 +122,14 @@ class ImageParts:
         except img.ImageError as exc:
             raise ApiError(400, f"{where}: {exc}", param=where, code="invalid_image") from None
 
-    def of_message(self, names: list[str], where: str) -> list[str]:
-        """One message's image names, at most :data:`~app.core.images.MAX_IMAGES_PER_MESSAGE`."""
+    def of_message(
+        self, names: list[str], where: str, role: str = "user", param: str | None = None
+    ) -> list[str]:
+        """One message's image names: a user message's, at most
+        :data:`~app.core.images.MAX_IMAGES_PER_MESSAGE` (``param`` names the field in errors,
+        ``where`` by default)."""
+        if role != "user":
+            raise ApiError(400, f"{where}: images are only taken in user messages", param=param or where)
         try:
             img.check_count(len(names))
         except img.ImageError as exc:
@@ -191,9 +197,7 @@ def _messages(raw: Any, found: ImageParts) -> list[ChatMessage]:
         text, names = _content_of(m.get("content"), f"{where}.content", found)
         msg: ChatMessage = {"role": "system" if role == "developer" else role, "content": text}
         if names:
-            if role != "user":
-                raise ApiError(400, f"{where}.content: images are only taken in user messages", param=where)
-            msg["images"] = found.of_message(names, f"{where}.content")
+            msg["images"] = found.of_message(names, f"{where}.content", role, param=where)
         if m.get("tool_calls") is not None:
             msg["tool_calls"] = m["tool_calls"]
         if m.get("tool_call_id") is not None:

@@ -117,11 +117,7 @@ def input_messages(raw: Any, instructions: Any, found: ImageParts | None = None)
             text, names = _content(item.get("content"), f"{where}.content", found)
             msg: ChatMessage = {"role": "system" if role == "developer" else role, "content": text}
             if names:
-                if role != "user":
-                    raise ApiError(
-                        400, f"{where}.content: images are only taken in user messages", param="input"
-                    )
-                msg["images"] = found.of_message(names, f"{where}.content")
+                msg["images"] = found.of_message(names, f"{where}.content", role, param="input")
             out.append(msg)
         elif kind == "function_call":
             name, args = item.get("name"), item.get("arguments", "{}")

@@ -38,7 +38,7 @@ from app.core.chat import AnswerBuilder, AnswerStats, ChatStore, Message
 from app.core.chat.context import ContextOverflowError
 from app.core.chat.store import MessageStatus, title_from_message
 from app.core.engines.base import ChatMessage, Engine, GenerationError, ImagesUnsupportedError, Sampling
-from app.core.images import CheckedImage, ImageError, check_image_file
+from app.core.images import CheckedImage, ImageError, check_image_file, image_count
 from app.core.measure.baselines import BaselineStore
 from app.core.measure.plain import plain_sampling, run_plain
 from app.core.registry import Registry
@@ -310,8 +310,7 @@ class ChatController(QObject):
         bubble.set_content("")
         # "off" is honoured only by an engine that runs none: its answers name no speculation
         off = self.speculation_choice == per_request.OFF
-        n_images = sum(len(m.get("images") or ()) for m in history)
-        builder = AnswerBuilder("" if off else info.speculation, images=n_images)
+        builder = AnswerBuilder("" if off else info.speculation, images=image_count(history))
         self._answer = _Answer(cid, row.id, builder, info, bubble, saved_at=time.monotonic())
         self.engine.generate(history, self.sampling)
         self._timer.start()

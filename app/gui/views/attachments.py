@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.images import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, ImageError
+from app.core.images import MAX_IMAGE_MB, MAX_IMAGE_PIXELS, ImageError
 from app.gui import icons
 
 #: the longest side of a thumbnail in a message and in the composer
@@ -67,7 +67,6 @@ def image_error_text(exc: ImageError) -> str:
     """A refused image's one line in the user's language (the core's English one for a reason
     without a translation)."""
 
-    limit_mb = MAX_IMAGE_BYTES // (1024 * 1024)
     f = exc.facts
     mb = f.get("mb")
     mb = mb if isinstance(mb, float) else 0.0
@@ -75,7 +74,7 @@ def image_error_text(exc: ImageError) -> str:
         "empty": lambda: QCoreApplication.translate("Attachments", "the file is empty"),
         "too_large": lambda: QCoreApplication.translate(
             "Attachments", "the image is {mb:.1f} MB; the limit is {limit} MB (save it smaller or as JPEG)"
-        ).format(mb=mb, limit=limit_mb),
+        ).format(mb=mb, limit=MAX_IMAGE_MB),
         "svg": lambda: QCoreApplication.translate(
             "Attachments", "SVG drawings are not supported; export it as PNG or JPEG and attach that"
         ),

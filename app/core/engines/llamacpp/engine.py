@@ -388,7 +388,7 @@ class LlamaCppEngine:
         """
         if not self.plan.speculative:
             return None
-        names = {t: m for m, t in translate.TYPE_BY_METHOD.items()}
+        names = translate.METHOD_BY_TYPE
         return "+".join(names.get(t, t.lower()) for t in self.plan.types)
 
     def generate(
@@ -599,7 +599,7 @@ def _whole(value: object) -> bool:
 def _refuse_without_vision(p: translate.LlamaCppPlan, drafter_arch: str, mmproj: Path) -> None:
     """Refuse, in one line, a speculation method the vision probe saw fail once images are in the
     prompt (:data:`~app.core.engines.capability.LLAMACPP_VISION`); before any process starts."""
-    names = {t: m for m, t in translate.TYPE_BY_METHOD.items()}
+    names = translate.METHOD_BY_TYPE
     methods = [names[t] for t in p.types if t in names]
     if drafter_arch in ("eagle3", "dflash") and "draft" in methods:  # llama.cpp runs it by its kind
         methods = [drafter_arch if m == "draft" else m for m in methods]

@@ -36,6 +36,8 @@ TYPE_BY_METHOD: dict[str, str] = {
     "ngram-mod": "NGRAM_MOD",
     "ngram-cache": "NGRAM_CACHE",
 }
+#: Tandem's method name of each native type (the reverse of :data:`TYPE_BY_METHOD`)
+METHOD_BY_TYPE: dict[str, str] = {t: m for m, t in TYPE_BY_METHOD.items()}
 #: llama.cpp's own CLI spellings (``--spec-type draft-mtp``) are accepted in engine-native config.
 _NATIVE_ALIASES = {
     "draft-simple": "DRAFT_SIMPLE",
