@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.core.cache import listing, make_plan
 from app.core.cache.errors import CacheError
+from app.core.cache.plan import Role
 from app.core.registry import GGUFSpec, HubSource, Registry
 
 
@@ -92,11 +93,13 @@ def verify(
                 if fam.name in reg.builtin_names:
                     rep.checked += 1
                     check_evidence(where, src, rep, stale_days, day)
-                roles: list[tuple[str, str | None]] = [("target", None)]
+                roles: list[tuple[Role, str | None]] = [("target", None)]
                 if spec.declares_drafter(hub):
-                    roles += [("drafter", dq) for dq in (spec.draft_quantizations(hub) or [None])]
+                    dqs: list[str | None] = [*spec.draft_quantizations(hub)] or [None]
+                    roles += [("drafter", dq) for dq in dqs]
                 if spec.declares_projector(hub):  # the vision projector (issue 26)
-                    roles += [("projector", pq) for pq in (spec.mmproj_quantizations(hub) or [None])]
+                    pqs: list[str | None] = [*spec.mmproj_quantizations(hub)] or [None]
+                    roles += [("projector", pq) for pq in pqs]
                 for q in spec.quantizations:
                     for role, dq in roles:
                         if role != "target" and q != spec.quantizations[0]:
@@ -106,7 +109,7 @@ def verify(
                             if role == "projector":
                                 plan = make_plan(fam, spec, "projector", q, hub, mmproj_quantization=dq)
                             else:
-                                plan = make_plan(fam, spec, role, q, hub, dq)  # type: ignore[arg-type]
+                                plan = make_plan(fam, spec, role, q, hub, dq)
                         except ValueError as exc:
                             rep.fail(f"{where} {role} {dq or q}: {exc}")
                             continue
