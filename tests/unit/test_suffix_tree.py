@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -186,32 +187,40 @@ def test_probes_of_a_failing_match_length_back_off_and_an_accepted_one_resets_th
 
 
 def test_counts_follow_additions_and_removals() -> None:
-    """After answers are learned and evicted, the counts (1-, 2-grams) and occurrences (3-, 4-grams)
-    are those of the answers that remain, and the children's pending events stay bounded however
-    many answers came and went."""
+    """After answers are learned and evicted, every n-gram's count and, where it is a node of its
+    own, its children's counts are those of the answers that remain, and the children's pending
+    events stay bounded however many answers came and went."""
     import random
 
     rng = random.Random(7)
-    cache = SuffixCache(max_cached_tokens=120, prompt_tail=0)
+    cache = SuffixCache(max_cached_tokens=2000, prompt_tail=0)
     kept: list[list[int]] = []
     for _ in range(300):
-        answer = [rng.randint(1, 12) for _ in range(rng.randint(5, 30))]
+        answer = [rng.randint(1, 4) for _ in range(rng.randint(5, 60))]
         cache.learn([], answer)
         kept.append(answer)
-        while sum(map(len, kept)) > 120 and len(kept) > 1:
+        while sum(map(len, kept)) > 2000 and len(kept) > 1:
             kept.pop(0)
         cache.start_request("q", [])
-        cache.speculate("q", [rng.randint(1, 12) for _ in range(6)], 4)  # replays the tie orders
+        cache.speculate("q", [rng.randint(1, 4) for _ in range(6)], 4)  # replays the tie orders
         cache.stop_request("q")
 
+    counted = Counter(tuple(s[i : i + n]) for s in kept for n in range(1, 8) for i in range(len(s) - n + 1))
+
     def occurrences(gram: tuple[int, ...]) -> int:
-        n = len(gram)
-        return sum(1 for s in kept for i in range(len(s) - n + 1) if tuple(s[i : i + n]) == gram)
+        return counted[gram]
 
     corpus = cache._global
     assert sorted(map(tuple, corpus.seqs.values())) == sorted(map(tuple, kept))
-    for key, n in corpus._count.items():
-        assert n == occurrences(key if isinstance(key, tuple) else (key,))
-    for gram in {tuple(s[i : i + n]) for s in kept for n in (3, 4) for i in range(len(s) - n + 1)}:
-        assert len(corpus.hits(gram)) == occurrences(gram)
-    assert max(len(ev) for ev in corpus._events.values()) < sx._FOLD_EVENTS
+    grams = [gram for gram in counted if len(gram) < 7]
+    nodes = 0
+    for gram in grams:
+        assert corpus.count(gram) == occurrences(gram), gram
+        found = corpus._find(list(gram))
+        if isinstance(found, sx._Node):
+            nodes += 1
+            kids = {t: occurrences((*gram, t)) for t in range(1, 5)}
+            assert found.kids == {t: n for t, n in kids.items() if n}, gram
+            assert len(found.events) < sx._FOLD_EVENTS
+    assert nodes > 50  # frequent n-grams became nodes, rare ones stayed lists
+    assert corpus.count((99,)) == 0 and corpus.count((1, 99, 1)) == 0

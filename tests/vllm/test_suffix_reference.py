@@ -4,12 +4,10 @@ The same workloads (``workloads.py``) run through arctic-inference, in the inter
 ``arctic_python`` fixture (``arctic_driver.py`` as a script), and through
 :class:`app.core.speculative.suffix.SuffixCache` in this process, step by step:
 
-* with arctic's semantics (``prompt_tail=0``: no openings corpus; ``max_hits=None``: every
-  occurrence counted) the drafts are arctic's, position by position (all of them, but for a few
-  ties between concurrent requests, see the module docstring of suffix.py);
+* with arctic's semantics (``prompt_tail=0``: no openings corpus) the drafts are arctic's,
+  position by position, on every workload (the 200k-token corpus and concurrent requests too);
 * with the app's settings the mean accepted tokens per proposal is at least arctic's on every
-  workload, except the 200k-token corpus: there the app counts the newest ``MAX_HITS``
-  occurrences of an n-gram (for speed) and stays within 1% of arctic, below or above;
+  workload;
 * an operation that fails in one fails in the other (unknown or repeated request ids).
 """
 
@@ -66,7 +64,7 @@ def _shape(results: list[dict[str, Any]]) -> list[str]:
 @pytest.mark.parametrize("name", workloads.NAMES)
 def test_drafts_match_arctic(name: str, cases: dict[str, dict[str, Any]], arctic: dict[str, Any]) -> None:
     workload, ref = cases[name], arctic[name]
-    ours = _ours(workload, prompt_tail=0, max_hits=None)
+    ours = _ours(workload, prompt_tail=0)
     assert _shape(ours) == _shape(ref)
     summary = workloads.summary(ours, ref)
     if any("draft" in r for r in ref):
@@ -83,17 +81,7 @@ def test_acceptance_at_least_arctics(
     ours = _ours(workload)
     assert _shape(ours) == _shape(ref)
     mine, theirs = workloads.summary(ours, ref)["acceptance"]
-    floor = 0.99 * theirs if name.startswith("corpus_") else theirs  # sampled counts, see above
-    assert mine >= floor, f"{name}: {mine:.4f} accepted tokens per proposal, arctic {theirs:.4f}"
-
-
-@pytest.mark.parametrize("name", ["corpus_200k/one", "corpus_200k/accepted"])
-def test_sampled_counts_keep_most_drafts(
-    name: str, cases: dict[str, dict[str, Any]], arctic: dict[str, Any]
-) -> None:
-    """The app's cap on occurrences counted (the newest ``MAX_HITS``) changes a minority of drafts."""
-    summary = workloads.summary(_ours(cases[name], prompt_tail=0), arctic[name])
-    assert summary["identical"] >= 0.7, summary
+    assert mine >= theirs, f"{name}: {mine:.4f} accepted tokens per proposal, arctic {theirs:.4f}"
 
 
 def test_the_driver_needs_nothing_from_the_app() -> None:

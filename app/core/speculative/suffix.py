@@ -17,11 +17,13 @@ trees behind vLLM's and vllm-metal's suffix decoding, arXiv 2411.04975):
 * :meth:`SuffixCache.stop_request` releases the request; its answer stays in the global corpus.
 
 The drafts are arctic-inference 0.3.0's, checked step by step by ``tests/vllm`` (marker
-``vllm``) against the real library: counts include occurrences with nothing after them yet (the
-context's own end), probabilities and scores are computed in single precision, and equal counts
-are ordered as arctic's sibling lists order them (:func:`_replay`). The suffix tree is realised
-as counts of 1- and 2-grams and an index of 3- and 4-gram occurrences, extended backwards to the
-full match length, which yields the same node counts as a depth-limited suffix tree.
+``vllm``) against the real library on every workload there (a 200k-token corpus and concurrent
+requests included): counts include occurrences with nothing after them yet (the context's own
+end), probabilities and scores are computed in single precision, and equal counts are ordered as
+arctic's sibling lists order them (:func:`_replay`, the tokens in the order they were appended).
+The tree is kept read backwards (:class:`_Corpus`): a rare n-gram is the list of its occurrences,
+a frequent one a node with its counts, so a proposal costs about the same on a large corpus as on
+a small one.
 
 Differences, each kept on purpose and covered by ``tests/vllm/test_suffix_reference.py``:
 
@@ -29,16 +31,11 @@ Differences, each kept on purpose and covered by ``tests/vllm/test_suffix_refere
   ``max_tree_depth`` tokens are also kept after the prompt's tail, in a corpus of their own, and
   a draft from it is taken only when its match reaches back into the prompt and it scores above
   both trees. A repeated question is then drafted from its answer's first token, where arctic
-  needs the answer's first tokens to match (regenerating an answer: 8.03 accepted tokens per
+  needs the answer's first tokens to match (regenerating an answer: 7.99 accepted tokens per
   proposal vs 7.81); it lowered no workload's acceptance. ``prompt_tail=0``: none.
-* **Sampled counts** (``max_hits``, default :data:`MAX_HITS`): an n-gram with more occurrences
-  than that is counted from its newest ones: on a 200k-token corpus a proposal takes about
-  100 µs (p95 about 250 µs, where counting all took up to 11 ms), 74-91% of the drafts are
-  arctic's and acceptance stays within 1% of it (3.08 vs 3.10, 2.13 vs 2.13 tokens).
-  ``max_hits=None`` counts every occurrence: arctic's drafts there too, slower.
-* Ties between children of nodes deeper than two tokens are ordered by when the occurrences'
-  n-grams were appended, arctic by when their next token was; the two differ only between
-  concurrent requests (99.7% identical drafts on interleaved requests).
+* Children with equal counts of an n-gram that lost occurrences (an answer evicted) while it was
+  still a list of occurrences may be ordered otherwise than arctic orders them: a list keeps the
+  occurrences that remain, not the order in which the others went.
 * ``stop_request(learn=False)`` drops the answer from the global corpus (arctic keeps it); the
   global corpus is bounded in tokens (``max_cached_tokens``, oldest first) where arctic counts
   requests; an unknown request raises ``KeyError`` where arctic raises ``ValueError``.
@@ -73,8 +70,6 @@ log = logging.getLogger(__name__)
 
 #: Longest match the tree looks for (arctic-inference's ``max_tree_depth`` default).
 MAX_TREE_DEPTH = 64
-#: Occurrences of one 3- or 4-gram counted per lookup (the most recent ones); arctic counts all.
-MAX_HITS = 128
 #: Prompt tokens kept in front of each learned answer's opening (a match is shorter than the
 #: tree is deep, so more would never be matched).
 PROMPT_TAIL = MAX_TREE_DEPTH - 1
@@ -174,9 +169,28 @@ def _replay(order: list[int], counts: dict[int, int], events: Iterable[int]) -> 
             order.insert(j - 1, t)
 
 
-def _room(hit: tuple[list[int], int]) -> int:
+class _Seq(list[int]):
+    """A corpus sequence: its tokens, and when each was appended (``stamps``, the corpus clock)."""
+
+    __slots__ = ("stamps",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stamps: list[int] = []
+
+
+_Hit = tuple[_Seq, int]  # (sequence, position of an n-gram's last token)
+
+
+def _room(hit: _Hit) -> int:
     """Tokens after an occurrence."""
     return len(hit[0]) - hit[1] - 1
+
+
+def _after(hits: Iterable[_Hit]) -> list[int]:
+    """The tokens after the occurrences ``hits``, in the order they were appended (the events
+    that ordered the children of their node in arctic's tree)."""
+    return [tok for _stamp, tok in sorted((s.stamps[p + 1], s[p + 1]) for s, p in hits if p + 1 < len(s))]
 
 
 def _head_of(events: list[int]) -> int:
@@ -185,118 +199,212 @@ def _head_of(events: list[int]) -> int:
     return order[0]
 
 
-_Hit = tuple[list[int], int]  # (sequence, position of an n-gram's last token)
+#: Occurrences of an n-gram kept as a list before it becomes a :class:`_Node` with its own counts.
+HEAVY = 24
+#: Events of a node kept before they are folded into its order.
+_FOLD_EVENTS = 256
+#: Margin of the early stop of a path (single-precision sums may round a little above the bound).
+_SLACK = 1e-3
+
+
+class _Node:
+    """A frequent n-gram: a node of the suffix tree that reached :data:`HEAVY` occurrences.
+
+    ``count``: its occurrences; ``kids``: token -> occurrences followed by it, with the events not
+    yet replayed into ``order`` (its children in arctic's order, :func:`_replay`) and the most
+    frequent child cached in ``best``; ``back``: the token before it -> the longer n-gram (a node,
+    or the list of its occurrences while it has fewer); ``fwd``: token -> the node of the n-gram
+    followed by that token (found once, dropped with the child).
+    """
+
+    __slots__ = ("back", "best", "count", "events", "fwd", "kids", "order")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.kids: dict[int, int] = {}
+        self.events: list[int] = []
+        self.order: tuple[list[int], dict[int, int]] = ([], {})
+        self.best: tuple[int, int, bool] | None = None
+        self.back: dict[int, _Node | list[_Hit]] = {}
+        self.fwd: dict[int, _Node] = {}
+
+    def bump(self, tok: int) -> None:
+        kids = self.kids
+        c = kids.get(tok, 0) + 1
+        kids[tok] = c
+        events = self.events
+        events.append(tok)
+        if len(events) >= _FOLD_EVENTS:
+            self.fold()
+        best = self.best
+        if best is not None:
+            if tok == best[0] or c > best[1]:
+                self.best = (tok, c, False)
+            elif c == best[1]:
+                self.best = (best[0], c, True)
+
+    def unbump(self, tok: int) -> None:
+        kids = self.kids
+        c = kids[tok]
+        if c > 1:
+            kids[tok] = c - 1
+        else:
+            del kids[tok]
+            self.fwd.pop(tok, None)
+        self.events.append(~tok)
+        if len(self.events) >= _FOLD_EVENTS:
+            self.fold()
+        self.best = None
+
+    def fold(self) -> list[int]:
+        """The children in arctic's order (the pending events replayed)."""
+        order, counts = self.order
+        _replay(order, counts, self.events)
+        self.events.clear()
+        return order
+
+    def head(self) -> tuple[int, int]:
+        """(the first child in arctic's order, its count); count 0: no child."""
+        best = self.best
+        if best is None:
+            best = self.best = _most(self.kids)
+        if best[2]:
+            return self.fold()[0], best[1]
+        return best[0], best[1]
 
 
 class _Corpus:
-    """Token sequences with the statistics of a depth-limited suffix tree over them.
+    """Token sequences with the statistics of a depth-limited suffix tree over them (arctic's
+    counts, exactly, whatever the corpus size).
 
-    A node of the tree at depth d is a d-gram; its count is how often the d-gram occurs, its
-    children's counts how often each token follows it. The counts of 1- and 2-grams are kept
-    (every lookup needs them and they have many occurrences); deeper nodes are counted from the
-    occurrences of their last 3 or 4 tokens, checked backwards to the full depth.
+    The tree is kept read backwards from an n-gram's last token: the root's ``back`` maps a token
+    to its 1-gram, a node's ``back`` maps the token before its n-gram to the longer one. An n-gram
+    is the list of its occurrences until it has :data:`HEAVY` of them; then it becomes a
+    :class:`_Node` whose counts follow every token appended or removed, and its occurrences go a
+    level down. The context's matches of every length are one walk down from the root; a draft
+    follows the most frequent child through the nodes' counts, then through the occurrences.
     """
 
-    def __init__(self, max_hits: int | None = MAX_HITS) -> None:
-        self.max_hits = max_hits
-        self.seqs: dict[int, list[int]] = {}
-        self._count: dict[int | tuple[int, int], int] = {}
-        #: 1- and 2-gram -> next token -> occurrences, in the order the next tokens were first seen
-        self._next: dict[int | tuple[int, int], dict[int, int]] = {}
-        #: 1- and 2-gram -> its children's events not replayed yet, in order (see :func:`_replay`)
-        self._events: dict[int | tuple[int, int], list[int]] = {}
-        #: 1- and 2-gram -> (children in arctic's order, their counts) after the events replayed
-        self._orders: dict[int | tuple[int, int], tuple[list[int], dict[int, int]]] = {}
-        #: 3- and 4-grams -> (sequence, position of the last token), oldest first
-        self._hits: dict[tuple[int, ...], list[_Hit]] = {}
-        self._dead: set[int] = set()  # ids of removed sequences (their index entries are stale)
-        self._stale = 0  # index entries of removed sequences
-        self._live = 0
+    def __init__(self, max_depth: int = MAX_TREE_DEPTH) -> None:
+        self.max_depth = max_depth
+        self.seqs: dict[int, _Seq] = {}
+        self._root = _Node()
+        self._clock = 0
 
     def add(self, sid: int, tokens: Sequence[int]) -> None:
-        self.seqs[sid] = []
+        self.seqs[sid] = _Seq()
         self.extend(sid, tokens)
 
     def extend(self, sid: int, tokens: Sequence[int]) -> None:
         seq = self.seqs[sid]
-        count, nxt, events, hits = self._count, self._next, self._events, self._hits
-        added = 0
+        stamps = seq.stamps
+        root, limit = self._root, self.max_depth
         for raw in tokens:
             t = int(raw)
             p = len(seq)
             seq.append(t)
-            count[t] = count.get(t, 0) + 1
-            if p < 1:
-                continue
-            a = seq[p - 1]
-            _bump(nxt, events, a, t)
-            pair = (a, t)
-            count[pair] = count.get(pair, 0) + 1
-            if p < 2:
-                continue
-            b = seq[p - 2]
-            _bump(nxt, events, (b, a), t)
-            hit = (seq, p)
-            hits.setdefault((b, a, t), []).append(hit)
-            added += 1
-            if p >= 3:
-                hits.setdefault((seq[p - 3], b, a, t), []).append(hit)
-                added += 1
-        self._live += added
+            stamps.append(self._clock)
+            self._clock += 1
+            # the frequent n-grams ending just before t gain a child occurrence: t
+            x, d = root, 0
+            while d < p and d < limit:
+                y = x.back.get(seq[p - 1 - d])
+                if not isinstance(y, _Node):
+                    break
+                y.bump(t)
+                x, d = y, d + 1
+            # every n-gram ending with t gains an occurrence
+            x, d = root, 0
+            while True:
+                if d:
+                    x.count += 1
+                if d > p or d >= limit:
+                    break  # it starts the sequence, or the tree is no deeper
+                key = seq[p - d]
+                y = x.back.get(key)
+                if y is None:
+                    x.back[key] = [(seq, p)]
+                    break
+                if isinstance(y, _Node):
+                    x, d = y, d + 1
+                    continue
+                y.append((seq, p))
+                if len(y) >= HEAVY:
+                    x.back[key] = self._promote(y, d + 1)
+                break
+
+    def _promote(self, hits: list[_Hit], depth: int) -> _Node:
+        """The node of an n-gram of ``depth`` tokens whose occurrences are ``hits``."""
+        node = _Node()
+        node.count = len(hits)
+        for tok in _after(hits):
+            node.bump(tok)
+        if depth < self.max_depth:
+            lists: dict[int, list[_Hit]] = {}
+            for hit in hits:
+                seq, p = hit
+                if p >= depth:
+                    lists.setdefault(seq[p - depth], []).append(hit)
+            back = node.back
+            for key, lst in lists.items():
+                back[key] = self._promote(lst, depth + 1) if len(lst) >= HEAVY else lst
+        return node
 
     def remove(self, sid: int) -> None:
         seq = self.seqs.pop(sid, None)
         if seq is None:
             return
-        count, nxt, events, orders = self._count, self._next, self._events, self._orders
+        root, limit = self._root, self.max_depth
         for p, t in enumerate(seq):
-            _drop(count, t)
-            if p >= 1:
-                a = seq[p - 1]
-                _unbump(nxt, events, orders, a, t)
-                _drop(count, (a, t))
-                if p >= 2:
-                    _unbump(nxt, events, orders, (seq[p - 2], a), t)
-        gone = max(0, len(seq) - 2) + max(0, len(seq) - 3)
-        if gone:
-            self._dead.add(id(seq))
-        self._stale += gone
-        self._live -= gone
-        if self._stale > max(self._live, 4096):
-            self._compact()
-
-    def _compact(self) -> None:
-        dead = self._dead
-        kept: dict[tuple[int, ...], list[_Hit]] = {}
-        for key, lst in self._hits.items():
-            live = [h for h in lst if id(h[0]) not in dead]
-            if live:
-                kept[key] = live
-        self._hits = kept
-        self._dead = set()
-        self._stale = 0
-
-    def hits(self, gram: tuple[int, ...]) -> list[_Hit]:
-        """Occurrences of a 3- or 4-gram (the newest ``max_hits``), oldest first."""
-        lst = self._hits.get(gram)
-        if not lst:
-            return []
-        dead = self._dead
-        if not dead:
-            return lst if self.max_hits is None else lst[-self.max_hits :]
-        out: list[_Hit] = []
-        for hit in reversed(lst):
-            if id(hit[0]) not in dead:
-                out.append(hit)
-                if self.max_hits is not None and len(out) >= self.max_hits:
+            x, d = root, 0
+            while d < p and d < limit:
+                y = x.back.get(seq[p - 1 - d])
+                if not isinstance(y, _Node):
                     break
-        out.reverse()
-        return out
+                y.unbump(t)
+                x, d = y, d + 1
+            x, d = root, 0
+            while True:
+                if d:
+                    x.count -= 1
+                if d > p or d >= limit:
+                    break
+                key = seq[p - d]
+                y = x.back[key]
+                if isinstance(y, _Node):
+                    if y.count == 1:  # its last occurrence: the n-gram is gone
+                        del x.back[key]
+                        break
+                    x, d = y, d + 1
+                    continue
+                for i, (s, q) in enumerate(y):
+                    if q == p and s is seq:
+                        del y[i]
+                        break
+                if not y:
+                    del x.back[key]
+                break
 
-    def _head(self, key: _Key, kids: dict[int, int]) -> int:
-        """The first child of a 1- or 2-gram in arctic's order (its events replayed once)."""
-        order, _counts = _fold(self._events, self._orders, key)
-        return order[0]
+    def count(self, gram: Sequence[int]) -> int:
+        """Occurrences of ``gram`` (for tests)."""
+        found = self._find(list(gram))
+        return found.count if isinstance(found, _Node) else len(found)
+
+    def _find(self, label: list[int]) -> _Node | list[_Hit]:
+        """The node of the n-gram ``label``, or the list of its occurrences (empty: none)."""
+        x, d, size = self._root, 0, len(label)
+        while d < size:
+            y = x.back.get(label[size - 1 - d])
+            if y is None:
+                return []
+            d += 1
+            if not isinstance(y, _Node):
+                for m in range(d, size):
+                    c = label[size - 1 - m]
+                    y = [h for h in y if h[1] >= m and h[0][h[1] - m] == c]
+                return y
+            x = y
+        return x
 
     def speculate(
         self,
@@ -315,60 +423,63 @@ class _Corpus:
         longest = n - 1
         if longest <= min_match or not self.seqs:
             return Draft()
-        # levels[k - 4]: the occurrences of the context's last k tokens (k >= 4), oldest first
+        # the frequent n-grams ending the context (nodes[k - 1]: its last k tokens), then the
+        # occurrences of each longer one (levels[j]: its last len(nodes) + 1 + j tokens)
+        nodes: list[_Node] = []
         levels: list[list[_Hit]] = []
-        if longest >= 4:
-            level = self.hits((ctx[-4], ctx[-3], ctx[-2], ctx[-1]))
-            m = 4
+        x = self._root
+        while len(nodes) < longest:
+            y = x.back.get(ctx[n - 1 - len(nodes)])
+            if y is None:
+                break
+            if isinstance(y, _Node):
+                nodes.append(y)
+                x = y
+                continue
+            level, m = y, len(nodes) + 1
             while level:
                 levels.append(level)
                 if m >= longest:
                     break
-                if m == 8:  # a repeat matches the whole context: check that at once
+                if len(levels) == 4:  # a repeat matches the whole context: check that at once
                     tail = ctx[n - longest :]
-                    if all(p + 1 >= longest and seq[p + 1 - longest : p + 1] == tail for seq, p in level):
+                    if all(p + 1 >= longest and s[p + 1 - longest : p + 1] == tail for s, p in level):
                         levels += [level] * (longest - m)
                         break
                 c = ctx[n - 1 - m]
                 level = [h for h in level if h[1] >= m and h[0][h[1] - m] == c]
                 m += 1
-        tri: list[_Hit] | None = None
-        if levels:
-            top = len(levels) + 3
-        elif longest >= 3 and (tri := self.hits((ctx[-3], ctx[-2], ctx[-1]))):
-            top = 3
-        elif longest >= 2 and self._count.get((ctx[-2], ctx[-1])):
-            top = 2
-        elif self._count.get(ctx[-1]):
-            top = 1
-        else:
+            break
+        heavy = len(nodes)
+        top = heavy + len(levels)
+        if top <= min_match or not top:
             return Draft()
-        if top <= min_match:
-            return Draft()
-        # Match lengths whose nodes have the same occurrences follow the same path (only their
-        # bounds differ): one group per run of lengths with the same occurrences.
+        # Match lengths with the same occurrences follow the same path (only their bounds
+        # differ): one group per run of lengths with as many occurrences.
         groups: list[tuple[int, int]] = []  # (longest, shortest) match length
         hi = top
-        for k in range(top, 4, -1):
-            if len(levels[k - 5]) != len(levels[k - 4]):
+        for k in range(top, heavy + 1, -1):
+            if len(levels[k - heavy - 2]) != len(levels[k - heavy - 1]):
                 groups.append((hi, k))
                 hi = k - 1
         if levels:
-            groups.append((hi, 4))
-        groups += [(length, length) for length in (3, 2, 1) if length <= top]
+            groups.append((hi, heavy + 1))
+        groups += [(k, k) for k in range(heavy, 0, -1)]
         best = Draft(match_len=top)
         bounds = _limits(max_tokens, factor, offset, max_depth)
         for hi, lo in groups:
-            limits = bounds[hi : lo - 1 : -1] if lo > 1 else bounds[hi:0:-1]
+            if hi <= min_match:
+                break
+            lo = max(lo, min_match + 1)
+            limits = bounds[hi : lo - 1 : -1]
             most = max(limits)
             if most <= best.score:
                 continue  # even a draft of certain tokens would not score more
-            cur: list[_Hit] | None = None
-            if hi >= 4:
-                cur = levels[hi - 4]
-            elif hi == 3:
-                cur = tri if tri is not None else self.hits((ctx[-3], ctx[-2], ctx[-1]))
-            tokens, probs, sums = self._follow(ctx[n - hi :], cur, most, min_prob)
+            if hi > heavy:
+                start: tuple[_Node | None, list[_Hit] | None] = (None, levels[hi - heavy - 1])
+            else:
+                start = (nodes[hi - 1], None)
+            tokens, probs, sums = self._follow(ctx[n - hi :], *start, most, min_prob, best.score)
             for length, limit in zip(range(hi, lo - 1, -1), limits, strict=True):
                 k = min(limit, len(tokens))
                 if sums[k] > best.score:
@@ -376,173 +487,125 @@ class _Corpus:
         return best
 
     def _follow(
-        self, label: list[int], cur: list[_Hit] | None, limit: int, min_prob: float
+        self,
+        label: list[int],
+        node: _Node | None,
+        cur: list[_Hit] | None,
+        limit: int,
+        min_prob: float,
+        beat: float,
     ) -> tuple[list[int], list[float], list[float]]:
-        """Follow the most frequent child from the node ``label`` (its occurrences ``cur``, or
-        None for a 1- or 2-gram, whose counts are kept): (tokens, probabilities, running scores
-        from 0)."""
-        depth = len(label)
+        """Follow the most frequent child from the n-gram ``label`` (its ``node``, or its
+        occurrences ``cur``): (tokens, probabilities, running scores from 0). It stops early
+        where no longer draft could score above ``beat``: even if every further token were as
+        likely as the last one."""
         tokens: list[int] = []
         probs: list[float] = []
         sums = [0.0]
         prob = 1.0
-        while len(tokens) < limit:
-            if cur is None:
-                key: int | tuple[int, int] = label[-1] if depth == 1 else (label[-2], label[-1])
-                kids = self._next.get(key)
-                if not kids:
+        while node is not None and len(tokens) < limit:
+            tok, n = node.head()
+            if not n:
+                return tokens, probs, sums
+            total = node.count
+            if n != total:
+                prob = _f32(prob * _f32(n / total))
+                if prob < min_prob:
+                    return tokens, probs, sums
+            tokens.append(tok)
+            probs.append(prob)
+            score = _f32(sums[-1] + prob)
+            sums.append(score)
+            if score + prob * (limit - len(tokens)) + _SLACK <= beat:
+                return tokens, probs, sums
+            label.append(tok)
+            nxt = node.fwd.get(tok)
+            if nxt is None:
+                found = self._find(label)
+                if isinstance(found, _Node):
+                    node.fwd[tok] = nxt = found
+                else:
+                    node, cur = None, found
                     break
-                total = self._count[key]
-            else:
-                # Along a stretch where no occurrence goes on with another token than the others
-                # (some may end: the count drops), the path is known without a pass per token.
-                want = limit - len(tokens)
-                seq0, p0 = max(cur, key=_room) if _room(cur[0]) < want else cur[0]
-                ref = seq0[p0 + 1 : p0 + 1 + want]
-                safe = len(ref)
-                head = ref
-                agree: list[int] = []
-                for seq, p in cur:
-                    seg = seq[p + 1 : p + 1 + safe]
-                    if seg == head:
-                        k = safe
-                    else:
-                        k = 0
-                        size = len(seg)
-                        while k < size and seg[k] == head[k]:
-                            k += 1
-                        if k < size:  # another token after ref[:k]: a real branch there
-                            safe = k
-                            head = ref[:k]
-                            if not safe:
-                                break
-                    agree.append(k)
-                alive = [0] * (safe + 2)  # alive[k]: occurrences that go on with ref[:k]
-                if safe:
-                    for k in agree:
-                        alive[min(k, safe)] += 1
-                    for k in range(safe, -1, -1):
-                        alive[k] += alive[k + 1]
-                taken = 0
-                stop = False
-                while taken < safe:
-                    total, n = alive[taken], alive[taken + 1]
-                    if n == 0:
-                        stop = True  # every occurrence ends here
-                        break
-                    if n != total:
-                        prob = _f32(prob * _f32(n / total))
-                        if prob < min_prob:
-                            stop = True
+            node = nxt
+        while cur and len(tokens) < limit:
+            # Along a stretch where no occurrence goes on with another token than the others
+            # (some may end: the count drops), the path is known without a pass per token.
+            want = limit - len(tokens)
+            seq0, p0 = max(cur, key=_room) if _room(cur[0]) < want else cur[0]
+            ref = seq0[p0 + 1 : p0 + 1 + want]
+            safe = len(ref)
+            head = ref
+            agree: list[int] = []
+            for seq, p in cur:
+                seg = seq[p + 1 : p + 1 + safe]
+                if seg == head:
+                    k = safe
+                else:
+                    k = 0
+                    size = len(seg)
+                    while k < size and seg[k] == head[k]:
+                        k += 1
+                    if k < size:  # another token after ref[:k]: a real branch there
+                        safe = k
+                        head = ref[:k]
+                        if not safe:
                             break
-                    tokens.append(ref[taken])
-                    probs.append(prob)
-                    sums.append(_f32(sums[-1] + prob))
-                    taken += 1
-                if stop or len(tokens) >= limit:
-                    break
-                if taken:
-                    cur = [(seq, p + taken) for (seq, p), k in zip(cur, agree, strict=True) if k >= taken]
-                    depth += taken
-                    continue
-                after: dict[int, list[_Hit]] = {}  # next token -> the occurrences it follows
-                for seq, p in cur:
-                    q = p + 1
-                    try:
-                        t = seq[q]
-                    except IndexError:
-                        continue  # the sequence ends here
-                    group = after.get(t)
+                agree.append(k)
+            alive = [0] * (safe + 2)  # alive[k]: occurrences that go on with ref[:k]
+            if safe:
+                for k in agree:
+                    alive[min(k, safe)] += 1
+                for k in range(safe, -1, -1):
+                    alive[k] += alive[k + 1]
+            taken = 0
+            while taken < safe:
+                total, n = alive[taken], alive[taken + 1]
+                if n == 0:
+                    return tokens, probs, sums  # every occurrence ends here
+                if n != total:
+                    prob = _f32(prob * _f32(n / total))
+                    if prob < min_prob:
+                        return tokens, probs, sums
+                tokens.append(ref[taken])
+                probs.append(prob)
+                score = _f32(sums[-1] + prob)
+                sums.append(score)
+                if score + prob * (limit - len(tokens)) + _SLACK <= beat:
+                    return tokens, probs, sums
+                taken += 1
+            if len(tokens) >= limit:
+                break
+            if taken:
+                cur = [(seq, p + taken) for (seq, p), k in zip(cur, agree, strict=True) if k >= taken]
+                continue
+            after: dict[int, list[_Hit]] = {}  # next token -> the occurrences it follows
+            for seq, p in cur:
+                q = p + 1
+                if q < len(seq):
+                    group = after.get(seq[q])
                     if group is None:
-                        after[t] = [(seq, q)]
+                        after[seq[q]] = [(seq, q)]
                     else:
                         group.append((seq, q))
-                if not after:
-                    break
-                total = len(cur)
-                kids = {t: len(group) for t, group in after.items()}
-            tok, n, tied = _most(kids)
+            if not after:
+                break
+            total = len(cur)
+            tok, n, tied = _most({t: len(group) for t, group in after.items()})
             if tied:
-                tok = (
-                    self._head(key, kids)
-                    if cur is None
-                    else _head_of([seq[p + 1] for seq, p in cur if p + 1 < len(seq)])
-                )
+                tok = _head_of(_after(cur))
             if n != total:
                 prob = _f32(prob * _f32(n / total))
                 if prob < min_prob:
                     break
             tokens.append(tok)
             probs.append(prob)
-            sums.append(_f32(sums[-1] + prob))
-            depth += 1
-            if cur is not None:
-                cur = after[tok]
-            else:
-                label = [*label[-2:], tok]
-                if depth == 3:
-                    cur = self.hits((label[0], label[1], label[2]))
+            score = _f32(sums[-1] + prob)
+            sums.append(score)
+            if score + prob * (limit - len(tokens)) + _SLACK <= beat:
+                break
+            cur = after[tok]
         return tokens, probs, sums
-
-
-_Key = int | tuple[int, int]
-
-
-def _bump(nxt: dict[_Key, dict[int, int]], events: dict[_Key, list[int]], key: _Key, tok: int) -> None:
-    kids = nxt.get(key)
-    if kids is None:
-        nxt[key] = {tok: 1}
-        events[key] = [tok]
-    else:
-        kids[tok] = kids.get(tok, 0) + 1
-        events[key].append(tok)
-
-
-#: Events of a node kept before they are folded into its order (removals would grow them forever).
-_FOLD_EVENTS = 256
-
-
-def _fold(
-    events: dict[_Key, list[int]], orders: dict[_Key, tuple[list[int], dict[int, int]]], key: _Key
-) -> tuple[list[int], dict[int, int]]:
-    """Replay the node's pending events into its order."""
-    state = orders.get(key)
-    if state is None:
-        state = ([], {})
-        orders[key] = state
-    pending = events[key]
-    _replay(state[0], state[1], pending)
-    pending.clear()
-    return state
-
-
-def _unbump(
-    nxt: dict[_Key, dict[int, int]],
-    events: dict[_Key, list[int]],
-    orders: dict[_Key, tuple[list[int], dict[int, int]]],
-    key: _Key,
-    tok: int,
-) -> None:
-    kids = nxt[key]
-    if kids[tok] > 1:
-        kids[tok] -= 1
-    else:
-        del kids[tok]
-        if not kids:  # the node has no children left: its order starts afresh
-            del nxt[key], events[key]
-            orders.pop(key, None)
-            return
-    pending = events[key]
-    pending.append(~tok)
-    if len(pending) >= _FOLD_EVENTS:
-        _fold(events, orders, key)
-
-
-def _drop(count: dict[int | tuple[int, int], int], key: int | tuple[int, int]) -> None:
-    if count[key] > 1:
-        count[key] -= 1
-    else:
-        del count[key]
 
 
 class SuffixCache:
@@ -558,7 +621,6 @@ class SuffixCache:
         max_cached_tokens: int | None = None,
         *,
         prompt_tail: int | None = None,
-        max_hits: int | None = MAX_HITS,
     ) -> None:
         if max_tree_depth < 1:
             raise ValueError(f"max_tree_depth must be at least 1 (got {max_tree_depth})")
@@ -566,10 +628,9 @@ class SuffixCache:
         self.max_cached_tokens = max_cached_tokens
         self.prompt_tail = max(0, max_tree_depth - 1 if prompt_tail is None else prompt_tail)
         self._lock = threading.Lock()
-        self.max_hits = max_hits
-        self._global = _Corpus(max_hits)
+        self._global = _Corpus(max_tree_depth)
         #: learned answers' openings (prompt tail + first tokens), under their global ids
-        self._openings = _Corpus(max_hits)
+        self._openings = _Corpus(max_tree_depth)
         self._local: dict[Any, _Corpus] = {}
         self._prompts: dict[Any, list[int]] = {}
         self._responses: dict[Any, list[int]] = {}
@@ -591,7 +652,7 @@ class SuffixCache:
         with self._lock:
             if req_id in self._local:
                 raise ValueError(f"request {req_id!r} is already active")
-            corpus = _Corpus(self.max_hits)
+            corpus = _Corpus(self.max_tree_depth)
             corpus.add(0, prompt_ids)
             self._local[req_id] = corpus
             self._prompts[req_id] = [int(t) for t in prompt_ids]
@@ -730,7 +791,7 @@ class SuffixCache:
         with self._lock:
             for sid in self._entries:
                 self._global.remove(sid)
-            self._openings = _Corpus(self.max_hits)
+            self._openings = _Corpus(self.max_tree_depth)
             self._entries.clear()
             self._tokens = 0
 
