@@ -199,8 +199,24 @@ def _head_of(events: list[int]) -> int:
     return order[0]
 
 
+def _agree(seq: _Seq, p: int, ctx: list[int], m: int, longest: int) -> int:
+    """How many of the context's last tokens the occurrence ending at ``p`` matches (at most
+    ``longest``), knowing that it matches the last ``m``; compared a slice at a time."""
+    n = len(ctx)
+    limit = min(longest, p + 1)
+    while m < limit:
+        k = min(8, limit - m)
+        if seq[p - m - k + 1 : p - m + 1] == ctx[n - m - k : n - m]:
+            m += k
+            continue
+        while seq[p - m] == ctx[n - 1 - m]:
+            m += 1
+        return m
+    return m
+
+
 #: Occurrences of an n-gram kept as a list before it becomes a :class:`_Node` with its own counts.
-HEAVY = 24
+HEAVY = 16
 #: Events of a node kept before they are folded into its order.
 _FOLD_EVENTS = 256
 #: Margin of the early stop of a path (single-precision sums may round a little above the bound).
@@ -415,76 +431,72 @@ class _Corpus:
         offset: float,
         min_prob: float,
         min_match: int = 0,
+        beat: float = 0.0,
     ) -> Draft:
         """The best path after some suffix of ``ctx`` (shorter than ``ctx``), as arctic's
         ``SuffixTree.speculate``: every match length is tried, the highest score wins, ties go to
-        the longer match. Nothing when no match is longer than ``min_match``."""
+        the longer match. Only matches longer than ``min_match`` count, and only a score above
+        ``beat`` (another corpus's best): else no tokens."""
         n = len(ctx)
         longest = n - 1
         if longest <= min_match or not self.seqs:
             return Draft()
         # the frequent n-grams ending the context (nodes[k - 1]: its last k tokens), then the
-        # occurrences of each longer one (levels[j]: its last len(nodes) + 1 + j tokens)
+        # occurrences of the first rare one, each with how far back it matches the context
         nodes: list[_Node] = []
-        levels: list[list[_Hit]] = []
-        x = self._root
+        x: _Node = self._root
+        leaf: list[_Hit] = []
         while len(nodes) < longest:
             y = x.back.get(ctx[n - 1 - len(nodes)])
             if y is None:
                 break
-            if isinstance(y, _Node):
-                nodes.append(y)
-                x = y
-                continue
-            level, m = y, len(nodes) + 1
-            while level:
-                levels.append(level)
-                if m >= longest:
-                    break
-                if len(levels) == 4:  # a repeat matches the whole context: check that at once
-                    tail = ctx[n - longest :]
-                    if all(p + 1 >= longest and s[p + 1 - longest : p + 1] == tail for s, p in level):
-                        levels += [level] * (longest - m)
-                        break
-                c = ctx[n - 1 - m]
-                level = [h for h in level if h[1] >= m and h[0][h[1] - m] == c]
-                m += 1
-            break
+            if not isinstance(y, _Node):
+                leaf = y
+                break
+            nodes.append(y)
+            x = y
         heavy = len(nodes)
-        top = heavy + len(levels)
-        if top <= min_match or not top:
+        # (longest, shortest match length, node, occurrences): lengths with the same
+        # occurrences follow the same path (only their bounds differ)
+        groups: list[tuple[int, int, _Node | None, list[_Hit] | None]] = []
+        if leaf:
+            first = heavy + 1
+            agreed = [_agree(seq, p, ctx, first, longest) for seq, p in leaf]
+            lengths = sorted(set(agreed), reverse=True)
+            for i, hi in enumerate(lengths):
+                lo = lengths[i + 1] + 1 if i + 1 < len(lengths) else first
+                hits = [hit for hit, m in zip(leaf, agreed, strict=True) if m >= hi]
+                groups.append((hi, lo, None, hits))
+        groups += [(k, k, nodes[k - 1], None) for k in range(heavy, 0, -1)]
+        if not groups or groups[0][0] <= min_match:
             return Draft()
-        # Match lengths with the same occurrences follow the same path (only their bounds
-        # differ): one group per run of lengths with as many occurrences.
-        groups: list[tuple[int, int]] = []  # (longest, shortest) match length
-        hi = top
-        for k in range(top, heavy + 1, -1):
-            if len(levels[k - heavy - 2]) != len(levels[k - heavy - 1]):
-                groups.append((hi, k))
-                hi = k - 1
-        if levels:
-            groups.append((hi, heavy + 1))
-        groups += [(k, k) for k in range(heavy, 0, -1)]
-        best = Draft(match_len=top)
+        top = groups[0][0]
+        score, found, found_len = beat, 0, 0
+        tokens: list[int] = []
+        probs: list[float] = []
         bounds = _limits(max_tokens, factor, offset, max_depth)
-        for hi, lo in groups:
+        for hi, lo, node, hits in groups:
             if hi <= min_match:
                 break
             lo = max(lo, min_match + 1)
             limits = bounds[hi : lo - 1 : -1]
             most = max(limits)
-            if most <= best.score:
+            if most <= score:
                 continue  # even a draft of certain tokens would not score more
-            if hi > heavy:
-                start: tuple[_Node | None, list[_Hit] | None] = (None, levels[hi - heavy - 1])
-            else:
-                start = (nodes[hi - 1], None)
-            tokens, probs, sums = self._follow(ctx[n - hi :], *start, most, min_prob, best.score)
-            for length, limit in zip(range(hi, lo - 1, -1), limits, strict=True):
-                k = min(limit, len(tokens))
-                if sums[k] > best.score:
-                    best = Draft(tuple(tokens[:k]), tuple(probs[:k]), length, sums[k])
-        return best
+            path, chances, sums = self._follow(ctx[n - hi :], node, hits, most, min_prob, score)
+            size = len(path)
+            if not size:
+                continue
+            # the longest match whose draft scores most (the scores grow with the draft's length)
+            values = [sums[k if k < size else size] for k in limits]
+            value = max(values)
+            if value > score:
+                i = values.index(value)
+                score, found, found_len = value, min(limits[i], size), hi - i
+                tokens, probs = path, chances
+        if not found:
+            return Draft(match_len=top, score=beat)
+        return Draft(tuple(tokens[:found]), tuple(probs[:found]), found_len, score)
 
     def _follow(
         self,
@@ -502,26 +514,32 @@ class _Corpus:
         tokens: list[int] = []
         probs: list[float] = []
         sums = [0.0]
+        score = 0.0
         prob = 1.0
+        pack, unpack = _pack, _unpack
         while node is not None and len(tokens) < limit:
-            tok, n = node.head()
+            best = node.best
+            if best is None:
+                best = node.best = _most(node.kids)
+            tok, n, tied = best
             if not n:
                 return tokens, probs, sums
+            if tied:
+                tok = node.fold()[0]
             total = node.count
             if n != total:
-                prob = _f32(prob * _f32(n / total))
+                prob = unpack(pack(prob * unpack(pack(n / total))[0]))[0]
                 if prob < min_prob:
                     return tokens, probs, sums
             tokens.append(tok)
             probs.append(prob)
-            score = _f32(sums[-1] + prob)
+            score = unpack(pack(score + prob))[0]
             sums.append(score)
             if score + prob * (limit - len(tokens)) + _SLACK <= beat:
                 return tokens, probs, sums
-            label.append(tok)
             nxt = node.fwd.get(tok)
             if nxt is None:
-                found = self._find(label)
+                found = self._find(label + tokens)
                 if isinstance(found, _Node):
                     node.fwd[tok] = nxt = found
                 else:
@@ -723,14 +741,14 @@ class SuffixCache:
                 raise KeyError(f"request {req_id!r} is not active")
             best = local.speculate(ctx, *args)
             if use_global:
-                other = self._global.speculate(ctx, *args)
+                other = self._global.speculate(ctx, *args, 0, best.score)
                 if other.score > best.score:
                     best = other
                 if self._openings.seqs:
                     # only a match that reaches back into the prompt: the same question again
                     answered = len(self._responses[req_id])
-                    opening = self._openings.speculate(ctx, *args, answered)
-                    if opening.score > best.score and opening.match_len > answered:
+                    opening = self._openings.speculate(ctx, *args, answered, best.score)
+                    if opening.score > best.score:
                         best = opening
             return best
 
