@@ -475,7 +475,7 @@ class _Corpus:
         tokens: list[int] = []
         probs: list[float] = []
         bounds = _limits(max_tokens, factor, offset, max_depth)
-        for hi, lo, node, hits in groups:
+        for hi, lo, node, occurrences in groups:
             if hi <= min_match:
                 break
             lo = max(lo, min_match + 1)
@@ -483,7 +483,7 @@ class _Corpus:
             most = max(limits)
             if most <= score:
                 continue  # even a draft of certain tokens would not score more
-            path, chances, sums = self._follow(ctx[n - hi :], node, hits, most, min_prob, score)
+            path, chances, sums = self._follow(ctx[n - hi :], node, occurrences, most, min_prob, score)
             size = len(path)
             if not size:
                 continue
