@@ -215,6 +215,15 @@ def _agree(seq: _Seq, p: int, ctx: list[int], m: int, longest: int) -> int:
     return m
 
 
+def _narrow(hits: list[_Hit], depth: int, label: list[int]) -> list[_Hit]:
+    """The occurrences of ``label`` among ``hits``, the occurrences of its last ``depth`` tokens."""
+    size = len(label)
+    if depth >= size:
+        return hits
+    back, want = size - 1, label[: size - depth]
+    return [h for h in hits if h[1] >= back and h[0][h[1] - back : h[1] - depth + 1] == want]
+
+
 #: Occurrences of an n-gram kept as a list before it becomes a :class:`_Node` with its own counts.
 HEAVY = 16
 #: Events of a node kept before they are folded into its order.
@@ -229,8 +238,9 @@ class _Node:
     ``count``: its occurrences; ``kids``: token -> occurrences followed by it, with the events not
     yet replayed into ``order`` (its children in arctic's order, :func:`_replay`) and the most
     frequent child cached in ``best``; ``back``: the token before it -> the longer n-gram (a node,
-    or the list of its occurrences while it has fewer); ``fwd``: token -> the node of the n-gram
-    followed by that token (found once, dropped with the child).
+    or the list of its occurrences while it has fewer); ``fwd``: token -> the n-gram followed by that
+    token: its node, or the list of occurrences that holds its own (:meth:`_Corpus._locate`; found
+    once, dropped with the child, looked up again once the list is emptied).
     """
 
     __slots__ = ("back", "best", "count", "events", "fwd", "kids", "order")
@@ -242,7 +252,7 @@ class _Node:
         self.order: tuple[list[int], dict[int, int]] = ([], {})
         self.best: tuple[int, int, bool] | None = None
         self.back: dict[int, _Node | list[_Hit]] = {}
-        self.fwd: dict[int, _Node] = {}
+        self.fwd: dict[int, _Node | tuple[list[_Hit], int]] = {}
 
     def bump(self, tok: int) -> None:
         kids = self.kids
@@ -347,6 +357,7 @@ class _Corpus:
                 y.append((seq, p))
                 if len(y) >= HEAVY:
                     x.back[key] = self._promote(y, d + 1)
+                    y.clear()  # a draft path that kept it looks the n-gram up again
                 break
 
     def _promote(self, hits: list[_Hit], depth: int) -> _Node:
@@ -408,17 +419,20 @@ class _Corpus:
 
     def _find(self, label: list[int]) -> _Node | list[_Hit]:
         """The node of the n-gram ``label``, or the list of its occurrences (empty: none)."""
+        found = self._locate(label)
+        return found if isinstance(found, _Node) else _narrow(*found, label)
+
+    def _locate(self, label: list[int]) -> _Node | tuple[list[_Hit], int]:
+        """The node of the n-gram ``label``, or the list of occurrences of its last tokens that
+        holds its own, with how many tokens that list is of."""
         x, d, size = self._root, 0, len(label)
         while d < size:
             y = x.back.get(label[size - 1 - d])
-            if y is None:
-                return []
             d += 1
+            if y is None:
+                return [], d
             if not isinstance(y, _Node):
-                for m in range(d, size):
-                    c = label[size - 1 - m]
-                    y = [h for h in y if h[1] >= m and h[0][h[1] - m] == c]
-                return y
+                return y, d
             x = y
         return x
 
@@ -467,15 +481,14 @@ class _Corpus:
                 lo = lengths[i + 1] + 1 if i + 1 < len(lengths) else first
                 hits = [hit for hit, m in zip(leaf, agreed, strict=True) if m >= hi]
                 groups.append((hi, lo, None, hits))
-        groups += [(k, k, nodes[k - 1], None) for k in range(heavy, 0, -1)]
-        if not groups or groups[0][0] <= min_match:
+        top = groups[0][0] if groups else heavy
+        if top <= min_match:
             return Draft()
-        top = groups[0][0]
         score, found, found_len = beat, 0, 0
         tokens: list[int] = []
         probs: list[float] = []
         bounds = _limits(max_tokens, factor, offset, max_depth)
-        for hi, lo, node, occurrences in groups:
+        for hi, lo, _none, occurrences in groups:
             if hi <= min_match:
                 break
             lo = max(lo, min_match + 1)
@@ -483,7 +496,7 @@ class _Corpus:
             most = max(limits)
             if most <= score:
                 continue  # even a draft of certain tokens would not score more
-            path, chances, sums = self._follow(ctx[n - hi :], node, occurrences, most, min_prob, score)
+            path, chances, sums = self._follow(ctx[n - hi :], None, occurrences, most, min_prob, score)
             size = len(path)
             if not size:
                 continue
@@ -492,6 +505,38 @@ class _Corpus:
             value = max(values)
             if value > score:
                 i = values.index(value)
+                score, found, found_len = value, min(limits[i], size), hi - i
+                tokens, probs = path, chances
+        # The frequent n-grams, most promising first: no draft from one scores more than its
+        # bound (its first token's probability times the longest draft allowed after it). A run
+        # of them with as many occurrences has the same occurrences: one path.
+        ranked: list[tuple[float, int, int, _Node]] = []
+        k = min(heavy, longest)
+        while k > min_match:
+            node = nodes[k - 1]
+            lo = k
+            while lo - 1 > min_match and nodes[lo - 2].count == node.count:
+                lo -= 1
+            best = node.best
+            if best is None:
+                best = node.best = _most(node.kids)
+            most = max(bounds[k : lo - 1 : -1])
+            if best[1] and most:
+                ranked.append((most * best[1] / node.count, k, lo, node))
+            k = lo - 1
+        ranked.sort(key=lambda r: (-r[0], -r[1]))
+        for bound, hi, lo, node in ranked:
+            if bound + _SLACK <= score:
+                break
+            limits = bounds[hi : lo - 1 : -1]
+            path, chances, sums = self._follow(ctx[n - hi :], node, None, max(limits), min_prob, score)
+            size = len(path)
+            if not size:
+                continue
+            values = [sums[k if k < size else size] for k in limits]
+            value = max(values)
+            i = values.index(value)
+            if value > score or (found and value == score and hi - i > found_len):
                 score, found, found_len = value, min(limits[i], size), hi - i
                 tokens, probs = path, chances
         if not found:
@@ -538,13 +583,13 @@ class _Corpus:
             if score + prob * (limit - len(tokens)) + _SLACK <= beat:
                 return tokens, probs, sums
             nxt = node.fwd.get(tok)
-            if nxt is None:
-                found = self._find(label + tokens)
-                if isinstance(found, _Node):
-                    node.fwd[tok] = nxt = found
-                else:
-                    node, cur = None, found
-                    break
+            if nxt is None or (not isinstance(nxt, _Node) and not nxt[0]):  # unknown, or stale
+                nxt = self._locate(label + tokens)
+                if isinstance(nxt, _Node) or nxt[0]:
+                    node.fwd[tok] = nxt
+            if not isinstance(nxt, _Node):
+                node, cur = None, _narrow(*nxt, label + tokens)
+                break
             node = nxt
         while cur and len(tokens) < limit:
             # Along a stretch where no occurrence goes on with another token than the others
