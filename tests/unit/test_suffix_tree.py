@@ -188,8 +188,7 @@ def test_probes_of_a_failing_match_length_back_off_and_an_accepted_one_resets_th
 
 def test_counts_follow_additions_and_removals() -> None:
     """After answers are learned and evicted, every n-gram's count and, where it is a node of its
-    own, its children's counts are those of the answers that remain, and the children's pending
-    events stay bounded however many answers came and went."""
+    own, its children's counts are those of the answers that remain."""
     import random
 
     rng = random.Random(7)
@@ -221,6 +220,36 @@ def test_counts_follow_additions_and_removals() -> None:
             nodes += 1
             kids = {t: occurrences((*gram, t)) for t in range(1, 5)}
             assert found.kids == {t: n for t, n in kids.items() if n}, gram
-            assert len(found.events) < sx._FOLD_EVENTS
+            assert sorted(found.order()) == sorted(found.kids)
+            assert [found.kids[t] for t in found.order()] == sorted(found.kids.values(), reverse=True)
     assert nodes > 50  # frequent n-grams became nodes, rare ones stayed lists
     assert corpus.count((99,)) == 0 and corpus.count((1, 99, 1)) == 0
+
+
+def test_a_nodes_children_keep_arctics_order_through_additions_and_removals() -> None:
+    """The order a node keeps as each child event comes is the one :func:`_replay` gives for the
+    whole history (arctic's sibling-list moves), head included, after every event."""
+    import random
+
+    rng = random.Random(11)
+    for _trial in range(40):
+        node = sx._Node()
+        events: list[int] = []
+        live: dict[int, int] = {}
+        for _ in range(rng.randint(1, 300)):
+            if live and rng.random() < 0.35:
+                tok = rng.choice(sorted(live))
+                node.unbump(tok)
+                events.append(~tok)
+                live[tok] -= 1
+                if not live[tok]:
+                    del live[tok]
+            else:
+                tok = rng.randint(0, 9)
+                node.bump(tok)
+                events.append(tok)
+                live[tok] = live.get(tok, 0) + 1
+            order: list[int] = []
+            sx._replay(order, {}, events)
+            assert node.order() == order
+            assert node.top == (max(live.values()) if live else 0)

@@ -203,6 +203,8 @@ def _agree(seq: _Seq, p: int, ctx: list[int], m: int, longest: int) -> int:
     """How many of the context's last tokens the occurrence ending at ``p`` matches (at most
     ``longest``), knowing that it matches the last ``m``; compared a slice at a time."""
     n = len(ctx)
+    if m >= longest or p < m or seq[p - m] != ctx[n - 1 - m]:
+        return m  # most occurrences: no further
     limit = min(longest, p + 1)
     while m < limit:
         k = min(8, limit - m)
@@ -226,8 +228,6 @@ def _narrow(hits: list[_Hit], depth: int, label: list[int]) -> list[_Hit]:
 
 #: Occurrences of an n-gram kept as a list before it becomes a :class:`_Node` with its own counts.
 HEAVY = 16
-#: Events of a node kept before they are folded into its order.
-_FOLD_EVENTS = 256
 #: Margin of the early stop of a path (single-precision sums may round a little above the bound).
 _SLACK = 1e-3
 
@@ -235,68 +235,75 @@ _SLACK = 1e-3
 class _Node:
     """A frequent n-gram: a node of the suffix tree that reached :data:`HEAVY` occurrences.
 
-    ``count``: its occurrences; ``kids``: token -> occurrences followed by it, with the events not
-    yet replayed into ``order`` (its children in arctic's order, :func:`_replay`) and the most
-    frequent child cached in ``best``; ``back``: the token before it -> the longer n-gram (a node,
-    or the list of its occurrences while it has fewer); ``fwd``: token -> the n-gram followed by that
-    token: its node, or the list of occurrences that holds its own (:meth:`_Corpus._locate`; found
-    once, dropped with the child, looked up again once the list is emptied).
+    ``count``: its occurrences; ``kids``: token -> occurrences followed by it; ``buckets``: count
+    -> the children with that count in arctic's order (:func:`_replay`'s rules, applied as each
+    event comes), ``top`` the highest count (0: no child); ``back``: the token before it -> the
+    longer n-gram (a node, or the list of its occurrences while it has fewer); ``fwd``: token ->
+    the n-gram followed by that token: its node, or the list of occurrences that holds its own
+    (:meth:`_Corpus._locate`; found once, dropped with the child, looked up again once the list
+    is emptied).
     """
 
-    __slots__ = ("back", "best", "count", "events", "fwd", "kids", "order")
+    __slots__ = ("back", "buckets", "count", "fwd", "kids", "top")
 
     def __init__(self) -> None:
         self.count = 0
         self.kids: dict[int, int] = {}
-        self.events: list[int] = []
-        self.order: tuple[list[int], dict[int, int]] = ([], {})
-        self.best: tuple[int, int, bool] | None = None
+        self.buckets: dict[int, list[int]] = {}
+        self.top = 0
         self.back: dict[int, _Node | list[_Hit]] = {}
         self.fwd: dict[int, _Node | tuple[list[_Hit], int]] = {}
 
     def bump(self, tok: int) -> None:
-        kids = self.kids
-        c = kids.get(tok, 0) + 1
-        kids[tok] = c
-        events = self.events
-        events.append(tok)
-        if len(events) >= _FOLD_EVENTS:
-            self.fold()
-        best = self.best
-        if best is not None:
-            if tok == best[0] or c > best[1]:
-                self.best = (tok, c, False)
-            elif c == best[1]:
-                self.best = (best[0], c, True)
+        """One more occurrence followed by ``tok``: it joins the children with its new count at
+        the front if it led those with its old count, else at the back (a new child: last)."""
+        kids, buckets = self.kids, self.buckets
+        c = kids.get(tok, 0)
+        kids[tok] = c + 1
+        first = False
+        if c:
+            old = buckets[c]
+            if old[0] == tok:
+                first = True
+                del old[0]
+            else:
+                old.remove(tok)
+            if not old:
+                del buckets[c]
+        new = buckets.get(c + 1)
+        if new is None:
+            buckets[c + 1] = [tok]
+        elif first:
+            new.insert(0, tok)
+        else:
+            new.append(tok)
+        if c >= self.top:
+            self.top = c + 1
 
     def unbump(self, tok: int) -> None:
-        kids = self.kids
+        """One occurrence followed by ``tok`` fewer: it leads the children with its new count."""
+        kids, buckets = self.kids, self.buckets
         c = kids[tok]
+        old = buckets[c]
+        old.remove(tok)
+        if not old:
+            del buckets[c]
+            if c == self.top:
+                self.top = c - 1
         if c > 1:
             kids[tok] = c - 1
+            new = buckets.get(c - 1)
+            if new is None:
+                buckets[c - 1] = [tok]
+            else:
+                new.insert(0, tok)
         else:
             del kids[tok]
             self.fwd.pop(tok, None)
-        self.events.append(~tok)
-        if len(self.events) >= _FOLD_EVENTS:
-            self.fold()
-        self.best = None
 
-    def fold(self) -> list[int]:
-        """The children in arctic's order (the pending events replayed)."""
-        order, counts = self.order
-        _replay(order, counts, self.events)
-        self.events.clear()
-        return order
-
-    def head(self) -> tuple[int, int]:
-        """(the first child in arctic's order, its count); count 0: no child."""
-        best = self.best
-        if best is None:
-            best = self.best = _most(self.kids)
-        if best[2]:
-            return self.fold()[0], best[1]
-        return best[0], best[1]
+    def order(self) -> list[int]:
+        """The children in arctic's order."""
+        return [tok for c in sorted(self.buckets, reverse=True) for tok in self.buckets[c]]
 
 
 class _Corpus:
@@ -491,6 +498,8 @@ class _Corpus:
         for hi, lo, _none, occurrences in groups:
             if hi <= min_match:
                 break
+            if all(p + 1 == len(seq) for seq, p in occurrences):
+                continue  # nothing after any of them yet (the context's own end)
             lo = max(lo, min_match + 1)
             limits = bounds[hi : lo - 1 : -1]
             most = max(limits)
@@ -510,24 +519,22 @@ class _Corpus:
         # The frequent n-grams, most promising first: no draft from one scores more than its
         # bound (its first token's probability times the longest draft allowed after it). A run
         # of them with as many occurrences has the same occurrences: one path.
-        ranked: list[tuple[float, int, int, _Node]] = []
+        ranked: list[tuple[float, int, int, _Node]] = []  # (-bound, -longest, shortest, node)
         k = min(heavy, longest)
         while k > min_match:
             node = nodes[k - 1]
             lo = k
             while lo - 1 > min_match and nodes[lo - 2].count == node.count:
                 lo -= 1
-            best = node.best
-            if best is None:
-                best = node.best = _most(node.kids)
             most = max(bounds[k : lo - 1 : -1])
-            if best[1] and most:
-                ranked.append((most * best[1] / node.count, k, lo, node))
+            if node.top and most:
+                ranked.append((-most * node.top / node.count, -k, lo, node))
             k = lo - 1
-        ranked.sort(key=lambda r: (-r[0], -r[1]))
-        for bound, hi, lo, node in ranked:
-            if bound + _SLACK <= score:
+        ranked.sort()  # the highest bound first, then the longer match (-k is never equal)
+        for bound, minus_hi, lo, node in ranked:
+            if _SLACK - bound <= score:
                 break
+            hi = -minus_hi
             limits = bounds[hi : lo - 1 : -1]
             path, chances, sums = self._follow(ctx[n - hi :], node, None, max(limits), min_prob, score)
             size = len(path)
@@ -563,14 +570,10 @@ class _Corpus:
         prob = 1.0
         pack, unpack = _pack, _unpack
         while node is not None and len(tokens) < limit:
-            best = node.best
-            if best is None:
-                best = node.best = _most(node.kids)
-            tok, n, tied = best
+            n = node.top
             if not n:
                 return tokens, probs, sums
-            if tied:
-                tok = node.fold()[0]
+            tok = node.buckets[n][0]
             total = node.count
             if n != total:
                 prob = unpack(pack(prob * unpack(pack(n / total))[0]))[0]
@@ -772,7 +775,7 @@ class SuffixCache:
         the global corpus; empty when nothing matches or ``max_spec_tokens`` < 1."""
         if max_spec_tokens < 1:
             return Draft()
-        ctx = [int(t) for t in context[-self.max_tree_depth :]]
+        ctx = list(map(int, context[-self.max_tree_depth :]))
         args = (
             self.max_tree_depth,
             max_spec_tokens,
