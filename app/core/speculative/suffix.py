@@ -479,7 +479,7 @@ class _Corpus:
         heavy = len(nodes)
         # (longest, shortest match length, node, occurrences): lengths with the same
         # occurrences follow the same path (only their bounds differ)
-        groups: list[tuple[int, int, _Node | None, list[_Hit] | None]] = []
+        groups: list[tuple[int, int, list[_Hit]]] = []
         if leaf:
             first = heavy + 1
             agreed = [_agree(seq, p, ctx, first, longest) for seq, p in leaf]
@@ -487,7 +487,7 @@ class _Corpus:
             for i, hi in enumerate(lengths):
                 lo = lengths[i + 1] + 1 if i + 1 < len(lengths) else first
                 hits = [hit for hit, m in zip(leaf, agreed, strict=True) if m >= hi]
-                groups.append((hi, lo, None, hits))
+                groups.append((hi, lo, hits))
         top = groups[0][0] if groups else heavy
         if top <= min_match:
             return Draft()
@@ -495,7 +495,7 @@ class _Corpus:
         tokens: list[int] = []
         probs: list[float] = []
         bounds = _limits(max_tokens, factor, offset, max_depth)
-        for hi, lo, _none, occurrences in groups:
+        for hi, lo, occurrences in groups:
             if hi <= min_match:
                 break
             if all(p + 1 == len(seq) for seq, p in occurrences):
