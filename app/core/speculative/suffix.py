@@ -477,7 +477,7 @@ class _Corpus:
             nodes.append(y)
             x = y
         heavy = len(nodes)
-        # (longest, shortest match length, node, occurrences): lengths with the same
+        # (longest, shortest match length, occurrences): lengths with the same
         # occurrences follow the same path (only their bounds differ)
         groups: list[tuple[int, int, list[_Hit]]] = []
         if leaf:
@@ -595,6 +595,16 @@ class _Corpus:
                 break
             node = nxt
         while cur and len(tokens) < limit:
+            if len(cur) == 1:  # one occurrence: its next tokens, each as likely as the last
+                seq, p = cur[0]
+                rest = seq[p + 1 : p + 1 + limit - len(tokens)]
+                if sums[-1] + prob * len(rest) + _SLACK <= beat:
+                    break
+                for tok in rest:
+                    tokens.append(tok)
+                    probs.append(prob)
+                    sums.append(_f32(sums[-1] + prob))
+                break
             # Along a stretch where no occurrence goes on with another token than the others
             # (some may end: the count drops), the path is known without a pass per token.
             want = limit - len(tokens)
