@@ -161,3 +161,30 @@ def test_interrupted_answer_shows_its_mark_and_regenerates(make_window: Any, qtb
     msgs = w.store.messages(conv.id)
     assert [(m.content, m.status) for m in msgs] == [("question", "complete"), (ANSWER, "complete")]
     assert w.chat_view.bubbles[-1].status_label.text() == ""
+
+
+def test_a_long_answer_is_shown_less_often_and_the_next_answer_starts_quick(
+    make_window: Any, qtbot: Any
+) -> None:
+    """Past LONG_ANSWER_CHARS the window shows a streaming answer every LONG_FLUSH_INTERVAL_MS
+    (each update lays out a taller bubble, CPU the engine shares); the next answer starts again
+    at FLUSH_INTERVAL_MS, and the long one is shown whole."""
+    from app.gui.controllers import chat as chat_ctl
+
+    gate = Gate()
+    long_text = " ".join(f"word{i}" for i in range(600))  # ~5000 characters, held at word 8
+    w = make_window(loader=scripted_loader(ScriptedEngine(long_text, gate=gate, plain=True)))
+    load_default(w, qtbot, 10_000)
+    w.new_chat()
+    w.chat.send("a long one")
+    qtbot.waitUntil(gate.reached.is_set, timeout=10_000)
+    assert w.chat._timer.interval() == chat_ctl.FLUSH_INTERVAL_MS  # a short answer so far
+    gate.release.set()
+    qtbot.waitUntil(lambda: w.chat_view.bubbles[-1].text == long_text, timeout=10_000)
+    assert len(long_text) > chat_ctl.LONG_ANSWER_CHARS
+    qtbot.waitUntil(lambda: w.chat_view.composer.button.text() != "Stop", timeout=10_000)
+    assert w.chat._timer.interval() == chat_ctl.LONG_FLUSH_INTERVAL_MS
+
+    w.chat.send("and another")  # the same engine answers again (its gate stays open)
+    assert w.chat._timer.interval() == chat_ctl.FLUSH_INTERVAL_MS
+    qtbot.waitUntil(lambda: w.chat_view.composer.button.text() != "Stop", timeout=10_000)
