@@ -279,6 +279,8 @@ def _window_answer(tokens: int, method: str | None) -> dict[str, Any]:
         **result,
         "tokens": stats.completion_tokens,
         "tok_s": round(stats.decode_tps, 1),
+        "finish": stats.finish_reason,
+        "prompt_tokens": stats.prompt_tokens,
         "quarters": quarters,
     }
 
@@ -337,6 +339,8 @@ def case_long_answer() -> dict[str, Any]:
                     "cli_tok_s": cli["tok_s"],
                     "ratio": round(gui["tok_s"] / cli["tok_s"], 3) if cli["tok_s"] else None,
                     "gui_tokens": gui["tokens"],
+                    "gui_finish": gui["finish"],
+                    "gui_prompt_tokens": gui["prompt_tokens"],
                     "cli_tokens": cli["tokens"],
                     "p99": gui.get("p99", 0.0),
                     "max": gui.get("max", 0.0),
