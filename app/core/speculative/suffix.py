@@ -226,6 +226,15 @@ def _narrow(hits: list[_Hit], depth: int, label: list[int]) -> list[_Hit]:
     return [h for h in hits if h[1] >= back and h[0][h[1] - back : h[1] - depth + 1] == want]
 
 
+def _best_length(sums: list[float], size: int, limits: Sequence[int]) -> tuple[float, int]:
+    """(the best score of a path of ``size`` tokens among match lengths whose drafts are at most
+    ``limits`` long, the index of the first, i.e. longest, match length with it); ``sums[k]``:
+    the score of the path's first ``k`` tokens (it grows with ``k``)."""
+    values = [sums[k if k < size else size] for k in limits]
+    value = max(values)
+    return value, values.index(value)
+
+
 #: Occurrences of an n-gram kept as a list before it becomes a :class:`_Node` with its own counts.
 HEAVY = 16
 #: Margin of the early stop of a path (single-precision sums may round a little above the bound).
@@ -338,7 +347,9 @@ class _Corpus:
             seq.append(t)
             stamps.append(self._clock)
             self._clock += 1
-            # the frequent n-grams ending just before t gain a child occurrence: t
+            # the frequent n-grams ending just before t gain a child occurrence: t (this walk and
+            # its twin in remove stay inline: a loaded store runs them for each of its tokens,
+            # and a shared helper made loading 200k tokens ~10% slower)
             x, d = root, 0
             while d < p and d < limit:
                 y = x.back.get(seq[p - 1 - d])
@@ -390,7 +401,7 @@ class _Corpus:
             return
         root, limit = self._root, self.max_depth
         for p, t in enumerate(seq):
-            x, d = root, 0
+            x, d = root, 0  # (extend's walk, with unbump)
             while d < p and d < limit:
                 y = x.back.get(seq[p - 1 - d])
                 if not isinstance(y, _Node):
@@ -509,11 +520,8 @@ class _Corpus:
             size = len(path)
             if not size:
                 continue
-            # the longest match whose draft scores most (the scores grow with the draft's length)
-            values = [sums[k if k < size else size] for k in limits]
-            value = max(values)
+            value, i = _best_length(sums, size, limits)
             if value > score:
-                i = values.index(value)
                 score, found, found_len = value, min(limits[i], size), hi - i
                 tokens, probs = path, chances
         # The frequent n-grams, most promising first: no draft from one scores more than its
@@ -540,9 +548,7 @@ class _Corpus:
             size = len(path)
             if not size:
                 continue
-            values = [sums[k if k < size else size] for k in limits]
-            value = max(values)
-            i = values.index(value)
+            value, i = _best_length(sums, size, limits)
             if value > score or (found and value == score and hi - i > found_len):
                 score, found, found_len = value, min(limits[i], size), hi - i
                 tokens, probs = path, chances
