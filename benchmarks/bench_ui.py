@@ -258,12 +258,9 @@ def _window_answer(tokens: int, method: str | None) -> dict[str, Any]:
     # BENCH_LONG_PROBE=0: no 2 ms tick timer nor 100 ms poll on the GUI thread (they cost CPU the
     # engine shares on a 2-core machine): the speed as a user's window has it, without tick gaps
     probe = os.environ.get("BENCH_LONG_PROBE", "1") != "0"
-    poll = (
-        make_poll(lambda: marks.append((time.perf_counter(), len(window.chat_view.bubbles[-1].text))))
-        if probe
-        else None
-    )
+    poll = None
     if probe:
+        poll = make_poll(lambda: marks.append((time.perf_counter(), len(window.chat_view.bubbles[-1].text))))
         meter.start()
     t0 = time.perf_counter()
     window.chat.send(LONG_PROMPT)
