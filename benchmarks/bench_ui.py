@@ -250,6 +250,10 @@ def _window_answer(tokens: int, method: str | None) -> dict[str, Any]:
     spin_until(lambda: bool(loaded) and window.ops.pending() == 0, 180)
     window.chat_view.highlight_btn.setChecked(True)
     window.chat.sampling = sampling
+    # A window opens on the newest conversation: each answer starts a chat of its own (the
+    # earlier answers in the history made the prompt longer and, at 8000 tokens, filled the
+    # context: the "6109-token" answers of the runs before this fix).
+    window.new_chat()
     finished: list[Any] = []
     window.chat.answerFinished.connect(finished.append)
     spin_for(0.3)
@@ -314,7 +318,11 @@ def cli_answer(tokens: int, method: str | None) -> dict[str, Any]:
     cmd += ["--spec", "on", "--spec-method", method] if method else ["--spec", "off"]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True)
     data = json.loads(out.stdout)
-    return {"tokens": data["completion_tokens"], "tok_s": round(float(data["decode_tokens_per_second"]), 1)}
+    return {
+        "tokens": data["completion_tokens"],
+        "tok_s": round(float(data["decode_tokens_per_second"]), 1),
+        "prompt_tokens": data["prompt_tokens"],
+    }
 
 
 def case_long_answer() -> dict[str, Any]:
@@ -339,6 +347,7 @@ def case_long_answer() -> dict[str, Any]:
                     "gui_finish": gui["finish"],
                     "gui_prompt_tokens": gui["prompt_tokens"],
                     "cli_tokens": cli["tokens"],
+                    "cli_prompt_tokens": cli["prompt_tokens"],
                     "p99": gui.get("p99", 0.0),
                     "max": gui.get("max", 0.0),
                     "quarters": gui["quarters"],
