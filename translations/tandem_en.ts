@@ -47,6 +47,45 @@
         </message>
     </context>
     <context>
+        <name>AnswerEnding</name>
+        <message>
+            <source>context full</source>
+            <translation>context full</translation>
+        </message>
+        <message>
+            <source>The answer stopped at the end of the model's context: the conversation and this answer take {used} tokens, before Max new tokens ({max}) was reached. Start a new chat, or load the model with a larger context length.</source>
+            <translation>The answer stopped at the end of the model's context: the conversation and this answer take {used} tokens, before Max new tokens ({max}) was reached. Start a new chat, or load the model with a larger context length.</translation>
+        </message>
+        <message>
+            <source>Max new tokens reached</source>
+            <translation>Max new tokens reached</translation>
+        </message>
+        <message>
+            <source>The answer stopped at Max new tokens ({max}). Raise it in the conversation settings, or ask the model to go on.</source>
+            <translation>The answer stopped at Max new tokens ({max}). Raise it in the conversation settings, or ask the model to go on.</translation>
+        </message>
+        <message>
+            <source>length limit reached</source>
+            <translation>length limit reached</translation>
+        </message>
+        <message>
+            <source>The answer stopped at Max new tokens or at the end of the model's context.</source>
+            <translation>The answer stopped at Max new tokens or at the end of the model's context.</translation>
+        </message>
+        <message>
+            <source>the model ended its answer</source>
+            <translation>the model ended its answer</translation>
+        </message>
+        <message>
+            <source>stopped</source>
+            <translation>stopped</translation>
+        </message>
+        <message>
+            <source>an error stopped it</source>
+            <translation>an error stopped it</translation>
+        </message>
+    </context>
+    <context>
         <name>Attachments</name>
         <message>
             <source>the file is empty</source>
@@ -340,7 +379,7 @@
         <name>ChatController</name>
         <message>
             <source>New chat</source>
-            <extracomment>Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself (issue 24): no notice then the chat header's speculation choice (issue 25), and the choice of a chat not yet stored</extracomment>
+            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (issue 23: a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself (issue 24): no notice then the chat header's speculation choice (issue 25), and the choice of a chat not yet stored</extracomment>
             <translation>New chat</translation>
         </message>
         <message>
@@ -2502,7 +2541,7 @@ Compatible: {reason}</translation>
         <name>StatsStrip</name>
         <message>
             <source>Click for per-round details</source>
-            <extracomment>where a remote server's figures come from ("llama.cpp timings", ...); hidden for local answers</extracomment>
+            <extracomment>where a remote server's figures come from ("llama.cpp timings", ...); hidden for local answers why a cut answer stopped (the context is full / Max new tokens); hidden otherwise</extracomment>
             <translation>Click for per-round details</translation>
         </message>
         <message>

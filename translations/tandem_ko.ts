@@ -47,6 +47,45 @@
         </message>
     </context>
     <context>
+        <name>AnswerEnding</name>
+        <message>
+            <source>context full</source>
+            <translation>컨텍스트 가득 참</translation>
+        </message>
+        <message>
+            <source>The answer stopped at the end of the model's context: the conversation and this answer take {used} tokens, before Max new tokens ({max}) was reached. Start a new chat, or load the model with a larger context length.</source>
+            <translation>답변이 모델 컨텍스트의 끝에서 멈췄습니다. 대화와 이 답변이 {used}개 토큰을 차지하며, 최대 생성 토큰 수({max})에는 도달하지 않았습니다. 새 채팅을 시작하거나 더 큰 컨텍스트 길이로 모델을 불러오세요.</translation>
+        </message>
+        <message>
+            <source>Max new tokens reached</source>
+            <translation>최대 생성 토큰 수 도달</translation>
+        </message>
+        <message>
+            <source>The answer stopped at Max new tokens ({max}). Raise it in the conversation settings, or ask the model to go on.</source>
+            <translation>답변이 최대 생성 토큰 수({max})에서 멈췄습니다. 대화 설정에서 값을 올리거나 모델에게 계속하라고 요청하세요.</translation>
+        </message>
+        <message>
+            <source>length limit reached</source>
+            <translation>길이 한도 도달</translation>
+        </message>
+        <message>
+            <source>The answer stopped at Max new tokens or at the end of the model's context.</source>
+            <translation>답변이 최대 생성 토큰 수 또는 모델 컨텍스트의 끝에서 멈췄습니다.</translation>
+        </message>
+        <message>
+            <source>the model ended its answer</source>
+            <translation>모델이 답변을 마침</translation>
+        </message>
+        <message>
+            <source>stopped</source>
+            <translation>중지됨</translation>
+        </message>
+        <message>
+            <source>an error stopped it</source>
+            <translation>오류로 중지됨</translation>
+        </message>
+    </context>
+    <context>
         <name>Attachments</name>
         <message>
             <source>the file is empty</source>
@@ -340,7 +379,7 @@
         <name>ChatController</name>
         <message>
             <source>New chat</source>
-            <extracomment>Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself (issue 24): no notice then the chat header's speculation choice (issue 25), and the choice of a chat not yet stored</extracomment>
+            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (issue 23: a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself (issue 24): no notice then the chat header's speculation choice (issue 25), and the choice of a chat not yet stored</extracomment>
             <translation>새 대화</translation>
         </message>
         <message>
@@ -2502,7 +2541,7 @@ Compatible: {reason}</source>
         <name>StatsStrip</name>
         <message>
             <source>Click for per-round details</source>
-            <extracomment>where a remote server's figures come from ("llama.cpp timings", ...); hidden for local answers</extracomment>
+            <extracomment>where a remote server's figures come from ("llama.cpp timings", ...); hidden for local answers why a cut answer stopped (the context is full / Max new tokens); hidden otherwise</extracomment>
             <translation>클릭하면 라운드별 상세 정보 표시</translation>
         </message>
         <message>

@@ -63,3 +63,46 @@ def test_long_conversation_is_trimmed_with_a_note_and_a_too_large_message_explai
     assert w.store.messages(conv.id)[-1].role == "user"  # no empty answer row left behind
     assert w.chat_view.bubbles[-1].role == "user"
     assert w.chat_view.composer.button.text() == "Send"
+
+
+@pytest.mark.usefixtures("smollm2_q4")
+def test_an_answer_cut_by_the_context_says_so_and_one_cut_by_max_tokens_says_that(
+    make_window: Any, qtbot: Any
+) -> None:
+    """A long answer in a 512-token context ends at the context's end (llama.cpp's "length"
+    finish, before Max new tokens): the strip says "context full" and why; an answer cut by Max
+    new tokens says that instead. A window opened fresh is on a new chat (no earlier turns)."""
+    from app.gui.views.stats import StatsDialog
+
+    w = make_window(loader=small_context)
+    load_default(w, qtbot)
+    w.chat.sampling = Sampling(temperature=0.0, max_tokens=2000)
+    with qtbot.waitSignal(w.chat.answerFinished, timeout=120_000) as blocker:
+        w.chat.send("Write a very long story about a lighthouse keeper and a dragon, with many chapters.")
+    stats = blocker.args[0]
+    assert stats.finish_reason == "length" and stats.max_tokens == 2000
+    assert stats.ending == "context"
+    used = stats.prompt_tokens + stats.completion_tokens
+    assert 480 <= used <= 512 and stats.completion_tokens < 2000
+    strip = w.chat_view.bubbles[-1].stats_strip
+    assert strip.ending.isVisible() and strip.ending.text() == "context full"
+    tip = strip.ending.toolTip()
+    assert f"take {used} tokens" in tip and "Max new tokens (2000)" in tip and "new chat" in tip
+    dialog = StatsDialog(stats)
+    qtbot.addWidget(dialog)
+    shown = [lbl.text() for lbl in dialog.findChildren(type(strip.ending))]
+    said = "context full: The answer stopped at the end of the model's context"
+    assert any(t.startswith(said) for t in shown)
+    # the stored answer keeps what it was asked with: reopened, it says the same
+    stored = w.store.messages(w.chat.conversation_id)[-1].stats
+    assert stored is not None and stored.max_tokens == 2000 and stored.ending == "context"
+
+    w.new_chat()
+    w.chat.sampling = Sampling(temperature=0.0, max_tokens=8)
+    with qtbot.waitSignal(w.chat.answerFinished, timeout=60_000) as blocker:
+        w.chat.send("Write a very long story about a lighthouse keeper.")
+    stats = blocker.args[0]
+    assert stats.finish_reason == "length" and stats.completion_tokens == 8 and stats.ending == "max_tokens"
+    strip = w.chat_view.bubbles[-1].stats_strip
+    assert strip.ending.isVisible() and strip.ending.text() == "Max new tokens reached"
+    assert "Max new tokens (8)" in strip.ending.toolTip()

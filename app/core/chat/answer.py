@@ -82,6 +82,20 @@ class AnswerStats:
     accepted_reported: bool = True
     #: images in the prompt of this answer (issue 26): its time to first token includes encoding them
     images: int = 0
+    #: the answer's Max new tokens (0: not known, e.g. an answer stored before it was recorded)
+    max_tokens: int = 0
+
+    @property
+    def ending(self) -> str:
+        """Why the answer ended, as the window explains it: ``"context"`` (a ``length`` finish
+        before Max new tokens: the conversation and the answer filled the model's context),
+        ``"max_tokens"``, ``"length"`` (one of the two, Max new tokens not known), else the finish
+        reason itself (``"stop"``, ``"cancelled"``, ``"error"``, ...)."""
+        if self.finish_reason != "length":
+            return self.finish_reason
+        if self.max_tokens <= 0:
+            return "length"
+        return "context" if self.completion_tokens < self.max_tokens else "max_tokens"
 
     @property
     def speedup(self) -> float | None:
@@ -109,10 +123,15 @@ class AnswerStats:
 
     @classmethod
     def of(
-        cls, answer: Answer, speculation: str = "", reason: str | None = None, images: int = 0
+        cls,
+        answer: Answer,
+        speculation: str = "",
+        reason: str | None = None,
+        images: int = 0,
+        max_tokens: int = 0,
     ) -> AnswerStats:
         """The stored statistics of ``answer``; ``reason`` overrides its finish reason; ``images``
-        counts the images its prompt carried."""
+        counts the images its prompt carried; ``max_tokens``: the Max new tokens it ran with."""
         fin = answer.finished
         remote = getattr(fin, "acceptance_source", None)  # set on a remote server's Finished only
         return cls(
@@ -133,6 +152,7 @@ class AnswerStats:
             drafted_reported=remote is None or getattr(fin, "drafted", None) is not None,
             accepted_reported=remote is None or getattr(fin, "accepted", None) is not None,
             images=images,
+            max_tokens=max_tokens,
         )
 
     @classmethod
@@ -151,12 +171,18 @@ class AnswerBuilder(AnswerCollector):
     repaint; :meth:`stats` gives the statistics strip's numbers. Not thread-safe: the GUI's thread."""
 
     def __init__(
-        self, speculation: str = "", clock: Callable[[], float] = time.perf_counter, images: int = 0
+        self,
+        speculation: str = "",
+        clock: Callable[[], float] = time.perf_counter,
+        images: int = 0,
+        max_tokens: int = 0,
     ) -> None:
         super().__init__(clock)
         self.speculation = speculation
         #: images in the answer's prompt (their encoding is part of the time to first token)
         self.images = images
+        #: the Max new tokens the answer was asked with (tells "context full" from "max tokens")
+        self.max_tokens = max_tokens
 
     @property
     def text(self) -> str:
@@ -169,4 +195,4 @@ class AnswerBuilder(AnswerCollector):
     def stats(self, reason: str | None = None) -> AnswerStats:
         """Statistics of the answer as it stands (its stream ends here unless more is fed);
         ``reason`` overrides the finish reason (the GUI's "cancelled" or "error")."""
-        return AnswerStats.of(self.end(), self.speculation, reason, self.images)
+        return AnswerStats.of(self.end(), self.speculation, reason, self.images, self.max_tokens)

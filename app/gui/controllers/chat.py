@@ -315,7 +315,11 @@ class ChatController(QObject):
         bubble.set_content("")
         # "off" is honoured only by an engine that runs none: its answers name no speculation
         off = self.speculation_choice == per_request.OFF
-        builder = AnswerBuilder("" if off else info.speculation, images=image_count(history))
+        builder = AnswerBuilder(
+            "" if off else info.speculation,
+            images=image_count(history),
+            max_tokens=self.sampling.max_tokens,
+        )
         self._answer = _Answer(cid, row.id, builder, info, bubble, saved_at=time.monotonic())
         self.engine.generate(history, self.sampling)
         self._timer.setInterval(FLUSH_INTERVAL_MS)

@@ -152,6 +152,45 @@ def drafted_accepted(stats: AnswerStats) -> str:
     return f"{drafted} / {accepted}"
 
 
+def ending_text(stats: AnswerStats) -> tuple[str, str]:
+    """(the strip's words, their explanation) for an answer that was cut: it filled the model's
+    context, or reached Max new tokens; ("", "") for one that ended otherwise."""
+    ending = stats.ending
+    if ending == "context":
+        return QCoreApplication.translate("AnswerEnding", "context full"), QCoreApplication.translate(
+            "AnswerEnding",
+            "The answer stopped at the end of the model's context: the conversation and this answer "
+            "take {used} tokens, before Max new tokens ({max}) was reached. Start a new chat, or "
+            "load the model with a larger context length.",
+        ).format(used=stats.prompt_tokens + stats.completion_tokens, max=stats.max_tokens)
+    if ending == "max_tokens":
+        return QCoreApplication.translate(
+            "AnswerEnding", "Max new tokens reached"
+        ), QCoreApplication.translate(
+            "AnswerEnding",
+            "The answer stopped at Max new tokens ({max}). Raise it in the conversation settings, "
+            "or ask the model to go on.",
+        ).format(max=stats.max_tokens)
+    if ending == "length":
+        return QCoreApplication.translate("AnswerEnding", "length limit reached"), QCoreApplication.translate(
+            "AnswerEnding", "The answer stopped at Max new tokens or at the end of the model's context."
+        )
+    return "", ""
+
+
+def finish_text(stats: AnswerStats) -> str:
+    """The finish reason in words (the details dialog)."""
+    ending = stats.ending
+    if ending == "stop":
+        return QCoreApplication.translate("AnswerEnding", "the model ended its answer")
+    if ending == "cancelled":
+        return QCoreApplication.translate("AnswerEnding", "stopped")
+    if ending == "error":
+        return QCoreApplication.translate("AnswerEnding", "an error stopped it")
+    short, why = ending_text(stats)
+    return f"{short}: {why}" if short else ending
+
+
 def _fmt(value: float | None, pattern: str) -> str:
     return "—" if value is None else pattern.format(value)
 
@@ -207,6 +246,10 @@ class StatsStrip(QFrame):
         self.source.setProperty("muted", True)
         self.speedup = QLabel()
         self.speedup.setObjectName("speedup")
+        #: why a cut answer stopped (the context is full / Max new tokens); hidden otherwise
+        self.ending = QLabel()
+        self.ending.setObjectName("answerEnding")
+        self.ending.setProperty("muted", True)
         self.chart = RoundChart()
         for w in self._figures():
             flow.addWidget(w)
@@ -222,7 +265,16 @@ class StatsStrip(QFrame):
         self.retranslate()
 
     def _figures(self) -> tuple[QLabel, ...]:
-        return (self.tps, self.ttft, self.rounds, self.acceptance, self.mean_len, self.source, self.speedup)
+        return (
+            self.tps,
+            self.ttft,
+            self.rounds,
+            self.acceptance,
+            self.mean_len,
+            self.source,
+            self.speedup,
+            self.ending,
+        )
 
     def set_measuring(self, on: bool) -> None:
         self.measuring = on
@@ -262,6 +314,7 @@ class StatsStrip(QFrame):
         self.rounds.setText(self.tr("{n} rounds").format(n=s.rounds))
         rate = s.acceptance_rate
         self.rounds.setVisible(rate is not None)
+        self.mean_len.setVisible(rate is not None)  # an empty label would still take a gap
         remote = remote_figures(s)  # a remote server's own figures, and where they come from
         acceptance_tip = self.tr("Share of drafted tokens the model accepted")
         if rate is None:
@@ -298,6 +351,10 @@ class StatsStrip(QFrame):
             self.tr("Per round: bar height = the depth drafted in that round, green = accepted")
         )
         self._show_speedup(s)
+        short, why = ending_text(s)
+        self.ending.setText(short)
+        self.ending.setToolTip(why)
+        self.ending.setVisible(bool(short))
 
     def _show_speedup(self, s: AnswerStats) -> None:
         self.speedup.setVisible(shows_speedup(s))
@@ -375,7 +432,7 @@ class StatsDialog(QDialog):
             (self.tr("Acceptance rate"), _fmt(None if rate is None else rate * 100, "{:.1f}%")),
             (self.tr("Mean tokens per drafting round"), _fmt(stats.mean_accepted_length, "{:.2f}")),
             (self.tr("Speculation"), stats.speculation or self._no_label(stats)),
-            (self.tr("Finish reason"), stats.finish_reason),
+            (self.tr("Finish reason"), finish_text(stats)),
         ]
         remote = remote_figures(stats)
         if remote is not None:  # the server's own figures: where they come from, what they leave out
