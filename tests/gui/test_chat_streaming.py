@@ -7,6 +7,7 @@ mid-stream, so the switch / delete happens while the answer is being written.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 from app.core.chat import ChatStore
@@ -188,3 +189,46 @@ def test_a_long_answer_is_shown_less_often_and_the_next_answer_starts_quick(
     w.chat.send("and another")  # the same engine answers again (its gate stays open)
     assert w.chat._timer.interval() == chat_ctl.FLUSH_INTERVAL_MS
     qtbot.waitUntil(lambda: w.chat_view.composer.button.text() != "Stop", timeout=10_000)
+
+
+def test_each_update_of_a_streaming_answer_paints_the_chat_once(make_window: Any, qtbot: Any) -> None:
+    """A flush lays out and scrolls before the event loop paints (``ChatView.settle``): left to
+    the loop, each update painted the chat three times (the old layout, the new one, the scroll);
+    paints are CPU the engine shares on a small machine."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class PaintCounter(QObject):
+        def __init__(self) -> None:
+            super().__init__()
+            self.paints = 0
+
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint and obj is w.chat_view.column:
+                self.paints += 1
+            return False
+
+    text = " ".join(f"word{i}" for i in range(400))
+    engine = ScriptedEngine(text, gate=lambda _i: time.sleep(0.01), plain=True)
+    w = make_window(loader=scripted_loader(engine))
+    load_default(w, qtbot, 10_000)
+    w.new_chat()
+    qtbot.waitExposed(w)
+    counter = PaintCounter()
+    w.chat_view.column.installEventFilter(counter)
+    flushes = 0
+    real_flush = w.chat._flush
+
+    def counted() -> None:
+        nonlocal flushes
+        flushes += 1
+        real_flush()
+
+    w.chat._timer.timeout.disconnect()
+    w.chat._timer.timeout.connect(counted)
+    w.chat.send("a long one")
+    qtbot.waitUntil(lambda: w.chat_view.composer.button.text() != "Stop", timeout=20_000)
+    w.chat_view.column.removeEventFilter(counter)
+    assert w.chat_view.bubbles[-1].text == text
+    assert flushes >= 10
+    # one paint per update (a few more: the question, the end of the answer, the strip)
+    assert counter.paints <= flushes + 8, (counter.paints, flushes)

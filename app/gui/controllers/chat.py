@@ -342,6 +342,7 @@ class ChatController(QObject):
             answer.builder.feed(ev)
         if events and answer.bubble is not None:
             answer.bubble.set_content(answer.builder.text, answer.builder.draft_spans)
+            self.view.settle()
             long = len(answer.builder.text) > LONG_ANSWER_CHARS
             if long and self._timer.interval() != LONG_FLUSH_INTERVAL_MS:
                 self._timer.setInterval(LONG_FLUSH_INTERVAL_MS)

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QMimeData, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QMimeData, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication, QImage, QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -866,6 +866,13 @@ class ChatView(QWidget):
             self._anchor_offset = self._anchor_y() - value
         if self._pending and not self._stick_to_bottom and value < self.scroller.viewport().height():
             self._build_pending()  # the reader reached the top of what is built: the next batch now
+
+    def settle(self) -> None:
+        """Lay out what a streamed update changed now, scroll included, so the window paints it
+        once: left to the event loop, a flush painted the old layout, then the new one, then the
+        view scrolled to the bottom (three repaints of the chat column per flush)."""
+        for _level in range(4):  # a layout's request reaches its parent's at the next pass
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
 
     def _on_range_changed(self, _lo: int, hi: int) -> None:
         bar = self.scroller.verticalScrollBar()
