@@ -333,7 +333,7 @@ class ChatController(QObject):
         elif self._answer is not None:
             self.engine.cancel()
 
-    def _flush(self) -> None:
+    def _flush(self, settle: bool = True) -> None:
         answer = self._answer
         if answer is None:
             return
@@ -342,7 +342,8 @@ class ChatController(QObject):
             answer.builder.feed(ev)
         if events and answer.bubble is not None:
             answer.bubble.set_content(answer.builder.text, answer.builder.draft_spans)
-            self.view.settle()
+            if settle:
+                self.view.settle()
             long = len(answer.builder.text) > LONG_ANSWER_CHARS
             if long and self._timer.interval() != LONG_FLUSH_INTERVAL_MS:
                 self._timer.setInterval(LONG_FLUSH_INTERVAL_MS)
@@ -365,7 +366,7 @@ class ChatController(QObject):
         answer.saved_len = len(answer.builder.text)
 
     def _finish(self, status: MessageStatus, reason: str | None) -> AnswerStats | None:
-        self._flush()
+        self._flush(settle=False)  # the end changes the bubble again: laid out once, after
         answer, self._answer = self._answer, None
         self._timer.stop()
         if answer is None:
