@@ -1395,6 +1395,10 @@ Compatible: {reason}</source>
             <translation>이 방법에 대한 Tandem의 최장 초안</translation>
         </message>
         <message>
+            <source>Tandem's longest draft; each round's depth follows the measured acceptance</source>
+            <translation>Tandem의 최장 초안. 각 라운드의 깊이는 측정된 수락률을 따릅니다</translation>
+        </message>
+        <message>
             <source>llama.cpp's own default</source>
             <translation>llama.cpp 자체 기본값</translation>
         </message>
@@ -1709,7 +1713,7 @@ Compatible: {reason}</source>
         <name>MessageBubble</name>
         <message>
             <source>Tool call</source>
-            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13) the message's images (issue 26), above its text; click one to enlarge it</extracomment>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering it again as one text held the window 0.3-0.4 s at the end of an 8000-token answer); shorter ones end as one text, as a loaded answer shows (its render takes a few ms) a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13) the message's images (issue 26), above its text; click one to enlarge it</extracomment>
             <translation>도구 호출</translation>
         </message>
         <message>

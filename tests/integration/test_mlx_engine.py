@@ -28,8 +28,9 @@ from app.core.engines.base import (
     TextDelta,
 )
 from app.core.engines.capability import Availability
-from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner, classic_rounds
+from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner
 from app.core.speculative import SpeculationOptions
+from app.core.speculative.depth import DepthControl
 from tests.integration import mlx_fixtures as fx
 
 pytestmark = pytest.mark.mlx
@@ -134,6 +135,58 @@ def test_classic_draft_greedy_is_token_identical_to_spec_off(
     assert got.drafted_total > 0
 
 
+class _ScriptedDepth(DepthControl):
+    """The depth controller with its choices scripted (the loop under test is the real one)."""
+
+    def __init__(self, script: list[int]) -> None:
+        super().__init__(ceiling=6)
+        self.script = list(script)
+        self.asked: list[int] = []
+
+    def next_depth(self, left: int) -> int:
+        self.asked.append(left)
+        k = self.script.pop(0) if self.script else 2
+        return min(k, max(0, left - 1))
+
+
+@pytest.mark.parametrize("adaptive", [True, False])
+def test_classic_draft_depth_per_round_keeps_greedy_parity(
+    ckpt: dict[str, Path], engines: list[object], adaptive: bool
+) -> None:
+    """Tandem's own classic loop: whatever depth each round drafts (plain steps, 1, the ceiling,
+    changing every round), the answer is plain decoding's, and each round reports its depth."""
+    off = _load(ckpt["llama_target"])
+    engines.append(off)
+    on = _load(ckpt["llama_target"], ckpt["llama_drafter"], "draft", 6)
+    engines.append(on)
+    ref = _finished(_run(off, 40))
+    script = [0, 1, 6, 3, 0, 0, 2, 5, 1, 6, 4]
+    on.depth_control = _ScriptedDepth(script)  # type: ignore[attr-defined]
+    events = _run(on, 40)
+    got = _finished(events)
+    assert ref.token_ids == got.token_ids, _first_difference(ref.token_ids or [], got.token_ids or [])
+    _check_accounting(events)
+    drafted = [r.drafted for r in events if isinstance(r, Round)]
+    assert drafted[0] == 0  # the prefill's token
+    assert drafted[1 : len(script) + 1] == script
+    # the real controller, adaptive or fixed, across two requests
+    on.adaptive_depth = adaptive  # type: ignore[attr-defined]
+    on.depth_control = None  # type: ignore[attr-defined]
+    for _ in range(2):
+        events = _run(on, 40)
+        got = _finished(events)
+        assert ref.token_ids == got.token_ids, _first_difference(ref.token_ids or [], got.token_ids or [])
+        _check_accounting(events)
+        assert all(r.drafted <= 6 for r in events if isinstance(r, Round))
+    control = on.depth_control  # type: ignore[attr-defined]
+    assert isinstance(control, DepthControl) and control.adaptive is adaptive
+    assert 0.0 < control.acceptance < 1.0 and control.draft is not None
+    if adaptive:
+        assert control.one is not None and control.extra is not None  # it measured both sides
+    else:
+        assert got.drafted_total > 0
+
+
 # --- forced acceptance: exact round stats and from-draft marks -------------------------------------
 
 
@@ -148,8 +201,10 @@ def _expected_marks(rounds: list[tuple[int, int, int]]) -> list[bool]:
         # the last round is cut to the budget (1 token left -> 1 draft).
         ("mtp", None, [(0, 0, 1), (3, 3, 4), (3, 3, 4), (1, 1, 1)]),
         ("mtp", 2, [(0, 0, 1), (2, 2, 3), (2, 2, 3), (2, 2, 3)]),
-        # mlx-lm: every round drafts min(k, tokens left); the last one ends on accepted drafts.
-        ("draft", 3, [(3, 3, 4), (3, 3, 4), (2, 2, 2)]),
+        # Tandem's classic loop at a fixed depth: the prefill token, then rounds of min(k, tokens
+        # left - 1) drafts (a draft whose round would pass the budget is never verified), the last
+        # token a plain step.
+        ("draft", 3, [(0, 0, 1), (3, 3, 4), (3, 3, 4), (0, 0, 1)]),
     ],
 )
 def test_forced_acceptance_rounds_and_marks_are_exact(
@@ -163,6 +218,7 @@ def test_forced_acceptance_rounds_and_marks_are_exact(
         engine = _load(ckpt["g4_target_forced"], ckpt["g4_drafter_forced"], "mtp", n)
     else:
         engine = _load(ckpt["llama_target_forced"], ckpt["llama_drafter_forced"], "draft", n)
+        engine.adaptive_depth = False  # type: ignore[attr-defined]
     engines.append(engine)
     for _ in range(2):  # the drafter's per-round lists must not leak into the next request
         events = _run(engine, 10)
@@ -200,8 +256,8 @@ def test_end_of_generation_token_is_counted_not_streamed(
     fin = _finished(events)
     assert fin.reason == "stop" and fin.completion_tokens == 1 and fin.token_ids == []
     rounds = [(r.drafted, r.accepted, r.emitted) for r in events if isinstance(r, Round)]
-    # mlx-vlm: the prefill token is the EOS; mlx-lm: the first accepted draft is.
-    assert rounds == ([(0, 0, 1)] if pair == "mtp" else [(3, 1, 1)])
+    # both loops: the prefill's token is the EOS, before any round drafts
+    assert rounds == [(0, 0, 1)]
     _check_accounting(events)
 
 
@@ -478,15 +534,6 @@ def test_stop_scanner_holds_partial_matches() -> None:
     assert [s.feed(p) for p in ("ab", "E", "N", "x")] == ["ab", "", "", "ENx"]
     s = StopScanner(["END"])
     assert [s.feed(p) for p in ("abE", "ND tail")] == ["ab", ""] and s.stopped
-
-
-def test_classic_rounds_recovers_draft_counts() -> None:
-    marks = [(1, True), (2, False), (3, False), (4, True), (5, True), (6, True)]
-    steps = list(classic_rounds(iter(marks), 3, 6))
-    assert steps == [(1, (3, 1)), (2, None), (3, (3, 0)), (4, (3, 3)), (5, None), (6, None)]
-
-
-# --- issue 8: parity through the CLI, top candidates from the logits ---------------------------
 
 
 def test_parity_cli_on_a_gemma4_assistant_pair(

@@ -59,7 +59,10 @@ def test_defaults_with_provenance() -> None:
     assert default_tokens("llama.cpp", "gemma-4", 31).value == 4
     assert default_tokens("llama.cpp", "gemma-4", 31).source == "Gemma 4 size table"
     assert default_tokens("llama.cpp", "other", 7).value == 3
-    assert default_tokens("mlx", "gemma-4", 2).value == 3  # block of 4 incl. the verified token
+    assert default_tokens("mlx", "gemma-4", 2, "mtp").value == 3  # block of 4 incl. the verified token
+    # a classic drafter on MLX runs in Tandem's loop: a ceiling, the depth adapts per round
+    assert default_tokens("mlx", "qwen", 8, "draft").value == 8
+    assert default_tokens("mlx", "qwen", 8, "draft").code == "adaptive-ceiling"
     assert default_tokens("llama.cpp", "x", 1, "ngram-mod").value == 64
 
 

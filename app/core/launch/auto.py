@@ -57,15 +57,19 @@ NGRAM_MIN_DRAFT = NGRAM_MOD_MIN_DRAFT
 #: New tokens per measured answer: enough for a decode rate, short enough for a < 30 s calibration.
 MAX_TOKENS = 40
 #: Bump when prompts, workloads, candidates or the rule change: older stored results are then not
-#: reused (3: llama.cpp's classic drafter candidates adapt their depth per round, ``p_min``).
-FORMAT_VERSION = 3
+#: reused (3: llama.cpp's classic drafter candidates adapt their depth per round, ``p_min``; 4: with
+#: p_min 0.2 instead of 0.75).
+FORMAT_VERSION = 4
 #: A classic drafter's round on llama.cpp stops at the first drafted token the drafter gives less
 #: than this probability (``speculative.draft.p_min``; this llama.cpp's default is 0, a fixed depth).
 #: The depth then follows the text per round, up to the candidate's tokens per round: long where
-#: the drafter is sure (and is mostly accepted), short or none where it guesses (issue 24, item 3;
-#: 0.75 was llama-server's own default for years). On the embedded SmolLM2 drafting itself,
-#: rounds went from a fixed 8 to 0-4 drafted tokens.
-DRAFT_P_MIN = 0.75
+#: the drafter is sure (and is mostly accepted), short where it guesses (issue 24, item 3).
+#: Measured side by side (docs/benchmarks.md "Auto against every fixed configuration"): with the
+#: embedded SmolLM2 drafting for its F32 file, 0.75 (llama-server's old default) stopped rounds so
+#: early that it lost to every fixed depth on two machines (0.51-0.75x of plain where 4/round gave
+#: 0.73-0.98x; 0.73-0.84x where 4/round gave 1.11-1.31x); 0.2 was the best p_min tried and matched
+#: or beat the best fixed depth on prose and code edits (1.33x / 1.43x against 1.27x / 1.42x).
+DRAFT_P_MIN = 0.2
 #: Progress steps per candidate: its load, five measured answers and a possible prose re-check (2).
 STEPS_PER_CANDIDATE = 8
 #: Unmeasured tokens generated right after each load (see :func:`_warm`).

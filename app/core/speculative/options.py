@@ -258,13 +258,21 @@ LLAMACPP_NGRAM_SIZE_M_DEFAULT = 48
 #: Longest draft per round of suffix decoding: the tree proposes less when it is less sure (its
 #: draft is bounded by the match length and a minimum token probability), so this is a ceiling.
 SUFFIX_DEFAULT_TOKENS = 16
+#: Longest draft per round of a classic drafter on MLX: Tandem's loop picks each round's depth from
+#: the measured acceptance and costs (app.core.speculative.depth), so this is a ceiling.
+MLX_CLASSIC_DEFAULT_TOKENS = 8
 #: Longest draft per round of prompt lookup (Hugging Face's ``prompt_lookup_num_tokens`` is 10).
 PROMPT_LOOKUP_DEFAULT_TOKENS = 10
 
 
 #: Why a default depth is what it is: a code the GUI translates (issue 9: core returns codes).
 DepthSource = Literal[
-    "not-offered", "trained-depth", "gemma4-size-table", "llamacpp-default", "model-free-ceiling"
+    "not-offered",
+    "trained-depth",
+    "gemma4-size-table",
+    "llamacpp-default",
+    "model-free-ceiling",
+    "adaptive-ceiling",
 ]
 
 
@@ -291,6 +299,12 @@ def default_tokens(
             )
         if method in MODEL_FREE_METHODS:
             return DefaultDepth(None, "not offered by this engine", "not-offered")
+        if method == "draft":
+            return DefaultDepth(
+                MLX_CLASSIC_DEFAULT_TOKENS,
+                "Tandem's longest draft for a classic drafter (the depth adapts per round)",
+                "adaptive-ceiling",
+            )
         return DefaultDepth(
             MLX_DRAFTER_TRAINED_DEPTH, "the drafter's trained depth (mlx-vlm block of 4)", "trained-depth"
         )

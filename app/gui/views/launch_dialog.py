@@ -832,6 +832,8 @@ class LaunchDialog(QDialog):
             return self.tr("not offered by this engine")
         if default.code == "model-free-ceiling":
             return self.tr("Tandem's longest draft for this method")
+        if default.code == "adaptive-ceiling":
+            return self.tr("Tandem's longest draft; each round's depth follows the measured acceptance")
         return self.tr("llama.cpp's own default")
 
     # --- result ---------------------------------------------------------------------------------

@@ -11,8 +11,9 @@ Which library runs what (decided from the configs in :mod:`app.core.engines.mlx.
 * an mlx-vlm drafter (``mtp`` / ``eagle3`` / ``dflash``, kind from the drafter's ``model_type``):
   target and drafter through mlx-vlm; rounds come from the drafter's per-round ``accept_lens`` /
   ``draft_lens`` and the first ``accepted`` tokens of a round are marked ``from_draft``;
-* a plain language model as drafter (method ``draft``): target and drafter through mlx-lm, which
-  marks each token ``from_draft``; rounds are recovered from those marks;
+* a plain language model as drafter (method ``draft``): target and drafter are mlx-lm models in
+  Tandem's own loop (:mod:`app.core.engines.mlx.drafted`), which reports each round and picks its
+  depth (:class:`~app.core.speculative.depth.DepthControl`);
 * no drafter: mlx-vlm for multimodal targets (``vision_config``), mlx-lm for text models;
 * model-free ``suffix`` / ``prompt-lookup`` (issue 11): the same target model (mlx-lm or mlx-vlm)
   in Tandem's own decode loop (:mod:`app.core.engines.mlx.modelfree`), drafts from the suffix cache
@@ -27,7 +28,8 @@ Depth: ``num_speculative_tokens`` is the number of drafted tokens per round on e
 counts its ``draft_block_size`` with the verified token included, so N becomes a block of N + 1;
 unset keeps the drafter's trained depth (``block_size - 1`` drafts: 3 for the Gemma 4 assistant).
 A value above the trained depth is a ceiling for MTP drafters: mlx-vlm only drafts deeper once
-the trained depth is accepted often enough.
+the trained depth is accepted often enough. For a classic drafter it is a ceiling too (default 8):
+each round drafts what the measured acceptance and costs say pays, 0 to N.
 """
 
 from __future__ import annotations
@@ -60,11 +62,12 @@ from app.core.engines.base import (
 )
 from app.core.engines.capability import Availability, engine_availability
 from app.core.engines.mlx.pair import PairPlan, plan_pair, vocabulary_difference
-from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner, TokenStep, classic_rounds
+from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner, TokenStep
 from app.core.engines.mlx.vision import VisionPrompt
 from app.core.engines.worker import EngineClosed, EngineWorker, Job
 from app.core.images import estimated_tokens, text_only
 from app.core.speculative import RoundAccountant
+from app.core.speculative.depth import DepthControl
 from app.core.speculative.options import SUFFIX_METHODS
 from app.core.speculative.suffix import (
     Record,
@@ -217,6 +220,13 @@ class MLXEngine:
         #: model-free methods: cut drafts where verifying a token costs more than it is expected to
         #: save (see mlx_modelfree.VerifyCost); tests that need every proposal verified turn it off
         self.cost_gate = True
+        #: classic drafter: the draft length follows the measured acceptance and costs per round,
+        #: up to tokens per round (see app.core.speculative.depth); False drafts tokens per round
+        #: every round (a fixed depth, for benchmarks and tests that compare depths)
+        self.adaptive_depth = True
+        #: classic drafter: what chooses each round's depth, with what it measured so far (kept
+        #: across requests; created at the first request, replaced when its settings change)
+        self.depth_control: DepthControl | None = None
         #: the loaded target reads images (set on the MLX thread by the load)
         self._images = False
         self._state: _Loaded | None = None
@@ -565,7 +575,6 @@ class MLXEngine:
 
         assert vision is None, "mlx-lm targets read no images (refused in generate)"
         from mlx_lm.generate import generate_step as lm_step
-        from mlx_lm.generate import speculative_generate_step
         from mlx_lm.sample_utils import make_logits_processors, make_sampler
 
         sampler = make_sampler(temp=sampling.temperature, top_p=top_p or 0.0, top_k=sampling.top_k)
@@ -583,34 +592,22 @@ class MLXEngine:
             finally:
                 plain.close()
             return
-        k = plan.draft_tokens or 1
-        if penalty is not None:
-            # mlx-lm's speculative loop hands its processors the tokens from the prompt's last one
-            # on (the rest of the prompt goes through a prefill they never see), while its plain
-            # loop hands them the whole prompt: put the rest back, or the penalty (and so the
-            # greedy output) would differ with speculation on.
-            from mlx_lm.sample_utils import make_repetition_penalty
+        from app.core.engines.mlx.drafted import LmDrafter, drafter_steps
+        from app.core.engines.mlx.modelfree import LmTarget
 
-            penalise = make_repetition_penalty(penalty, REPEAT_PENALTY_WINDOW)
-            before = mx.array(prompt[-REPEAT_PENALTY_WINDOW - 1 : -1], dtype=mx.uint32)
-
-            def with_prompt(tokens: Any, logits: Any) -> Any:
-                return penalise(mx.concatenate([before, tokens]), logits)
-
-            processors = [with_prompt]
-        spec_gen = speculative_generate_step(
-            prompt_arr,
-            state.target,
-            state.drafter,
-            num_draft_tokens=k,
-            max_tokens=budget,
+        ceiling = plan.draft_tokens or 1
+        control = self.depth_control
+        if control is None or control.ceiling != ceiling or control.adaptive != self.adaptive_depth:
+            control = self.depth_control = DepthControl(ceiling, adaptive=self.adaptive_depth)
+        yield from drafter_steps(
+            LmTarget(state.target),
+            LmDrafter(state.drafter),
+            prompt,
+            budget=budget,
+            control=control,
             sampler=sampler,
-            logits_processors=processors,
+            processors=processors,
         )
-        try:
-            yield from classic_rounds((((int(t), lp), bool(d)) for t, lp, d in spec_gen), k, budget)
-        finally:
-            spec_gen.close()
 
     def _model_free_steps(
         self,

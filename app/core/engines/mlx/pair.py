@@ -18,7 +18,7 @@ from typing import Any, Literal
 from app.core.engines.base import DrafterMismatchError, EngineUnavailable, ModelLoadError
 from app.core.engines.capability import version_at_least
 from app.core.speculative import DRAFTER_METHODS, parse_num_speculative_tokens
-from app.core.speculative.options import SUFFIX_METHODS, SpeculationOptions
+from app.core.speculative.options import MLX_CLASSIC_DEFAULT_TOKENS, SUFFIX_METHODS, SpeculationOptions
 from app.core.speculative.options import default_tokens as default_depth
 
 #: Drafter kinds mlx-vlm runs (``draft_kind``); "draft" is a classic mlx-lm drafter.
@@ -27,8 +27,9 @@ MIN_MLX_VLM = "0.5.0"
 #: Gemma 4 12B is the encoder-free "unified" variant; mlx-vlm runs its assistant from 0.6.1 on.
 MIN_MLX_VLM_UNIFIED = "0.6.1"
 MIN_MLX_LM = "0.25"
-#: mlx-lm's own default for ``--num-draft-tokens``: classic drafters have no trained depth.
-CLASSIC_DEFAULT_DRAFT_TOKENS = 3
+#: A classic drafter's longest draft per round when the user sets none; each round's depth adapts
+#: below it (app.core.engines.mlx.drafted).
+CLASSIC_DEFAULT_DRAFT_TOKENS = MLX_CLASSIC_DEFAULT_TOKENS
 #: Fallback when an mlx-vlm drafter's config has no ``block_size`` (mlx-vlm's Gemma 4 default).
 VLM_DEFAULT_BLOCK_SIZE = 4
 #: Drafter ``model_type`` -> kind, used when mlx-vlm is too old to have its own table.

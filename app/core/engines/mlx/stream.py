@@ -6,7 +6,7 @@ without a model.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 #: A token id, or a token id with what the engine keeps beside it (e.g. its log-probabilities).
@@ -89,38 +89,3 @@ class StopScanner:
             return ""
         out, self._emitted = self._text[self._emitted :], len(self._text)
         return out
-
-
-def classic_rounds(
-    stream: Iterator[tuple[T, bool]], num_draft_tokens: int, max_tokens: int
-) -> Iterator[TokenStep[T]]:
-    """Recover rounds from mlx-lm's ``(token, from_draft)`` stream.
-
-    mlx-lm drafts ``min(remaining, k)`` tokens per round, then yields the accepted drafts
-    (``from_draft=True``) and one token of the target's own, unless ``max_tokens`` is reached
-    first. A round is complete when its target token arrives (those tokens are already computed
-    when the first of them is yielded, so buffering them costs no latency).
-    """
-    produced = 0
-    pending: list[T] = []
-    drafted = min(max_tokens, num_draft_tokens)
-
-    def flush(last: T | None) -> Iterator[TokenStep[T]]:
-        nonlocal produced, drafted, pending
-        tokens = [*pending, last] if last is not None else pending
-        accepted = len(pending)
-        for i, tok in enumerate(tokens):
-            yield tok, ((drafted, accepted) if i == 0 else None)
-        produced += len(tokens)
-        pending = []
-        drafted = min(max_tokens - produced, num_draft_tokens)
-
-    for token, from_draft in stream:
-        if from_draft:
-            pending.append(token)
-            if produced + len(pending) >= max_tokens:
-                yield from flush(None)
-        else:
-            yield from flush(token)
-    if pending:
-        yield from flush(None)
