@@ -27,6 +27,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -357,14 +358,27 @@ def main() -> None:
     ap.add_argument("--max-tokens", type=int, default=160)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--ctx", type=int, default=4096)
+    ap.add_argument(
+        "--drafter",
+        default=None,
+        help="a drafter GGUF for auto (its candidates) and drafter methods (draft, draft+ngram-mod); "
+        "'embedded' is the embedded SmolLM2 Q4_1",
+    )
     a = ap.parse_args()
+    # Auto stores what it measures: in a temporary home, never the user's
+    os.environ.setdefault("TANDEM_HOME", tempfile.mkdtemp(prefix="tandem-bench-agent-"))
+    drafter = str(assets.smollm2_q4_path()) if a.drafter == "embedded" else a.drafter
     model = (
         Path(a.model_path)
         if a.model_path
         else assets.resolve("embedded://smollm2/SmolLM2-135M-Instruct.F32.gguf")
     )
     methods = a.methods.split(",")
-    spec_args = {"off": ["--spec", "off"], "auto": ["--spec", "auto"]}
+    with_drafter = ["--draft-model-path", drafter] if drafter else []
+    spec_args = {"off": ["--spec", "off"], "auto": ["--spec", "auto", *with_drafter]}
+    for m in methods:
+        if m.startswith(("draft", "mtp", "eagle3", "dflash")):
+            spec_args[m] = ["--spec", "on", "--spec-method", m, *with_drafter]
     runs: dict[str, dict[str, Any]] = {}
     for i, m in enumerate(methods):
         proc, url = serve(model, spec_args.get(m, ["--spec", "on", "--spec-method", m]), a.threads, a.ctx)

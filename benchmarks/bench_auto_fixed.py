@@ -14,9 +14,10 @@ each in its own llama-server child, and the held-out workloads run round-robin a
   run just before, unmeasured), which model-free methods remember.
 
 Configurations: off; the classic drafter at a fixed 2, 4 and 8 tokens per round; the drafter with
-an adaptive depth (up to 8, a round stops at the first token the drafter gives less than ``p_min``
-0.75: what Auto runs); ngram-mod 64/round; and Auto's choice. Greedy, decode speed from llama.cpp's
-own timings; ratios are of the median speed per configuration and workload over the rounds, against off.
+an adaptive depth (up to 8, a round stops at the first token the drafter gives less than
+``auto.DRAFT_P_MIN``, 0.2: what Auto runs); ngram-mod 64/round; and Auto's choice. Greedy, decode
+speed from llama.cpp's own timings; ratios are of the median speed per configuration and workload
+over the rounds, against off.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def main() -> int:
         type=float,
         action="append",
         default=[],
-        help="also an adaptive drafter with this p_min (repeatable; Auto's own 0.75 is always run)",
+        help="also an adaptive drafter with this p_min (repeatable; Auto's own is always run)",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -117,7 +118,9 @@ def main() -> int:
         "draft 2/round": auto.Candidate("draft", 2),
         "draft 4/round": auto.Candidate("draft", 4),
         "draft 8/round": auto.Candidate("draft", 8),
-        "draft adaptive (up to 8, p_min 0.75)": auto.Candidate("draft", 8, None, auto.DRAFT_P_MIN),
+        f"draft adaptive (up to 8, p_min {auto.DRAFT_P_MIN:g}: Auto's)": auto.Candidate(
+            "draft", 8, None, auto.DRAFT_P_MIN
+        ),
         "ngram-mod 64/round": auto.Candidate("ngram-mod", 64),
     }
     for p_min in args.p_min:

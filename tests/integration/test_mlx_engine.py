@@ -30,7 +30,7 @@ from app.core.engines.base import (
 from app.core.engines.capability import Availability
 from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner
 from app.core.speculative import SpeculationOptions
-from app.core.speculative.depth import DepthControl
+from app.core.speculative.depth import SETTLE_PLAIN, DepthControl
 from tests.integration import mlx_fixtures as fx
 
 pytestmark = pytest.mark.mlx
@@ -138,13 +138,21 @@ def test_classic_draft_greedy_is_token_identical_to_spec_off(
 class _ScriptedDepth(DepthControl):
     """The depth controller with its choices scripted (the loop under test is the real one)."""
 
-    def __init__(self, script: list[int]) -> None:
+    def __init__(self, script: list[int], draft_request: bool = True, settle: bool = False) -> None:
         super().__init__(ceiling=6)
         self.script = list(script)
         self.asked: list[int] = []
+        self.draft_request = draft_request
+        self.settle = settle  # once the script is done, the rest of the request is plain
+
+    def start_request(self) -> bool:
+        return self.draft_request
 
     def next_depth(self, left: int) -> int:
         self.asked.append(left)
+        if not self.script and self.settle:
+            self.plain_streak = SETTLE_PLAIN
+            return 0
         k = self.script.pop(0) if self.script else 2
         return min(k, max(0, left - 1))
 
@@ -169,6 +177,18 @@ def test_classic_draft_depth_per_round_keeps_greedy_parity(
     drafted = [r.drafted for r in events if isinstance(r, Round)]
     assert drafted[0] == 0  # the prefill's token
     assert drafted[1 : len(script) + 1] == script
+    # handed over to mlx-lm's pipelined plain loop: mid-request, and for a whole request
+    for scripted in (_ScriptedDepth([3, 0, 2], settle=True), _ScriptedDepth([], draft_request=False)):
+        on.depth_control = scripted  # type: ignore[attr-defined]
+        events = _run(on, 40)
+        got = _finished(events)
+        assert ref.token_ids == got.token_ids, _first_difference(ref.token_ids or [], got.token_ids or [])
+        _check_accounting(events)
+        drafted = [r.drafted for r in events if isinstance(r, Round)]
+        assert drafted == ([0, 3, 0, 2] if scripted.draft_request else [])[: len(drafted)] + [0] * (
+            len(drafted) - (4 if scripted.draft_request else 0)
+        )
+        assert len(scripted.asked) == (4 if scripted.draft_request else 0)
     # the real controller, adaptive or fixed, across two requests
     on.adaptive_depth = adaptive  # type: ignore[attr-defined]
     on.depth_control = None  # type: ignore[attr-defined]

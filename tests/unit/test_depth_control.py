@@ -76,3 +76,30 @@ def test_rate_of_a_plain_step_and_bad_input() -> None:
         DepthControl(0)
     with pytest.raises(ValueError):
         c.observe_round(2, 3, 0.01, 0.01)
+
+
+def test_settles_on_plain_decoding_within_a_request_and_across_requests() -> None:
+    c = _measured(one=0.020, extra=0.020, draft=0.010, accept=0.75)
+    assert c.start_request() is False  # measured not to pay: the request decodes plainly
+    c = _measured(one=0.020, extra=0.020, draft=0.010, accept=0.75)
+    depths = [c.next_depth(1000) for _ in range(9)]
+    assert depths.count(0) == 8 and depths.count(1) == 1  # one probe before it settles
+    assert c.settled_plain
+    # whole requests: plain, with a re-measuring request after 4, then after 8, 16, 32, 32
+    gaps = []
+    run = 0
+    for _ in range(120):
+        if c.start_request():
+            gaps.append(run)
+            run = 0
+            c.observe_round(1, 0, 0.010, 0.040)  # the re-measure finds it still does not pay
+        else:
+            run += 1
+    assert gaps[:5] == [4, 8, 16, 32, 32]
+
+
+def test_a_request_drafts_when_drafting_pays_or_is_not_measured() -> None:
+    assert DepthControl(8).start_request() is True
+    assert _measured(one=0.020, extra=0.0005, draft=0.002, accept=1.0).start_request() is True
+    fixed = DepthControl(4, adaptive=False)
+    assert fixed.start_request() is True and not fixed.settled_plain

@@ -31,6 +31,12 @@ _PROBE_EVERY = 8
 _PROBE_MAX = 64
 #: the depth tried before anything is measured (capped by the ceiling)
 START_DEPTH = 4
+#: plain decisions in a row after which the rest of a request decodes plainly (the loop may then
+#: hand over to the library's pipelined plain decoding, and the drafter stops catching up)
+SETTLE_PLAIN = 8
+#: requests decoded plainly between requests that draft again to re-measure, at first and at most
+_REQUEST_PROBE_EVERY = 4
+_REQUEST_PROBE_MAX = 32
 
 
 @dataclass
@@ -63,6 +69,10 @@ class DepthControl:
         self._misses = 1.0
         self._plain_run = 0
         self._probe_every = _PROBE_EVERY
+        #: plain decisions in a row (see :data:`SETTLE_PLAIN`)
+        self.plain_streak = 0
+        self._plain_requests = 0
+        self._request_probe_every = _REQUEST_PROBE_EVERY
 
     # --- what was measured -----------------------------------------------------------------------
 
@@ -95,7 +105,35 @@ class DepthControl:
         if accepted:
             self._probe_every = _PROBE_EVERY
         else:
-            self._probe_every = min(2 * self._probe_every, _PROBE_MAX)
+            self._probe_every = min(2 * max(self._probe_every, 1), _PROBE_MAX)
+
+    # --- requests --------------------------------------------------------------------------------
+
+    def start_request(self) -> bool:
+        """A request begins; False when it should decode plainly from its first token on.
+
+        Where drafting was measured not to pay, a request does not even feed its prompt to the
+        drafter (on a CPU that costs a pass as long as the prompt); every few such requests one
+        drafts again to re-measure (4 at first, doubling while drafting keeps not paying, up to 32).
+        """
+        self.plain_streak = 0
+        if not self.adaptive or self.best() != 0:
+            self._plain_requests = 0
+            self._request_probe_every = _REQUEST_PROBE_EVERY
+            return True
+        self._plain_requests += 1
+        if self._plain_requests > self._request_probe_every:
+            self._plain_requests = 0
+            self._request_probe_every = min(2 * self._request_probe_every, _REQUEST_PROBE_MAX)
+            self._hits, self._misses = 1.0, 1.0  # measure acceptance afresh on this text
+            self._plain_run = self._probe_every = 0  # draft at once
+            return True
+        return False
+
+    @property
+    def settled_plain(self) -> bool:
+        """The rest of this request decodes plainly (:data:`SETTLE_PLAIN` plain choices in a row)."""
+        return self.adaptive and self.plain_streak >= SETTLE_PLAIN
 
     # --- the choice ------------------------------------------------------------------------------
 
@@ -137,6 +175,8 @@ class DepthControl:
             if self._plain_run >= self._probe_every:
                 self._plain_run = 0
                 return 1  # has the text become predictable again?
+            self.plain_streak += 1
             return 0
         self._plain_run = 0
+        self.plain_streak = 0
         return min(k, cap)

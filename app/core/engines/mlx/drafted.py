@@ -10,7 +10,12 @@ distribution. Both KV caches keep only the accepted positions.
 
 ``k`` comes from :class:`~app.core.speculative.depth.DepthControl` (kept by the engine across
 requests): the loop times each drafting and each verification and reports them, the controller
-picks the depth with the most tokens per second, ``0`` being a plain target step. mlx-lm's own
+picks the depth with the most tokens per second, ``0`` being a plain target step. The drafter
+reads the prompt only when a round first drafts (lazily: a request that never drafts costs the
+drafter nothing, and the first token comes as fast as without one). Where drafting does not pay,
+the controller settles on plain decoding (for the rest of a request, or for whole requests with
+a re-measuring one now and then) and the loop hands over to mlx-lm's pipelined ``generate_step``
+on the same KV cache, so such a request runs at plain speed. mlx-lm's own
 ``speculative_generate_step`` drafts a fixed number every round; on a machine where a drafter
 barely pays, a fixed depth loses to plain decoding (docs/benchmarks.md "MLX").
 
@@ -20,10 +25,10 @@ MLX thread only.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
-from app.core.engines.mlx.modelfree import LmTarget
+from app.core.engines.mlx.modelfree import PREFILL_CHUNK, LmTarget
 from app.core.engines.mlx.stream import TokenStep
 from app.core.speculative.depth import DepthControl
 
@@ -68,10 +73,20 @@ def drafter_steps(
         logprobs = row - mx.logsumexp(row, axis=-1, keepdims=True)
         return sampler(logprobs), logprobs[0]
 
-    def draft(k: int) -> list[int]:
-        """``k`` greedy drafts after ``history``: the drafter first catches up on the committed
-        tokens it has not seen (all of them after plain steps), then one pass per draft."""
+    def draft(k: int) -> tuple[list[int], float]:
+        """``k`` greedy drafts after ``history``, and the seconds the drafter spent catching up
+        on committed tokens it had not seen beyond the usual one or two (the prompt at the first
+        drafting round, the tokens of plain steps): not part of what a drafted token costs."""
         missing = history[drafter.fed :]
+        catch_up = 0.0
+        if len(missing) > 2:
+            t0 = time.perf_counter()
+            for start in range(0, len(missing) - 1, PREFILL_CHUNK):
+                chunk = missing[start : min(start + PREFILL_CHUNK, len(missing) - 1)]
+                drafter.model(mx.array([chunk], dtype=mx.uint32), cache=drafter.cache)
+                mx.eval([c.state for c in drafter.cache])
+            catch_up = time.perf_counter() - t0
+            missing = missing[-1:]
         logits = drafter.forward(missing)[-1]
         drafter.fed = len(history)
         toks: list[Any] = []
@@ -81,11 +96,31 @@ def drafter_steps(
             if i + 1 < k:
                 logits = drafter.step(nxt.reshape(1))
         mx.eval(toks)
-        return [int(t.item()) for t in toks]
+        return [int(t.item()) for t in toks], catch_up
 
+    def plain_rest(first: list[int], left: int) -> Iterator[TokenStep[tuple[int, Any]]]:
+        """The library's own pipelined plain decoding from ``first`` (tokens the target has not
+        seen) on, in the target's cache: a request where drafting does not pay runs at plain speed."""
+        from mlx_lm.generate import generate_step
+
+        steps = generate_step(
+            mx.array(first, dtype=mx.uint32),
+            target.model,
+            max_tokens=left,
+            sampler=sampler,
+            logits_processors=list(processors) or None,
+            prompt_cache=target.cache,
+        )
+        try:
+            for tok, logprobs in steps:
+                yield (int(tok), logprobs), (0, 0)
+        finally:
+            steps.close()
+
+    if not control.start_request():
+        yield from plain_rest(prompt, budget)
+        return
     logits = target.prefill(prompt)
-    drafter.prefill(prompt)
-    drafter.fed = len(prompt)
     sample, logprobs = choose(logits, history)
     mx.eval(sample, logprobs)
     y = int(sample.item())
@@ -93,6 +128,10 @@ def drafter_steps(
     yield (y, logprobs), (0, 0)
     produced = 1
     while produced < budget:
+        if control.settled_plain and not processors:
+            # (a repeat penalty reads the whole history, which the library's loop would not see)
+            yield from plain_rest([y], budget - produced)
+            return
         k = control.next_depth(budget - produced)
         if k == 0:
             t0 = time.perf_counter()
@@ -105,7 +144,7 @@ def drafter_steps(
             yield (y, logprobs), (0, 0)
             continue
         t0 = time.perf_counter()
-        drafts = draft(k)
+        drafts, catch_up = draft(k)
         t1 = time.perf_counter()
         rows = target.forward([y, *drafts])
         picks = [choose(rows[i], [*history, *drafts[:i]]) for i in range(k + 1)]
@@ -115,7 +154,7 @@ def drafter_steps(
         accepted = 0
         while accepted < k and tokens[accepted] == drafts[accepted]:
             accepted += 1
-        control.observe_round(k, accepted, t1 - t0, t2 - t1)
+        control.observe_round(k, accepted, t1 - t0 - catch_up, t2 - t1)
         target.keep(accepted + 1)
         # The drafter saw history + drafts[:k-1]; keep what was accepted of them.
         drafter.trim((k - 1) - min(accepted, k - 1))
