@@ -22,8 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-#: weight of the newest measurement in the cost averages
-_EMA = 0.3
+#: weight of the newest measurement in the cost averages (low: one slow pass, a collection or
+#: another process, must not swing the depth)
+_EMA = 0.15
+#: depths whose expected rates are this close count as equal; the deeper one is taken (the
+#: rates of deep drafts at high acceptance differ by less than the noise of the cost estimates)
+_TIE = 0.01
 #: how much of the acceptance evidence each round keeps (about the last 8 rounds count)
 _DECAY = 0.88
 #: plain steps between one-token probes at first, and at most (doubles after a failed probe)
@@ -155,7 +159,8 @@ class DepthControl:
         known = [(r, k) for r, k in rates if r is not None]
         if len(known) < len(rates):
             return -1  # not measured yet
-        return max(known, key=lambda rk: (rk[0], -rk[1]))[1]
+        top = max(r for r, _ in known)
+        return max(k for r, k in known if r >= top * (1 - _TIE))
 
     def next_depth(self, left: int) -> int:
         """Drafted tokens for the next round, ``left`` being how many more tokens the answer may
