@@ -100,6 +100,7 @@ def bench_pair(
     draft_tokens: int | None,
     max_tokens: int,
     repeat: int,
+    fixed_depth: bool = False,
 ) -> list[Run]:
     runs: list[Run] = []
     with MLXEngine.load(LoadRequest(str(target))) as off:
@@ -108,6 +109,7 @@ def bench_pair(
         enabled=True, method=method, draft_model_path=str(drafter), num_speculative_tokens=draft_tokens
     )
     with MLXEngine.load(LoadRequest(str(target), spec)) as on:
+        on.adaptive_depth = not fixed_depth  # a classic drafter's depth (mlx-vlm drafters: their own)
         for note in on.notes:
             print(f"note: {note}", file=sys.stderr)
         runs += _measure(on, pair, True, max_tokens, repeat)
@@ -173,6 +175,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--draft-tokens", type=int, default=None, help="drafted tokens per round (default: trained)"
     )
+    ap.add_argument(
+        "--fixed-depth",
+        action="store_true",
+        help="a classic drafter drafts tokens per round every round (default: the adaptive depth)",
+    )
     ap.add_argument("--tiny", action="store_true", help="generate tiny random-weight pairs and bench them")
     ap.add_argument("--smollm2-gguf", type=Path, help="bench SmolLM2 converted from this F32 llama GGUF")
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tandem-bench-mlx")
@@ -194,7 +201,16 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("give --target and --drafter, --smollm2-gguf, or --tiny")
         for name, target, drafter, method in pairs:
             print(f"benchmarking {name} ...", file=sys.stderr)
-            runs += bench_pair(name, target, drafter, method, args.draft_tokens, args.max_tokens, args.repeat)
+            runs += bench_pair(
+                name,
+                target,
+                drafter,
+                method,
+                args.draft_tokens,
+                args.max_tokens,
+                args.repeat,
+                fixed_depth=args.fixed_depth,
+            )
 
     core = sys.modules.get("mlx.core")
     if core is not None and hasattr(core, "clear_streams"):
