@@ -352,6 +352,32 @@ def write_llama_drafter(
     )
 
 
+def write_mamba_drafter(out: Path, *, seed: int = 2) -> Path:
+    """A tiny Mamba model with the llama fixtures' tokenizer: a drafter whose state cannot be
+    rolled back (no KV cache to trim)."""
+    import mlx.core as mx
+    from mlx_lm.models import mamba
+
+    config = {
+        "model_type": "mamba",
+        "vocab_size": VOCAB_SIZE,
+        "hidden_size": 32,
+        "intermediate_size": 64,
+        "state_size": 8,
+        "num_hidden_layers": 1,
+        "conv_kernel": 4,
+        "use_bias": False,
+        "use_conv_bias": True,
+        "time_step_rank": 4,
+        "tie_word_embeddings": True,
+    }
+    mx.random.seed(seed)
+    model = mamba.Model(mamba.ModelArgs(**config))
+    _save(model, out, config, forced=False, norm_keys=())
+    write_tokenizer(out)
+    return out
+
+
 def finished(events: list[Any]) -> Any:
     """The one ``Finished`` of a stream, last."""
     from app.core.engines.base import Finished

@@ -337,6 +337,13 @@ def test_classic_vocabulary_mismatch_is_refused(ckpt: dict[str, Path], tmp_path:
         _load(ckpt["llama_target"], swapped, "draft")
 
 
+def test_drafter_whose_state_cannot_be_rolled_back_is_refused(ckpt: dict[str, Path], tmp_path: Path) -> None:
+    drafter = fx.write_mamba_drafter(tmp_path / "mamba")
+    with pytest.raises(DrafterMismatchError, match=r"drafter's KV cache cannot be rolled back") as err:
+        _load(ckpt["llama_target"], drafter, "draft", 3)
+    assert "Choose another drafter" in (err.value.hint or "")
+
+
 def test_method_and_drafter_kind(ckpt: dict[str, Path], engines: list[object]) -> None:
     with pytest.raises(
         DrafterMismatchError, match=r"needs an mlx-vlm drafter .* plain 'llama' language model"

@@ -296,11 +296,15 @@ class MLXEngine:
             from mlx_lm.utils import load_model as lm_load_model
 
             state.drafter, _ = lm_load_model(drafter_path)
-            if not can_trim_prompt_cache(make_prompt_cache(state.target)):
-                raise DrafterMismatchError(
-                    "This target's KV cache cannot be rolled back, which classic speculative decoding needs.",
-                    hint="Turn speculative decoding off for this model.",
-                )
+            for role, model in (("target", state.target), ("drafter", state.drafter)):
+                if not can_trim_prompt_cache(make_prompt_cache(model)):
+                    raise DrafterMismatchError(
+                        f"This {role}'s KV cache cannot be rolled back (a sliding-window cache), which "
+                        "classic speculative decoding needs.",
+                        hint="Choose another drafter, or turn speculative decoding off for this model."
+                        if role == "drafter"
+                        else "Turn speculative decoding off for this model.",
+                    )
         else:
             from mlx_vlm.speculative.drafters import load_drafter, validate_drafter_compatibility
 
