@@ -20,8 +20,6 @@ No MLX and no clock here: the loop measures and reports; this only does the arit
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 #: weight of the newest measurement in the cost averages (low: one slow pass, a collection or
 #: another process, must not swing the depth)
 _EMA = 0.15
@@ -41,16 +39,6 @@ SETTLE_PLAIN = 8
 #: requests decoded plainly between requests that draft again to re-measure, at first and at most
 _REQUEST_PROBE_EVERY = 4
 _REQUEST_PROBE_MAX = 32
-
-
-@dataclass
-class DepthStats:
-    """What the controller currently believes; shown in logs and used by tests and benchmarks."""
-
-    acceptance: float
-    one_s: float | None
-    extra_s: float | None
-    draft_s: float | None
 
 
 class DepthControl:
@@ -84,9 +72,6 @@ class DepthControl:
     def acceptance(self) -> float:
         """Estimated probability that the next drafted token is accepted."""
         return self._hits / (self._hits + self._misses)
-
-    def stats(self) -> DepthStats:
-        return DepthStats(self.acceptance, self.one, self.extra, self.draft)
 
     def observe_plain(self, seconds: float) -> None:
         """A one-token target pass took ``seconds``."""

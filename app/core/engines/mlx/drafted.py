@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
-from app.core.engines.mlx.modelfree import PREFILL_CHUNK, LmTarget
+from app.core.engines.mlx.modelfree import LmTarget, sample_position
 from app.core.engines.mlx.stream import TokenStep
 from app.core.speculative.depth import DepthControl
 
@@ -65,13 +65,7 @@ def drafter_steps(
     history = list(prompt)  # prompt + committed tokens (what the processors see)
 
     def choose(logits: Any, before: list[int]) -> tuple[Any, Any]:
-        row = logits[None]
-        if processors:
-            seen = mx.array(before, dtype=mx.uint32)
-            for proc in processors:
-                row = proc(seen, row)
-        logprobs = row - mx.logsumexp(row, axis=-1, keepdims=True)
-        return sampler(logprobs), logprobs[0]
+        return sample_position(logits, before, sampler, processors)
 
     def draft(k: int) -> tuple[list[int], float]:
         """``k`` greedy drafts after ``history``, and the seconds the drafter spent catching up
@@ -80,14 +74,13 @@ def drafter_steps(
         missing = history[drafter.fed :]
         catch_up = 0.0
         if len(missing) > 2:
+            # the prefill evaluates all but the last token in chunks; the last one's pass stays
+            # lazy, evaluated with the drafts
             t0 = time.perf_counter()
-            for start in range(0, len(missing) - 1, PREFILL_CHUNK):
-                chunk = missing[start : min(start + PREFILL_CHUNK, len(missing) - 1)]
-                drafter.model(mx.array([chunk], dtype=mx.uint32), cache=drafter.cache)
-                mx.eval([c.state for c in drafter.cache])
+            logits = drafter.prefill(missing)
             catch_up = time.perf_counter() - t0
-            missing = missing[-1:]
-        logits = drafter.forward(missing)[-1]
+        else:
+            logits = drafter.forward(missing)[-1]
         drafter.fed = len(history)
         toks: list[Any] = []
         for i in range(k):

@@ -299,8 +299,8 @@ class MLXEngine:
             for role, model in (("target", state.target), ("drafter", state.drafter)):
                 if not can_trim_prompt_cache(make_prompt_cache(model)):
                     raise DrafterMismatchError(
-                        f"This {role}'s KV cache cannot be rolled back (a sliding-window cache), which "
-                        "classic speculative decoding needs.",
+                        f"This {role}'s KV cache cannot be rolled back (a recurrent state, e.g. "
+                        "Mamba's), which classic speculative decoding needs.",
                         hint="Choose another drafter, or turn speculative decoding off for this model."
                         if role == "drafter"
                         else "Turn speculative decoding off for this model.",

@@ -199,6 +199,29 @@ class VlmTarget:
         return logits
 
 
+def sample_position(
+    logits: Any,
+    before: list[int],
+    sampler: Callable[[Any], Any],
+    processors: Sequence[Callable[[Any, Any], Any]],
+    last: Any = None,
+) -> tuple[Any, Any]:
+    """(sample, log-probabilities) of the target at one position, as mlx-lm's plain loop samples:
+    the logits processors (repeat penalty) see ``before`` (+ the unevaluated token ``last``), the
+    tokens before that position. Shared by Tandem's MLX decode loops."""
+    import mlx.core as mx
+
+    row = logits[None]
+    if processors:
+        seen = mx.array(before, dtype=mx.uint32)
+        if last is not None:
+            seen = mx.concatenate([seen, last.reshape(-1).astype(mx.uint32)])
+        for proc in processors:
+            row = proc(seen, row)
+    logprobs = row - mx.logsumexp(row, axis=-1, keepdims=True)
+    return sampler(logprobs), logprobs[0]
+
+
 def model_free_steps(
     target: LmTarget | VlmTarget,
     cache: SuffixCache,
@@ -245,17 +268,7 @@ def model_free_steps(
     try:
 
         def choose(logits: Any, before: list[int], last: Any = None) -> tuple[Any, Any]:
-            """(sample, log-probabilities) at one position; ``before`` (+ the unevaluated token
-            ``last``) = the tokens before it."""
-            row = logits[None]
-            if processors:
-                seen = mx.array(before, dtype=mx.uint32)
-                if last is not None:
-                    seen = mx.concatenate([seen, last.reshape(-1).astype(mx.uint32)])
-                for proc in processors:
-                    row = proc(seen, row)
-            logprobs = row - mx.logsumexp(row, axis=-1, keepdims=True)
-            return sampler(logprobs), logprobs[0]
+            return sample_position(logits, before, sampler, processors, last)
 
         def propose(split: bool) -> tuple[list[int], int]:
             """(draft, match length) for the next round after ``history``; ``split``: its
