@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.core import assets  # noqa: E402
+from app.core.speculative.options import drafter_part  # noqa: E402
 
 KEY = "bench-agent-key"
 
@@ -377,7 +378,7 @@ def main() -> None:
     with_drafter = ["--draft-model-path", drafter] if drafter else []
     spec_args = {"off": ["--spec", "off"], "auto": ["--spec", "auto", *with_drafter]}
     for m in methods:
-        if m.startswith(("draft", "mtp", "eagle3", "dflash")):
+        if drafter_part(m) is not None:
             spec_args[m] = ["--spec", "on", "--spec-method", m, *with_drafter]
     runs: dict[str, dict[str, Any]] = {}
     for i, m in enumerate(methods):
