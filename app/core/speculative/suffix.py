@@ -92,6 +92,10 @@ class Draft:
     score: float = 0.0
 
 
+#: A draft's fields (:class:`Draft`) as a corpus finds them.
+_Found = tuple[tuple[int, ...], tuple[float, ...], int, float]
+_NONE: _Found = ((), (), 0, 0.0)
+
 _FLOAT = struct.Struct("<f")
 _FLOAT_MAX = 3.4e38
 
@@ -115,6 +119,18 @@ def _limits(max_tokens: int, factor: float, offset: float, max_depth: int) -> tu
         value = _f32(min(_FLOAT_MAX, _f32(min(_FLOAT_MAX, match_len * factor)) + offset)) + 1e-6
         out.append(min(max_tokens, max(0, int(min(value, 1 << 30))), max_depth - match_len))
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=64)
+def _bounds_args(
+    depth: int, max_tokens: int, factor: float, offset: float, min_prob: float
+) -> tuple[int, int, float, float, float]:
+    """A proposal's bounds as arctic's tree holds them (single precision, finite)."""
+
+    def f32(x: float) -> float:
+        return _f32(max(-_FLOAT_MAX, min(_FLOAT_MAX, x)))
+
+    return depth, max_tokens, f32(factor), f32(offset), f32(min_prob)
 
 
 def _most(counts: dict[int, int]) -> tuple[int, int, bool]:
@@ -206,6 +222,8 @@ def _agree(seq: _Seq, p: int, ctx: list[int], m: int, longest: int) -> int:
     if m >= longest or p < m or seq[p - m] != ctx[n - 1 - m]:
         return m  # most occurrences: no further
     limit = min(longest, p + 1)
+    if p + 1 == len(seq) and seq[p - limit + 1 : p - m + 1] == ctx[n - limit : n - m]:
+        return limit  # all the way: the context's own end, in the corpus it was added to
     while m < limit:
         k = min(8, limit - m)
         if seq[p - m - k + 1 : p - m + 1] == ctx[n - m - k : n - m]:
@@ -230,6 +248,9 @@ def _best_length(sums: list[float], size: int, limits: Sequence[int]) -> tuple[f
     """(the best score of a path of ``size`` tokens among match lengths whose drafts are at most
     ``limits`` long, the index of the first, i.e. longest, match length with it); ``sums[k]``:
     the score of the path's first ``k`` tokens (it grows with ``k``)."""
+    if len(limits) == 1:
+        k = limits[0]
+        return sums[k if k < size else size], 0
     values = [sums[k if k < size else size] for k in limits]
     value = max(values)
     return value, values.index(value)
@@ -464,15 +485,15 @@ class _Corpus:
         min_prob: float,
         min_match: int = 0,
         beat: float = 0.0,
-    ) -> Draft:
+    ) -> _Found:
         """The best path after some suffix of ``ctx`` (shorter than ``ctx``), as arctic's
         ``SuffixTree.speculate``: every match length is tried, the highest score wins, ties go to
         the longer match. Only matches longer than ``min_match`` count, and only a score above
-        ``beat`` (another corpus's best): else no tokens."""
+        ``beat`` (another corpus's best): else no tokens. The fields of a :class:`Draft`."""
         n = len(ctx)
         longest = n - 1
         if longest <= min_match or not self.seqs:
-            return Draft()
+            return _NONE
         # the frequent n-grams ending the context (nodes[k - 1]: its last k tokens), then the
         # occurrences of the first rare one, each with how far back it matches the context
         nodes: list[_Node] = []
@@ -493,7 +514,15 @@ class _Corpus:
         groups: list[tuple[int, int, list[_Hit]]] = []
         if leaf:
             first = heavy + 1
-            agreed = [_agree(seq, p, ctx, first, longest) for seq, p in leaf]
+            if first < longest:
+                # most occurrences match no further back: only those that do are compared on
+                want = ctx[n - 1 - first]
+                agreed = [
+                    first if p < first or seq[p - first] != want else _agree(seq, p, ctx, first, longest)
+                    for seq, p in leaf
+                ]
+            else:
+                agreed = [first] * len(leaf)
             lengths = sorted(set(agreed), reverse=True)
             for i, hi in enumerate(lengths):
                 lo = lengths[i + 1] + 1 if i + 1 < len(lengths) else first
@@ -501,7 +530,7 @@ class _Corpus:
                 groups.append((hi, lo, hits))
         top = groups[0][0] if groups else heavy
         if top <= min_match:
-            return Draft()
+            return _NONE
         score, found, found_len = beat, 0, 0
         tokens: list[int] = []
         probs: list[float] = []
@@ -553,8 +582,8 @@ class _Corpus:
                 score, found, found_len = value, min(limits[i], size), hi - i
                 tokens, probs = path, chances
         if not found:
-            return Draft(match_len=top, score=beat)
-        return Draft(tuple(tokens[:found]), tuple(probs[:found]), found_len, score)
+            return (), (), top, beat
+        return tuple(tokens[:found]), tuple(probs[:found]), found_len, score
 
     def _follow(
         self,
@@ -606,11 +635,49 @@ class _Corpus:
                 rest = seq[p + 1 : p + 1 + limit - len(tokens)]
                 if sums[-1] + prob * len(rest) + _SLACK <= beat:
                     break
-                for tok in rest:
-                    tokens.append(tok)
-                    probs.append(prob)
-                    sums.append(_f32(sums[-1] + prob))
+                tokens += rest
+                probs += [prob] * len(rest)
+                score = sums[-1]
+                for _ in rest:
+                    score = unpack(pack(score + prob))[0]
+                    sums.append(score)
                 break
+            # The next token after each occurrence (None: it ends there). Where two differ, the
+            # path branches here: the most frequent of them goes on.
+            nexts = [seq[p + 1] if p + 1 < len(seq) else None for seq, p in cur]
+            going = set(nexts)
+            going.discard(None)
+            if not going:
+                break  # every occurrence ends here
+            if len(going) > 1:
+                after: dict[int, list[_Hit]] = {}  # next token -> the occurrences it follows
+                for (seq, p), nxt_tok in zip(cur, nexts, strict=True):
+                    if nxt_tok is not None:
+                        group = after.get(nxt_tok)
+                        if group is None:
+                            after[nxt_tok] = [(seq, p + 1)]
+                        else:
+                            group.append((seq, p + 1))
+                total = len(cur)
+                tok, n, tied = _most({t: len(group) for t, group in after.items()})
+                if tied:
+                    # arctic's order of equal counts; children seen once each: as appended
+                    if n == 1:
+                        tok = min((seq.stamps[p], seq[p]) for group in after.values() for seq, p in group)[1]
+                    else:
+                        tok = _head_of(_after(cur))
+                if n != total:
+                    prob = unpack(pack(prob * unpack(pack(n / total))[0]))[0]
+                    if prob < min_prob:
+                        break
+                tokens.append(tok)
+                probs.append(prob)
+                score = unpack(pack(sums[-1] + prob))[0]
+                sums.append(score)
+                if score + prob * (limit - len(tokens)) + _SLACK <= beat:
+                    break
+                cur = after[tok]
+                continue
             # Along a stretch where no occurrence goes on with another token than the others
             # (some may end: the count drops), the path is known without a pass per token.
             want = limit - len(tokens)
@@ -634,6 +701,19 @@ class _Corpus:
                         if not safe:
                             break
                 agree.append(k)
+            if min(agree) >= safe:
+                # every occurrence goes on with the whole stretch: each token as likely as the
+                # last (a draft stopped inside it could not score more than one that goes on)
+                tokens += ref[:safe]
+                probs += [prob] * safe
+                score = sums[-1]
+                for _ in range(safe):
+                    score = unpack(pack(score + prob))[0]
+                    sums.append(score)
+                if len(tokens) >= limit or score + prob * (limit - len(tokens)) + _SLACK <= beat:
+                    break
+                cur = [(seq, p + safe) for seq, p in cur]
+                continue
             alive = [0] * (safe + 2)  # alive[k]: occurrences that go on with ref[:k]
             if safe:
                 for k in agree:
@@ -658,35 +738,9 @@ class _Corpus:
                 taken += 1
             if len(tokens) >= limit:
                 break
-            if taken:
-                cur = [(seq, p + taken) for (seq, p), k in zip(cur, agree, strict=True) if k >= taken]
-                continue
-            after: dict[int, list[_Hit]] = {}  # next token -> the occurrences it follows
-            for seq, p in cur:
-                q = p + 1
-                if q < len(seq):
-                    group = after.get(seq[q])
-                    if group is None:
-                        after[seq[q]] = [(seq, q)]
-                    else:
-                        group.append((seq, q))
-            if not after:
-                break
-            total = len(cur)
-            tok, n, tied = _most({t: len(group) for t, group in after.items()})
-            if tied:
-                tok = _head_of(_after(cur))
-            if n != total:
-                prob = _f32(prob * _f32(n / total))
-                if prob < min_prob:
-                    break
-            tokens.append(tok)
-            probs.append(prob)
-            score = _f32(sums[-1] + prob)
-            sums.append(score)
-            if score + prob * (limit - len(tokens)) + _SLACK <= beat:
-                break
-            cur = after[tok]
+            if not taken:
+                break  # every occurrence ends here
+            cur = [(seq, p + taken) for (seq, p), k in zip(cur, agree, strict=True) if k >= taken]
         return tokens, probs, sums
 
 
@@ -791,30 +845,33 @@ class SuffixCache:
         the global corpus; empty when nothing matches or ``max_spec_tokens`` < 1."""
         if max_spec_tokens < 1:
             return Draft()
-        ctx = list(map(int, context[-self.max_tree_depth :]))
-        args = (
-            self.max_tree_depth,
-            max_spec_tokens,
-            _f32(max(-_FLOAT_MAX, min(_FLOAT_MAX, max_spec_factor))),
-            _f32(max(-_FLOAT_MAX, min(_FLOAT_MAX, max_spec_offset))),
-            _f32(max(-_FLOAT_MAX, min(_FLOAT_MAX, min_token_prob))),
+        depth = self.max_tree_depth
+        tail = context[-depth:]
+        args = _bounds_args(
+            self.max_tree_depth, max_spec_tokens, max_spec_factor, max_spec_offset, min_token_prob
         )
         with self._lock:
             local = self._local.get(req_id)
             if local is None:
                 raise KeyError(f"request {req_id!r} is not active")
+            # the context is usually the request's own text so far, held as ints already
+            own = local.seqs[0]
+            if type(tail) is list and len(context) == len(own) and own[-depth:] == tail:
+                ctx = own[-depth:]
+            else:
+                ctx = list(map(int, tail))
             best = local.speculate(ctx, *args)
             if use_global:
-                other = self._global.speculate(ctx, *args, 0, best.score)
-                if other.score > best.score:
+                other = self._global.speculate(ctx, *args, 0, best[3])
+                if other[3] > best[3]:
                     best = other
                 if self._openings.seqs:
                     # only a match that reaches back into the prompt: the same question again
                     answered = len(self._responses[req_id])
-                    opening = self._openings.speculate(ctx, *args, answered, best.score)
-                    if opening.score > best.score:
+                    opening = self._openings.speculate(ctx, *args, answered, best[3])
+                    if opening[3] > best[3]:
                         best = opening
-            return best
+            return Draft(*best)
 
     # --- the global corpus ------------------------------------------------------------------------
 
