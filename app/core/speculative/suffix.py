@@ -512,8 +512,13 @@ class _Corpus:
         # (longest, shortest match length, occurrences): lengths with the same
         # occurrences follow the same path (only their bounds differ)
         groups: list[tuple[int, int, list[_Hit]]] = []
+        first = heavy + 1  # how far back every occurrence of the leaf matches
+        if leaf and min_match >= first:
+            # only occurrences that match more than ``min_match`` count: one slice each
+            tail, back = ctx[n - 1 - min_match :], min_match
+            leaf = [(seq, p) for seq, p in leaf if p >= back and seq[p - back : p + 1] == tail]
+            first = min_match + 1
         if leaf:
-            first = heavy + 1
             if first < longest:
                 # most occurrences match no further back: only those that do are compared on
                 want = ctx[n - 1 - first]
