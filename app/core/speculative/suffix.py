@@ -499,8 +499,8 @@ class _Corpus:
         nodes: list[_Node] = []
         x: _Node = self._root
         leaf: list[_Hit] = []
-        while len(nodes) < longest:
-            y = x.back.get(ctx[n - 1 - len(nodes)])
+        for tok in ctx[:0:-1]:  # the last token first; a match is shorter than the context
+            y = x.back.get(tok)
             if y is None:
                 break
             if not isinstance(y, _Node):
@@ -529,10 +529,13 @@ class _Corpus:
             else:
                 agreed = [first] * len(leaf)
             lengths = sorted(set(agreed), reverse=True)
-            for i, hi in enumerate(lengths):
-                lo = lengths[i + 1] + 1 if i + 1 < len(lengths) else first
-                hits = [hit for hit, m in zip(leaf, agreed, strict=True) if m >= hi]
-                groups.append((hi, lo, hits))
+            if len(lengths) == 1:
+                groups.append((lengths[0], first, leaf))
+            else:
+                for i, hi in enumerate(lengths):
+                    lo = lengths[i + 1] + 1 if i + 1 < len(lengths) else first
+                    hits = [hit for hit, m in zip(leaf, agreed, strict=True) if m >= hi]
+                    groups.append((hi, lo, hits))
         top = groups[0][0] if groups else heavy
         if top <= min_match:
             return _NONE
@@ -543,7 +546,10 @@ class _Corpus:
         for hi, lo, occurrences in groups:
             if hi <= min_match:
                 break
-            if all(p + 1 == len(seq) for seq, p in occurrences):
+            for seq, p in occurrences:
+                if p + 1 < len(seq):
+                    break
+            else:
                 continue  # nothing after any of them yet (the context's own end)
             lo = max(lo, min_match + 1)
             limits = bounds[hi : lo - 1 : -1]
