@@ -352,6 +352,14 @@ def concurrency(client: openai.OpenAI, max_tokens: int) -> list[str]:
     return lines
 
 
+def difference(a: str, b: str) -> str:
+    """Where two answers part, for the report (empty when they are the same)."""
+    if a == b:
+        return ""
+    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return f" (first difference at character {i} of {len(a)}: {a[i : i + 24]!r} vs {b[i : i + 24]!r})"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model-path", default=None, help="default: the embedded SmolLM2-135M F32")
@@ -478,6 +486,7 @@ def main() -> None:
                     else ""
                 )
                 + f"; cold answer identical to warm: {cold['text'] == t[-1]['text']}"
+                + difference(t[-1]["text"], cold["text"])
             )
         print()
     print("### ~2k-token shared prefix: warm follow-up vs cold prefill (fresh server)\n")

@@ -30,11 +30,14 @@ import os
 import statistics
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+NGRAM_MATCH = "speculative.ngram_mod.n_match"
 
 #: held-out prompts per workload, one per round: prose and code are always first requests (a
 #: model-free method remembers a prompt it has seen), repeat is each prompt's second request
@@ -75,6 +78,13 @@ def main() -> int:
         action="append",
         default=[],
         help="also an adaptive drafter with this p_min (repeatable; Auto's own is always run)",
+    )
+    parser.add_argument(
+        "--ngram-match",
+        type=int,
+        action="append",
+        default=[],
+        help="also ngram-mod 64/round with this n_match (repeatable; Tandem's own is always run)",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -125,13 +135,20 @@ def main() -> int:
     }
     for p_min in args.p_min:
         fixed[f"draft adaptive (up to 8, p_min {p_min:g})"] = auto.Candidate("draft", 8, None, p_min)
+    options = {name: cand.options(drafter) for name, cand in fixed.items()}
+    ngram = fixed["ngram-mod 64/round"].options(drafter)
+    for n_match in args.ngram_match:
+        name = f"ngram-mod 64/round, n_match {n_match}"
+        options[name] = replace(ngram, engine_native={**ngram.engine_native, NGRAM_MATCH: n_match})
+        fixed[name] = fixed["ngram-mod 64/round"]
     configs = {**fixed, f"Auto ({chosen.label})": chosen}
+    options[f"Auto ({chosen.label})"] = chosen.options(drafter)
     engines: dict[str, Any] = {}
     sampling = Sampling(temperature=0.0, max_tokens=args.max_tokens)
     rows: dict[str, dict[str, list[float]]] = {name: {w: [] for w in WORKLOADS} for name in configs}
     try:
-        for name, cand in configs.items():
-            req = LoadRequest(str(target), cand.options(drafter), n_ctx=2048, n_threads=args.threads)
+        for name in configs:
+            req = LoadRequest(str(target), options[name], n_ctx=2048, n_threads=args.threads)
             engines[name] = LlamaCppEngine.load(req)
             list(engines[name].generate([{"role": "user", "content": "Hi"}], Sampling(max_tokens=4)))
         for r in range(args.repeats):
@@ -156,10 +173,11 @@ def main() -> int:
         vals = list(ratios[name].values())
         ratios[name]["mean"] = statistics.geometric_mean(vals)
     auto_name = f"Auto ({chosen.label})"
-    best_fixed = {
-        w: max((n for n in fixed if n != "off"), key=lambda n, w=w: ratios[n][w])
-        for w in [*WORKLOADS, "mean"]
-    }
+
+    def best_on(workload: str) -> str:
+        return max((n for n in fixed if n != "off"), key=lambda n: ratios[n][workload])
+
+    best_fixed = {w: best_on(w) for w in [*WORKLOADS, "mean"]}
     summary = {
         "calibration": calibration,
         "tokens_per_second": best,
