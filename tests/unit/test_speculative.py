@@ -113,18 +113,8 @@ def test_ngram_mod_allows_short_drafts_whichever_way_it_is_chosen() -> None:
         )
     )
     assert own.settings["speculative.ngram_mod.n_min"] == 12  # the user's own value wins
-    # the context match: Tandem's 32 (every generated token reaches the table), or the user's
-    for planned in (native, combo, tiny, own):
-        assert planned.settings["speculative.ngram_mod.n_match"] == tr.NGRAM_MOD_MATCH == 32
-    matched = tr.plan(
-        SpeculationOptions.build(
-            enabled=True, method="ngram-mod", engine_native={"speculative.ngram_mod.n_match": "20"}
-        )
-    )
-    assert matched.settings["speculative.ngram_mod.n_match"] == 20
     drafter = tr.plan(SpeculationOptions.build(enabled=True, method="draft", draft_model_path="/d.gguf"))
     assert "speculative.ngram_mod.n_min" not in drafter.settings
-    assert "speculative.ngram_mod.n_match" not in drafter.settings
     assert not tr.plan(SpeculationOptions()).speculative
     with pytest.raises(SpeculationError, match="needs a drafter"):
         tr.plan(SpeculationOptions.build(enabled=True, method="draft"))

@@ -58,8 +58,8 @@ NGRAM_MIN_DRAFT = NGRAM_MOD_MIN_DRAFT
 MAX_TOKENS = 40
 #: Bump when prompts, workloads, candidates or the rule change: older stored results are then not
 #: reused (3: llama.cpp's classic drafter candidates adapt their depth per round, ``p_min``; 4: with
-#: p_min 0.2 instead of 0.75; 5: ngram-mod matches 32 tokens, ``translate.NGRAM_MOD_MATCH``).
-FORMAT_VERSION = 5
+#: p_min 0.2 instead of 0.75).
+FORMAT_VERSION = 4
 #: A classic drafter's round on llama.cpp stops at the first drafted token the drafter gives less
 #: than this probability (``speculative.draft.p_min``; this llama.cpp's default is 0, a fixed depth).
 #: The depth then follows the text per round, up to the candidate's tokens per round: long where

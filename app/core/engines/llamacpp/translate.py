@@ -104,23 +104,10 @@ class LlamaCppPlan:
 NGRAM_MOD_MIN_DRAFT = 2
 
 
-#: ngram-mod's context match (``speculative.ngram_mod.n_match``) unless the user sets one. llama.cpp
-#: adds the tokens generated so far to ngram-mod's table only once more than ``32 - n_match`` of
-#: them are waiting, so with its default (24) the last 8 tokens of an answer never reach the table
-#: and a repeated request decodes them one by one (a 26-token answer: 8 plain steps and one 17-token
-#: draft); with 32 every token is added before the next draft. The price: a draft needs the last 32
-#: tokens, not 24, to have been seen. Measured in docs/benchmarks.md ("ngram-mod's n_match").
-NGRAM_MOD_MATCH = 32
-
-
-def _ngram_mod_defaults(types: list[str], settings: dict[str, Any]) -> None:
-    """Tandem's ngram-mod settings, whichever way it was chosen (Tandem's method, engine-native
-    ``speculative.types``, Auto): short drafts (:data:`NGRAM_MOD_MIN_DRAFT`) unless ``n_min`` is
-    set, and :data:`NGRAM_MOD_MATCH` unless ``n_match`` is."""
-    if "NGRAM_MOD" not in types:
-        return
-    settings.setdefault("speculative.ngram_mod.n_match", NGRAM_MOD_MATCH)
-    if "speculative.ngram_mod.n_min" in settings:
+def _short_ngram_drafts(types: list[str], settings: dict[str, Any]) -> None:
+    """Let ngram-mod propose short drafts (:data:`NGRAM_MOD_MIN_DRAFT`), whichever way it was chosen
+    (Tandem's method, engine-native ``speculative.types``, Auto), unless ``n_min`` is set."""
+    if "NGRAM_MOD" not in types or "speculative.ngram_mod.n_min" in settings:
         return
     n_max = settings.get("speculative.ngram_mod.n_max")
     cap = n_max if isinstance(n_max, int) and not isinstance(n_max, bool) and n_max > 0 else None
@@ -167,7 +154,7 @@ def plan(options: SpeculationOptions, family_name: str = "", size_in_billions: f
         path = native.get("speculative.draft.mparams.path")
         if path and not types:
             types = ["DRAFT_SIMPLE"]
-        _ngram_mod_defaults(types, settings)
+        _short_ngram_drafts(types, settings)
         return LlamaCppPlan(
             types=types, draft_path=str(path) if path else None, settings=settings, user_driven=True
         )
@@ -202,7 +189,7 @@ def plan(options: SpeculationOptions, family_name: str = "", size_in_billions: f
     if depth is not None:
         settings[depth_key] = depth
     types = [TYPE_BY_METHOD[p] for p in parts]
-    _ngram_mod_defaults(types, settings)
+    _short_ngram_drafts(types, settings)
     return LlamaCppPlan(
         types=types,
         draft_path=draft_path,
