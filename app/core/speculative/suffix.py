@@ -712,7 +712,7 @@ class _Corpus:
                         if not safe:
                             break
                 agree.append(k)
-            if min(agree) >= safe:
+            if safe and min(agree) >= safe:
                 # every occurrence goes on with the whole stretch: each token as likely as the
                 # last (a draft stopped inside it could not score more than one that goes on)
                 tokens += ref[:safe]
