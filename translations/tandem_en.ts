@@ -2605,6 +2605,10 @@ Compatible: {reason}</translation>
             <translation>Includes encoding the {n} images</translation>
         </message>
         <message>
+            <source>Passes of the model for this answer: {drafting} verified a draft, {plain} gave one token without one</source>
+            <translation>Passes of the model for this answer: {drafting} verified a draft, {plain} gave one token without one</translation>
+        </message>
+        <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
             <translation>Per round: bar height = the depth drafted in that round, green = accepted</translation>
         </message>

@@ -2605,6 +2605,10 @@ Compatible: {reason}</source>
             <translation>画像 {n} 枚のエンコードを含みます</translation>
         </message>
         <message>
+            <source>Passes of the model for this answer: {drafting} verified a draft, {plain} gave one token without one</source>
+            <translation>この回答でのモデルの処理回数：{drafting} 回はドラフトを検証し、{plain} 回はドラフトなしで1トークンを生成</translation>
+        </message>
+        <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
             <translation>ラウンドごと：棒の高さ = そのラウンドのドラフトの深さ、緑 = 受理</translation>
         </message>

@@ -2605,6 +2605,10 @@ Compatible: {reason}</source>
             <translation>이미지 {n}장 인코딩 포함</translation>
         </message>
         <message>
+            <source>Passes of the model for this answer: {drafting} verified a draft, {plain} gave one token without one</source>
+            <translation>이 답변에서 모델이 실행된 횟수: {drafting}회는 초안을 검증했고, {plain}회는 초안 없이 토큰 하나를 생성</translation>
+        </message>
+        <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
             <translation>라운드별: 막대 높이 = 그 라운드의 드래프트 깊이, 초록 = 수락됨</translation>
         </message>

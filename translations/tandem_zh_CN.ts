@@ -2605,6 +2605,10 @@ Compatible: {reason}</source>
             <translation>包含 {n} 张图片的编码时间</translation>
         </message>
         <message>
+            <source>Passes of the model for this answer: {drafting} verified a draft, {plain} gave one token without one</source>
+            <translation>本回答中模型的推理轮次：{drafting} 轮验证了草稿，{plain} 轮未使用草稿、各生成一个词元</translation>
+        </message>
+        <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
             <translation>每轮：柱高 = 该轮草稿的深度，绿色 = 已接受</translation>
         </message>

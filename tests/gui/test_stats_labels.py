@@ -43,5 +43,10 @@ def test_strip_tooltip_says_what_the_number_counts(qtbot: Any) -> None:
     strip.set_stats(_stats())
     strip.retranslate()
     assert strip.mean_len.text() == "3.00 tokens/round"
+    # the rounds count includes plain steps; its tooltip says how many drafted
+    assert strip.rounds.text() == "3 rounds"
+    assert strip.rounds.toolTip() == (
+        "Passes of the model for this answer: 2 verified a draft, 1 gave one token without one"
+    )
     assert "per drafting round" in strip.mean_len.toolTip() and "fewer when" in strip.mean_len.toolTip()
     assert strip.tps.text() == "— tok/s"

@@ -312,6 +312,15 @@ class StatsStrip(QFrame):
             else self.tr("Includes encoding the {n} images").format(n=s.images)
         )
         self.rounds.setText(self.tr("{n} rounds").format(n=s.rounds))
+        drafting = sum(1 for r in s.per_round if r.drafted > 0 or not r.drafted_known)
+        self.rounds.setToolTip(
+            self.tr(
+                "Passes of the model for this answer: {drafting} verified a draft, {plain} gave one "
+                "token without one"
+            ).format(drafting=drafting, plain=max(0, s.rounds - drafting))
+            if s.per_round
+            else ""
+        )
         rate = s.acceptance_rate
         self.rounds.setVisible(rate is not None)
         self.mean_len.setVisible(rate is not None)  # an empty label would still take a gap
