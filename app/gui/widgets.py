@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Property, QPoint, QPropertyAnimation, QRect, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QHideEvent, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtCore import (
+    Property,
+    QEvent,
+    QObject,
+    QPoint,
+    QPropertyAnimation,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import QColor, QHideEvent, QPainter, QPaintEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
     QCheckBox,
+    QComboBox,
     QDoubleSpinBox,
     QLabel,
     QLayout,
     QLayoutItem,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QVBoxLayout,
@@ -146,20 +161,160 @@ def height_for_width_hint(widget: QWidget, hint: QSize) -> QSize:
     width = max(hint.width(), widget.minimumWidth())
     if layout is None or not layout.hasHeightForWidth():
         return QSize(width, hint.height())
-    return QSize(width, layout.totalHeightForWidth(width))
+    height = layout.totalHeightForWidth(width)
+    cap = screen_height_cap(widget) if widget.isWindow() else None
+    return QSize(width, height if cap is None else min(height, cap))
+
+
+#: What a dialog leaves of its screen's height for the window manager's title bar and the panels
+#: it does not report (a dialog taller than this scrolls its body instead of leaving the screen).
+SCREEN_MARGIN = 48
+
+
+def screen_height_cap(widget: QWidget) -> int | None:
+    """The tallest a top-level window may be on ``widget``'s screen (None: no screen known)."""
+    screen = widget.screen()
+    if screen is None:
+        return None
+    return max(200, screen.availableGeometry().height() - SCREEN_MARGIN)
+
+
+def fitted_height(dialog: QWidget) -> int | None:
+    """The height ``dialog``'s contents need at its current width, at most its screen's
+    :func:`screen_height_cap` (then a :class:`ScrollBody` in it scrolls); None without a
+    height-for-width layout."""
+    layout = dialog.layout()
+    if layout is None or not layout.hasHeightForWidth():
+        return None
+    height = max(layout.totalHeightForWidth(dialog.width()), layout.totalMinimumSize().height())
+    cap = screen_height_cap(dialog)
+    return height if cap is None else min(height, cap)
 
 
 def fit_dialog_height(dialog: QWidget) -> None:
     """Resize a shown dialog to the height its contents need at its current width, so showing or
-    hiding a message neither clips text nor leaves a gap. Top-level windows do not follow their
-    layout's height-for-width on their own."""
+    hiding a message neither clips text nor leaves a gap; never taller than its screen, and moved
+    up where its bottom would leave it. Top-level windows do not follow their layout's
+    height-for-width on their own."""
     layout = dialog.layout()
     if layout is None or not dialog.isVisible():
         return
     layout.invalidate()
     layout.activate()
-    if layout.hasHeightForWidth():
-        dialog.resize(dialog.width(), layout.totalHeightForWidth(dialog.width()))
+    height = fitted_height(dialog)
+    if height is None:
+        return
+    dialog.resize(dialog.width(), height)
+    screen = dialog.screen()
+    if screen is None:
+        return
+    avail = screen.availableGeometry()
+    frame = dialog.frameGeometry()
+    overflow = frame.top() + (frame.height() - dialog.height()) + height - avail.bottom()
+    if overflow > 0 or frame.top() < avail.top():
+        dialog.move(frame.left(), max(avail.top(), frame.top() - max(0, overflow)))
+
+
+class KeepFitted(QObject):
+    """Keeps a dialog at the height its contents need (see :func:`fit_dialog_height`) whenever they
+    change: a message shown or hidden, a text that arrives later from a worker and wraps to more
+    lines. Without it, each such change had to remember to re-fit, and one that did not (the local
+    server key's note, read in the background) squeezed the rows above it and cut their text.
+
+    Install with ``KeepFitted(dialog)``: it listens to the dialog's layout requests and, once the
+    event loop has laid the dialog out, resizes it if its fitted height changed.
+    """
+
+    def __init__(self, dialog: QWidget) -> None:
+        super().__init__(dialog)
+        self._dialog = dialog
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._refit)
+        dialog.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._dialog and event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Show):
+            self._timer.start()
+        return False
+
+    def _refit(self) -> None:
+        dialog = self._dialog
+        if not dialog.isVisible():
+            return
+        height = fitted_height(dialog)  # the layout is up to date: the request was handled first
+        if height is not None and height != dialog.height():
+            fit_dialog_height(dialog)
+
+
+class ScrollBody(QScrollArea):
+    """A dialog's body that scrolls only when the screen is too short for it.
+
+    Its height for a width is its contents' (so :func:`fit_dialog_height` gives the dialog exactly
+    what the contents need where there is room); below that the dialog keeps its title and buttons
+    and the body scrolls. Never scrolls sideways: the contents follow the dialog's width.
+    """
+
+    def __init__(self, body: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("scrollBody")
+        self.setWidgetResizable(True)
+        self.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._body = body  # before setWidget: the scroll area filters the body's events from then on
+        self.setWidget(body)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        # the dialog's own background shows through: the body looks like the rest of the dialog
+        self.viewport().setAutoFillBackground(False)
+        body.setAutoFillBackground(False)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        # the wheel scrolls the body; it changes a spin box or a list only once that has the focus
+        # (else scrolling the form past a field would change the field's value on the way)
+        for field in [*self._body.findChildren(QAbstractSpinBox), *self._body.findChildren(QComboBox)]:
+            if field.property("_wheelGuarded") is None:
+                field.setProperty("_wheelGuarded", True)
+                field.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+                field.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # a row shown or hidden inside the body changes this area's height for a width: tell the
+        # dialog's layout (a scroll area only updates its scroll bars on its own)
+        if watched is self._body and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()
+        elif (
+            event.type() == QEvent.Type.Wheel
+            and isinstance(watched, (QAbstractSpinBox, QComboBox))
+            and not watched.hasFocus()
+        ):  # (only the guarded fields: the scroll bars pass through this filter too)
+            QApplication.sendEvent(self.verticalScrollBar(), event)
+            return True
+        return super().eventFilter(watched, event)
+
+    def _content_height(self, width: int) -> int:
+        body = self._body
+        inner = width - 2 * self.frameWidth()
+        if body.hasHeightForWidth():
+            return body.heightForWidth(inner) + 2 * self.frameWidth()
+        return body.sizeHint().height() + 2 * self.frameWidth()
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._content_height(width)
+
+    def sizeHint(self) -> QSize:
+        width = self._body.sizeHint().width() + 2 * self.frameWidth()
+        return QSize(width, self._content_height(width))
+
+    def minimumSizeHint(self) -> QSize:
+        """Wide enough for the contents, a few lines tall: the rest scrolls."""
+        bar = self.verticalScrollBar().sizeHint().width()
+        width = self._body.minimumSizeHint().width() + 2 * self.frameWidth() + bar
+        return QSize(width, 6 * self.fontMetrics().lineSpacing())
 
 
 class ElidedLabel(QLabel):

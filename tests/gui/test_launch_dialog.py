@@ -9,6 +9,7 @@ from app.core.registry import Registry
 from app.core.settings import Settings
 from app.gui.cache_bridge import CacheBridge
 from app.gui.views.launch_dialog import LaunchDialog, ordered_draft_quants
+from app.gui.widgets import fitted_height, screen_height_cap
 
 NO_DRAFTER_MLX = {
     "name": "tiny-mlx",
@@ -267,16 +268,20 @@ def test_dialog_takes_the_height_its_contents_need(
     dlg = dialog(qtbot, registry, "gemma-4", "gguf", "2")
     layout = dlg.layout()
 
-    def fitted() -> bool:
-        return abs(dlg.height() - layout.totalHeightForWidth(dlg.width())) <= 1
+    def needed() -> int:
+        return layout.totalHeightForWidth(dlg.width())
+
+    def fitted() -> bool:  # what the contents need, or the screen's height where they need more
+        height = fitted_height(dlg)
+        return height is not None and abs(dlg.height() - height) <= 1
 
     dlg.auto_panel.switch.setChecked(False)  # the drafter switch turns Auto off; start without it
     qtbot.waitUntil(fitted, timeout=2000)
-    off = dlg.height()
+    off = needed()
     dlg.enable.setChecked(True)
-    qtbot.waitUntil(lambda: dlg.height() > off and fitted(), timeout=2000)
+    qtbot.waitUntil(lambda: needed() > off and fitted(), timeout=2000)
     dlg.enable.setChecked(False)
-    qtbot.waitUntil(lambda: dlg.height() == off, timeout=2000)
+    qtbot.waitUntil(lambda: needed() == off and fitted(), timeout=2000)
     assert dlg.target_note.isVisible()
     quant_bottom = dlg.quant.mapTo(dlg, dlg.quant.rect().bottomLeft()).y()
     note_top = dlg.target_note.mapTo(dlg, dlg.target_note.rect().topLeft()).y()
@@ -363,3 +368,87 @@ def test_threads_field_is_disabled_for_mlx_with_the_reason(
     assert "CPU threads the engine computes with" in llama.threads.toolTip()
     llama.threads.setValue(6)
     assert llama.choice().threads == 6
+
+
+def test_a_dialog_taller_than_the_screen_scrolls_its_body_and_keeps_launch_on_screen(
+    qtbot: Any, registry: Registry, engines: dict[str, bool]
+) -> None:
+    """Seen under a 1400x900 X screen: every section shown, the dialog was 1027 px tall and its
+    Launch button below the screen. Now the title, tabs and buttons stay on the screen and the
+    sections between them scroll (the offscreen screen here is 800 px tall)."""
+    dlg = dialog(qtbot, registry, "gemma-4", "gguf", "2")
+    dlg.auto_panel.switch.setChecked(False)
+    dlg.enable.setChecked(True)
+    cap = screen_height_cap(dlg)
+    assert cap is not None
+    qtbot.waitUntil(lambda: dlg.layout().totalHeightForWidth(dlg.width()) > cap, timeout=2000)
+    qtbot.waitUntil(lambda: dlg.height() == cap, timeout=2000)
+    avail = dlg.screen().availableGeometry()
+    button = dlg.launch_button
+    bottom = button.mapToGlobal(button.rect().bottomLeft()).y()
+    assert avail.top() <= dlg.geometry().top() and bottom <= avail.bottom()
+    bar = dlg.body.verticalScrollBar()
+    assert bar.isVisible() and bar.maximum() > 0
+    # the last row can be reached, and is then inside the visible part of the body
+    dlg.body.ensureWidgetVisible(dlg.max_tokens)
+    top_left = dlg.max_tokens.mapTo(dlg.body.viewport(), dlg.max_tokens.rect().topLeft())
+    assert top_left.y() >= 0 and top_left.y() + dlg.max_tokens.height() <= dlg.body.viewport().height()
+    # nothing scrolls sideways: the sections take the viewport's width
+    assert dlg.body.widget().width() <= dlg.body.viewport().width()
+    # with room to spare (a model without a drafter), a dialog takes what its contents need
+    small = dialog(qtbot, registry, "gemma-3-270m", "gguf")
+    qtbot.waitUntil(lambda: small.height() == small.layout().totalHeightForWidth(small.width()), timeout=2000)
+    assert small.height() < cap
+    assert not small.body.verticalScrollBar().isVisible()
+
+
+def _wheel(widget: Any, steps: int) -> None:
+    """``steps`` notches of a mouse wheel over ``widget`` (negative: towards the user, scrolls down)."""
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    pos = QPointF(widget.rect().center())
+    event = QWheelEvent(
+        pos,
+        QPointF(widget.mapToGlobal(pos.toPoint())),
+        QPoint(0, 0),
+        QPoint(0, 120 * steps),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(widget, event)
+
+
+def test_the_wheel_scrolls_the_body_past_fields_without_changing_them(
+    qtbot: Any, registry: Registry, engines: dict[str, bool]
+) -> None:
+    """Scrolling a tall launch dialog with the wheel over a spin box or a list scrolls the form;
+    the field's value changes only once it has the focus (seen: a recursion when the wheel went on
+    past the end of the scroll range)."""
+    dlg = dialog(qtbot, registry, "gemma-4", "gguf", "2")
+    dlg.auto_panel.switch.setChecked(False)
+    dlg.enable.setChecked(True)
+    bar = dlg.body.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.isVisible() and bar.maximum() > 0, timeout=2000)
+    dlg.launch_button.setFocus()
+    ctx, engine = dlg.ctx.value(), dlg.engine.currentIndex()
+    for field in (dlg.ctx, dlg.engine):
+        assert not field.hasFocus()
+        start = bar.value()
+        _wheel(field, -2)
+        assert bar.value() > start or bar.value() == bar.maximum()
+    for _ in range(30):  # far past the end, and back past the start: the range ends, nothing else
+        _wheel(dlg.temperature, -3)
+    assert bar.value() == bar.maximum()
+    for _ in range(30):
+        _wheel(dlg.ctx, 3)
+    assert bar.value() == 0
+    assert (dlg.ctx.value(), dlg.engine.currentIndex()) == (ctx, engine)
+    # a focused field takes the wheel as before
+    dlg.ctx.setFocus()
+    qtbot.waitUntil(dlg.ctx.hasFocus, timeout=2000)
+    _wheel(dlg.ctx, 1)
+    assert dlg.ctx.value() == ctx + dlg.ctx.singleStep()

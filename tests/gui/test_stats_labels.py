@@ -50,3 +50,37 @@ def test_strip_tooltip_says_what_the_number_counts(qtbot: Any) -> None:
     )
     assert "per drafting round" in strip.mean_len.toolTip() and "fewer when" in strip.mean_len.toolTip()
     assert strip.tps.text() == "— tok/s"
+
+
+def test_the_round_table_shows_its_titles_whole_and_a_page_of_rounds(qtbot: Any) -> None:
+    """Seen under X: the dialog opened 420 px wide, "Depth (drafted)" read "pth (drafte" and two
+    rounds of a 113-round answer were visible at a time. Every title now fits its column, in every
+    language, and the table shows at least six rounds."""
+    from PySide6.QtWidgets import QApplication, QTableWidget
+
+    from app.gui.i18n import I18n
+
+    i18n = I18n(QApplication.instance())
+
+    rounds = [RoundPoint(8, i % 9, i % 9 + 1) for i in range(113)]
+    stats = AnswerStats(completion_tokens=600, decode_tps=50.0, rounds=113, drafted=904, accepted=487,
+                        speculation="draft Q4_1", per_round=rounds)  # fmt: skip
+    try:
+        for lang in ("en", "zh_CN", "ja", "ko"):
+            i18n.set_language(lang)
+            dlg = StatsDialog(stats)
+            qtbot.addWidget(dlg)
+            dlg.show()
+            qtbot.waitExposed(dlg)
+            table = dlg.findChild(QTableWidget)
+            assert table is not None
+            header = table.horizontalHeader()
+            for c in range(table.columnCount()):
+                title = table.horizontalHeaderItem(c).text()
+                assert header.sectionSize(c) >= header.fontMetrics().horizontalAdvance(title), (lang, title)
+            visible = table.viewport().height() // table.rowHeight(0)
+            assert visible >= 6, (lang, visible)
+            assert dlg.height() <= dlg.screen().availableGeometry().height()
+            dlg.close()
+    finally:
+        i18n.set_language("en")

@@ -74,6 +74,8 @@ from app.gui.views.fit_row import FitLabel
 from app.gui.views.remote_tab import RemoteTab
 from app.gui.widgets import (
     InlineMessage,
+    KeepFitted,
+    ScrollBody,
     ToggleSwitch,
     bind_range,
     field_with_note,
@@ -233,6 +235,15 @@ class LaunchDialog(QDialog):
         self.mode.addTab("")
         root.addWidget(self.mode)
         root.addSpacing(2)
+        # everything between the tabs and the buttons scrolls when the screen is too short for it
+        # (a 768-900 px laptop screen: the runtime rows and the Launch button stay reachable)
+        body_widget = QWidget()
+        body_widget.setObjectName("launchBody")
+        body = QVBoxLayout(body_widget)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.setSpacing(10)
+        self.body = ScrollBody(body_widget)
+        root.addWidget(self.body, 1)
 
         # -- model and engine ----------------------------------------------------------------
         self.model_box = QGroupBox()
@@ -261,7 +272,7 @@ class LaunchDialog(QDialog):
         self.fit = FitLabel(cache, ops)
         self.lbl_fit = QLabel()
         form.addRow(self.lbl_fit, self.fit)
-        root.addWidget(self.model_box)
+        body.addWidget(self.model_box)
 
         # -- Auto (issue 15): the default speculation -------------------------------------------
         self.auto_box = QGroupBox()
@@ -271,7 +282,7 @@ class LaunchDialog(QDialog):
         self.auto_note = InlineMessage()
         alay.addWidget(self.auto_panel)
         alay.addWidget(self.auto_note)
-        root.addWidget(self.auto_box)
+        body.addWidget(self.auto_box)
 
         # -- speculative decoding (gated) -------------------------------------------------------
         self.spec_panel = QGroupBox()
@@ -293,11 +304,11 @@ class LaunchDialog(QDialog):
         sform.addRow(self.lbl_depth, self.depth_field)
         sform.addRow(self.download_note)
         sform.addRow(self.moe_note)
-        root.addWidget(self.spec_panel)
+        body.addWidget(self.spec_panel)
         # what the drafter finder says while the panel is hidden (searching, none found)
         self.found_note = InlineMessage()
         self.found_note.setObjectName("foundDrafterNote")
-        root.addWidget(self.found_note)
+        body.addWidget(self.found_note)
 
         # -- model-free speculation ---------------------------------------------------------------
         self.ngram_box = QGroupBox()
@@ -310,13 +321,13 @@ class LaunchDialog(QDialog):
         nform.addRow(self.lbl_ngram_method, self.ngram_method)
         nform.addRow(self.lbl_ngram_depth, self.ngram_depth)
         nform.addRow(self.ngram_note)
-        root.addWidget(self.ngram_box)
+        body.addWidget(self.ngram_box)
 
         # -- remote server (issue 12) -----------------------------------------------------------------
         self.remote = RemoteTab(family, ops)
         self.remote.hide()
         self.remote_state: RemoteState | None = None
-        root.addWidget(self.remote)
+        body.addWidget(self.remote)
 
         # -- runtime and sampling -------------------------------------------------------------------
         self.run_box = QGroupBox()
@@ -359,7 +370,7 @@ class LaunchDialog(QDialog):
         rform.addRow(self.lbl_top_k, self.top_k)
         rform.addRow(self.lbl_repeat, self.repeat_penalty)
         rform.addRow(self.lbl_max, field_with_note(self.max_tokens, self.sampling_note))
-        root.addWidget(self.run_box)
+        body.addWidget(self.run_box)
         self._sampling: Sampling | None = None
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
@@ -389,6 +400,8 @@ class LaunchDialog(QDialog):
         for dbox in (self.temperature, self.top_p, self.repeat_penalty):
             dbox.valueChanged.connect(self._update)
 
+        # any later change of the contents (a note read in the background) re-fits the height
+        self._fitter = KeepFitted(self)
         self.variant.setCurrentIndex(max(0, family.specs.index(spec)))
         self._fill_for_spec(spec, quantization)
         self.retranslate()

@@ -32,7 +32,13 @@ from app.core.settings import Settings
 from app.core.speculative import suffix
 from app.gui.i18n import LANGUAGES
 from app.gui.ops import Ops
-from app.gui.widgets import InlineMessage, field_with_note, fit_dialog_height, height_for_width_hint
+from app.gui.widgets import (
+    InlineMessage,
+    KeepFitted,
+    field_with_note,
+    fit_dialog_height,
+    height_for_width_hint,
+)
 
 
 def _store_tokens(changes: list[tuple[str, str | None]]) -> None:
@@ -147,6 +153,8 @@ class SettingsDialog(QDialog):
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
         root.addWidget(self.buttons)
+        # any later change of the contents (a note read in the background) re-fits the height
+        self._fitter = KeepFitted(self)
         self.retranslate()
         if ops is not None:
             ops.query(_server_key, parent=self).success(self._show_key).failure(self._key_failed).run()

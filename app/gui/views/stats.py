@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from app.core.chat import AnswerStats, RoundPoint
 from app.core.engines.remote.acceptance import NOT_REPORTED
 from app.core.measure.baselines import MIN_TOKENS
-from app.gui.widgets import FlowLayout
+from app.gui.widgets import FlowLayout, screen_height_cap
 
 #: a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns
 FASTER = 1.05
@@ -471,21 +471,38 @@ class StatsDialog(QDialog):
             note.setProperty("muted", True)
             lay.addWidget(note)
         table = QTableWidget(len(stats.per_round), 4)
-        table.setHorizontalHeaderLabels(
-            # the depth can change from round to round (issue 24): the column says what each used
-            [self.tr("Round"), self.tr("Depth (drafted)"), self.tr("Accepted"), self.tr("Emitted")]
-        )
+        # the depth can change from round to round (issue 24): the column says what each used
+        titles = [self.tr("Round"), self.tr("Depth (drafted)"), self.tr("Accepted"), self.tr("Emitted")]
+        table.setHorizontalHeaderLabels(titles)
         table.verticalHeader().hide()
-        table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # every column at least as wide as its title (seen: "Depth (drafted)" cut to "pth (drafte")
+        metrics = header.fontMetrics()
+        widest = max(metrics.horizontalAdvance(t) for t in titles) + 24
+        header.setMinimumSectionSize(widest)
+        table.setMinimumWidth(widest * table.columnCount() + table.verticalScrollBar().sizeHint().width() + 4)
+        # room for several rounds at once, and no focus frame on a cell nobody selected
+        table.setMinimumHeight(header.sizeHint().height() + 6 * table.verticalHeader().defaultSectionSize())
+        table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
         for i, r in enumerate(stats.per_round):
             for col, number in enumerate((i + 1, r.drafted, r.accepted, r.emitted)):
                 item = QTableWidgetItem(str(number))
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 table.setItem(i, col, item)
         lay.addWidget(table, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
+        self.table = table
+        # wide enough for the table's titles, tall enough for the figures and a page of rounds,
+        # never taller than the screen (the table scrolls)
+        hint = self.sizeHint()
+        cap = screen_height_cap(self)
+        height = max(hint.height(), 640)
+        self.resize(max(hint.width(), 560), height if cap is None else min(height, cap))
 
     def _no_label(self, stats: AnswerStats) -> str:
         """A remote server's answer has no speculation label: the server's own settings decide."""
