@@ -2157,6 +2157,7 @@ Compatible: {reason}</translation>
         <name>ServerPanel</name>
         <message>
             <source>Local server</source>
+            <extracomment>stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
             <translation>Local server</translation>
         </message>
         <message>
@@ -2192,6 +2193,14 @@ Compatible: {reason}</translation>
             <translation>Copy settings</translation>
         </message>
         <message>
+            <source>Stop server</source>
+            <translation>Stop server</translation>
+        </message>
+        <message>
+            <source>Stop serving the loaded model; the model stays loaded for the chat</source>
+            <translation>Stop serving the loaded model; the model stays loaded for the chat</translation>
+        </message>
+        <message>
             <source>Not running</source>
             <translation>Not running</translation>
         </message>
@@ -2214,6 +2223,10 @@ Compatible: {reason}</translation>
         <message>
             <source>Local server</source>
             <translation>Local server</translation>
+        </message>
+        <message>
+            <source>Show the address, the key and the requests of the running server</source>
+            <translation>Show the address, the key and the requests of the running server</translation>
         </message>
         <message>
             <source>Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs</source>

@@ -2157,6 +2157,7 @@ Compatible: {reason}</source>
         <name>ServerPanel</name>
         <message>
             <source>Local server</source>
+            <extracomment>stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
             <translation>ローカルサーバー</translation>
         </message>
         <message>
@@ -2192,6 +2193,14 @@ Compatible: {reason}</source>
             <translation>設定をコピー</translation>
         </message>
         <message>
+            <source>Stop server</source>
+            <translation>サーバーを停止</translation>
+        </message>
+        <message>
+            <source>Stop serving the loaded model; the model stays loaded for the chat</source>
+            <translation>読み込んだモデルの提供を停止します。モデルは読み込まれたままで、チャットに使えます</translation>
+        </message>
+        <message>
             <source>Not running</source>
             <translation>停止中</translation>
         </message>
@@ -2214,6 +2223,10 @@ Compatible: {reason}</source>
         <message>
             <source>Local server</source>
             <translation>ローカルサーバー</translation>
+        </message>
+        <message>
+            <source>Show the address, the key and the requests of the running server</source>
+            <translation>実行中のサーバーのアドレス、キー、リクエストを表示します</translation>
         </message>
         <message>
             <source>Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs</source>

@@ -2157,6 +2157,7 @@ Compatible: {reason}</source>
         <name>ServerPanel</name>
         <message>
             <source>Local server</source>
+            <extracomment>stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
             <translation>로컬 서버</translation>
         </message>
         <message>
@@ -2192,6 +2193,14 @@ Compatible: {reason}</source>
             <translation>설정 복사</translation>
         </message>
         <message>
+            <source>Stop server</source>
+            <translation>서버 중지</translation>
+        </message>
+        <message>
+            <source>Stop serving the loaded model; the model stays loaded for the chat</source>
+            <translation>로드된 모델의 제공을 중지합니다. 모델은 로드된 채로 남아 채팅에 계속 쓸 수 있습니다</translation>
+        </message>
+        <message>
             <source>Not running</source>
             <translation>실행 중 아님</translation>
         </message>
@@ -2214,6 +2223,10 @@ Compatible: {reason}</source>
         <message>
             <source>Local server</source>
             <translation>로컬 서버</translation>
+        </message>
+        <message>
+            <source>Show the address, the key and the requests of the running server</source>
+            <translation>실행 중인 서버의 주소, 키, 요청을 표시합니다</translation>
         </message>
         <message>
             <source>Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs</source>

@@ -2157,6 +2157,7 @@ Compatible: {reason}</source>
         <name>ServerPanel</name>
         <message>
             <source>Local server</source>
+            <extracomment>stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
             <translation>本地服务器</translation>
         </message>
         <message>
@@ -2192,6 +2193,14 @@ Compatible: {reason}</source>
             <translation>复制设置</translation>
         </message>
         <message>
+            <source>Stop server</source>
+            <translation>停止服务器</translation>
+        </message>
+        <message>
+            <source>Stop serving the loaded model; the model stays loaded for the chat</source>
+            <translation>停止对外提供已加载的模型；模型仍保持加载，可继续聊天</translation>
+        </message>
+        <message>
             <source>Not running</source>
             <translation>未运行</translation>
         </message>
@@ -2214,6 +2223,10 @@ Compatible: {reason}</source>
         <message>
             <source>Local server</source>
             <translation>本地服务器</translation>
+        </message>
+        <message>
+            <source>Show the address, the key and the requests of the running server</source>
+            <translation>显示正在运行的服务器的地址、密钥和请求</translation>
         </message>
         <message>
             <source>Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs</source>

@@ -80,9 +80,23 @@ def test_switch_serves_the_loaded_model_and_lists_requests(make_window: Any, qtb
     assert rect.right() <= panel.log.viewport().width()
     assert not panel.log.horizontalScrollBar().isVisible()
 
+    # closed, the panel of the running server opens again from the switch: the server keeps running
+    panel.close()
+    switch.click()
+    assert panel.isVisible() and switch.controller.running and switch.isChecked()
+    assert panel.address.text() == address
+    # it opens beside the switch that opened it, inside the screen
+    top_right = switch.mapToGlobal(switch.rect().topRight())
+    avail = switch.screen().availableGeometry()
+    assert avail.contains(panel.frameGeometry().topLeft()) and avail.contains(panel.geometry().bottomRight())
+    assert panel.frameGeometry().bottom() <= min(top_right.y(), avail.bottom())
+    assert abs(panel.frameGeometry().right() - min(top_right.x(), avail.right())) <= 1
+    # the panel's Stop ends serving
+    assert panel.stop.isEnabled()
     with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
-        switch.click()
-    assert not switch.controller.running and switch.text() == "Local server"
+        panel.stop.click()
+    assert not switch.controller.running and switch.text() == "Local server" and not switch.isChecked()
+    assert not panel.stop.isEnabled()
     assert panel.address.text() == "Not running"
     assert panel.agent_settings.toPlainText() == "" and not panel.copy_agent.isEnabled()
 

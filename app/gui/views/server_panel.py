@@ -7,7 +7,7 @@ import sys
 import time
 from typing import Protocol
 
-from PySide6.QtCore import QEvent, Qt, SignalInstance
+from PySide6.QtCore import QEvent, QPoint, Qt, SignalInstance
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -107,8 +107,15 @@ class ServerPanel(QFrame):
         self.title = QLabel()
         self.key_label = QLabel()
         self.log_label = QLabel()
+        #: stops serving (the status bar's switch opens this panel while the server runs)
+        self.stop = QPushButton()
+        self.stop.setObjectName("stopServer")
+        self.stop.clicked.connect(controller.stop)
+        title_row = QHBoxLayout()
+        title_row.addWidget(self.title, 1)
+        title_row.addWidget(self.stop)
         lay = QVBoxLayout(self)
-        lay.addWidget(self.title)
+        lay.addLayout(title_row)
         lay.addLayout(row1)
         lay.addWidget(self.key_label)
         lay.addLayout(row2)
@@ -144,6 +151,8 @@ class ServerPanel(QFrame):
             )
         )
         self.copy_agent.setText(self.tr("Copy settings"))
+        self.stop.setText(self.tr("Stop server"))
+        self.stop.setToolTip(self.tr("Stop serving the loaded model; the model stays loaded for the chat"))
         self._refresh()
 
     def _refresh(self, *_args: object) -> None:
@@ -153,6 +162,7 @@ class ServerPanel(QFrame):
         self.copy_key.setEnabled(c.running)
         self.copy_address.setEnabled(c.running)
         self.copy_agent.setEnabled(c.running)
+        self.stop.setEnabled(c.running)
         self.agent_settings.setPlainText(self._agent_settings("********") if c.running else "")
         self._fit_agent_settings()
         self.warning.setText(
@@ -213,7 +223,10 @@ class ServerSwitch(QToolButton):
         self.setAutoRaise(True)
         self.controller = controller
         self.panel = ServerPanel(controller, self)
-        self.toggled.connect(self._on_toggled)
+        # checked shows that the server runs; a click starts it, or opens the panel of the running
+        # server (which has Stop): a click on a running switch used to stop the server, so a closed
+        # panel could not be reopened without restarting the server and changing nothing else
+        self.clicked.connect(self._on_clicked)
         #: the switch asked for a start: show the panel once it listens
         self._show_panel = False
         controller.stateChanged.connect(self._on_state)
@@ -224,22 +237,29 @@ class ServerSwitch(QToolButton):
         c = self.controller
         self.setText(self.tr("Server: %1").replace("%1", c.address) if c.running else self.tr("Local server"))
         self.setToolTip(
-            self.tr("Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs")
+            self.tr("Show the address, the key and the requests of the running server")
+            if c.running
+            else self.tr(
+                "Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs"
+            )
         )
         self.panel.retranslate()
+
+    def nextCheckState(self) -> None:
+        """A click does not toggle: the checked state follows the server (see :meth:`_on_state`)."""
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
 
-    def _on_toggled(self, on: bool) -> None:
-        if on and not self.controller.running:
+    def _on_clicked(self) -> None:
+        if self.controller.running:
+            self.show_panel()
+        elif not self.controller.pending:
             self._show_panel = True
             self.setText(self.tr("Starting…"))
             self.controller.start()
-        elif not on and self.controller.running:
-            self.controller.stop()
 
     def _on_state(self, running: bool) -> None:
         self.blockSignals(True)
@@ -247,8 +267,29 @@ class ServerSwitch(QToolButton):
         self.blockSignals(False)
         self.retranslate()
         if running and self._show_panel:
-            self.panel.show()
+            self.show_panel()
         self._show_panel = False
+
+    def show_panel(self) -> None:
+        """Open the panel beside the switch: above it, right edges aligned, inside the screen (a
+        window opened without a position lands where the window manager likes, e.g. the screen's
+        top-left corner, far from the status bar that opened it)."""
+        panel = self.panel
+        if panel.isVisible():  # open behind the main window, maybe moved by the user: bring it forward
+            panel.raise_()
+            panel.activateWindow()
+            return
+        panel.adjustSize()
+        anchor = self.mapToGlobal(QPoint(self.width(), 0))
+        size = panel.frameGeometry().size().expandedTo(panel.size())
+        x, y = anchor.x() - size.width(), anchor.y() - size.height() - 4
+        screen = self.screen()
+        if screen is not None:
+            avail = screen.availableGeometry()
+            x = min(max(x, avail.left()), avail.right() - size.width() + 1)
+            y = min(max(y, avail.top()), avail.bottom() - size.height() + 1)
+        panel.move(x, y)
+        panel.show()
 
     def _on_failed(self, message: str) -> None:
         self._show_panel = False
