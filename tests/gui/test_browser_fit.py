@@ -209,3 +209,12 @@ def test_a_file_arriving_turns_the_size_estimate_into_the_header_numbers(
     assert after.kv_bytes == KV_PER_TOKEN * 4096
     assert after.weights_bytes == smollm2_q4.stat().st_size and after.notes == []
     qtbot.waitUntil(lambda: w.ops.pending() == 0, timeout=10_000)
+
+
+def test_the_marker_legend_wraps_between_markers_never_inside_one(make_window: Any, qtbot: Any) -> None:
+    """Seen under X: the details panel wrapped the legend as "○ not" / "downloaded"."""
+    w = make_window()
+    w.nav.setCurrentRow(1)
+    text = w.browser.hint.text()
+    items = [p for p in text.split("   ") if p]
+    assert items == ["●\u00a0downloaded", "◐\u00a0partly\u00a0downloaded", "○\u00a0not\u00a0downloaded"]

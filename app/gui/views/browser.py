@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from PySide6.QtCore import (
@@ -528,7 +529,10 @@ class BrowserPage(QWidget):
         self.with_drafter.setToolTip(self.tr("Also download the recommended drafter quantization"))
         self.delete_btn.setText(self.tr("Delete"))
         self.launch_btn.setText(self.tr("Launch…"))
-        self.hint.setText(self.tr("● downloaded   ◐ partly downloaded   ○ not downloaded"))
+        legend = self.tr("● downloaded   ◐ partly downloaded   ○ not downloaded")
+        # a narrow panel wraps between the three markers, never inside one ("○ not" / "downloaded")
+        parts = [p.strip() for p in re.split(r"\s{2,}", legend) if p.strip()]
+        self.hint.setText("   ".join(p.replace(" ", "\u00a0") for p in parts))
         self.families.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.families.columnCount() - 1)
         self.tree.viewport().update()
         self.tree.header().viewport().update()
