@@ -107,3 +107,33 @@ def test_status_and_memory_columns_fit_every_text_in_every_language(make_window:
                     checked += 1
             stack += [model.index(r, 0, index) for r in range(model.rowCount(index))]
         assert checked >= 4, code
+
+
+def test_the_sizes_column_keeps_a_size_readable_in_every_language(
+    make_window: Any, qtbot: Any, desktop_look: None
+) -> None:
+    """Seen under X in Japanese: the long "Drafter" title and the names took the table's width
+    and the sizes column read "13…" for 135M. The names give way first (they elide, with the
+    description in the tooltip); the sizes keep their title and one whole size."""
+    from app.core.registry import Registry
+    from app.gui.views.browser import COL_SIZES
+
+    w = make_window(registry=Registry.load())
+    w.resize(1200, 780)
+    w.show()
+    w.nav.setCurrentRow(1)
+    page = w.browser
+    table = page.table
+    try:
+        for code in ("en", "zh_CN", "ja", "ko"):
+            w.set_language(code)
+            qtbot.waitUntil(lambda: table.viewport().width() > 0, timeout=5_000)
+            qtbot.wait(50)  # the columns are fitted after the language change's relayout
+            header = table.horizontalHeader()
+            metrics = table.fontMetrics()
+            need = max(metrics.horizontalAdvance("135M, …"), header.sectionSizeHint(COL_SIZES) - 16)
+            assert header.sectionSize(COL_SIZES) >= need, (code, header.sectionSize(COL_SIZES), need)
+            # and the table still needs no horizontal scroll bar
+            assert sum(header.sectionSize(c) for c in range(header.count())) <= table.viewport().width()
+    finally:
+        w.set_language("en")

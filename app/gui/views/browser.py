@@ -313,7 +313,13 @@ class BrowserPage(QWidget):
         if available <= 0:
             return
         wanted = max(self.table.sizeHintForColumn(COL_NAME), header.sectionSizeHint(COL_NAME))
-        self.table.setColumnWidth(COL_NAME, max(80, min(wanted + 12, available * 40 // 100)))
+        # the sizes keep at least their title and one size with its ellipsis ("135M, …"): in a
+        # language with a long "Drafter" title the name took the rest and sizes read "13…"
+        metrics = self.table.fontMetrics()
+        sizes_min = max(header.sectionSizeHint(COL_SIZES), metrics.horizontalAdvance("999M, …") + 16)
+        short = sum(header.sectionSize(col) for col in (COL_FORMATS, COL_DRAFTER, COL_DOWNLOADED))
+        room = available - short - sizes_min
+        self.table.setColumnWidth(COL_NAME, max(80, min(wanted + 12, available * 40 // 100, room)))
 
     # --- selection ----------------------------------------------------------------------------
     def select_family(self, name: str) -> None:
