@@ -1436,7 +1436,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>Speculation</source>
-            <translation>投機的デコード</translation>
+            <translation>投機の方式</translation>
         </message>
         <message>
             <source>Variant</source>

@@ -1436,7 +1436,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>Speculation</source>
-            <translation>추측 디코딩</translation>
+            <translation>추측 방식</translation>
         </message>
         <message>
             <source>Variant</source>

@@ -44,6 +44,21 @@ def test_every_string_is_really_translated(locale: str) -> None:
         )
 
 
+@pytest.mark.parametrize("locale", ["zh_CN", "ja", "ko"])
+def test_two_texts_of_one_view_never_read_the_same(locale: str) -> None:
+    """Seen in the Japanese and Korean launch dialogs: the sections "Speculation" (Auto) and
+    "Speculative Decoding" (the drafter) had the same title. Within one context (a dialog, a page),
+    two English texts that differ by more than their case differ in every language too."""
+    bt = _script()
+    seen: dict[tuple[str, str], str] = {}
+    for key, (text, _kind) in bt.messages(bt.ts_path(locale)).items():
+        context, source = key.split(bt.SEP, 1)
+        other = seen.setdefault((context, text), source)
+        assert other.casefold() == source.casefold(), (
+            f"{locale}, {context}: {other!r} and {source!r} both read {text!r}"
+        )
+
+
 def test_language_switch_at_runtime(make_window: Any, qtbot: Any) -> None:
     w = make_window()
     assert w.nav.item(0).text() == "Chat"
