@@ -232,3 +232,38 @@ def test_each_update_of_a_streaming_answer_paints_the_chat_once(make_window: Any
     assert flushes >= 10
     # one paint per update (a few more: the question, the end of the answer, the strip)
     assert counter.paints <= flushes + 8, (counter.paints, flushes)
+
+
+def test_the_view_ends_at_the_last_answer_with_no_blank_screen_below(make_window: Any, qtbot: Any) -> None:
+    """Seen under X: after two long answers the view, scrolled to its end, showed the last answer's
+    end in the middle and blank space below it. Each bubble's minimum height was its text laid out
+    at a narrow width, and the column kept the sum of those minimums. Now the column is exactly as
+    tall as its bubbles (also when reopened), and its end is the last answer's end."""
+    engine = ScriptedEngine(text="In the depths of the ocean, " + "a fleeting moment of beauty, " * 120)
+    w = make_window(loader=scripted_loader(engine))
+    w.resize(1200, 780)
+    w.show()
+    load_default(w, qtbot, 10_000)
+    with qtbot.waitSignal(w.chat.answerFinished, timeout=20_000):
+        w.chat.send("Write a haiku about the sea.")
+    engine.text = "Red, Blue, Green, " + "White, Black, Grey, Purple, Gold, Silver, " * 60
+    with qtbot.waitSignal(w.chat.answerFinished, timeout=20_000):
+        w.chat.send("List three colours.")
+    view = w.chat_view
+
+    def ends_at_last_bubble() -> bool:
+        margins = view.column_layout.contentsMargins()
+        last = view.bubbles[-1]
+        bottom = last.mapTo(view.column, last.rect().bottomLeft()).y()
+        content = bottom + 1 + margins.bottom()
+        bar = view.scroller.verticalScrollBar()
+        return view.column.height() == max(content, view.scroller.viewport().height()) and (
+            bar.value() == bar.maximum()
+        )
+
+    qtbot.waitUntil(ends_at_last_bubble, timeout=5_000)
+    # the same conversation reopened (built from the store, not streamed)
+    conversation = w.chat.conversation_id
+    w.new_chat()
+    w.chat.open_conversation(conversation)
+    qtbot.waitUntil(lambda: len(view.bubbles) == 4 and ends_at_last_bubble(), timeout=5_000)

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QMimeData, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QMimeData, QObject, QPoint, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication, QImage, QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -86,6 +86,14 @@ class TextLabel(QLabel):
             self._heights.clear()
             super().setText(text)
 
+    def minimumSizeHint(self) -> QSize:
+        """One line tall: QLabel's own guess lays a long text out at a narrow width (an answer of
+        500 tokens asked for 650 px), and as a minimum that made the chat column taller than its
+        bubbles: the view scrolled into a screen of blank space below the last answer. The real
+        height comes from :meth:`heightForWidth`, which the column's layout asks."""
+        hint = super().minimumSizeHint()
+        return QSize(hint.width(), min(hint.height(), self.fontMetrics().lineSpacing() + 2))
+
     def heightForWidth(self, width: int) -> int:
         height = self._heights.get(width)
         if height is None:
@@ -119,7 +127,9 @@ class MessageBubble(QFrame):
         #: the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)
         self.tool_style: str | None = None
         self.setObjectName("bubbleUser" if role == "user" else "bubbleAssistant")
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        # Preferred, not Minimum, vertically: with Minimum a widget's size hint (its text laid out
+        # at another width) is its minimum; the column gives each bubble its height for its width
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(12, 8, 12, 8)
         lay.setSpacing(4)
@@ -164,7 +174,7 @@ class MessageBubble(QFrame):
         self.body.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
         )
-        self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         # While an answer streams, the finished blocks sit in frozen labels above ``body``, which
         # holds only the block being written: a flush renders and lays out that block alone, not
         # the whole answer (issue 23). When the answer ends, ``body`` holds it all again.
@@ -259,7 +269,7 @@ class MessageBubble(QFrame):
         label.setTextFormat(Qt.TextFormat.RichText)
         label.setOpenExternalLinks(True)
         label.setTextInteractionFlags(self.body.textInteractionFlags())
-        label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         return label
 
     def _drop_frozen(self) -> None:
