@@ -872,6 +872,10 @@
             <translation>Check the model cache in Settings, then retry.</translation>
         </message>
         <message>
+            <source>Choose a complete .gguf file (a download that stopped early is incomplete: download it again) or an MLX model folder with its config.json and weights. Nothing was added.</source>
+            <translation>Choose a complete .gguf file (a download that stopped early is incomplete: download it again) or an MLX model folder with its config.json and weights. Nothing was added.</translation>
+        </message>
+        <message>
             <source>Correct the sampling settings (temperature, top-p, top-k, max new tokens) and try again.</source>
             <translation>Correct the sampling settings (temperature, top-p, top-k, max new tokens) and try again.</translation>
         </message>
@@ -1110,6 +1114,10 @@
         <message>
             <source>GGUF models (*.gguf)</source>
             <translation>GGUF models (*.gguf)</translation>
+        </message>
+        <message>
+            <source>Could not import the model</source>
+            <translation>Could not import the model</translation>
         </message>
     </context>
     <context>

@@ -872,6 +872,10 @@
             <translation>「設定」のモデルキャッシュを確認してから再試行してください。</translation>
         </message>
         <message>
+            <source>Choose a complete .gguf file (a download that stopped early is incomplete: download it again) or an MLX model folder with its config.json and weights. Nothing was added.</source>
+            <translation>完全な .gguf ファイル（途中で止まったダウンロードは不完全です。もう一度ダウンロードしてください）か、config.json と重みを含む MLX モデルフォルダーを選んでください。何も追加されていません。</translation>
+        </message>
+        <message>
             <source>Correct the sampling settings (temperature, top-p, top-k, max new tokens) and try again.</source>
             <translation>サンプリング設定（温度、top-p、top-k、最大新規トークン数）を修正してからもう一度お試しください。</translation>
         </message>
@@ -1110,6 +1114,10 @@
         <message>
             <source>GGUF models (*.gguf)</source>
             <translation>GGUF モデル (*.gguf)</translation>
+        </message>
+        <message>
+            <source>Could not import the model</source>
+            <translation>モデルを読み込めませんでした</translation>
         </message>
     </context>
     <context>

@@ -872,6 +872,10 @@
             <translation>'설정'의 모델 캐시를 확인한 뒤 다시 시도하세요.</translation>
         </message>
         <message>
+            <source>Choose a complete .gguf file (a download that stopped early is incomplete: download it again) or an MLX model folder with its config.json and weights. Nothing was added.</source>
+            <translation>완전한 .gguf 파일(중간에 멈춘 다운로드는 불완전합니다. 다시 다운로드하세요)이나 config.json과 가중치가 있는 MLX 모델 폴더를 선택하세요. 아무것도 추가되지 않았습니다.</translation>
+        </message>
+        <message>
             <source>Correct the sampling settings (temperature, top-p, top-k, max new tokens) and try again.</source>
             <translation>샘플링 설정(온도, top-p, top-k, 최대 새 토큰 수)을 수정한 뒤 다시 시도하세요.</translation>
         </message>
@@ -1110,6 +1114,10 @@
         <message>
             <source>GGUF models (*.gguf)</source>
             <translation>GGUF 모델 (*.gguf)</translation>
+        </message>
+        <message>
+            <source>Could not import the model</source>
+            <translation>모델을 가져올 수 없습니다</translation>
         </message>
     </context>
     <context>

@@ -872,6 +872,10 @@
             <translation>请检查“设置”中的模型缓存，然后重试。</translation>
         </message>
         <message>
+            <source>Choose a complete .gguf file (a download that stopped early is incomplete: download it again) or an MLX model folder with its config.json and weights. Nothing was added.</source>
+            <translation>请选择完整的 .gguf 文件（中途停止的下载不完整：请重新下载），或包含 config.json 和权重的 MLX 模型文件夹。未添加任何内容。</translation>
+        </message>
+        <message>
             <source>Correct the sampling settings (temperature, top-p, top-k, max new tokens) and try again.</source>
             <translation>请更正采样设置（温度、top-p、top-k、最大新词元数），然后重试。</translation>
         </message>
@@ -1110,6 +1114,10 @@
         <message>
             <source>GGUF models (*.gguf)</source>
             <translation>GGUF 模型 (*.gguf)</translation>
+        </message>
+        <message>
+            <source>Could not import the model</source>
+            <translation>无法导入模型</translation>
         </message>
     </context>
     <context>

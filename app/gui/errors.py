@@ -26,6 +26,7 @@ from app.core.cache.errors import (
     SpecResolutionError,
     VerificationError,
 )
+from app.core.catalog.importer import ModelImportError
 from app.core.engines.base import EngineError, SamplingError
 from app.core.engines.remote.endpoints import EndpointError, InsecureEndpointError
 from app.core.engines.remote.engine import (
@@ -122,6 +123,15 @@ HINTS: tuple[tuple[type[BaseException], str | None, str], ...] = (
         QT_TRANSLATE_NOOP("Errors", "Check the model entry; the message names the field to fix."),
     ),
     (CacheError, None, QT_TRANSLATE_NOOP("Errors", "Check the model cache in Settings, then retry.")),
+    (
+        ModelImportError,
+        None,
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "Choose a complete .gguf file (a download that stopped early is incomplete: download it "
+            "again) or an MLX model folder with its config.json and weights. Nothing was added.",
+        ),
+    ),
     (
         RegistryError,
         None,

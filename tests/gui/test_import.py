@@ -93,6 +93,11 @@ def test_a_file_that_is_not_a_model_is_refused_in_one_line(
     with qtbot.waitSignal(w.importer.failed, timeout=5000) as failed:
         _drop(w, bad)
     assert "notes.gguf" in failed.args[0] and "\n" not in failed.args[0]
+    # the error banner says it until dismissed, with the next step (not a status line for 10 s)
+    assert w.banner.isVisibleTo(w) and w.banner.error is not None
+    assert w.banner.error.title == "Could not import the model"
+    assert "notes.gguf" in w.banner.error.message
+    assert "complete .gguf file" in w.banner.error.hint and "Nothing was added" in w.banner.error.hint
     assert not list(paths.user_families_dir().glob("*.json"))
     # a file with another extension is not even accepted as a drop
     other = tmp_path / "x.txt"

@@ -36,6 +36,7 @@ from app.core.catalog import importer
 from app.core.catalog.drafters import Candidate
 from app.core.registry import Family, Registry, RegistryError
 from app.core.units import human_bytes
+from app.gui.errors import describe
 from app.gui.ops import Ops
 from app.gui.widgets import InlineMessage
 
@@ -199,7 +200,6 @@ class ImportController(QObject):
         self.action.triggered.connect(self.choose)
         window.addAction(self.action)
         window.browser.hub_search.import_btn.clicked.connect(self.choose)
-        self.failed.connect(lambda msg: window.statusBar().showMessage(msg, 10000))
 
     def choose(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -228,6 +228,9 @@ class ImportController(QObject):
         try:
             family, created = importer.import_path(path, w.registry)
         except (RegistryError, CacheError, OSError) as exc:
+            # the error banner: what happened and what to do, until dismissed (a status bar line
+            # vanished after 10 s and said nothing of the next step)
+            w.show_error(describe(exc, self.tr("Could not import the model")))
             self.failed.emit(str(exc).splitlines()[0])
             return None
         w.family_model.set_registry(w.registry)
