@@ -176,6 +176,19 @@ def test_failed_rows_show_the_progress_reached_and_the_error(qtbot: Any) -> None
         half = delegate.bar_for(option, cell["half"])
         assert half is not None and (half.maximum, half.progress) == (1000, 400)
         assert not half.state & QStyle.StateFlag.State_Enabled  # greyed: it is not running
+        # a running bar fills from the left in proportion (seen under X: it filled from the bottom
+        # up, a thin line at 20%): at 40% the left third of the middle row is the chunk's colour,
+        # the right third is not
+        model.upsert(_item("run", "Q5_0", "active", 400, 1000))
+        image = _render(delegate, page.table, model.index(model.row_of("run"), 2))
+
+        def filled(x: int, y: int) -> bool:  # the chunk's blue, not the grey-white groove
+            c = image.pixelColor(x, y)
+            return c.blueF() - c.redF() > 0.3
+
+        assert filled(20, 15) and filled(60, 15)
+        assert not filled(150, 15) and not filled(200, 15)
+        assert filled(20, 9)  # the chunk is as tall as the bar, not a line at its bottom
         assert model.data(cell["half"]) == "40% · 400 B / 1000 B"
 
         # the error's first line is on the row, under the name; the tooltip has all of it

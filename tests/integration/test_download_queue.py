@@ -42,6 +42,10 @@ def test_queue_runs_persists_and_notifies(hf_endpoint: str) -> None:
     b = q.add("tiny", "gguf", "0.001", "Q4_0", drafter=True)
     assert q.add("tiny", "gguf", "0.001", "Q4_0").id == a.id  # not queued twice
     assert b.draft_quantization == "Q8_0"
+    # named as the model browser writes the size (seen on the Downloads page: "handtest GGUF 0.135
+    # F32"); the CLI's size stays what --size takes
+    assert (a.size, a.size_text) == ("0.001", "1M")
+    assert a.label == "tiny GGUF 1M Q4_0" and b.label == "tiny GGUF 1M Q4_0 · drafter Q8_0"
     q.start()
     try:
         assert q.wait_idle(30)
@@ -55,6 +59,12 @@ def test_queue_runs_persists_and_notifies(hf_endpoint: str) -> None:
     assert any(t.startswith("tandem-download-") for t in threads)
     stored = json.loads((paths.data_dir() / "downloads.json").read_text())
     assert {i["state"] for i in stored["items"]} == {"finished"}
+    # an item stored before size_text existed is named from the registry when the queue reads it
+    for raw in stored["items"]:
+        raw.pop("size_text")
+    (paths.data_dir() / "downloads.json").write_text(json.dumps(stored))
+    again = DownloadQueue(reg)
+    assert again.get(a.id).label == "tiny GGUF 1M Q4_0"
 
 
 def test_queue_cancel_and_restart_resumes(olah_hub: OlahHub) -> None:

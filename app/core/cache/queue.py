@@ -45,7 +45,8 @@ class DownloadItem:
 
     The one item type of a download (issue 9): the queue persists it, the CLI prints it and the
     GUI's table model wraps it (qutebrowser's download model pattern); progress lives on it.
-    ``size`` is the spec's size label (the one the model browser shows).
+    ``size`` is the spec's size label (what the CLI's ``--size`` takes, e.g. ``E2B`` or ``0.135``);
+    ``size_text`` is the size as the model browser writes it (``135M``), for the item's name.
     """
 
     id: str
@@ -70,13 +71,20 @@ class DownloadItem:
     path: str = ""
     #: the repository named the file differently from the registry ("... using Y")
     note: str = ""
+    #: the size as people write it (the spec's ``size_text``); '' in items stored before it existed
+    size_text: str = ""
     created: float = field(default_factory=time.time)
     updated: float = field(default_factory=time.time)
 
     @property
     def label(self) -> str:
         return download_label(
-            self.family, self.format, self.size, self.quantization, self.role, self.draft_quantization
+            self.family,
+            self.format,
+            self.size_text or self.size,
+            self.quantization,
+            self.role,
+            self.draft_quantization,
         )
 
     @property
@@ -104,11 +112,11 @@ class DownloadItem:
 
 
 def download_label(
-    family: str, fmt: str, size_label: str, quantization: str, role: str, draft_quantization: str | None
+    family: str, fmt: str, size: str, quantization: str, role: str, draft_quantization: str | None
 ) -> str:
-    """The one name of a download, in logs and on the Downloads page: ``gemma-4 GGUF E2B Q4_K_M``
-    (``size_label`` is the spec's :attr:`size_label`, the size the model browser shows)."""
-    base = f"{family} {fmt.upper()} {size_label} {quantization}"
+    """The one name of a download, in logs and on the Downloads page: ``gemma-4 GGUF E2B Q4_K_M``,
+    ``smollm2 GGUF 135M F32`` (``size`` as the model browser writes it, the spec's ``size_text``)."""
+    base = f"{family} {fmt.upper()} {size} {quantization}"
     if role == "drafter":
         return f"{base} · drafter {draft_quantization or ''}".rstrip()
     return base
@@ -175,7 +183,7 @@ class DownloadQueue:
                 item = replace(item, state="queued", rate=0.0, eta=None, phase="")
             try:  # items queued by number before sizes were normalized: name them by label
                 _fam, spec, _q = self._registry.match(item.family, item.format, item.size, item.quantization)
-                item = replace(item, size=spec.size_label)
+                item = replace(item, size=spec.size_label, size_text=spec.size_text)
             except ValueError:  # unregistered since: keep what the item says
                 pass
             self._items[item.id] = item
@@ -260,6 +268,7 @@ class DownloadQueue:
             role=role,
             draft_quantization=draft_quantization,
             hub=mgr.plan.hub,
+            size_text=mgr.spec.size_text,
         )
         with self._lock:
             for other in self._items.values():

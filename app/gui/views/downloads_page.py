@@ -51,7 +51,9 @@ class ProgressDelegate(QStyledItemDelegate):
         bar.progress = int((fraction or 0) * 1000)
         bar.text = index.data(Qt.ItemDataRole.DisplayRole) or ""
         bar.textVisible = True
-        bar.state = option.state
+        # Qt 6 reads a bar's orientation from its state: without State_Horizontal the fraction
+        # filled the cell from the bottom up (a thin line at 20%, the whole cell at 100%)
+        bar.state = option.state | QStyle.StateFlag.State_Horizontal
         if item.state in ("failed", "cancelled"):
             bar.state &= ~QStyle.StateFlag.State_Enabled
         return bar
