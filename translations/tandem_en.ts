@@ -2582,6 +2582,10 @@ Compatible: {reason}</translation>
             <translation>{n} rounds</translation>
         </message>
         <message>
+            <source>Speculation was on ({method}) but proposed no draft for this answer: a model-free method drafts only where the text repeats what it has seen, a drafter only where it is sure enough</source>
+            <translation>Speculation was on ({method}) but proposed no draft for this answer: a model-free method drafts only where the text repeats what it has seen, a drafter only where it is sure enough</translation>
+        </message>
+        <message>
             <source>no speculation</source>
             <translation>no speculation</translation>
         </message>
@@ -2628,6 +2632,10 @@ Compatible: {reason}</translation>
         <message>
             <source>Passes of the model for this answer: {drafting} verified a draft, {plain} gave one token without one</source>
             <translation>Passes of the model for this answer: {drafting} verified a draft, {plain} gave one token without one</translation>
+        </message>
+        <message>
+            <source>nothing drafted</source>
+            <translation>nothing drafted</translation>
         </message>
         <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>

@@ -2582,6 +2582,10 @@ Compatible: {reason}</source>
             <translation>{n} ラウンド</translation>
         </message>
         <message>
+            <source>Speculation was on ({method}) but proposed no draft for this answer: a model-free method drafts only where the text repeats what it has seen, a drafter only where it is sure enough</source>
+            <translation>投機は有効（{method}）でしたが、この回答ではドラフトを提案しませんでした。モデル不要の方式は既に見た内容が繰り返される箇所でのみ、ドラフターは十分に確信がある箇所でのみドラフトします</translation>
+        </message>
+        <message>
             <source>no speculation</source>
             <translation>投機なし</translation>
         </message>
@@ -2628,6 +2632,10 @@ Compatible: {reason}</source>
         <message>
             <source>Passes of the model for this answer: {drafting} verified a draft, {plain} gave one token without one</source>
             <translation>この回答でのモデルの処理回数：{drafting} 回はドラフトを検証し、{plain} 回はドラフトなしで1トークンを生成</translation>
+        </message>
+        <message>
+            <source>nothing drafted</source>
+            <translation>ドラフトなし</translation>
         </message>
         <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>

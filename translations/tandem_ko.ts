@@ -2582,6 +2582,10 @@ Compatible: {reason}</source>
             <translation>{n}라운드</translation>
         </message>
         <message>
+            <source>Speculation was on ({method}) but proposed no draft for this answer: a model-free method drafts only where the text repeats what it has seen, a drafter only where it is sure enough</source>
+            <translation>추측이 켜져 있었지만({method}) 이 답변에서는 초안을 제안하지 않았습니다. 모델 없는 방식은 이미 본 내용이 반복되는 곳에서만, 드래프터는 충분히 확신할 때만 초안을 만듭니다</translation>
+        </message>
+        <message>
             <source>no speculation</source>
             <translation>추측 없음</translation>
         </message>
@@ -2628,6 +2632,10 @@ Compatible: {reason}</source>
         <message>
             <source>Passes of the model for this answer: {drafting} verified a draft, {plain} gave one token without one</source>
             <translation>이 답변에서 모델이 실행된 횟수: {drafting}회는 초안을 검증했고, {plain}회는 초안 없이 토큰 하나를 생성</translation>
+        </message>
+        <message>
+            <source>nothing drafted</source>
+            <translation>초안 없음</translation>
         </message>
         <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>

@@ -2582,6 +2582,10 @@ Compatible: {reason}</source>
             <translation>{n} 轮</translation>
         </message>
         <message>
+            <source>Speculation was on ({method}) but proposed no draft for this answer: a model-free method drafts only where the text repeats what it has seen, a drafter only where it is sure enough</source>
+            <translation>推测已开启（{method}），但这次回答没有提出任何草稿：无模型方法只在文本重复已见内容时起草，草稿模型只在足够确定时起草</translation>
+        </message>
+        <message>
             <source>no speculation</source>
             <translation>未使用推测</translation>
         </message>
@@ -2628,6 +2632,10 @@ Compatible: {reason}</source>
         <message>
             <source>Passes of the model for this answer: {drafting} verified a draft, {plain} gave one token without one</source>
             <translation>本回答中模型的推理轮次：{drafting} 轮验证了草稿，{plain} 轮未使用草稿、各生成一个词元</translation>
+        </message>
+        <message>
+            <source>nothing drafted</source>
+            <translation>未产生草稿</translation>
         </message>
         <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>

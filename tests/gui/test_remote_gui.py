@@ -264,4 +264,10 @@ def test_strip_says_when_a_server_reports_no_acceptance(qtbot: Any) -> None:
     assert strip.acceptance.text() == "this server does not report acceptance"
     strip.set_stats(AnswerStats(completion_tokens=5))  # a local answer without speculation
     assert strip.acceptance.text() == "no speculation"
+    strip.set_stats(AnswerStats(completion_tokens=5, speculation="Auto: off"))  # Auto chose plain
+    assert strip.acceptance.text() == "no speculation"
+    # speculation ran and proposed nothing (ngram-mod on a first answer): said so, not "off"
+    strip.set_stats(AnswerStats(completion_tokens=5, speculation="Auto: ngram-mod 64/round"))
+    assert strip.acceptance.text() == "nothing drafted"
+    assert "Auto: ngram-mod 64/round" in strip.acceptance.toolTip()
     assert AnswerStats.from_json(stats.to_json()).acceptance_source == acceptance.NOT_REPORTED

@@ -12,6 +12,19 @@ def test_blocks_and_inline() -> None:
     assert "<blockquote>quote</blockquote>" in out
 
 
+def test_a_numbered_list_with_blank_lines_keeps_its_numbers() -> None:
+    """Seen in the chat: a model's "1. … (blank line) 2. … (blank line) 3. …" read "1. 1. 1.".
+    Each block keeps the number its first item was written with (Qt honours ``start``)."""
+    text = "Three rivers:\n\n1. Danube: long.\n\n2. Rhône: French.\n\n3. Nile: African.\n4) Po"
+    out = render_markdown(text)
+    assert "<ol><li>Danube: long.</li></ol>" in out  # 1 is the default: no attribute
+    assert '<ol start="2"><li>Rhône: French.</li></ol>' in out
+    assert '<ol start="3"><li>Nile: African.</li><li>Po</li></ol>' in out
+    # a list that starts elsewhere keeps its first number; bullets have none
+    assert render_markdown("7. seven\n8. eight") == '<ol start="7"><li>seven</li><li>eight</li></ol>'
+    assert render_markdown("- a\n\n- b") == "<ul><li>a</li></ul><ul><li>b</li></ul>"
+
+
 def test_code_fence_is_escaped_and_kept_verbatim() -> None:
     out = render_markdown("Look:\n```python\nif a < b:\n    print('*x*')\n```\nafter")
     assert "<pre" in out and "if a &lt; b:\n    print('*x*')" in out

@@ -117,6 +117,10 @@ def render_markdown(
     para: list[str] = []
     list_kind: str | None = None
     items: list[str] = []
+    #: the number a numbered list starts with: a model's "1. … (blank line) 2. …" is one loose
+    #: list in Markdown, here one list per block, so each keeps its own first number (it read
+    #: "1. 1. 1." before)
+    list_start = 1
 
     def flush_para() -> None:
         if para:
@@ -126,7 +130,10 @@ def render_markdown(
     def flush_list() -> None:
         nonlocal list_kind
         if list_kind:
-            blocks.append(f"<{list_kind}>" + "".join(f"<li>{it}</li>" for it in items) + f"</{list_kind}>")
+            start = f' start="{list_start}"' if list_kind == "ol" and list_start != 1 else ""
+            blocks.append(
+                f"<{list_kind}{start}>" + "".join(f"<li>{it}</li>" for it in items) + f"</{list_kind}>"
+            )
             items.clear()
             list_kind = None
 
@@ -150,7 +157,7 @@ def render_markdown(
             continue
         heading = re.match(r"^(#{1,6})\s+(.*)$", bare)
         bullet = re.match(r"^\s*[-*+]\s+(.*)$", bare)
-        number = re.match(r"^\s*\d+[.)]\s+(.*)$", bare)
+        number = re.match(r"^\s*(\d{1,9})[.)]\s+(.*)$", bare)
         if not bare.strip():
             flush_para()
             flush_list()
@@ -165,9 +172,12 @@ def render_markdown(
             if list_kind != kind:
                 flush_list()
                 list_kind = kind
-            m = bullet or number
-            assert m is not None
-            items.append(_inline(_strip_prefix(line, m.start(1))))
+                list_start = int(number.group(1)) if number else 1
+            if bullet:
+                items.append(_inline(_strip_prefix(line, bullet.start(1))))
+            else:
+                assert number is not None
+                items.append(_inline(_strip_prefix(line, number.start(2))))
         elif bare.startswith(">"):
             flush_para()
             flush_list()

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from app.core.chat import AnswerStats, RoundPoint
 from app.core.engines.remote.acceptance import NOT_REPORTED
+from app.core.launch.auto import OFF
 from app.core.measure.baselines import MIN_TOKENS
 from app.gui.widgets import FlowLayout, screen_height_cap
 
@@ -330,6 +331,15 @@ class StatsStrip(QFrame):
             if remote is not None and (s.acceptance_source == NOT_REPORTED or not s.drafted_reported):
                 self.acceptance.setText(remote[0])  # not reported: said so, never 0
                 acceptance_tip = remote[1]
+            elif s.speculation and s.speculation.rpartition(": ")[2] != OFF.label:  # not "Auto: off"
+                # speculation ran but proposed nothing (an n-gram method finds no repeat in a
+                # first answer): "no speculation" read as if it were off
+                self.acceptance.setText(self.tr("nothing drafted"))
+                acceptance_tip = self.tr(
+                    "Speculation was on ({method}) but proposed no draft for this answer: a "
+                    "model-free method drafts only where the text repeats what it has seen, a "
+                    "drafter only where it is sure enough"
+                ).format(method=s.speculation)
             else:
                 self.acceptance.setText(self.tr("no speculation"))
             self.mean_len.setText("")
