@@ -546,6 +546,7 @@
         <name>DeleteDialog</name>
         <message>
             <source>Also deletes the model and drafter files from the {hub} cache, unless another Tandem model still uses them. Other tools that share this cache (the hf command, Python scripts, other apps) lose these files and must download them again.</source>
+            <extracomment>the model is the one loaded now: it is unloaded before its files go</extracomment>
             <translation>Also deletes the model and drafter files from the {hub} cache, unless another Tandem model still uses them. Other tools that share this cache (the hf command, Python scripts, other apps) lose these files and must download them again.</translation>
         </message>
         <message>
@@ -575,6 +576,10 @@
         <message>
             <source>The files take {size}.</source>
             <translation>The files take {size}.</translation>
+        </message>
+        <message>
+            <source>It is the loaded model: Tandem unloads it first.</source>
+            <translation>It is the loaded model: Tandem unloads it first.</translation>
         </message>
         <message>
             <source>Also free disk space</source>

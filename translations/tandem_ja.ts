@@ -546,6 +546,7 @@
         <name>DeleteDialog</name>
         <message>
             <source>Also deletes the model and drafter files from the {hub} cache, unless another Tandem model still uses them. Other tools that share this cache (the hf command, Python scripts, other apps) lose these files and must download them again.</source>
+            <extracomment>the model is the one loaded now: it is unloaded before its files go</extracomment>
             <translation>モデルとドラフターのファイルも {hub} キャッシュから削除します（他の Tandem モデルがまだ使っているファイルは除きます）。このキャッシュを共有する他のツール（hf コマンド、Python スクリプト、他のアプリ）はこれらのファイルを失い、再ダウンロードが必要になります。</translation>
         </message>
         <message>
@@ -575,6 +576,10 @@
         <message>
             <source>The files take {size}.</source>
             <translation>ファイルのサイズは {size} です。</translation>
+        </message>
+        <message>
+            <source>It is the loaded model: Tandem unloads it first.</source>
+            <translation>現在読み込まれているモデルです。Tandem が先に取り出します。</translation>
         </message>
         <message>
             <source>Also free disk space</source>

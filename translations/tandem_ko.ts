@@ -546,6 +546,7 @@
         <name>DeleteDialog</name>
         <message>
             <source>Also deletes the model and drafter files from the {hub} cache, unless another Tandem model still uses them. Other tools that share this cache (the hf command, Python scripts, other apps) lose these files and must download them again.</source>
+            <extracomment>the model is the one loaded now: it is unloaded before its files go</extracomment>
             <translation>{hub} 캐시에서 모델과 드래프트 파일도 삭제합니다(다른 Tandem 모델이 아직 사용하는 파일은 제외). 이 캐시를 공유하는 다른 도구(hf 명령, Python 스크립트, 다른 앱)는 이 파일을 잃게 되어 다시 다운로드해야 합니다.</translation>
         </message>
         <message>
@@ -575,6 +576,10 @@
         <message>
             <source>The files take {size}.</source>
             <translation>파일 크기는 {size}입니다.</translation>
+        </message>
+        <message>
+            <source>It is the loaded model: Tandem unloads it first.</source>
+            <translation>현재 로드된 모델입니다. Tandem이 먼저 언로드합니다.</translation>
         </message>
         <message>
             <source>Also free disk space</source>

@@ -546,6 +546,7 @@
         <name>DeleteDialog</name>
         <message>
             <source>Also deletes the model and drafter files from the {hub} cache, unless another Tandem model still uses them. Other tools that share this cache (the hf command, Python scripts, other apps) lose these files and must download them again.</source>
+            <extracomment>the model is the one loaded now: it is unloaded before its files go</extracomment>
             <translation>同时从 {hub} 缓存中删除模型和草稿模型的文件（仍被其他 Tandem 模型使用的文件除外）。共享此缓存的其他工具（hf 命令、Python 脚本、其他应用）将失去这些文件，需要重新下载。</translation>
         </message>
         <message>
@@ -575,6 +576,10 @@
         <message>
             <source>The files take {size}.</source>
             <translation>这些文件占用 {size}。</translation>
+        </message>
+        <message>
+            <source>It is the loaded model: Tandem unloads it first.</source>
+            <translation>这是当前已加载的模型：Tandem 会先将其卸载。</translation>
         </message>
         <message>
             <source>Also free disk space</source>

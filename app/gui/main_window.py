@@ -618,13 +618,16 @@ class MainWindow(QMainWindow):
         the bytes freed. ``deleteDialogOpened`` carries the dialog."""
         manager = self.cache.manager(family, spec, "target", quant)
         status = await self.ops.run(manager.status)  # file stats, a snapshot walk for MLX
+        companions = await self.ops.run(manager.companion_bytes)  # its drafters and projector
+        loaded = self._is_loaded(family, spec, quant)
         dlg = DeleteDialog(
             family.name,
             quant,
             str(manager.hub),
-            size=status.bytes_total,
+            size=status.bytes_total + companions,
             has_entry=status.source != "hub-cache",
             parent=self,
+            loaded=loaded,
         )
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         # the answer carries "free disk" too: the dialog deletes itself once closed
@@ -641,9 +644,36 @@ class MainWindow(QMainWindow):
         free_disk = await answer
         if free_disk is None:
             return
+        if self._is_loaded(family, spec, quant):
+            # its files are open in the engine (Windows refuses to delete an open file; elsewhere
+            # the chat would go on with a model that is no longer on disk): unload it first
+            unloaded: asyncio.Future[None] = self.ops.loop.create_future()
+
+            def done() -> None:
+                if not unloaded.done():
+                    unloaded.set_result(None)
+
+            self.engine.unloaded.connect(done)
+            try:
+                self.eject()
+                await unloaded
+            finally:
+                self.engine.unloaded.disconnect(done)
         freed = await self.ops.run(manager.delete, free_disk)
         self.ops.changed.emit()  # the markers follow, probed off the GUI thread
         self._on_deleted(family.name, quant, free_disk, int(freed))
+
+    def _is_loaded(self, family: Family, spec: AnySpec, quant: str) -> bool:
+        """``family``'s ``spec`` at ``quant`` is the model loaded now (its files are open)."""
+        info = self.engine.info if self.engine.is_loaded else None
+        launch = info.launch if info is not None else None
+        if launch is None:
+            return False
+        try:
+            _fam, loaded_spec, _q = self.registry.match(launch.family, launch.format, launch.size)
+        except ValueError:
+            return False
+        return launch.family == family.name and loaded_spec == spec and launch.quantization == quant
 
     def _on_deleted(self, name: str, quant: str, free_disk: bool, freed: int) -> None:
         model = f"{name} {quant}"

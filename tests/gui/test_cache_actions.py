@@ -113,7 +113,9 @@ def test_delete_defaults_to_tandem_entries_then_frees_disk_on_request(
     assert not dlg.free_disk_box.isChecked() and not dlg.warning.isVisible()
     assert dlg.delete_button.text() == "Remove from Tandem" and dlg.delete_button.isDefault()
     assert "stay in the Hugging Face cache" in dlg.body.text()
-    assert human_bytes(target.status().bytes_total) in dlg.body.text()
+    # the size is what goes: the target's files and its drafter's (the drafter's were left out)
+    assert f"The files take {human_bytes(sizes)}." in dlg.body.text()
+    assert "loaded model" not in dlg.body.text()  # nothing is loaded
     with qtbot.waitSignal(w.deleteFinished, timeout=10_000) as done:
         dlg.delete_button.click()
     assert done.args == [False, 0]
@@ -164,3 +166,35 @@ def test_delete_dialog_cancel_changes_nothing_and_is_translated(
         dlg.buttons.button(QDialogButtonBox.StandardButton.Cancel).click()
     assert mgr.status().state == "cached" and mgr.entry_dir.is_dir()
     assert paths.models_root() == entries_root()
+
+
+def test_deleting_the_loaded_model_unloads_it_first(
+    make_window: Any, qtbot: Any, registry: Registry, hf_endpoint: str
+) -> None:
+    """Its files are open in the engine: Windows refuses to delete them, and elsewhere the chat
+    went on with a model no longer on disk. The dialog says so and the model is unloaded first.
+    (The engine is scripted; the launch, the cache and the hub are real.)"""
+    from tests.gui.conftest import ScriptedEngine, scripted_loader
+
+    w = make_window(registry=registry, loader=scripted_loader(ScriptedEngine()))
+    fam = registry.get("tiny")
+    spec = fam.specs[0]
+    _download(w, qtbot, fam, "target", "Q8_0")
+    _download(w, qtbot, fam, "drafter", "Q8_0", "Q8_0")
+    target = CacheManager(fam, spec, "target", "Q8_0", "huggingface")
+    with qtbot.waitSignal(w.launchDialogOpened, timeout=5000) as opened:
+        w.open_launch_dialog(fam, spec, "Q8_0")
+    launch = opened.args[0]
+    launch.auto_panel.switch.setChecked(False)
+    with qtbot.waitSignal(w.modelLoaded, timeout=30_000):
+        launch.launch_button.click()
+    assert w.engine.is_loaded and w.engine.info.launch.family == "tiny"
+
+    dlg = _open_delete(w, qtbot, "Q8_0")
+    assert "It is the loaded model: Tandem unloads it first." in dlg.body.text()
+    dlg.free_disk_box.setChecked(True)
+    with qtbot.waitSignal(w.deleteFinished, timeout=20_000) as done:
+        dlg.delete_button.click()
+    assert done.args[0] is True and done.args[1] > 0
+    assert not w.engine.is_loaded  # unloaded before the files went
+    assert target.status().state == "absent"

@@ -15,6 +15,35 @@ from app.core.cache.hubs import backend_for
 from app.core.cache.plan import COMPANION_SUFFIXES
 
 
+def companion_entries(mgr: CacheEntry) -> list[Path]:
+    """The entry folders that go with a target's: its drafters' and its projector's (none for a
+    drafter or projector entry itself)."""
+    found: list[Path] = []
+    if mgr.role != "target":
+        return found
+    for suffix, role in zip(COMPANION_SUFFIXES, ("drafter", "projector"), strict=True):
+        prefix = mgr.entry_name + suffix
+        for d in sorted(entries_root().glob(prefix + "*")):
+            man = Manifest.read(d)
+            ours = man is not None and man.role == role and man.target_entry == mgr.entry_name
+            orphan = man is None and (d.name == prefix or d.name.startswith(prefix + "-"))
+            if ours or orphan:
+                found.append(d)
+    return found
+
+
+def companion_bytes(mgr: CacheEntry) -> int:
+    """Bytes of the files a target's drafters and projector link (each file once): what deleting
+    the target with ``free_disk`` frees beyond its own files, at most (a file another target
+    still uses survives)."""
+    files: set[Path] = set()
+    for d in companion_entries(mgr):
+        man = Manifest.read(d)
+        if man is not None:
+            files.update(p.resolve() for p in man.local_paths() if p.exists())
+    return sum(p.stat().st_size for p in files)
+
+
 def delete(mgr: CacheEntry, free_disk: bool = False) -> int:
     """Remove this entry (a target's drafter and projector entries too); return bytes freed.
 
@@ -27,16 +56,7 @@ def delete(mgr: CacheEntry, free_disk: bool = False) -> int:
     plan = mgr.plan
     if plan.kind == "local":
         raise CacheError(f"{mgr.entry_name} is a local model; Tandem never deletes local files")
-    doomed = [mgr.entry_dir]
-    if mgr.role == "target":  # its drafters and its projector go with it
-        for suffix, role in zip(COMPANION_SUFFIXES, ("drafter", "projector"), strict=True):
-            prefix = mgr.entry_name + suffix
-            for d in sorted(entries_root().glob(prefix + "*")):
-                man = Manifest.read(d)
-                ours = man is not None and man.role == role and man.target_entry == mgr.entry_name
-                orphan = man is None and (d.name == prefix or d.name.startswith(prefix + "-"))
-                if ours or orphan:
-                    doomed.append(d)
+    doomed = [mgr.entry_dir, *companion_entries(mgr)]
     candidates: list[tuple[str, Path]] = []
     for d in doomed:
         man = Manifest.read(d)

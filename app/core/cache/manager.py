@@ -28,3 +28,7 @@ class CacheManager(CacheEntry):
     def delete(self, free_disk: bool = False) -> int:
         """Remove this entry (and its drafters), optionally freeing disk."""
         return gc.delete(self, free_disk)
+
+    def companion_bytes(self) -> int:
+        """Bytes of the files of this target's drafters and projector (see :func:`gc.companion_bytes`)."""
+        return gc.companion_bytes(self)

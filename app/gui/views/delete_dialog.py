@@ -29,8 +29,9 @@ HUB_NAMES = {"huggingface": "Hugging Face", "modelscope": "ModelScope"}
 
 class DeleteDialog(QDialog):
     """Read :attr:`free_disk` after ``accepted``. ``size`` is the bytes of the model's files in
-    the hub cache (0 when unknown); ``has_entry`` is False when only the hub cache holds the
-    model (another tool fetched it), so removing Tandem's entry alone would change nothing."""
+    the hub cache, its drafters' and projector's included (0 when unknown); ``has_entry`` is False
+    when only the hub cache holds the model (another tool fetched it), so removing Tandem's entry
+    alone would change nothing; ``loaded``: it is the model loaded now (said, and unloaded first)."""
 
     WIDTH = 500
 
@@ -42,9 +43,12 @@ class DeleteDialog(QDialog):
         size: int = 0,
         has_entry: bool = True,
         parent: QWidget | None = None,
+        loaded: bool = False,
     ) -> None:
         super().__init__(parent)
         self._name, self._quant, self._size, self._has_entry = name, quant, size, has_entry
+        #: the model is the one loaded now: it is unloaded before its files go
+        self._loaded = loaded
         self._hub = HUB_NAMES.get(hub, hub)
         root = QVBoxLayout(self)
         root.setContentsMargins(18, 16, 18, 14)
@@ -137,6 +141,8 @@ class DeleteDialog(QDialog):
             ).format(hub=self._hub)
         if self._size:
             body += " " + self.tr("The files take {size}.").format(size=human_bytes(self._size))
+        if self._loaded:
+            body += " " + self.tr("It is the loaded model: Tandem unloads it first.")
         self.body.setText(body)
         self.free_disk_box.setText(self.tr("Also free disk space"))
         self._update()
