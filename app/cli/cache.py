@@ -24,6 +24,7 @@ from app.core.cache import (
     registry_status,
 )
 from app.core.cache.plan import Role
+from app.core.cache.queue import DownloadQueue
 from app.core.cache.status import choose_hub
 from app.core.catalog import listed
 from app.core.registry import Registry, RegistryError
@@ -381,6 +382,8 @@ def cmd_delete(args: argparse.Namespace) -> int:
         mgr = CacheManager(fam, spec, "target", q, args.hub or choose_hub(spec, None))
         existed = mgr.entry_dir.exists()
         freed = mgr.delete(free_disk=args.free_disk)
+        # the Downloads list forgets its finished rows of this model, as the app's delete does
+        DownloadQueue(registry).forget_finished_of(fam.name, spec.format, spec.size_label, q)
     except (RegistryError, CacheError, ValueError) as exc:
         print(f"tandem: {exc}", file=sys.stderr)
         return 2

@@ -660,6 +660,7 @@ class MainWindow(QMainWindow):
             finally:
                 self.engine.unloaded.disconnect(done)
         freed = await self.ops.run(manager.delete, free_disk)
+        self.downloads.forget_finished_of(family.name, spec, quant)
         self.ops.changed.emit()  # the markers follow, probed off the GUI thread
         self._on_deleted(family.name, quant, free_disk, int(freed))
 

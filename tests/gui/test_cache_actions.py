@@ -198,3 +198,6 @@ def test_deleting_the_loaded_model_unloads_it_first(
     assert done.args[0] is True and done.args[1] > 0
     assert not w.engine.is_loaded  # unloaded before the files went
     assert target.status().state == "absent"
+    # its finished downloads (target and drafter) left the Downloads list: their folder is gone
+    rows = [w.downloads.model.item(r) for r in range(w.downloads.model.rowCount())]
+    assert not [i for i in rows if i.family == "tiny" and i.quantization == "Q8_0" and i.state == "finished"]

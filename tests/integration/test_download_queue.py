@@ -159,11 +159,25 @@ def test_cli_download_models_generate_delete(hf_endpoint: str, capsys: pytest.Ca
     assert tiny["draft_quantizations"]["F16"] == "cached"
     assert "Q4_0:cached" in cli_cache.models_table(reg, "huggingface")
 
+    # the app's Downloads list holds a finished row of it (and one of another quantization)
+    q = DownloadQueue(reg)
+    row = q.add("tiny", "gguf", "0.001", "Q4_0")
+    other = q.add("tiny", "gguf", "0.001", "Q8_0")
+    q.start()
+    try:
+        assert q.wait_idle(30)
+    finally:
+        q.shutdown()
+    assert q.get(row.id).state == q.get(other.id).state == "finished"
+
     args = parser.parse_args(["delete", "tiny", "--format", "gguf", "--quant", "Q4_0", "--free-disk"])
     assert args.func(args) == 0
     assert "freed 0.3 MB" in capsys.readouterr().out
     fam = reg.get("tiny")
     assert CacheManager(fam, fam.specs[0], "target", "Q4_0").status().state == "absent"
+    # its finished row is forgotten (its folder is gone); the other quantization's stays
+    left = {i.id for i in DownloadQueue(reg).items()}
+    assert row.id not in left and other.id in left
 
     args = parser.parse_args(["download", "nope", "--quant", "Q4_0"])
     assert args.func(args) == 2

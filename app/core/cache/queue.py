@@ -335,6 +335,23 @@ class DownloadQueue:
             self._items.pop(item_id, None)
             self._save_locked()
 
+    def forget_finished_of(self, family: str, fmt: str, size: str, quantization: str) -> list[str]:
+        """Forget the finished downloads of a target quantization and of its drafters (their files
+        were deleted: a "Finished" row would point at a folder that is gone). ``size`` is the
+        spec's size label. Returns the ids forgotten; failed and cancelled ones stay (retryable)."""
+        with self._lock:
+            gone = [
+                k
+                for k, v in self._items.items()
+                if v.state == "finished"
+                and (v.family, v.format, v.size, v.quantization) == (family, fmt, size, quantization)
+            ]
+            for k in gone:
+                del self._items[k]
+            if gone:
+                self._save_locked()
+        return gone
+
     def clear_finished(self) -> None:
         with self._lock:
             for k in [k for k, v in self._items.items() if v.state in ("finished", "cancelled")]:

@@ -97,6 +97,12 @@ class DownloadService(QObject):
     def retry(self, item_id: str) -> None:
         self.queue.retry(item_id)
 
+    def forget_finished_of(self, family: str, spec: AnySpec, quantization: str) -> None:
+        """The model's files were deleted: its finished rows (and its drafters') leave the list."""
+        for item_id in self.queue.forget_finished_of(family, spec.format, spec.size_label, quantization):
+            self.model.remove(item_id)
+            self._states.pop(item_id, None)
+
     def folder(self, item_id: str) -> str:
         row = self.model.row_of(item_id)
         return self.model.item(row).folder if row >= 0 else ""
