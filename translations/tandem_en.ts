@@ -1121,6 +1121,14 @@
             <translation>GGUF models (*.gguf)</translation>
         </message>
         <message>
+            <source>Models (*.gguf config.json)</source>
+            <translation>Models (*.gguf config.json)</translation>
+        </message>
+        <message>
+            <source>MLX model folder: its config.json (config.json)</source>
+            <translation>MLX model folder: its config.json (config.json)</translation>
+        </message>
+        <message>
             <source>Could not import the model</source>
             <translation>Could not import the model</translation>
         </message>

@@ -1121,6 +1121,14 @@
             <translation>GGUF モデル (*.gguf)</translation>
         </message>
         <message>
+            <source>Models (*.gguf config.json)</source>
+            <translation>モデル (*.gguf config.json)</translation>
+        </message>
+        <message>
+            <source>MLX model folder: its config.json (config.json)</source>
+            <translation>MLX モデルフォルダー：その config.json を選択 (config.json)</translation>
+        </message>
+        <message>
             <source>Could not import the model</source>
             <translation>モデルを読み込めませんでした</translation>
         </message>

@@ -1121,6 +1121,14 @@
             <translation>GGUF 모델 (*.gguf)</translation>
         </message>
         <message>
+            <source>Models (*.gguf config.json)</source>
+            <translation>모델 (*.gguf config.json)</translation>
+        </message>
+        <message>
+            <source>MLX model folder: its config.json (config.json)</source>
+            <translation>MLX 모델 폴더: 그 안의 config.json 선택 (config.json)</translation>
+        </message>
+        <message>
             <source>Could not import the model</source>
             <translation>모델을 가져올 수 없습니다</translation>
         </message>

@@ -1121,6 +1121,14 @@
             <translation>GGUF 模型 (*.gguf)</translation>
         </message>
         <message>
+            <source>Models (*.gguf config.json)</source>
+            <translation>模型 (*.gguf config.json)</translation>
+        </message>
+        <message>
+            <source>MLX model folder: its config.json (config.json)</source>
+            <translation>MLX 模型文件夹：选择其中的 config.json (config.json)</translation>
+        </message>
+        <message>
             <source>Could not import the model</source>
             <translation>无法导入模型</translation>
         </message>

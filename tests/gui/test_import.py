@@ -103,3 +103,36 @@ def test_a_file_that_is_not_a_model_is_refused_in_one_line(
     other = tmp_path / "x.txt"
     other.write_text("x")
     assert _drop(w, other) == (False, False)
+
+
+def test_the_import_button_takes_an_mlx_folder_by_its_config_json(
+    make_window: Any, qtbot: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Seen under X: Import model… offered only "GGUF models (*.gguf)", so an MLX folder (which
+    its tooltip offers) could only be dropped. The dialog now offers MLX folders by their
+    config.json. (The OS file dialog is the one stand-in: it answers with what a user picks.)"""
+    from PySide6.QtWidgets import QFileDialog
+
+    folder = tmp_path / "tiny-chat-4bit"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"model_type": "llama", "num_hidden_layers": 2}))
+    vocab = {"model": {"type": "BPE", "vocab": {"<s>": 0, "a": 1}}, "added_tokens": []}
+    (folder / "tokenizer.json").write_text(json.dumps(vocab))
+    (folder / "model.safetensors").write_bytes(b"\0" * 4096)
+    offered: list[str] = []
+
+    def pick(_parent: Any, _title: str, _start: str, filters: str) -> tuple[str, str]:
+        offered.append(filters)
+        return str(folder / "config.json"), filters.split(";;")[0]
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(pick))
+    w = make_window(registry=Registry.load())
+    with qtbot.waitSignal(w.importer.dialogOpened, timeout=5000) as opened:
+        w.browser.hub_search.import_btn.click()
+    assert "config.json" in offered[0] and "*.gguf" in offered[0]
+    dlg = opened.args[0]
+    assert dlg.family.specs[0].format == "mlx"
+    stored = json.loads(next(paths.user_families_dir().glob("*.json")).read_text())
+    assert stored["specs"][0]["format"] == "mlx"
+    qtbot.waitUntil(lambda: not dlg.finding(), timeout=30000)
+    dlg.reject()

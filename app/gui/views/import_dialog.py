@@ -181,6 +181,12 @@ class ImportDialog(QDialog):
         self.use_btn.setEnabled(self.selected() is not None)
 
 
+def chosen_model_path(path: Path) -> Path:
+    """What a path picked in the file dialog imports: an MLX folder when the file is its
+    ``config.json``, else the file itself."""
+    return path.parent if path.name == "config.json" else path
+
+
 class ImportController(QObject):
     """Import model… (button on the Models page, Ctrl+I) and drops on ``window``.
 
@@ -202,11 +208,19 @@ class ImportController(QObject):
         window.browser.hub_search.import_btn.clicked.connect(self.choose)
 
     def choose(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self.window, self.tr("Import model"), str(Path.home()), self.tr("GGUF models (*.gguf)")
+        """The file dialog offers .gguf files and MLX folders: a folder is chosen by its
+        ``config.json`` (a file dialog picks files; with a .gguf filter alone an MLX folder could
+        only be dropped on the window, although the button's tooltip offered it)."""
+        filters = ";;".join(
+            [
+                self.tr("Models (*.gguf config.json)"),
+                self.tr("GGUF models (*.gguf)"),
+                self.tr("MLX model folder: its config.json (config.json)"),
+            ]
         )
+        path, _ = QFileDialog.getOpenFileName(self.window, self.tr("Import model"), str(Path.home()), filters)
         if path:
-            self.import_path(Path(path))
+            self.import_path(chosen_model_path(Path(path)))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
