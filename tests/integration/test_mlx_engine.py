@@ -855,3 +855,47 @@ def test_structured_output_is_refused_by_the_engine_and_the_local_server(
         server.stop()
     assert err.value.body["code"] == "unsupported" and "mlx engine" in err.value.body["message"]  # type: ignore[index]
     assert plain.usage is not None and plain.usage.completion_tokens == 4
+
+
+class _StopAfter(CancelToken):
+    """Stop pressed at a known moment: ``cancelled`` turns True on its ``after + 1``-th read (the
+    generation loop reads it once before the prompt, then the prefill once per chunk)."""
+
+    def __init__(self, after: int) -> None:
+        super().__init__()
+        self.reads, self.after = 0, after
+
+    @property
+    def cancelled(self) -> bool:
+        self.reads += 1
+        return self.reads > self.after or super().cancelled
+
+
+@pytest.mark.parametrize("kind", ["plain", "draft", "suffix"])
+def test_stop_during_a_long_prompt_ends_it_between_prefill_chunks(
+    ckpt: dict[str, Path], engines: list[object], kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen by hand: Stop during a 1,100-token prompt on the CPU went unheard for minutes (mlx-lm
+    read the prompt in one 2,048-token pass; Tandem's loops had no check in their prefill). Every
+    loop now checks between chunks: the request ends cancelled with no token generated, and the
+    engine answers the next request."""
+    from app.core.engines.mlx import modelfree
+    from app.core.engines.mlx.engine import MLXEngine
+
+    monkeypatch.setattr(modelfree, "PREFILL_CHUNK", 8)  # a long prompt in many chunks
+    if kind == "plain":
+        engine = _load(ckpt["llama_target"])
+    elif kind == "draft":
+        engine = _load(ckpt["llama_target"], ckpt["llama_drafter"], "draft")
+    else:
+        spec = SpeculationOptions.build(enabled=True, method="suffix")
+        engine = MLXEngine.load(LoadRequest(str(ckpt["llama_target"]), spec))
+    engines.append(engine)
+    long_prompt = [{"role": "user", "content": " ".join(f"word{i}" for i in range(60))}]
+    stop = _StopAfter(3)  # the loop's first read, the prefill's first two checks: then Stop
+    events = list(engine.generate(long_prompt, Sampling(max_tokens=20), stop))  # type: ignore[attr-defined]
+    fin = _finished(events)
+    assert fin.reason == "cancelled" and fin.completion_tokens == 0, (kind, fin)
+    assert fin.prompt_tokens > 8 * 4  # many chunks were left unread
+    again = _finished(_run(engine, 5))
+    assert again.reason in ("length", "stop") and again.completion_tokens > 0

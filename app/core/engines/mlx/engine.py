@@ -61,6 +61,7 @@ from app.core.engines.base import (
     structured_refusal,
 )
 from app.core.engines.capability import Availability, engine_availability
+from app.core.engines.mlx.modelfree import PrefillStopped
 from app.core.engines.mlx.pair import PairPlan, plan_pair, vocabulary_difference
 from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner, TokenStep
 from app.core.engines.mlx.vision import VisionPrompt
@@ -526,11 +527,13 @@ class MLXEngine:
         vlm_rounds: VlmRoundReader | None,
         conversation: str | None = None,
         vision: VisionPrompt | None = None,
+        stopped: Callable[[], bool] | None = None,
     ) -> Generator[TokenStep[_Token], None, None]:
         """Yield ((token, logprobs or None), round started at this token) from the right library.
 
         ``budget`` is the number of new tokens that fit (max tokens, cut to the context);
-        ``vision`` is the prompt's images (mlx-vlm targets only). MLX thread only.
+        ``vision`` is the prompt's images (mlx-vlm targets only); ``stopped`` is checked between
+        the prefill's chunks where the loop allows it (raises ``PrefillStopped``). MLX thread only.
         """
         import mlx.core as mx
 
@@ -540,7 +543,7 @@ class MLXEngine:
         top_p = sampling.top_p if 0.0 < sampling.top_p < 1.0 else None
         penalty = sampling.repeat_penalty if sampling.repeat_penalty != 1.0 else None
         if plan.kind in SUFFIX_METHODS:
-            yield from self._model_free_steps(state, prompt, sampling, budget, conversation, vision)
+            yield from self._model_free_steps(state, prompt, sampling, budget, conversation, vision, stopped)
             return
         if plan.backend == "vlm":
             from mlx_vlm.generate.ar import generate_step as vlm_step
@@ -587,8 +590,18 @@ class MLXEngine:
         )
         prompt_arr = mx.array(prompt, dtype=mx.uint32)
         if state.drafter is None:
+            from app.core.engines.mlx.modelfree import PREFILL_CHUNK, check_stop
+
             plain = lm_step(
-                prompt_arr, state.target, max_tokens=budget, sampler=sampler, logits_processors=processors
+                prompt_arr,
+                state.target,
+                max_tokens=budget,
+                sampler=sampler,
+                logits_processors=processors,
+                # chunks of the prompt with a stop check between them (mlx-lm's own 2,048 read a
+                # long prompt in one uninterruptible pass)
+                prefill_step_size=PREFILL_CHUNK,
+                prompt_progress_callback=lambda _done, _total: check_stop(stopped),
             )
             try:
                 for tok, logprobs in plain:
@@ -604,7 +617,7 @@ class MLXEngine:
         if control is None or control.ceiling != ceiling or control.adaptive != self.adaptive_depth:
             control = self.depth_control = DepthControl(ceiling, adaptive=self.adaptive_depth)
         yield from drafter_steps(
-            LmTarget(state.target),
+            LmTarget(state.target, stopped),
             LmDrafter(state.drafter),
             prompt,
             budget=budget,
@@ -621,6 +634,7 @@ class MLXEngine:
         budget: int,
         conversation: str | None,
         vision: VisionPrompt | None = None,
+        stopped: Callable[[], bool] | None = None,
     ) -> Generator[TokenStep[_Token], None, None]:
         """Suffix decoding / prompt lookup in Tandem's own loop; MLX thread only."""
         from mlx_lm.sample_utils import make_logits_processors, make_sampler
@@ -635,7 +649,11 @@ class MLXEngine:
         processors = make_logits_processors(
             repetition_penalty=penalty, repetition_context_size=REPEAT_PENALTY_WINDOW
         )
-        target = LmTarget(state.target) if plan.backend == "lm" else VlmTarget(state.target, vision)
+        target = (
+            LmTarget(state.target, stopped)
+            if plan.backend == "lm"
+            else VlmTarget(state.target, vision, stopped)
+        )
         store = state.store
 
         def persist(tail: list[int], response: list[int]) -> None:
@@ -729,7 +747,7 @@ class MLXEngine:
                     yield Round(r.index, drafted, r.accepted, r.emitted, drafted_known=known)
 
         steps = self._token_steps(
-            state, prompt, sampling, budget, vlm_rounds, key_for_messages(messages), vision
+            state, prompt, sampling, budget, vlm_rounds, key_for_messages(messages), vision, stopped
         )
         try:
             while True:
@@ -739,6 +757,9 @@ class MLXEngine:
                 try:
                     (token, logprobs), new_round = next(steps)
                 except StopIteration:
+                    break
+                except PrefillStopped:  # Stop while the prompt was read: nothing generated
+                    reason = "cancelled"
                     break
                 if t_first is None:
                     t_first = time.perf_counter()

@@ -107,15 +107,29 @@ class VerifyCost:
         return True
 
 
-class LmTarget:
-    """An mlx-lm model with its KV cache: forward passes and rollback by trimming."""
+class PrefillStopped(Exception):
+    """The request was stopped while its prompt was read (between two chunks of the prefill)."""
 
-    def __init__(self, model: Any) -> None:
+
+def check_stop(stopped: Callable[[], bool] | None) -> None:
+    """Raise :class:`PrefillStopped` when ``stopped()`` says so: called between prefill chunks, so
+    Stop ends a long prompt within one chunk (a 1,100-token prompt read in one pass kept the CPU
+    busy for minutes after Stop)."""
+    if stopped is not None and stopped():
+        raise PrefillStopped()
+
+
+class LmTarget:
+    """An mlx-lm model with its KV cache: forward passes and rollback by trimming. ``stopped`` is
+    checked between the chunks of a prefill (see :func:`check_stop`)."""
+
+    def __init__(self, model: Any, stopped: Callable[[], bool] | None = None) -> None:
         from mlx_lm.models.cache import make_prompt_cache
 
         self.model = model
         self.cache = make_prompt_cache(model)
         self._fed = 0
+        self.stopped = stopped
 
     def forward(self, tokens: Sequence[int]) -> Any:
         """Logits [len(tokens), vocab] of the positions after each token."""
@@ -143,9 +157,11 @@ class LmTarget:
         import mlx.core as mx
 
         for start in range(0, len(prompt) - 1, PREFILL_CHUNK):
+            check_stop(self.stopped)
             chunk = prompt[start : min(start + PREFILL_CHUNK, len(prompt) - 1)]
             self.model(mx.array([list(chunk)], dtype=mx.uint32), cache=self.cache)
             mx.eval([c.state for c in self.cache])
+        check_stop(self.stopped)
         return self.forward(prompt[-1:])[-1]
 
 
@@ -154,7 +170,9 @@ class VlmTarget:
     keep rotating (sliding-window) caches exact. With ``vision`` (a prompt with images) the
     prefill runs the model's embedding step, vision tower included, as mlx-vlm's own does."""
 
-    def __init__(self, model: Any, vision: VisionPrompt | None = None) -> None:
+    def __init__(
+        self, model: Any, vision: VisionPrompt | None = None, stopped: Callable[[], bool] | None = None
+    ) -> None:
         from mlx_vlm.models.cache import make_prompt_cache
 
         self.model = model
@@ -162,6 +180,7 @@ class VlmTarget:
         self.cache = make_prompt_cache(self.lm)
         self.vision = vision
         self._tx: Any = None
+        self.stopped = stopped
 
     def forward(self, tokens: Sequence[int]) -> Any:
         import mlx.core as mx
@@ -191,9 +210,11 @@ class VlmTarget:
             prefill_with_images(self.model, self.vision, self.cache, PREFILL_CHUNK)
         else:
             for start in range(0, len(prompt) - 1, PREFILL_CHUNK):
+                check_stop(self.stopped)
                 chunk = prompt[start : min(start + PREFILL_CHUNK, len(prompt) - 1)]
                 self.lm(mx.array([list(chunk)]), cache=self.cache)
                 mx.eval([c.state for c in self.cache])
+        check_stop(self.stopped)
         logits = self.forward(prompt[-1:])[-1]
         self.keep(1)
         return logits
