@@ -883,6 +883,7 @@ def test_stop_during_a_long_prompt_ends_it_between_prefill_chunks(
     from app.core.engines.mlx.engine import MLXEngine
 
     monkeypatch.setattr(modelfree, "PREFILL_CHUNK", 8)  # a long prompt in many chunks
+    monkeypatch.setattr(modelfree, "CPU_PREFILL_CHUNK", 8)
     if kind == "plain":
         engine = _load(ckpt["llama_target"])
     elif kind == "draft":

@@ -590,7 +590,7 @@ class MLXEngine:
         )
         prompt_arr = mx.array(prompt, dtype=mx.uint32)
         if state.drafter is None:
-            from app.core.engines.mlx.modelfree import PREFILL_CHUNK, check_stop
+            from app.core.engines.mlx.modelfree import check_stop, prefill_chunk
 
             plain = lm_step(
                 prompt_arr,
@@ -600,7 +600,7 @@ class MLXEngine:
                 logits_processors=processors,
                 # chunks of the prompt with a stop check between them (mlx-lm's own 2,048 read a
                 # long prompt in one uninterruptible pass)
-                prefill_step_size=PREFILL_CHUNK,
+                prefill_step_size=prefill_chunk(),
                 prompt_progress_callback=lambda _done, _total: check_stop(stopped),
             )
             try:

@@ -33,8 +33,21 @@ from app.core.engines.mlx.stream import TokenStep
 from app.core.engines.mlx.vision import VisionPrompt, prefill_with_images
 from app.core.speculative.suffix import SuffixCache
 
-#: prompt tokens per prefill forward pass (bounded memory for long prompts)
+#: prompt tokens per prefill forward pass on a GPU (bounded memory for long prompts)
 PREFILL_CHUNK = 512
+#: ... and on the CPU (``mlx[cpu]``), where a pass costs in proportion to its tokens (a 512-token
+#: pass of the F32 135M model took over a minute here): Stop is heard between chunks, so a chunk
+#: stays a few seconds at most, and the CPU gains little from longer passes
+CPU_PREFILL_CHUNK = 32
+
+
+def prefill_chunk() -> int:
+    """Prompt tokens per prefill pass on MLX's default device (see the two constants)."""
+    import mlx.core as mx
+
+    return PREFILL_CHUNK if mx.default_device().type == mx.gpu else CPU_PREFILL_CHUNK
+
+
 _request_ids = itertools.count(1)
 #: weight of the newest measurement in the verify-cost averages
 _EMA = 0.3
@@ -156,9 +169,10 @@ class LmTarget:
     def prefill(self, prompt: Sequence[int]) -> Any:
         import mlx.core as mx
 
-        for start in range(0, len(prompt) - 1, PREFILL_CHUNK):
+        size = prefill_chunk()
+        for start in range(0, len(prompt) - 1, size):
             check_stop(self.stopped)
-            chunk = prompt[start : min(start + PREFILL_CHUNK, len(prompt) - 1)]
+            chunk = prompt[start : min(start + size, len(prompt) - 1)]
             self.model(mx.array([list(chunk)], dtype=mx.uint32), cache=self.cache)
             mx.eval([c.state for c in self.cache])
         check_stop(self.stopped)
@@ -207,11 +221,12 @@ class VlmTarget:
 
         if self.vision is not None:
             assert list(prompt) == self.vision.ids, "the prompt is the one the images were laid out in"
-            prefill_with_images(self.model, self.vision, self.cache, PREFILL_CHUNK)
+            prefill_with_images(self.model, self.vision, self.cache, prefill_chunk())
         else:
-            for start in range(0, len(prompt) - 1, PREFILL_CHUNK):
+            size = prefill_chunk()
+            for start in range(0, len(prompt) - 1, size):
                 check_stop(self.stopped)
-                chunk = prompt[start : min(start + PREFILL_CHUNK, len(prompt) - 1)]
+                chunk = prompt[start : min(start + size, len(prompt) - 1)]
                 self.lm(mx.array([list(chunk)]), cache=self.cache)
                 mx.eval([c.state for c in self.cache])
         check_stop(self.stopped)
