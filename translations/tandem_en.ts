@@ -1738,6 +1738,22 @@ Compatible: {reason}</translation>
             <translation>Tool call</translation>
         </message>
         <message>
+            <source>Stopped before the first word.</source>
+            <translation>Stopped before the first word.</translation>
+        </message>
+        <message>
+            <source>Interrupted before the first word.</source>
+            <translation>Interrupted before the first word.</translation>
+        </message>
+        <message>
+            <source>Failed before the first word.</source>
+            <translation>Failed before the first word.</translation>
+        </message>
+        <message>
+            <source>The model gave an empty answer.</source>
+            <translation>The model gave an empty answer.</translation>
+        </message>
+        <message>
             <source>You</source>
             <translation>You</translation>
         </message>

@@ -1738,6 +1738,22 @@ Compatible: {reason}</source>
             <translation>ツール呼び出し</translation>
         </message>
         <message>
+            <source>Stopped before the first word.</source>
+            <translation>最初の語が出る前に停止しました。</translation>
+        </message>
+        <message>
+            <source>Interrupted before the first word.</source>
+            <translation>最初の語が出る前に中断されました。</translation>
+        </message>
+        <message>
+            <source>Failed before the first word.</source>
+            <translation>最初の語が出る前に失敗しました。</translation>
+        </message>
+        <message>
+            <source>The model gave an empty answer.</source>
+            <translation>モデルの回答は空でした。</translation>
+        </message>
+        <message>
             <source>You</source>
             <translation>あなた</translation>
         </message>

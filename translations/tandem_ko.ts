@@ -1738,6 +1738,22 @@ Compatible: {reason}</source>
             <translation>도구 호출</translation>
         </message>
         <message>
+            <source>Stopped before the first word.</source>
+            <translation>첫 단어가 나오기 전에 중지되었습니다.</translation>
+        </message>
+        <message>
+            <source>Interrupted before the first word.</source>
+            <translation>첫 단어가 나오기 전에 중단되었습니다.</translation>
+        </message>
+        <message>
+            <source>Failed before the first word.</source>
+            <translation>첫 단어가 나오기 전에 실패했습니다.</translation>
+        </message>
+        <message>
+            <source>The model gave an empty answer.</source>
+            <translation>모델이 빈 답변을 했습니다.</translation>
+        </message>
+        <message>
             <source>You</source>
             <translation>나</translation>
         </message>

@@ -1738,6 +1738,22 @@ Compatible: {reason}</source>
             <translation>工具调用</translation>
         </message>
         <message>
+            <source>Stopped before the first word.</source>
+            <translation>在第一个词之前已停止。</translation>
+        </message>
+        <message>
+            <source>Interrupted before the first word.</source>
+            <translation>在第一个词之前被中断。</translation>
+        </message>
+        <message>
+            <source>Failed before the first word.</source>
+            <translation>在第一个词之前失败。</translation>
+        </message>
+        <message>
+            <source>The model gave an empty answer.</source>
+            <translation>模型给出了空回答。</translation>
+        </message>
+        <message>
             <source>You</source>
             <translation>你</translation>
         </message>

@@ -267,3 +267,27 @@ def test_the_view_ends_at_the_last_answer_with_no_blank_screen_below(make_window
     w.new_chat()
     w.chat.open_conversation(conversation)
     qtbot.waitUntil(lambda: len(view.bubbles) == 4 and ends_at_last_bubble(), timeout=5_000)
+
+
+def test_an_answer_stopped_before_its_first_word_says_so(qtbot: Any) -> None:
+    """Seen by hand: an answer stopped while its prompt was read kept showing "…", as if the model
+    were still thinking. An ended answer without text says how it ended (four locales)."""
+    from app.gui.views.chat_view import MessageBubble
+
+    bubble = MessageBubble("assistant", 1)
+    qtbot.addWidget(bubble)
+    bubble.set_status("streaming")
+    bubble.set_content("")
+    assert "…" in bubble.body.text()
+    bubble.set_status("stopped")
+    assert "Stopped before the first word." in bubble.body.text() and "…" not in bubble.body.text()
+    restored = MessageBubble("assistant", 2)  # reopened from the store: its status is set after
+    qtbot.addWidget(restored)
+    restored.set_content("")
+    restored.set_status("interrupted")
+    assert "Interrupted before the first word." in restored.body.text()
+    answered = MessageBubble("assistant", 3)
+    qtbot.addWidget(answered)
+    answered.set_content("Paris.")
+    answered.set_status("stopped")
+    assert "Paris." in answered.body.text() and "first word" not in answered.body.text()

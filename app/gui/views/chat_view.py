@@ -6,6 +6,7 @@ does the work.
 
 from __future__ import annotations
 
+import html
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -104,6 +105,11 @@ class TextLabel(QLabel):
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._heights.clear()
         super().changeEvent(event)
+
+
+def event_language_change_needs_render(bubble: MessageBubble) -> bool:
+    """An ended assistant answer without text shows a note, rendered in the current language."""
+    return bubble.role == "assistant" and not bubble.text and bubble.status != "streaming"
 
 
 class MessageBubble(QFrame):
@@ -234,8 +240,15 @@ class MessageBubble(QFrame):
         self.body.show()
         if self.role == "user":
             self.body.setText(render_markdown(self.text, highlight=None))
-        else:
+        elif self.text or self.status == "streaming":
             self.body.setText(self._markdown(self.text or "…", self.spans))
+        else:  # ended without a word: say so ("…" read as if it were still thinking)
+            note = {
+                "stopped": self.tr("Stopped before the first word."),
+                "interrupted": self.tr("Interrupted before the first word."),
+                "error": self.tr("Failed before the first word."),
+            }.get(self.status, self.tr("The model gave an empty answer."))
+            self.body.setText(f'<p style="color:#6b7280;"><i>{html.escape(note)}</i></p>')
 
     def _render_streaming(self) -> None:
         """Freeze the blocks that are finished (rendered once, appended to a frozen label) and
@@ -331,6 +344,8 @@ class MessageBubble(QFrame):
 
     def retranslate(self) -> None:
         self.role_label.setText(self.tr("You") if self.role == "user" else self.tr("Assistant"))
+        if event_language_change_needs_render(self):
+            self._render()  # the note of an empty answer is text in the current language
         self.status_label.setText(
             {
                 "stopped": self.tr("stopped"),
