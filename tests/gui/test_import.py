@@ -136,3 +136,31 @@ def test_the_import_button_takes_an_mlx_folder_by_its_config_json(
     assert stored["specs"][0]["format"] == "mlx"
     qtbot.waitUntil(lambda: not dlg.finding(), timeout=30000)
     dlg.reject()
+
+
+def test_an_imported_mlx_folder_counts_its_weights_on_disk_for_memory(
+    make_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
+    """Seen by hand: the launch dialog said "Memory use unknown" for an imported MLX folder (its
+    quantization is "default", nothing to guess bits from) although its weights were on disk."""
+    folder = tmp_path / "tiny-chat-mlx"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"model_type": "llama", "num_hidden_layers": 2}))
+    vocab = {"model": {"type": "BPE", "vocab": {"<s>": 0, "a": 1}}, "added_tokens": []}
+    (folder / "tokenizer.json").write_text(json.dumps(vocab))
+    (folder / "model.safetensors").write_bytes(b"\0" * 300_000)
+    w = make_window(registry=Registry.load())
+    with qtbot.waitSignal(w.importer.dialogOpened, timeout=5000) as opened:
+        _drop(w, folder)
+    imported = opened.args[0]
+    qtbot.waitUntil(lambda: not imported.finding(), timeout=30000)
+    family = imported.family
+    imported.reject()
+    spec = family.specs[0]
+    with qtbot.waitSignal(w.launchDialogOpened, timeout=20_000) as launch:
+        w.open_launch_dialog(family, spec, spec.quantizations[0])
+    dlg = launch.args[0]
+    qtbot.waitUntil(lambda: dlg.fit.verdict not in ("", "checking"), timeout=10_000)
+    assert dlg.fit.verdict == "fits", dlg.fit.text()
+    assert dlg.fit.estimate is not None and dlg.fit.estimate.weights_bytes == 300_000
+    dlg.reject()

@@ -183,6 +183,15 @@ def weights_bytes(path: Path) -> int:
         raise FitError(f"{path}: {exc.strerror or exc}") from None
 
 
+def folder_weights_bytes(folder: Path) -> int | None:
+    """The weights of a model folder (MLX): its ``*.safetensors`` files; None when it has none."""
+    try:
+        sizes = [p.stat().st_size for p in folder.glob("*.safetensors") if p.is_file()]
+    except OSError as exc:
+        raise FitError(f"{folder}: {exc.strerror or exc}") from None
+    return sum(sizes) if sizes else None
+
+
 def available_memory() -> int:
     import psutil
 

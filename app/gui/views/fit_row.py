@@ -29,6 +29,12 @@ def estimate_for(
         target = Path(cache.resolve(family, spec, "target", quant))
         if target.is_file():
             return fit.estimate_files(target, ctx=ctx)
+    if cached and spec.format == "mlx":
+        # the weights on disk (an imported folder's quantization is "default": no bits to guess from)
+        folder = Path(cache.resolve(family, spec, "target", quant))
+        on_disk = fit.folder_weights_bytes(folder) if folder.is_dir() else None
+        if on_disk is not None:
+            return fit.estimate(on_disk, None, ctx=ctx)
     weights = fit.estimated_weights(float(spec.size_in_billions), quant)
     return fit.estimate(weights, None, ctx=ctx)
 
