@@ -107,7 +107,7 @@ class TextLabel(QLabel):
         super().changeEvent(event)
 
 
-def event_language_change_needs_render(bubble: MessageBubble) -> bool:
+def shows_empty_note(bubble: MessageBubble) -> bool:
     """An ended assistant answer without text shows a note, rendered in the current language."""
     return bubble.role == "assistant" and not bubble.text and bubble.status != "streaming"
 
@@ -344,7 +344,7 @@ class MessageBubble(QFrame):
 
     def retranslate(self) -> None:
         self.role_label.setText(self.tr("You") if self.role == "user" else self.tr("Assistant"))
-        if event_language_change_needs_render(self):
+        if shows_empty_note(self):
             self._render()  # the note of an empty answer is text in the current language
         self.status_label.setText(
             {
