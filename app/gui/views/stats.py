@@ -506,7 +506,6 @@ class StatsDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
-        self.table = table
         # wide enough for the table's titles, tall enough for the figures and a page of rounds,
         # never taller than the screen (the table scrolls)
         hint = self.sizeHint()

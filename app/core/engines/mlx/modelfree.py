@@ -132,6 +132,21 @@ def check_stop(stopped: Callable[[], bool] | None) -> None:
         raise PrefillStopped()
 
 
+def read_prompt(
+    model: Any, cache: Any, tokens: Sequence[int], stopped: Callable[[], bool] | None, **array: Any
+) -> None:
+    """Run ``tokens`` through ``model`` into ``cache`` in passes of :func:`prefill_chunk`, with a
+    :func:`check_stop` before each (``array``: keyword arguments of the token array, e.g. its
+    dtype)."""
+    import mlx.core as mx
+
+    size = prefill_chunk()
+    for start in range(0, len(tokens), size):
+        check_stop(stopped)
+        model(mx.array([list(tokens[start : start + size])], **array), cache=cache)
+        mx.eval([c.state for c in cache])
+
+
 class LmTarget:
     """An mlx-lm model with its KV cache: forward passes and rollback by trimming. ``stopped`` is
     checked between the chunks of a prefill (see :func:`check_stop`)."""
@@ -169,12 +184,7 @@ class LmTarget:
     def prefill(self, prompt: Sequence[int]) -> Any:
         import mlx.core as mx
 
-        size = prefill_chunk()
-        for start in range(0, len(prompt) - 1, size):
-            check_stop(self.stopped)
-            chunk = prompt[start : min(start + size, len(prompt) - 1)]
-            self.model(mx.array([list(chunk)], dtype=mx.uint32), cache=self.cache)
-            mx.eval([c.state for c in self.cache])
+        read_prompt(self.model, self.cache, prompt[:-1], self.stopped, dtype=mx.uint32)
         check_stop(self.stopped)
         return self.forward(prompt[-1:])[-1]
 
@@ -217,18 +227,11 @@ class VlmTarget:
             tx.commit(n)
 
     def prefill(self, prompt: Sequence[int]) -> Any:
-        import mlx.core as mx
-
         if self.vision is not None:
             assert list(prompt) == self.vision.ids, "the prompt is the one the images were laid out in"
             prefill_with_images(self.model, self.vision, self.cache, prefill_chunk())
         else:
-            size = prefill_chunk()
-            for start in range(0, len(prompt) - 1, size):
-                check_stop(self.stopped)
-                chunk = prompt[start : min(start + size, len(prompt) - 1)]
-                self.lm(mx.array([list(chunk)]), cache=self.cache)
-                mx.eval([c.state for c in self.cache])
+            read_prompt(self.lm, self.cache, prompt[:-1], self.stopped)
         check_stop(self.stopped)
         logits = self.forward(prompt[-1:])[-1]
         self.keep(1)
