@@ -105,6 +105,16 @@ def test_a_file_that_is_not_a_model_is_refused_in_one_line(
     assert _drop(w, other) == (False, False)
 
 
+def _mlx_folder(folder: Path, weights: int) -> Path:
+    """A small MLX model folder as the importer reads it: config, tokenizer, ``weights`` bytes."""
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"model_type": "llama", "num_hidden_layers": 2}))
+    vocab = {"model": {"type": "BPE", "vocab": {"<s>": 0, "a": 1}}, "added_tokens": []}
+    (folder / "tokenizer.json").write_text(json.dumps(vocab))
+    (folder / "model.safetensors").write_bytes(b"\0" * weights)
+    return folder
+
+
 def test_the_import_button_takes_an_mlx_folder_by_its_config_json(
     make_window: Any, qtbot: Any, tmp_path: Path, monkeypatch: Any
 ) -> None:
@@ -113,12 +123,7 @@ def test_the_import_button_takes_an_mlx_folder_by_its_config_json(
     config.json. (The OS file dialog is the one stand-in: it answers with what a user picks.)"""
     from PySide6.QtWidgets import QFileDialog
 
-    folder = tmp_path / "tiny-chat-4bit"
-    folder.mkdir()
-    (folder / "config.json").write_text(json.dumps({"model_type": "llama", "num_hidden_layers": 2}))
-    vocab = {"model": {"type": "BPE", "vocab": {"<s>": 0, "a": 1}}, "added_tokens": []}
-    (folder / "tokenizer.json").write_text(json.dumps(vocab))
-    (folder / "model.safetensors").write_bytes(b"\0" * 4096)
+    folder = _mlx_folder(tmp_path / "tiny-chat-4bit", weights=4096)
     offered: list[str] = []
 
     def pick(_parent: Any, _title: str, _start: str, filters: str) -> tuple[str, str]:
@@ -143,12 +148,7 @@ def test_an_imported_mlx_folder_counts_its_weights_on_disk_for_memory(
 ) -> None:
     """Seen by hand: the launch dialog said "Memory use unknown" for an imported MLX folder (its
     quantization is "default", nothing to guess bits from) although its weights were on disk."""
-    folder = tmp_path / "tiny-chat-mlx"
-    folder.mkdir()
-    (folder / "config.json").write_text(json.dumps({"model_type": "llama", "num_hidden_layers": 2}))
-    vocab = {"model": {"type": "BPE", "vocab": {"<s>": 0, "a": 1}}, "added_tokens": []}
-    (folder / "tokenizer.json").write_text(json.dumps(vocab))
-    (folder / "model.safetensors").write_bytes(b"\0" * 300_000)
+    folder = _mlx_folder(tmp_path / "tiny-chat-mlx", weights=300_000)
     w = make_window(registry=Registry.load())
     with qtbot.waitSignal(w.importer.dialogOpened, timeout=5000) as opened:
         _drop(w, folder)
