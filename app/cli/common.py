@@ -20,6 +20,7 @@ from app.core.launch.plan import (
     DEFAULT_MODEL,
     LaunchChoice,
     LaunchError,
+    auto_context,
     check_speculation,
     make_options,
     pick_engine,
@@ -131,7 +132,12 @@ def add_model_args(p: argparse.ArgumentParser, bench_like: bool) -> None:
     )
     p.add_argument("--draft-quant", help="drafter quantization (declared drafters)")
     p.add_argument("--draft-tokens", type=draft_tokens_arg, help="tokens per round (default: the engine's)")
-    p.add_argument("--ctx", type=whole_number("--ctx", 1), default=4096, help="context length in tokens")
+    p.add_argument(
+        "--ctx",
+        type=whole_number("--ctx", 1),
+        default=None,
+        help="context length in tokens (default: the model's trained length, as far as memory allows)",
+    )
     p.add_argument("--threads", type=whole_number("--threads", 1, MAX_THREADS), default=None)
     p.add_argument("--max-tokens", type=max_tokens_arg, default=128 if bench_like else 256)
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -170,7 +176,12 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> Resolved:
             raise LaunchError(f"--spec-method {options.method} needs --draft-model-path with --model-path")
         if mmproj and engine != "llama.cpp":
             raise LaunchError("--mmproj goes with a llama.cpp --model-path (a GGUF file, not a folder)")
-        request = LoadRequest(str(path), options, n_ctx=args.ctx, n_threads=args.threads, mmproj_path=mmproj)
+        n_ctx = args.ctx
+        if n_ctx is None:
+            n_ctx, note = auto_context(engine, None, path, options.draft_model_path)
+            if note and (say := progress_printer(args)):
+                say(note)
+        request = LoadRequest(str(path), options, n_ctx=n_ctx, n_threads=args.threads, mmproj_path=mmproj)
         return Resolved(engine, request)
 
     registry = Registry.load()
@@ -197,7 +208,7 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> Resolved:
         return drafter if role == "drafter" and drafter is not None else target
 
     # the one launch path (issue 9): the GUI's make_job builds its request with plan_launch too
-    choice = LaunchChoice(family, spec, quant, engine, options, args.ctx, args.threads)
+    choice = LaunchChoice(family, spec, quant, engine, options, args.ctx or 0, args.threads)
     plan = plan_launch(choice, cached)
     if plan.notice:  # e.g. a vision model whose projector is not downloaded: text only
         print(f"note: {plan.notice}", file=sys.stderr)

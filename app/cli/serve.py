@@ -15,7 +15,7 @@ import threading
 from typing import Any
 
 from app.cli import auto as cli_auto
-from app.cli.common import add_model_args, progress_printer, resolve, whole_number
+from app.cli.common import add_model_args, max_tokens_arg, progress_printer, resolve, whole_number
 from app.core.launch.plan import LaunchError, load_engine
 
 
@@ -40,7 +40,16 @@ def add_subcommands(sub: Any) -> None:
     g.add_argument(
         "--tool-parser", help="tool-call format: gemma4, hermes, qwen, llama3 (default: the family's)"
     )
-    p.set_defaults(func=cmd_serve)
+    g.add_argument(
+        "--max-tokens-limit",
+        type=max_tokens_arg,
+        default=8192,
+        help="the most tokens one answer may take (default 8192); Anthropic requests asking more are "
+        "held to it, OpenAI requests refused",
+    )
+    # a request that names no max_tokens runs until the answer ends or the context is full,
+    # unless --max-tokens says otherwise
+    p.set_defaults(func=cmd_serve, max_tokens=None)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -59,8 +68,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if resolved.engine == "remote":
         raise LaunchError("tandem serve runs a local engine; --engine remote is not served")
     family = resolved.family
-    limits = Limits(max_body_bytes=args.max_body, max_tokens=max(args.max_tokens, 8192),
-                    default_max_tokens=args.max_tokens)  # fmt: skip
+    limit = args.max_tokens_limit
+    if args.max_tokens is not None and args.max_tokens > limit:
+        raise LaunchError(f"--max-tokens {args.max_tokens} is more than --max-tokens-limit {limit}")
+    limits = Limits(max_body_bytes=args.max_body, max_tokens=limit, default_max_tokens=args.max_tokens)
     key = api_key()
     config = ServerConfig(
         key, args.host, args.port, args.max_waiting, limits=limits, cors_origins=tuple(args.cors_origin)
@@ -92,8 +103,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             key_source()
         ]
         method = model.spec_method or "off"
+        n_ctx = resolved.request.n_ctx
         print(
-            f"tandem: serving {model.model_id} at {server.address} (speculation {method}; key from {source})",
+            f"tandem: serving {model.model_id} at {server.address} (speculation {method}; context "
+            f"{n_ctx} tokens; key from {source})",
             file=sys.stderr,
             flush=True,
         )

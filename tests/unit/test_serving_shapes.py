@@ -92,5 +92,6 @@ def test_messages_and_responses_inputs_map_to_chat_messages() -> None:
     assert [c["id"] for c in items[0]["tool_calls"]] == ["c1", "c2"]
     with pytest.raises(P.ApiError, match="'file_search_call' items"):
         R.input_messages([{"type": "file_search_call"}], None)
-    with pytest.raises(P.ApiError, match="server tools"):
-        M.tools_of([{"type": "web_search_20250305", "name": "web_search"}])
+    warnings: list[str] = []
+    assert M.tools_of([{"type": "web_search_20250305", "name": "web_search"}], warnings) is None
+    assert "'web_search_20250305' tool runs on the provider's servers" in warnings[0]

@@ -298,3 +298,43 @@ def largest_that_fits(estimates: dict[str, FitEstimate]) -> str | None:
     """The quantization with the largest weights whose verdict is ``fits`` (None if none does)."""
     ok = [(e.weights_bytes or 0, q) for q, e in estimates.items() if e.verdict == "fits"]
     return max(ok)[1] if ok else None
+
+
+#: the smallest context an automatic choice goes down to, and the one used when a model says none
+MIN_AUTO_CONTEXT = 4096
+
+
+def trained_context(path: Path) -> int:
+    """The context length a GGUF model was trained for (``<arch>.context_length``), 0 if unsaid."""
+    try:
+        fields = gguf_tools.read_header(path).fields
+    except (OSError, gguf_tools.GGUFFormatError):
+        return 0
+    arch = fields.get("general.architecture")
+    return (_int(fields.get(f"{arch}.context_length")) or 0) if isinstance(arch, str) else 0
+
+
+def fitted_context(
+    target: Path, drafter: Path | None = None, available: int | None = None
+) -> tuple[int, str]:
+    """The context a launch gets when none was asked: the model's trained length when the memory
+    estimate says it ``fits``, else the largest power-of-two fraction of it that does (not below
+    :data:`MIN_AUTO_CONTEXT`), with one line saying so ("" when the trained length fits)."""
+    trained = trained_context(target)
+    if trained <= 0:
+        return MIN_AUTO_CONTEXT, ""
+    ctx = trained
+    while True:
+        try:
+            verdict = estimate_files(target, ctx=ctx, drafter=drafter, available=available).verdict
+        except FitError:
+            return min(trained, MIN_AUTO_CONTEXT), ""
+        if verdict in ("fits", "unknown") or ctx // 2 < MIN_AUTO_CONTEXT:
+            break
+        ctx //= 2
+    if ctx == trained:
+        return ctx, ""
+    return ctx, (
+        f"context: {ctx} tokens (the model was trained for {trained}; more does not fit in the memory "
+        "available now; ask for another with --ctx or the launch dialog)"
+    )

@@ -311,4 +311,24 @@ class TokenCounter(Protocol):
     @property
     def n_ctx(self) -> int: ...
 
-    def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int: ...
+    def count_prompt_tokens(
+        self, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
+    ) -> int: ...
+
+
+@dataclass(frozen=True)
+class TemplateCaps:
+    """What the loaded model's chat template can render, as its engine found out."""
+
+    #: ``tools`` given to the engine appear in the prompt (else they would be dropped silently)
+    renders_tools: bool
+    #: a system message after the first turn stays where it is (else system messages are merged
+    #: into the leading one, the only place every template takes them)
+    system_anywhere: bool = False
+
+
+@runtime_checkable
+class TemplateInspector(Protocol):
+    """An engine that can say what its chat template renders (llama.cpp reads it off llama-server)."""
+
+    def template_caps(self) -> TemplateCaps: ...

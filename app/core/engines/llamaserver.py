@@ -33,10 +33,12 @@ from typing import Any
 from app.core import images
 from app.core.engines.base import (
     ChatMessage,
+    EngineError,
     Event,
     FinishReason,
     GenerationError,
     Sampling,
+    TemplateCaps,
     TextDelta,
     TokenCandidate,
     error_message_of,
@@ -331,14 +333,44 @@ def n_ctx_of(props: Mapping[str, Any]) -> int:
     return int((settings.get("n_ctx") if isinstance(settings, Mapping) else 0) or props.get("n_ctx") or 0)
 
 
-def count_prompt_tokens(call: JsonCall, messages: Sequence[ChatMessage]) -> int:
+def count_prompt_tokens(
+    call: JsonCall, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
+) -> int:
     """The prompt's size in the server's tokens, chat template and generation prompt applied, as a
-    chat request builds it (``/apply-template``, then ``/tokenize`` with the special tokens)."""
-    prompt = call("POST", "/apply-template", {"messages": [images.text_only(m) for m in messages]}).get(
-        "prompt"
-    )
+    chat request builds it (``/apply-template``, then ``/tokenize`` with the special tokens);
+    ``tools`` are rendered by the template as a request with them would be."""
+    body: dict[str, Any] = {"messages": [images.text_only(m) for m in messages]}
+    if tools:
+        body["tools"] = [dict(t) for t in tools]
+    prompt = call("POST", "/apply-template", body).get("prompt")
     if not isinstance(prompt, str):
         raise GenerationError("llama-server's /apply-template returned no prompt")
     tokens = call("POST", "/tokenize", {"content": prompt, "add_special": True}).get("tokens")
     n = len(tokens) if isinstance(tokens, list) else 0
     return n + images.estimated_tokens(messages)
+
+
+#: markers no template writes by itself, to see where a late system message lands
+_PROBE = "tandem-probe-system"
+_BEFORE, _AFTER = "tandem-probe-answer", "tandem-probe-question"
+
+
+def template_caps(call: JsonCall) -> TemplateCaps:
+    """What llama-server's chat template renders: tools from ``/props``' ``chat_template_caps``;
+    whether a system message after the first turn keeps its place, by rendering one
+    (a template that raises on it, or moves or drops it, does not)."""
+    caps = call("GET", "/props", None).get("chat_template_caps")
+    renders_tools = bool(caps.get("supports_tools")) if isinstance(caps, Mapping) else False
+    probe = [
+        {"role": "user", "content": "tandem-probe-first"},
+        {"role": "assistant", "content": _BEFORE},
+        {"role": "system", "content": _PROBE},
+        {"role": "user", "content": _AFTER},
+    ]
+    try:
+        prompt = call("POST", "/apply-template", {"messages": probe}).get("prompt")
+    except EngineError:
+        prompt = None
+    where = [prompt.find(m) for m in (_BEFORE, _PROBE, _AFTER)] if isinstance(prompt, str) else []
+    anywhere = bool(where) and 0 <= where[0] < where[1] < where[2]
+    return TemplateCaps(renders_tools, anywhere)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from app.core.cache import projector_on_disk
+from app.core.catalog.fit import MIN_AUTO_CONTEXT, fitted_context
 from app.core.engines.base import Engine, EngineUnavailable, LoadRequest, Sampling
 from app.core.engines.capability import (
     ENGINES,
@@ -174,6 +175,18 @@ def fit_context(n_ctx: int, family: Family) -> int:
     return min(n_ctx, family.context_length) if family.context_length > 0 else n_ctx
 
 
+def auto_context(engine: str, family: Family | None, target: Path, drafter: str | None) -> tuple[int, str]:
+    """The context of a launch that asked for none (``n_ctx`` 0): for llama.cpp the model's trained
+    length where the memory estimate allows (:func:`~app.core.catalog.fit.fitted_context`), for
+    other engines the family's context length, or :data:`~app.core.catalog.fit.MIN_AUTO_CONTEXT`."""
+    if engine == "llama.cpp" and target.is_file():
+        ctx, note = fitted_context(target, Path(drafter) if drafter else None)
+        return (fit_context(ctx, family) if family is not None else ctx), note
+    if family is not None and family.context_length > 0:
+        return family.context_length, ""
+    return MIN_AUTO_CONTEXT, ""
+
+
 def plan_launch(
     choice: LaunchChoice, resolve: Resolver, projector: ProjectorLookup | None = None
 ) -> LaunchPlan:
@@ -204,10 +217,14 @@ def plan_launch(
                 f"{method} cannot run with images on this llama.cpp ({reason}); this launch reads "
                 "text only (choose another speculation method to send images)"
             )
+    n_ctx = fit_context(choice.n_ctx, family)
+    if n_ctx <= 0:
+        n_ctx, ctx_note = auto_context(choice.engine, family, Path(target), options.draft_model_path)
+        notice = "; ".join(n for n in (notice, ctx_note) if n)
     request = LoadRequest(
         model_path=str(target),
         speculation=options,
-        n_ctx=fit_context(choice.n_ctx, family),
+        n_ctx=n_ctx,
         n_threads=choice.threads,
         chat_template=family.chat_template,
         family_name=family.name,

@@ -46,6 +46,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from app.core import images, paths
 from app.core.answer import Answer, AnswerCollector
 from app.core.cancel import CancelToken
+from app.core.chat.tool_parsers import parse_tool_calls
 from app.core.engines.base import (
     ChatMessage,
     ContextLengthError,
@@ -53,6 +54,8 @@ from app.core.engines.base import (
     EngineError,
     Event,
     InvalidRequestError,
+    TemplateCaps,
+    TemplateInspector,
     TokenCounter,
     structured_refusal,
 )
@@ -61,6 +64,7 @@ from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
 from app.core.serving import responses_api as R
 from app.core.serving.keys import matches
+from app.core.serving.shaping import shape
 from app.core.serving.tool_stream import Piece, ToolCallStream
 
 log = logging.getLogger(__name__)
@@ -96,6 +100,9 @@ class ServerConfig:
     limits: P.Limits = field(default_factory=P.Limits)
     #: CORS origins allowed to call the server from a browser; none by default
     cors_origins: tuple[str, ...] = ()
+    #: a stream with nothing to send for this long (waiting its turn, or reading a long prompt)
+    #: sends a keep-alive, so clients with a read timeout do not give up on it
+    keepalive_s: float = 10.0
 
     def __post_init__(self) -> None:
         if not self.api_key:
@@ -546,13 +553,6 @@ class LocalServer:
                 param="messages",
                 code="model_cannot_see",
             )
-        if req.tools and not model.engine.supports_tools:
-            raise P.ApiError(
-                400,
-                f"the {model.engine.name} engine cannot render tools",
-                param="tools",
-                code="unsupported",
-            )
         P.check_speculation(req.speculation, model.spec_method)
         if req.response_format is not None and not model.engine.supports_structured_output:
             raise P.ApiError(
@@ -561,6 +561,12 @@ class LocalServer:
                 param="response_format",
                 code="unsupported",
             )
+        engine = model.engine
+        caps = await asyncio.to_thread(_template_caps, engine)
+        shape(req, caps, model.tool_style, engine.supports_structured_output)
+        for warning in req.warnings:
+            log.info("request from %s: %s", _client_of(request), warning)
+        await self._check_context(engine, req)
         if not self.admission.try_enter():
             raise P.ApiError(
                 429,
@@ -577,6 +583,30 @@ class LocalServer:
                 raise
             req.messages = _with_image_paths(req.messages, paths)
         return model, req
+
+    async def _check_context(self, engine: Engine, req: P.ChatRequest) -> None:
+        """Measure the prompt as the engine will build it and refuse, before any answer starts, a
+        prompt that leaves no room in the context (an engine that cannot count is not checked)."""
+        if not isinstance(engine, TokenCounter):
+            return
+
+        def measure() -> tuple[int, int]:
+            return engine.count_prompt_tokens(req.messages, req.tools), engine.n_ctx
+
+        try:
+            count, n_ctx = await asyncio.to_thread(measure)
+        except EngineError as exc:
+            log.info("the prompt could not be measured before answering: %s", exc)
+            return
+        req.prompt_tokens = count
+        if n_ctx > 0 and count >= n_ctx:
+            raise P.ApiError(
+                400,
+                f"prompt is too long: {count} tokens > {n_ctx - 1} maximum (the model's context holds "
+                f"{n_ctx} tokens with the answer; send less, or load the model with a larger context)",
+                param="messages",
+                code="context_length_exceeded",
+            )
 
     async def _serve_api(
         self,
@@ -603,7 +633,10 @@ class LocalServer:
             except EngineError as exc:
                 pump.status, pump.error = "error", str(exc)
                 return error(_engine_error(exc))
-            return JSONResponse(build(model, req, text, calls, pump.answer))
+            body = build(model, req, text, calls, pump.answer)
+            if req.warnings:
+                body["tandem"]["warnings"] = list(req.warnings)
+            return JSONResponse(body)
         finally:
             pump.side_done()
 
@@ -627,7 +660,14 @@ class LocalServer:
             _messages_error,
             self._messages_stream,
             lambda model, req, text, calls, answer: M.message(
-                M.message_id(), model.model_id, text, calls, answer, req.sampling.stop, model.spec_method
+                M.message_id(),
+                model.model_id,
+                text,
+                calls,
+                answer,
+                req.sampling.stop,
+                model.spec_method,
+                req.sampling.max_tokens,
             ),
         )
 
@@ -664,24 +704,26 @@ class LocalServer:
         return pump
 
     async def _count_tokens(self, request: Request) -> Response:
-        """Anthropic's ``POST /v1/messages/count_tokens``: the prompt's size with the chat template
-        applied, from an engine that can count (llama.cpp, llama-server, vLLM); tools are not counted."""
+        """Anthropic's ``POST /v1/messages/count_tokens``: the prompt's size as a Messages request
+        with this body would be built (chat template, tools, images reckoned), from an engine that
+        can count (llama.cpp, llama-server, vLLM)."""
         try:
             body = await self._read_body(request)
-            if not isinstance(body, dict):
-                raise P.ApiError(400, "the request body must be a JSON object")
-            found = P.ImageParts(self.config.limits.max_images)
-            messages = M.messages_of(body.get("messages"), body.get("system"), found)
-            extra = images.estimated_tokens(messages)  # images are reckoned, the text counted
-            messages = [cast(ChatMessage, images.text_only(m)) for m in messages]
+            if isinstance(body, dict) and "max_tokens" not in body:
+                body = {**body, "max_tokens": 1}  # not part of a count request
+            req = M.parse_request(body, self.config.limits)
             model = self._model
             if model is None:
                 raise P.ApiError(503, "No model is loaded.")
             engine = model.engine
             if not isinstance(engine, TokenCounter):
                 raise P.ApiError(400, f"the {engine.name} engine cannot count tokens")
+            caps = await asyncio.to_thread(_template_caps, engine)
+            shape(req, caps, model.tool_style, engine.supports_structured_output)
+            extra = images.estimated_tokens(req.messages)  # images are reckoned, the text counted
+            messages = [cast(ChatMessage, images.text_only(m)) for m in req.messages]
             try:
-                count = await asyncio.to_thread(engine.count_prompt_tokens, messages) + extra
+                count = await asyncio.to_thread(engine.count_prompt_tokens, messages, req.tools) + extra
             except EngineError as exc:
                 raise _engine_error(exc) from exc
         except P.ApiError as exc:
@@ -729,10 +771,8 @@ class LocalServer:
         answer = pump.answer
         text = answer.text
         calls: list[dict[str, Any]] = []
-        if model.tool_style and req.tools:
-            from app.core.chat.tool_parsers import parse_tool_calls
-
-            text, calls = parse_tool_calls(text, model.tool_style)
+        if req.call_style:
+            text, calls = parse_tool_calls(text, req.call_style)
         calls += answer.tool_calls
         pump.status, pump.tool_calls = "ok", len(calls)
         return text, calls
@@ -740,7 +780,7 @@ class LocalServer:
     async def _stream(self, pump: _Pump, model: ServedModel, req: P.ChatRequest) -> AsyncIterator[bytes]:
         cid = P.completion_id()
         mid = model.model_id
-        splitter = ToolCallStream(model.tool_style if req.tools else None)
+        splitter = ToolCallStream(req.call_style)
         n_calls = 0
 
         def pieces_out(pieces: list[Piece]) -> list[bytes]:
@@ -759,7 +799,10 @@ class LocalServer:
         try:
             yield P.sse(P.chunk(cid, mid, {"role": "assistant", "content": ""}))
             try:
-                async for piece in _pieces(pump, splitter):
+                async for piece in _pieces(pump, splitter, self.config.keepalive_s):
+                    if piece is None:
+                        yield _KEEPALIVE
+                        continue
                     for data in pieces_out([piece]):
                         yield data
             except EngineError as exc:
@@ -770,7 +813,7 @@ class LocalServer:
             answer = pump.answer
             final = P.chunk(cid, mid, {}, P.finish_reason(answer, n_calls > 0))
             final["usage"] = P.usage(answer)
-            final["tandem"] = P.extension(answer, model.spec_method)
+            final["tandem"] = P.extension(answer, model.spec_method, req.warnings)
             yield P.sse(final)
             if req.include_usage:
                 tail = P.chunk(cid, mid, {})
@@ -788,13 +831,16 @@ class LocalServer:
         self, pump: _Pump, model: ServedModel, req: P.ChatRequest
     ) -> AsyncIterator[bytes]:
         """A Messages stream: a text block while text comes, one ``tool_use`` block per call."""
-        splitter = ToolCallStream(model.tool_style if req.tools else None)
+        splitter = ToolCallStream(req.call_style)
         index, text_open, n_calls = 0, False, 0
         try:
-            yield M.start_event(M.message_id(), model.model_id)
+            yield M.start_event(M.message_id(), model.model_id, req.prompt_tokens or 0)
             yield M.event("ping")
             try:
-                async for piece in _pieces(pump, splitter):
+                async for piece in _pieces(pump, splitter, self.config.keepalive_s):
+                    if piece is None:
+                        yield M.event("ping")
+                        continue
                     if isinstance(piece, str):
                         if not text_open:
                             block = {"type": "text", "text": ""}
@@ -820,12 +866,12 @@ class LocalServer:
             if text_open:
                 yield M.event("content_block_stop", index=index)
             answer = pump.answer
-            reason, sequence = M.stop_reason(answer, n_calls > 0, req.sampling.stop)
+            reason, sequence = M.stop_reason(answer, n_calls > 0, req.sampling.stop, req.sampling.max_tokens)
             yield M.event(
                 "message_delta",
                 delta={"stop_reason": reason, "stop_sequence": sequence},
                 usage=M.usage(answer),
-                tandem=P.extension(answer, model.spec_method),
+                tandem=P.extension(answer, model.spec_method, req.warnings),
             )
             yield M.event("message_stop")
             pump.status, pump.tool_calls = "ok", n_calls
@@ -837,14 +883,17 @@ class LocalServer:
         self, pump: _Pump, model: ServedModel, req: P.ChatRequest
     ) -> AsyncIterator[bytes]:
         """A Responses stream: a message item while text comes, one function_call item per call."""
-        events = R.ResponseEvents(model.model_id, model.spec_method)
-        splitter = ToolCallStream(model.tool_style if req.tools else None)
+        events = R.ResponseEvents(model.model_id, model.spec_method, req.warnings)
+        splitter = ToolCallStream(req.call_style)
         n_calls = 0
         try:
             for data in events.start():
                 yield data
             try:
-                async for piece in _pieces(pump, splitter):
+                async for piece in _pieces(pump, splitter, self.config.keepalive_s):
+                    if piece is None:
+                        yield _KEEPALIVE
+                        continue
                     if isinstance(piece, str):
                         out = events.text(piece)
                     else:
@@ -882,10 +931,29 @@ def _client_of(request: Request) -> str:
     return f"{request.client.host}:{request.client.port}" if request.client else "?"
 
 
-async def _pieces(pump: _Pump, splitter: ToolCallStream) -> AsyncIterator[Piece]:
+#: an SSE comment: every client skips it, and it shows the connection is alive
+_KEEPALIVE = b": keep-alive\n\n"
+
+
+async def _pieces(pump: _Pump, splitter: ToolCallStream, keepalive_s: float) -> AsyncIterator[Piece | None]:
     """The answer as it streams, split into text and whole tool calls (the family's markup, then
-    the calls the engine parsed itself); the engine's error is raised here."""
-    async for text in pump.texts():
+    the calls the engine parsed itself), with None each time ``keepalive_s`` pass with nothing
+    to send; the engine's error is raised here."""
+    texts = pump.texts().__aiter__()
+    while True:
+        step = asyncio.ensure_future(texts.__anext__())
+        try:
+            while True:
+                done, _ = await asyncio.wait({step}, timeout=keepalive_s)
+                if done:
+                    break
+                yield None
+            text = step.result()
+        except StopAsyncIteration:
+            break
+        finally:
+            if not step.done():
+                step.cancel()
         for piece in splitter.feed(text):
             if piece:
                 yield piece
@@ -894,6 +962,17 @@ async def _pieces(pump: _Pump, splitter: ToolCallStream) -> AsyncIterator[Piece]
             yield piece
     for call in pump.answer.tool_calls:
         yield call
+
+
+def _template_caps(engine: Engine) -> TemplateCaps:
+    """What the engine's chat template renders; an engine that cannot say renders the tools it
+    takes and keeps system messages where every template takes them (merged at the start)."""
+    if isinstance(engine, TemplateInspector):
+        try:
+            return engine.template_caps()
+        except EngineError as exc:
+            log.info("the chat template's abilities are unknown: %s", exc)
+    return TemplateCaps(renders_tools=engine.supports_tools)
 
 
 def _model_entry(model: ServedModel) -> dict[str, Any]:

@@ -8,11 +8,14 @@ message, and on the stream's ``message_delta``), as on OpenAI answers.
 
 The mapping:
 
-* ``system`` (a string or text blocks) -> a leading system message;
+* ``system`` (a string or text blocks) -> a leading system message; a ``system`` message inside
+  ``messages`` (Claude Code sends them) -> a system message in its place;
 * a user ``tool_result`` block -> a ``tool`` message (``tool_call_id`` = its ``tool_use_id``), in
   block order with the user's text; an assistant ``tool_use`` block -> an OpenAI tool call;
   ``thinking`` blocks of earlier turns are dropped; any other block (image, document) is refused;
-* ``tools`` (``name``, ``description``, ``input_schema``) -> function tools; ``tool_choice``
+* ``tools`` (``name``, ``description``, ``input_schema``) -> function tools (server tools and
+  ``defer_loading`` ones are left out); ``output_config.format`` / ``output_format`` -> a JSON
+  schema the answer follows; ``tool_choice``
   ``auto`` / ``any`` / ``tool`` / ``none`` -> ``auto`` / ``required`` / the named function / no tools;
 * ``max_tokens`` above the server's limit is held to it (agents send their model's output limit);
 * ``stop_reason``: ``tool_use`` when the answer has calls, ``max_tokens`` at the token limit,
@@ -34,6 +37,7 @@ from app.core.serving.protocol import (
     ChatRequest,
     ImageParts,
     Limits,
+    dropped_tool,
     extension,
     json_schema_format,
     speculation_of,
@@ -89,14 +93,14 @@ def _text(block: dict[str, Any], where: str) -> str:
     return text
 
 
-def system_text(system: Any) -> str:
+def system_text(system: Any, where: str = "system") -> str:
     if system is None:
         return ""
     parts: list[str] = []
-    for i, block in enumerate(_blocks(system, "system")):
+    for i, block in enumerate(_blocks(system, where)):
         if block["type"] != "text":
-            raise ApiError(400, f"system[{i}]: only text blocks are supported (got {block['type']!r})")
-        parts.append(_text(block, f"system[{i}]"))
+            raise ApiError(400, f"{where}[{i}]: only text blocks are supported (got {block['type']!r})")
+        parts.append(_text(block, f"{where}[{i}]"))
     return "\n\n".join(p for p in parts if p)
 
 
@@ -207,12 +211,23 @@ def messages_of(raw: Any, system: Any, found: ImageParts | None = None) -> list[
             out += _user(blocks, where, found)
         elif role == "assistant":
             out.append(_assistant(blocks, where))
+        elif role in ("system", "developer"):
+            # Claude Code sends system messages mid-conversation; the server decides where they go
+            text = system_text(m.get("content"), f"{where}.content")
+            if text:
+                out.append({"role": "system", "content": text})
         else:
-            raise ApiError(400, f"{where}.role: expected 'user' or 'assistant', got {role!r}", param=where)
+            raise ApiError(
+                400, f"{where}.role: expected 'user', 'assistant' or 'system', got {role!r}", param=where
+            )
     return out
 
 
-def tools_of(raw: Any) -> list[dict[str, Any]] | None:
+def tools_of(raw: Any, warnings: list[str] | None = None) -> list[dict[str, Any]] | None:
+    """Client tools as chat tools. Server tools (web search, code execution, ...: a ``type``
+    other than ``custom``) run on Anthropic's side and are left out with a warning; so are tools
+    marked ``defer_loading``, which a model sees only once a tool search finds them."""
+    warnings = warnings if warnings is not None else []
     if raw is None or raw == []:
         return None
     if not isinstance(raw, list):
@@ -223,7 +238,10 @@ def tools_of(raw: Any) -> list[dict[str, Any]] | None:
             raise ApiError(400, f"tools[{i}]: expected a tool with a name", param="tools")
         kind = t.get("type", "custom")
         if kind not in (None, "custom"):
-            raise ApiError(400, f"tools[{i}]: server tools ({kind!r}) are not supported", param="tools")
+            warnings.append(dropped_tool(f"tools[{i}]", kind))
+            continue
+        if t.get("defer_loading") is True:
+            continue
         schema = t.get("input_schema", {"type": "object"})
         if not isinstance(schema, dict):
             raise ApiError(400, f"tools[{i}].input_schema: expected a JSON schema object", param="tools")
@@ -231,7 +249,7 @@ def tools_of(raw: Any) -> list[dict[str, Any]] | None:
         if isinstance(t.get("description"), str):
             fn["description"] = t["description"]
         out.append({"type": "function", "function": fn})
-    return out
+    return out or None
 
 
 def tool_choice_of(raw: Any) -> tuple[Any, bool]:
@@ -250,14 +268,29 @@ def tool_choice_of(raw: Any) -> tuple[Any, bool]:
     raise ApiError(400, "tool_choice: expected {'type': 'auto' | 'any' | 'none' | 'tool', ...}")
 
 
-def output_format_of(raw: Any) -> dict[str, Any] | None:
-    """Structured outputs' ``output_format`` (``{"type": "json_schema", "schema": {...}}``) ->
-    chat's ``response_format``."""
+def output_format_of(raw: Any, param: str = "output_format") -> dict[str, Any] | None:
+    """Structured outputs' format (``{"type": "json_schema", "schema": {...}}``) -> chat's
+    ``response_format``."""
     if raw is None:
         return None
     if not isinstance(raw, dict) or raw.get("type") != "json_schema":
-        raise ApiError(400, "output_format: expected {'type': 'json_schema', 'schema': {...}}")
-    return json_schema_format(None, raw.get("schema"), True, "output_format")
+        raise ApiError(400, f"{param}: expected {{'type': 'json_schema', 'schema': {{...}}}}", param=param)
+    return json_schema_format(None, raw.get("schema"), True, param)
+
+
+def structured_format_of(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The answer's format: ``output_config.format`` (the current field) or ``output_format``
+    (the beta's); both at once must agree."""
+    config = body.get("output_config")
+    if config is not None and not isinstance(config, dict):
+        raise ApiError(400, "output_config: expected an object", param="output_config")
+    current = output_format_of((config or {}).get("format"), "output_config.format")
+    beta = output_format_of(body.get("output_format"))
+    if current is not None and beta is not None and current != beta:
+        raise ApiError(
+            400, "output_config.format and output_format disagree; send one of them", param="output_format"
+        )
+    return current or beta
 
 
 def parse_request(body: Any, limits: Limits) -> ChatRequest:
@@ -268,7 +301,7 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
     messages = messages_of(body.get("messages"), body.get("system"), found)
     raw_max = body.get("max_tokens")
     if raw_max is None:
-        max_tokens = limits.default_max_tokens
+        max_tokens = limits.default
     else:
         try:
             max_tokens = check_max_tokens(raw_max)
@@ -294,7 +327,8 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
     model = body.get("model")
     if model is not None and not isinstance(model, str):
         raise ApiError(400, "model: expected a string", param="model")
-    tools = tools_of(body.get("tools"))
+    warnings: list[str] = []
+    tools = tools_of(body.get("tools"), warnings)
     tool_choice, keep = tool_choice_of(body.get("tool_choice"))
     if not keep:
         tools = None
@@ -305,9 +339,10 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
         tools=tools,
         tool_choice=tool_choice if tools else None,
         model=model,
-        response_format=output_format_of(body.get("output_format")),
+        response_format=structured_format_of(body),
         images=found.images,
         speculation=speculation_of(body),
+        warnings=warnings,
     )
 
 
@@ -320,13 +355,20 @@ def tool_use_id() -> str:
     return "toolu_" + secrets.token_hex(12)
 
 
-def stop_reason(answer: Answer, has_calls: bool, stop: tuple[str, ...]) -> tuple[str, str | None]:
-    """(stop_reason, stop_sequence). The engines leave a matched stop string out of the text and
-    do not say which one ended the answer, so ``stop_sequence`` is reported only when the text
-    ends with one of the request's sequences (an engine that keeps it); else a stop is ``end_turn``."""
+def stop_reason(
+    answer: Answer, has_calls: bool, stop: tuple[str, ...], max_tokens: int | None = None
+) -> tuple[str, str | None]:
+    """(stop_reason, stop_sequence). An answer cut before the request's ``max_tokens`` was cut by
+    the end of the context: ``model_context_window_exceeded`` (agents tell the two apart; a
+    ``max_tokens`` there makes Claude Code report its own output limit as exceeded). The engines
+    leave a matched stop string out of the text and do not say which one ended the answer, so
+    ``stop_sequence`` is reported only when the text ends with one of the request's sequences
+    (an engine that keeps it); else a stop is ``end_turn``."""
     if has_calls:
         return "tool_use", None
     if answer.reason == "length":
+        if max_tokens is not None and answer.completion_tokens < max_tokens:
+            return "model_context_window_exceeded", None
         return "max_tokens", None
     for s in stop:
         if answer.text.endswith(s):
@@ -350,10 +392,11 @@ def message(
     answer: Answer,
     stop: tuple[str, ...],
     method: str | None,
+    max_tokens: int | None = None,
 ) -> dict[str, Any]:
     content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
     content += [tool_use_block(c) for c in calls]
-    reason, sequence = stop_reason(answer, bool(calls), stop)
+    reason, sequence = stop_reason(answer, bool(calls), stop, max_tokens)
     return {
         "id": mid,
         "type": "message",
@@ -378,7 +421,7 @@ def error_event(exc: ApiError) -> bytes:
     return f"event: error\ndata: {data}\n\n".encode()
 
 
-def start_event(mid: str, model: str) -> bytes:
+def start_event(mid: str, model: str, input_tokens: int = 0) -> bytes:
     return event(
         "message_start",
         message={
@@ -389,6 +432,6 @@ def start_event(mid: str, model: str) -> bytes:
             "content": [],
             "stop_reason": None,
             "stop_sequence": None,
-            "usage": {"input_tokens": 0, "output_tokens": 0},
+            "usage": {"input_tokens": input_tokens, "output_tokens": 0},
         },
     )

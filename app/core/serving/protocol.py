@@ -62,15 +62,21 @@ class Limits:
     max_images: int = MAX_IMAGES_PER_REQUEST
     #: the largest max_tokens a request may ask for
     max_tokens: int = 8192
-    #: max_tokens when a request names none
-    default_max_tokens: int = 1024
+    #: max_tokens when a request names none; None: the answer runs until it ends, the context is
+    #: full or it reaches ``max_tokens`` (what agents expect: their requests often name none)
+    default_max_tokens: int | None = None
 
     def __post_init__(self) -> None:
         check_max_tokens(self.max_tokens)
-        if not 1 <= self.default_max_tokens <= self.max_tokens:
+        if self.default_max_tokens is not None and not 1 <= self.default_max_tokens <= self.max_tokens:
             raise ValueError("default_max_tokens must be between 1 and max_tokens")
         if self.max_tokens > MAX_NEW_TOKENS:
             raise ValueError("max_tokens is too large")
+
+    @property
+    def default(self) -> int:
+        """The answer's token budget when a request names none."""
+        return self.max_tokens if self.default_max_tokens is None else self.default_max_tokens
 
 
 @dataclass
@@ -89,6 +95,12 @@ class ChatRequest:
     #: the request's images by stored name (the ``images`` of its messages name them until the
     #: server writes them to files and puts the paths there instead)
     images: dict[str, img.CheckedImage] = field(default_factory=dict)
+    #: what the server left out and why (hosted tools it cannot run), sent back with the answer
+    warnings: list[str] = field(default_factory=list)
+    #: how tool calls are read out of the answer (set by :func:`~app.core.serving.shaping.shape`)
+    call_style: str | None = None
+    #: the prompt's size in the model's tokens, when the server measured it before answering
+    prompt_tokens: int | None = None
 
 
 class ImageParts:
@@ -208,21 +220,34 @@ def _messages(raw: Any, found: ImageParts) -> list[ChatMessage]:
     return out
 
 
-def _tools(body: dict[str, Any]) -> list[dict[str, Any]] | None:
+def _tools(body: dict[str, Any], warnings: list[str]) -> list[dict[str, Any]] | None:
     tools = body.get("tools")
     if tools is None or tools == []:
         return None
     if not isinstance(tools, list):
         raise ApiError(400, "tools: expected a list of tools", param="tools")
+    out: list[dict[str, Any]] = []
     for i, t in enumerate(tools):
-        fn = t.get("function") if isinstance(t, dict) else None
-        if not isinstance(t, dict) or t.get("type") != "function" or not isinstance(fn, dict):
+        if not isinstance(t, dict):
+            raise ApiError(400, f"tools[{i}]: expected a tool object", param="tools")
+        if t.get("type") != "function":
+            warnings.append(dropped_tool(f"tools[{i}]", t.get("type")))
+            continue
+        fn = t.get("function")
+        if not isinstance(fn, dict):
             raise ApiError(
                 400, f"tools[{i}]: expected {{'type': 'function', 'function': {{...}}}}", param="tools"
             )
         if not isinstance(fn.get("name"), str) or not fn["name"]:
             raise ApiError(400, f"tools[{i}].function.name: missing", param="tools")
-    return tools
+        out.append(t)
+    return out or None
+
+
+def dropped_tool(where: str, kind: Any) -> str:
+    """The warning for a tool the server leaves out: one the client's own server would run
+    (web search, file search, computer use, ...), which a local model cannot."""
+    return f"{where}: the {kind!r} tool runs on the provider's servers; Tandem cannot run it and left it out"
 
 
 def json_schema_format(name: Any, schema: Any, strict: Any, param: str) -> dict[str, Any]:
@@ -294,7 +319,7 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
     raw_max = body.get("max_completion_tokens", body.get("max_tokens"))
     param = "max_completion_tokens" if "max_completion_tokens" in body else "max_tokens"
     if raw_max is None:
-        max_tokens = limits.default_max_tokens
+        max_tokens = limits.default
     else:
         try:
             max_tokens = check_max_tokens(raw_max)
@@ -336,7 +361,8 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
     model = body.get("model")
     if model is not None and not isinstance(model, str):
         raise ApiError(400, "model: expected a string", param="model")
-    tools = _tools(body)
+    warnings: list[str] = []
+    tools = _tools(body, warnings)
     tool_choice = body.get("tool_choice")
     if tool_choice == "none":
         tools = None
@@ -351,6 +377,7 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
         response_format=response_format_of(body.get("response_format")),
         images=found.images,
         speculation=speculation_of(body),
+        warnings=warnings,
     )
 
 
@@ -408,9 +435,10 @@ def speculation_figures(answer: Answer, method: str | None) -> dict[str, Any]:
     }
 
 
-def extension(answer: Answer, method: str | None) -> dict[str, Any]:
-    """The ``tandem`` object of an answer: speculation figures and timings of this request."""
-    return {
+def extension(answer: Answer, method: str | None, warnings: list[str] | None = None) -> dict[str, Any]:
+    """The ``tandem`` object of an answer: speculation figures and timings of this request, and
+    what the server left out of it (``warnings``, when anything)."""
+    out: dict[str, Any] = {
         "speculative_decoding": speculation_figures(answer, method),
         "timings": {
             "prompt_ms": round(answer.prompt_ms, 2),
@@ -418,6 +446,9 @@ def extension(answer: Answer, method: str | None) -> dict[str, Any]:
             "decode_tokens_per_second": json_rate(answer.decode_tps),
         },
     }
+    if warnings:
+        out["warnings"] = list(warnings)
+    return out
 
 
 def completion(

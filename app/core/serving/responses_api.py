@@ -13,7 +13,8 @@ The mapping:
   ``output_text`` parts) -> messages; a ``function_call`` item -> a tool call of the assistant
   turn; a ``function_call_output`` item -> a ``tool`` message; ``reasoning`` items are dropped;
 * function ``tools`` (``name``, ``description``, ``parameters``) -> chat tools; ``tool_choice``
-  passes through in chat's shape; other tool types (web search, files) are refused;
+  passes through in chat's shape; a ``namespace`` gives its function tools; hosted tools (web
+  search, files, ...) are left out with a warning (``tandem.warnings``);
 * the answer: a ``message`` item with the text (when there is text), then one ``function_call``
   item per call; ``status`` ``incomplete`` (``max_output_tokens``) at the token limit.
 """
@@ -34,6 +35,7 @@ from app.core.serving.protocol import (
     ImageParts,
     Limits,
     call_id,
+    dropped_tool,
     extension,
     image_url_of,
     json_schema_format,
@@ -146,25 +148,45 @@ def input_messages(raw: Any, instructions: Any, found: ImageParts | None = None)
     return out
 
 
-def tools_of(raw: Any) -> list[dict[str, Any]] | None:
+def tools_of(raw: Any, warnings: list[str] | None = None) -> list[dict[str, Any]] | None:
+    """Function tools as chat tools; a ``namespace`` (Codex groups its sub-agent tools in one)
+    gives its function tools by their own names. Hosted tools (web search, file search, computer
+    use, ...) run on OpenAI's side: they are left out with a warning."""
+    warnings = warnings if warnings is not None else []
     if raw is None or raw == []:
         return None
     if not isinstance(raw, list):
         raise ApiError(400, "tools: expected a list of tools", param="tools")
     out: list[dict[str, Any]] = []
     for i, t in enumerate(raw):
-        if not isinstance(t, dict) or t.get("type") != "function":
-            kind = t.get("type") if isinstance(t, dict) else None
-            raise ApiError(
-                400, f"tools[{i}]: only function tools are supported (got {kind!r})", param="tools"
-            )
-        if not isinstance(t.get("name"), str) or not t["name"]:
-            raise ApiError(400, f"tools[{i}].name: missing", param="tools")
-        fn: dict[str, Any] = {"name": t["name"], "parameters": t.get("parameters") or {"type": "object"}}
-        if isinstance(t.get("description"), str):
-            fn["description"] = t["description"]
-        out.append({"type": "function", "function": fn})
-    return out
+        kind = t.get("type") if isinstance(t, dict) else None
+        if not isinstance(t, dict) or not isinstance(kind, str):
+            raise ApiError(400, f"tools[{i}]: expected a tool object with a type", param="tools")
+        if kind == "namespace":
+            inner = t.get("tools")
+            if not isinstance(inner, list):
+                raise ApiError(400, f"tools[{i}].tools: expected a list of tools", param="tools")
+            for j, sub in enumerate(inner):
+                where = f"tools[{i}].tools[{j}]"
+                if isinstance(sub, dict) and sub.get("type") == "function":
+                    out.append(_function_tool(sub, where))
+                else:
+                    sub_kind = sub.get("type") if isinstance(sub, dict) else None
+                    warnings.append(dropped_tool(where, sub_kind))
+        elif kind == "function":
+            out.append(_function_tool(t, f"tools[{i}]"))
+        else:
+            warnings.append(dropped_tool(f"tools[{i}]", kind))
+    return out or None
+
+
+def _function_tool(t: dict[str, Any], where: str) -> dict[str, Any]:
+    if not isinstance(t.get("name"), str) or not t["name"]:
+        raise ApiError(400, f"{where}.name: missing", param="tools")
+    fn: dict[str, Any] = {"name": t["name"], "parameters": t.get("parameters") or {"type": "object"}}
+    if isinstance(t.get("description"), str):
+        fn["description"] = t["description"]
+    return {"type": "function", "function": fn}
 
 
 def tool_choice_of(raw: Any) -> Any:
@@ -206,7 +228,7 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
     messages = input_messages(body.get("input"), body.get("instructions"), found)
     raw_max = body.get("max_output_tokens")
     if raw_max is None:
-        max_tokens = limits.default_max_tokens
+        max_tokens = limits.default
     else:
         try:
             max_tokens = check_max_tokens(raw_max)
@@ -229,7 +251,8 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
     model = body.get("model")
     if model is not None and not isinstance(model, str):
         raise ApiError(400, "model: expected a string", param="model")
-    tools = tools_of(body.get("tools"))
+    warnings: list[str] = []
+    tools = tools_of(body.get("tools"), warnings)
     tool_choice = tool_choice_of(body.get("tool_choice"))
     if tool_choice == "none":
         tools = None
@@ -243,6 +266,7 @@ def parse_request(body: Any, limits: Limits) -> ChatRequest:
         response_format=text_format_of(body.get("text")),
         images=found.images,
         speculation=speculation_of(body),
+        warnings=warnings,
     )
 
 
@@ -326,7 +350,8 @@ class ResponseEvents:
     """The events of one streamed response, in order, each with its ``sequence_number``: feed it
     the answer's pieces (:meth:`text`, :meth:`call`) and end with :meth:`finish` or :meth:`fail`."""
 
-    def __init__(self, model: str, method: str | None) -> None:
+    def __init__(self, model: str, method: str | None, warnings: list[str] | None = None) -> None:
+        self.warnings = warnings or []
         self.rid = response_id()
         self.model = model
         self.method = method
@@ -342,7 +367,10 @@ class ResponseEvents:
         return f"event: {kind}\ndata: {data}\n\n".encode()
 
     def _now(self, answer: Answer | None) -> dict[str, Any]:
-        return response(self.rid, self.model, self.created, self.output, answer, self.method)
+        body = response(self.rid, self.model, self.created, self.output, answer, self.method)
+        if answer is not None and self.warnings:
+            body["tandem"]["warnings"] = list(self.warnings)
+        return body
 
     def start(self) -> list[bytes]:
         return [

@@ -40,6 +40,7 @@ from app.core.engines.base import (
     LoadRequest,
     ModelLoadError,
     Sampling,
+    TemplateCaps,
     error_message_of,
     has_images,
 )
@@ -53,6 +54,7 @@ from app.core.engines.llamaserver import (
     chat_body,
     count_prompt_tokens,
     n_ctx_of,
+    template_caps,
 )
 from app.core.engines.worker import EngineWorker, Job
 from app.core.gguf_tools import GGUFFormatError, compare_vocab, read_header, vocab_info
@@ -115,6 +117,7 @@ class LlamaCppEngine:
         #: the loopback listener's per-session key (token counting goes through that listener)
         self._api_key = ""
         self._n_ctx = 0
+        self._caps: TemplateCaps | None = None
 
     # --- loading -----------------------------------------------------------------------------
     @classmethod
@@ -332,13 +335,21 @@ class LlamaCppEngine:
             self._n_ctx = n_ctx_of(self._listener_call("GET", "/props", None))
         return self._n_ctx
 
-    def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
+    def count_prompt_tokens(
+        self, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
+    ) -> int:
         """Prompt size in tokens with the chat template applied, as a chat request would build it.
 
         xllamacpp has no tokenize call in Python, so this asks the child's loopback listener with
         the session key. Safe to call from any thread; it does not wait for a running generation.
         """
-        return count_prompt_tokens(self._listener_call, messages)
+        return count_prompt_tokens(self._listener_call, messages, tools)
+
+    def template_caps(self) -> TemplateCaps:
+        """What the model's chat template renders (asked once of the child, then kept)."""
+        if self._caps is None:
+            self._caps = template_caps(self._listener_call)
+        return self._caps
 
     def _listener_call(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
         import urllib.request

@@ -462,7 +462,9 @@ class MLXEngine:
         """The context length asked at load: the prompt and the answer must fit in it."""
         return self.request.n_ctx
 
-    def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
+    def count_prompt_tokens(
+        self, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
+    ) -> int:
         """Prompt size in tokens with the chat template applied (as ``generate`` builds it).
 
         Images count exactly when the target reads them (the processor lays the prompt out with
@@ -471,20 +473,21 @@ class MLXEngine:
         Runs on the MLX thread like every use of the tokenizer; used for context trimming.
         """
         msgs = list(messages)
+        tool_list = [dict(t) for t in tools] if tools else None
 
         def count() -> int:
             state = self._state
             if state is None:
                 raise EngineClosed()
             if not has_images(msgs):
-                return len(self._prompt_ids(state, msgs))
+                return len(self._prompt_ids(state, msgs, tool_list))
             if state.processor is not None:
                 try:
-                    return len(self._vision_prompt(state, msgs).ids)
+                    return len(self._vision_prompt(state, msgs, tool_list).ids)
                 except GenerationError as exc:
                     log.info("counting with estimated image sizes: %s", exc)
             text = [cast(ChatMessage, text_only(m)) for m in msgs]
-            return len(self._prompt_ids(state, text)) + estimated_tokens(msgs)
+            return len(self._prompt_ids(state, text, tool_list)) + estimated_tokens(msgs)
 
         return self._worker.call(count)
 

@@ -389,11 +389,13 @@ class RemoteEngine:
                 log.info("%s: context length unknown, history is not trimmed: %s", self.endpoint.label, exc)
         return self._n_ctx
 
-    def count_prompt_tokens(self, messages: Sequence[ChatMessage]) -> int:
+    def count_prompt_tokens(
+        self, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
+    ) -> int:
         """The prompt's size in the server's own tokens, chat template applied (only asked when
-        :attr:`n_ctx` is known)."""
+        :attr:`n_ctx` is known); vLLM's count leaves ``tools`` out."""
         if self.server_kind == "llama.cpp":
-            return count_prompt_tokens(self._root_call, messages)
+            return count_prompt_tokens(self._root_call, messages, tools)
         if self.server_kind == "vllm":
             counted = self._root_call("POST", "/tokenize", self._vllm_tokenize_body(messages))
             return int(counted.get("count") or 0) + images.estimated_tokens(messages)

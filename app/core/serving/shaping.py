@@ -1,0 +1,224 @@
+"""A checked API request fitted to the loaded model's chat template, before the engine sees it.
+
+Agents send what their own servers take; a local model's template takes less. :func:`shape`
+closes the gap the same way for the three APIs, so nothing a client sent is silently lost:
+
+* **System messages** anywhere in the conversation (Claude Code and Codex put some after the first
+  turn): kept where they are when the template renders a late system message in place, else
+  merged, in order, into the one leading system message every template takes.
+* **Tools** go to the template when it renders them. A template that does not gets them from
+  Tandem's own compact prompt format (one line per tool, calls written as
+  ``<tool_call>{"name", "arguments"}</tool_call>`` and read back with the ``hermes`` parser), and
+  the conversation's earlier calls and results are written the same way.
+* **A forced tool choice** (``required``, a named function, Anthropic ``any`` / ``tool``) is
+  enforced by the engine's grammar: with a template that renders tools, in the model's own call
+  format (llama-server and vLLM build that grammar themselves); else the answer must be one JSON
+  object naming a tool and its arguments (``{"name", "arguments"}``, the arguments following the
+  tool's schema), which becomes the call. An engine with no grammar refuses the request instead
+  of answering free text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from app.core.engines.base import ChatMessage, TemplateCaps
+from app.core.serving.protocol import ApiError, ChatRequest
+
+#: the tool-call style of Tandem's own tool prompt (read back by the ``hermes`` parser)
+FALLBACK_STYLE = "hermes"
+#: the style that reads a forced call: the whole answer is one JSON object
+FORCED_STYLE = "llama3"
+#: a tool's description is cut to its first sentence, at most this long, in the compact format
+_DESCRIPTION_CHARS = 160
+
+
+def shape(req: ChatRequest, caps: TemplateCaps, family_style: str | None, structured: bool) -> None:
+    """Fit ``req`` (in place) to a template with ``caps``; ``family_style`` reads the calls a
+    template that renders tools writes, ``structured`` says whether the engine has a grammar.
+    :class:`ApiError` (400) for a forced tool choice that cannot be enforced."""
+    tools = req.tools or []
+    forced = _forced_tools(tools, req.tool_choice)
+    if forced is not None and caps.renders_tools and structured:
+        # the template knows the model's call format, and the engine's grammar holds the answer
+        # to it (llama-server and vLLM do for a required or named tool choice)
+        req.call_style = family_style
+    elif forced is not None:
+        if not structured:
+            raise ApiError(
+                400,
+                "tool_choice: this engine cannot force a tool call (it has no grammar to hold the "
+                'answer to one); send tool_choice "auto"',
+                param="tool_choice",
+                code="unsupported",
+            )
+        if req.response_format is not None:
+            raise ApiError(
+                400,
+                "tool_choice forces a tool call, so the answer cannot also follow response_format; "
+                "send one of them",
+                param="tool_choice",
+            )
+        req.messages = _with_tool_prompt(_calls_as_text(req.messages), tools, forced=True)
+        req.response_format = forced_format(forced)
+        req.tools, req.tool_choice, req.call_style = None, None, FORCED_STYLE
+    elif tools and not caps.renders_tools:
+        req.messages = _with_tool_prompt(_calls_as_text(req.messages), tools, forced=False)
+        req.tools, req.tool_choice, req.call_style = None, None, FALLBACK_STYLE
+    else:
+        req.call_style = family_style if tools else None
+    if not caps.system_anywhere:
+        req.messages = merge_system(req.messages)
+
+
+def _forced_tools(tools: list[dict[str, Any]], choice: Any) -> list[dict[str, Any]] | None:
+    """The tools one of which the answer must call, or None when the choice forces nothing."""
+    if not tools:
+        return None
+    if choice == "required":
+        return tools
+    if isinstance(choice, dict) and isinstance(choice.get("function"), dict):
+        name = choice["function"].get("name")
+        named = [t for t in tools if t["function"]["name"] == name]
+        if not named:
+            known = ", ".join(t["function"]["name"] for t in tools)
+            raise ApiError(
+                400, f"tool_choice: no tool named {name!r} in tools (they are: {known})", param="tool_choice"
+            )
+        return named
+    return None
+
+
+def forced_format(tools: list[dict[str, Any]]) -> dict[str, Any]:
+    """A JSON-schema ``response_format`` for one call of one of ``tools``."""
+    options = [
+        {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "enum": [t["function"]["name"]]},
+                "arguments": _clean_schema(t["function"].get("parameters") or {"type": "object"}),
+            },
+            "required": ["name", "arguments"],
+            "additionalProperties": False,
+        }
+        for t in tools
+    ]
+    schema = options[0] if len(options) == 1 else {"anyOf": options}
+    return {"type": "json_schema", "json_schema": {"name": "tool_call", "schema": schema, "strict": True}}
+
+
+def _clean_schema(schema: Any) -> Any:
+    """A tool's parameter schema without the keys that only describe the schema document."""
+    if isinstance(schema, dict):
+        return {k: _clean_schema(v) for k, v in schema.items() if k not in ("$schema", "$id")}
+    if isinstance(schema, list):
+        return [_clean_schema(v) for v in schema]
+    return schema
+
+
+def merge_system(messages: list[ChatMessage]) -> list[ChatMessage]:
+    """Every system message's text, in order, in one leading system message."""
+    if [i for i, m in enumerate(messages) if m["role"] == "system"] in ([], [0]):
+        return messages  # already one leading system message, or none
+    system = [m["content"] for m in messages if m["role"] == "system" and m["content"]]
+    rest = [m for m in messages if m["role"] != "system"]
+    head: list[ChatMessage] = [{"role": "system", "content": "\n\n".join(system)}] if system else []
+    return head + rest
+
+
+def tool_lines(tools: list[dict[str, Any]]) -> str:
+    """One line per tool: its name, its parameters with their types, its description's first
+    sentence. Agents send dozens of tools with pages of description; a small local model reads
+    this in a few hundred tokens."""
+    return "\n".join(_tool_line(t["function"]) for t in tools)
+
+
+def _tool_line(fn: dict[str, Any]) -> str:
+    params = fn.get("parameters") or {}
+    props = params.get("properties") if isinstance(params, dict) else None
+    required = set(params.get("required") or []) if isinstance(params, dict) else set()
+    args = []
+    if isinstance(props, dict):
+        for name, prop in props.items():
+            mark = "" if name in required else "?"
+            args.append(f"{name}{mark}: {_type_of(prop)}")
+    line = f"- {fn['name']}({', '.join(args)})"
+    description = _first_sentence(fn.get("description"))
+    return f"{line}: {description}" if description else line
+
+
+def _type_of(prop: Any) -> str:
+    if not isinstance(prop, dict):
+        return "any"
+    if isinstance(prop.get("enum"), list):
+        return "|".join(json.dumps(v, ensure_ascii=False) for v in prop["enum"][:8])
+    kind = prop.get("type")
+    if isinstance(kind, list):
+        return "|".join(str(k) for k in kind)
+    if kind == "array":
+        return f"array of {_type_of(prop.get('items'))}"
+    if isinstance(kind, str):
+        return kind
+    for key in ("anyOf", "oneOf"):
+        if isinstance(prop.get(key), list):
+            return "|".join(_type_of(p) for p in prop[key])
+    return "any"
+
+
+def _first_sentence(text: Any) -> str:
+    if not isinstance(text, str):
+        return ""
+    line = " ".join(text.strip().split())
+    for end in (". ", "? ", "! "):
+        cut = line.find(end)
+        if 0 < cut < _DESCRIPTION_CHARS:
+            return line[: cut + 1]
+    return line if len(line) <= _DESCRIPTION_CHARS else line[: _DESCRIPTION_CHARS - 1].rstrip() + "…"
+
+
+def _with_tool_prompt(
+    messages: list[ChatMessage], tools: list[dict[str, Any]], forced: bool
+) -> list[ChatMessage]:
+    """``messages`` with the tools described at the end of the (first) system message."""
+    how = (
+        'Reply with one call only, as a JSON object: {"name": "<tool name>", "arguments": {...}}.'
+        if forced
+        else 'To call a tool, reply with <tool_call>{"name": "<tool name>", "arguments": {...}}</tool_call> '
+        "(one block per call); each result comes back in a <tool_response> block. "
+        "If no tool is needed, answer normally."
+    )
+    text = f"# Tools\nYou can call these tools:\n{tool_lines(tools)}\n\n{how}"
+    if messages and messages[0]["role"] == "system":
+        first: ChatMessage = {**messages[0], "content": f"{messages[0]['content']}\n\n{text}".lstrip()}
+        return [first, *messages[1:]]
+    return [{"role": "system", "content": text}, *messages]
+
+
+def _calls_as_text(messages: list[ChatMessage]) -> list[ChatMessage]:
+    """A conversation's tool calls and results written in Tandem's tool format, for a prompt whose
+    template does not render tools (it would drop them); consecutive user turns are joined, as
+    some templates require turns to alternate."""
+    out: list[ChatMessage] = []
+    for m in messages:
+        if m["role"] == "assistant" and m.get("tool_calls"):
+            blocks = [m["content"]] if m["content"] else []
+            for call in m["tool_calls"]:
+                fn = call.get("function") or {}
+                args = fn.get("arguments", "{}")
+                try:
+                    parsed = json.loads(args) if isinstance(args, str) else args
+                except ValueError:
+                    parsed = args
+                payload = json.dumps({"name": fn.get("name"), "arguments": parsed}, ensure_ascii=False)
+                blocks.append(f"<tool_call>{payload}</tool_call>")
+            out.append({"role": "assistant", "content": "\n".join(blocks)})
+            continue
+        if m["role"] == "tool":
+            m = {"role": "user", "content": f"<tool_response>\n{m['content']}\n</tool_response>"}
+        if m["role"] == "user" and out and out[-1]["role"] == "user" and not out[-1].get("images"):
+            joined: ChatMessage = {**m, "content": f"{out[-1]['content']}\n\n{m['content']}"}
+            out[-1] = joined
+            continue
+        out.append(m)
+    return out
