@@ -2182,7 +2182,7 @@ Compatible: {reason}</translation>
         <name>ServerController</name>
         <message>
             <source>Starting the local server</source>
-            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way</extracomment>
+            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model's context in tokens (0 when unknown), read when the server starts</extracomment>
             <translation>Starting the local server</translation>
         </message>
         <message>
@@ -2194,7 +2194,7 @@ Compatible: {reason}</translation>
         <name>ServerPanel</name>
         <message>
             <source>Local server</source>
-            <extracomment>stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
+            <extracomment>the served context, and what to do when an agent's request did not fit in it (prompt tokens, context) of the last request refused because it did not fit stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
             <translation>Local server</translation>
         </message>
         <message>
@@ -2244,6 +2244,14 @@ Compatible: {reason}</translation>
         <message>
             <source>Warning: the server listens on all network addresses; anyone who has the key can use it.</source>
             <translation>Warning: the server listens on all network addresses; anyone who has the key can use it.</translation>
+        </message>
+        <message>
+            <source>A request did not fit in the context: its prompt has %1 tokens, the context holds %2. Load the model again with a larger context length (Launch… → Context length); agents need 8,192 tokens or more.</source>
+            <translation>A request did not fit in the context: its prompt has %1 tokens, the context holds %2. Load the model again with a larger context length (Launch… → Context length); agents need 8,192 tokens or more.</translation>
+        </message>
+        <message>
+            <source>Context: %1 tokens. Claude Code and Codex send 5,000 tokens or more with each request; a request that does not fit is refused and shown here.</source>
+            <translation>Context: %1 tokens. Claude Code and Codex send 5,000 tokens or more with each request; a request that does not fit is refused and shown here.</translation>
         </message>
         <message>
             <source>OpenAI clients (chat completions, Responses)</source>

@@ -2182,7 +2182,7 @@ Compatible: {reason}</source>
         <name>ServerController</name>
         <message>
             <source>Starting the local server</source>
-            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way</extracomment>
+            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model's context in tokens (0 when unknown), read when the server starts</extracomment>
             <translation>로컬 서버 시작 중</translation>
         </message>
         <message>
@@ -2194,7 +2194,7 @@ Compatible: {reason}</source>
         <name>ServerPanel</name>
         <message>
             <source>Local server</source>
-            <extracomment>stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
+            <extracomment>the served context, and what to do when an agent's request did not fit in it (prompt tokens, context) of the last request refused because it did not fit stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
             <translation>로컬 서버</translation>
         </message>
         <message>
@@ -2244,6 +2244,14 @@ Compatible: {reason}</source>
         <message>
             <source>Warning: the server listens on all network addresses; anyone who has the key can use it.</source>
             <translation>경고: 서버가 모든 네트워크 주소에서 수신 대기합니다. 키를 가진 누구나 사용할 수 있습니다.</translation>
+        </message>
+        <message>
+            <source>A request did not fit in the context: its prompt has %1 tokens, the context holds %2. Load the model again with a larger context length (Launch… → Context length); agents need 8,192 tokens or more.</source>
+            <translation>요청이 컨텍스트에 들어가지 않았습니다. 프롬프트는 %1 토큰인데 컨텍스트는 %2 토큰까지 담습니다. 더 큰 컨텍스트 길이로 모델을 다시 불러오세요(실행… → 컨텍스트 길이). 에이전트에는 8,192 토큰 이상이 필요합니다.</translation>
+        </message>
+        <message>
+            <source>Context: %1 tokens. Claude Code and Codex send 5,000 tokens or more with each request; a request that does not fit is refused and shown here.</source>
+            <translation>컨텍스트: %1 토큰. Claude Code와 Codex는 요청마다 5,000 토큰 이상을 보냅니다. 들어가지 않는 요청은 거부되고 여기에 표시됩니다.</translation>
         </message>
         <message>
             <source>OpenAI clients (chat completions, Responses)</source>

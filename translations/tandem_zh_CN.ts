@@ -2182,7 +2182,7 @@ Compatible: {reason}</source>
         <name>ServerController</name>
         <message>
             <source>Starting the local server</source>
-            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way</extracomment>
+            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model's context in tokens (0 when unknown), read when the server starts</extracomment>
             <translation>正在启动本地服务器</translation>
         </message>
         <message>
@@ -2194,7 +2194,7 @@ Compatible: {reason}</source>
         <name>ServerPanel</name>
         <message>
             <source>Local server</source>
-            <extracomment>stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
+            <extracomment>the served context, and what to do when an agent's request did not fit in it (prompt tokens, context) of the last request refused because it did not fit stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
             <translation>本地服务器</translation>
         </message>
         <message>
@@ -2244,6 +2244,14 @@ Compatible: {reason}</source>
         <message>
             <source>Warning: the server listens on all network addresses; anyone who has the key can use it.</source>
             <translation>警告：服务器监听所有网络地址；任何拥有密钥的人都可以使用它。</translation>
+        </message>
+        <message>
+            <source>A request did not fit in the context: its prompt has %1 tokens, the context holds %2. Load the model again with a larger context length (Launch… → Context length); agents need 8,192 tokens or more.</source>
+            <translation>有一个请求放不进上下文：它的提示有 %1 个 token，而上下文只能容纳 %2 个。请用更大的上下文长度重新加载模型（启动… → 上下文长度）；智能体需要 8,192 个 token 或更多。</translation>
+        </message>
+        <message>
+            <source>Context: %1 tokens. Claude Code and Codex send 5,000 tokens or more with each request; a request that does not fit is refused and shown here.</source>
+            <translation>上下文：%1 个 token。Claude Code 和 Codex 每个请求发送 5,000 个 token 或更多；放不进上下文的请求会被拒绝并显示在这里。</translation>
         </message>
         <message>
             <source>OpenAI clients (chat completions, Responses)</source>

@@ -138,6 +138,13 @@ def _log_request(r: Any, as_json: bool) -> None:
     if as_json:
         print(json.dumps(asdict(r)), flush=True)
         return
+    if r.context_tokens:
+        print(
+            f"{r.client} refused: the prompt ({r.prompt_tokens} tokens) does not fit the context "
+            f"({r.context_tokens} tokens); restart with a larger --ctx",
+            flush=True,
+        )
+        return
     acc = "-" if r.acceptance_rate is None else f"{r.acceptance_rate:.0%}"
     mal = "-" if r.mean_accepted_length is None else f"{r.mean_accepted_length:.2f}"
     tps = "-" if r.decode_tps is None else f"{r.decode_tps:.1f}"

@@ -146,3 +146,38 @@ def test_agent_settings_for_powershell() -> None:
         '$env:OPENAI_BASE_URL="http://127.0.0.1:8080/v1"',
         '$env:OPENAI_API_KEY="k"',
     ]
+
+
+class _Counting(ScriptedEngine):
+    """A scripted engine that measures prompts (one token a word) in a 64-token context."""
+
+    n_ctx = 64
+
+    def count_prompt_tokens(self, messages: Any, tools: Any = None) -> int:
+        return sum(len(m["content"].split()) for m in messages) + 4
+
+
+def test_the_panel_shows_the_context_and_what_to_do_when_a_request_does_not_fit(
+    make_window: Any, qtbot: Any
+) -> None:
+    w = make_window(loader=scripted_loader(_Counting(text="fine")))
+    load_default(w, qtbot, 10_000)
+    switch = w.server_switch
+    with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
+        switch.click()
+    panel = switch.panel
+    assert panel.context_note.isVisible() and "Context: 64 tokens" in panel.context_note.text()
+    url = switch.controller.address + "/chat/completions"
+    headers = {"authorization": f"Bearer {switch.controller.key}"}
+    ok = httpx.post(url, json={"messages": [{"role": "user", "content": "hi"}]}, headers=headers, timeout=30)
+    too_long = {"messages": [{"role": "user", "content": "word " * 100}], "stream": True}
+    refused = httpx.post(url, json=too_long, headers=headers, timeout=30)
+    assert ok.status_code == 200
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "context_length_exceeded"
+    qtbot.waitUntil(lambda: "did not fit" in panel.context_note.text(), timeout=5_000)
+    assert "104 tokens" in panel.context_note.text() and "holds 64" in panel.context_note.text()
+    qtbot.waitUntil(lambda: panel.log.count() == 2, timeout=5_000)
+    assert "refused: prompt 104 tok > context 64 tok" in panel.log.item(0).text()
+    with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
+        panel.stop.click()
+    assert not panel.context_note.isVisible()

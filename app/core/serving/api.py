@@ -131,6 +131,8 @@ class ServedRequest:
     decode_tps: float | None = None
     tool_calls: int = 0
     error: str = ""
+    #: the model's context, when the request was refused because its prompt did not fit in it
+    context_tokens: int = 0
 
     @classmethod
     def of(
@@ -153,6 +155,23 @@ class ServedRequest:
             tool_calls,
             error,
         )
+
+
+class ContextOverflow(P.ApiError):
+    """A prompt that leaves no room for an answer in the model's context: a 400 in each API's
+    overflow shape (Anthropic's wording, OpenAI's ``context_length_exceeded``)."""
+
+    def __init__(self, prompt_tokens: int, n_ctx: int, stream: bool) -> None:
+        super().__init__(
+            400,
+            f"prompt is too long: {prompt_tokens} tokens > {n_ctx - 1} maximum (the model's context "
+            f"holds {n_ctx} tokens with the answer; send less, or load the model with a larger context)",
+            param="messages",
+            code="context_length_exceeded",
+        )
+        self.prompt_tokens = prompt_tokens
+        self.n_ctx = n_ctx
+        self.stream = stream
 
 
 class Admission:
@@ -600,13 +619,7 @@ class LocalServer:
             return
         req.prompt_tokens = count
         if n_ctx > 0 and count >= n_ctx:
-            raise P.ApiError(
-                400,
-                f"prompt is too long: {count} tokens > {n_ctx - 1} maximum (the model's context holds "
-                f"{n_ctx} tokens with the answer; send less, or load the model with a larger context)",
-                param="messages",
-                code="context_length_exceeded",
-            )
+            raise ContextOverflow(count, n_ctx, req.stream)
 
     async def _serve_api(
         self,
@@ -621,6 +634,8 @@ class LocalServer:
         try:
             model, req = await self._admit(request, parse)
         except P.ApiError as exc:
+            if isinstance(exc, ContextOverflow):
+                self._record_overflow(_client_of(request), exc)
             return error(exc)
         pump = self._start_pump(model, req, _client_of(request))
         if req.stream:
@@ -912,6 +927,24 @@ class LocalServer:
         finally:  # the client left (the task was cancelled) or the answer is complete
             pump.cancel.cancel()
             pump.side_done()
+
+    def _record_overflow(self, client: str, exc: ContextOverflow) -> None:
+        """Report a request refused before answering because its prompt did not fit."""
+        if self.on_request is None:
+            return
+        record = ServedRequest(
+            time.time(),
+            client,
+            exc.stream,
+            "error",
+            prompt_tokens=exc.prompt_tokens,
+            error=exc.message,
+            context_tokens=exc.n_ctx,
+        )
+        try:
+            self.on_request(record)
+        except Exception:  # a listener's error must not break the answer
+            log.exception("the served-request listener failed")
 
     def _record(self, client: str, stream: bool, pump: _Pump) -> None:
         """Report a request once its generation has ended (on the pump's thread)."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from app.core.engines.base import EngineError, TokenCounter
 from app.core.registry import Registry
 from app.core.serving import LocalServer, ServedModel, ServerConfig, api_key, is_loopback
 from app.core.serving.model import served_model
@@ -49,6 +50,8 @@ class ServerController(QObject):
         self.pending = False
         self.bind_host = "127.0.0.1"
         self.port = DEFAULT_PORT
+        #: the served model's context in tokens (0 when unknown), read when the server starts
+        self.context_length = 0
         host.loaded.connect(self._on_loaded)
         host.unloaded.connect(self._on_unloaded)
 
@@ -114,6 +117,7 @@ class ServerController(QObject):
 
     def _start_on_thread(self, server: LocalServer) -> None:
         server.start()
+        self.context_length = _context_of(server.model)
         with self._live_lock:
             if not self._closing:
                 self._live.add(server)
@@ -161,8 +165,22 @@ class ServerController(QObject):
 
     def _on_loaded(self, _info: object) -> None:
         if self.server is not None:
-            self.server.set_model(self._model())
+            model = self._model()
+            self.server.set_model(model)
+            self.context_length = _context_of(model)
+            self.stateChanged.emit(True)
 
     def _on_unloaded(self) -> None:
         if self.server is not None:
             self.server.set_model(None)
+
+
+def _context_of(model: ServedModel | None) -> int:
+    """The served model's context length (0 when its engine cannot say)."""
+    engine = model.engine if model is not None else None
+    if not isinstance(engine, TokenCounter):
+        return 0
+    try:
+        return engine.n_ctx
+    except EngineError:
+        return 0

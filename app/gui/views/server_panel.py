@@ -52,6 +52,9 @@ class ServerLike(Protocol):
     @property
     def pending(self) -> bool: ...
 
+    @property
+    def context_length(self) -> int: ...
+
     def start(self, bind_host: str | None = None) -> None: ...
 
     def stop(self) -> None: ...
@@ -84,6 +87,12 @@ class ServerPanel(QFrame):
         self.agent_label = QLabel()
         self.agent_hint = QLabel()
         self.agent_hint.setWordWrap(True)
+        #: the served context, and what to do when an agent's request did not fit in it
+        self.context_note = QLabel()
+        self.context_note.setObjectName("serverContext")
+        self.context_note.setWordWrap(True)
+        #: (prompt tokens, context) of the last request refused because it did not fit
+        self._overflow: tuple[int, int] | None = None
         self.agent_settings = QPlainTextEdit()
         self.agent_settings.setObjectName("agentSettings")
         self.agent_settings.setReadOnly(True)
@@ -127,6 +136,7 @@ class ServerPanel(QFrame):
         lay.addLayout(agent_row)
         lay.addWidget(self.agent_hint)
         lay.addWidget(self.agent_settings)
+        lay.addWidget(self.context_note)
         lay.addWidget(self.log_label)
         lay.addWidget(self.log, 1)
         controller.stateChanged.connect(self._refresh)
@@ -173,6 +183,35 @@ class ServerPanel(QFrame):
             else ""
         )
         self.warning.setVisible(bool(self.warning.text()))
+        self._show_context()
+
+    def _show_context(self) -> None:
+        c = self.controller
+        if not c.running:
+            self._overflow = None
+            self.context_note.setText("")
+        elif self._overflow is not None:
+            prompt, ctx = self._overflow
+            self.context_note.setText(
+                self.tr(
+                    "A request did not fit in the context: its prompt has %1 tokens, the context "
+                    "holds %2. Load the model again with a larger context length (Launch… → "
+                    "Context length); agents need 8,192 tokens or more."
+                )
+                .replace("%1", str(prompt))
+                .replace("%2", str(ctx))
+            )
+        elif c.context_length:
+            self.context_note.setText(
+                self.tr(
+                    "Context: %1 tokens. Claude Code and Codex send 5,000 tokens or more with each "
+                    "request; a request that does not fit is refused and shown here."
+                ).replace("%1", str(c.context_length))
+            )
+        else:
+            self.context_note.setText("")
+        self.context_note.setStyleSheet("font-weight: bold" if self._overflow is not None else "")
+        self.context_note.setVisible(bool(self.context_note.text()))
 
     def _fit_agent_settings(self) -> None:
         """Show every line of the settings (the panel squeezed the box to its first line)."""
@@ -207,6 +246,9 @@ class ServerPanel(QFrame):
         self._refresh()
 
     def _on_request_served(self, r: ServedRequest) -> None:
+        if r.context_tokens:
+            self._overflow = (r.prompt_tokens, r.context_tokens)
+            self._show_context()
         stamp = time.strftime("%H:%M:%S", time.localtime(r.when))
         self.log.insertItem(0, f"{stamp} {r.client} {describe(r)}")
         while self.log.count() > LOG_LIMIT:
@@ -322,6 +364,8 @@ def agent_settings(address: str, key: str, openai_title: str, windows: bool = Fa
 
 def describe(r: ServedRequest) -> str:
     """One log line: tokens, speed and speculation figures of a served request."""
+    if r.context_tokens:
+        return f"refused: prompt {r.prompt_tokens} tok > context {r.context_tokens} tok"
     acc = "-" if r.acceptance_rate is None else f"{r.acceptance_rate:.0%}"
     mal = "-" if r.mean_accepted_length is None else f"{r.mean_accepted_length:.2f}"
     tps = "-" if r.decode_tps is None else f"{r.decode_tps:.1f}"
