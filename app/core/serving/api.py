@@ -7,10 +7,13 @@
 Every request needs the key (``Authorization: Bearer <key>`` or ``x-api-key: <key>``); bodies and
 ``max_tokens`` are bounded; errors use the shape of the API the path belongs to.
 
-Requests reach the engine through its public ``generate``: each one is pumped by a short-lived
-``tandem-serve-gen-N`` thread that feeds the engine's events to the request's one
-:class:`~app.core.answer.AnswerCollector` and moves the text onto the event loop; the response
-(and the :class:`ServedRequest` the log shows) is made from that :class:`~app.core.answer.Answer`.
+A request is checked by its API's parser, fitted to the model's chat template
+(:mod:`~app.core.serving.shaping`) and measured against the context (a prompt that does not fit
+is a 400 before any stream starts); then it reaches the engine through its public ``generate``:
+each one is pumped by a short-lived ``tandem-serve-gen-N`` thread (:mod:`~app.core.serving.pump`)
+that feeds the engine's events to the request's one :class:`~app.core.answer.AnswerCollector` and
+moves the text onto the event loop; the response (:mod:`~app.core.serving.streams` when streamed,
+and the :class:`ServedRequest` the log shows) is made from that :class:`~app.core.answer.Answer`.
 The engine runs one job at a time on its own worker thread, so the server's requests and the GUI
 chat share one queue; :class:`Admission` bounds how many server requests may run or wait (the rest
 get 429 with ``Retry-After``). A client that disconnects cancels its generation (its
@@ -24,14 +27,11 @@ import asyncio
 import contextlib
 import json
 import logging
-import shutil
 import socket
-import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, cast
 
 import uvicorn
@@ -41,31 +41,36 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
 
-from app.core import images, paths
-from app.core.answer import Answer, AnswerCollector
-from app.core.cancel import CancelToken
+from app.core import images
+from app.core.answer import Answer
 from app.core.chat.tool_parsers import parse_tool_calls
 from app.core.engines.base import (
     ChatMessage,
-    ContextLengthError,
     Engine,
     EngineError,
     Event,
-    InvalidRequestError,
     TemplateCaps,
     TemplateInspector,
     TokenCounter,
     structured_refusal,
 )
-from app.core.images import CheckedImage, ImageError, ImageStore
 from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
 from app.core.serving import responses_api as R
-from app.core.serving.keys import matches
+from app.core.serving.auth import Auth, is_messages_path
+from app.core.serving.pump import Pump
+from app.core.serving.request_images import RequestImages, with_image_paths
+from app.core.serving.served import ContextOverflow, ServedModel, ServedRequest
 from app.core.serving.shaping import shape
-from app.core.serving.tool_stream import Piece, ToolCallStream
+from app.core.serving.streams import (
+    SSE_HEADERS,
+    chat_stream,
+    engine_error,
+    messages_stream,
+    responses_stream,
+)
 
 log = logging.getLogger(__name__)
 
@@ -74,18 +79,6 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 def is_loopback(host: str) -> bool:
     return host in LOOPBACK
-
-
-@dataclass(frozen=True)
-class ServedModel:
-    """What the server serves: the engine, the id clients see, how to read its tool calls."""
-
-    engine: Engine
-    model_id: str
-    #: the tool-call style of the family (``tool_parser``), or None (tool calls stay text)
-    tool_style: str | None = None
-    #: the speculative method the engine runs, or None when speculation is off
-    spec_method: str | None = None
 
 
 @dataclass(frozen=True)
@@ -109,69 +102,6 @@ class ServerConfig:
             raise ValueError("the server needs an API key")
         if self.max_waiting < 0:
             raise ValueError("max_waiting must be 0 or more")
-
-
-@dataclass(frozen=True)
-class ServedRequest:
-    """One answered request, for the GUI's log and the CLI's output (``tandem serve --json`` prints
-    its fields). A small immutable record made from the request's :class:`Answer` by :meth:`of`:
-    it crosses to the GUI thread and stays in the log, where the answer's text is not wanted."""
-
-    when: float
-    client: str
-    stream: bool
-    status: str  # "ok" | "cancelled" | "error"
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    drafted: int = 0
-    accepted: int = 0
-    rounds: int = 0
-    acceptance_rate: float | None = None
-    mean_accepted_length: float | None = None
-    decode_tps: float | None = None
-    tool_calls: int = 0
-    error: str = ""
-    #: the model's context, when the request was refused because its prompt did not fit in it
-    context_tokens: int = 0
-
-    @classmethod
-    def of(
-        cls, answer: Answer, client: str, stream: bool, status: str, tool_calls: int = 0, error: str = ""
-    ) -> ServedRequest:
-        figures = P.speculation_figures(answer, None)
-        return cls(
-            time.time(),
-            client,
-            stream,
-            status,
-            answer.prompt_tokens,
-            answer.completion_tokens,
-            figures["drafted"],
-            figures["accepted"],
-            figures["rounds"],
-            figures["acceptance_rate"],
-            figures["mean_accepted_length"],
-            answer.decode_tps,
-            tool_calls,
-            error,
-        )
-
-
-class ContextOverflow(P.ApiError):
-    """A prompt that leaves no room for an answer in the model's context: a 400 in each API's
-    overflow shape (Anthropic's wording, OpenAI's ``context_length_exceeded``)."""
-
-    def __init__(self, prompt_tokens: int, n_ctx: int, stream: bool) -> None:
-        super().__init__(
-            400,
-            f"prompt is too long: {prompt_tokens} tokens > {n_ctx - 1} maximum (the model's context "
-            f"holds {n_ctx} tokens with the answer; send less, or load the model with a larger context)",
-            param="messages",
-            code="context_length_exceeded",
-        )
-        self.prompt_tokens = prompt_tokens
-        self.n_ctx = n_ctx
-        self.stream = stream
 
 
 class Admission:
@@ -199,194 +129,6 @@ class Admission:
             return self._count
 
 
-def _is_messages_path(path: str) -> bool:
-    """Requests answered in Anthropic's shapes (errors included)."""
-    return path.startswith("/v1/messages")
-
-
-class _Auth:
-    """ASGI middleware: every HTTP request needs the key (checked before the body is read), as
-    ``Authorization: Bearer <key>`` or (Anthropic's clients) ``x-api-key: <key>``."""
-
-    def __init__(self, app: ASGIApp, key: Callable[[], str]) -> None:
-        self.app = app
-        self.key = key
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("method") == "OPTIONS":
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope.get("headers") or [])
-        header = headers.get(b"authorization", b"").decode("latin-1")
-        scheme, _, given = header.partition(" ")
-        bearer = scheme.lower() == "bearer" and matches(given.strip(), self.key())
-        x_key = headers.get(b"x-api-key")
-        if not bearer and not (x_key is not None and matches(x_key.decode("latin-1").strip(), self.key())):
-            shown = header or x_key is not None
-            message = (
-                "Invalid API key."
-                if shown
-                else "Missing API key: send 'Authorization: Bearer <key>' or 'x-api-key: <key>'."
-            )
-            body = (
-                M.error_body(401, message)
-                if _is_messages_path(str(scope.get("path", "")))
-                else P.error_body(message, "invalid_request_error", None, "invalid_api_key")
-            )
-            response = JSONResponse(body, status_code=401, headers={"WWW-Authenticate": "Bearer"})
-            await response(scope, receive, send)
-            return
-        await self.app(scope, receive, send)
-
-
-_DONE = object()
-
-
-class _Pump:
-    """Runs one request's generation on a ``tandem-serve-gen`` thread: its events go into the
-    request's one :class:`AnswerCollector` there, and the text they add moves onto the event loop.
-
-    :attr:`answer` is what the engine did (complete even when the client left early); the handler
-    reads it once :meth:`texts` has ended."""
-
-    counter = 0
-
-    def __init__(
-        self,
-        loop: asyncio.AbstractEventLoop,
-        events: Callable[[], Iterator[Event]],
-        on_end: Callable[[_Pump], None],
-    ) -> None:
-        _Pump.counter += 1
-        self.loop = loop
-        self.queue: asyncio.Queue[object] = asyncio.Queue()
-        self.cancel = CancelToken()
-        self._events = events
-        self._on_end = on_end
-        self._collector = AnswerCollector()
-        #: set by the response handler: how the request ended for the client
-        self.status = "cancelled"
-        self.tool_calls = 0
-        self.error = ""
-        self._sides_left = 2  # the engine side (this thread) and the client side (the handler)
-        self._sides_lock = threading.Lock()
-        self.on_both_done: Callable[[], None] | None = None
-        self.thread = threading.Thread(
-            target=self._run, name=f"tandem-serve-gen-{_Pump.counter}", daemon=True
-        )
-
-    @property
-    def answer(self) -> Answer:
-        return self._collector.answer
-
-    def side_done(self) -> None:
-        """Called once by each side; the request is reported when both are done."""
-        with self._sides_lock:
-            self._sides_left -= 1
-            last = self._sides_left == 0
-        if last and self.on_both_done is not None:
-            self.on_both_done()
-
-    def _put(self, item: object) -> bool:
-        try:
-            self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
-        except RuntimeError:  # the loop is gone (server stopped): stop the generation
-            self.cancel.cancel()
-            return False
-        return True
-
-    def _run(self) -> None:
-        try:
-            for ev in self._events():
-                text = self._collector.feed(ev)
-                if text and not self._put(text):
-                    break
-        except BaseException as exc:
-            self._put(exc)
-        finally:
-            self._collector.end()
-            self._put(_DONE)
-            self._on_end(self)
-
-    async def texts(self) -> AsyncIterator[str]:
-        """The answer's text as it streams; the engine's error is raised here."""
-        while True:
-            item = await self.queue.get()
-            if item is _DONE:
-                return
-            if isinstance(item, BaseException):
-                raise item
-            if isinstance(item, str):
-                yield item
-
-
-class _RequestImages:
-    """The decoded images of requests being answered, as files in a private directory under the
-    cache dir: written when a request is admitted, removed when its last request ends (two
-    requests with the same picture share one file) and all of them when the server stops."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._users: dict[str, int] = {}
-        self._root: Path | None = None
-
-    def _store(self) -> ImageStore:
-        if self._root is None:
-            base = paths.cache_dir() / "api-images"
-            base.mkdir(parents=True, exist_ok=True)
-            self._root = Path(tempfile.mkdtemp(prefix="serve-", dir=base))
-        return ImageStore(self._root)
-
-    def acquire(self, found: dict[str, CheckedImage]) -> dict[str, str]:
-        """Files of a request's images (name -> path); a full disk is a 507 for this request."""
-        with self._lock:
-            store = self._store()
-            out: dict[str, str] = {}
-            try:
-                for name, image in found.items():
-                    store.put(image)
-                    self._users[name] = self._users.get(name, 0) + 1
-                    out[name] = str(store.path_of(name))
-            except ImageError as exc:
-                self._drop(store, list(out))
-                raise P.ApiError(507, str(exc), "server_error", code="insufficient_storage") from None
-            return out
-
-    def release(self, found: dict[str, CheckedImage]) -> None:
-        if not found:
-            return
-        with self._lock:
-            if self._root is not None:
-                self._drop(ImageStore(self._root), list(found))
-
-    def _drop(self, store: ImageStore, names: list[str]) -> None:
-        for name in names:
-            left = self._users.get(name, 0) - 1
-            if left > 0:
-                self._users[name] = left
-                continue
-            self._users.pop(name, None)
-            with contextlib.suppress(OSError):
-                store.path_of(name).unlink()
-
-    def close(self) -> None:
-        with self._lock:
-            if self._root is not None:
-                shutil.rmtree(self._root, ignore_errors=True)
-                self._root = None
-                self._users.clear()
-
-
-def _with_image_paths(messages: list[ChatMessage], paths_by_name: dict[str, str]) -> list[ChatMessage]:
-    out: list[ChatMessage] = []
-    for m in messages:
-        names = m.get("images")
-        if names:
-            m = cast(ChatMessage, {**m, "images": [paths_by_name[n] for n in names]})
-        out.append(m)
-    return out
-
-
 class LocalServer:
     """One HTTP server over one served model; :meth:`start` and :meth:`stop` from any thread."""
 
@@ -400,14 +142,14 @@ class LocalServer:
         self._model = model
         self.on_request = on_request
         self.admission = Admission(config.max_waiting)
-        self._pumps: set[_Pump] = set()
+        self._pumps: set[Pump] = set()
         self._pumps_lock = threading.Lock()
         self._uvicorn: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._sock: socket.socket | None = None
         self._startup_error: BaseException | None = None
         #: the image files of requests being answered (engines read images from files)
-        self._images = _RequestImages()
+        self._images = RequestImages()
         self.port = 0
         self.app = self._build_app()
 
@@ -503,7 +245,7 @@ class LocalServer:
 
     # --- the app -------------------------------------------------------------------------------------
     def _build_app(self) -> ASGIApp:
-        middleware = [Middleware(_Auth, key=lambda: self.config.api_key)]
+        middleware = [Middleware(Auth, key=lambda: self.config.api_key)]
         if self.config.cors_origins:
             middleware.insert(
                 0,
@@ -600,7 +342,7 @@ class LocalServer:
             except BaseException:
                 self.admission.leave()
                 raise
-            req.messages = _with_image_paths(req.messages, paths)
+            req.messages = with_image_paths(req.messages, paths)
         return model, req
 
     async def _check_context(self, engine: Engine, req: P.ChatRequest) -> None:
@@ -626,7 +368,7 @@ class LocalServer:
         request: Request,
         parse: Callable[[Any, P.Limits], P.ChatRequest],
         error: Callable[[P.ApiError], Response],
-        stream: Callable[[_Pump, ServedModel, P.ChatRequest], AsyncIterator[bytes]],
+        stream: Callable[[Pump, ServedModel, P.ChatRequest, float], AsyncIterator[bytes]],
         build: Callable[[ServedModel, P.ChatRequest, str, list[dict[str, Any]], Answer], dict[str, Any]],
     ) -> Response:
         """The one path of every API: admit the request, start its pump, then stream the API's
@@ -640,14 +382,16 @@ class LocalServer:
         pump = self._start_pump(model, req, _client_of(request))
         if req.stream:
             return StreamingResponse(
-                stream(pump, model, req), media_type="text/event-stream", headers=_SSE_HEADERS
+                stream(pump, model, req, self.config.keepalive_s),
+                media_type="text/event-stream",
+                headers=SSE_HEADERS,
             )
         try:
             try:
                 text, calls = await self._whole_answer(pump, model, req, request)
             except EngineError as exc:
                 pump.status, pump.error = "error", str(exc)
-                return error(_engine_error(exc))
+                return error(engine_error(exc))
             body = build(model, req, text, calls, pump.answer)
             if req.warnings:
                 body["tandem"]["warnings"] = list(req.warnings)
@@ -661,7 +405,7 @@ class LocalServer:
             request,
             P.parse_request,
             _error_response,
-            self._stream,
+            chat_stream,
             lambda model, _req, text, calls, answer: P.completion(
                 P.completion_id(), model.model_id, text, calls, answer, model.spec_method
             ),
@@ -673,7 +417,7 @@ class LocalServer:
             request,
             M.parse_request,
             _messages_error,
-            self._messages_stream,
+            messages_stream,
             lambda model, req, text, calls, answer: M.message(
                 M.message_id(),
                 model.model_id,
@@ -686,7 +430,7 @@ class LocalServer:
             ),
         )
 
-    def _start_pump(self, model: ServedModel, req: P.ChatRequest, client: str) -> _Pump:
+    def _start_pump(self, model: ServedModel, req: P.ChatRequest, client: str) -> Pump:
         loop = asyncio.get_running_loop()
 
         def events() -> Iterator[Event]:
@@ -699,7 +443,7 @@ class LocalServer:
                 response_format=req.response_format,
             )
 
-        def ended(p: _Pump) -> None:
+        def ended(p: Pump) -> None:
             with self._pumps_lock:
                 self._pumps.discard(p)
             self._images.release(req.images)
@@ -711,7 +455,7 @@ class LocalServer:
                 pump.status = "cancelled"
             self._record(client, req.stream, pump)
 
-        pump = _Pump(loop, events, ended)
+        pump = Pump(loop, events, ended)
         pump.on_both_done = report
         with self._pumps_lock:
             self._pumps.add(pump)
@@ -740,7 +484,7 @@ class LocalServer:
             try:
                 count = await asyncio.to_thread(engine.count_prompt_tokens, messages, req.tools) + extra
             except EngineError as exc:
-                raise _engine_error(exc) from exc
+                raise engine_error(exc) from exc
         except P.ApiError as exc:
             return _messages_error(exc)
         return JSONResponse({"input_tokens": count})
@@ -751,7 +495,7 @@ class LocalServer:
             request,
             R.parse_request,
             _error_response,
-            self._responses_stream,
+            responses_stream,
             lambda model, _req, text, calls, answer: R.response(
                 R.response_id(),
                 model.model_id,
@@ -763,7 +507,7 @@ class LocalServer:
         )
 
     async def _whole_answer(
-        self, pump: _Pump, model: ServedModel, req: P.ChatRequest, request: Request
+        self, pump: Pump, model: ServedModel, req: P.ChatRequest, request: Request
     ) -> tuple[str, list[dict[str, Any]]]:
         """Wait for the whole answer (a client that leaves cancels it): its text and tool calls.
         The engine's error propagates."""
@@ -792,142 +536,6 @@ class LocalServer:
         pump.status, pump.tool_calls = "ok", len(calls)
         return text, calls
 
-    async def _stream(self, pump: _Pump, model: ServedModel, req: P.ChatRequest) -> AsyncIterator[bytes]:
-        cid = P.completion_id()
-        mid = model.model_id
-        splitter = ToolCallStream(req.call_style)
-        n_calls = 0
-
-        def pieces_out(pieces: list[Piece]) -> list[bytes]:
-            nonlocal n_calls
-            out: list[bytes] = []
-            for piece in pieces:
-                if isinstance(piece, str):
-                    if piece:
-                        out.append(P.sse(P.chunk(cid, mid, {"content": piece})))
-                else:
-                    call = P.openai_tool_call(piece, index=n_calls)
-                    n_calls += 1
-                    out.append(P.sse(P.chunk(cid, mid, {"tool_calls": [call]})))
-            return out
-
-        try:
-            yield P.sse(P.chunk(cid, mid, {"role": "assistant", "content": ""}))
-            try:
-                async for piece in _pieces(pump, splitter, self.config.keepalive_s):
-                    if piece is None:
-                        yield _KEEPALIVE
-                        continue
-                    for data in pieces_out([piece]):
-                        yield data
-            except EngineError as exc:
-                pump.status, pump.error = "error", str(exc)
-                yield P.sse(_engine_error(exc).body())
-                yield P.sse("[DONE]")
-                return
-            answer = pump.answer
-            final = P.chunk(cid, mid, {}, P.finish_reason(answer, n_calls > 0))
-            final["usage"] = P.usage(answer)
-            final["tandem"] = P.extension(answer, model.spec_method, req.warnings)
-            yield P.sse(final)
-            if req.include_usage:
-                tail = P.chunk(cid, mid, {})
-                tail["choices"] = []
-                tail["usage"] = final["usage"]
-                tail["tandem"] = final["tandem"]
-                yield P.sse(tail)
-            pump.status, pump.tool_calls = "ok", n_calls
-            yield P.sse("[DONE]")
-        finally:  # the client left (the task was cancelled) or the answer is complete
-            pump.cancel.cancel()
-            pump.side_done()
-
-    async def _messages_stream(
-        self, pump: _Pump, model: ServedModel, req: P.ChatRequest
-    ) -> AsyncIterator[bytes]:
-        """A Messages stream: a text block while text comes, one ``tool_use`` block per call."""
-        splitter = ToolCallStream(req.call_style)
-        index, text_open, n_calls = 0, False, 0
-        try:
-            yield M.start_event(M.message_id(), model.model_id, req.prompt_tokens or 0)
-            yield M.event("ping")
-            try:
-                async for piece in _pieces(pump, splitter, self.config.keepalive_s):
-                    if piece is None:
-                        yield M.event("ping")
-                        continue
-                    if isinstance(piece, str):
-                        if not text_open:
-                            block = {"type": "text", "text": ""}
-                            yield M.event("content_block_start", index=index, content_block=block)
-                            text_open = True
-                        delta = {"type": "text_delta", "text": piece}
-                        yield M.event("content_block_delta", index=index, delta=delta)
-                        continue
-                    if text_open:
-                        yield M.event("content_block_stop", index=index)
-                        index, text_open = index + 1, False
-                    block = M.tool_use_block(piece)
-                    args = json.dumps(block["input"], ensure_ascii=False)
-                    yield M.event("content_block_start", index=index, content_block={**block, "input": {}})
-                    delta = {"type": "input_json_delta", "partial_json": args}
-                    yield M.event("content_block_delta", index=index, delta=delta)
-                    yield M.event("content_block_stop", index=index)
-                    index, n_calls = index + 1, n_calls + 1
-            except EngineError as exc:
-                pump.status, pump.error = "error", str(exc)
-                yield M.error_event(_engine_error(exc))
-                return
-            if text_open:
-                yield M.event("content_block_stop", index=index)
-            answer = pump.answer
-            reason, sequence = M.stop_reason(answer, n_calls > 0, req.sampling.stop, req.sampling.max_tokens)
-            yield M.event(
-                "message_delta",
-                delta={"stop_reason": reason, "stop_sequence": sequence},
-                usage=M.usage(answer),
-                tandem=P.extension(answer, model.spec_method, req.warnings),
-            )
-            yield M.event("message_stop")
-            pump.status, pump.tool_calls = "ok", n_calls
-        finally:  # the client left (the task was cancelled) or the answer is complete
-            pump.cancel.cancel()
-            pump.side_done()
-
-    async def _responses_stream(
-        self, pump: _Pump, model: ServedModel, req: P.ChatRequest
-    ) -> AsyncIterator[bytes]:
-        """A Responses stream: a message item while text comes, one function_call item per call."""
-        events = R.ResponseEvents(model.model_id, model.spec_method, req.warnings)
-        splitter = ToolCallStream(req.call_style)
-        n_calls = 0
-        try:
-            for data in events.start():
-                yield data
-            try:
-                async for piece in _pieces(pump, splitter, self.config.keepalive_s):
-                    if piece is None:
-                        yield _KEEPALIVE
-                        continue
-                    if isinstance(piece, str):
-                        out = events.text(piece)
-                    else:
-                        out = events.call(piece)
-                        n_calls += 1
-                    for data in out:
-                        yield data
-            except EngineError as exc:
-                pump.status, pump.error = "error", str(exc)
-                for data in events.fail(_engine_error(exc), pump.answer):
-                    yield data
-                return
-            for data in events.finish(pump.answer):
-                yield data
-            pump.status, pump.tool_calls = "ok", n_calls
-        finally:  # the client left (the task was cancelled) or the answer is complete
-            pump.cancel.cancel()
-            pump.side_done()
-
     def _record_overflow(self, client: str, exc: ContextOverflow) -> None:
         """Report a request refused before answering because its prompt did not fit."""
         if self.on_request is None:
@@ -946,7 +554,7 @@ class LocalServer:
         except Exception:  # a listener's error must not break the answer
             log.exception("the served-request listener failed")
 
-    def _record(self, client: str, stream: bool, pump: _Pump) -> None:
+    def _record(self, client: str, stream: bool, pump: Pump) -> None:
         """Report a request once its generation has ended (on the pump's thread)."""
         if self.on_request is None:
             return
@@ -957,44 +565,8 @@ class LocalServer:
             log.exception("the served-request listener failed")
 
 
-_SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-
-
 def _client_of(request: Request) -> str:
     return f"{request.client.host}:{request.client.port}" if request.client else "?"
-
-
-#: an SSE comment: every client skips it, and it shows the connection is alive
-_KEEPALIVE = b": keep-alive\n\n"
-
-
-async def _pieces(pump: _Pump, splitter: ToolCallStream, keepalive_s: float) -> AsyncIterator[Piece | None]:
-    """The answer as it streams, split into text and whole tool calls (the family's markup, then
-    the calls the engine parsed itself), with None each time ``keepalive_s`` pass with nothing
-    to send; the engine's error is raised here."""
-    texts = pump.texts().__aiter__()
-    while True:
-        step = asyncio.ensure_future(texts.__anext__())
-        try:
-            while True:
-                done, _ = await asyncio.wait({step}, timeout=keepalive_s)
-                if done:
-                    break
-                yield None
-            text = step.result()
-        except StopAsyncIteration:
-            break
-        finally:
-            if not step.done():
-                step.cancel()
-        for piece in splitter.feed(text):
-            if piece:
-                yield piece
-    for piece in splitter.finish():
-        if piece:
-            yield piece
-    for call in pump.answer.tool_calls:
-        yield call
 
 
 def _template_caps(engine: Engine) -> TemplateCaps:
@@ -1012,14 +584,6 @@ def _model_entry(model: ServedModel) -> dict[str, Any]:
     return {"id": model.model_id, "object": "model", "created": 0, "owned_by": "tandem"}
 
 
-def _engine_error(exc: EngineError) -> P.ApiError:
-    if isinstance(exc, ContextLengthError):
-        return P.ApiError(400, str(exc), param="messages", code="context_length_exceeded")
-    if isinstance(exc, InvalidRequestError):
-        return P.ApiError(400, str(exc), code="invalid_request")
-    return P.ApiError(500, exc.user_message(), "server_error")
-
-
 def _error_response(exc: P.ApiError) -> JSONResponse:
     return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
 
@@ -1029,7 +593,7 @@ def _messages_error(exc: P.ApiError) -> JSONResponse:
 
 
 def _error_for(request: Request, exc: P.ApiError) -> JSONResponse:
-    return _messages_error(exc) if _is_messages_path(request.url.path) else _error_response(exc)
+    return _messages_error(exc) if is_messages_path(request.url.path) else _error_response(exc)
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:

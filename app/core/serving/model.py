@@ -8,7 +8,7 @@ from pathlib import Path
 
 from app.core.chat.tool_parsers import guess_style, resolve_style
 from app.core.engines.base import Engine
-from app.core.serving.api import ServedModel
+from app.core.serving.served import ServedModel
 
 log = logging.getLogger(__name__)
 

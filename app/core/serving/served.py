@@ -1,0 +1,86 @@
+"""What the local server serves and what it reports: the served model, one record per request,
+and the refusal of a prompt that does not fit in the model's context."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from app.core.answer import Answer
+from app.core.engines.base import Engine
+from app.core.serving import protocol as P
+
+
+@dataclass(frozen=True)
+class ServedModel:
+    """What the server serves: the engine, the id clients see, how to read its tool calls."""
+
+    engine: Engine
+    model_id: str
+    #: the tool-call style of the family (``tool_parser``), or None (tool calls stay text)
+    tool_style: str | None = None
+    #: the speculative method the engine runs, or None when speculation is off
+    spec_method: str | None = None
+
+
+@dataclass(frozen=True)
+class ServedRequest:
+    """One answered request, for the GUI's log and the CLI's output (``tandem serve --json`` prints
+    its fields). A small immutable record made from the request's :class:`Answer` by :meth:`of`:
+    it crosses to the GUI thread and stays in the log, where the answer's text is not wanted."""
+
+    when: float
+    client: str
+    stream: bool
+    status: str  # "ok" | "cancelled" | "error"
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    drafted: int = 0
+    accepted: int = 0
+    rounds: int = 0
+    acceptance_rate: float | None = None
+    mean_accepted_length: float | None = None
+    decode_tps: float | None = None
+    tool_calls: int = 0
+    error: str = ""
+    #: the model's context, when the request was refused because its prompt did not fit in it
+    context_tokens: int = 0
+
+    @classmethod
+    def of(
+        cls, answer: Answer, client: str, stream: bool, status: str, tool_calls: int = 0, error: str = ""
+    ) -> ServedRequest:
+        figures = P.speculation_figures(answer, None)
+        return cls(
+            time.time(),
+            client,
+            stream,
+            status,
+            answer.prompt_tokens,
+            answer.completion_tokens,
+            figures["drafted"],
+            figures["accepted"],
+            figures["rounds"],
+            figures["acceptance_rate"],
+            figures["mean_accepted_length"],
+            answer.decode_tps,
+            tool_calls,
+            error,
+        )
+
+
+class ContextOverflow(P.ApiError):
+    """A prompt that leaves no room for an answer in the model's context: a 400 in each API's
+    overflow shape (Anthropic's wording, OpenAI's ``context_length_exceeded``)."""
+
+    def __init__(self, prompt_tokens: int, n_ctx: int, stream: bool) -> None:
+        super().__init__(
+            400,
+            f"prompt is too long: {prompt_tokens} tokens > {n_ctx - 1} maximum (the model's context "
+            f"holds {n_ctx} tokens with the answer; send less, or load the model with a larger context)",
+            param="messages",
+            code="context_length_exceeded",
+        )
+        self.prompt_tokens = prompt_tokens
+        self.n_ctx = n_ctx
+        self.stream = stream
