@@ -1540,6 +1540,10 @@ Compatible: {reason}</translation>
             <translation>Automatic</translation>
         </message>
         <message>
+            <source>Automatic: the context the model was trained for, as far as the memory estimate allows (at least 4,096 tokens). Coding agents need 8,192 tokens or more.</source>
+            <translation>Automatic: the context the model was trained for, as far as the memory estimate allows (at least 4,096 tokens). Coding agents need 8,192 tokens or more.</translation>
+        </message>
+        <message>
             <source>Temperature</source>
             <translation>Temperature</translation>
         </message>

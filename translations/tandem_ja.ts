@@ -1540,6 +1540,10 @@ Compatible: {reason}</source>
             <translation>自動</translation>
         </message>
         <message>
+            <source>Automatic: the context the model was trained for, as far as the memory estimate allows (at least 4,096 tokens). Coding agents need 8,192 tokens or more.</source>
+            <translation>自動：モデルが学習したコンテキスト長を、メモリの見積もりが許す範囲で使います（最低 4,096 トークン）。コーディングエージェントには 8,192 トークン以上が必要です。</translation>
+        </message>
+        <message>
             <source>Temperature</source>
             <translation>温度</translation>
         </message>

@@ -1540,6 +1540,10 @@ Compatible: {reason}</source>
             <translation>자동</translation>
         </message>
         <message>
+            <source>Automatic: the context the model was trained for, as far as the memory estimate allows (at least 4,096 tokens). Coding agents need 8,192 tokens or more.</source>
+            <translation>자동: 모델이 학습된 컨텍스트 길이를 메모리 추정이 허용하는 만큼 사용합니다(최소 4,096 토큰). 코딩 에이전트에는 8,192 토큰 이상이 필요합니다.</translation>
+        </message>
+        <message>
             <source>Temperature</source>
             <translation>온도</translation>
         </message>

@@ -1540,6 +1540,10 @@ Compatible: {reason}</source>
             <translation>自动</translation>
         </message>
         <message>
+            <source>Automatic: the context the model was trained for, as far as the memory estimate allows (at least 4,096 tokens). Coding agents need 8,192 tokens or more.</source>
+            <translation>自动：模型训练时的上下文长度，在内存估算允许的范围内（至少 4,096 个 token）。编程智能体需要 8,192 个 token 或更多。</translation>
+        </message>
+        <message>
             <source>Temperature</source>
             <translation>温度</translation>
         </message>

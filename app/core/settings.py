@@ -89,7 +89,7 @@ class LastLaunch(BaseModel):
     #: a drafter found on this computer for a model that declares none (issue 10): its file
     draft_model_path: str | None = None
     num_speculative_tokens: Annotated[int | None, Field(ge=1)] = None
-    n_ctx: Annotated[int | None, Field(ge=256)] = None
+    n_ctx: Annotated[int | None, Field(ge=0)] = None
     threads: Annotated[int | None, Field(ge=1)] = None
     sampling: SamplingDefaults | None = None
 
@@ -106,7 +106,8 @@ class Settings(BaseModel):
     default_engine: str = "llama.cpp"
     #: Empty means follow the system locale (falling back to English).
     language: str = ""
-    context_length: Annotated[int, Field(ge=256)] = 4096
+    #: 0 is Auto: the model's trained context, as far as the memory estimate allows
+    context_length: Annotated[int, Field(ge=0)] = 0
     threads: Annotated[int | None, Field(ge=1)] = None
     sampling: SamplingDefaults = Field(default_factory=lambda: SamplingDefaults())
     system_prompt: str = ""

@@ -39,3 +39,17 @@ def test_fit_of_a_model_not_downloaded_uses_its_size(make_window: Any, qtbot: An
     est = dlg.fit.estimate
     assert est.kv_bytes is None and est.weights_bytes == fit.estimated_weights(1.7, "Q4_K_M")
     assert "counted once the file is downloaded" in dlg.fit.toolTip()
+
+
+def test_the_context_starts_automatic_and_the_verdict_is_for_autos_context(
+    make_window: Any, qtbot: Any, smollm2_q4: Path
+) -> None:
+    """A fresh home launches with Automatic: the trained context (8,192 for SmolLM2) as far as
+    memory allows; the verdict is computed at that context and the launch asks for it."""
+    w = make_window()
+    dlg = open_dialog(w, qtbot, "Q4_1")
+    assert dlg.ctx.value() == 0 and dlg.ctx.text() == "Automatic"
+    assert "trained for" in dlg.ctx.toolTip()
+    qtbot.waitUntil(lambda: dlg.fit.estimate is not None, timeout=20_000)
+    assert dlg.fit.estimate is not None and dlg.fit.estimate.ctx == fit.fitted_context(smollm2_q4)[0] == 8192
+    assert dlg.choice().n_ctx == 0  # planned at load: plan_launch turns 0 into Auto's context

@@ -242,3 +242,17 @@ def test_a_stream_waiting_its_turn_gets_headers_and_keep_alives(small_engine: Ll
         if n == "" and d != "[DONE]" and d["choices"] and d["choices"][0]["delta"].get("content")
     )
     assert kinds.index("comment") < first_text
+
+
+def test_the_stop_sequence_that_ended_the_answer_is_reported(small_engine: LlamaCppEngine) -> None:
+    count = [{"role": "user", "content": "List the numbers from 1 to 20, separated by commas."}]
+    with Served(served_model(small_engine)) as s:
+        client = s.anthropic()
+        whole = client.messages.create(model="m", max_tokens=60, messages=count, stop_sequences=["zzz", "7"])  # type: ignore[arg-type]
+        with client.messages.stream(model="m", max_tokens=60, messages=count, stop_sequences=["7"]) as stream:  # type: ignore[arg-type]
+            streamed = stream.get_final_message()
+        plain = client.messages.create(model="m", max_tokens=60, messages=count, stop_sequences=["zzz"])  # type: ignore[arg-type]
+    for m in (whole, streamed):
+        assert (m.stop_reason, m.stop_sequence) == ("stop_sequence", "7")
+        assert m.content[0].text.rstrip().endswith("6,")  # type: ignore[union-attr]
+    assert plain.stop_reason in ("end_turn", "max_tokens") and plain.stop_sequence is None

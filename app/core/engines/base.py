@@ -81,6 +81,9 @@ class Finished(DecodeFigures):
     #: top candidates per completion token when the request asked for them (``top_logprobs``)
     #: and the engine exposes them, else None. Row i belongs to the i-th completion token.
     candidates: list[list[TokenCandidate]] | None = None
+    #: the request's stop string that ended the answer (left out of the text), when the engine
+    #: says which one (llama-server does); None when it ended otherwise or the engine cannot say
+    stop_sequence: str | None = None
 
 
 Event = TextDelta | Round | Finished

@@ -93,6 +93,8 @@ def chat_body(
         body["seed"] = sampling.seed
     if sampling.stop:
         body["stop"] = list(sampling.stop)
+        if llama_server:  # its final chunk then says which stop string ended the answer
+            body["verbose"] = True
     if top_logprobs:
         body["logprobs"] = True
         body["top_logprobs"] = top_logprobs
@@ -203,6 +205,8 @@ class ChunkReader:
         self.tool_parts: dict[int, list[Mapping[str, Any]]] = {}
         #: tokens of the chunks that came without timings (counted by ``fallback_tokens``)
         self.untimed_tokens = 0
+        #: the stop string that ended the answer, as llama-server's verbose final chunk says
+        self.stop_sequence: str | None = None
 
     @property
     def text_started(self) -> bool:
@@ -247,6 +251,10 @@ class ChunkReader:
         finish = choice.get("finish_reason")
         if finish:
             self.reason = "length" if finish == "length" else "stop"
+        verbose = chunk.get("__verbose")
+        if isinstance(verbose, Mapping) and verbose.get("stop_type") == "word":
+            word = verbose.get("stopping_word")
+            self.stop_sequence = word if isinstance(word, str) and word else None
         return events
 
     def _logprobs(self, choice: Mapping[str, Any], text: str, n_tokens: int) -> None:

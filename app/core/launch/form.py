@@ -469,7 +469,7 @@ class LaunchForm:
 
     @staticmethod
     def _sampling(v: FormValues) -> tuple[Sampling | None, Note | None]:
-        if v.max_tokens >= v.n_ctx:
+        if v.n_ctx and v.max_tokens >= v.n_ctx:  # 0 is Auto: the answer's room is checked per request
             params = {"max_tokens": v.max_tokens, "n_ctx": v.n_ctx}
             return None, Note(NoteCode.MAX_TOKENS_NOT_BELOW_CONTEXT, "error", params)
         return _form_sampling(v)

@@ -19,8 +19,8 @@ The mapping:
   ``auto`` / ``any`` / ``tool`` / ``none`` -> ``auto`` / ``required`` / the named function / no tools;
 * ``max_tokens`` above the server's limit is held to it (agents send their model's output limit);
 * ``stop_reason``: ``tool_use`` when the answer has calls, ``max_tokens`` at the token limit,
-  ``stop_sequence`` when the text ended on one of the request's stop sequences as far as the
-  engine says (see :func:`stop_reason`), else ``end_turn``.
+  ``model_context_window_exceeded`` when the context ended it first, ``stop_sequence`` (with the
+  string) when one of the request's stop sequences did (see :func:`stop_reason`), else ``end_turn``.
 """
 
 from __future__ import annotations
@@ -360,16 +360,19 @@ def stop_reason(
 ) -> tuple[str, str | None]:
     """(stop_reason, stop_sequence). An answer cut before the request's ``max_tokens`` was cut by
     the end of the context: ``model_context_window_exceeded`` (agents tell the two apart; a
-    ``max_tokens`` there makes Claude Code report its own output limit as exceeded). The engines
-    leave a matched stop string out of the text and do not say which one ended the answer, so
-    ``stop_sequence`` is reported only when the text ends with one of the request's sequences
-    (an engine that keeps it); else a stop is ``end_turn``."""
+    ``max_tokens`` there makes Claude Code report its own output limit as exceeded). A stop string
+    that ended the answer is ``stop_sequence`` with that string: as the engine says (llama.cpp and
+    llama-server do), or when the text ends with one (an engine that keeps it); else a stop is
+    ``end_turn``."""
     if has_calls:
         return "tool_use", None
     if answer.reason == "length":
         if max_tokens is not None and answer.completion_tokens < max_tokens:
             return "model_context_window_exceeded", None
         return "max_tokens", None
+    said = answer.finished.stop_sequence if answer.finished is not None else None
+    if said is not None and said in stop:
+        return "stop_sequence", said
     for s in stop:
         if answer.text.endswith(s):
             return "stop_sequence", s

@@ -121,7 +121,7 @@ def choice_from_record(record: LastLaunch, registry: Registry, fallback: Samplin
         if s is not None
         else fallback
     )
-    n_ctx = fit_context(record.n_ctx or family.context_length, family)
+    n_ctx = fit_context(record.n_ctx, family) if record.n_ctx else 0  # 0 (or none kept): Auto
     return LaunchChoice(
         family,
         spec,

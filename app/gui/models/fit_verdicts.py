@@ -11,6 +11,7 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QObject, Signal
 
+from app.core.catalog import fit
 from app.core.catalog.fit import FitEstimate
 from app.core.catalog.spec_fit import family_estimates
 from app.core.registry import Family
@@ -52,8 +53,9 @@ class FitVerdicts(QObject):
         ops.changed.connect(self._on_ops_changed)
 
     def context(self) -> int:
-        """The settings' context length, capped at the shown family's."""
-        ctx = self._context_length()
+        """The settings' context length, capped at the shown family's; Auto's smallest context
+        when the setting is Auto (a model that fits there runs: Auto takes what fits)."""
+        ctx = self._context_length() or fit.MIN_AUTO_CONTEXT
         family = self._shown()
         return min(ctx, family.context_length) if family is not None else ctx
 

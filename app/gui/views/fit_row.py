@@ -24,11 +24,15 @@ from app.gui.ops import Ops
 def estimate_for(
     cache: CacheBridge, family: Family, spec: AnySpec, quant: str, ctx: int, cached: bool
 ) -> fit.FitEstimate:
-    """Blocking (file stats, a header read): run on a worker."""
+    """Blocking (file stats, a header read): run on a worker. ``ctx`` 0 is Auto: the estimate at
+    the context Auto picks (the trained one as far as memory allows)."""
     if cached and spec.format == "gguf":
         target = Path(cache.resolve(family, spec, "target", quant))
         if target.is_file():
+            if not ctx:
+                ctx = min(fit.fitted_context(target)[0], family.context_length or fit.MIN_AUTO_CONTEXT)
             return fit.estimate_files(target, ctx=ctx)
+    ctx = ctx or min(family.context_length or fit.MIN_AUTO_CONTEXT, fit.MIN_AUTO_CONTEXT)
     if cached and spec.format == "mlx":
         # the weights on disk (an imported folder's quantization is "default": no bits to guess from)
         folder = Path(cache.resolve(family, spec, "target", quant))

@@ -333,7 +333,8 @@ class LaunchDialog(QDialog):
         self.run_box = QGroupBox()
         self._rform = rform = QFormLayout(self.run_box)
         self.ctx = QSpinBox()
-        self.ctx.setRange(256, max(256, family.context_length))
+        # 0 is Auto (the trained context as far as memory allows), the spin box's lowest value
+        self.ctx.setRange(0, max(256, family.context_length))
         self.ctx.setSingleStep(256)
         self.ctx.setValue(min(settings.context_length, family.context_length))
         self.threads = QSpinBox()
@@ -929,6 +930,13 @@ class LaunchDialog(QDialog):
         self.lbl_ngram_depth.setText(self.tr("Speculative Tokens"))
         self.run_box.setTitle(self.tr("Runtime and sampling"))
         self.lbl_ctx.setText(self.tr("Context length"))
+        self.ctx.setSpecialValueText(self.tr("Automatic"))
+        self.ctx.setToolTip(
+            self.tr(
+                "Automatic: the context the model was trained for, as far as the memory estimate "
+                "allows (at least 4,096 tokens). Coding agents need 8,192 tokens or more."
+            )
+        )
         self.lbl_threads.setText(self.tr("Threads"))
         self.threads.setSpecialValueText(self.tr("Automatic"))
         self.lbl_temp.setText(self.tr("Temperature"))

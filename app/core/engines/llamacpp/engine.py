@@ -252,6 +252,7 @@ class LlamaCppEngine:
                 rounds=counts.round_count,
                 token_ids=reader.token_ids,
                 tool_calls=reader.tool_calls(),
+                stop_sequence=reader.stop_sequence,
                 candidates=reader.candidates if request.with_logprobs else None,
             )
         )

@@ -703,6 +703,7 @@ class _StreamState:
             rounds=rounds,
             drafted_known=a.drafted is not None,
             tool_calls=self.reader.tool_calls(),
+            stop_sequence=self.reader.stop_sequence,
             token_ids=self.reader.token_ids,
             candidates=[list(row) for row in self.reader.candidates]
             if self.reader.token_ids is not None
