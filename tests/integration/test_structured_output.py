@@ -18,9 +18,11 @@ import openai
 import pytest
 
 from app.core.answer import collect
-from app.core.engines.base import GenerationError, LoadRequest, Sampling
+from app.core.engines.base import GenerationError, LoadRequest, Sampling, TemplateCaps
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.serving import ServedModel
+from app.core.serving import protocol as P
+from app.core.serving.shaping import shape
 from app.core.speculative import SpeculationOptions
 from tests.integration.scripted_engine import Script
 from tests.integration.served import Served, q4_engine
@@ -159,21 +161,33 @@ def test_greedy_parity_with_a_schema_and_speculation_on(smollm2_f32: Path, smoll
     token ids with a drafter running), and the drafter is still accepted."""
     messages: Any = [{"role": "user", "content": ASK}]
     sampling = Sampling(max_tokens=60)
+    # a forced tool choice, as the server shapes it for a template without tools: a schema too
+    forced = P.ChatRequest(
+        [{"role": "user", "content": "What is the weather in Oslo?"}],
+        sampling,
+        tools=[{"type": "function", "function": WEATHER_TOOL}],
+        tool_choice="required",
+    )
+    shape(forced, TemplateCaps(renders_tools=False), None, True)
     plain = LlamaCppEngine.load(LoadRequest(str(smollm2_f32), n_ctx=1024))
     try:
         off = collect(plain.generate(messages, sampling, response_format=FORMAT))
+        call_off = collect(plain.generate(forced.messages, sampling, response_format=forced.response_format))
     finally:
         plain.close()
     options = SpeculationOptions(enabled=True, draft_model_path=str(smollm2_q4), num_speculative_tokens=4)
     pair = LlamaCppEngine.load(LoadRequest(str(smollm2_f32), options, n_ctx=1024))
     try:
         on = collect(pair.generate(messages, sampling, response_format=FORMAT))
+        call_on = collect(pair.generate(forced.messages, sampling, response_format=forced.response_format))
     finally:
         pair.close()
     assert off.reason == on.reason == "stop"
     assert on.text == off.text and on.completion_tokens == off.completion_tokens
     _person(on.text)
     assert on.drafted_total > 0 and on.accepted_total > 0
+    assert call_on.text == call_off.text and call_on.completion_tokens == call_off.completion_tokens
+    assert json.loads(call_on.text)["name"] == "get_weather"
 
 
 def test_the_llama_cpp_engine_states_its_capability(q4_engine: LlamaCppEngine) -> None:
@@ -186,3 +200,10 @@ def test_the_llama_cpp_engine_states_its_capability(q4_engine: LlamaCppEngine) -
                 response_format={"type": "json_schema", "json_schema": {"schema": {"type": "bogus"}}},
             )
         )
+
+
+WEATHER_TOOL = {
+    "name": "get_weather",
+    "description": "Get the current weather for a city.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+}
