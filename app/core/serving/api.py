@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import uvicorn
+from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -59,6 +60,7 @@ from app.core.engines.base import (
 from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
 from app.core.serving import responses_api as R
+from app.core.serving import schemas as S
 from app.core.serving.auth import Auth, is_messages_path
 from app.core.serving.pump import Pump
 from app.core.serving.request_images import RequestImages, with_image_paths
@@ -258,6 +260,7 @@ class LocalServer:
             )
         routes = [
             Route("/v1/models", self._models, methods=["GET"]),
+            Route("/openapi.json", self._openapi, methods=["GET"]),
             Route("/v1/chat/completions", self._chat, methods=["POST"]),
             Route("/v1/messages", self._messages, methods=["POST"]),
             Route("/v1/messages/count_tokens", self._count_tokens, methods=["POST"]),
@@ -267,6 +270,9 @@ class LocalServer:
             routes=routes, middleware=middleware, exception_handlers={404: _not_found, 405: _not_allowed}
         )
         return app
+
+    async def _openapi(self, request: Request) -> Response:
+        return JSONResponse(S.openapi())
 
     async def _models(self, request: Request) -> Response:
         model = self._model
@@ -298,10 +304,11 @@ class LocalServer:
             raise P.ApiError(400, f"the request body is not valid JSON: {exc}") from exc
 
     async def _admit(
-        self, request: Request, parse: Callable[[Any, P.Limits], P.ChatRequest]
+        self, request: Request, parse: Callable[[Any, P.Limits], P.ChatRequest], schema: type[BaseModel]
     ) -> tuple[ServedModel, P.ChatRequest]:
         """Read and check a request and take a place in the queue; :class:`P.ApiError` if not."""
         body = await self._read_body(request)
+        S.check(schema, body)
         req = parse(body, self.config.limits)
         model = self._model
         if model is None:
@@ -367,6 +374,7 @@ class LocalServer:
         self,
         request: Request,
         parse: Callable[[Any, P.Limits], P.ChatRequest],
+        schema: type[BaseModel],
         error: Callable[[P.ApiError], Response],
         stream: Callable[[Pump, ServedModel, P.ChatRequest, float], AsyncIterator[bytes]],
         build: Callable[[ServedModel, P.ChatRequest, str, list[dict[str, Any]], Answer], dict[str, Any]],
@@ -374,7 +382,7 @@ class LocalServer:
         """The one path of every API: admit the request, start its pump, then stream the API's
         events or wait for the whole answer and build the API's body; errors in the API's shape."""
         try:
-            model, req = await self._admit(request, parse)
+            model, req = await self._admit(request, parse, schema)
         except P.ApiError as exc:
             if isinstance(exc, ContextOverflow):
                 self._record_overflow(_client_of(request), exc)
@@ -404,6 +412,7 @@ class LocalServer:
         return await self._serve_api(
             request,
             P.parse_request,
+            S.ChatCompletionRequest,
             _error_response,
             chat_stream,
             lambda model, _req, text, calls, answer: P.completion(
@@ -416,6 +425,7 @@ class LocalServer:
         return await self._serve_api(
             request,
             M.parse_request,
+            S.MessagesRequest,
             _messages_error,
             messages_stream,
             lambda model, req, text, calls, answer: M.message(
@@ -468,6 +478,7 @@ class LocalServer:
         can count (llama.cpp, llama-server, vLLM)."""
         try:
             body = await self._read_body(request)
+            S.check(S.MessagesRequest, body)
             if isinstance(body, dict) and "max_tokens" not in body:
                 body = {**body, "max_tokens": 1}  # not part of a count request
             req = M.parse_request(body, self.config.limits)
@@ -494,6 +505,7 @@ class LocalServer:
         return await self._serve_api(
             request,
             R.parse_request,
+            S.ResponsesRequest,
             _error_response,
             responses_stream,
             lambda model, _req, text, calls, answer: R.response(

@@ -26,7 +26,8 @@ class Auth:
         self.key = key
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("method") == "OPTIONS":
+        public = scope.get("method") == "GET" and scope.get("path") == "/openapi.json"
+        if scope["type"] != "http" or scope.get("method") == "OPTIONS" or public:
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers") or [])
