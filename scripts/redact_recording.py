@@ -17,10 +17,10 @@ from typing import Any
 
 #: texts up to this long stay (short prompts such as "say hi", field values, enum names)
 KEEP = 40
-_WORDS = (
+_FILLER = (
     "the tool reads a file and writes the result so the agent can check its work before it "
     "answers the user with a short plain summary of what changed and why"
-).split()
+)
 #: headers kept: the ones that tell a server which API features the request uses
 HEADERS = ("anthropic-beta", "anthropic-version", "content-type", "accept", "x-app", "originator")
 #: fields whose values identify the user or the session
@@ -28,7 +28,7 @@ DROP = ("metadata", "client_metadata", "prompt_cache_key", "user")
 
 
 def filler(n: int) -> str:
-    words = itertools.cycle(_WORDS)
+    words = itertools.cycle(_FILLER.split())
     out = ""
     while len(out) < n:
         out += next(words) + " "
@@ -40,9 +40,11 @@ def redact(value: Any, key: str = "") -> Any:
         return {k: redact(v, k) for k, v in value.items() if k not in DROP}
     if isinstance(value, list):
         return [redact(v, key) for v in value]
-    if isinstance(value, str) and key in ("text", "description", "content", "instructions") and len(
-        value
-    ) > KEEP:
+    if (
+        isinstance(value, str)
+        and key in ("text", "description", "content", "instructions")
+        and len(value) > KEEP
+    ):
         return filler(len(value))
     if isinstance(value, str) and key == "id":
         return "id_redacted"
@@ -50,7 +52,8 @@ def redact(value: Any, key: str = "") -> Any:
 
 
 def main() -> int:
-    recorded = json.loads(open(sys.argv[1], encoding="utf-8").read())
+    with open(sys.argv[1], encoding="utf-8") as f:
+        recorded = json.loads(f.read())
     headers = {k.lower(): v for k, v in recorded["headers"].items() if k.lower() in HEADERS}
     out = {"method": recorded["method"], "path": recorded["path"], "headers": headers,
            "body": redact(recorded["body"])}  # fmt: skip
