@@ -149,14 +149,31 @@ def measure(plan: AutoPlan, remeasure: bool, quiet: bool) -> tuple[auto.Calibrat
     return result, True
 
 
-def resolve_auto(args: argparse.Namespace) -> Any:
-    """``--spec auto``: a :class:`app.cli.common.Resolved` for the stored (or freshly measured) choice.
+def resolve_auto(args: argparse.Namespace, measure_now: bool = True) -> Any:
+    """``--spec auto``: a :class:`app.cli.common.Resolved` for the stored choice.
 
-    The choice is kept on ``args.auto_choice`` (for ``bench``'s report).
+    With nothing stored, ``measure_now`` calibrates first (``bench`` and ``parity`` compare Auto's
+    measured choice); otherwise (``generate``, ``serve``) the answer does not wait: Auto's prior
+    runs and one line says so and how to measure (``tandem calibrate``). The choice is kept on
+    ``args.auto_choice`` (for ``bench``'s report).
     """
     plan = plan_auto(args)
     quiet = bool(getattr(args, "json", False))
-    result, measured = measure(plan, False, quiet)
+    stored = auto.load_result(plan.key)
+    if stored is None and not measure_now:
+        candidate = auto.prior(plan.candidates, list(auto.load_demoted(plan.key)))
+        args.auto_choice = None
+        if not quiet:
+            print(
+                f"… auto: {candidate.label} (Auto's first guess: nothing is measured for this model on "
+                "this machine yet; `tandem calibrate` with the same model arguments measures it)",
+                file=sys.stderr,
+                flush=True,
+            )
+        return Resolved(
+            plan.engine, replace(plan.base, speculation=candidate.options(plan.drafter_path)), plan.family
+        )
+    result, measured = (stored, False) if stored is not None else measure(plan, False, quiet)
     choice = result.choice
     args.auto_choice = choice
     if not quiet:

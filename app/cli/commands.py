@@ -184,7 +184,9 @@ def _describe(sampling: Sampling) -> dict[str, float | int]:
 def cmd_generate(args: argparse.Namespace) -> int:
     attached = _checked_images(args.image)  # a bad image fails before any model is loaded
     spec_on = args.spec == "on" or (args.spec is None and bool(args.draft_model_path or args.spec_method))
-    resolved = cli_auto.resolve_auto(args) if args.spec == "auto" else resolve(args, spec_on)
+    resolved = (
+        cli_auto.resolve_auto(args, measure_now=False) if args.spec == "auto" else resolve(args, spec_on)
+    )
     spec_on = spec_on or resolved.request.speculation.enabled
     engine_name, req = resolved.engine, resolved.request
     note_threads(engine_name, req)

@@ -64,7 +64,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
     spec_on = args.spec == "on" or (args.spec is None and bool(args.draft_model_path or args.spec_method))
     # --spec auto serves Auto's stored choice, measuring first when there is none (as generate does)
-    resolved = cli_auto.resolve_auto(args) if args.spec == "auto" else resolve(args, spec_on)
+    resolved = (
+        cli_auto.resolve_auto(args, measure_now=False) if args.spec == "auto" else resolve(args, spec_on)
+    )
     if resolved.engine == "remote":
         raise LaunchError("tandem serve runs a local engine; --engine remote is not served")
     family = resolved.family
