@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.core.speculative import suffix as sx
+from app.core.speculative import suffix_tree
 from app.core.speculative.suffix import Record, SuffixCache, SuffixStore
 
 PROMPT = [1, 2, 3, 4, 5]
@@ -216,7 +217,7 @@ def test_counts_follow_additions_and_removals() -> None:
     for gram in grams:
         assert corpus.count(gram) == occurrences(gram), gram
         found = corpus._find(list(gram))
-        if isinstance(found, sx._Node):
+        if isinstance(found, suffix_tree._Node):
             nodes += 1
             kids = {t: occurrences((*gram, t)) for t in range(1, 5)}
             assert found.kids == {t: n for t, n in kids.items() if n}, gram
@@ -233,7 +234,7 @@ def test_a_nodes_children_keep_arctics_order_through_additions_and_removals() ->
 
     rng = random.Random(11)
     for _trial in range(40):
-        node = sx._Node()
+        node = suffix_tree._Node()
         events: list[int] = []
         live: dict[int, int] = {}
         for _ in range(rng.randint(1, 300)):
@@ -250,6 +251,6 @@ def test_a_nodes_children_keep_arctics_order_through_additions_and_removals() ->
                 events.append(tok)
                 live[tok] = live.get(tok, 0) + 1
             order: list[int] = []
-            sx._replay(order, {}, events)
+            suffix_tree._replay(order, {}, events)
             assert node.order() == order
             assert node.top == (max(live.values()) if live else 0)
