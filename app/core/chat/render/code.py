@@ -82,7 +82,9 @@ def highlight(
     i = 0
     for css, value in pieces:
         chunk = []
-        for a, b, drafted in runs(positions[i : i + len(value)], mask) if draft_style else [(0, len(value), False)]:
+        mine = positions[i : i + len(value)]
+        parts = runs(mine, mask) if draft_style and len(mine) == len(value) else [(0, len(value), False)]
+        for a, b, drafted in parts:
             part = html.escape(value[a:b], quote=False)
             chunk.append(f'<span style="{draft_style}">{part}</span>' if drafted else part)
         body = "".join(chunk)

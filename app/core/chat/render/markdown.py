@@ -120,7 +120,7 @@ class _Html(RendererHTML):
         # only plugins make these (raw HTML is off): a task list's checkbox, which Qt cannot show
         content = tokens[idx].content
         if content.startswith("<input"):
-            return "\u2611 " if "checked" in content else "\u2610 "
+            return "\u2611" if "checked" in content else "\u2610"
         return html.escape(content, quote=False)
 
     def heading_open(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
