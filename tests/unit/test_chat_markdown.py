@@ -9,7 +9,9 @@ HL = '<span style="background-color:#111;">'
 
 
 def test_blocks_and_inline() -> None:
-    out = render_markdown("# Title\n\nSome **bold** and *it* and `x<y`.\n\n- a\n- b\n\n1. one\n\n> quote\n\n---")
+    out = render_markdown(
+        "# Title\n\nSome **bold** and *it* and `x<y`.\n\n- a\n- b\n\n1. one\n\n> quote\n\n---"
+    )
     assert "<h3>Title</h3>" in out  # a chat's "#" is a section, not a page title
     assert "<strong>bold</strong>" in out and "<em>it</em>" in out and "<code>x&lt;y</code>" in out
     assert "<ul>\n<li>a</li>\n<li>b</li>\n</ul>" in out
@@ -19,7 +21,9 @@ def test_blocks_and_inline() -> None:
 
 
 def test_gfm_table_nested_list_strikethrough_and_tasks() -> None:
-    out = render_markdown("| a | b |\n|---|--:|\n| 1 | 2 |\n\n- x\n  - y\n\n~~gone~~\n\n- [x] done\n- [ ] todo")
+    out = render_markdown(
+        "| a | b |\n|---|--:|\n| 1 | 2 |\n\n- x\n  - y\n\n~~gone~~\n\n- [x] done\n- [ ] todo"
+    )
     assert "<table" in out and "<th>a</th>" in out and '<td style="text-align:right">2</td>' in out
     assert re.search(r"<li>x\s*<ul>\s*<li>y</li>", out)
     assert "<s>gone</s>" in out
@@ -27,7 +31,9 @@ def test_gfm_table_nested_list_strikethrough_and_tasks() -> None:
 
 
 def test_model_html_is_escaped_and_unsafe_links_are_not_links() -> None:
-    out = render_markdown('<b onclick="x">hi</b> [a](javascript:alert(1)) [d](data:text/html,x) [ok](https://e.org)')
+    out = render_markdown(
+        '<b onclick="x">hi</b> [a](javascript:alert(1)) [d](data:text/html,x) [ok](https://e.org)'
+    )
     assert "<b " not in out and "&lt;b onclick" in out
     assert 'href="javascript' not in out and 'href="data:' not in out
     assert '<a href="https://e.org">ok</a>' in out

@@ -69,10 +69,18 @@ def render_markdown(
             calls = []
         if calls:
             # the spans index the raw text, which the calls' markup no longer lines up with
-            rest = render_html(content, highlight=None, code_bg=code_bg, code_fg=code_fg, dark=dark, copy_label=copy_label)
+            rest = render_html(
+                content, highlight=None, code_bg=code_bg, code_fg=code_fg, dark=dark, copy_label=copy_label
+            )
             return rest + "".join(_tool_block(c, tool_label, code_bg, code_fg) for c in calls)
     return render_html(
-        text, draft_spans, highlight=highlight, code_bg=code_bg, code_fg=code_fg, dark=dark, copy_label=copy_label
+        text,
+        draft_spans,
+        highlight=highlight,
+        code_bg=code_bg,
+        code_fg=code_fg,
+        dark=dark,
+        copy_label=copy_label,
     )
 
 
