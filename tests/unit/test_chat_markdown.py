@@ -84,3 +84,11 @@ def test_draft_spans_in_list_items_headings_links_table_cells_and_code() -> None
     start = text.index("compute")
     out = render_markdown(text, [(start, start + 7)], highlight="#111")
     assert f"{HL}compute</span>" in out
+
+
+def test_unlabelled_code_is_guessed_only_when_confident_and_finished() -> None:
+    code = "import os\n\n\ndef main():\n    print(os.getcwd())\n    return 0\n"
+    assert ">python<" in render_markdown(f"```\n{code}```\n")
+    assert ">python<" not in render_markdown(f"```\n{code}")  # still streaming: no guess yet
+    assert "color:#" not in render_markdown("```\nhello there\n```\n").split("<pre", 1)[1].split(">", 1)[1]
+    assert "<span" not in render_markdown("```pytho\n").split("<pre", 1)[1]  # a half-written name

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name, guess_lexer
+from pygments.lexers import get_all_lexers, get_lexer_by_name, guess_lexer
 from pygments.style import StyleMeta
 from pygments.styles import get_style_by_name
 from pygments.util import ClassNotFound
@@ -21,14 +21,24 @@ _STYLES = {False: "default", True: "monokai"}
 _GUESS_MIN = 0.5
 
 
+@lru_cache(maxsize=1)
+def _aliases() -> frozenset[str]:
+    return frozenset(a for _name, aliases, _f, _m in get_all_lexers(plugins=False) for a in aliases)
+
+
 @lru_cache(maxsize=64)
 def lexer_for(name: str) -> Lexer | None:
+    # an unknown name makes Pygments scan the installed packages' entry points (~0.2 s), a stall
+    # mid-stream while a fence's language is half written: only known names are looked up
+    if name.lower() not in _aliases():
+        return None
     try:
         return get_lexer_by_name(name, stripnl=False, ensurenl=False)
     except ClassNotFound:
         return None
 
 
+@lru_cache(maxsize=128)
 def guess(code: str) -> tuple[str, Lexer] | None:
     """A lexer for unlabelled code, only when Pygments is confident."""
     if len(code) < 40:

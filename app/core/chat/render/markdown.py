@@ -84,6 +84,7 @@ class _Html(RendererHTML):
         self.mask = drafted_mask(len(source), spans)
         self.draft = f"background-color:{opts['highlight']};" if opts["highlight"] else None
         self.opts = opts
+        self._starts: list[int] | None = None
 
     def _marked(self, token: Token) -> str:
         pos = token.meta.get("pos")
@@ -139,11 +140,22 @@ class _Html(RendererHTML):
         token = tokens[idx]
         name = token.info.strip().split(maxsplit=1)[0] if token.info.strip() else ""
         lexer = code_html.lexer_for(name) if name else None
-        if not name and self.opts["chrome"]:
+        # a guess (~15 ms) waits for the closing fence: re-guessing on every flush of a streaming
+        # block would cost that each time and could switch colours as the code grows
+        if not name and self.opts["chrome"] and self._closed(token):
             guessed = code_html.guess(token.content)
             if guessed:
                 name, lexer = guessed
         return self._code(token, name, lexer if self.opts["chrome"] else None)
+
+    def _closed(self, token: Token) -> bool:
+        if token.map is None or token.map[1] - token.map[0] < 2:
+            return False
+        if self._starts is None:
+            self._starts = line_starts(self.source)
+        starts = self._starts
+        last = self.source[starts[token.map[1] - 1] : starts[token.map[1]]].strip()
+        return last.startswith(token.markup)
 
     def code_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         return self._code(tokens[idx], "", None)
