@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import base64
 import re
 
 from app.core.chat import render_markdown
@@ -42,8 +43,16 @@ def test_model_html_is_escaped_and_unsafe_links_are_not_links() -> None:
 
 def test_dollar_amounts_are_prose_and_formulas_are_math() -> None:
     assert "<code" not in render_markdown("It costs $5 and $10 today.")
-    out = render_markdown(r"A third: $\frac{1}{3}$ and \(x^2\).")
-    assert r"\frac{1}{3}</code>" in out and "x^2</code>" in out
+    out = render_markdown(
+        r"A third: $\frac{1}{3}$ and \(x^2\), then $$\sum_{i=1}^n i$$" + "\n\n" + r"\[\sqrt{2}\]"
+    )
+    images = re.findall(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)" alt="([^"]*)"', out)
+    assert [alt for _png, alt in images] == [r"\frac{1}{3}", "x^2", r"\sum_{i=1}^n i", r"\sqrt{2}"]
+    for png, _alt in images:
+        assert base64.b64decode(png).startswith(b"\x89PNG")
+    # TeX mathtext cannot draw shows its source in a code style, never an error
+    out = render_markdown(r"$\begin{pmatrix}a\end{pmatrix}$")
+    assert "<img" not in out and r"\begin{pmatrix}a\end{pmatrix}</code>" in out
 
 
 def test_code_fence_is_escaped_highlighted_and_kept_verbatim() -> None:

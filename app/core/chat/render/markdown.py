@@ -29,6 +29,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from mdit_py_plugins.texmath import texmath_plugin
 
 from app.core.chat.render import code as code_html
+from app.core.chat.render.math import formula_png
 from app.core.chat.render.sourcemap import align, drafted_mask, line_starts, runs
 
 MONO = "'DejaVu Sans Mono','Menlo','Consolas',monospace"
@@ -103,10 +104,19 @@ class _Html(RendererHTML):
         return f"<code>{self._marked(tokens[idx])}</code>"
 
     def _math(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
-        # shown as its TeX source in a code style; a block formula gets a line of its own
+        # an image with the TeX as its alt text; the source in a code style when it cannot be
+        # drawn (a block formula gets a line of its own either way)
         token = tokens[idx]
-        body = f'<code style="font-family:{MONO};">{self._marked(token)}</code>'
-        return f"<p>{body}</p>" if token.block else body
+        url = (
+            formula_png(token.content, token.block, str(self.opts["code_fg"])) if self.opts["math"] else None
+        )
+        if url is None:
+            body = f'<code style="font-family:{MONO};">{self._marked(token)}</code>'
+        else:
+            body = (
+                f'<img src="{url}" alt="{html.escape(token.content.strip())}" style="vertical-align:middle;">'
+            )
+        return f'<p align="center">{body}</p>' if token.block else body
 
     math_inline = math_inline_double = math_block = math_block_eqno = _math
     math_single = math_inline_single = _math
@@ -218,11 +228,13 @@ def render_html(
     breaks: bool = True,
     chrome: bool = True,
     copy_label: str = "Copy",
+    math: bool = True,
 ) -> str:
     """``text`` as Qt rich-text HTML. ``draft_spans`` (source char ranges) get ``highlight`` as
     background if given. ``heading_offset`` shifts heading levels (a chat bubble's ``#`` reads as
     a section, not a page title); ``breaks`` keeps the model's single line ends; ``chrome`` adds
-    each code block's language label and Copy link (``copy:<code_id>``) and colours."""
+    each code block's language label and Copy link (``copy:<code_id>``) and colours; ``math``
+    draws formulas as images (see ``math``), else shows their source."""
     md = parser(breaks)
     env: dict[str, Any] = {}
     tokens = md.parse(text, env)
@@ -236,5 +248,6 @@ def render_html(
         "heading_offset": heading_offset,
         "chrome": chrome,
         "copy_label": copy_label,
+        "math": math,
     }
     return _Html(text, draft_spans, opts).render(tokens, md.options, env)
