@@ -92,7 +92,7 @@ def test_draft_spans_in_list_items_headings_links_table_cells_and_code() -> None
     text = "```python\nvalue = compute(1)\n```"
     start = text.index("compute")
     out = render_markdown(text, [(start, start + 7)], highlight="#111")
-    assert f"{HL}compute</span>" in out
+    assert '<span style="background-color:#111;text-decoration:underline;">compute</span>' in out
 
 
 def test_unlabelled_code_is_guessed_only_when_confident_and_finished() -> None:

@@ -170,10 +170,14 @@ class _Html(RendererHTML):
     def code_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         return self._code(tokens[idx], "", None)
 
+    def _code_draft(self) -> str | None:
+        # the shading alone hardly shows on a code block's own background: underlined too
+        return f"{self.draft}text-decoration:underline;" if self.draft else None
+
     def _code(self, token: Token, name: str, lexer: Any) -> str:
         o = self.opts
         body = code_html.highlight(
-            token.content, lexer, token.meta.get("pos") or [], self.mask, self.draft, bool(o["dark"])
+            token.content, lexer, token.meta.get("pos") or [], self.mask, self._code_draft(), bool(o["dark"])
         )
         style = (
             f"background-color:{o['code_bg']}; color:{o['code_fg']}; font-family:{MONO};"

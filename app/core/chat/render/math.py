@@ -27,12 +27,16 @@ def formula_png(tex: str, display: bool, color: str) -> str | None:
     if not tex or "$" in tex:
         return None
     try:
+        from matplotlib import rc_context
         from matplotlib.font_manager import FontProperties
         from matplotlib.mathtext import math_to_image
 
         buf = io.BytesIO()
         size = _DISPLAY_PT if display else _INLINE_PT
-        math_to_image(f"${tex}$", buf, dpi=_DPI, format="png", color=color, prop=FontProperties(size=size))
+        # transparent, so the formula sits on whatever background the text has (light or dark)
+        with rc_context({"savefig.transparent": True}):
+            prop = FontProperties(size=size)
+            math_to_image(f"${tex}$", buf, dpi=_DPI, format="png", color=color, prop=prop)
     except Exception:  # a parse error of any kind in the model's TeX: the caller shows the source
         return None
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
