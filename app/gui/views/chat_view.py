@@ -241,7 +241,7 @@ class MessageBubble(QFrame):
         self._drop_frozen()
         self.body.show()
         if self.role == "user":
-            self.body.setText(render_markdown(self.text, highlight=None))
+            self.body.setText(render_markdown(self.text, highlight=None, copy_label=self.tr("Copy")))
         elif self.text or self.status == "streaming":
             self.body.setText(self._markdown(self.text or "…", self.spans))
         else:  # ended without a word: say so ("…" read as if it were still thinking)
