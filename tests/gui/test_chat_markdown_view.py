@@ -57,7 +57,8 @@ def test_table_code_colours_and_drafted_cell_as_qt_shows_them(qtbot: Any) -> Non
         f'<td style="text-align:right"><span style="background-color:{DRAFT_HIGHLIGHT};">3.14</span></td>'
         in html
     )
-    assert f'<span style="background-color:{DRAFT_HIGHLIGHT};">circle</span>' in html.split("<pre", 1)[1]
+    drafted_code = f'<span style="background-color:{DRAFT_HIGHLIGHT};text-decoration:underline;">circle</span>'
+    assert drafted_code in html.split("<pre", 1)[1]
     doc = _document(html)
     tables = _tables(doc)
     assert len(tables) == 1 and (tables[0].rows(), tables[0].columns()) == (3, 2)

@@ -35,7 +35,7 @@ from app.core.chat.render.sourcemap import align, drafted_mask, line_starts, run
 MONO = "'DejaVu Sans Mono','Menlo','Consolas',monospace"
 #: a reference definition or footnote anywhere changes how earlier text renders
 _REFERENCE = re.compile(r"^ {0,3}\[[^\]\n]+\]:", re.MULTILINE)
-_TEXT_TOKENS = ("text", "code_inline", "math_inline", "math_inline_double", "math_block", "math_block_eqno")
+_TEXT_TOKENS = ("text", "code_inline", "math_inline", "math_inline_double", "math_single")
 
 
 @lru_cache(maxsize=2)
@@ -118,8 +118,8 @@ class _Html(RendererHTML):
             )
         return f'<p align="center">{body}</p>' if token.block else body
 
-    math_inline = math_inline_double = math_block = math_block_eqno = _math
-    math_single = math_inline_single = _math
+    # dollarmath's and texmath's token names
+    math_inline = math_inline_double = math_single = math_block = math_block_eqno = math_block_label = _math
 
     def image(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         token = tokens[idx]
