@@ -57,7 +57,9 @@ def test_table_code_colours_and_drafted_cell_as_qt_shows_them(qtbot: Any) -> Non
         f'<td style="text-align:right"><span style="background-color:{DRAFT_HIGHLIGHT};">3.14</span></td>'
         in html
     )
-    drafted_code = f'<span style="background-color:{DRAFT_HIGHLIGHT};text-decoration:underline;">circle</span>'
+    drafted_code = (
+        f'<span style="background-color:{DRAFT_HIGHLIGHT};text-decoration:underline;">circle</span>'
+    )
     assert drafted_code in html.split("<pre", 1)[1]
     doc = _document(html)
     tables = _tables(doc)
