@@ -101,3 +101,20 @@ def test_unlabelled_code_is_guessed_only_when_confident_and_finished() -> None:
     assert ">python<" not in render_markdown(f"```\n{code}")  # still streaming: no guess yet
     assert "color:#" not in render_markdown("```\nhello there\n```\n").split("<pre", 1)[1].split(">", 1)[1]
     assert "<span" not in render_markdown("```pytho\n").split("<pre", 1)[1]  # a half-written name
+
+
+def test_drafted_ranges_survive_escapes_entities_and_quotes() -> None:
+    text = "> a \\*b\\* &amp; *cat* done"
+    start = text.index("cat")
+    out = render_markdown(text, [(start, start + 3), (text.index("done"), len(text))], highlight="#111")
+    assert f"<em>{HL}cat</span></em>" in out and f"{HL}done</span>" in out
+    assert "*b* &amp;" in out  # the escapes and the entity themselves are not shaded
+
+
+def test_stable_prefix_splits_between_top_level_blocks_only() -> None:
+    from app.core.chat.markdown import stable_prefix
+
+    text = "Intro.\n\n1. one\n\n2. two\n\nLast para"
+    assert text[stable_prefix(text) :] == "Last para"  # the loose list is one block before it
+    assert stable_prefix("A [x][r] b.\n\n[r]: https://e.org\n\nmore") == 0  # a reference: whole
+    assert stable_prefix("only one block") == 0
