@@ -1,40 +1,74 @@
 from __future__ import annotations
 
+import base64
+import re
+
 from app.core.chat import render_markdown
+from app.core.chat.render import code_blocks, code_id
+
+HL = '<span style="background-color:#111;">'
 
 
 def test_blocks_and_inline() -> None:
-    out = render_markdown("# Title\n\nSome **bold** and *it* and `x<y`.\n\n- a\n- b\n\n1. one\n\n> quote")
-    assert "<h3>Title</h3>" in out
-    assert "<b>bold</b>" in out and "<i>it</i>" in out and "<code>x&lt;y</code>" in out
-    assert "<ul><li>a</li><li>b</li></ul>" in out
-    assert "<ol><li>one</li></ol>" in out
-    assert "<blockquote>quote</blockquote>" in out
+    out = render_markdown(
+        "# Title\n\nSome **bold** and *it* and `x<y`.\n\n- a\n- b\n\n1. one\n\n> quote\n\n---"
+    )
+    assert "<h3>Title</h3>" in out  # a chat's "#" is a section, not a page title
+    assert "<strong>bold</strong>" in out and "<em>it</em>" in out and "<code>x&lt;y</code>" in out
+    assert "<ul>\n<li>a</li>\n<li>b</li>\n</ul>" in out
+    assert "<ol>\n<li>one</li>\n</ol>" in out
+    assert "<blockquote>\n<p>quote</p>\n</blockquote>" in out
+    assert "<hr" in out
 
 
-def test_a_numbered_list_with_blank_lines_keeps_its_numbers() -> None:
-    """Seen in the chat: a model's "1. … (blank line) 2. … (blank line) 3. …" read "1. 1. 1.".
-    Each block keeps the number its first item was written with (Qt honours ``start``)."""
-    text = "Three rivers:\n\n1. Danube: long.\n\n2. Rhône: French.\n\n3. Nile: African.\n4) Po"
-    out = render_markdown(text)
-    assert "<ol><li>Danube: long.</li></ol>" in out  # 1 is the default: no attribute
-    assert '<ol start="2"><li>Rhône: French.</li></ol>' in out
-    assert '<ol start="3"><li>Nile: African.</li><li>Po</li></ol>' in out
-    # a list that starts elsewhere keeps its first number; bullets have none
-    assert render_markdown("7. seven\n8. eight") == '<ol start="7"><li>seven</li><li>eight</li></ol>'
-    assert render_markdown("- a\n\n- b") == "<ul><li>a</li></ul><ul><li>b</li></ul>"
+def test_gfm_table_nested_list_strikethrough_and_tasks() -> None:
+    out = render_markdown(
+        "| a | b |\n|---|--:|\n| 1 | 2 |\n\n- x\n  - y\n\n~~gone~~\n\n- [x] done\n- [ ] todo"
+    )
+    assert "<table" in out and "<th>a</th>" in out and '<td style="text-align:right">2</td>' in out
+    assert re.search(r"<li>x\s*<ul>\s*<li>y</li>", out)
+    assert "<s>gone</s>" in out
+    assert "\u2611 done" in out and "\u2610 todo" in out
 
 
-def test_code_fence_is_escaped_and_kept_verbatim() -> None:
-    out = render_markdown("Look:\n```python\nif a < b:\n    print('*x*')\n```\nafter")
-    assert "<pre" in out and "if a &lt; b:\n    print('*x*')" in out
-    assert "<i>" not in out
-    assert out.endswith("<p>after</p>")
+def test_model_html_is_escaped_and_unsafe_links_are_not_links() -> None:
+    out = render_markdown(
+        '<b onclick="x">hi</b> [a](javascript:alert(1)) [d](data:text/html,x) [ok](https://e.org)'
+    )
+    assert "<b " not in out and "&lt;b onclick" in out
+    assert 'href="javascript' not in out and 'href="data:' not in out
+    assert '<a href="https://e.org">ok</a>' in out
+    assert '<a href="https://e.org/x">https://e.org/x</a>' in render_markdown("see https://e.org/x")
+
+
+def test_dollar_amounts_are_prose_and_formulas_are_math() -> None:
+    assert "<code" not in render_markdown("It costs $5 and $10 today.")
+    out = render_markdown(
+        r"A third: $\frac{1}{3}$ and \(x^2\), then $$\sum_{i=1}^n i$$" + "\n\n" + r"\[\sqrt{2}\]"
+    )
+    images = re.findall(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)" alt="([^"]*)"', out)
+    assert [alt for _png, alt in images] == [r"\frac{1}{3}", "x^2", r"\sum_{i=1}^n i", r"\sqrt{2}"]
+    for png, _alt in images:
+        assert base64.b64decode(png).startswith(b"\x89PNG")
+    # TeX mathtext cannot draw shows its source in a code style, never an error
+    out = render_markdown(r"$\begin{pmatrix}a\end{pmatrix}$")
+    assert "<img" not in out and r"\begin{pmatrix}a\end{pmatrix}</code>" in out
+
+
+def test_code_fence_is_escaped_highlighted_and_kept_verbatim() -> None:
+    source = "def f(a, b):\n    if a < b:  # compare\n        return 'x'\n"
+    out = render_markdown(f"Look:\n```python\n{source}```\nafter")
+    colours = set(re.findall(r"color:(#[0-9A-Fa-f]{3,6});", out.split("<pre", 1)[1]))
+    assert len(colours) >= 3, colours
+    assert "&lt;" in out and "<em>" not in out
+    assert f'href="copy:{code_id(source)}"' in out and ">python<" in out
+    assert out.endswith("<p>after</p>\n")
+    assert code_blocks(f"x\n```python\n{source}```\n\n    indented\n") == [source, "indented\n"]
 
 
 def test_unterminated_fence_while_streaming() -> None:
     out = render_markdown("```\ncode so far")
-    assert "code so far</pre>" in out
+    assert "code so far</code></pre>" in out
 
 
 def test_draft_spans_are_highlighted_and_can_be_turned_off() -> None:
@@ -43,10 +77,44 @@ def test_draft_spans_are_highlighted_and_can_be_turned_off() -> None:
     assert '<span style="background-color:#abcdef;">world</span>' in out
     assert '<span style="background-color:#abcdef;">next</span>' in out
     plain = render_markdown(text, [(6, 16)], highlight=None)
-    assert "span" not in plain and "\ue000" not in plain
+    assert "span" not in plain
 
 
-def test_draft_span_inside_list_item_and_heading() -> None:
+def test_draft_spans_in_list_items_headings_links_table_cells_and_code() -> None:
     out = render_markdown("- item one\n## Head", [(2, 6), (14, 18)], highlight="#111")
-    assert '<li><span style="background-color:#111;">item</span> one</li>' in out
-    assert '<h4><span style="background-color:#111;">Head</span></h4>' in out
+    assert f"<li>{HL}item</span> one</li>" in out
+    assert f"<h4>{HL}Head</span></h4>" in out
+    text = "| k | v |\n|---|---|\n| cat | dog |\n\nsee [the link](https://e.org)"
+    cell, link = text.index("dog"), text.index("link")
+    out = render_markdown(text, [(cell, cell + 3), (link, link + 4)], highlight="#111")
+    assert f"<td>{HL}dog</span></td>" in out and "<td>cat</td>" in out
+    assert f'<a href="https://e.org">the {HL}link</span></a>' in out
+    text = "```python\nvalue = compute(1)\n```"
+    start = text.index("compute")
+    out = render_markdown(text, [(start, start + 7)], highlight="#111")
+    assert '<span style="background-color:#111;text-decoration:underline;">compute</span>' in out
+
+
+def test_unlabelled_code_is_guessed_only_when_confident_and_finished() -> None:
+    code = "import os\n\n\ndef main():\n    print(os.getcwd())\n    return 0\n"
+    assert ">python<" in render_markdown(f"```\n{code}```\n")
+    assert ">python<" not in render_markdown(f"```\n{code}")  # still streaming: no guess yet
+    assert "color:#" not in render_markdown("```\nhello there\n```\n").split("<pre", 1)[1].split(">", 1)[1]
+    assert "<span" not in render_markdown("```pytho\n").split("<pre", 1)[1]  # a half-written name
+
+
+def test_drafted_ranges_survive_escapes_entities_and_quotes() -> None:
+    text = "> a \\*b\\* &amp; *cat* done"
+    start = text.index("cat")
+    out = render_markdown(text, [(start, start + 3), (text.index("done"), len(text))], highlight="#111")
+    assert f"<em>{HL}cat</span></em>" in out and f"{HL}done</span>" in out
+    assert "*b* &amp;" in out  # the escapes and the entity themselves are not shaded
+
+
+def test_stable_prefix_splits_between_top_level_blocks_only() -> None:
+    from app.core.chat.markdown import stable_prefix
+
+    text = "Intro.\n\n1. one\n\n2. two\n\nLast para"
+    assert text[stable_prefix(text) :] == "Last para"  # the loose list is one block before it
+    assert stable_prefix("A [x][r] b.\n\n[r]: https://e.org\n\nmore") == 0  # a reference: whole
+    assert stable_prefix("only one block") == 0

@@ -53,6 +53,7 @@ from app.gui.views.attachments import (
     image_error_text,
     image_png,
 )
+from app.gui.views.chat_links import connect_links
 from app.gui.views.stats import StatsDialog, StatsStrip
 from app.gui.widgets import ElidedLabel, bind_range
 
@@ -176,7 +177,7 @@ class MessageBubble(QFrame):
         self.body = TextLabel()
         self.body.setWordWrap(True)
         self.body.setTextFormat(Qt.TextFormat.RichText)
-        self.body.setOpenExternalLinks(True)
+        connect_links(self.body, lambda: self.text)
         self.body.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
         )
@@ -232,6 +233,7 @@ class MessageBubble(QFrame):
             highlight=DRAFT_HIGHLIGHT if self.highlight else None,
             tool_style=self.tool_style,
             tool_label=self.tr("Tool call"),
+            copy_label=self.tr("Copy"),
         )
 
     def _render(self) -> None:
@@ -239,7 +241,7 @@ class MessageBubble(QFrame):
         self._drop_frozen()
         self.body.show()
         if self.role == "user":
-            self.body.setText(render_markdown(self.text, highlight=None))
+            self.body.setText(render_markdown(self.text, highlight=None, copy_label=self.tr("Copy")))
         elif self.text or self.status == "streaming":
             self.body.setText(self._markdown(self.text or "…", self.spans))
         else:  # ended without a word: say so ("…" read as if it were still thinking)
@@ -251,10 +253,8 @@ class MessageBubble(QFrame):
             self.body.setText(f'<p style="color:#6b7280;"><i>{html.escape(note)}</i></p>')
 
     def _render_streaming(self) -> None:
-        """Freeze the blocks that are finished (rendered once, appended to a frozen label) and
-        render the block being written into ``body``: the work per flush follows the new text,
-        not the answer's length. The parts rendered together are the whole render (see
-        ``markdown.stable_prefix``)."""
+        """Freeze the finished blocks (rendered once, appended to a frozen label) and render the
+        block being written into ``body``; the parts together are the whole render."""
         text, spans = self.text, self.spans
         end = stable_prefix(text, self._frozen_end)
         if end > self._frozen_end:
@@ -280,7 +280,7 @@ class MessageBubble(QFrame):
         label = TextLabel()
         label.setWordWrap(True)
         label.setTextFormat(Qt.TextFormat.RichText)
-        label.setOpenExternalLinks(True)
+        connect_links(label, lambda: self.text)
         label.setTextInteractionFlags(self.body.textInteractionFlags())
         label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         return label

@@ -1,0 +1,103 @@
+"""Code blocks: Pygments colours as inline styles (Qt's rich text has no stylesheet classes),
+with drafted runs marked inside the code."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from functools import lru_cache
+
+from pygments.lexer import Lexer
+from pygments.lexers import get_all_lexers, get_lexer_by_name, guess_lexer
+from pygments.style import StyleMeta
+from pygments.styles import get_style_by_name
+from pygments.util import ClassNotFound
+
+from app.core.chat.render.sourcemap import runs
+
+#: styles whose colours keep contrast on the code background of each palette
+_STYLES = {False: "default", True: "monokai"}
+#: a guess below this score is more often wrong than right on short snippets
+_GUESS_MIN = 0.5
+
+
+@lru_cache(maxsize=1)
+def _aliases() -> frozenset[str]:
+    return frozenset(a for _name, aliases, _f, _m in get_all_lexers(plugins=False) for a in aliases)
+
+
+@lru_cache(maxsize=64)
+def lexer_for(name: str) -> Lexer | None:
+    # an unknown name makes Pygments scan the installed packages' entry points (~0.2 s), a stall
+    # mid-stream while a fence's language is half written: only known names are looked up
+    if name.lower() not in _aliases():
+        return None
+    try:
+        return get_lexer_by_name(name, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+
+
+@lru_cache(maxsize=128)
+def guess(code: str) -> tuple[str, Lexer] | None:
+    """A lexer for unlabelled code, only when Pygments is confident."""
+    if len(code) < 40:
+        return None
+    try:
+        lexer = guess_lexer(code, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+    score = type(lexer).analyse_text(code)
+    if score < _GUESS_MIN or lexer.name == "Text only":
+        return None
+    return lexer.aliases[0] if lexer.aliases else lexer.name, lexer
+
+
+@lru_cache(maxsize=4)
+def _style(dark: bool) -> StyleMeta:
+    return get_style_by_name(_STYLES[dark])
+
+
+@lru_cache(maxsize=512)
+def _css(dark: bool, ttype: object) -> str:
+    style = _style(dark)
+    try:
+        spec = style.style_for_token(ttype)
+    except KeyError:
+        return ""
+    out = []
+    if spec["color"]:
+        out.append(f"color:#{spec['color']};")
+    if spec["bold"]:
+        out.append("font-weight:bold;")
+    if spec["italic"]:
+        out.append("font-style:italic;")
+    return "".join(out)
+
+
+def highlight(
+    code: str,
+    lexer: Lexer | None,
+    positions: Sequence[int],
+    mask: bytearray,
+    draft_style: str | None,
+    dark: bool,
+) -> str:
+    """``code`` as escaped HTML, coloured by ``lexer`` (plain when None), drafted characters
+    (by their source ``positions``) wrapped in ``draft_style`` spans."""
+    pieces: list[tuple[str, str]] = [("", code)]
+    if lexer is not None:
+        pieces = [(_css(dark, ttype), value) for ttype, value in lexer.get_tokens(code)]
+    out: list[str] = []
+    i = 0
+    for css, value in pieces:
+        chunk = []
+        mine = positions[i : i + len(value)]
+        parts = runs(mine, mask) if draft_style and len(mine) == len(value) else [(0, len(value), False)]
+        for a, b, drafted in parts:
+            part = html.escape(value[a:b], quote=False)
+            chunk.append(f'<span style="{draft_style}">{part}</span>' if drafted else part)
+        body = "".join(chunk)
+        out.append(f'<span style="{css}">{body}</span>' if css and body.strip() else body)
+        i += len(value)
+    return "".join(out)
