@@ -456,7 +456,8 @@ class _RangeHandler(BaseHTTPRequestHandler):
                 body, code, hdrs = resp.read(), resp.status, resp.headers
         except urllib.error.HTTPError as exc:
             body, code, hdrs = exc.read(), exc.code, exc.headers
-        out = {k: v for k, v in hdrs.items() if k.lower() not in ("content-length", "transfer-encoding", "connection")}
+        drop = ("content-length", "transfer-encoding", "connection")
+        out = {k: v for k, v in hdrs.items() if k.lower() not in drop}
         length = int(hdrs.get("Content-Length") or len(body))
         first, last = 0, length - 1
         asked = self.headers.get("Range", "")
@@ -518,7 +519,9 @@ class RangeHub:
 
     def __init__(self, upstream: str, rate: int = 0) -> None:
         self.server = _RangeServer(upstream, rate)
-        self._thread = threading.Thread(target=self.server.serve_forever, args=(0.1,), name="tandem-test-range-hub")
+        self._thread = threading.Thread(
+            target=self.server.serve_forever, args=(0.1,), name="tandem-test-range-hub"
+        )
 
     @property
     def endpoint(self) -> str:

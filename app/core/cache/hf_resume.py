@@ -122,12 +122,18 @@ def _transfer(url: str, headers: dict[str, str], part: Path, size: int, meter: M
 
 
 def fetch_file(
-    endpoint: str, token: str | None, cache_root: Path, repo_id: str, revision: str, f: RemoteFile, meter: Meter
+    endpoint: str,
+    token: str | None,
+    cache_root: Path,
+    repo_id: str,
+    revision: str,
+    f: RemoteFile,
+    meter: Meter,
 ) -> Path:
     """Fetch one repository file into the hub cache, resuming a partial blob; return its path."""
     from filelock import FileLock
     from huggingface_hub import get_hf_file_metadata, hf_hub_url
-    from huggingface_hub.utils import build_hf_headers
+    from huggingface_hub.utils._headers import build_hf_headers
 
     url = hf_hub_url(repo_id, f.path, revision=revision, endpoint=endpoint)
     meta = get_hf_file_metadata(url, token=token or None)
@@ -181,8 +187,12 @@ def fetch_file(
                 break
             part.unlink(missing_ok=True)
             if redo:
-                raise VerificationError(f"{repo_id}/{f.path}: {bad}; the file was removed, retry the download")
-            log.warning("%s: %s; the partial file was discarded and is fetched again from the start", f.path, bad)
+                raise VerificationError(
+                    f"{repo_id}/{f.path}: {bad}; the file was removed, retry the download"
+                )
+            log.warning(
+                "%s: %s; the partial file was discarded and is fetched again from the start", f.path, bad
+            )
         os.replace(part, blob)
         with contextlib.suppress(OSError):
             rec.unlink()
