@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.registry import AnySpec, Family, InvalidEntry
+from app.core.settings import Settings
 from app.gui import icons
 from app.gui.models.registry_model import (
     FamilyFilterProxy,
@@ -112,10 +113,15 @@ class BrowserPage(QWidget):
         parent: QWidget | None = None,
         ops: Ops | None = None,
         context_length: Callable[[], int] | None = None,
+        settings: Callable[[], Settings] | None = None,
+        persist: Callable[[], None] | None = None,
     ) -> None:
         """``ops``: runs the memory verdicts and the hub searches off the GUI thread;
-        ``context_length()``: the settings' context length the verdicts are computed for."""
+        ``context_length()``: the settings' context length the verdicts are computed for;
+        ``settings()`` / ``persist()``: where the "with its drafter" choice is kept."""
         super().__init__(parent)
+        self._settings = settings
+        self._persist = persist
         self.families = families
         self.specs = specs
         if ops is not None:
@@ -217,6 +223,8 @@ class BrowserPage(QWidget):
         self.download_btn = QPushButton(icons.icon("download"), "")
         self.refresh_btn = QPushButton(icons.icon("refresh"), "")
         self.with_drafter = QCheckBox()
+        self.with_drafter.setChecked(settings().download_drafter_with_target if settings else True)
+        self.with_drafter.toggled.connect(self._remember_pair)
         self.delete_btn = QPushButton(icons.icon("trash", icons.DANGER), "")
         self.delete_btn.setObjectName("danger")
         self.launch_btn = QPushButton(icons.icon("play", icons.ON_PRIMARY, disabled=icons.ON_PRIMARY), "")
@@ -457,6 +465,13 @@ class BrowserPage(QWidget):
 
             dqs = ordered_draft_quants(spec.draft_quantizations())
             self.downloadRequested.emit(fam, spec, "drafter", quant, dqs[0] if dqs else None)
+
+    def _remember_pair(self, on: bool) -> None:
+        if self._settings is None:
+            return
+        self._settings().download_drafter_with_target = on
+        if self._persist is not None:
+            self._persist()
 
     def _refresh(self) -> None:
         sel = self._selected_target()
