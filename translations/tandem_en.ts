@@ -1043,12 +1043,16 @@
             <translation>Added {name} to your models.</translation>
         </message>
         <message>
+            <source>Catalog</source>
+            <translation>Catalog</translation>
+        </message>
+        <message>
             <source>My models</source>
             <translation>My models</translation>
         </message>
         <message>
-            <source>Where the search field looks: your models or a hub</source>
-            <translation>Where the search field looks: your models or a hub</translation>
+            <source>Where the search field looks: the catalog, the models on this computer, or a hub</source>
+            <translation>Where the search field looks: the catalog, the models on this computer, or a hub</translation>
         </message>
         <message>
             <source>Model</source>

@@ -1043,12 +1043,16 @@
             <translation>{name} をマイモデルに追加しました。</translation>
         </message>
         <message>
+            <source>Catalog</source>
+            <translation>カタログ</translation>
+        </message>
+        <message>
             <source>My models</source>
             <translation>マイモデル</translation>
         </message>
         <message>
-            <source>Where the search field looks: your models or a hub</source>
-            <translation>検索欄の検索先：自分のモデルまたはハブ</translation>
+            <source>Where the search field looks: the catalog, the models on this computer, or a hub</source>
+            <translation>検索欄の検索先：カタログ、このコンピューターにあるモデル、またはハブ</translation>
         </message>
         <message>
             <source>Model</source>

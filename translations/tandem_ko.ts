@@ -1043,12 +1043,16 @@
             <translation>{name}을(를) 내 모델에 추가했습니다.</translation>
         </message>
         <message>
+            <source>Catalog</source>
+            <translation>카탈로그</translation>
+        </message>
+        <message>
             <source>My models</source>
             <translation>내 모델</translation>
         </message>
         <message>
-            <source>Where the search field looks: your models or a hub</source>
-            <translation>검색창이 찾는 곳: 내 모델 또는 허브</translation>
+            <source>Where the search field looks: the catalog, the models on this computer, or a hub</source>
+            <translation>검색 창이 찾는 곳: 카탈로그, 이 컴퓨터에 있는 모델, 또는 허브</translation>
         </message>
         <message>
             <source>Model</source>

@@ -1043,12 +1043,16 @@
             <translation>已将 {name} 添加到你的模型。</translation>
         </message>
         <message>
+            <source>Catalog</source>
+            <translation>目录</translation>
+        </message>
+        <message>
             <source>My models</source>
             <translation>我的模型</translation>
         </message>
         <message>
-            <source>Where the search field looks: your models or a hub</source>
-            <translation>搜索框的搜索范围：你的模型或某个模型中心</translation>
+            <source>Where the search field looks: the catalog, the models on this computer, or a hub</source>
+            <translation>搜索框的查找范围：目录、本机上的模型，或某个模型仓库</translation>
         </message>
         <message>
             <source>Model</source>

@@ -42,8 +42,8 @@ from PySide6.QtWidgets import (
 from app.core.registry import AnySpec, Family, InvalidEntry
 from app.core.settings import Settings
 from app.gui import icons
+from app.gui.models.my_models import MyModelsProxy
 from app.gui.models.registry_model import (
-    FamilyFilterProxy,
     FamilyModel,
     Node,
     Roles,
@@ -126,7 +126,7 @@ class BrowserPage(QWidget):
         self.specs = specs
         if ops is not None:
             specs.enable_fit(ops, context_length or (lambda: 4096))
-        self.proxy = FamilyFilterProxy(self)
+        self.proxy = MyModelsProxy(families.cache, self)
         self.proxy.setSourceModel(families)
 
         root = QVBoxLayout(self)
@@ -271,6 +271,9 @@ class BrowserPage(QWidget):
         registry_only = [split, self.size_filter, self.drafter_only, self.downloaded_only]
         self.hub_search.attach(self.search, self.format, registry_only)
         self.hub_search.familyAdded.connect(self.select_family)
+        self.hub_search.scope.currentIndexChanged.connect(
+            lambda: self.proxy.set_filters(mine_only=self.hub_search.mine)
+        )
         filters.addWidget(self.hub_search.import_btn)
 
         self.search.textChanged.connect(lambda t: self.proxy.set_filters(text=t.strip()))
