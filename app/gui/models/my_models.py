@@ -1,8 +1,9 @@
 """The "My models" scope of the Models page: only the families with something on disk.
 
 A family counts when a target quantization is downloaded, fully or in part, or comes from a
-local file the user imported (not the small models shipped inside the app). Statuses come from the cache bridge's background probes, so
-the list fills in as they arrive; the catalog (every family) stays one scope away.
+local file the user imported (not the small models shipped inside the app). Statuses come from
+the cache bridge's background probes, so the list fills in as they arrive; the catalog (every
+family) stays one scope away.
 """
 
 from __future__ import annotations

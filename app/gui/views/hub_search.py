@@ -164,7 +164,7 @@ class HubSearchPanel(QWidget):
 
     @property
     def mine(self) -> bool:
-        return self.scope.currentData() == SCOPE_MINE
+        return bool(self.scope.currentData() == SCOPE_MINE)
 
     def _scope_changed(self) -> None:
         on_hub = self.hub != SCOPE_REGISTRY
