@@ -67,6 +67,10 @@ class ProgressDelegate(QStyledItemDelegate):
                 QPalette.ColorGroup.Disabled,
             ):
                 palette.setColor(group, QPalette.ColorRole.Highlight, QColor(_STOPPED_GREY))
+                # the text over the grey stays dark (the style writes white over a highlight)
+                palette.setColor(
+                    group, QPalette.ColorRole.HighlightedText, option.palette.color(QPalette.ColorRole.Text)
+                )
             bar.palette = palette
         return bar
 
