@@ -897,7 +897,10 @@ async def _pieces(pump: _Pump, splitter: ToolCallStream) -> AsyncIterator[Piece]
 
 
 def _model_entry(model: ServedModel) -> dict[str, Any]:
-    return {"id": model.model_id, "object": "model", "created": 0, "owned_by": "tandem"}
+    from app.core.registry.abilities import served_abilities  # what the model can do, as listed
+
+    entry = {"id": model.model_id, "object": "model", "created": 0, "owned_by": "tandem"}
+    return {**entry, **served_abilities(model.model_id, model.engine.supports_images)}
 
 
 def _engine_error(exc: EngineError) -> P.ApiError:
