@@ -292,6 +292,22 @@
             <translation>Has drafter</translation>
         </message>
         <message>
+            <source>Reads images</source>
+            <translation>Reads images</translation>
+        </message>
+        <message>
+            <source>Only models that can read images you attach</source>
+            <translation>Only models that can read images you attach</translation>
+        </message>
+        <message>
+            <source>Calls tools</source>
+            <translation>Calls tools</translation>
+        </message>
+        <message>
+            <source>Only models that can call tools (functions) you describe</source>
+            <translation>Only models that can call tools (functions) you describe</translation>
+        </message>
+        <message>
             <source>Only models that declare a drafter for speculative decoding</source>
             <translation>Only models that declare a drafter for speculative decoding</translation>
         </message>

@@ -292,6 +292,22 @@
             <translation>ドラフターあり</translation>
         </message>
         <message>
+            <source>Reads images</source>
+            <translation>画像を読める</translation>
+        </message>
+        <message>
+            <source>Only models that can read images you attach</source>
+            <translation>添付した画像を読めるモデルだけを表示</translation>
+        </message>
+        <message>
+            <source>Calls tools</source>
+            <translation>ツールを呼べる</translation>
+        </message>
+        <message>
+            <source>Only models that can call tools (functions) you describe</source>
+            <translation>記述したツール（関数）を呼び出せるモデルだけを表示</translation>
+        </message>
+        <message>
             <source>Only models that declare a drafter for speculative decoding</source>
             <translation>投機的デコード用のドラフターを宣言しているモデルのみ</translation>
         </message>

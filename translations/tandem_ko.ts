@@ -292,6 +292,22 @@
             <translation>드래프트 있음</translation>
         </message>
         <message>
+            <source>Reads images</source>
+            <translation>이미지 읽기</translation>
+        </message>
+        <message>
+            <source>Only models that can read images you attach</source>
+            <translation>첨부한 이미지를 읽을 수 있는 모델만 표시</translation>
+        </message>
+        <message>
+            <source>Calls tools</source>
+            <translation>도구 호출</translation>
+        </message>
+        <message>
+            <source>Only models that can call tools (functions) you describe</source>
+            <translation>설명한 도구(함수)를 호출할 수 있는 모델만 표시</translation>
+        </message>
+        <message>
             <source>Only models that declare a drafter for speculative decoding</source>
             <translation>추측 디코딩용 드래프트 모델을 선언한 모델만</translation>
         </message>

@@ -292,6 +292,22 @@
             <translation>有草稿模型</translation>
         </message>
         <message>
+            <source>Reads images</source>
+            <translation>可读图像</translation>
+        </message>
+        <message>
+            <source>Only models that can read images you attach</source>
+            <translation>只显示能读取你附加的图像的模型</translation>
+        </message>
+        <message>
+            <source>Calls tools</source>
+            <translation>可调用工具</translation>
+        </message>
+        <message>
+            <source>Only models that can call tools (functions) you describe</source>
+            <translation>只显示能调用你描述的工具（函数）的模型</translation>
+        </message>
+        <message>
             <source>Only models that declare a drafter for speculative decoding</source>
             <translation>只显示声明了推测解码草稿模型的模型</translation>
         </message>

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.registry import Registry
+from app.core.registry.models import reads_images
 from app.gui.views.hub_search import SCOPE_MINE, SCOPE_REGISTRY
 from tests.gui.test_import import _drop
 
@@ -36,3 +37,25 @@ def test_my_models_on_a_fresh_home_lists_the_one_imported_model(
     scope.setCurrentIndex(scope.findData(SCOPE_REGISTRY))
     catalog = _names(page)
     assert name in catalog and len(catalog) > 20
+
+
+def test_ability_filters_read_images_and_call_tools(make_window: Any, qtbot: Any) -> None:
+    reg = Registry.load()
+    w = make_window(registry=reg)
+    page = w.browser
+    w.nav.setCurrentRow(1)
+
+    def reads(fam: Any) -> bool:
+        return any(reads_images(fam, s) for s in fam.specs)
+
+    page.vision_only.setChecked(True)
+    shown = set(_names(page))
+    assert shown == {f.name for f in reg.families.values() if reads(f)}
+    assert "gemma-4-ggml" in shown and "smollm2-135m-instruct" not in shown
+    page.tools_only.setChecked(True)
+    both = set(_names(page))
+    assert both and both <= shown
+    assert all("tools" in reg.families[n].abilities or reg.families[n].tool_parser for n in both)
+    page.vision_only.setChecked(False)
+    page.tools_only.setChecked(False)
+    assert len(_names(page)) == len(reg.families) + len(reg.invalid)

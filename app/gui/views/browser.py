@@ -147,11 +147,15 @@ class BrowserPage(QWidget):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.drafter_only = QCheckBox()
         self.downloaded_only = QCheckBox()
+        self.vision_only = QCheckBox()
+        self.tools_only = QCheckBox()
         filters.addWidget(self.search, 1)
         filters.addWidget(self.format)  # as wide as their texts in the current language
         filters.addWidget(self.size_filter)
         filters.addWidget(self.drafter_only)
         filters.addWidget(self.downloaded_only)
+        filters.addWidget(self.vision_only)
+        filters.addWidget(self.tools_only)
         root.addLayout(filters)
 
         self.split = split = QSplitter(Qt.Orientation.Horizontal)
@@ -268,7 +272,14 @@ class BrowserPage(QWidget):
         self.hub_search = HubSearchPanel(families, self, ops=ops)
         filters.insertWidget(0, self.hub_search.scope)
         root.addWidget(self.hub_search, 1)
-        registry_only = [split, self.size_filter, self.drafter_only, self.downloaded_only]
+        registry_only = [
+            split,
+            self.size_filter,
+            self.drafter_only,
+            self.downloaded_only,
+            self.vision_only,
+            self.tools_only,
+        ]
         self.hub_search.attach(self.search, self.format, registry_only)
         self.hub_search.familyAdded.connect(self.select_family)
         self.hub_search.scope.currentIndexChanged.connect(
@@ -285,6 +296,8 @@ class BrowserPage(QWidget):
         )
         self.drafter_only.toggled.connect(lambda on: self.proxy.set_filters(drafter_only=on))
         self.downloaded_only.toggled.connect(lambda on: self.proxy.set_filters(downloaded_only=on))
+        self.vision_only.toggled.connect(lambda on: self.proxy.set_filters(needs_vision=on))
+        self.tools_only.toggled.connect(lambda on: self.proxy.set_filters(needs_tools=on))
         self.table.selectionModel().selectionChanged.connect(self._on_family_selected)
         self.tree.selectionModel().selectionChanged.connect(self._update_actions)
         specs.modelReset.connect(self._after_specs_reset)
@@ -539,6 +552,10 @@ class BrowserPage(QWidget):
             ],
         )
         self.drafter_only.setText(self.tr("Has drafter"))
+        self.vision_only.setText(self.tr("Reads images"))
+        self.vision_only.setToolTip(self.tr("Only models that can read images you attach"))
+        self.tools_only.setText(self.tr("Calls tools"))
+        self.tools_only.setToolTip(self.tr("Only models that can call tools (functions) you describe"))
         self.drafter_only.setToolTip(self.tr("Only models that declare a drafter for speculative decoding"))
         self.downloaded_only.setText(self.tr("Downloaded"))
         self.download_btn.setText(self.tr("Download"))
