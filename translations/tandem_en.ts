@@ -232,6 +232,22 @@
             <translation>This entry is invalid and was skipped: {reason}</translation>
         </message>
         <message>
+            <source>Chat</source>
+            <translation>Chat</translation>
+        </message>
+        <message>
+            <source>Reasoning</source>
+            <translation>Reasoning</translation>
+        </message>
+        <message>
+            <source>Built-in MTP heads</source>
+            <translation>Built-in MTP heads</translation>
+        </message>
+        <message>
+            <source>{tokens} tokens of context</source>
+            <translation>{tokens} tokens of context</translation>
+        </message>
+        <message>
             <source>{verdict} at {ctx} tokens</source>
             <translation>{verdict} at {ctx} tokens</translation>
         </message>
@@ -258,6 +274,10 @@
         <message>
             <source>Models</source>
             <translation>Models</translation>
+        </message>
+        <message>
+            <source>What this model can do, from its model card and configuration</source>
+            <translation>What this model can do, from its model card and configuration</translation>
         </message>
         <message>
             <source>Search models</source>

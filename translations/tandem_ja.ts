@@ -232,6 +232,22 @@
             <translation>この項目は無効なためスキップされました：{reason}</translation>
         </message>
         <message>
+            <source>Chat</source>
+            <translation>チャット</translation>
+        </message>
+        <message>
+            <source>Reasoning</source>
+            <translation>推論</translation>
+        </message>
+        <message>
+            <source>Built-in MTP heads</source>
+            <translation>内蔵 MTP ヘッド</translation>
+        </message>
+        <message>
+            <source>{tokens} tokens of context</source>
+            <translation>コンテキスト {tokens} トークン</translation>
+        </message>
+        <message>
             <source>{verdict} at {ctx} tokens</source>
             <translation>{verdict}（コンテキスト {ctx} トークン）</translation>
         </message>
@@ -258,6 +274,10 @@
         <message>
             <source>Models</source>
             <translation>モデル</translation>
+        </message>
+        <message>
+            <source>What this model can do, from its model card and configuration</source>
+            <translation>このモデルができること（モデルカードと設定による）</translation>
         </message>
         <message>
             <source>Search models</source>

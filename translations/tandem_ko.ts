@@ -232,6 +232,22 @@
             <translation>이 항목은 유효하지 않아 건너뛰었습니다: {reason}</translation>
         </message>
         <message>
+            <source>Chat</source>
+            <translation>채팅</translation>
+        </message>
+        <message>
+            <source>Reasoning</source>
+            <translation>추론</translation>
+        </message>
+        <message>
+            <source>Built-in MTP heads</source>
+            <translation>내장 MTP 헤드</translation>
+        </message>
+        <message>
+            <source>{tokens} tokens of context</source>
+            <translation>컨텍스트 {tokens} 토큰</translation>
+        </message>
+        <message>
             <source>{verdict} at {ctx} tokens</source>
             <translation>{verdict} (컨텍스트 {ctx} 토큰)</translation>
         </message>
@@ -258,6 +274,10 @@
         <message>
             <source>Models</source>
             <translation>모델</translation>
+        </message>
+        <message>
+            <source>What this model can do, from its model card and configuration</source>
+            <translation>이 모델이 할 수 있는 일(모델 카드와 설정 기준)</translation>
         </message>
         <message>
             <source>Search models</source>

@@ -232,6 +232,22 @@
             <translation>此条目无效，已跳过：{reason}</translation>
         </message>
         <message>
+            <source>Chat</source>
+            <translation>对话</translation>
+        </message>
+        <message>
+            <source>Reasoning</source>
+            <translation>推理</translation>
+        </message>
+        <message>
+            <source>Built-in MTP heads</source>
+            <translation>内置 MTP 头</translation>
+        </message>
+        <message>
+            <source>{tokens} tokens of context</source>
+            <translation>{tokens} 个词元的上下文</translation>
+        </message>
+        <message>
             <source>{verdict} at {ctx} tokens</source>
             <translation>{verdict}（{ctx} 个词元上下文）</translation>
         </message>
@@ -258,6 +274,10 @@
         <message>
             <source>Models</source>
             <translation>模型</translation>
+        </message>
+        <message>
+            <source>What this model can do, from its model card and configuration</source>
+            <translation>此模型能做什么（来自其模型卡和配置）</translation>
         </message>
         <message>
             <source>Search models</source>

@@ -59,3 +59,17 @@ def test_ability_filters_read_images_and_call_tools(make_window: Any, qtbot: Any
     page.vision_only.setChecked(False)
     page.tools_only.setChecked(False)
     assert len(_names(page)) == len(reg.families) + len(reg.invalid)
+
+
+def test_the_selected_model_shows_its_abilities_as_badges(make_window: Any, qtbot: Any) -> None:
+    reg = Registry.load()
+    w = make_window(registry=reg)
+    w.nav.setCurrentRow(1)
+    page = w.browser
+    page.select_family("gemma-4-ggml")
+    text = page.badges.text()
+    fam = reg.families["gemma-4-ggml"]
+    assert "Reads images" in text and "Calls tools" in text
+    assert f"{fam.context_length:,} tokens of context" in text
+    page.select_family("smollm2-135m-instruct")
+    assert "Reads images" not in page.badges.text() and "Chat" in page.badges.text()

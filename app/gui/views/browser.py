@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 
@@ -40,9 +41,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.registry import AnySpec, Family, InvalidEntry
+from app.core.registry.abilities import LISTED
 from app.core.settings import Settings
 from app.gui import icons
-from app.gui.models.my_models import MyModelsProxy
+from app.gui.models.my_models import MyModelsProxy, family_abilities
 from app.gui.models.registry_model import (
     FamilyModel,
     Node,
@@ -239,7 +241,11 @@ class BrowserPage(QWidget):
         actions.addWidget(self.delete_btn)
         actions.addWidget(self.launch_btn)
         self.notice = InlineMessage()  # the outcome of the last delete
-        for w in (self.name, self.description, self.invalid):
+        # what the selected model can do, as badges (the registry's abilities and context)
+        self.badges = QLabel()
+        self.badges.setTextFormat(Qt.TextFormat.RichText)
+        self.badges.setWordWrap(True)
+        for w in (self.name, self.description, self.badges, self.invalid):
             dl.addWidget(w)
         dl.addWidget(self.tree, 1)
         legend = QHBoxLayout()  # the markers' legend, and the refresh of the tree's quantizations
@@ -372,6 +378,7 @@ class BrowserPage(QWidget):
             self.specs.set_family(None)
             self.name.setText(entry.name)
             self.description.setText(entry.source)
+            self.badges.setText("")
             self.invalid.show_message(
                 self.tr("This entry is invalid and was skipped: {reason}").format(reason=entry.reason),
                 "error",
@@ -380,12 +387,30 @@ class BrowserPage(QWidget):
             self.invalid.clear_message()
             self.name.setText(entry.name)
             self.description.setText(entry.description)
+            self.badges.setText(self._badge_text(entry))
             self.specs.set_family(entry)
         else:
             self.specs.set_family(None)
             self.name.setText("")
             self.description.setText("")
+            self.badges.setText("")
         self._update_actions()
+
+    def _badge_text(self, family: Family) -> str:
+        names = {
+            "chat": self.tr("Chat"),
+            "vision": self.tr("Reads images"),
+            "tools": self.tr("Calls tools"),
+            "reasoning": self.tr("Reasoning"),
+            "mtp-heads": self.tr("Built-in MTP heads"),
+        }
+        have = family_abilities(family)
+        parts = [names[a] for a in LISTED if a in have]
+        parts.append(self.tr("{tokens} tokens of context").format(tokens=f"{family.context_length:,}"))
+        return " ".join(
+            f'<span style="background-color:#e3ecf8; color:#1d3a5f;">&nbsp;{html.escape(p)}&nbsp;</span>'
+            for p in parts
+        )
 
     def _after_specs_reset(self) -> None:
         # The first variant open (with its model and drafter groups), the others folded.
@@ -539,6 +564,9 @@ class BrowserPage(QWidget):
         self._size_tree_columns()
         self._fit_columns()  # the headers' widths change with the language
         self.title.setText(self.tr("Models"))
+        entry = self.current_entry()
+        self.badges.setText(self._badge_text(entry) if isinstance(entry, Family) else "")
+        self.badges.setToolTip(self.tr("What this model can do, from its model card and configuration"))
         self.search.setPlaceholderText(self.tr("Search models"))
         self._fill_combo(self.format, [("", self.tr("All formats")), ("gguf", "GGUF"), ("mlx", "MLX")])
         self._fill_combo(
