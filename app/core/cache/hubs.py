@@ -5,7 +5,8 @@ Each backend answers two kinds of questions:
 - offline, cheap (file stats only, safe to run for the whole registry when the browser opens):
   where is a repo file in the hub's cache, how many bytes of an unfinished one are on disk;
 - online: what files (size, sha256) the hub announces, and fetching them with byte progress and
-  cancel through the libraries' hooks (``tqdm_class`` / ``progress_callbacks``).
+  cancel: Hugging Face files through :mod:`app.core.cache.hf_resume` (Range requests that resume
+  a partial blob), ModelScope files through its library's ``progress_callbacks``.
 
 Cache locations and endpoints are read from the environment at call time, not at import time
 (huggingface_hub freezes ``HF_HUB_CACHE``/``HF_ENDPOINT`` in constants when first imported), so a
