@@ -232,6 +232,22 @@
             <translation>This entry is invalid and was skipped: {reason}</translation>
         </message>
         <message>
+            <source>Chat</source>
+            <translation>Chat</translation>
+        </message>
+        <message>
+            <source>Reasoning</source>
+            <translation>Reasoning</translation>
+        </message>
+        <message>
+            <source>Built-in MTP heads</source>
+            <translation>Built-in MTP heads</translation>
+        </message>
+        <message>
+            <source>{tokens} tokens of context</source>
+            <translation>{tokens} tokens of context</translation>
+        </message>
+        <message>
             <source>{verdict} at {ctx} tokens</source>
             <translation>{verdict} at {ctx} tokens</translation>
         </message>
@@ -258,6 +274,10 @@
         <message>
             <source>Models</source>
             <translation>Models</translation>
+        </message>
+        <message>
+            <source>What this model can do, from its model card and configuration</source>
+            <translation>What this model can do, from its model card and configuration</translation>
         </message>
         <message>
             <source>Search models</source>
@@ -290,6 +310,22 @@
         <message>
             <source>Has drafter</source>
             <translation>Has drafter</translation>
+        </message>
+        <message>
+            <source>Reads images</source>
+            <translation>Reads images</translation>
+        </message>
+        <message>
+            <source>Only models that can read images you attach</source>
+            <translation>Only models that can read images you attach</translation>
+        </message>
+        <message>
+            <source>Calls tools</source>
+            <translation>Calls tools</translation>
+        </message>
+        <message>
+            <source>Only models that can call tools (functions) you describe</source>
+            <translation>Only models that can call tools (functions) you describe</translation>
         </message>
         <message>
             <source>Only models that declare a drafter for speculative decoding</source>
@@ -1043,12 +1079,16 @@
             <translation>Added {name} to your models.</translation>
         </message>
         <message>
+            <source>Catalog</source>
+            <translation>Catalog</translation>
+        </message>
+        <message>
             <source>My models</source>
             <translation>My models</translation>
         </message>
         <message>
-            <source>Where the search field looks: your models or a hub</source>
-            <translation>Where the search field looks: your models or a hub</translation>
+            <source>Where the search field looks: the catalog, the models on this computer, or a hub</source>
+            <translation>Where the search field looks: the catalog, the models on this computer, or a hub</translation>
         </message>
         <message>
             <source>Model</source>

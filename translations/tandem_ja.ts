@@ -232,6 +232,22 @@
             <translation>この項目は無効なためスキップされました：{reason}</translation>
         </message>
         <message>
+            <source>Chat</source>
+            <translation>チャット</translation>
+        </message>
+        <message>
+            <source>Reasoning</source>
+            <translation>推論</translation>
+        </message>
+        <message>
+            <source>Built-in MTP heads</source>
+            <translation>内蔵 MTP ヘッド</translation>
+        </message>
+        <message>
+            <source>{tokens} tokens of context</source>
+            <translation>コンテキスト {tokens} トークン</translation>
+        </message>
+        <message>
             <source>{verdict} at {ctx} tokens</source>
             <translation>{verdict}（コンテキスト {ctx} トークン）</translation>
         </message>
@@ -258,6 +274,10 @@
         <message>
             <source>Models</source>
             <translation>モデル</translation>
+        </message>
+        <message>
+            <source>What this model can do, from its model card and configuration</source>
+            <translation>このモデルができること（モデルカードと設定による）</translation>
         </message>
         <message>
             <source>Search models</source>
@@ -290,6 +310,22 @@
         <message>
             <source>Has drafter</source>
             <translation>ドラフターあり</translation>
+        </message>
+        <message>
+            <source>Reads images</source>
+            <translation>画像を読める</translation>
+        </message>
+        <message>
+            <source>Only models that can read images you attach</source>
+            <translation>添付した画像を読めるモデルだけを表示</translation>
+        </message>
+        <message>
+            <source>Calls tools</source>
+            <translation>ツールを呼べる</translation>
+        </message>
+        <message>
+            <source>Only models that can call tools (functions) you describe</source>
+            <translation>記述したツール（関数）を呼び出せるモデルだけを表示</translation>
         </message>
         <message>
             <source>Only models that declare a drafter for speculative decoding</source>
@@ -1043,12 +1079,16 @@
             <translation>{name} をマイモデルに追加しました。</translation>
         </message>
         <message>
+            <source>Catalog</source>
+            <translation>カタログ</translation>
+        </message>
+        <message>
             <source>My models</source>
             <translation>マイモデル</translation>
         </message>
         <message>
-            <source>Where the search field looks: your models or a hub</source>
-            <translation>検索欄の検索先：自分のモデルまたはハブ</translation>
+            <source>Where the search field looks: the catalog, the models on this computer, or a hub</source>
+            <translation>検索欄の検索先：カタログ、このコンピューターにあるモデル、またはハブ</translation>
         </message>
         <message>
             <source>Model</source>

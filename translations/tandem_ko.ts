@@ -232,6 +232,22 @@
             <translation>이 항목은 유효하지 않아 건너뛰었습니다: {reason}</translation>
         </message>
         <message>
+            <source>Chat</source>
+            <translation>채팅</translation>
+        </message>
+        <message>
+            <source>Reasoning</source>
+            <translation>추론</translation>
+        </message>
+        <message>
+            <source>Built-in MTP heads</source>
+            <translation>내장 MTP 헤드</translation>
+        </message>
+        <message>
+            <source>{tokens} tokens of context</source>
+            <translation>컨텍스트 {tokens} 토큰</translation>
+        </message>
+        <message>
             <source>{verdict} at {ctx} tokens</source>
             <translation>{verdict} (컨텍스트 {ctx} 토큰)</translation>
         </message>
@@ -258,6 +274,10 @@
         <message>
             <source>Models</source>
             <translation>모델</translation>
+        </message>
+        <message>
+            <source>What this model can do, from its model card and configuration</source>
+            <translation>이 모델이 할 수 있는 일(모델 카드와 설정 기준)</translation>
         </message>
         <message>
             <source>Search models</source>
@@ -290,6 +310,22 @@
         <message>
             <source>Has drafter</source>
             <translation>드래프트 있음</translation>
+        </message>
+        <message>
+            <source>Reads images</source>
+            <translation>이미지 읽기</translation>
+        </message>
+        <message>
+            <source>Only models that can read images you attach</source>
+            <translation>첨부한 이미지를 읽을 수 있는 모델만 표시</translation>
+        </message>
+        <message>
+            <source>Calls tools</source>
+            <translation>도구 호출</translation>
+        </message>
+        <message>
+            <source>Only models that can call tools (functions) you describe</source>
+            <translation>설명한 도구(함수)를 호출할 수 있는 모델만 표시</translation>
         </message>
         <message>
             <source>Only models that declare a drafter for speculative decoding</source>
@@ -1043,12 +1079,16 @@
             <translation>{name}을(를) 내 모델에 추가했습니다.</translation>
         </message>
         <message>
+            <source>Catalog</source>
+            <translation>카탈로그</translation>
+        </message>
+        <message>
             <source>My models</source>
             <translation>내 모델</translation>
         </message>
         <message>
-            <source>Where the search field looks: your models or a hub</source>
-            <translation>검색창이 찾는 곳: 내 모델 또는 허브</translation>
+            <source>Where the search field looks: the catalog, the models on this computer, or a hub</source>
+            <translation>검색 창이 찾는 곳: 카탈로그, 이 컴퓨터에 있는 모델, 또는 허브</translation>
         </message>
         <message>
             <source>Model</source>

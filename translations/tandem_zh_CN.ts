@@ -232,6 +232,22 @@
             <translation>此条目无效，已跳过：{reason}</translation>
         </message>
         <message>
+            <source>Chat</source>
+            <translation>对话</translation>
+        </message>
+        <message>
+            <source>Reasoning</source>
+            <translation>推理</translation>
+        </message>
+        <message>
+            <source>Built-in MTP heads</source>
+            <translation>内置 MTP 头</translation>
+        </message>
+        <message>
+            <source>{tokens} tokens of context</source>
+            <translation>{tokens} 个词元的上下文</translation>
+        </message>
+        <message>
             <source>{verdict} at {ctx} tokens</source>
             <translation>{verdict}（{ctx} 个词元上下文）</translation>
         </message>
@@ -258,6 +274,10 @@
         <message>
             <source>Models</source>
             <translation>模型</translation>
+        </message>
+        <message>
+            <source>What this model can do, from its model card and configuration</source>
+            <translation>此模型能做什么（来自其模型卡和配置）</translation>
         </message>
         <message>
             <source>Search models</source>
@@ -290,6 +310,22 @@
         <message>
             <source>Has drafter</source>
             <translation>有草稿模型</translation>
+        </message>
+        <message>
+            <source>Reads images</source>
+            <translation>可读图像</translation>
+        </message>
+        <message>
+            <source>Only models that can read images you attach</source>
+            <translation>只显示能读取你附加的图像的模型</translation>
+        </message>
+        <message>
+            <source>Calls tools</source>
+            <translation>可调用工具</translation>
+        </message>
+        <message>
+            <source>Only models that can call tools (functions) you describe</source>
+            <translation>只显示能调用你描述的工具（函数）的模型</translation>
         </message>
         <message>
             <source>Only models that declare a drafter for speculative decoding</source>
@@ -1043,12 +1079,16 @@
             <translation>已将 {name} 添加到你的模型。</translation>
         </message>
         <message>
+            <source>Catalog</source>
+            <translation>目录</translation>
+        </message>
+        <message>
             <source>My models</source>
             <translation>我的模型</translation>
         </message>
         <message>
-            <source>Where the search field looks: your models or a hub</source>
-            <translation>搜索框的搜索范围：你的模型或某个模型中心</translation>
+            <source>Where the search field looks: the catalog, the models on this computer, or a hub</source>
+            <translation>搜索框的查找范围：目录、本机上的模型，或某个模型仓库</translation>
         </message>
         <message>
             <source>Model</source>

@@ -83,7 +83,31 @@ def models_json(registry: Registry, hub: str | None) -> list[dict[str, Any]]:
     embedded model that is built on first use is ``embedded`` with a ``note`` in its details."""
     from app.core.catalog.sizes import annotate  # hubs and size_bytes per quantization (issue 10)
 
-    return annotate(registry, _mark_embedded(registry, registry_status(registry, hub)))
+    return _add_abilities(
+        registry, annotate(registry, _mark_embedded(registry, registry_status(registry, hub)))
+    )
+
+
+def _add_abilities(registry: Registry, data: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each listed spec says what it can do (abilities, context length, drafter kind, projector)."""
+    from app.core.registry.abilities import spec_abilities
+
+    for fam_data in data:
+        fam = registry.families.get(fam_data.get("name", ""))
+        if fam is None:
+            continue
+        for spec_data in fam_data.get("specs", []):
+            spec = next(
+                (
+                    sp
+                    for sp in fam.specs
+                    if sp.format == spec_data.get("format") and sp.size_label == spec_data.get("size")
+                ),
+                None,
+            )
+            if spec is not None:
+                spec_data.update(spec_abilities(fam, spec))
+    return data
 
 
 def _mark_embedded(registry: Registry, data: list[dict[str, Any]]) -> list[dict[str, Any]]:

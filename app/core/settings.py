@@ -119,6 +119,9 @@ class Settings(BaseModel):
     default_speculation: Literal["auto", "off"] = "auto"
     #: the last launch that loaded (None: none yet, or the stored one was unreadable)
     last_model: LastLaunch | None = None
+    #: the Models page downloads a spec's drafter with its target (speculation needs both)
+    #: unless the user unticked "with its drafter"; the choice is kept here
+    download_drafter_with_target: bool = True
 
     @field_validator("language")
     @classmethod

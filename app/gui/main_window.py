@@ -217,6 +217,8 @@ class MainWindow(QMainWindow):
             self.spec_model,
             ops=self.ops,
             context_length=lambda: self.settings.context_length,
+            settings=lambda: self.settings,
+            persist=self._persist,
         )
         self.stack.addWidget(self.browser)
         self.downloads_page = DownloadsPage(self.downloads_model)

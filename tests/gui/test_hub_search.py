@@ -76,7 +76,7 @@ def test_search_pages_opens_files_and_adds_a_family(
     written = json.loads((paths.user_families_dir() / f"{name}.json").read_text("utf-8"))
     assert written["specs"][0]["sources"]["huggingface"]["model_id"] == TINY_REPO
     assert "Added tiny-gguf" in panel.message.text()
-    # back to "My models": the family table shows it, selected
+    # back to the catalog: the family table shows it, selected
     panel.scope.setCurrentIndex(panel.scope.findData(""))
     assert page.split.isVisible() and not panel.isVisible()
     entry = page.current_entry()

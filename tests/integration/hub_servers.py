@@ -18,12 +18,14 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import socket
 import struct
 import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -430,6 +432,118 @@ class CountingProxy(FlakyProxy):
         with self._lock:
             self.connections += 1
         super()._pipe(_Recording(src, self), dst, down)
+
+
+class _RangeHandler(BaseHTTPRequestHandler):
+    server: _RangeServer
+    protocol_version = "HTTP/1.1"
+    timeout = 5  # an idle kept-alive connection ends, so closing the server joins its thread
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_HEAD(self) -> None:
+        self._relay(head=True)
+
+    def do_GET(self) -> None:
+        self._relay(head=False)
+
+    def _relay(self, head: bool) -> None:
+        fwd = {k: v for k, v in self.headers.items() if k.lower() in ("accept", "authorization")}
+        req = urllib.request.Request(self.server.upstream + self.path, headers=fwd, method=self.command)
+        try:
+            with urllib.request.build_opener(_NoRedirect).open(req, timeout=30) as resp:
+                body, code, hdrs = resp.read(), resp.status, resp.headers
+        except urllib.error.HTTPError as exc:
+            body, code, hdrs = exc.read(), exc.code, exc.headers
+        drop = ("content-length", "transfer-encoding", "connection")
+        out = {k: v for k, v in hdrs.items() if k.lower() not in drop}
+        length = int(hdrs.get("Content-Length") or len(body))
+        first, last = 0, length - 1
+        asked = self.headers.get("Range", "")
+        m = re.fullmatch(r"bytes=(\d+)-(\d*)", asked.strip())
+        if code == 200 and m and not head:
+            first = int(m.group(1))
+            last = min(int(m.group(2)), length - 1) if m.group(2) else length - 1
+            if first >= length:
+                self.send_response(416)
+                self.send_header("Content-Range", f"bytes */{length}")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            code = 206
+            out["Content-Range"] = f"bytes {first}-{last}/{length}"
+            body = body[first : last + 1]
+        self.send_response(code)
+        for k, v in out.items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(length if head else len(body)))
+        self.send_header("Connection", "close")
+        self.close_connection = True
+        self.end_headers()
+        if head:
+            return
+        step, sent = 64 * 1024, 0
+        try:
+            for i in range(0, len(body), step):
+                if self.server.stopping.is_set():
+                    return
+                self.wfile.write(body[i : i + step])
+                sent += len(body[i : i + step])
+                if self.server.rate:
+                    time.sleep(step / self.server.rate)
+        except OSError:
+            pass  # the client went away (a cancel): what was written so far is what it got
+        finally:
+            if "/resolve/" in self.path and code in (200, 206):
+                with self.server.lock:
+                    self.server.served.append((self.path, first, first + sent))
+
+
+class _RangeServer(ThreadingHTTPServer):
+    daemon_threads = False  # server_close joins the handlers
+
+    def __init__(self, upstream: str, rate: int) -> None:
+        super().__init__(("127.0.0.1", 0), _RangeHandler)
+        self.upstream = upstream
+        self.rate = rate
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.served: list[tuple[str, int, int]] = []
+
+
+class RangeHub:
+    """A Hugging Face-compatible front for olah that answers ``Range`` requests with 206 (olah's
+    offline mirror sends whole files) and logs the byte range of every file body it served
+    (``served``: path, first byte, end). ``rate`` throttles bodies (bytes/s, 0 = unlimited)."""
+
+    def __init__(self, upstream: str, rate: int = 0) -> None:
+        self.server = _RangeServer(upstream, rate)
+        self._thread = threading.Thread(
+            target=self.server.serve_forever, args=(0.1,), name="tandem-test-range-hub"
+        )
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    @property
+    def served(self) -> list[tuple[str, int, int]]:
+        with self.server.lock:
+            return list(self.server.served)
+
+    def bytes_served(self) -> int:
+        return sum(end - first for _p, first, end in self.served)
+
+    def __enter__(self) -> RangeHub:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.server.stopping.set()
+        self.server.shutdown()
+        self._thread.join(5)
+        self.server.server_close()
 
 
 class _Recording:

@@ -256,3 +256,9 @@ def test_the_stop_sequence_that_ended_the_answer_is_reported(small_engine: Llama
         assert (m.stop_reason, m.stop_sequence) == ("stop_sequence", "7")
         assert m.content[0].text.rstrip().endswith("6,")  # type: ignore[union-attr]
     assert plain.stop_reason in ("end_turn", "max_tokens") and plain.stop_sequence is None
+
+
+def test_v1_models_says_the_context_the_model_was_loaded_with(small_engine: LlamaCppEngine) -> None:
+    with Served(served_model(small_engine)) as s:
+        listed = httpx.get(f"{s.url}/models", headers={"authorization": f"Bearer {KEY}"}, timeout=30).json()
+    assert listed["data"][0]["context_length"] == 1024 and "chat" in listed["data"][0]["abilities"]

@@ -39,6 +39,7 @@ from tests.integration.hub_servers import (
     TINY_REPO,
     FlakyProxy,
     OlahHub,
+    RangeHub,
     big_repo_files,
     hf_endpoint,
     olah_hub,
@@ -365,7 +366,7 @@ mgr.download(progress=progress)
 """
 
 
-def test_killed_mid_file_then_cleanup_and_redownload(olah_hub: OlahHub) -> None:
+def test_killed_mid_file_then_a_new_process_resumes(olah_hub: OlahHub) -> None:
     proxy = FlakyProxy(olah_hub.port, rate=1_500_000)
     proxy.start()
     try:
@@ -388,10 +389,13 @@ def test_killed_mid_file_then_cleanup_and_redownload(olah_hub: OlahHub) -> None:
         blobs = hf_cache_root() / "models--tandem-test--big-GGUF" / "blobs"
         leftovers = list(blobs.glob("*.incomplete"))
         assert leftovers, "the killed process should have left its partial file"
+        kept = leftovers[0].stat().st_size
         fam = _big_family()
-        mgr = CacheManager(fam, fam.specs[0], "target", "Q4_0", "huggingface", endpoint=olah_hub.endpoint)
-        assert mgr.status().state != "cached"
-        path = mgr.download()  # cleans the orphan first, then downloads
+        with RangeHub(olah_hub.endpoint) as hub:  # a new process resumes the killed one's bytes
+            mgr = CacheManager(fam, fam.specs[0], "target", "Q4_0", "huggingface", endpoint=hub.endpoint)
+            assert mgr.status().state == "partial"
+            path = mgr.download()
+        assert [(s, e) for p, s, e in hub.served if p.endswith("big-Q4_0.gguf")] == [(kept, 6_000_000)]
         assert not list(blobs.glob("*.incomplete"))
         assert sha256(path) == hashlib.sha256(big_repo_files()["big-Q4_0.gguf"]).hexdigest()
     finally:
@@ -583,7 +587,8 @@ def test_out_of_space_during_download(
             mgr.download(progress=progress)
         assert mgr.status().state != "cached"
         blobs = small_disk / "hub" / "models--tandem-test--tiny-GGUF" / "blobs"
-        assert not list(blobs.glob("*"))  # no partial file left claiming anything
+        # only the resumable partial is left, never a file under the final name
+        assert all(b.name.endswith(".incomplete") for b in blobs.glob("*"))
         filler.unlink()
         mgr2 = CacheManager(
             fam, fam.specs[0], "target", "Q8_0", "huggingface", endpoint=olah_hub.endpoint, reserve_bytes=0

@@ -5,7 +5,8 @@ Each backend answers two kinds of questions:
 - offline, cheap (file stats only, safe to run for the whole registry when the browser opens):
   where is a repo file in the hub's cache, how many bytes of an unfinished one are on disk;
 - online: what files (size, sha256) the hub announces, and fetching them with byte progress and
-  cancel through the libraries' hooks (``tqdm_class`` / ``progress_callbacks``).
+  cancel: Hugging Face files through :mod:`app.core.cache.hf_resume` (Range requests that resume
+  a partial blob), ModelScope files through its library's ``progress_callbacks``.
 
 Cache locations and endpoints are read from the environment at call time, not at import time
 (huggingface_hub freezes ``HF_HUB_CACHE``/``HF_ENDPOINT`` in constants when first imported), so a
@@ -23,7 +24,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
-from app.core.cache.errors import DiskSpaceError, HubError
+from app.core.cache import hf_resume
+from app.core.cache.errors import DiskSpaceError, HubError, VerificationError
 from app.core.cache.plan import Plan
 from app.core.cache.progress import Meter, _Cancelled
 from app.core.cache.remote_files import RemoteFile, cached_listing
@@ -32,10 +34,6 @@ log = logging.getLogger(__name__)
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _SHA1 = re.compile(r"^[0-9a-f]{40}$")
-# huggingface_hub streams in 10 MB chunks and reports progress (our only chance to cancel) once
-# per chunk; a cancel waits for the transfer to reach the next chunk (no I/O thread outlives it),
-# and 256 KB keeps that well under a second on slow links at no measurable cost.
-_HF_CHUNK = 256 * 1024
 
 
 class Backend(Protocol):
@@ -260,9 +258,8 @@ class HuggingFaceBackend:
         return p if p.is_file() else None  # is_file follows the symlink into blobs/
 
     def incomplete_bytes(self, repo_id: str, revision: str, path: str) -> int:
-        # A killed process leaves ``<etag>.<id>.incomplete`` that a new process cannot resume; the
-        # bytes of a download running right now are reported by its progress events instead.
-        return 0
+        # the resumable ``<etag>.incomplete`` of an earlier, cancelled or killed, attempt
+        return hf_resume.partial_bytes(self.cache_root(), repo_id, revision, path)
 
     def _meta_error(self, exc: BaseException, what: str) -> HubError:
         err = translate_error(exc, what, self.token, self.cache_root())
@@ -310,27 +307,19 @@ class HuggingFaceBackend:
         return commit, files
 
     def fetch(self, plan: Plan, files: list[RemoteFile], meter: Meter) -> dict[str, Path]:
-        from huggingface_hub import constants, hf_hub_download
-
-        constants.DOWNLOAD_CHUNK_SIZE = min(constants.DOWNLOAD_CHUNK_SIZE, _HF_CHUNK)
         out: dict[str, Path] = {}
         for f in files:
             meter.check()
             try:
-                local = hf_hub_download(
-                    plan.repo_id,
-                    f.path,
-                    revision=plan.revision,
-                    cache_dir=self.cache_root(),
-                    endpoint=self.endpoint,
-                    token=self.token or None,
-                    tqdm_class=_hf_bar(meter, f.path),
+                out[f.path] = hf_resume.fetch_file(
+                    self.endpoint, self.token, self.cache_root(), plan.repo_id, plan.revision, f, meter
                 )
+            except (HubError, VerificationError):
+                raise
             except BaseException as exc:
                 raise translate_error(
                     exc, f"{plan.repo_id}/{f.path}", self.token, self.cache_root()
                 ) from None
-            out[f.path] = Path(str(local))
         return out
 
     def _lock_free(self, lock: Path) -> bool:
@@ -347,17 +336,17 @@ class HuggingFaceBackend:
         return True
 
     def cleanup_orphans(self, repo_id: str | None = None) -> list[Path]:
-        """Delete ``blobs/*.incomplete`` that no live download holds the lock of.
+        """Delete ``blobs/<etag>.<random>.incomplete`` that no live download holds the lock of.
 
-        huggingface_hub writes to ``<etag>.<random>.incomplete`` under ``.locks/<repo>/<etag>.lock``
-        and deletes it itself on any error; only a killed process leaves one behind, and no later
-        process can resume it (the name is unique), so it is pure waste.
+        huggingface_hub writes to such uniquely named files under ``.locks/<repo>/<etag>.lock``;
+        only a killed process leaves one behind and no later process can resume it, so it is
+        pure waste. Tandem's own ``<etag>.incomplete`` is kept: the next attempt resumes it.
         """
         root = self.cache_root()
         repos = [root / _repo_folder(repo_id)] if repo_id else sorted(root.glob("models--*"))
         removed: list[Path] = []
         for repo in repos:
-            for inc in sorted((repo / "blobs").glob("*.incomplete")):
+            for inc in sorted((repo / "blobs").glob("*.*.incomplete")):
                 etag = inc.name.split(".", 1)[0]
                 lock = root / ".locks" / repo.name / f"{etag}.lock"
                 if lock.parent.is_dir() and not self._lock_free(lock):

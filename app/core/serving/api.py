@@ -57,6 +57,7 @@ from app.core.engines.base import (
     TokenCounter,
     structured_refusal,
 )
+from app.core.registry.abilities import served_abilities
 from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
 from app.core.serving import responses_api as R
@@ -276,7 +277,7 @@ class LocalServer:
 
     async def _models(self, request: Request) -> Response:
         model = self._model
-        data = [] if model is None else [_model_entry(model)]
+        data = [] if model is None else [await asyncio.to_thread(_model_entry, model)]
         return JSONResponse({"object": "list", "data": data})
 
     async def _read_body(self, request: Request) -> Any:
@@ -593,7 +594,17 @@ def _template_caps(engine: Engine) -> TemplateCaps:
 
 
 def _model_entry(model: ServedModel) -> dict[str, Any]:
-    return {"id": model.model_id, "object": "model", "created": 0, "owned_by": "tandem"}
+    """The served model as ``/v1/models`` lists it: what it can do, and the context it was loaded
+    with (the family's when the engine cannot say). Blocking (the registry is read): a thread."""
+    engine = model.engine
+    context = None
+    if isinstance(engine, TokenCounter):
+        try:
+            context = engine.n_ctx or None
+        except EngineError:
+            context = None
+    entry = {"id": model.model_id, "object": "model", "created": 0, "owned_by": "tandem"}
+    return {**entry, **served_abilities(model.model_id, engine.supports_images, context)}
 
 
 def _error_response(exc: P.ApiError) -> JSONResponse:

@@ -170,7 +170,7 @@ class FamilyModel(QStandardItemModel):
 
     def __init__(self, registry: Registry, cache: CacheBridge, parent: Any = None) -> None:
         super().__init__(0, len(self.COLUMNS), parent)
-        self._cache = cache
+        self._cache = self.cache = cache
         self._rows: list[Family | InvalidEntry] = []
         self._downloaded: dict[str, bool] = {}
         self._has_drafter: dict[str, bool] = {}

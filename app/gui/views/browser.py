@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 
@@ -40,9 +41,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.registry import AnySpec, Family, InvalidEntry
+from app.core.registry.abilities import LISTED
+from app.core.settings import Settings
 from app.gui import icons
+from app.gui.models.my_models import MyModelsProxy, family_abilities
 from app.gui.models.registry_model import (
-    FamilyFilterProxy,
     FamilyModel,
     Node,
     Roles,
@@ -112,15 +115,20 @@ class BrowserPage(QWidget):
         parent: QWidget | None = None,
         ops: Ops | None = None,
         context_length: Callable[[], int] | None = None,
+        settings: Callable[[], Settings] | None = None,
+        persist: Callable[[], None] | None = None,
     ) -> None:
         """``ops``: runs the memory verdicts and the hub searches off the GUI thread;
-        ``context_length()``: the settings' context length the verdicts are computed for."""
+        ``context_length()``: the settings' context length the verdicts are computed for;
+        ``settings()`` / ``persist()``: where the "with its drafter" choice is kept."""
         super().__init__(parent)
+        self._settings = settings
+        self._persist = persist
         self.families = families
         self.specs = specs
         if ops is not None:
             specs.enable_fit(ops, context_length or (lambda: 4096))
-        self.proxy = FamilyFilterProxy(self)
+        self.proxy = MyModelsProxy(families.cache, self)
         self.proxy.setSourceModel(families)
 
         root = QVBoxLayout(self)
@@ -141,11 +149,15 @@ class BrowserPage(QWidget):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.drafter_only = QCheckBox()
         self.downloaded_only = QCheckBox()
+        self.vision_only = QCheckBox()
+        self.tools_only = QCheckBox()
         filters.addWidget(self.search, 1)
         filters.addWidget(self.format)  # as wide as their texts in the current language
         filters.addWidget(self.size_filter)
         filters.addWidget(self.drafter_only)
         filters.addWidget(self.downloaded_only)
+        filters.addWidget(self.vision_only)
+        filters.addWidget(self.tools_only)
         root.addLayout(filters)
 
         self.split = split = QSplitter(Qt.Orientation.Horizontal)
@@ -217,6 +229,8 @@ class BrowserPage(QWidget):
         self.download_btn = QPushButton(icons.icon("download"), "")
         self.refresh_btn = QPushButton(icons.icon("refresh"), "")
         self.with_drafter = QCheckBox()
+        self.with_drafter.setChecked(settings().download_drafter_with_target if settings else True)
+        self.with_drafter.toggled.connect(self._remember_pair)
         self.delete_btn = QPushButton(icons.icon("trash", icons.DANGER), "")
         self.delete_btn.setObjectName("danger")
         self.launch_btn = QPushButton(icons.icon("play", icons.ON_PRIMARY, disabled=icons.ON_PRIMARY), "")
@@ -227,7 +241,11 @@ class BrowserPage(QWidget):
         actions.addWidget(self.delete_btn)
         actions.addWidget(self.launch_btn)
         self.notice = InlineMessage()  # the outcome of the last delete
-        for w in (self.name, self.description, self.invalid):
+        # what the selected model can do, as badges (the registry's abilities and context)
+        self.badges = QLabel()
+        self.badges.setTextFormat(Qt.TextFormat.RichText)
+        self.badges.setWordWrap(True)
+        for w in (self.name, self.description, self.badges, self.invalid):
             dl.addWidget(w)
         dl.addWidget(self.tree, 1)
         legend = QHBoxLayout()  # the markers' legend, and the refresh of the tree's quantizations
@@ -260,9 +278,19 @@ class BrowserPage(QWidget):
         self.hub_search = HubSearchPanel(families, self, ops=ops)
         filters.insertWidget(0, self.hub_search.scope)
         root.addWidget(self.hub_search, 1)
-        registry_only = [split, self.size_filter, self.drafter_only, self.downloaded_only]
+        registry_only = [
+            split,
+            self.size_filter,
+            self.drafter_only,
+            self.downloaded_only,
+            self.vision_only,
+            self.tools_only,
+        ]
         self.hub_search.attach(self.search, self.format, registry_only)
         self.hub_search.familyAdded.connect(self.select_family)
+        self.hub_search.scope.currentIndexChanged.connect(
+            lambda: self.proxy.set_filters(mine_only=self.hub_search.mine)
+        )
         filters.addWidget(self.hub_search.import_btn)
 
         self.search.textChanged.connect(lambda t: self.proxy.set_filters(text=t.strip()))
@@ -274,6 +302,8 @@ class BrowserPage(QWidget):
         )
         self.drafter_only.toggled.connect(lambda on: self.proxy.set_filters(drafter_only=on))
         self.downloaded_only.toggled.connect(lambda on: self.proxy.set_filters(downloaded_only=on))
+        self.vision_only.toggled.connect(lambda on: self.proxy.set_filters(needs_vision=on))
+        self.tools_only.toggled.connect(lambda on: self.proxy.set_filters(needs_tools=on))
         self.table.selectionModel().selectionChanged.connect(self._on_family_selected)
         self.tree.selectionModel().selectionChanged.connect(self._update_actions)
         specs.modelReset.connect(self._after_specs_reset)
@@ -348,6 +378,7 @@ class BrowserPage(QWidget):
             self.specs.set_family(None)
             self.name.setText(entry.name)
             self.description.setText(entry.source)
+            self.badges.setText("")
             self.invalid.show_message(
                 self.tr("This entry is invalid and was skipped: {reason}").format(reason=entry.reason),
                 "error",
@@ -356,12 +387,30 @@ class BrowserPage(QWidget):
             self.invalid.clear_message()
             self.name.setText(entry.name)
             self.description.setText(entry.description)
+            self.badges.setText(self._badge_text(entry))
             self.specs.set_family(entry)
         else:
             self.specs.set_family(None)
             self.name.setText("")
             self.description.setText("")
+            self.badges.setText("")
         self._update_actions()
+
+    def _badge_text(self, family: Family) -> str:
+        names = {
+            "chat": self.tr("Chat"),
+            "vision": self.tr("Reads images"),
+            "tools": self.tr("Calls tools"),
+            "reasoning": self.tr("Reasoning"),
+            "mtp-heads": self.tr("Built-in MTP heads"),
+        }
+        have = family_abilities(family)
+        parts = [names[a] for a in LISTED if a in have]
+        parts.append(self.tr("{tokens} tokens of context").format(tokens=f"{family.context_length:,}"))
+        return " ".join(
+            f'<span style="background-color:#e3ecf8; color:#1d3a5f;">&nbsp;{html.escape(p)}&nbsp;</span>'
+            for p in parts
+        )
 
     def _after_specs_reset(self) -> None:
         # The first variant open (with its model and drafter groups), the others folded.
@@ -458,6 +507,13 @@ class BrowserPage(QWidget):
             dqs = ordered_draft_quants(spec.draft_quantizations())
             self.downloadRequested.emit(fam, spec, "drafter", quant, dqs[0] if dqs else None)
 
+    def _remember_pair(self, on: bool) -> None:
+        if self._settings is None:
+            return
+        self._settings().download_drafter_with_target = on
+        if self._persist is not None:
+            self._persist()
+
     def _refresh(self) -> None:
         sel = self._selected_target()
         if sel is not None:
@@ -508,6 +564,9 @@ class BrowserPage(QWidget):
         self._size_tree_columns()
         self._fit_columns()  # the headers' widths change with the language
         self.title.setText(self.tr("Models"))
+        entry = self.current_entry()
+        self.badges.setText(self._badge_text(entry) if isinstance(entry, Family) else "")
+        self.badges.setToolTip(self.tr("What this model can do, from its model card and configuration"))
         self.search.setPlaceholderText(self.tr("Search models"))
         self._fill_combo(self.format, [("", self.tr("All formats")), ("gguf", "GGUF"), ("mlx", "MLX")])
         self._fill_combo(
@@ -521,6 +580,10 @@ class BrowserPage(QWidget):
             ],
         )
         self.drafter_only.setText(self.tr("Has drafter"))
+        self.vision_only.setText(self.tr("Reads images"))
+        self.vision_only.setToolTip(self.tr("Only models that can read images you attach"))
+        self.tools_only.setText(self.tr("Calls tools"))
+        self.tools_only.setToolTip(self.tr("Only models that can call tools (functions) you describe"))
         self.drafter_only.setToolTip(self.tr("Only models that declare a drafter for speculative decoding"))
         self.downloaded_only.setText(self.tr("Downloaded"))
         self.download_btn.setText(self.tr("Download"))

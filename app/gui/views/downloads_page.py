@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, Qt, QUrl, Signal, SignalInstance
-from PySide6.QtGui import QDesktopServices, QPainter
+from PySide6.QtGui import QColor, QDesktopServices, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
 from app.core.cache.queue import DownloadItem
 from app.gui import icons
 from app.gui.models.downloads_model import DownloadsModel, ItemRole
+
+_STOPPED_GREY = "#b8bec6"  # the "absent" status dot's grey on the Models page
 
 
 class ProgressDelegate(QStyledItemDelegate):
@@ -56,6 +58,20 @@ class ProgressDelegate(QStyledItemDelegate):
         bar.state = option.state | QStyle.StateFlag.State_Horizontal
         if item.state in ("failed", "cancelled"):
             bar.state &= ~QStyle.StateFlag.State_Enabled
+            # styles (Fusion among them) still fill a disabled bar with the highlight colour, so
+            # a stopped bar looked like a running one: the stopped fraction is drawn in grey
+            palette = QPalette(option.palette)
+            for group in (
+                QPalette.ColorGroup.Active,
+                QPalette.ColorGroup.Inactive,
+                QPalette.ColorGroup.Disabled,
+            ):
+                palette.setColor(group, QPalette.ColorRole.Highlight, QColor(_STOPPED_GREY))
+                # the text over the grey stays dark (the style writes white over a highlight)
+                palette.setColor(
+                    group, QPalette.ColorRole.HighlightedText, option.palette.color(QPalette.ColorRole.Text)
+                )
+            bar.palette = palette
         return bar
 
     def paint(

@@ -46,7 +46,8 @@ from app.gui.ops import Ops
 from app.gui.widgets import InlineMessage
 
 PAGE_SIZE = 20
-SCOPE_REGISTRY = ""
+SCOPE_REGISTRY = ""  # the catalog: every family the registry holds
+SCOPE_MINE = "mine"  # the registry's families with something on disk
 
 
 class _NumberItem(QTableWidgetItem):
@@ -158,7 +159,12 @@ class HubSearchPanel(QWidget):
 
     @property
     def hub(self) -> str:
-        return str(self.scope.currentData() or SCOPE_REGISTRY)
+        data = str(self.scope.currentData() or SCOPE_REGISTRY)
+        return SCOPE_REGISTRY if data == SCOPE_MINE else data
+
+    @property
+    def mine(self) -> bool:
+        return bool(self.scope.currentData() == SCOPE_MINE)
 
     def _scope_changed(self) -> None:
         on_hub = self.hub != SCOPE_REGISTRY
@@ -416,11 +422,14 @@ class HubSearchPanel(QWidget):
         current = self.scope.currentData()
         blocked = self.scope.blockSignals(True)
         self.scope.clear()
-        self.scope.addItem(self.tr("My models"), SCOPE_REGISTRY)
+        self.scope.addItem(self.tr("Catalog"), SCOPE_REGISTRY)
+        self.scope.addItem(self.tr("My models"), SCOPE_MINE)
         self.scope.addItem("Hugging Face", "huggingface")
         self.scope.addItem("ModelScope", "modelscope")
         self.scope.setCurrentIndex(max(0, self.scope.findData(current)))
-        self.scope.setToolTip(self.tr("Where the search field looks: your models or a hub"))
+        self.scope.setToolTip(
+            self.tr("Where the search field looks: the catalog, the models on this computer, or a hub")
+        )
         self.scope.blockSignals(blocked)
         self.results.setHorizontalHeaderLabels(
             [self.tr("Model"), self.tr("Downloads"), self.tr("Likes"), self.tr("Updated"), self.tr("Formats")]

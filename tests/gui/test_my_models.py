@@ -1,0 +1,75 @@
+"""The "My models" scope lists only what is on this computer: on a fresh home with one imported
+model, exactly that model; the catalog (every family) is the other scope."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from app.core.registry import Registry
+from app.core.registry.models import reads_images
+from app.gui.views.hub_search import SCOPE_MINE, SCOPE_REGISTRY
+from tests.gui.test_import import _drop
+
+
+def _names(page: Any) -> list[str]:
+    proxy = page.proxy
+    return [proxy.index(r, 0).data() for r in range(proxy.rowCount())]
+
+
+def test_my_models_on_a_fresh_home_lists_the_one_imported_model(
+    make_window: Any, qtbot: Any, smollm2_f32: Path
+) -> None:
+    w = make_window(registry=Registry.load())
+    with qtbot.waitSignal(w.importer.dialogOpened, timeout=10000) as opened:
+        _drop(w, smollm2_f32)
+    dlg = opened.args[0]
+    name = dlg.family.name
+    qtbot.waitUntil(lambda: not dlg.finding(), timeout=30000)
+    dlg.reject()
+    page = w.browser
+    w.nav.setCurrentRow(1)  # the Models page
+    scope = page.hub_search.scope
+    scope.setCurrentIndex(scope.findData(SCOPE_MINE))
+    assert page.split.isVisible()  # a local scope: the family table, not the hub search
+    # statuses arrive from background probes; the scope settles on the imported model alone
+    qtbot.waitUntil(lambda: _names(page) == [name], timeout=10000)
+    scope.setCurrentIndex(scope.findData(SCOPE_REGISTRY))
+    catalog = _names(page)
+    assert name in catalog and len(catalog) > 20
+
+
+def test_ability_filters_read_images_and_call_tools(make_window: Any, qtbot: Any) -> None:
+    reg = Registry.load()
+    w = make_window(registry=reg)
+    page = w.browser
+    w.nav.setCurrentRow(1)
+
+    def reads(fam: Any) -> bool:
+        return any(reads_images(fam, s) for s in fam.specs)
+
+    page.vision_only.setChecked(True)
+    shown = set(_names(page))
+    assert shown == {f.name for f in reg.families.values() if reads(f)}
+    assert "gemma-4-ggml" in shown and "smollm2-135m-instruct" not in shown
+    page.tools_only.setChecked(True)
+    both = set(_names(page))
+    assert both and both <= shown
+    assert all("tools" in reg.families[n].abilities or reg.families[n].tool_parser for n in both)
+    page.vision_only.setChecked(False)
+    page.tools_only.setChecked(False)
+    assert len(_names(page)) == len(reg.families) + len(reg.invalid)
+
+
+def test_the_selected_model_shows_its_abilities_as_badges(make_window: Any, qtbot: Any) -> None:
+    reg = Registry.load()
+    w = make_window(registry=reg)
+    w.nav.setCurrentRow(1)
+    page = w.browser
+    page.select_family("gemma-4-ggml")
+    text = page.badges.text()
+    fam = reg.families["gemma-4-ggml"]
+    assert "Reads images" in text and "Calls tools" in text
+    assert f"{fam.context_length:,} tokens of context" in text
+    page.select_family("smollm2-135m-instruct")
+    assert "Reads images" not in page.badges.text() and "Chat" in page.badges.text()
