@@ -16,7 +16,7 @@ def display_problem(env: Mapping[str, str], platform: str) -> str | None:
     """Why the desktop app cannot open a window here, or None when it can (or we cannot tell).
 
     Checked before Qt is imported: without a display Qt aborts the process with a message about
-    ``xcb-cursor0`` that sends people installing system packages instead (issue 8 item 19).
+    ``xcb-cursor0`` that sends people installing system packages instead.
     """
     if not platform.startswith("linux"):
         return None

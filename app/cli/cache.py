@@ -81,7 +81,7 @@ EMBEDDED_NOTE = "embedded, prepared on first use"
 def models_json(registry: Registry, hub: str | None) -> list[dict[str, Any]]:
     """The machine-readable status list (shape documented in ``app.core.cache.status``), where an
     embedded model that is built on first use is ``embedded`` with a ``note`` in its details."""
-    from app.core.catalog.sizes import annotate  # hubs and size_bytes per quantization (issue 10)
+    from app.core.catalog.sizes import annotate  # hubs and size_bytes per quantization
 
     return _add_abilities(
         registry, annotate(registry, _mark_embedded(registry, registry_status(registry, hub)))
@@ -111,7 +111,7 @@ def _add_abilities(registry: Registry, data: list[dict[str, Any]]) -> list[dict[
 
 
 def _mark_embedded(registry: Registry, data: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Report embedded models that do not exist yet as ``embedded``, not ``cached`` (issue 8 item 20).
+    """Report embedded models that do not exist yet as ``embedded``, not ``cached``.
 
     The cache layer counts them as available (they are: no download is needed), but the file is
     built on first use, which takes a moment; the listing says so instead of claiming a cached file.
@@ -223,7 +223,7 @@ def models_table(registry: Registry, hub: str | None) -> str:
         for spec in fam["specs"]:
             details = spec.get("details", {})
             summary = _summary(spec["quantizations"], details.get("quantizations", {}))
-            if spec.get("mmproj_quantizations"):  # a vision target's projector (issue 26)
+            if spec.get("mmproj_quantizations"):  # a vision target's projector
                 summary += f"; projector {_drafter_cell(spec['mmproj_quantizations'])}"
             if spec.get("reason"):
                 summary += f"; invalid: {spec['reason']}"

@@ -1,4 +1,4 @@
-"""``tandem fit``, ``tandem drafters`` and ``tandem search`` (issue 10), wired into :mod:`app.cli.commands`.
+"""``tandem fit``, ``tandem drafters`` and ``tandem search``, wired into :mod:`app.cli.commands`.
 
 Errors are one line on stderr with a non-zero exit (the caller's ``main`` prints typed errors).
 """
@@ -179,7 +179,7 @@ def cmd_drafters(args: argparse.Namespace) -> int:
             vocab, tsize = finder.target_vocab(target)
             cands += finder.hub_candidates(vocab, tsize, args.hub, repos, endpoint=args.endpoint)
     shown = [c for c in cands if c.compatible or args.all]
-    # llama.cpp targets: which methods still run once the target reads images (issue 26)
+    # llama.cpp targets: which methods still run once the target reads images
     vision = None if target.is_dir() else capability.vision_summary()
     if args.json:
         print(json.dumps([c.to_json() for c in shown], indent=1))

@@ -207,7 +207,7 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> Resolved:
         )
         return drafter if role == "drafter" and drafter is not None else target
 
-    # the one launch path (issue 9): the GUI's make_job builds its request with plan_launch too
+    # the one launch path: the GUI's make_job builds its request with plan_launch too
     choice = LaunchChoice(family, spec, quant, engine, options, args.ctx or 0, args.threads)
     plan = plan_launch(choice, cached)
     if plan.notice:  # e.g. a vision model whose projector is not downloaded: text only

@@ -1,5 +1,4 @@
-"""``tandem serve``: the loaded model as a local OpenAI- and Anthropic-compatible API server (headless,
-issues 13 and 25).
+"""``tandem serve``: the loaded model as a local OpenAI- and Anthropic-compatible API server (headless).
 
 The key comes from ``TANDEM_API_KEY``, else the keyring entry the GUI shows (generated on first
 use). The server binds 127.0.0.1 unless ``--host`` names another address, which needs

@@ -1,4 +1,4 @@
-"""One answer from an engine's event stream: the one accumulator every consumer uses (issue 20).
+"""One answer from an engine's event stream: the one accumulator every consumer uses.
 
 An engine streams ``TextDelta | Round | Finished`` (:mod:`app.core.engines.base`). The chat, the
 CLI, ``tandem bench`` / ``parity``, Auto's calibration, the plain "Measure" run and the local API

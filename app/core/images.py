@@ -1,4 +1,4 @@
-"""Images attached to chat messages (issue 26): checked once, stored by content, sent to engines.
+"""Images attached to chat messages: checked once, stored by content, sent to engines.
 
 An image enters Tandem through :func:`check_image` (the chat's attach button, drop and paste, the
 API's ``image_url`` parts): its bytes are sniffed (PNG, JPEG, WebP, GIF, BMP; never SVG or anything

@@ -1,4 +1,4 @@
-"""The one table of sampling limits (issue 20, item 8).
+"""The one table of sampling limits.
 
 :class:`app.core.engines.base.Sampling` checks every request against it, the settings schema
 validates stored defaults with it, and every dialog's fields take their ranges from it, so a value

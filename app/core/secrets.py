@@ -5,7 +5,7 @@ the hub library, and the cache layer scrubs them from any error text it shows.
 
 A keyring call can take long (a D-Bus round trip, a locked keychain prompting): whether a token
 is stored is remembered per hub after the first call, so :func:`has_token` (the settings dialog)
-answers at once once the GUI has asked it on a worker at start (issue 9). Storing or deleting a
+answers at once once the GUI has asked it on a worker at start. Storing or deleting a
 token through this module updates what is remembered.
 """
 

@@ -73,7 +73,7 @@ class SamplingDefaults(BaseModel):
 
 
 class LastLaunch(BaseModel):
-    """What the user last launched (issue 8, item 23): reopened at the next start when its files
+    """What the user last launched: reopened at the next start when its files
     are still on disk. Speculation is stored engine-neutrally: ``speculation_method`` None is off.
     """
 
@@ -86,7 +86,7 @@ class LastLaunch(BaseModel):
     engine: str
     speculation_method: str | None = None
     draft_quantization: str | None = None
-    #: a drafter found on this computer for a model that declares none (issue 10): its file
+    #: a drafter found on this computer for a model that declares none: its file
     draft_model_path: str | None = None
     num_speculative_tokens: Annotated[int | None, Field(ge=1)] = None
     n_ctx: Annotated[int | None, Field(ge=0)] = None
@@ -115,7 +115,7 @@ class Settings(BaseModel):
     #: Load the embedded model at start so a first run is ready to chat.
     autoload_default_model: bool = True
     #: speculation for launches that carry no choice of their own (first start, the default
-    #: model): "auto" measures once per model and engine and picks what pays (issue 15)
+    #: model): "auto" measures once per model and engine and picks what pays
     default_speculation: Literal["auto", "off"] = "auto"
     #: the last launch that loaded (None: none yet, or the stored one was unreadable)
     last_model: LastLaunch | None = None

@@ -36,7 +36,7 @@ def create_application(argv: list[str]) -> QApplication:
 def freeze_startup_heap() -> None:
     """Move the objects made at start-up (the window, its widgets, the catalog) out of the garbage
     collector's sight: they live as long as the app, and a full collection walking them all took
-    65-75 ms of the GUI thread, e.g. in the middle of opening a long conversation (issue 23)."""
+    65-75 ms of the GUI thread, e.g. in the middle of opening a long conversation."""
     gc.collect()
     gc.freeze()
 
@@ -54,7 +54,7 @@ def run_gui(argv: list[str]) -> int:
     errors = ErrorBridge(app)
     restore = install_exception_hooks(errors.report)
     # The qasync loop first: the window's operations (status probes, the start-up reopen, delete,
-    # launch-after-download) are coroutines on it, awaiting work on threads (issue 9).
+    # launch-after-download) are coroutines on it, awaiting work on threads.
     loop = event_loop()
     window = MainWindow(settings, i18n, errors)
     window.show()

@@ -8,7 +8,7 @@ repainting a list never touches the disk.
 Probing is file stats (and a whole snapshot walk for an MLX model found in the hub cache): with
 an operations runner (:class:`app.gui.ops.Ops`), the lists ask :meth:`CacheBridge.peek`, which
 answers from the memo at once and probes what it does not know on a worker, in one batch per
-loop turn; ``changed`` then tells the lists to read the new statuses (issue 9: 146 probes ran on
+loop turn; ``changed`` then tells the lists to read the new statuses (146 probes ran on
 the GUI thread at start-up). After :meth:`invalidate` the old statuses stay on show until the
 re-probe answers, so markers never flicker.
 """
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 Status = Literal["cached", "partial", "absent"]
 #: what a list shows: a status, or "unknown" while its probe runs
 Marker = Literal["cached", "partial", "absent", "unknown"]
-#: "projector": a vision target's mmproj file (issue 26), quant is its precision (None: its one file)
+#: "projector": a vision target's mmproj file, quant is its precision (None: its one file)
 Role = Literal["target", "drafter", "projector"]
 Key = tuple[str, float, str, str, str | None, str | None]
 Probe = tuple[Family, AnySpec, Role, str | None, str | None]

@@ -158,7 +158,7 @@ HINTS: tuple[tuple[type[BaseException], str | None, str], ...] = (
             "Errors", "The file is not a complete GGUF model: delete it and download it again."
         ),
     ),
-    # remote servers (issue 12): the GUI's next step, where the engine's own hint names CLI flags
+    # remote servers: the GUI's next step, where the engine's own hint names CLI flags
     (
         InsecureEndpointError,
         None,

@@ -102,7 +102,7 @@ class MainWindow(QMainWindow):
         # The "Model cache" setting decides where cache entries go, for the whole process.
         paths.set_models_root(settings.model_cache_dir())
         # Slow work runs through ops on the qasync loop; ops.changed is the one broadcast after
-        # an operation changed the cache or registry (issue 9).
+        # an operation changed the cache or registry.
         self.ops = Ops(errors, self)
         self.cache = CacheBridge(settings.hub, settings.endpoint(), self.ops, self)
         self.engine = EngineHost(self)
@@ -239,7 +239,7 @@ class MainWindow(QMainWindow):
         self.eject_btn.clicked.connect(self.eject)
         for w in (self.status_model, self.status_engine, self.status_spec):
             sb.addWidget(w)
-        # the local API server (issue 13): serves the loaded model; views/server_panel.py
+        # the local API server: serves the loaded model; views/server_panel.py
         self.server_controller = ServerController(self.engine, self.ops, self)
         self.server_switch = ServerSwitch(self.server_controller)
         sb.addPermanentWidget(self.server_switch)
@@ -274,7 +274,7 @@ class MainWindow(QMainWindow):
             self._loader_kwargs,
             self,
         )
-        # Auto measures in the background while the chat is idle (issue 24)
+        # Auto measures in the background while the chat is idle
         self.auto_tuner = AutoTuner(
             self.engine,
             # the local server answers other programs on the loaded engine: Auto does not measure
@@ -296,7 +296,7 @@ class MainWindow(QMainWindow):
         self.auto_tuner.changed.connect(self._update_status)
         self.auto_tuner.switchRequested.connect(self.launcher.reload_auto)
         self.server_controller.stateChanged.connect(self.auto_tuner.on_chat_busy)
-        # "Measure" (issue 15): a plain engine of the loaded model, through the one launch path
+        # "Measure": a plain engine of the loaded model, through the one launch path
         self.chat.enable_measure(
             self.ops, functools.partial(plain_engine, self.registry, self.cache, **self._loader_kwargs)
         )
@@ -341,7 +341,7 @@ class MainWindow(QMainWindow):
         focus.setShortcut(QKeySequence("Ctrl+N"))
         focus.triggered.connect(self.new_chat)
         self.addAction(focus)
-        self.importer = ImportController(self)  # Import model… and drops (issue 10)
+        self.importer = ImportController(self)  # Import model… and drops
 
     async def _prewarm(self) -> None:
         """What the first dialogs would otherwise block on, done on a worker at start: the
@@ -462,14 +462,14 @@ class MainWindow(QMainWindow):
 
     async def _open_launch_dialog(self, family: Family, spec: AnySpec, quant: str) -> None:
         engines = {name for s in family.specs for name in capability.engines_for_spec(s)}
-        for name in sorted(engines):  # importing mlx_vlm took 1.2 s on the GUI thread (issue 9)
+        for name in sorted(engines):  # importing mlx_vlm took 1.2 s on the GUI thread
             await self.ops.run(capability.engine_availability, name)
         await self.cache.prefetch(family)  # the dialog's markers and gating read these
         dlg = LaunchDialog(family, spec, quant, self.cache, self.settings, self, ops=self.ops)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dlg.accepted.connect(lambda: self.launch(dlg.choice()))
         # the dialog's Re-measure and Auto's background measurement never run at once; what the
-        # dialog measured for the loaded launch is what Auto uses (issue 24)
+        # dialog measured for the loaded launch is what Auto uses
         tuner = self.auto_tuner
         dlg.auto_panel.stateChanged.connect(lambda state: tuner.hold(state == "measuring"))
         dlg.auto_panel.measured.connect(tuner.adopt)
@@ -520,7 +520,7 @@ class MainWindow(QMainWindow):
         self.load_cancel.setEnabled(False)
 
     def _on_load_progress(self, message: str) -> None:
-        # Auto no longer measures during a load (issue 24): it measures in the background
+        # Auto no longer measures during a load: it measures in the background
         self.load_progress.setRange(0, 0)
         self.load_label.setText(self.tr("Loading: {step}").format(step=message))
 

@@ -18,7 +18,7 @@ or, inside a coroutine that reads top to bottom (``ops.spawn(coro)`` / ``@asyncS
 * ``parent``: when the widget is gone by the time the work ends, the callbacks are skipped (a
   dialog closed while its probe ran).
 * :attr:`Ops.changed` is the one broadcast after an operation changed the cache or the registry;
-  the item models subscribe to it (issue 9) instead of the window refreshing each by hand.
+  the item models subscribe to it instead of the window refreshing each by hand.
 
 The loop is the application's qasync loop (``run_gui`` runs it); :func:`event_loop` creates and
 installs one when none is installed yet (tests under pytest-qt: pytest-qt spins Qt's loop, and

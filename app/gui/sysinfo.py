@@ -1,5 +1,5 @@
 """Resident memory of the app for the status bar: this process plus the llama.cpp engine's child
-process (the model lives there since issue 9; without it the figure left out the model)."""
+process (the model lives there; without it the figure would leave out the model)."""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 class AutoPick:
     """What Auto chose for a launch: the candidate's label, why, and where the measurement is.
 
-    ``measured`` is False while Auto runs its prior (nothing measured here yet, issue 24): the
+    ``measured`` is False while Auto runs its prior (nothing measured here yet): the
     launch did not wait, and :class:`~app.gui.controllers.auto_tuner.AutoTuner` measures in the
     background from ``plan``."""
 
@@ -53,7 +53,7 @@ class AutoPick:
 
 @dataclass
 class ModelInfo:
-    """What the window, the chat and the server know of the loaded model (issue 20: one typed
+    """What the window, the chat and the server know of the loaded model (one typed
     record instead of a dict of 13 keys read in 27 places). A load job fills it; the host
     publishes a copy once the model is loaded (:attr:`EngineHost.info`)."""
 
@@ -81,7 +81,7 @@ class ModelInfo:
     #: engine thread when published (a remote engine asks its server)
     spec_kind: str | None = None
     #: the loaded model reads images (:attr:`Engine.supports_images`, read on the engine thread
-    #: when published); the chat refuses attachments before sending when False (issue 26)
+    #: when published); the chat refuses attachments before sending when False
     vision: bool = False
 
 
@@ -111,7 +111,7 @@ class EngineHost(QObject):
     ``generationDone(bool cancelled)``, ``generationFailed(object exc)``, ``unloaded()``,
     ``busyChanged(bool)``.
 
-    State is published only through signals (issue 9): the engine thread never writes what the
+    State is published only through signals: the engine thread never writes what the
     GUI reads. It reports the end of each job with the private ``_ended`` signal; the GUI-thread
     slot updates :attr:`info`, :attr:`busy` and :attr:`current_engine`, then emits the public
     signal, so a subscriber always sees the state that goes with it.
@@ -155,7 +155,7 @@ class EngineHost(QObject):
 
     @property
     def current_engine(self) -> Engine | None:
-        """The loaded engine (the local API server sends its requests to it, issue 13)."""
+        """The loaded engine (the local API server sends its requests to it)."""
         return self._published
 
     @property
@@ -197,7 +197,7 @@ class EngineHost(QObject):
     def shutdown(self, timeout: float = SHUTDOWN_WAIT) -> None:
         """Cancel, close the engine and wait at most ``timeout`` seconds. Safe to call twice.
 
-        Closing the window must return within a second whatever the engine is doing (issue 9):
+        Closing the window must return within a second whatever the engine is doing:
         a load or a generation sees the cancel at its next step, and what cannot be interrupted
         (a native model load, a prefill) finishes on the engine's own daemon thread, which then
         frees the model; the process waits for that at exit, bounded
@@ -280,7 +280,7 @@ class EngineHost(QObject):
     def _do_load(self, job: LoadJob, token: CancelToken) -> None:
         self._close_engine()
 
-        # carries the token: a native load that reports nothing still sees the Cancel (issue 9)
+        # carries the token: a native load that reports nothing still sees the Cancel
         progress = LoadProgress(self.loadProgress.emit, token)
         try:
             engine = job.loader(progress)

@@ -1,4 +1,4 @@
-"""Model cache and downloads (issue 3): one CacheManager per (spec, role, quantization).
+"""Model cache and downloads: one CacheManager per (spec, role, quantization).
 
 Public surface:
 

@@ -9,7 +9,7 @@ Layout: the app cache (``paths.models_root()``: ``cache_dir()/models`` unless th
 setting moves it) holds one entry per target quantization
 (``<name>-<format>-<size>b-<quant>``), per drafter of a target quantization
 (``...-draft-<draft_quant>``) and per vision projector of one (``...-mmproj-<precision>``, fetched
-with its target: issue 26). An entry holds no model bytes: a ``manifest.json`` (hub, repo,
+with its target). An entry holds no model bytes: a ``manifest.json`` (hub, repo,
 commit, every file with its size and checksum and its path in the hub cache) and symlinks to the
 files in the hub's own cache (the standard Hugging Face cache, ModelScope's cache). So a model
 fetched earlier with other tools is found and reused, ``hf cache scan`` sees Tandem's downloads,
@@ -209,7 +209,7 @@ class CacheEntry:
             self._plan = make_plan(
                 family, spec, role, self.quantization, hub, draft_quantization, mmproj_quantization
             )
-            self._plan = listing.resolve_plan_offline(self._plan)  # file patterns (issue 10)
+            self._plan = listing.resolve_plan_offline(self._plan)  # file patterns
         except ValueError as exc:
             self._plan_error = str(exc)
         self.hub: HubChoice | str = self._plan.hub if self._plan else (hub or "?")
@@ -242,7 +242,7 @@ class CacheEntry:
 
     def projector(self, mmproj_quantization: str | None = None) -> CacheEntry | None:
         """The entry of this target's vision projector (``mmproj``) on the same hub, with the same
-        endpoint and token, or None when the spec declares none there (issue 26).
+        endpoint and token, or None when the spec declares none there.
 
         Without ``mmproj_quantization``: a precision already on disk for this target, else the
         first one the registry lists (the one a download fetches).
@@ -382,7 +382,7 @@ class CacheEntry:
         removed), linking the entry on the way; None when something must be fetched.
 
         File stats only, never the network: a download of a cached model succeeds offline, and
-        only what is missing goes to the hub (issue 8, item 14).
+        only what is missing goes to the hub.
         """
         plan = self.plan
         if plan.kind == "local":

@@ -1,4 +1,4 @@
-"""Downloading one cache entry: fetch what is missing, verify it, link it (issue 9 split).
+"""Downloading one cache entry: fetch what is missing, verify it, link it.
 
 Runs on the caller's thread (a worker, never the UI thread); the transfer itself runs on a
 ``tandem-download-io-*`` thread so a cancel is seen within :data:`_POLL` seconds. Uses only the
@@ -84,7 +84,7 @@ def download(
     starting when the hub's sizes do not fit (and on ENOSPC while writing),
     :class:`VerificationError`, :class:`HubError`, :class:`SpecResolutionError`.
 
-    A vision target's projector (``mmproj``, issue 26) is fetched with it, in the same transfer:
+    A vision target's projector (``mmproj``) is fetched with it, in the same transfer:
     one byte count, one cancel, one disk-space check. A projector the repository turns out not
     to have is said in a note and skipped (the target still reads text).
     """

@@ -1,4 +1,4 @@
-"""Deleting cache entries and freeing the hub-cache files no entry uses any more (issue 9 split).
+"""Deleting cache entries and freeing the hub-cache files no entry uses any more.
 
 Uses only the entry store's public API (:class:`app.core.cache.entry.CacheEntry`) and the
 manifests every entry keeps.

@@ -2,7 +2,7 @@
 (status, resolve, adopt, link) with its two other jobs, downloading
 (:func:`app.core.cache.fetch.download`) and deleting (:func:`app.core.cache.gc.delete`).
 
-Those jobs live in their own modules and use only the entry's public API (issue 9: one class did
+Those jobs live in their own modules and use only the entry's public API (one class did
 all three); this module only joins them, so imports run one way: manager -> fetch, gc -> entry.
 """
 

@@ -15,7 +15,7 @@ from typing import Literal
 from app.core.registry import Family, GGUFSpec, LocalSource, format_template
 from app.core.registry.store import AnySpec
 
-#: ``projector``: a vision target's ``mmproj`` file, fetched with the target (issue 26)
+#: ``projector``: a vision target's ``mmproj`` file, fetched with the target
 Role = Literal["target", "drafter", "projector"]
 HubChoice = Literal["huggingface", "modelscope", "local"]
 

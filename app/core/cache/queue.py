@@ -43,7 +43,7 @@ ERROR_CHARS = 160
 class DownloadItem:
     """One requested download (a target quantization, or the drafter paired with it).
 
-    The one item type of a download (issue 9): the queue persists it, the CLI prints it and the
+    The one item type of a download: the queue persists it, the CLI prints it and the
     GUI's table model wraps it (qutebrowser's download model pattern); progress lives on it.
     ``size`` is the spec's size label (what the CLI's ``--size`` takes, e.g. ``E2B`` or ``0.135``);
     ``size_text`` is the size as the model browser writes it (``135M``), for the item's name.

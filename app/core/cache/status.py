@@ -16,7 +16,7 @@ JSON shape (``registry_status``)::
 
 A vision GGUF spec that declares its projector on that hub also carries
 ``"mmproj_quantizations": {"F16": "cached", "BF16": "absent"}`` (and their ``details``): the
-projector's cached marker, keyed ``default`` when it lists no precisions (issue 26).
+projector's cached marker, keyed ``default`` when it lists no precisions.
 
 ``quantizations`` and ``draft_quantizations`` map each quantization to its status, one of
 ``cached|partial|absent|invalid``. A spec with an ``invalid`` entry carries ``reason`` (and each

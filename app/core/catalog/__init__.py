@@ -1,2 +1,2 @@
-"""Catalog and discovery (issue 10): repository listings and file patterns, memory fit,
+"""Catalog and discovery: repository listings and file patterns, memory fit,
 compatible-drafter finder, hub search, model import. Qt-free; the GUI and the CLI build on it."""

@@ -1,4 +1,4 @@
-"""Compatible-drafter finder (issue 10, item 3).
+"""Compatible-drafter finder.
 
 A drafter can draft for a target only when both tokenize text the same way: same tokenizer type,
 the same token list (fingerprinted) and the same special tokens (BOS / EOS). The finder proves it

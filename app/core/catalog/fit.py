@@ -1,4 +1,4 @@
-"""Will it fit? A memory estimate for a target (+ drafter) at a context length (issue 10, item 4).
+"""Will it fit? A memory estimate for a target (+ drafter) at a context length.
 
 total = weights + KV cache + drafter + overhead, compared with the memory this machine has
 available now (``psutil.virtual_memory().available``; on Apple silicon that is the unified memory

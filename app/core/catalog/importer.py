@@ -1,4 +1,4 @@
-"""Import a model from disk (issue 10, item 5).
+"""Import a model from disk.
 
 A ``.gguf`` file or an MLX folder (``config.json`` + ``*.safetensors``) becomes a user family with
 a ``local`` source, in the registry schema (the file ``tandem register`` writes). The details come

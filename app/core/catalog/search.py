@@ -1,4 +1,4 @@
-"""Hub search and one-click add (issue 10, item 2).
+"""Hub search and one-click add.
 
 - :func:`search_page` asks one hub for one page of models matching a query, most downloaded
   first, optionally only GGUF or MLX repositories. Hugging Face: ``GET /api/models`` with the

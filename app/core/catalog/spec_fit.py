@@ -1,4 +1,4 @@
-"""Fit verdicts for every quantization of a spec, for the model browser (issue 10, item 4).
+"""Fit verdicts for every quantization of a spec, for the model browser.
 
 File stats and (memoized) GGUF headers only, never the network: blocking, so the browser calls
 it on an operations worker. The KV cache does not depend on the weight quantization, so one

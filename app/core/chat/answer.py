@@ -80,7 +80,7 @@ class AnswerStats:
     #: "unknown", never "none"); always True for local engines
     drafted_reported: bool = True
     accepted_reported: bool = True
-    #: images in the prompt of this answer (issue 26): its time to first token includes encoding them
+    #: images in the prompt of this answer: its time to first token includes encoding them
     images: int = 0
     #: the answer's Max new tokens (0: not known, e.g. an answer stored before it was recorded)
     max_tokens: int = 0

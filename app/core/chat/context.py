@@ -1,4 +1,4 @@
-"""Fitting a conversation into the model's context window (issue 8, item 3).
+"""Fitting a conversation into the model's context window.
 
 The rule: the system prompt and the newest turns that fit are sent; older turns are left out,
 whole turns at a time (a user message with the answers after it), so the history sent always

@@ -59,7 +59,7 @@ def render_markdown(
 
     Tool calls in the text (``tool_style``: the family's ``tool_parser``; tagged styles are also
     found by their tags) are shown as compact blocks after the remaining content, never as raw
-    markup (issue 13); a broken block stays text, as the parser leaves it.
+    markup; a broken block stays text, as the parser leaves it.
     """
     style = tool_style_of(text, tool_style)
     if style is not None:

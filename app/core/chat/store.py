@@ -4,10 +4,10 @@ An answer is written while it streams: its row is added as ``streaming`` when it
 is saved as it grows (the chat saves at most once a second, each save one committed transaction),
 and its final status is written when it ends: ``complete``, ``stopped`` (the user stopped it; kept
 so the user sees exactly what they got) or ``error``. A row still ``streaming`` when a store is
-opened was cut off by a crash or a kill (issue 8, item 22): it is marked ``interrupted``, with the
+opened was cut off by a crash or a kill: it is marked ``interrupted``, with the
 text saved so far, and the chat offers Regenerate for it.
 
-A message's images (issue 26) are files of an :class:`~app.core.images.ImageStore` beside the
+A message's images are files of an :class:`~app.core.images.ImageStore` beside the
 database, named by content hash; the row keeps their names (``images``, a JSON list). An image is
 written completely before the row that names it, so a kill -9 never leaves a row naming a missing
 or partial file; files no row names (a deleted conversation's, a process killed between the file
@@ -78,7 +78,7 @@ class Conversation:
     system_prompt: str
     created: float
     updated: float
-    #: the conversation's speculation choice (issue 25): "auto", "off" or a method; see
+    #: the conversation's speculation choice: "auto", "off" or a method; see
     #: :mod:`app.core.speculative.per_request`
     speculation: str = per_request.AUTO
 
@@ -124,14 +124,14 @@ class ChatStore:
             self.collect_images(min_age=OPEN_COLLECT_AGE)
 
     def _add_speculation_column(self) -> None:
-        """Conversations stored before the per-conversation choice (issue 25) get it as Auto. The
+        """Conversations stored before the per-conversation choice get it as Auto. The
         column is only added, so the schema version stays: an older Tandem still opens the file."""
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(conversations)")}
         if "speculation" not in columns:
             self._db.execute("ALTER TABLE conversations ADD COLUMN speculation TEXT NOT NULL DEFAULT 'auto'")
 
     def _add_images_column(self) -> None:
-        """Messages stored before images (issue 26) have none; only added, like ``speculation``."""
+        """Messages stored before images have none; only added, like ``speculation``."""
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(messages)")}
         if "images" not in columns:
             self._db.execute("ALTER TABLE messages ADD COLUMN images TEXT")
@@ -222,7 +222,7 @@ class ChatStore:
             self._db.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
         self.collect_images()
         if first is not None:
-            # What suffix decoding learned from this conversation goes with it (issue 11).
+            # What suffix decoding learned from this conversation goes with it.
             from app.core.speculative import suffix
 
             suffix.forget_conversation(suffix.conversation_key(str(first[0] or ""), str(first[1])))

@@ -34,7 +34,7 @@ class ChatMessage(TypedDict):
     tool_call_id: NotRequired[str]
     name: NotRequired[str]
     #: image files (absolute paths, checked by :mod:`app.core.images`) the message shows,
-    #: in order, before its text (issue 26); only engines whose ``supports_images`` is True get them
+    #: in order, before its text; only engines whose ``supports_images`` is True get them
     images: NotRequired[list[str]]
 
 
@@ -76,7 +76,7 @@ class Finished(DecodeFigures):
     #: counts only the known rounds and the acceptance rate is unknown.
     drafted_known: bool = True
     #: tool calls the engine parsed itself (``{"name", "arguments": dict}``; llama.cpp does for
-    #: chat templates it knows when a request passes ``tools``), else None (issue 13)
+    #: chat templates it knows when a request passes ``tools``), else None
     tool_calls: list[dict[str, object]] | None = None
     #: top candidates per completion token when the request asked for them (``top_logprobs``)
     #: and the engine exposes them, else None. Row i belongs to the i-th completion token.
@@ -152,7 +152,7 @@ class LoadRequest:
     family_name: str = ""
     size_in_billions: float = 0.0
     #: llama.cpp: the target's multimodal projector (``mmproj`` GGUF) that lets it read images
-    #: (issue 26); None loads the target text-only
+    #:; None loads the target text-only
     mmproj_path: str | None = None
 
 
@@ -305,7 +305,7 @@ class Engine(Protocol):
 
 @runtime_checkable
 class TokenCounter(Protocol):
-    """An engine that can measure a conversation in its own tokens (context trimming, issue 8).
+    """An engine that can measure a conversation in its own tokens (context trimming).
 
     ``count_prompt_tokens`` applies the chat template with the generation prompt, exactly as
     ``generate`` would, and runs on the caller's thread; ``n_ctx`` is the loaded context length.

@@ -83,7 +83,7 @@ MLX = EngineInfo(
     module="mlx_vlm",
     min_version="0.5.0",
     drafter_methods=frozenset({"mtp", "eagle3", "dflash", "draft"}),
-    # suffix decoding and prompt lookup run in Tandem's own decode loop (issue 11), through mlx-lm
+    # suffix decoding and prompt lookup run in Tandem's own decode loop, through mlx-lm
     # for text models and mlx-vlm for multimodal ones
     model_free_methods=frozenset(SUFFIX_METHODS),
     # classic same-vocabulary draft models run through mlx-lm, not mlx-vlm
@@ -217,7 +217,7 @@ def model_free_methods(engine: str) -> list[str]:
 # --- llama.cpp combinations that abort the process ---------------------------------------------
 # A GGML_ASSERT or a segfault inside llama.cpp ends the whole process (exit 134 / 139): Python
 # cannot catch it and the app would vanish without a word. Every combination seen to do that is
-# listed here and refused before the engine is built (issue 14). Each row names what llama.cpp
+# listed here and refused before the engine is built. Each row names what llama.cpp
 # printed and the xllamacpp version it was seen with; drop a row only after checking again.
 
 #: drafter classes, from the drafter's ``general.architecture``
@@ -371,7 +371,7 @@ def llamacpp_abort(
     return None
 
 
-# --- speculation with a vision projector (issue 26) ----------------------------------------------
+# --- speculation with a vision projector ----------------------------------------------
 # Which speculation methods of llama.cpp still run, and give the target's own tokens, once the
 # target is loaded with an mmproj and the prompt carries images. Each combination was run in a
 # child process of its own (scripts/probe_vision_speculation.py: the tiny Gemma 4 target with its

@@ -3,7 +3,7 @@
 Both in-process engines need the same thing: every call into the native library happens on one
 dedicated thread (MLX arrays and streams are thread-affine; xllamacpp's Server is driven from the
 thread that built it), while callers on other threads load, stream and close. This module is that
-machinery, written once (issue 9); an engine supplies only
+machinery, written once; an engine supplies only
 
 * a **load** function (runs on the owner thread, reports progress through ``say``),
 * **generate steps**: a job function that emits events (``job.emit``) and checks ``job.stopped()``

@@ -17,7 +17,7 @@ The pieces, each usable on its own:
 * :class:`CalibrationKey` / :func:`load_result` / :func:`store_result` keep results in the user data
   dir, keyed by model file, drafter file, engine, engine version, threads and machine: a change in
   any of them means "not measured here" and the next Auto launch measures again (in the
-  background, issue 24: the launch never waits for it).
+  background, the launch never waits for it).
 * :func:`prior` is what Auto runs before anything was measured here: a trained drafter of the pair
   (assistant / MTP / EAGLE-3 / DFlash), else the engine's model-free method, else off.
 * :func:`store_demoted` / :func:`load_demoted` keep the configurations that lost on the user's real
@@ -63,7 +63,7 @@ FORMAT_VERSION = 4
 #: A classic drafter's round on llama.cpp stops at the first drafted token the drafter gives less
 #: than this probability (``speculative.draft.p_min``; this llama.cpp's default is 0, a fixed depth).
 #: The depth then follows the text per round, up to the candidate's tokens per round: long where
-#: the drafter is sure (and is mostly accepted), short where it guesses (issue 24, item 3).
+#: the drafter is sure (and is mostly accepted), short where it guesses.
 #: Measured side by side (docs/benchmarks.md "Auto against every fixed configuration"): with the
 #: embedded SmolLM2 drafting for its F32 file, 0.75 (llama-server's old default) stopped rounds so
 #: early that it lost to every fixed depth on two machines (0.51-0.75x of plain where 4/round gave
@@ -220,7 +220,7 @@ def candidates(
     (see :func:`_skip_reason`) to stay short.
     """
     out = [OFF]
-    # llama.cpp's own per-round depth control for a classic drafter (issue 24, item 3); the trained
+    # llama.cpp's own per-round depth control for a classic drafter; the trained
     # drafters run at their own depth, the n-gram methods draft what matched (n_min .. n_max)
     p_min = DRAFT_P_MIN if engine == "llama.cpp" and drafter_method == "draft" else None
     if drafter_method == "mtp":
@@ -277,7 +277,7 @@ TRAINED_DRAFTERS = frozenset({"mtp", "eagle3", "dflash"})
 
 
 def prior(cands: Sequence[Candidate], demoted: Sequence[Candidate] = ()) -> Candidate:
-    """What Auto runs before the calibration of ``cands`` is stored (issue 24: answer at once).
+    """What Auto runs before the calibration of ``cands`` is stored (answer at once).
 
     The pair's trained drafter where there is one (assistant / built-in MTP / EAGLE-3 / DFlash, at
     its default depth), else the engine's model-free method (ngram-mod drafts only where the text
@@ -660,7 +660,7 @@ def calibrate(
 ) -> CalibrationResult:
     """Measure the candidates against off; nothing is stored here (see :func:`store_result`).
 
-    ``partial`` lets a cancelled calibration resume (issue 24: Auto measures while the user is
+    ``partial`` lets a cancelled calibration resume (Auto measures while the user is
     idle and stops for each message): every candidate measured is put there as soon as it is, and
     one already there is not measured again (its off/on pairs were measured together, so they
     stay comparable).

@@ -1,4 +1,4 @@
-"""The launch dialog's rules without Qt (issue 9): what is shown, enabled and valid, and why.
+"""The launch dialog's rules without Qt: what is shown, enabled and valid, and why.
 
 The dialog keeps what the user set in a :class:`FormValues`, asks :meth:`LaunchForm.evaluate`
 for a :class:`FormState` after every change and binds its widgets to it; :meth:`LaunchForm.choice`
@@ -11,7 +11,7 @@ The rules:
   compatible-drafter finder found one on this computer) AND the chosen engine can run it
   (``capability.drafter_support`` for a declared one, which also asks whether it is installed;
   an installed engine that runs ``draft`` drafters of this format for a found one).
-- A GGUF spec that declares no drafter is searched for one (issue 10, item 3) once its file is on
+- A GGUF spec that declares no drafter is searched for one once its file is on
   disk and the engine could run a drafter: the dialog runs the finder off the GUI thread and
   hands the candidates back in :attr:`FormValues.found`; only compatible ones are offered, and
   "none found" is a note (with the hint to download a smaller sibling or use a model-free method).
@@ -23,13 +23,13 @@ The rules:
   are disabled while the drafter is on.
 - Launch is enabled when the engine is installed, every enabled tokens-per-round field parses,
   and the sampling fields make a valid :class:`Sampling` whose answer leaves room in the context.
-- Auto (issue 15) is the default speculation on every local engine: it applies while no manual
+- Auto is the default speculation on every local engine: it applies while no manual
   speculation is set (drafter switch off, no model-free method); choosing one replaces Auto. Auto
   may try the declared drafter only when it is on disk (it never queues a download); otherwise it
   measures without it and says so.
 - An engine that ignores a thread count (MLX computes through Metal) gets the field disabled and
   the choice carries no thread count.
-- A remote server (issue 12, :meth:`LaunchForm.evaluate_remote`): the endpoint URL must pass the
+- A remote server (:meth:`LaunchForm.evaluate_remote`): the endpoint URL must pass the
   endpoint checks (https, or plain HTTP to this machine, or to another one once "allow plain
   HTTP" is ticked for it); the server's own launch settings decide speculation and context, so
   only the sampling is checked (without the context rule).
@@ -234,7 +234,7 @@ class FormState:
     found_note: Note | None = None
     #: Auto may try this found drafter (a path)
     auto_found_drafter: str | None = None
-    #: whether and how the launch reads images (issue 26), None for a text model
+    #: whether and how the launch reads images, None for a text model
     vision_note: Note | None = None
 
 
@@ -474,7 +474,7 @@ class LaunchForm:
             return None, Note(NoteCode.MAX_TOKENS_NOT_BELOW_CONTEXT, "error", params)
         return _form_sampling(v)
 
-    # --- remote server (issue 12) ---------------------------------------------------------------
+    # --- remote server ---------------------------------------------------------------
     def _vision_note(
         self,
         v: FormValues,
@@ -484,7 +484,7 @@ class LaunchForm:
         model_free: str | None,
         auto_on: bool,
     ) -> Note | None:
-        """Whether the launch reads images and, on llama.cpp, with which speculation (issue 26)."""
+        """Whether the launch reads images and, on llama.cpp, with which speculation."""
         spec, engine = v.spec, v.engine
         if not available or not reads_images(self.family, spec):
             return None
@@ -505,7 +505,7 @@ class LaunchForm:
 
     @staticmethod
     def evaluate_url(url: str, allow_http: bool) -> UrlState:
-        """The endpoint rules for one URL field (the endpoint, and the Verify baseline of issue 22):
+        """The endpoint rules for one URL field (the endpoint, and the Verify baseline):
         loopback HTTP is fine, HTTPS is required elsewhere unless plain HTTP is allowed for it."""
         endpoint, note, applies = None, None, False
         if url.strip():

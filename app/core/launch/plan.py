@@ -1,6 +1,6 @@
 """From "this spec, this quantization, these options" to a LoadRequest, checked before any I/O.
 
-The CLI and the launch dialog share this path (issue 9: one launch path): both describe what the
+The CLI and the launch dialog share this path (one launch path): both describe what the
 user chose as a :class:`LaunchChoice` and turn it into a :class:`LaunchPlan` with
 :func:`plan_launch`, which judges the engine/drafter pair by the capability table first (so an
 unsupported combination is refused before anything is downloaded or loaded), resolves target and
@@ -58,7 +58,7 @@ class LaunchPlan:
 
 @dataclass(frozen=True)
 class RemoteTarget:
-    """Where a remote launch connects (issue 12): the endpoint, the server's model id ('' = the
+    """Where a remote launch connects: the endpoint, the server's model id ('' = the
     only one it serves) and a key typed for this session (None: the endpoint's keyring entry).
     The key is never stored in the settings or the launch record."""
 
@@ -86,7 +86,7 @@ class LaunchChoice:
     sampling: Sampling = field(default_factory=Sampling)
     #: (role, quantization) pairs not downloaded yet; the GUI queues them before loading.
     downloads: list[tuple[str, str | None]] = field(default_factory=list)
-    #: Auto (issue 15): the speculation is the stored calibration's choice, else its prior (issue 24);
+    #: Auto: the speculation is the stored calibration's choice, else its prior;
     #: ``speculation`` then only says which drafter Auto may try (``draft_quantization`` of the
     #: declared drafter, or ``draft_model_path`` of a found one) and is otherwise off.
     auto: bool = False
@@ -106,7 +106,7 @@ PROJECTOR_ENGINES = frozenset({"llama.cpp"})
 
 
 def launch_reads_images(family: Family, spec: AnySpec, engine: str, request: LoadRequest) -> bool:
-    """Whether a launch loads what its model needs to read images (issue 26), for the GUI to say.
+    """Whether a launch loads what its model needs to read images, for the GUI to say.
 
     llama.cpp: the request carries the target's projector (``mmproj_path``). MLX: the spec reads
     images by the registry's rule (:func:`app.core.registry.reads_images`: the vision tower is in
@@ -327,7 +327,7 @@ def plan_auto(choice: LaunchChoice, resolve: Resolver) -> AutoLaunch:
     if method == "mtp":
         mtp_depth = default_tokens(engine, family.name, spec.size_in_billions, "mtp").value
     cands = auto.candidates(engine, method, auto.auto_model_free(engine), mtp_depth)
-    if off.request.mmproj_path:  # only what runs with images (issue 26)
+    if off.request.mmproj_path:  # only what runs with images
         cands = auto.with_images(engine, cands)
     return AutoLaunch(
         engine=engine,

@@ -56,7 +56,7 @@ class ParityResult:
     logprob_gap: float | None = None
     near_tie: bool | None = None
     #: EXACT, TOP_K_MATCH (the first difference is a mutual top-k match: each side's token is among
-    #: the other side's top candidates there) or FAIL (issue 11's parity contract)
+    #: the other side's top candidates there) or FAIL (parity contract)
     verdict: str = "EXACT"
     on_token: str | None = None
     on_candidates: list[tuple[int, str, float]] | None = None

@@ -1,4 +1,4 @@
-"""Measure one answer: the same prompt again with speculation off, for a direct speedup (issue 15).
+"""Measure one answer: the same prompt again with speculation off, for a direct speedup.
 
 llama.cpp fixes speculation when a model loads (the drafter and ``draft.n_max`` are server
 options; a request cannot turn them off), so the plain run needs a plain engine of the same

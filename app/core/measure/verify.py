@@ -1,4 +1,4 @@
-"""Verify a remote server's drafter (issue 22): greedy parity of a server against a baseline server.
+"""Verify a remote server's drafter: greedy parity of a server against a baseline server.
 
 A server's speculative config is fixed when it starts, so the spec-off side of the parity check is
 a second server of the same model without a drafter (the *baseline*), as in

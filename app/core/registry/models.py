@@ -248,7 +248,7 @@ class LocalSource(_Strict):
     path: str
     draft_path: str | None = None
     draft_quantizations: list[str] | None = None
-    #: a GGUF target's vision projector on this machine (issue 26); MLX checkpoints carry theirs
+    #: a GGUF target's vision projector on this machine; MLX checkpoints carry theirs
     mmproj_path: str | None = None
 
     @property
@@ -584,7 +584,7 @@ VISION_ABILITY = "vision"
 
 
 def reads_images(family: Family, spec: GGUFSpec | MLXSpec, hub: str | None = None) -> bool:
-    """Whether ``spec`` can read images: the one rule (issue 26).
+    """Whether ``spec`` can read images: the one rule.
 
     A GGUF spec reads images when it declares its projector (``mmproj_file_name_template``, on
     ``hub`` when given): llama.cpp cannot see without that file, whatever the family says. An MLX

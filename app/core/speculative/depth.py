@@ -1,4 +1,4 @@
-"""Draft length per round for a drafter that Tandem's own decode loop drives (issue 24, item 3).
+"""Draft length per round for a drafter that Tandem's own decode loop drives.
 
 A round drafts ``k`` tokens with the drafter (``k`` drafter passes), then the target verifies the
 last emitted token and the ``k`` drafts in one pass and keeps the drafts up to the first it

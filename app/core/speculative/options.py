@@ -29,7 +29,7 @@ METHODS: tuple[str, ...] = get_args(Method)
 DRAFTER_METHODS = frozenset({"draft", "mtp", "eagle3", "dflash"})
 #: llama.cpp's own model-free methods (its n-gram drafters).
 NGRAM_METHODS = frozenset(m for m in METHODS if m.startswith("ngram-"))
-#: Model-free methods Tandem runs in its own decode loop (the MLX engine, issue 11): suffix
+#: Model-free methods Tandem runs in its own decode loop (the MLX engine): suffix
 #: decoding over prompts and earlier answers, and prompt lookup within one request.
 SUFFIX_METHODS = frozenset({"suffix", "prompt-lookup"})
 #: Model-free methods: the engine drafts from the prompt and earlier output, no drafter model.
@@ -265,7 +265,7 @@ MLX_CLASSIC_DEFAULT_TOKENS = 8
 PROMPT_LOOKUP_DEFAULT_TOKENS = 10
 
 
-#: Why a default depth is what it is: a code the GUI translates (issue 9: core returns codes).
+#: Why a default depth is what it is: a code the GUI translates (core returns codes).
 DepthSource = Literal[
     "not-offered",
     "trained-depth",

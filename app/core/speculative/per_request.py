@@ -1,5 +1,5 @@
 """Which speculation one request may ask for: the one rule of the local API's
-``tandem.speculation`` and of the chat's per-conversation choice (issue 25).
+``tandem.speculation`` and of the chat's per-conversation choice.
 
 Speculation is chosen when a model is loaded and cannot change per request: llama.cpp's
 per-request speculative settings are compiled out of the xllamacpp build Tandem uses, and MLX

@@ -1,4 +1,4 @@
-"""Suffix decoding's learned corpus: model-free drafts from prompts and earlier answers (issue 11).
+"""Suffix decoding's learned corpus: model-free drafts from prompts and earlier answers.
 
 The contract is the one of ``arctic_inference.suffix_decoding.SuffixDecodingCache`` (the suffix
 trees behind vLLM's and vllm-metal's suffix decoding, arXiv 2411.04975):

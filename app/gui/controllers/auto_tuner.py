@@ -1,4 +1,4 @@
-"""Auto keeps tuning while you chat (issue 24): it measures in the background, never in the way.
+"""Auto keeps tuning while you chat: it measures in the background, never in the way.
 
 An Auto launch loads at once: the stored calibration's choice, or, with nothing measured on this
 machine yet, the pair's prior (:func:`app.core.launch.auto.prior`). :class:`AutoTuner` then

@@ -5,19 +5,19 @@ repaints the streaming bubble once per tick, never once per token.
 
 An answer belongs to the conversation it was asked in (:class:`_Answer`), not to whatever the
 view shows: switching to another conversation mid-answer stops it, and it is saved as stopped in
-its own conversation while the other one opens at once (issue 8, item 1). Its bubble is detached
+its own conversation while the other one opens at once. Its bubble is detached
 before the view deletes it; a Send in the newly opened conversation waits for the stop to land.
 A deleted conversation's answer is stopped and never written.
 
 The answer's row is saved as it grows, at most once a second (:data:`SAVE_INTERVAL_S`), so a crash
 or a kill loses at most a second of it; the next start shows it as ``interrupted`` with
-Regenerate (item 22).
+Regenerate.
 
 Each complete answer also feeds the speed baselines (:mod:`app.core.measure.baselines`): a plain
 answer records its decode speed, a speculative one is compared with the recorded plain speed of
 the same target file, engine and thread count, so its strip can show the speedup obtained.
 
-Each conversation keeps a speculation choice (issue 25): Auto, Off or a method, shown in the chat
+Each conversation keeps a speculation choice: Auto, Off or a method, shown in the chat
 header and stored with the conversation. A question is checked against what the loaded engine
 runs by the rule of the local API's ``tandem.speculation``
 (:func:`app.core.speculative.per_request.honoured`): what needs a reload is refused, as the API
@@ -56,12 +56,12 @@ log = logging.getLogger(__name__)
 
 FLUSH_INTERVAL_MS = 50
 #: A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each
-#: update lays out and paints a taller bubble, CPU the engine shares on a small machine (issue 23:
-#: a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms)
+#: update lays out and paints a taller bubble, CPU the engine shares on a small machine
+#: (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms)
 LONG_ANSWER_CHARS = 2000
 LONG_FLUSH_INTERVAL_MS = 100
 #: Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known
-#: speedup were below 1.0x (issue 15)
+#: speedup were below 1.0x
 AUTO_LOSSES = 3
 AUTO_WINDOW = 5
 #: (engine info, prompt tokens, completion tokens) -> a plain engine of the loaded model (blocking)
@@ -130,17 +130,17 @@ class ChatController(QObject):
         #: a conversation whose new question waits for a stopped answer (elsewhere) to end
         self._pending_start: int | None = None
         self._generating = False
-        #: "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured
+        #: "Measure": the ops that run it, the plain-engine factory, the answer measured
         self._ops: Ops | None = None
         self._plain_engine: PlainEngineFactory | None = None
         self._measuring: int | None = None
         #: speedups of this load's answers (message id -> ratio), for Auto's loss notice
         self._speedups: dict[int, float] = {}
         self._auto_warned = False
-        #: the Auto tuner demotes a losing choice by itself (issue 24): no notice then
+        #: the Auto tuner demotes a losing choice by itself: no notice then
         self.auto_demotes = False
         self._registry: Registry | None = None
-        #: the chat header's speculation choice (issue 25), and the choice of a chat not yet stored
+        #: the chat header's speculation choice, and the choice of a chat not yet stored
         self._speculation: SpeculationChoice | None = None
         self._new_choice = per_request.AUTO
         self._timer = QTimer(self)
@@ -467,7 +467,7 @@ class ChatController(QObject):
         if answer.bubble is not None:
             answer.bubble.set_left_out(dropped)
 
-    # --- measure (issue 15) ------------------------------------------------------------------------
+    # --- measure ------------------------------------------------------------------------
     def enable_measure(self, ops: Ops, plain_engine: PlainEngineFactory) -> None:
         """Let "Measure" run: ``plain_engine`` loads the loaded model without speculation."""
         self._ops = ops
@@ -600,7 +600,7 @@ class ChatController(QObject):
         self.view.hide_auto_loss()
 
     def _note_speedup(self, message_id: int, stats: AnswerStats, info: ModelInfo) -> None:
-        """Keep this load's speedups; say so when Auto's choice keeps losing (issue 15)."""
+        """Keep this load's speedups; say so when Auto's choice keeps losing."""
         chosen = info.auto
         ratio = stats.speedup
         loaded = self.engine.info.label if self.engine.info is not None else None
@@ -615,7 +615,7 @@ class ChatController(QObject):
         self._auto_warned = True
         self.view.show_auto_loss(chosen.label, recent)
 
-    # --- the conversation's speculation (issue 25) ---------------------------------------------------
+    # --- the conversation's speculation ---------------------------------------------------
     def set_speculation_control(self, control: SpeculationChoice) -> None:
         """Show and edit the conversation's choice in ``control`` (the chat header's)."""
         self._speculation = control

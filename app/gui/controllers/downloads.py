@@ -4,7 +4,7 @@ The core queue runs downloads on its own ``tandem-download-<n>`` threads and cal
 them. :class:`DownloadService` forwards each change through a queued signal to the GUI thread,
 where state changes update the model at once and byte counts are left to the model's throttled
 refresh. The queue persists itself, so the panel shows the same items after a restart. The model's
-rows are the queue's own items: there is one download item type (issue 9).
+rows are the queue's own items: there is one download item type.
 """
 
 from __future__ import annotations

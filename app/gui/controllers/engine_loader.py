@@ -4,8 +4,7 @@ Everything blocking (resolving cache paths, deriving embedded files, loading wei
 the loader, so the dialog returns at once and the load shows progress and can be cancelled.
 
 The job's ``info`` carries the choice's sampling (the chat uses it once the model is loaded) and
-the launch record that is saved as the last launch and reopened at the next start (issue 8,
-items 2 and 23).
+the launch record that is saved as the last launch and reopened at the next start.
 """
 
 from __future__ import annotations
@@ -46,7 +45,7 @@ def speculation_label(choice: LaunchChoice) -> str:
     if not opts.enabled:
         return ""
     if opts.method in DRAFTER_METHODS:
-        # a found drafter (issue 10) has a file, not a quantization of a declared one
+        # a found drafter has a file, not a quantization of a declared one
         dq = opts.draft_quantization or (Path(opts.draft_model_path).name if opts.draft_model_path else "")
         return f"{opts.method} {dq}".strip()
     return opts.method
@@ -70,7 +69,7 @@ def launch_record(choice: LaunchChoice) -> LastLaunch:
         engine=choice.engine,
         speculation_method="auto" if choice.auto else (opts.method if opts.enabled else None),
         draft_quantization=opts.draft_quantization if opts.enabled or choice.auto else None,
-        # a found drafter (issue 10): the file the launch used, reopened only while it exists
+        # a found drafter: the file the launch used, reopened only while it exists
         draft_model_path=opts.draft_model_path if opts.enabled or choice.auto else None,
         num_speculative_tokens=opts.num_speculative_tokens if opts.enabled else None,
         n_ctx=choice.n_ctx,
@@ -156,7 +155,7 @@ def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_eng
         if choice.auto:
             engine_name, request = auto_request(choice, cache, info)
         else:
-            # The one launch path (issue 9): the CLI's `resolve` builds its request the same way.
+            # The one launch path: the CLI's `resolve` builds its request the same way.
             plan = plan_launch(choice, cache.resolve)
             engine_name, request = plan.engine, plan.request
         # Plain and speculative answers of this target file, engine and thread count are compared
@@ -168,7 +167,7 @@ def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_eng
 
 
 def remote_job(choice: LaunchChoice, loader: Loader = load_engine) -> LoadJob:
-    """A remote server (issue 12): connect, check the model, chat. The server's own launch
+    """A remote server: connect, check the model, chat. The server's own launch
     settings decide speculation (its stats come from what it reports), so no speculation label,
     no speed baseline (another machine's speed) and no last-launch record (no files to reopen)."""
     target = choice.remote
@@ -194,7 +193,7 @@ def remote_job(choice: LaunchChoice, loader: Loader = load_engine) -> LoadJob:
 def auto_request(choice: LaunchChoice, cache: CacheBridge, info: ModelInfo) -> tuple[str, LoadRequest]:
     """Auto's load request (engine thread): the stored calibration's choice, else the prior.
 
-    A launch never waits for a calibration (issue 24): with nothing measured here, the first
+    A launch never waits for a calibration: with nothing measured here, the first
     answer runs on the pair's best prior (:func:`app.core.launch.auto.prior`) and the
     :class:`~app.gui.controllers.auto_tuner.AutoTuner` measures while the user is idle, from
     ``info.auto.plan``. Configurations that lost on the user's answers are skipped either way.

@@ -4,7 +4,7 @@ One coroutine per launch on the qasync loop (:mod:`app.gui.ops`) reads top to bo
 missing downloads, ``await`` their ends, load. A newer launch replaces a pending one (its task is
 cancelled); the window's shutdown cancels what still waits. The checks that touch the disk or
 import an engine package (the last launch's files, the MLX availability check that imports
-``mlx_vlm``) run on a worker, never on the GUI thread (issue 9).
+``mlx_vlm``) run on a worker, never on the GUI thread.
 
 The window shows what happens through the signals; it holds no launch rules.
 """
@@ -153,7 +153,7 @@ class LaunchCoordinator(QObject):
         self.engine.load(make_job(choice, self.cache, **self._loader_kwargs))
         self.loadStarted.emit(choice.remote.label if choice.remote is not None else choice.family.name)
 
-    # --- the chat's "Auto loses here" notice (issue 15) ------------------------------------------
+    # --- the chat's "Auto loses here" notice ------------------------------------------
     def switch_auto_off(self) -> bool:
         """Reload the current model with speculation off (the user's answer to the notice)."""
         choice = self.current
@@ -167,7 +167,7 @@ class LaunchCoordinator(QObject):
 
     def remeasure(self) -> bool:
         """Forget the current Auto calibration (and its demotions) and reload: the load runs the
-        prior at once and Auto measures again in the background (issue 24)."""
+        prior at once and Auto measures again in the background."""
         choice = self.current
         info = self.engine.info
         auto_info = info.auto if info is not None else None
@@ -197,7 +197,7 @@ class LaunchCoordinator(QObject):
         name, fmt, size, quant = DEFAULT_MODEL
         family, spec, quant = self.registry.match(name, fmt, size, quant)
         start, _from_card = starting_sampling(settings.sampling, family.sampling)
-        # Auto (issue 15): a fresh install answers its first question with Auto on. The embedded
+        # Auto: a fresh install answers its first question with Auto on. The embedded
         # drafter is on disk; Auto drops it when it is the target file itself (it cannot pay).
         draft_quants = spec.draft_quantizations()
         return LaunchChoice(
@@ -226,7 +226,7 @@ class LaunchCoordinator(QObject):
 
     def load_startup_model(self) -> asyncio.Task[Any]:
         """Reopen the last launch when its files are still on disk, else load the default model
-        and say why (issue 8, item 23). The checks run on a worker."""
+        and say why. The checks run on a worker."""
         return self.ops.spawn(
             self._startup(), QCoreApplication.translate("LaunchCoordinator", "The model could not be loaded")
         )

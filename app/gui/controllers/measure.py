@@ -1,4 +1,4 @@
-"""The plain engine the chat's "Measure" runs on (issue 15): the loaded model's file, engine and
+"""The plain engine the chat's "Measure" runs on: the loaded model's file, engine and
 thread count with speculation off, through the one launch path (:func:`app.core.launch.plan.plan_launch`).
 
 Blocking (files resolved, weights loaded): the chat controller calls it through ``ops.run``.

@@ -1,4 +1,4 @@
-"""The GUI's local API server: serves the loaded model, follows loads and unloads (issue 13).
+"""The GUI's local API server: serves the loaded model, follows loads and unloads.
 
 Signals: ``stateChanged(bool running)``, ``requestServed(object ServedRequest)`` (emitted from the
 server's threads, delivered on the GUI thread), ``failed(str message)``.

@@ -1,7 +1,7 @@
 """Table model of downloads: queued, active, finished, failed, cancelled.
 
 The rows are the core queue's own items (:class:`app.core.cache.queue.DownloadItem`): one item
-type, wrapped by this model as qutebrowser's download model wraps its items (issue 9). Progress
+type, wrapped by this model as qutebrowser's download model wraps its items. Progress
 arrives from worker threads many times a second; :meth:`DownloadsModel.progress` only records
 it, and a 250 ms timer emits one ``dataChanged`` for the rows that moved, so the view repaints at
 most four times a second.

@@ -3,7 +3,7 @@
 ``FamilyModel`` lists valid families and, after them, invalid user entries with their reason, so a
 broken user file is visible instead of crashing the browser. ``SpecTreeModel`` shows one family:
 spec → {model, drafter} → quantizations, each with its cache marker and, for GGUF target
-quantizations, whether it fits in memory (issue 10, item 4).
+quantizations, whether it fits in memory.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class Roles(IntEnum):
 
 _R = Qt.ItemDataRole
 #: The roles the spec tree answers; a repaint asks every cell for a dozen roles (font,
-#: background, check state...), so the others return before any work (issue 9's browser case).
+#: background, check state...), so the others return before any work (browser case).
 #: The family table stores exactly its roles in Qt items.
 _SHOWN = (_R.DisplayRole, _R.DecorationRole, _R.ToolTipRole, _R.ForegroundRole)
 _TREE_ROLES = frozenset(int(r) for r in (*_SHOWN, Roles.Node, Roles.Status, Roles.Fit, Roles.Recommended))
@@ -145,7 +145,7 @@ HUB_NAMES = {"huggingface": "Hugging Face", "modelscope": "ModelScope"}
 
 
 def moe_tooltip(spec: AnySpec) -> str | None:
-    """For a mixture-of-experts spec: what that means for speculative decoding (issue 10)."""
+    """For a mixture-of-experts spec: what that means for speculative decoding."""
     active = spec.activated_size_in_billions
     if not active:
         return None
@@ -164,7 +164,7 @@ def _sizes_text(fam: Family) -> str:
 class FamilyModel(QStandardItemModel):
     """The families table. Every cell's roles are computed once (when the registry, a download
     status or the language changes) and held by Qt items, so a repaint runs no Python: the table
-    is repainted whole on each step of a walk through a long list (issue 9's browser case)."""
+    is repainted whole on each step of a walk through a long list (browser case)."""
 
     COLUMNS = ("name", "formats", "sizes", "drafter", "downloaded")
 
@@ -176,7 +176,7 @@ class FamilyModel(QStandardItemModel):
         self._has_drafter: dict[str, bool] = {}
         self._sizes: dict[str, str] = {}
         self.set_registry(registry)
-        cache.changed.connect(self.refresh_status)  # the one "statuses changed" event (issue 9)
+        cache.changed.connect(self.refresh_status)  # the one "statuses changed" event
 
     def set_registry(self, registry: Registry) -> None:
         self.registry = registry
@@ -425,7 +425,7 @@ class Node:
 
 class SpecTreeModel(QAbstractItemModel):
     """spec (format, size) → "Model" / "Drafter" groups → quantization leaves with markers, and
-    a "Memory" column: fits / tight / too large per GGUF target quantization (issue 10).
+    a "Memory" column: fits / tight / too large per GGUF target quantization.
 
     The verdicts come from :class:`FitVerdicts` (computed off the GUI thread, kept per family and
     context length); "…" shows until the first answer. Without :meth:`enable_fit` the column
@@ -442,7 +442,7 @@ class SpecTreeModel(QAbstractItemModel):
         self._verdicts: FitVerdicts | None = None
         #: the recommendations of the last verdict batch asked for (kept with the batch itself)
         self._recommended: dict[int, tuple[list[dict[str, FitEstimate]], list[str | None]]] = {}
-        cache.changed.connect(self.refresh_status)  # the one "statuses changed" event (issue 9)
+        cache.changed.connect(self.refresh_status)  # the one "statuses changed" event
 
     def enable_fit(self, ops: Ops, context_length: Callable[[], int]) -> None:
         """Show memory verdicts, computed through ``ops`` at ``context_length()`` tokens (the
@@ -503,7 +503,7 @@ class SpecTreeModel(QAbstractItemModel):
             for dq in quants:
                 status: Marker = self._cache.peek(family, spec, "drafter", dq) or "unknown"
                 drafter.children.append(Node("quant", spec, "drafter", dq, status, drafter))
-        if spec.declares_projector(self._cache.hub_for(spec)):  # issue 26: fetched with the model
+        if spec.declares_projector(self._cache.hub_for(spec)):  # fetched with the model
             projector = Node("group", spec, "projector", parent=node)
             node.children.append(projector)
             precisions: list[str | None] = [*spec.mmproj_quantizations(self._cache.hub_for(spec))]
@@ -637,7 +637,7 @@ class SpecTreeModel(QAbstractItemModel):
         where the spec has it, else its first); the tooltip names every hub."""
         return self._cache.hub_for(spec) in spec.unverified_hubs()
 
-    # -- memory fit (issue 10) -------------------------------------------------------------
+    # -- memory fit -------------------------------------------------------------
     def fit_context(self) -> int:
         """The context length the verdicts are for: the settings' length capped at the family's."""
         return self._verdicts.context() if self._verdicts is not None else 4096

@@ -1,4 +1,4 @@
-"""Images in the chat (issue 26): thumbnails in the composer and in messages, and a viewer.
+"""Images in the chat: thumbnails in the composer and in messages, and a viewer.
 
 Thumbnails are decoded at their small size (``QImageReader.setScaledSize``), so a photo-sized
 image costs a fraction of a full decode on the GUI thread.

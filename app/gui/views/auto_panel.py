@@ -1,8 +1,8 @@
-"""The launch dialog's Auto row (issue 15): what Auto chose and why, or when it will measure.
+"""The launch dialog's Auto row: what Auto chose and why, or when it will measure.
 
 Auto is the default speculation. The panel shows, for the dialog's current launch, the stored
 calibration's choice with its "why" line, or that nothing is measured yet and what Auto answers
-with meanwhile while it measures in the background (issue 24).
+with meanwhile while it measures in the background.
 "Re-measure" reruns the calibration off the GUI thread (:mod:`app.gui.ops`) with a progress bar and
 Cancel; a cancelled run stores nothing and leaves the stored result as it was.
 
@@ -258,7 +258,7 @@ class AutoPanel(QWidget):
             )
         elif st == "failed":
             self.chosen.setText(self.tr("Auto could not measure: {reason}").format(reason=self._detail))
-        else:  # unmeasured, cancelled: the launch does not wait for a measurement (issue 24)
+        else:  # unmeasured, cancelled: the launch does not wait for a measurement
             n = len(self._plan.candidates) if self._plan is not None else 2
             size = float(self._choice.spec.size_in_billions) if self._choice is not None else 1.0
             prior = self._plan.prior(self._demoted) if self._plan is not None else auto.OFF

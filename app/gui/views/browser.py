@@ -187,7 +187,7 @@ class BrowserPage(QWidget):
         hh.setStretchLastSection(False)
         # The short columns are sized to their contents when rows come or go, the language changes
         # or the table resizes, not by ResizeToContents: that measured all 50 rows on every status
-        # change and selection (most of a frame while walking the list, issue 9's browser case).
+        # change and selection (most of a frame while walking the list browser case).
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         hh.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Interactive)
         hh.setSectionResizeMode(COL_SIZES, QHeaderView.ResizeMode.Stretch)
@@ -216,7 +216,7 @@ class BrowserPage(QWidget):
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         # Status and memory columns are as wide as their longest possible text in this language
         # and font (_size_tree_columns), not ResizeToContents: that measured every row again on
-        # each status or verdict that arrived and repainted the whole tree (issue 9's browser case).
+        # each status or verdict that arrived and repainted the whole tree (browser case).
         self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         self.tree.header().setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
         self.tree.header().setStretchLastSection(False)
@@ -253,7 +253,7 @@ class BrowserPage(QWidget):
         self.refresh_btn.setFlat(True)
         legend.addWidget(self.refresh_btn, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         dl.addLayout(legend)
-        self.fit_label = QLabel()  # the selected quantization's memory verdict (issue 10)
+        self.fit_label = QLabel()  # the selected quantization's memory verdict
         self.fit_label.setWordWrap(True)
         dl.addWidget(self.fit_label)
         dl.addWidget(self.notice)
@@ -263,7 +263,7 @@ class BrowserPage(QWidget):
         self.detail = detail
         # One repaint of the detail card per frame while the selection walks (arrow key held):
         # a selection, then its memory verdicts and status probes arriving from their workers,
-        # each repainted the whole card (issue 9's browser case).
+        # each repainted the whole card (browser case).
         self._paint_gate = QTimer(self)
         self._paint_gate.setSingleShot(True)
         self._paint_gate.setInterval(FRAME_MS)
@@ -272,7 +272,7 @@ class BrowserPage(QWidget):
         split.setStretchFactor(1, 1)
         self._split_initialised = False
         root.addWidget(split, 1)
-        # hub search (issue 10): the search field can also look in Hugging Face or ModelScope
+        # hub search: the search field can also look in Hugging Face or ModelScope
         from app.gui.views.hub_search import HubSearchPanel
 
         self.hub_search = HubSearchPanel(families, self, ops=ops)
@@ -446,7 +446,7 @@ class BrowserPage(QWidget):
         self.launch_btn.setEnabled(has)
         spec = node.spec if node is not None else None
         self.refresh_btn.setEnabled(bool(spec is not None and spec.format == "gguf" and spec.sources.hubs()))
-        # "unknown": the marker's probe still runs (issue 9); both wait for it
+        # "unknown": the marker's probe still runs; both wait for it
         self.download_btn.setEnabled(
             bool(node and node.kind == "quant" and node.status not in ("cached", "unknown"))
         )
@@ -465,7 +465,7 @@ class BrowserPage(QWidget):
         )
         self._show_fit(sel)
 
-    # --- memory fit (issue 10) -------------------------------------------------------------
+    # --- memory fit -------------------------------------------------------------
     def _show_fit(self, sel: tuple[Family, AnySpec, Node] | None) -> None:
         """The selected quantization's verdict and the spec's recommendation, from the verdicts
         the variant tree computed on a worker (never a file read here); numbers on hover."""

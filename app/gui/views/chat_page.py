@@ -1,7 +1,7 @@
 """The chat page: the conversations panel beside the load bar and the chat view.
 
 Widget construction only; the chat controller drives the view and the window wires the panel's
-requests (issue 9: the window did construction, launching, deleting and settings in one class).
+requests (the window did construction, launching, deleting and settings in one class).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class ChatPage(QWidget):
         self.load_bar = LoadBar()
         right_layout.addWidget(self.load_bar)
         self.chat_view = ChatView()
-        # the conversation's speculation choice (issue 25), beside its title
+        # the conversation's speculation choice, beside its title
         self.speculation = SpeculationChoice()
         self.chat_view.header.insertWidget(1, self.speculation)
         right_layout.addWidget(self.chat_view, 1)

@@ -77,7 +77,7 @@ class TextLabel(QLabel):
 
     QLabel lays its whole text out again on every ``heightForWidth`` call, and the chat column
     asks every bubble on each relayout: a long conversation stalled for a time that grew with the
-    number of messages (issue 23). The answer only changes with the text or the font."""
+    number of messages. The answer only changes with the text or the font."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -131,7 +131,7 @@ class MessageBubble(QFrame):
         self.status = "complete"
         #: earlier messages left out of this answer's prompt to fit the context (0: none)
         self.left_out = 0
-        #: the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13)
+        #: the loaded family's ``tool_parser`` (tool calls shown as blocks)
         self.tool_style: str | None = None
         self.setObjectName("bubbleUser" if role == "user" else "bubbleAssistant")
         # Preferred, not Minimum, vertically: with Minimum a widget's size hint (its text laid out
@@ -170,7 +170,7 @@ class MessageBubble(QFrame):
         self.note_label.setWordWrap(True)
         self.note_label.hide()
         lay.addWidget(self.note_label)
-        #: the message's images (issue 26), above its text; click one to enlarge it
+        #: the message's images, above its text; click one to enlarge it
         self.images = ThumbnailRow(THUMB_SIDE)
         lay.addWidget(self.images)
         self.image_paths: list[Path] = []
@@ -184,7 +184,7 @@ class MessageBubble(QFrame):
         self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         # While an answer streams, the finished blocks sit in frozen labels above ``body``, which
         # holds only the block being written: a flush renders and lays out that block alone, not
-        # the whole answer (issue 23). When the answer ends, ``body`` holds it all again.
+        # the whole answer. When the answer ends, ``body`` holds it all again.
         self._parts = QVBoxLayout()
         self._parts.setContentsMargins(0, 0, 0, 0)
         self._parts.setSpacing(0)
@@ -404,7 +404,7 @@ def _local_files(source: QMimeData) -> list[Path]:
 
 class Composer(QFrame):
     """Multi-line input: Enter sends, Shift+Enter adds a line; images attached with the button,
-    pasted or dropped (issue 26) wait above the text as thumbnails. Signals: ``send(str)``, ``stop()``.
+    pasted or dropped wait above the text as thumbnails. Signals: ``send(str)``, ``stop()``.
 
     A refused image (not an image, too large, an SVG, ...) is named in one line under the box and
     nothing else changes; :attr:`attachments` holds the accepted ones until the message is sent.
@@ -685,7 +685,7 @@ class ChatView(QWidget):
         self.column_layout.addStretch(1)
         self.scroller.setWidget(self.column)
         lay.addWidget(self.scroller, 1)
-        # Auto's choice losing on real answers (issue 15): said here, with the two ways out
+        # Auto's choice losing on real answers: said here, with the two ways out
         self.auto_notice = QFrame()
         self.auto_notice.setObjectName("autoNotice")
         notice_lay = QHBoxLayout(self.auto_notice)
@@ -773,7 +773,7 @@ class ChatView(QWidget):
 
     def show_messages(self, messages: list[Message]) -> None:
         """Show a conversation: its last messages at once, the earlier ones built above them a
-        batch per event-loop turn (a long conversation opens without a stall; issue 23)."""
+        batch per event-loop turn (a long conversation opens without a stall)."""
         self.clear()
         shown = [m for m in messages if m.role != "system"]
         eager, chars = 0, 0

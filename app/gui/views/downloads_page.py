@@ -32,7 +32,7 @@ class ProgressDelegate(QStyledItemDelegate):
 
     A bar shows only what is known: the fraction reached (greyed for a failed or cancelled row),
     a busy bar only while a running download has no byte count yet, and no bar at all for a
-    queued row or one that failed before any byte arrived (issue 8, item 5).
+    queued row or one that failed before any byte arrived.
     """
 
     def bar_for(

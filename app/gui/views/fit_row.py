@@ -1,4 +1,4 @@
-"""The launch dialog's memory verdict (issue 10): fits / tight / too large, the numbers on hover.
+"""The launch dialog's memory verdict: fits / tight / too large, the numbers on hover.
 
 The estimate comes from :mod:`app.core.catalog.fit`, computed on an operations worker (a GGUF
 header read for the KV cache when the file is on disk, else the size and quantization's typical

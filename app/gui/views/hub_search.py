@@ -1,4 +1,4 @@
-"""Hub search on the Models page (issue 10, item 2).
+"""Hub search on the Models page.
 
 The page's search field looks in the registry (the family table's filter), Hugging Face or
 ModelScope, chosen by :attr:`HubSearchPanel.scope`. With a hub chosen, Enter searches it (most

@@ -1,4 +1,4 @@
-"""Import a model from disk (issue 10, item 5).
+"""Import a model from disk.
 
 :class:`ImportController` is installed on the main window with one line. It adds the
 "Import model…" entry (a button on the Models page and Ctrl+I) and accepts a dropped ``.gguf``

@@ -1,16 +1,16 @@
 """Launch dialog: engine, context, sampling, and the gated Speculative Decoding panel.
 
-The dialog holds no rules (issue 9): after every change it hands what the widgets hold to the
+The dialog holds no rules: after every change it hands what the widgets hold to the
 Qt-free form model (:class:`app.core.launch.form.LaunchForm`) and binds the widgets to the state
 it returns (panel shown, fields enabled, notes as codes it translates here, Launch enabled).
 Switching engine or variant re-applies the rules live.
 
-The Remote server tab (issue 12, :mod:`app.gui.views.remote_tab`) chats through the user's own
+The Remote server tab (:mod:`app.gui.views.remote_tab`) chats through the user's own
 OpenAI-compatible server instead: endpoint, key, model, and the command that starts such a
 server for this model with its drafter. Sampling applies to both; context and threads are the
 server's own there.
 
-A GGUF model that declares no drafter is searched for one on this computer (issue 10, item 3):
+A GGUF model that declares no drafter is searched for one on this computer:
 once its file is on disk, the compatible-drafter finder runs off the GUI thread (the model's
 folder, the folders of registered local models and Tandem's cache entries, as the import dialog
 searches) and the panel offers the compatible files ("Drafter"), each with why it is compatible on
@@ -227,7 +227,7 @@ class LaunchDialog(QDialog):
         self.title = QLabel()
         self.title.setObjectName("pageTitle")
         root.addWidget(self.title)
-        # -- where the model runs: this computer, or the user's own server (issue 12) ---------------
+        # -- where the model runs: this computer, or the user's own server ---------------
         self.mode = QTabBar()
         self.mode.setObjectName("launchMode")
         self.mode.setExpanding(False)
@@ -256,7 +256,7 @@ class LaunchDialog(QDialog):
         self.engine = QComboBox()
         self.engine_note = InlineMessage()
         self.target_note = InlineMessage()
-        #: whether the launch reads images, and with which speculation (issue 26)
+        #: whether the launch reads images, and with which speculation
         self.vision_note = InlineMessage()
         self.vision_note.setObjectName("visionNote")
         self.lbl_variant, self.lbl_quant, self.lbl_engine = QLabel(), QLabel(), QLabel()
@@ -274,7 +274,7 @@ class LaunchDialog(QDialog):
         form.addRow(self.lbl_fit, self.fit)
         body.addWidget(self.model_box)
 
-        # -- Auto (issue 15): the default speculation -------------------------------------------
+        # -- Auto: the default speculation -------------------------------------------
         self.auto_box = QGroupBox()
         self.auto_box.setObjectName("autoSpeculation")
         alay = QVBoxLayout(self.auto_box)
@@ -323,7 +323,7 @@ class LaunchDialog(QDialog):
         nform.addRow(self.ngram_note)
         body.addWidget(self.ngram_box)
 
-        # -- remote server (issue 12) -----------------------------------------------------------------
+        # -- remote server -----------------------------------------------------------------
         self.remote = RemoteTab(family, ops)
         self.remote.hide()
         self.remote_state: RemoteState | None = None
@@ -498,7 +498,7 @@ class LaunchDialog(QDialog):
             w.blockSignals(b)
         self._update()
 
-    # --- the compatible-drafter finder (issue 10, item 3) -----------------------------------------
+    # --- the compatible-drafter finder -----------------------------------------
     def _search_key(self) -> tuple[int, str | None]:
         return (id(self.spec), self.quant.currentData())
 
@@ -769,7 +769,7 @@ class LaunchDialog(QDialog):
             self.draft_quant.setItemIcon(i, status_icon(option.status))
 
     def _label_model_free_methods(self) -> None:
-        """Names and tooltips of MLX's suffix decoding and prompt lookup (issue 11)."""
+        """Names and tooltips of MLX's suffix decoding and prompt lookup."""
         tips = {
             "suffix": self.tr(
                 "Suffix decoding: drafts from your earlier questions and answers (kept on this computer), "

@@ -1,4 +1,4 @@
-"""The launch dialog's Remote server tab (issue 12): chat through your own OpenAI-compatible server.
+"""The launch dialog's Remote server tab: chat through your own OpenAI-compatible server.
 
 The tab holds the endpoint (URL, "allow plain HTTP", the API key), lists the server's models and
 shows the command that starts a server for the dialog's model with its drafter (vLLM, SGLang or
@@ -181,7 +181,7 @@ class RemoteTab(QWidget):
         form.addRow(self.stats_note)
         lay.addWidget(self.server_box)
 
-        # -- verify the drafter against a baseline server (issue 22) ----------------------------------
+        # -- verify the drafter against a baseline server ----------------------------------
         self.verify_box = QGroupBox()
         self.verify_box.setObjectName("verifyBox")
         # the label above the field: the URL keeps the box's whole width in every language
@@ -414,7 +414,7 @@ class RemoteTab(QWidget):
             "acceptance where the server reports them (llama.cpp timings, vLLM and SGLang metrics)."
         )
 
-    # --- verify (issue 22) ----------------------------------------------------------------------
+    # --- verify ----------------------------------------------------------------------
     def _check_baseline(self) -> None:
         """The baseline URL under the endpoint's rules (loopback HTTP, else HTTPS or the tick)."""
         st = self._baseline_state = LaunchForm.evaluate_url(

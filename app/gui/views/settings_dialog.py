@@ -124,7 +124,7 @@ class SettingsDialog(QDialog):
         aform.addRow(self.lbl_engine, self.engine)
         aform.addRow(self.lbl_speculation, self.speculation)
         aform.addRow(self.lbl_lang, self.language)
-        # suffix decoding's learned text (issue 11): cleared at once, not on OK
+        # suffix decoding's learned text: cleared at once, not on OK
         self.forget = QPushButton()
         self.forget.clicked.connect(self._on_forget_clicked)
         self.learned_note = QLabel()
@@ -133,7 +133,7 @@ class SettingsDialog(QDialog):
         self.lbl_learned = QLabel()
         self._learned_tokens = suffix.stored_tokens()
         aform.addRow(self.lbl_learned, field_with_note(self._row(self.forget), self.learned_note))
-        # the local server's API key (issue 13), read off the GUI thread, with Copy
+        # the local server's API key, read off the GUI thread, with Copy
         self.server_key = QLineEdit()
         self.server_key.setReadOnly(True)
         self.copy_key = QPushButton()

@@ -1,4 +1,4 @@
-"""The conversation's speculation choice in the chat header: Auto, Off or a method (issue 25).
+"""The conversation's speculation choice in the chat header: Auto, Off or a method.
 
 The entries and which of them the loaded model honours come from
 :func:`app.core.speculative.per_request.choices`, the rule of the local API's

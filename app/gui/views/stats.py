@@ -481,7 +481,7 @@ class StatsDialog(QDialog):
             note.setProperty("muted", True)
             lay.addWidget(note)
         table = QTableWidget(len(stats.per_round), 4)
-        # the depth can change from round to round (issue 24): the column says what each used
+        # the depth can change from round to round: the column says what each used
         titles = [self.tr("Round"), self.tr("Depth (drafted)"), self.tr("Accepted"), self.tr("Emitted")]
         table.setHorizontalHeaderLabels(titles)
         table.verticalHeader().hide()

@@ -1,4 +1,4 @@
-"""Verify a remote server's drafter (issue 22): the parity check against a baseline server, as a report.
+"""Verify a remote server's drafter: the parity check against a baseline server, as a report.
 
 Opened from the Remote server tab's "Verify output…" button, modeless, so the launch dialog stays
 usable (a check must never block launching). The check (:func:`app.core.measure.verify.verify`:

@@ -108,7 +108,7 @@ class LlamaCppEngine:
     def __init__(self, thread_name: str = "tandem-llamacpp") -> None:
         #: the child process that runs the Server (set by load())
         self._host: ServerProcess | None = None
-        #: the owner thread: builds the Server, serves every request, frees it (issue 9)
+        #: the owner thread: builds the Server, serves every request, frees it
         self._worker = EngineWorker(thread_name, "llama.cpp", free=self._free)
         self.plan: translate.LlamaCppPlan = translate.LlamaCppPlan()
         self.model_path = ""
@@ -198,7 +198,7 @@ class LlamaCppEngine:
         engine._n_ctx = req.n_ctx
         engine._host = ServerProcess(cfg)
         # Waits in a cancellable way: the GUI's Cancel (or Ctrl-C) returns at once and ends the
-        # child process with whatever it had loaded (issue 9).
+        # child process with whatever it had loaded.
         engine._worker.run_load(lambda _say: engine._start(target.name, _say), progress)
         return engine
 
@@ -377,7 +377,7 @@ class LlamaCppEngine:
     @property
     def supports_images(self) -> bool:
         """llama.cpp reads images with the target's vision projector (``LoadRequest.mmproj_path``):
-        True when the target was loaded with one (issue 26)."""
+        True when the target was loaded with one."""
         return bool(self.mmproj_path)
 
     @property
@@ -441,7 +441,7 @@ class LlamaCppEngine:
         return self._worker.stream(lambda j: self._serve(job, j), cancel)
 
     def close(self) -> None:
-        """Stop a running generation and free the model; returns within a second (issue 9).
+        """Stop a running generation and free the model; returns within a second.
 
         Ending the child process stops a load or a prompt pass at once, however long it has left.
         """
@@ -562,7 +562,7 @@ def _refuse_known_aborts(p: translate.LlamaCppPlan, target: Path, drafter: Path)
 
 
 def _check_mmproj(mmproj: Path, target: Path) -> None:
-    """A one-line :class:`ModelLoadError` for a projector llama.cpp cannot give this target (issue 26).
+    """A one-line :class:`ModelLoadError` for a projector llama.cpp cannot give this target.
 
     llama.cpp itself only says "Failed to init server" for a missing, corrupt or foreign file, and
     for a projector made for a model of another width (``mtmd_init_from_file: mismatch between text

@@ -1,4 +1,4 @@
-"""The llama.cpp ``Server`` in a child process of its own (issue 9).
+"""The llama.cpp ``Server`` in a child process of its own.
 
 xllamacpp's ``Server(...)`` holds the GIL for the whole native load (measured: a 0.86 s load of
 the 135M F32 model is a 0.86 s stall of every Python thread, the GUI's included; a model of a few
@@ -51,7 +51,7 @@ class HostConfig:
     api_key: str
     chat_template: str
     plan: LlamaCppPlan
-    #: the target's vision projector (``mmproj`` GGUF), "" for a text-only load (issue 26)
+    #: the target's vision projector (``mmproj`` GGUF), "" for a text-only load
     mmproj_path: str = ""
 
 

@@ -15,11 +15,11 @@ Which library runs what (decided from the configs in :mod:`app.core.engines.mlx.
   Tandem's own loop (:mod:`app.core.engines.mlx.drafted`), which reports each round and picks its
   depth (:class:`~app.core.speculative.depth.DepthControl`);
 * no drafter: mlx-vlm for multimodal targets (``vision_config``), mlx-lm for text models;
-* model-free ``suffix`` / ``prompt-lookup`` (issue 11): the same target model (mlx-lm or mlx-vlm)
+* model-free ``suffix`` / ``prompt-lookup``: the same target model (mlx-lm or mlx-vlm)
   in Tandem's own decode loop (:mod:`app.core.engines.mlx.modelfree`), drafts from the suffix cache
   (:mod:`app.core.speculative.suffix`); suffix decoding's corpus persists per vocabulary.
 
-Images (issue 26): an mlx-vlm target with a vision tower and an image processor reads the
+Images: an mlx-vlm target with a vision tower and an image processor reads the
 ``images`` of a message (:mod:`app.core.engines.mlx.vision`). A prompt with images is laid out by
 mlx-vlm and its processor; the pixel values go to mlx-vlm's prefill (no drafter, or an mlx-vlm
 drafter) or to Tandem's own prefill (model-free methods), and decoding is the same as for text.
@@ -155,7 +155,7 @@ class VlmRoundReader:
     recent mlx-vlm keeps lifetime totals (``speculative_total_drafted``) for every drafter. The
     draft count comes from ``draft_lens``, else from the lifetime total's step; when neither is
     there it is unknown and :attr:`drafted_known` turns False (a draft count is never assumed equal
-    to the accepted count: that reported a false 100% acceptance, issue 8 item 13).
+    to the accepted count: that reported a false 100% acceptance).
     """
 
     def __init__(self, drafter: Any) -> None:
@@ -231,7 +231,7 @@ class MLXEngine:
         #: the loaded target reads images (set on the MLX thread by the load)
         self._images = False
         self._state: _Loaded | None = None
-        #: the one thread that touches MLX (issue 9: the shared owner thread of every engine)
+        #: the one thread that touches MLX (the shared owner thread of every engine)
         self._worker = EngineWorker(f"tandem-mlx-{next(_thread_ids)}", "MLX", free=self._release)
 
     # --- loading ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Tandem's own MLX decode loop for model-free drafts: suffix decoding and prompt lookup (issue 11).
+"""Tandem's own MLX decode loop for model-free drafts: suffix decoding and prompt lookup.
 
 Same verify path as classic drafts: each round feeds the last emitted token and the proposed draft
 to the target in one forward pass, samples the target's own token at every position (greedy: its

@@ -1,4 +1,4 @@
-"""Images through the MLX engine (issue 26): the target's processor, the prompt with its image
+"""Images through the MLX engine: the target's processor, the prompt with its image
 placeholders, the pixel values, and the prompt's embeddings for Tandem's own decode loop.
 
 mlx-vlm does the model-specific parts: :func:`mlx_vlm.prompt_utils.apply_chat_template` lays out

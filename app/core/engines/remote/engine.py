@@ -366,7 +366,7 @@ class RemoteEngine:
     def list_models(self) -> list[RemoteModel]:
         return _list_models(self._client, self.endpoint)
 
-    # --- context length and token counts (history trimming, issue 8) -----------------------------
+    # --- context length and token counts (history trimming) -----------------------------
     @property
     def n_ctx(self) -> int:
         """The server's context length per request, 0 when it does not say (nothing is trimmed).
