@@ -179,8 +179,8 @@ def resolve(args: argparse.Namespace, spec_on: bool) -> Resolved:
         n_ctx = args.ctx
         if n_ctx is None:
             n_ctx, note = auto_context(engine, None, path, options.draft_model_path)
-            if note and (say := progress_printer(args)):
-                say(note)
+            if note:  # as plan_launch's notice is said for a registry model
+                print(f"note: {note}", file=sys.stderr)
         request = LoadRequest(str(path), options, n_ctx=n_ctx, n_threads=args.threads, mmproj_path=mmproj)
         return Resolved(engine, request)
 

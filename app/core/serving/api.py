@@ -330,12 +330,10 @@ class LocalServer:
                 param="response_format",
                 code="unsupported",
             )
-        engine = model.engine
-        caps = await asyncio.to_thread(_template_caps, engine)
-        shape(req, caps, model.tool_style, engine.supports_structured_output)
+        await asyncio.to_thread(_fit, model, req)
         for warning in req.warnings:
             log.info("request from %s: %s", _client_of(request), warning)
-        await self._check_context(engine, req)
+        await self._check_context(model.engine, req)
         if not self.admission.try_enter():
             raise P.ApiError(
                 429,
@@ -489,8 +487,7 @@ class LocalServer:
             engine = model.engine
             if not isinstance(engine, TokenCounter):
                 raise P.ApiError(400, f"the {engine.name} engine cannot count tokens")
-            caps = await asyncio.to_thread(_template_caps, engine)
-            shape(req, caps, model.tool_style, engine.supports_structured_output)
+            await asyncio.to_thread(_fit, model, req)
             extra = images.estimated_tokens(req.messages)  # images are reckoned, the text counted
             messages = [cast(ChatMessage, images.text_only(m)) for m in req.messages]
             try:
@@ -580,6 +577,13 @@ class LocalServer:
 
 def _client_of(request: Request) -> str:
     return f"{request.client.host}:{request.client.port}" if request.client else "?"
+
+
+def _fit(model: ServedModel, req: P.ChatRequest) -> None:
+    """Fit ``req`` to the served model's chat template (blocking: the engine may be asked once
+    what its template renders); every route that builds a prompt goes through it."""
+    engine = model.engine
+    shape(req, _template_caps(engine), model.tool_style, engine.supports_structured_output)
 
 
 def _template_caps(engine: Engine) -> TemplateCaps:

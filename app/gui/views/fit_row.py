@@ -15,6 +15,7 @@ import shiboken6
 from PySide6.QtWidgets import QLabel, QWidget
 
 from app.core.catalog import fit
+from app.core.launch.plan import auto_context
 from app.core.registry import AnySpec, Family
 from app.gui.cache_bridge import CacheBridge
 from app.gui.models.registry_model import fit_tooltip
@@ -29,8 +30,8 @@ def estimate_for(
     if cached and spec.format == "gguf":
         target = Path(cache.resolve(family, spec, "target", quant))
         if target.is_file():
-            if not ctx:
-                ctx = min(fit.fitted_context(target)[0], family.context_length or fit.MIN_AUTO_CONTEXT)
+            if not ctx:  # the context the launch will get: the one rule of plan_launch
+                ctx = auto_context("llama.cpp", family, target, None)[0]
             return fit.estimate_files(target, ctx=ctx)
     ctx = ctx or min(family.context_length or fit.MIN_AUTO_CONTEXT, fit.MIN_AUTO_CONTEXT)
     if cached and spec.format == "mlx":
