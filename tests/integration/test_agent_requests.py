@@ -218,10 +218,29 @@ def test_a_stream_waiting_its_turn_gets_headers_and_keep_alives(small_engine: Ll
     """A second streaming request waits while the first answers (one slot): its headers and
     keep-alive comments arrive at once, before its first token."""
     body = {"messages": [{"role": "user", "content": "Write a long story about a cat."}], "max_tokens": 200}
+    answering = threading.Event()
+
+    def first_request(url: str) -> None:
+        """The first request, streamed: it holds the engine from its first token on."""
+        with httpx.stream(
+            "POST",
+            url,
+            json={**body, "stream": True},
+            headers={"authorization": f"Bearer {KEY}"},
+            timeout=300,
+        ) as r:
+            for line in r.iter_lines():
+                if '"content":"' in line.replace(" ", "") and '"content":""' not in line.replace(" ", ""):
+                    answering.set()
+        answering.set()  # never leave the waiting side hanging, even on an empty answer
+
     with Served(served_model(small_engine), keepalive_s=0.05) as s:
-        first = threading.Thread(target=_post, args=(s, "/v1/chat/completions", body), daemon=True)
+        first = threading.Thread(target=first_request, args=(f"{s.url}/chat/completions",), daemon=True)
         first.start()
         try:
+            # the second request is sent once the first one answers: it must wait its turn (a
+            # race in which it reached the engine first made the test flaky)
+            assert answering.wait(120)
             with httpx.stream(
                 "POST",
                 f"{s.url}/chat/completions",
