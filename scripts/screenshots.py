@@ -374,14 +374,15 @@ def main() -> int:
     # --- Local server: serves the loaded model; one real request in its log ----------------------------
     if not args.no_model:
         switch = window.server_switch
-        switch.setChecked(True)
+        # a click starts the server (setChecked alone no longer does: the switch acts on clicks)
+        wait(switch.controller.stateChanged, 30_000, switch.click)
         settle()
         if switch.controller.running:
             ask_local_server(switch.controller, wait)
             switch.panel.resize(780, max(340, switch.panel.sizeHint().height()))
             shot(switch.panel, "server-panel.png")
             switch.panel.hide()
-            switch.setChecked(False)
+            wait(switch.controller.stateChanged, 30_000, switch.controller.stop)
         else:
             print("the local server did not start", file=sys.stderr)
 
