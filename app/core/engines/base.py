@@ -14,7 +14,7 @@ step; they are raised on the consumer's side, never turned into chat text.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, Protocol, TypedDict, runtime_checkable
 
@@ -154,6 +154,8 @@ class LoadRequest:
     #: llama.cpp: the target's multimodal projector (``mmproj`` GGUF) that lets it read images
     #:; None loads the target text-only
     mmproj_path: str | None = None
+    #: llama.cpp: requests answered at once, each in its own slot (1: one at a time)
+    n_parallel: int = 1
 
 
 class EngineError(RuntimeError):
@@ -301,6 +303,31 @@ class Engine(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class GenerateRequest:
+    """One generation as :meth:`StreamingEngine.stream` takes it: the arguments of
+    :meth:`Engine.generate` in one value (a cancel is the task's cancellation, not a token)."""
+
+    messages: Sequence[ChatMessage]
+    sampling: Sampling
+    top_logprobs: int = 0
+    tools: Sequence[dict[str, Any]] | None = None
+    tool_choice: Any = None
+    response_format: Mapping[str, Any] | None = None
+
+
+@runtime_checkable
+class StreamingEngine(Protocol):
+    """An engine that streams on the caller's event loop: no thread per request.
+
+    ``stream`` yields the same events as :meth:`Engine.generate`, in the same order; cancelling
+    the consuming task (or closing the iterator) stops the generation at once and frees what it
+    held (llama.cpp: the connection to its child goes, which ends the request there).
+    """
+
+    def stream(self, request: GenerateRequest) -> AsyncIterator[Event]: ...
 
 
 @runtime_checkable

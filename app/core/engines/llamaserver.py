@@ -117,7 +117,8 @@ class SSEStream:
     ``data:`` fields carry chunks; llama-server also sends ``error:`` fields, whose payload is
     wrapped as ``{"error": ...}`` when it is not already an error object. Blank separators,
     comments and other fields are skipped. :attr:`done` tells a stream that ended with its end
-    marker from one that was cut.
+    marker from one that was cut. Iterate it over blocking lines, or :meth:`feed` it line by line
+    (an async reader does).
     """
 
     def __init__(self, lines: Iterable[str | bytes], source: str) -> None:
@@ -126,23 +127,31 @@ class SSEStream:
         #: the stream ended with its end marker (not cut)
         self.done = False
 
+    def feed(self, raw: str | bytes) -> Any:
+        """The chunk one line carries, or None (a separator, a comment, the end marker)."""
+        line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        field, _, data = line.strip().partition(":")
+        data = data.strip()
+        if self.done or field not in ("data", "error") or not data:
+            return None
+        if data == "[DONE]":
+            self.done = True
+            return None
+        try:
+            chunk = json.loads(data)
+        except ValueError:
+            raise MalformedEvent(f"{self._source} sent a malformed event: {data[:80]!r}") from None
+        if field == "error" and not (isinstance(chunk, dict) and "error" in chunk):
+            chunk = {"error": chunk}
+        return chunk
+
     def __iter__(self) -> Iterator[Any]:
         for raw in self._lines:
-            line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-            field, _, data = line.strip().partition(":")
-            data = data.strip()
-            if field not in ("data", "error") or not data:
-                continue
-            if data == "[DONE]":
-                self.done = True
+            chunk = self.feed(raw)
+            if self.done:
                 return
-            try:
-                chunk = json.loads(data)
-            except ValueError:
-                raise MalformedEvent(f"{self._source} sent a malformed event: {data[:80]!r}") from None
-            if field == "error" and not (isinstance(chunk, dict) and "error" in chunk):
-                chunk = {"error": chunk}
-            yield chunk
+            if chunk is not None:
+                yield chunk
 
 
 class StopWatcher:

@@ -30,9 +30,10 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import uvicorn
 from pydantic import BaseModel
@@ -47,11 +48,12 @@ from starlette.types import ASGIApp
 from app.core import images
 from app.core.answer import Answer
 from app.core.chat.tool_parsers import parse_tool_calls
+from app.core.engines import streaming
 from app.core.engines.base import (
     ChatMessage,
     Engine,
     EngineError,
-    Event,
+    GenerateRequest,
     TemplateCaps,
     TemplateInspector,
     TokenCounter,
@@ -76,6 +78,8 @@ from app.core.serving.streams import (
 )
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
@@ -153,6 +157,9 @@ class LocalServer:
         self._startup_error: BaseException | None = None
         #: the image files of requests being answered (engines read images from files)
         self._images = RequestImages()
+        #: the one thread for the blocking steps before an answer (template and token counts on
+        #: the engine, the registry, image files): shared by every request, started with the server
+        self._prep = ThreadPoolExecutor(1, thread_name_prefix="tandem-serve-prep")
         self.port = 0
         self.app = self._build_app()
 
@@ -208,6 +215,7 @@ class LocalServer:
         )
         self._uvicorn = uvicorn.Server(cfg)
         self._startup_error = None
+        self._prep.submit(lambda: None).result()  # the thread lives as long as the server
         self._thread = threading.Thread(target=self._serve, name="tandem-serve", daemon=True)
         self._thread.start()
         deadline = time.monotonic() + timeout
@@ -230,21 +238,26 @@ class LocalServer:
         with self._pumps_lock:
             pumps = list(self._pumps)
         for pump in pumps:
-            pump.cancel.cancel()
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the task went with it
+                pump.task.get_loop().call_soon_threadsafe(pump.stop)
         if self._uvicorn is not None:
             self._uvicorn.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout)
             if self._thread.is_alive():
                 log.warning("the API server thread did not end within %.0f s", timeout)
-        for pump in pumps:
-            pump.thread.join(timeout)
         if self._sock is not None:
             self._sock.close()
             self._sock = None
         self._thread = None
         self._uvicorn = None
         self._images.close()
+        self._prep.shutdown(wait=True, cancel_futures=True)
+        self._prep = ThreadPoolExecutor(1, thread_name_prefix="tandem-serve-prep")  # for a restart
+
+    async def _blocking(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a blocking step before an answer on the server's one preparation thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._prep, fn, *args)
 
     # --- the app -------------------------------------------------------------------------------------
     def _build_app(self) -> ASGIApp:
@@ -277,7 +290,7 @@ class LocalServer:
 
     async def _models(self, request: Request) -> Response:
         model = self._model
-        data = [] if model is None else [await asyncio.to_thread(_model_entry, model)]
+        data = [] if model is None else [await self._blocking(_model_entry, model)]
         return JSONResponse({"object": "list", "data": data})
 
     async def _read_body(self, request: Request) -> Any:
@@ -330,7 +343,7 @@ class LocalServer:
                 param="response_format",
                 code="unsupported",
             )
-        await asyncio.to_thread(_fit, model, req)
+        await self._blocking(_fit, model, req)
         for warning in req.warnings:
             log.info("request from %s: %s", _client_of(request), warning)
         await self._check_context(model.engine, req)
@@ -344,7 +357,7 @@ class LocalServer:
             )
         if req.images:
             try:
-                paths = await asyncio.to_thread(self._images.acquire, req.images)
+                paths = await self._blocking(self._images.acquire, req.images)
             except BaseException:
                 self.admission.leave()
                 raise
@@ -361,7 +374,7 @@ class LocalServer:
             return engine.count_prompt_tokens(req.messages, req.tools), engine.n_ctx
 
         try:
-            count, n_ctx = await asyncio.to_thread(measure)
+            count, n_ctx = await self._blocking(measure)
         except EngineError as exc:
             log.info("the prompt could not be measured before answering: %s", exc)
             return
@@ -440,17 +453,13 @@ class LocalServer:
         )
 
     def _start_pump(self, model: ServedModel, req: P.ChatRequest, client: str) -> Pump:
-        loop = asyncio.get_running_loop()
-
-        def events() -> Iterator[Event]:
-            return model.engine.generate(
-                req.messages,
-                req.sampling,
-                pump.cancel,
-                tools=req.tools or None,
-                tool_choice=req.tool_choice,
-                response_format=req.response_format,
-            )
+        request = GenerateRequest(
+            req.messages,
+            req.sampling,
+            tools=req.tools or None,
+            tool_choice=req.tool_choice,
+            response_format=req.response_format,
+        )
 
         def ended(p: Pump) -> None:
             with self._pumps_lock:
@@ -464,11 +473,10 @@ class LocalServer:
                 pump.status = "cancelled"
             self._record(client, req.stream, pump)
 
-        pump = Pump(loop, events, ended)
+        pump = Pump(streaming.stream(model.engine, request), ended)
         pump.on_both_done = report
         with self._pumps_lock:
             self._pumps.add(pump)
-        pump.thread.start()
         return pump
 
     async def _count_tokens(self, request: Request) -> Response:
@@ -487,11 +495,11 @@ class LocalServer:
             engine = model.engine
             if not isinstance(engine, TokenCounter):
                 raise P.ApiError(400, f"the {engine.name} engine cannot count tokens")
-            await asyncio.to_thread(_fit, model, req)
+            await self._blocking(_fit, model, req)
             extra = images.estimated_tokens(req.messages)  # images are reckoned, the text counted
             messages = [cast(ChatMessage, images.text_only(m)) for m in req.messages]
             try:
-                count = await asyncio.to_thread(engine.count_prompt_tokens, messages, req.tools) + extra
+                count = await self._blocking(engine.count_prompt_tokens, messages, req.tools) + extra
             except EngineError as exc:
                 raise engine_error(exc) from exc
         except P.ApiError as exc:
@@ -526,7 +534,7 @@ class LocalServer:
             while True:
                 message = await request.receive()
                 if message["type"] == "http.disconnect":
-                    pump.cancel.cancel()
+                    pump.stop()
                     return
 
         watcher = asyncio.create_task(watch())
@@ -565,7 +573,7 @@ class LocalServer:
             log.exception("the served-request listener failed")
 
     def _record(self, client: str, stream: bool, pump: Pump) -> None:
-        """Report a request once its generation has ended (on the pump's thread)."""
+        """Report a request once its generation has ended (on the event loop)."""
         if self.on_request is None:
             return
         record = ServedRequest.of(pump.answer, client, stream, pump.status, pump.tool_calls, pump.error)

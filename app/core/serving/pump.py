@@ -1,19 +1,18 @@
-"""One request's generation, moved from the engine's events onto the event loop.
+"""One request's generation, read from the engine's async stream on the event loop.
 
-A :class:`Pump` runs the engine's ``generate`` on a ``tandem-serve-gen`` thread and feeds the events
-to the request's one :class:`~app.core.answer.AnswerCollector`; the handler reads the text on the
-event loop (:meth:`Pump.texts`, :func:`pieces` with tool calls split out and keep-alives while
-nothing comes) and builds its API's answer from :attr:`Pump.answer`.
+A :class:`Pump` reads the request's events (:func:`app.core.engines.streaming.stream`) in a task
+of its own and feeds them to the request's one :class:`~app.core.answer.AnswerCollector`; the
+handler reads the text (:meth:`Pump.texts`, :func:`pieces` with tool calls split out and
+keep-alives while nothing comes) and builds its API's answer from :attr:`Pump.answer`. No
+thread is started per request: stopping the answer is cancelling that task.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 
 from app.core.answer import Answer, AnswerCollector
-from app.core.cancel import CancelToken
 from app.core.engines.base import Event
 from app.core.serving.tool_stream import Piece, ToolCallStream
 
@@ -21,24 +20,15 @@ _DONE = object()
 
 
 class Pump:
-    """Runs one request's generation on a ``tandem-serve-gen`` thread: its events go into the
-    request's one :class:`AnswerCollector` there, and the text they add moves onto the event loop.
+    """Reads one request's events in a task: they go into the request's one
+    :class:`AnswerCollector`, and the text they add into a queue the handler reads.
 
     :attr:`answer` is what the engine did (complete even when the client left early); the handler
-    reads it once :meth:`texts` has ended."""
+    reads it once :meth:`texts` has ended, and calls :meth:`side_done` once when it is done with
+    the request (the request is reported when both the generation and the handler are done)."""
 
-    counter = 0
-
-    def __init__(
-        self,
-        loop: asyncio.AbstractEventLoop,
-        events: Callable[[], Iterator[Event]],
-        on_end: Callable[[Pump], None],
-    ) -> None:
-        Pump.counter += 1
-        self.loop = loop
+    def __init__(self, events: AsyncIterator[Event], on_end: Callable[[Pump], None]) -> None:
         self.queue: asyncio.Queue[object] = asyncio.Queue()
-        self.cancel = CancelToken()
         self._events = events
         self._on_end = on_end
         self._collector = AnswerCollector()
@@ -46,42 +36,37 @@ class Pump:
         self.status = "cancelled"
         self.tool_calls = 0
         self.error = ""
-        self._sides_left = 2  # the engine side (this thread) and the client side (the handler)
-        self._sides_lock = threading.Lock()
+        self._sides_left = 2  # the generation (its task) and the client side (the handler)
         self.on_both_done: Callable[[], None] | None = None
-        self.thread = threading.Thread(target=self._run, name=f"tandem-serve-gen-{Pump.counter}", daemon=True)
+        self.task = asyncio.get_running_loop().create_task(self._run())
 
     @property
     def answer(self) -> Answer:
         return self._collector.answer
 
+    def stop(self) -> None:
+        """Stop the generation (on the event loop's thread)."""
+        self.task.cancel()
+
     def side_done(self) -> None:
         """Called once by each side; the request is reported when both are done."""
-        with self._sides_lock:
-            self._sides_left -= 1
-            last = self._sides_left == 0
-        if last and self.on_both_done is not None:
+        self._sides_left -= 1
+        if self._sides_left == 0 and self.on_both_done is not None:
             self.on_both_done()
 
-    def _put(self, item: object) -> bool:
+    async def _run(self) -> None:
         try:
-            self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
-        except RuntimeError:  # the loop is gone (server stopped): stop the generation
-            self.cancel.cancel()
-            return False
-        return True
-
-    def _run(self) -> None:
-        try:
-            for ev in self._events():
+            async for ev in self._events:
                 text = self._collector.feed(ev)
-                if text and not self._put(text):
-                    break
-        except BaseException as exc:
-            self._put(exc)
+                if text:
+                    self.queue.put_nowait(text)
+        except asyncio.CancelledError:
+            pass  # stopped: the answer is cancelled unless its Finished had come
+        except Exception as exc:
+            self.queue.put_nowait(exc)
         finally:
             self._collector.end()
-            self._put(_DONE)
+            self.queue.put_nowait(_DONE)
             self._on_end(self)
 
     async def texts(self) -> AsyncIterator[str]:

@@ -80,7 +80,7 @@ async def chat_stream(
         pump.status, pump.tool_calls = "ok", n_calls
         yield P.sse("[DONE]")
     finally:  # the client left (the task was cancelled) or the answer is complete
-        pump.cancel.cancel()
+        pump.stop()
         pump.side_done()
 
 
@@ -133,7 +133,7 @@ async def messages_stream(
         yield M.event("message_stop")
         pump.status, pump.tool_calls = "ok", n_calls
     finally:  # the client left (the task was cancelled) or the answer is complete
-        pump.cancel.cancel()
+        pump.stop()
         pump.side_done()
 
 
@@ -168,5 +168,5 @@ async def responses_stream(
             yield data
         pump.status, pump.tool_calls = "ok", n_calls
     finally:  # the client left (the task was cancelled) or the answer is complete
-        pump.cancel.cancel()
+        pump.stop()
         pump.side_done()

@@ -18,11 +18,12 @@ web pages in the user's browser can use it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
 import secrets
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from app.core.engines.base import (
     EngineUnavailable,
     Event,
     Finished,
+    GenerateRequest,
     GenerationError,
     ImagesUnsupportedError,
     InvalidRequestError,
@@ -181,6 +183,7 @@ class LlamaCppEngine:
             chat_template=req.chat_template or "",
             plan=p,
             mmproj_path=str(mmproj) if mmproj is not None else "",
+            n_parallel=req.n_parallel,
         )
         try:  # refuses bad settings here, before a process is started
             build_params(cfg)
@@ -236,26 +239,9 @@ class LlamaCppEngine:
         except BaseException:
             if not job.stopped():
                 raise  # else the connection went with a close or a cancel: that is the stop
-        cancelled = job.stopped()
         for event in reader.closing_rounds():
             job.emit(event)
-        t, counts = reader.timing, reader.timing.rounds
-        job.emit(
-            Finished(
-                reason="cancelled" if cancelled else reader.reason,
-                prompt_tokens=t.prompt_tokens,
-                completion_tokens=counts.emitted_total,
-                prompt_ms=t.prompt_ms,
-                decode_ms=t.decode_ms,
-                drafted_total=counts.drafted_total,
-                accepted_total=counts.accepted_total,
-                rounds=counts.round_count,
-                token_ids=reader.token_ids,
-                tool_calls=reader.tool_calls(),
-                stop_sequence=reader.stop_sequence,
-                candidates=reader.candidates if request.with_logprobs else None,
-            )
-        )
+        job.emit(_finished(reader, request.with_logprobs, cancelled=job.stopped()))
 
     def _stream_chunks(
         self, body: dict[str, Any], on_chunk: Callable[[Any], bool], stopped: Callable[[], bool]
@@ -311,9 +297,9 @@ class LlamaCppEngine:
         """What every call to the child's listener sends: the session key, a JSON body."""
         return {"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"}
 
-    def _lost(self, exc: BaseException | None) -> GenerationError:
+    def _lost(self, exc: BaseException | None, wait: float = _EXIT_WAIT) -> GenerationError:
         host = self._host
-        if host is not None and host.wait_ended(_EXIT_WAIT):
+        if host is not None and host.wait_ended(wait):
             return GenerationError(
                 f"llama.cpp stopped while answering ({host.exit_description()}).", "Load the model again."
             )
@@ -415,30 +401,102 @@ class LlamaCppEngine:
     ) -> Iterator[Event]:
         """``tools`` / ``tool_choice`` (OpenAI shapes) go to llama.cpp's jinja chat template,
         ``response_format`` to llama-server's grammar of a JSON object or schema."""
+        job = _Request(
+            self._body_of(
+                GenerateRequest(
+                    list(messages),  # the caller may change its list while the request waits
+                    sampling,
+                    top_logprobs,
+                    tools,
+                    tool_choice,
+                    response_format,
+                )
+            ),
+            bool(top_logprobs),
+        )
+        return self._worker.stream(lambda j: self._serve(job, j), cancel)
+
+    def _body_of(self, request: GenerateRequest) -> Callable[[], dict[str, Any]]:
+        """Check ``request`` against the loaded model; the builder of its body (images are
+        encoded when it runs, on the thread that sends it)."""
         if self._worker.closed:
             raise GenerationError("the model is not loaded", "Load a model first.")
+        messages = request.messages
         if has_images(messages) and not self.supports_images:
             raise ImagesUnsupportedError(Path(self.model_path).name)
-        snapshot = list(messages)  # the caller may change its list while the request waits
 
         def body() -> dict[str, Any]:
             try:
                 return chat_body(
-                    snapshot,
-                    sampling,
-                    top_logprobs=top_logprobs,
-                    tools=tools,
-                    tool_choice=tool_choice,
-                    response_format=response_format,
+                    messages,
+                    request.sampling,
+                    top_logprobs=request.top_logprobs,
+                    tools=request.tools,
+                    tool_choice=request.tool_choice,
+                    response_format=request.response_format,
                 )
             except (OSError, ValueError) as exc:
-                if not has_images(snapshot):
+                if not has_images(messages):
                     raise
                 # an image file gone or unreadable since it was attached and checked
                 raise InvalidRequestError(f"an attached image cannot be sent: {exc}") from exc
 
-        job = _Request(body, bool(top_logprobs))
-        return self._worker.stream(lambda j: self._serve(job, j), cancel)
+        return body
+
+    async def stream(self, request: GenerateRequest) -> AsyncIterator[Event]:
+        """The request's events, read from the child on the caller's event loop (no thread).
+
+        Requests run side by side in the child's slots (``LoadRequest.n_parallel``). Cancelling
+        the consuming task closes the connection, which ends the request in the child at once.
+        """
+        import httpx
+
+        build = self._body_of(request)
+        # encoding images takes a while (a 12 MP photo ~0.2 s): not on the event loop
+        body = await asyncio.to_thread(build) if has_images(request.messages) else build()
+        address = self.listening_address
+        if not address:
+            raise GenerationError("the model is not loaded", "Load a model first.")
+        reader = ChunkReader("llama.cpp", bool(request.top_logprobs))
+        events = SSEStream((), "llama.cpp")
+        # plain HTTP on loopback: no TLS context to build (that alone took ~17 ms a client)
+        transport = httpx.AsyncHTTPTransport(verify=False, retries=0)
+        timeout = httpx.Timeout(_READ_TIMEOUT, connect=10.0)
+        try:
+            async with (
+                httpx.AsyncClient(transport=transport, timeout=timeout, trust_env=False) as client,
+                client.stream(
+                    "POST", address + "/v1/chat/completions", json=body, headers=self._headers()
+                ) as response,
+            ):
+                if response.status_code != 200:
+                    message = f"llama.cpp: {_error_message(response.status_code, await response.aread())}"
+                    if response.status_code == 400:
+                        raise InvalidRequestError(message)
+                    raise GenerationError(message)
+                async for line in response.aiter_lines():
+                    chunk = events.feed(line)
+                    if events.done:
+                        break
+                    if chunk is not None:
+                        for event in reader.feed(chunk):
+                            yield event
+        except httpx.HTTPError as exc:
+            raise await self._lost_async(exc) from exc
+        if not events.done:
+            raise await self._lost_async(None)  # the stream ended without its end marker
+        for event in reader.closing_rounds():
+            yield event
+        yield _finished(reader, bool(request.top_logprobs), cancelled=False)
+
+    async def _lost_async(self, exc: BaseException | None) -> GenerationError:
+        """:meth:`_lost` without blocking the event loop while the child's exit is awaited."""
+        host = self._host
+        for _ in range(int(_EXIT_WAIT / _STOP_POLL)):
+            if host is None or not host.alive:
+                break
+            await asyncio.sleep(_STOP_POLL)
+        return self._lost(exc, wait=0.0)
 
     def close(self) -> None:
         """Stop a running generation and free the model; returns within a second.
@@ -456,6 +514,25 @@ class LlamaCppEngine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _finished(reader: ChunkReader, with_logprobs: bool, cancelled: bool) -> Finished:
+    """The :class:`Finished` of a request whose chunks ``reader`` read."""
+    t, counts = reader.timing, reader.timing.rounds
+    return Finished(
+        reason="cancelled" if cancelled else reader.reason,
+        prompt_tokens=t.prompt_tokens,
+        completion_tokens=counts.emitted_total,
+        prompt_ms=t.prompt_ms,
+        decode_ms=t.decode_ms,
+        drafted_total=counts.drafted_total,
+        accepted_total=counts.accepted_total,
+        rounds=counts.round_count,
+        token_ids=reader.token_ids,
+        tool_calls=reader.tool_calls(),
+        stop_sequence=reader.stop_sequence,
+        candidates=reader.candidates if with_logprobs else None,
+    )
 
 
 def _error_message(status: int, raw: bytes) -> str:

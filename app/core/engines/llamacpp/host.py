@@ -53,6 +53,8 @@ class HostConfig:
     plan: LlamaCppPlan
     #: the target's vision projector (``mmproj`` GGUF), "" for a text-only load
     mmproj_path: str = ""
+    #: requests the Server answers at once (slots); each one may use the whole context
+    n_parallel: int = 1
 
 
 class HostError(Exception):
@@ -67,7 +69,9 @@ def build_params(cfg: HostConfig) -> Any:
     params = xllamacpp.CommonParams()
     params.model.path = cfg.model_path
     params.n_ctx = cfg.n_ctx
-    params.n_parallel = 1
+    params.n_parallel = max(1, cfg.n_parallel)
+    # every slot may grow to the whole context; the cells are shared, not split per slot
+    params.kv_unified = True
     params.cpuparams.n_threads = cfg.n_threads
     params.cpuparams_batch.n_threads = cfg.n_threads
     params.api_keys = [cfg.api_key]
