@@ -171,7 +171,10 @@ def resolve_auto(args: argparse.Namespace, measure_now: bool = True) -> Any:
                 flush=True,
             )
         return Resolved(
-            plan.engine, replace(plan.base, speculation=candidate.options(plan.drafter_path)), plan.family
+            plan.engine,
+            replace(plan.base, speculation=candidate.options(plan.drafter_path)),
+            plan.family,
+            _drafter_of(plan),
         )
     result, measured = (stored, False) if stored is not None else measure(plan, False, quiet)
     choice = result.choice
@@ -180,7 +183,11 @@ def resolve_auto(args: argparse.Namespace, measure_now: bool = True) -> Any:
         how = "measured now" if measured else f"stored in {result.stored_path}"
         print(f"… auto: {choice.candidate.label} ({how}): {choice.why}", file=sys.stderr, flush=True)
     req = replace(plan.base, speculation=choice.candidate.options(plan.drafter_path))
-    return Resolved(plan.engine, req, plan.family)
+    return Resolved(plan.engine, req, plan.family, _drafter_of(plan))
+
+
+def _drafter_of(plan: AutoPlan) -> tuple[str, str] | None:
+    return (plan.drafter_method, plan.drafter_path) if plan.drafter_method and plan.drafter_path else None
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:

@@ -149,6 +149,16 @@ class Resolved:
     engine: str
     request: LoadRequest
     family: Family | None = None  # None for --model-path
+    #: the launch's drafter as ``(method, path)`` even when the chosen speculation does not use
+    #: it (Auto may choose a model-free method): a server's pool can still offer it
+    drafter: tuple[str, str] | None = None
+
+    @property
+    def drafter_pair(self) -> tuple[str, str] | None:
+        spec = self.request.speculation
+        if self.drafter is not None:
+            return self.drafter
+        return (spec.method, spec.draft_model_path) if spec.enabled and spec.draft_model_path else None
 
 
 def resolve(args: argparse.Namespace, spec_on: bool) -> Resolved:

@@ -11,11 +11,13 @@ import argparse
 import signal
 import sys
 import threading
+from dataclasses import replace
 from typing import Any
 
 from app.cli import auto as cli_auto
 from app.cli.common import add_model_args, max_tokens_arg, progress_printer, resolve, whole_number
 from app.core.launch.plan import LaunchError, load_engine
+from app.core.serving.pool import EnginePool, PoolConfig, standard_configurations
 
 
 def add_subcommands(sub: Any) -> None:
@@ -31,8 +33,13 @@ def add_subcommands(sub: Any) -> None:
         "--allow-remote", action="store_true", help="needed to bind an address other than loopback"
     )
     g.add_argument("--port", type=whole_number("--port", 0, 65535), default=8080, help="0 picks a free port")
-    g.add_argument("--max-waiting", type=whole_number("--max-waiting", 0, 1000), default=4,
-                   help="requests that may wait their turn; one more gets 429 (default 4)")  # fmt: skip
+    g.add_argument("--max-waiting", type=whole_number("--max-waiting", 0, 1000), default=16,
+                   help="requests that may wait their turn; one more gets 429 (default 16)")  # fmt: skip
+    g.add_argument("--parallel", type=whole_number("--parallel", 1, 64), default=4,
+                   help="requests a llama.cpp model answers at once, one a slot (default 4)")  # fmt: skip
+    g.add_argument("--pool-idle", type=whole_number("--pool-idle", 1, 86400), default=300,
+                   help="seconds before a configuration started for a request (tandem.speculation) "
+                   "stops when unused (default 300)")  # fmt: skip
     g.add_argument("--max-body", type=whole_number("--max-body", 1024), default=1_000_000,
                    help="largest request body in bytes")  # fmt: skip
     g.add_argument("--cors-origin", action="append", default=[], help="allow browser calls from this origin")
@@ -74,22 +81,43 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise LaunchError(f"--max-tokens {args.max_tokens} is more than --max-tokens-limit {limit}")
     limits = Limits(max_body_bytes=args.max_body, max_tokens=limit, default_max_tokens=args.max_tokens)
     key = api_key()
+    pooled = resolved.engine == "llama.cpp"
+    parallel = args.parallel if pooled else 1
+    request = replace(resolved.request, n_parallel=parallel)
     config = ServerConfig(
-        key, args.host, args.port, args.max_waiting, limits=limits, cors_origins=tuple(args.cors_origin)
+        key,
+        args.host,
+        args.port,
+        args.max_waiting,
+        limits=limits,
+        cors_origins=tuple(args.cors_origin),
+        parallel=parallel,
     )
-    engine = load_engine(resolved.engine, resolved.request, progress_printer(args))
+    engine = load_engine(resolved.engine, request, progress_printer(args))
+    pool: EnginePool | None = None
     try:
         model = served_model(
             engine,
-            resolved.request.model_path,
+            request.model_path,
             family.name if family else None,
             family.tool_parser if family else None,
-            resolved.request.chat_template,
+            request.chat_template,
             args.tool_parser,
         )
+        if pooled:
+            pool = EnginePool(
+                engine,
+                request,
+                lambda r: load_engine(resolved.engine, r),
+                standard_configurations(resolved.drafter_pair),
+                PoolConfig(slots=parallel, idle_s=args.pool_idle),
+            )
+            model = replace(model, pool=pool)
         server = LocalServer(model, config, on_request=lambda r: _log_request(r, args.json))
         server.start()
     except BaseException:
+        if pool is not None:
+            pool.close()
         engine.close()
         raise
     stop = threading.Event()
@@ -107,10 +135,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         n_ctx = resolved.request.n_ctx
         print(
             f"tandem: serving {model.model_id} at {server.address} (speculation {method}; context "
-            f"{n_ctx} tokens; key from {source})",
+            f"{n_ctx} tokens; {parallel} at once; key from {source})",
             file=sys.stderr,
             flush=True,
         )
+        if pool is not None:
+            others = ", ".join(o for o in pool.offers() if o not in ("auto", method))
+            print(
+                f"tandem: per request (tandem.speculation): auto, {method} (loaded), or {others} "
+                "(started on first use beside it, sharing the model's memory)",
+                file=sys.stderr,
+                flush=True,
+            )
         root = server.address.removesuffix("/v1")
         print(
             f"tandem: OpenAI clients: OPENAI_BASE_URL={server.address} (chat/completions, responses); "
@@ -127,9 +163,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         server.stop()
+        if pool is not None:
+            _print_pool(pool)
+            pool.close()
         engine.close()
     print("tandem: server stopped", file=sys.stderr)
     return 0
+
+
+def _print_pool(pool: EnginePool) -> None:
+    """What each configuration served, and its speed against plain decoding when both served."""
+    status = pool.status()
+    for label, stats in status.stats.items():
+        tps = "-" if stats.decode_tps is None else f"{stats.decode_tps:.1f}"
+        speedup = status.speedup(label)
+        vs = "" if speedup is None or label == "off" else f", {speedup:.2f}x of off"
+        print(f"tandem: {label}: {stats.requests} requests, {tps} tok/s{vs}", file=sys.stderr, flush=True)
 
 
 def _log_request(r: Any, as_json: bool) -> None:
@@ -149,7 +198,7 @@ def _log_request(r: Any, as_json: bool) -> None:
     acc = "-" if r.acceptance_rate is None else f"{r.acceptance_rate:.0%}"
     mal = "-" if r.mean_accepted_length is None else f"{r.mean_accepted_length:.2f}"
     tps = "-" if r.decode_tps is None else f"{r.decode_tps:.1f}"
-    kind = "stream" if r.stream else "single"
+    kind = ("stream" if r.stream else "single") + (f" [{r.configuration}]" if r.configuration else "")
     calls = f", {r.tool_calls} tool calls" if r.tool_calls else ""
     print(
         f"{r.client} {r.status} {kind}: {r.prompt_tokens}+{r.completion_tokens} tokens, {tps} tok/s, "

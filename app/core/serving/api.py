@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
 
 import uvicorn
@@ -65,6 +65,7 @@ from app.core.serving import protocol as P
 from app.core.serving import responses_api as R
 from app.core.serving import schemas as S
 from app.core.serving.auth import Auth, is_messages_path
+from app.core.serving.pool import PoolRefused
 from app.core.serving.pump import Pump
 from app.core.serving.request_images import RequestImages, with_image_paths
 from app.core.serving.served import ContextOverflow, ServedModel, ServedRequest
@@ -76,6 +77,7 @@ from app.core.serving.streams import (
     messages_stream,
     responses_stream,
 )
+from app.core.speculative import per_request
 
 log = logging.getLogger(__name__)
 
@@ -94,12 +96,14 @@ class ServerConfig:
     host: str = "127.0.0.1"
     #: 0 picks a free port
     port: int = 8080
-    #: requests that may wait while one runs; one more gets 429
-    max_waiting: int = 4
+    #: requests that may wait while ``parallel`` run; one more gets 429
+    max_waiting: int = 16
     retry_after_s: int = 5
     limits: P.Limits = field(default_factory=P.Limits)
     #: CORS origins allowed to call the server from a browser; none by default
     cors_origins: tuple[str, ...] = ()
+    #: requests answered at once (the served llama.cpp model's slots)
+    parallel: int = 1
     #: a stream with nothing to send for this long (waiting its turn, or reading a long prompt)
     #: sends a keep-alive, so clients with a read timeout do not give up on it
     keepalive_s: float = 10.0
@@ -109,13 +113,15 @@ class ServerConfig:
             raise ValueError("the server needs an API key")
         if self.max_waiting < 0:
             raise ValueError("max_waiting must be 0 or more")
+        if self.parallel < 1:
+            raise ValueError("parallel must be at least 1")
 
 
 class Admission:
-    """At most ``1 + max_waiting`` server requests in flight (running or waiting their turn)."""
+    """At most ``limit`` server requests in flight (running or waiting their turn)."""
 
-    def __init__(self, max_waiting: int) -> None:
-        self.limit = 1 + max_waiting
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
         self._lock = threading.Lock()
         self._count = 0
 
@@ -148,7 +154,7 @@ class LocalServer:
         self.config = config
         self._model = model
         self.on_request = on_request
-        self.admission = Admission(config.max_waiting)
+        self.admission = Admission(config.parallel + config.max_waiting)
         self._pumps: set[Pump] = set()
         self._pumps_lock = threading.Lock()
         self._uvicorn: uvicorn.Server | None = None
@@ -335,7 +341,7 @@ class LocalServer:
                 param="messages",
                 code="model_cannot_see",
             )
-        P.check_speculation(req.speculation, model.spec_method)
+        P.check_speculation(req.speculation, model.spec_method, model.offered())
         if req.response_format is not None and not model.engine.supports_structured_output:
             raise P.ApiError(
                 400,
@@ -347,6 +353,7 @@ class LocalServer:
         for warning in req.warnings:
             log.info("request from %s: %s", _client_of(request), warning)
         await self._check_context(model.engine, req)
+        model = await self._configuration(model, req)
         if not self.admission.try_enter():
             raise P.ApiError(
                 429,
@@ -363,6 +370,28 @@ class LocalServer:
                 raise
             req.messages = with_image_paths(req.messages, paths)
         return model, req
+
+    async def _configuration(self, model: ServedModel, req: P.ChatRequest) -> ServedModel:
+        """The served model as this request runs it: with a pool, the configuration it asks for
+        (Auto's route for "auto"), its child started now; :class:`P.ApiError` 503 if it cannot."""
+        pool = model.pool
+        if pool is None:
+            return model
+        label = pool.resolve(req.speculation, _generate_request(req))
+        try:
+            await pool.ready(label)
+        except PoolRefused as exc:
+            raise P.ApiError(
+                503, exc.user_message(), "server_error", code="configuration_unavailable"
+            ) from exc
+        except EngineError as exc:
+            raise P.ApiError(
+                503,
+                f"the {label!r} configuration could not start: {exc}",
+                "server_error",
+                code="configuration_unavailable",
+            ) from exc
+        return replace(model, spec_method=None if label == per_request.OFF else label)
 
     async def _check_context(self, engine: Engine, req: P.ChatRequest) -> None:
         """Measure the prompt as the engine will build it and refuse, before any answer starts, a
@@ -453,12 +482,12 @@ class LocalServer:
         )
 
     def _start_pump(self, model: ServedModel, req: P.ChatRequest, client: str) -> Pump:
-        request = GenerateRequest(
-            req.messages,
-            req.sampling,
-            tools=req.tools or None,
-            tool_choice=req.tool_choice,
-            response_format=req.response_format,
+        request = _generate_request(req)
+        label = per_request.running(model.spec_method)
+        events = (
+            model.pool.stream(label, request)
+            if model.pool is not None
+            else streaming.stream(model.engine, request)
         )
 
         def ended(p: Pump) -> None:
@@ -471,9 +500,9 @@ class LocalServer:
         def report() -> None:
             if pump.status == "ok" and pump.answer.cancelled:  # e.g. the server stopped it
                 pump.status = "cancelled"
-            self._record(client, req.stream, pump)
+            self._record(client, req.stream, pump, label)
 
-        pump = Pump(streaming.stream(model.engine, request), ended)
+        pump = Pump(events, ended)
         pump.on_both_done = report
         with self._pumps_lock:
             self._pumps.add(pump)
@@ -572,15 +601,28 @@ class LocalServer:
         except Exception:  # a listener's error must not break the answer
             log.exception("the served-request listener failed")
 
-    def _record(self, client: str, stream: bool, pump: Pump) -> None:
+    def _record(self, client: str, stream: bool, pump: Pump, configuration: str) -> None:
         """Report a request once its generation has ended (on the event loop)."""
         if self.on_request is None:
             return
-        record = ServedRequest.of(pump.answer, client, stream, pump.status, pump.tool_calls, pump.error)
+        answer = pump.answer
+        record = ServedRequest.of(
+            answer, client, stream, pump.status, pump.tool_calls, pump.error, configuration
+        )
         try:
             self.on_request(record)
         except Exception:  # a listener's error must not break the answer
             log.exception("the served-request listener failed")
+
+
+def _generate_request(req: P.ChatRequest) -> GenerateRequest:
+    return GenerateRequest(
+        req.messages,
+        req.sampling,
+        tools=req.tools or None,
+        tool_choice=req.tool_choice,
+        response_format=req.response_format,
+    )
 
 
 def _client_of(request: Request) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -291,18 +292,18 @@ def speculation_of(body: dict[str, Any]) -> str:
     return value.strip().lower()
 
 
-def check_speculation(requested: str, loaded: str | None) -> None:
+def check_speculation(requested: str, loaded: str | None, offered: Sequence[str] = ()) -> None:
     """Honour ``tandem.speculation`` or refuse it, by :func:`app.core.speculative.per_request.honoured`
     (the rule the chat's per-conversation choice follows too): a request may ask for what runs,
-    "auto", the loaded method, or "off" when none is loaded."""
-    if per_request.honoured(requested, loaded):
+    "auto", the loaded method, "off" when none is loaded, or what the server's pool ``offered``."""
+    if per_request.honoured(requested, loaded, offered):
         return
     running = per_request.running(loaded)
+    choices = ", ".join(repr(c) for c in dict.fromkeys([per_request.AUTO, running, *offered]))
     raise ApiError(
         400,
         f"tandem.speculation: {requested!r} cannot be honoured: this server runs "
-        f"{'no speculation' if loaded is None else repr(loaded)}, and speculation cannot change per "
-        f'request (it needs a reload); send "auto" or {running!r}',
+        f"{'no speculation' if loaded is None else repr(loaded)} and can answer with {choices}",
         param="tandem.speculation",
         code="speculation_unavailable",
     )

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from app.core.answer import Answer
 from app.core.engines.base import Engine
 from app.core.serving import protocol as P
+from app.core.serving.pool import EnginePool
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,13 @@ class ServedModel:
     tool_style: str | None = None
     #: the speculative method the engine runs, or None when speculation is off
     spec_method: str | None = None
+    #: the other configurations a request may ask for (llama.cpp children on the same file), or
+    #: None: every request runs on ``engine``
+    pool: EnginePool | None = None
+
+    def offered(self) -> list[str]:
+        """What ``tandem.speculation`` may name beyond what runs."""
+        return self.pool.offers() if self.pool is not None else []
 
 
 @dataclass(frozen=True)
@@ -45,10 +53,19 @@ class ServedRequest:
     error: str = ""
     #: the model's context, when the request was refused because its prompt did not fit in it
     context_tokens: int = 0
+    #: the speculative configuration that answered ("off", a method; "" when not known)
+    configuration: str = ""
 
     @classmethod
     def of(
-        cls, answer: Answer, client: str, stream: bool, status: str, tool_calls: int = 0, error: str = ""
+        cls,
+        answer: Answer,
+        client: str,
+        stream: bool,
+        status: str,
+        tool_calls: int = 0,
+        error: str = "",
+        configuration: str = "",
     ) -> ServedRequest:
         figures = P.speculation_figures(answer, None)
         return cls(
@@ -66,6 +83,7 @@ class ServedRequest:
             answer.decode_tps,
             tool_calls,
             error,
+            configuration=configuration,
         )
 
 

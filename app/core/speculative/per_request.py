@@ -1,15 +1,17 @@
 """Which speculation one request may ask for: the one rule of the local API's
 ``tandem.speculation`` and of the chat's per-conversation choice.
 
-Speculation is chosen when a model is loaded and cannot change per request: llama.cpp's
-per-request speculative settings are compiled out of the xllamacpp build Tandem uses, and MLX
-builds its decoding loop at load. So a request is honoured when it asks for what runs: ``auto``
-(whatever the launch chose), the loaded method, or ``off`` when the model runs without
-speculation. Anything else needs a reload. Greedy output is the same either way.
+A loaded engine runs one speculative configuration: llama.cpp's per-request speculative settings
+are compiled out of the xllamacpp build Tandem uses, and MLX builds its decoding loop at load. A
+request is honoured when it asks for what runs (``auto``, the loaded method, or ``off`` when the
+model runs without speculation) or for a configuration an engine pool offers beside it (the
+local server starts one llama.cpp child per configuration on the same model file). Greedy output
+is the same either way.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 AUTO = "auto"
@@ -21,10 +23,12 @@ def running(loaded: str | None) -> str:
     return loaded or OFF
 
 
-def honoured(requested: str, loaded: str | None) -> bool:
+def honoured(requested: str, loaded: str | None, offered: Sequence[str] = ()) -> bool:
     """``requested`` ("auto", "off" or a method, lower case) can be honoured without a reload of a
-    model running ``loaded`` (its method, None when speculation is off)."""
-    return requested in (AUTO, running(loaded))
+    model running ``loaded`` (its method, None when speculation is off); ``offered`` are the
+    configurations an engine pool can start beside it (the local server's, see
+    :mod:`app.core.serving.pool`)."""
+    return requested in (AUTO, running(loaded), *offered)
 
 
 @dataclass(frozen=True)

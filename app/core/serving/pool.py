@@ -1,0 +1,393 @@
+"""One served llama.cpp model, several speculative configurations at once: the engine pool.
+
+llama.cpp maps the model file read-only, so two children on the same GGUF share its pages: a
+second configuration costs its own KV cache and buffers (and its drafter, when it has one), not
+a second copy of the weights. The pool keeps the launch's engine (the *base*, owned by whoever
+loaded it) and starts one more child per configuration a request asks for (``tandem.speculation``
+``"off"``, a method, or ``"auto"`` routed by the ``route`` rule the caller gives), on demand:
+
+* a child is loaded on the pool's one loader thread, once, however many requests wait for it;
+* it is refused, with what it would cost, when that is more than the memory budget leaves;
+* it stops after :attr:`PoolConfig.idle_s` without a request (the base never does);
+* each child answers several requests at once in its slots (``n_parallel``); llama.cpp picks the
+  slot whose cache holds the longest common prefix, so a conversation keeps its prompt cache;
+* children take turns (:attr:`PoolConfig.exclusive`): llama.cpp's worker threads spin while they
+  work, and two children that each use every core slow each other far more than their share, so
+  while one child has requests running, a request for another waits (in arrival order) until
+  they end; requests for the running child join it unless another child is waiting.
+
+Greedy answers are the same whichever child answers (speculation never changes greedy output).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from app.core.catalog import fit
+from app.core.engines.base import Engine, EngineError, Event, Finished, GenerateRequest, LoadRequest
+from app.core.engines.capability import model_free_methods
+from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.engines.streaming import stream
+from app.core.speculative.options import DRAFTER_METHODS, SpeculationOptions
+from app.core.speculative.per_request import AUTO, OFF
+from app.core.units import human_bytes
+
+log = logging.getLogger(__name__)
+
+#: tokens per round of a model-free n-gram configuration started for a request (llama.cpp's own
+#: ngram-mod default; the same depth Auto measures)
+MODEL_FREE_DEPTH = 64
+
+
+class PoolRefused(EngineError):
+    """A configuration the pool cannot start (not enough memory, a drafter it does not have)."""
+
+    hint = 'Ask for the configuration that runs (or "auto"), or free memory and try again.'
+
+
+@dataclass(frozen=True)
+class PoolConfig:
+    #: requests one child answers at once (its slots)
+    slots: int = 4
+    #: children at most, the base included
+    max_children: int = 3
+    #: a child with no request for this long is stopped (not the base)
+    idle_s: float = 300.0
+    #: bytes the extra children may use together; None: what the machine has available now
+    memory_budget: int | None = None
+    #: children take turns instead of computing at the same time (see the module docstring)
+    exclusive: bool = True
+
+
+@dataclass
+class ConfigStats:
+    """What one configuration served: its requests and its decode speed."""
+
+    requests: int = 0
+    tokens: int = 0
+    decode_s: float = 0.0
+    drafted: int = 0
+    accepted: int = 0
+
+    @property
+    def decode_tps(self) -> float | None:
+        return self.tokens / self.decode_s if self.decode_s > 0 else None
+
+
+@dataclass
+class _Child:
+    label: str
+    engine: Engine
+    owned: bool
+    cost_bytes: int = 0
+    active: int = 0
+    last_used: float = field(default_factory=time.monotonic)
+    idle_timer: asyncio.TimerHandle | None = None
+
+
+@dataclass(frozen=True)
+class ChildStatus:
+    label: str
+    active: int
+    slots: int
+    cost_bytes: int
+    base: bool
+
+
+@dataclass(frozen=True)
+class PoolStatus:
+    """The pool as the Local server panel and ``tandem serve`` show it."""
+
+    children: tuple[ChildStatus, ...]
+    stats: dict[str, ConfigStats]
+
+    def speedup(self, label: str) -> float | None:
+        """``label``'s decode speed over the plain configuration's, when both have served."""
+        mine, plain = self.stats.get(label), self.stats.get(OFF)
+        if mine is None or plain is None or mine.decode_tps is None or not plain.decode_tps:
+            return None
+        return mine.decode_tps / plain.decode_tps
+
+
+def _alive(engine: Engine) -> bool:
+    """False once a llama.cpp child has ended (other engines have no process to lose)."""
+    return not isinstance(engine, LlamaCppEngine) or bool(engine.listening_address)
+
+
+def standard_configurations(drafter: tuple[str, str] | None = None) -> dict[str, SpeculationOptions]:
+    """The configurations a llama.cpp pool offers: off, each model-free method, and the drafter's
+    method when the launch has a drafter (``(method, path)``)."""
+    out = {OFF: SpeculationOptions()}
+    for method in model_free_methods("llama.cpp"):
+        out[method] = SpeculationOptions(enabled=True, method=method, num_speculative_tokens=MODEL_FREE_DEPTH)
+    if drafter is not None and drafter[0] in DRAFTER_METHODS:
+        method, path = drafter
+        out[method] = SpeculationOptions(enabled=True, method=method, draft_model_path=path)
+    return out
+
+
+Loader = Callable[[LoadRequest], Engine]
+#: Auto's rule: the configuration a request should run ("off", a method), or None for the base
+Route = Callable[[GenerateRequest], "str | None"]
+
+
+class EnginePool:
+    """The children of one served llama.cpp model (see the module docstring)."""
+
+    def __init__(
+        self,
+        base: Engine,
+        base_request: LoadRequest,
+        loader: Loader,
+        configurations: Mapping[str, SpeculationOptions],
+        config: PoolConfig | None = None,
+        route: Route | None = None,
+    ) -> None:
+        self.config = config or PoolConfig()
+        self.base_request = base_request
+        self.base_label = base.spec_kind or OFF
+        self._configurations = dict(configurations)
+        # what the base runs can be started again if its process ends
+        self._configurations.setdefault(self.base_label, base_request.speculation)
+        self._loader = loader
+        self._route = route
+        self._children: dict[str, _Child] = {self.base_label: _Child(self.base_label, base, owned=False)}
+        self._loading: dict[str, asyncio.Future[_Child]] = {}
+        self._load_thread = ThreadPoolExecutor(1, thread_name_prefix="tandem-pool-load")
+        self._load_thread.submit(lambda: None).result()  # the thread lives as long as the pool
+        self._stats: dict[str, ConfigStats] = {}
+        #: requests waiting for another child's turn, in arrival order
+        self._turns: list[tuple[str, asyncio.Future[None]]] = []
+        #: the child whose requests compute now (exclusive mode), None when none runs
+        self._running: str | None = None
+        self._closed = False
+
+    # --- what may be asked ------------------------------------------------------------------------
+    def offers(self) -> list[str]:
+        """What a request may name: auto, what the base runs, and every configuration given."""
+        return list(dict.fromkeys([AUTO, self.base_label, *self._configurations]))
+
+    def options_for(self, label: str) -> SpeculationOptions:
+        """The speculation options of configuration ``label``; :class:`PoolRefused` if none."""
+        options = self._configurations.get(label)
+        if options is None:
+            raise PoolRefused(
+                f"the speculation {label!r} cannot run here: it is not one of {', '.join(self.offers())}"
+            )
+        return options
+
+    def resolve(self, requested: str, request: GenerateRequest) -> str:
+        """The configuration label that answers a request asking for ``requested``."""
+        if requested == AUTO:
+            routed = self._route(request) if self._route is not None else None
+            return routed or self.base_label
+        return requested
+
+    # --- answering -----------------------------------------------------------------------------------
+    async def stream(self, label: str, request: GenerateRequest) -> AsyncIterator[Event]:
+        """The request's events from the child running ``label`` (started if needed), in its turn."""
+        child = await self._child(label)
+        await self._take_turn(child)
+        started = time.monotonic()
+        tokens = drafted = accepted = 0
+        decode_s = 0.0
+        try:
+            async for event in stream(child.engine, request):
+                if isinstance(event, Finished):
+                    tokens, decode_s = event.completion_tokens, event.decode_ms / 1000.0
+                    drafted, accepted = event.drafted_total, event.accepted_total
+                yield event
+        except EngineError:
+            if not _alive(child.engine):  # the child ended: the next request starts a new one
+                self._drop(child)
+            raise
+        finally:
+            self._end_turn(child)
+            stats = self._stats.setdefault(label, ConfigStats())
+            stats.requests += 1
+            stats.tokens += tokens
+            stats.decode_s += decode_s
+            stats.drafted += drafted
+            stats.accepted += accepted
+            log.debug("%s answered in %.2f s", label, time.monotonic() - started)
+
+    async def ready(self, label: str) -> None:
+        """Start the child of ``label`` unless it runs (:class:`PoolRefused` when it cannot)."""
+        await self._child(label)
+
+    def _drop(self, child: _Child) -> None:
+        if self._children.get(child.label) is child:
+            del self._children[child.label]
+            log.warning(
+                "the %s configuration's process ended; it starts again on the next request", child.label
+            )
+        if child.idle_timer is not None:
+            child.idle_timer.cancel()
+        self._load_thread.submit(child.engine.close)
+
+    @property
+    def base(self) -> Engine | None:
+        """The engine running the launch's configuration now (None while it restarts)."""
+        return self.engine_of(self.base_label)
+
+    def engine_of(self, label: str) -> Engine | None:
+        child = self._children.get(label)
+        return child.engine if child is not None else None
+
+    async def _child(self, label: str) -> _Child:
+        if self._closed:
+            raise PoolRefused("the server is stopping")
+        child = self._children.get(label)
+        if child is not None:
+            return child
+        pending = self._loading.get(label)
+        if pending is None:
+            options = self.options_for(label)
+            cost = self.cost_of(options)
+            self._check_budget(label, cost)
+            if len(self._children) >= self.config.max_children and not self._stop_one_idle():
+                raise PoolRefused(
+                    f"{len(self._children)} configurations run already (at most "
+                    f"{self.config.max_children}); {label!r} starts once one of them is idle"
+                )
+            request = replace(self.base_request, speculation=options, n_parallel=self.config.slots)
+            loop = asyncio.get_running_loop()
+            pending = loop.create_future()
+            self._loading[label] = pending
+            try:
+                engine = await loop.run_in_executor(self._load_thread, self._loader, request)
+            except BaseException as exc:
+                del self._loading[label]
+                pending.set_exception(exc)
+                pending.exception()  # retrieved: the waiters get it too
+                raise
+            child = _Child(label, engine, owned=True, cost_bytes=cost)
+            self._children[label] = child
+            del self._loading[label]
+            pending.set_result(child)
+            log.info("started the %s configuration (about %s)", label, human_bytes(cost))
+            return child
+        return await asyncio.shield(pending)
+
+    def cost_of(self, options: SpeculationOptions) -> int:
+        """What one more child with ``options`` costs: its KV cache, its drafter (weights and KV)
+        and llama.cpp's buffers; the target's weights are shared with the running children."""
+        target = Path(self.base_request.model_path)
+        ctx = self.base_request.n_ctx
+        try:
+            kv = fit.file_kv_shape(target).bytes(ctx, "f16")
+        except (fit.FitError, OSError, ValueError):
+            kv = 0
+        drafter = 0
+        if options.draft_model_path:
+            path = Path(options.draft_model_path)
+            with contextlib.suppress(fit.FitError, OSError, ValueError):
+                drafter = fit.weights_bytes(path) + fit.file_kv_shape(path).bytes(ctx, "f16")
+        return kv + drafter + fit.OVERHEAD_FIXED
+
+    def _check_budget(self, label: str, cost: int) -> None:
+        used = sum(c.cost_bytes for c in self._children.values() if c.owned)
+        budget = self.config.memory_budget
+        left = (budget - used) if budget is not None else int(fit.TIGHT_FRACTION * fit.available_memory())
+        if cost > left:
+            raise PoolRefused(
+                f"the {label!r} configuration needs about {human_bytes(cost)} more memory and "
+                f"{human_bytes(max(0, left))} is left for it; it was not started"
+            )
+
+    # --- turns ----------------------------------------------------------------------------------------
+    async def _take_turn(self, child: _Child) -> None:
+        """Wait until ``child`` may compute (at once unless another child has the turn)."""
+        if child.idle_timer is not None:
+            child.idle_timer.cancel()
+            child.idle_timer = None
+        others_waiting = any(label != child.label for label, _ in self._turns)
+        if not self.config.exclusive or (self._running in (None, child.label) and not others_waiting):
+            self._running = child.label
+            child.active += 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._turns.append((child.label, turn))
+        try:
+            await turn  # granted: the active count was raised for this request
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # granted just before the cancel
+                self._end_turn(child)
+            raise
+        finally:
+            self._turns = [(lab, f) for lab, f in self._turns if f is not turn]
+
+    def _end_turn(self, child: _Child) -> None:
+        child.active -= 1
+        child.last_used = time.monotonic()
+        if child.active > 0:
+            return
+        if child.owned and not self._closed:
+            loop = asyncio.get_running_loop()
+            child.idle_timer = loop.call_later(self.config.idle_s, self._stop_if_idle, child)
+        if self._running == child.label:
+            self._running = None
+            self._grant()
+
+    def _grant(self) -> None:
+        """Give the turn to the child of the first waiting request, with all its waiting requests."""
+        waiting = [(label, f) for label, f in self._turns if not f.done()]
+        if not waiting:
+            return
+        label = waiting[0][0]
+        child = self._children.get(label)
+        self._running = label if child is not None else None
+        for lab, turn in waiting:
+            if lab == label:
+                if child is not None:
+                    child.active += 1
+                    turn.set_result(None)
+                else:
+                    turn.set_exception(PoolRefused(f"the {label!r} configuration was stopped"))
+        if child is None:
+            self._grant()
+
+    def _stop_if_idle(self, child: _Child) -> None:
+        child.idle_timer = None
+        if child.active == 0 and self._children.get(child.label) is child and not self._closed:
+            del self._children[child.label]
+            log.info("stopped the idle %s configuration", child.label)
+            self._load_thread.submit(child.engine.close)
+
+    def _stop_one_idle(self) -> bool:
+        waited = {label for label, _ in self._turns}
+        idle = [c for c in self._children.values() if c.owned and c.active == 0 and c.label not in waited]
+        if not idle:
+            return False
+        oldest = min(idle, key=lambda c: c.last_used)
+        if oldest.idle_timer is not None:
+            oldest.idle_timer.cancel()
+        del self._children[oldest.label]
+        self._load_thread.submit(oldest.engine.close)
+        return True
+
+    # --- status and end -------------------------------------------------------------------------------
+    def status(self) -> PoolStatus:
+        children = tuple(
+            ChildStatus(c.label, c.active, self.config.slots, c.cost_bytes, not c.owned)
+            for c in self._children.values()
+        )
+        return PoolStatus(children, {k: replace(v) for k, v in self._stats.items()})
+
+    def close(self) -> None:
+        """Stop every child the pool started (the base stays with its owner)."""
+        self._closed = True
+        children = [c for c in self._children.values() if c.owned]
+        self._children = {k: c for k, c in self._children.items() if not c.owned}
+        for child in children:
+            if child.idle_timer is not None:
+                child.idle_timer.cancel()
+            child.engine.close()
+        self._load_thread.shutdown(wait=True, cancel_futures=True)

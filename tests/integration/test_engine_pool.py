@@ -1,0 +1,207 @@
+"""The engine pool behind ``tandem serve``, on real llama.cpp children of the embedded pair
+(SmolLM2-135M F32 target, its Q4_1 as the drafter): per-request speculation, parity across
+children, parallel slots, cancellation, a child that dies, the memory budget."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.core.engines.base import LoadRequest
+from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.engines.llamacpp.host import live_processes
+from app.core.serving.pool import EnginePool, PoolConfig, standard_configurations
+from app.core.speculative import SpeculationOptions
+from tests.integration.served import KEY, Served, served_model
+
+pytestmark = pytest.mark.timeout(600)
+
+PROMPT = [{"role": "user", "content": "Write two sentences about the sea."}]
+
+
+def _pooled(
+    target: Path, drafter: Path, config: PoolConfig
+) -> tuple[LlamaCppEngine, EnginePool, LoadRequest]:
+    spec = SpeculationOptions(
+        enabled=True, method="draft", draft_model_path=str(drafter), num_speculative_tokens=8
+    )
+    request = LoadRequest(str(target), spec, n_ctx=4096, n_parallel=config.slots)
+    engine = LlamaCppEngine.load(request)
+    pool = EnginePool(
+        engine, request, LlamaCppEngine.load, standard_configurations(("draft", str(drafter))), config
+    )
+    return engine, pool, request
+
+
+@pytest.fixture
+def pooled(smollm2_f32: Path, smollm2_q4: Path) -> Iterator[tuple[Served, EnginePool]]:
+    engine, pool, _ = _pooled(smollm2_f32, smollm2_q4, PoolConfig(slots=4, idle_s=120))
+    try:
+        with Served(replace(served_model(engine), pool=pool), parallel=4, max_waiting=16) as s:
+            yield s, pool
+    finally:
+        pool.close()
+        engine.close()
+
+
+def _ask(s: Served, speculation: str | None, max_tokens: int = 40) -> httpx.Response:
+    body: dict[str, object] = {"messages": PROMPT, "max_tokens": max_tokens, "temperature": 0}
+    if speculation is not None:
+        body["tandem"] = {"speculation": speculation}
+    headers = {"Authorization": f"Bearer {KEY}"}
+    return httpx.post(f"{s.url}/chat/completions", json=body, headers=headers, timeout=300)
+
+
+def test_each_request_runs_the_configuration_it_asks_for_with_the_same_greedy_text(pooled) -> None:
+    s, pool = pooled
+    answers = {spec: _ask(s, spec) for spec in (None, "off", "ngram-mod", "auto")}
+    for spec, r in answers.items():
+        assert r.status_code == 200, (spec, r.text)
+    texts = {spec: r.json()["choices"][0]["message"]["content"] for spec, r in answers.items()}
+    assert len(set(texts.values())) == 1, texts  # greedy: the same answer from every child
+    figures = {spec: r.json()["tandem"]["speculative_decoding"] for spec, r in answers.items()}
+    assert figures["off"]["drafted"] == 0 and figures["off"]["method"] is None
+    assert figures[None]["drafted"] > 0 and figures[None]["method"] == "draft"
+    assert figures["ngram-mod"]["method"] == "ngram-mod"
+    assert [r.configuration for r in s.log] == ["draft", "off", "ngram-mod", "draft"]
+    running = {c.label for c in pool.status().children}
+    assert running == {"draft", "off", "ngram-mod"}
+    refused = _ask(s, "eagle3")
+    assert refused.status_code == 400
+    assert "can answer with" in refused.json()["error"]["message"]
+
+
+async def _stream(
+    client: httpx.AsyncClient, url: str, body: dict[str, object], gate: asyncio.Barrier | None
+) -> str:
+    text = []
+    async with client.stream("POST", url, json=body, headers={"Authorization": f"Bearer {KEY}"}) as r:
+        assert r.status_code == 200
+        seen = 0
+        async for line in r.aiter_lines():
+            if not line.startswith("data: {"):
+                continue
+            chunk = json.loads(line[6:])
+            for choice in chunk.get("choices", []):
+                text.append(choice["delta"].get("content") or "")
+            seen += 1
+            if gate is not None and seen == 4:
+                await gate.wait()
+    return "".join(text)
+
+
+def test_two_streams_at_once_add_at_most_one_thread_and_twelve_are_all_answered(pooled) -> None:
+    s, _pool = pooled
+    url = f"{s.url}/chat/completions"
+    body = {"messages": PROMPT, "max_tokens": 48, "temperature": 0, "stream": True}
+    counts: list[int] = []
+
+    async def two() -> list[str]:
+        gate = asyncio.Barrier(3)
+        async with httpx.AsyncClient(timeout=300) as client:
+            before = set(threading.enumerate())
+
+            async def count() -> None:
+                await gate.wait()  # both streams are mid-answer
+                counts.append(len([t for t in threading.enumerate() if t not in before]))
+
+            texts = await asyncio.gather(
+                _stream(client, url, body, gate), _stream(client, url, body, gate), count()
+            )
+        return [t for t in texts if isinstance(t, str)]
+
+    texts = asyncio.run(two())
+    assert counts == [counts[0]] and counts[0] <= 1, counts
+    assert texts[0] == texts[1] and texts[0]
+
+    async def twelve() -> list[str]:
+        async with httpx.AsyncClient(timeout=600) as client:
+            return await asyncio.gather(
+                *[_stream(client, url, {**body, "max_tokens": 24}, None) for _ in range(12)]
+            )
+
+    answered = asyncio.run(twelve())
+    assert len(answered) == 12 and len(set(answered)) == 1
+    assert [r.status for r in s.log[-12:]] == ["ok"] * 12
+
+
+def test_a_client_that_leaves_frees_its_slot_at_once(pooled) -> None:
+    s, pool = pooled
+    body = {
+        "messages": [{"role": "user", "content": "Count from 1 to 2000, one number a line."}],
+        "max_tokens": 3000,
+        "temperature": 0,
+        "stream": True,
+    }
+    with httpx.stream(
+        "POST",
+        f"{s.url}/chat/completions",
+        json=body,
+        headers={"Authorization": f"Bearer {KEY}"},
+        timeout=120,
+    ) as r:
+        for n, _line in enumerate(r.iter_lines()):
+            if n > 8:
+                break
+    deadline = time.monotonic() + 5
+    while any(c.active for c in pool.status().children) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(c.active for c in pool.status().children)
+    while not s.log and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert s.log[-1].status == "cancelled" and s.log[-1].completion_tokens < 3000
+    assert _ask(s, None, 8).status_code == 200
+
+
+def test_a_child_that_dies_mid_answer_fails_its_request_clearly_and_is_started_again(pooled) -> None:
+    s, _pool = pooled
+    before = set(live_processes())
+    assert _ask(s, "off", 4).status_code == 200  # starts the "off" child
+    (pid,) = set(live_processes()) - before
+    body = {**{"messages": PROMPT, "temperature": 0, "stream": True}, "max_tokens": 2000,
+            "tandem": {"speculation": "off"}}  # fmt: skip
+    events = []
+    with httpx.stream(
+        "POST",
+        f"{s.url}/chat/completions",
+        json=body,
+        headers={"Authorization": f"Bearer {KEY}"},
+        timeout=120,
+    ) as r:
+        for n, line in enumerate(r.iter_lines()):
+            if n == 4:
+                os.kill(pid, signal.SIGKILL)
+            if line.startswith("data: {"):
+                events.append(json.loads(line[6:]))
+    error = events[-1].get("error", {}).get("message", "")
+    assert "llama.cpp stopped while answering" in error, events[-1]
+    again = _ask(s, "off", 8)
+    assert again.status_code == 200, again.text
+    assert pid not in live_processes()
+
+
+def test_the_memory_budget_refuses_a_configuration_that_does_not_fit(
+    smollm2_f32: Path, smollm2_q4: Path
+) -> None:
+    engine, pool, _ = _pooled(smollm2_f32, smollm2_q4, PoolConfig(slots=2, memory_budget=64 << 20))
+    try:
+        with Served(replace(served_model(engine), pool=pool), parallel=2) as s:
+            refused = _ask(s, "off")
+            assert refused.status_code == 503
+            message = refused.json()["error"]["message"]
+            assert "'off' configuration needs about" in message and "it was not started" in message
+            assert _ask(s, None, 8).status_code == 200  # the launch's configuration still answers
+            assert [c.label for c in pool.status().children] == ["draft"]
+    finally:
+        pool.close()
+        engine.close()
