@@ -7,6 +7,7 @@ real engines are covered in tests/integration/test_close_fast.py.
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import threading
@@ -111,6 +112,47 @@ def test_a_consumer_that_stops_early_stops_its_job_but_not_the_callers_token(wor
     stream.close()  # returns once the job has ended: the next request starts on an idle engine
     assert seen == [0, 1, 2, 3] and not token.cancelled
     assert list(worker.stream(counting(2))) == [0, 1]
+
+
+def test_an_event_loop_reads_a_job_without_a_thread_of_its_own_and_a_cancel_stops_it(
+    worker: EngineWorker,
+) -> None:
+    async def read_all() -> list[int]:
+        return [i async for i in worker.astream(counting(5))]
+
+    async def read_then_cancel() -> list[int]:
+        seen: list[int] = []
+
+        async def consume() -> None:
+            async for i in worker.astream(counting(1_000_000)):
+                seen.append(i)
+
+        task = asyncio.create_task(consume())
+        while len(seen) < 3:
+            await asyncio.sleep(0.001)
+        threads = threading.active_count()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert threading.active_count() == threads
+        return seen
+
+    before = threading.active_count()
+    assert asyncio.run(read_all()) == [0, 1, 2, 3, 4]
+    assert threading.active_count() == before
+    seen = asyncio.run(read_then_cancel())
+    assert seen[:3] == [0, 1, 2] and len(seen) < 1_000_000
+    assert list(worker.stream(counting(2))) == [0, 1]  # the cancelled job ended; the next one runs
+
+    async def failing() -> None:
+        def job(j: Job[int]) -> None:
+            raise ValueError("bad")
+
+        async for _ in worker.astream(job):
+            pass
+
+    with pytest.raises(GenerationError, match="ValueError: bad"):
+        asyncio.run(failing())
 
 
 def test_close_fails_queued_jobs_with_one_message_and_stops_the_running_one() -> None:

@@ -35,12 +35,13 @@ Guarantees, the same for every engine:
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
@@ -139,6 +140,29 @@ class Job(Generic[T]):
         self.events.put(terminal)
 
 
+class _LoopJob(Job[T]):
+    """A job whose items go to a consumer on an event loop (:meth:`EngineWorker.astream`)."""
+
+    def __init__(
+        self,
+        fn: Callable[[Job[T]], object],
+        stopping: threading.Event,
+        loop: asyncio.AbstractEventLoop,
+    ) -> None:
+        super().__init__(fn, None, stopping)
+        self.loop = loop
+        self.items: asyncio.Queue[object] = asyncio.Queue()
+
+    def emit(self, item: T) -> None:
+        self._answer(item)
+
+    def _answer(self, terminal: object) -> None:
+        try:
+            self.loop.call_soon_threadsafe(self.items.put_nowait, terminal)
+        except RuntimeError:  # the loop is closed: nobody reads any more
+            self.abandon()
+
+
 def _wrap_generation(label: str) -> Callable[[BaseException], EngineError]:
     def wrap(exc: BaseException) -> EngineError:
         if isinstance(exc, EngineError):
@@ -225,6 +249,33 @@ class EngineWorker:
                     item = job.events.get()
                     if item is _END or isinstance(item, _Failure):
                         break
+
+    async def astream(
+        self, fn: Callable[[Job[T]], object], wrap: Callable[[BaseException], EngineError] | None = None
+    ) -> AsyncIterator[T]:
+        """:meth:`stream` for a consumer on an event loop: the job runs on the owner thread as any
+        other, its items reach the loop without a thread of the caller's. Closing the iterator
+        (a cancelled task) stops the job at its next step; the next job starts after it ends."""
+        wrap = wrap or _wrap_generation(self.label)
+        job: _LoopJob[T] = _LoopJob(fn, self._stopping, asyncio.get_running_loop())
+        with self._lock:
+            if not self._accepting:
+                raise EngineClosed()
+            self._jobs.put(job)
+        ended = False
+        try:
+            while True:
+                item = await job.items.get()
+                if item is _END:
+                    ended = True
+                    return
+                if isinstance(item, _Failure):
+                    ended = True
+                    _reraise(item.error, wrap)
+                yield cast(T, item)  # the queue holds the job's T items and the two sentinels
+        finally:
+            if not ended:
+                job.abandon()
 
     def call(self, fn: Callable[[], R]) -> R:
         """Run ``fn`` on the owner thread and return its value (its error is raised here)."""
