@@ -415,7 +415,7 @@
         <name>ChatController</name>
         <message>
             <source>New chat</source>
-            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (issue 23: a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (issue 15) (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure" (issue 15): the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself (issue 24): no notice then the chat header's speculation choice (issue 25), and the choice of a chat not yet stored</extracomment>
+            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure": the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself: no notice then the chat header's speculation choice, and the choice of a chat not yet stored</extracomment>
             <translation>新しいチャット</translation>
         </message>
         <message>
@@ -1318,7 +1318,7 @@
         <message>
             <source>{path}
 Compatible: {reason}</source>
-            <extracomment>whether the launch reads images, and with which speculation (issue 26)</extracomment>
+            <extracomment>whether the launch reads images, and with which speculation</extracomment>
             <translation>{path}
 互換: {reason}</translation>
         </message>
@@ -1778,7 +1778,7 @@ Compatible: {reason}</source>
         <name>MessageBubble</name>
         <message>
             <source>Tool call</source>
-            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering it again as one text held the window 0.3-0.4 s at the end of an 8000-token answer); shorter ones end as one text, as a loaded answer shows (its render takes a few ms) a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks, issue 13) the message's images (issue 26), above its text; click one to enlarge it</extracomment>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering it again as one text held the window 0.3-0.4 s at the end of an 8000-token answer); shorter ones end as one text, as a loaded answer shows (its render takes a few ms) a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks) the message's images, above its text; click one to enlarge it</extracomment>
             <translation>ツール呼び出し</translation>
         </message>
         <message>
@@ -1858,7 +1858,7 @@ Compatible: {reason}</source>
         <name>RegistryModel</name>
         <message>
             <source>Downloaded</source>
-            <extracomment>The roles the spec tree answers; a repaint asks every cell for a dozen roles (font, background, check state...), so the others return before any work (issue 9's browser case). The family table stores exactly its roles in Qt items.</extracomment>
+            <extracomment>The roles the spec tree answers; a repaint asks every cell for a dozen roles (font, background, check state...), so the others return before any work (browser case). The family table stores exactly its roles in Qt items.</extracomment>
             <translation>ダウンロード済み</translation>
         </message>
         <message>
@@ -2226,7 +2226,7 @@ Compatible: {reason}</source>
         <name>ServerController</name>
         <message>
             <source>Starting the local server</source>
-            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model's context in tokens (0 when unknown), read when the server starts</extracomment>
+            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model's context in tokens (0 when unknown), read when the server starts the engine pool of the served model (llama.cpp), closed with the server or the model</extracomment>
             <translation>ローカルサーバーを起動中</translation>
         </message>
         <message>
@@ -2238,7 +2238,7 @@ Compatible: {reason}</source>
         <name>ServerPanel</name>
         <message>
             <source>Local server</source>
-            <extracomment>the served context, and what to do when an agent's request did not fit in it (prompt tokens, context) of the last request refused because it did not fit stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
+            <extracomment>the served context, and what to do when an agent's request did not fit in it (prompt tokens, context) of the last request refused because it did not fit the configurations running for per-request speculation, and what each served stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
             <translation>ローカルサーバー</translation>
         </message>
         <message>
@@ -2288,6 +2288,22 @@ Compatible: {reason}</source>
         <message>
             <source>Warning: the server listens on all network addresses; anyone who has the key can use it.</source>
             <translation>警告: サーバーはすべてのネットワークアドレスで待ち受けています。キーを持つ人は誰でも使用できます。</translation>
+        </message>
+        <message>
+            <source>Speculation per request: %1 running; %2 of %3 slots busy.</source>
+            <translation>リクエストごとの投機的デコード：%1 が稼働中、%3 スロット中 %2 が使用中。</translation>
+        </message>
+        <message>
+            <source>%1: %2 requests, %3 tok/s</source>
+            <translation>%1：%2 件のリクエスト、%3 tok/s</translation>
+        </message>
+        <message>
+            <source>(%1x of off)</source>
+            <translation>（オフの %1 倍）</translation>
+        </message>
+        <message>
+            <source>A request may ask for another speculation (tandem.speculation: off, a method or auto); it then runs in a second copy of llama.cpp on the same model file, started on first use and stopped when idle. The model's weights are shared; each copy adds its own cache.</source>
+            <translation>リクエストは別の投機的デコードを指定できます（tandem.speculation：off、手法名、または auto）。その場合、同じモデルファイル上の 2 つ目の llama.cpp で実行されます。初回使用時に起動し、使われないと停止します。モデルの重みは共有され、各コピーは自身のキャッシュ分だけ増えます。</translation>
         </message>
         <message>
             <source>A request did not fit in the context: its prompt has %1 tokens, the context holds %2. Load the model again with a larger context length (Launch… → Context length); agents need 8,192 tokens or more.</source>

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 #: Upper bound for max new tokens of one answer (far above any context Tandem launches with).
 MAX_NEW_TOKENS = 1_000_000
+#: requests a llama.cpp model answers at once, each in a slot of its own (the KV cache is shared:
+#: more slots cost no more memory for it); llama-server's own default
+LLAMACPP_SLOTS = 4
 
 
 @dataclass(frozen=True)

@@ -181,3 +181,39 @@ def test_the_panel_shows_the_context_and_what_to_do_when_a_request_does_not_fit(
     with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
         panel.stop.click()
     assert not panel.context_note.isVisible()
+
+
+def test_the_panel_shows_the_configurations_a_request_started_on_the_real_engine(
+    make_window: Any, qtbot: Any
+) -> None:
+    """The real embedded model through llama.cpp: a request asking for another speculation runs in
+    a second child started for it, and the panel says which configurations run and what each served."""
+    w = make_window()
+    load_default(w, qtbot)
+    switch = w.server_switch
+    with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
+        switch.click()
+    panel = switch.panel
+    address, key = switch.controller.address, switch.controller.key
+    headers = {"Authorization": f"Bearer {key}"}
+    body = {"messages": [{"role": "user", "content": "Name a colour."}], "max_tokens": 12, "temperature": 0}
+    launched = httpx.post(address + "/chat/completions", json=body, headers=headers, timeout=120)
+    plain = httpx.post(
+        address + "/chat/completions",
+        json={**body, "tandem": {"speculation": "off"}},
+        headers=headers,
+        timeout=120,
+    )
+    assert launched.status_code == plain.status_code == 200, plain.text
+    text = launched.json()["choices"][0]["message"]["content"]
+    assert plain.json()["choices"][0]["message"]["content"] == text
+    assert plain.json()["tandem"]["speculative_decoding"]["drafted"] == 0
+    qtbot.waitUntil(lambda: panel.log.count() == 2, timeout=10_000)
+    assert "[off]" in panel.log.item(0).text()
+    note = panel.pool_note.text()
+    assert panel.pool_note.isVisible() and "Speculation per request:" in note
+    assert "off (+" in note and "0 of 8 slots busy" in note
+    assert "off: 1 requests" in note
+    with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
+        panel.stop.click()
+    assert switch.controller.pool is None and not panel.pool_note.isVisible()

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from app.core import limits
 from app.core.cache import projector_on_disk
 from app.core.catalog.fit import MIN_AUTO_CONTEXT, fitted_context
 from app.core.engines.base import Engine, EngineUnavailable, LoadRequest, Sampling
@@ -230,6 +231,7 @@ def plan_launch(
         family_name=family.name,
         size_in_billions=float(spec.size_in_billions),
         mmproj_path=mmproj,
+        n_parallel=limits.LLAMACPP_SLOTS if choice.engine == "llama.cpp" else 1,
     )
     return LaunchPlan(
         choice.engine,

@@ -375,11 +375,12 @@ class EnginePool:
 
     # --- status and end -------------------------------------------------------------------------------
     def status(self) -> PoolStatus:
+        # read from other threads too (the GUI's panel): copies first, then the records
         children = tuple(
             ChildStatus(c.label, c.active, self.config.slots, c.cost_bytes, not c.owned)
-            for c in self._children.values()
+            for c in list(self._children.values())
         )
-        return PoolStatus(children, {k: replace(v) for k, v in self._stats.items()})
+        return PoolStatus(children, {k: replace(v) for k, v in list(self._stats.items())})
 
     def close(self) -> None:
         """Stop every child the pool started (the base stays with its owner)."""
@@ -391,3 +392,24 @@ class EnginePool:
                 child.idle_timer.cancel()
             child.engine.close()
         self._load_thread.shutdown(wait=True, cancel_futures=True)
+
+
+def pool_for(
+    engine: Engine,
+    loader: Loader,
+    drafter: tuple[str, str] | None = None,
+    config: PoolConfig | None = None,
+    route: Route | None = None,
+) -> EnginePool | None:
+    """A pool around a loaded llama.cpp engine (None for other engines: they serve what they run).
+
+    ``drafter`` is the launch's drafter as ``(method, path)`` when it is not the one running
+    (Auto chose a model-free method); else the running one is offered."""
+    if not isinstance(engine, LlamaCppEngine) or engine.load_request is None:
+        return None
+    request = engine.load_request
+    spec = request.speculation
+    if drafter is None and spec.enabled and spec.draft_model_path:
+        drafter = (spec.method, spec.draft_model_path)
+    config = config or PoolConfig(slots=request.n_parallel)
+    return EnginePool(engine, request, loader, standard_configurations(drafter), config, route)

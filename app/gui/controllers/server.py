@@ -14,14 +14,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 from app.core.engines.base import EngineError, TokenCounter
+from app.core.launch.plan import load_engine
 from app.core.registry import Registry
 from app.core.serving import LocalServer, ServedModel, ServerConfig, api_key, is_loopback
 from app.core.serving.model import served_model
+from app.core.serving.pool import EnginePool, PoolStatus, pool_for
 from app.gui.ops import Ops
 
 log = logging.getLogger(__name__)
@@ -52,6 +55,8 @@ class ServerController(QObject):
         self.port = DEFAULT_PORT
         #: the served model's context in tokens (0 when unknown), read when the server starts
         self.context_length = 0
+        #: the engine pool of the served model (llama.cpp), closed with the server or the model
+        self.pool: EnginePool | None = None
         host.loaded.connect(self._on_loaded)
         host.unloaded.connect(self._on_unloaded)
 
@@ -73,13 +78,16 @@ class ServerController(QObject):
         return not is_loopback(self.bind_host)
 
     def _model(self) -> ServedModel | None:
+        """The loaded model as served, with a new pool of configurations (the previous one is
+        closed in the background)."""
+        self._close_pool()
         engine = self.host.current_engine
         info = self.host.info
         if engine is None or info is None:
             return None
         family = Registry.load().families.get(info.family)
         try:
-            return served_model(
+            model = served_model(
                 engine,
                 engine.model_path,
                 family.name if family else None,
@@ -88,7 +96,18 @@ class ServerController(QObject):
             )
         except ValueError as exc:  # an unknown tool_parser: serve without tool-call parsing
             log.warning("tool calls stay text: %s", exc)
-            return ServedModel(engine, family.name if family else "tandem", None, engine.spec_kind)
+            model = ServedModel(engine, family.name if family else "tandem", None, engine.spec_kind)
+        self.pool = pool_for(engine, lambda request: load_engine("llama.cpp", request))
+        return replace(model, pool=self.pool) if self.pool is not None else model
+
+    def pool_status(self) -> PoolStatus | None:
+        pool = self.pool
+        return pool.status() if pool is not None else None
+
+    def _close_pool(self) -> None:
+        pool, self.pool = self.pool, None
+        if pool is not None:  # ends the configurations it started (child processes: quick)
+            threading.Thread(target=pool.close, name="tandem-pool-close", daemon=True).start()
 
     def start(self, bind_host: str | None = None) -> None:
         """Serve (port 8080, else a free port) in the background: ``stateChanged(True)`` when it
@@ -114,6 +133,9 @@ class ServerController(QObject):
         self.server = None
         for server in live:
             server.stop()
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.close()
 
     def _start_on_thread(self, server: LocalServer) -> None:
         server.start()
@@ -129,14 +151,22 @@ class ServerController(QObject):
         with self._live_lock:
             self._live.discard(server)
         server.stop()
+        if server.model is not None and server.model.pool is not None:
+            server.model.pool.close()
+            if self.pool is server.model.pool:
+                self.pool = None
 
     async def _start(self, host: str) -> None:
         async with self._turn:
             try:
                 await self._stop_running()
                 for port in (self.port, 0):
+                    model = self._model()
+                    slots = model.pool.config.slots if model is not None and model.pool is not None else 1
                     server = LocalServer(
-                        self._model(), ServerConfig(api_key(), host, port), on_request=self.requestServed.emit
+                        model,
+                        ServerConfig(api_key(), host, port, parallel=slots),
+                        on_request=self.requestServed.emit,
                     )
                     try:
                         await self.ops.run(self._start_on_thread, server)
@@ -173,6 +203,7 @@ class ServerController(QObject):
     def _on_unloaded(self) -> None:
         if self.server is not None:
             self.server.set_model(None)
+        self._close_pool()
 
 
 def _context_of(model: ServedModel | None) -> int:

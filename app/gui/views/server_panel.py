@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.serving import ServedRequest
+from app.core.serving.pool import PoolStatus
+from app.core.units import human_bytes
 
 LOG_LIMIT = 200
 
@@ -54,6 +56,8 @@ class ServerLike(Protocol):
 
     @property
     def context_length(self) -> int: ...
+
+    def pool_status(self) -> PoolStatus | None: ...
 
     def start(self, bind_host: str | None = None) -> None: ...
 
@@ -93,6 +97,10 @@ class ServerPanel(QFrame):
         self.context_note.setWordWrap(True)
         #: (prompt tokens, context) of the last request refused because it did not fit
         self._overflow: tuple[int, int] | None = None
+        #: the configurations running for per-request speculation, and what each served
+        self.pool_note = QLabel()
+        self.pool_note.setObjectName("serverPool")
+        self.pool_note.setWordWrap(True)
         self.agent_settings = QPlainTextEdit()
         self.agent_settings.setObjectName("agentSettings")
         self.agent_settings.setReadOnly(True)
@@ -137,6 +145,7 @@ class ServerPanel(QFrame):
         lay.addWidget(self.agent_hint)
         lay.addWidget(self.agent_settings)
         lay.addWidget(self.context_note)
+        lay.addWidget(self.pool_note)
         lay.addWidget(self.log_label)
         lay.addWidget(self.log, 1)
         controller.stateChanged.connect(self._refresh)
@@ -184,6 +193,46 @@ class ServerPanel(QFrame):
         )
         self.warning.setVisible(bool(self.warning.text()))
         self._show_context()
+        self._show_pool()
+
+    def _show_pool(self) -> None:
+        status = self.controller.pool_status() if self.controller.running else None
+        if status is None:
+            self.pool_note.setText("")
+            self.pool_note.setVisible(False)
+            return
+        running = ", ".join(
+            c.label + (f" (+{human_bytes(c.cost_bytes)})" if c.cost_bytes else "") for c in status.children
+        )
+        busy = sum(c.active for c in status.children)
+        slots = sum(c.slots for c in status.children)
+        lines = [
+            self.tr("Speculation per request: %1 running; %2 of %3 slots busy.")
+            .replace("%1", running)
+            .replace("%2", str(busy))
+            .replace("%3", str(slots))
+        ]
+        for label, stats in status.stats.items():
+            tps = "-" if stats.decode_tps is None else f"{stats.decode_tps:.1f}"
+            line = (
+                self.tr("%1: %2 requests, %3 tok/s")
+                .replace("%1", label)
+                .replace("%2", str(stats.requests))
+                .replace("%3", tps)
+            )
+            speedup = status.speedup(label)
+            if speedup is not None and label != "off":
+                line += " " + self.tr("(%1x of off)").replace("%1", f"{speedup:.2f}")
+            lines.append(line)
+        self.pool_note.setText("\n".join(lines))
+        self.pool_note.setToolTip(
+            self.tr(
+                "A request may ask for another speculation (tandem.speculation: off, a method or auto); "
+                "it then runs in a second copy of llama.cpp on the same model file, started on first use "
+                "and stopped when idle. The model's weights are shared; each copy adds its own cache."
+            )
+        )
+        self.pool_note.setVisible(True)
 
     def _show_context(self) -> None:
         c = self.controller
@@ -249,6 +298,7 @@ class ServerPanel(QFrame):
         if r.context_tokens:
             self._overflow = (r.prompt_tokens, r.context_tokens)
             self._show_context()
+        self._show_pool()
         stamp = time.strftime("%H:%M:%S", time.localtime(r.when))
         self.log.insertItem(0, f"{stamp} {r.client} {describe(r)}")
         while self.log.count() > LOG_LIMIT:
@@ -370,8 +420,9 @@ def describe(r: ServedRequest) -> str:
     mal = "-" if r.mean_accepted_length is None else f"{r.mean_accepted_length:.2f}"
     tps = "-" if r.decode_tps is None else f"{r.decode_tps:.1f}"
     calls = f", {r.tool_calls} tool calls" if r.tool_calls else ""
+    kind = ("stream" if r.stream else "single") + (f" [{r.configuration}]" if r.configuration else "")
     return (
-        f"{r.status} {'stream' if r.stream else 'single'}: {r.prompt_tokens}+{r.completion_tokens} tok, "
+        f"{r.status} {kind}: {r.prompt_tokens}+{r.completion_tokens} tok, "
         f"{tps} tok/s, drafted {r.drafted} accepted {r.accepted} ({acc}), {r.rounds} rounds, "
         f"{mal} tok/round{calls}"
     )

@@ -24,7 +24,7 @@ import logging
 import os
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +120,9 @@ class LlamaCppEngine:
         self._api_key = ""
         self._n_ctx = 0
         self._caps: TemplateCaps | None = None
+        #: what the engine was loaded from (the drafter's path as resolved): a pool starts other
+        #: configurations of the same model from it
+        self.load_request: LoadRequest | None = None
 
     # --- loading -----------------------------------------------------------------------------
     @classmethod
@@ -195,6 +198,9 @@ class LlamaCppEngine:
         say("loading model" + also)  # may raise: before the thread
         engine = cls(f"tandem-llamacpp-{target.stem}")
         engine.plan = p
+        engine.load_request = replace(
+            req, speculation=replace(req.speculation, draft_model_path=p.draft_path or None)
+        )
         engine.model_path = str(target)
         engine.mmproj_path = str(mmproj) if mmproj is not None else ""
         engine._api_key = cfg.api_key
