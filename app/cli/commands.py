@@ -6,6 +6,7 @@ The contract is in ARCHITECTURE.md ("CLI contract"); tests and benchmarks drive 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import logging
 import sys
@@ -31,7 +32,8 @@ from app.core import images, limits
 from app.core.answer import Answer, AnswerCollector
 from app.core.cache.errors import CacheError
 from app.core.catalog import listed
-from app.core.engines.base import CancelToken, ChatMessage, EngineError, Sampling
+from app.core.engines import streaming
+from app.core.engines.base import ChatMessage, EngineError, GenerateRequest, Sampling
 from app.core.launch.plan import (
     LaunchError,
     load_engine,
@@ -203,20 +205,24 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if attached:
         question["images"] = attached
     messages.append(question)
-    cancel = CancelToken()
     collector = AnswerCollector()
     interrupted = False
     failed: EngineError | None = None
     # Token ids come with log-probabilities on llama.cpp; ask for them when they can be complete.
     want_ids = 1 if args.json and not spec_on else 0
-    try:
-        for ev in engine.generate(messages, sampling, cancel, top_logprobs=want_ids):
+
+    async def read_answer() -> None:
+        # the same async stream the local server reads (llama.cpp: no thread between the child
+        # and this loop); Ctrl-C cancels it, which ends the request in the engine
+        async for ev in streaming.stream(engine, GenerateRequest(messages, sampling, top_logprobs=want_ids)):
             text = collector.feed(ev)
             if text and not args.json:
                 sys.stdout.write(text)
                 sys.stdout.flush()
+
+    try:
+        asyncio.run(read_answer())
     except KeyboardInterrupt:  # Ctrl-C: keep what was produced (cancelled unless it had finished)
-        cancel.cancel()
         interrupted = True
     except EngineError as exc:  # failed after its Finished (a remote stream cut): keep the partial answer
         if collector.answer.finished is None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from app.cli import main
+from app.core.engines.base import Event, GenerateRequest
 
 pytestmark = pytest.mark.slow
 
@@ -137,15 +139,17 @@ def test_ctrl_c_keeps_the_partial_answer(
 ) -> None:
     from app.core.engines.llamacpp.engine import LlamaCppEngine
 
-    real = LlamaCppEngine.generate
+    real = LlamaCppEngine.stream
 
-    def interrupted(self: LlamaCppEngine, *args: object, **kwargs: object) -> object:
-        for i, ev in enumerate(real(self, *args, **kwargs)):  # type: ignore[arg-type]
+    async def interrupted(self: LlamaCppEngine, request: GenerateRequest) -> AsyncIterator[Event]:
+        i = 0
+        async for ev in real(self, request):
             if i == 4:
                 raise KeyboardInterrupt  # what the terminal delivers on Ctrl-C
+            i += 1
             yield ev
 
-    monkeypatch.setattr(LlamaCppEngine, "generate", interrupted)
+    monkeypatch.setattr(LlamaCppEngine, "stream", interrupted)
     code = main(["generate", "--prompt", "Count to ten.", "--max-tokens", "32", "--json"])
     assert code == 130
     out = json.loads(capsys.readouterr().out)
