@@ -29,6 +29,8 @@ from app.core.launch.auto.candidates import (
     candidates,
     with_images,
 )
+from app.core.launch.auto.kinds import RequestKind, classify
+from app.core.launch.auto.learning import RouteLearner
 from app.core.launch.auto.policy import (
     PROSE_FLOOR,
     WORKLOADS,
@@ -39,6 +41,7 @@ from app.core.launch.auto.policy import (
     ratio_text,
 )
 from app.core.launch.auto.progress import Progress, Step
+from app.core.launch.auto.routing import Route, Routes, routes
 from app.core.launch.auto.runner import (
     CalibrationCancelled,
     CalibrationError,
@@ -73,17 +76,23 @@ __all__ = [
     "Choice",
     "Measurement",
     "Progress",
+    "RequestKind",
+    "Route",
+    "RouteLearner",
+    "Routes",
     "Step",
     "auto_model_free",
     "calibrate",
     "candidates",
     "choose",
+    "classify",
     "forget",
     "load_demoted",
     "load_result",
     "needs_prose_recheck",
     "prior",
     "ratio_text",
+    "routes",
     "store_demoted",
     "store_dir",
     "store_result",

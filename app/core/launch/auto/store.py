@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from app.core import paths
-from app.core.engines.base import LoadRequest
 from app.core.engines import capability
+from app.core.engines.base import LoadRequest
 from app.core.launch.auto.candidates import OFF, Candidate
 from app.core.launch.auto.policy import Choice, Measurement, choose
 
