@@ -368,3 +368,17 @@ def test_llamacpp_classic_drafter_candidates_adapt_their_depth_per_round() -> No
     assert Candidate.from_json(drafters[0].to_json()) == drafters[0]
     assert all(c.p_min is None for c in auto.candidates("mlx", "draft", []))
     assert all(c.p_min is None for c in auto.candidates("llama.cpp", "mtp", ["ngram-mod"], 3))
+
+
+def test_calibration_steps_carry_a_code_and_a_configuration() -> None:
+    step = auto.Step("prose-off", "draft 4/round")
+    assert (step.code, step.config, step.text) == (
+        "prose-off",
+        "draft 4/round",
+        "draft 4/round: prose, speculation off",
+    )
+    assert auto.Step("done").text == "measured"
+    with pytest.raises(ValueError, match="unknown calibration step"):
+        auto.Step("nonsense")
+    with pytest.raises(AttributeError):
+        step.code = "done"  # type: ignore[misc]  # frozen: a step is a value
