@@ -64,6 +64,12 @@ def test_nothing_that_beats_off_and_demotions() -> None:
     assert Routes()[PROSE] == OFF  # a kind with no route runs off
 
 
+def test_a_calibration_result_gives_its_routes() -> None:
+    key = auto.CalibrationKey(None, None, "llama.cpp", "1", 2, {"cpu": "test"})
+    result = auto.CalibrationResult(key, MEASURED, 1.0, demoted={NGRAM: 0.9})
+    assert result.routes[REPEAT] == CHAIN and result.routes[PROSE] == DRAFT8
+
+
 def test_routes_round_trip_through_json() -> None:
     r = routes(MEASURED)
     back = Routes.from_json(json.loads(json.dumps(r.to_json())))

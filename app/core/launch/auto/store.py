@@ -18,6 +18,7 @@ from app.core.engines import capability
 from app.core.engines.base import LoadRequest
 from app.core.launch.auto.candidates import OFF, Candidate
 from app.core.launch.auto.policy import Choice, Measurement, choose
+from app.core.launch.auto.routing import Routes, routes
 
 #: Bump when prompts, workloads, candidates or the rule change: older stored results are then not
 #: reused (3: llama.cpp's classic drafter candidates adapt their depth per round, ``p_min``; 4: with
@@ -113,6 +114,11 @@ class CalibrationResult:
     @property
     def choice(self) -> Choice:
         return choose(self.measurements, self.demoted)
+
+    @property
+    def routes(self) -> Routes:
+        """Per request kind, the configuration that pays for it (for a pool of configurations)."""
+        return routes(self.measurements, self.demoted)
 
     def to_json(self) -> dict[str, Any]:
         return {
