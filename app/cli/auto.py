@@ -127,9 +127,9 @@ def measure(plan: AutoPlan, remeasure: bool, quiet: bool) -> tuple[auto.Calibrat
             flush=True,
         )
 
-    def progress(fraction: float, message: str) -> None:
+    def progress(fraction: float, step: auto.Step) -> None:
         if not quiet:
-            print(f"… {fraction:4.0%} {message}", file=sys.stderr, flush=True)
+            print(f"… {fraction:4.0%} {step.text}", file=sys.stderr, flush=True)
 
     cancel = CancelToken()
     try:

@@ -121,10 +121,9 @@ def test_calibration_steps_are_said_in_the_users_language(make_window: Any) -> N
 
     w = make_window()
     step = auto.Step("repeat", "ngram-mod 64/round")
-    assert str(step) == "ngram-mod 64/round: the same code edit again"  # what the CLI prints
+    assert step.text == "ngram-mod 64/round: the same code edit again"  # what the CLI prints
     assert calibration_step_text(step) == "ngram-mod 64/round: the same code edit again"
     w.set_language("ja")
     assert calibration_step_text(step) == "ngram-mod 64/round：同じコード編集をもう一度"
     assert calibration_step_text(auto.Step("done")) == "測定完了"
-    assert calibration_step_text("loading model") == "loading model"  # other messages pass through
     w.set_language("en")

@@ -13,6 +13,7 @@ from pathlib import Path
 from app.core.answer import collect
 from app.core.engines.base import LoadRequest, Sampling
 from app.core.launch import auto
+from app.core.launch.auto import runner
 from app.core.launch.plan import load_engine
 
 
@@ -24,7 +25,7 @@ def test_auto_drafter_depth_follows_the_text_per_round(smollm2_q4: Path) -> None
     try:
         answer = collect(
             engine.generate(
-                [{"role": "user", "content": auto.PROSE_PROMPT}], Sampling(temperature=0.0, max_tokens=48)
+                [{"role": "user", "content": runner.PROSE_PROMPT}], Sampling(temperature=0.0, max_tokens=48)
             )
         )
     finally:

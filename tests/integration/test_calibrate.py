@@ -18,6 +18,7 @@ from app.cli import main
 from app.core.cancel import CancelToken
 from app.core.engines.base import LoadRequest
 from app.core.launch import auto
+from app.core.launch.auto import policy, runner
 from app.core.launch.plan import load_engine
 
 
@@ -28,7 +29,7 @@ def _engine_threads() -> list[str]:
 def test_calibrate_real_pair_then_spec_auto_reuses_it(
     smollm2_f32: Path, smollm2_q4: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(auto, "MAX_TOKENS", 16)  # short answers: this test runs on 2 shared cores
+    monkeypatch.setattr(runner, "MAX_TOKENS", 16)  # short answers: this test runs on 2 shared cores
     pair = ["--model-path", str(smollm2_f32), "--draft-model-path", str(smollm2_q4), "--threads", "2"]
     assert main(["calibrate", *pair, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -112,9 +113,9 @@ def test_cancel_mid_calibration_stores_nothing_and_leaves_no_thread(smollm2_q4: 
     seen: list[str] = []
     timers: list[threading.Timer] = []
 
-    def progress(_fraction: float, message: str) -> None:
-        seen.append(message)
-        if message == "draft 4/round: code edit":  # the candidate and the off engine are both loaded
+    def progress(_fraction: float, step: auto.Step) -> None:
+        seen.append(step.text)
+        if step == auto.Step("code", "draft 4/round"):  # the candidate and the off engine are both loaded
             if when == "between steps":
                 cancel.cancel()
             else:
@@ -147,7 +148,8 @@ def test_prose_recheck_measures_another_first_request(
     """A prose pair below the floor of an otherwise winning candidate is measured once more, on
     another prompt: ngram-mod remembers the first prose answer, so the same prompt again would be
     a repeat (it measured 1.7x "prose" that way). Forced here with an unreachable floor."""
-    monkeypatch.setattr(auto, "PROSE_FLOOR", 50.0)
+    monkeypatch.setattr(runner, "PROSE_FLOOR", 50.0)  # the re-check's rule
+    monkeypatch.setattr(policy, "PROSE_FLOOR", 50.0)  # the choice's
     key, base, _cands = _quick(smollm2_q4)
     seen: list[str] = []
     result = auto.calibrate(
@@ -157,7 +159,7 @@ def test_prose_recheck_measures_another_first_request(
         auto.candidates("llama.cpp", None, ["ngram-mod"]),
         lambda r: load_engine("llama.cpp", r),
         CancelToken(),
-        lambda _f, message: seen.append(message),
+        lambda _f, step: seen.append(step.text),
         max_tokens=12,
     )
     assert "ngram-mod 64/round: prose again" in seen and seen[-1] == "measured"

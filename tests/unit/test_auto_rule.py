@@ -13,7 +13,7 @@ from app.core.engines.base import LoadRequest
 from app.core.engines.capability import Availability
 from app.core.engines.llamacpp import translate
 from app.core.launch import auto
-from app.core.launch.auto import OFF, Candidate, Measurement, choose
+from app.core.launch.auto import OFF, Candidate, Measurement, choose, runner, store
 
 DRAFT4 = Candidate("draft", 4)
 DRAFT8 = Candidate("draft", 8)
@@ -97,18 +97,23 @@ def test_candidates_per_engine() -> None:
     ]
     assert auto.candidates("llama.cpp", None, ["ngram-mod"]) == [OFF, NGRAM]
     assert auto.auto_model_free("llama.cpp") == ["ngram-mod"]
-    assert auto.auto_model_free("mlx") == []
+    # MLX: suffix decoding and prompt lookup, at the engine's own ceiling, never combined
+    assert auto.auto_model_free("mlx") == ["suffix", "prompt-lookup"]
+    mlx = auto.candidates("mlx", "mtp", auto.auto_model_free("mlx"))
+    assert mlx == [OFF, Candidate("mtp"), Candidate("suffix"), Candidate("prompt-lookup")]
+    assert auto.prior(mlx) == Candidate("mtp")
+    assert auto.prior(auto.candidates("mlx", None, auto.auto_model_free("mlx"))) == Candidate("suffix")
 
 
 def test_depth_search_and_combination_skips() -> None:
     good4 = m(DRAFT4, 1.1, 1.2, 1.2)
     bad4 = m(DRAFT4, 0.9, 1.2, 1.2)
-    assert auto._skip_reason(DRAFT8, base(good4)) is None
-    assert auto._skip_reason(Candidate("draft", 2), base(good4))
-    assert auto._skip_reason(DRAFT8, base(bad4))
-    assert auto._skip_reason(Candidate("draft", 2), base(bad4)) is None
-    assert auto._skip_reason(COMBO, base(bad4, m(NGRAM, 1.0, 1.0, 3.0)))
-    assert auto._skip_reason(COMBO, base(good4)) is None
+    assert runner.skip_reason(DRAFT8, base(good4)) is None
+    assert runner.skip_reason(Candidate("draft", 2), base(good4))
+    assert runner.skip_reason(DRAFT8, base(bad4))
+    assert runner.skip_reason(Candidate("draft", 2), base(bad4)) is None
+    assert runner.skip_reason(COMBO, base(bad4, m(NGRAM, 1.0, 1.0, 3.0)))
+    assert runner.skip_reason(COMBO, base(good4)) is None
 
 
 def test_combination_is_one_llamacpp_plan_with_two_types() -> None:
@@ -139,7 +144,7 @@ def test_ngram_candidates_can_draft_within_a_calibration_answer() -> None:
         assert settings["speculative.ngram_mod.n_max"] == 64, cand
         n_min = settings["speculative.ngram_mod.n_min"]
         assert n_min == auto.NGRAM_MIN_DRAFT <= 4, cand
-        assert n_min < auto.MAX_TOKENS - 1, cand  # drafts while a calibration answer has tokens left
+        assert n_min < runner.MAX_TOKENS - 1, cand  # drafts while a calibration answer has tokens left
 
 
 RECHECK_TABLE = [
@@ -164,8 +169,8 @@ def test_prose_recheck_only_when_one_pair_alone_keeps_a_winner_out(
 
 def test_prose_recheck_prompt_is_another_first_request() -> None:
     # a model-free method remembers the first prose answer: the same prompt again would be a repeat
-    assert auto.PROSE_RECHECK_PROMPT != auto.PROSE_PROMPT
-    assert auto.PROSE_RECHECK_PROMPT not in (auto.CODE_PROMPT,)
+    assert runner.PROSE_RECHECK_PROMPT != runner.PROSE_PROMPT
+    assert runner.PROSE_RECHECK_PROMPT not in (runner.CODE_PROMPT,)
 
 
 # --- storage ----------------------------------------------------------------------------------------
@@ -254,7 +259,7 @@ def test_result_of_an_older_format_is_measured_again(model_files: tuple[Path, Pa
 
 def test_unreadable_store_is_not_a_result(model_files: tuple[Path, Path]) -> None:
     key = _key(*model_files)
-    auto.result_path(key).write_text("{not json", "utf-8")
+    store.result_path(key).write_text("{not json", "utf-8")
     assert auto.load_result(key) is None
 
 
@@ -363,3 +368,16 @@ def test_llamacpp_classic_drafter_candidates_adapt_their_depth_per_round() -> No
     assert Candidate.from_json(drafters[0].to_json()) == drafters[0]
     assert all(c.p_min is None for c in auto.candidates("mlx", "draft", []))
     assert all(c.p_min is None for c in auto.candidates("llama.cpp", "mtp", ["ngram-mod"], 3))
+
+
+def test_calibration_steps_carry_a_code_and_a_configuration() -> None:
+    step = auto.Step("prose-off", "draft 4/round")
+    assert (step.code, step.config, step.text) == (
+        "prose-off",
+        "draft 4/round",
+        "draft 4/round: prose, speculation off",
+    )
+    assert auto.Step("done").text == "measured"
+    with pytest.raises(ValueError, match="unknown calibration step"):
+        auto.Step("nonsense")
+    assert auto.Step("load", "suffix") == auto.Step("load", "suffix")  # a value, compared as one

@@ -304,6 +304,12 @@ def vocabulary_fingerprint(vocab: Mapping[str, int]) -> str:
     return digest[:20]
 
 
+#: ``SpeculationOptions.engine_native`` key read by Tandem's MLX loop: True gives suffix decoding a
+#: private corpus, empty at load and never stored (Auto measures with it, so its fixed prompts
+#: neither see the user's history nor join it).
+PRIVATE_CORPUS = "suffix.private_corpus"
+
+
 def store_dir() -> Path:
     from app.core import paths
 

@@ -295,10 +295,10 @@ class AutoTuner(QObject):
         def load(req: LoadRequest) -> Engine:
             return self._loader(plan.engine, req, LoadProgress(None, token))
 
-        def report(fraction: float, message: str) -> None:
+        def report(fraction: float, step: auto.Step) -> None:
             if shiboken6.isValid(self):
                 with contextlib.suppress(RuntimeError):
-                    self.progress.emit(fraction, str(getattr(message, "code", "")))
+                    self.progress.emit(fraction, step.code)
 
         kind: str
         payload: Any

@@ -197,8 +197,8 @@ class AutoPanel(QWidget):
         def load(req: LoadRequest) -> Any:
             return load_engine(plan.engine, req)
 
-        def report(fraction: float, message: str) -> None:  # translated here: a signal carries a plain str
-            self._progress.emit(fraction, calibration_step_text(message))
+        def report(fraction: float, step: auto.Step) -> None:  # translated here: a signal carries a plain str
+            self._progress.emit(fraction, calibration_step_text(step))
 
         result = auto.calibrate(plan.key, plan.base, plan.drafter_path, plan.candidates, load, token, report)
         auto.store_result(result)
@@ -317,8 +317,8 @@ class AutoPanel(QWidget):
         self._render()
 
 
-def calibration_step_text(message: str) -> str:
-    """A calibration step (:class:`auto.Step`) in the user's language; other text as it is."""
+def calibration_step_text(step: auto.Step) -> str:
+    """A calibration step in the user's language."""
     texts = {
         "load-off": QCoreApplication.translate("Calibration", "loading the model without speculation"),
         "load": QCoreApplication.translate("Calibration", "loading {config}"),
@@ -333,7 +333,5 @@ def calibration_step_text(message: str) -> str:
         "prose-again": QCoreApplication.translate("Calibration", "{config}: prose again"),
         "done": QCoreApplication.translate("Calibration", "measured"),
     }
-    code = getattr(message, "code", None)
-    if code not in texts:
-        return str(message)
-    return str(texts[code].format(config=getattr(message, "config", "")))
+    text = texts.get(step.code)
+    return step.text if text is None else str(text.format(config=step.config))

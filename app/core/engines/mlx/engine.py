@@ -339,11 +339,11 @@ class MLXEngine:
                     f"This model's KV cache cannot be rolled back, which {plan.kind} decoding needs.",
                     hint="Turn speculative decoding off for this model.",
                 )
-        if plan.kind == "suffix":
+        if plan.kind == "suffix" and not plan.private_corpus:
             # Token ids mean something for one vocabulary only: one stored corpus per vocabulary.
             state.store = SuffixStore(vocabulary_fingerprint(state.tokenizer.get_vocab()))
             state.suffix = state.store.open_cache()
-        else:  # prompt lookup: the request's own text, nothing kept between requests
+        else:  # prompt lookup, or a private corpus: nothing comes from or goes to the store
             state.suffix = SuffixCache()
 
     @staticmethod

@@ -20,6 +20,7 @@ from app.core.engines.capability import version_at_least
 from app.core.speculative import DRAFTER_METHODS, parse_num_speculative_tokens
 from app.core.speculative.options import MLX_CLASSIC_DEFAULT_TOKENS, SUFFIX_METHODS, SpeculationOptions
 from app.core.speculative.options import default_tokens as default_depth
+from app.core.speculative.suffix import PRIVATE_CORPUS
 
 #: Drafter kinds mlx-vlm runs (``draft_kind``); "draft" is a classic mlx-lm drafter.
 VLM_DRAFTER_KINDS = ("mtp", "eagle3", "dflash")
@@ -54,6 +55,9 @@ class PairPlan:
     #: drafted tokens per round when the user sets nothing
     default_draft_tokens: int | None = None
     notes: tuple[str, ...] = ()
+    #: suffix decoding with a corpus of its own: empty at load, nothing stored (see
+    #: :data:`app.core.speculative.suffix.PRIVATE_CORPUS`)
+    private_corpus: bool = False
 
     @property
     def draft_tokens(self) -> int | None:
@@ -236,7 +240,8 @@ def plan_pair(model_path: str, spec: SpeculationOptions) -> PairPlan:
         if backend_mf == "vlm":
             require("mlx-vlm", MIN_MLX_VLM, "the MLX engine")
         default = default_depth("mlx", "", 0.0, spec.method).value
-        return PairPlan(backend_mf, spec.method, target_cfg, {}, num, default, tuple(notes))
+        private = spec.method == "suffix" and bool(spec.engine_native.get(PRIVATE_CORPUS))
+        return PairPlan(backend_mf, spec.method, target_cfg, {}, num, default, tuple(notes), private)
     if spec.enabled and not wants_drafter:
         raise ModelLoadError(
             f"Apple MLX does not offer the model-free method {spec.method!r}.",

@@ -1,0 +1,296 @@
+"""The calibration: each candidate measured against speculation off on this machine.
+
+:func:`calibrate` measures on fixed prompts (prose, a code edit, the code edit sent again),
+alternating off/on, greedy, few tokens (prose twice when one pair alone would keep an otherwise
+winning candidate out, see :func:`needs_prose_recheck`). It checks a
+:class:`~app.core.cancel.CancelToken` between steps and passes it to every generation, reports
+``progress(fraction, step)``, and closes every engine it loaded before returning or raising.
+Nothing is stored here (:func:`app.core.launch.auto.store.store_result`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from app.core.answer import Answer, collect
+from app.core.cancel import CancelToken
+from app.core.engines.base import ChatMessage, Engine, EngineError, LoadRequest, Sampling
+from app.core.launch.auto.candidates import OFF, Candidate
+from app.core.launch.auto.policy import PROSE_FLOOR, WORKLOADS, Measurement, best_drafter, qualifies
+from app.core.launch.auto.progress import Progress, Step
+from app.core.launch.auto.store import CalibrationKey, CalibrationResult
+from app.core.speculative.options import SUFFIX_METHODS, SpeculationOptions
+from app.core.speculative.suffix import PRIVATE_CORPUS
+
+#: New tokens per measured answer: enough for a decode rate, short enough for a < 30 s calibration.
+MAX_TOKENS = 40
+#: Progress steps per candidate: its load, five measured answers and a possible prose re-check (2).
+STEPS_PER_CANDIDATE = 8
+#: Unmeasured tokens generated right after each load (see :func:`_warm`).
+WARMUP_TOKENS = 4
+
+PROSE_PROMPT = "Describe a quiet morning in a small fishing village, in one paragraph."
+#: The prose re-check's prompt: another first request (a model-free method remembers the first one).
+PROSE_RECHECK_PROMPT = "Describe a walk through an old market town on a rainy afternoon, in one paragraph."
+CODE_PROMPT = (
+    "Here is a Python function:\n\ndef area(w, h):\n    return w * h\n\n"
+    "Rename w to width and h to height, add a docstring, and return the whole function."
+)
+
+
+class CalibrationCancelled(Exception):
+    """The calibration was cancelled; nothing was stored and every engine it loaded is closed."""
+
+
+class CalibrationError(RuntimeError):
+    """The calibration could not measure (e.g. an answer too short for a decode rate)."""
+
+
+def skip_reason(cand: Candidate, done: Sequence[Measurement]) -> str | None:
+    """Why ``cand`` is not worth measuring after ``done`` (None: measure it).
+
+    Classic drafter depths: 4 first; 8 only if 4 qualified, 2 only if it did not. A combination
+    only when some drafter depth qualified on its own (it runs at that depth).
+    """
+    if "+" in cand.method:
+        return None if best_drafter(done) else "the drafter alone did not qualify"
+    if cand.uses_drafter and cand.method != "mtp" and cand.tokens_per_round in (2, 8):
+        four = next((m for m in done if m.candidate == replace(cand, tokens_per_round=4)), None)
+        if four is None:
+            return None
+        if cand.tokens_per_round == 8 and not qualifies(four):
+            return "4 per round did not qualify, so 2 was tried instead"
+        if cand.tokens_per_round == 2 and qualifies(four):
+            return "4 per round qualified, so 8 was tried instead"
+    return None
+
+
+# --- measuring ----------------------------------------------------------------------------------
+def _warm(engine: Engine, cancel: CancelToken) -> None:
+    """A few unmeasured tokens right after a load: the first request pays for page faults and
+    buffers, which would otherwise count against whichever workload runs first."""
+    _run(engine, "Say hello.", cancel, WARMUP_TOKENS)
+
+
+def _run(engine: Engine, prompt: str, cancel: CancelToken, max_tokens: int) -> Answer:
+    """One greedy measured answer; :class:`CalibrationCancelled` when stopped or not complete."""
+    if cancel.cancelled:
+        raise CalibrationCancelled()
+    messages: list[ChatMessage] = [{"role": "user", "content": prompt}]
+    greedy = Sampling(temperature=0.0, max_tokens=max_tokens)
+    answer = collect(engine.generate(messages, greedy, cancel), cancel)
+    if cancel.cancelled or answer.cancelled:
+        raise CalibrationCancelled()
+    return answer
+
+
+def _detail(off: Answer, on: Answer) -> dict[str, Any]:
+    drafting = [r for r in on.rounds if r.drafted > 0]
+    off_tps, on_tps = off.decode_tps, on.decode_tps
+    return {
+        "off_tps": None if off_tps is None else round(off_tps, 2),
+        "off_tokens": off.completion_tokens,
+        "on_tps": None if on_tps is None else round(on_tps, 2),
+        "tokens": on.completion_tokens,
+        "acceptance": round(on.accepted_total / on.drafted_total, 3) if on.drafted_total else None,
+        "tokens_per_drafting_round": round(sum(r.emitted for r in drafting) / len(drafting), 2)
+        if drafting
+        else None,
+    }
+
+
+def _ratio(off: Answer, on: Answer) -> float | None:
+    off_tps, on_tps = off.decode_tps, on.decode_tps
+    return on_tps / off_tps if off_tps and on_tps is not None else None
+
+
+def _mean_ratio(ratios: Sequence[float | None]) -> float | None:
+    """Geometric mean of measured pair ratios (None if any pair has none)."""
+    if not ratios or any(r is None or r <= 0 for r in ratios):
+        return None
+    return math.exp(sum(math.log(r) for r in ratios if r) / len(ratios))
+
+
+def needs_prose_recheck(ratios: dict[str, float | None]) -> bool:
+    """Whether one prose pair below :data:`PROSE_FLOOR` is all that keeps a configuration out.
+
+    A single 40-token pair swings by several percent on a busy machine, and a method that does
+    nothing on a first request (ngram-mod) measures 0.94-1.02x there: one unlucky pair would
+    exclude the configuration that pays most on repeats. Such a configuration (its other
+    workloads would give a mean above 1.0 even at the floor) gets a second prose pair, on another
+    prompt (:data:`PROSE_RECHECK_PROMPT`: the candidate remembers the first one, so that would be
+    a repeat), and the rule then reads the geometric mean of both pairs. A prose pair above the floor, or a
+    configuration that would not qualify anyway, is measured once.
+    """
+    prose = ratios.get("prose")
+    if prose is None or prose >= PROSE_FLOOR:
+        return False
+    rest = [ratios.get(w) for w in WORKLOADS if w != "prose"]
+    if any(r is None or r <= 0 for r in rest):
+        return False
+    return PROSE_FLOOR * math.prod(r for r in rest if r) > 1.0
+
+
+Loader = Callable[[LoadRequest], Engine]
+
+
+def measuring_options(cand: Candidate, drafter_path: str | None) -> SpeculationOptions:
+    """The options ``cand`` is measured with: its own, except that suffix decoding gets a private
+    corpus (it starts empty and keeps nothing past the engine). The corpus is shared with the
+    user's chats otherwise: the calibration would measure on their history and teach its fixed
+    prompts to every later answer, which would then draft fishing villages. The repeat workload
+    still sees the code edit's first answer, kept in the engine's memory."""
+    options = cand.options(drafter_path)
+    if options.enabled and options.method in SUFFIX_METHODS:
+        return replace(options, engine_native={**options.engine_native, PRIVATE_CORPUS: True})
+    return options
+
+
+def calibrate(
+    key: CalibrationKey,
+    base: LoadRequest,
+    drafter_path: str | None,
+    cands: Sequence[Candidate],
+    load: Loader,
+    cancel: CancelToken | None = None,
+    progress: Progress | None = None,
+    max_tokens: int | None = None,
+    partial: dict[Candidate, Measurement] | None = None,
+) -> CalibrationResult:
+    """Measure the candidates against off; nothing is stored here (see :func:`store_result`).
+
+    ``partial`` lets a cancelled calibration resume (Auto measures while the user is
+    idle and stops for each message): every candidate measured is put there as soon as it is, and
+    one already there is not measured again (its off/on pairs were measured together, so they
+    stay comparable).
+
+    ``base`` is the launch's request (model, context, threads, template); each candidate's request
+    is ``base`` with that candidate's speculation. ``load`` builds an engine from a request (the
+    public :func:`app.core.launch.plan.load_engine` bound to the engine name). One spec-off engine stays
+    loaded; each candidate is loaded in turn (llama.cpp fixes method and depth at load) and closed
+    before the next. Per candidate, alternating: off prose, on prose, off code edit, on code edit,
+    and, for a candidate with a model-free method, the same code edit again on the candidate
+    ("repeat", against the same off run). A drafter keeps nothing between requests, so a
+    drafter-only candidate's repeat ratio is its code-edit ratio (said in its details). A prose
+    pair just below the floor of an otherwise winning candidate is measured a second time (see
+    :func:`needs_prose_recheck`).
+    """
+    cancel = cancel or CancelToken()
+    say = progress or (lambda _f, _m: None)
+    max_tokens = max_tokens or MAX_TOKENS
+    started = time.perf_counter()
+    todo = [c for c in cands if c.method != "off"]
+    steps = max(1, len(todo) * STEPS_PER_CANDIDATE + 1)
+    done = 0
+
+    def step(message: Step) -> None:
+        nonlocal done
+        if cancel.cancelled:
+            raise CalibrationCancelled()
+        say(min(done / steps, 0.99), message)
+        done += 1
+
+    measurements = [Measurement(OFF, dict.fromkeys(WORKLOADS, 1.0))]
+    drafter_kind: str | None = None  # what the engine runs the drafter as (a Gemma 4 assistant: mtp)
+    step(Step("load-off"))
+    off_engine = load(replace(base, speculation=SpeculationOptions()))
+    try:
+        _warm(off_engine, cancel)
+        for cand in todo:
+            skip = skip_reason(cand, measurements)
+            if skip:
+                done += STEPS_PER_CANDIDATE
+                continue
+            known = partial.get(cand) if partial is not None else None
+            if known is not None:  # measured before a cancel: reused
+                measurements.append(known)
+                if cand.uses_drafter and "+" not in cand.method:
+                    drafter_kind = known.details.get("engine_kind") or drafter_kind
+                done += STEPS_PER_CANDIDATE
+                continue
+            asked = cand
+            if "+" in cand.method:  # the combination runs the best drafter depth
+                best = best_drafter(measurements)
+                assert best is not None
+                first, second = cand.method.split("+")
+                cand = replace(
+                    cand,
+                    method=f"{drafter_kind or first}+{second}",
+                    tokens_per_round=best.candidate.tokens_per_round,
+                )
+            step(Step("load", cand.label))
+            try:
+                on_engine = load(replace(base, speculation=measuring_options(cand, drafter_path)))
+            except EngineError as exc:  # this configuration cannot run here: say so, try the rest
+                if cancel.cancelled:
+                    raise CalibrationCancelled() from exc
+                failed = Measurement(cand, dict.fromkeys(WORKLOADS), {"error": str(exc)})
+                measurements.append(failed)
+                if partial is not None:
+                    partial[asked] = failed
+                done += STEPS_PER_CANDIDATE - 1
+                continue
+            try:
+                if cand.uses_drafter and "+" not in cand.method:
+                    drafter_kind = on_engine.spec_kind or drafter_kind
+                _warm(on_engine, cancel)
+                step(Step("prose-off", cand.label))
+                off_prose = _run(off_engine, PROSE_PROMPT, cancel, max_tokens)
+                step(Step("prose", cand.label))
+                on_prose = _run(on_engine, PROSE_PROMPT, cancel, max_tokens)
+                step(Step("code-off", cand.label))
+                off_code = _run(off_engine, CODE_PROMPT, cancel, max_tokens)
+                step(Step("code", cand.label))
+                on_code = _run(on_engine, CODE_PROMPT, cancel, max_tokens)
+                remembers = not cand.uses_drafter or "+" in cand.method
+                step(Step("repeat", cand.label))
+                on_again = _run(on_engine, CODE_PROMPT, cancel, max_tokens) if remembers else None
+                ratios = {
+                    "prose": _ratio(off_prose, on_prose),
+                    "code": _ratio(off_code, on_code),
+                    "repeat": _ratio(off_code, on_again or on_code),
+                }
+                prose_pairs = [ratios["prose"]]
+                prose_again: dict[str, Any] | None = None
+                if needs_prose_recheck(ratios):
+                    step(Step("prose-again-off", cand.label))
+                    off_prose2 = _run(off_engine, PROSE_RECHECK_PROMPT, cancel, max_tokens)
+                    step(Step("prose-again", cand.label))
+                    on_prose2 = _run(on_engine, PROSE_RECHECK_PROMPT, cancel, max_tokens)
+                    prose_pairs.append(_ratio(off_prose2, on_prose2))
+                    prose_again = _detail(off_prose2, on_prose2)
+                    ratios["prose"] = _mean_ratio(prose_pairs)
+                else:
+                    done += 2
+            finally:
+                on_engine.close()
+            repeat_detail = (
+                _detail(off_code, on_again)
+                if on_again is not None
+                else {"same_as": "code", "why": "a drafter keeps nothing between requests"}
+            )
+            prose_detail = _detail(off_prose, on_prose)
+            if prose_again is not None:
+                prose_detail["pairs"] = [None if r is None else round(r, 3) for r in prose_pairs]
+                prose_detail["again"] = prose_again
+            details: dict[str, Any] = {
+                "prose": prose_detail,
+                "code": _detail(off_code, on_code),
+                "repeat": repeat_detail,
+            }
+            if cand.uses_drafter and "+" not in cand.method and drafter_kind:
+                details["engine_kind"] = drafter_kind
+            measured = Measurement(cand, ratios, details)
+            measurements.append(measured)
+            if partial is not None:
+                partial[asked] = measured
+    finally:
+        off_engine.close()
+    if cancel.cancelled:
+        raise CalibrationCancelled()
+    say(1.0, Step("done"))
+    return CalibrationResult(key, measurements, time.perf_counter() - started)

@@ -1,0 +1,157 @@
+"""Auto's per-request routes: from measurements, before any, and corrected by real answers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.core.launch import auto
+from app.core.launch.auto import OFF, Candidate, Measurement, RequestKind, RouteLearner, Routes, routes
+from app.core.launch.auto.learning import MIN_SAMPLES, speedup
+
+PROSE, CODE, REPEAT, AGENT = RequestKind.PROSE, RequestKind.CODE_EDIT, RequestKind.REPEAT, RequestKind.AGENT
+DRAFT8 = Candidate("draft", 8, None, 0.2)
+NGRAM = Candidate("ngram-mod", 64)
+CHAIN = Candidate("draft+ngram-mod", 8, 64, 0.2)
+MTP = Candidate("mtp")
+SUFFIX = Candidate("suffix")
+
+
+def m(cand: Candidate, prose: float | None, code: float | None, repeat: float | None) -> Measurement:
+    return Measurement(cand, {"prose": prose, "code": code, "repeat": repeat})
+
+
+# Measured on the embedded pair on a quiet machine (one launch per configuration): the drafter pays
+# on prose, ngram-mod on repeats, the chain in between.
+MEASURED = [
+    Measurement(OFF, dict.fromkeys(auto.WORKLOADS, 1.0)),
+    m(DRAFT8, 1.29, 1.33, 1.25),
+    m(NGRAM, 1.00, 1.40, 4.60),
+    m(CHAIN, 1.26, 1.45, 2.37),
+]
+
+
+def test_each_kind_gets_the_configuration_that_pays_for_it() -> None:
+    r = routes(MEASURED)
+    assert r[PROSE] == DRAFT8
+    assert r[CODE] == CHAIN  # 1.45x on the code edit
+    assert r[REPEAT] == NGRAM  # 4.60x: the launch-wide rule would have given every repeat 1.25x
+    assert r[AGENT] == CHAIN  # geometric mean of prose and code edit: 1.35x against the drafter's 1.31x
+    assert r.configurations == [DRAFT8, CHAIN, NGRAM]
+    assert r.route(PROSE).expected == pytest.approx(1.29)
+    assert [c for c, _ in r.route(PROSE).ranked] == [DRAFT8, CHAIN, OFF]  # ngram-mod: 1.00x, no gain
+    assert "draft 8/round: 1.29x on prose" in r.route(PROSE).why
+    # one launch-wide choice cannot serve both: it runs ngram-mod, so prose gets 1.00x, not 1.29x
+    assert auto.choose(MEASURED).candidate == NGRAM != r[PROSE]
+
+
+def test_prose_floor_only_for_prose_like_kinds() -> None:
+    slow_prose = m(NGRAM, 0.90, 1.50, 4.0)
+    r = routes([m(DRAFT8, 1.10, 1.05, 1.05), slow_prose])
+    assert r[PROSE] == DRAFT8 and r[AGENT] == DRAFT8  # below the floor on prose: never for prose
+    assert r[CODE] == NGRAM and r[REPEAT] == NGRAM  # a code edit or repeat is known to copy
+    assert "below the prose floor" in r.route(AGENT).why
+
+
+def test_nothing_that_beats_off_and_demotions() -> None:
+    r = routes([m(DRAFT8, 0.95, 0.99, 0.99), m(NGRAM, 0.98, 1.0, None)])
+    assert all(r[k] == OFF for k in RequestKind)
+    demoted = routes(MEASURED, {NGRAM: 0.8})
+    assert demoted[REPEAT] == CHAIN  # the next best on repeats
+    assert "ngram-mod 64/round demoted" in demoted.route(REPEAT).why
+    assert Routes()[PROSE] == OFF  # a kind with no route runs off
+
+
+def test_a_calibration_result_gives_its_routes() -> None:
+    key = auto.CalibrationKey(None, None, "llama.cpp", "1", 2, {"cpu": "test"})
+    result = auto.CalibrationResult(key, MEASURED, 1.0, demoted={NGRAM: 0.9})
+    assert result.routes[REPEAT] == CHAIN and result.routes[PROSE] == DRAFT8
+
+
+def test_routes_round_trip_through_json() -> None:
+    r = routes(MEASURED)
+    back = Routes.from_json(json.loads(json.dumps(r.to_json())))
+    assert all(back[k] == r[k] for k in RequestKind)
+    assert back.route(REPEAT).ranked == tuple((c, round(x, 3)) for c, x in r.route(REPEAT).ranked)
+
+
+def test_prior_per_kind() -> None:
+    llama = auto.candidates("llama.cpp", "mtp", ["ngram-mod"], 3)
+    p = Routes.prior(llama)
+    assert (p[PROSE], p[CODE], p[REPEAT], p[AGENT]) == (
+        Candidate("mtp", 3),
+        NGRAM,
+        NGRAM,
+        Candidate("mtp", 3),
+    )
+    classic = Routes.prior(auto.candidates("llama.cpp", "draft", ["ngram-mod"]))
+    # a classic drafter can lose to plain decoding on a CPU: it waits for the measurement
+    assert (classic[PROSE], classic[REPEAT], classic[AGENT]) == (OFF, NGRAM, NGRAM)
+    mlx = Routes.prior(auto.candidates("mlx", None, auto.auto_model_free("mlx")))
+    assert (mlx[PROSE], mlx[CODE], mlx[REPEAT]) == (OFF, SUFFIX, SUFFIX)
+    assert Routes.prior([OFF])[REPEAT] == OFF
+    assert Routes.prior(llama, demoted=[NGRAM])[REPEAT] == OFF
+
+
+def test_speedup_from_an_answer_and_the_plain_baseline() -> None:
+    assert speedup(30.0, 40, 20.0) == pytest.approx(1.5)
+    assert speedup(30.0, 8, 20.0) is None  # too short to say
+    assert speedup(30.0, 40, None) is None and speedup(None, 40, 20.0) is None
+
+
+def test_learner_switches_when_real_answers_lose(tmp_path: Path) -> None:
+    """The calibration put repeats on ngram-mod; the user's repeats come out at plain speed, below
+    what the chain gives: after enough answers the route moves, and the figures survive a restart."""
+    path = tmp_path / "routes.json"
+    learner = RouteLearner(routes(MEASURED), path)
+    assert learner.route(REPEAT) == NGRAM
+    for i in range(MIN_SAMPLES - 1):
+        learner.observe_answer(REPEAT, NGRAM, 21.0, 48, 20.0, conversation=f"c{i}")
+    assert learner.route(REPEAT) == NGRAM  # too few answers to overrule the measurement
+    learner.observe_answer(REPEAT, NGRAM, 20.5, 48, 20.0, conversation="c9")
+    assert learner.route(REPEAT) == CHAIN  # 1.03x real against 2.37x measured
+    chosen, why = learner.explain(REPEAT)
+    assert chosen == CHAIN and "instead of ngram-mod 64/round" in why
+    # the chain's own answers are worse still: the route moves to the best real or measured figure
+    for _ in range(MIN_SAMPLES):
+        learner.observe(REPEAT, CHAIN, 0.9)
+    assert learner.route(REPEAT) == DRAFT8  # 1.25x measured beats both real figures
+    assert learner.route(PROSE) == DRAFT8  # other kinds are untouched
+    learner.save()
+    again = RouteLearner(routes(MEASURED), path)
+    assert again.route(REPEAT) == DRAFT8
+    assert again.figure(REPEAT, NGRAM) == (pytest.approx(1.05), "real")  # the median of 3
+
+
+def test_learner_keeps_a_route_that_loses_only_a_little() -> None:
+    learner = RouteLearner(routes([m(DRAFT8, 1.20, 1.1, 1.1), m(NGRAM, 1.0, 1.15, 1.12)]))
+    for _ in range(5):
+        learner.observe(PROSE, DRAFT8, 1.02)  # below the 1.20x measured, still above off by a little
+    assert learner.route(PROSE) == DRAFT8  # off (1.0x) is not clearly better
+    for _ in range(8):
+        learner.observe(PROSE, DRAFT8, 0.85)
+    assert learner.route(PROSE) == OFF  # now clearly below plain speed (the median of the last 13)
+
+
+def test_a_conversation_keeps_its_own_figures() -> None:
+    """One conversation where the drafter loses moves that conversation only."""
+    learner = RouteLearner(routes(MEASURED))
+    for _ in range(MIN_SAMPLES):
+        learner.observe(PROSE, DRAFT8, 0.8, conversation="poems-in-latin")
+        learner.observe(PROSE, DRAFT8, 1.3, conversation="essays")
+        learner.observe(PROSE, DRAFT8, 1.3, conversation="letters")
+    assert learner.route(PROSE, "poems-in-latin") == CHAIN  # measured 1.26x beats its real 0.80x
+    assert learner.route(PROSE, "essays") == DRAFT8
+    assert learner.route(PROSE) == DRAFT8  # the kind-wide median stays high
+    assert learner.route(PROSE, "a new one") == DRAFT8
+
+
+def test_unreadable_or_other_version_files_are_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "routes.json"
+    path.write_text("{not json", "utf-8")
+    assert RouteLearner(routes(MEASURED), path).route(REPEAT) == NGRAM
+    path.write_text(json.dumps({"version": 99, "kinds": {}, "conversations": {}}), "utf-8")
+    assert RouteLearner(routes(MEASURED), path).route(REPEAT) == NGRAM
+    RouteLearner(routes(MEASURED)).save()  # no path: nothing written, no error
