@@ -105,14 +105,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
             args.tool_parser,
         )
         if pooled:
+            configurations = standard_configurations(resolved.drafter_pair)
+            router = cli_auto.request_router(args) if args.spec == "auto" else None
+            if router is not None:
+                configurations.update(router.configurations())
             pool = EnginePool(
                 engine,
                 request,
                 lambda r: load_engine(resolved.engine, r),
-                standard_configurations(resolved.drafter_pair),
+                configurations,
                 PoolConfig(slots=parallel, idle_s=args.pool_idle),
+                route=router,
             )
             model = replace(model, pool=pool)
+            if router is not None and not args.json:
+                how = "measured here" if router.measured else "Auto's first guess until `tandem calibrate`"
+                print(f"… auto per request ({how}): {router.describe()}", file=sys.stderr, flush=True)
         server = LocalServer(model, config, on_request=lambda r: _log_request(r, args.json))
         server.start()
     except BaseException:

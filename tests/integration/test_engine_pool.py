@@ -205,3 +205,49 @@ def test_the_memory_budget_refuses_a_configuration_that_does_not_fit(
     finally:
         pool.close()
         engine.close()
+
+
+def test_auto_sends_each_request_to_the_configuration_its_kind_measured_best(
+    smollm2_f32: Path, smollm2_q4: Path
+) -> None:
+    """``tandem serve --spec auto``'s router over real children: routes as a calibration of this
+    pair measured them (the session-13 figures: the drafter pays on prose, ngram-mod on a repeat)."""
+    from app.cli.auto import RequestRouter
+    from app.core.launch import auto
+
+    drafter = str(smollm2_q4)
+    draft, ngram = auto.Candidate("draft", 8, None, auto.DRAFT_P_MIN), auto.Candidate("ngram-mod", 64)
+    measured = [
+        auto.Measurement(draft, {"prose": 1.29, "code": 1.20, "repeat": 1.25}),
+        auto.Measurement(ngram, {"prose": 1.00, "code": 1.10, "repeat": 4.60}),
+    ]
+    router = RequestRouter(auto.routes(measured), drafter, measured=True)
+    engine, _, request = _pooled(smollm2_f32, smollm2_q4, PoolConfig(slots=2))
+    configurations = {**standard_configurations(("draft", drafter)), **router.configurations()}
+    pool = EnginePool(engine, request, LlamaCppEngine.load, configurations, PoolConfig(slots=2), route=router)
+    code = "def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n"
+    edit = f"Add a docstring to each function:\n```python\n{code}```"
+    try:
+        with Served(replace(served_model(engine), pool=pool), parallel=2) as s:
+            headers = {"Authorization": f"Bearer {KEY}"}
+
+            def ask(content: str, speculation: str) -> httpx.Response:
+                body = {
+                    "messages": [{"role": "user", "content": content}],
+                    "max_tokens": 32,
+                    "temperature": 0,
+                    "tandem": {"speculation": speculation},
+                }
+                return httpx.post(f"{s.url}/chat/completions", json=body, headers=headers, timeout=300)
+
+            prose = ask("Tell me about autumn leaves.", "auto")
+            again = ask(edit, "auto")  # a code edit: the drafter (1.20x) beats ngram-mod (1.10x)
+            repeat = ask(edit, "auto")  # the same request resent: a repeat, ngram-mod (4.60x)
+            plain = ask(edit, "off")
+            assert [r.status_code for r in (prose, again, repeat, plain)] == [200] * 4
+            assert [r.configuration for r in s.log] == ["draft", "draft", "ngram-mod", "off"]
+            texts = {r.json()["choices"][0]["message"]["content"] for r in (again, repeat, plain)}
+            assert len(texts) == 1  # greedy: the same answer whichever child answered
+    finally:
+        pool.close()
+        engine.close()
