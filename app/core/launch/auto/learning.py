@@ -60,7 +60,9 @@ def speedup(tokens_per_second: float | None, completion_tokens: int, plain_tps: 
 class RouteLearner:
     """Routes per kind and conversation, from the calibration's :class:`Routes` and the speedups of
     real answers; thread-safe (a pool answers several requests at once). ``path`` None keeps the
-    figures in memory only."""
+    figures in memory only. A conversation is any stable key, e.g. the one suffix decoding files
+    answers under (:func:`app.core.speculative.suffix.key_for_messages`: system prompt and first
+    user message), which an API client's stateless requests share too."""
 
     def __init__(
         self,
