@@ -22,17 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from app.core.speculative.suffix import SuffixCache  # noqa: E402
-from tests.vllm import arctic_driver, workloads  # noqa: E402
+from app.core.speculative.suffix import SuffixCache
+from tests.vllm import arctic_driver, workloads
 
 
 def main() -> None:

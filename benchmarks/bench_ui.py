@@ -43,7 +43,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 CASES = ("startup", "stream", "browser", "download")
 #: issue 23: long answers in the window against `tandem generate` for the same answer, side by

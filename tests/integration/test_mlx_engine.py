@@ -1,6 +1,6 @@
 """The MLX engine on real (tiny, generated) checkpoints, on the CPU through mlx[cpu].
 
-Checkpoints are built once per session by :mod:`tests.integration.mlx_fixtures` with mlx-vlm's
+Checkpoints are built once per session by :mod:`app.devtools.mlx_models` with mlx-vlm's
 and mlx-lm's own model classes; nothing is downloaded.
 """
 
@@ -31,7 +31,7 @@ from app.core.engines.capability import Availability
 from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner
 from app.core.speculative import SpeculationOptions
 from app.core.speculative.depth import SETTLE_PLAIN, DepthControl
-from tests.integration import mlx_fixtures as fx
+from app.devtools import mlx_models as fx
 
 pytestmark = pytest.mark.mlx
 
