@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from app.core.speculative.suffix import SuffixCache
-from tests.vllm import arctic_driver, workloads
+from app.devtools import arctic_driver
+from app.devtools import suffix_workloads as workloads
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ from app.core import assets, gguf_tools
 from app.core.engines.remote.endpoints import Endpoint
 from app.core.engines.remote.engine import RemoteEngine
 from app.core.measure.bench import bench as run_bench
-from tests.vllm import harness
+from app.devtools import vllm_servers as harness
 
 CONFIGS: dict[str, dict[str, object]] = {
     "ngram": {"method": "ngram", "num_speculative_tokens": 4, "prompt_lookup_max": 4},
