@@ -292,14 +292,8 @@ def main() -> int:
 
     # --- Hub search against the test suite's loopback hubs ---------------------------------------------
     def hub_search(name: str) -> None:
-        from tests.integration.hub_servers import (
-            TINY_REPO,
-            HFSearchHub,
-            OlahHub,
-            build_hf_repo,
-            search_catalogue,
-            tiny_repo_files,
-        )
+        from app.devtools.hubs.huggingface import HFSearchHub, OlahHub
+        from app.devtools.hubs.repos import TINY_REPO, build_hf_repo, search_catalogue, tiny_repo_files
 
         olah = OlahHub(home / "olah")
         build_hf_repo(olah.mirrors, TINY_REPO, dict(tiny_repo_files()))
