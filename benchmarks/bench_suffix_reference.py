@@ -1,7 +1,7 @@
 """Suffix decoding against arctic-inference: drafts, acceptance and time per proposal (issue 22).
 
-Runs the workloads of ``tests/vllm/workloads.py`` through arctic-inference's
-``SuffixDecodingCache`` (in the interpreter given, via ``tests/vllm/arctic_driver.py``) and
+Runs the workloads of :mod:`app.devtools.suffix_workloads` through arctic-inference's
+``SuffixDecodingCache`` (in the interpreter given, via :mod:`app.devtools.arctic_driver`) and
 through Tandem's ``SuffixCache`` in this process, then prints per workload:
 
 * identical drafts, position by position, of Tandem with arctic's semantics ("exact":
