@@ -190,7 +190,7 @@ class MLXEngine:
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
-        tools: Sequence[dict[str, Any]] | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
         tool_choice: Any = None,
         response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
@@ -237,7 +237,7 @@ class MLXEngine:
                 hint="Set the repeat penalty to 1 (off), or turn speculative decoding off.",
             )
         msgs = list(messages)
-        tool_list = list(tools) if tools else None
+        tool_list = [dict(t) for t in tools] if tools else None  # the template takes dicts
         return self._worker.stream(
             lambda job: self._generate_job(job, msgs, sampling, top_logprobs, tool_list), cancel
         )
