@@ -15,6 +15,7 @@ from app.core.engines.base import (
     Round,
     Sampling,
     TextDelta,
+    ToolCall,
 )
 
 Q = '<|"|>'
@@ -42,7 +43,7 @@ class Script:
     candidates_with_speculation = False
 
     def __init__(
-        self, text: str, engine_calls: list[dict[str, object]] | None = None, fail: bool = False
+        self, text: str, engine_calls: list[ToolCall] | None = None, fail: bool = False
     ) -> None:
         self.text = text
         self.engine_calls = engine_calls
