@@ -393,10 +393,6 @@ def completion_id() -> str:
     return "chatcmpl-" + secrets.token_hex(12)
 
 
-def call_id() -> str:
-    return new_call_id()
-
-
 def openai_tool_call(call: ToolCall, index: int | None = None) -> B.ChatToolCallOut:
     out: B.ChatToolCallOut = {
         "id": call.id,
