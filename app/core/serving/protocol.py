@@ -19,10 +19,9 @@ from app.core.engines.base import MAX_NEW_TOKENS, ChatMessage, Sampling, Samplin
 from app.core.engines.calls import FunctionSpec, FunctionTool, JsonObject, ToolCall, WireToolCall, new_call_id
 from app.core.serving import bodies as B
 from app.core.serving import schemas as S
-from app.core.serving.errors import ApiError, error_body
+from app.core.serving.errors import ApiError as ApiError  # re-exported: the server raises it from here
+from app.core.serving.errors import error_body as error_body
 from app.core.speculative import json_rate, per_request
-
-__all__ = ["ApiError", "error_body"]  # re-exported: the API modules and the server raise them from here
 
 #: the most images one request may carry unless its server's :class:`Limits` say otherwise
 MAX_IMAGES_PER_REQUEST = 16
