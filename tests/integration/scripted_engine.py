@@ -42,9 +42,7 @@ class Script:
     supports_images = False
     candidates_with_speculation = False
 
-    def __init__(
-        self, text: str, engine_calls: list[ToolCall] | None = None, fail: bool = False
-    ) -> None:
+    def __init__(self, text: str, engine_calls: list[ToolCall] | None = None, fail: bool = False) -> None:
         self.text = text
         self.engine_calls = engine_calls
         self.fail = fail
