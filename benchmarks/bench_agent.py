@@ -35,11 +35,8 @@ from typing import Any
 
 import openai
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from app.core import assets  # noqa: E402
-from app.core.speculative.options import drafter_part  # noqa: E402
+from app.core import assets
+from app.core.speculative.options import drafter_part
 
 KEY = "bench-agent-key"
 
@@ -179,7 +176,7 @@ UNRELATED = [{"role": "user", "content": "Name three rivers in Europe, one per l
 
 
 def serve(model: Path, spec: list[str], threads: int, ctx: int) -> tuple[subprocess.Popen[str], str]:
-    env = {**os.environ, "TANDEM_API_KEY": KEY, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "TANDEM_API_KEY": KEY}
     args = ["--model-path", str(model), "--port", "0", "--threads", str(threads), "--ctx", str(ctx)]
     proc = subprocess.Popen(
         [sys.executable, "-m", "app", "serve", *args, *spec],
@@ -187,7 +184,6 @@ def serve(model: Path, spec: list[str], threads: int, ctx: int) -> tuple[subproc
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
-        cwd=ROOT,
     )
     assert proc.stderr is not None
     seen = []
@@ -280,7 +276,7 @@ def run_session(client: openai.OpenAI, name: str, max_tokens: int) -> tuple[list
 def long_session(stem: str) -> tuple[list[dict[str, Any]], str]:
     """A ~2k-token shared prefix: three files in the first message and a tool result with a real
     module of this repository (app/core/assets.py); returns the first request and the follow-up."""
-    module = (ROOT / "app" / "core" / "assets.py").read_text()
+    module = Path(assets.__file__).read_text()
     msgs: list[dict[str, Any]] = [
         {"role": "system", "content": SYSTEM},
         {

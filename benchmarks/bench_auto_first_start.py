@@ -25,11 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 PROMPT = "Write a short paragraph about lighthouses."
 

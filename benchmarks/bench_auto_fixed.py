@@ -31,40 +31,12 @@ import statistics
 import sys
 import tempfile
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from app.devtools.assets import ASSET_DIR
+from app.devtools.prompts import HELD_OUT as WORKLOADS
 
 NGRAM_MATCH = "speculative.ngram_mod.n_match"
-
-#: held-out prompts per workload, one per round: prose and code are always first requests (a
-#: model-free method remembers a prompt it has seen), repeat is each prompt's second request
-WORKLOADS: dict[str, list[str]] = {
-    "prose": [
-        "Write a short paragraph about the lighthouse keepers of the nineteenth century.",
-        "Write a short paragraph about how bees find their way back to the hive.",
-        "Write a short paragraph about the first transatlantic telegraph cable.",
-    ],
-    "code": [
-        "Here is a Python class:\n\nclass Stack:\n    def __init__(self):\n        self.items = []\n\n"
-        "    def push(self, x):\n        self.items.append(x)\n\n    def pop(self):\n"
-        "        return self.items.pop()\n\nAdd a method peek that returns the last item without "
-        "removing it, and return the whole class.",
-        "Here is a Python function:\n\ndef total(prices):\n    s = 0\n    for p in prices:\n"
-        "        s = s + p\n    return s\n\nRename s to subtotal, add type hints and a docstring, "
-        "and return the whole function.",
-        "Here is a Python function:\n\ndef greet(name):\n    print('Hello ' + name)\n\n"
-        "Make it return the greeting instead of printing it, use an f-string, and return the whole "
-        "function.",
-    ],
-    "repeat": [
-        "List the planets of the solar system in order from the Sun, one per line, with one fact each.",
-        "List the seven continents, one per line, with their largest country.",
-        "List the first ten chemical elements, one per line, with their symbols.",
-    ],
-}
 
 
 def main() -> int:
@@ -96,7 +68,6 @@ def main() -> int:
     from app.core.engines.base import Finished, LoadRequest, Sampling
     from app.core.engines.llamacpp.engine import LlamaCppEngine
     from app.core.launch import auto
-    from tests.conftest import ASSET_DIR
 
     target = ASSET_DIR / "SmolLM2-135M-Instruct.F32.gguf"
     if not target.is_file():

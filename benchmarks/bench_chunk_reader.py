@@ -9,7 +9,7 @@ without logprobs.
     python benchmarks/bench_chunk_reader.py                      # this checkout
     python benchmarks/bench_chunk_reader.py --tree ../other      # another checkout, same figures
 
-``--tree`` runs the measurement in a child process with that checkout first on ``sys.path``;
+``--tree`` runs the measurement in a child process with that checkout first on ``PYTHONPATH``;
 checkouts from before the shared client (issue 20) are measured through the engine's own
 ``_StreamState`` instead, so the two can be compared side by side in one run:
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -111,19 +112,26 @@ def main() -> None:
     if args.here:
         print(json.dumps({"plain": measure_here(False), "logprobs": measure_here(True)}))
         return
-    trees = args.tree or [str(Path(__file__).resolve().parents[1])]
+    trees: list[str | None] = list(args.tree) if args.tree else [None]  # None: the installed package
     print(f"<!-- {time.strftime('%Y-%m-%d %H:%M')} {N_CHUNKS} chunks, median of {REPEATS} -->")
     print("| checkout | commit | µs CPU per chunk | with logprobs |")
     print("|---|---|---|---|")
     for _round in range(2):  # alternate, so drift hits every checkout
         for tree in trees:
-            root = Path(tree).resolve()
+            env = dict(os.environ)
+            if tree is None:
+                root = Path(__file__).resolve().parents[1]
+            else:
+                root = Path(tree).resolve()
+                env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH")) if p)
             commit = subprocess.run(
                 ["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
             ).stdout.strip()
-            env_code = f"import sys; sys.path.insert(0, {str(root)!r}); sys.argv = ['x', '--here']; "
-            env_code += f"exec(open({str(Path(__file__).resolve())!r}).read())"
-            out = subprocess.run([sys.executable, "-c", env_code], capture_output=True, text=True, check=True)
+            here = str(Path(__file__).resolve())
+            code = f"import sys; sys.argv = ['x', '--here']; exec(open({here!r}).read())"
+            out = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+            )
             got = json.loads(out.stdout.strip().splitlines()[-1])
             print(f"| {root.name} | {commit} | {got['plain']:.1f} | {got['logprobs']:.1f} |", flush=True)
 

@@ -22,18 +22,12 @@ import os
 import statistics
 import sys
 import tempfile
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from app.devtools.assets import ASSET_DIR
+from app.devtools.prompts import CONTINENTS, ELEMENTS, PLANET_FACTS
 
-PROMPTS = [
-    "List the seven continents, one per line, with their largest country.",
-    "List the first ten chemical elements, one per line, with their symbols.",
-    "List the planets of the solar system in order from the Sun, one per line, with one fact each.",
-]
+PROMPTS = [CONTINENTS, ELEMENTS, PLANET_FACTS]
 
 
 def main() -> int:
@@ -50,7 +44,6 @@ def main() -> int:
     from app.core.engines.llamacpp.engine import LlamaCppEngine
     from app.core.launch import auto
     from app.core.speculative import SpeculationOptions
-    from tests.conftest import ASSET_DIR
 
     target = ASSET_DIR / "SmolLM2-135M-Instruct.F32.gguf"
     if not target.is_file():

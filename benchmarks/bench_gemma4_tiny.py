@@ -30,20 +30,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from app.core.engines.base import Finished, LoadRequest, Sampling, TextDelta  # noqa: E402
-from app.core.engines.llamacpp.engine import LlamaCppEngine  # noqa: E402
-from app.core.speculative import SpeculationOptions  # noqa: E402
-from tests.integration.gemma4_fixtures import builder  # noqa: E402
-
-PROMPTS = {
-    "count": "Count from 1 to 60, separated by commas.",
-    "prose": "Write a short paragraph about the history of the printing press.",
-    "code": "Write a Python function that returns the n-th Fibonacci number, with a docstring.",
-}
+from app.core.engines.base import Finished, LoadRequest, Sampling, TextDelta
+from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.speculative import SpeculationOptions
+from app.devtools import tiny_gemma4
+from app.devtools.prompts import WORKLOADS as PROMPTS
 
 
 @dataclass
@@ -86,7 +77,7 @@ def _load(
 
 
 def measure(variant: str, folder: Path, args: argparse.Namespace) -> list[dict[str, object]]:
-    pair = builder().build(folder / variant, agree=variant == "agree")
+    pair = tiny_gemma4.build(folder / variant, agree=variant == "agree")
     rows: list[dict[str, object]] = []
     with (
         _load(pair.target, args.threads) as plain,

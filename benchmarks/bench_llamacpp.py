@@ -12,26 +12,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.core import assets
 from app.core.engines.base import Finished, LoadRequest, Sampling, TextDelta
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.measure import bench
 from app.core.speculative import SpeculationOptions
-
-PROMPTS = {
-    "repetitive": "Count from 1 to 40, one number per line.",
-    "code edit": "Here is a Python function:\n\ndef total(xs):\n    t = 0\n    for x in xs:\n"
-    "        t = t + x\n"
-    "    return t\n\nRename the variable t to running_sum and return the whole function.",
-    "prose": "Write a short paragraph about autumn in the mountains.",
-}
+from app.devtools.prompts import PARITY as PROMPTS
 
 
 def loader(model: Path, **on: Any) -> Any:

@@ -31,20 +31,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from app.core.engines.base import Finished, LoadRequest, Sampling  # noqa: E402
-from app.core.engines.llamacpp.engine import LlamaCppEngine  # noqa: E402
-from app.core.speculative import SpeculationOptions  # noqa: E402
-from tests.integration.gemma4_fixtures import drafter_builder  # noqa: E402
-
-PROMPTS = {
-    "count": "Count from 1 to 60, separated by commas.",
-    "prose": "Write a short paragraph about the history of the printing press.",
-    "code": "Write a Python function that returns the n-th Fibonacci number, with a docstring.",
-}
+from app.core.engines.base import Finished, LoadRequest, Sampling
+from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.speculative import SpeculationOptions
+from app.devtools import tiny_drafters
+from app.devtools.prompts import WORKLOADS as PROMPTS
 
 
 def configs(made: Any) -> list[tuple[str, Path, dict[str, Any]]]:
@@ -123,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for variant in args.variants.split(","):
-            made = drafter_builder().build(Path(tmp) / variant, agree=variant == "agree")
+            made = tiny_drafters.build(Path(tmp) / variant, agree=variant == "agree")
             rows += measure(made, variant, args.max_tokens, args.repeats, args.depth)
     if args.json:
         print(json.dumps(rows, indent=1))

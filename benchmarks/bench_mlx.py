@@ -30,20 +30,11 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from app.core.engines.base import Finished, LoadRequest, Sampling  # noqa: E402
-from app.core.engines.mlx.convert import smollm2_pair  # noqa: E402
-from app.core.engines.mlx.engine import MLXEngine  # noqa: E402
-from app.core.speculative import SpeculationOptions  # noqa: E402
-
-PROMPTS = {
-    "count": "Count from 1 to 60, separated by commas.",
-    "prose": "Write a short paragraph about the history of the printing press.",
-    "code": "Write a Python function that returns the n-th Fibonacci number, with a docstring.",
-}
+from app.core.engines.base import Finished, LoadRequest, Sampling
+from app.core.engines.mlx.convert import smollm2_pair
+from app.core.engines.mlx.engine import MLXEngine
+from app.core.speculative import SpeculationOptions
+from app.devtools.prompts import WORKLOADS as PROMPTS
 
 
 @dataclass
@@ -151,7 +142,7 @@ def table(runs: list[Run]) -> str:
 
 
 def tiny_pairs(root: Path) -> list[tuple[str, Path, Path, str]]:
-    from tests.integration import mlx_fixtures as fx
+    from app.devtools import mlx_models as fx
 
     pairs = []
     for forced in (False, True):

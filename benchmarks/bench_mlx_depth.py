@@ -23,20 +23,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from app.core.engines.base import Finished, LoadRequest, Round, Sampling
+from app.core.engines.mlx.convert import smollm2_pair
+from app.core.engines.mlx.engine import MLXEngine
+from app.core.speculative import SpeculationOptions
+from app.devtools.prompts import DEPTH as PROMPTS
 
-from app.core.engines.base import Finished, LoadRequest, Round, Sampling  # noqa: E402
-from app.core.engines.mlx.convert import smollm2_pair  # noqa: E402
-from app.core.engines.mlx.engine import MLXEngine  # noqa: E402
-from app.core.speculative import SpeculationOptions  # noqa: E402
-
-PROMPTS = {
-    "prose": "Write a short paragraph about the history of the printing press.",
-    "code": "Write a Python function that returns the n-th Fibonacci number, with a docstring.",
-    "list": "List the planets of the solar system in order from the Sun, one per line.",
-}
 FIXED = (1, 2, 4, 8)
 CEILING = 8
 
@@ -123,7 +115,7 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--no-tiny", action="store_true")
     args = ap.parse_args()
-    from tests.integration import mlx_fixtures as fx
+    from app.devtools import mlx_models as fx
 
     pairs: list[tuple[str, Path, Path]] = []
     with tempfile.TemporaryDirectory() as tmp:

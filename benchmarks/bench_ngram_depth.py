@@ -26,14 +26,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from app.core.cancel import CancelToken, tokens_per_second
+from app.core.engines.base import Engine, Finished, LoadRequest, Round, Sampling
+from app.core.launch.plan import load_engine
+from app.core.speculative import SpeculationOptions
 
-from app.core.cancel import CancelToken, tokens_per_second  # noqa: E402
-from app.core.engines.base import Engine, Finished, LoadRequest, Round, Sampling  # noqa: E402
-from app.core.launch.plan import load_engine  # noqa: E402
-from app.core.speculative import SpeculationOptions  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 EDITS = [
     (

@@ -31,19 +31,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from app.core.engines.base import Finished, LoadRequest, Sampling  # noqa: E402
-from app.core.speculative import SpeculationOptions  # noqa: E402
-from app.core.speculative import suffix as sx  # noqa: E402
-
-PROMPTS = {
-    "code": "Write a Python function that returns the n-th Fibonacci number, with a docstring.",
-    "prose": "Write a short paragraph about the history of the printing press.",
-    "list": "List five tips for writing clear emails.",
-}
+from app.core.engines.base import Finished, LoadRequest, Sampling
+from app.core.speculative import SpeculationOptions
+from app.core.speculative import suffix as sx
+from app.devtools.prompts import SUFFIX as PROMPTS
 
 
 def _run(engine: Any, prompt: str, max_tokens: int) -> dict[str, Any]:

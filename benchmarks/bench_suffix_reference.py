@@ -1,7 +1,7 @@
 """Suffix decoding against arctic-inference: drafts, acceptance and time per proposal (issue 22).
 
-Runs the workloads of ``tests/vllm/workloads.py`` through arctic-inference's
-``SuffixDecodingCache`` (in the interpreter given, via ``tests/vllm/arctic_driver.py``) and
+Runs the workloads of :mod:`app.devtools.suffix_workloads` through arctic-inference's
+``SuffixDecodingCache`` (in the interpreter given, via :mod:`app.devtools.arctic_driver`) and
 through Tandem's ``SuffixCache`` in this process, then prints per workload:
 
 * identical drafts, position by position, of Tandem with arctic's semantics ("exact":
@@ -22,17 +22,13 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from app.core.speculative.suffix import SuffixCache  # noqa: E402
-from tests.vllm import arctic_driver, workloads  # noqa: E402
+from app.core.speculative.suffix import SuffixCache
+from app.devtools import arctic_driver
+from app.devtools import suffix_workloads as workloads
 
 
 def main() -> None:

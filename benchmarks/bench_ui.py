@@ -43,7 +43,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 CASES = ("startup", "stream", "browser", "download")
 #: issue 23: long answers in the window against `tandem generate` for the same answer, side by
@@ -530,7 +529,7 @@ def case_long_answer_scripted() -> dict[str, Any]:
 
 def _families(n: int) -> Any:
     from app.core.registry import Registry
-    from tests.integration.test_download_hf import tiny_family
+    from app.devtools.hubs.repos import tiny_family
 
     registry = Registry.load()
     base = tiny_family().model_dump(mode="json", exclude_none=True)
@@ -566,15 +565,9 @@ def case_browser() -> dict[str, Any]:
 
 
 def case_download() -> dict[str, Any]:
-    from tests.integration.hub_servers import (
-        BIG_REPO,
-        TINY_REPO,
-        FlakyProxy,
-        OlahHub,
-        big_repo_files,
-        build_hf_repo,
-        tiny_repo_files,
-    )
+    from app.devtools.hubs.huggingface import OlahHub
+    from app.devtools.hubs.proxies import FlakyProxy
+    from app.devtools.hubs.repos import BIG_REPO, TINY_REPO, big_repo_files, build_hf_repo, tiny_repo_files
 
     root = Path(tempfile.mkdtemp(prefix="tandem-bench-olah-"))
     hub = OlahHub(root)
@@ -586,7 +579,7 @@ def case_download() -> dict[str, Any]:
     os.environ["HF_ENDPOINT"] = proxy.endpoint
     try:
         from app.core.registry import Registry
-        from tests.integration.test_download_hf import tiny_family
+        from app.devtools.hubs.repos import tiny_family
 
         registry = Registry.load()
         fam = tiny_family(BIG_REPO).model_dump(mode="json", exclude_none=True)

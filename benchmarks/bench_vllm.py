@@ -20,14 +20,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from app.core import assets, gguf_tools  # noqa: E402
-from app.core.engines.remote.endpoints import Endpoint  # noqa: E402
-from app.core.engines.remote.engine import RemoteEngine  # noqa: E402
-from app.core.measure.bench import bench as run_bench  # noqa: E402
-from tests.vllm import harness  # noqa: E402
+from app.core import assets, gguf_tools
+from app.core.engines.remote.endpoints import Endpoint
+from app.core.engines.remote.engine import RemoteEngine
+from app.core.measure.bench import bench as run_bench
+from app.devtools import vllm_servers as harness
 
 CONFIGS: dict[str, dict[str, object]] = {
     "ngram": {"method": "ngram", "num_speculative_tokens": 4, "prompt_lookup_max": 4},

@@ -2,7 +2,7 @@
 
     python scripts/probe_vision_speculation.py --out DIR [--json] [METHOD ...]
 
-Writes the tiny files (``make_tiny_gemma4.py``, ``make_tiny_drafters.py``, ``make_tiny_mmproj.py``)
+Writes the tiny files (:mod:`app.devtools.tiny_gemma4`, ``tiny_drafters``, ``tiny_mmproj``)
 into ``DIR``, then runs every combination in a child process of its own, straight on xllamacpp
 (no Tandem refusal in the way), because a native abort cannot be caught in Python. Each child
 loads the target with the projector and the method, asks one text prompt and two image prompts
@@ -24,32 +24,19 @@ from __future__ import annotations
 
 import argparse
 import base64
-import importlib.util
 import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
+from app.devtools import tiny_drafters, tiny_gemma4, tiny_mmproj
+
 MAX_TOKENS = 40
 #: seconds one combination may take before it counts as hung
 TIMEOUT = 300
-
-
-def _script(name: str) -> ModuleType:
-    loaded = sys.modules.get(name)
-    if loaded is not None:
-        return loaded
-    spec = importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _images() -> list[bytes]:
@@ -166,7 +153,7 @@ def _run_child(cfg: dict[str, Any]) -> dict[str, Any]:
 
 def combinations(out: Path) -> dict[str, tuple[str, dict[str, Any]]]:
     """method -> (baseline name, child config without the projector)."""
-    g, d, m = _script("make_tiny_gemma4"), _script("make_tiny_drafters"), _script("make_tiny_mmproj")
+    g, d, m = tiny_gemma4, tiny_drafters, tiny_mmproj
     pair = g.build(out / "gemma4")
     agree = g.build(out / "gemma4-agree", agree=True)
     plain = g.write_target(out / "gemma4" / "plain-drafter.gguf", seed=7)
@@ -252,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     import xllamacpp  # noqa: F401 - fail early when it is missing
 
     combos = combinations(args.out)
-    mmproj = str(args.out / _script("make_tiny_mmproj").MMPROJ_FILE)
+    mmproj = str(args.out / tiny_mmproj.MMPROJ_FILE)
     wanted = args.methods or [k for k, (base, _c) in combos.items() if base]
     bases = {combos[k][0] for k in wanted}
     baseline = {name: _run_child({**combos[name][1], "mmproj": mmproj}) for name in bases}

@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 OUT = ROOT / "docs" / "screenshots"
 
 
@@ -163,8 +162,8 @@ def main() -> int:
         tokens highlighted, the picture as a thumbnail, one more picture waiting in the box."""
         from PySide6.QtCore import QMimeData, QUrl
 
-        from tests.image_files import write_image
-        from tests.integration.gemma4_fixtures import tiny_vision_family
+        from app.devtools.images import write_image
+        from app.devtools.tiny_models import tiny_vision_family
 
         window.registry.register(tiny_vision_family("gemma-4-tiny-vision", agree=True))
         family, spec, _q = window.registry.match("gemma-4-tiny-vision", "gguf", None, "F32")
@@ -293,14 +292,8 @@ def main() -> int:
 
     # --- Hub search against the test suite's loopback hubs ---------------------------------------------
     def hub_search(name: str) -> None:
-        from tests.integration.hub_servers import (
-            TINY_REPO,
-            HFSearchHub,
-            OlahHub,
-            build_hf_repo,
-            search_catalogue,
-            tiny_repo_files,
-        )
+        from app.devtools.hubs.huggingface import HFSearchHub, OlahHub
+        from app.devtools.hubs.repos import TINY_REPO, build_hf_repo, search_catalogue, tiny_repo_files
 
         olah = OlahHub(home / "olah")
         build_hf_repo(olah.mirrors, TINY_REPO, dict(tiny_repo_files()))

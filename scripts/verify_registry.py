@@ -20,11 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.core.cache import listing, make_plan
 from app.core.cache.errors import CacheError

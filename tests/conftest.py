@@ -27,12 +27,11 @@ from pathlib import Path
 import numpy  # noqa: F401
 import pytest
 
+# where the model files built once are kept (TANDEM_TEST_ASSETS)
+from app.devtools.assets import ASSET_DIR
+
 # the vLLM tier's session fixtures (real servers; used only by tests marked ``vllm``)
 from tests.vllm.fixtures import arctic_python, vllm_env, vllm_home, vllm_model, vllm_servers  # noqa: F401
-
-#: The real home, resolved before anything is redirected (only the isolation test reads it).
-REAL_HOME = Path.home()
-ASSET_DIR = Path(os.environ.get("TANDEM_TEST_ASSETS", REAL_HOME / ".cache" / "tandem-test-assets"))
 
 # Variables naming the home and per-library config/cache homes. Each test points them into its
 # own tmp_path; until the first test starts (collection imports modules, and some libraries

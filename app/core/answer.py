@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from app.core.cancel import CancelToken
-from app.core.engines.base import Event, Finished, FinishReason, Round, TextDelta
+from app.core.engines.base import Event, Finished, FinishReason, Round, TextDelta, ToolCall
 from app.core.speculative.rounds import DecodeFigures, is_drafting_round, mean_accepted_length
 
 __all__ = ["Answer", "AnswerCollector", "collect"]
@@ -92,8 +92,8 @@ class Answer(DecodeFigures):
     round_count: int = 0
     #: ids of the completion tokens where the engine exposes them all, else None
     token_ids: list[int] | None = None
-    #: tool calls the engine parsed itself (``{"name", "arguments": dict}``), from its Finished
-    tool_calls: list[dict[str, object]] = field(default_factory=list)
+    #: tool calls the engine parsed itself, from its Finished
+    tool_calls: list[ToolCall] = field(default_factory=list)
     #: the engine's top candidates per completion token as ``(id, text, logprob)``, when the caller
     #: asked for them and the engine exposes them (``Finished.candidates``)
     candidates: list[list[tuple[int, str, float]]] | None = None

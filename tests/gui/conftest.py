@@ -12,7 +12,7 @@ import tempfile
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +67,7 @@ class ScriptedEngine:
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
-        tools: Sequence[dict[str, Any]] | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
         tool_choice: Any = None,
         response_format: Any = None,
     ) -> Iterator[Event]:

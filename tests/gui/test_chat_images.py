@@ -15,9 +15,9 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
 from app.core.engines.base import ChatMessage, Event, Sampling
+from app.devtools.images import image_bytes, write_image
 from app.gui.views.attachments import ImageViewer
 from tests.gui.conftest import ScriptedEngine, scripted_loader
-from tests.image_files import image_bytes, write_image
 
 
 class SeeingEngine(ScriptedEngine):

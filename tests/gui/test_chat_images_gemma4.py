@@ -10,10 +10,10 @@ from typing import Any
 
 from PySide6.QtCore import QMimeData, QUrl
 
+from app.devtools.images import write_image
+from app.devtools.tiny_models import tiny_vision_family
 from app.gui.style import DRAFT_HIGHLIGHT
 from app.gui.views.launch_dialog import LaunchDialog
-from tests.image_files import write_image
-from tests.integration.gemma4_fixtures import tiny_vision_family
 
 QUESTION = "What is in this picture?"
 

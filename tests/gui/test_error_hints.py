@@ -24,9 +24,11 @@ from app.core.launch.plan import pick_engine
 from app.core.registry import Registry
 from app.core.settings import Settings
 from app.core.speculative import parse_num_speculative_tokens
+from app.devtools.hubs.huggingface import OlahHub
+from app.devtools.hubs.proxies import SilentHub
+from app.devtools.hubs.repos import tiny_family
 from app.gui.errors import HINTS, OWN_HINT, describe, hint_for, hint_for_name
-from tests.integration.hub_servers import OlahHub, SilentHub, hf_endpoint, olah_hub
-from tests.integration.test_download_hf import tiny_family
+from tests.integration.hub_servers import hf_endpoint, olah_hub
 
 __all__ = ["hf_endpoint", "olah_hub"]  # fixtures
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from app.devtools.tiny_models import tiny_pair
 from app.gui.views.launch_dialog import LaunchDialog
-from tests.integration.gemma4_fixtures import tiny_pair
 
 
 def register_tiny_gemma4(w: Any, agree: bool) -> None:

@@ -15,7 +15,8 @@ from PySide6.QtCore import Qt
 
 from app.core import paths
 from app.core.registry import Registry
-from tests.integration.hub_servers import TINY_REPO, HFSearchHub, OlahHub, _HFSearchHandler, search_catalogue
+from app.devtools.hubs.huggingface import HFSearchHub, OlahHub, _HFSearchHandler
+from app.devtools.hubs.repos import TINY_REPO, search_catalogue
 from tests.integration.hub_servers import olah_hub as olah_hub  # a fixture
 
 

@@ -13,10 +13,10 @@ import pytest
 from app.core.cache import CacheManager
 from app.core.registry import Registry
 from app.core.settings import Settings
+from app.devtools.hubs.repos import tiny_family
 from app.gui.views.launch_dialog import ordered_draft_quants
 from tests.gui.test_cache_actions import _select_quant
 from tests.integration.hub_servers import hf_endpoint, olah_hub
-from tests.integration.test_download_hf import tiny_family
 
 __all__ = ["hf_endpoint", "olah_hub"]  # fixtures
 

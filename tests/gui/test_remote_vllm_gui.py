@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from app.core.engines.base import Sampling
+from app.devtools import vllm_servers as harness
 from app.gui.views.stats import StatsDialog
 from tests.gui.test_remote_gui import open_remote_tab, type_endpoint
 from tests.gui.test_remote_verify import RUN_S, launch_and_ask, start_verify
-from tests.vllm import harness
 
 pytestmark = [pytest.mark.vllm, pytest.mark.timeout(1800)]
 

@@ -19,8 +19,10 @@ from PySide6.QtWidgets import QDialogButtonBox
 from app.core.cache import CacheManager
 from app.core.registry import Registry
 from app.core.settings import Settings
-from tests.integration.hub_servers import CountingProxy, OlahHub, SilentHub, olah_hub
-from tests.integration.test_download_hf import tiny_family
+from app.devtools.hubs.huggingface import OlahHub
+from app.devtools.hubs.proxies import CountingProxy, SilentHub
+from app.devtools.hubs.repos import tiny_family
+from tests.integration.hub_servers import olah_hub
 
 __all__ = ["olah_hub"]  # fixture
 

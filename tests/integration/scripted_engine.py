@@ -15,6 +15,7 @@ from app.core.engines.base import (
     Round,
     Sampling,
     TextDelta,
+    ToolCall,
 )
 
 Q = '<|"|>'
@@ -41,9 +42,7 @@ class Script:
     supports_images = False
     candidates_with_speculation = False
 
-    def __init__(
-        self, text: str, engine_calls: list[dict[str, object]] | None = None, fail: bool = False
-    ) -> None:
+    def __init__(self, text: str, engine_calls: list[ToolCall] | None = None, fail: bool = False) -> None:
         self.text = text
         self.engine_calls = engine_calls
         self.fail = fail
@@ -55,7 +54,7 @@ class Script:
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
-        tools: Sequence[dict[str, Any]] | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
         tool_choice: Any = None,
         response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:

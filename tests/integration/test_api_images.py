@@ -21,7 +21,7 @@ from app.core.engines.base import CancelToken, ChatMessage, Event, Finished, Sam
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.serving import ServedModel
 from app.core.serving.protocol import Limits
-from tests.image_files import image_bytes
+from app.devtools.images import image_bytes
 from tests.integration.served import Served, q4_engine, served_model
 
 __all__ = ["q4_engine"]  # fixture
@@ -240,7 +240,7 @@ def test_openai_client_image_to_a_real_mlx_vision_model_with_its_drafter(tmp_pat
     from app.core.engines.base import LoadRequest
     from app.core.engines.mlx.engine import MLXEngine
     from app.core.speculative import SpeculationOptions
-    from tests.integration import mlx_fixtures as fx
+    from app.devtools import mlx_models as fx
 
     target = fx.write_gemma4_target(tmp_path / "g4-target", forced=True)
     drafter = fx.write_gemma4_assistant(tmp_path / "g4-assistant", forced=True)

@@ -17,7 +17,7 @@ from app.core.launch.auto import runner
 from app.core.launch.plan import load_engine
 from app.core.speculative import SpeculationOptions
 from app.core.speculative import suffix as sx
-from tests.integration import mlx_fixtures as fx
+from app.devtools import mlx_models as fx
 
 pytestmark = pytest.mark.mlx
 

@@ -13,7 +13,9 @@ import pytest
 from app.cli import main
 from app.core.cache import hf_cache_root
 from app.core.catalog import drafters
-from tests.integration.hub_servers import CountingProxy, OlahHub, build_hf_repo
+from app.devtools.hubs.huggingface import OlahHub
+from app.devtools.hubs.proxies import CountingProxy
+from app.devtools.hubs.repos import build_hf_repo
 
 SMOL_REPO = "tandem-test/smol-drafter-GGUF"
 GEMMA_REPO = "tandem-test/gemma-header-GGUF"

@@ -12,7 +12,9 @@ import pytest
 from app.core.cache import CacheManager, SpecResolutionError, listing
 from app.core.catalog.sizes import annotate
 from app.core.registry import Family, Registry, parse_family
-from tests.integration.hub_servers import ModelScopeHub, OlahHub, build_hf_repo, tiny_gguf
+from app.devtools.hubs.huggingface import OlahHub
+from app.devtools.hubs.modelscope import ModelScopeHub
+from app.devtools.hubs.repos import build_hf_repo, tiny_gguf
 
 PATTERN_REPO = "tandem-test/pattern-GGUF"
 

@@ -17,12 +17,11 @@ import pytest
 
 from app.core.catalog import search
 from app.core.registry import Registry
-from tests.integration.hub_servers import (
+from app.devtools.hubs.huggingface import HFSearchHub, OlahHub
+from app.devtools.hubs.modelscope import ModelScopeSearchHub
+from app.devtools.hubs.repos import (
     TINY_MLX_REPO,
     TINY_REPO,
-    HFSearchHub,
-    ModelScopeSearchHub,
-    OlahHub,
     search_catalogue,
     tiny_mlx_files,
     tiny_repo_files,

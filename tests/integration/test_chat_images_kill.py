@@ -17,7 +17,7 @@ WRITER = r"""
 import sys
 from app.core import images
 from app.core.chat.store import ChatStore
-from tests.image_files import image_bytes
+from app.devtools.images import image_bytes
 
 store = ChatStore(sys.argv[1])
 cid = store.create_conversation("kill").id

@@ -15,8 +15,12 @@ import pytest
 from app.core.cache import CacheManager, CancelToken, DownloadCancelled, ProgressEvent
 from app.core.cache.queue import DownloadQueue
 from app.core.registry import Registry
-from tests.integration.hub_servers import FlakyProxy, ModelScopeHub, OlahHub, modelscope_hub, olah_hub
-from tests.integration.test_download_hf import _big_family, tiny_family
+from app.devtools.hubs.huggingface import OlahHub
+from app.devtools.hubs.modelscope import ModelScopeHub
+from app.devtools.hubs.proxies import FlakyProxy
+from app.devtools.hubs.repos import tiny_family
+from tests.integration.hub_servers import modelscope_hub, olah_hub
+from tests.integration.test_download_hf import _big_family
 
 __all__ = ["modelscope_hub", "olah_hub"]  # fixtures
 

@@ -31,73 +31,23 @@ from app.core.cache import (
 )
 from app.core.cache.hubs import backend_for
 from app.core.registry import Family, Registry, parse_family
-from tests.integration.hub_servers import (
+from app.devtools.hubs.huggingface import OlahHub, RangeHub
+from app.devtools.hubs.proxies import FlakyProxy
+from app.devtools.hubs.repos import (
     BIG_REPO,
     INDEXED_MLX_REPO,
     SHARDED_MLX_REPO,
-    TINY_MLX_REPO,
     TINY_REPO,
-    FlakyProxy,
-    OlahHub,
-    RangeHub,
     big_repo_files,
-    hf_endpoint,
-    olah_hub,
     sharded_mlx_files,
+    split_family,
+    tiny_family,
     tiny_mlx_files,
     tiny_repo_files,
 )
+from tests.integration.hub_servers import hf_endpoint, olah_hub
 
 __all__ = ["hf_endpoint", "olah_hub"]  # fixtures
-
-
-def tiny_family(repo: str = TINY_REPO, mlx_repo: str = TINY_MLX_REPO) -> Family:
-    return parse_family(
-        {
-            "name": "tiny",
-            "specs": [
-                {
-                    "format": "gguf",
-                    "size_in_billions": 0.001,
-                    "quantizations": ["Q4_0", "Q8_0", "F16"],
-                    "sources": {
-                        "huggingface": {
-                            "model_id": repo,
-                            "model_file_name_template": "tiny-{quantization}.gguf",
-                            "draft_model_file_name_template": "draft/tiny-draft-{draft_quantization}.gguf",
-                            "draft_quantizations": ["Q8_0", "F16"],
-                        },
-                        "modelscope": {
-                            "model_id": repo,
-                            "model_file_name_template": "tiny-{quantization}.gguf",
-                            "draft_model_file_name_template": "draft/tiny-draft-{draft_quantization}.gguf",
-                            "draft_quantizations": ["Q8_0", "F16"],
-                        },
-                    },
-                },
-                {
-                    "format": "mlx",
-                    "size_in_billions": 0.001,
-                    "quantizations": ["4bit"],
-                    "sources": {
-                        "huggingface": {"model_id": "tandem-test/tiny-mlx-{quantization}"},
-                        "modelscope": {"model_id": "tandem-test/tiny-mlx-{quantization}"},
-                    },
-                },
-            ],
-        }
-    )
-
-
-def split_family() -> Family:
-    """The F16 quantization is split; its template carries {part}."""
-    data = tiny_family().model_dump(mode="json", exclude_none=True)
-    gguf = data["specs"][0]
-    gguf["quantizations"] = ["F16"]  # every quantization of a split spec lists its parts
-    gguf["quantization_parts"] = {"F16": ["00001", "00002"]}
-    for hub in ("huggingface", "modelscope"):
-        gguf["sources"][hub]["model_file_name_template"] = "F16/tiny-{quantization}-{part}-of-00002.gguf"
-    return parse_family(data)
 
 
 class Events:
@@ -517,7 +467,7 @@ def test_real_gguf_through_the_hub_loads(smollm2_q4: Path, tmp_path_factory: pyt
     """The real SmolLM2 file, served by olah, arrives intact and gguf-py reads it."""
     import gguf
 
-    from tests.integration.hub_servers import build_hf_repo
+    from app.devtools.hubs.repos import build_hf_repo
 
     hub = OlahHub(tmp_path_factory.mktemp("olah-real"))
     build_hf_repo(hub.mirrors, "tandem-test/SmolLM2-GGUF", {"SmolLM2-135M-Instruct.Q4_1.gguf": smollm2_q4})

@@ -18,14 +18,10 @@ from app.core.cache import (
     spec_status,
 )
 from app.core.cache.hubs import backend_for
-from tests.integration.hub_servers import (
-    TINY_REPO,
-    ModelScopeHub,
-    modelscope_hub,
-    tiny_mlx_files,
-    tiny_repo_files,
-)
-from tests.integration.test_download_hf import Events, tiny_family
+from app.devtools.hubs.modelscope import ModelScopeHub
+from app.devtools.hubs.repos import TINY_REPO, tiny_family, tiny_mlx_files, tiny_repo_files
+from tests.integration.hub_servers import modelscope_hub
+from tests.integration.test_download_hf import Events
 
 __all__ = ["modelscope_hub"]
 
@@ -78,7 +74,7 @@ def test_mlx_snapshot(modelscope_hub: ModelScopeHub) -> None:
 
 
 def test_cancel_and_resume(modelscope_hub: ModelScopeHub) -> None:
-    from tests.integration.hub_servers import FlakyProxy
+    from app.devtools.hubs.proxies import FlakyProxy
 
     proxy = FlakyProxy(modelscope_hub.server.server_address[1], rate=150_000)
     proxy.start()

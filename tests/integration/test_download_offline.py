@@ -20,16 +20,10 @@ from app.cli import commands as cli
 from app.core.cache import CacheManager, entries_root
 from app.core.cache.queue import DownloadQueue
 from app.core.registry import Registry
-from tests.integration.hub_servers import (
-    ModelScopeHub,
-    SilentHub,
-    hf_endpoint,
-    modelscope_hub,
-    olah_hub,
-    tiny_mlx_files,
-    tiny_repo_files,
-)
-from tests.integration.test_download_hf import tiny_family
+from app.devtools.hubs.modelscope import ModelScopeHub
+from app.devtools.hubs.proxies import SilentHub
+from app.devtools.hubs.repos import tiny_family, tiny_mlx_files, tiny_repo_files
+from tests.integration.hub_servers import hf_endpoint, modelscope_hub, olah_hub
 
 __all__ = ["hf_endpoint", "modelscope_hub", "olah_hub"]  # fixtures
 

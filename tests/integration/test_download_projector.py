@@ -25,18 +25,11 @@ from app.core.engines.base import Sampling
 from app.core.launch.plan import LaunchChoice, plan_launch
 from app.core.registry import Family, Registry, parse_family, reads_images
 from app.core.speculative import SpeculationOptions
-from tests.integration.hub_servers import (
-    BIG_VISION_REPO,
-    VISION_REPO,
-    FlakyProxy,
-    ModelScopeHub,
-    OlahHub,
-    big_vision_repo_files,
-    hf_endpoint,
-    modelscope_hub,
-    olah_hub,
-    vision_repo_files,
-)
+from app.devtools.hubs.huggingface import OlahHub
+from app.devtools.hubs.modelscope import ModelScopeHub
+from app.devtools.hubs.proxies import FlakyProxy
+from app.devtools.hubs.repos import BIG_VISION_REPO, VISION_REPO, big_vision_repo_files, vision_repo_files
+from tests.integration.hub_servers import hf_endpoint, modelscope_hub, olah_hub
 from tests.integration.test_download_hf import Events
 
 __all__ = ["hf_endpoint", "modelscope_hub", "olah_hub"]  # fixtures

@@ -14,8 +14,11 @@ from app.core import paths
 from app.core.cache import CacheManager, NotCachedError
 from app.core.cache.queue import DownloadItem, DownloadQueue
 from app.core.registry import Registry
-from tests.integration.hub_servers import FlakyProxy, OlahHub, hf_endpoint, olah_hub, tiny_repo_files
-from tests.integration.test_download_hf import _big_family, tiny_family
+from app.devtools.hubs.huggingface import OlahHub
+from app.devtools.hubs.proxies import FlakyProxy
+from app.devtools.hubs.repos import tiny_family, tiny_repo_files
+from tests.integration.hub_servers import hf_endpoint, olah_hub
+from tests.integration.test_download_hf import _big_family
 
 __all__ = ["hf_endpoint", "olah_hub"]
 

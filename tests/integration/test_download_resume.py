@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from app.core.cache import CacheManager, CancelToken, DownloadCancelled, ProgressEvent, hf_cache_root
-from tests.integration.hub_servers import OlahHub, RangeHub, big_repo_files, olah_hub
+from app.devtools.hubs.huggingface import OlahHub, RangeHub
+from app.devtools.hubs.repos import big_repo_files
+from tests.integration.hub_servers import olah_hub
 from tests.integration.test_download_hf import _big_family
 
 __all__ = ["olah_hub"]  # fixture

@@ -20,8 +20,9 @@ from app.core.engines.base import Finished, LoadRequest, Sampling
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.registry import Registry
 from app.core.speculative import SpeculationOptions
-from tests.integration.gemma4_fixtures import tiny_pair
-from tests.integration.hub_servers import OlahHub, build_hf_repo, tiny_gguf
+from app.devtools.hubs.huggingface import OlahHub
+from app.devtools.hubs.repos import build_hf_repo, tiny_gguf
+from app.devtools.tiny_models import tiny_pair
 
 PLAIN_OLD = "unsloth/gemma-4-E4B-it-GGUF"  # the first uploads: MTP/gemma-4-E4B-it-<Q>-MTP.gguf
 PLAIN_NEW = "unsloth/gemma-4-E2B-it-GGUF"  # after the rename: MTP/mtp-gemma-4-E2B-it-<Q>.gguf

@@ -22,7 +22,8 @@ from app.core.engines.capability import GGUFFacts, llamacpp_abort
 from app.core.engines.llamacpp.engine import KnownAbortError, LlamaCppEngine
 from app.core.measure import compare, run_once
 from app.core.speculative import SpeculationOptions
-from tests.integration.gemma4_fixtures import builder, tiny_pair
+from app.devtools import tiny_gemma4
+from app.devtools.tiny_models import tiny_pair
 
 pytestmark = pytest.mark.slow
 
@@ -95,7 +96,7 @@ _OWN_KEYS = {"general.name", "general.size_label", "tokenizer.chat_template"}
 
 @pytest.mark.parametrize("role", ["target", "assistant"])
 def test_builder_reproduces_the_real_converters_layout(tmp_path: Path, role: str) -> None:
-    b = builder()
+    b = tiny_gemma4
     built = b.build(tmp_path)
     ours = _layout(built.target if role == "target" else built.assistant)
     ref = json.loads(LAYOUT.read_text("utf-8"))["files"][role]
@@ -118,7 +119,7 @@ def test_builder_reproduces_the_real_converters_layout(tmp_path: Path, role: str
 
 
 def test_builder_is_deterministic_and_seeded(tmp_path: Path) -> None:
-    b = builder()
+    b = tiny_gemma4
     one, two, other = b.build(tmp_path / "1"), b.build(tmp_path / "2"), b.build(tmp_path / "3", seed=7)
     assert one.target.read_bytes() == two.target.read_bytes()
     assert one.assistant.read_bytes() == two.assistant.read_bytes()
@@ -126,7 +127,7 @@ def test_builder_is_deterministic_and_seeded(tmp_path: Path) -> None:
 
 
 def test_builder_command_line_writes_the_pair(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert builder().main(["--out", str(tmp_path / "out")]) == 0
+    assert tiny_gemma4.main(["--out", str(tmp_path / "out")]) == 0
     printed = capsys.readouterr().out
     assert "gemma4-tiny.gguf" in printed and "gemma4-tiny-assistant.gguf" in printed
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
@@ -232,13 +233,13 @@ def test_gemma4_default_depth_follows_the_size_table(
 
 
 def _renamed_vocab() -> list[str]:
-    tokens = list(builder().vocabulary()[0])
+    tokens = list(tiny_gemma4.vocabulary()[0])
     tokens[-1] = "zz"  # same size, one token differs
     return tokens
 
 
 def test_vocabulary_check_is_skipped_for_an_assistant_only(pair: tuple[Path, Path], tmp_path: Path) -> None:
-    b = builder()
+    b = tiny_gemma4
     target = pair[0]
     # an assistant reads the target's state: its own token list is not compared
     odd_assistant = b.write_assistant(tmp_path / "assistant-renamed.gguf", tokens=_renamed_vocab())
@@ -297,7 +298,7 @@ def test_assistant_with_a_foreign_or_wider_target_is_refused(
 ) -> None:
     import dataclasses
 
-    b = builder()
+    b = tiny_gemma4
     with pytest.raises(KnownAbortError, match="drafts only for a Gemma 4 target"):
         _mtp(smollm2_q4, pair[1])
     wide = tmp_path / "wide-target.gguf"

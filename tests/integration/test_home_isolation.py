@@ -15,9 +15,10 @@ from pathlib import Path
 from app.core import secrets
 from app.core import settings as settings_mod
 from app.core.cache import CacheManager
-from tests.conftest import ASSET_DIR, REAL_HOME
-from tests.integration.hub_servers import ModelScopeHub, hf_endpoint, modelscope_hub, olah_hub
-from tests.integration.test_download_hf import tiny_family
+from app.devtools.assets import ASSET_DIR, REAL_HOME
+from app.devtools.hubs.modelscope import ModelScopeHub
+from app.devtools.hubs.repos import tiny_family
+from tests.integration.hub_servers import hf_endpoint, modelscope_hub, olah_hub
 
 __all__ = ["hf_endpoint", "modelscope_hub", "olah_hub"]  # fixtures
 

@@ -14,6 +14,7 @@ import anthropic
 import httpx
 import pytest
 
+from app.core.engines.base import ToolCall
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.serving import Limits, LocalServer, ServedModel, ServerConfig
 from tests.integration.scripted_engine import EXPECTED, GEMMA_ANSWER, Script
@@ -283,7 +284,7 @@ def test_tool_calls_streamed_as_tool_use_blocks() -> None:
 
 
 def test_calls_the_engine_parsed_itself_and_tool_choice_none() -> None:
-    engine = Script("Checking.", engine_calls=[{"name": "get_weather", "arguments": {"city": "Rome"}}])
+    engine = Script("Checking.", engine_calls=[ToolCall.new("get_weather", {"city": "Rome"})])
     with Served(ServedModel(engine, "m", None)) as s:
         client = s.anthropic()
         r = client.messages.create(model="m", max_tokens=50, tools=[WEATHER], messages=COUNT)  # type: ignore[arg-type]

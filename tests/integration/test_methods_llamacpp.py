@@ -22,7 +22,9 @@ from app.core.engines.capability import GGUFFacts, llamacpp_abort
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.measure import compare, run_once
 from app.core.speculative import SpeculationOptions
-from tests.integration.gemma4_fixtures import ROOT, tiny_drafters, tiny_pair
+from app.devtools.tiny_models import tiny_drafters, tiny_pair
+
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow
 

@@ -1,6 +1,6 @@
 """The MLX engine on real (tiny, generated) checkpoints, on the CPU through mlx[cpu].
 
-Checkpoints are built once per session by :mod:`tests.integration.mlx_fixtures` with mlx-vlm's
+Checkpoints are built once per session by :mod:`app.devtools.mlx_models` with mlx-vlm's
 and mlx-lm's own model classes; nothing is downloaded.
 """
 
@@ -31,7 +31,7 @@ from app.core.engines.capability import Availability
 from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner
 from app.core.speculative import SpeculationOptions
 from app.core.speculative.depth import SETTLE_PLAIN, DepthControl
-from tests.integration import mlx_fixtures as fx
+from app.devtools import mlx_models as fx
 
 pytestmark = pytest.mark.mlx
 
@@ -514,12 +514,12 @@ def test_generator_created_before_close_raises_instead_of_hanging(ckpt: dict[str
 def test_base_exception_in_the_load_job_is_answered(
     ckpt: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app.core.engines.mlx.engine import MLXEngine
+    from app.core.engines.mlx import engine as mlx_engine
 
-    def interrupted(self: object, say: object) -> object:
+    def interrupted(request: object, say: object) -> object:
         raise _Interrupt()
 
-    monkeypatch.setattr(MLXEngine, "_load_models", interrupted)
+    monkeypatch.setattr(mlx_engine, "load_pair", interrupted)
     before = set(threading.enumerate())
     out = _in_thread(lambda: _load(ckpt["llama_target"]), timeout=20)
     assert not out["hung"], "load() waited forever for a job that died of a BaseException"

@@ -32,7 +32,7 @@ from app.core.engines.base import (
 from app.core.engines.mlx import modelfree as mlx_modelfree
 from app.core.images import TOKENS_PER_IMAGE, check_image_file
 from app.core.speculative import SpeculationOptions
-from tests.integration import mlx_fixtures as fx
+from app.devtools import mlx_models as fx
 
 pytestmark = pytest.mark.mlx
 

@@ -8,7 +8,7 @@ import pytest
 
 from app.core.chat.context import fit_history
 from app.core.engines.base import Finished, LoadRequest, Sampling
-from tests.integration import mlx_fixtures as fx
+from app.devtools import mlx_models as fx
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """Suffix decoding and prompt lookup on the MLX engine (issue 11), on real tiny and small models.
 
 Tiny random-weight checkpoints (mlx-vlm Gemma 4, mlx-lm llama) come from
-:mod:`tests.integration.mlx_fixtures`; SmolLM2-135M is the F32 GGUF fixture converted to MLX by
+:mod:`app.devtools.mlx_models`; SmolLM2-135M is the F32 GGUF fixture converted to MLX by
 :mod:`app.core.engines.mlx.convert` (cached in the test-asset folder). Every test has its own
 ``TANDEM_HOME`` (conftest), so the learned corpus starts empty and lives in the test's data dir.
 """
@@ -22,8 +22,8 @@ import pytest
 from app.core.engines.base import CancelToken, Finished, LoadRequest, Round, Sampling, TextDelta
 from app.core.speculative import SpeculationOptions
 from app.core.speculative import suffix as sx
-from tests.conftest import ASSET_DIR
-from tests.integration import mlx_fixtures as fx
+from app.devtools import mlx_models as fx
+from app.devtools.assets import ASSET_DIR
 
 pytestmark = pytest.mark.mlx
 

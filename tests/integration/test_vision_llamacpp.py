@@ -38,14 +38,15 @@ from app.core.engines.base import (
 from app.core.engines.llamacpp.engine import LlamaCppEngine, MethodRefusedError
 from app.core.engines.llamacpp.host import live_processes
 from app.core.speculative import SpeculationOptions
-from tests.integration.gemma4_fixtures import (
-    ROOT,
-    mmproj_builder,
+from app.devtools import tiny_mmproj as projector
+from app.devtools.tiny_models import (
     plain_drafter,
     tiny_drafters,
     tiny_mmproj,
     tiny_pair,
 )
+
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.slow
 
@@ -124,7 +125,7 @@ def _user(text: str, *pictures: Path) -> ChatMessage:
 def test_builder_writes_a_gemma4v_projector_deterministically(tmp_path: Path) -> None:
     import gguf
 
-    b = mmproj_builder()
+    b = projector
     one = b.build(tmp_path / "a")
     two = b.build(tmp_path / "b")
     assert one.read_bytes() == two.read_bytes()

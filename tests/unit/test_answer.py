@@ -9,7 +9,7 @@ import pytest
 
 from app.core.answer import Answer, AnswerCollector, collect
 from app.core.cancel import CancelToken
-from app.core.engines.base import Event, Finished, Round, TextDelta
+from app.core.engines.base import Event, Finished, Round, TextDelta, ToolCall
 
 
 class Clock:
@@ -156,7 +156,7 @@ def test_an_error_passes_through_and_the_collector_keeps_the_part() -> None:
 
 
 def test_tool_calls_come_from_the_engines_finished() -> None:
-    calls: list[dict[str, object]] = [{"name": "get_weather", "arguments": {"city": "Paris"}}]
+    calls = [ToolCall.new("get_weather", {"city": "Paris"})]
     answer = collect([Finished("stop", 9, 12, 1.0, 12.0, 0, 0, 1, tool_calls=calls)])
     assert answer.tool_calls == calls and answer.text == "" and answer.complete
     assert collect([Finished("stop", 9, 1, 1.0, 1.0, 0, 0)]).tool_calls == []

@@ -15,7 +15,7 @@ from app.core import images
 from app.core.chat.store import ChatStore
 from app.core.engines.base import Sampling
 from app.core.engines.llamaserver import chat_body
-from tests.image_files import image_bytes
+from app.devtools.images import image_bytes
 
 
 @pytest.mark.parametrize(

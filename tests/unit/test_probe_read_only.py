@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from app.core.cache import CacheManager
 from app.core.catalog.spec_fit import spec_estimates
+from app.devtools.hubs.repos import tiny_family
 from tests.integration.hub_servers import hf_endpoint, olah_hub
-from tests.integration.test_download_hf import tiny_family
 
 __all__ = ["hf_endpoint", "olah_hub"]  # fixtures
 

@@ -15,6 +15,7 @@ from app.core.engines.base import ChatMessage, Sampling, TemplateCaps
 from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
 from app.core.serving import responses_api as R
+from app.core.serving import schemas as S
 from app.core.serving.shaping import FALLBACK_STYLE, FORCED_STYLE, merge_system, shape, tool_lines
 
 CLIENTS = Path(__file__).parents[1] / "integration" / "data" / "clients"
@@ -144,7 +145,7 @@ def test_a_forced_tool_choice_is_a_grammar_over_the_tools_or_a_refusal() -> None
 def test_tandems_tool_prompt_is_short_for_an_agents_tool_list() -> None:
     """Claude Code's first request carries 22 tools in 73 kB of JSON; their lines take a few kB."""
     body = json.loads((CLIENTS / "claude-code-2.1.332-messages.json").read_text("utf-8"))["body"]
-    tools = M.tools_of(body["tools"])
+    tools = M.tools_of(S.MessagesRequest.model_validate(body).tools)
     assert tools is not None and len(tools) >= 10
     lines = tool_lines(tools)
     assert len(lines.splitlines()) == len(tools)
@@ -173,8 +174,13 @@ def test_recorded_agent_requests_parse() -> None:
 
 def test_hosted_tools_are_left_out_with_a_warning_on_every_api() -> None:
     warnings: list[str] = []
-    assert R.tools_of([{"type": "file_search", "vector_store_ids": []}], warnings) is None
-    assert M.tools_of([{"type": "web_search_20250305", "name": "web_search"}], warnings) is None
+    assert (
+        R.tools_of(
+            [S.ResponsesTool.model_validate({"type": "file_search", "vector_store_ids": []})], warnings
+        )
+        is None
+    )
+    assert M.tools_of([S.AnthropicTool(type="web_search_20250305", name="web_search")], warnings) is None
     chat = P.parse_request(
         {
             "messages": [{"role": "user", "content": "x"}],
@@ -184,7 +190,9 @@ def test_hosted_tools_are_left_out_with_a_warning_on_every_api() -> None:
     )
     assert chat.tools == [WEATHER]
     assert len(warnings) == 2 and "'custom' tool" in chat.warnings[0]
-    deferred = M.tools_of([{"name": "later", "input_schema": {"type": "object"}, "defer_loading": True}])
+    deferred = M.tools_of(
+        [S.AnthropicTool(name="later", input_schema={"type": "object"}, defer_loading=True)]
+    )
     assert deferred is None
 
 

@@ -161,9 +161,9 @@ def test_timings_become_rounds_tokens_and_totals() -> None:
 
 def test_remote_llama_server_reads_timings_like_the_local_engine() -> None:
     """The remote engine's stream of a llama-server turns the same timings into the same rounds."""
-    from app.core.engines.remote.engine import _StreamState
+    from app.core.engines.remote.reading import StreamState
 
-    state = _StreamState("llama.cpp")
+    state = StreamState("llama.cpp")
     events: list[Event] = []
     for i, t in enumerate(TIMINGS):
         delta = {"content": "x" * (i + 1)} if i < 2 else {}

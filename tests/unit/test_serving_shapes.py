@@ -8,44 +8,60 @@ import pytest
 from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
 from app.core.serving import responses_api as R
+from app.core.serving import schemas as S
 
 SCHEMA = {"type": "object"}
 
 
 def test_formats_of_the_three_apis_become_one_chat_response_format() -> None:
     chat = P.response_format_of(
-        {"type": "json_schema", "json_schema": {"name": "p", "schema": SCHEMA, "strict": True}}
+        S.ResponseFormat.model_validate(
+            {"type": "json_schema", "json_schema": {"name": "p", "schema": SCHEMA, "strict": True}}
+        )
     )
     assert chat == {"type": "json_schema", "json_schema": {"name": "p", "schema": SCHEMA, "strict": True}}
     assert (
-        R.text_format_of({"format": {"type": "json_schema", "name": "p", "schema": SCHEMA, "strict": True}})
+        R.text_format_of(
+            S.TextOptions.model_validate(
+                {"format": {"type": "json_schema", "name": "p", "schema": SCHEMA, "strict": True}}
+            )
+        )
         == chat
     )
-    assert M.output_format_of({"type": "json_schema", "schema": SCHEMA}) == {
+    assert M.output_format_of(S.OutputFormat.model_validate({"type": "json_schema", "schema": SCHEMA})) == {
         "type": "json_schema",
         "json_schema": {"name": "response", "schema": SCHEMA, "strict": True},
     }
-    assert P.response_format_of({"type": "json_object"}) == R.text_format_of(
-        {"format": {"type": "json_object"}}
+    assert P.response_format_of(S.ResponseFormat(type="json_object")) == R.text_format_of(
+        S.TextOptions(format=S.TextFormat(type="json_object"))
     )
-    assert P.response_format_of(None) is None and P.response_format_of({"type": "text"}) is None
-    assert R.text_format_of({"format": {"type": "text"}}) is None and R.text_format_of(None) is None
+    assert P.response_format_of(None) is None and P.response_format_of(S.ResponseFormat(type="text")) is None
+    assert R.text_format_of(S.TextOptions(format=S.TextFormat(type="text"))) is None
+    assert R.text_format_of(None) is None
     for bad in (
         {"type": "xml"},
         {"type": "json_schema"},
         {"type": "json_schema", "json_schema": {"name": "p"}},
+        {"type": "json_schema", "json_schema": {"name": "p", "schema": "not an object"}},
     ):
         with pytest.raises(P.ApiError) as err:
-            P.response_format_of(bad)
+            P.parse_request(
+                {"messages": [{"role": "user", "content": "x"}], "response_format": bad}, P.Limits()
+            )
         assert err.value.status == 400 and err.value.param == "response_format"
 
 
 def test_speculation_field_is_honoured_only_for_what_runs() -> None:
-    assert P.speculation_of({}) == "auto" and P.speculation_of({"tandem": {}}) == "auto"
-    assert P.speculation_of({"tandem": {"speculation": " Off "}}) == "off"
+    def speculation(extra: dict[str, object]) -> str:
+        body = {"messages": [{"role": "user", "content": "x"}], **extra}
+        return P.parse_request(body, P.Limits()).speculation
+
+    assert speculation({}) == "auto" and speculation({"tandem": {}}) == "auto"
+    assert speculation({"tandem": {"speculation": " Off "}}) == "off"
     for bad in ({"tandem": "off"}, {"tandem": {"speculation": 3}}, {"tandem": {"speculation": ""}}):
-        with pytest.raises(P.ApiError):
-            P.speculation_of(bad)
+        with pytest.raises(P.ApiError) as err:
+            speculation(bad)
+        assert err.value.status == 400 and (err.value.param or "").startswith("tandem")
     for requested, loaded in (("auto", None), ("off", None), ("auto", "mtp"), ("mtp", "mtp")):
         P.check_speculation(requested, loaded)
     with pytest.raises(P.ApiError) as err:
@@ -56,42 +72,48 @@ def test_speculation_field_is_honoured_only_for_what_runs() -> None:
 
 
 def test_messages_and_responses_inputs_map_to_chat_messages() -> None:
-    msgs = M.messages_of(
-        [
-            {"role": "user", "content": "q"},
-            {
-                "role": "assistant",
-                "content": [{"type": "thinking", "thinking": "..."}, {"type": "text", "text": "a"}],
-            },
-            {
-                "role": "user",
-                "content": [
-                    {"type": "tool_result", "tool_use_id": "t1", "content": "boom", "is_error": True}
-                ],
-            },
-        ],
-        [{"type": "text", "text": "s1"}, {"type": "text", "text": "s2"}],
-    )
+    msgs = M.parse_request(
+        {
+            "system": [{"type": "text", "text": "s1"}, {"type": "text", "text": "s2"}],
+            "messages": [
+                {"role": "user", "content": "q"},
+                {
+                    "role": "assistant",
+                    "content": [{"type": "thinking", "thinking": "..."}, {"type": "text", "text": "a"}],
+                },
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "tool_result", "tool_use_id": "t1", "content": "boom", "is_error": True}
+                    ],
+                },
+            ],
+        },
+        P.Limits(),
+    ).messages
     assert msgs == [
         {"role": "system", "content": "s1\n\ns2"},
         {"role": "user", "content": "q"},
         {"role": "assistant", "content": "a"},
         {"role": "tool", "content": "Error: boom", "tool_call_id": "t1"},
     ]
-    items = R.input_messages(
-        [
-            {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
-            {"type": "function_call", "call_id": "c2", "name": "g", "arguments": "{}"},
-            {"type": "reasoning", "summary": []},
-            {"type": "function_call_output", "call_id": "c1", "output": "1"},
-            {"role": "developer", "content": "be brief"},
-        ],
-        None,
-    )
+    items = R.parse_request(
+        {
+            "input": [
+                {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+                {"type": "function_call", "call_id": "c2", "name": "g", "arguments": "{}"},
+                {"type": "reasoning", "summary": []},
+                {"type": "function_call_output", "call_id": "c1", "output": "1"},
+                {"role": "developer", "content": "be brief"},
+            ]
+        },
+        P.Limits(),
+    ).messages
     assert [m["role"] for m in items] == ["assistant", "tool", "system"]
     assert [c["id"] for c in items[0]["tool_calls"]] == ["c1", "c2"]
     with pytest.raises(P.ApiError, match="'file_search_call' items"):
-        R.input_messages([{"type": "file_search_call"}], None)
+        R.parse_request({"input": [{"type": "file_search_call"}]}, P.Limits())
     warnings: list[str] = []
-    assert M.tools_of([{"type": "web_search_20250305", "name": "web_search"}], warnings) is None
+    hosted = [S.AnthropicTool(type="web_search_20250305", name="web_search")]
+    assert M.tools_of(hosted, warnings) is None
     assert "'web_search_20250305' tool runs on the provider's servers" in warnings[0]

@@ -187,11 +187,10 @@ def test_auto_measures_the_drafter_files_own_method_or_builtin_heads(tmp_path: P
 
 
 def test_the_tiny_files_read_as_what_they_are(tmp_path: Path) -> None:
-    """scripts/make_tiny_drafters.py: each file's metadata says its role, and the pairs fit."""
+    """app.devtools.tiny_drafters: each file's metadata says its role, and the pairs fit."""
     from app.core.speculative.detect import file_facts
-    from tests.integration.gemma4_fixtures import drafter_builder
+    from app.devtools import tiny_drafters as b
 
-    b = drafter_builder()
     made = b.build(tmp_path / "a")
     again = b.build(tmp_path / "b")
     for one, two in zip(

@@ -7,8 +7,14 @@ import logging
 import pytest
 
 from app.core.chat.tool_parsers import gemma4_arguments, parse_tool_calls
+from app.core.engines.calls import JsonObject, ToolCall
 
 Q = '<|"|>'
+
+
+def call(name: str, arguments: JsonObject) -> ToolCall:
+    """A call to compare with: calls are equal when name and arguments are (the id only names one)."""
+    return ToolCall.new(name, arguments)
 
 
 def g4(body: str) -> str:
@@ -19,7 +25,7 @@ def test_gemma4_simple_call() -> None:
     text = g4(f"get_weather{{location:{Q}Shanghai{Q}}}")
     assert parse_tool_calls(text, "gemma4") == (
         "",
-        [{"name": "get_weather", "arguments": {"location": "Shanghai"}}],
+        [call("get_weather", {"location": "Shanghai"})],
     )
 
 
@@ -28,7 +34,7 @@ def test_gemma4_value_quoting_the_user_the_seed_failure() -> None:
     text = g4(f"route{{intent:{Q}greeting{Q},reason:{Q}{reason}{Q}}}")
     content, calls = parse_tool_calls(text, "gemma4")
     assert content == ""
-    assert calls == [{"name": "route", "arguments": {"intent": "greeting", "reason": reason}}]
+    assert calls == [call("route", {"intent": "greeting", "reason": reason})]
 
 
 @pytest.mark.parametrize(
@@ -48,7 +54,7 @@ def test_gemma4_value_quoting_the_user_the_seed_failure() -> None:
 )
 def test_gemma4_string_values_are_literal(value: str) -> None:
     content, calls = parse_tool_calls(g4(f"f{{v:{Q}{value}{Q}}}"), "gemma4")
-    assert calls == [{"name": "f", "arguments": {"v": value}}]
+    assert calls == [call("f", {"v": value})]
     assert content == ""
 
 
@@ -59,9 +65,9 @@ def test_gemma4_nested_objects_lists_numbers_booleans() -> None:
     )
     _content, calls = parse_tool_calls(g4(body), "gemma4")
     assert calls == [
-        {
-            "name": "search",
-            "arguments": {
+        call(
+            "search",
+            {
                 "query": "tandem bikes",
                 "limit": 5,
                 "ratio": 0.25,
@@ -73,7 +79,7 @@ def test_gemma4_nested_objects_lists_numbers_booleans() -> None:
                 "mode": "fast",
                 "modes": ["x", "y", "z"],
             },
-        }
+        )
     ]
 
 
@@ -86,15 +92,15 @@ def test_gemma4_several_calls_and_surrounding_text() -> None:
         + "\nDone."
     )
     content, calls = parse_tool_calls(text, "gemma4")
-    assert [c["name"] for c in calls] == ["get_weather", "get_time"]
-    assert calls[1]["arguments"] == {"tz": "Europe/Paris"}
+    assert [c.name for c in calls] == ["get_weather", "get_time"]
+    assert calls[1].arguments == {"tz": "Europe/Paris"}
     assert content.startswith("Let me check both.")
     assert content.endswith("Done.")
     assert "<|tool_call>" not in content
 
 
 def test_gemma4_empty_arguments() -> None:
-    assert parse_tool_calls(g4("list_files{}"), "gemma4")[1] == [{"name": "list_files", "arguments": {}}]
+    assert parse_tool_calls(g4("list_files{}"), "gemma4")[1] == [call("list_files", {})]
 
 
 @pytest.mark.parametrize(
@@ -120,7 +126,7 @@ def test_gemma4_broken_block_stays_text_and_is_logged(
 def test_gemma4_one_good_one_broken() -> None:
     text = g4(f"ok{{a:{Q}x{Q}}}") + " " + g4(f"bad{{a:{Q}y}}")
     content, calls = parse_tool_calls(text, "gemma4")
-    assert calls == [{"name": "ok", "arguments": {"a": "x"}}]
+    assert calls == [call("ok", {"a": "x"})]
     assert "<|tool_call>call:bad" in content
 
 
@@ -138,8 +144,8 @@ def test_hermes_qwen_calls() -> None:
         content, calls = parse_tool_calls(text, style)
         assert content == "Sure."
         assert calls == [
-            {"name": "get_weather", "arguments": {"location": 'He said "hi"'}},
-            {"name": "t", "arguments": {"x": 1}},
+            call("get_weather", {"location": 'He said "hi"'}),
+            call("t", {"x": 1}),
         ]
 
 
@@ -152,10 +158,10 @@ def test_llama3_json_calls() -> None:
     text = '{"name": "get_weather", "parameters": {"city": "Oslo"}}; {"name": "t", "arguments": {}}'
     assert parse_tool_calls(text, "llama3") == (
         "",
-        [{"name": "get_weather", "arguments": {"city": "Oslo"}}, {"name": "t", "arguments": {}}],
+        [call("get_weather", {"city": "Oslo"}), call("t", {})],
     )
     tagged = '<|python_tag|>{"name": "f", "parameters": {"a": [1, 2]}}'
-    assert parse_tool_calls(tagged, "llama3") == ("", [{"name": "f", "arguments": {"a": [1, 2]}}])
+    assert parse_tool_calls(tagged, "llama3") == ("", [call("f", {"a": [1, 2]})])
 
 
 def test_llama3_plain_answers_are_not_calls() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.core.chat.tool_parsers import parse_tool_calls, resolve_style
+from app.core.engines.calls import JsonObject, ToolCall
 from app.core.registry import Registry
 from app.core.serving.tool_stream import ToolCallStream
 
@@ -14,7 +15,11 @@ GEMMA = f"Let me check.<|tool_call>call:route{{intent:{Q}greeting{Q},reason:{Q}{
 HERMES = 'Sure.<tool_call>{"name": "get_weather", "arguments": {"city": "Paris \\"FR\\""}}</tool_call>'
 
 
-def _run(text: str, style: str | None, step: int) -> tuple[str, list[dict[str, object]]]:
+def call(name: str, arguments: JsonObject) -> ToolCall:
+    return ToolCall.new(name, arguments)
+
+
+def _run(text: str, style: str | None, step: int) -> tuple[str, list[ToolCall]]:
     stream = ToolCallStream(style)
     pieces = []
     for i in range(0, len(text), step):
@@ -37,14 +42,14 @@ def test_streamed_split_matches_the_whole_text_parse(text: str, style: str, step
 
 def test_the_seed_string_arrives_whole_in_a_streamed_call() -> None:
     _content, calls = _run(GEMMA, "gemma4", 1)
-    assert calls == [{"name": "route", "arguments": {"intent": "greeting", "reason": SEED}}]
+    assert calls == [call("route", {"intent": "greeting", "reason": SEED})]
 
 
 def test_text_before_a_call_is_sent_before_the_block_closes() -> None:
     stream = ToolCallStream("gemma4")
     assert stream.feed("Let me check.<|tool") == ["Let me check."]  # the tag's start is held back
     assert stream.feed("_call>call:f{x:1") == []
-    assert stream.feed("}<tool_call|> done") == [{"name": "f", "arguments": {"x": 1}}, " done"]
+    assert stream.feed("}<tool_call|> done") == [call("f", {"x": 1}), " done"]
 
 
 def test_a_held_partial_tag_that_is_not_a_tag_is_sent() -> None:
@@ -61,8 +66,8 @@ def test_a_broken_or_unclosed_block_stays_text() -> None:
 
 
 def test_llama3_json_answer_is_held_and_parsed_and_prose_streams() -> None:
-    call = '{"name": "get_time", "parameters": {"tz": "UTC"}}'
-    assert _run(call, "llama3", 4) == ("", [{"name": "get_time", "arguments": {"tz": "UTC"}}])
+    answer = '{"name": "get_time", "parameters": {"tz": "UTC"}}'
+    assert _run(answer, "llama3", 4) == ("", [call("get_time", {"tz": "UTC"})])
     stream = ToolCallStream("llama3")
     assert stream.feed("Hello") == ["Hello"]  # prose is not held
     assert stream.feed(" there") == [" there"]

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.vllm import harness
+from app.devtools import vllm_servers as harness
 
 NGRAM = {"method": "ngram", "num_speculative_tokens": 4, "prompt_lookup_max": 4}
 SUFFIX = {"method": "suffix", "num_speculative_tokens": 8}

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from app.cli import main
-from tests.vllm import harness
+from app.devtools import vllm_servers as harness
 
 #: the first test also waits for the tier's setup (a venv build on a first run, servers starting)
 pytestmark = [pytest.mark.vllm, pytest.mark.timeout(1800)]

@@ -18,7 +18,7 @@ from app.core.engines.base import Sampling
 from app.core.engines.remote import acceptance as acc
 from app.core.engines.remote.endpoints import Endpoint
 from app.core.engines.remote.engine import RemoteEngine, RemoteFinished
-from tests.vllm import harness
+from app.devtools import vllm_servers as harness
 
 #: the first test also waits for the tier's setup (a venv build on a first run, servers starting)
 pytestmark = [pytest.mark.vllm, pytest.mark.timeout(1800)]

@@ -1,7 +1,7 @@
 """Tandem's suffix cache against arctic-inference's ``SuffixDecodingCache`` (issue 22).
 
-The same workloads (``workloads.py``) run through arctic-inference, in the interpreter of the
-``arctic_python`` fixture (``arctic_driver.py`` as a script), and through
+The same workloads (:mod:`app.devtools.suffix_workloads`) run through arctic-inference, in the
+interpreter of the ``arctic_python`` fixture (:mod:`app.devtools.arctic_driver` as a script), and through
 :class:`app.core.speculative.suffix.SuffixCache` in this process, step by step:
 
 * with arctic's semantics (``prompt_tail=0``: no openings corpus) the drafts are arctic's,
@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 from app.core.speculative.suffix import SuffixCache
-from tests.vllm import arctic_driver, workloads
+from app.devtools import arctic_driver
+from app.devtools import suffix_workloads as workloads
 
 pytestmark = pytest.mark.vllm
 

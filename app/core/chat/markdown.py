@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from app.core.chat import tool_parsers
 from app.core.chat.render import render_html, stable_end
+from app.core.engines.calls import ToolCall
 
 _CODE_STYLE = (
     "background-color:{bg}; color:{fg}; font-family:'DejaVu Sans Mono','Menlo','Consolas',monospace;"
@@ -28,15 +29,10 @@ def tool_style_of(text: str, style: str | None) -> str | None:
     return None
 
 
-def _tool_block(call: dict[str, object], label: str, code_bg: str, code_fg: str) -> str:
+def _tool_block(call: ToolCall, label: str, code_bg: str, code_fg: str) -> str:
     """One tool call as a compact block: its name, then its arguments one per line."""
-    name = html.escape(str(call.get("name", "")), quote=False)
-    args = call.get("arguments")
-    rows = (
-        [f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in args.items()]
-        if isinstance(args, dict)
-        else [json.dumps(args, ensure_ascii=False)]
-    )
+    name = html.escape(call.name, quote=False)
+    rows = [f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in call.arguments.items()]
     body = html.escape("\n".join(rows), quote=False)
     style = _CODE_STYLE.format(bg=code_bg, fg=code_fg)
     head = f'<p style="margin-bottom:2px;">{html.escape(label, quote=False)}: <b>{name}</b></p>'

@@ -1,8 +1,8 @@
 """Tool calls in model output -> OpenAI-style calls, one parser per family format.
 
-``parse_tool_calls(text, style)`` returns the text that remains for the user and the calls found,
-each ``{"name": str, "arguments": dict}``. A block that cannot be parsed stays in the text (the
-caller sees what the model wrote) and the reason is logged; it never raises.
+``parse_tool_calls(text, style)`` returns the text that remains for the user and the calls found
+(a :class:`~app.core.engines.calls.ToolCall` each, with a new id). A block that cannot be parsed
+stays in the text (the caller sees what the model wrote) and the reason is logged; it never raises.
 
 Styles (the family's ``tool_parser`` field):
 
@@ -22,11 +22,11 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import Any
+from collections.abc import Callable
+
+from app.core.engines.calls import JsonObject, ToolCall
 
 log = logging.getLogger(__name__)
-
-ToolCall = dict[str, Any]
 
 GEMMA4_OPEN = "<|tool_call>"
 GEMMA4_CLOSE = "<tool_call|>"
@@ -109,7 +109,7 @@ def _parse_blocks(
     text: str,
     open_tag: str,
     close_tag: str,
-    parse_one: Any,
+    parse_one: Callable[[str], ToolCall],
     inner_string: str | None = None,
 ) -> tuple[str, list[ToolCall]]:
     calls: list[ToolCall] = []
@@ -161,7 +161,7 @@ def _call(name: object, arguments: object, where: str) -> ToolCall:
             raise ToolCallFormatError(f"{where}: arguments are not JSON ({exc.msg})") from exc
     if not isinstance(arguments, dict):
         raise ToolCallFormatError(f"{where}: arguments must be an object, got {type(arguments).__name__}")
-    return {"name": name.strip(), "arguments": arguments}
+    return ToolCall.new(name.strip(), arguments)
 
 
 # --- Gemma 4 -------------------------------------------------------------------------------------
@@ -181,7 +181,7 @@ def _gemma4_call(body: str) -> ToolCall:
     return _call(head.group(1), arguments, f"call:{head.group(1)}")
 
 
-def gemma4_arguments(source: str) -> dict[str, Any]:
+def gemma4_arguments(source: str) -> JsonObject:
     """Parse Gemma 4's argument object (``{k:<|"|>v<|"|>,n:1}``) into a dict."""
     pieces = source.split(GEMMA4_STRING)
     if len(pieces) % 2 == 0:

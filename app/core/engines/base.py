@@ -20,6 +20,7 @@ from typing import Any, Literal, NotRequired, Protocol, TypedDict, runtime_check
 
 from app.core import limits
 from app.core.cancel import CancelToken
+from app.core.engines.calls import ToolCall, WireToolCall
 from app.core.limits import MAX_NEW_TOKENS
 from app.core.speculative import SpeculationOptions
 from app.core.speculative.rounds import DecodeFigures, Round
@@ -30,7 +31,7 @@ class ChatMessage(TypedDict):
 
     role: str
     content: str
-    tool_calls: NotRequired[list[dict[str, Any]]]
+    tool_calls: NotRequired[list[WireToolCall]]
     tool_call_id: NotRequired[str]
     name: NotRequired[str]
     #: image files (absolute paths, checked by :mod:`app.core.images`) the message shows,
@@ -75,9 +76,9 @@ class Finished(DecodeFigures):
     #: False when some round's draft count was unknown (see :class:`Round`); drafted_total then
     #: counts only the known rounds and the acceptance rate is unknown.
     drafted_known: bool = True
-    #: tool calls the engine parsed itself (``{"name", "arguments": dict}``; llama.cpp does for
-    #: chat templates it knows when a request passes ``tools``), else None
-    tool_calls: list[dict[str, object]] | None = None
+    #: tool calls the engine parsed itself (llama.cpp does for chat templates it knows when a
+    #: request passes ``tools``), else None
+    tool_calls: list[ToolCall] | None = None
     #: top candidates per completion token when the request asked for them (``top_logprobs``)
     #: and the engine exposes them, else None. Row i belongs to the i-th completion token.
     candidates: list[list[TokenCandidate]] | None = None
@@ -90,7 +91,7 @@ Event = TextDelta | Round | Finished
 
 
 # re-exported: engines and their callers import them from here
-__all__ = ["MAX_NEW_TOKENS", "CancelToken", "Round"]
+__all__ = ["MAX_NEW_TOKENS", "CancelToken", "Round", "ToolCall", "WireToolCall"]
 
 
 class SamplingError(ValueError):
@@ -293,7 +294,7 @@ class Engine(Protocol):
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
-        tools: Sequence[dict[str, Any]] | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
         tool_choice: Any = None,
         response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
@@ -313,7 +314,7 @@ class GenerateRequest:
     messages: Sequence[ChatMessage]
     sampling: Sampling
     top_logprobs: int = 0
-    tools: Sequence[dict[str, Any]] | None = None
+    tools: Sequence[Mapping[str, Any]] | None = None
     tool_choice: Any = None
     response_format: Mapping[str, Any] | None = None
 

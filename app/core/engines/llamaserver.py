@@ -43,6 +43,7 @@ from app.core.engines.base import (
     TokenCandidate,
     error_message_of,
 )
+from app.core.engines.calls import ToolCall, new_call_id
 from app.core.speculative import TimingsRounds
 
 log = logging.getLogger(__name__)
@@ -242,7 +243,10 @@ class ChunkReader:
         text = str(delta.get("content") or "")
         for part in delta.get("tool_calls") or []:
             if isinstance(part, Mapping):
-                self.tool_parts.setdefault(int(part.get("index", 0)), []).append(part.get("function") or {})
+                fragment = dict(part.get("function") or {})
+                if part.get("id"):  # the first fragment of a call names it
+                    fragment["id"] = part["id"]
+                self.tool_parts.setdefault(int(part.get("index", 0)), []).append(fragment)
         timings = chunk.get("timings")
         from_draft = False
         if isinstance(timings, Mapping) and timings:
@@ -293,20 +297,21 @@ class ChunkReader:
     def token_ids(self) -> list[int] | None:
         return list(self.ids) if self.with_logprobs and self.ids_complete else None
 
-    def tool_calls(self) -> list[dict[str, object]] | None:
+    def tool_calls(self) -> list[ToolCall] | None:
         """Streamed ``tool_calls`` fragments (name once, arguments in pieces) -> whole calls."""
-        calls: list[dict[str, object]] = []
+        calls: list[ToolCall] = []
         for index in sorted(self.tool_parts):
             parts = self.tool_parts[index]
             name = "".join(str(f.get("name") or "") for f in parts)
             raw = "".join(str(f.get("arguments") or "") for f in parts)
+            call_id = next((str(f["id"]) for f in parts if f.get("id")), "")
             try:
                 arguments = json.loads(raw) if raw.strip() else {}
             except json.JSONDecodeError:
                 log.info("%s tool call %r has arguments that are not JSON: %r", self.source, name, raw[:60])
                 continue
             if name and isinstance(arguments, dict):
-                calls.append({"name": name, "arguments": arguments})
+                calls.append(ToolCall(call_id or new_call_id(), name, arguments))
         return calls or None
 
 

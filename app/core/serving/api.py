@@ -30,7 +30,7 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
@@ -57,6 +57,7 @@ from app.core.engines.base import (
     TemplateCaps,
     TemplateInspector,
     TokenCounter,
+    ToolCall,
     structured_refusal,
 )
 from app.core.registry.abilities import served_abilities
@@ -418,7 +419,7 @@ class LocalServer:
         schema: type[BaseModel],
         error: Callable[[P.ApiError], Response],
         stream: Callable[[Pump, ServedModel, P.ChatRequest, float], AsyncIterator[bytes]],
-        build: Callable[[ServedModel, P.ChatRequest, str, list[dict[str, Any]], Answer], dict[str, Any]],
+        build: Callable[[ServedModel, P.ChatRequest, str, list[ToolCall], Answer], Mapping[str, object]],
     ) -> Response:
         """The one path of every API: admit the request, start its pump, then stream the API's
         events or wait for the whole answer and build the API's body; errors in the API's shape."""
@@ -441,9 +442,10 @@ class LocalServer:
             except EngineError as exc:
                 pump.status, pump.error = "error", str(exc)
                 return error(engine_error(exc))
-            body = build(model, req, text, calls, pump.answer)
-            if req.warnings:
-                body["tandem"]["warnings"] = list(req.warnings)
+            body = dict(build(model, req, text, calls, pump.answer))
+            tandem = body.get("tandem")
+            if req.warnings and isinstance(tandem, Mapping):
+                body["tandem"] = {**tandem, "warnings": list(req.warnings)}
             return JSONResponse(body)
         finally:
             pump.side_done()
@@ -555,7 +557,7 @@ class LocalServer:
 
     async def _whole_answer(
         self, pump: Pump, model: ServedModel, req: P.ChatRequest, request: Request
-    ) -> tuple[str, list[dict[str, Any]]]:
+    ) -> tuple[str, list[ToolCall]]:
         """Wait for the whole answer (a client that leaves cancels it): its text and tool calls.
         The engine's error propagates."""
 
@@ -576,7 +578,7 @@ class LocalServer:
                 await watcher
         answer = pump.answer
         text = answer.text
-        calls: list[dict[str, Any]] = []
+        calls: list[ToolCall] = []
         if req.call_style:
             text, calls = parse_tool_calls(text, req.call_style)
         calls += answer.tool_calls

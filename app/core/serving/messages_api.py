@@ -27,20 +27,34 @@ from __future__ import annotations
 
 import json
 import secrets
-from typing import Any
 
 from app.core.answer import Answer
-from app.core.engines.base import ChatMessage, Sampling, SamplingError, check_max_tokens
+from app.core.engines.base import (
+    ChatMessage,
+    Sampling,
+    SamplingError,
+    ToolCall,
+    WireToolCall,
+    check_max_tokens,
+)
+from app.core.engines.calls import FunctionTool, JsonObject
+from app.core.serving import bodies as B
+from app.core.serving import schemas as S
 from app.core.serving.protocol import (
     MAX_IMAGES_PER_REQUEST,
     ApiError,
     ChatRequest,
     ImageParts,
+    JsonSchemaFormat,
     Limits,
+    ToolChoice,
     dropped_tool,
     extension,
+    function_tool,
     json_schema_format,
+    named_choice,
     speculation_of,
+    wire_call,
 )
 
 #: Anthropic's error type for each HTTP status Tandem answers with
@@ -57,65 +71,46 @@ ERROR_TYPES = {
 }
 
 
-def error_body(status: int, message: str) -> dict[str, Any]:
+def error_body(status: int, message: str) -> B.AnthropicErrorBody:
     """``{"type": "error", "error": {"type", "message"}}`` for an HTTP status."""
     return {"type": "error", "error": {"type": ERROR_TYPES.get(status, "api_error"), "message": message}}
 
 
-def api_error_body(exc: ApiError) -> dict[str, Any]:
+def api_error_body(exc: ApiError) -> B.AnthropicErrorBody:
     return error_body(exc.status, exc.message)
 
 
-def _number(body: dict[str, Any], key: str, default: float) -> float:
-    value = body.get(key)
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ApiError(400, f"{key}: expected a number, got {value!r}", param=key)
-    return float(value)
+def _blocks(content: str | list[S.Block] | None) -> list[S.Block]:
+    if content is None:
+        return []
+    return [S.Block(type="text", text=content)] if isinstance(content, str) else content
 
 
-def _blocks(content: Any, where: str) -> list[dict[str, Any]]:
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
-    if not isinstance(content, list):
-        raise ApiError(400, f"{where}: expected a string or a list of content blocks", param=where)
-    for i, block in enumerate(content):
-        if not isinstance(block, dict) or not isinstance(block.get("type"), str):
-            raise ApiError(400, f"{where}[{i}]: expected a content block object", param=where)
-    return content
-
-
-def _text(block: dict[str, Any], where: str) -> str:
-    text = block.get("text")
-    if not isinstance(text, str):
+def _text(block: S.Block, where: str) -> str:
+    if block.text is None:
         raise ApiError(400, f"{where}.text: expected a string", param=where)
-    return text
+    return block.text
 
 
-def system_text(system: Any, where: str = "system") -> str:
-    if system is None:
-        return ""
+def system_text(system: str | list[S.Block] | None, where: str = "system") -> str:
     parts: list[str] = []
-    for i, block in enumerate(_blocks(system, where)):
-        if block["type"] != "text":
-            raise ApiError(400, f"{where}[{i}]: only text blocks are supported (got {block['type']!r})")
+    for i, block in enumerate(_blocks(system)):
+        if block.type != "text":
+            raise ApiError(400, f"{where}[{i}]: only text blocks are supported (got {block.type!r})")
         parts.append(_text(block, f"{where}[{i}]"))
     return "\n\n".join(p for p in parts if p)
 
 
-def _tool_result_text(content: Any, where: str) -> str:
-    if content is None:
-        return ""
+def _tool_result_text(content: str | list[S.Block] | None, where: str) -> str:
     parts: list[str] = []
-    for i, block in enumerate(_blocks(content, where)):
-        if block["type"] != "text":
-            raise ApiError(400, f"{where}[{i}]: only text tool results are supported (got {block['type']!r})")
+    for i, block in enumerate(_blocks(content)):
+        if block.type != "text":
+            raise ApiError(400, f"{where}[{i}]: only text tool results are supported (got {block.type!r})")
         parts.append(_text(block, f"{where}[{i}]"))
     return "\n".join(parts)
 
 
-def _user(blocks: list[dict[str, Any]], where: str, found: ImageParts) -> list[ChatMessage]:
+def _user(blocks: list[S.Block], where: str, found: ImageParts) -> list[ChatMessage]:
     out: list[ChatMessage] = []
     text: list[str] = []
     names: list[str] = []
@@ -130,58 +125,48 @@ def _user(blocks: list[dict[str, Any]], where: str, found: ImageParts) -> list[C
             names.clear()
 
     for i, block in enumerate(blocks):
-        kind, at = block["type"], f"{where}.content[{i}]"
+        kind, at = block.type, f"{where}.content[{i}]"
         if kind == "text":
             text.append(_text(block, at))
         elif kind == "image":
             names.append(_image(block, found, at))
         elif kind == "tool_result":
             flush()
-            call_id = block.get("tool_use_id")
-            if not isinstance(call_id, str) or not call_id:
+            if not block.tool_use_id:
                 raise ApiError(400, f"{at}.tool_use_id: missing", param=at)
-            result = _tool_result_text(block.get("content"), f"{at}.content")
-            if block.get("is_error"):
+            result = _tool_result_text(block.content, f"{at}.content")
+            if block.is_error:
                 result = f"Error: {result}"
-            out.append({"role": "tool", "content": result, "tool_call_id": call_id})
+            out.append({"role": "tool", "content": result, "tool_call_id": block.tool_use_id})
         else:
             raise ApiError(400, f"{at}: {kind!r} blocks are not supported in user turns", param=at)
     flush()
     return out
 
 
-def _image(block: dict[str, Any], found: ImageParts, where: str) -> str:
+def _image(block: S.Block, found: ImageParts, where: str) -> str:
     """An ``image`` block's source: base64 data, or a ``data:`` URL (nothing is fetched)."""
-    source = block.get("source")
-    if not isinstance(source, dict):
+    source = block.source
+    if source is None:
         raise ApiError(400, f"{where}.source: expected an object", param=where)
-    kind = source.get("type")
-    if kind == "base64":
-        return found.base64(source.get("data"), source.get("media_type"), f"{where}.source")
-    if kind == "url":
-        return found.url(source.get("url"), f"{where}.source.url")
-    raise ApiError(400, f"{where}.source.type: expected base64 or url, got {kind!r}", param=where)
+    if source.type == "base64":
+        return found.base64(source.data, source.media_type, f"{where}.source")
+    if source.type == "url":
+        return found.url(source.url, f"{where}.source.url")
+    raise ApiError(400, f"{where}.source.type: expected base64 or url, got {source.type!r}", param=where)
 
 
-def _assistant(blocks: list[dict[str, Any]], where: str) -> ChatMessage:
+def _assistant(blocks: list[S.Block], where: str) -> ChatMessage:
     text: list[str] = []
-    calls: list[dict[str, Any]] = []
+    calls: list[WireToolCall] = []
     for i, block in enumerate(blocks):
-        kind, at = block["type"], f"{where}.content[{i}]"
+        kind, at = block.type, f"{where}.content[{i}]"
         if kind == "text":
             text.append(_text(block, at))
         elif kind == "tool_use":
-            name, args = block.get("name"), block.get("input", {})
-            if not isinstance(name, str) or not name or not isinstance(args, dict):
+            if not block.name:
                 raise ApiError(400, f"{at}: a tool_use block needs a name and an input object", param=at)
-            call_id = block.get("id")
-            calls.append(
-                {
-                    "id": call_id if isinstance(call_id, str) and call_id else tool_use_id(),
-                    "type": "function",
-                    "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False)},
-                }
-            )
+            calls.append(wire_call(block.id or tool_use_id(), block.name, block.input or {}))
         elif kind in ("thinking", "redacted_thinking"):
             continue  # an earlier turn's reasoning is not replayed
         else:
@@ -192,100 +177,80 @@ def _assistant(blocks: list[dict[str, Any]], where: str) -> ChatMessage:
     return msg
 
 
-def messages_of(raw: Any, system: Any, found: ImageParts | None = None) -> list[ChatMessage]:
+def messages_of(
+    raw: list[S.AnthropicMessage], system: str | list[S.Block] | None, found: ImageParts | None = None
+) -> list[ChatMessage]:
     """The chat messages of a Messages body; its images are decoded into ``found``."""
     found = found if found is not None else ImageParts(MAX_IMAGES_PER_REQUEST)
-    if not isinstance(raw, list) or not raw:
-        raise ApiError(400, "messages: expected a non-empty list of messages", param="messages")
     out: list[ChatMessage] = []
     head = system_text(system)
     if head:
         out.append({"role": "system", "content": head})
     for i, m in enumerate(raw):
         where = f"messages[{i}]"
-        if not isinstance(m, dict):
-            raise ApiError(400, f"{where}: expected an object", param=where)
-        role = m.get("role")
-        blocks = _blocks(m.get("content"), f"{where}.content")
-        if role == "user":
+        blocks = _blocks(m.content)
+        if m.role == "user":
             out += _user(blocks, where, found)
-        elif role == "assistant":
+        elif m.role == "assistant":
             out.append(_assistant(blocks, where))
-        elif role in ("system", "developer"):
+        else:
             # Claude Code sends system messages mid-conversation; the server decides where they go
-            text = system_text(m.get("content"), f"{where}.content")
+            text = system_text(m.content, f"{where}.content")
             if text:
                 out.append({"role": "system", "content": text})
-        else:
-            raise ApiError(
-                400, f"{where}.role: expected 'user', 'assistant' or 'system', got {role!r}", param=where
-            )
     return out
 
 
-def tools_of(raw: Any, warnings: list[str] | None = None) -> list[dict[str, Any]] | None:
+def tools_of(
+    raw: list[S.AnthropicTool] | None, warnings: list[str] | None = None
+) -> list[FunctionTool] | None:
     """Client tools as chat tools. Server tools (web search, code execution, ...: a ``type``
     other than ``custom``) run on Anthropic's side and are left out with a warning; so are tools
     marked ``defer_loading``, which a model sees only once a tool search finds them."""
     warnings = warnings if warnings is not None else []
-    if raw is None or raw == []:
-        return None
-    if not isinstance(raw, list):
-        raise ApiError(400, "tools: expected a list of tools", param="tools")
-    out: list[dict[str, Any]] = []
-    for i, t in enumerate(raw):
-        if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not t["name"]:
+    out: list[FunctionTool] = []
+    for i, t in enumerate(raw or []):
+        if not t.name:
             raise ApiError(400, f"tools[{i}]: expected a tool with a name", param="tools")
-        kind = t.get("type", "custom")
-        if kind not in (None, "custom"):
-            warnings.append(dropped_tool(f"tools[{i}]", kind))
+        if t.type not in (None, "custom"):
+            warnings.append(dropped_tool(f"tools[{i}]", t.type))
             continue
-        if t.get("defer_loading") is True:
+        if t.defer_loading is True:
             continue
-        schema = t.get("input_schema", {"type": "object"})
-        if not isinstance(schema, dict):
-            raise ApiError(400, f"tools[{i}].input_schema: expected a JSON schema object", param="tools")
-        fn: dict[str, Any] = {"name": t["name"], "parameters": schema}
-        if isinstance(t.get("description"), str):
-            fn["description"] = t["description"]
-        out.append({"type": "function", "function": fn})
+        schema: JsonObject = t.input_schema if t.input_schema is not None else {"type": "object"}
+        out.append(function_tool(t.name, t.description, schema))
     return out or None
 
 
-def tool_choice_of(raw: Any) -> tuple[Any, bool]:
+def tool_choice_of(raw: S.AnthropicToolChoice | None) -> tuple[ToolChoice | None, bool]:
     """(the OpenAI tool_choice, whether tools stay on) for a Messages ``tool_choice``."""
     if raw is None:
         return None, True
-    kind = raw.get("type") if isinstance(raw, dict) else None
-    if kind == "auto":
+    if raw.type == "auto":
         return "auto", True
-    if kind == "any":
+    if raw.type == "any":
         return "required", True
-    if kind == "none":
+    if raw.type == "none":
         return None, False
-    if kind == "tool" and isinstance(raw.get("name"), str):
-        return {"type": "function", "function": {"name": raw["name"]}}, True
-    raise ApiError(400, "tool_choice: expected {'type': 'auto' | 'any' | 'none' | 'tool', ...}")
+    if raw.name is None:
+        raise ApiError(400, "tool_choice: expected {'type': 'auto' | 'any' | 'none' | 'tool', ...}")
+    return named_choice(raw.name), True
 
 
-def output_format_of(raw: Any, param: str = "output_format") -> dict[str, Any] | None:
+def output_format_of(raw: S.OutputFormat | None, param: str = "output_format") -> JsonSchemaFormat | None:
     """Structured outputs' format (``{"type": "json_schema", "schema": {...}}``) -> chat's
     ``response_format``."""
     if raw is None:
         return None
-    if not isinstance(raw, dict) or raw.get("type") != "json_schema":
-        raise ApiError(400, f"{param}: expected {{'type': 'json_schema', 'schema': {{...}}}}", param=param)
-    return json_schema_format(None, raw.get("schema"), True, param)
+    return json_schema_format(None, raw.schema_, True, param)
 
 
-def structured_format_of(body: dict[str, Any]) -> dict[str, Any] | None:
+def structured_format_of(req: S.MessagesRequest) -> JsonSchemaFormat | None:
     """The answer's format: ``output_config.format`` (the current field) or ``output_format``
     (the beta's); both at once must agree."""
-    config = body.get("output_config")
-    if config is not None and not isinstance(config, dict):
-        raise ApiError(400, "output_config: expected an object", param="output_config")
-    current = output_format_of((config or {}).get("format"), "output_config.format")
-    beta = output_format_of(body.get("output_format"))
+    config = req.output_config
+    current = output_format_of(config.format if config is not None else None, "output_config.format")
+    beta = output_format_of(req.output_format)
     if current is not None and beta is not None and current != beta:
         raise ApiError(
             400, "output_config.format and output_format disagree; send one of them", param="output_format"
@@ -293,55 +258,49 @@ def structured_format_of(body: dict[str, Any]) -> dict[str, Any] | None:
     return current or beta
 
 
-def parse_request(body: Any, limits: Limits) -> ChatRequest:
+def parse_request(body: object, limits: Limits) -> ChatRequest:
     """Check a decoded Messages body; :class:`ApiError` (400) names the offending field."""
-    if not isinstance(body, dict):
-        raise ApiError(400, "the request body must be a JSON object")
+    req = S.check(S.MessagesRequest, body)
     found = ImageParts(limits.max_images)
-    messages = messages_of(body.get("messages"), body.get("system"), found)
-    raw_max = body.get("max_tokens")
-    if raw_max is None:
+    messages = messages_of(req.messages, req.system, found)
+    if req.max_tokens is None:
         max_tokens = limits.default
     else:
         try:
-            max_tokens = check_max_tokens(raw_max)
+            max_tokens = check_max_tokens(req.max_tokens)
         except SamplingError as exc:
             raise ApiError(400, f"max_tokens: {exc}", param="max_tokens") from exc
         # Messages requires max_tokens and agents fill in their model's output limit (Claude Code
         # sends 32000): it is a cap, so it is held to the server's rather than refused.
         max_tokens = min(max_tokens, limits.max_tokens)
-    stop = body.get("stop_sequences") or []
-    if not isinstance(stop, list) or not all(isinstance(s, str) and s for s in stop) or len(stop) > 8:
+    stop = req.stop_sequences or []
+    if not all(stop) or len(stop) > 8:
         raise ApiError(400, "stop_sequences: expected a list of up to 8 non-empty strings")
-    top_k = body.get("top_k", 0)
     try:
         sampling = Sampling(
-            temperature=_number(body, "temperature", 0.0),
-            top_p=_number(body, "top_p", 1.0),
-            top_k=top_k,
+            temperature=0.0 if req.temperature is None else req.temperature,
+            top_p=1.0 if req.top_p is None else req.top_p,
+            top_k=req.top_k or 0,
             max_tokens=max_tokens,
             stop=tuple(stop),
         )
     except SamplingError as exc:
         raise ApiError(400, str(exc)) from exc
-    model = body.get("model")
-    if model is not None and not isinstance(model, str):
-        raise ApiError(400, "model: expected a string", param="model")
     warnings: list[str] = []
-    tools = tools_of(body.get("tools"), warnings)
-    tool_choice, keep = tool_choice_of(body.get("tool_choice"))
+    tools = tools_of(req.tools, warnings)
+    tool_choice, keep = tool_choice_of(req.tool_choice)
     if not keep:
         tools = None
     return ChatRequest(
         messages,
         sampling,
-        stream=bool(body.get("stream", False)),
+        stream=bool(req.stream),
         tools=tools,
         tool_choice=tool_choice if tools else None,
-        model=model,
-        response_format=structured_format_of(body),
+        model=req.model,
+        response_format=structured_format_of(req),
         images=found.images,
-        speculation=speculation_of(body),
+        speculation=speculation_of(req.tandem),
         warnings=warnings,
     )
 
@@ -355,9 +314,14 @@ def tool_use_id() -> str:
     return "toolu_" + secrets.token_hex(12)
 
 
+def tool_use_id_of(call: ToolCall) -> str:
+    """The id a call goes by in Messages answers: the call's own id in Anthropic's ``toolu_`` form."""
+    return call.id if call.id.startswith("toolu_") else "toolu_" + call.id.removeprefix("call_")
+
+
 def stop_reason(
     answer: Answer, has_calls: bool, stop: tuple[str, ...], max_tokens: int | None = None
-) -> tuple[str, str | None]:
+) -> tuple[B.StopReason, str | None]:
     """(stop_reason, stop_sequence). An answer cut before the request's ``max_tokens`` was cut by
     the end of the context: ``model_context_window_exceeded`` (agents tell the two apart; a
     ``max_tokens`` there makes Claude Code report its own output limit as exceeded). A stop string
@@ -379,11 +343,11 @@ def stop_reason(
     return "end_turn", None
 
 
-def tool_use_block(call: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "tool_use", "id": tool_use_id(), "name": call["name"], "input": call["arguments"]}
+def tool_use_block(call: ToolCall) -> B.ToolUseBlock:
+    return {"type": "tool_use", "id": tool_use_id_of(call), "name": call.name, "input": call.arguments}
 
 
-def usage(answer: Answer) -> dict[str, int]:
+def usage(answer: Answer) -> B.MessagesUsage:
     return {"input_tokens": answer.prompt_tokens, "output_tokens": answer.completion_tokens}
 
 
@@ -391,13 +355,13 @@ def message(
     mid: str,
     model: str,
     text: str,
-    calls: list[dict[str, Any]],
+    calls: list[ToolCall],
     answer: Answer,
     stop: tuple[str, ...],
     method: str | None,
     max_tokens: int | None = None,
-) -> dict[str, Any]:
-    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+) -> B.MessageBody:
+    content: list[B.TextBlock | B.ToolUseBlock] = [{"type": "text", "text": text}] if text else []
     content += [tool_use_block(c) for c in calls]
     reason, sequence = stop_reason(answer, bool(calls), stop, max_tokens)
     return {
@@ -413,7 +377,7 @@ def message(
     }
 
 
-def event(kind: str, **fields: Any) -> bytes:
+def event(kind: str, **fields: object) -> bytes:
     """One Server-Sent Event of a Messages stream: ``event: <type>`` and its JSON data."""
     data = json.dumps({"type": kind, **fields}, ensure_ascii=False)
     return f"event: {kind}\ndata: {data}\n\n".encode()
@@ -425,16 +389,14 @@ def error_event(exc: ApiError) -> bytes:
 
 
 def start_event(mid: str, model: str, input_tokens: int = 0) -> bytes:
-    return event(
-        "message_start",
-        message={
-            "id": mid,
-            "type": "message",
-            "role": "assistant",
-            "model": model,
-            "content": [],
-            "stop_reason": None,
-            "stop_sequence": None,
-            "usage": {"input_tokens": input_tokens, "output_tokens": 0},
-        },
-    )
+    started: B.MessageBody = {
+        "id": mid,
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": input_tokens, "output_tokens": 0},
+    }
+    return event("message_start", message=started)

@@ -9,45 +9,19 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from app.core import images as img
 from app.core.answer import Answer
 from app.core.engines.base import MAX_NEW_TOKENS, ChatMessage, Sampling, SamplingError, check_max_tokens
+from app.core.engines.calls import FunctionSpec, FunctionTool, JsonObject, ToolCall, WireToolCall, new_call_id
+from app.core.serving import bodies as B
+from app.core.serving import schemas as S
+from app.core.serving.errors import ApiError as ApiError  # re-exported: the server raises it from here
+from app.core.serving.errors import error_body as error_body
 from app.core.speculative import json_rate, per_request
-
-ROLES = ("system", "developer", "user", "assistant", "tool")
-
-
-class ApiError(Exception):
-    """An error answered in OpenAI's shape ``{"error": {"message", "type", "param", "code"}}``."""
-
-    def __init__(
-        self,
-        status: int,
-        message: str,
-        type_: str = "invalid_request_error",
-        param: str | None = None,
-        code: str | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.type = type_
-        self.param = param
-        self.code = code
-        self.headers = headers or {}
-
-    def body(self) -> dict[str, Any]:
-        return error_body(self.message, self.type, self.param, self.code)
-
-
-def error_body(message: str, type_: str, param: str | None = None, code: str | None = None) -> dict[str, Any]:
-    return {"error": {"message": message, "type": type_, "param": param, "code": code}}
-
 
 #: the most images one request may carry unless its server's :class:`Limits` say otherwise
 MAX_IMAGES_PER_REQUEST = 16
@@ -80,17 +54,52 @@ class Limits:
         return self.max_tokens if self.default_max_tokens is None else self.default_max_tokens
 
 
+class NamedFunction(TypedDict):
+    name: str
+
+
+class NamedChoice(TypedDict):
+    """A tool choice that names the one function the answer must call."""
+
+    type: Literal["function"]
+    function: NamedFunction
+
+
+#: how the answer may use the tools (chat's shape; every API's choice becomes one): "none" leaves
+#: the request without tools instead
+ToolChoice = Literal["auto", "required"] | NamedChoice
+
+
+class JsonSchemaSpec(TypedDict):
+    name: str
+    schema: JsonObject
+    strict: NotRequired[bool]
+
+
+class JsonSchemaFormat(TypedDict):
+    type: Literal["json_schema"]
+    json_schema: JsonSchemaSpec
+
+
+class JsonObjectFormat(TypedDict):
+    type: Literal["json_object"]
+
+
+#: what the answer must follow, in chat's ``response_format`` shape (free text is None)
+AnswerFormat = JsonObjectFormat | JsonSchemaFormat
+
+
 @dataclass
 class ChatRequest:
     messages: list[ChatMessage]
     sampling: Sampling
     stream: bool = False
     include_usage: bool = False
-    tools: list[dict[str, Any]] | None = None
-    tool_choice: Any = None
+    tools: list[FunctionTool] | None = None
+    tool_choice: ToolChoice | None = None
     model: str | None = None
     #: a JSON object or schema the answer must follow, in chat's shape (:func:`response_format_of`)
-    response_format: dict[str, Any] | None = None
+    response_format: AnswerFormat | None = None
     #: ``tandem.speculation`` of the request: "auto" (what is loaded), "off" or a method name
     speculation: str = "auto"
     #: the request's images by stored name (the ``images`` of its messages name them until the
@@ -126,9 +135,9 @@ class ImageParts:
         self.images.setdefault(checked.name, checked)
         return checked.name
 
-    def url(self, url: Any, where: str) -> str:
+    def url(self, url: str | None, where: str) -> str:
         """An OpenAI image URL (a ``data:`` URL; other URLs are refused: nothing is fetched)."""
-        if not isinstance(url, str) or not url:
+        if not url:
             raise ApiError(400, f"{where}: expected an image URL string", param=where)
         try:
             return self._add(img.decode_data_url(url), where)
@@ -149,147 +158,144 @@ class ImageParts:
             raise ApiError(400, f"{where}: {exc}", param=where, code="too_many_images") from None
         return names
 
-    def base64(self, data: Any, media_type: Any, where: str) -> str:
+    def base64(self, data: str | None, media_type: str | None, where: str) -> str:
         """Anthropic's ``{"type": "base64", "media_type", "data"}`` source."""
-        if not isinstance(data, str) or not isinstance(media_type, str):
+        if data is None or media_type is None:
             raise ApiError(400, f"{where}: a base64 source needs media_type and data strings", param=where)
         return self.url(f"data:{media_type};base64,{data}", where)
 
 
-def image_url_of(part: dict[str, Any]) -> Any:
-    """The URL of an OpenAI ``image_url`` part (``{"image_url": {"url"}}`` or a bare string) or of
-    a Responses ``input_image`` part (``{"image_url": "..."}``)."""
-    ref = part.get("image_url")
-    return ref.get("url") if isinstance(ref, dict) else ref
+def image_url_of(ref: S.ImageUrl | str | None) -> str | None:
+    """The URL of an image part: OpenAI's ``{"image_url": {"url"}}`` (or a bare string), the
+    Responses ``input_image``'s ``{"image_url": "..."}``."""
+    return ref.url if isinstance(ref, S.ImageUrl) else ref
 
 
-def _number(body: dict[str, Any], key: str, default: float) -> float:
-    value = body.get(key)
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ApiError(400, f"{key}: expected a number, got {value!r}", param=key)
-    return float(value)
-
-
-def _content_of(content: Any, where: str, found: ImageParts) -> tuple[str, list[str]]:
+def _content_of(
+    content: str | list[S.ChatPart] | None, where: str, found: ImageParts
+) -> tuple[str, list[str]]:
     """A message's text and image names: a string, or a list of ``text`` and ``image_url`` parts."""
     if content is None or isinstance(content, str):
         return content or "", []
-    if isinstance(content, list):
-        parts: list[str] = []
-        names: list[str] = []
-        for i, part in enumerate(content):
-            kind = part.get("type") if isinstance(part, dict) else type(part).__name__
-            at = f"{where}[{i}]"
-            if kind == "text" and isinstance(part.get("text"), str):
-                parts.append(part["text"])
-            elif kind == "image_url":
-                names.append(found.url(image_url_of(part), f"{at}.image_url"))
-            else:
-                raise ApiError(
-                    400, f"{at}: only text and image_url parts are supported (got {kind!r})", param=where
-                )
-        return "".join(parts), names
-    raise ApiError(400, f"{where}: expected a string or a list of content parts", param=where)
+    parts: list[str] = []
+    names: list[str] = []
+    for i, part in enumerate(content):
+        at = f"{where}[{i}]"
+        if part.type == "text" and part.text is not None:
+            parts.append(part.text)
+        elif part.type == "image_url":
+            names.append(found.url(image_url_of(part.image_url), f"{at}.image_url"))
+        else:
+            raise ApiError(
+                400, f"{at}: only text and image_url parts are supported (got {part.type!r})", param=where
+            )
+    return "".join(parts), names
 
 
-def _messages(raw: Any, found: ImageParts) -> list[ChatMessage]:
-    if not isinstance(raw, list) or not raw:
-        raise ApiError(400, "messages: expected a non-empty list of messages", param="messages")
+def wire_call(call_id: str | None, name: str, arguments: str | JsonObject) -> WireToolCall:
+    """An earlier turn's call in the conversation's shape (a new id when the client sent none)."""
+    args = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+    return {"id": call_id or new_call_id(), "type": "function", "function": {"name": name, "arguments": args}}
+
+
+def _messages(raw: list[S.ChatMessage], found: ImageParts) -> list[ChatMessage]:
     out: list[ChatMessage] = []
     for i, m in enumerate(raw):
         where = f"messages[{i}]"
-        if not isinstance(m, dict):
-            raise ApiError(400, f"{where}: expected an object", param=where)
-        role = m.get("role")
-        if role not in ROLES:
-            raise ApiError(
-                400, f"{where}.role: expected one of {', '.join(ROLES)}, got {role!r}", param=where
-            )
-        text, names = _content_of(m.get("content"), f"{where}.content", found)
-        msg: ChatMessage = {"role": "system" if role == "developer" else role, "content": text}
+        text, names = _content_of(m.content, f"{where}.content", found)
+        msg: ChatMessage = {"role": "system" if m.role == "developer" else m.role, "content": text}
         if names:
-            msg["images"] = found.of_message(names, f"{where}.content", role, param=where)
-        if m.get("tool_calls") is not None:
-            msg["tool_calls"] = m["tool_calls"]
-        if m.get("tool_call_id") is not None:
-            msg["tool_call_id"] = m["tool_call_id"]
-        if m.get("name") is not None:
-            msg["name"] = m["name"]
+            msg["images"] = found.of_message(names, f"{where}.content", m.role, param=where)
+        if m.tool_calls is not None:
+            msg["tool_calls"] = [wire_call(c.id, c.function.name, c.function.arguments) for c in m.tool_calls]
+        if m.tool_call_id is not None:
+            msg["tool_call_id"] = m.tool_call_id
+        if m.name is not None:
+            msg["name"] = m.name
         out.append(msg)
     return out
 
 
-def _tools(body: dict[str, Any], warnings: list[str]) -> list[dict[str, Any]] | None:
-    tools = body.get("tools")
-    if tools is None or tools == []:
-        return None
-    if not isinstance(tools, list):
-        raise ApiError(400, "tools: expected a list of tools", param="tools")
-    out: list[dict[str, Any]] = []
-    for i, t in enumerate(tools):
-        if not isinstance(t, dict):
-            raise ApiError(400, f"tools[{i}]: expected a tool object", param="tools")
-        if t.get("type") != "function":
-            warnings.append(dropped_tool(f"tools[{i}]", t.get("type")))
+def function_tool(
+    name: str, description: str | None, parameters: JsonObject | None, strict: bool | None = None
+) -> FunctionTool:
+    """A tool as the engines take it (chat's shape), from any API's tool."""
+    spec: FunctionSpec = {"name": name}
+    if description is not None:
+        spec["description"] = description
+    if parameters is not None:
+        spec["parameters"] = parameters
+    if strict is not None:
+        spec["strict"] = strict
+    return {"type": "function", "function": spec}
+
+
+def _tools(tools: list[S.ChatTool] | None, warnings: list[str]) -> list[FunctionTool] | None:
+    out: list[FunctionTool] = []
+    for i, t in enumerate(tools or []):
+        if t.type != "function":
+            warnings.append(dropped_tool(f"tools[{i}]", t.type))
             continue
-        fn = t.get("function")
-        if not isinstance(fn, dict):
+        fn = t.function
+        if fn is None:
             raise ApiError(
                 400, f"tools[{i}]: expected {{'type': 'function', 'function': {{...}}}}", param="tools"
             )
-        if not isinstance(fn.get("name"), str) or not fn["name"]:
+        if not fn.name:
             raise ApiError(400, f"tools[{i}].function.name: missing", param="tools")
-        out.append(t)
+        out.append(function_tool(fn.name, fn.description, fn.parameters, fn.strict))
     return out or None
 
 
-def dropped_tool(where: str, kind: Any) -> str:
+def named_choice(name: str) -> NamedChoice:
+    return {"type": "function", "function": {"name": name}}
+
+
+def _tool_choice(raw: Literal["none", "auto", "required"] | S.NamedToolChoice | None) -> ToolChoice | None:
+    if raw is None or raw == "none":
+        return None
+    return raw if isinstance(raw, str) else named_choice(raw.function.name)
+
+
+def dropped_tool(where: str, kind: str | None) -> str:
     """The warning for a tool the server leaves out: one the client's own server would run
     (web search, file search, computer use, ...), which a local model cannot."""
     return f"{where}: the {kind!r} tool runs on the provider's servers; Tandem cannot run it and left it out"
 
 
-def json_schema_format(name: Any, schema: Any, strict: Any, param: str) -> dict[str, Any]:
+def json_schema_format(
+    name: str | None, schema: JsonObject | None, strict: bool | None, param: str
+) -> JsonSchemaFormat:
     """Chat's ``{"type": "json_schema", "json_schema": {...}}`` after checking its fields."""
-    if not isinstance(schema, dict):
+    if schema is None:
         raise ApiError(400, f"{param}: a json_schema format needs a 'schema' object", param=param)
-    if name is not None and not isinstance(name, str):
-        raise ApiError(400, f"{param}: 'name' must be a string", param=param)
-    spec: dict[str, Any] = {"name": name or "response", "schema": schema}
+    spec: JsonSchemaSpec = {"name": name or "response", "schema": schema}
     if strict is not None:
-        spec["strict"] = bool(strict)
+        spec["strict"] = strict
     return {"type": "json_schema", "json_schema": spec}
 
 
-def response_format_of(raw: Any, param: str = "response_format") -> dict[str, Any] | None:
+def response_format_of(raw: S.ResponseFormat | None, param: str = "response_format") -> AnswerFormat | None:
     """A chat ``response_format``: None for free text (absent or ``text``), else a JSON object or
     a JSON schema, which the engine enforces (llama.cpp compiles it to a grammar)."""
-    kind = raw.get("type") if isinstance(raw, dict) else None
-    if raw is None or kind == "text":
+    if raw is None or raw.type == "text":
         return None
-    if kind == "json_object":
+    if raw.type == "json_object":
         return {"type": "json_object"}
-    if kind == "json_schema":
-        spec = raw.get("json_schema")
-        if not isinstance(spec, dict):
-            raise ApiError(400, f"{param}.json_schema: expected an object", param=param)
-        return json_schema_format(spec.get("name"), spec.get("schema"), spec.get("strict"), param)
-    raise ApiError(400, f"{param}: expected type text, json_object or json_schema", param=param)
+    spec = raw.json_schema
+    if spec is None:
+        raise ApiError(400, f"{param}.json_schema: expected an object", param=param)
+    return json_schema_format(spec.name, spec.schema_, spec.strict, param)
 
 
-def speculation_of(body: dict[str, Any]) -> str:
+def speculation_of(ext: S.TandemOptions | None) -> str:
     """The request's ``tandem: {"speculation": ...}`` ("auto" when absent)."""
-    ext = body.get("tandem")
-    if ext is None:
-        return "auto"
-    value = ext.get("speculation", "auto") if isinstance(ext, dict) else None
-    if not isinstance(value, str) or not value.strip():
+    value = "auto" if ext is None else ext.speculation.strip()
+    if not value:
         raise ApiError(
             400, 'tandem.speculation: expected "off", "auto" or a method name', param="tandem.speculation"
         )
-    return value.strip().lower()
+    return value.lower()
 
 
 def check_speculation(requested: str, loaded: str | None, offered: Sequence[str] = ()) -> None:
@@ -309,75 +315,74 @@ def check_speculation(requested: str, loaded: str | None, offered: Sequence[str]
     )
 
 
-def parse_request(body: Any, limits: Limits) -> ChatRequest:
+def max_tokens_of(raw: int | None, param: str, limits: Limits) -> int:
+    """The answer's token budget: the request's (at most the server's limit), else the default."""
+    if raw is None:
+        return limits.default
+    try:
+        max_tokens = check_max_tokens(raw)
+    except SamplingError as exc:
+        raise ApiError(400, f"{param}: {exc}", param=param, code="invalid_value") from exc
+    if max_tokens > limits.max_tokens:
+        raise ApiError(
+            400,
+            f"{param}: {max_tokens} is more than this server allows ({limits.max_tokens})",
+            param=param,
+            code="invalid_value",
+        )
+    return max_tokens
+
+
+def _or(value: float | None, default: float) -> float:
+    return default if value is None else value
+
+
+def parse_request(body: object, limits: Limits) -> ChatRequest:
     """Check a decoded request body; :class:`ApiError` (400) names the offending field."""
-    if not isinstance(body, dict):
-        raise ApiError(400, "the request body must be a JSON object")
+    req = S.check(S.ChatCompletionRequest, body)
     found = ImageParts(limits.max_images)
-    messages = _messages(body.get("messages"), found)
-    if body.get("n", 1) != 1:
+    messages = _messages(req.messages, found)
+    if req.n is not None and req.n != 1:
         raise ApiError(400, "n: only 1 choice per request is supported", param="n")
-    raw_max = body.get("max_completion_tokens", body.get("max_tokens"))
-    param = "max_completion_tokens" if "max_completion_tokens" in body else "max_tokens"
-    if raw_max is None:
-        max_tokens = limits.default
+    if req.max_completion_tokens is not None:
+        max_tokens = max_tokens_of(req.max_completion_tokens, "max_completion_tokens", limits)
     else:
-        try:
-            max_tokens = check_max_tokens(raw_max)
-        except SamplingError as exc:
-            raise ApiError(400, f"{param}: {exc}", param=param, code="invalid_value") from exc
-        if max_tokens > limits.max_tokens:
-            raise ApiError(
-                400,
-                f"{param}: {max_tokens} is more than this server allows ({limits.max_tokens})",
-                param=param,
-                code="invalid_value",
-            )
-    stop = body.get("stop")
-    if stop is None:
+        max_tokens = max_tokens_of(req.max_tokens, "max_tokens", limits)
+    if req.stop is None:
         stops: tuple[str, ...] = ()
-    elif isinstance(stop, str):
-        stops = (stop,)
-    elif isinstance(stop, list) and all(isinstance(s, str) for s in stop) and len(stop) <= 4:
-        stops = tuple(stop)
+    elif isinstance(req.stop, str):
+        stops = (req.stop,)
+    elif len(req.stop) <= 4:
+        stops = tuple(req.stop)
     else:
         raise ApiError(400, "stop: expected a string or a list of up to 4 strings", param="stop")
-    seed = body.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ApiError(400, f"seed: expected a whole number, got {seed!r}", param="seed")
-    top_k = body.get("top_k", 0)
     try:
         sampling = Sampling(
-            temperature=_number(body, "temperature", 0.0),
-            top_p=_number(body, "top_p", 1.0),
-            top_k=top_k,
+            temperature=_or(req.temperature, 0.0),
+            top_p=_or(req.top_p, 1.0),
+            top_k=req.top_k or 0,
             max_tokens=max_tokens,
-            seed=seed,
+            seed=req.seed,
             stop=stops,
-            repeat_penalty=_number(body, "repeat_penalty", 1.0),
+            repeat_penalty=_or(req.repeat_penalty, 1.0),
         )
     except SamplingError as exc:
         raise ApiError(400, str(exc)) from exc
-    stream_options = body.get("stream_options") or {}
-    model = body.get("model")
-    if model is not None and not isinstance(model, str):
-        raise ApiError(400, "model: expected a string", param="model")
     warnings: list[str] = []
-    tools = _tools(body, warnings)
-    tool_choice = body.get("tool_choice")
-    if tool_choice == "none":
+    tools = _tools(req.tools, warnings)
+    if req.tool_choice == "none":
         tools = None
     return ChatRequest(
         messages,
         sampling,
-        stream=bool(body.get("stream", False)),
-        include_usage=isinstance(stream_options, dict) and bool(stream_options.get("include_usage")),
+        stream=bool(req.stream),
+        include_usage=req.stream_options is not None and bool(req.stream_options.include_usage),
         tools=tools,
-        tool_choice=tool_choice if tools else None,
-        model=model,
-        response_format=response_format_of(body.get("response_format")),
+        tool_choice=_tool_choice(req.tool_choice) if tools else None,
+        model=req.model,
+        response_format=response_format_of(req.response_format),
         images=found.images,
-        speculation=speculation_of(body),
+        speculation=speculation_of(req.tandem),
         warnings=warnings,
     )
 
@@ -387,33 +392,32 @@ def completion_id() -> str:
     return "chatcmpl-" + secrets.token_hex(12)
 
 
-def call_id() -> str:
-    return "call_" + secrets.token_hex(12)
-
-
-def openai_tool_call(call: dict[str, Any], index: int | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "id": call_id(),
+def openai_tool_call(call: ToolCall, index: int | None = None) -> B.ChatToolCallOut:
+    out: B.ChatToolCallOut = {
+        "id": call.id,
         "type": "function",
-        "function": {"name": call["name"], "arguments": json.dumps(call["arguments"], ensure_ascii=False)},
+        "function": {"name": call.name, "arguments": call.arguments_json()},
     }
     if index is not None:
         out["index"] = index
     return out
 
 
-def finish_reason(answer: Answer, has_calls: bool) -> str:
+FinishReason = Literal["stop", "length", "tool_calls"]
+
+
+def finish_reason(answer: Answer, has_calls: bool) -> FinishReason:
     if has_calls:
         return "tool_calls"
     return "length" if answer.reason == "length" else "stop"
 
 
-def usage(answer: Answer) -> dict[str, int]:
+def usage(answer: Answer) -> B.ChatUsage:
     prompt, completion = answer.prompt_tokens, answer.completion_tokens
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
 
-def speculation_figures(answer: Answer, method: str | None) -> dict[str, Any]:
+def speculation_figures(answer: Answer, method: str | None) -> B.SpeculationFigures:
     """The request's speculation figures (Tandem's names, plus vLLM's ``num_*`` counters), from
     the answer's figures (:mod:`app.core.answer`) and the shared definitions of
     :mod:`app.core.speculative.rounds`: a round whose draft count the engine could not say
@@ -436,10 +440,10 @@ def speculation_figures(answer: Answer, method: str | None) -> dict[str, Any]:
     }
 
 
-def extension(answer: Answer, method: str | None, warnings: list[str] | None = None) -> dict[str, Any]:
+def extension(answer: Answer, method: str | None, warnings: list[str] | None = None) -> B.TandemExtension:
     """The ``tandem`` object of an answer: speculation figures and timings of this request, and
     what the server left out of it (``warnings``, when anything)."""
-    out: dict[str, Any] = {
+    out: B.TandemExtension = {
         "speculative_decoding": speculation_figures(answer, method),
         "timings": {
             "prompt_ms": round(answer.prompt_ms, 2),
@@ -453,9 +457,9 @@ def extension(answer: Answer, method: str | None, warnings: list[str] | None = N
 
 
 def completion(
-    cid: str, model: str, content: str, calls: list[dict[str, Any]], answer: Answer, method: str | None
-) -> dict[str, Any]:
-    message: dict[str, Any] = {"role": "assistant", "content": content if content or not calls else None}
+    cid: str, model: str, content: str, calls: list[ToolCall], answer: Answer, method: str | None
+) -> B.ChatCompletion:
+    message: B.AnswerMessage = {"role": "assistant", "content": content if content or not calls else None}
     if calls:
         message["tool_calls"] = [openai_tool_call(c) for c in calls]
     return {
@@ -469,7 +473,7 @@ def completion(
     }
 
 
-def chunk(cid: str, model: str, delta: dict[str, Any], reason: str | None = None) -> dict[str, Any]:
+def chunk(cid: str, model: str, delta: B.ChunkDelta, reason: FinishReason | None = None) -> B.ChatChunk:
     return {
         "id": cid,
         "object": "chat.completion.chunk",
@@ -479,6 +483,6 @@ def chunk(cid: str, model: str, delta: dict[str, Any], reason: str | None = None
     }
 
 
-def sse(data: dict[str, Any] | str) -> bytes:
+def sse(data: Mapping[str, object] | str) -> bytes:
     text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
     return f"data: {text}\n\n".encode()

@@ -24,59 +24,57 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from typing import Any
+from typing import Literal
 
 from app.core.answer import Answer
-from app.core.engines.base import ChatMessage, Sampling, SamplingError, check_max_tokens
+from app.core.engines.base import ChatMessage, Sampling, SamplingError, ToolCall
+from app.core.engines.calls import FunctionTool
+from app.core.serving import bodies as B
+from app.core.serving import schemas as S
 from app.core.serving.protocol import (
     MAX_IMAGES_PER_REQUEST,
+    AnswerFormat,
     ApiError,
     ChatRequest,
     ImageParts,
     Limits,
-    call_id,
+    ToolChoice,
     dropped_tool,
     extension,
+    function_tool,
     image_url_of,
     json_schema_format,
+    max_tokens_of,
+    named_choice,
     speculation_of,
+    wire_call,
 )
 
 _TEXT_PARTS = ("text", "input_text", "output_text")
 
 
-def _number(body: dict[str, Any], key: str, default: float) -> float:
-    value = body.get(key)
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ApiError(400, f"{key}: expected a number, got {value!r}", param=key)
-    return float(value)
-
-
-def _content(content: Any, where: str, found: ImageParts) -> tuple[str, list[str]]:
+def _content(content: str | list[S.InputPart] | None, where: str, found: ImageParts) -> tuple[str, list[str]]:
     """An item's text and image names: a string, or text parts and ``input_image`` parts (a
     ``data:`` URL in ``image_url``; ``file_id`` refers to storage this server does not have)."""
     if isinstance(content, str):
         return content, []
-    if not isinstance(content, list):
+    if content is None:
         raise ApiError(400, f"{where}: expected a string or a list of content parts", param=where)
     parts: list[str] = []
     names: list[str] = []
     for i, part in enumerate(content):
-        kind = part.get("type") if isinstance(part, dict) else type(part).__name__
-        if kind in _TEXT_PARTS and isinstance(part.get("text"), str):
-            parts.append(part["text"])
-        elif kind == "input_image":
-            if part.get("image_url") is None and part.get("file_id") is not None:
+        if part.type in _TEXT_PARTS and part.text is not None:
+            parts.append(part.text)
+        elif part.type == "input_image":
+            if part.image_url is None and part.file_id is not None:
                 raise ApiError(
                     400, f"{where}[{i}].file_id: this server keeps no files; send the image as a data URL"
                 )
-            names.append(found.url(image_url_of(part), f"{where}[{i}].image_url"))
+            names.append(found.url(image_url_of(part.image_url), f"{where}[{i}].image_url"))
         else:
             raise ApiError(
                 400,
-                f"{where}[{i}]: only text and input_image parts are supported (got {kind!r})",
+                f"{where}[{i}]: only text and input_image parts are supported (got {part.type!r})",
                 param=where,
             )
     return "".join(parts), names
@@ -91,181 +89,143 @@ def _assistant_turn(out: list[ChatMessage]) -> ChatMessage:
     return msg
 
 
-def input_messages(raw: Any, instructions: Any, found: ImageParts | None = None) -> list[ChatMessage]:
+def input_messages(
+    raw: str | list[S.InputItem], instructions: str | None, found: ImageParts | None = None
+) -> list[ChatMessage]:
     """The chat messages of a Responses ``input``; its images are decoded into ``found``."""
     found = found if found is not None else ImageParts(MAX_IMAGES_PER_REQUEST)
     out: list[ChatMessage] = []
-    if instructions is not None:
-        if not isinstance(instructions, str):
-            raise ApiError(400, "instructions: expected a string", param="instructions")
-        if instructions:
-            out.append({"role": "system", "content": instructions})
+    if instructions:
+        out.append({"role": "system", "content": instructions})
     if isinstance(raw, str):
         out.append({"role": "user", "content": raw})
         return out
-    if not isinstance(raw, list) or not raw:
+    if not raw:
         raise ApiError(400, "input: expected a string or a non-empty list of items", param="input")
     for i, item in enumerate(raw):
         where = f"input[{i}]"
-        if not isinstance(item, dict):
-            raise ApiError(400, f"{where}: expected an object", param="input")
-        kind = item.get("type", "message")
-        if kind == "message":
-            role = item.get("role")
-            if role not in ("user", "system", "developer", "assistant"):
+        if item.type == "message":
+            if item.role is None:
                 raise ApiError(
                     400, f"{where}.role: expected user, system, developer or assistant", param="input"
                 )
-            text, names = _content(item.get("content"), f"{where}.content", found)
-            msg: ChatMessage = {"role": "system" if role == "developer" else role, "content": text}
+            text, names = _content(item.content, f"{where}.content", found)
+            msg: ChatMessage = {"role": "system" if item.role == "developer" else item.role, "content": text}
             if names:
-                msg["images"] = found.of_message(names, f"{where}.content", role, param="input")
+                msg["images"] = found.of_message(names, f"{where}.content", item.role, param="input")
             out.append(msg)
-        elif kind == "function_call":
-            name, args = item.get("name"), item.get("arguments", "{}")
-            cid = item.get("call_id")
-            if not isinstance(name, str) or not isinstance(args, str) or not isinstance(cid, str):
+        elif item.type == "function_call":
+            if item.name is None or item.call_id is None:
                 raise ApiError(
                     400, f"{where}: a function_call needs call_id, name and arguments", param="input"
                 )
             turn = _assistant_turn(out)
-            call = {"id": cid, "type": "function", "function": {"name": name, "arguments": args}}
-            turn["tool_calls"] = [*turn.get("tool_calls", []), call]
-        elif kind == "function_call_output":
-            cid, output = item.get("call_id"), item.get("output")
-            if not isinstance(cid, str):
+            turn["tool_calls"] = [
+                *turn.get("tool_calls", []),
+                wire_call(item.call_id, item.name, item.arguments),
+            ]
+        elif item.type == "function_call_output":
+            if item.call_id is None:
                 raise ApiError(400, f"{where}.call_id: missing", param="input")
-            text, names = _content(output or "", f"{where}.output", found)
+            text, names = _content(item.output or "", f"{where}.output", found)
             if names:
                 raise ApiError(
                     400, f"{where}.output: images in tool results are not supported", param="input"
                 )
-            out.append({"role": "tool", "content": text, "tool_call_id": cid})
-        elif kind == "reasoning":
+            out.append({"role": "tool", "content": text, "tool_call_id": item.call_id})
+        elif item.type == "reasoning":
             continue
         else:
-            raise ApiError(400, f"{where}: {kind!r} items are not supported", param="input")
+            raise ApiError(400, f"{where}: {item.type!r} items are not supported", param="input")
     return out
 
 
-def tools_of(raw: Any, warnings: list[str] | None = None) -> list[dict[str, Any]] | None:
+def tools_of(
+    raw: list[S.ResponsesTool] | None, warnings: list[str] | None = None
+) -> list[FunctionTool] | None:
     """Function tools as chat tools; a ``namespace`` (Codex groups its sub-agent tools in one)
     gives its function tools by their own names. Hosted tools (web search, file search, computer
     use, ...) run on OpenAI's side: they are left out with a warning."""
     warnings = warnings if warnings is not None else []
-    if raw is None or raw == []:
-        return None
-    if not isinstance(raw, list):
-        raise ApiError(400, "tools: expected a list of tools", param="tools")
-    out: list[dict[str, Any]] = []
-    for i, t in enumerate(raw):
-        kind = t.get("type") if isinstance(t, dict) else None
-        if not isinstance(t, dict) or not isinstance(kind, str):
-            raise ApiError(400, f"tools[{i}]: expected a tool object with a type", param="tools")
-        if kind == "namespace":
-            inner = t.get("tools")
-            if not isinstance(inner, list):
+    out: list[FunctionTool] = []
+    for i, t in enumerate(raw or []):
+        if t.type == "namespace":
+            if t.tools is None:
                 raise ApiError(400, f"tools[{i}].tools: expected a list of tools", param="tools")
-            for j, sub in enumerate(inner):
+            for j, sub in enumerate(t.tools):
                 where = f"tools[{i}].tools[{j}]"
-                if isinstance(sub, dict) and sub.get("type") == "function":
+                if sub.type == "function":
                     out.append(_function_tool(sub, where))
                 else:
-                    sub_kind = sub.get("type") if isinstance(sub, dict) else None
-                    warnings.append(dropped_tool(where, sub_kind))
-        elif kind == "function":
+                    warnings.append(dropped_tool(where, sub.type))
+        elif t.type == "function":
             out.append(_function_tool(t, f"tools[{i}]"))
         else:
-            warnings.append(dropped_tool(f"tools[{i}]", kind))
+            warnings.append(dropped_tool(f"tools[{i}]", t.type))
     return out or None
 
 
-def _function_tool(t: dict[str, Any], where: str) -> dict[str, Any]:
-    if not isinstance(t.get("name"), str) or not t["name"]:
+def _function_tool(t: S.ResponsesTool, where: str) -> FunctionTool:
+    if not t.name:
         raise ApiError(400, f"{where}.name: missing", param="tools")
-    fn: dict[str, Any] = {"name": t["name"], "parameters": t.get("parameters") or {"type": "object"}}
-    if isinstance(t.get("description"), str):
-        fn["description"] = t["description"]
-    return {"type": "function", "function": fn}
+    return function_tool(t.name, t.description, t.parameters or {"type": "object"})
 
 
-def tool_choice_of(raw: Any) -> Any:
-    if raw is None or raw in ("auto", "required", "none"):
-        return raw
-    if isinstance(raw, dict) and raw.get("type") == "function" and isinstance(raw.get("name"), str):
-        return {"type": "function", "function": {"name": raw["name"]}}
-    raise ApiError(400, "tool_choice: expected auto, required, none or a function", param="tool_choice")
+def tool_choice_of(
+    raw: Literal["none", "auto", "required"] | S.ResponsesNamedChoice | None,
+) -> ToolChoice | None:
+    """Chat's tool choice for a Responses one ("none" is None: the request then has no tools)."""
+    if raw is None or raw == "none":
+        return None
+    return raw if isinstance(raw, str) else named_choice(raw.name)
 
 
-def text_format_of(text: Any) -> dict[str, Any] | None:
+def text_format_of(text: S.TextOptions | None) -> AnswerFormat | None:
     """``text.format`` (text, json_object, or json_schema with ``name`` / ``schema`` / ``strict``
     on the format itself) -> chat's ``response_format``."""
-    if text is None:
+    fmt = text.format if text is not None else None
+    if fmt is None or fmt.type == "text":
         return None
-    fmt = text.get("format") if isinstance(text, dict) else "?"
-    kind = fmt.get("type") if isinstance(fmt, dict) else None
-    if fmt is None or kind == "text":
-        return None
-    if kind == "json_object":
+    if fmt.type == "json_object":
         return {"type": "json_object"}
-    if kind == "json_schema":
-        assert isinstance(fmt, dict)
-        return json_schema_format(fmt.get("name"), fmt.get("schema"), fmt.get("strict"), "text.format")
-    raise ApiError(400, "text.format: expected type text, json_object or json_schema", param="text.format")
+    return json_schema_format(fmt.name, fmt.schema_, fmt.strict, "text.format")
 
 
-def parse_request(body: Any, limits: Limits) -> ChatRequest:
+def parse_request(body: object, limits: Limits) -> ChatRequest:
     """Check a decoded Responses body; :class:`ApiError` (400) names the offending field."""
-    if not isinstance(body, dict):
-        raise ApiError(400, "the request body must be a JSON object")
-    if body.get("previous_response_id") is not None:
+    req = S.check(S.ResponsesRequest, body)
+    if req.previous_response_id is not None:
         raise ApiError(
             400,
             "previous_response_id: this server keeps no responses; send the whole conversation in input",
             param="previous_response_id",
         )
     found = ImageParts(limits.max_images)
-    messages = input_messages(body.get("input"), body.get("instructions"), found)
-    raw_max = body.get("max_output_tokens")
-    if raw_max is None:
-        max_tokens = limits.default
-    else:
-        try:
-            max_tokens = check_max_tokens(raw_max)
-        except SamplingError as exc:
-            raise ApiError(400, f"max_output_tokens: {exc}", param="max_output_tokens") from exc
-        if max_tokens > limits.max_tokens:
-            raise ApiError(
-                400,
-                f"max_output_tokens: {max_tokens} is more than this server allows ({limits.max_tokens})",
-                param="max_output_tokens",
-            )
+    messages = input_messages(req.input, req.instructions, found)
+    max_tokens = max_tokens_of(req.max_output_tokens, "max_output_tokens", limits)
     try:
         sampling = Sampling(
-            temperature=_number(body, "temperature", 0.0),
-            top_p=_number(body, "top_p", 1.0),
+            temperature=0.0 if req.temperature is None else req.temperature,
+            top_p=1.0 if req.top_p is None else req.top_p,
             max_tokens=max_tokens,
         )
     except SamplingError as exc:
         raise ApiError(400, str(exc)) from exc
-    model = body.get("model")
-    if model is not None and not isinstance(model, str):
-        raise ApiError(400, "model: expected a string", param="model")
     warnings: list[str] = []
-    tools = tools_of(body.get("tools"), warnings)
-    tool_choice = tool_choice_of(body.get("tool_choice"))
-    if tool_choice == "none":
+    tools = tools_of(req.tools, warnings)
+    tool_choice = tool_choice_of(req.tool_choice)
+    if req.tool_choice == "none":
         tools = None
     return ChatRequest(
         messages,
         sampling,
-        stream=bool(body.get("stream", False)),
+        stream=bool(req.stream),
         tools=tools,
         tool_choice=tool_choice if tools else None,
-        model=model,
-        response_format=text_format_of(body.get("text")),
+        model=req.model,
+        response_format=text_format_of(req.text),
         images=found.images,
-        speculation=speculation_of(body),
+        speculation=speculation_of(req.tandem),
         warnings=warnings,
     )
 
@@ -279,7 +239,7 @@ def _item_id(prefix: str) -> str:
     return f"{prefix}_" + secrets.token_hex(12)
 
 
-def usage(answer: Answer) -> dict[str, Any]:
+def usage(answer: Answer) -> B.ResponsesUsage:
     prompt, completion = answer.prompt_tokens, answer.completion_tokens
     return {
         "input_tokens": prompt,
@@ -290,18 +250,24 @@ def usage(answer: Answer) -> dict[str, Any]:
     }
 
 
-def message_item(item_id: str, text: str, status: str = "completed") -> dict[str, Any]:
-    content = [{"type": "output_text", "text": text, "annotations": []}] if status == "completed" else []
+def message_item(
+    item_id: str, text: str, status: Literal["in_progress", "completed"] = "completed"
+) -> B.MessageItem:
+    content: list[B.OutputText] = (
+        [{"type": "output_text", "text": text, "annotations": []}] if status == "completed" else []
+    )
     return {"type": "message", "id": item_id, "status": status, "role": "assistant", "content": content}
 
 
-def call_item(item_id: str, call: dict[str, Any], status: str = "completed") -> dict[str, Any]:
-    args = json.dumps(call["arguments"], ensure_ascii=False) if status == "completed" else ""
+def call_item(
+    item_id: str, call: ToolCall, status: Literal["in_progress", "completed"] = "completed"
+) -> B.FunctionCallItem:
+    args = call.arguments_json() if status == "completed" else ""
     return {
         "type": "function_call",
         "id": item_id,
-        "call_id": call.get("call_id") or call_id(),
-        "name": call["name"],
+        "call_id": call.id,
+        "name": call.name,
         "arguments": args,
         "status": status,
     }
@@ -311,18 +277,20 @@ def response(
     rid: str,
     model: str,
     created: int,
-    output: list[dict[str, Any]],
+    output: list[B.OutputItem],
     answer: Answer | None,
     method: str | None,
-) -> dict[str, Any]:
+) -> B.ResponseBody:
     """The ``response`` object; ``answer`` None while it is in progress."""
+    status: B.ResponseStatus
+    incomplete: B.IncompleteDetails | None = None
     if answer is None:
-        status, incomplete = "in_progress", None
+        status = "in_progress"
     elif answer.reason == "length" and not any(i["type"] == "function_call" for i in output):
         status, incomplete = "incomplete", {"reason": "max_output_tokens"}
     else:
-        status, incomplete = "completed", None
-    body: dict[str, Any] = {
+        status = "completed"
+    body: B.ResponseBody = {
         "id": rid,
         "object": "response",
         "created_at": created,
@@ -341,8 +309,8 @@ def response(
     return body
 
 
-def output_of(text: str, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = [message_item(_item_id("msg"), text)] if text else []
+def output_of(text: str, calls: list[ToolCall]) -> list[B.OutputItem]:
+    out: list[B.OutputItem] = [message_item(_item_id("msg"), text)] if text else []
     return out + [call_item(_item_id("fc"), c) for c in calls]
 
 
@@ -356,17 +324,17 @@ class ResponseEvents:
         self.model = model
         self.method = method
         self.created = int(time.time())
-        self.output: list[dict[str, Any]] = []
+        self.output: list[B.OutputItem] = []
         self._seq = 0
         self._text_id: str | None = None
         self._text: list[str] = []
 
-    def _event(self, kind: str, **fields: Any) -> bytes:
+    def _event(self, kind: str, **fields: object) -> bytes:
         data = json.dumps({"type": kind, "sequence_number": self._seq, **fields}, ensure_ascii=False)
         self._seq += 1
         return f"event: {kind}\ndata: {data}\n\n".encode()
 
-    def _now(self, answer: Answer | None) -> dict[str, Any]:
+    def _now(self, answer: Answer | None) -> B.ResponseBody:
         body = response(self.rid, self.model, self.created, self.output, answer, self.method)
         if answer is not None and self.warnings:
             body["tandem"]["warnings"] = list(self.warnings)
@@ -385,7 +353,7 @@ class ResponseEvents:
             self._text_id = _item_id("msg")
             item = message_item(self._text_id, "", "in_progress")
             out.append(self._event("response.output_item.added", output_index=index, item=item))
-            part = {"type": "output_text", "text": "", "annotations": []}
+            part: B.OutputText = {"type": "output_text", "text": "", "annotations": []}
             out.append(
                 self._event(
                     "response.content_part.added",
@@ -435,11 +403,11 @@ class ResponseEvents:
         self.output.append(item)
         return out
 
-    def call(self, call: dict[str, Any]) -> list[bytes]:
+    def call(self, call: ToolCall) -> list[bytes]:
         out = self._close_text()
         index, item_id = len(self.output), _item_id("fc")
         item = call_item(item_id, call)
-        added = {**item, "arguments": "", "status": "in_progress"}
+        added = call_item(item_id, call, "in_progress")
         args = item["arguments"]
         out += [
             self._event("response.output_item.added", output_index=index, item=added),

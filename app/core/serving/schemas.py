@@ -1,45 +1,119 @@
 """The request bodies of the three APIs as pydantic models, and the OpenAPI document built from them.
 
-A body is checked against its model first (:func:`check`): a wrong type or a missing field is a
-400 naming the field's path, in the API's own error shape. Fields no model names are kept (the
+Each API parser (:mod:`~app.core.serving.protocol`, :mod:`~app.core.serving.responses_api`,
+:mod:`~app.core.serving.messages_api`) reads its body through its model first (:func:`check`): a
+wrong type or a missing field is a 400 naming the field's path, in the API's own error shape, and
+the parser then reads typed fields and applies the rules a schema cannot say (a tool the choice
+names must be among the tools, an image must decode, ...). Fields no model names are kept (the
 real APIs ignore what they do not know, and clients send many), so the models describe what Tandem
-reads, not every field a provider has. The API parsers (:mod:`~app.core.serving.protocol`,
-:mod:`~app.core.serving.responses_api`, :mod:`~app.core.serving.messages_api`) then apply the rules
-a schema cannot say (a tool the choice names must be among the tools, an image must decode, ...).
+reads, not every field a provider has. Numbers, strings and booleans are taken as JSON gives them
+(strict: ``"5"`` is not a number).
 
 ``GET /openapi.json`` publishes :func:`openapi` (OpenAPI 3.1): the three ``POST`` operations with
-these request schemas, and their answers (JSON, or an event stream when ``stream`` is true) and
-errors in each API's shape.
+these request schemas, and their answers (:mod:`~app.core.serving.bodies`: JSON, or an event
+stream when ``stream`` is true) and errors in each API's shape.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic.json_schema import models_json_schema
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, ValidationError
 
-from app.core.serving.protocol import ApiError
+from app.core.serving import bodies as B
+from app.core.serving.errors import ApiError
+
+#: a JSON object: a tool's parameter schema, a call's arguments, a response format's schema
+JsonObject = dict[str, JsonValue]
 
 
 class _Open(BaseModel):
     """A JSON object whose unknown fields are kept, as the providers' APIs ignore them."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True, populate_by_name=True)
 
 
-#: a content part or block: a ``type`` and the fields of that type (checked by the API parser)
-Part = dict[str, Any]
-Stop = str | list[str]
+class TandemOptions(_Open):
+    """``tandem``: Tandem's own request fields, on every API."""
+
+    #: "auto" (what is loaded), "off", or a method name
+    speculation: str = "auto"
+
+
+class JsonSchemaSpec(_Open):
+    name: str | None = None
+    #: the schema (``schema`` on the wire: the attribute is renamed only because pydantic's
+    #: models have a ``schema`` method)
+    schema_: JsonObject | None = Field(default=None, alias="schema")
+    strict: bool | None = None
 
 
 # --- OpenAI chat completions ------------------------------------------------------------------------
+class ImageUrl(_Open):
+    url: str | None = None
+
+
+class ChatPart(_Open):
+    """A content part: ``text`` (with ``text``) or ``image_url`` (a ``data:`` URL)."""
+
+    type: str
+    text: str | None = None
+    image_url: ImageUrl | str | None = None
+
+
+class CalledFunction(_Open):
+    name: str
+    #: the arguments object as JSON text (an object is taken too)
+    arguments: str | JsonObject = "{}"
+
+
+class ChatToolCall(_Open):
+    """A call an earlier assistant turn made."""
+
+    id: str | None = None
+    type: Literal["function"] = "function"
+    function: CalledFunction
+
+
 class ChatMessage(_Open):
     role: Literal["system", "developer", "user", "assistant", "tool"]
-    content: str | list[Part] | None = None
+    content: str | list[ChatPart] | None = None
     name: str | None = None
-    tool_calls: list[dict[str, Any]] | None = None
+    tool_calls: list[ChatToolCall] | None = None
     tool_call_id: str | None = None
+
+
+class FunctionDef(_Open):
+    name: str | None = None
+    description: str | None = None
+    parameters: JsonObject | None = None
+    strict: bool | None = None
+
+
+class ChatTool(_Open):
+    """A tool: ``function`` ones are offered to the model; others run on the provider's side and
+    are left out with a warning."""
+
+    type: str
+    function: FunctionDef | None = None
+
+
+class NamedFunction(_Open):
+    name: str
+
+
+class NamedToolChoice(_Open):
+    type: Literal["function"]
+    function: NamedFunction
+
+
+class ResponseFormat(_Open):
+    type: Literal["text", "json_object", "json_schema"]
+    json_schema: JsonSchemaSpec | None = None
+
+
+class StreamOptions(_Open):
+    include_usage: bool | None = None
 
 
 class ChatCompletionRequest(_Open):
@@ -52,40 +126,137 @@ class ChatCompletionRequest(_Open):
     temperature: float | None = None
     top_p: float | None = None
     top_k: int | None = None
+    repeat_penalty: float | None = None
     seed: int | None = None
-    stop: Stop | None = None
+    stop: str | list[str] | None = None
     n: int | None = None
     stream: bool | None = None
-    stream_options: dict[str, Any] | None = None
-    tools: list[dict[str, Any]] | None = None
-    tool_choice: str | dict[str, Any] | None = None
-    response_format: dict[str, Any] | None = None
-    tandem: dict[str, Any] | None = None
+    stream_options: StreamOptions | None = None
+    tools: list[ChatTool] | None = None
+    tool_choice: Literal["none", "auto", "required"] | NamedToolChoice | None = None
+    response_format: ResponseFormat | None = None
+    tandem: TandemOptions | None = None
 
 
 # --- OpenAI Responses --------------------------------------------------------------------------------
+class InputPart(_Open):
+    """A content part: ``input_text`` / ``output_text`` / ``text``, or ``input_image``."""
+
+    type: str
+    text: str | None = None
+    image_url: str | ImageUrl | None = None
+    file_id: str | None = None
+
+
+class InputItem(_Open):
+    """An item of ``input``: a ``message`` (the default), a ``function_call`` an earlier turn
+    made, its ``function_call_output``, or a ``reasoning`` item (dropped)."""
+
+    type: str = "message"
+    role: Literal["user", "system", "developer", "assistant"] | None = None
+    content: str | list[InputPart] | None = None
+    call_id: str | None = None
+    name: str | None = None
+    arguments: str = "{}"
+    output: str | list[InputPart] | None = None
+
+
+class ResponsesTool(_Open):
+    """A tool: ``function`` (flat: ``name``, ``description``, ``parameters``), a ``namespace`` of
+    tools, or a hosted tool (left out with a warning)."""
+
+    type: str
+    name: str | None = None
+    description: str | None = None
+    parameters: JsonObject | None = None
+    strict: bool | None = None
+    tools: list[ResponsesTool] | None = None
+
+
+class ResponsesNamedChoice(_Open):
+    type: Literal["function"]
+    name: str
+
+
+class TextFormat(_Open):
+    type: Literal["text", "json_object", "json_schema"]
+    name: str | None = None
+    schema_: JsonObject | None = Field(default=None, alias="schema")
+    strict: bool | None = None
+
+
+class TextOptions(_Open):
+    format: TextFormat | None = None
+
+
 class ResponsesRequest(_Open):
     """``POST /v1/responses``: ``input`` is a string or a list of items (messages, function calls
     and their outputs); Tandem keeps no responses, so the whole conversation comes each time."""
 
-    input: str | list[dict[str, Any]]
+    input: str | list[InputItem]
     instructions: str | None = None
     model: str | None = None
     max_output_tokens: int | None = None
     temperature: float | None = None
     top_p: float | None = None
     stream: bool | None = None
-    tools: list[dict[str, Any]] | None = None
-    tool_choice: str | dict[str, Any] | None = None
-    text: dict[str, Any] | None = None
+    tools: list[ResponsesTool] | None = None
+    tool_choice: Literal["none", "auto", "required"] | ResponsesNamedChoice | None = None
+    text: TextOptions | None = None
     previous_response_id: str | None = None
-    tandem: dict[str, Any] | None = None
+    tandem: TandemOptions | None = None
 
 
 # --- Anthropic Messages ------------------------------------------------------------------------------
+class ImageSource(_Open):
+    type: str
+    media_type: str | None = None
+    data: str | None = None
+    url: str | None = None
+
+
+class Block(_Open):
+    """A content block: ``text``, ``image``, ``tool_use`` (assistant), ``tool_result`` (user),
+    ``thinking`` (dropped); each with the fields of its type."""
+
+    type: str
+    text: str | None = None
+    source: ImageSource | None = None
+    id: str | None = None
+    name: str | None = None
+    input: JsonObject | None = None
+    tool_use_id: str | None = None
+    content: str | list[Block] | None = None
+    is_error: bool | None = None
+
+
 class AnthropicMessage(_Open):
     role: Literal["user", "assistant", "system", "developer"]
-    content: str | list[Part]
+    content: str | list[Block]
+
+
+class AnthropicTool(_Open):
+    """A client tool (``custom``, the default type), or a server tool (left out with a warning)."""
+
+    name: str
+    type: str | None = None
+    description: str | None = None
+    input_schema: JsonObject | None = None
+    defer_loading: bool | None = None
+
+
+class AnthropicToolChoice(_Open):
+    type: Literal["auto", "any", "none", "tool"]
+    name: str | None = None
+
+
+class OutputFormat(_Open):
+    type: Literal["json_schema"]
+    schema_: JsonObject | None = Field(default=None, alias="schema")
+
+
+class OutputConfig(_Open):
+    format: OutputFormat | None = None
 
 
 class MessagesRequest(_Open):
@@ -93,26 +264,29 @@ class MessagesRequest(_Open):
 
     messages: list[AnthropicMessage] = Field(min_length=1)
     max_tokens: int | None = None
-    system: str | list[Part] | None = None
+    system: str | list[Block] | None = None
     model: str | None = None
     temperature: float | None = None
     top_p: float | None = None
     top_k: int | None = None
     stop_sequences: list[str] | None = None
     stream: bool | None = None
-    tools: list[dict[str, Any]] | None = None
-    tool_choice: dict[str, Any] | None = None
-    output_format: dict[str, Any] | None = None
-    output_config: dict[str, Any] | None = None
-    tandem: dict[str, Any] | None = None
+    tools: list[AnthropicTool] | None = None
+    tool_choice: AnthropicToolChoice | None = None
+    output_format: OutputFormat | None = None
+    output_config: OutputConfig | None = None
+    tandem: TandemOptions | None = None
 
 
-def check(model: type[BaseModel], body: Any) -> None:
-    """:class:`ApiError` (400) naming the first field of ``body`` that does not fit ``model``."""
+Request = TypeVar("Request", bound=BaseModel)
+
+
+def check(model: type[Request], body: object) -> Request:
+    """``body`` read as ``model``; :class:`ApiError` (400) naming the first field that does not fit."""
     if not isinstance(body, dict):
         raise ApiError(400, "the request body must be a JSON object")
     try:
-        model.model_validate(body)
+        return model.model_validate(body)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"]) or "body"
@@ -120,63 +294,14 @@ def check(model: type[BaseModel], body: Any) -> None:
 
 
 # --- the published document --------------------------------------------------------------------------
-class OpenAIErrorDetail(BaseModel):
-    message: str
-    type: str
-    param: str | None = None
-    code: str | None = None
-
-
-class OpenAIError(BaseModel):
-    error: OpenAIErrorDetail
-
-
-class AnthropicErrorDetail(BaseModel):
-    type: str
-    message: str
-
-
-class AnthropicError(BaseModel):
-    type: Literal["error"]
-    error: AnthropicErrorDetail
-
-
-class ChatCompletion(_Open):
-    id: str
-    object: Literal["chat.completion"]
-    model: str
-    choices: list[dict[str, Any]]
-    usage: dict[str, int]
-
-
-class Response(_Open):
-    id: str
-    object: Literal["response"]
-    status: str
-    model: str
-    output: list[dict[str, Any]]
-
-
-class Message(_Open):
-    id: str
-    type: Literal["message"]
-    role: Literal["assistant"]
-    content: list[dict[str, Any]]
-    stop_reason: str | None
-    usage: dict[str, int]
-
-
-class TokenCount(BaseModel):
-    input_tokens: int
-
-
-_ROUTES: tuple[tuple[str, str, type[BaseModel], type[BaseModel], type[BaseModel], bool], ...] = (
-    ("/v1/chat/completions", "Chat completions (OpenAI)", ChatCompletionRequest, ChatCompletion, OpenAIError,
-     True),
-    ("/v1/responses", "Responses (OpenAI)", ResponsesRequest, Response, OpenAIError, True),
-    ("/v1/messages", "Messages (Anthropic)", MessagesRequest, Message, AnthropicError, True),
-    ("/v1/messages/count_tokens", "Count tokens (Anthropic)", MessagesRequest, TokenCount, AnthropicError,
-     False),
+#: (path, summary, request, answer, error, streams) of every POST operation
+_ROUTES: tuple[tuple[str, str, type[BaseModel], type, type, bool], ...] = (
+    ("/v1/chat/completions", "Chat completions (OpenAI)", ChatCompletionRequest, B.ChatCompletion,
+     B.OpenAIErrorBody, True),
+    ("/v1/responses", "Responses (OpenAI)", ResponsesRequest, B.ResponseBody, B.OpenAIErrorBody, True),
+    ("/v1/messages", "Messages (Anthropic)", MessagesRequest, B.MessageBody, B.AnthropicErrorBody, True),
+    ("/v1/messages/count_tokens", "Count tokens (Anthropic)", MessagesRequest, B.TokenCount,
+     B.AnthropicErrorBody, False),
 )  # fmt: skip
 #: the statuses every POST may answer with, besides 200
 _ERRORS = {
@@ -191,46 +316,47 @@ _ERRORS = {
 
 
 #: one event of a stream: its name (Responses and Messages name theirs) and its JSON data
-_SSE_EVENT = {
+_SSE_EVENT: JsonObject = {
     "type": "object",
     "properties": {"event": {"type": "string"}, "data": {"type": "string"}},
     "required": ["data"],
 }
 
 
-def openapi() -> dict[str, Any]:
+def _ref(kind: type) -> JsonObject:
+    return {"$ref": f"#/components/schemas/{kind.__name__}"}
+
+
+def openapi() -> JsonObject:
     """The OpenAPI 3.1 document of the local server."""
-    models = {m for route in _ROUTES for m in route[2:5]}
-    _, defs = models_json_schema(
-        [(m, "validation") for m in sorted(models, key=lambda m: m.__name__)],
+    kinds = {k for route in _ROUTES for k in route[2:5]}
+    _, defs = TypeAdapter.json_schemas(
+        [(k.__name__, "validation", TypeAdapter(k)) for k in sorted(kinds, key=lambda k: k.__name__)],
         ref_template="#/components/schemas/{model}",
     )
-
-    def ref(model: type[BaseModel]) -> dict[str, str]:
-        return {"$ref": f"#/components/schemas/{model.__name__}"}
-
-    paths: dict[str, Any] = {}
+    paths: JsonObject = {}
     for path, summary, request, answer, error, streams in _ROUTES:
-        ok: dict[str, Any] = {"application/json": {"schema": ref(answer)}}
+        ok: JsonObject = {"application/json": {"schema": _ref(answer)}}
         if streams:
             ok["text/event-stream"] = {"schema": _SSE_EVENT}
-        responses: dict[str, Any] = {"200": {"description": "the answer", "content": ok}}
+        responses: JsonObject = {"200": {"description": "the answer", "content": ok}}
         for status, why in _ERRORS.items():
-            responses[status] = {"description": why, "content": {"application/json": {"schema": ref(error)}}}
+            responses[status] = {"description": why, "content": {"application/json": {"schema": _ref(error)}}}
         paths[path] = {
             "post": {
                 "summary": summary,
                 "operationId": path.strip("/").replace("/", "_"),
-                "requestBody": {"required": True, "content": {"application/json": {"schema": ref(request)}}},
+                "requestBody": {"required": True, "content": {"application/json": {"schema": _ref(request)}}},
                 "responses": responses,
             }
         }
+    schemas: JsonValue = defs.get("$defs", {})
     return {
         "openapi": "3.1.0",
         "info": {"title": "Tandem local server", "version": "1"},
         "paths": paths,
         "components": {
-            "schemas": defs.get("$defs", {}),
+            "schemas": schemas,
             "securitySchemes": {
                 "bearer": {"type": "http", "scheme": "bearer"},
                 "apiKey": {"type": "apiKey", "in": "header", "name": "x-api-key"},

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
+from pydantic import JsonValue
+
 from app.core.cache import listing
 from app.core.cache.plan import make_plan
 from app.core.registry import AnySpec, Family, GGUFSpec, Registry, format_template
@@ -77,7 +79,7 @@ class ServeCommand:
     #: lines printed as shell comments above the command (version floors, downloads, notes)
     comments: list[str] = field(default_factory=list)
     #: the speculative settings as the server reads them (vLLM's JSON, SGLang's flags, ...)
-    speculative: dict[str, Any] = field(default_factory=dict)
+    speculative: dict[str, JsonValue] = field(default_factory=dict)
     #: True when an explicit engine-native config decided the speculative settings
     native: bool = False
 
@@ -180,7 +182,7 @@ _SGLANG_KEYS = (
 )
 
 
-def _sglang_native(native: Mapping[str, Any]) -> dict[str, Any]:
+def _sglang_native(native: Mapping[str, Any]) -> dict[str, JsonValue]:
     return {k.lstrip("-").replace("-", "_"): v for k, v in native.items()}
 
 
@@ -242,7 +244,7 @@ _LLAMA_SELECTORS = frozenset({"--spec-type", "--model-draft", "-md", "--spec-dra
 def llama_server_command(
     target: str, drafter: str | None, mtp: bool, tokens: int | None, native: Mapping[str, Any]
 ) -> ServeCommand:
-    flags: dict[str, Any] = {}
+    flags: dict[str, JsonValue] = {}
     for key, value in native.items():
         flag = LLAMA_NATIVE_FLAGS.get(key, _flag(key))
         if isinstance(value, list):

@@ -20,11 +20,14 @@ closes the gap the same way for the three APIs, so nothing a client sent is sile
 
 from __future__ import annotations
 
+import contextlib
 import json
-from typing import Any
+
+from pydantic import JsonValue
 
 from app.core.engines.base import ChatMessage, TemplateCaps
-from app.core.serving.protocol import ApiError, ChatRequest
+from app.core.engines.calls import FunctionSpec, FunctionTool, JsonObject
+from app.core.serving.protocol import ApiError, ChatRequest, JsonSchemaFormat, ToolChoice
 
 #: the tool-call style of Tandem's own tool prompt (read back by the ``hermes`` parser)
 FALLBACK_STYLE = "hermes"
@@ -72,14 +75,14 @@ def shape(req: ChatRequest, caps: TemplateCaps, family_style: str | None, struct
         req.messages = merge_system(req.messages)
 
 
-def _forced_tools(tools: list[dict[str, Any]], choice: Any) -> list[dict[str, Any]] | None:
+def _forced_tools(tools: list[FunctionTool], choice: ToolChoice | None) -> list[FunctionTool] | None:
     """The tools one of which the answer must call, or None when the choice forces nothing."""
     if not tools:
         return None
     if choice == "required":
         return tools
-    if isinstance(choice, dict) and isinstance(choice.get("function"), dict):
-        name = choice["function"].get("name")
+    if isinstance(choice, dict):
+        name = choice["function"]["name"]
         named = [t for t in tools if t["function"]["name"] == name]
         if not named:
             known = ", ".join(t["function"]["name"] for t in tools)
@@ -90,9 +93,9 @@ def _forced_tools(tools: list[dict[str, Any]], choice: Any) -> list[dict[str, An
     return None
 
 
-def forced_format(tools: list[dict[str, Any]]) -> dict[str, Any]:
+def forced_format(tools: list[FunctionTool]) -> JsonSchemaFormat:
     """A JSON-schema ``response_format`` for one call of one of ``tools``."""
-    options = [
+    options: list[JsonValue] = [
         {
             "type": "object",
             "properties": {
@@ -104,11 +107,12 @@ def forced_format(tools: list[dict[str, Any]]) -> dict[str, Any]:
         }
         for t in tools
     ]
-    schema = options[0] if len(options) == 1 else {"anyOf": options}
+    only = options[0] if len(options) == 1 else None
+    schema: JsonObject = only if isinstance(only, dict) else {"anyOf": options}
     return {"type": "json_schema", "json_schema": {"name": "tool_call", "schema": schema, "strict": True}}
 
 
-def _clean_schema(schema: Any) -> Any:
+def _clean_schema(schema: JsonValue) -> JsonValue:
     """A tool's parameter schema without the keys that only describe the schema document."""
     if isinstance(schema, dict):
         return {k: _clean_schema(v) for k, v in schema.items() if k not in ("$schema", "$id")}
@@ -127,17 +131,18 @@ def merge_system(messages: list[ChatMessage]) -> list[ChatMessage]:
     return head + rest
 
 
-def tool_lines(tools: list[dict[str, Any]]) -> str:
+def tool_lines(tools: list[FunctionTool]) -> str:
     """One line per tool: its name, its parameters with their types, its description's first
     sentence. Agents send dozens of tools with pages of description; a small local model reads
     this in a few hundred tokens."""
     return "\n".join(_tool_line(t["function"]) for t in tools)
 
 
-def _tool_line(fn: dict[str, Any]) -> str:
+def _tool_line(fn: FunctionSpec) -> str:
     params = fn.get("parameters") or {}
-    props = params.get("properties") if isinstance(params, dict) else None
-    required = set(params.get("required") or []) if isinstance(params, dict) else set()
+    props = params.get("properties")
+    listed = params.get("required")
+    required = {r for r in listed if isinstance(r, str)} if isinstance(listed, list) else set()
     args = []
     if isinstance(props, dict):
         for name, prop in props.items():
@@ -148,11 +153,12 @@ def _tool_line(fn: dict[str, Any]) -> str:
     return f"{line}: {description}" if description else line
 
 
-def _type_of(prop: Any) -> str:
+def _type_of(prop: JsonValue) -> str:
     if not isinstance(prop, dict):
         return "any"
-    if isinstance(prop.get("enum"), list):
-        return "|".join(json.dumps(v, ensure_ascii=False) for v in prop["enum"][:8])
+    enum = prop.get("enum")
+    if isinstance(enum, list):
+        return "|".join(json.dumps(v, ensure_ascii=False) for v in enum[:8])
     kind = prop.get("type")
     if isinstance(kind, list):
         return "|".join(str(k) for k in kind)
@@ -161,13 +167,14 @@ def _type_of(prop: Any) -> str:
     if isinstance(kind, str):
         return kind
     for key in ("anyOf", "oneOf"):
-        if isinstance(prop.get(key), list):
-            return "|".join(_type_of(p) for p in prop[key])
+        options = prop.get(key)
+        if isinstance(options, list):
+            return "|".join(_type_of(p) for p in options)
     return "any"
 
 
-def _first_sentence(text: Any) -> str:
-    if not isinstance(text, str):
+def _first_sentence(text: str | None) -> str:
+    if text is None:
         return ""
     line = " ".join(text.strip().split())
     for end in (". ", "? ", "! "):
@@ -178,7 +185,7 @@ def _first_sentence(text: Any) -> str:
 
 
 def _with_tool_prompt(
-    messages: list[ChatMessage], tools: list[dict[str, Any]], forced: bool
+    messages: list[ChatMessage], tools: list[FunctionTool], forced: bool
 ) -> list[ChatMessage]:
     """``messages`` with the tools described at the end of the (first) system message."""
     how = (
@@ -204,13 +211,11 @@ def _calls_as_text(messages: list[ChatMessage]) -> list[ChatMessage]:
         if m["role"] == "assistant" and m.get("tool_calls"):
             blocks = [m["content"]] if m["content"] else []
             for call in m["tool_calls"]:
-                fn = call.get("function") or {}
-                args = fn.get("arguments", "{}")
-                try:
-                    parsed = json.loads(args) if isinstance(args, str) else args
-                except ValueError:
-                    parsed = args
-                payload = json.dumps({"name": fn.get("name"), "arguments": parsed}, ensure_ascii=False)
+                fn = call["function"]
+                args: JsonValue = fn["arguments"]  # written as the client sent it unless it is JSON
+                with contextlib.suppress(ValueError):
+                    args = json.loads(fn["arguments"])
+                payload = json.dumps({"name": fn["name"], "arguments": args}, ensure_ascii=False)
                 blocks.append(f"<tool_call>{payload}</tool_call>")
             out.append({"role": "assistant", "content": "\n".join(blocks)})
             continue

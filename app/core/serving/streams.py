@@ -100,8 +100,8 @@ async def messages_stream(
                     continue
                 if isinstance(piece, str):
                     if not text_open:
-                        block = {"type": "text", "text": ""}
-                        yield M.event("content_block_start", index=index, content_block=block)
+                        text_block = {"type": "text", "text": ""}
+                        yield M.event("content_block_start", index=index, content_block=text_block)
                         text_open = True
                     delta = {"type": "text_delta", "text": piece}
                     yield M.event("content_block_delta", index=index, delta=delta)

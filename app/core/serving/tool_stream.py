@@ -10,7 +10,8 @@ tags: an answer that starts with ``{`` or ``<|python_tag|>`` is held to the end 
 
 from __future__ import annotations
 
-from app.core.chat.tool_parsers import LLAMA3_TAG, ToolCall, block_tags, find_close, parse_tool_calls
+from app.core.chat.tool_parsers import LLAMA3_TAG, block_tags, find_close, parse_tool_calls
+from app.core.engines.calls import ToolCall
 
 #: an item to send: text content or one complete call
 Piece = str | ToolCall

@@ -401,7 +401,7 @@ class LlamaCppEngine:
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
-        tools: Sequence[dict[str, Any]] | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
         tool_choice: Any = None,
         response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:

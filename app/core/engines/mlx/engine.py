@@ -4,7 +4,9 @@ MLX arrays and streams are thread-affine, so one dedicated thread (``tandem-mlx-
 :class:`~app.core.engines.worker.EngineWorker`) owns everything MLX: it imports the libraries,
 loads target and drafter, and runs every generation, checking for a stop between tokens. The
 worker carries the job queue, the per-request events, typed errors on the caller's side (never
-chat text), cancel and close; this module supplies load, the generate steps and the release.
+chat text), cancel and close; this module supplies the jobs: the load
+(:mod:`~app.core.engines.mlx.loading`), a generation (the tokens of
+:mod:`~app.core.engines.mlx.steps` turned into events) and the release.
 
 Which library runs what (decided from the configs in :mod:`app.core.engines.mlx.pair`):
 
@@ -37,7 +39,7 @@ from __future__ import annotations
 import itertools
 import logging
 import time
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -45,7 +47,6 @@ from app.core.engines.base import (
     CancelToken,
     ChatMessage,
     ContextLengthError,
-    DrafterMismatchError,
     EngineUnavailable,
     Event,
     Finished,
@@ -61,9 +62,11 @@ from app.core.engines.base import (
     structured_refusal,
 )
 from app.core.engines.capability import Availability, engine_availability
+from app.core.engines.mlx.loading import Loaded, load_pair
 from app.core.engines.mlx.modelfree import PrefillStopped
-from app.core.engines.mlx.pair import PairPlan, plan_pair, vocabulary_difference
-from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner, TokenStep
+from app.core.engines.mlx.pair import PairPlan
+from app.core.engines.mlx.steps import VlmRoundReader, token_steps
+from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner
 from app.core.engines.mlx.vision import VisionPrompt
 from app.core.engines.worker import EngineClosed, EngineWorker, Job
 from app.core.images import estimated_tokens, text_only
@@ -71,21 +74,12 @@ from app.core.speculative import RoundAccountant
 from app.core.speculative.depth import DepthControl
 from app.core.speculative.options import SUFFIX_METHODS
 from app.core.speculative.suffix import (
-    Record,
-    SuffixCache,
-    SuffixStore,
     key_for_messages,
-    vocabulary_fingerprint,
 )
 
 log = logging.getLogger(__name__)
 
 _thread_ids = itertools.count(1)
-#: How many recent tokens the repeat penalty looks at: llama.cpp's default ``repeat_last_n``, so
-#: both engines penalise the same window (mlx-lm and mlx-vlm default to 20).
-REPEAT_PENALTY_WINDOW = 64
-#: (token id, the log-probabilities it was chosen from when the library exposes them, else None)
-_Token = tuple[int, Any]
 
 
 def availability() -> Availability:
@@ -109,91 +103,6 @@ def _clear_thread_streams() -> None:
             clear()
         except Exception:  # the thread is ending either way
             log.debug("mx.clear_streams failed", exc_info=True)
-
-
-class _Loaded:
-    """Models and tokenizer; created, used and released on the MLX thread only."""
-
-    def __init__(self, plan: PairPlan) -> None:
-        self.plan = plan
-        self.target: Any = None
-        self.drafter: Any = None
-        self.tokenizer: Any = None
-        self.eos_ids: set[int] = set()
-        #: model-free methods: the suffix cache, and (suffix decoding) where it persists
-        self.suffix: SuffixCache | None = None
-        self.store: SuffixStore | None = None
-        self.cost: Any = None  # mlx_modelfree.VerifyCost, measured across requests
-        #: the target's processor when it reads images (see :mod:`app.core.engines.mlx.vision`)
-        self.processor: Any = None
-
-
-def _eos_ids(tokenizer: Any, config: dict[str, Any]) -> set[int]:
-    out: set[int] = set()
-    for value in (
-        getattr(tokenizer, "eos_token_id", None),
-        config.get("eos_token_id"),
-        (config.get("text_config") or {}).get("eos_token_id"),
-        config.get("_generation_eos_token_id"),
-    ):
-        if isinstance(value, int):
-            out.add(value)
-        elif isinstance(value, list):
-            out.update(v for v in value if isinstance(v, int))
-    return out
-
-
-def _lifetime_drafted(drafter: Any) -> int | None:
-    value = getattr(drafter, "speculative_total_drafted", None)
-    return int(value) if isinstance(value, int | float) else None
-
-
-class VlmRoundReader:
-    """(drafted, accepted) of each new mlx-vlm round, read from the drafter's own counters.
-
-    mlx-vlm appends to ``accept_lens`` once per round; most drafters also keep ``draft_lens``, and
-    recent mlx-vlm keeps lifetime totals (``speculative_total_drafted``) for every drafter. The
-    draft count comes from ``draft_lens``, else from the lifetime total's step; when neither is
-    there it is unknown and :attr:`drafted_known` turns False (a draft count is never assumed equal
-    to the accepted count: that reported a false 100% acceptance).
-    """
-
-    def __init__(self, drafter: Any) -> None:
-        self.drafter = drafter
-        self.drafted_known = True
-        #: whether the round returned by the last :meth:`poll` has a known draft count
-        self.last_round_known = True
-        self._seen = 0
-        # mlx-vlm resets these when its rounds start, which is after the first token.
-        drafter.accept_lens = []
-        if hasattr(drafter, "draft_lens"):
-            drafter.draft_lens = []
-        self._total = _lifetime_drafted(drafter)
-
-    def poll(self) -> tuple[int, int] | None:
-        """The round that starts at the token just produced, or None if no round started."""
-        accepts = self.drafter.accept_lens
-        if len(accepts) < self._seen:  # mlx-vlm reset the list at its first round
-            self._seen = 0
-        if len(accepts) <= self._seen:
-            return None
-        new_rounds = len(accepts) - self._seen
-        self._seen = len(accepts)
-        accepted = int(accepts[-1])
-        drafts = getattr(self.drafter, "draft_lens", None)
-        total = _lifetime_drafted(self.drafter)
-        drafted: int | None = None
-        if isinstance(drafts, list) and len(drafts) == len(accepts):
-            drafted = int(drafts[-1])
-        elif total is not None and self._total is not None and new_rounds == 1:
-            drafted = total - self._total
-        self._total = total
-        self.last_round_known = drafted is not None and drafted >= max(accepted, 1)  # drafts >= 1
-        if not self.last_round_known:
-            self.drafted_known = False
-            return accepted, accepted  # for the from-draft marks only; reported as unknown
-        assert drafted is not None
-        return drafted, accepted
 
 
 class MLXEngine:
@@ -230,7 +139,7 @@ class MLXEngine:
         self.depth_control: DepthControl | None = None
         #: the loaded target reads images (set on the MLX thread by the load)
         self._images = False
-        self._state: _Loaded | None = None
+        self._state: Loaded | None = None
         #: the one thread that touches MLX (the shared owner thread of every engine)
         self._worker = EngineWorker(f"tandem-mlx-{next(_thread_ids)}", "MLX", free=self._release)
 
@@ -252,110 +161,26 @@ class MLXEngine:
         return engine
 
     def _load_job(self, say: Callable[[str], None]) -> None:
-        self._state = self._load_models(say)
-
-    def _load_models(self, say: Callable[[str], None]) -> _Loaded:
-        plan = plan_pair(self.request.model_path, self.request.speculation)
-        self.plan = plan
-        self.notes = plan.notes
+        state = load_pair(self.request, say)
+        plan = self.plan = state.plan
+        self.notes = state.notes
         self.spec_kind = plan.kind
         self.draft_tokens = plan.draft_tokens
         self.default_draft_tokens = plan.default_draft_tokens
-        spec = self.request.speculation
-        state = _Loaded(plan)
-        target_path = Path(self.request.model_path)
-        from transformers import AutoTokenizer
+        self.greedy_only = state.greedy_only
+        self._images = state.processor is not None
+        self._state = state
 
-        for note in plan.notes:
-            say(note)
-        say(f"Loading {target_path.name} with {'mlx-vlm' if plan.backend == 'vlm' else 'mlx-lm'}")
-        state.tokenizer = AutoTokenizer.from_pretrained(str(target_path))
-        state.eos_ids = _eos_ids(state.tokenizer, plan.target_config)
-        if plan.kind == "draft" and spec.draft_model_path:
-            # Tokenizers are cheap: refuse a different vocabulary before loading any weights.
-            self._check_classic_vocabulary(state.tokenizer, Path(spec.draft_model_path))
-        if plan.backend == "vlm":
-            from mlx_vlm.utils import load_model as vlm_load_model
+    # --- what Tandem's own loops keep across requests (steps.LoopSettings) -----------------------
+    def depth(self, ceiling: int) -> DepthControl:
+        control = self.depth_control
+        if control is None or control.ceiling != ceiling or control.adaptive != self.adaptive_depth:
+            control = self.depth_control = DepthControl(ceiling, adaptive=self.adaptive_depth)
+        return control
 
-            state.target = vlm_load_model(target_path)
-            self._load_image_processor(state, target_path, say)
-        else:
-            from mlx_lm.utils import load_model as lm_load_model
-
-            state.target, _ = lm_load_model(target_path)
-
-        if plan.kind in SUFFIX_METHODS:
-            self._open_suffix_cache(state, plan)
-            return state
-        if plan.kind is None:
-            return state
-        assert spec.draft_model_path is not None
-        drafter_path = Path(spec.draft_model_path)
-        say(f"Loading drafter {drafter_path.name} ({plan.kind})")
-        if plan.kind == "draft":
-            from mlx_lm.models.cache import can_trim_prompt_cache, make_prompt_cache
-            from mlx_lm.utils import load_model as lm_load_model
-
-            state.drafter, _ = lm_load_model(drafter_path)
-            for role, model in (("target", state.target), ("drafter", state.drafter)):
-                if not can_trim_prompt_cache(make_prompt_cache(model)):
-                    raise DrafterMismatchError(
-                        f"This {role}'s KV cache cannot be rolled back (a recurrent state, e.g. "
-                        "Mamba's), which classic speculative decoding needs.",
-                        hint="Choose another drafter, or turn speculative decoding off for this model."
-                        if role == "drafter"
-                        else "Turn speculative decoding off for this model.",
-                    )
-        else:
-            from mlx_vlm.speculative.drafters import load_drafter, validate_drafter_compatibility
-
-            state.drafter, kind = load_drafter(str(drafter_path), kind=plan.kind)
-            if kind != plan.kind:
-                raise DrafterMismatchError(f"mlx-vlm runs this drafter as {kind!r}, not {plan.kind!r}.")
-            say("Checking the drafter against the target")
-            try:
-                validate_drafter_compatibility(state.target, state.drafter, kind)
-            except ValueError as exc:
-                raise DrafterMismatchError(f"The drafter does not fit this target: {exc}") from exc
-            self.greedy_only = bool(getattr(state.drafter, "requires_greedy_sampling", False))
-        return state
-
-    def _load_image_processor(self, state: _Loaded, target_path: Path, say: Callable[[str], None]) -> None:
-        from app.core.engines.mlx.vision import load_image_processor
-
-        processor, why_not = load_image_processor(target_path, state.target)
-        if why_not:
-            self.notes = (*self.notes, why_not)
-            say(why_not)
-        state.processor = processor
-        self._images = processor is not None
-
-    def _open_suffix_cache(self, state: _Loaded, plan: PairPlan) -> None:
-        if plan.backend == "lm":
-            from mlx_lm.models.cache import can_trim_prompt_cache, make_prompt_cache
-
-            if not can_trim_prompt_cache(make_prompt_cache(state.target)):
-                raise DrafterMismatchError(
-                    f"This model's KV cache cannot be rolled back, which {plan.kind} decoding needs.",
-                    hint="Turn speculative decoding off for this model.",
-                )
-        if plan.kind == "suffix" and not plan.private_corpus:
-            # Token ids mean something for one vocabulary only: one stored corpus per vocabulary.
-            state.store = SuffixStore(vocabulary_fingerprint(state.tokenizer.get_vocab()))
-            state.suffix = state.store.open_cache()
-        else:  # prompt lookup, or a private corpus: nothing comes from or goes to the store
-            state.suffix = SuffixCache()
-
-    @staticmethod
-    def _check_classic_vocabulary(target_tokenizer: Any, drafter_path: Path) -> None:
-        if not any((drafter_path / f).is_file() for f in ("tokenizer.json", "tokenizer.model", "vocab.json")):
-            return  # no tokenizer shipped with the drafter: the config-level check already ran
-        from transformers import AutoTokenizer
-
-        drafter_tokenizer = AutoTokenizer.from_pretrained(str(drafter_path))
-        diff = vocabulary_difference(target_tokenizer.get_vocab(), drafter_tokenizer.get_vocab())
-        if diff:
-            raise DrafterMismatchError(f"The drafter's vocabulary differs from the target's: {diff}.")
+    def new_draft_stats(self) -> dict[str, float]:
+        self.last_draft_stats = {}
+        return self.last_draft_stats
 
     # --- generation ---------------------------------------------------------------------------
 
@@ -365,7 +190,7 @@ class MLXEngine:
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
-        tools: Sequence[dict[str, Any]] | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
         tool_choice: Any = None,
         response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
@@ -412,7 +237,7 @@ class MLXEngine:
                 hint="Set the repeat penalty to 1 (off), or turn speculative decoding off.",
             )
         msgs = list(messages)
-        tool_list = list(tools) if tools else None
+        tool_list = [dict(t) for t in tools] if tools else None  # the template takes dicts
         return self._worker.stream(
             lambda job: self._generate_job(job, msgs, sampling, top_logprobs, tool_list), cancel
         )
@@ -492,7 +317,7 @@ class MLXEngine:
         return self._worker.call(count)
 
     def _vision_prompt(
-        self, state: _Loaded, messages: list[ChatMessage], tools: list[dict[str, Any]] | None = None
+        self, state: Loaded, messages: list[ChatMessage], tools: list[dict[str, Any]] | None = None
     ) -> VisionPrompt:
         from app.core.engines.mlx.vision import build_prompt
 
@@ -501,7 +326,7 @@ class MLXEngine:
         )
 
     def _prompt_ids(
-        self, state: _Loaded, messages: list[ChatMessage], tools: list[dict[str, Any]] | None = None
+        self, state: Loaded, messages: list[ChatMessage], tools: list[dict[str, Any]] | None = None
     ) -> list[int]:
         tok = state.tokenizer
         template = self.request.chat_template or None
@@ -521,172 +346,7 @@ class MLXEngine:
             raise GenerationError(f"The chat template failed on these messages: {exc}") from exc
         return [int(i) for i in ids]
 
-    def _token_steps(
-        self,
-        state: _Loaded,
-        prompt: list[int],
-        sampling: Sampling,
-        budget: int,
-        vlm_rounds: VlmRoundReader | None,
-        conversation: str | None = None,
-        vision: VisionPrompt | None = None,
-        stopped: Callable[[], bool] | None = None,
-    ) -> Generator[TokenStep[_Token], None, None]:
-        """Yield ((token, logprobs or None), round started at this token) from the right library.
-
-        ``budget`` is the number of new tokens that fit (max tokens, cut to the context);
-        ``vision`` is the prompt's images (mlx-vlm targets only); ``stopped`` is checked between
-        the prefill's chunks where the loop allows it (raises ``PrefillStopped``). MLX thread only.
-        """
-        import mlx.core as mx
-
-        plan = state.plan
-        if sampling.seed is not None:
-            mx.random.seed(sampling.seed)
-        top_p = sampling.top_p if 0.0 < sampling.top_p < 1.0 else None
-        penalty = sampling.repeat_penalty if sampling.repeat_penalty != 1.0 else None
-        if plan.kind in SUFFIX_METHODS:
-            yield from self._model_free_steps(state, prompt, sampling, budget, conversation, vision, stopped)
-            return
-        if plan.backend == "vlm":
-            from mlx_vlm.generate.ar import generate_step as vlm_step
-
-            kwargs: dict[str, Any] = {}
-            if vlm_rounds is not None:
-                kwargs = {
-                    "draft_model": vlm_rounds.drafter,
-                    "draft_kind": plan.kind,
-                    "draft_block_size": plan.vlm_block_size,
-                }
-            if vision is not None:
-                kwargs.update(vision.extra)  # e.g. the token types the vision attention reads
-            gen = vlm_step(
-                mx.array([prompt]),
-                state.target,
-                vision.pixel_values if vision is not None else None,
-                vision.mask if vision is not None else None,
-                max_tokens=budget,
-                temperature=sampling.temperature,
-                top_p=top_p if top_p is not None else 1.0,
-                top_k=sampling.top_k,
-                repetition_penalty=penalty,
-                repetition_context_size=REPEAT_PENALTY_WINDOW,
-                seed=sampling.seed,
-                **kwargs,
-            )
-            try:
-                for tok, logprobs in gen:
-                    rnd = vlm_rounds.poll() if vlm_rounds is not None else None
-                    value: Any = tok
-                    yield (int(value[0] if isinstance(value, list) else value), logprobs), rnd
-            finally:
-                gen.close()
-            return
-
-        assert vision is None, "mlx-lm targets read no images (refused in generate)"
-        from mlx_lm.generate import generate_step as lm_step
-        from mlx_lm.sample_utils import make_logits_processors, make_sampler
-
-        sampler = make_sampler(temp=sampling.temperature, top_p=top_p or 0.0, top_k=sampling.top_k)
-        processors = make_logits_processors(
-            repetition_penalty=penalty, repetition_context_size=REPEAT_PENALTY_WINDOW
-        )
-        prompt_arr = mx.array(prompt, dtype=mx.uint32)
-        if state.drafter is None:
-            from app.core.engines.mlx.modelfree import check_stop, prefill_chunk
-
-            plain = lm_step(
-                prompt_arr,
-                state.target,
-                max_tokens=budget,
-                sampler=sampler,
-                logits_processors=processors,
-                # chunks of the prompt with a stop check between them (mlx-lm's own 2,048 read a
-                # long prompt in one uninterruptible pass)
-                prefill_step_size=prefill_chunk(),
-                prompt_progress_callback=lambda _done, _total: check_stop(stopped),
-            )
-            try:
-                for tok, logprobs in plain:
-                    yield (int(tok), logprobs), None
-            finally:
-                plain.close()
-            return
-        from app.core.engines.mlx.drafted import LmDrafter, drafter_steps
-        from app.core.engines.mlx.modelfree import LmTarget
-
-        ceiling = plan.draft_tokens or 1
-        control = self.depth_control
-        if control is None or control.ceiling != ceiling or control.adaptive != self.adaptive_depth:
-            control = self.depth_control = DepthControl(ceiling, adaptive=self.adaptive_depth)
-        yield from drafter_steps(
-            LmTarget(state.target, stopped),
-            LmDrafter(state.drafter),
-            prompt,
-            budget=budget,
-            control=control,
-            sampler=sampler,
-            processors=processors,
-        )
-
-    def _model_free_steps(
-        self,
-        state: _Loaded,
-        prompt: list[int],
-        sampling: Sampling,
-        budget: int,
-        conversation: str | None,
-        vision: VisionPrompt | None = None,
-        stopped: Callable[[], bool] | None = None,
-    ) -> Generator[TokenStep[_Token], None, None]:
-        """Suffix decoding / prompt lookup in Tandem's own loop; MLX thread only."""
-        from mlx_lm.sample_utils import make_logits_processors, make_sampler
-
-        from app.core.engines.mlx.modelfree import LmTarget, VerifyCost, VlmTarget, model_free_steps
-
-        plan = state.plan
-        assert state.suffix is not None
-        top_p = sampling.top_p if 0.0 < sampling.top_p < 1.0 else None
-        penalty = sampling.repeat_penalty if sampling.repeat_penalty != 1.0 else None
-        sampler = make_sampler(temp=sampling.temperature, top_p=top_p or 0.0, top_k=sampling.top_k)
-        processors = make_logits_processors(
-            repetition_penalty=penalty, repetition_context_size=REPEAT_PENALTY_WINDOW
-        )
-        target = (
-            LmTarget(state.target, stopped)
-            if plan.backend == "lm"
-            else VlmTarget(state.target, vision, stopped)
-        )
-        store = state.store
-
-        def persist(tail: list[int], response: list[int]) -> None:
-            if store is not None:
-                try:
-                    store.append(Record(tail, response, conversation))
-                except OSError as exc:  # a full disk must not fail the answer
-                    log.warning("could not store the learned answer: %s", exc)
-
-        stats: dict[str, float] = {}
-        self.last_draft_stats = stats
-        if state.cost is None:
-            state.cost = VerifyCost()
-        yield from model_free_steps(
-            target,
-            state.suffix,
-            prompt,
-            budget=budget,
-            max_draft=plan.draft_tokens or 1,
-            use_global=plan.kind == "suffix",
-            sampler=sampler,
-            processors=processors,
-            learn=plan.kind == "suffix",
-            conversation=conversation,
-            on_learned=persist,
-            stats=stats,
-            cost=state.cost if self.cost_gate else None,
-        )
-
-    def _candidates(self, state: _Loaded, logprobs: Any, k: int) -> list[TokenCandidate]:
+    def _candidates(self, state: Loaded, logprobs: Any, k: int) -> list[TokenCandidate]:
         """The ``k`` most likely tokens of one step, best first; MLX thread only."""
         import mlx.core as mx
 
@@ -699,7 +359,7 @@ class MLXEngine:
 
     def _run(
         self,
-        state: _Loaded,
+        state: Loaded,
         messages: list[ChatMessage],
         sampling: Sampling,
         stopped: Callable[[], bool],
@@ -749,8 +409,8 @@ class MLXEngine:
                     drafted_total += drafted
                     yield Round(r.index, drafted, r.accepted, r.emitted, drafted_known=known)
 
-        steps = self._token_steps(
-            state, prompt, sampling, budget, vlm_rounds, key_for_messages(messages), vision, stopped
+        steps = token_steps(
+            state, prompt, sampling, budget, vlm_rounds, self, key_for_messages(messages), vision, stopped
         )
         try:
             while True:

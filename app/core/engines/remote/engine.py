@@ -11,16 +11,16 @@ Acceptance numbers come only from what the server reports (see
 through the same :class:`~app.core.engines.llamaserver.ChunkReader` as the local llama.cpp engine.
 A server that reports nothing gets ``drafted``/``accepted`` of None in :class:`RemoteFinished`, never 0.
 
-Every failure is one typed :class:`EngineError` line with a hint. A stream cut mid-answer keeps
+One request's chunks become events in :mod:`~app.core.engines.remote.reading`; the server's models
+are listed by :mod:`~app.core.engines.remote.models`. Every failure is one typed :class:`EngineError`
+line with a hint (:mod:`~app.core.engines.remote.errors`). A stream cut mid-answer keeps
 the text already delivered: a :class:`RemoteFinished` with reason ``"cancelled"`` and
 ``interrupted=True`` is yielded first, then :class:`StreamInterrupted` is raised.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -35,21 +35,16 @@ from app.core.engines.base import (
     ChatMessage,
     EngineError,
     Event,
-    Finished,
     GenerationError,
     ImagesUnsupportedError,
     LoadRequest,
-    Round,
     Sampling,
-    TextDelta,
     TokenCandidate,
-    error_message_of,
     has_images,
     structured_refusal,
 )
 from app.core.engines.llamaserver import (
     TOKEN_ID_PREFIX,
-    ChunkReader,
     MalformedEvent,
     SSEStream,
     StopWatcher,
@@ -60,58 +55,44 @@ from app.core.engines.llamaserver import (
 from app.core.engines.remote import acceptance as acc
 from app.core.engines.remote.acceptance import ServerMethod, speculation_of_props, speculation_of_vllm_config
 from app.core.engines.remote.endpoints import Endpoint, EndpointError
+from app.core.engines.remote.errors import (
+    AuthenticationFailed,
+    EndpointUnreachable,
+    RemoteError,
+    RemoteModelNotFound,
+    RemoteServerError,
+    RemoteTimeout,
+    StreamInterrupted,
+    TLSFailure,
+    status_error,
+    transport_error,
+)
+from app.core.engines.remote.models import STRUCTURED_KINDS, RemoteModel, list_models, models_of, server_kind
+from app.core.engines.remote.reading import RemoteFinished, StreamState
 
 log = logging.getLogger(__name__)
 
-#: ``owned_by`` of GET /v1/models -> the server kind Tandem knows how to read stats from.
-_KINDS = {"llamacpp": "llama.cpp", "vllm": "vllm", "sglang": "sglang"}
-#: server kinds that constrain output to a ``response_format``
-STRUCTURED_KINDS = frozenset(_KINDS.values())
+#: what callers import from here (errors, models and results live in their own modules)
+__all__ = [
+    "STRUCTURED_KINDS",
+    "AuthenticationFailed",
+    "EndpointUnreachable",
+    "RemoteEngine",
+    "RemoteError",
+    "RemoteFinished",
+    "RemoteLoadRequest",
+    "RemoteModel",
+    "RemoteModelNotFound",
+    "RemoteServerError",
+    "RemoteTimeout",
+    "StreamInterrupted",
+    "TLSFailure",
+    "list_models",
+    "server_kind",
+]
 
 
-# --- errors ------------------------------------------------------------------------------------------
-class RemoteError(EngineError):
-    hint = "Check that the server is running and the endpoint URL is right."
-
-
-class EndpointUnreachable(RemoteError):
-    hint = "Start the server, or check the host name and port of the endpoint."
-
-
-class TLSFailure(RemoteError):
-    hint = (
-        "The server's HTTPS certificate is not trusted here. Use a certificate from a trusted "
-        "authority, or add your own CA to the system's trust store."
-    )
-
-
-class AuthenticationFailed(RemoteError):
-    hint = "Set the key in TANDEM_API_KEY or store it for this endpoint (tandem endpoint-key)."
-
-
-class RemoteModelNotFound(RemoteError):
-    hint = "Pick one of the models the server lists (tandem remote-models --endpoint URL)."
-
-
-class RemoteTimeout(RemoteError):
-    hint = "The server is slow or overloaded; try again, or raise the timeout."
-
-
-class RemoteServerError(RemoteError):
-    hint = "See the server's log for details."
-
-
-class StreamInterrupted(GenerationError):
-    """The stream ended before the answer did; ``partial_text`` is what had arrived."""
-
-    hint = "The partial answer is kept. Check the server (it may have stopped) and try again."
-
-    def __init__(self, message: str, partial_text: str = "") -> None:
-        super().__init__(message)
-        self.partial_text = partial_text
-
-
-# --- load request, result ------------------------------------------------------------------------------
+# --- load request --------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class RemoteLoadRequest(LoadRequest):
     """A :class:`LoadRequest` for a server: ``model_path`` is the server's model id ('' = the only one)."""
@@ -119,100 +100,6 @@ class RemoteLoadRequest(LoadRequest):
     endpoint: Endpoint | None = None
     api_key: str | None = field(default=None, repr=False)
     timeout_s: float = 120.0
-
-
-@dataclass(frozen=True)
-class RemoteFinished(Finished):
-    """:class:`Finished` plus where the acceptance numbers come from.
-
-    ``drafted``/``accepted`` are None when the server did not report them (``drafted_total`` and
-    ``accepted_total`` are then 0 with ``drafted_known`` False, for code that reads only ints).
-    """
-
-    acceptance_source: str = acc.NOT_REPORTED
-    acceptance_note: str = ""
-    drafted: int | None = None
-    accepted: int | None = None
-    #: the stream was cut before the answer ended (reason is then "cancelled")
-    interrupted: bool = False
-    server_kind: str = "openai"
-    #: the server's model id that answered
-    model: str = ""
-    #: the speculation method the server says it runs (see :class:`ServerMethod`), where it said so
-    method: str | None = None
-    method_source: str = ""
-    #: draft tokens per round the server is configured for, where it says
-    draft_depth: int | None = None
-
-
-@dataclass(frozen=True)
-class RemoteModel:
-    id: str
-    owned_by: str = ""
-
-
-def server_kind(owned_by: str) -> str:
-    return _KINDS.get(owned_by.strip().lower(), "openai")
-
-
-# --- error mapping -------------------------------------------------------------------------------------
-def _causes(exc: BaseException) -> Iterator[BaseException]:
-    seen: set[int] = set()
-    cur: BaseException | None = exc
-    while cur is not None and id(cur) not in seen:
-        seen.add(id(cur))
-        yield cur
-        cur = cur.__cause__ or cur.__context__
-
-
-def _transport_error(exc: httpx.TransportError, endpoint: Endpoint) -> RemoteError:
-    where = endpoint.url
-    if isinstance(exc, httpx.TimeoutException):
-        return RemoteTimeout(f"{where}: the server did not answer in time ({type(exc).__name__})")
-    for cause in _causes(exc):
-        if isinstance(cause, ssl.SSLCertVerificationError):
-            return TLSFailure(f"{where}: TLS certificate check failed ({cause.verify_message})")
-        if isinstance(cause, ssl.SSLError):
-            return TLSFailure(f"{where}: TLS handshake failed ({cause.reason or cause})")
-        if isinstance(cause, ConnectionRefusedError):
-            return EndpointUnreachable(f"{where}: connection refused (nothing listens on that port)")
-    text = str(exc) or type(exc).__name__
-    if "Name or service not known" in text or "nodename nor servname" in text or "getaddrinfo" in text:
-        return EndpointUnreachable(f"{where}: cannot resolve the host name {endpoint.host!r}")
-    if isinstance(exc, httpx.ConnectError):
-        return EndpointUnreachable(f"{where}: cannot connect ({text})")
-    return RemoteError(f"{where}: network error ({text})")
-
-
-def _error_message(response: httpx.Response) -> str:
-    try:
-        body: Any = json.loads(response.read() or b"null")
-    except (ValueError, httpx.HTTPError):
-        body = None
-    msg = error_message_of(body)
-    if msg:
-        return msg
-    try:
-        text = response.text
-    except httpx.HTTPError:
-        text = ""
-    return " ".join(text.split())[:300] or response.reason_phrase
-
-
-def _status_error(response: httpx.Response, endpoint: Endpoint, model: str = "") -> RemoteError:
-    code = response.status_code
-    msg = _error_message(response)
-    if code in (401, 403):
-        what = "the API key was refused" if code == 401 else "this key may not use this server"
-        return AuthenticationFailed(f"{endpoint.url}: {code} {what} ({msg})")
-    if code == 404:
-        if model:
-            return RemoteModelNotFound(f"{endpoint.url}: model {model!r} not found ({msg})")
-        return RemoteError(
-            f"{endpoint.url}: 404, no OpenAI API here ({msg})",
-            "Check the path: most servers answer under /v1, e.g. http://host:8000/v1",
-        )
-    return RemoteServerError(f"{endpoint.url}: server error {code} ({msg})")
 
 
 # --- the engine ----------------------------------------------------------------------------------------
@@ -264,7 +151,7 @@ class RemoteEngine:
         )
         try:
             say(f"connecting to {endpoint.label}")
-            models = _list_models(client, endpoint)
+            models = models_of(client, endpoint)
             ids = [m.id for m in models]
             if not model:
                 if len(models) != 1:
@@ -364,7 +251,7 @@ class RemoteEngine:
         return self.server_kind == "vllm"
 
     def list_models(self) -> list[RemoteModel]:
-        return _list_models(self._client, self.endpoint)
+        return models_of(self._client, self.endpoint)
 
     # --- context length and token counts (history trimming) -----------------------------
     @property
@@ -413,7 +300,7 @@ class RemoteEngine:
         try:
             r = self._client.request(method, self.endpoint.server_root + path, json=body, timeout=30.0)
         except httpx.TransportError as exc:
-            raise _transport_error(exc, self.endpoint) from exc
+            raise transport_error(exc, self.endpoint) from exc
         if r.status_code != 200:
             raise RemoteServerError(f"{self.endpoint.url}: {method} {path} answered HTTP {r.status_code}")
         try:
@@ -429,7 +316,7 @@ class RemoteEngine:
         self,
         messages: Sequence[ChatMessage],
         sampling: Sampling,
-        tools: Sequence[dict[str, Any]] | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
         tool_choice: Any = None,
         response_format: Mapping[str, Any] | None = None,
         top_logprobs: int = 0,
@@ -459,7 +346,7 @@ class RemoteEngine:
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
-        tools: Sequence[dict[str, Any]] | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
         tool_choice: Any = None,
         response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
@@ -488,12 +375,12 @@ class RemoteEngine:
         with self._busy:
             server_method = self.server_method
             before = self._vllm_counters() if self.server_kind == "vllm" else None
-            state = _StreamState(self.server_kind, self.model, with_logprobs=bool(body.get("logprobs")))
+            state = StreamState(self.server_kind, self.model, with_logprobs=bool(body.get("logprobs")))
             started = time.perf_counter()
             try:
                 with self._client.stream("POST", "/chat/completions", json=body) as response:
                     if response.status_code != 200:
-                        raise _status_error(response, self.endpoint, self.model)
+                        raise status_error(response, self.endpoint, self.model)
                     kind = response.headers.get("content-type", "")
                     if "text/event-stream" not in kind:
                         raise RemoteServerError(
@@ -502,7 +389,7 @@ class RemoteEngine:
                     with StopWatcher(lambda: cancel.cancelled, response.close, "tandem-remote-cancel"):
                         yield from self._read(response, state, started, cancel)
             except httpx.TransportError as exc:
-                raise _transport_error(exc, self.endpoint) from exc
+                raise transport_error(exc, self.endpoint) from exc
             if state.acceptance is None and before is not None and not state.cancelled:
                 after = self._vllm_counters()
                 if after is not None:
@@ -537,7 +424,7 @@ class RemoteEngine:
                 row[i] = TokenCandidate(c.id, text, c.logprob)
 
     def _read(
-        self, response: httpx.Response, state: _StreamState, started: float, cancel: CancelToken
+        self, response: httpx.Response, state: StreamState, started: float, cancel: CancelToken
     ) -> Iterator[Event]:
         """The events of a streamed answer; a cut keeps the text that arrived (see the module doc)."""
         try:
@@ -561,7 +448,7 @@ class RemoteEngine:
                     f"{self.endpoint.url}: the server did not stream events ({exc})"
                 ) from exc
             else:
-                raise _transport_error(exc, self.endpoint) from exc
+                raise transport_error(exc, self.endpoint) from exc
         except (RemoteServerError, MalformedEvent) as exc:
             message = f"{self.endpoint.url}: {exc}"
             if state.text_started:
@@ -581,138 +468,3 @@ class RemoteEngine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _list_models(client: httpx.Client, endpoint: Endpoint) -> list[RemoteModel]:
-    try:
-        r = client.get("/models")
-    except httpx.TransportError as exc:
-        raise _transport_error(exc, endpoint) from exc
-    if r.status_code != 200:
-        raise _status_error(r, endpoint)
-    try:
-        data = r.json()
-        items = data["data"]
-        return [RemoteModel(str(m["id"]), str(m.get("owned_by") or "")) for m in items]
-    except (ValueError, KeyError, TypeError) as exc:
-        raise RemoteServerError(f"{endpoint.url}: GET /models did not return an OpenAI model list") from exc
-
-
-def list_models(endpoint: Endpoint, api_key: str | None, timeout_s: float = 30.0) -> list[RemoteModel]:
-    """The models an endpoint serves (GET /v1/models)."""
-    endpoint.check()
-    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-    with httpx.Client(
-        base_url=endpoint.url, headers=headers, timeout=timeout_s, follow_redirects=False, trust_env=False
-    ) as client:
-        return _list_models(client, endpoint)
-
-
-class _StreamState:
-    """One request's chunks -> events (the shared :class:`ChunkReader`), plus what only remote
-    servers report: usage, vLLM / SGLang acceptance figures, and times measured here."""
-
-    def __init__(self, kind: str, model: str = "", with_logprobs: bool = False) -> None:
-        self.kind = kind
-        self.model = model
-        self.reader = ChunkReader("the server", with_logprobs=with_logprobs, error=RemoteServerError)
-        self.cancelled = False
-        self.usage: Mapping[str, Any] = {}
-        self.last_usage_completion = 0
-        self.first_at: float | None = None
-        self.last_at: float | None = None
-        self.acceptance: acc.Acceptance | None = None
-
-    @property
-    def text_started(self) -> bool:
-        return self.reader.text_started
-
-    @property
-    def pieces(self) -> list[str]:
-        return self.reader.pieces
-
-    def on_chunk(self, chunk: Any, now: float) -> Iterator[Event]:
-        if isinstance(chunk, Mapping) and "error" not in chunk:
-            usage = chunk.get("usage")
-            if isinstance(usage, Mapping):
-                self.usage = usage
-            if self.kind == "vllm":
-                self.acceptance = acc.vllm_request_metrics(chunk) or self.acceptance
-            elif self.kind == "sglang":
-                meta = acc.find_sglang_meta(chunk)
-                if meta is not None:
-                    self.acceptance = acc.sglang_meta_info(meta) or self.acceptance
-        events = self.reader.feed(chunk, self._untimed_tokens)
-        if any(isinstance(e, TextDelta) for e in events):
-            if self.first_at is None:
-                self.first_at = now
-            self.last_at = now
-        yield from events
-
-    def _untimed_tokens(self, chunk: Mapping[str, Any], text: str) -> int:
-        """Tokens of a chunk without llama-server timings: vLLM's continuous usage, else 1 a text."""
-        usage = chunk.get("usage")
-        if isinstance(usage, Mapping) and chunk.get("choices"):  # vLLM continuous usage stats
-            done = int(usage.get("completion_tokens") or 0)
-            n = max(0, done - self.last_usage_completion)
-            self.last_usage_completion = done
-            return n
-        return 1 if text else 0
-
-    def completion_tokens(self) -> int:
-        if self.reader.saw_timings:
-            return self.reader.timing.rounds.emitted_total
-        reported = self.usage.get("completion_tokens") if self.usage else None
-        return int(reported) if isinstance(reported, int) else self.reader.untimed_tokens
-
-    def closing_rounds(self) -> Iterator[Event]:
-        if self.reader.saw_timings:
-            yield from self.reader.closing_rounds()
-        elif self.acceptance is not None and self.acceptance.per_round:
-            for i, (drafted, accepted) in enumerate(self.acceptance.per_round):
-                yield Round(i, drafted, accepted, accepted + 1)
-
-    def _final_acceptance(self) -> acc.Acceptance:
-        if self.reader.timing.saw_draft_counters:
-            counts = self.reader.timing.rounds
-            return acc.Acceptance(
-                "llama.cpp timings", counts.drafted_total, counts.accepted_total, counts.round_count
-            )
-        return self.acceptance or acc.UNREPORTED
-
-    def finish(self, started: float, interrupted: bool = False) -> RemoteFinished:
-        a = self._final_acceptance()
-        rounds = a.rounds if a.rounds is not None else 0
-        if self.reader.saw_timings:
-            timing = self.reader.timing
-            prompt_ms, decode_ms, prompt_tokens = timing.prompt_ms, timing.decode_ms, timing.prompt_tokens
-            rounds = timing.rounds.round_count
-        else:  # measured here: time to first token, then first to last token
-            first = self.first_at if self.first_at is not None else started
-            prompt_ms = (first - started) * 1000.0
-            decode_ms = ((self.last_at or first) - first) * 1000.0
-            prompt_tokens = int(self.usage.get("prompt_tokens") or 0) if self.usage else 0
-        return RemoteFinished(
-            reason="cancelled" if (self.cancelled or interrupted) else self.reader.reason,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=self.completion_tokens(),
-            prompt_ms=prompt_ms,
-            decode_ms=decode_ms,
-            drafted_total=a.drafted or 0,
-            accepted_total=a.accepted or 0,
-            rounds=rounds,
-            drafted_known=a.drafted is not None,
-            tool_calls=self.reader.tool_calls(),
-            stop_sequence=self.reader.stop_sequence,
-            token_ids=self.reader.token_ids,
-            candidates=[list(row) for row in self.reader.candidates]
-            if self.reader.token_ids is not None
-            else None,
-            acceptance_source=a.source,
-            acceptance_note=a.note,
-            drafted=a.drafted,
-            accepted=a.accepted,
-            interrupted=interrupted,
-            server_kind=self.kind,
-            model=self.model,
-        )

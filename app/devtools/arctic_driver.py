@@ -29,6 +29,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 
@@ -66,11 +67,11 @@ def run(cache: Any, workload: dict[str, Any]) -> list[dict[str, Any]]:
     for op in workload["ops"]:
         kind = op[0]
         if kind == "start":
-            guarded(kind, lambda op=op: cache.start_request(op[1], op[2]))
+            guarded(kind, partial(cache.start_request, op[1], op[2]))
         elif kind == "add":
-            guarded(kind, lambda op=op: cache.add_active_response(op[1], op[2]))
+            guarded(kind, partial(cache.add_active_response, op[1], op[2]))
         elif kind == "stop":
-            guarded(kind, lambda op=op: cache.stop_request(op[1]))
+            guarded(kind, partial(cache.stop_request, op[1]))
         elif kind == "spec":
             try:
                 draft, us = propose(op[1], list(op[2]))

@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import pwd
 import shutil
 import signal
 import socket
@@ -38,6 +37,8 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from app.devtools.assets import ASSET_DIR
 
 VLLM_VERSION = "0.32.0"
 TORCH_VERSION = "2.13.0"
@@ -50,21 +51,8 @@ class VLLMUnavailable(RuntimeError):
     """The venv, the converted model or a server could not be set up; the message says why."""
 
 
-def _real_home() -> Path:
-    """The user's home from the password database: the tests point ``HOME`` at a temporary one,
-    and the assets live in the real one."""
-    try:
-        return Path(pwd.getpwuid(os.getuid()).pw_dir)
-    except KeyError:
-        return Path.home()
-
-
-def asset_dir() -> Path:
-    return Path(os.environ.get("TANDEM_TEST_ASSETS", _real_home() / ".cache" / "tandem-test-assets"))
-
-
 def base_dir() -> Path:
-    return asset_dir() / f"vllm-{VLLM_VERSION}"
+    return ASSET_DIR / f"vllm-{VLLM_VERSION}"
 
 
 def _run(cmd: list[str], log: Path, timeout: float, env: dict[str, str] | None = None) -> None:

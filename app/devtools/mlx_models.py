@@ -358,7 +358,7 @@ def write_mamba_drafter(out: Path, *, seed: int = 2) -> Path:
     import mlx.core as mx
     from mlx_lm.models import mamba
 
-    config = {
+    config: dict[str, Any] = {
         "model_type": "mamba",
         "vocab_size": VOCAB_SIZE,
         "hidden_size": 32,
