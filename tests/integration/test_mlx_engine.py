@@ -6,6 +6,7 @@ and mlx-lm's own model classes; nothing is downloaded.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import shutil
@@ -20,6 +21,8 @@ from app.core.engines.base import (
     DrafterMismatchError,
     EngineUnavailable,
     Event,
+    Finished,
+    GenerateRequest,
     GenerationError,
     LoadRequest,
     ModelLoadError,
@@ -422,6 +425,40 @@ def test_cancel_mid_stream_then_a_second_request(
     stream.close()
     again = _finished(_run(engine, 10))
     assert again.reason == "length" and again.token_ids == [0] * 10
+
+
+def test_the_async_stream_gives_generates_events_on_the_owner_thread_and_a_cancel_stops_it(
+    ckpt: dict[str, Path], engines: list[object]
+) -> None:
+    """MLX read from an event loop (the server's path): the same greedy tokens as ``generate``, no
+    thread per request, and a cancelled task leaves the engine ready for the next request."""
+    engine = _load(ckpt["g4_target"], ckpt["g4_drafter"], "mtp")
+    engines.append(engine)
+    request = GenerateRequest(MESSAGES, Sampling(max_tokens=24))
+    ref = _finished(_run(engine, 24))
+
+    async def read(stop_after: int | None) -> list[Event]:
+        got: list[Event] = []
+
+        async def consume() -> None:
+            async for ev in engine.stream(request):  # type: ignore[attr-defined]
+                got.append(ev)
+
+        task = asyncio.create_task(consume())
+        threads = threading.active_count()
+        while not task.done():
+            if stop_after is not None and len(got) >= stop_after:
+                task.cancel()
+            await asyncio.sleep(0.001)
+        assert threading.active_count() <= threads
+        return got
+
+    events = asyncio.run(read(None))
+    assert _finished(events).token_ids == ref.token_ids
+    _check_accounting(events)
+    partial = asyncio.run(read(3))
+    assert not any(isinstance(ev, Finished) for ev in partial)
+    assert _finished(_run(engine, 24)).token_ids == ref.token_ids  # ready for the next request
 
 
 def test_close_joins_the_engine_thread(ckpt: dict[str, Path]) -> None:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import itertools
 import logging
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -51,6 +51,7 @@ from app.core.engines.base import (
     Event,
     Finished,
     FinishReason,
+    GenerateRequest,
     GenerationError,
     ImagesUnsupportedError,
     LoadRequest,
@@ -205,6 +206,22 @@ class MLXEngine:
         ``top_logprobs`` > 0 records that many candidates per token on :class:`Finished`,
         from the log-probabilities the sampler chose from (repeat penalty applied).
         """
+        job = self._job_for(
+            GenerateRequest(messages, sampling, top_logprobs, tools, tool_choice, response_format)
+        )
+        return self._worker.stream(job, cancel)
+
+    async def stream(self, request: GenerateRequest) -> AsyncIterator[Event]:
+        """:meth:`generate` read from an event loop: the job runs on the engine's one owner thread
+        (MLX computes in-process), its events reach the loop with no thread per request."""
+        async for event in self._worker.astream(self._job_for(request)):
+            yield event
+
+    def _job_for(self, request: GenerateRequest) -> Callable[[Job[Event]], None]:
+        """Check a request against the loaded model (typed errors here, before it is queued); the
+        job that answers it on the owner thread."""
+        messages, sampling, top_logprobs = request.messages, request.sampling, request.top_logprobs
+        tools, response_format = request.tools, request.response_format
         if self._worker.closed:
             raise EngineClosed()
         if response_format is not None:
@@ -238,9 +255,7 @@ class MLXEngine:
             )
         msgs = list(messages)
         tool_list = [dict(t) for t in tools] if tools else None  # the template takes dicts
-        return self._worker.stream(
-            lambda job: self._generate_job(job, msgs, sampling, top_logprobs, tool_list), cancel
-        )
+        return lambda job: self._generate_job(job, msgs, sampling, top_logprobs, tool_list)
 
     def _generate_job(
         self,
