@@ -1,0 +1,140 @@
+"""Auto per request on ``tandem serve``: one Auto launch against every fixed configuration, per kind.
+
+    python benchmarks/bench_auto_routes.py [--rounds 3] [--max-tokens 128] [--threads 2]
+
+Pair: SmolLM2-135M F32 (dequantized from the embedded Q4_1) with the Q4_1 file as its classic
+drafter, llama.cpp. First ``tandem calibrate --remeasure`` in a fresh temporary ``TANDEM_HOME``
+(Auto's own prompts); then ONE ``tandem serve --spec auto`` process, whose pool runs the
+configurations, and the held-out workloads of :data:`app.devtools.prompts.HELD_OUT` (not the
+calibration's prompts) sent to it, each with ``tandem.speculation`` set to a fixed configuration
+(off, draft, ngram-mod) or to ``auto`` (the router picks per request), side by side in each round:
+
+* ``prose``: a first request of free text; ``code``: a code edit whose answer copies most of the
+  prompt (Auto's request is sent first, so its router has not seen the text before);
+* ``repeat``: the same request sent a second time to the same configuration (its first time just
+  before, unmeasured): what an agent or an API client resending a request does.
+
+Greedy; decode tokens/s from llama.cpp's own timings (``tandem.timings``); medians over rounds (a
+different prompt each round). Markdown on stdout for docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from contextlib import redirect_stdout
+from io import StringIO
+
+import httpx
+
+from app.core import assets
+from app.devtools.prompts import HELD_OUT
+
+KEY = "bench-auto-routes"
+FIXED = ("off", "draft", "ngram-mod")
+
+
+def ask(url: str, prompt: str, speculation: str, max_tokens: int) -> tuple[float, str, str]:
+    body = {
+        "messages": [{"role": "user", "content": prompt}],
+        "max_tokens": max_tokens,
+        "temperature": 0,
+        "tandem": {"speculation": speculation},
+    }
+    r = httpx.post(url, json=body, headers={"Authorization": f"Bearer {KEY}"}, timeout=900)
+    r.raise_for_status()
+    data = r.json()
+    figures = data["tandem"]
+    tps = float(figures["timings"]["decode_tokens_per_second"] or 0.0)
+    method = figures["speculative_decoding"]["method"] or "off"
+    return tps, method, data["choices"][0]["message"]["content"]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--max-tokens", type=int, default=128)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    drafter = str(assets.smollm2_q4_path())
+    target = str(assets.resolve("embedded://smollm2/SmolLM2-135M-Instruct.F32.gguf"))
+    pair = ["--model-path", target, "--draft-model-path", drafter, "--threads", str(args.threads)]
+    with tempfile.TemporaryDirectory(prefix="tandem-bench-routes-") as home:
+        env = {**os.environ, "TANDEM_HOME": home, "TANDEM_API_KEY": KEY}
+        os.environ["TANDEM_HOME"] = home
+        from app.cli import main as tandem
+
+        t = time.perf_counter()
+        with redirect_stdout(StringIO()):
+            if tandem(["calibrate", *pair, "--remeasure", "--json"]) != 0:
+                return 1
+        print(f"Calibration: {time.perf_counter() - t:.0f} s.\n")
+        server = subprocess.Popen(
+            [sys.executable, "-m", "app", "serve", *pair, "--spec", "auto", "--port", "0", "--parallel", "2"],
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            url = ""
+            assert server.stderr is not None
+            for line in server.stderr:
+                if line.startswith("… auto per request"):
+                    print(f"Router: {line.split(': ', 1)[1].strip()}\n")
+                found = re.search(r"serving .* at (http://\S+/v1)", line)
+                if found:
+                    url = found.group(1) + "/chat/completions"
+                    break
+            if not url:
+                raise SystemExit(f"tandem serve did not start (exit {server.poll()})")
+            # its per-request log keeps coming: read it so the pipe never fills
+            threading.Thread(target=server.stderr.read, daemon=True).start()
+            for spec in (*FIXED, "auto"):
+                ask(url, "Hello.", spec, 8)  # every configuration started before measuring
+            speeds: dict[str, dict[str, list[float]]] = {}
+            routed: dict[str, set[str]] = {}
+            mismatch: list[str] = []
+            for r in range(args.rounds):
+                for kind, prompts in HELD_OUT.items():
+                    prompt = prompts[r % len(prompts)]
+                    order = ["auto", *FIXED[r % 3 :], *FIXED[: r % 3]]
+                    texts = set()
+                    for spec in order:
+                        if kind == "repeat":
+                            ask(url, prompt, spec, args.max_tokens)  # its first time: not measured
+                        tps, method, text = ask(url, prompt, spec, args.max_tokens)
+                        texts.add(text)
+                        speeds.setdefault(kind, {}).setdefault(spec, []).append(tps)
+                        if spec == "auto":
+                            routed.setdefault(kind, set()).add(method)
+                    if len(texts) != 1:
+                        mismatch.append(f"{kind} round {r}")
+        finally:
+            server.terminate()
+            server.wait(30)
+    print("| kind | " + " | ".join(FIXED) + " | auto (routed to) | auto / best fixed |")
+    print("|---|" + "---:|" * (len(FIXED) + 2))
+    for kind, by_spec in speeds.items():
+        med = {spec: statistics.median(v) for spec, v in by_spec.items()}
+        best = max(med[s] for s in FIXED)
+        cells = " | ".join(f"{med[s]:.1f}" for s in FIXED)
+        print(
+            f"| {kind} | {cells} | {med['auto']:.1f} ({', '.join(sorted(routed[kind]))}) | "
+            f"{med['auto'] / best:.0%} |"
+        )
+    print(
+        "\nGreedy text identical across configurations in every round: "
+        + ("yes" if not mismatch else f"NO ({', '.join(mismatch)})")
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
