@@ -1,4 +1,4 @@
-"""A real vLLM for the ``vllm`` test tier and ``benchmarks/bench_vllm.py`` (issue 22).
+"""A real vLLM for the ``vllm`` test tier and ``benchmarks/bench_vllm.py``.
 
 What it sets up, once, beside the test assets (``TANDEM_TEST_ASSETS``, default
 ``~/.cache/tandem-test-assets``):

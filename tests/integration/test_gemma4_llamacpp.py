@@ -19,7 +19,8 @@ import pytest
 from app.core.engines import capability
 from app.core.engines.base import DrafterMismatchError, Finished, LoadRequest, Round, Sampling, TextDelta
 from app.core.engines.capability import GGUFFacts, llamacpp_abort
-from app.core.engines.llamacpp.engine import KnownAbortError, LlamaCppEngine
+from app.core.engines.llamacpp.checks import KnownAbortError
+from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.measure import compare, run_once
 from app.core.speculative import SpeculationOptions
 from app.devtools import tiny_gemma4

@@ -35,7 +35,8 @@ from app.core.engines.base import (
     ModelLoadError,
     Sampling,
 )
-from app.core.engines.llamacpp.engine import LlamaCppEngine, MethodRefusedError
+from app.core.engines.llamacpp.checks import MethodRefusedError
+from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.llamacpp.host import live_processes
 from app.core.speculative import SpeculationOptions
 from app.devtools import tiny_mmproj as projector

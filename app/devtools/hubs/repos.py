@@ -105,7 +105,7 @@ TINY_MLX_REPO = "tandem-test/tiny-mlx-4bit"
 BIG_REPO = "tandem-test/big-GGUF"
 
 
-VISION_REPO = "tandem-test/vision-GGUF"  # a vision target with its mmproj projectors (issue 26)
+VISION_REPO = "tandem-test/vision-GGUF"  # a vision target with its mmproj projectors
 
 
 BIG_VISION_REPO = "tandem-test/big-vision-GGUF"  # a projector large enough to cancel mid-file

@@ -31,7 +31,6 @@ from typing import Any
 from app.core.engines.base import (
     CancelToken,
     ChatMessage,
-    DrafterMismatchError,
     EngineUnavailable,
     Event,
     Finished,
@@ -46,8 +45,18 @@ from app.core.engines.base import (
     error_message_of,
     has_images,
 )
-from app.core.engines.capability import GGUFFacts, llamacpp_abort, vision_problem
 from app.core.engines.llamacpp import translate
+from app.core.engines.llamacpp.checks import (
+    MethodRefusedError,
+    check_drafter,
+    check_mmproj,
+    check_native_types,
+    gguf_facts,
+    model_facts,
+    probe,
+    refuse_known_aborts,
+    refuse_without_vision,
+)
 from app.core.engines.llamacpp.host import HostConfig, HostError, ServerProcess, build_params
 from app.core.engines.llamaserver import (
     ChunkReader,
@@ -59,15 +68,9 @@ from app.core.engines.llamaserver import (
     template_caps,
 )
 from app.core.engines.worker import EngineWorker, Job
-from app.core.gguf_tools import GGUFFormatError, compare_vocab, read_header, vocab_info
 from app.core.speculative import SpeculationError
 from app.core.speculative.detect import (
-    ModelFacts,
     builtin_mtp_problem,
-    facts_from_fields,
-    method_for_drafter,
-    method_mismatch,
-    pair_problem,
 )
 
 log = logging.getLogger(__name__)
@@ -78,21 +81,6 @@ _READ_TIMEOUT = 600.0
 _EXIT_WAIT = 0.5
 #: How often a request waiting for its first token checks whether it was stopped.
 _STOP_POLL = 0.05
-
-#: architectures of drafters that read the target's state instead of proposing from their own vocab
-
-
-class MethodRefusedError(DrafterMismatchError):
-    """A method / drafter / target combination that cannot draft, refused from GGUF metadata; the
-    one-line message says what the file is and what to do."""
-
-    hint = ""
-
-
-class KnownAbortError(ModelLoadError):
-    """A configuration llama.cpp is known to abort the process on; the message is the whole story."""
-
-    hint = ""
 
 
 @dataclass
@@ -134,16 +122,16 @@ class LlamaCppEngine:
         say = progress or (lambda _msg: None)
         target = Path(req.model_path)
         say(f"checking {target.name}")
-        target_vocab = _probe(target, "model")
+        target_vocab = probe(target, "model")
         try:
             p = translate.plan(req.speculation, req.family_name, req.size_in_billions)
         except SpeculationError as exc:
             raise ModelLoadError(str(exc), "Fix the speculative decoding settings and load again.") from exc
-        target_facts = _model_facts(target)
+        target_facts = model_facts(target)
         mmproj = Path(req.mmproj_path) if req.mmproj_path else None
         if mmproj is not None:
             say(f"checking vision projector {mmproj.name}")
-            _check_mmproj(mmproj, target)
+            check_mmproj(mmproj, target)
         drafter_arch = ""
         if p.draft_path:
             drafter = Path(p.draft_path)
@@ -154,14 +142,14 @@ class LlamaCppEngine:
                 drafter = found[0]
                 p = translate.LlamaCppPlan(**{**p.__dict__, "draft_path": str(drafter)})
             say(f"checking drafter {drafter.name}")
-            draft_vocab = _probe(drafter, "drafter")
-            p = _check_drafter(
+            draft_vocab = probe(drafter, "drafter")
+            p = check_drafter(
                 p, req.speculation.method, target, target_facts, target_vocab, drafter, draft_vocab
             )
-            _refuse_known_aborts(p, target, drafter)
+            refuse_known_aborts(p, target, drafter)
             if p.user_driven:
-                _check_native_types(p, drafter)
-            drafter_arch = _facts(drafter).architecture
+                check_native_types(p, drafter)
+            drafter_arch = gguf_facts(drafter).architecture
         else:
             # a drafter type with no drafter file drafts nothing, silently (llama.cpp only logs it)
             needs_file = [t for t in p.types if t in ("DRAFT_SIMPLE", "DRAFT_EAGLE3", "DRAFT_DFLASH")]
@@ -176,7 +164,7 @@ class LlamaCppEngine:
                     raise MethodRefusedError(f"refused: {problem}")
 
         if mmproj is not None and p.speculative:
-            _refuse_without_vision(p, drafter_arch, mmproj)
+            refuse_without_vision(p, drafter_arch, mmproj)
 
         cfg = HostConfig(
             model_path=str(target),
@@ -548,173 +536,3 @@ def _error_message(status: int, raw: bytes) -> str:
     except ValueError:
         body = None
     return error_message_of(body) or f"HTTP {status}"
-
-
-def _facts(path: Path) -> GGUFFacts:
-    fields = read_header(path).fields
-    arch = str(fields.get("general.architecture") or "")
-
-    def number(key: str) -> int | None:
-        value = fields.get(f"{arch}.{key}")
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-    return GGUFFacts(
-        arch, number("embedding_length"), number("embedding_length_out"), number("target_hidden_size")
-    )
-
-
-def _model_facts(path: Path) -> ModelFacts:
-    try:
-        return facts_from_fields(read_header(path).fields)
-    except GGUFFormatError as exc:
-        raise ModelLoadError(str(exc)) from exc
-
-
-def _check_drafter(
-    p: translate.LlamaCppPlan,
-    method: str,
-    target: Path,
-    target_facts: ModelFacts,
-    target_vocab: Any,
-    drafter: Path,
-    draft_vocab: Any,
-) -> translate.LlamaCppPlan:
-    """The plan with the drafter's own method when the user left it at ``draft`` (the drafter's
-    architecture picks it), or a one-line refusal of a drafter the method or the target cannot use."""
-    facts = _model_facts(drafter)
-    if not p.user_driven:
-        fits = TYPE_BY_METHOD_FOR_DRAFTER[method_for_drafter(facts)]
-        if "DRAFT_SIMPLE" in p.types and fits != "DRAFT_SIMPLE":  # "draft" is the default method
-            p = translate.LlamaCppPlan(
-                **{**p.__dict__, "types": [fits if t == "DRAFT_SIMPLE" else t for t in p.types]}
-            )
-        else:
-            problem = method_mismatch(method, facts, drafter.name)
-            if problem:
-                raise MethodRefusedError(f"refused: {problem}")
-    problem = pair_problem(target_facts, facts, target.name, drafter.name)
-    if problem:
-        raise MethodRefusedError(f"refused: {problem}")
-    if facts.role == "lm" and draft_vocab.size:
-        diff = compare_vocab(target_vocab, draft_vocab)
-        if diff:
-            raise DrafterMismatchError(
-                f"the drafter {drafter.name} cannot draft for {target.name}: {diff}. "
-                "A drafter must share the target's vocabulary."
-            )
-    return p
-
-
-def _check_native_types(p: translate.LlamaCppPlan, drafter: Path) -> None:
-    """Engine-native ``speculative.types`` whose drafter types cannot run this drafter draft nothing
-    (llama.cpp only logs it): refused in one line. llama.cpp runs an EAGLE-3 or DFlash drafter under
-    DRAFT_SIMPLE too, by its architecture."""
-    drafter_types = [t for t in p.types if t in TYPE_BY_METHOD_FOR_DRAFTER.values()]
-    if not drafter_types:
-        return
-    facts = _model_facts(drafter)
-    fits = TYPE_BY_METHOD_FOR_DRAFTER[method_for_drafter(facts)]
-    if fits in p.types or (fits in ("DRAFT_EAGLE3", "DRAFT_DFLASH") and "DRAFT_SIMPLE" in p.types):
-        return
-    raise MethodRefusedError(
-        f"refused: your engine-native speculative.types ({', '.join(drafter_types)}) cannot use "
-        f"{drafter.name}: it is {facts.described}, which runs with {fits}"
-    )
-
-
-TYPE_BY_METHOD_FOR_DRAFTER = {m: translate.TYPE_BY_METHOD[m] for m in ("draft", "mtp", "eagle3", "dflash")}
-
-
-def _refuse_known_aborts(p: translate.LlamaCppPlan, target: Path, drafter: Path) -> None:
-    """Refuse, in one line, a configuration llama.cpp is known to abort the process on.
-
-    A GGML_ASSERT ends the whole process, GUI included, so this runs before the engine is built,
-    whether the types came from Tandem's options or from an explicit engine-native setting.
-    """
-    try:
-        row = llamacpp_abort(p.types, _facts(target), _facts(drafter))
-    except GGUFFormatError as exc:
-        raise ModelLoadError(str(exc)) from exc
-    if row is None:
-        return
-    source = "your engine-native speculative.types" if p.user_driven else "the chosen method"
-    raise KnownAbortError(
-        f"refused: {row.speculative_type} ({source}) with the drafter {drafter.name} and the target "
-        f"{target.name} would abort llama.cpp and close the app; {row.advice}."
-    )
-
-
-def _check_mmproj(mmproj: Path, target: Path) -> None:
-    """A one-line :class:`ModelLoadError` for a projector llama.cpp cannot give this target.
-
-    llama.cpp itself only says "Failed to init server" for a missing, corrupt or foreign file, and
-    for a projector made for a model of another width (``mtmd_init_from_file: mismatch between text
-    model (n_embd = 128) and mmproj (n_embd = 64)``, in its log): the GGUF header says it first.
-    """
-    if not mmproj.exists():
-        raise ModelLoadError(
-            f"the vision projector {mmproj} does not exist", "Download it again or pick another file."
-        )
-    if mmproj.is_dir():
-        raise ModelLoadError(
-            f"the vision projector path {mmproj} is a folder; llama.cpp needs an mmproj .gguf file"
-        )
-    try:
-        fields = read_header(mmproj).fields
-        target_fields = read_header(target).fields
-    except GGUFFormatError as exc:
-        raise ModelLoadError(f"the vision projector cannot be used: {exc}") from exc
-    arch = str(fields.get("general.architecture") or "")
-    if arch != "clip":
-        kind = f"a {arch} model" if arch else "a GGUF file without an architecture"
-        raise ModelLoadError(
-            f"{mmproj.name} is not a vision projector (mmproj): it is {kind}",
-            "Download it again or pick another file.",
-        )
-    # the converter writes the flag only for a vision encoder; an audio-only projector has none
-    if not fields.get("clip.has_vision_encoder", not fields.get("clip.has_audio_encoder", False)):
-        raise ModelLoadError(
-            f"{mmproj.name} has no vision encoder (an audio-only projector); images need a vision one"
-        )
-    width = fields.get("clip.vision.projection_dim")
-    target_arch = str(target_fields.get("general.architecture") or "")
-    target_width = target_fields.get(f"{target_arch}.embedding_length")
-    if _whole(width) and _whole(target_width) and width != target_width:
-        raise ModelLoadError(
-            f"the vision projector {mmproj.name} makes {width}-wide embeddings but {target.name} is "
-            f"{target_width} wide: it belongs to another model (use the mmproj published with this one)",
-            "Download it again or pick another file.",
-        )
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
-
-
-def _refuse_without_vision(p: translate.LlamaCppPlan, drafter_arch: str, mmproj: Path) -> None:
-    """Refuse, in one line, a speculation method the vision probe saw fail once images are in the
-    prompt (:data:`~app.core.engines.capability.LLAMACPP_VISION`); before any process starts."""
-    names = translate.METHOD_BY_TYPE
-    methods = [names[t] for t in p.types if t in names]
-    if drafter_arch in ("eagle3", "dflash") and "draft" in methods:  # llama.cpp runs it by its kind
-        methods = [drafter_arch if m == "draft" else m for m in methods]
-    for method in methods:
-        problem = vision_problem(method)
-        if problem:
-            source = "your engine-native speculative.types" if p.user_driven else "the chosen method"
-            raise MethodRefusedError(
-                f"refused: {method} ({source}) with the vision projector {mmproj.name}: {problem}"
-            )
-
-
-def _probe(path: Path, role: str) -> Any:
-    if not path.exists():
-        raise ModelLoadError(
-            f"the {role} file {path} does not exist", "Download it again or pick another file."
-        )
-    if path.is_dir():
-        raise ModelLoadError(f"the {role} path {path} is a folder; llama.cpp needs a .gguf file")
-    try:
-        return vocab_info(path)
-    except GGUFFormatError as exc:
-        raise ModelLoadError(str(exc)) from exc
