@@ -216,6 +216,96 @@ class ResponseBody(TypedDict):
     tandem: NotRequired[TandemExtension]
 
 
+class ResponseLifecycleEvent(TypedDict):
+    """The response as it stands: created, in progress, and how it ended."""
+
+    type: Literal[
+        "response.created",
+        "response.in_progress",
+        "response.completed",
+        "response.incomplete",
+        "response.failed",
+    ]
+    sequence_number: int
+    response: ResponseBody
+
+
+class OutputItemEvent(TypedDict):
+    type: Literal["response.output_item.added", "response.output_item.done"]
+    sequence_number: int
+    output_index: int
+    item: OutputItem
+
+
+class ContentPartEvent(TypedDict):
+    type: Literal["response.content_part.added", "response.content_part.done"]
+    sequence_number: int
+    item_id: str
+    output_index: int
+    content_index: int
+    part: OutputText
+
+
+class OutputTextDelta(TypedDict):
+    type: Literal["response.output_text.delta"]
+    sequence_number: int
+    item_id: str
+    output_index: int
+    content_index: int
+    delta: str
+    logprobs: list[JsonValue]
+
+
+class OutputTextDone(TypedDict):
+    type: Literal["response.output_text.done"]
+    sequence_number: int
+    item_id: str
+    output_index: int
+    content_index: int
+    text: str
+    logprobs: list[JsonValue]
+
+
+class ArgumentsDelta(TypedDict):
+    type: Literal["response.function_call_arguments.delta"]
+    sequence_number: int
+    item_id: str
+    output_index: int
+    delta: str
+
+
+class ArgumentsDone(TypedDict):
+    type: Literal["response.function_call_arguments.done"]
+    sequence_number: int
+    item_id: str
+    output_index: int
+    name: str
+    arguments: str
+
+
+class StreamError(TypedDict):
+    """The error event of a Responses stream (``response.failed`` follows it)."""
+
+    type: Literal["error"]
+    sequence_number: int
+    code: str
+    message: str
+    param: str | None
+
+
+#: one event of a Responses stream
+ResponseStreamEvent = (
+    ResponseLifecycleEvent
+    | OutputItemEvent
+    | ContentPartEvent
+    | OutputTextDelta
+    | OutputTextDone
+    | ArgumentsDelta
+    | ArgumentsDone
+    | StreamError
+)
+
+
 # --- Anthropic Messages --------------------------------------------------------------------------------
 class TextBlock(TypedDict):
     type: Literal["text"]

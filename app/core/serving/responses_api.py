@@ -329,10 +329,15 @@ class ResponseEvents:
         self._text_id: str | None = None
         self._text: list[str] = []
 
-    def _event(self, kind: str, **fields: object) -> bytes:
-        data = json.dumps({"type": kind, "sequence_number": self._seq, **fields}, ensure_ascii=False)
+    def _next(self) -> int:
+        """The next event's ``sequence_number``."""
         self._seq += 1
-        return f"event: {kind}\ndata: {data}\n\n".encode()
+        return self._seq - 1
+
+    @staticmethod
+    def _sse(event: B.ResponseStreamEvent) -> bytes:
+        data = json.dumps(event, ensure_ascii=False)
+        return f"event: {event['type']}\ndata: {data}\n\n".encode()
 
     def _now(self, answer: Answer | None) -> B.ResponseBody:
         body = response(self.rid, self.model, self.created, self.output, answer, self.method)
@@ -342,36 +347,54 @@ class ResponseEvents:
 
     def start(self) -> list[bytes]:
         return [
-            self._event("response.created", response=self._now(None)),
-            self._event("response.in_progress", response=self._now(None)),
+            self._sse(
+                {"type": "response.created", "sequence_number": self._next(), "response": self._now(None)}
+            ),
+            self._sse(
+                {"type": "response.in_progress", "sequence_number": self._next(), "response": self._now(None)}
+            ),
         ]
 
     def text(self, piece: str) -> list[bytes]:
         out: list[bytes] = []
         index = len(self.output)
         if self._text_id is None:
-            self._text_id = _item_id("msg")
-            item = message_item(self._text_id, "", "in_progress")
-            out.append(self._event("response.output_item.added", output_index=index, item=item))
-            part: B.OutputText = {"type": "output_text", "text": "", "annotations": []}
+            item_id = self._text_id = _item_id("msg")
+            item = message_item(item_id, "", "in_progress")
             out.append(
-                self._event(
-                    "response.content_part.added",
-                    item_id=self._text_id,
-                    output_index=index,
-                    content_index=0,
-                    part=part,
+                self._sse(
+                    {
+                        "type": "response.output_item.added",
+                        "sequence_number": self._next(),
+                        "output_index": index,
+                        "item": item,
+                    }
+                )
+            )
+            out.append(
+                self._sse(
+                    {
+                        "type": "response.content_part.added",
+                        "sequence_number": self._next(),
+                        "item_id": item_id,
+                        "output_index": index,
+                        "content_index": 0,
+                        "part": {"type": "output_text", "text": "", "annotations": []},
+                    }
                 )
             )
         self._text.append(piece)
         out.append(
-            self._event(
-                "response.output_text.delta",
-                item_id=self._text_id,
-                output_index=index,
-                content_index=0,
-                delta=piece,
-                logprobs=[],
+            self._sse(
+                {
+                    "type": "response.output_text.delta",
+                    "sequence_number": self._next(),
+                    "item_id": self._text_id,
+                    "output_index": index,
+                    "content_index": 0,
+                    "delta": piece,
+                    "logprobs": [],
+                }
             )
         )
         return out
@@ -383,22 +406,35 @@ class ResponseEvents:
         self._text_id, self._text = None, []
         item = message_item(item_id, text)
         out = [
-            self._event(
-                "response.output_text.done",
-                item_id=item_id,
-                output_index=index,
-                content_index=0,
-                text=text,
-                logprobs=[],
+            self._sse(
+                {
+                    "type": "response.output_text.done",
+                    "sequence_number": self._next(),
+                    "item_id": item_id,
+                    "output_index": index,
+                    "content_index": 0,
+                    "text": text,
+                    "logprobs": [],
+                }
             ),
-            self._event(
-                "response.content_part.done",
-                item_id=item_id,
-                output_index=index,
-                content_index=0,
-                part=item["content"][0],
+            self._sse(
+                {
+                    "type": "response.content_part.done",
+                    "sequence_number": self._next(),
+                    "item_id": item_id,
+                    "output_index": index,
+                    "content_index": 0,
+                    "part": item["content"][0],
+                }
             ),
-            self._event("response.output_item.done", output_index=index, item=item),
+            self._sse(
+                {
+                    "type": "response.output_item.done",
+                    "sequence_number": self._next(),
+                    "output_index": index,
+                    "item": item,
+                }
+            ),
         ]
         self.output.append(item)
         return out
@@ -407,21 +443,43 @@ class ResponseEvents:
         out = self._close_text()
         index, item_id = len(self.output), _item_id("fc")
         item = call_item(item_id, call)
-        added = call_item(item_id, call, "in_progress")
         args = item["arguments"]
         out += [
-            self._event("response.output_item.added", output_index=index, item=added),
-            self._event(
-                "response.function_call_arguments.delta", item_id=item_id, output_index=index, delta=args
+            self._sse(
+                {
+                    "type": "response.output_item.added",
+                    "sequence_number": self._next(),
+                    "output_index": index,
+                    "item": call_item(item_id, call, "in_progress"),
+                }
             ),
-            self._event(
-                "response.function_call_arguments.done",
-                item_id=item_id,
-                output_index=index,
-                name=item["name"],
-                arguments=args,
+            self._sse(
+                {
+                    "type": "response.function_call_arguments.delta",
+                    "sequence_number": self._next(),
+                    "item_id": item_id,
+                    "output_index": index,
+                    "delta": args,
+                }
             ),
-            self._event("response.output_item.done", output_index=index, item=item),
+            self._sse(
+                {
+                    "type": "response.function_call_arguments.done",
+                    "sequence_number": self._next(),
+                    "item_id": item_id,
+                    "output_index": index,
+                    "name": item["name"],
+                    "arguments": args,
+                }
+            ),
+            self._sse(
+                {
+                    "type": "response.output_item.done",
+                    "sequence_number": self._next(),
+                    "output_index": index,
+                    "item": item,
+                }
+            ),
         ]
         self.output.append(item)
         return out
@@ -429,14 +487,24 @@ class ResponseEvents:
     def finish(self, answer: Answer) -> list[bytes]:
         out = self._close_text()
         final = self._now(answer)
-        kind = "response.incomplete" if final["status"] == "incomplete" else "response.completed"
-        return [*out, self._event(kind, response=final)]
+        kind: Literal["response.completed", "response.incomplete"] = (
+            "response.incomplete" if final["status"] == "incomplete" else "response.completed"
+        )
+        return [*out, self._sse({"type": kind, "sequence_number": self._next(), "response": final})]
 
     def fail(self, exc: ApiError, answer: Answer) -> list[bytes]:
         failed = self._now(answer)
         failed["status"] = "failed"
         failed["error"] = {"code": exc.code or exc.type, "message": exc.message}
         return [
-            self._event("error", code=exc.code or exc.type, message=exc.message, param=exc.param),
-            self._event("response.failed", response=failed),
+            self._sse(
+                {
+                    "type": "error",
+                    "sequence_number": self._next(),
+                    "code": exc.code or exc.type,
+                    "message": exc.message,
+                    "param": exc.param,
+                }
+            ),
+            self._sse({"type": "response.failed", "sequence_number": self._next(), "response": failed}),
         ]
