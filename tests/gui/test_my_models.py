@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from app.core.registry import Registry
+from app.core.units import human_bytes
 from app.core.registry.models import reads_images
+from app.gui.views.browser import COL_DISK
 from app.gui.views.hub_search import SCOPE_MINE, SCOPE_REGISTRY
 from tests.gui.test_import import _drop
 
@@ -34,9 +36,16 @@ def test_my_models_on_a_fresh_home_lists_the_one_imported_model(
     assert page.split.isVisible()  # a local scope: the family table, not the hub search
     # statuses arrive from background probes; the scope settles on the imported model alone
     qtbot.waitUntil(lambda: _names(page) == [name], timeout=10000)
+    # its disk use: the imported file, measured by the core cache on a worker
+    disk = page.proxy.index(0, COL_DISK)
+    assert not page.table.isColumnHidden(COL_DISK) and page.disk_total.isVisible()
+    size = human_bytes(smollm2_f32.stat().st_size)
+    qtbot.waitUntil(lambda: disk.data() == size, timeout=10000)
+    assert page.disk_total.text() == f"Together: {size} on disk"
     scope.setCurrentIndex(scope.findData(SCOPE_REGISTRY))
     catalog = _names(page)
     assert name in catalog and len(catalog) > 20
+    assert page.table.isColumnHidden(COL_DISK) and not page.disk_total.isVisible()
 
 
 def test_ability_filters_read_images_and_call_tools(make_window: Any, qtbot: Any) -> None:

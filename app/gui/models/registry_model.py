@@ -66,6 +66,8 @@ _FAMILY_ROLES = frozenset(
     )
 )
 
+_DISK_ROLES = frozenset(int(r) for r in (_R.DisplayRole, _R.TextAlignmentRole, _R.ToolTipRole, Roles.SortKey))
+
 STATUS_COLORS = {"cached": "#2e9d5b", "partial": "#d99a1e", "absent": "#b8bec6"}
 _dot_cache: dict[str, QIcon] = {}
 
@@ -156,6 +158,24 @@ def moe_tooltip(spec: AnySpec) -> str | None:
     ).format(active=f"{active:g}", total=f"{spec.size_in_billions:g}")
 
 
+def disk_use_help() -> str:
+    return QCoreApplication.translate(
+        "RegistryModel",
+        "The disk its files use: every downloaded quantization, its drafters and its image "
+        "projector. A file several models share is counted once.",
+    )
+
+
+def disk_use_text(total: int, partial: int) -> str:
+    """``4.2 GB on disk``, and how much of it unfinished downloads hold."""
+    text = QCoreApplication.translate("RegistryModel", "{size} on disk").format(size=human_bytes(total))
+    if partial:
+        text += " " + QCoreApplication.translate(
+            "RegistryModel", "({size} of it in unfinished downloads)"
+        ).format(size=human_bytes(partial))
+    return text
+
+
 def _sizes_text(fam: Family) -> str:
     sizes = sorted(fam.specs, key=lambda s: s.size_in_billions)
     return ", ".join(dict.fromkeys(size_text(s) for s in sizes))
@@ -166,17 +186,20 @@ class FamilyModel(QStandardItemModel):
     status or the language changes) and held by Qt items, so a repaint runs no Python: the table
     is repainted whole on each step of a walk through a long list (browser case)."""
 
-    COLUMNS = ("name", "formats", "sizes", "drafter", "downloaded")
+    #: "disk": what the family's files use, measured for the "My models" scope only
+    COLUMNS = ("name", "formats", "sizes", "drafter", "downloaded", "disk")
 
     def __init__(self, registry: Registry, cache: CacheBridge, parent: Any = None) -> None:
         super().__init__(0, len(self.COLUMNS), parent)
         self._cache = self.cache = cache
         self._rows: list[Family | InvalidEntry] = []
         self._downloaded: dict[str, bool] = {}
+        self._disk_bytes: dict[str, int | None] = {}
         self._has_drafter: dict[str, bool] = {}
         self._sizes: dict[str, str] = {}
         self.set_registry(registry)
         cache.changed.connect(self.refresh_status)  # the one "statuses changed" event
+        cache.diskUseChanged.connect(self.refresh_disk_use)
 
     def set_registry(self, registry: Registry) -> None:
         self.registry = registry
@@ -231,6 +254,18 @@ class FamilyModel(QStandardItemModel):
                     changed.append(row)
         self._refill(changed)
 
+    def refresh_disk_use(self) -> None:
+        """Re-read the disk use the cache bridge measured (rows whose figure changed)."""
+        changed = []
+        for row, entry in enumerate(self._rows):
+            if isinstance(entry, Family):
+                use = self._cache.known_disk_use(entry.name)
+                now = None if use is None else use.bytes
+                if self._disk_bytes.get(entry.name) != now:
+                    self._disk_bytes[entry.name] = now
+                    changed.append(row)
+        self._refill(changed)
+
     def retranslate(self) -> None:
         """The tooltips and the "invalid" marker are translated texts."""
         self._refill(range(len(self._rows)))
@@ -248,6 +283,8 @@ class FamilyModel(QStandardItemModel):
             return QCoreApplication.translate("RegistryModel", "Downloaded")
         if role == Qt.ItemDataRole.TextAlignmentRole and self.COLUMNS[section] in ("drafter", "downloaded"):
             return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and self.COLUMNS[section] == "disk":
+            return disk_use_help()
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if downloaded:
@@ -258,6 +295,7 @@ class FamilyModel(QStandardItemModel):
             QCoreApplication.translate("RegistryModel", "Sizes"),
             QCoreApplication.translate("RegistryModel", "Drafter"),
             QCoreApplication.translate("RegistryModel", "Downloaded"),
+            QCoreApplication.translate("RegistryModel", "On disk"),
         ][section]
 
     def entry(self, row: int) -> Family | InvalidEntry:
@@ -278,6 +316,8 @@ class FamilyModel(QStandardItemModel):
         fam = entry
         has_drafter = self._has_drafter.get(fam.name, False)
         downloaded = self._downloaded.get(fam.name, False)
+        if col == "disk" and role in _DISK_ROLES:
+            return self._disk_data(fam, role)
         # Drafter and Downloaded are compact markers (a check mark, a status dot) so the table
         # fits beside the detail pane in every language; their tooltips say what they mean.
         if role == Qt.ItemDataRole.DisplayRole:
@@ -329,6 +369,18 @@ class FamilyModel(QStandardItemModel):
         if role == Roles.Invalid:
             return False
         return None
+
+    def _disk_data(self, fam: Family, role: int) -> Any:
+        use = self._cache.known_disk_use(fam.name)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return "…" if use is None else human_bytes(use.bytes)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if use is None:
+                return QCoreApplication.translate("RegistryModel", "Measuring the disk its files use…")
+            return disk_use_text(use.bytes, use.partial_bytes) + "\n" + disk_use_help()
+        return -1 if use is None else use.bytes  # Roles.SortKey
 
     def _invalid_data(self, entry: InvalidEntry, col: str, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
