@@ -51,7 +51,8 @@ from app.gui.errors import ErrorBridge, UserError
 from app.gui.i18n import LANGUAGES, I18n
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.models.downloads_model import DownloadsModel
-from app.gui.models.registry_model import FamilyModel, SpecTreeModel
+from app.gui.models.family_model import FamilyModel
+from app.gui.models.spec_tree import SpecTreeModel
 from app.gui.ops import Ops
 from app.gui.sysinfo import rss_bytes
 from app.gui.views.banner import ErrorBanner

@@ -15,7 +15,8 @@ from app.core.cache.queue import DownloadQueue
 from app.core.registry import Registry, parse_family
 from app.gui.cache_bridge import CacheBridge
 from app.gui.models.downloads_model import DownloadsModel
-from app.gui.models.registry_model import FamilyModel, Node, Roles, SpecTreeModel
+from app.gui.models.family_model import FamilyModel, Roles
+from app.gui.models.spec_tree import Node, SpecTreeModel
 from tests.integration.hub_servers import OlahHub
 from tests.integration.test_gemma4_hub_names import PLAIN_OLD, gemma_hub
 

@@ -18,7 +18,8 @@ from app.core import paths
 from app.core.cache import CacheManager, entries_root, hf_cache_root
 from app.core.registry import Family, Registry
 from app.core.units import human_bytes
-from app.gui.models.registry_model import Node, Roles
+from app.gui.models.family_model import Roles
+from app.gui.models.spec_tree import Node
 from app.gui.views.delete_dialog import DeleteDialog
 from tests.integration.hub_servers import hf_endpoint, olah_hub
 from tests.integration.test_download_hf import tiny_family

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from app.core.registry import Registry
-from app.core.units import human_bytes
 from app.core.registry.models import reads_images
+from app.core.units import human_bytes
 from app.gui.views.browser import COL_DISK
 from app.gui.views.hub_search import SCOPE_MINE, SCOPE_REGISTRY
 from tests.gui.test_import import _drop

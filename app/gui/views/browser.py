@@ -45,18 +45,10 @@ from app.core.registry import AnySpec, Family, InvalidEntry
 from app.core.registry.abilities import LISTED
 from app.core.settings import Settings
 from app.gui import icons
+from app.gui.models.family_model import FamilyModel, Roles
 from app.gui.models.my_models import MyModelsProxy, family_abilities
-from app.gui.models.registry_model import (
-    FamilyModel,
-    Node,
-    Roles,
-    SpecTreeModel,
-    disk_use_help,
-    disk_use_text,
-    fit_tooltip,
-    status_text,
-    verdict_text,
-)
+from app.gui.models.registry_texts import disk_use_help, disk_use_text, fit_tooltip, status_text, verdict_text
+from app.gui.models.spec_tree import Node, SpecTreeModel
 from app.gui.ops import Ops
 from app.gui.widgets import InlineMessage
 
