@@ -1926,7 +1926,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>On disk</source>
-            <translation>ディスク使用量</translation>
+            <translation>ディスク</translation>
         </message>
         <message>
             <source>Has a drafter for speculative decoding</source>

@@ -1926,7 +1926,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>On disk</source>
-            <translation>디스크 사용량</translation>
+            <translation>디스크</translation>
         </message>
         <message>
             <source>Has a drafter for speculative decoding</source>

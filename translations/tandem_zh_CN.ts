@@ -1926,7 +1926,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>On disk</source>
-            <translation>占用空间</translation>
+            <translation>占用</translation>
         </message>
         <message>
             <source>Has a drafter for speculative decoding</source>

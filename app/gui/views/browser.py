@@ -404,7 +404,9 @@ class BrowserPage(QWidget):
             if not self.table.isColumnHidden(col)
         )
         room = available - short - sizes_min
-        self.table.setColumnWidth(COL_NAME, max(80, min(wanted + 12, available * 40 // 100, room)))
+        # the catalog's sizes lists are long and keep 60 %; "My models" lists few, short ones
+        cap = room if self.proxy.mine_only else available * 40 // 100
+        self.table.setColumnWidth(COL_NAME, max(80, min(wanted + 12, cap, room)))
 
     # --- selection ----------------------------------------------------------------------------
     def select_family(self, name: str) -> None:
