@@ -431,6 +431,7 @@ class LaunchForm:
                 auto_note = Note(NoteCode.AUTO_DRAFTER_NOT_CACHED, "info", {"quant": first})
 
         vision_note = self._vision_note(v, available, drafter_on, method, model_free, auto_on)
+        chat_images_note = self._chat_images_note(v, available, vision_note)
         ok = available
         if drafter_on and depth_error is not None:
             ok = False
@@ -472,8 +473,9 @@ class LaunchForm:
             found_drafter=found_drafter,
             found_note=found_note,
             auto_found_drafter=auto_found,
-            vision_note=vision_note,
-            chat_images_note=self._chat_images_note(v, available, vision_note),
+            # the conversation's own note says it for the pictures at hand: one note, not two
+            vision_note=vision_note if chat_images_note is None else None,
+            chat_images_note=chat_images_note,
         )
 
     @staticmethod
