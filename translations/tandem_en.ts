@@ -1861,6 +1861,10 @@ Compatible: {reason}</translation>
             <translation>The files could not be deleted</translation>
         </message>
         <message>
+            <source>Removed {model} from Tandem with its unfinished download ({size}).</source>
+            <translation>Removed {model} from Tandem with its unfinished download ({size}).</translation>
+        </message>
+        <message>
             <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
             <translation>Removed {model} from Tandem; its files stay in the hub cache.</translation>
         </message>

@@ -1861,6 +1861,10 @@ Compatible: {reason}</source>
             <translation>ファイルを削除できませんでした</translation>
         </message>
         <message>
+            <source>Removed {model} from Tandem with its unfinished download ({size}).</source>
+            <translation>{model} を Tandem から削除し、未完了のダウンロード（{size}）も削除しました。</translation>
+        </message>
+        <message>
             <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
             <translation>{model} を Tandem から削除しました。ファイルはハブのキャッシュに残っています。</translation>
         </message>

@@ -1861,6 +1861,10 @@ Compatible: {reason}</source>
             <translation>파일을 삭제하지 못했습니다</translation>
         </message>
         <message>
+            <source>Removed {model} from Tandem with its unfinished download ({size}).</source>
+            <translation>{model}을(를) 완료되지 않은 다운로드({size})와 함께 Tandem에서 제거했습니다.</translation>
+        </message>
+        <message>
             <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
             <translation>Tandem에서 {model}을(를) 제거했습니다. 파일은 허브 캐시에 남아 있습니다.</translation>
         </message>

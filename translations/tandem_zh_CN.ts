@@ -1861,6 +1861,10 @@ Compatible: {reason}</source>
             <translation>无法删除文件</translation>
         </message>
         <message>
+            <source>Removed {model} from Tandem with its unfinished download ({size}).</source>
+            <translation>已从 Tandem 移除 {model}，连同其未完成的下载（{size}）。</translation>
+        </message>
+        <message>
             <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
             <translation>已从 Tandem 中移除 {model}；其文件仍保留在模型仓库缓存中。</translation>
         </message>

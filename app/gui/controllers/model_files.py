@@ -175,7 +175,11 @@ class ModelFilesController(QObject):
 
     def _on_deleted(self, name: str, quant: str, free_disk: bool, freed: int) -> None:
         model = f"{name} {quant}"
-        if not free_disk:
+        if not free_disk and freed:  # only an unfinished download's partial file went
+            text = self.tr("Removed {model} from Tandem with its unfinished download ({size}).").format(
+                model=model, size=human_bytes(freed)
+            )
+        elif not free_disk:
             text = self.tr("Removed {model} from Tandem; its files stay in the hub cache.")
             text = text.format(model=model)
         elif freed:
