@@ -82,3 +82,27 @@ def test_the_selected_model_shows_its_abilities_as_badges(make_window: Any, qtbo
     assert f"{fam.context_length:,} tokens of context" in text
     page.select_family("smollm2-135m-instruct")
     assert "Reads images" not in page.badges.text() and "Chat" in page.badges.text()
+
+
+def test_the_search_field_keeps_its_room_beside_the_filters(make_window: Any, qtbot: Any) -> None:
+    """At 1280 and 1366 px wide, in every language, the ability filters leave the search field
+    room to read its placeholder (they squeezed it to "Se…" at 1280 px)."""
+    w = make_window()
+    w.nav.setCurrentRow(1)
+    w.show()
+    qtbot.waitExposed(w)
+    page = w.browser
+    try:
+        for lang in ("en", "zh_CN", "ja", "ko"):
+            w.set_language(lang)
+            for width, height in ((1280, 720), (1366, 768)):
+                w.resize(width, height)
+                qtbot.waitUntil(lambda width=width: w.width() == width, timeout=2000)
+                qtbot.wait(20)  # one layout pass
+                field = page.search
+                text = field.fontMetrics().horizontalAdvance(field.placeholderText())
+                assert field.width() >= max(220, text + 40), (lang, width, field.width())
+                for box in (page.drafter_only, page.vision_only, page.tools_only, page.downloaded_only):
+                    assert box.width() >= box.sizeHint().width(), (lang, width, box.text())
+    finally:
+        w.set_language("en")
