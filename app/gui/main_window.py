@@ -251,7 +251,7 @@ class MainWindow(QMainWindow):
         self._memory_timer.start()
 
     def _build_controllers(self, settings: Settings) -> None:
-        """The chat controller, the launch coordinator, the model files' flows and Auto."""
+        """The chat controller and the launch coordinator over the engine host."""
         self.chat = ChatController(
             self.store,
             self.engine,
