@@ -402,6 +402,32 @@ def main() -> int:
     auto_dialog("launch-dialog-zh_CN.png")
     window.set_language("en")
 
+    # --- "My models": an imported model, its badges and the disk its files use ---------------------
+    # a file of the user's own, as a download folder would hold it (a link: no 500 MB copy)
+    imported = home / "Models" / "SmolLM2-135M-Instruct.F32.gguf"
+    imported.parent.mkdir(parents=True, exist_ok=True)
+    source = window.cache.resolve(smol[0], smol[1], "target", smol[2])
+    try:
+        os.link(source, imported)
+    except OSError:
+        shutil.copyfile(source, imported)
+    opened = window.importer.import_path(imported)
+    if opened is not None:
+        wait_until(lambda: not opened.finding(), 30_000)
+        opened.reject()
+        page = window.browser
+        window.nav.setCurrentRow(1)
+        scope = page.hub_search.scope
+        scope.setCurrentIndex(scope.findData("mine"))
+        wait_until(lambda: page.proxy.rowCount() == 1 and "…" not in page.disk_total.text(), 30_000)
+        page.select_family(opened.family.name)
+        shot(window, "main-models-mine.png")
+        window.set_language("ja")
+        wait_until(lambda: "…" not in page.disk_total.text(), 10_000)
+        shot(window, "main-models-mine-ja.png")
+        window.set_language("en")
+        scope.setCurrentIndex(scope.findData(""))
+
     window.shutdown()
     window.store.close()
     shutil.rmtree(home, ignore_errors=True)

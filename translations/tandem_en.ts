@@ -228,7 +228,6 @@
         <name>BrowserPage</name>
         <message>
             <source>This entry is invalid and was skipped: {reason}</source>
-            <extracomment>The detail card repaints at most this often while the selection changes (about 30 frames/s).</extracomment>
             <translation>This entry is invalid and was skipped: {reason}</translation>
         </message>
         <message>
@@ -322,6 +321,11 @@
         <message>
             <source>Calls tools</source>
             <translation>Calls tools</translation>
+        </message>
+        <message>
+            <source>Together: {size}</source>
+            <extracomment>The detail card repaints at most this often while the selection changes (about 30 frames/s).</extracomment>
+            <translation>Together: {size}</translation>
         </message>
         <message>
             <source>Only models that can call tools (functions) you describe</source>
@@ -1318,7 +1322,6 @@
         <message>
             <source>{path}
 Compatible: {reason}</source>
-            <extracomment>whether the launch reads images, and with which speculation</extracomment>
             <translation>{path}
 Compatible: {reason}</translation>
         </message>
@@ -1410,6 +1413,19 @@ Compatible: {reason}</translation>
         <message>
             <source>engine default: {value}</source>
             <translation>engine default: {value}</translation>
+        </message>
+        <message>
+            <source>This conversation has pictures, and this model reads text only: a message with a picture cannot go to it. Choose a model that reads images, or start a new conversation.</source>
+            <extracomment>What the launch dialog says when the conversation that launches has pictures this launch cannot read (``CHAT_IMAGES_UNREADABLE``), by the note's ``why``.</extracomment>
+            <translation>This conversation has pictures, and this model reads text only: a message with a picture cannot go to it. Choose a model that reads images, or start a new conversation.</translation>
+        </message>
+        <message>
+            <source>This conversation has pictures, but this launch reads text only: the model's image projector (mmproj) is not downloaded. Download the model again from the Models page.</source>
+            <translation>This conversation has pictures, but this launch reads text only: the model's image projector (mmproj) is not downloaded. Download the model again from the Models page.</translation>
+        </message>
+        <message>
+            <source>This conversation has pictures, but {method} cannot run with pictures here: this launch reads text only. Choose another speculation method to send them.</source>
+            <translation>This conversation has pictures, but {method} cannot run with pictures here: this launch reads text only. Choose another speculation method to send them.</translation>
         </message>
         <message>
             <source>Tokens per round: how many tokens are drafted before the model verifies them. The model adds one token of its own every round, so a round yields at most this many plus one. Leave empty for the engine default.</source>
@@ -1726,50 +1742,6 @@ Compatible: {reason}</translation>
             <translation>A download failed</translation>
         </message>
         <message>
-            <source>The repository could not be listed</source>
-            <translation>The repository could not be listed</translation>
-        </message>
-        <message>
-            <source>Listing the repository…</source>
-            <translation>Listing the repository…</translation>
-        </message>
-        <message>
-            <source>{repo} holds {n} quantizations.</source>
-            <translation>{repo} holds {n} quantizations.</translation>
-        </message>
-        <message>
-            <source>Added: {quants}.</source>
-            <translation>Added: {quants}.</translation>
-        </message>
-        <message>
-            <source>Not in the repository: {quants}.</source>
-            <translation>Not in the repository: {quants}.</translation>
-        </message>
-        <message>
-            <source>none</source>
-            <translation>none</translation>
-        </message>
-        <message>
-            <source>Drafter quantizations: {quants}.</source>
-            <translation>Drafter quantizations: {quants}.</translation>
-        </message>
-        <message>
-            <source>The files could not be deleted</source>
-            <translation>The files could not be deleted</translation>
-        </message>
-        <message>
-            <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
-            <translation>Removed {model} from Tandem; its files stay in the hub cache.</translation>
-        </message>
-        <message>
-            <source>Deleted {model}: {size} of disk space freed.</source>
-            <translation>Deleted {model}: {size} of disk space freed.</translation>
-        </message>
-        <message>
-            <source>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</source>
-            <translation>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</translation>
-        </message>
-        <message>
             <source>Settings could not be saved</source>
             <translation>Settings could not be saved</translation>
         </message>
@@ -1855,10 +1827,61 @@ Compatible: {reason}</translation>
         </message>
     </context>
     <context>
+        <name>ModelFilesController</name>
+        <message>
+            <source>The repository could not be listed</source>
+            <translation>The repository could not be listed</translation>
+        </message>
+        <message>
+            <source>Listing the repository…</source>
+            <translation>Listing the repository…</translation>
+        </message>
+        <message>
+            <source>{repo} holds {n} quantizations.</source>
+            <translation>{repo} holds {n} quantizations.</translation>
+        </message>
+        <message>
+            <source>Added: {quants}.</source>
+            <translation>Added: {quants}.</translation>
+        </message>
+        <message>
+            <source>Not in the repository: {quants}.</source>
+            <translation>Not in the repository: {quants}.</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>none</translation>
+        </message>
+        <message>
+            <source>Drafter quantizations: {quants}.</source>
+            <translation>Drafter quantizations: {quants}.</translation>
+        </message>
+        <message>
+            <source>The files could not be deleted</source>
+            <translation>The files could not be deleted</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem with its unfinished download ({size}).</source>
+            <translation>Removed {model} from Tandem with its unfinished download ({size}).</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
+            <translation>Removed {model} from Tandem; its files stay in the hub cache.</translation>
+        </message>
+        <message>
+            <source>Deleted {model}: {size} of disk space freed.</source>
+            <translation>Deleted {model}: {size} of disk space freed.</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</source>
+            <translation>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</translation>
+        </message>
+    </context>
+    <context>
         <name>RegistryModel</name>
         <message>
             <source>Downloaded</source>
-            <extracomment>The roles the spec tree answers; a repaint asks every cell for a dozen roles (font, background, check state...), so the others return before any work (browser case). The family table stores exactly its roles in Qt items.</extracomment>
+            <extracomment>The roles the spec tree answers; a repaint asks every cell for a dozen roles (font, background, check state...), so the others return before any work (browser case). The family table stores exactly its roles in Qt items. "disk": what the family's files use, measured for the "My models" scope only</extracomment>
             <translation>Downloaded</translation>
         </message>
         <message>
@@ -1906,6 +1929,10 @@ Compatible: {reason}</translation>
             <translation>Drafter</translation>
         </message>
         <message>
+            <source>On disk</source>
+            <translation>On disk</translation>
+        </message>
+        <message>
             <source>Has a drafter for speculative decoding</source>
             <translation>Has a drafter for speculative decoding</translation>
         </message>
@@ -1914,12 +1941,16 @@ Compatible: {reason}</translation>
             <translation>No drafter</translation>
         </message>
         <message>
+            <source>Measuring the disk its files use…</source>
+            <translation>Measuring the disk its files use…</translation>
+        </message>
+        <message>
             <source>invalid</source>
             <translation>invalid</translation>
         </message>
         <message>
             <source>Variant</source>
-            <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges). the memory verdicts of the shown family, computed off the GUI thread (None: no column) the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
+            <extracomment>the memory verdicts of the shown family, computed off the GUI thread (None: no column) the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
             <translation>Variant</translation>
         </message>
         <message>
@@ -1973,6 +2004,18 @@ Compatible: {reason}</translation>
         <message>
             <source>Estimating the memory it needs…</source>
             <translation>Estimating the memory it needs…</translation>
+        </message>
+        <message>
+            <source>The disk its files use: every downloaded quantization, its drafters and its image projector. A file several models share is counted once.</source>
+            <translation>The disk its files use: every downloaded quantization, its drafters and its image projector. A file several models share is counted once.</translation>
+        </message>
+        <message>
+            <source>{size} on disk</source>
+            <translation>{size} on disk</translation>
+        </message>
+        <message>
+            <source>({size} of it in unfinished downloads)</source>
+            <translation>({size} of it in unfinished downloads)</translation>
         </message>
         <message>
             <source>Fits</source>

@@ -228,7 +228,6 @@
         <name>BrowserPage</name>
         <message>
             <source>This entry is invalid and was skipped: {reason}</source>
-            <extracomment>The detail card repaints at most this often while the selection changes (about 30 frames/s).</extracomment>
             <translation>この項目は無効なためスキップされました：{reason}</translation>
         </message>
         <message>
@@ -322,6 +321,11 @@
         <message>
             <source>Calls tools</source>
             <translation>ツールを呼べる</translation>
+        </message>
+        <message>
+            <source>Together: {size}</source>
+            <extracomment>The detail card repaints at most this often while the selection changes (about 30 frames/s).</extracomment>
+            <translation>合計：{size}</translation>
         </message>
         <message>
             <source>Only models that can call tools (functions) you describe</source>
@@ -1318,7 +1322,6 @@
         <message>
             <source>{path}
 Compatible: {reason}</source>
-            <extracomment>whether the launch reads images, and with which speculation</extracomment>
             <translation>{path}
 互換: {reason}</translation>
         </message>
@@ -1410,6 +1413,19 @@ Compatible: {reason}</source>
         <message>
             <source>engine default: {value}</source>
             <translation>エンジン既定 {value}</translation>
+        </message>
+        <message>
+            <source>This conversation has pictures, and this model reads text only: a message with a picture cannot go to it. Choose a model that reads images, or start a new conversation.</source>
+            <extracomment>What the launch dialog says when the conversation that launches has pictures this launch cannot read (``CHAT_IMAGES_UNREADABLE``), by the note's ``why``.</extracomment>
+            <translation>この会話には画像がありますが、このモデルはテキストしか読めません。画像付きのメッセージは送れません。画像を読めるモデルを選ぶか、新しい会話を始めてください。</translation>
+        </message>
+        <message>
+            <source>This conversation has pictures, but this launch reads text only: the model's image projector (mmproj) is not downloaded. Download the model again from the Models page.</source>
+            <translation>この会話には画像がありますが、今回の起動はテキストしか読めません。モデルの画像プロジェクター（mmproj）がダウンロードされていません。「モデル」ページからモデルをもう一度ダウンロードしてください。</translation>
+        </message>
+        <message>
+            <source>This conversation has pictures, but {method} cannot run with pictures here: this launch reads text only. Choose another speculation method to send them.</source>
+            <translation>この会話には画像がありますが、ここでは {method} を画像と一緒に実行できません。今回の起動はテキストしか読めません。画像を送るには別の推測方式を選んでください。</translation>
         </message>
         <message>
             <source>Tokens per round: how many tokens are drafted before the model verifies them. The model adds one token of its own every round, so a round yields at most this many plus one. Leave empty for the engine default.</source>
@@ -1726,50 +1742,6 @@ Compatible: {reason}</source>
             <translation>ダウンロードに失敗しました</translation>
         </message>
         <message>
-            <source>The repository could not be listed</source>
-            <translation>リポジトリのファイル一覧を取得できませんでした</translation>
-        </message>
-        <message>
-            <source>Listing the repository…</source>
-            <translation>リポジトリのファイル一覧を取得しています…</translation>
-        </message>
-        <message>
-            <source>{repo} holds {n} quantizations.</source>
-            <translation>{repo} には {n} 個の量子化があります。</translation>
-        </message>
-        <message>
-            <source>Added: {quants}.</source>
-            <translation>追加：{quants}。</translation>
-        </message>
-        <message>
-            <source>Not in the repository: {quants}.</source>
-            <translation>リポジトリにないもの：{quants}。</translation>
-        </message>
-        <message>
-            <source>none</source>
-            <translation>なし</translation>
-        </message>
-        <message>
-            <source>Drafter quantizations: {quants}.</source>
-            <translation>ドラフターの量子化：{quants}。</translation>
-        </message>
-        <message>
-            <source>The files could not be deleted</source>
-            <translation>ファイルを削除できませんでした</translation>
-        </message>
-        <message>
-            <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
-            <translation>{model} を Tandem から削除しました。ファイルはハブのキャッシュに残っています。</translation>
-        </message>
-        <message>
-            <source>Deleted {model}: {size} of disk space freed.</source>
-            <translation>{model} を削除しました：{size} のディスク容量を解放しました。</translation>
-        </message>
-        <message>
-            <source>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</source>
-            <translation>{model} を Tandem から削除しました。ディスク容量は解放されませんでした（ファイルが他の Tandem モデルで使われているか、すでに存在しません）。</translation>
-        </message>
-        <message>
             <source>Settings could not be saved</source>
             <translation>設定を保存できませんでした</translation>
         </message>
@@ -1855,10 +1827,61 @@ Compatible: {reason}</source>
         </message>
     </context>
     <context>
+        <name>ModelFilesController</name>
+        <message>
+            <source>The repository could not be listed</source>
+            <translation>リポジトリのファイル一覧を取得できませんでした</translation>
+        </message>
+        <message>
+            <source>Listing the repository…</source>
+            <translation>リポジトリのファイル一覧を取得しています…</translation>
+        </message>
+        <message>
+            <source>{repo} holds {n} quantizations.</source>
+            <translation>{repo} には {n} 個の量子化があります。</translation>
+        </message>
+        <message>
+            <source>Added: {quants}.</source>
+            <translation>追加：{quants}。</translation>
+        </message>
+        <message>
+            <source>Not in the repository: {quants}.</source>
+            <translation>リポジトリにないもの：{quants}。</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>なし</translation>
+        </message>
+        <message>
+            <source>Drafter quantizations: {quants}.</source>
+            <translation>ドラフターの量子化：{quants}。</translation>
+        </message>
+        <message>
+            <source>The files could not be deleted</source>
+            <translation>ファイルを削除できませんでした</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem with its unfinished download ({size}).</source>
+            <translation>{model} を Tandem から削除し、未完了のダウンロード（{size}）も削除しました。</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
+            <translation>{model} を Tandem から削除しました。ファイルはハブのキャッシュに残っています。</translation>
+        </message>
+        <message>
+            <source>Deleted {model}: {size} of disk space freed.</source>
+            <translation>{model} を削除しました：{size} のディスク容量を解放しました。</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</source>
+            <translation>{model} を Tandem から削除しました。ディスク容量は解放されませんでした（ファイルが他の Tandem モデルで使われているか、すでに存在しません）。</translation>
+        </message>
+    </context>
+    <context>
         <name>RegistryModel</name>
         <message>
             <source>Downloaded</source>
-            <extracomment>The roles the spec tree answers; a repaint asks every cell for a dozen roles (font, background, check state...), so the others return before any work (browser case). The family table stores exactly its roles in Qt items.</extracomment>
+            <extracomment>The roles the spec tree answers; a repaint asks every cell for a dozen roles (font, background, check state...), so the others return before any work (browser case). The family table stores exactly its roles in Qt items. "disk": what the family's files use, measured for the "My models" scope only</extracomment>
             <translation>ダウンロード済み</translation>
         </message>
         <message>
@@ -1906,6 +1929,10 @@ Compatible: {reason}</source>
             <translation>ドラフター</translation>
         </message>
         <message>
+            <source>On disk</source>
+            <translation>ディスク</translation>
+        </message>
+        <message>
             <source>Has a drafter for speculative decoding</source>
             <translation>投機的デコード用のドラフターあり</translation>
         </message>
@@ -1914,12 +1941,16 @@ Compatible: {reason}</source>
             <translation>ドラフターなし</translation>
         </message>
         <message>
+            <source>Measuring the disk its files use…</source>
+            <translation>ファイルが使うディスク容量を計測しています…</translation>
+        </message>
+        <message>
             <source>invalid</source>
             <translation>無効</translation>
         </message>
         <message>
             <source>Variant</source>
-            <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges). the memory verdicts of the shown family, computed off the GUI thread (None: no column) the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
+            <extracomment>the memory verdicts of the shown family, computed off the GUI thread (None: no column) the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
             <translation>バリアント</translation>
         </message>
         <message>
@@ -1973,6 +2004,18 @@ Compatible: {reason}</source>
         <message>
             <source>Estimating the memory it needs…</source>
             <translation>必要なメモリを見積もっています…</translation>
+        </message>
+        <message>
+            <source>The disk its files use: every downloaded quantization, its drafters and its image projector. A file several models share is counted once.</source>
+            <translation>ファイルが使うディスク容量：ダウンロード済みのすべての量子化、そのドラフター、画像プロジェクター。複数のモデルで共有するファイルは一度だけ数えます。</translation>
+        </message>
+        <message>
+            <source>{size} on disk</source>
+            <translation>ディスク上 {size}</translation>
+        </message>
+        <message>
+            <source>({size} of it in unfinished downloads)</source>
+            <translation>（うち {size} は未完了のダウンロード）</translation>
         </message>
         <message>
             <source>Fits</source>

@@ -228,7 +228,6 @@
         <name>BrowserPage</name>
         <message>
             <source>This entry is invalid and was skipped: {reason}</source>
-            <extracomment>The detail card repaints at most this often while the selection changes (about 30 frames/s).</extracomment>
             <translation>이 항목은 유효하지 않아 건너뛰었습니다: {reason}</translation>
         </message>
         <message>
@@ -322,6 +321,11 @@
         <message>
             <source>Calls tools</source>
             <translation>도구 호출</translation>
+        </message>
+        <message>
+            <source>Together: {size}</source>
+            <extracomment>The detail card repaints at most this often while the selection changes (about 30 frames/s).</extracomment>
+            <translation>합계: {size}</translation>
         </message>
         <message>
             <source>Only models that can call tools (functions) you describe</source>
@@ -1318,7 +1322,6 @@
         <message>
             <source>{path}
 Compatible: {reason}</source>
-            <extracomment>whether the launch reads images, and with which speculation</extracomment>
             <translation>{path}
 호환: {reason}</translation>
         </message>
@@ -1410,6 +1413,19 @@ Compatible: {reason}</source>
         <message>
             <source>engine default: {value}</source>
             <translation>엔진 기본값 {value}</translation>
+        </message>
+        <message>
+            <source>This conversation has pictures, and this model reads text only: a message with a picture cannot go to it. Choose a model that reads images, or start a new conversation.</source>
+            <extracomment>What the launch dialog says when the conversation that launches has pictures this launch cannot read (``CHAT_IMAGES_UNREADABLE``), by the note's ``why``.</extracomment>
+            <translation>이 대화에는 사진이 있지만 이 모델은 텍스트만 읽습니다. 사진이 있는 메시지는 이 모델에 보낼 수 없습니다. 이미지를 읽는 모델을 고르거나 새 대화를 시작하세요.</translation>
+        </message>
+        <message>
+            <source>This conversation has pictures, but this launch reads text only: the model's image projector (mmproj) is not downloaded. Download the model again from the Models page.</source>
+            <translation>이 대화에는 사진이 있지만 이번 실행은 텍스트만 읽습니다. 모델의 이미지 프로젝터(mmproj)가 다운로드되지 않았습니다. 모델 페이지에서 모델을 다시 다운로드하세요.</translation>
+        </message>
+        <message>
+            <source>This conversation has pictures, but {method} cannot run with pictures here: this launch reads text only. Choose another speculation method to send them.</source>
+            <translation>이 대화에는 사진이 있지만 여기서는 {method}이(가) 사진과 함께 실행될 수 없습니다. 이번 실행은 텍스트만 읽습니다. 사진을 보내려면 다른 추측 방법을 고르세요.</translation>
         </message>
         <message>
             <source>Tokens per round: how many tokens are drafted before the model verifies them. The model adds one token of its own every round, so a round yields at most this many plus one. Leave empty for the engine default.</source>
@@ -1726,50 +1742,6 @@ Compatible: {reason}</source>
             <translation>다운로드 실패</translation>
         </message>
         <message>
-            <source>The repository could not be listed</source>
-            <translation>저장소의 파일 목록을 가져올 수 없습니다</translation>
-        </message>
-        <message>
-            <source>Listing the repository…</source>
-            <translation>저장소 파일 목록을 가져오는 중…</translation>
-        </message>
-        <message>
-            <source>{repo} holds {n} quantizations.</source>
-            <translation>{repo}에는 양자화가 {n}개 있습니다.</translation>
-        </message>
-        <message>
-            <source>Added: {quants}.</source>
-            <translation>추가됨: {quants}.</translation>
-        </message>
-        <message>
-            <source>Not in the repository: {quants}.</source>
-            <translation>저장소에 없음: {quants}.</translation>
-        </message>
-        <message>
-            <source>none</source>
-            <translation>없음</translation>
-        </message>
-        <message>
-            <source>Drafter quantizations: {quants}.</source>
-            <translation>드래프터 양자화: {quants}.</translation>
-        </message>
-        <message>
-            <source>The files could not be deleted</source>
-            <translation>파일을 삭제하지 못했습니다</translation>
-        </message>
-        <message>
-            <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
-            <translation>Tandem에서 {model}을(를) 제거했습니다. 파일은 허브 캐시에 남아 있습니다.</translation>
-        </message>
-        <message>
-            <source>Deleted {model}: {size} of disk space freed.</source>
-            <translation>{model}을(를) 삭제했습니다: 디스크 공간 {size}를 확보했습니다.</translation>
-        </message>
-        <message>
-            <source>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</source>
-            <translation>Tandem에서 {model}을(를) 제거했습니다. 디스크 공간은 확보되지 않았습니다(파일을 다른 Tandem 모델이 아직 사용하거나 이미 없습니다).</translation>
-        </message>
-        <message>
             <source>Settings could not be saved</source>
             <translation>설정을 저장하지 못했습니다</translation>
         </message>
@@ -1855,10 +1827,61 @@ Compatible: {reason}</source>
         </message>
     </context>
     <context>
+        <name>ModelFilesController</name>
+        <message>
+            <source>The repository could not be listed</source>
+            <translation>저장소의 파일 목록을 가져올 수 없습니다</translation>
+        </message>
+        <message>
+            <source>Listing the repository…</source>
+            <translation>저장소 파일 목록을 가져오는 중…</translation>
+        </message>
+        <message>
+            <source>{repo} holds {n} quantizations.</source>
+            <translation>{repo}에는 양자화가 {n}개 있습니다.</translation>
+        </message>
+        <message>
+            <source>Added: {quants}.</source>
+            <translation>추가됨: {quants}.</translation>
+        </message>
+        <message>
+            <source>Not in the repository: {quants}.</source>
+            <translation>저장소에 없음: {quants}.</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>없음</translation>
+        </message>
+        <message>
+            <source>Drafter quantizations: {quants}.</source>
+            <translation>드래프터 양자화: {quants}.</translation>
+        </message>
+        <message>
+            <source>The files could not be deleted</source>
+            <translation>파일을 삭제하지 못했습니다</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem with its unfinished download ({size}).</source>
+            <translation>{model}을(를) 완료되지 않은 다운로드({size})와 함께 Tandem에서 제거했습니다.</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
+            <translation>Tandem에서 {model}을(를) 제거했습니다. 파일은 허브 캐시에 남아 있습니다.</translation>
+        </message>
+        <message>
+            <source>Deleted {model}: {size} of disk space freed.</source>
+            <translation>{model}을(를) 삭제했습니다: 디스크 공간 {size}를 확보했습니다.</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</source>
+            <translation>Tandem에서 {model}을(를) 제거했습니다. 디스크 공간은 확보되지 않았습니다(파일을 다른 Tandem 모델이 아직 사용하거나 이미 없습니다).</translation>
+        </message>
+    </context>
+    <context>
         <name>RegistryModel</name>
         <message>
             <source>Downloaded</source>
-            <extracomment>The roles the spec tree answers; a repaint asks every cell for a dozen roles (font, background, check state...), so the others return before any work (browser case). The family table stores exactly its roles in Qt items.</extracomment>
+            <extracomment>The roles the spec tree answers; a repaint asks every cell for a dozen roles (font, background, check state...), so the others return before any work (browser case). The family table stores exactly its roles in Qt items. "disk": what the family's files use, measured for the "My models" scope only</extracomment>
             <translation>다운로드됨</translation>
         </message>
         <message>
@@ -1906,6 +1929,10 @@ Compatible: {reason}</source>
             <translation>드래프트</translation>
         </message>
         <message>
+            <source>On disk</source>
+            <translation>디스크</translation>
+        </message>
+        <message>
             <source>Has a drafter for speculative decoding</source>
             <translation>추측 디코딩용 드래프트 모델 있음</translation>
         </message>
@@ -1914,12 +1941,16 @@ Compatible: {reason}</source>
             <translation>드래프트 모델 없음</translation>
         </message>
         <message>
+            <source>Measuring the disk its files use…</source>
+            <translation>파일이 사용하는 디스크 용량을 계산하는 중…</translation>
+        </message>
+        <message>
             <source>invalid</source>
             <translation>유효하지 않음</translation>
         </message>
         <message>
             <source>Variant</source>
-            <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges). the memory verdicts of the shown family, computed off the GUI thread (None: no column) the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
+            <extracomment>the memory verdicts of the shown family, computed off the GUI thread (None: no column) the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
             <translation>변형</translation>
         </message>
         <message>
@@ -1973,6 +2004,18 @@ Compatible: {reason}</source>
         <message>
             <source>Estimating the memory it needs…</source>
             <translation>필요한 메모리를 추정하는 중…</translation>
+        </message>
+        <message>
+            <source>The disk its files use: every downloaded quantization, its drafters and its image projector. A file several models share is counted once.</source>
+            <translation>파일이 사용하는 디스크 용량: 다운로드한 모든 양자화, 드래프터, 이미지 프로젝터. 여러 모델이 함께 쓰는 파일은 한 번만 셉니다.</translation>
+        </message>
+        <message>
+            <source>{size} on disk</source>
+            <translation>디스크 {size}</translation>
+        </message>
+        <message>
+            <source>({size} of it in unfinished downloads)</source>
+            <translation>(그중 {size}는 완료되지 않은 다운로드)</translation>
         </message>
         <message>
             <source>Fits</source>

@@ -228,7 +228,6 @@
         <name>BrowserPage</name>
         <message>
             <source>This entry is invalid and was skipped: {reason}</source>
-            <extracomment>The detail card repaints at most this often while the selection changes (about 30 frames/s).</extracomment>
             <translation>此条目无效，已跳过：{reason}</translation>
         </message>
         <message>
@@ -322,6 +321,11 @@
         <message>
             <source>Calls tools</source>
             <translation>可调用工具</translation>
+        </message>
+        <message>
+            <source>Together: {size}</source>
+            <extracomment>The detail card repaints at most this often while the selection changes (about 30 frames/s).</extracomment>
+            <translation>合计：{size}</translation>
         </message>
         <message>
             <source>Only models that can call tools (functions) you describe</source>
@@ -1318,7 +1322,6 @@
         <message>
             <source>{path}
 Compatible: {reason}</source>
-            <extracomment>whether the launch reads images, and with which speculation</extracomment>
             <translation>{path}
 兼容：{reason}</translation>
         </message>
@@ -1410,6 +1413,19 @@ Compatible: {reason}</source>
         <message>
             <source>engine default: {value}</source>
             <translation>引擎默认 {value}</translation>
+        </message>
+        <message>
+            <source>This conversation has pictures, and this model reads text only: a message with a picture cannot go to it. Choose a model that reads images, or start a new conversation.</source>
+            <extracomment>What the launch dialog says when the conversation that launches has pictures this launch cannot read (``CHAT_IMAGES_UNREADABLE``), by the note's ``why``.</extracomment>
+            <translation>此对话包含图片，而此模型只能读取文字：带图片的消息无法发送给它。请选择能读取图片的模型，或开始新的对话。</translation>
+        </message>
+        <message>
+            <source>This conversation has pictures, but this launch reads text only: the model's image projector (mmproj) is not downloaded. Download the model again from the Models page.</source>
+            <translation>此对话包含图片，但这次启动只能读取文字：模型的图像投影器（mmproj）尚未下载。请在“模型”页面重新下载该模型。</translation>
+        </message>
+        <message>
+            <source>This conversation has pictures, but {method} cannot run with pictures here: this launch reads text only. Choose another speculation method to send them.</source>
+            <translation>此对话包含图片，但 {method} 在这里无法处理图片：这次启动只能读取文字。请选择其他推测方法以发送图片。</translation>
         </message>
         <message>
             <source>Tokens per round: how many tokens are drafted before the model verifies them. The model adds one token of its own every round, so a round yields at most this many plus one. Leave empty for the engine default.</source>
@@ -1726,50 +1742,6 @@ Compatible: {reason}</source>
             <translation>下载失败</translation>
         </message>
         <message>
-            <source>The repository could not be listed</source>
-            <translation>无法列出该仓库的文件</translation>
-        </message>
-        <message>
-            <source>Listing the repository…</source>
-            <translation>正在列出仓库文件…</translation>
-        </message>
-        <message>
-            <source>{repo} holds {n} quantizations.</source>
-            <translation>{repo} 包含 {n} 个量化版本。</translation>
-        </message>
-        <message>
-            <source>Added: {quants}.</source>
-            <translation>已添加：{quants}。</translation>
-        </message>
-        <message>
-            <source>Not in the repository: {quants}.</source>
-            <translation>仓库中没有：{quants}。</translation>
-        </message>
-        <message>
-            <source>none</source>
-            <translation>无</translation>
-        </message>
-        <message>
-            <source>Drafter quantizations: {quants}.</source>
-            <translation>草稿模型量化版本：{quants}。</translation>
-        </message>
-        <message>
-            <source>The files could not be deleted</source>
-            <translation>无法删除文件</translation>
-        </message>
-        <message>
-            <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
-            <translation>已从 Tandem 中移除 {model}；其文件仍保留在模型仓库缓存中。</translation>
-        </message>
-        <message>
-            <source>Deleted {model}: {size} of disk space freed.</source>
-            <translation>已删除 {model}：释放了 {size} 磁盘空间。</translation>
-        </message>
-        <message>
-            <source>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</source>
-            <translation>已从 Tandem 中移除 {model}；未释放磁盘空间（其文件仍被其他 Tandem 模型使用，或已不存在）。</translation>
-        </message>
-        <message>
             <source>Settings could not be saved</source>
             <translation>无法保存设置</translation>
         </message>
@@ -1855,10 +1827,61 @@ Compatible: {reason}</source>
         </message>
     </context>
     <context>
+        <name>ModelFilesController</name>
+        <message>
+            <source>The repository could not be listed</source>
+            <translation>无法列出该仓库的文件</translation>
+        </message>
+        <message>
+            <source>Listing the repository…</source>
+            <translation>正在列出仓库文件…</translation>
+        </message>
+        <message>
+            <source>{repo} holds {n} quantizations.</source>
+            <translation>{repo} 包含 {n} 个量化版本。</translation>
+        </message>
+        <message>
+            <source>Added: {quants}.</source>
+            <translation>已添加：{quants}。</translation>
+        </message>
+        <message>
+            <source>Not in the repository: {quants}.</source>
+            <translation>仓库中没有：{quants}。</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>Drafter quantizations: {quants}.</source>
+            <translation>草稿模型量化版本：{quants}。</translation>
+        </message>
+        <message>
+            <source>The files could not be deleted</source>
+            <translation>无法删除文件</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem with its unfinished download ({size}).</source>
+            <translation>已从 Tandem 移除 {model}，连同其未完成的下载（{size}）。</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; its files stay in the hub cache.</source>
+            <translation>已从 Tandem 中移除 {model}；其文件仍保留在模型仓库缓存中。</translation>
+        </message>
+        <message>
+            <source>Deleted {model}: {size} of disk space freed.</source>
+            <translation>已删除 {model}：释放了 {size} 磁盘空间。</translation>
+        </message>
+        <message>
+            <source>Removed {model} from Tandem; no disk space was freed (its files are still used by other Tandem models, or were already gone).</source>
+            <translation>已从 Tandem 中移除 {model}；未释放磁盘空间（其文件仍被其他 Tandem 模型使用，或已不存在）。</translation>
+        </message>
+    </context>
+    <context>
         <name>RegistryModel</name>
         <message>
             <source>Downloaded</source>
-            <extracomment>The roles the spec tree answers; a repaint asks every cell for a dozen roles (font, background, check state...), so the others return before any work (browser case). The family table stores exactly its roles in Qt items.</extracomment>
+            <extracomment>The roles the spec tree answers; a repaint asks every cell for a dozen roles (font, background, check state...), so the others return before any work (browser case). The family table stores exactly its roles in Qt items. "disk": what the family's files use, measured for the "My models" scope only</extracomment>
             <translation>已下载</translation>
         </message>
         <message>
@@ -1906,6 +1929,10 @@ Compatible: {reason}</source>
             <translation>草稿模型</translation>
         </message>
         <message>
+            <source>On disk</source>
+            <translation>占用</translation>
+        </message>
+        <message>
             <source>Has a drafter for speculative decoding</source>
             <translation>有用于推测解码的草稿模型</translation>
         </message>
@@ -1914,12 +1941,16 @@ Compatible: {reason}</source>
             <translation>无草稿模型</translation>
         </message>
         <message>
+            <source>Measuring the disk its files use…</source>
+            <translation>正在计算其文件占用的磁盘空间…</translation>
+        </message>
+        <message>
             <source>invalid</source>
             <translation>无效</translation>
         </message>
         <message>
             <source>Variant</source>
-            <extracomment>Size buckets offered by the filter (billions of parameters, half-open ranges). the memory verdicts of the shown family, computed off the GUI thread (None: no column) the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
+            <extracomment>the memory verdicts of the shown family, computed off the GUI thread (None: no column) the recommendations of the last verdict batch asked for (kept with the batch itself)</extracomment>
             <translation>版本</translation>
         </message>
         <message>
@@ -1973,6 +2004,18 @@ Compatible: {reason}</source>
         <message>
             <source>Estimating the memory it needs…</source>
             <translation>正在估算所需内存…</translation>
+        </message>
+        <message>
+            <source>The disk its files use: every downloaded quantization, its drafters and its image projector. A file several models share is counted once.</source>
+            <translation>其文件占用的磁盘空间：所有已下载的量化版本、草稿模型和图像投影器。多个模型共用的文件只计算一次。</translation>
+        </message>
+        <message>
+            <source>{size} on disk</source>
+            <translation>占用 {size}</translation>
+        </message>
+        <message>
+            <source>({size} of it in unfinished downloads)</source>
+            <translation>（其中 {size} 为未完成的下载）</translation>
         </message>
         <message>
             <source>Fits</source>

@@ -24,6 +24,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.core.cache import CacheManager
 from app.core.cache.status import choose_hub, drafter_status, projector_status
+from app.core.cache.usage import DiskUse, family_disk_use
 from app.core.registry import AnySpec, Family
 from app.gui.ops import Ops
 
@@ -40,9 +41,11 @@ Probe = tuple[Family, AnySpec, Role, str | None, str | None]
 
 class CacheBridge(QObject):
     """Signals: ``changed()``: statuses changed (after :meth:`invalidate`, and when a background
-    probe answered); lists re-read them with :meth:`peek`."""
+    probe answered); lists re-read them with :meth:`peek`. ``diskUseChanged()``: a family's
+    disk use (:meth:`disk_use`) arrived or changed."""
 
     changed = Signal()
+    diskUseChanged = Signal()
 
     def __init__(
         self,
@@ -60,17 +63,23 @@ class CacheBridge(QObject):
         self._wanted: dict[Key, Probe] = {}
         self._batch_scheduled = False
         self._generation = 0  # bumped by invalidate: a probe that started before is stale
+        self._disk: dict[str, DiskUse] = {}  # family name -> the disk its files use
+        self._disk_fresh: set[str] = set()
+        self._disk_wanted: dict[str, Family] = {}
+        self._disk_scheduled = False
         if ops is not None:
             ops.changed.connect(self.invalidate)  # an operation changed the cache
 
     def configure(self, hub: str, endpoint: str | None) -> None:
         self.hub, self.endpoint = hub, endpoint or None
         self._memo.clear()  # another hub: the old statuses say nothing about it
+        self._disk.clear()
         self.invalidate()
 
     def invalidate(self) -> None:
         """Statuses may have changed on disk: probe again (the old ones show meanwhile)."""
         self._fresh.clear()
+        self._disk_fresh.clear()
         self._generation += 1
         self.changed.emit()
 
@@ -150,6 +159,45 @@ class CacheBridge(QObject):
                 self._fresh.add(key)
         if changed:
             self.changed.emit()
+
+    def disk_use(self, family: Family) -> DiskUse | None:
+        """The disk ``family``'s files use (None: not measured yet), like :meth:`peek`: an
+        unknown or stale figure is measured on a worker and ``diskUseChanged`` follows."""
+        if self._ops is None:
+            use = self._disk[family.name] = family_disk_use(family, self.hub_for)
+            return use
+        name = family.name
+        if name not in self._disk_fresh and name not in self._disk_wanted:
+            self._disk_wanted[name] = family
+            if not self._disk_scheduled and not self._ops.closed:
+                self._disk_scheduled = True
+                self._ops.spawn(self._measure_disk(), "Disk use could not be read")
+        return self._disk.get(name)
+
+    def known_disk_use(self, name: str) -> DiskUse | None:
+        """The last disk use measured for the family ``name``, without measuring anything."""
+        return self._disk.get(name)
+
+    async def _measure_disk(self) -> None:
+        assert self._ops is not None
+        await asyncio.sleep(0)  # one batch for everything this loop turn asks
+        wanted, self._disk_wanted = self._disk_wanted, {}
+        self._disk_scheduled = False
+        if not wanted:
+            return
+        generation = self._generation
+        results = await self._ops.run(
+            lambda: {name: family_disk_use(fam, self.hub_for) for name, fam in wanted.items()}
+        )
+        changed = False
+        for name, use in results.items():
+            old = self._disk.get(name)
+            changed = changed or old is None or old.files != use.files
+            self._disk[name] = use
+            if generation == self._generation:
+                self._disk_fresh.add(name)
+        if changed:
+            self.diskUseChanged.emit()
 
     async def prefetch(self, family: Family) -> None:
         """Probe every status of ``family`` on a worker, so a dialog that reads them with

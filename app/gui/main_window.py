@@ -8,7 +8,6 @@ downloads through :class:`~app.gui.controllers.downloads.DownloadService`.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 from typing import Any
@@ -46,18 +45,19 @@ from app.gui.controllers.downloads import DownloadRequest, DownloadService
 from app.gui.controllers.engine_loader import Loader
 from app.gui.controllers.launch import LaunchCoordinator
 from app.gui.controllers.measure import plain_engine
+from app.gui.controllers.model_files import ModelFilesController
 from app.gui.controllers.server import ServerController
 from app.gui.errors import ErrorBridge, UserError
 from app.gui.i18n import LANGUAGES, I18n
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.models.downloads_model import DownloadsModel
-from app.gui.models.registry_model import FamilyModel, SpecTreeModel
+from app.gui.models.family_model import FamilyModel
+from app.gui.models.spec_tree import SpecTreeModel
 from app.gui.ops import Ops
 from app.gui.sysinfo import rss_bytes
 from app.gui.views.banner import ErrorBanner
 from app.gui.views.browser import BrowserPage
 from app.gui.views.chat_page import ChatPage
-from app.gui.views.delete_dialog import DeleteDialog
 from app.gui.views.downloads_page import DownloadsPage
 from app.gui.views.import_dialog import ImportController
 from app.gui.views.launch_dialog import LaunchChoice, LaunchDialog
@@ -274,6 +274,19 @@ class MainWindow(QMainWindow):
             self._loader_kwargs,
             self,
         )
+        # deleting a model's files and refreshing its quantizations from the hub
+        self.model_files = ModelFilesController(
+            self.ops,
+            self.registry,
+            self.cache,
+            self.engine,
+            self.downloads,
+            self.family_model,
+            self.browser,
+            self.eject,
+            self.statusBar().showMessage,
+            self,
+        )
         # Auto measures in the background while the chat is idle
         self.auto_tuner = AutoTuner(
             self.engine,
@@ -314,8 +327,11 @@ class MainWindow(QMainWindow):
         self.chat.conversationChanged.connect(self._select_conversation_row)
         self.browser.launchRequested.connect(self.open_launch_dialog)
         self.browser.downloadRequested.connect(self._on_download_requested)
-        self.browser.deleteRequested.connect(self._on_delete_requested)
-        self.browser.refreshRequested.connect(self._on_refresh_requested)
+        self.browser.deleteRequested.connect(self.model_files.delete)
+        self.browser.refreshRequested.connect(self.model_files.refresh)
+        self.model_files.deleteDialogOpened.connect(self.deleteDialogOpened)
+        self.model_files.deleteFinished.connect(self.deleteFinished)
+        self.model_files.refreshFinished.connect(self.refreshFinished)
         self.downloads_page.cancelRequested.connect(self.downloads.cancel)
         self.downloads_page.retryRequested.connect(self.downloads.retry)
         self.downloads_page.folderRequested.connect(
@@ -465,7 +481,16 @@ class MainWindow(QMainWindow):
         for name in sorted(engines):  # importing mlx_vlm took 1.2 s on the GUI thread
             await self.ops.run(capability.engine_availability, name)
         await self.cache.prefetch(family)  # the dialog's markers and gating read these
-        dlg = LaunchDialog(family, spec, quant, self.cache, self.settings, self, ops=self.ops)
+        dlg = LaunchDialog(
+            family,
+            spec,
+            quant,
+            self.cache,
+            self.settings,
+            self,
+            ops=self.ops,
+            chat_images=self._chat_has_images(),
+        )
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dlg.accepted.connect(lambda: self.launch(dlg.choice()))
         # the dialog's Re-measure and Auto's background measurement never run at once; what the
@@ -476,6 +501,12 @@ class MainWindow(QMainWindow):
         dlg.destroyed.connect(lambda: tuner.hold(False))
         dlg.open()
         self.launchDialogOpened.emit(dlg)
+
+    def _chat_has_images(self) -> bool:
+        """The open conversation has pictures (the launch dialog says when they cannot go to the
+        model it launches)."""
+        cid = self.chat.conversation_id
+        return cid is not None and any(m.images for m in self.store.messages(cid))
 
     def launch(self, choice: LaunchChoice) -> None:
         """Queue what is missing, then load; or load at once when everything is on disk."""
@@ -568,133 +599,6 @@ class MainWindow(QMainWindow):
     def _on_download_completed(self, _item_id: str, ok: bool) -> None:
         if ok:
             self.ops.changed.emit()  # the models re-read their statuses (off the GUI thread)
-
-    def _on_refresh_requested(self, family: Family, spec: AnySpec) -> None:
-        self.ops.spawn(self._refresh_flow(family, spec), self.tr("The repository could not be listed"))
-
-    async def _refresh_flow(self, family: Family, spec: AnySpec) -> None:
-        """List the spec's repositories on a worker, add what they hold to the registry (kept in
-        the listing cache, so it survives a restart) and say what changed."""
-        hub = self.cache.hub_for(spec)
-        self.browser.notice.show_message(self.tr("Listing the repository…"), "info")
-        try:
-            reports = await self.ops.run(
-                functools.partial(
-                    listed.refresh,
-                    self.registry,
-                    family.name,
-                    size=spec.size_label,
-                    hub=hub,
-                    endpoint=self.cache.endpoint_for(hub),
-                )
-            )
-        except BaseException:
-            self.browser.notice.clear_message()  # the error banner says what happened
-            raise
-        self.family_model.set_registry(self.registry)
-        self.browser.select_family(family.name)
-        self.ops.changed.emit()  # markers of the added quantizations are probed off the GUI thread
-        lines = [self._refresh_text(spec_after, report) for spec_after, report in reports]
-        self.browser.notice.show_message("\n".join(lines), "info")
-        self.refreshFinished.emit(reports)
-
-    def _refresh_text(self, spec: AnySpec, report: listed.Refresh) -> str:
-        text = self.tr("{repo} holds {n} quantizations.").format(repo=report.repo, n=len(report.listed))
-        if report.added:
-            text += " " + self.tr("Added: {quants}.").format(quants=", ".join(report.added))
-        if report.missing:
-            text += " " + self.tr("Not in the repository: {quants}.").format(quants=", ".join(report.missing))
-        if report.draft_repo:
-            held = ", ".join(report.draft_listed) or self.tr("none")
-            text += " " + self.tr("Drafter quantizations: {quants}.").format(quants=held)
-            if report.draft_added:
-                text += " " + self.tr("Added: {quants}.").format(quants=", ".join(report.draft_added))
-        return text
-
-    def _on_delete_requested(self, family: Family, spec: AnySpec, quant: str) -> None:
-        self.ops.spawn(self._delete_flow(family, spec, quant), self.tr("The files could not be deleted"))
-
-    async def _delete_flow(self, family: Family, spec: AnySpec, quant: str) -> None:
-        """Probe, confirm, then delete on a worker: Tandem's entries only unless the user asks to
-        free disk space too (the hub files other tools may share); the result is reported with
-        the bytes freed. ``deleteDialogOpened`` carries the dialog."""
-        manager = self.cache.manager(family, spec, "target", quant)
-        status = await self.ops.run(manager.status)  # file stats, a snapshot walk for MLX
-        companions = await self.ops.run(manager.companion_bytes)  # its drafters and projector
-        loaded = self._is_loaded(family, spec, quant)
-        dlg = DeleteDialog(
-            family.name,
-            quant,
-            str(manager.hub),
-            size=status.bytes_total + companions,
-            has_entry=status.source != "hub-cache",
-            parent=self,
-            loaded=loaded,
-        )
-        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        # the answer carries "free disk" too: the dialog deletes itself once closed
-        answer: asyncio.Future[bool | None] = self.ops.loop.create_future()
-
-        def answered(free_disk: bool | None) -> None:
-            if not answer.done():
-                answer.set_result(free_disk)
-
-        dlg.accepted.connect(lambda: answered(dlg.free_disk))
-        dlg.rejected.connect(lambda: answered(None))
-        dlg.open()
-        self.deleteDialogOpened.emit(dlg)
-        free_disk = await answer
-        if free_disk is None:
-            return
-        if self._is_loaded(family, spec, quant):
-            # its files are open in the engine (Windows refuses to delete an open file; elsewhere
-            # the chat would go on with a model that is no longer on disk): unload it first
-            unloaded: asyncio.Future[None] = self.ops.loop.create_future()
-
-            def done() -> None:
-                if not unloaded.done():
-                    unloaded.set_result(None)
-
-            self.engine.unloaded.connect(done)
-            try:
-                self.eject()
-                await unloaded
-            finally:
-                self.engine.unloaded.disconnect(done)
-        freed = await self.ops.run(manager.delete, free_disk)
-        self.downloads.forget_finished_of(family.name, spec, quant)
-        self.ops.changed.emit()  # the markers follow, probed off the GUI thread
-        self._on_deleted(family.name, quant, free_disk, int(freed))
-
-    def _is_loaded(self, family: Family, spec: AnySpec, quant: str) -> bool:
-        """``family``'s ``spec`` at ``quant`` is the model loaded now (its files are open)."""
-        info = self.engine.info if self.engine.is_loaded else None
-        launch = info.launch if info is not None else None
-        if launch is None:
-            return False
-        try:
-            _fam, loaded_spec, _q = self.registry.match(launch.family, launch.format, launch.size)
-        except ValueError:
-            return False
-        return launch.family == family.name and loaded_spec == spec and launch.quantization == quant
-
-    def _on_deleted(self, name: str, quant: str, free_disk: bool, freed: int) -> None:
-        model = f"{name} {quant}"
-        if not free_disk:
-            text = self.tr("Removed {model} from Tandem; its files stay in the hub cache.")
-            text = text.format(model=model)
-        elif freed:
-            text = self.tr("Deleted {model}: {size} of disk space freed.").format(
-                model=model, size=human_bytes(freed)
-            )
-        else:
-            text = self.tr(
-                "Removed {model} from Tandem; no disk space was freed (its files are still used by other "
-                "Tandem models, or were already gone)."
-            ).format(model=model)
-        self.browser.notice.show_message(text, "info")
-        self.statusBar().showMessage(text, 10000)
-        self.deleteFinished.emit(free_disk, freed)
 
     # --- settings -----------------------------------------------------------------------------------
     def open_settings(self) -> SettingsDialog:

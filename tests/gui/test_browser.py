@@ -9,7 +9,8 @@ import pytest
 from app.core import paths
 from app.core.registry import Registry
 from app.gui.cache_bridge import CacheBridge
-from app.gui.models.registry_model import FamilyFilterProxy, FamilyModel, Node, Roles, SpecTreeModel
+from app.gui.models.family_model import FamilyFilterProxy, FamilyModel, Roles
+from app.gui.models.spec_tree import Node, SpecTreeModel
 
 
 class FakeCache(CacheBridge):

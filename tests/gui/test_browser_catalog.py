@@ -16,7 +16,8 @@ from app.core.registry import Registry, parse_family
 from app.devtools.hubs.huggingface import OlahHub
 from app.gui.cache_bridge import CacheBridge
 from app.gui.models.downloads_model import DownloadsModel
-from app.gui.models.registry_model import FamilyModel, Node, Roles, SpecTreeModel
+from app.gui.models.family_model import FamilyModel, Roles
+from app.gui.models.spec_tree import Node, SpecTreeModel
 from tests.integration.test_gemma4_hub_names import PLAIN_OLD, gemma_hub
 
 __all__ = ["gemma_hub"]  # the olah fixture serving the Gemma 4 repos under their real names

@@ -18,7 +18,9 @@ from app.core import gguf_tools, paths
 from app.core.catalog import fit, spec_fit
 from app.core.registry import Registry
 from app.core.units import human_bytes
-from app.gui.models.registry_model import Node, Roles, verdict_text
+from app.gui.models.family_model import Roles
+from app.gui.models.registry_texts import verdict_text
+from app.gui.models.spec_tree import Node
 
 KV_PER_TOKEN = 30 * 3 * 64 * 2 * 2  # SmolLM2 135M: layers x KV heads x head dim x (K, V) x f16
 

@@ -9,7 +9,8 @@ from PySide6.QtCore import Qt
 
 from app.core.registry import Registry
 from app.gui.cache_bridge import CacheBridge
-from app.gui.models.registry_model import Node, Roles, SpecTreeModel
+from app.gui.models.family_model import Roles
+from app.gui.models.spec_tree import Node, SpecTreeModel
 
 
 def test_the_variant_tree_lists_the_projector_with_its_marker(qtbot: Any) -> None:

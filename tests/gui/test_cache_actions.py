@@ -19,7 +19,8 @@ from app.core.cache import CacheManager, entries_root, hf_cache_root
 from app.core.registry import Family, Registry
 from app.core.units import human_bytes
 from app.devtools.hubs.repos import tiny_family
-from app.gui.models.registry_model import Node, Roles
+from app.gui.models.family_model import Roles
+from app.gui.models.spec_tree import Node
 from app.gui.views.delete_dialog import DeleteDialog
 from tests.integration.hub_servers import hf_endpoint, olah_hub
 
@@ -201,3 +202,45 @@ def test_deleting_the_loaded_model_unloads_it_first(
     # its finished downloads (target and drafter) left the Downloads list: their folder is gone
     rows = [w.downloads.model.item(r) for r in range(w.downloads.model.rowCount())]
     assert not [i for i in rows if i.family == "tiny" and i.quantization == "Q8_0" and i.state == "finished"]
+
+
+def test_deleting_a_partly_downloaded_model_removes_its_unfinished_file(
+    make_window: Any, qtbot: Any, olah_hub: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A download cancelled at about a third: the page offers Delete, which removes the entry and
+    its partial file (nothing would resume it), and says how much that freed."""
+    from app.core.cache import CancelToken, DownloadCancelled, ProgressEvent
+    from tests.integration.hub_servers import RangeHub
+    from tests.integration.test_download_hf import _big_family
+
+    fam = _big_family()
+    reg = Registry.load()
+    reg.register(fam.model_dump(mode="json", exclude_none=True))
+    token = CancelToken()
+
+    def progress(ev: ProgressEvent) -> None:
+        if ev.phase == "downloading" and ev.bytes_done >= 2_000_000:
+            token.cancel()
+
+    with RangeHub(olah_hub.endpoint, rate=2_000_000) as hub:
+        mgr = CacheManager(fam, fam.specs[0], "target", "Q4_0", "huggingface", endpoint=hub.endpoint)
+        with pytest.raises(DownloadCancelled):
+            mgr.download(progress=progress, cancel=token)
+    parts = list(hf_cache_root().rglob("*.incomplete"))
+    assert len(parts) == 1
+    kept = parts[0].stat().st_size
+    monkeypatch.setenv("HF_ENDPOINT", olah_hub.endpoint)
+    w = make_window(registry=reg)
+    w.nav.setCurrentRow(1)
+    w.browser.select_family("big")
+    group = w.browser.specs.index(0, 0, w.browser.specs.index(0, 0))
+    w.browser.tree.setCurrentIndex(w.browser.specs.index(0, 0, group))  # Q4_0, partly downloaded
+    qtbot.waitUntil(w.browser.delete_btn.isEnabled, timeout=5000)
+    with qtbot.waitSignal(w.deleteDialogOpened, timeout=5000) as opened:
+        w.browser.delete_btn.click()
+    dlg: DeleteDialog = opened.args[0]
+    with qtbot.waitSignal(w.deleteFinished, timeout=10_000) as done:
+        dlg.delete_button.click()
+    assert done.args == [False, kept]
+    assert not list(hf_cache_root().rglob("*.incomplete"))
+    assert "unfinished download" in w.browser.notice.text()

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.core.registry import Registry
-from app.gui.models.registry_model import Node, Roles
+from app.gui.models.family_model import Roles
+from app.gui.models.spec_tree import Node
 
 
 def _select_quant(page: Any, qtbot: Any, family: str, quant: str) -> None:

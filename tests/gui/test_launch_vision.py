@@ -45,3 +45,51 @@ def test_the_images_note_is_translated(
     finally:
         i18n.set_language("en")
     assert dlg.vision_note.text() == english
+
+
+def test_the_dialog_says_when_the_chats_pictures_cannot_go_to_this_launch(
+    qtbot: Any,
+    registry: Registry,  # noqa: F811
+    engines: dict[str, bool],  # noqa: F811
+) -> None:
+    """A conversation with pictures: a text model, a vision model whose projector is not on disk,
+    and a vision model that reads them (MLX, its vision tower) each get their own answer."""
+    from app.core.settings import Settings
+    from app.gui.cache_bridge import CacheBridge
+    from app.gui.views.launch_dialog import LaunchDialog
+
+    def opened(name: str, fmt: str, chat_images: bool) -> LaunchDialog:
+        fam, spec, quant = registry.match(name, fmt, None)
+        dlg = LaunchDialog(fam, spec, quant, CacheBridge(), Settings(), chat_images=chat_images)
+        qtbot.addWidget(dlg)
+        dlg.show()
+        return dlg
+
+    text_only = opened("smollm2-135m-instruct", "gguf", True)
+    assert text_only.chat_images_note.isVisible()
+    assert "this model reads text only" in text_only.chat_images_note.text()
+    assert text_only.launch_button.isEnabled()  # a warning: the launch itself is fine
+    no_projector = opened("gemma-4-ggml", "gguf", True)
+    assert "projector (mmproj) is not downloaded" in no_projector.chat_images_note.text()
+    tower = opened("gemma-4", "mlx", True)
+    assert tower.engine_name == "mlx" and not tower.chat_images_note.isVisible()
+    no_pictures = opened("smollm2-135m-instruct", "gguf", False)
+    assert not no_pictures.chat_images_note.isVisible()
+
+
+def test_the_main_window_tells_the_dialog_the_chat_has_pictures(make_window: Any, qtbot: Any) -> None:
+    from app.core.images import check_image
+    from tests.image_files import image_bytes
+
+    w = make_window()
+    store = w.store
+    conv = store.create_conversation("with a picture")
+    name = store.images.put(check_image(image_bytes(), "picture"))
+    store.add_message(conv.id, "user", "what is this?", images=[name])
+    w.chat.open_conversation(conv.id)
+    fam, spec, quant = w.registry.match("smollm2-135m-instruct", "gguf", None)
+    with qtbot.waitSignal(w.launchDialogOpened, timeout=10000) as opened:
+        w.open_launch_dialog(fam, spec, quant)
+    dlg = opened.args[0]
+    assert "this model reads text only" in dlg.chat_images_note.text()
+    dlg.reject()

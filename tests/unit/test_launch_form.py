@@ -444,3 +444,44 @@ def test_capability_runs_chains_and_new_drafter_methods_on_llamacpp_only(install
     fam, spec, _ = pick("qwen3.5", "mlx", "9")
     refused = capability.drafter_support(fam, spec, "mlx", "mtp+ngram-mod")
     assert not refused.ok and "chains" in refused.reason
+
+
+def test_a_chat_with_pictures_is_told_when_this_launch_cannot_read_them(installed: dict[str, bool]) -> None:
+    """The conversation that launches has pictures: a text model, a vision model whose projector
+    is not on disk and a speculation method that fails on image prompts each say why; a launch
+    that reads them, or a chat without pictures, says nothing."""
+    fam, spec, quant = pick("smollm2-135m-instruct", "gguf")
+    text = LaunchForm(fam, statuses()).evaluate(values(spec, quant, "llama.cpp", chat_images=True))
+    note = text.chat_images_note
+    assert note is not None and note.code == NoteCode.CHAT_IMAGES_UNREADABLE
+    assert note.params["why"] == "text-model" and note.level == "warn" and text.launch_enabled
+    quiet = LaunchForm(fam, statuses()).evaluate(values(spec, quant, "llama.cpp", chat_images=False))
+    assert quiet.chat_images_note is None
+
+    vfam, vspec, vquant = pick("gemma-4-ggml", "gguf")
+    missing = LaunchForm(vfam, statuses(), projector=lambda *_a: False)
+    note = missing.evaluate(values(vspec, vquant, "llama.cpp", chat_images=True)).chat_images_note
+    assert note is not None and note.params["why"] == "projector"
+    on_disk = LaunchForm(vfam, statuses(), projector=lambda *_a: True)
+    assert (
+        on_disk.evaluate(values(vspec, vquant, "llama.cpp", chat_images=True, auto=False)).chat_images_note
+        is None
+    )
+    refused = [m for m, why in capability.vision_methods().items() if why is not None]
+    assert refused, "this llama.cpp runs every method with images: nothing to refuse"
+    blocked = on_disk.evaluate(
+        values(vspec, vquant, "llama.cpp", chat_images=True, auto=False, model_free=None, drafter_on=False)
+    )
+    assert blocked.chat_images_note is None  # speculation off reads pictures
+    # a drafter that runs as EAGLE-3 here: llama.cpp fails every image prompt with it
+    eagle = LaunchForm(vfam, statuses(), lambda *_a: Support(True, "", "eagle3"), projector=lambda *_a: True)
+    st = eagle.evaluate(values(vspec, vquant, "llama.cpp", chat_images=True, auto=False, drafter_on=True))
+    note = st.chat_images_note
+    assert "eagle3" in refused and note is not None
+    assert note.params["why"] == "method" and note.params["method"] == "eagle3"
+
+    mfam, mspec, mquant = pick("gemma-4", "mlx")
+    assert (
+        LaunchForm(mfam, statuses()).evaluate(values(mspec, mquant, "mlx", chat_images=True)).chat_images_note
+        is None
+    )

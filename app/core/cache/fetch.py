@@ -151,8 +151,9 @@ def _prepare(mgr: CacheEntry, report: ProgressCallback) -> _Job:
 
 
 def _finish(job: _Job, fetched: dict[str, Path], cancel: CancelToken | None) -> Path:
-    """Verify the job's files (size, and the hub's checksum of what was fetched now), write the
-    complete manifest and the links; return what an engine loads."""
+    """Verify the job's files (size, and the hub's checksum of what was fetched now, unless the
+    backend checked it while fetching), write the complete manifest and the links; return what
+    an engine loads."""
     mgr, backend, plan = job.entry, job.backend, job.plan
     files: list[dict[str, Any]] = []
     snapshot_dir = ""
@@ -163,7 +164,7 @@ def _finish(job: _Job, fetched: dict[str, Path], cancel: CancelToken | None) -> 
             raise VerificationError(
                 f"{plan.repo_id}/{f.path}: expected {f.size} bytes, found {max(got, 0)}; retry the download"
             )
-        if f.path in fetched:
+        if f.path in fetched and not backend.checks_content:
             if cancel is not None and cancel.cancelled:
                 raise DownloadCancelled(f"{mgr.entry_name}: cancelled")
             bad = _hash_ok(local, f)

@@ -47,25 +47,29 @@ def companion_bytes(mgr: CacheEntry) -> int:
 def delete(mgr: CacheEntry, free_disk: bool = False) -> int:
     """Remove this entry (a target's drafter and projector entries too); return bytes freed.
 
-    By default only Tandem's entries go (0 bytes: they hold links). With ``free_disk`` the
-    hub-cache files of the removed entries that no remaining Tandem entry uses are deleted
-    too — other tools sharing the hub cache lose them — and their bytes are returned. A
-    drafter or projector file shared by several target quantizations survives while one still
-    uses it.
+    By default only Tandem's entries go (they hold links) and the unfinished downloads of their
+    files: a partial file is of no use to any other tool, and nothing would resume it once the
+    entry is gone. With ``free_disk`` the hub-cache files of the removed entries that no
+    remaining Tandem entry uses are deleted too — other tools sharing the hub cache lose them.
+    A file shared by several entries (a drafter or projector of several target quantizations)
+    survives, finished or not, while a remaining entry names it.
     """
     plan = mgr.plan
     if plan.kind == "local":
         raise CacheError(f"{mgr.entry_name} is a local model; Tandem never deletes local files")
     doomed = [mgr.entry_dir, *companion_entries(mgr)]
     candidates: list[tuple[str, Path]] = []
+    unfinished: set[tuple[str, str, str, str]] = set()  # hub, repo, revision, path
     for d in doomed:
         man = Manifest.read(d)
         if man is not None:
             candidates += [(man.hub, p) for p in man.local_paths()]
+            unfinished.update((man.hub, man.repo_id, man.revision, f["path"]) for f in man.files)
         if d.exists():
             shutil.rmtree(d)
+    freed = _drop_unfinished(unfinished)
     if not free_disk:
-        return 0
+        return freed
     if plan.kind == "files" or plan.kind == "snapshot":
         # files the hub cache has for this plan even without a manifest (found, not linked)
         backend = backend_for(plan.hub)
@@ -82,7 +86,6 @@ def delete(mgr: CacheEntry, free_disk: bool = False) -> int:
         for p in man.local_paths():
             in_use.add(p)
             in_use.update(backend_for(man.hub).owned_paths(p))
-    freed = 0
     seen: set[Path] = set()
     for hub, p in candidates:
         if p in seen:
@@ -93,4 +96,21 @@ def delete(mgr: CacheEntry, free_disk: bool = False) -> int:
         if p in in_use or any(o in in_use for o in owned):
             continue
         freed += backend.remove(p)
+    return freed
+
+
+def _drop_unfinished(files: set[tuple[str, str, str, str]]) -> int:
+    """Delete the partial downloads of ``files`` that no remaining entry names; bytes freed."""
+    if not files:
+        return 0
+    named: set[tuple[str, str, str]] = set()  # hub, repo, path named by an entry that stays
+    root = entries_root()
+    for d in root.iterdir() if root.is_dir() else ():
+        man = Manifest.read(d)
+        if man is not None:
+            named.update((man.hub, man.repo_id, f["path"]) for f in man.files)
+    freed = 0
+    for hub, repo_id, revision, path in sorted(files):
+        if (hub, repo_id, path) not in named:
+            freed += backend_for(hub).remove_incomplete(repo_id, revision, path)
     return freed

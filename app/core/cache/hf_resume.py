@@ -49,14 +49,55 @@ def _record_file(repo_id: str, revision: str, path: str) -> Path:
     return paths.cache_dir() / "partial" / "huggingface" / repo_folder(repo_id) / f"{safe}.json"
 
 
-def partial_bytes(cache_root: Path, repo_id: str, revision: str, path: str) -> int:
-    """Bytes of ``path`` already on disk in a partial blob (0 when there is none)."""
+def partial_file(cache_root: Path, repo_id: str, revision: str, path: str) -> Path | None:
+    """The partial blob of ``path`` (None when there is none on disk)."""
     rec = _record_file(repo_id, revision, path)
     try:
         blob = json.loads(rec.read_text())["blob"]
-        return (cache_root / repo_folder(repo_id) / "blobs" / f"{blob}.incomplete").stat().st_size
+        found = cache_root / repo_folder(repo_id) / "blobs" / f"{blob}.incomplete"
     except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return found if found.is_file() else None
+
+
+def partial_bytes(cache_root: Path, repo_id: str, revision: str, path: str) -> int:
+    """Bytes of ``path`` already on disk in a partial blob (0 when there is none)."""
+    found = partial_file(cache_root, repo_id, revision, path)
+    try:
+        return found.stat().st_size if found is not None else 0
+    except OSError:
         return 0
+
+
+def forget_partial(cache_root: Path, repo_id: str, revision: str, path: str) -> int:
+    """Delete the partial blob of ``path`` and its record; return the bytes freed.
+
+    A partial blob another download is writing right now (its lock is held) is left alone."""
+    from filelock import FileLock, Timeout
+
+    found = partial_file(cache_root, repo_id, revision, path)
+    rec = _record_file(repo_id, revision, path)
+    if found is None:
+        rec.unlink(missing_ok=True)
+        return 0
+    etag = found.name.removesuffix(".incomplete")
+    lock = FileLock(str(cache_root / ".locks" / repo_folder(repo_id) / f"{etag}.lock"))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        return 0
+    except OSError:
+        pass  # no lock file could be made: nobody holds it either
+    else:
+        lock.release()
+    try:
+        size = found.stat().st_size
+        found.unlink()
+    except OSError as exc:
+        log.warning("could not remove %s: %s", found, exc)
+        return 0
+    rec.unlink(missing_ok=True)
+    return size
 
 
 def _hash_mismatch(path: Path, f: RemoteFile, etag: str) -> str | None:

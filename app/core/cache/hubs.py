@@ -38,11 +38,16 @@ _SHA1 = re.compile(r"^[0-9a-f]{40}$")
 
 class Backend(Protocol):
     name: str
+    #: ``fetch`` checks every file it returns against the hub's checksum itself, so the caller
+    #: does not read the bytes a second time (a 20 GB file took minutes to hash twice)
+    checks_content: bool
 
     def cache_root(self) -> Path: ...
     def cached_file(self, repo_id: str, revision: str, path: str) -> Path | None: ...
     def cached_snapshot(self, repo_id: str, revision: str) -> Path | None: ...
     def incomplete_bytes(self, repo_id: str, revision: str, path: str) -> int: ...
+    def incomplete_file(self, repo_id: str, revision: str, path: str) -> Path | None: ...
+    def remove_incomplete(self, repo_id: str, revision: str, path: str) -> int: ...
     def remote_files(self, plan: Plan) -> tuple[str, list[RemoteFile]]: ...
     def fetch(self, plan: Plan, files: list[RemoteFile], meter: Meter) -> dict[str, Path]: ...
     def cleanup_orphans(self, repo_id: str | None = None) -> list[Path]: ...
@@ -223,6 +228,7 @@ def _hf_bar(meter: Meter, filename: str) -> type[Any]:
 
 class HuggingFaceBackend:
     name = "huggingface"
+    checks_content = True  # hf_resume verifies size and checksum before a blob is final
 
     def __init__(self, endpoint: str | None = None, token: str | None = None) -> None:
         self.endpoint = hf_endpoint(endpoint)
@@ -260,6 +266,19 @@ class HuggingFaceBackend:
     def incomplete_bytes(self, repo_id: str, revision: str, path: str) -> int:
         # the resumable ``<etag>.incomplete`` of an earlier, cancelled or killed, attempt
         return hf_resume.partial_bytes(self.cache_root(), repo_id, revision, path)
+
+    def incomplete_file(self, repo_id: str, revision: str, path: str) -> Path | None:
+        return hf_resume.partial_file(self.cache_root(), repo_id, revision, path)
+
+    def remove_incomplete(self, repo_id: str, revision: str, path: str) -> int:
+        """Delete the partial blob of a file (not one a running download holds); bytes freed."""
+        freed = hf_resume.forget_partial(self.cache_root(), repo_id, revision, path)
+        repo = self._repo_dir(repo_id)
+        if freed and not any(True for _ in _walk_files(repo / "snapshots")):
+            for sub in ("blobs", "refs"):
+                _rm_tree_if_no_files(repo / sub)
+            _prune_empty(repo, self.cache_root())
+        return freed
 
     def _meta_error(self, exc: BaseException, what: str) -> HubError:
         err = translate_error(exc, what, self.token, self.cache_root())
@@ -428,6 +447,7 @@ def modelscope_endpoint(explicit: str | None = None) -> str:
 
 class ModelScopeBackend:
     name = "modelscope"
+    checks_content = False  # its library's check is not relied on: the caller hashes the file
 
     def __init__(self, endpoint: str | None = None, token: str | None = None) -> None:
         self.endpoint = modelscope_endpoint(endpoint)
@@ -466,11 +486,29 @@ class ModelScopeBackend:
 
     def incomplete_bytes(self, repo_id: str, revision: str, path: str) -> int:
         # modelscope resumes ``<file>.incomplete`` with Range, so these bytes are real progress.
-        p = self._dirs(repo_id, revision)[0] / (path + ".incomplete")
+        p = self.incomplete_file(repo_id, revision, path)
         try:
-            return p.stat().st_size
+            return p.stat().st_size if p is not None else 0
         except OSError:
             return 0
+
+    def incomplete_file(self, repo_id: str, revision: str, path: str) -> Path | None:
+        p = self._dirs(repo_id, revision)[0] / (path + ".incomplete")
+        return p if p.is_file() else None
+
+    def remove_incomplete(self, repo_id: str, revision: str, path: str) -> int:
+        """Delete a file's ``.incomplete`` (the next download would have resumed it)."""
+        p = self.incomplete_file(repo_id, revision, path)
+        if p is None:
+            return 0
+        try:
+            freed = p.stat().st_size
+            p.unlink()
+        except OSError as exc:
+            log.warning("could not remove %s: %s", p, exc)
+            return 0
+        _prune_empty(p.parent, self.cache_root())
+        return freed
 
     def remote_files(self, plan: Plan) -> tuple[str, list[RemoteFile]]:
         from modelscope_hub import HubApi

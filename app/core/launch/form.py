@@ -115,6 +115,10 @@ class NoteCode(StrEnum):
     #: the chosen speculation method cannot run with images here (``method``, ``reason``): the
     #: launch loads without the projector and reads text only
     METHOD_BLOCKS_IMAGES = "method-blocks-images"
+    #: the conversation that launches has pictures and this launch cannot read them (``why``:
+    #: ``text-model``, ``projector`` not downloaded, or the speculation ``method`` refuses them,
+    #: with its ``reason``): a message with a picture would be refused
+    CHAT_IMAGES_UNREADABLE = "chat-images-unreadable"
 
 
 Level = Literal["info", "warn", "error"]
@@ -182,6 +186,8 @@ class FormValues:
     find_error: str = ""
     #: the chosen found drafter's path (None: the first compatible one)
     found_drafter: str | None = None
+    #: the conversation this launch is for has pictures in it
+    chat_images: bool = False
 
 
 @dataclass(frozen=True)
@@ -236,6 +242,8 @@ class FormState:
     auto_found_drafter: str | None = None
     #: whether and how the launch reads images, None for a text model
     vision_note: Note | None = None
+    #: the conversation has pictures this launch cannot read (None: it can, or it has none)
+    chat_images_note: Note | None = None
 
 
 @dataclass
@@ -423,6 +431,7 @@ class LaunchForm:
                 auto_note = Note(NoteCode.AUTO_DRAFTER_NOT_CACHED, "info", {"quant": first})
 
         vision_note = self._vision_note(v, available, drafter_on, method, model_free, auto_on)
+        chat_images_note = self._chat_images_note(v, available, vision_note)
         ok = available
         if drafter_on and depth_error is not None:
             ok = False
@@ -464,7 +473,9 @@ class LaunchForm:
             found_drafter=found_drafter,
             found_note=found_note,
             auto_found_drafter=auto_found,
-            vision_note=vision_note,
+            # the conversation's own note says it for the pictures at hand: one note, not two
+            vision_note=vision_note if chat_images_note is None else None,
+            chat_images_note=chat_images_note,
         )
 
     @staticmethod
@@ -502,6 +513,19 @@ class LaunchForm:
         works = ", ".join(m for m, why in table.items() if why is None)
         refused = ", ".join(m for m, why in table.items() if why is not None)
         return Note(NoteCode.READS_IMAGES, "info", {"methods": works, "refused": refused})
+
+    def _chat_images_note(self, v: FormValues, available: bool, vision: Note | None) -> Note | None:
+        """Whether the conversation's pictures can go to this launch: not to a text model, not
+        without the projector, not with a speculation method that fails on image prompts."""
+        if not v.chat_images or not available or v.engine not in ("llama.cpp", "mlx"):
+            return None
+        if not reads_images(self.family, v.spec):
+            return Note(NoteCode.CHAT_IMAGES_UNREADABLE, "warn", {"why": "text-model"})
+        if vision is not None and vision.code == NoteCode.PROJECTOR_NOT_CACHED:
+            return Note(NoteCode.CHAT_IMAGES_UNREADABLE, "warn", {"why": "projector"})
+        if vision is not None and vision.code == NoteCode.METHOD_BLOCKS_IMAGES:
+            return Note(NoteCode.CHAT_IMAGES_UNREADABLE, "warn", {"why": "method", **vision.params})
+        return None
 
     @staticmethod
     def evaluate_url(url: str, allow_http: bool) -> UrlState:

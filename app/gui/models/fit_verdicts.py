@@ -1,5 +1,5 @@
 """The memory verdicts (fits / tight / too large) of the family the model browser shows, computed off
-the GUI thread; the spec tree (:mod:`app.gui.models.registry_model`) only shows them."""
+the GUI thread; the spec tree (:mod:`app.gui.models.spec_tree`) only shows them."""
 
 from __future__ import annotations
 

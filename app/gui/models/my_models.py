@@ -13,7 +13,7 @@ from typing import Any
 from app.core.registry import Family
 from app.core.registry.abilities import spec_abilities
 from app.gui.cache_bridge import CacheBridge
-from app.gui.models.registry_model import FamilyFilterProxy, Roles
+from app.gui.models.family_model import FamilyFilterProxy, Roles
 
 
 def family_on_disk(cache: CacheBridge, family: Family) -> bool:

@@ -40,24 +40,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.cache.usage import DiskUse
 from app.core.registry import AnySpec, Family, InvalidEntry
 from app.core.registry.abilities import LISTED
 from app.core.settings import Settings
 from app.gui import icons
+from app.gui.models.family_model import FamilyModel, Roles
 from app.gui.models.my_models import MyModelsProxy, family_abilities
-from app.gui.models.registry_model import (
-    FamilyModel,
-    Node,
-    Roles,
-    SpecTreeModel,
-    fit_tooltip,
-    status_text,
-    verdict_text,
-)
+from app.gui.models.registry_texts import disk_use_help, disk_use_text, fit_tooltip, status_text, verdict_text
+from app.gui.models.spec_tree import Node, SpecTreeModel
 from app.gui.ops import Ops
 from app.gui.widgets import InlineMessage
 
-COL_NAME, COL_FORMATS, COL_SIZES, COL_DRAFTER, COL_DOWNLOADED = range(5)
+COL_NAME, COL_FORMATS, COL_SIZES, COL_DRAFTER, COL_DOWNLOADED, COL_DISK = range(6)
 #: The detail card repaints at most this often while the selection changes (about 30 frames/s).
 FRAME_MS = 33
 
@@ -138,9 +133,14 @@ class BrowserPage(QWidget):
         self.title.setObjectName("pageTitle")
         root.addWidget(self.title)
 
+        # Two rows: where and what to search (scope, search field, import) above the catalog's
+        # filters. On one row the filters took the field's room and left "Se…" at 1280 px.
         filters = QHBoxLayout()
         filters.setSpacing(8)
+        narrow = QHBoxLayout()
+        narrow.setSpacing(8)
         self.search = QLineEdit()
+        self.search.setMinimumWidth(220)
         self.search.setClearButtonEnabled(True)
         self.search.addAction(icons.icon("search", icons.DISABLED), QLineEdit.ActionPosition.LeadingPosition)
         self.format = QComboBox()
@@ -152,13 +152,14 @@ class BrowserPage(QWidget):
         self.vision_only = QCheckBox()
         self.tools_only = QCheckBox()
         filters.addWidget(self.search, 1)
-        filters.addWidget(self.format)  # as wide as their texts in the current language
-        filters.addWidget(self.size_filter)
-        filters.addWidget(self.drafter_only)
-        filters.addWidget(self.downloaded_only)
-        filters.addWidget(self.vision_only)
-        filters.addWidget(self.tools_only)
+        narrow.addWidget(self.format)  # as wide as their texts in the current language
+        narrow.addWidget(self.size_filter)
+        for box in (self.drafter_only, self.downloaded_only, self.vision_only, self.tools_only):
+            narrow.addSpacing(4)
+            narrow.addWidget(box)
+        narrow.addStretch(1)
         root.addLayout(filters)
+        root.addLayout(narrow)
 
         self.split = split = QSplitter(Qt.Orientation.Horizontal)
         split.setChildrenCollapsible(False)
@@ -178,6 +179,7 @@ class BrowserPage(QWidget):
         # Only the Downloaded cells need it; the other columns paint natively (no Python per cell).
         self.table.setItemDelegateForColumn(COL_DOWNLOADED, MarkerDelegate(self.table))
         self.table.setMinimumWidth(320)
+        self.table.setColumnHidden(COL_DISK, True)  # shown in the "My models" scope
         # Short columns fit their contents; the name gets its width up to a share of the table
         # (long user family names elide, the tooltip has the description); the sizes list takes
         # what is left and elides (its tooltip lists them all). So the table never needs a
@@ -196,7 +198,16 @@ class BrowserPage(QWidget):
         for sig in (self.proxy.modelReset, self.proxy.rowsInserted, self.proxy.rowsRemoved):
             sig.connect(self._fit_columns)
         self.proxy.headerDataChanged.connect(self._fit_columns)
-        split.addWidget(self.table)
+        listing = QWidget()  # the table, and under it in "My models" the disk they use together
+        ll = QVBoxLayout(listing)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.setSpacing(4)
+        ll.addWidget(self.table, 1)
+        self.disk_total = QLabel()
+        self.disk_total.setProperty("muted", True)
+        self.disk_total.hide()
+        ll.addWidget(self.disk_total)
+        split.addWidget(listing)
 
         detail = QFrame()
         detail.setObjectName("card")
@@ -288,9 +299,11 @@ class BrowserPage(QWidget):
         ]
         self.hub_search.attach(self.search, self.format, registry_only)
         self.hub_search.familyAdded.connect(self.select_family)
-        self.hub_search.scope.currentIndexChanged.connect(
-            lambda: self.proxy.set_filters(mine_only=self.hub_search.mine)
-        )
+        self.hub_search.scope.currentIndexChanged.connect(self._on_scope)
+        for sig in (self.proxy.modelReset, self.proxy.rowsInserted, self.proxy.rowsRemoved):
+            sig.connect(self._measure_disk_use)
+        self.proxy.layoutChanged.connect(self._measure_disk_use)
+        families.cache.diskUseChanged.connect(self._show_disk_total)
         filters.addWidget(self.hub_search.import_btn)
 
         self.search.textChanged.connect(lambda t: self.proxy.set_filters(text=t.strip()))
@@ -331,11 +344,49 @@ class BrowserPage(QWidget):
             self._fit_columns()
         return super().eventFilter(watched, event)
 
+    # --- "My models": the disk they use -----------------------------------------------------
+    def _on_scope(self) -> None:
+        mine = self.hub_search.mine
+        self.proxy.set_filters(mine_only=mine)
+        self.table.setColumnHidden(COL_DISK, not mine)
+        self.disk_total.setVisible(mine and self.split.isVisibleTo(self))
+        self._measure_disk_use()
+        self._fit_columns()
+
+    def _shown_families(self) -> list[Family]:
+        rows = (self.proxy.data(self.proxy.index(r, 0), Roles.Entry) for r in range(self.proxy.rowCount()))
+        return [e for e in rows if isinstance(e, Family)]
+
+    def _measure_disk_use(self, *_args: object) -> None:
+        """Ask the cache for the disk use of the families "My models" shows (measured on a
+        worker; the column and the total fill in when it answers)."""
+        if not self.proxy.mine_only:
+            return
+        for fam in self._shown_families():
+            self.families.cache.disk_use(fam)
+        self._show_disk_total()
+
+    def _show_disk_total(self) -> None:
+        if not self.proxy.mine_only:
+            return
+        cache = self.families.cache
+        shown = self._shown_families()
+        uses = [cache.known_disk_use(f.name) for f in shown]
+        known = [u for u in uses if u is not None]
+        total = DiskUse.combine(known)
+        size = disk_use_text(total.bytes, total.partial_bytes)
+        text = self.tr("Together: {size}").format(size=size) if shown else ""
+        self.disk_total.setText(text if len(known) == len(shown) else text + " …")
+        self.disk_total.setToolTip(disk_use_help())
+        self._fit_columns()
+
     def _fit_columns(self, *_args: object) -> None:
         """Short columns: their contents. Name column: its contents, capped at 40 % of the table so
         the sizes keep some room."""
         header = self.table.horizontalHeader()
-        for col in (COL_FORMATS, COL_DRAFTER, COL_DOWNLOADED):
+        for col in (COL_FORMATS, COL_DRAFTER, COL_DOWNLOADED, COL_DISK):
+            if self.table.isColumnHidden(col):
+                continue
             width = max(self.table.sizeHintForColumn(col), header.sectionSizeHint(col))
             if header.sectionSize(col) != width:
                 self.table.setColumnWidth(col, width)
@@ -347,9 +398,15 @@ class BrowserPage(QWidget):
         # language with a long "Drafter" title the name took the rest and sizes read "13…"
         metrics = self.table.fontMetrics()
         sizes_min = max(header.sectionSizeHint(COL_SIZES), metrics.horizontalAdvance("999M, …") + 16)
-        short = sum(header.sectionSize(col) for col in (COL_FORMATS, COL_DRAFTER, COL_DOWNLOADED))
+        short = sum(
+            header.sectionSize(col)
+            for col in (COL_FORMATS, COL_DRAFTER, COL_DOWNLOADED, COL_DISK)
+            if not self.table.isColumnHidden(col)
+        )
         room = available - short - sizes_min
-        self.table.setColumnWidth(COL_NAME, max(80, min(wanted + 12, available * 40 // 100, room)))
+        # the catalog's sizes lists are long and keep 60 %; "My models" lists few, short ones
+        cap = room if self.proxy.mine_only else available * 40 // 100
+        self.table.setColumnWidth(COL_NAME, max(80, min(wanted + 12, cap, room)))
 
     # --- selection ----------------------------------------------------------------------------
     def select_family(self, name: str) -> None:
@@ -606,6 +663,7 @@ class BrowserPage(QWidget):
         self.tree.viewport().update()
         self.tree.header().viewport().update()
         self._show_fit(self._selected_target())  # the verdict line is text of the old language
+        self._show_disk_total()
 
     @staticmethod
     def _fill_combo(combo: QComboBox, items: list[tuple[str, str]]) -> None:

@@ -18,7 +18,7 @@ from app.core.catalog import fit
 from app.core.launch.plan import auto_context
 from app.core.registry import AnySpec, Family
 from app.gui.cache_bridge import CacheBridge
-from app.gui.models.registry_model import fit_tooltip
+from app.gui.models.registry_texts import fit_tooltip
 from app.gui.ops import Ops
 
 

@@ -41,7 +41,7 @@ from app.core.cancel import CancelToken
 from app.core.catalog import search as hub_search
 from app.core.registry import RegistryError
 from app.core.units import human_bytes
-from app.gui.models.registry_model import FamilyModel
+from app.gui.models.family_model import FamilyModel
 from app.gui.ops import Ops
 from app.gui.widgets import InlineMessage
 

@@ -27,27 +27,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QShowEvent, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import (
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QDoubleSpinBox,
-    QFormLayout,
-    QGroupBox,
-    QLabel,
-    QLineEdit,
-    QSpinBox,
-    QTabBar,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QWidget
 
-from app.core import limits
 from app.core.catalog import importer
 from app.core.catalog.drafters import Candidate
-from app.core.engines.base import Sampling, SamplingError
+from app.core.engines.base import SamplingError
 from app.core.engines.capability import ENGINES, Support
 from app.core.launch.form import (
     FormState,
@@ -56,67 +42,19 @@ from app.core.launch.form import (
     Note,
     NoteCode,
     QuantOption,
-    RemoteState,
     SwitchLabel,
 )
 from app.core.launch.form import ordered_draft_quants as ordered_draft_quants  # re-exported (browser)
 from app.core.launch.plan import LaunchChoice as LaunchChoice  # re-exported: the dialog returns one
 from app.core.registry import AnySpec, Family, Registry
-from app.core.settings import Settings, starting_sampling
-from app.core.speculative import DefaultDepth
+from app.core.settings import Settings
 from app.core.units import human_bytes
 from app.gui.cache_bridge import CacheBridge
-from app.gui.errors import QT_TRANSLATE_NOOP
-from app.gui.models.registry_model import size_text, status_icon
+from app.gui.models.registry_texts import status_icon
 from app.gui.ops import Ops
-from app.gui.views.auto_panel import AutoPanel
-from app.gui.views.fit_row import FitLabel
-from app.gui.views.remote_tab import RemoteTab
-from app.gui.widgets import (
-    InlineMessage,
-    KeepFitted,
-    ScrollBody,
-    ToggleSwitch,
-    bind_range,
-    field_with_note,
-    fit_dialog_height,
-    height_for_width_hint,
-)
-
-
-class DepthField(QWidget):
-    """Tokens-per-round line edit; the form model says whether its text is valid."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(2)
-        self.edit = QLineEdit()
-        self.edit.setClearButtonEnabled(True)
-        self.error = InlineMessage()
-        lay.addWidget(self.edit)
-        lay.addWidget(self.error)
-        self.valid = True
-
-    @staticmethod
-    def invalid_text() -> str:
-        return QCoreApplication.translate(
-            "DepthField", "Enter a whole number greater than zero, or leave it empty."
-        )
-
-    def show_error(self, note: Note | None) -> None:
-        """Show the form's verdict on the text: ``note`` is a DEPTH_INVALID note, or None."""
-        self.valid = note is None
-        if note is None:
-            self.error.clear_message()
-        else:
-            self.error.setToolTip(str(note.params.get("detail", "")))  # the core parser's own message
-            self.error.show_message(self.invalid_text(), "error")
-        if bool(self.edit.property("invalid")) != (not self.valid):
-            self.edit.setProperty("invalid", not self.valid)
-            self.edit.style().unpolish(self.edit)
-            self.edit.style().polish(self.edit)
+from app.gui.views import launch_texts
+from app.gui.views.launch_widgets import LaunchDialogWidgets
+from app.gui.widgets import InlineMessage, KeepFitted
 
 
 def find_drafters(cache: CacheBridge, family: Family, spec: AnySpec, quant: str) -> list[Candidate]:
@@ -127,73 +65,10 @@ def find_drafters(cache: CacheBridge, family: Family, spec: AnySpec, quant: str)
     return importer.find_drafters(Path(target), Registry.load())
 
 
-#: Each note code's sentence, in the dialog's translation context (the sentences and their
-#: translations are the ones the dialog always had); parameters are filled in by ``_say``.
-NOTE_TEXTS: dict[NoteCode, str] = {
-    NoteCode.ENGINE_UNAVAILABLE: QT_TRANSLATE_NOOP(
-        "LaunchDialog",
-        "This engine is not available here: {reason}",
-    ),
-    NoteCode.TARGET_NOT_CACHED: QT_TRANSLATE_NOOP(
-        "LaunchDialog",
-        "{quant} is not downloaded yet; launching queues its download first.",
-    ),
-    NoteCode.DRAFTER_NOT_CACHED: QT_TRANSLATE_NOOP(
-        "LaunchDialog",
-        "The drafter ({quant}) is not downloaded yet. Launching queues its download, "
-        "then loads the model with it.",
-    ),
-    NoteCode.MOE_DRAFTER_COST: QT_TRANSLATE_NOOP(
-        "LaunchDialog",
-        "This is a mixture-of-experts model: it computes only part of itself per token, so a "
-        "drafter may cost more than it saves. Compare the tokens/s in the statistics strip "
-        "with speculation on and off.",
-    ),
-    NoteCode.AUTO_DRAFTER_NOT_CACHED: QT_TRANSLATE_NOOP(
-        "LaunchDialog",
-        "The drafter ({quant}) is not downloaded, so Auto measures without it. Download it "
-        "from the Models page to let Auto try it.",
-    ),
-    NoteCode.FINDING_DRAFTERS: QT_TRANSLATE_NOOP(
-        "LaunchDialog",
-        "Looking for a compatible drafter on this computer…",
-    ),
-    NoteCode.NO_COMPATIBLE_DRAFTER: QT_TRANSLATE_NOOP(
-        "LaunchDialog",
-        "No compatible drafter found on this computer. Download a smaller model of the same "
-        "family (same vocabulary) to draft for it, or use a model-free method.",
-    ),
-    NoteCode.DRAFTER_SEARCH_FAILED: QT_TRANSLATE_NOOP(
-        "LaunchDialog",
-        "The drafter search failed: {detail}",
-    ),
-    NoteCode.DRAFTER_BLOCKS_MODEL_FREE: QT_TRANSLATE_NOOP(
-        "LaunchDialog",
-        "Turn the drafter off to use a model-free method.",
-    ),
-    NoteCode.PROJECTOR_NOT_CACHED: QT_TRANSLATE_NOOP(
-        "LaunchDialog",
-        "This model reads images with its projector (mmproj), which is not downloaded: this launch "
-        "reads text only. Download the model again from the Models page to fetch it.",
-    ),
-    NoteCode.METHOD_BLOCKS_IMAGES: QT_TRANSLATE_NOOP(
-        "LaunchDialog",
-        "{method} cannot run with pictures on this llama.cpp: this launch reads text only. "
-        "Choose another speculation method to send pictures.",
-    ),
-    NoteCode.MAX_TOKENS_NOT_BELOW_CONTEXT: QT_TRANSLATE_NOOP(
-        "LaunchDialog",
-        "Max new tokens ({max}) must be less than the context length ({ctx}): the "
-        "conversation needs room in the context too.",
-    ),
-}
-#: A note code without a sentence of its own: a sampling value the form refused.
-SAMPLING_NOTE = QT_TRANSLATE_NOOP("LaunchDialog", "These sampling values cannot be used: {detail}")
-
-
-class LaunchDialog(QDialog):
+class LaunchDialog(LaunchDialogWidgets):
     """Signals: ``drafterSearchDone()`` when the compatible-drafter finder has answered (or
-    failed); read :meth:`choice` after ``accepted``."""
+    failed); read :meth:`choice` after ``accepted``. The widgets are built by
+    :class:`LaunchDialogWidgets`; this class binds them to the form model and says their texts."""
 
     drafterSearchDone = Signal()
 
@@ -207,9 +82,13 @@ class LaunchDialog(QDialog):
         parent: QWidget | None = None,
         support: Callable[..., Support] | None = None,
         ops: Ops | None = None,
+        chat_images: bool = False,
     ) -> None:
-        super().__init__(parent)
+        """``chat_images``: the conversation this launch is for has pictures (the dialog says
+        when this launch cannot read them)."""
+        super().__init__(family, cache, settings, parent, ops)
         self.family = family
+        self._chat_images = chat_images
         self._cache = cache
         self._settings = settings
         self._ops = ops
@@ -218,170 +97,6 @@ class LaunchDialog(QDialog):
         self._find_errors: dict[tuple[int, str | None], str] = {}
         self._finding: tuple[int, str | None] | None = None
         self.form = LaunchForm(family, cache.status, support, settings.default_engine)
-        self.setObjectName("launchDialog")
-        self.setMinimumWidth(560)
-
-        root = QVBoxLayout(self)
-        root.setContentsMargins(18, 16, 18, 14)
-        root.setSpacing(10)
-        self.title = QLabel()
-        self.title.setObjectName("pageTitle")
-        root.addWidget(self.title)
-        # -- where the model runs: this computer, or the user's own server ---------------
-        self.mode = QTabBar()
-        self.mode.setObjectName("launchMode")
-        self.mode.setExpanding(False)
-        self.mode.addTab("")
-        self.mode.addTab("")
-        root.addWidget(self.mode)
-        root.addSpacing(2)
-        # everything between the tabs and the buttons scrolls when the screen is too short for it
-        # (a 768-900 px laptop screen: the runtime rows and the Launch button stay reachable)
-        body_widget = QWidget()
-        body_widget.setObjectName("launchBody")
-        body = QVBoxLayout(body_widget)
-        body.setContentsMargins(0, 0, 0, 0)
-        body.setSpacing(10)
-        self.body = ScrollBody(body_widget)
-        root.addWidget(self.body, 1)
-
-        # -- model and engine ----------------------------------------------------------------
-        self.model_box = QGroupBox()
-        form = QFormLayout(self.model_box)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.variant = QComboBox()
-        for s in family.specs:
-            self.variant.addItem(f"{s.format.upper()} · {size_text(s)}", s)
-        self.quant = QComboBox()
-        self.engine = QComboBox()
-        self.engine_note = InlineMessage()
-        self.target_note = InlineMessage()
-        #: whether the launch reads images, and with which speculation
-        self.vision_note = InlineMessage()
-        self.vision_note.setObjectName("visionNote")
-        self.lbl_variant, self.lbl_quant, self.lbl_engine = QLabel(), QLabel(), QLabel()
-        form.addRow(self.lbl_variant, self.variant)
-        form.addRow(self.lbl_quant, field_with_note(self.quant, self.target_note))
-        engine_notes = QWidget()
-        notes = QVBoxLayout(engine_notes)
-        notes.setContentsMargins(0, 0, 0, 0)
-        notes.setSpacing(4)
-        notes.addWidget(self.engine_note)
-        notes.addWidget(self.vision_note)
-        form.addRow(self.lbl_engine, field_with_note(self.engine, engine_notes))
-        self.fit = FitLabel(cache, ops)
-        self.lbl_fit = QLabel()
-        form.addRow(self.lbl_fit, self.fit)
-        body.addWidget(self.model_box)
-
-        # -- Auto: the default speculation -------------------------------------------
-        self.auto_box = QGroupBox()
-        self.auto_box.setObjectName("autoSpeculation")
-        alay = QVBoxLayout(self.auto_box)
-        self.auto_panel = AutoPanel(cache, ops)
-        self.auto_note = InlineMessage()
-        alay.addWidget(self.auto_panel)
-        alay.addWidget(self.auto_note)
-        body.addWidget(self.auto_box)
-
-        # -- speculative decoding (gated) -------------------------------------------------------
-        self.spec_panel = QGroupBox()
-        self.spec_panel.setObjectName("speculative")
-        self._sform = sform = QFormLayout(self.spec_panel)
-        sform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.enable = ToggleSwitch()
-        self.found_drafter = QComboBox()
-        self.found_drafter.setObjectName("foundDrafter")
-        self.lbl_found_drafter = QLabel()
-        self.draft_quant = QComboBox()
-        self.depth_field = DepthField()
-        self.download_note = InlineMessage()
-        self.moe_note = InlineMessage()
-        self.lbl_draft_quant, self.lbl_depth = QLabel(), QLabel()
-        sform.addRow(self.enable)
-        sform.addRow(self.lbl_found_drafter, self.found_drafter)
-        sform.addRow(self.lbl_draft_quant, self.draft_quant)
-        sform.addRow(self.lbl_depth, self.depth_field)
-        sform.addRow(self.download_note)
-        sform.addRow(self.moe_note)
-        body.addWidget(self.spec_panel)
-        # what the drafter finder says while the panel is hidden (searching, none found)
-        self.found_note = InlineMessage()
-        self.found_note.setObjectName("foundDrafterNote")
-        body.addWidget(self.found_note)
-
-        # -- model-free speculation ---------------------------------------------------------------
-        self.ngram_box = QGroupBox()
-        self._nform = nform = QFormLayout(self.ngram_box)
-        nform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.ngram_method = QComboBox()
-        self.ngram_depth = DepthField()
-        self.ngram_note = InlineMessage()
-        self.lbl_ngram_method, self.lbl_ngram_depth = QLabel(), QLabel()
-        nform.addRow(self.lbl_ngram_method, self.ngram_method)
-        nform.addRow(self.lbl_ngram_depth, self.ngram_depth)
-        nform.addRow(self.ngram_note)
-        body.addWidget(self.ngram_box)
-
-        # -- remote server -----------------------------------------------------------------
-        self.remote = RemoteTab(family, ops)
-        self.remote.hide()
-        self.remote_state: RemoteState | None = None
-        body.addWidget(self.remote)
-
-        # -- runtime and sampling -------------------------------------------------------------------
-        self.run_box = QGroupBox()
-        self._rform = rform = QFormLayout(self.run_box)
-        self.ctx = QSpinBox()
-        # 0 is Auto (the trained context as far as memory allows), the spin box's lowest value
-        self.ctx.setRange(0, max(256, family.context_length))
-        self.ctx.setSingleStep(256)
-        self.ctx.setValue(min(settings.context_length, family.context_length))
-        self.threads = QSpinBox()
-        self.threads.setRange(0, 256)
-        self.threads.setValue(settings.threads or 0)
-        # The spin boxes' ranges come from the one table of limits (core.limits) that Sampling
-        # checks, so a typed value is never out of range; the cross-field rule (answer vs
-        # context) is the form model's.
-        start, self._from_card = starting_sampling(settings.sampling, family.sampling)
-        self.temperature = QDoubleSpinBox()
-        bind_range(self.temperature, limits.TEMPERATURE)
-        self.temperature.setValue(start.temperature)
-        self.top_p = QDoubleSpinBox()
-        bind_range(self.top_p, limits.TOP_P)
-        self.top_p.setValue(start.top_p)
-        self.top_k = QSpinBox()
-        bind_range(self.top_k, limits.TOP_K)
-        self.top_k.setValue(start.top_k)
-        self.repeat_penalty = QDoubleSpinBox()
-        bind_range(self.repeat_penalty, limits.REPEAT_PENALTY)
-        self.repeat_penalty.setValue(start.repeat_penalty)
-        self.max_tokens = QSpinBox()
-        bind_range(self.max_tokens, limits.MAX_TOKENS)
-        self.max_tokens.setValue(start.max_tokens)
-        self._start = start
-        self.sampling_note = InlineMessage()
-        self.lbl_ctx, self.lbl_threads, self.lbl_temp = QLabel(), QLabel(), QLabel()
-        self.lbl_top_p, self.lbl_top_k, self.lbl_max = QLabel(), QLabel(), QLabel()
-        self.lbl_repeat = QLabel()
-        rform.addRow(self.lbl_ctx, self.ctx)
-        rform.addRow(self.lbl_threads, self.threads)
-        rform.addRow(self.lbl_temp, self.temperature)
-        rform.addRow(self.lbl_top_p, self.top_p)
-        rform.addRow(self.lbl_top_k, self.top_k)
-        rform.addRow(self.lbl_repeat, self.repeat_penalty)
-        rform.addRow(self.lbl_max, field_with_note(self.max_tokens, self.sampling_note))
-        body.addWidget(self.run_box)
-        self._sampling: Sampling | None = None
-
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.launch_button = self.buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
-        self.launch_button.setObjectName("primary")
-        self.launch_button.setDefault(True)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        root.addWidget(self.buttons)
-
         self.variant.currentIndexChanged.connect(self._on_variant_changed)
         self.mode.currentChanged.connect(self._on_mode_changed)
         self.remote.changed.connect(self._update)
@@ -571,7 +286,7 @@ class LaunchDialog(QDialog):
                 )
             )
         else:
-            self.enable.setToolTip(self._declared_tip())
+            self.enable.setToolTip(launch_texts.declared_tip())
 
     def values(self) -> FormValues:
         """What the widgets hold, for the form model."""
@@ -597,6 +312,7 @@ class LaunchDialog(QDialog):
             finding=self._finding == key,
             find_error=self._find_errors.get(key, ""),
             found_drafter=self.found_drafter.currentData(),
+            chat_images=self._chat_images,
         )
 
     def _update(self) -> None:
@@ -610,6 +326,7 @@ class LaunchDialog(QDialog):
         self._show(self.engine_note, st.engine_note)
         self._show(self.target_note, st.target_note)
         self._show(self.vision_note, st.vision_note)
+        self._show(self.chat_images_note, st.chat_images_note)
         self.spec_panel.setVisible(st.panel_visible)
         self._method = st.method
         self.enable.setText(
@@ -624,8 +341,8 @@ class LaunchDialog(QDialog):
         self._refresh_draft_quant_markers(st.draft_quants)
         self._show(self.download_note, st.download_note)
         self._show(self.moe_note, st.moe_note)
-        self.depth_field.edit.setPlaceholderText(self._placeholder(st.depth_default.value))
-        self.depth_field.edit.setToolTip(self._depth_tip(engine, st.method, st.depth_default))
+        self.depth_field.edit.setPlaceholderText(launch_texts.placeholder(st.depth_default.value))
+        self.depth_field.edit.setToolTip(launch_texts.depth_tip(engine, st.method, st.depth_default))
 
         methods = list(st.model_free_methods)
         current = self.ngram_method.currentData()
@@ -650,8 +367,8 @@ class LaunchDialog(QDialog):
         self._show(self.ngram_note, st.model_free_note)
         mf = self.ngram_method.currentData()
         if st.model_free_default is not None and mf:
-            self.ngram_depth.edit.setPlaceholderText(self._placeholder(st.model_free_default.value))
-            self.ngram_depth.edit.setToolTip(self._depth_tip(engine, mf, st.model_free_default))
+            self.ngram_depth.edit.setPlaceholderText(launch_texts.placeholder(st.model_free_default.value))
+            self.ngram_depth.edit.setToolTip(launch_texts.depth_tip(engine, mf, st.model_free_default))
         else:
             self.ngram_depth.edit.setPlaceholderText(self.tr("engine default"))
 
@@ -687,31 +404,17 @@ class LaunchDialog(QDialog):
         if note is None:
             widget.clear_message()
         else:
-            widget.show_message(self._say(note), note.level)
+            widget.show_message(launch_texts.say(note), note.level)
 
-    def _say(self, note: Note) -> str:
-        """A form model's note in the user's language (:data:`NOTE_TEXTS`)."""
-        if note.code == NoteCode.DEPTH_INVALID:
-            return DepthField.invalid_text()
-        p = note.params
-        if note.code == NoteCode.READS_IMAGES:
-            if not p.get("methods"):
-                return self.tr("Reads images: its vision tower is part of the model.")
-            if p.get("refused"):
-                return self.tr(
-                    "Reads images with its projector. With pictures, speculation runs with {methods}; "
-                    "not with {refused}."
-                ).format(methods=p["methods"], refused=p["refused"])
-            return self.tr("Reads images with its projector; speculation runs with pictures too.")
-        text = QCoreApplication.translate("LaunchDialog", NOTE_TEXTS.get(note.code, SAMPLING_NOTE))
-        return text.format(
-            reason=p.get("reason", ""),
-            quant=p.get("quant") or self.tr("default"),
-            detail=p.get("detail", ""),
-            max=p.get("max_tokens", ""),
-            ctx=p.get("n_ctx", ""),
-            method=p.get("method", ""),
-        )
+    def _label_model_free_methods(self) -> None:
+        """Names and tooltips of MLX's suffix decoding and prompt lookup."""
+        names, tips = launch_texts.model_free_texts()
+        for i in range(1, self.ngram_method.count()):
+            method = self.ngram_method.itemData(i)
+            if method in names:
+                self.ngram_method.setItemText(i, names[method])
+                self.ngram_method.setItemData(i, tips[method], Qt.ItemDataRole.ToolTipRole)
+        self.ngram_method.setToolTip(tips.get(self.ngram_method.currentData(), ""))
 
     def _update_threads(self, engine: str, uses: bool) -> None:
         """An engine that ignores a thread count (MLX: GPU through Metal) gets the field disabled,
@@ -734,28 +437,6 @@ class LaunchDialog(QDialog):
         if self.launch_button.isEnabled():
             super().accept()
 
-    def sizeHint(self) -> QSize:
-        return height_for_width_hint(self, super().sizeHint())
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        self._refit()
-
-    def _refit(self) -> None:
-        """Follow the rows shown and hidden (the drafter's quantization, the messages): after the
-        layout has seen the change, take exactly the height the contents need."""
-        QTimer.singleShot(0, self, lambda: fit_dialog_height(self))
-
-    def _sync_message_rows(self) -> None:
-        """A message's whole form row follows it, so an empty one leaves no gap (a hidden field
-        next to a visible empty label still takes the row spacing)."""
-        for form, note in (
-            (self._sform, self.download_note),
-            (self._sform, self.moe_note),
-            (self._nform, self.ngram_note),
-        ):
-            form.setRowVisible(note, bool(note.text()))
-
     def _refresh_draft_quant_markers(self, options: tuple[QuantOption, ...]) -> None:
         if self.draft_quant.count() != len(options):
             return
@@ -768,88 +449,6 @@ class LaunchDialog(QDialog):
             self.draft_quant.setItemText(i, label)
             self.draft_quant.setItemIcon(i, status_icon(option.status))
 
-    def _label_model_free_methods(self) -> None:
-        """Names and tooltips of MLX's suffix decoding and prompt lookup."""
-        tips = {
-            "suffix": self.tr(
-                "Suffix decoding: drafts from your earlier questions and answers (kept on this computer), "
-                "so a regenerated or similar answer comes out many tokens per round; the model still "
-                "checks every token, so the answer is the same. Settings > Forget learned text deletes "
-                "what it learned; deleting a conversation deletes what that conversation taught."
-            ),
-            "prompt-lookup": self.tr(
-                "Prompt lookup: drafts by copying from this request's own text (the conversation so far), "
-                "nothing is kept between requests. It helps when the answer repeats the question, such "
-                "as editing code."
-            ),
-        }
-        names = {"suffix": self.tr("Suffix decoding"), "prompt-lookup": self.tr("Prompt lookup")}
-        for i in range(1, self.ngram_method.count()):
-            method = self.ngram_method.itemData(i)
-            if method in names:
-                self.ngram_method.setItemText(i, names[method])
-                self.ngram_method.setItemData(i, tips[method], Qt.ItemDataRole.ToolTipRole)
-        self.ngram_method.setToolTip(tips.get(self.ngram_method.currentData(), ""))
-
-    def _placeholder(self, value: int | None) -> str:
-        if value is None:
-            return self.tr("engine default")
-        return self.tr("engine default: {value}").format(value=value)
-
-    def _depth_tip(self, engine: str, method: str, default: DefaultDepth) -> str:
-        """What the tokens-per-round value means on ``engine``: drafted tokens per round on every
-        engine (llama.cpp ``draft.n_max``; on MLX the drafter's block minus the verified token)."""
-        value = default.value
-        base = self.tr(
-            "Tokens per round: how many tokens are drafted before the model verifies them. The model "
-            "adds one token of its own every round, so a round yields at most this many plus one. "
-            "Leave empty for the engine default."
-        )
-        explained = engine == "mlx" and method == "mtp" and value is not None
-        if engine == "mlx" and method == "mtp" and value is not None:
-            detail = self.tr(
-                "On MLX the Gemma 4 assistant is trained on blocks of {block} tokens that include the "
-                "verified token, so it drafts {value} per round by default."
-            ).format(block=value + 1, value=value)
-        elif engine == "mlx" and method in ("suffix", "prompt-lookup"):
-            detail = self.tr(
-                "On MLX suffix decoding and prompt lookup this is the longest draft in a round; a round "
-                "drafts fewer when the learned text is less sure."
-            )
-        elif engine == "mlx":
-            detail = self.tr(
-                "On MLX this is the drafter's block size minus the verified token; empty uses the depth "
-                "the drafter was trained for."
-            )
-        elif method.startswith("ngram"):
-            detail = self.tr(
-                "On llama.cpp n-gram methods this is the longest draft taken from earlier text in a round."
-            )
-        else:
-            detail = self.tr(
-                "On llama.cpp this is the drafter's maximum draft length (draft.n_max); a round may "
-                "draft fewer when the drafter is unsure."
-            )
-        if value is not None and not explained:
-            detail += " " + self.tr("Default here: {value} ({source}).").format(
-                value=value, source=self._default_source(default)
-            )
-        return f"{base}\n\n{detail}"
-
-    def _default_source(self, default: DefaultDepth) -> str:
-        """Why the default is what it is, from core's code, in the user's language."""
-        if default.code == "gemma4-size-table":
-            return self.tr("recommended for this Gemma 4 size")
-        if default.code == "trained-depth":
-            return self.tr("the drafter's trained depth")
-        if default.code == "not-offered":
-            return self.tr("not offered by this engine")
-        if default.code == "model-free-ceiling":
-            return self.tr("Tandem's longest draft for this method")
-        if default.code == "adaptive-ceiling":
-            return self.tr("Tandem's longest draft; each round's depth follows the measured acceptance")
-        return self.tr("llama.cpp's own default")
-
     # --- result ---------------------------------------------------------------------------------
     def choice(self) -> LaunchChoice:
         """The launch the fields describe (see :meth:`LaunchForm.choice`; on the Remote server tab
@@ -858,7 +457,7 @@ class LaunchDialog(QDialog):
             return self.form.remote_choice(self.remote.values(), self.values())
         if self.state.sampling_error is not None and self.state.sampling is None:
             # Launch is disabled then; a caller asking anyway gets the reason as shown
-            raise SamplingError(self._say(self.state.sampling_error))
+            raise SamplingError(launch_texts.say(self.state.sampling_error))
         return self.form.choice(self.values())
 
     def _origin_tip(self, name: str, what: str, value: object) -> str:
@@ -873,13 +472,6 @@ class LaunchDialog(QDialog):
         return f"{what}\n\n{origin}"
 
     # --- i18n -----------------------------------------------------------------------------------
-    def _declared_tip(self) -> str:
-        return self.tr(
-            "Runs a small drafter beside the model. The drafter proposes several tokens per round and "
-            "the model verifies them in one pass: the answer is identical, decoding is faster. Turning "
-            "this on downloads an extra drafter checkpoint."
-        )
-
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
@@ -908,7 +500,7 @@ class LaunchDialog(QDialog):
                 "tokens/s and how many drafted tokens were accepted, so you can see whether it pays."
             )
         )
-        self.enable.setToolTip(self._declared_tip())
+        self.enable.setToolTip(launch_texts.declared_tip())
         self.lbl_found_drafter.setText(self.tr("Drafter"))
         self.lbl_draft_quant.setText(self.tr("Drafter Quantization"))
         self.draft_quant.setPlaceholderText(self.tr("Defaults to the first available"))
