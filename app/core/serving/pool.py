@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -159,7 +160,7 @@ class EnginePool:
         self._loader = loader
         self._route = route
         self._children: dict[str, _Child] = {self.base_label: _Child(self.base_label, base, owned=False)}
-        self._loading: dict[str, asyncio.Future[_Child]] = {}
+        self._loading: dict[str, asyncio.Task[_Child]] = {}
         self._load_thread = ThreadPoolExecutor(1, thread_name_prefix="tandem-pool-load")
         self._load_thread.submit(lambda: None).result()  # the thread lives as long as the pool
         self._stats: dict[str, ConfigStats] = {}
@@ -168,6 +169,9 @@ class EnginePool:
         #: the child whose requests compute now (exclusive mode), None when none runs
         self._running: str | None = None
         self._closed = False
+        #: every engine the pool loaded and has not closed (the base is not the pool's)
+        self._owned: list[Engine] = []
+        self._owned_lock = threading.Lock()
 
     # --- what may be asked ------------------------------------------------------------------------
     def offers(self) -> list[str]:
@@ -230,7 +234,7 @@ class EnginePool:
             )
         if child.idle_timer is not None:
             child.idle_timer.cancel()
-        self._load_thread.submit(child.engine.close)
+        self._close_later(child.engine)
 
     @property
     def base(self) -> Engine | None:
@@ -258,23 +262,48 @@ class EnginePool:
                     f"{self.config.max_children}); {label!r} starts once one of them is idle"
                 )
             request = replace(self.base_request, speculation=options, n_parallel=self.config.slots)
-            loop = asyncio.get_running_loop()
-            pending = loop.create_future()
+            # a task of its own: a request that gives up waiting does not stop the load, whose
+            # child then serves the next request (or stops when idle) instead of being lost
+            pending = asyncio.get_running_loop().create_task(self._load(label, request, cost))
+            pending.add_done_callback(lambda t: t.cancelled() or t.exception())  # always retrieved
             self._loading[label] = pending
-            try:
-                engine = await loop.run_in_executor(self._load_thread, self._loader, request)
-            except BaseException as exc:
-                del self._loading[label]
-                pending.set_exception(exc)
-                pending.exception()  # retrieved: the waiters get it too
-                raise
-            child = _Child(label, engine, owned=True, cost_bytes=cost)
-            self._children[label] = child
-            del self._loading[label]
-            pending.set_result(child)
-            log.info("started the %s configuration (about %s)", label, human_bytes(cost))
-            return child
         return await asyncio.shield(pending)
+
+    async def _load(self, label: str, request: LoadRequest, cost: int) -> _Child:
+        loop = asyncio.get_running_loop()
+        try:
+            engine = await loop.run_in_executor(self._load_thread, self._load_owned, request)
+        finally:
+            self._loading.pop(label, None)
+        child = _Child(label, engine, owned=True, cost_bytes=cost)
+        self._children[label] = child
+        child.idle_timer = loop.call_later(self.config.idle_s, self._stop_if_idle, child)
+        log.info("started the %s configuration (about %s)", label, human_bytes(cost))
+        return child
+
+    def _load_owned(self, request: LoadRequest) -> Engine:
+        """Load on the loader thread; the engine is the pool's from here, whatever happens on the
+        event loop afterwards (:meth:`close` ends it even if the loop never saw it)."""
+        engine = self._loader(request)
+        with self._owned_lock:
+            if not self._closed:
+                self._owned.append(engine)
+                return engine
+        engine.close()  # the server stopped while it loaded
+        raise PoolRefused("the server is stopping")
+
+    def _close_later(self, engine: Engine) -> None:
+        """Close ``engine`` on the loader thread (ending a process takes a moment), or here once
+        the pool is closed."""
+        try:
+            self._load_thread.submit(self._close_owned, engine)
+        except RuntimeError:  # the thread was shut down
+            self._close_owned(engine)
+
+    def _close_owned(self, engine: Engine) -> None:
+        with self._owned_lock:
+            self._owned = [e for e in self._owned if e is not engine]
+        engine.close()
 
     def cost_of(self, options: SpeculationOptions) -> int:
         """What one more child with ``options`` costs: its KV cache, its drafter (weights and KV)
@@ -359,7 +388,7 @@ class EnginePool:
         if child.active == 0 and self._children.get(child.label) is child and not self._closed:
             del self._children[child.label]
             log.info("stopped the idle %s configuration", child.label)
-            self._load_thread.submit(child.engine.close)
+            self._close_later(child.engine)
 
     def _stop_one_idle(self) -> bool:
         waited = {label for label, _ in self._turns}
@@ -370,7 +399,7 @@ class EnginePool:
         if oldest.idle_timer is not None:
             oldest.idle_timer.cancel()
         del self._children[oldest.label]
-        self._load_thread.submit(oldest.engine.close)
+        self._close_later(oldest.engine)
         return True
 
     # --- status and end -------------------------------------------------------------------------------
@@ -383,15 +412,19 @@ class EnginePool:
         return PoolStatus(children, {k: replace(v) for k, v in list(self._stats.items())})
 
     def close(self) -> None:
-        """Stop every child the pool started (the base stays with its owner)."""
-        self._closed = True
-        children = [c for c in self._children.values() if c.owned]
-        self._children = {k: c for k, c in self._children.items() if not c.owned}
-        for child in children:
+        """Stop every child the pool started (the base stays with its owner), also one that was
+        still loading, and the loader thread."""
+        with self._owned_lock:
+            self._closed = True
+        for child in list(self._children.values()):
             if child.idle_timer is not None:
                 child.idle_timer.cancel()
-            child.engine.close()
-        self._load_thread.shutdown(wait=True, cancel_futures=True)
+        self._children = {k: c for k, c in self._children.items() if not c.owned}
+        self._load_thread.shutdown(wait=True, cancel_futures=True)  # a load under way ends first
+        with self._owned_lock:
+            owned, self._owned = self._owned, []
+        for engine in owned:
+            engine.close()
 
 
 def pool_for(
