@@ -78,7 +78,7 @@ def main() -> int:
     from app.core.chat.markdown import render_markdown
     from app.gui.app import create_application
     from app.gui.i18n import I18n
-    from app.gui.views.chat_view import MessageBubble
+    from app.gui.views.chat import MessageBubble
 
     app = create_application([])
     i18n = I18n()
