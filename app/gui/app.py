@@ -13,7 +13,7 @@ from app.core import settings as settings_mod
 from app.gui.errors import ErrorBridge
 from app.gui.i18n import I18n
 from app.gui.icons import ACCENT, icon, register_search_path
-from app.gui.style import STYLESHEET
+from app.gui.theme import Theme
 from app.gui.workers import install_exception_hooks
 
 log = logging.getLogger(__name__)
@@ -28,7 +28,7 @@ def create_application(argv: list[str]) -> QApplication:
     app.setOrganizationName("Tandem")
     app.setStyle("Fusion")
     register_search_path()  # before the stylesheet: its arrows are url(icons:...)
-    app.setStyleSheet(STYLESHEET)
+    Theme.of(app)  # the palette and stylesheet of the system's scheme until the settings say
     app.setWindowIcon(icon("chat", ACCENT))
     return app
 
@@ -49,6 +49,7 @@ def run_gui(argv: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_application(["tandem", *argv])  # Qt expects argv[0] to be the program
     settings = settings_mod.load()
+    Theme.of(app).apply(settings.color_scheme)
     i18n = I18n(app)
     i18n.set_language(settings.language)
     errors = ErrorBridge(app)

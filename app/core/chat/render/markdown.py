@@ -29,6 +29,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from mdit_py_plugins.texmath import texmath_plugin
 
 from app.core.chat.render import code as code_html
+from app.core.chat.render.colors import LIGHT, Colors
 from app.core.chat.render.math import formula_png
 from app.core.chat.render.sourcemap import align, drafted_mask, line_starts, runs
 
@@ -189,7 +190,7 @@ class _Html(RendererHTML):
         label = html.escape(name, quote=False) if name else ""
         copy = html.escape(str(o["copy_label"]), quote=False)
         head = (
-            f'<p class="code-head" style="margin-top:6px; margin-bottom:0px; color:#6b7280;">'
+            f'<p class="code-head" style="margin-top:6px; margin-bottom:0px; color:{o["muted"]};">'
             f'<span style="font-family:{MONO};">{label}</span>'
             f'{"&nbsp;&nbsp;" if label else ""}<a href="copy:{code_id(token.content)}">{copy}</a></p>'
         )
@@ -225,9 +226,7 @@ def render_html(
     draft_spans: Sequence[tuple[int, int]] = (),
     *,
     highlight: str | None = None,
-    code_bg: str = "#f3f4f6",
-    code_fg: str = "#1f2328",
-    dark: bool = False,
+    colors: Colors = LIGHT,
     heading_offset: int = 2,
     breaks: bool = True,
     chrome: bool = True,
@@ -235,7 +234,8 @@ def render_html(
     math: bool = True,
 ) -> str:
     """``text`` as Qt rich-text HTML. ``draft_spans`` (source char ranges) get ``highlight`` as
-    background if given. ``heading_offset`` shifts heading levels (a chat bubble's ``#`` reads as
+    background if given; ``colors``: code, formulas and labels for a light or dark background.
+    ``heading_offset`` shifts heading levels (a chat bubble's ``#`` reads as
     a section, not a page title); ``breaks`` keeps the model's single line ends; ``chrome`` adds
     each code block's language label and Copy link (``copy:<code_id>``) and colours; ``math``
     draws formulas as images (see ``math``), else shows their source."""
@@ -246,9 +246,10 @@ def render_html(
         _annotate(tokens, text)
     opts = {
         "highlight": highlight,
-        "code_bg": code_bg,
-        "code_fg": code_fg,
-        "dark": dark,
+        "code_bg": colors.code_bg,
+        "code_fg": colors.code_fg,
+        "muted": colors.muted,
+        "dark": colors.dark,
         "heading_offset": heading_offset,
         "chrome": chrome,
         "copy_label": copy_label,

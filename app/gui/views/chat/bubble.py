@@ -20,8 +20,9 @@ from PySide6.QtWidgets import (
 
 from app.core.chat import AnswerStats, render_markdown
 from app.core.chat.markdown import renders_in_parts, spans_in, stable_prefix
+from app.core.chat.render import Colors
 from app.gui import icons
-from app.gui.style import DRAFT_HIGHLIGHT
+from app.gui.style import chat_colors
 from app.gui.views.attachments import (
     THUMB_SIDE,
     ThumbnailRow,
@@ -59,6 +60,8 @@ class MessageBubble(QFrame):
         self.text = ""
         self.spans: list[tuple[int, int]] = []
         self.highlight = True
+        #: the colours and labels of the last render: a new palette or language renders again
+        self._look: tuple[Colors, str, str] | None = None
         self.status = "complete"
         #: earlier messages left out of this answer's prompt to fit the context (0: none)
         self.left_out = 0
@@ -157,22 +160,31 @@ class MessageBubble(QFrame):
             self.highlight = on
             self._render()
 
+    def _current_look(self) -> tuple[Colors, str, str]:
+        return chat_colors(self.palette()), self.tr("Copy"), self.tr("Tool call")
+
     def _markdown(self, text: str, spans: list[tuple[int, int]]) -> str:
+        assert self._look is not None
+        colors, copy_label, tool_label = self._look
         return render_markdown(
             text,
             spans,
-            highlight=DRAFT_HIGHLIGHT if self.highlight else None,
+            highlight=colors.draft if self.highlight else None,
+            colors=colors,
             tool_style=self.tool_style,
-            tool_label=self.tr("Tool call"),
-            copy_label=self.tr("Copy"),
+            tool_label=tool_label,
+            copy_label=copy_label,
         )
 
     def _render(self) -> None:
         """The whole message in ``body`` (the frozen labels of a streamed answer go)."""
         self._drop_frozen()
         self.body.show()
+        self._look = colors, copy_label, _tool = self._current_look()
         if self.role == "user":
-            self.body.setText(render_markdown(self.text, highlight=None, copy_label=self.tr("Copy")))
+            self.body.setText(
+                render_markdown(self.text, highlight=None, colors=colors, copy_label=copy_label)
+            )
         elif self.text or self.status == "streaming":
             self.body.setText(self._markdown(self.text or "…", self.spans))
         else:  # ended without a word: say so ("…" read as if it were still thinking)
@@ -181,12 +193,26 @@ class MessageBubble(QFrame):
                 "interrupted": self.tr("Interrupted before the first word."),
                 "error": self.tr("Failed before the first word."),
             }.get(self.status, self.tr("The model gave an empty answer."))
-            self.body.setText(f'<p style="color:#6b7280;"><i>{html.escape(note)}</i></p>')
+            self.body.setText(f'<p style="color:{colors.muted};"><i>{html.escape(note)}</i></p>')
+
+    def refresh_look(self) -> None:
+        """Render again when the palette (light / dark) or the language (a code block's Copy
+        link, a tool call's label) changed since the last render."""
+        if self._look is None or self._look == self._current_look():
+            return
+        if self._frozen or (self.status == "streaming" and self.body.isHidden()):
+            self._drop_frozen()  # a streamed answer in parts: its frozen labels are rendered anew
+            self._look = self._current_look()
+            self._render_streaming()
+        else:
+            self._render()
 
     def _render_streaming(self) -> None:
         """Freeze the finished blocks (rendered once, appended to a frozen label) and render the
         block being written into ``body``; the parts together are the whole render."""
         text, spans = self.text, self.spans
+        if self._look is None or not self._frozen:
+            self._look = self._current_look()
         end = stable_prefix(text, self._frozen_end)
         if end > self._frozen_end:
             html = self._markdown(text[self._frozen_end : end], spans_in(spans, self._frozen_end, end))
@@ -269,8 +295,12 @@ class MessageBubble(QFrame):
             dlg.open()
 
     def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
+        kind = event.type()
+        if kind == QEvent.Type.LanguageChange:
             self.retranslate()
+            self.refresh_look()
+        elif kind in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange):
+            self.refresh_look()
         super().changeEvent(event)
 
     def retranslate(self) -> None:
