@@ -189,10 +189,11 @@ class _Html(RendererHTML):
             return pre
         label = html.escape(name, quote=False) if name else ""
         copy = html.escape(str(o["copy_label"]), quote=False)
+        link = f'<a href="copy:{code_id(token.content)}">{copy}</a>' if copy else ""
         head = (
             f'<p class="code-head" style="margin-top:6px; margin-bottom:0px; color:{o["muted"]};">'
             f'<span style="font-family:{MONO};">{label}</span>'
-            f'{"&nbsp;&nbsp;" if label else ""}<a href="copy:{code_id(token.content)}">{copy}</a></p>'
+            f"{'&nbsp;&nbsp;' if label and link else ''}{link}</p>"
         )
         return head + pre
 
@@ -237,7 +238,8 @@ def render_html(
     background if given; ``colors``: code, formulas and labels for a light or dark background.
     ``heading_offset`` shifts heading levels (a chat bubble's ``#`` reads as
     a section, not a page title); ``breaks`` keeps the model's single line ends; ``chrome`` adds
-    each code block's language label and Copy link (``copy:<code_id>``) and colours; ``math``
+    each code block's language label and Copy link (``copy:<code_id>``; none when
+    ``copy_label`` is empty) and colours; ``math``
     draws formulas as images (see ``math``), else shows their source."""
     md = parser(breaks)
     env: dict[str, Any] = {}
