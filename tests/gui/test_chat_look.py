@@ -76,9 +76,7 @@ def test_the_appearance_setting_applies_on_ok_and_is_kept(qtbot: Any, theme: The
     assert dlg2.scheme.currentData() == "dark"
 
 
-def test_a_language_switch_renders_the_copy_links_in_the_new_language(
-    qtbot: Any, qapp: QApplication
-) -> None:
+def test_a_language_switch_renders_the_copy_links_in_the_new_language(qtbot: Any, qapp: QApplication) -> None:
     bubble = _bubble(qtbot)
     assert ">Copy</a>" in bubble.rendered_html()
     i18n = I18n(qapp)
