@@ -10,6 +10,7 @@ import sys
 from PySide6.QtWidgets import QApplication
 
 from app.core import settings as settings_mod
+from app.core.chat.render.math import warm_up as warm_formulas
 from app.gui.errors import ErrorBridge
 from app.gui.i18n import I18n
 from app.gui.icons import ACCENT, icon, register_search_path
@@ -60,6 +61,8 @@ def run_gui(argv: list[str]) -> int:
     window = MainWindow(settings, i18n, errors)
     window.show()
     freeze_startup_heap()
+    # the first formula of an answer would import matplotlib and load its fonts on the GUI thread
+    window.ops.query(warm_formulas).run()
     if settings.autoload_default_model:
         window.load_startup_model()  # the last launch when it is still on disk, else the default
 

@@ -133,3 +133,11 @@ def test_bracket_display_math_in_running_text_and_after_a_sentence() -> None:
     assert "<img" not in render_markdown(r"an escaped \[bracket] stays")
     assert "<img" not in render_markdown(r"escapes \[\\\] only")
     assert "<img" not in render_markdown("`\\[x\\]` is code")
+
+
+def test_the_start_up_warm_up_draws_a_formula_and_leaves_the_cache_alone() -> None:
+    from app.core.chat.render.math import formula_png, warm_up
+
+    before = formula_png.cache_info().currsize
+    assert warm_up() is True
+    assert formula_png.cache_info().currsize == before
