@@ -2497,7 +2497,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>Follow the system</source>
-            <translation>跟随系统</translation>
+            <translation>与系统一致</translation>
         </message>
         <message>
             <source>Light</source>
