@@ -87,3 +87,24 @@ def test_a_language_switch_renders_the_copy_links_in_the_new_language(qtbot: Any
     finally:
         i18n.set_language("en")
     assert ">Copy</a>" in bubble.rendered_html()
+
+
+def test_icons_are_drawn_in_their_lighter_colours_on_the_dark_palette(theme: Theme) -> None:
+    from app.gui import icons
+
+    def darkest_lightness(icon: Any) -> int:
+        image = icon.pixmap(24).toImage()
+        seen = [
+            image.pixelColor(x, y)
+            for x in range(image.width())
+            for y in range(image.height())
+            if image.pixelColor(x, y).alpha() > 200
+        ]
+        return min(c.lightness() for c in seen)
+
+    trash = icons.icon("trash")
+    theme.apply("light")
+    on_light = darkest_lightness(trash)
+    theme.apply("dark")
+    on_dark = darkest_lightness(trash)  # the same QIcon, painted again
+    assert on_light < 110 < on_dark
