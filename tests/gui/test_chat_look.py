@@ -26,9 +26,14 @@ ANSWER = (
 
 @pytest.fixture
 def theme(qapp: QApplication) -> Iterator[Theme]:
+    sheet, palette = qapp.styleSheet(), qapp.palette()
     t = Theme.of(qapp)
     yield t
-    t.apply("system")  # the next test sees the system's scheme again
+    t.apply("system")  # the platform's scheme request is withdrawn
+    t.setParent(None)  # the next test's application is as pytest-qt made it
+    t.deleteLater()
+    qapp.setStyleSheet(sheet)
+    qapp.setPalette(palette)
 
 
 def _bubble(qtbot: Any, streaming: bool = False) -> MessageBubble:
