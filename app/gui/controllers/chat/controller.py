@@ -12,6 +12,10 @@ A deleted conversation's answer is stopped and never written.
 The answer's row is saved as it grows, at most once a second (:data:`SAVE_INTERVAL_S`), so a crash
 or a kill loses at most a second of it; the next start shows it as ``interrupted`` with
 Regenerate.
+
+What the controller works with arrives in one :class:`ChatContext`; the conversation's speculation
+choice (``speculation.py``), the speed comparisons and Auto's loss notice (``speeds.py``) and
+"Measure" (``measure.py``) are its helpers.
 """
 
 from __future__ import annotations
