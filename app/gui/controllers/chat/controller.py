@@ -153,9 +153,6 @@ class ChatController(QObject):
     def measuring(self) -> bool:
         return self.measurer.running
 
-    def measure(self, message_id: int) -> None:
-        self.measurer.measure(message_id)
-
     @property
     def generating(self) -> bool:
         """An answer is being written (in any conversation) or a question waits for the engine."""
