@@ -52,6 +52,8 @@ LONG_PROMPT = (
     "Write a very long story about a lighthouse keeper and a dragon, with many chapters and lots of dialogue."
 )
 TICK_MS = 2
+#: a case process that has not answered by then is stopped and reported, never waited on forever
+CASE_TIMEOUT_S = 1800
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -433,6 +435,7 @@ class PacedEngine:
     model_path = "scripted"
     spec_kind: str | None = None
     supports_tools = False
+    supports_images = False
     supports_structured_output = False
     candidates_with_speculation = False
 
@@ -509,9 +512,12 @@ def case_long_answer_scripted() -> dict[str, Any]:
     flushes: list[tuple[float, float]] = []  # (when, ms)
     real_flush = ChatController._flush
 
-    def timed_flush(self: Any) -> None:
+    def timed_flush(self: Any, *args: Any, **kwargs: Any) -> None:
+        # the controller's own calls pass arguments (``settle=False`` at an answer's end): a
+        # wrapper without them raised in the end's slot, the answer never finished and the case
+        # waited out its 600 s, then its engine threads kept the process alive
         t = time.perf_counter()
-        real_flush(self)
+        real_flush(self, *args, **kwargs)
         flushes.append((t, (time.perf_counter() - t) * 1000))
 
     setattr(ChatController, "_flush", timed_flush)  # noqa: B010  (this process only)
@@ -644,7 +650,14 @@ def main() -> int:
     parser.add_argument("--case", help=argparse.SUPPRESS)  # one case, in this process
     args = parser.parse_args()
     if args.case:
-        print("RESULT " + json.dumps(run_case(args.case)), flush=True)
+        try:
+            print("RESULT " + json.dumps(run_case(args.case)), flush=True)
+        except BaseException:
+            import traceback
+
+            traceback.print_exc()
+            sys.stderr.flush()
+            os._exit(1)  # a failed case leaves engine and pool threads that would keep it alive
         return 0
 
     env = dict(os.environ)
@@ -659,13 +672,18 @@ def main() -> int:
     results: dict[str, Any] = {}
     try:
         for name in args.cases.split(","):
-            out = subprocess.run(
-                [sys.executable, __file__, "--case", name],
-                env=env,
-                capture_output=True,
-                text=True,
-                check=False,
-            )
+            try:
+                out = subprocess.run(
+                    [sys.executable, __file__, "--case", name],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                    timeout=CASE_TIMEOUT_S,
+                )
+            except subprocess.TimeoutExpired:
+                results[name] = {"error": f"no result in {CASE_TIMEOUT_S} s"}
+                continue
             line = next((ln for ln in out.stdout.splitlines() if ln.startswith("RESULT ")), None)
             if line is None:
                 sys.stderr.write(out.stdout[-2000:] + out.stderr[-4000:])

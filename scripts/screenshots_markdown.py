@@ -1,5 +1,5 @@
-"""Screenshots of a chat answer (table, nested list, highlighted code, formula): the window
-(light) and the renderer's dark colours, English and Japanese, into docs/screenshots.
+"""Screenshots of a chat answer (table, nested list, highlighted code, formula, its stats strip)
+as the app shows it, light and dark, English and Japanese, into docs/screenshots.
 
     QT_QPA_PLATFORM=offscreen python scripts/screenshots_markdown.py [--out docs/screenshots]
 """
@@ -71,67 +71,52 @@ def main() -> int:
     os.environ["TANDEM_HOME"] = str(home / "tandem")
     os.environ["HOME"] = str(home)
 
-    from PySide6.QtCore import QCoreApplication, Qt
-    from PySide6.QtGui import QColor, QPalette
-    from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-    from app.core.chat.markdown import render_markdown
+    from app.core.chat import AnswerStats
+    from app.core.chat.answer import RoundPoint
     from app.gui.app import create_application
     from app.gui.i18n import I18n
-    from app.gui.views.chat_view import MessageBubble
+    from app.gui.theme import Theme
+    from app.gui.views.chat import MessageBubble
 
     app = create_application([])
     i18n = I18n()
-    light = app.palette()
-    dark = QPalette(light)
-    for role, colour in (
-        (QPalette.ColorRole.Window, "#1e1f22"),
-        (QPalette.ColorRole.Base, "#1e1f22"),
-        (QPalette.ColorRole.WindowText, "#e6e6e6"),
-        (QPalette.ColorRole.Text, "#e6e6e6"),
-        (QPalette.ColorRole.Link, "#7cb7ff"),
-    ):
-        dark.setColor(role, QColor(colour))
-    for locale, answer in ANSWERS.items():
-        i18n.set_language(locale)
-        app.setPalette(light)
-        page = QWidget()
-        page.setAutoFillBackground(True)
-        lay = QVBoxLayout(page)
-        question = MessageBubble("user", 1)
-        question.set_content(QUESTIONS[locale])
-        question.set_status("complete")
-        bubble = MessageBubble("assistant", 2)
-        bubble.set_content(answer, drafted(answer))
-        bubble.set_status("complete")
-        lay.addWidget(question)
-        lay.addWidget(bubble)
-        shoot(app, page, lay, args.out / f"chat-markdown-light-{locale}.png")
-    # The window's stylesheet is light only (no dark mode yet): the dark shots show the renderer's
-    # dark colours (code, formula, drafted shading) in a plain label on a dark palette.
-    app.setStyleSheet("")
-    app.setPalette(dark)
-    for locale, answer in ANSWERS.items():
-        i18n.set_language(locale)
-        page = QWidget()
-        page.setAutoFillBackground(True)
-        lay = QVBoxLayout(page)
-        label = QLabel()
-        label.setWordWrap(True)
-        label.setTextFormat(Qt.TextFormat.RichText)
-        label.setText(
-            render_markdown(
-                answer,
-                drafted(answer),
-                highlight="#2f5d40",
-                code_bg="#2b2d31",
-                code_fg="#e6e6e6",
-                dark=True,
-                copy_label=QCoreApplication.translate("MessageBubble", "Copy"),
-            )
-        )
-        lay.addWidget(label)
-        shoot(app, page, lay, args.out / f"chat-markdown-renderer-dark-{locale}.png")
+    theme = Theme.of(app)
+    stats = AnswerStats(
+        completion_tokens=182,
+        prompt_tokens=36,
+        decode_tps=58.4,
+        ttft_ms=140.0,
+        total_ms=3300.0,
+        rounds=60,
+        drafted=180,
+        accepted=121,
+        speculation="ngram-mod",
+        per_round=[RoundPoint(3, i % 4, i % 4 + 1) for i in range(60)],
+        baseline_tps=40.1,
+        baseline_samples=4,
+    )
+    for scheme in ("light", "dark"):
+        theme.apply(scheme)
+        for locale, answer in ANSWERS.items():
+            i18n.set_language(locale)
+            page = QWidget()
+            page.setObjectName("chatColumn")  # the chat column's background from the stylesheet
+            page.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+            lay = QVBoxLayout(page)
+            question = MessageBubble("user", 1)
+            question.set_content(QUESTIONS[locale])
+            question.set_status("complete")
+            bubble = MessageBubble("assistant", 2)
+            bubble.set_content(answer, drafted(answer))
+            bubble.set_status("complete")
+            bubble.set_stats(stats)
+            lay.addWidget(question)
+            lay.addWidget(bubble)
+            shoot(app, page, lay, args.out / f"chat-markdown-{scheme}-{locale}.png")
+    theme.apply("system")
     return 0
 
 

@@ -419,7 +419,7 @@
         <name>ChatController</name>
         <message>
             <source>New chat</source>
-            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known speedup were below 1.0x (engine info, prompt tokens, completion tokens) -&gt; a plain engine of the loaded model (blocking) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end "Measure": the ops that run it, the plain-engine factory, the answer measured speedups of this load's answers (message id -&gt; ratio), for Auto's loss notice the Auto tuner demotes a losing choice by itself: no notice then the chat header's speculation choice, and the choice of a chat not yet stored</extracomment>
+            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end</extracomment>
             <translation>新しいチャット</translation>
         </message>
         <message>
@@ -456,6 +456,7 @@
         </message>
         <message>
             <source>This answer's model is not loaded.</source>
+            <extracomment>the answer being measured</extracomment>
             <translation>この回答のモデルは読み込まれていません。</translation>
         </message>
         <message>
@@ -468,6 +469,7 @@
         </message>
         <message>
             <source>Off</source>
+            <extracomment>the choice of a chat not yet stored</extracomment>
             <translation>オフ</translation>
         </message>
         <message>
@@ -495,7 +497,7 @@
         <name>ChatView</name>
         <message>
             <source>Highlight drafted tokens</source>
-            <extracomment>where a stored image name's file is (the controller sets it from its chat store) earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: this built bubble stays this far (column y minus scroll value) from the top of the view, however tall the messages built above it are (a range delta was fooled by Qt's passing range of 0) the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
+            <extracomment>a conversation opens with its last messages built at once, the earlier ones a batch per turn where a stored image name's file is (the controller sets it from its chat store) earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: this built bubble stays this far (column y minus scroll value) from the top of the view, however tall the messages built above it are (a range delta was fooled by Qt's passing range of 0) the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
             <translation>ドラフトトークンを強調</translation>
         </message>
         <message>
@@ -571,6 +573,7 @@
         <name>ConversationsPanel</name>
         <message>
             <source>New chat</source>
+            <extracomment>a search runs this long after the last keystroke (one query per pause, not per key)</extracomment>
             <translation>新しいチャット</translation>
         </message>
         <message>
@@ -578,8 +581,40 @@
             <translation>名前を変更</translation>
         </message>
         <message>
+            <source>Export conversation</source>
+            <translation>会話をエクスポート</translation>
+        </message>
+        <message>
             <source>Delete conversation</source>
             <translation>会話を削除</translation>
+        </message>
+        <message>
+            <source>Search conversations</source>
+            <translation>会話を検索</translation>
+        </message>
+        <message>
+            <source>Shows the conversations whose title or messages hold this text</source>
+            <translation>タイトルかメッセージにこの文字列を含む会話だけを表示します</translation>
+        </message>
+        <message>
+            <source>No conversation holds this text.</source>
+            <translation>この文字列を含む会話はありません。</translation>
+        </message>
+        <message>
+            <source>Markdown with images (*.md)</source>
+            <translation>Markdown と画像 (*.md)</translation>
+        </message>
+        <message>
+            <source>Web page (*.html)</source>
+            <translation>Web ページ (*.html)</translation>
+        </message>
+        <message>
+            <source>JSON, OpenAI messages with speculation figures (*.json)</source>
+            <translation>JSON（OpenAI のメッセージ形式、投機的デコードの数値付き） (*.json)</translation>
+        </message>
+        <message>
+            <source>The conversation could not be exported: {error}</source>
+            <translation>会話をエクスポートできませんでした: {error}</translation>
         </message>
     </context>
     <context>
@@ -1750,7 +1785,6 @@ Compatible: {reason}</source>
         <name>MessageBubble</name>
         <message>
             <source>Tool call</source>
-            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering it again as one text held the window 0.3-0.4 s at the end of an 8000-token answer); shorter ones end as one text, as a loaded answer shows (its render takes a few ms) a conversation opens with its last messages built at once, the earlier ones a batch per turn earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks) the message's images, above its text; click one to enlarge it</extracomment>
             <translation>ツール呼び出し</translation>
         </message>
         <message>
@@ -1803,6 +1837,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>Copy</source>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering it again as one text held the window 0.3-0.4 s at the end of an 8000-token answer); shorter ones end as one text, as a loaded answer shows (its render takes a few ms) the colours and labels of the last render: a new palette or language renders again earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks) the message's images, above its text; click one to enlarge it</extracomment>
             <translation>コピー</translation>
         </message>
         <message>
@@ -2514,6 +2549,26 @@ Compatible: {reason}</source>
         <message>
             <source>System language</source>
             <translation>システムの言語</translation>
+        </message>
+        <message>
+            <source>Appearance</source>
+            <translation>外観</translation>
+        </message>
+        <message>
+            <source>Follow the system</source>
+            <translation>システムに合わせる</translation>
+        </message>
+        <message>
+            <source>Light</source>
+            <translation>ライト</translation>
+        </message>
+        <message>
+            <source>Dark</source>
+            <translation>ダーク</translation>
+        </message>
+        <message>
+            <source>Light or dark colours; by default they follow the system's setting</source>
+            <translation>明るい配色か暗い配色か。既定ではシステムの設定に合わせます</translation>
         </message>
         <message>
             <source>Local server key</source>

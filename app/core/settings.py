@@ -94,6 +94,11 @@ class LastLaunch(BaseModel):
     sampling: SamplingDefaults | None = None
 
 
+#: the application's colours: the system's light/dark scheme, or one forced
+COLOR_SCHEMES = ("system", "light", "dark")
+ColorScheme = Literal["system", "light", "dark"]
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="ignore", validate_assignment=True)
 
@@ -112,6 +117,7 @@ class Settings(BaseModel):
     sampling: SamplingDefaults = Field(default_factory=lambda: SamplingDefaults())
     system_prompt: str = ""
     highlight_draft_tokens: bool = True
+    color_scheme: ColorScheme = "system"
     #: Load the embedded model at start so a first run is ready to chat.
     autoload_default_model: bool = True
     #: speculation for launches that carry no choice of their own (first start, the default

@@ -10,10 +10,11 @@ import sys
 from PySide6.QtWidgets import QApplication
 
 from app.core import settings as settings_mod
+from app.core.chat.render.math import warm_up as warm_formulas
 from app.gui.errors import ErrorBridge
 from app.gui.i18n import I18n
 from app.gui.icons import ACCENT, icon, register_search_path
-from app.gui.style import STYLESHEET
+from app.gui.theme import Theme
 from app.gui.workers import install_exception_hooks
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,7 @@ def create_application(argv: list[str]) -> QApplication:
     app.setOrganizationName("Tandem")
     app.setStyle("Fusion")
     register_search_path()  # before the stylesheet: its arrows are url(icons:...)
-    app.setStyleSheet(STYLESHEET)
+    Theme.of(app)  # the palette and stylesheet of the system's scheme until the settings say
     app.setWindowIcon(icon("chat", ACCENT))
     return app
 
@@ -49,6 +50,7 @@ def run_gui(argv: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_application(["tandem", *argv])  # Qt expects argv[0] to be the program
     settings = settings_mod.load()
+    Theme.of(app).apply(settings.color_scheme)
     i18n = I18n(app)
     i18n.set_language(settings.language)
     errors = ErrorBridge(app)
@@ -59,6 +61,8 @@ def run_gui(argv: list[str]) -> int:
     window = MainWindow(settings, i18n, errors)
     window.show()
     freeze_startup_heap()
+    # the first formula of an answer would import matplotlib and load its fonts on the GUI thread
+    window.ops.query(warm_formulas).run()
     if settings.autoload_default_model:
         window.load_startup_model()  # the last launch when it is still on disk, else the default
 

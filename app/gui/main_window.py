@@ -40,7 +40,7 @@ from app.core.units import human_bytes
 from app.gui import icons
 from app.gui.cache_bridge import CacheBridge, Role
 from app.gui.controllers.auto_tuner import AutoTuner
-from app.gui.controllers.chat import ChatController, to_sampling
+from app.gui.controllers.chat import ChatContext, ChatController, to_sampling
 from app.gui.controllers.downloads import DownloadRequest, DownloadService
 from app.gui.controllers.engine_loader import Loader
 from app.gui.controllers.launch import LaunchCoordinator
@@ -253,16 +253,25 @@ class MainWindow(QMainWindow):
     def _build_controllers(self, settings: Settings) -> None:
         """The chat controller and the launch coordinator over the engine host."""
         self.chat = ChatController(
-            self.store,
-            self.engine,
-            self.chat_view,
-            self.conversations,
-            self.errors,
-            to_sampling(settings.sampling),
-            settings.system_prompt,
+            ChatContext(
+                store=self.store,
+                engine=self.engine,
+                view=self.chat_view,
+                conversations=self.conversations,
+                errors=self.errors,
+                sampling=to_sampling(settings.sampling),
+                system_prompt=settings.system_prompt,
+                registry=self.registry,
+                speculation=self.chat_page.speculation,
+                ops=self.ops,
+                # "Measure": a plain engine of the loaded model, through the one launch path
+                plain_engine=functools.partial(
+                    plain_engine, self.registry, self.cache, **self._loader_kwargs
+                ),
+                auto_demotes=True,  # the tuner demotes a losing choice itself
+            ),
             self,
         )
-        self.chat.set_speculation_control(self.chat_page.speculation)
         self.launcher = LaunchCoordinator(
             self.ops,
             self.registry,
@@ -305,15 +314,9 @@ class MainWindow(QMainWindow):
         self.chat.remeasureRequested.connect(self.launcher.remeasure)
         self.chat.generatingChanged.connect(self.auto_tuner.on_chat_busy)
         self.chat.answerFinished.connect(self.auto_tuner.on_answer)
-        self.chat.auto_demotes = True  # the tuner demotes a losing choice itself
         self.auto_tuner.changed.connect(self._update_status)
         self.auto_tuner.switchRequested.connect(self.launcher.reload_auto)
         self.server_controller.stateChanged.connect(self.auto_tuner.on_chat_busy)
-        # "Measure": a plain engine of the loaded model, through the one launch path
-        self.chat.enable_measure(
-            self.ops, functools.partial(plain_engine, self.registry, self.cache, **self._loader_kwargs)
-        )
-        self.chat.set_registry(self.registry)
         self.launcher.downloadsQueued.connect(lambda: self.nav.setCurrentRow(PAGE_DOWNLOADS))
         self.launcher.notice.connect(self.statusBar().showMessage)
         self.launcher.problem.connect(self.show_error)

@@ -13,12 +13,12 @@ def test_auto_off_answers_record_the_plain_baseline_and_auto_on_answers_do_not(m
     w = make_window()
     key = "llama.cpp|model.gguf|threads=2"
     off = AnswerStats(completion_tokens=40, decode_tps=80.0, speculation="Auto: off")
-    w.chat._compare_with_baseline(off, ModelInfo(baseline_key=key, auto=AutoPick("off")))
+    w.chat.speeds.compare_with_baseline(off, ModelInfo(baseline_key=key, auto=AutoPick("off")))
     recorded = BaselineStore().get(key)
     assert recorded is not None and recorded.samples == 1 and recorded.tokens_per_second == 80.0
 
     on = AnswerStats(completion_tokens=40, decode_tps=160.0, speculation="Auto: ngram-mod 64/round", rounds=5)
-    shown = w.chat._compare_with_baseline(
+    shown = w.chat.speeds.compare_with_baseline(
         on, ModelInfo(baseline_key=key, auto=AutoPick("ngram-mod 64/round"))
     )
     assert shown.baseline_tps == 80.0 and shown.speedup == 2.0

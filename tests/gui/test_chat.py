@@ -5,7 +5,7 @@ from typing import Any
 
 from app.core.engines.base import GenerationError
 from app.gui.style import DRAFT_HIGHLIGHT
-from app.gui.views.chat_view import MessageBubble
+from app.gui.views.chat import MessageBubble
 from tests.gui.conftest import ScriptedEngine, scripted_loader
 
 

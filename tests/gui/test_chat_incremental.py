@@ -13,8 +13,8 @@ import pytest
 from app.core.chat import render_markdown
 from app.core.chat.markdown import spans_in, stable_prefix
 from app.gui.style import DRAFT_HIGHLIGHT
-from app.gui.views import chat_view
-from app.gui.views.chat_view import FROZEN_LABEL_CHARS, MessageBubble
+from app.gui.views.chat import bubble as chat_bubble
+from app.gui.views.chat.bubble import FROZEN_LABEL_CHARS, MessageBubble
 from tests.gui.test_chat import load_default
 
 ANSWERS = [
@@ -73,13 +73,13 @@ def test_a_streamed_bubble_renders_only_the_new_block_and_ends_identical(
     bubble.resize(600, 400)
     bubble.show()
     rendered: list[int] = []
-    real = chat_view.render_markdown
+    real = chat_bubble.render_markdown
 
     def counting(t: str, *args: Any, **kwargs: Any) -> str:
         rendered.append(len(t))
         return real(t, *args, **kwargs)
 
-    monkeypatch.setattr(chat_view, "render_markdown", counting)
+    monkeypatch.setattr(chat_bubble, "render_markdown", counting)
     bubble.set_status("streaming")
     bubble.set_content("")
     rng = random.Random(index + 10)
@@ -104,7 +104,7 @@ def test_a_streamed_bubble_renders_only_the_new_block_and_ends_identical(
     frozen, before = list(bubble._frozen), bubble._frozen_end
     rendered.clear()
     bubble.set_status("complete")
-    if len(text) <= chat_view.KEEP_PARTS_CHARS:  # a short answer ends as one text
+    if len(text) <= chat_bubble.KEEP_PARTS_CHARS:  # a short answer ends as one text
         assert bubble._frozen == [] and bubble.body.text() == full(text, spans)
     else:
         # a long one keeps its frozen parts and renders only what follows them (one render of the
@@ -166,7 +166,7 @@ def test_text_labels_remember_their_height_per_width_until_the_text_or_font_chan
     from PySide6.QtGui import QFont
     from PySide6.QtWidgets import QLabel
 
-    label, plain = chat_view.TextLabel(), QLabel()
+    label, plain = chat_bubble.TextLabel(), QLabel()
     for w in (label, plain):
         qtbot.addWidget(w)
         w.setWordWrap(True)

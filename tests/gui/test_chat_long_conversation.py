@@ -12,8 +12,8 @@ from PySide6.QtGui import QGuiApplication
 
 from app.core.chat import ChatStore
 from app.gui.style import DRAFT_HIGHLIGHT
-from app.gui.views import chat_view
-from app.gui.views.chat_view import ChatView, MessageBubble
+from app.gui.views.chat import ChatView, MessageBubble
+from app.gui.views.chat import view as chat_view
 from tests.gui.conftest import ScriptedEngine, scripted_loader
 from tests.gui.test_chat import load_default
 

@@ -9,7 +9,7 @@ from PySide6.QtGui import QGuiApplication, QTextDocument, QTextTable
 
 from app.core.chat.render import code_id
 from app.gui.style import DRAFT_HIGHLIGHT
-from app.gui.views.chat_view import MessageBubble
+from app.gui.views.chat import MessageBubble
 
 PY = "def area(r: float) -> float:\n    # a circle\n    return 3.14159 * r ** 2\n"
 SH = "echo 'two  spaces'\tand a tab\n"

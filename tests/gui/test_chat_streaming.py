@@ -170,7 +170,7 @@ def test_a_long_answer_is_shown_less_often_and_the_next_answer_starts_quick(
     """Past LONG_ANSWER_CHARS the window shows a streaming answer every LONG_FLUSH_INTERVAL_MS
     (each update lays out a taller bubble, CPU the engine shares); the next answer starts again
     at FLUSH_INTERVAL_MS, and the long one is shown whole."""
-    from app.gui.controllers import chat as chat_ctl
+    from app.gui.controllers.chat import controller as chat_ctl
 
     gate = Gate()
     long_text = " ".join(f"word{i}" for i in range(600))  # ~5000 characters, held at word 8
@@ -272,7 +272,7 @@ def test_the_view_ends_at_the_last_answer_with_no_blank_screen_below(make_window
 def test_an_answer_stopped_before_its_first_word_says_so(qtbot: Any) -> None:
     """Seen by hand: an answer stopped while its prompt was read kept showing "…", as if the model
     were still thinking. An ended answer without text says how it ended (four locales)."""
-    from app.gui.views.chat_view import MessageBubble
+    from app.gui.views.chat import MessageBubble
 
     bubble = MessageBubble("assistant", 1)
     qtbot.addWidget(bubble)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.core.chat.markdown import render_markdown
-from app.gui.views.chat_view import ChatView
+from app.gui.views.chat import ChatView
 
 GEMMA = (
     'Let me check.<|tool_call>call:get_weather{location:<|"|>Shanghai<|"|>,'

@@ -91,16 +91,16 @@ def test_auto_losing_on_real_answers_is_said_with_two_ways_out(make_window: Any,
     w.engine.info = ModelInfo(label="m", auto=AutoPick("draft 4/round"))
     slow = AnswerStats(completion_tokens=40, decode_tps=50.0, speculation="Auto: draft 4/round")
     info = w.engine.info
-    assert chat.auto_demotes  # the window's tuner handles it
+    assert chat.speeds.auto_demotes  # the window's tuner handles it
     for i in range(3):
-        chat._note_speedup(100 + i, replace(slow, measured_tps=60.0), info)
+        chat.speeds.note(100 + i, replace(slow, measured_tps=60.0), info)
     assert not w.chat_view.auto_notice.isVisible()
     chat._on_engine_loaded(ModelInfo())
-    chat.auto_demotes = False  # no tuner: the notice
+    chat.speeds.auto_demotes = False  # no tuner: the notice
     for i, plain in enumerate((60.0, 55.0)):
-        chat._note_speedup(i + 1, replace(slow, measured_tps=plain), info)
+        chat.speeds.note(i + 1, replace(slow, measured_tps=plain), info)
     assert not w.chat_view.auto_notice.isVisible()
-    chat._note_speedup(3, replace(slow, baseline_tps=52.0), info)
+    chat.speeds.note(3, replace(slow, baseline_tps=52.0), info)
     assert w.chat_view.auto_notice.isVisible()
     assert "Auto chose draft 4/round" in w.chat_view.auto_text.text()
     assert "3 of your last 3 answers" in w.chat_view.auto_text.text()
@@ -108,10 +108,10 @@ def test_auto_losing_on_real_answers_is_said_with_two_ways_out(make_window: Any,
         w.chat_view.remeasure_btn.click()
     assert not w.chat_view.auto_notice.isVisible()
     # said once per load; a plain choice by Auto never warns
-    chat._note_speedup(4, replace(slow, measured_tps=70.0), info)
+    chat.speeds.note(4, replace(slow, measured_tps=70.0), info)
     assert not w.chat_view.auto_notice.isVisible()
     chat._on_engine_loaded(ModelInfo())
     w.engine.info = ModelInfo(label="m", auto=AutoPick("off"))
     for i in range(5):
-        chat._note_speedup(10 + i, replace(slow, measured_tps=70.0), w.engine.info)
+        chat.speeds.note(10 + i, replace(slow, measured_tps=70.0), w.engine.info)
     assert not w.chat_view.auto_notice.isVisible()

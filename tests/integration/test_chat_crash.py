@@ -25,10 +25,10 @@ import sys, threading
 from PySide6.QtWidgets import QApplication
 from app.core.chat import ChatStore
 from app.core.engines.base import Sampling
-from app.gui.controllers.chat import ChatController
+from app.gui.controllers.chat import ChatContext, ChatController
 from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
-from app.gui.views.chat_view import ChatView
+from app.gui.views.chat import ChatView
 from app.gui.workers import EngineHost, LoadJob
 from tests.gui.conftest import ScriptedEngine
 
@@ -43,7 +43,7 @@ def gate(i):
 engine = ScriptedEngine(sys.argv[2], gate=gate, plain=True)
 host = EngineHost()
 view = ChatView()
-chat = ChatController(store, host, view, ConversationsModel(store), ErrorBridge(), Sampling())
+chat = ChatController(ChatContext(store, host, view, ConversationsModel(store), ErrorBridge(), Sampling()))
 host.loaded.connect(lambda _info: chat.send("tell me a long story"))
 host.load(LoadJob("scripted", lambda _progress: engine))
 app.exec()

@@ -118,3 +118,26 @@ def test_stable_prefix_splits_between_top_level_blocks_only() -> None:
     assert text[stable_prefix(text) :] == "Last para"  # the loose list is one block before it
     assert stable_prefix("A [x][r] b.\n\n[r]: https://e.org\n\nmore") == 0  # a reference: whole
     assert stable_prefix("only one block") == 0
+
+
+def test_bracket_display_math_in_running_text_and_after_a_sentence() -> None:
+    """``\\[…\\]`` is a formula wherever it stands: mid-sentence, opened on the line after a
+    sentence, or alone; drafted text around it keeps its shading; escaped brackets stay text."""
+    mid = r"The identity \[a^2+b^2=c^2\] holds."
+    out = render_markdown(mid, [(0, 4)])
+    assert out.count("<img") == 1 and 'alt="a^2+b^2=c^2"' in out and "holds." in out
+    assert '<span style="background-color:#d8efe0;">The </span>' in out
+    after = "Display:\n\\[\n\\frac{1}{2}\n\\]\nand on."
+    assert 'alt="\\frac{1}{2}"' in render_markdown(after) and "and on." in render_markdown(after)
+    assert render_markdown("\\[x^2\\]").count("<img") == 1
+    assert "<img" not in render_markdown(r"an escaped \[bracket] stays")
+    assert "<img" not in render_markdown(r"escapes \[\\\] only")
+    assert "<img" not in render_markdown("`\\[x\\]` is code")
+
+
+def test_the_start_up_warm_up_draws_a_formula_and_leaves_the_cache_alone() -> None:
+    from app.core.chat.render.math import formula_png, warm_up
+
+    before = formula_png.cache_info().currsize
+    assert warm_up() is True
+    assert formula_png.cache_info().currsize == before

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from app.core.chat import tool_parsers
 from app.core.chat.render import render_html, stable_end
+from app.core.chat.render.colors import LIGHT, Colors
 from app.core.engines.calls import ToolCall
 
 _CODE_STYLE = (
@@ -43,15 +44,14 @@ def render_markdown(
     text: str,
     draft_spans: Sequence[tuple[int, int]] = (),
     *,
-    highlight: str | None = "#dcefe3",
-    code_bg: str = "#f3f4f6",
-    code_fg: str = "#1f2328",
+    highlight: str | None = LIGHT.draft,
+    colors: Colors = LIGHT,
     tool_style: str | None = None,
     tool_label: str = "Tool call",
-    dark: bool = False,
     copy_label: str = "Copy",
 ) -> str:
-    """Render ``text``; ``draft_spans`` (char ranges) get ``highlight`` as background if given.
+    """Render ``text``; ``draft_spans`` (char ranges) get ``highlight`` as background if given;
+    ``colors``: code, tool calls and formulas for a light or dark background.
 
     Tool calls in the text (``tool_style``: the family's ``tool_parser``; tagged styles are also
     found by their tags) are shown as compact blocks after the remaining content, never as raw
@@ -65,17 +65,13 @@ def render_markdown(
             calls = []
         if calls:
             # the spans index the raw text, which the calls' markup no longer lines up with
-            rest = render_html(
-                content, highlight=None, code_bg=code_bg, code_fg=code_fg, dark=dark, copy_label=copy_label
-            )
-            return rest + "".join(_tool_block(c, tool_label, code_bg, code_fg) for c in calls)
+            rest = render_html(content, highlight=None, colors=colors, copy_label=copy_label)
+            return rest + "".join(_tool_block(c, tool_label, colors.code_bg, colors.code_fg) for c in calls)
     return render_html(
         text,
         draft_spans,
         highlight=highlight,
-        code_bg=code_bg,
-        code_fg=code_fg,
-        dark=dark,
+        colors=colors,
         copy_label=copy_label,
     )
 

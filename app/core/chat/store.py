@@ -67,6 +67,41 @@ CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id,
 _CONVERSATION_COLUMNS = "id, title, system_prompt, created, updated, speculation"
 
 
+#: characters of context each side of a search hit's snippet
+SNIPPET_CONTEXT = 40
+
+
+def _contains(haystack: str | None, needle: str) -> bool:
+    # Python's casefold, not SQLite's LIKE/lower (ASCII only): "Straße" finds "STRASSE", "Ä" finds "ä"
+    return haystack is not None and needle in haystack.casefold()
+
+
+def snippet(text: str, needle: str, context: int = SNIPPET_CONTEXT) -> str:
+    """The part of ``text`` around the first place ``needle`` (casefolded) occurs, on one line."""
+    folded = text.casefold()
+    at = folded.find(needle)
+    if at < 0:
+        at = 0
+    elif len(folded) != len(text):  # casefold grew a character ("ß" -> "ss"): map the offset back
+        size, i = 0, 0
+        while i < len(text) and size + len(text[i].casefold()) <= at:
+            size += len(text[i].casefold())
+            i += 1
+        at = i
+    start, end = max(0, at - context), min(len(text), at + len(needle) + context)
+    piece = " ".join(text[start:end].split())
+    return ("…" if start > 0 else "") + piece + ("…" if end < len(text) else "")
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """A conversation that holds the searched text: its id and the text around the first hit in
+    its messages ("" when only its title matched)."""
+
+    conversation_id: int
+    snippet: str
+
+
 def default_db_path() -> Path:
     return paths.data_dir() / "chats.sqlite3"
 
@@ -107,6 +142,7 @@ class ChatStore:
         self.images = ImageStore(self.path.parent / "images")
         self._db = sqlite3.connect(str(self.path))
         self._db.execute("PRAGMA foreign_keys = ON")
+        self._db.create_function("tandem_contains", 2, _contains, deterministic=True)
         self._db.execute("PRAGMA journal_mode = WAL")
         version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
         if version > SCHEMA_VERSION:
@@ -178,6 +214,22 @@ class ChatStore:
             f"SELECT {_CONVERSATION_COLUMNS} FROM conversations ORDER BY updated DESC, id DESC"
         ).fetchall()
         return [Conversation(*row) for row in rows]
+
+    def search(self, text: str, limit: int = 500) -> list[SearchHit]:
+        """Conversations whose title or any message holds ``text`` (case-insensitive, any script),
+        most recently updated first."""
+        needle = text.strip().casefold()
+        if not needle:
+            return []
+        rows = self._db.execute(
+            "SELECT c.id, (SELECT m.content FROM messages m WHERE m.conversation_id = c.id"
+            "   AND tandem_contains(m.content, ?1) ORDER BY m.id LIMIT 1) AS hit"
+            " FROM conversations c"
+            " WHERE tandem_contains(c.title, ?1) OR hit IS NOT NULL"
+            " ORDER BY c.updated DESC, c.id DESC LIMIT ?2",
+            (needle, limit),
+        ).fetchall()
+        return [SearchHit(cid, snippet(hit, needle) if hit else "") for cid, hit in rows]
 
     def conversation(self, conversation_id: int) -> Conversation:
         row = self._db.execute(

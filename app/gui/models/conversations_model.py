@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 
 from app.core.chat import ChatStore, Conversation
+from app.core.chat.export import ExportFormat, export_conversation
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 ConversationRole = Qt.ItemDataRole.UserRole + 1
@@ -23,6 +25,8 @@ class ConversationsModel(QAbstractListModel):
         super().__init__(parent)
         self._store = store
         self._rows: list[Conversation] = store.conversations()
+        #: the last search's hits: conversation id -> the text around its first hit
+        self._snippets: dict[int, str] = {}
 
     def reload(self) -> None:
         self.beginResetModel()
@@ -68,6 +72,21 @@ class ConversationsModel(QAbstractListModel):
             self._rows[0] = fresh
             self.dataChanged.emit(self.index(0, 0), self.index(0, 0))
 
+    def search(self, text: str) -> dict[int, str]:
+        """The conversations holding ``text`` (title or any message), each with the text around
+        its first hit, which becomes its tooltip; an empty text ends the search."""
+        hits = self._store.search(text) if text.strip() else []
+        self._snippets = {h.conversation_id: h.snippet for h in hits}
+        if self._rows:
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(len(self._rows) - 1, 0), [Qt.ItemDataRole.ToolTipRole]
+            )
+        return dict(self._snippets)
+
+    def export(self, row: int, path: Path, fmt: ExportFormat) -> list[Path]:
+        """Write the conversation of ``row`` to ``path`` (see :mod:`app.core.chat.export`)."""
+        return export_conversation(self._store, self._rows[row].id, path, fmt)
+
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
 
@@ -78,7 +97,9 @@ class ConversationsModel(QAbstractListModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return conv.title
         if role == Qt.ItemDataRole.ToolTipRole:
-            return dt.datetime.fromtimestamp(conv.updated).strftime("%Y-%m-%d %H:%M")
+            when = dt.datetime.fromtimestamp(conv.updated).strftime("%Y-%m-%d %H:%M")
+            found = self._snippets.get(conv.id)
+            return f"{when}\n{found}" if found else when
         if role == ConversationRole:
             return conv
         return None

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.gui.models.conversations_model import ConversationsModel
-from app.gui.views.chat_view import ChatView
+from app.gui.views.chat import ChatView
 from app.gui.views.conversations_panel import ConversationsPanel
 from app.gui.views.speculation_choice import SpeculationChoice
 

@@ -1,4 +1,5 @@
-"""Settings: hub and endpoint, hub tokens (OS keyring), cache location, default engine, language.
+"""Settings: hub and endpoint, hub tokens (OS keyring), cache location, default engine, language,
+appearance (light, dark or the system's).
 
 A stored token is never shown: the field stays empty with a placeholder saying one is stored;
 typing replaces it, "Remove" deletes it.
@@ -12,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QSize, QTimer
 from PySide6.QtGui import QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -28,10 +30,11 @@ from PySide6.QtWidgets import (
 
 from app.core import secrets
 from app.core.engines.capability import ENGINES
-from app.core.settings import Settings
+from app.core.settings import COLOR_SCHEMES, Settings
 from app.core.speculative import suffix
 from app.gui.i18n import LANGUAGES
 from app.gui.ops import Ops
+from app.gui.theme import Theme
 from app.gui.widgets import (
     InlineMessage,
     KeepFitted,
@@ -116,6 +119,11 @@ class SettingsDialog(QDialog):
         for code, name in LANGUAGES.items():
             self.language.addItem(name, code)
         self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
+        self.scheme = QComboBox()  # item texts in retranslate()
+        for scheme in COLOR_SCHEMES:
+            self.scheme.addItem("", scheme)
+        self.scheme.setCurrentIndex(max(0, self.scheme.findData(settings.color_scheme)))
+        self.lbl_scheme = QLabel()
         self.lbl_cache, self.lbl_engine, self.lbl_lang = QLabel(), QLabel(), QLabel()
         self.cache_note = QLabel()
         self.cache_note.setWordWrap(True)
@@ -124,6 +132,7 @@ class SettingsDialog(QDialog):
         aform.addRow(self.lbl_engine, self.engine)
         aform.addRow(self.lbl_speculation, self.speculation)
         aform.addRow(self.lbl_lang, self.language)
+        aform.addRow(self.lbl_scheme, self.scheme)
         # suffix decoding's learned text: cleared at once, not on OK
         self.forget = QPushButton()
         self.forget.clicked.connect(self._on_forget_clicked)
@@ -151,6 +160,7 @@ class SettingsDialog(QDialog):
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
         self.buttons.accepted.connect(self._accept)
+        self.accepted.connect(self._apply_scheme)
         self.buttons.rejected.connect(self.reject)
         root.addWidget(self.buttons)
         # any later change of the contents (a note read in the background) re-fits the height
@@ -239,6 +249,7 @@ class SettingsDialog(QDialog):
             s.default_engine = self.engine.currentData()
             s.default_speculation = self.speculation.currentData()
             s.language = self.language.currentData()
+            s.color_scheme = self.scheme.currentData()
         except ValueError as exc:  # validation: say so, keep the dialog open
             self._fail(exc)
             return
@@ -283,6 +294,12 @@ class SettingsDialog(QDialog):
         # a top-level dialog opens at Qt's cap (2/3 of a small screen) and does not follow its
         # layout's height-for-width: take the height the wrapped notes need once shown
         QTimer.singleShot(0, self, lambda: fit_dialog_height(self))
+
+    def _apply_scheme(self) -> None:
+        """Light or dark takes effect at once (every view follows the application's palette)."""
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            Theme.of(app).apply(self.settings.color_scheme)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -348,6 +365,10 @@ class SettingsDialog(QDialog):
             ).format(tokens=self._learned_tokens)
         )
         self.language.setItemText(0, self.tr("System language"))
+        self.lbl_scheme.setText(self.tr("Appearance"))
+        for i, text in enumerate((self.tr("Follow the system"), self.tr("Light"), self.tr("Dark"))):
+            self.scheme.setItemText(i, text)
+        self.scheme.setToolTip(self.tr("Light or dark colours; by default they follow the system's setting"))
         self.lbl_key.setText(self.tr("Local server key"))
         self.copy_key.setText(self.tr("Copy"))
         self.server_key.setPlaceholderText(self.tr("Reading the key…") if self._ops is not None else "")

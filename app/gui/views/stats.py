@@ -28,6 +28,7 @@ from app.core.chat import AnswerStats, RoundPoint
 from app.core.engines.remote.acceptance import NOT_REPORTED
 from app.core.launch.auto import OFF
 from app.core.measure.baselines import MIN_TOKENS
+from app.gui.style import is_dark
 from app.gui.widgets import FlowLayout, screen_height_cap
 
 #: a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns
@@ -57,8 +58,9 @@ class RoundChart(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         rect = QRectF(self.rect()).adjusted(1, 2, -1, -2)
         drafted = [r for r in self.rounds if r.drafted > 0]
+        dark = is_dark(self.palette())
         if not drafted:
-            p.setPen(QColor("#c3c8cf"))
+            p.setPen(QColor("#4a5058" if dark else "#c3c8cf"))
             p.drawLine(rect.bottomLeft(), rect.bottomRight())
             p.end()
             return
@@ -70,9 +72,9 @@ class RoundChart(QWidget):
             full = rect.height() * r.drafted / peak
             got = rect.height() * r.accepted / peak
             bar = max(1.0, w - 1)
-            p.fillRect(QRectF(x, rect.bottom() - full, bar, full), QColor("#e3e7ee"))
+            p.fillRect(QRectF(x, rect.bottom() - full, bar, full), QColor("#3a3f46" if dark else "#e3e7ee"))
             if got > 0:
-                p.fillRect(QRectF(x, rect.bottom() - got, bar, got), QColor("#3f9e6a"))
+                p.fillRect(QRectF(x, rect.bottom() - got, bar, got), QColor("#4fb57d" if dark else "#3f9e6a"))
         p.end()
 
 

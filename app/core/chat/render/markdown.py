@@ -21,6 +21,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.dollarmath import dollarmath_plugin
@@ -29,13 +30,41 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from mdit_py_plugins.texmath import texmath_plugin
 
 from app.core.chat.render import code as code_html
+from app.core.chat.render.colors import LIGHT, Colors
 from app.core.chat.render.math import formula_png
 from app.core.chat.render.sourcemap import align, drafted_mask, line_starts, runs
 
 MONO = "'DejaVu Sans Mono','Menlo','Consolas',monospace"
 #: a reference definition or footnote anywhere changes how earlier text renders
 _REFERENCE = re.compile(r"^ {0,3}\[[^\]\n]+\]:", re.MULTILINE)
-_TEXT_TOKENS = ("text", "code_inline", "math_inline", "math_inline_double", "math_single")
+_TEXT_TOKENS = (
+    "text",
+    "code_inline",
+    "math_inline",
+    "math_inline_double",
+    "math_single",
+    "math_display_inline",
+)
+#: ``\[ ... \]`` inside a paragraph (texmath's block rule only takes one that fills its lines)
+_BRACKET_DISPLAY = re.compile(r"\\\[(.+?)\\\]", re.DOTALL)
+_FORMULA_TEXT = re.compile(r"[^\\\s]")
+
+
+def _bracket_display(state: StateInline, silent: bool) -> bool:
+    """A display formula written in running text ("the identity \\[a^2+b^2=c^2\\] holds", or
+    opened on the line after a sentence): drawn at display size where it stands."""
+    if not state.src.startswith("\\[", state.pos):
+        return False
+    found = _BRACKET_DISPLAY.match(state.src, state.pos)
+    # a formula holds more than backslashes ("\\[\\\\\\]" is three escaped characters)
+    if found is None or not _FORMULA_TEXT.search(found.group(1)):
+        return False
+    if not silent:
+        token = state.push("math_display_inline", "math", 0)
+        token.content = found.group(1)
+        token.markup = "\\["
+    state.pos = found.end()
+    return True
 
 
 @lru_cache(maxsize=2)
@@ -45,6 +74,7 @@ def parser(breaks: bool) -> MarkdownIt:
     # "$5 and $10" is prose: a dollar next to a digit or a space does not open or close math
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
     md.use(texmath_plugin, delimiters="brackets")
+    md.inline.ruler.before("escape", "math_display_inline", _bracket_display)
     md.use(footnote_plugin)
     md.use(tasklists_plugin)
     return md
@@ -107,9 +137,8 @@ class _Html(RendererHTML):
         # an image with the TeX as its alt text; the source in a code style when it cannot be
         # drawn (a block formula gets a line of its own either way)
         token = tokens[idx]
-        url = (
-            formula_png(token.content, token.block, str(self.opts["code_fg"])) if self.opts["math"] else None
-        )
+        display = token.block or token.type == "math_display_inline"
+        url = formula_png(token.content, display, str(self.opts["code_fg"])) if self.opts["math"] else None
         if url is None:
             body = f'<code style="font-family:{MONO};">{self._marked(token)}</code>'
         else:
@@ -119,7 +148,8 @@ class _Html(RendererHTML):
         return f'<p align="center">{body}</p>' if token.block else body
 
     # dollarmath's and texmath's token names
-    math_inline = math_inline_double = math_single = math_block = math_block_eqno = math_block_label = _math
+    math_inline = math_inline_double = math_single = math_display_inline = _math
+    math_block = math_block_eqno = math_block_label = _math
 
     def image(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         token = tokens[idx]
@@ -188,10 +218,11 @@ class _Html(RendererHTML):
             return pre
         label = html.escape(name, quote=False) if name else ""
         copy = html.escape(str(o["copy_label"]), quote=False)
+        link = f'<a href="copy:{code_id(token.content)}">{copy}</a>' if copy else ""
         head = (
-            f'<p class="code-head" style="margin-top:6px; margin-bottom:0px; color:#6b7280;">'
+            f'<p class="code-head" style="margin-top:6px; margin-bottom:0px; color:{o["muted"]};">'
             f'<span style="font-family:{MONO};">{label}</span>'
-            f'{"&nbsp;&nbsp;" if label else ""}<a href="copy:{code_id(token.content)}">{copy}</a></p>'
+            f"{'&nbsp;&nbsp;' if label and link else ''}{link}</p>"
         )
         return head + pre
 
@@ -225,9 +256,7 @@ def render_html(
     draft_spans: Sequence[tuple[int, int]] = (),
     *,
     highlight: str | None = None,
-    code_bg: str = "#f3f4f6",
-    code_fg: str = "#1f2328",
-    dark: bool = False,
+    colors: Colors = LIGHT,
     heading_offset: int = 2,
     breaks: bool = True,
     chrome: bool = True,
@@ -235,9 +264,11 @@ def render_html(
     math: bool = True,
 ) -> str:
     """``text`` as Qt rich-text HTML. ``draft_spans`` (source char ranges) get ``highlight`` as
-    background if given. ``heading_offset`` shifts heading levels (a chat bubble's ``#`` reads as
+    background if given; ``colors``: code, formulas and labels for a light or dark background.
+    ``heading_offset`` shifts heading levels (a chat bubble's ``#`` reads as
     a section, not a page title); ``breaks`` keeps the model's single line ends; ``chrome`` adds
-    each code block's language label and Copy link (``copy:<code_id>``) and colours; ``math``
+    each code block's language label and Copy link (``copy:<code_id>``; none when
+    ``copy_label`` is empty) and colours; ``math``
     draws formulas as images (see ``math``), else shows their source."""
     md = parser(breaks)
     env: dict[str, Any] = {}
@@ -246,9 +277,10 @@ def render_html(
         _annotate(tokens, text)
     opts = {
         "highlight": highlight,
-        "code_bg": code_bg,
-        "code_fg": code_fg,
-        "dark": dark,
+        "code_bg": colors.code_bg,
+        "code_fg": colors.code_fg,
+        "muted": colors.muted,
+        "dark": colors.dark,
         "heading_offset": heading_offset,
         "chrome": chrome,
         "copy_label": copy_label,

@@ -13,15 +13,9 @@ The answer's row is saved as it grows, at most once a second (:data:`SAVE_INTERV
 or a kill loses at most a second of it; the next start shows it as ``interrupted`` with
 Regenerate.
 
-Each complete answer also feeds the speed baselines (:mod:`app.core.measure.baselines`): a plain
-answer records its decode speed, a speculative one is compared with the recorded plain speed of
-the same target file, engine and thread count, so its strip can show the speedup obtained.
-
-Each conversation keeps a speculation choice: Auto, Off or a method, shown in the chat
-header and stored with the conversation. A question is checked against what the loaded engine
-runs by the rule of the local API's ``tandem.speculation``
-(:func:`app.core.speculative.per_request.honoured`): what needs a reload is refused, as the API
-refuses it, and the message stays in the box. A change applies from the next answer.
+What the controller works with arrives in one :class:`ChatContext`; the conversation's speculation
+choice (``speculation.py``), the speed comparisons and Auto's loss notice (``speeds.py``) and
+"Measure" (``measure.py``) are its helpers.
 """
 
 from __future__ import annotations
@@ -29,28 +23,24 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 
-from app.core.chat import AnswerBuilder, AnswerStats, ChatStore, Message
+from app.core.chat import AnswerBuilder, AnswerStats, Message
 from app.core.chat.context import ContextOverflowError
 from app.core.chat.store import MessageStatus, title_from_message
-from app.core.engines.base import ChatMessage, Engine, GenerationError, ImagesUnsupportedError, Sampling
+from app.core.engines.base import ChatMessage, GenerationError, ImagesUnsupportedError
 from app.core.images import CheckedImage, ImageError, check_image_file, image_count
 from app.core.measure.baselines import BaselineStore
-from app.core.measure.plain import plain_sampling, run_plain
-from app.core.registry import Registry
-from app.core.settings import SamplingDefaults
 from app.core.speculative import per_request
-from app.gui.errors import ErrorBridge
-from app.gui.models.conversations_model import ConversationsModel
-from app.gui.ops import Ops
+from app.gui.controllers.chat.context import ChatContext
+from app.gui.controllers.chat.measure import AnswerMeasure
+from app.gui.controllers.chat.speculation import ConversationSpeculation
+from app.gui.controllers.chat.speeds import AnswerSpeeds
 from app.gui.views.attachments import image_error_text
-from app.gui.views.chat_view import ChatView, MessageBubble, SamplingDialog
-from app.gui.views.speculation_choice import SpeculationChoice
-from app.gui.workers import EngineHost, ModelInfo
+from app.gui.views.chat import MessageBubble, SamplingDialog
+from app.gui.workers import ModelInfo
 
 log = logging.getLogger(__name__)
 
@@ -60,12 +50,6 @@ FLUSH_INTERVAL_MS = 50
 #: (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms)
 LONG_ANSWER_CHARS = 2000
 LONG_FLUSH_INTERVAL_MS = 100
-#: Auto's choice is said to lose when this many of the last AUTO_WINDOW answers with a known
-#: speedup were below 1.0x
-AUTO_LOSSES = 3
-AUTO_WINDOW = 5
-#: (engine info, prompt tokens, completion tokens) -> a plain engine of the loaded model (blocking)
-PlainEngineFactory = Callable[[ModelInfo, int, int], Engine]
 #: the streaming answer is saved at most this often (seconds)
 SAVE_INTERVAL_S = 1.0
 
@@ -103,65 +87,71 @@ class ChatController(QObject):
     autoOffRequested = Signal()
     remeasureRequested = Signal()
 
-    def __init__(
-        self,
-        store: ChatStore,
-        engine: EngineHost,
-        view: ChatView,
-        conversations: ConversationsModel,
-        errors: ErrorBridge,
-        sampling: Sampling,
-        system_prompt: str = "",
-        parent: QObject | None = None,
-        baselines: BaselineStore | None = None,
-    ) -> None:
+    def __init__(self, context: ChatContext, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        store, engine, view = context.store, context.engine, context.view
         self.store = store
         self.engine = engine
         self.view = view
-        self.conversations = conversations
-        self.errors = errors
-        self.sampling = sampling
-        self.default_system_prompt = system_prompt
-        # A tiny JSON file in the user data dir: reading/writing it at answer end is not noticeable.
-        self.baselines = baselines or BaselineStore()
+        self.conversations = context.conversations
+        self.errors = context.errors
+        self.sampling = context.sampling
+        self.default_system_prompt = context.system_prompt
+        self._registry = context.registry
         self.conversation_id: int | None = None
         self._answer: _Answer | None = None
         #: a conversation whose new question waits for a stopped answer (elsewhere) to end
         self._pending_start: int | None = None
         self._generating = False
-        #: "Measure": the ops that run it, the plain-engine factory, the answer measured
-        self._ops: Ops | None = None
-        self._plain_engine: PlainEngineFactory | None = None
-        self._measuring: int | None = None
-        #: speedups of this load's answers (message id -> ratio), for Auto's loss notice
-        self._speedups: dict[int, float] = {}
-        self._auto_warned = False
-        #: the Auto tuner demotes a losing choice by itself: no notice then
-        self.auto_demotes = False
-        self._registry: Registry | None = None
-        #: the chat header's speculation choice, and the choice of a chat not yet stored
-        self._speculation: SpeculationChoice | None = None
-        self._new_choice = per_request.AUTO
+        self.speeds = AnswerSpeeds(
+            context.baselines,
+            lambda: engine.info.label if engine.info is not None else None,
+            view.show_auto_loss,
+            context.auto_demotes,
+        )
+        self.speculation = ConversationSpeculation(
+            store, engine, context.errors, lambda: self.conversation_id, context.speculation
+        )
+        self.measurer = AnswerMeasure(
+            self,
+            store,
+            engine,
+            view,
+            context.errors,
+            self.speeds,
+            context.ops,
+            context.plain_engine,
+            self,
+        )
+        self.measurer.runningChanged.connect(lambda _on: self._sync_actions())
+        self.measurer.measured.connect(self.measured)
         self._timer = QTimer(self)
         self._timer.setInterval(FLUSH_INTERVAL_MS)
         self._timer.timeout.connect(self._flush)
         engine.generationDone.connect(self._on_generation_done)
         engine.generationFailed.connect(self._on_generation_failed)
         engine.historyTrimmed.connect(self._on_history_trimmed)
-        conversations.conversationRemoved.connect(self._on_conversation_removed)
+        self.conversations.conversationRemoved.connect(self._on_conversation_removed)
         view.sendRequested.connect(self.send)
         view.stopRequested.connect(self.stop)
         view.regenerateRequested.connect(self.regenerate)
         view.editRequested.connect(self.edit)
         view.settingsRequested.connect(self.edit_settings)
-        view.measureRequested.connect(self.measure)
+        view.measureRequested.connect(self.measurer.measure)
         view.autoOffRequested.connect(self.autoOffRequested)
         view.remeasureRequested.connect(self.remeasureRequested)
         engine.loaded.connect(self._on_engine_loaded)
-        engine.unloaded.connect(self._sync_speculation)
+        engine.unloaded.connect(self.speculation.sync)
         engine.unloaded.connect(lambda: view.composer.set_vision(None))
         view.image_path = store.image_path
+
+    @property
+    def baselines(self) -> BaselineStore:
+        return self.speeds.baselines
+
+    @property
+    def measuring(self) -> bool:
+        return self.measurer.running
 
     @property
     def generating(self) -> bool:
@@ -179,7 +169,7 @@ class ChatController(QObject):
                 self.engine.cancel()
         self.conversation_id = conversation_id
         if conversation_id is None:
-            self._new_choice = per_request.AUTO  # a new conversation starts at Auto
+            self.speculation.new_choice = per_request.AUTO  # a new conversation starts at Auto
             self.view.clear()
             self.view.set_title(QCoreApplication.translate("ChatController", "New chat"), self._model_label())
         else:
@@ -189,7 +179,7 @@ class ChatController(QObject):
             if answer is not None and answer.conversation_id == conversation_id:
                 self._attach(answer)
         self._sync_actions()
-        self._sync_speculation()
+        self.speculation.sync()
         self.conversationChanged.emit(conversation_id or 0)
 
     def _attach(self, answer: _Answer) -> None:
@@ -235,23 +225,22 @@ class ChatController(QObject):
             title = title_from_message(first_text) or QCoreApplication.translate("ChatController", "New chat")
             index = self.conversations.create(title, self.default_system_prompt)
             self.conversation_id = self.conversations.conversation(index.row()).id
-            if self._new_choice != per_request.AUTO:
-                self.store.set_speculation(self.conversation_id, self._new_choice)
+            self.speculation.store_new(self.conversation_id)
             self.view.set_title(title, self._model_label())
             self.conversationChanged.emit(self.conversation_id)
         return self.conversation_id
 
     # --- turns ----------------------------------------------------------------------------------
-    def _busy_here(self) -> bool:
+    def busy_here(self) -> bool:
         """The shown conversation is answering, or its question waits for the engine."""
         answer = self._answer
         shown = answer is not None and answer.bubble is not None
-        if self._measuring is not None:  # the measurement needs the CPU to itself
+        if self.measurer.running:  # the measurement needs the CPU to itself
             return True
         return shown or (self._pending_start is not None and self._pending_start == self.conversation_id)
 
     def send(self, text: str) -> None:
-        if self._busy_here():
+        if self.busy_here():
             return
         if not self.engine.is_loaded:
             if self.engine.busy:  # a load is under way: the message waits
@@ -271,7 +260,7 @@ class ChatController(QObject):
                 )
             self.errors.report(error)
             return
-        if self._refuse_choice():
+        if self.speculation.refuse():
             return
         composer = self.view.composer
         attached = list(composer.attachments)
@@ -314,7 +303,7 @@ class ChatController(QObject):
         bubble.set_status("streaming")
         bubble.set_content("")
         # "off" is honoured only by an engine that runs none: its answers name no speculation
-        off = self.speculation_choice == per_request.OFF
+        off = self.speculation.choice == per_request.OFF
         builder = AnswerBuilder(
             "" if off else info.speculation,
             images=image_count(history),
@@ -375,8 +364,8 @@ class ChatController(QObject):
         builder, bubble = answer.builder, answer.bubble
         stats = builder.stats(reason)
         if status == "complete":
-            stats = self._compare_with_baseline(stats, answer.info)
-            self._note_speedup(answer.message_id, stats, answer.info)
+            stats = self.speeds.compare_with_baseline(stats, answer.info)
+            self.speeds.note(answer.message_id, stats, answer.info)
         if status == "error" and not builder.text:
             if not answer.removed:
                 self.store.delete_message(answer.message_id)
@@ -406,30 +395,11 @@ class ChatController(QObject):
         return stats
 
     def _sync_actions(self) -> None:
-        self.view.update_actions(self._busy_here())
+        self.view.update_actions(self.busy_here())
         generating = self._answer is not None or self._pending_start is not None
         if generating != self._generating:
             self._generating = generating
             self.generatingChanged.emit(generating)
-
-    def _compare_with_baseline(self, stats: AnswerStats, info: ModelInfo) -> AnswerStats:
-        """Record a plain answer's speed, or attach the plain speed to a speculative answer."""
-        key = info.baseline_key
-        if not key:
-            return stats
-        # Auto may choose "off": those answers are plain decoding and feed the baseline too
-        plain = not stats.speculation or (info.auto is not None and info.auto.label == "off")
-        try:
-            if plain:
-                self.baselines.record(key, stats.decode_tps, stats.completion_tokens)
-                return stats
-            baseline = self.baselines.get(key)
-        except OSError as exc:  # a full disk must not cost the answer
-            log.warning("speed baseline not updated: %s", exc)
-            return stats
-        if baseline is None:
-            return stats
-        return replace(stats, baseline_tps=baseline.tokens_per_second, baseline_samples=baseline.samples)
 
     def _on_generation_done(self, cancelled: bool) -> None:
         if self._answer is None:
@@ -467,48 +437,9 @@ class ChatController(QObject):
         if answer.bubble is not None:
             answer.bubble.set_left_out(dropped)
 
-    # --- measure ------------------------------------------------------------------------
-    def enable_measure(self, ops: Ops, plain_engine: PlainEngineFactory) -> None:
-        """Let "Measure" run: ``plain_engine`` loads the loaded model without speculation."""
-        self._ops = ops
-        self._plain_engine = plain_engine
-
-    @property
-    def measuring(self) -> bool:
-        return self._measuring is not None
-
-    def measure(self, message_id: int) -> None:
-        """Rerun the prompt of answer ``message_id`` without speculation and store the direct ratio.
-
-        llama.cpp cannot switch speculation off per request, so a plain engine of the same model
-        file (same engine and threads) is loaded for the run, off the GUI thread, and closed after.
-        """
-        ops, factory = self._ops, self._plain_engine
-        if ops is None or factory is None or self._busy_here() or self.conversation_id is None:
-            return
-        msg = self._message(message_id)
-        if msg is None or msg.stats is None or not msg.stats.speculation or msg.role != "assistant":
-            return
-        info = self.engine.info
-        if info is None or info.label != msg.model:
-            self.errors.report(
-                GenerationError(
-                    QCoreApplication.translate("ChatController", "This answer's model is not loaded."),
-                    QCoreApplication.translate(
-                        "ChatController", "Load {model} again to measure this answer."
-                    ).format(model=msg.model),
-                )
-            )
-            return
-        history = self._history_before(message_id)
-        self._measuring = message_id
-        self._set_measuring(message_id, True)
-        self._sync_actions()
-        ops.spawn(self._measure(ops, factory, msg, info, history))
-
-    def _history_before(self, message_id: int) -> list[ChatMessage]:
+    # --- regenerate, edit, settings --------------------------------------------------------------
+    def history_before(self, message_id: int) -> list[ChatMessage]:
         """The prompt answer ``message_id`` was written for."""
-        assert self.conversation_id is not None
         out: list[ChatMessage] = []
         for m in self._history_messages():
             if m[0] == message_id:
@@ -532,59 +463,6 @@ class ChatController(QObject):
                     out.append((m.id, message))
         return out
 
-    async def _measure(
-        self,
-        ops: Ops,
-        factory: PlainEngineFactory,
-        msg: Message,
-        info: ModelInfo,
-        history: list[ChatMessage],
-    ) -> None:
-        stats = msg.stats
-        assert stats is not None
-        try:
-            try:
-                engine = await ops.run(factory, info, stats.prompt_tokens, stats.completion_tokens)
-                try:
-                    run = await ops.run(
-                        run_plain, engine, history, plain_sampling(self.sampling, stats.completion_tokens)
-                    )
-                finally:
-                    await ops.run(engine.close)
-            finally:
-                self._measuring = None
-                self._set_measuring(msg.id, False)
-                self._sync_actions()
-        except Exception as exc:
-            self.errors.report(
-                exc, QCoreApplication.translate("ChatController", "The answer could not be measured")
-            )
-            return
-        tps = run.decode_tps
-        assert tps is not None  # run_plain refuses an answer it could not time
-        new = replace(stats, measured_tps=tps)
-        self.store.update_message(msg.id, msg.content, stats=new)
-        key = info.baseline_key
-        if key:
-            try:  # a measured plain run is a plain answer of this model too
-                self.baselines.record(key, tps, run.completion_tokens)
-            except OSError as exc:
-                log.warning("speed baseline not updated: %s", exc)
-        bubble = self.view.bubble(msg.id)
-        if bubble is not None:
-            bubble.set_stats(new)
-        self._note_speedup(msg.id, new, info)
-        self.measured.emit(msg.id, new)
-
-    def _set_measuring(self, message_id: int, on: bool) -> None:
-        bubble = self.view.bubble(message_id)
-        if bubble is not None:
-            bubble.stats_strip.set_measuring(on)
-
-    def set_registry(self, registry: Registry) -> None:
-        """Where the loaded family's ``tool_parser`` is looked up (tool calls shown as blocks)."""
-        self._registry = registry
-
     def _on_engine_loaded(self, info: ModelInfo) -> None:
         style: str | None = None
         if self._registry is not None and info.family:
@@ -594,91 +472,19 @@ class ChatController(QObject):
                 style = None
         self.view.tool_style = style
         self.view.composer.set_vision(info.vision)
-        self._sync_speculation()
-        self._speedups.clear()
-        self._auto_warned = False
+        self.speculation.sync()
+        self.speeds.reset()
         self.view.hide_auto_loss()
 
-    def _note_speedup(self, message_id: int, stats: AnswerStats, info: ModelInfo) -> None:
-        """Keep this load's speedups; say so when Auto's choice keeps losing."""
-        chosen = info.auto
-        ratio = stats.speedup
-        loaded = self.engine.info.label if self.engine.info is not None else None
-        if chosen is None or ratio is None or info.label != loaded:
-            return
-        if chosen.label == "off" or self.auto_demotes:  # plain decoding, or the tuner handles it
-            return
-        self._speedups[message_id] = ratio
-        recent = list(self._speedups.values())[-AUTO_WINDOW:]
-        if self._auto_warned or sum(r < 1.0 for r in recent) < AUTO_LOSSES:
-            return
-        self._auto_warned = True
-        self.view.show_auto_loss(chosen.label, recent)
-
-    # --- the conversation's speculation ---------------------------------------------------
-    def set_speculation_control(self, control: SpeculationChoice) -> None:
-        """Show and edit the conversation's choice in ``control`` (the chat header's)."""
-        self._speculation = control
-        control.chosen.connect(self._on_speculation_chosen)
-        self._sync_speculation()
-
-    @property
-    def speculation_choice(self) -> str:
-        """The shown conversation's choice: "auto", "off" or a method."""
-        if self.conversation_id is None:
-            return self._new_choice
-        return self.store.conversation(self.conversation_id).speculation
-
-    def _loaded_method(self) -> str | None:
-        info = self.engine.info
-        return info.spec_kind if info is not None else None
-
-    def _sync_speculation(self) -> None:
-        if self._speculation is not None:
-            self._speculation.set_state(self.speculation_choice, self._loaded_method())
-
-    def _on_speculation_chosen(self, value: str) -> None:
-        """Stored at once; an answer being written keeps what it started with."""
-        if self.conversation_id is None:
-            self._new_choice = value
-        else:
-            self.store.set_speculation(self.conversation_id, value)
-
-    def _refuse_choice(self) -> bool:
-        """Say so, and return True, when the loaded model cannot honour the conversation's choice
-        without a reload (the API answers such a request 400 ``speculation_unavailable``)."""
-        choice, loaded = self.speculation_choice, self._loaded_method()
-        if not self.engine.is_loaded or per_request.honoured(choice, loaded):
-            return False
-        shown = QCoreApplication.translate("ChatController", "Off") if choice == per_request.OFF else choice
-        self.errors.report(
-            GenerationError(
-                QCoreApplication.translate(
-                    "ChatController",
-                    "This conversation's speculation choice is {choice}, but the loaded model runs {running} "
-                    "and cannot change it without a reload.",
-                ).format(
-                    choice=shown,
-                    running=loaded or QCoreApplication.translate("ChatController", "no speculation"),
-                ),
-                QCoreApplication.translate(
-                    "ChatController",
-                    "Choose Auto beside the conversation's title, or reload the model with that choice.",
-                ),
-            )
-        )
-        return True
-
-    # --- regenerate, edit, settings --------------------------------------------------------------
-    def _message(self, message_id: int) -> Message | None:
+    def message(self, message_id: int) -> Message | None:
         if self.conversation_id is None:
             return None
         return next((m for m in self.store.messages(self.conversation_id) if m.id == message_id), None)
 
     def regenerate(self, message_id: int) -> None:
-        if self._busy_here() or not self.engine.is_loaded or self.conversation_id is None:
+        if self.busy_here() or not self.engine.is_loaded or self.conversation_id is None:
             return
-        if self._message(message_id) is None or self._refuse_choice():
+        if self.message(message_id) is None or self.speculation.refuse():
             return
         self.store.truncate_from(self.conversation_id, message_id)
         self.view.show_messages(self.store.messages(self.conversation_id))
@@ -686,9 +492,9 @@ class ChatController(QObject):
 
     def edit(self, message_id: int) -> None:
         """Put the message back into the composer; sending replaces it and everything after."""
-        if self._busy_here() or self.conversation_id is None:
+        if self.busy_here() or self.conversation_id is None:
             return
-        msg = self._message(message_id)
+        msg = self.message(message_id)
         if msg is None:
             return
         kept: list[CheckedImage] = []
@@ -746,16 +552,3 @@ def _image_title(count: int) -> str:
     if count == 1:
         return QCoreApplication.translate("ChatController", "An image")
     return QCoreApplication.translate("ChatController", "{n} images").format(n=count)
-
-
-def to_sampling(values: SamplingDefaults, base: Sampling | None = None) -> Sampling:
-    """Stored sampling values as the engine's :class:`Sampling` (seed and stops kept from ``base``)."""
-    return Sampling(
-        temperature=values.temperature,
-        top_p=values.top_p,
-        top_k=values.top_k,
-        max_tokens=values.max_tokens,
-        repeat_penalty=values.repeat_penalty,
-        seed=base.seed if base else None,
-        stop=base.stop if base else (),
-    )

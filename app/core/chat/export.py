@@ -1,0 +1,215 @@
+"""A conversation kept outside the app: Markdown with its images beside it, one HTML page rendered
+by the chat's own renderer, or JSON in the OpenAI chat messages shape with each answer's
+speculation figures.
+
+Each exporter reads the store and writes files; nothing here knows Qt, so the same exports serve a
+script or a future command line. An export is written to a temporary name and renamed into place,
+so a failed write never leaves half a file under the chosen name.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from app.core.chat.markdown import render_markdown
+from app.core.chat.render import LIGHT
+from app.core.chat.store import ChatStore, Conversation, Message
+from app.core.images import data_url
+
+ExportFormat = Literal["markdown", "html", "json"]
+#: each format's file suffix
+SUFFIXES: dict[str, str] = {"markdown": ".md", "html": ".html", "json": ".json"}
+#: an image embedded in a page or a JSON file keeps its stored bytes whatever its size
+_WHOLE = 1 << 30
+_ROLE_TITLES = {"user": "You", "assistant": "Assistant", "system": "System prompt"}
+
+_PAGE = """<!DOCTYPE html>
+<html>
+<head>
+<meta charset="utf-8">
+<title>{title}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 820px; margin: 2em auto; padding: 0 1em;
+       color: #1f2328; background: #f6f7f9; line-height: 1.5; }}
+.message {{ background: #ffffff; border: 1px solid #e1e4e8; border-radius: 10px; padding: 8px 14px;
+            margin: 12px 0; }}
+.user {{ background: #e8f0fe; border-color: #e8f0fe; }}
+.role {{ font-weight: 600; color: #4b5563; }}
+.figures {{ color: #6b7280; font-size: 0.85em; }}
+.images img {{ max-width: 240px; max-height: 240px; margin-right: 6px; border-radius: 6px; }}
+pre {{ overflow-x: auto; border-radius: 6px; }}
+table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #d5d9df; padding: 4px 8px; }}
+</style>
+</head>
+<body>
+<h1>{title}</h1>
+{body}
+</body>
+</html>
+"""
+
+
+def _shown(messages: list[Message]) -> list[Message]:
+    """The messages a reader saw: an answer that failed before its first word is left out."""
+    return [m for m in messages if m.content or m.images or m.role == "user"]
+
+
+def figures(message: Message) -> dict[str, Any] | None:
+    """An answer's speculation figures as plain JSON (None for a message without statistics)."""
+    stats = message.stats
+    if stats is None:
+        return None
+    return {
+        "model": message.model,
+        "status": message.status,
+        "speculation": stats.speculation or None,
+        "completion_tokens": stats.completion_tokens,
+        "prompt_tokens": stats.prompt_tokens,
+        "decode_tokens_per_second": round(stats.decode_tps, 3),
+        "time_to_first_token_ms": stats.ttft_ms,
+        "drafted": stats.drafted,
+        "accepted": stats.accepted,
+        "rounds": stats.rounds,
+        "acceptance_rate": stats.acceptance_rate,
+        "mean_accepted_length": stats.mean_accepted_length,
+        "speedup": stats.speedup,
+        "finish_reason": stats.finish_reason,
+        "drafted_spans": [list(s) for s in message.draft_spans],
+    }
+
+
+def _figure_line(message: Message) -> str:
+    """One line under an answer: its speed and what speculation did."""
+    data = figures(message)
+    if data is None:
+        return ""
+    parts = [f"{data['completion_tokens']} tokens", f"{data['decode_tokens_per_second']:.1f} tok/s"]
+    if data["speculation"]:
+        parts.append(f"speculation {data['speculation']}")
+        if data["acceptance_rate"] is not None:
+            parts.append(f"acceptance {data['acceptance_rate']:.0%}")
+        if data["speedup"] is not None:
+            parts.append(f"{data['speedup']:.2f}x plain")
+    if message.model:
+        parts.append(message.model)
+    return " · ".join(parts)
+
+
+def to_markdown(conversation: Conversation, messages: list[Message], image_name: Callable[[str], str]) -> str:
+    """The conversation as one Markdown text; ``image_name`` says where each stored image is
+    referenced from (a path relative to the Markdown file)."""
+    out = [f"# {conversation.title}", ""]
+    if conversation.system_prompt.strip():
+        out += [f"**{_ROLE_TITLES['system']}:** {conversation.system_prompt.strip()}", ""]
+    for m in _shown(messages):
+        out += [f"## {_ROLE_TITLES.get(m.role, m.role)}", ""]
+        out += [f"![image {i + 1}]({image_name(name)})" for i, name in enumerate(m.images)]
+        if m.images:
+            out.append("")
+        out += [m.content, ""]
+        line = _figure_line(m)
+        if line:
+            out += [f"*{line}*", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def to_html(conversation: Conversation, messages: list[Message], image_url: Callable[[str], str]) -> str:
+    """The conversation as one page, each message rendered by the chat's renderer (light
+    colours, formulas as images, code highlighted); ``image_url``: each stored image's source."""
+    blocks = []
+    if conversation.system_prompt.strip():
+        prompt = html.escape(conversation.system_prompt.strip())
+        blocks.append(
+            f'<div class="message"><div class="role">{_ROLE_TITLES["system"]}</div><p>{prompt}</p></div>'
+        )
+    for m in _shown(messages):
+        images = "".join(f'<img src="{html.escape(image_url(n))}" alt="">' for n in m.images)
+        # no Copy link: it needs the app's clipboard, a page has none
+        body = render_markdown(m.content, highlight=None, colors=LIGHT, copy_label="") if m.content else ""
+        line = _figure_line(m)
+        blocks.append(
+            f'<div class="message {m.role}"><div class="role">{_ROLE_TITLES.get(m.role, m.role)}</div>'
+            + (f'<div class="images">{images}</div>' if images else "")
+            + body
+            + (f'<p class="figures">{html.escape(line)}</p>' if line else "")
+            + "</div>"
+        )
+    return _PAGE.format(title=html.escape(conversation.title), body="\n".join(blocks))
+
+
+def to_openai(
+    conversation: Conversation, messages: list[Message], image_url: Callable[[str], str]
+) -> dict[str, Any]:
+    """The conversation as an OpenAI chat request's ``messages`` (images as ``image_url``
+    content parts), each answer carrying its figures under ``tandem``."""
+    out: list[dict[str, Any]] = []
+    if conversation.system_prompt.strip():
+        out.append({"role": "system", "content": conversation.system_prompt})
+    for m in _shown(messages):
+        item: dict[str, Any] = {"role": m.role}
+        if m.images:
+            parts: list[dict[str, Any]] = [
+                {"type": "image_url", "image_url": {"url": image_url(n)}} for n in m.images
+            ]
+            if m.content:
+                parts.append({"type": "text", "text": m.content})
+            item["content"] = parts
+        else:
+            item["content"] = m.content
+        data = figures(m)
+        if data is not None:
+            item["tandem"] = data
+        out.append(item)
+    return {"title": conversation.title, "speculation": conversation.speculation, "messages": out}
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write ``text`` through a temporary file beside ``path``, then rename it into place."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    os.close(fd)
+    os.chmod(tmp, 0o644)  # an export is the user's document, not a private temporary file
+    try:
+        Path(tmp).write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def export_conversation(store: ChatStore, conversation_id: int, path: Path, fmt: ExportFormat) -> list[Path]:
+    """Write conversation ``conversation_id`` to ``path`` as ``fmt``; returns the files written
+    (a Markdown export's images go into ``<stem>_images/`` beside it)."""
+    conversation = store.conversation(conversation_id)
+    messages = store.messages(conversation_id)
+
+    def embedded(name: str) -> str:
+        file = store.image_path(name)
+        return data_url(file, max_side=_WHOLE) if file.is_file() else ""
+
+    if fmt == "html":
+        page = to_html(conversation, messages, embedded)
+        _replace(path, page)
+        return [path]
+    if fmt == "json":
+        text = json.dumps(to_openai(conversation, messages, embedded), ensure_ascii=False, indent=2)
+        _replace(path, text + "\n")
+        return [path]
+    folder = path.with_name(f"{path.stem}_images")
+    written: list[Path] = []
+    names = [n for m in messages for n in m.images if store.image_path(n).is_file()]
+    if names:
+        folder.mkdir(exist_ok=True)
+        for name in dict.fromkeys(names):
+            target = folder / name
+            shutil.copyfile(store.image_path(name), target)
+            written.append(target)
+    text = to_markdown(conversation, messages, lambda n: f"{folder.name}/{n}")
+    _replace(path, text)
+    return [path, *written]

@@ -1,0 +1,7 @@
+"""The chat: one controller over a conversation's turns, with its helpers (the per-conversation
+speculation choice, speed comparisons and Auto's loss notice, "Measure")."""
+
+from app.gui.controllers.chat.context import ChatContext, PlainEngineFactory, to_sampling
+from app.gui.controllers.chat.controller import ChatController
+
+__all__ = ["ChatContext", "ChatController", "PlainEngineFactory", "to_sampling"]

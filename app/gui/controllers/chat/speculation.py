@@ -1,0 +1,95 @@
+"""A conversation's speculation choice: Auto, Off or a method, shown in the chat header and stored
+with the conversation. A question is checked against what the loaded engine runs by the rule of
+the local API's ``tandem.speculation`` (:func:`app.core.speculative.per_request.honoured`): what
+needs a reload is refused, as the API refuses it, and the message stays in the box. A change
+applies from the next answer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication
+
+from app.core.chat import ChatStore
+from app.core.engines.base import GenerationError
+from app.core.speculative import per_request
+from app.gui.errors import ErrorBridge
+from app.gui.views.speculation_choice import SpeculationChoice
+from app.gui.workers import EngineHost
+
+
+class ConversationSpeculation:
+    """The shown conversation's choice, its header control and the check before a question."""
+
+    def __init__(
+        self,
+        store: ChatStore,
+        engine: EngineHost,
+        errors: ErrorBridge,
+        conversation: Callable[[], int | None],
+        control: SpeculationChoice | None,
+    ) -> None:
+        self.store = store
+        self.engine = engine
+        self.errors = errors
+        self._conversation = conversation
+        self._control = control
+        #: the choice of a chat not yet stored
+        self.new_choice = per_request.AUTO
+        if control is not None:
+            control.chosen.connect(self._on_chosen)
+        self.sync()
+
+    @property
+    def choice(self) -> str:
+        """The shown conversation's choice: "auto", "off" or a method."""
+        cid = self._conversation()
+        if cid is None:
+            return self.new_choice
+        return self.store.conversation(cid).speculation
+
+    def loaded_method(self) -> str | None:
+        info = self.engine.info
+        return info.spec_kind if info is not None else None
+
+    def sync(self) -> None:
+        if self._control is not None:
+            self._control.set_state(self.choice, self.loaded_method())
+
+    def store_new(self, conversation_id: int) -> None:
+        """A new conversation was just stored: keep the choice made before it existed."""
+        if self.new_choice != per_request.AUTO:
+            self.store.set_speculation(conversation_id, self.new_choice)
+
+    def _on_chosen(self, value: str) -> None:
+        """Stored at once; an answer being written keeps what it started with."""
+        cid = self._conversation()
+        if cid is None:
+            self.new_choice = value
+        else:
+            self.store.set_speculation(cid, value)
+
+    def refuse(self) -> bool:
+        """Say so, and return True, when the loaded model cannot honour the conversation's choice
+        without a reload (the API answers such a request 400 ``speculation_unavailable``)."""
+        choice, loaded = self.choice, self.loaded_method()
+        if not self.engine.is_loaded or per_request.honoured(choice, loaded):
+            return False
+        shown = QCoreApplication.translate("ChatController", "Off") if choice == per_request.OFF else choice
+        self.errors.report(
+            GenerationError(
+                QCoreApplication.translate(
+                    "ChatController",
+                    "This conversation's speculation choice is {choice}, but the loaded model runs {running} "
+                    "and cannot change it without a reload.",
+                ).format(
+                    choice=shown,
+                    running=loaded or QCoreApplication.translate("ChatController", "no speculation"),
+                ),
+                QCoreApplication.translate(
+                    "ChatController",
+                    "Choose Auto beside the conversation's title, or reload the model with that choice.",
+                ),
+            )
+        )
+        return True
