@@ -27,17 +27,11 @@ from app.core.cache import (
 )
 from app.core.cache.usage import DiskUse, family_disk_use
 from app.core.registry import Family, parse_family
-from tests.integration.hub_servers import (
-    ModelScopeHub,
-    OlahHub,
-    RangeHub,
-    big_repo_files,
-    hf_endpoint,
-    modelscope_hub,
-    olah_hub,
-    tiny_repo_files,
-)
-from tests.integration.test_download_hf import _big_family, tiny_family
+from app.devtools.hubs.huggingface import OlahHub, RangeHub
+from app.devtools.hubs.modelscope import ModelScopeHub
+from app.devtools.hubs.repos import big_repo_files, tiny_family, tiny_repo_files
+from tests.integration.hub_servers import hf_endpoint, modelscope_hub, olah_hub
+from tests.integration.test_download_hf import _big_family
 
 __all__ = ["hf_endpoint", "modelscope_hub", "olah_hub"]  # fixtures
 
