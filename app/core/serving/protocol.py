@@ -309,7 +309,8 @@ def check_speculation(requested: str, loaded: str | None, offered: Sequence[str]
     raise ApiError(
         400,
         f"tandem.speculation: {requested!r} cannot be honoured: this server runs "
-        f"{'no speculation' if loaded is None else repr(loaded)} and can answer with {choices}",
+        f"{'no speculation' if loaded is None else repr(loaded)} and can answer with {choices}; "
+        "anything else needs a reload",
         param="tandem.speculation",
         code="speculation_unavailable",
     )
