@@ -41,20 +41,23 @@ KEY = "bench-auto-routes"
 FIXED = ("off", "draft", "ngram-mod")
 
 
-def ask(url: str, prompt: str, speculation: str, max_tokens: int) -> tuple[float, str, str]:
+def ask(url: str, prompt: str, speculation: str, max_tokens: int) -> tuple[float, str, str, float]:
     body = {
         "messages": [{"role": "user", "content": prompt}],
         "max_tokens": max_tokens,
         "temperature": 0,
         "tandem": {"speculation": speculation},
     }
+    started = time.perf_counter()
     r = httpx.post(url, json=body, headers={"Authorization": f"Bearer {KEY}"}, timeout=900)
+    wall = time.perf_counter() - started
     r.raise_for_status()
     data = r.json()
     figures = data["tandem"]
     tps = float(figures["timings"]["decode_tokens_per_second"] or 0.0)
     method = figures["speculative_decoding"]["method"] or "off"
-    return tps, method, data["choices"][0]["message"]["content"]
+    tokens = int(data["usage"]["completion_tokens"])
+    return tps, method, data["choices"][0]["message"]["content"], tokens / wall
 
 
 def main() -> int:
@@ -99,6 +102,7 @@ def main() -> int:
             for spec in (*FIXED, "auto"):
                 ask(url, "Hello.", spec, 8)  # every configuration started before measuring
             speeds: dict[str, dict[str, list[float]]] = {}
+            walls: dict[str, dict[str, list[float]]] = {}
             routed: dict[str, set[str]] = {}
             mismatch: list[str] = []
             for r in range(args.rounds):
@@ -109,9 +113,10 @@ def main() -> int:
                     for spec in order:
                         if kind == "repeat":
                             ask(url, prompt, spec, args.max_tokens)  # its first time: not measured
-                        tps, method, text = ask(url, prompt, spec, args.max_tokens)
+                        tps, method, text, wall_tps = ask(url, prompt, spec, args.max_tokens)
                         texts.add(text)
                         speeds.setdefault(kind, {}).setdefault(spec, []).append(tps)
+                        walls.setdefault(kind, {}).setdefault(spec, []).append(wall_tps)
                         if spec == "auto":
                             routed.setdefault(kind, set()).add(method)
                     if len(texts) != 1:
@@ -119,16 +124,23 @@ def main() -> int:
         finally:
             server.terminate()
             server.wait(30)
-    print("| kind | " + " | ".join(FIXED) + " | auto (routed to) | auto / best fixed |")
-    print("|---|" + "---:|" * (len(FIXED) + 2))
-    for kind, by_spec in speeds.items():
-        med = {spec: statistics.median(v) for spec, v in by_spec.items()}
-        best = max(med[s] for s in FIXED)
-        cells = " | ".join(f"{med[s]:.1f}" for s in FIXED)
-        print(
-            f"| {kind} | {cells} | {med['auto']:.1f} ({', '.join(sorted(routed[kind]))}) | "
-            f"{med['auto'] / best:.0%} |"
-        )
+    tables = (
+        ("Decode tokens/s (llama.cpp's timings)", speeds),
+        ("End to end: answer tokens / request time (prompt pass and any priming included)", walls),
+    )
+    for title, table in tables:
+        print(f"{title}:\n")
+        print("| kind | " + " | ".join(FIXED) + " | auto (routed to) | auto / best fixed |")
+        print("|---|" + "---:|" * (len(FIXED) + 2))
+        for kind, by_spec in table.items():
+            med = {spec: statistics.median(v) for spec, v in by_spec.items()}
+            best = max(med[s] for s in FIXED)
+            cells = " | ".join(f"{med[s]:.1f}" for s in FIXED)
+            print(
+                f"| {kind} | {cells} | {med['auto']:.1f} ({', '.join(sorted(routed[kind]))}) | "
+                f"{med['auto'] / best:.0%} |"
+            )
+        print()
     print(
         "\nGreedy text identical across configurations in every round: "
         + ("yes" if not mismatch else f"NO ({', '.join(mismatch)})")
