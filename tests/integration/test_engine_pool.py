@@ -73,6 +73,9 @@ def test_each_request_runs_the_configuration_it_asks_for_with_the_same_greedy_te
     assert figures["off"]["drafted"] == 0 and figures["off"]["method"] is None
     assert figures[None]["drafted"] > 0 and figures[None]["method"] == "draft"
     assert figures["ngram-mod"]["method"] == "ngram-mod"
+    # the request was answered before by another child: the ngram-mod child was shown that answer
+    # first, so it drafts the repeat from it (all of it is accepted: greedy, the same text)
+    assert figures["ngram-mod"]["accepted"] > 0
     assert [r.configuration for r in s.log] == ["draft", "off", "ngram-mod", "draft"]
     running = {c.label for c in pool.status().children}
     assert running == {"draft", "off", "ngram-mod"}
@@ -246,6 +249,8 @@ def test_auto_sends_each_request_to_the_configuration_its_kind_measured_best(
             plain = ask(edit, "off")
             assert [r.status_code for r in (prose, again, repeat, plain)] == [200] * 4
             assert [r.configuration for r in s.log] == ["draft", "draft", "ngram-mod", "off"]
+            # the repeat went to a child that had not answered it: shown the answer, it drafts it
+            assert repeat.json()["tandem"]["speculative_decoding"]["accepted"] > 0
             texts = {r.json()["choices"][0]["message"]["content"] for r in (again, repeat, plain)}
             assert len(texts) == 1  # greedy: the same answer whichever child answered
     finally:
