@@ -4,15 +4,16 @@
 
 Pair: SmolLM2-135M F32 (dequantized from the embedded Q4_1) with the Q4_1 file as its classic
 drafter, llama.cpp. First ``tandem calibrate --remeasure`` in a fresh temporary ``TANDEM_HOME``
-(Auto's own prompts); then ONE ``tandem serve --spec auto`` process, whose pool runs the
-configurations, and the held-out workloads of :data:`app.devtools.prompts.HELD_OUT` (not the
-calibration's prompts) sent to it, each with ``tandem.speculation`` set to a fixed configuration
-(off, draft, ngram-mod) or to ``auto`` (the router picks per request), side by side in each round:
+(Auto's own prompts); then one ``tandem serve`` launch per configuration, each serving the whole
+run: ``--spec auto`` (ONE launch; its pool routes each request), and the fixed ones (off, the
+drafter at 8/round, ngram-mod 64/round). The held-out workloads of
+:data:`app.devtools.prompts.HELD_OUT` (not the calibration's prompts) go to each launch in turn,
+side by side in each round:
 
 * ``prose``: a first request of free text; ``code``: a code edit whose answer copies most of the
-  prompt (Auto's request is sent first, so its router has not seen the text before);
-* ``repeat``: the same request sent a second time to the same configuration (its first time just
-  before, unmeasured): what an agent or an API client resending a request does.
+  prompt;
+* ``repeat``: the same request sent a second time to the same launch (its first time just before,
+  unmeasured): what an agent or an API client resending a request does.
 
 Greedy; decode tokens/s from llama.cpp's own timings (``tandem.timings``); medians over rounds (a
 different prompt each round). Markdown on stdout for docs/benchmarks.md.
@@ -79,28 +80,38 @@ def main() -> int:
             if tandem(["calibrate", *pair, "--remeasure", "--json"]) != 0:
                 return 1
         print(f"Calibration: {time.perf_counter() - t:.0f} s.\n")
-        server = subprocess.Popen(
-            [sys.executable, "-m", "app", "serve", *pair, "--spec", "auto", "--port", "0", "--parallel", "2"],
-            env=env,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        launches = {
+            "auto": ["--spec", "auto", *pair],
+            "off": ["--spec", "off", "--model-path", target],
+            "draft": ["--spec", "on", "--draft-tokens", "8", *pair],
+            "ngram-mod": ["--spec", "on", "--spec-method", "ngram-mod", "--draft-tokens", "64",
+                          "--model-path", target],
+        }  # fmt: skip
+        servers: list[subprocess.Popen[str]] = []
+        urls: dict[str, str] = {}
         try:
-            url = ""
-            assert server.stderr is not None
-            for line in server.stderr:
-                if line.startswith("… auto per request"):
-                    print(f"Router: {line.split(': ', 1)[1].strip()}\n")
-                found = re.search(r"serving .* at (http://\S+/v1)", line)
-                if found:
-                    url = found.group(1) + "/chat/completions"
-                    break
-            if not url:
-                raise SystemExit(f"tandem serve did not start (exit {server.poll()})")
-            # its per-request log keeps coming: read it so the pipe never fills
-            threading.Thread(target=server.stderr.read, daemon=True).start()
-            for spec in (*FIXED, "auto"):
-                ask(url, "Hello.", spec, 8)  # every configuration started before measuring
+            for name, launch in launches.items():
+                server = subprocess.Popen(
+                    [sys.executable, "-m", "app", "serve", *launch, "--threads", str(args.threads),
+                     "--port", "0", "--parallel", "2"],
+                    env=env,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )  # fmt: skip
+                servers.append(server)
+                assert server.stderr is not None
+                for line in server.stderr:
+                    if line.startswith("… auto per request"):
+                        print(f"Router: {line.split(': ', 1)[1].strip()}\n")
+                    found = re.search(r"serving .* at (http://\S+/v1)", line)
+                    if found:
+                        urls[name] = found.group(1) + "/chat/completions"
+                        break
+                if name not in urls:
+                    raise SystemExit(f"tandem serve {name} did not start (exit {server.poll()})")
+                # its per-request log keeps coming: read it so the pipe never fills
+                threading.Thread(target=server.stderr.read, daemon=True).start()
+                ask(urls[name], "Hello.", "auto", 8)
             speeds: dict[str, dict[str, list[float]]] = {}
             walls: dict[str, dict[str, list[float]]] = {}
             routed: dict[str, set[str]] = {}
@@ -108,12 +119,13 @@ def main() -> int:
             for r in range(args.rounds):
                 for kind, prompts in HELD_OUT.items():
                     prompt = prompts[r % len(prompts)]
-                    order = ["auto", *FIXED[r % 3 :], *FIXED[: r % 3]]
+                    order = ["auto", *FIXED]
+                    order = order[r % 4 :] + order[: r % 4]
                     texts = set()
                     for spec in order:
                         if kind == "repeat":
-                            ask(url, prompt, spec, args.max_tokens)  # its first time: not measured
-                        tps, method, text, wall_tps = ask(url, prompt, spec, args.max_tokens)
+                            ask(urls[spec], prompt, "auto", args.max_tokens)  # its first time: not measured
+                        tps, method, text, wall_tps = ask(urls[spec], prompt, "auto", args.max_tokens)
                         texts.add(text)
                         speeds.setdefault(kind, {}).setdefault(spec, []).append(tps)
                         walls.setdefault(kind, {}).setdefault(spec, []).append(wall_tps)
@@ -122,8 +134,10 @@ def main() -> int:
                     if len(texts) != 1:
                         mismatch.append(f"{kind} round {r}")
         finally:
-            server.terminate()
-            server.wait(30)
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                server.wait(30)
     tables = (
         ("Decode tokens/s (llama.cpp's timings)", speeds),
         ("End to end: answer tokens / request time (prompt pass and any priming included)", walls),
