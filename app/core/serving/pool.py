@@ -133,6 +133,8 @@ class PoolStatus:
 
 #: answers the pool keeps to show a child before a repeated request
 REMEMBERED_ANSWERS = 32
+#: seconds after an answer before it is shown to the other n-gram children (if the pool is idle)
+SHARE_DELAY = 0.2
 
 
 def _request_key(request: GenerateRequest) -> str | None:
@@ -196,6 +198,8 @@ class EnginePool:
         #: the child whose requests compute now (exclusive mode), None when none runs
         self._running: str | None = None
         self._closed = False
+        #: answers being shown to other children in the background (:meth:`_share`)
+        self._tasks: set[asyncio.Task[None]] = set()
         #: the last answers, by request: what a child that did not answer it can be shown
         self._answers: OrderedDict[str, tuple[GenerateRequest, str]] = OrderedDict()
         #: every engine the pool loaded and has not closed (the base is not the pool's)
@@ -267,6 +271,37 @@ class EnginePool:
         while len(self._answers) > REMEMBERED_ANSWERS:
             self._answers.popitem(last=False)
         child.seen.add(key)
+        if not self._closed:
+            self._tasks.add(task := asyncio.get_running_loop().create_task(self._share(key)))
+            task.add_done_callback(self._tasks.discard)
+
+    async def _share(self, key: str) -> None:
+        """Once the pool is idle, show a new answer to the running n-gram children that have not
+        seen it, so a repeat of the request drafts from it at once (its prompt pass is then paid
+        while nobody waits, not before the repeat's answer)."""
+        await asyncio.sleep(SHARE_DELAY)
+        for child in list(self._children.values()):
+            if self._closed or any(c.active for c in self._children.values()) or self._turns:
+                return  # busy: a repeat still gets the answer shown first (_prime)
+            if key in child.seen or "ngram" not in child.label or child.label in self._loading:
+                continue
+            remembered = self._answers.get(key)
+            if remembered is None:
+                return
+            await self._take_turn(child)
+            try:
+                await self._show(child, key, *remembered)
+            except EngineError as exc:
+                log.info("could not show an answer to the %s configuration: %s", child.label, exc)
+            finally:
+                self._end_turn(child)
+
+    async def _show(self, child: _Child, key: str, earlier: GenerateRequest, answer: str) -> None:
+        shown = ChatMessage(role="assistant", content=answer)
+        prompt = [*earlier.messages, shown, ChatMessage(role="user", content="ok")]
+        async for _event in stream(child.engine, GenerateRequest(prompt, Sampling(max_tokens=1))):
+            pass
+        child.seen.add(key)
 
     async def _prime(self, child: _Child, request: GenerateRequest) -> None:
         """Before a request that was answered already, by another child: show this child that answer.
@@ -282,12 +317,7 @@ class EnginePool:
         remembered = self._answers.get(key)
         if remembered is None:
             return
-        earlier, answer = remembered
-        shown = ChatMessage(role="assistant", content=answer)
-        prompt = [*earlier.messages, shown, ChatMessage(role="user", content="ok")]
-        async for _event in stream(child.engine, GenerateRequest(prompt, Sampling(max_tokens=1))):
-            pass
-        child.seen.add(key)
+        await self._show(child, key, *remembered)
         log.info("showed the %s configuration an earlier answer before its repeat", child.label)
 
     async def ready(self, label: str) -> None:
@@ -484,6 +514,9 @@ class EnginePool:
         still loading, and the loader thread."""
         with self._owned_lock:
             self._closed = True
+        for task in list(self._tasks):
+            with contextlib.suppress(RuntimeError):  # its loop is gone: nothing left to cancel
+                task.get_loop().call_soon_threadsafe(task.cancel)
         for child in list(self._children.values()):
             if child.idle_timer is not None:
                 child.idle_timer.cancel()
