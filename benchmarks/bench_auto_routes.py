@@ -12,8 +12,8 @@ side by side in each round:
 
 * ``prose``: a first request of free text; ``code``: a code edit whose answer copies most of the
   prompt;
-* ``repeat``: the same request sent a second time to the same launch (its first time just before,
-  unmeasured): what an agent or an API client resending a request does.
+* ``repeat``: the same request sent a second time to the same launch, ``--resend-after`` seconds
+  (1) after its first time (unmeasured): what an agent or an API client resending a request does.
 
 Greedy; decode tokens/s from llama.cpp's own timings (``tandem.timings``); medians over rounds (a
 different prompt each round). Markdown on stdout for docs/benchmarks.md.
@@ -66,6 +66,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--max-tokens", type=int, default=128)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--resend-after", type=float, default=1.0, help="seconds before a request is sent again")
     args = ap.parse_args()
     drafter = str(assets.smollm2_q4_path())
     target = str(assets.resolve("embedded://smollm2/SmolLM2-135M-Instruct.F32.gguf"))
@@ -125,6 +126,7 @@ def main() -> int:
                     for spec in order:
                         if kind == "repeat":
                             ask(urls[spec], prompt, "auto", args.max_tokens)  # its first time: not measured
+                            time.sleep(args.resend_after)
                         tps, method, text, wall_tps = ask(urls[spec], prompt, "auto", args.max_tokens)
                         texts.add(text)
                         speeds.setdefault(kind, {}).setdefault(spec, []).append(tps)

@@ -222,10 +222,17 @@ class EnginePool:
 
     def resolve(self, requested: str, request: GenerateRequest) -> str:
         """The configuration label that answers a request asking for ``requested``."""
-        if requested == AUTO:
-            routed = self._route(request) if self._route is not None else None
-            return routed or self.base_label
-        return requested
+        if requested != AUTO:
+            return requested
+        routed = (self._route(request) if self._route is not None else None) or self.base_label
+        key = _request_key(request)
+        child = self._children.get(routed)
+        if key is not None and (child is None or key not in child.seen):
+            # a request answered before: a running n-gram child that saw it drafts it as it is
+            for other in self._children.values():
+                if key in other.seen and "ngram" in other.label:
+                    return other.label
+        return routed
 
     # --- answering -----------------------------------------------------------------------------------
     async def stream(self, label: str, request: GenerateRequest) -> AsyncIterator[Event]:
