@@ -210,7 +210,7 @@ def test_deleting_a_partly_downloaded_model_removes_its_unfinished_file(
     """A download cancelled at about a third: the page offers Delete, which removes the entry and
     its partial file (nothing would resume it), and says how much that freed."""
     from app.core.cache import CancelToken, DownloadCancelled, ProgressEvent
-    from tests.integration.hub_servers import RangeHub
+    from app.devtools.hubs.huggingface import RangeHub
     from tests.integration.test_download_hf import _big_family
 
     fam = _big_family()

@@ -79,7 +79,7 @@ def test_the_dialog_says_when_the_chats_pictures_cannot_go_to_this_launch(
 
 def test_the_main_window_tells_the_dialog_the_chat_has_pictures(make_window: Any, qtbot: Any) -> None:
     from app.core.images import check_image
-    from tests.image_files import image_bytes
+    from app.devtools.images import image_bytes
 
     w = make_window()
     store = w.store

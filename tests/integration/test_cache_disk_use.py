@@ -152,7 +152,7 @@ def test_deleting_a_partial_entry_removes_its_partial_file_unless_another_entry_
 
 
 def test_deleting_a_partial_modelscope_entry_removes_its_incomplete(modelscope_hub: ModelScopeHub) -> None:
-    from tests.integration.hub_servers import FlakyProxy
+    from app.devtools.hubs.proxies import FlakyProxy
 
     proxy = FlakyProxy(modelscope_hub.server.server_address[1], rate=150_000)
     proxy.start()
