@@ -737,6 +737,10 @@
     <context>
         <name>EngineHints</name>
         <message>
+            <source>Ask for the configuration that runs (or "auto"), or free memory and try again.</source>
+            <translation>Ask for the configuration that runs (or "auto"), or free memory and try again.</translation>
+        </message>
+        <message>
             <source>Attach the picture again: its file changed or went away after it was attached.</source>
             <translation>Attach the picture again: its file changed or went away after it was attached.</translation>
         </message>

@@ -737,6 +737,10 @@
     <context>
         <name>EngineHints</name>
         <message>
+            <source>Ask for the configuration that runs (or "auto"), or free memory and try again.</source>
+            <translation>稼働中の構成（または "auto"）を指定するか、メモリを空けてからもう一度お試しください。</translation>
+        </message>
+        <message>
             <source>Attach the picture again: its file changed or went away after it was attached.</source>
             <translation>画像を添付し直してください。添付した後にファイルが変更されたか、なくなりました。</translation>
         </message>

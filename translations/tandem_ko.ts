@@ -737,6 +737,10 @@
     <context>
         <name>EngineHints</name>
         <message>
+            <source>Ask for the configuration that runs (or "auto"), or free memory and try again.</source>
+            <translation>실행 중인 구성(또는 "auto")을 요청하거나, 메모리를 확보한 뒤 다시 시도하세요.</translation>
+        </message>
+        <message>
             <source>Attach the picture again: its file changed or went away after it was attached.</source>
             <translation>그림을 다시 첨부하세요. 첨부한 뒤 파일이 바뀌었거나 사라졌습니다.</translation>
         </message>

@@ -737,6 +737,10 @@
     <context>
         <name>EngineHints</name>
         <message>
+            <source>Ask for the configuration that runs (or "auto"), or free memory and try again.</source>
+            <translation>请使用正在运行的配置（或 "auto"），或者释放内存后重试。</translation>
+        </message>
+        <message>
             <source>Attach the picture again: its file changed or went away after it was attached.</source>
             <translation>请重新附加图片：附加后其文件已被更改或删除。</translation>
         </message>

@@ -12,6 +12,9 @@ from app.gui.errors import QT_TRANSLATE_NOOP
 
 ENGINE_HINTS: tuple[str, ...] = (
     QT_TRANSLATE_NOOP(
+        "EngineHints", 'Ask for the configuration that runs (or "auto"), or free memory and try again.'
+    ),
+    QT_TRANSLATE_NOOP(
         "EngineHints", "Attach the picture again: its file changed or went away after it was attached."
     ),
     QT_TRANSLATE_NOOP("EngineHints", "Change the request; the model stays loaded."),
