@@ -147,6 +147,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
+        root = server.address.removesuffix("/v1")
+        print(
+            f"tandem: OpenAI clients: OPENAI_BASE_URL={server.address} (chat/completions, responses); "
+            f"Claude Code: ANTHROPIC_BASE_URL={root} (messages)",
+            file=sys.stderr,
+            flush=True,
+        )
         if pool is not None:
             others = ", ".join(o for o in pool.offers() if o not in ("auto", method))
             print(
@@ -155,13 +162,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 file=sys.stderr,
                 flush=True,
             )
-        root = server.address.removesuffix("/v1")
-        print(
-            f"tandem: OpenAI clients: OPENAI_BASE_URL={server.address} (chat/completions, responses); "
-            f"Claude Code: ANTHROPIC_BASE_URL={root} (messages)",
-            file=sys.stderr,
-            flush=True,
-        )
         if key_source() != "env":
             print(f"tandem: API key: {key}", file=sys.stderr, flush=True)
         print("tandem: press Ctrl-C to stop", file=sys.stderr, flush=True)

@@ -95,7 +95,7 @@ def test_tandem_serve_answers_with_speculation_stats_and_needs_the_key(
         and (message.model_extra or {})["tandem"]["speculative_decoding"]["drafted"]
     )
     assert "k" not in re.findall(r"API key: (\S+)", err)  # a key from the environment is not printed
-    assert "ok single: " in out and "drafted" in out  # the served-request log line
+    assert "ok single [draft]: " in out and "drafted" in out  # the log line names the configuration
 
 
 def test_serve_refuses_another_address_without_allow_remote(tmp_path: Path) -> None:
