@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication
 
 from app.core.settings import COLOR_SCHEMES
+from app.gui.icons import register_search_path
 from app.gui.style import palette, stylesheet
 
 
@@ -26,6 +27,12 @@ class Theme(QObject):
         self.scheme = "system"
         self.dark: bool | None = None
         app.styleHints().colorSchemeChanged.connect(self._on_system_changed)
+
+    @staticmethod
+    def find(app: QApplication) -> Theme | None:
+        """The application's theme when it has one (an application made by
+        :func:`app.gui.app.create_application` always has)."""
+        return app.findChild(Theme, "tandemTheme", Qt.FindChildOption.FindDirectChildrenOnly)
 
     @staticmethod
     def of(app: QApplication) -> Theme:
@@ -61,6 +68,7 @@ class Theme(QObject):
         if dark == self.dark:
             return
         self.dark = dark
+        register_search_path()  # the stylesheet's arrows are url(icons:...)
         self._app.setStyleSheet(stylesheet(dark))
         self._app.setPalette(palette(dark))
         self.changed.emit(dark)

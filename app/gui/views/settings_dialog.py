@@ -298,8 +298,9 @@ class SettingsDialog(QDialog):
     def _apply_scheme(self) -> None:
         """Light or dark takes effect at once (every view follows the application's palette)."""
         app = QApplication.instance()
-        if isinstance(app, QApplication):
-            Theme.of(app).apply(self.settings.color_scheme)
+        theme = Theme.find(app) if isinstance(app, QApplication) else None
+        if theme is not None:  # an application without Tandem's style (a test's) keeps its look
+            theme.apply(self.settings.color_scheme)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
