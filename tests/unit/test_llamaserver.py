@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from app.core.engines.base import GenerationError, Round, Sampling, TextDelta
+from app.core.engines.base import GenerationError, Round, Sampling, TextDelta, ToolCall
 from app.core.engines.llamaserver import (
     ChunkReader,
     MalformedEvent,
@@ -117,7 +117,7 @@ def test_tool_call_fragments_join_into_calls() -> None:
     ]
     for part in parts:
         reader.feed({"choices": [{"delta": {"tool_calls": [part]}}]})
-    assert reader.tool_calls() == [{"name": "get_weather", "arguments": {"city": "Paris"}}]
+    assert reader.tool_calls() == [ToolCall.new("get_weather", {"city": "Paris"})]
 
 
 def test_request_bodies_for_llama_server_and_other_servers() -> None:
