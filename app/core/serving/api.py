@@ -53,6 +53,7 @@ from app.core.engines.base import (
     ChatMessage,
     Engine,
     EngineError,
+    Event,
     GenerateRequest,
     TemplateCaps,
     TemplateInspector,
@@ -65,6 +66,7 @@ from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
 from app.core.serving import responses_api as R
 from app.core.serving import schemas as S
+from app.core.serving.admission import Admission, ContextBudget
 from app.core.serving.auth import Auth, is_messages_path
 from app.core.serving.pool import PoolRefused
 from app.core.serving.pump import Pump
@@ -118,31 +120,6 @@ class ServerConfig:
             raise ValueError("parallel must be at least 1")
 
 
-class Admission:
-    """At most ``limit`` server requests in flight (running or waiting their turn)."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self._lock = threading.Lock()
-        self._count = 0
-
-    def try_enter(self) -> bool:
-        with self._lock:
-            if self._count >= self.limit:
-                return False
-            self._count += 1
-            return True
-
-    def leave(self) -> None:
-        with self._lock:
-            self._count -= 1
-
-    @property
-    def in_flight(self) -> int:
-        with self._lock:
-            return self._count
-
-
 class LocalServer:
     """One HTTP server over one served model; :meth:`start` and :meth:`stop` from any thread."""
 
@@ -164,6 +141,8 @@ class LocalServer:
         self._startup_error: BaseException | None = None
         #: the image files of requests being answered (engines read images from files)
         self._images = RequestImages()
+        #: the served model's context cells, shared by requests answered at once
+        self._budget = ContextBudget()
         #: the one thread for the blocking steps before an answer (template and token counts on
         #: the engine, the registry, image files): shared by every request, started with the server
         self._prep = ThreadPoolExecutor(1, thread_name_prefix="tandem-serve-prep")
@@ -409,6 +388,7 @@ class LocalServer:
             log.info("the prompt could not be measured before answering: %s", exc)
             return
         req.prompt_tokens = count
+        req.context_tokens = n_ctx
         if n_ctx > 0 and count >= n_ctx:
             raise ContextOverflow(count, n_ctx, req.stream)
 
@@ -491,6 +471,10 @@ class LocalServer:
             if model.pool is not None
             else streaming.stream(model.engine, request)
         )
+        if self.config.parallel > 1 and req.prompt_tokens is not None and req.context_tokens:
+            events = self._within_context(
+                events, req.prompt_tokens + req.sampling.max_tokens, req.context_tokens
+            )
 
         def ended(p: Pump) -> None:
             with self._pumps_lock:
@@ -509,6 +493,18 @@ class LocalServer:
         with self._pumps_lock:
             self._pumps.add(pump)
         return pump
+
+    async def _within_context(
+        self, events: AsyncIterator[Event], need: int, total: int
+    ) -> AsyncIterator[Event]:
+        """``events`` once the request's prompt and longest answer fit beside the running ones."""
+        need = min(need, total)
+        await self._budget.acquire(need, total)
+        try:
+            async for event in events:
+                yield event
+        finally:
+            self._budget.release(need, total)
 
     async def _count_tokens(self, request: Request) -> Response:
         """Anthropic's ``POST /v1/messages/count_tokens``: the prompt's size as a Messages request

@@ -111,6 +111,8 @@ class ChatRequest:
     call_style: str | None = None
     #: the prompt's size in the model's tokens, when the server measured it before answering
     prompt_tokens: int | None = None
+    #: the served model's context in tokens, when the prompt was measured against it
+    context_tokens: int = 0
 
 
 class ImageParts:
