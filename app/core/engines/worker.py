@@ -52,6 +52,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 R = TypeVar("R")
+J = TypeVar("J", bound="Job[Any]")
 
 #: How long :meth:`EngineWorker.close` waits for the thread to end before returning anyway.
 CLOSE_WAIT = 0.8
@@ -215,7 +216,9 @@ class EngineWorker:
         return not self._accepting
 
     def _submit(self, fn: Callable[[Job[T]], object], cancel: CancelToken | None) -> Job[T]:
-        job: Job[T] = Job(fn, cancel, self._stopping)
+        return self._enqueue(Job(fn, cancel, self._stopping))
+
+    def _enqueue(self, job: J) -> J:
         with self._lock:  # close() cannot slip in between the check and the put
             if not self._accepting:
                 raise EngineClosed()
@@ -257,11 +260,7 @@ class EngineWorker:
         other, its items reach the loop without a thread of the caller's. Closing the iterator
         (a cancelled task) stops the job at its next step; the next job starts after it ends."""
         wrap = wrap or _wrap_generation(self.label)
-        job: _LoopJob[T] = _LoopJob(fn, self._stopping, asyncio.get_running_loop())
-        with self._lock:
-            if not self._accepting:
-                raise EngineClosed()
-            self._jobs.put(job)
+        job = self._enqueue(_LoopJob[T](fn, self._stopping, asyncio.get_running_loop()))
         ended = False
         try:
             while True:

@@ -267,10 +267,7 @@ class LlamaCppEngine:
                 conn.request("POST", "/v1/chat/completions", json.dumps(body).encode(), self._headers())
                 response = conn.getresponse()
                 if response.status != 200:
-                    message = f"llama.cpp: {_error_message(response.status, response.read())}"
-                    if response.status == 400:
-                        raise InvalidRequestError(message)
-                    raise GenerationError(message)
+                    raise _refusal(response.status, response.read())
                 events = SSEStream(response, "llama.cpp")
                 for chunk in events:
                     if on_chunk(chunk):
@@ -464,10 +461,7 @@ class LlamaCppEngine:
                 ) as response,
             ):
                 if response.status_code != 200:
-                    message = f"llama.cpp: {_error_message(response.status_code, await response.aread())}"
-                    if response.status_code == 400:
-                        raise InvalidRequestError(message)
-                    raise GenerationError(message)
+                    raise _refusal(response.status_code, await response.aread())
                 async for line in response.aiter_lines():
                     chunk = events.feed(line)
                     if events.done:
@@ -527,6 +521,12 @@ def _finished(reader: ChunkReader, with_logprobs: bool, cancelled: bool) -> Fini
         stop_sequence=reader.stop_sequence,
         candidates=reader.candidates if with_logprobs else None,
     )
+
+
+def _refusal(status: int, raw: bytes) -> GenerationError:
+    """The error of a request the child answered with ``status`` (400: the request itself)."""
+    message = f"llama.cpp: {_error_message(status, raw)}"
+    return InvalidRequestError(message) if status == 400 else GenerationError(message)
 
 
 def _error_message(status: int, raw: bytes) -> str:
