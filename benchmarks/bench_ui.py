@@ -3,7 +3,7 @@
     python benchmarks/bench_ui.py [--cases startup,stream,browser,download] [--xvfb] [--json]
     python benchmarks/bench_ui.py --cases long-answer,long-conversation --xvfb   # issue 23
     python benchmarks/bench_ui.py --cases long-answer-scripted --xvfb   # the window alone, no model
-        (BENCH_LONG_TOKENS=256,2000,8000 BENCH_LONG_METHODS=off,ngram-mod by default)
+        (BENCH_LONG_TOKENS=256,2000,8000 BENCH_LONG_METHODS=off,ngram-mod BENCH_LONG_PROMPT=story by default)
 
 A 2 ms precise ``QTimer`` ticks on the GUI thread; every interval between two ticks is recorded
 and the gaps are reported as p50 / p99 / max in milliseconds (an idle loop shows ~2 ms; a frozen
@@ -48,9 +48,20 @@ CASES = ("startup", "stream", "browser", "download")
 #: issue 23: long answers in the window against `tandem generate` for the same answer, side by
 #: side, and opening a long conversation (run with --cases long-answer,long-conversation)
 LONG_CASES = ("long-answer", "long-conversation", "long-answer-scripted")
-LONG_PROMPT = (
-    "Write a very long story about a lighthouse keeper and a dragon, with many chapters and lots of dialogue."
-)
+#: BENCH_LONG_PROMPT picks the question: "story" (prose, the default) or "code" (SmolLM2 answers it
+#: with one Python fence that runs to the end of the answer: the chat re-renders and highlights
+#: the fence being written on every flush, the renderer's worst case)
+LONG_PROMPTS = {
+    "story": (
+        "Write a very long story about a lighthouse keeper and a dragon, with many chapters and lots "
+        "of dialogue."
+    ),
+    "code": (
+        "Write a long technical guide in Markdown about sorting algorithms. For each algorithm give a "
+        "Markdown table comparing time and space complexity, and a Python code block implementing it."
+    ),
+}
+LONG_PROMPT = LONG_PROMPTS[os.environ.get("BENCH_LONG_PROMPT", "story")]
 TICK_MS = 2
 #: a case process that has not answered by then is stopped and reported, never waited on forever
 CASE_TIMEOUT_S = 1800
@@ -349,6 +360,7 @@ def case_long_answer() -> dict[str, Any]:
                 {
                     "tokens": tokens,
                     "method": method or "off",
+                    "prompt": os.environ.get("BENCH_LONG_PROMPT", "story"),
                     "gui_tok_s": gui["tok_s"],
                     "cli_tok_s": cli["tok_s"],
                     "ratio": round(statistics.median(ratios), 3) if ratios else None,

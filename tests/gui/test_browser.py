@@ -269,14 +269,15 @@ def test_walking_the_list_repaints_the_detail_card_once_per_frame(
             if i == 0:
                 assert not page.detail.updatesEnabled()  # gated as soon as the selection moves
             qtbot.wait(5)
-        walk = time.monotonic() - started
-        qtbot.waitUntil(page.detail.updatesEnabled, timeout=FRAME_MS * 10)
+        qtbot.waitUntil(page.detail.updatesEnabled, timeout=2_000)
         qtbot.waitUntil(lambda: page.name.text() == names[-1], timeout=2_000)
         qtbot.wait(FRAME_MS * 3)
     finally:
         page.detail.removeEventFilter(counter)
     assert page.name.text() == names[-1]
-    # At most one repaint per frame of the walk (a slow machine stretches the walk over more
-    # frames), plus the one that shows the final state; not one per selection and result (9).
-    frames = int(walk * 1000 // FRAME_MS) + 1
-    assert 1 <= len(paints) <= frames + 2, (paints, walk)
+    # At most one repaint per frame from the first selection to the last repaint (a loaded
+    # machine stretches the walk, and the results that follow it, over more frames), plus the one
+    # that shows the final state; not one per selection and result (9).
+    assert paints, "the card never repainted"
+    frames = int((paints[-1] - started) * 1000 // FRAME_MS) + 1
+    assert len(paints) <= frames + 2, ([round(t - started, 3) for t in paints], frames)

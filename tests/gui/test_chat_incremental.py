@@ -41,8 +41,8 @@ def draft_spans(text: str, seed: int) -> list[tuple[int, int]]:
     return spans
 
 
-def full(text: str, spans: list[tuple[int, int]]) -> str:
-    return render_markdown(text or "…", spans, highlight=DRAFT_HIGHLIGHT, tool_label="Tool call")
+def full(text: str, spans: list[tuple[int, int]], live: bool = False) -> str:
+    return render_markdown(text or "…", spans, highlight=DRAFT_HIGHLIGHT, tool_label="Tool call", live=live)
 
 
 @pytest.mark.parametrize("index", range(len(ANSWERS)))
@@ -95,7 +95,7 @@ def test_a_streamed_bubble_renders_only_the_new_block_and_ends_identical(
         # one flush renders the newly finished text and the block being written, never the rest
         biggest_block = max(biggest_block, len(shown) - before)
         assert sum(rendered) <= len(shown) - before + 1  # (+1: the "…" of an empty answer)
-        assert bubble.rendered_html() == full(shown, mine)
+        assert bubble.rendered_html() == full(shown, mine, live=True)  # live: see code.highlight
     # the frozen text rolls over into new labels of about FROZEN_LABEL_CHARS characters each
     assert 1 <= len(bubble._frozen) <= bubble._frozen_end // FROZEN_LABEL_CHARS + 1
     if index == 2:
@@ -148,7 +148,7 @@ def test_a_real_answer_streamed_by_the_engine_ends_as_the_full_render(
 
     def checked(self: MessageBubble) -> None:
         real_stream(self)
-        checks.append(self.rendered_html() == full(self.text, self.spans))
+        checks.append(self.rendered_html() == full(self.text, self.spans, live=self.status == "streaming"))
 
     monkeypatch.setattr(MessageBubble, "_render_streaming", checked)
     with qtbot.waitSignal(w.chat.answerFinished, timeout=120_000):

@@ -71,6 +71,39 @@ def test_unterminated_fence_while_streaming() -> None:
     assert "code so far</code></pre>" in out
 
 
+def test_a_streaming_fence_is_lexed_once_per_finished_line() -> None:
+    """A live render colours the lines a streamed fence has finished, from one lexing of them
+    that later flushes reuse; the line being written stays uncoloured until it ends; the same
+    text rendered finished is coloured to its last character."""
+    from pygments.lexers import PythonLexer
+
+    from app.core.chat.render import code as code_html
+
+    class CountingLexer(PythonLexer):
+        calls = 0
+
+        def get_tokens_unprocessed(self, text: str, stack: tuple[str, ...] = ("root",)) -> object:
+            CountingLexer.calls += 1
+            return super().get_tokens_unprocessed(text, stack)
+
+    lexer = CountingLexer(stripnl=False, ensurenl=False)
+    done = "def f(x):\n    return x\n"
+    for partial in ("pri", "print(f", "print(f(1))"):
+        code = done + partial
+        out = code_html.highlight(code, lexer, bytes(len(code)), None, dark=False, live=True)
+        assert out.endswith(partial) and "<span" in out[: -len(partial)]
+    assert CountingLexer.calls == 1  # the finished lines, lexed once for the three flushes
+    code = done + "print(f(1))\n"
+    finished = code_html.highlight(code, lexer, bytes(len(code)), None, dark=False, live=True)
+    assert CountingLexer.calls == 2 and not finished.endswith("print(f(1))\n")  # now coloured
+    whole = code_html.highlight(done + "print(f(1))", lexer, bytes(len(done) + 11), None, dark=False)
+    assert "print" in whole and not whole.endswith("print(f(1))")  # not live: coloured to the end
+    text = "```python\nx = 1\ny = x"
+    live = render_markdown(text, live=True)
+    assert "y = x</code></pre>" in live and "color:#" in live.split("y = x")[0].split("<code>")[-1]
+    assert "y = x</code></pre>" not in render_markdown(text)
+
+
 def test_draft_spans_are_highlighted_and_can_be_turned_off() -> None:
     text = "Hello world\nnext line"
     out = render_markdown(text, [(6, 16)], highlight="#abcdef")

@@ -49,13 +49,15 @@ def render_markdown(
     tool_style: str | None = None,
     tool_label: str = "Tool call",
     copy_label: str = "Copy",
+    live: bool = False,
 ) -> str:
     """Render ``text``; ``draft_spans`` (char ranges) get ``highlight`` as background if given;
     ``colors``: code, tool calls and formulas for a light or dark background.
 
     Tool calls in the text (``tool_style``: the family's ``tool_parser``; tagged styles are also
     found by their tags) are shown as compact blocks after the remaining content, never as raw
-    markup; a broken block stays text, as the parser leaves it.
+    markup; a broken block stays text, as the parser leaves it. ``live``: the text is still
+    being written (see :func:`app.core.chat.render.render_html`).
     """
     style = tool_style_of(text, tool_style)
     if style is not None:
@@ -73,6 +75,7 @@ def render_markdown(
         highlight=highlight,
         colors=colors,
         copy_label=copy_label,
+        live=live,
     )
 
 

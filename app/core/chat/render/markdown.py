@@ -206,9 +206,9 @@ class _Html(RendererHTML):
 
     def _code(self, token: Token, name: str, lexer: Any) -> str:
         o = self.opts
-        body = code_html.highlight(
-            token.content, lexer, token.meta.get("pos") or [], self.mask, self._code_draft(), bool(o["dark"])
-        )
+        code = token.content
+        flags = code_html.drafted_flags(token.meta.get("pos") or [], self.mask, len(code))
+        body = code_html.highlight(code, lexer, flags, self._code_draft(), bool(o["dark"]), bool(o["live"]))
         style = (
             f"background-color:{o['code_bg']}; color:{o['code_fg']}; font-family:{MONO};"
             " padding:6px; white-space:pre-wrap;"
@@ -262,6 +262,7 @@ def render_html(
     chrome: bool = True,
     copy_label: str = "Copy",
     math: bool = True,
+    live: bool = False,
 ) -> str:
     """``text`` as Qt rich-text HTML. ``draft_spans`` (source char ranges) get ``highlight`` as
     background if given; ``colors``: code, formulas and labels for a light or dark background.
@@ -269,7 +270,9 @@ def render_html(
     a section, not a page title); ``breaks`` keeps the model's single line ends; ``chrome`` adds
     each code block's language label and Copy link (``copy:<code_id>``; none when
     ``copy_label`` is empty) and colours; ``math``
-    draws formulas as images (see ``math``), else shows their source."""
+    draws formulas as images (see ``math``), else shows their source; ``live``: the text is still
+    being written (a code block's unfinished last line stays uncoloured until it ends, see
+    :func:`code.highlight`)."""
     md = parser(breaks)
     env: dict[str, Any] = {}
     tokens = md.parse(text, env)
@@ -285,5 +288,6 @@ def render_html(
         "chrome": chrome,
         "copy_label": copy_label,
         "math": math,
+        "live": live,
     }
     return _Html(text, draft_spans, opts).render(tokens, md.options, env)

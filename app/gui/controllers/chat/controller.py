@@ -50,6 +50,22 @@ FLUSH_INTERVAL_MS = 50
 #: (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms)
 LONG_ANSWER_CHARS = 2000
 LONG_FLUSH_INTERVAL_MS = 100
+#: a flush (render and lay out the block being written) may take about this share of the time
+#: between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS. A long
+#: code block being written is laid out whole on each flush, and with the interval fixed its cost
+#: grew with the block (a 2000-token plain answer that was one Python fence decoded at 0.93x of
+#: the CLI under X, prose at 1.0x)
+FLUSH_SHARE = 0.04
+MAX_FLUSH_INTERVAL_MS = 400
+
+
+def flush_interval(cost_ms: float, long: bool) -> int:
+    """The interval until the next flush (ms) for flushes costing ``cost_ms`` (a running mean)
+    in an answer that is ``long`` (over LONG_ANSWER_CHARS) or not."""
+    base = LONG_FLUSH_INTERVAL_MS if long else FLUSH_INTERVAL_MS
+    return int(min(MAX_FLUSH_INTERVAL_MS, max(base, cost_ms / FLUSH_SHARE)))
+
+
 #: the streaming answer is saved at most this often (seconds)
 SAVE_INTERVAL_S = 1.0
 
@@ -72,6 +88,8 @@ class _Answer:
     left_out: int = 0
     #: its conversation was deleted: nothing more is written
     removed: bool = False
+    #: running mean of what a flush costs (ms), see flush_interval
+    flush_ms: float = 0.0
 
 
 class ChatController(QObject):
@@ -330,12 +348,15 @@ class ChatController(QObject):
         for ev in events:
             answer.builder.feed(ev)
         if events and answer.bubble is not None:
+            started = time.perf_counter()
             answer.bubble.set_content(answer.builder.text, answer.builder.draft_spans)
             if settle:
                 self.view.settle()
-            long = len(answer.builder.text) > LONG_ANSWER_CHARS
-            if long and self._timer.interval() != LONG_FLUSH_INTERVAL_MS:
-                self._timer.setInterval(LONG_FLUSH_INTERVAL_MS)
+            cost = (time.perf_counter() - started) * 1000
+            answer.flush_ms = cost if not answer.flush_ms else 0.7 * answer.flush_ms + 0.3 * cost
+            interval = flush_interval(answer.flush_ms, len(answer.builder.text) > LONG_ANSWER_CHARS)
+            if self._timer.interval() != interval:
+                self._timer.setInterval(interval)
         now = time.monotonic()
         if now - answer.saved_at >= SAVE_INTERVAL_S and len(answer.builder.text) != answer.saved_len:
             self._save_partial(answer, now)

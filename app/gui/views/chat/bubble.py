@@ -174,6 +174,7 @@ class MessageBubble(QFrame):
             tool_style=self.tool_style,
             tool_label=tool_label,
             copy_label=copy_label,
+            live=self.status == "streaming",
         )
 
     def _render(self) -> None:
