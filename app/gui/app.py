@@ -7,7 +7,7 @@ import gc
 import logging
 import sys
 
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from app.core import settings as settings_mod
 from app.core.chat.render.math import warm_up as warm_formulas
@@ -15,6 +15,7 @@ from app.gui.errors import ErrorBridge
 from app.gui.i18n import I18n
 from app.gui.icons import ACCENT, icon, register_search_path
 from app.gui.theme import Theme
+from app.gui.widgets import window_size_for_screen
 from app.gui.workers import install_exception_hooks
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,13 @@ def freeze_startup_heap() -> None:
     gc.freeze()
 
 
+def show_fitted(window: QWidget) -> None:
+    """Show the main window at its size, or smaller on a small screen (at 1200 x 780 on a
+    1366 x 768 laptop its status bar was below the screen's edge)."""
+    window.resize(window_size_for_screen(window, window.size()))
+    window.show()
+
+
 def run_gui(argv: list[str]) -> int:
     """Start the desktop app; ``argv`` are the arguments after the program name. Returns the exit code."""
     from app.gui.main_window import MainWindow
@@ -59,7 +67,7 @@ def run_gui(argv: list[str]) -> int:
     # launch-after-download) are coroutines on it, awaiting work on threads.
     loop = event_loop()
     window = MainWindow(settings, i18n, errors)
-    window.show()
+    show_fitted(window)
     freeze_startup_heap()
     # the first formula of an answer would import matplotlib and load its fonts on the GUI thread
     window.ops.query(warm_formulas).run()

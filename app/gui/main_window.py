@@ -111,7 +111,7 @@ class MainWindow(QMainWindow):
         kwargs: dict[str, Any] = {"loader": loader} if loader is not None else {}
         self._loader_kwargs = kwargs
         self.setObjectName("mainWindow")
-        self.resize(1200, 780)
+        self.resize(1200, 780)  # run_gui fits it to the screen (see window_size_for_screen)
         self.setMinimumSize(QSize(900, 600))
 
         # --- models -----------------------------------------------------------------------------

@@ -179,6 +179,20 @@ def screen_height_cap(widget: QWidget) -> int | None:
     return max(200, screen.availableGeometry().height() - SCREEN_MARGIN)
 
 
+def window_size_for_screen(window: QWidget, preferred: QSize) -> QSize:
+    """``preferred``, made small enough for ``window``'s screen (its available area less the
+    window manager's title bar, :data:`SCREEN_MARGIN`), never below the window's minimum size."""
+    screen = window.screen()
+    if screen is None:
+        return preferred
+    avail = screen.availableGeometry()
+    least = window.minimumSize()
+    return QSize(
+        max(least.width(), min(preferred.width(), avail.width() - SCREEN_MARGIN // 2)),
+        max(least.height(), min(preferred.height(), avail.height() - SCREEN_MARGIN)),
+    )
+
+
 def fitted_height(dialog: QWidget) -> int | None:
     """The height ``dialog``'s contents need at its current width, at most its screen's
     :func:`screen_height_cap` (then a :class:`ScrollBody` in it scrolls); None without a

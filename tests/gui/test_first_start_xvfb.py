@@ -7,6 +7,7 @@ the message is typed and sent with real key events. Skipped where no ``Xvfb`` is
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -69,13 +70,14 @@ window.store.close()
 """
 
 
-@pytest.fixture
-def display() -> Iterator[str]:
+@contextlib.contextmanager
+def xvfb(size: str, offset: int = 0) -> Iterator[str]:
+    """An ``Xvfb`` display of ``size`` (e.g. ``"1280x800"``) for the duration of the block."""
     if shutil.which("Xvfb") is None:
         pytest.skip("Xvfb is not installed")
-    number = 90 + os.getpid() % 9
+    number = 90 + offset * 10 + os.getpid() % 9
     proc = subprocess.Popen(
-        ["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        ["Xvfb", f":{number}", "-screen", "0", f"{size}x24", "-nolisten", "tcp"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -87,6 +89,62 @@ def display() -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@pytest.fixture
+def display() -> Iterator[str]:
+    with xvfb("1280x800") as name:
+        yield name
+
+
+FIT_DRIVER = r"""
+import json, sys
+from app.core.settings import Settings
+from app.gui.app import create_application, show_fitted
+from app.gui.errors import ErrorBridge
+from app.gui.i18n import I18n
+from app.gui.main_window import MainWindow
+
+app = create_application(sys.argv[:1])
+assert app.platformName() == "xcb", app.platformName()
+window = MainWindow(Settings(autoload_default_model=False), I18n(app), ErrorBridge(), save_settings=False)
+show_fitted(window)
+app.processEvents()
+avail = window.screen().availableGeometry()
+bar = window.statusBar()
+bottom = bar.mapTo(window, bar.rect().bottomLeft()).y() + window.geometry().top()
+rect = window.frameGeometry().getRect()
+print(json.dumps({"window": rect, "screen": avail.getRect(), "bar_bottom": bottom}))
+window.shutdown()
+window.store.close()
+"""
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("size", ["1366x768", "1920x1080"])
+def test_the_window_fits_a_small_laptop_screen(tmp_path: Path, size: str) -> None:
+    """Started as run_gui starts it on a real X server: on a 1366 x 768 screen the whole window,
+    its status bar included, is on the screen (at 1200 x 780 the bar was below its edge); a large
+    screen gets the full 1200 x 780."""
+    with xvfb(size, offset=1) as name:
+        env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
+        env.update(DISPLAY=name, TANDEM_HOME=str(tmp_path / "home"), PYTHONPATH=str(ROOT))
+        proc = subprocess.run(
+            [sys.executable, "-c", FIT_DRIVER],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=100,
+            check=False,
+        )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    _x, _y, width, height = got["window"]
+    _sx, sy, sw, sh = got["screen"]
+    if size == "1920x1080":
+        assert (width, height) == (1200, 780)
+    else:
+        assert width <= sw and height <= sh and got["bar_bottom"] <= sy + sh, got
 
 
 @pytest.mark.timeout(600)
