@@ -188,8 +188,17 @@ def test_the_panel_shows_the_configurations_a_request_started_on_the_real_engine
 ) -> None:
     """The real embedded model through llama.cpp: a request asking for another speculation runs in
     a second child started for it, and the panel says which configurations run and what each served."""
+    from dataclasses import replace
+
+    from app.core.speculative import SpeculationOptions
+
     w = make_window()
-    load_default(w, qtbot)
+    # ngram-mod named, not Auto: Auto follows the calibrations stored by earlier tests (the
+    # session shares them), and one made on a loaded machine picks off, which needs no second child
+    ngram = SpeculationOptions.build(enabled=True, method="ngram-mod")
+    with qtbot.waitSignal(w.modelLoaded, timeout=120_000):
+        w.launch(replace(w.launcher.default_choice(), speculation=ngram, auto=False))
+    assert w.engine.info is not None and "ngram-mod" in w.engine.info.speculation
     switch = w.server_switch
     with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
         switch.click()
