@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 
@@ -57,10 +58,19 @@ LONG_FLUSH_INTERVAL_MS = 100
 #: the CLI under X, prose at 1.0x)
 FLUSH_SHARE = 0.04
 MAX_FLUSH_INTERVAL_MS = 400
+#: the flushes whose median cost sets the interval
+FLUSH_COST_WINDOW = 5
+
+
+def typical_cost(costs: list[float]) -> float:
+    """What a flush typically costs (ms) from the last few ``costs``: their median, once there
+    are three. One slow flush (a lexer's or a formula's first use, a busy moment) does not slow
+    the updates that follow; a long block's flushes, all slow, do."""
+    return statistics.median(costs) if len(costs) >= 3 else 0.0
 
 
 def flush_interval(cost_ms: float, long: bool) -> int:
-    """The interval until the next flush (ms) for flushes costing ``cost_ms`` (a running mean)
+    """The interval until the next flush (ms) for flushes costing ``cost_ms`` (typically)
     in an answer that is ``long`` (over LONG_ANSWER_CHARS) or not."""
     base = LONG_FLUSH_INTERVAL_MS if long else FLUSH_INTERVAL_MS
     return int(min(MAX_FLUSH_INTERVAL_MS, max(base, cost_ms / FLUSH_SHARE)))
@@ -88,8 +98,8 @@ class _Answer:
     left_out: int = 0
     #: its conversation was deleted: nothing more is written
     removed: bool = False
-    #: running mean of what a flush costs (ms), see flush_interval
-    flush_ms: float = 0.0
+    #: what the last flushes cost (ms, newest last), see flush_interval
+    flush_costs: list[float] = field(default_factory=list)
 
 
 class ChatController(QObject):
@@ -352,9 +362,10 @@ class ChatController(QObject):
             answer.bubble.set_content(answer.builder.text, answer.builder.draft_spans)
             if settle:
                 self.view.settle()
-            cost = (time.perf_counter() - started) * 1000
-            answer.flush_ms = cost if not answer.flush_ms else 0.7 * answer.flush_ms + 0.3 * cost
-            interval = flush_interval(answer.flush_ms, len(answer.builder.text) > LONG_ANSWER_CHARS)
+            costs = answer.flush_costs
+            costs.append((time.perf_counter() - started) * 1000)
+            del costs[:-FLUSH_COST_WINDOW]
+            interval = flush_interval(typical_cost(costs), len(answer.builder.text) > LONG_ANSWER_CHARS)
             if self._timer.interval() != interval:
                 self._timer.setInterval(interval)
         now = time.monotonic()
