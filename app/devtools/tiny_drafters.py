@@ -29,12 +29,14 @@ zero, so the state passes unchanged from step to step) and its own output head s
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from app.devtools import tiny_gemma4
+from app.devtools.assets import builder_main, write_whole
 
 BUILDER_VERSION = 1
 TARGET_FILE = "llama-tiny.gguf"
@@ -380,9 +382,7 @@ def build(out: Path, *, seed: int = 0, agree: bool = False) -> TinySet:
         (made.dflash, write_dflash),
         (made.mtp_target, write_mtp_target),
     ):
-        partial = final.with_name(final.name + ".partial")
-        writer(partial, seed=seed, agree=agree)
-        partial.replace(final)
+        write_whole(final, functools.partial(writer, seed=seed, agree=agree))
     return made
 
 
@@ -391,15 +391,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True, help="output folder")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--agree", action="store_true", help="forced-acceptance variant (EAGLE-3 always right)")
-    args = ap.parse_args(argv)
-    try:
-        made = build(args.out, seed=args.seed, agree=args.agree)
-    except (OSError, ValueError) as exc:
-        print(f"tiny_drafters: {exc}", file=sys.stderr)
-        return 1
-    for p in (made.target, made.eagle3, made.dflash, made.mtp_target):
-        print(f"{p} ({p.stat().st_size / 1e6:.2f} MB)")
-    return 0
+
+    def made(args: argparse.Namespace) -> list[Path]:
+        files = build(args.out, seed=args.seed, agree=args.agree)
+        return [files.target, files.eagle3, files.dflash, files.mtp_target]
+
+    return builder_main("tiny_drafters", ap, argv, made)
 
 
 if __name__ == "__main__":

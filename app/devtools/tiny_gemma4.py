@@ -35,10 +35,13 @@ Weights are seeded (``--seed``, default 0): the same arguments give byte-identic
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from app.devtools.assets import builder_main, write_whole
 
 #: bump when the files change, so cached copies are rebuilt
 BUILDER_VERSION = 2
@@ -303,9 +306,7 @@ def build(out: Path, *, seed: int = 0, agree: bool = False) -> TinyPair:
     out.mkdir(parents=True, exist_ok=True)
     pair = TinyPair(out / TARGET_FILE, out / ASSISTANT_FILE)
     for final, writer in ((pair.target, write_target), (pair.assistant, write_assistant)):
-        partial = final.with_name(final.name + ".partial")
-        writer(partial, seed=seed, agree=agree)
-        partial.replace(final)
+        write_whole(final, functools.partial(writer, seed=seed, agree=agree))
     return pair
 
 
@@ -314,15 +315,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True, help="output folder")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--agree", action="store_true", help="forced-acceptance variant (drafter always right)")
-    args = ap.parse_args(argv)
-    try:
+
+    def made(args: argparse.Namespace) -> list[Path]:
         pair = build(args.out, seed=args.seed, agree=args.agree)
-    except (OSError, ValueError) as exc:
-        print(f"tiny_gemma4: {exc}", file=sys.stderr)
-        return 1
-    for p in (pair.target, pair.assistant):
-        print(f"{p} ({p.stat().st_size / 1e6:.2f} MB)")
-    return 0
+        return [pair.target, pair.assistant]
+
+    return builder_main("tiny_gemma4", ap, argv, made)
 
 
 if __name__ == "__main__":

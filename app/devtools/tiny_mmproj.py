@@ -40,6 +40,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app.devtools.assets import builder_main, write_whole
+
 #: bump when the file changes, so cached copies are rebuilt
 BUILDER_VERSION = 1
 MMPROJ_FILE = "gemma4-tiny-mmproj.gguf"
@@ -140,11 +142,9 @@ def write_mmproj(path: Path, *, projection_dim: int = TEXT_HIDDEN, seed: int = 0
 def build(out: Path, *, projection_dim: int = TEXT_HIDDEN, seed: int = 0, name: str = MMPROJ_FILE) -> Path:
     """Write the projector into ``out`` (created if needed); the file appears only when complete."""
     out.mkdir(parents=True, exist_ok=True)
-    final = out / name
-    partial = final.with_name(final.name + ".partial")
-    write_mmproj(partial, projection_dim=projection_dim, seed=seed)
-    partial.replace(final)
-    return final
+    return write_whole(
+        out / name, lambda partial: write_mmproj(partial, projection_dim=projection_dim, seed=seed)
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,14 +152,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True, help="output folder")
     ap.add_argument("--projection-dim", type=int, default=TEXT_HIDDEN, help="the text model's hidden size")
     ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args(argv)
-    try:
-        path = build(args.out, projection_dim=args.projection_dim, seed=args.seed)
-    except (OSError, ValueError) as exc:
-        print(f"tiny_mmproj: {exc}", file=sys.stderr)
-        return 1
-    print(f"{path} ({path.stat().st_size / 1e6:.2f} MB)")
-    return 0
+    return builder_main(
+        "tiny_mmproj",
+        ap,
+        argv,
+        lambda args: [build(args.out, projection_dim=args.projection_dim, seed=args.seed)],
+    )
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from typing import Any
 from app.devtools import tiny_drafters as drafters
 from app.devtools import tiny_gemma4 as gemma4
 from app.devtools import tiny_mmproj as mmproj
-from app.devtools.assets import ASSET_DIR
+from app.devtools.assets import ASSET_DIR, write_whole
 
 
 def tiny_drafters(agree: bool = False) -> drafters.TinySet:
@@ -63,9 +63,7 @@ def plain_drafter() -> Path:
     path = folder / "gemma4-tiny-plain-drafter.gguf"
     if not path.is_file():
         folder.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(path.name + ".partial")
-        b.write_target(partial, seed=7)
-        partial.replace(path)
+        write_whole(path, lambda partial: b.write_target(partial, seed=7))
     return path
 
 
