@@ -182,14 +182,13 @@ def screen_height_cap(widget: QWidget) -> int | None:
 def window_size_for_screen(window: QWidget, preferred: QSize) -> QSize:
     """``preferred``, made small enough for ``window``'s screen (its available area less the
     window manager's title bar, :data:`SCREEN_MARGIN`), never below the window's minimum size."""
-    screen = window.screen()
-    if screen is None:
+    screen, cap = window.screen(), screen_height_cap(window)
+    if screen is None or cap is None:
         return preferred
-    avail = screen.availableGeometry()
     least = window.minimumSize()
     return QSize(
-        max(least.width(), min(preferred.width(), avail.width() - SCREEN_MARGIN // 2)),
-        max(least.height(), min(preferred.height(), avail.height() - SCREEN_MARGIN)),
+        max(least.width(), min(preferred.width(), screen.availableGeometry().width() - SCREEN_MARGIN // 2)),
+        max(least.height(), min(preferred.height(), cap)),
     )
 
 

@@ -90,7 +90,7 @@ def _marked(value: str, flags: bytes, draft_style: str | None) -> str:
     if not draft_style or 1 not in flags:
         return html.escape(value, quote=False)
     out = []
-    for a, b, drafted in runs(range(len(value)), bytearray(flags)):
+    for a, b, drafted in runs(range(len(value)), flags):
         part = html.escape(value[a:b], quote=False)
         out.append(f'<span style="{draft_style}">{part}</span>' if drafted else part)
     return "".join(out)

@@ -55,7 +55,7 @@ def drafted_mask(length: int, spans: Sequence[tuple[int, int]]) -> bytearray:
     return mask
 
 
-def runs(positions: Sequence[int], mask: bytearray) -> list[tuple[int, int, bool]]:
+def runs(positions: Sequence[int], mask: bytes | bytearray) -> list[tuple[int, int, bool]]:
     """``(start, end, drafted)`` runs over the token's own characters."""
     out: list[tuple[int, int, bool]] = []
     n = len(mask)
