@@ -61,6 +61,14 @@ def starting_line() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--self-test"] and "--window" in args[1:]:  # the window's first minute
+        from app.xcb_libs import xcb_problem
+
+        if display_problem(os.environ, sys.platform) or xcb_problem(os.environ, sys.platform):
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"  # no screen here: the same window, unseen
+        from app.gui.selftest import run as window_self_test
+
+        return window_self_test()
     if args[:1] == ["--self-test"]:  # headless: no Qt, works in the frozen bundle too
         from app.selftest import main as self_test
 

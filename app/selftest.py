@@ -144,6 +144,12 @@ def main(argv: Sequence[str] = (), cli: CliMain = _cli_main) -> int:
         description="Answer one greedy prompt with the embedded model and speculation on; "
         "print the figures. Exit 0 on success, nonzero with one line on failure.",
     )
+    parser.add_argument(
+        "--window",
+        action="store_true",
+        help="instead: open the desktop window (offscreen without a display), load the start-up model, "
+        "send one message and check the answer and that nothing was reported as an error",
+    )
     parser.parse_args(list(argv))
     try:
         figures = run(cli)

@@ -28,6 +28,17 @@ def test_models_json_lists_abilities_for_every_spec(capsys: pytest.CaptureFixtur
     specs = [(f["name"], s) for f in data for s in f["specs"]]
     assert specs and all("abilities" in s and "context_length" in s for _n, s in specs)
     reg = Registry.load()
+    assert len(specs) == sum(len(f.specs) for f in reg.families.values())  # every spec is listed
+    # every spec says what it is for: a chat model, a base model that continues text, or both
+    purpose = {"chat", "generate"}
+    assert not [(n, s["format"], s["size"]) for n, s in specs if not purpose & set(s["abilities"])]
+    # the listed abilities are exactly the family's listable tags (plus what the spec itself adds)
+    for n, s in specs:
+        fam = reg.families[n]
+        tagged = {a for a in ("chat", "generate", "reasoning") if a in fam.abilities}
+        assert tagged <= set(s["abilities"]), (n, s["abilities"], fam.abilities)
+    base = next(s for n, s in specs if n == "gemma-3-270m")
+    assert base["abilities"] == ["generate"]
     # a listing never claims chat for a family the registry does not mark as a chat model
     assert all(("chat" in s["abilities"]) == ("chat" in reg.families[n].abilities) for n, s in specs)
     gguf_vision = [s for _n, s in specs if "vision" in s["abilities"] and s["format"] == "gguf"]

@@ -13,15 +13,17 @@ from app.core.registry.models import Family, GGUFSpec, MLXSpec, reads_images
 
 #: the registry's drafter methods, named for people and programs reading a listing
 DRAFTER_KINDS = {"draft": "classic", "mtp": "assistant-mtp", "eagle3": "eagle-3", "dflash": "dflash"}
-#: the abilities a listing reports (the registry's other tags, e.g. ``audio``, stay in the entry)
-LISTED = ("chat", "vision", "tools", "reasoning", "mtp-heads")
+#: the abilities a listing reports (the registry's other tags, e.g. ``audio``, stay in the entry);
+#: ``generate`` is a base model's: it continues text (a family may say both, e.g. a chat model
+#: that also completes raw text)
+LISTED = ("chat", "generate", "vision", "tools", "reasoning", "mtp-heads")
 
 
 def spec_abilities(family: Family, spec: GGUFSpec | MLXSpec) -> dict[str, Any]:
     """``abilities``, ``context_length``, ``drafter_kind`` and, for a GGUF vision spec, its
     ``projector`` file name template."""
     have = set(family.abilities)
-    abilities: list[str] = [a for a in ("chat", "tools", "reasoning") if a in have]
+    abilities: list[str] = [a for a in ("chat", "generate", "tools", "reasoning") if a in have]
     if "tools" not in abilities and family.tool_parser:
         abilities.append("tools")
     if reads_images(family, spec):

@@ -456,6 +456,7 @@ class BrowserPage(QWidget):
     def _badge_text(self, family: Family) -> str:
         names = {
             "chat": self.tr("Chat"),
+            "generate": self.tr("Continues text (base model)"),
             "vision": self.tr("Reads images"),
             "tools": self.tr("Calls tools"),
             "reasoning": self.tr("Reasoning"),
