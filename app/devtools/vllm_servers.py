@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.devtools.assets import ASSET_DIR
+from app.devtools.processes import ends_with_parent
 
 VLLM_VERSION = "0.32.0"
 TORCH_VERSION = "2.13.0"
@@ -346,7 +347,14 @@ def start_command(name: str, cmd: list[str], log: Path, env: dict[str, str]) -> 
     port = int(cmd[cmd.index("--port") + 1])
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        proc = subprocess.Popen(
+            cmd,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+            preexec_fn=ends_with_parent(),
+        )
     return VLLMServer(name, port, proc, log)
 
 

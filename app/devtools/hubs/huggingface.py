@@ -17,6 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from app.devtools.hubs.repos import free_port, matches, wait_http
+from app.devtools.processes import ends_with_parent
 
 
 @dataclass
@@ -55,6 +56,7 @@ class OlahHub:
             cwd=self.root,
             stdout=log,
             stderr=subprocess.STDOUT,
+            preexec_fn=ends_with_parent(),
         )
         log.close()
         wait_http(f"{self.endpoint}/api/models/{probe_repo}/revision/main", 30, self.proc)
