@@ -1,0 +1,206 @@
+"""The configured MCP servers, running together: their tools under one set of names, calls by name.
+
+::
+
+    async with ToolHub(load_config(), on_status=show) as hub:   # starts every enabled server
+        hub.tools()                      # [HubTool(name, server, info, approval)] of running servers
+        hub.function_tools()             # the same in OpenAI's function-tool shape, for an engine
+        await hub.call("add", {"a": 2, "b": 3})                  # ToolResult, or a ToolError
+    # every server is closed here (subprocesses ended), even when the block raised
+
+A tool keeps its own name unless two running servers offer the same one; then each is called
+``<server>__<tool>`` (OpenAI's function names allow letters, digits, ``_`` and ``-``, up to 64).
+Servers start side by side; one that fails does not stop the others (its status says why).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from types import TracebackType
+
+from app.core.engines.calls import FunctionTool, JsonObject
+from app.core.tools.client import (
+    DEFAULT_START_TIMEOUT_S,
+    McpConnection,
+    ServerState,
+    ServerStatus,
+    StatusListener,
+    ToolInfo,
+    ToolResult,
+)
+from app.core.tools.config import Approval, ServerConfig, ToolsConfig
+from app.core.tools.errors import ServerNotRunning, ToolCallFailed
+
+log = logging.getLogger(__name__)
+
+_NAME_LIMIT = 64
+
+
+@dataclass(frozen=True)
+class HubTool:
+    """A running server's tool as the model is offered it."""
+
+    #: the name the model calls it by (the tool's own, or ``<server>__<tool>`` when two clash)
+    name: str
+    server: str
+    info: ToolInfo
+    #: the server's rule for it: ask before every call, or always allow
+    approval: Approval
+
+    def function_tool(self) -> FunctionTool:
+        """The tool in OpenAI's function-tool shape (what engines and chat templates take)."""
+        spec: JsonObject = self.info.parameters or {"type": "object", "properties": {}}
+        fn: FunctionTool = {"type": "function", "function": {"name": self.name, "parameters": spec}}
+        if self.info.description:
+            fn["function"]["description"] = self.info.description
+        return fn
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "_", text)
+
+
+class ToolHub:
+    """Connections to the enabled servers of a :class:`ToolsConfig` (see the module docstring).
+
+    ``on_status`` hears every state change of every server (starting, running, failed, stopped),
+    on the event loop.
+    """
+
+    def __init__(
+        self,
+        config: ToolsConfig,
+        *,
+        start_timeout: float = DEFAULT_START_TIMEOUT_S,
+        on_status: StatusListener | None = None,
+    ) -> None:
+        self._config = config
+        self.start_timeout = start_timeout
+        self._on_status = on_status
+        self._connections: dict[str, McpConnection] = {}
+
+    @property
+    def config(self) -> ToolsConfig:
+        return self._config
+
+    def update_config(self, config: ToolsConfig) -> None:
+        """Take new rules, time limits and switches without restarting anything: a server switched
+        off keeps running until :meth:`stop_server` (or :meth:`sync`) ends it."""
+        self._config = config
+        for name, conn in self._connections.items():
+            server = config.get(name)
+            if server is not None:
+                conn.server = server
+
+    # --- lifetime ------------------------------------------------------------------------------
+    async def start(self, names: Iterable[str] | None = None) -> dict[str, ServerStatus]:
+        """Start the enabled servers (or those of ``names``) side by side; returns every status.
+        A server's failure is in its status, never raised; a cancel stops them all."""
+        wanted = [s for s in self._config.enabled if names is None or s.name in set(names)]
+        try:
+            await asyncio.gather(*(self.start_server(s.name) for s in wanted))
+        except BaseException:
+            await self.aclose()
+            raise
+        return self.statuses()
+
+    async def start_server(self, name: str) -> ServerStatus:
+        """(Re)start one configured server."""
+        server = self._config.get(name)
+        if server is None:
+            raise ServerNotRunning(f"no server named {name!r} is configured", server=name)
+        old = self._connections.pop(name, None)
+        if old is not None:
+            await old.close()
+        conn = McpConnection(server, start_timeout=self.start_timeout, on_status=self._on_status)
+        self._connections[name] = conn
+        return await conn.start()
+
+    async def stop_server(self, name: str) -> None:
+        conn = self._connections.pop(name, None)
+        if conn is not None:
+            await conn.close()
+
+    async def sync(self) -> dict[str, ServerStatus]:
+        """Stop servers switched off or removed, start enabled ones not running (Settings changed)."""
+        enabled = {s.name for s in self._config.enabled}
+        for name in [n for n in self._connections if n not in enabled]:
+            await self.stop_server(name)
+        todo = [n for n in enabled if n not in self._connections]
+        await asyncio.gather(*(self.start_server(n) for n in todo))
+        return self.statuses()
+
+    async def aclose(self) -> None:
+        """Close every connection (subprocesses ended), even when this task is cancelled."""
+        connections = list(self._connections.values())
+        self._connections.clear()
+        results = await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
+        for r in results:
+            if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError):
+                log.warning("closing an MCP server failed: %r", r)
+        if any(isinstance(r, asyncio.CancelledError) for r in results):
+            raise asyncio.CancelledError
+
+    async def __aenter__(self) -> ToolHub:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    # --- what runs ----------------------------------------------------------------------------
+    def statuses(self) -> dict[str, ServerStatus]:
+        """Every configured server's status, in the configuration's order."""
+        out: dict[str, ServerStatus] = {}
+        for server in self._config.servers:
+            conn = self._connections.get(server.name)
+            out[server.name] = conn.status if conn else ServerStatus(server.name, ServerState.STOPPED)
+        return out
+
+    def status(self, name: str) -> ServerStatus:
+        conn = self._connections.get(name)
+        return conn.status if conn else ServerStatus(name, ServerState.STOPPED)
+
+    def connection(self, name: str) -> McpConnection | None:
+        return self._connections.get(name)
+
+    def tools(self) -> list[HubTool]:
+        """The running servers' tools, in the configuration's order, with the names they go by."""
+        listed: list[tuple[ServerConfig, ToolInfo]] = []
+        for server in self._config.servers:
+            conn = self._connections.get(server.name)
+            if conn is not None and conn.status.state is ServerState.RUNNING:
+                listed += [(server, info) for info in conn.tools]
+        counts: dict[str, int] = {}
+        for _, info in listed:
+            counts[info.name] = counts.get(info.name, 0) + 1
+        out: list[HubTool] = []
+        for server, info in listed:
+            name = info.name
+            if counts[name] > 1 or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name):
+                name = f"{_safe(server.name)}__{_safe(info.name)}"[:_NAME_LIMIT]
+            out.append(HubTool(name, server.name, info, server.approval(info.name)))
+        return out
+
+    def tool(self, name: str) -> HubTool | None:
+        return next((t for t in self.tools() if t.name == name), None)
+
+    def function_tools(self, names: Iterable[str] | None = None) -> list[FunctionTool]:
+        """The running servers' tools (or those of ``names``) in OpenAI's function-tool shape."""
+        only = None if names is None else set(names)
+        return [t.function_tool() for t in self.tools() if only is None or t.name in only]
+
+    async def call(self, name: str, arguments: JsonObject, timeout: float | None = None) -> ToolResult:
+        """Call the tool the model knows as ``name``; a :class:`~app.core.tools.errors.ToolError`
+        for every way it can fail."""
+        tool = self.tool(name)
+        if tool is None:
+            raise ToolCallFailed(f"no running server offers a tool named {name!r}", tool=name)
+        conn = self._connections[tool.server]
+        return await conn.call(tool.info.name, arguments, timeout)
