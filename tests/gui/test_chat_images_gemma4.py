@@ -8,12 +8,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QMimeData, QUrl
 
 from app.devtools.images import write_image
 from app.devtools.tiny_models import tiny_vision_family
 from app.gui.style import DRAFT_HIGHLIGHT
 from app.gui.views.launch_dialog import LaunchDialog
+
+pytestmark = pytest.mark.usefixtures("real_models")
 
 QUESTION = "What is in this picture?"
 

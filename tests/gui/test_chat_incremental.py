@@ -137,6 +137,7 @@ def test_highlight_toggle_copy_and_a_new_answer_keep_working_while_streaming(qtb
     assert bubble._frozen == [] and bubble.body.text() == render_markdown("A new answer.", [], highlight=None)
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_a_real_answer_streamed_by_the_engine_ends_as_the_full_render(
     make_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

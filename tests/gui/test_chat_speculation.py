@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from app.core.settings import Settings
 from app.gui.views.speculation_choice import SpeculationChoice
 from tests.gui.conftest import ScriptedEngine, scripted_loader
@@ -26,6 +28,7 @@ def _ask(w: Any, qtbot: Any, text: str) -> Any:
     return blocker.args[0]
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_off_answers_plainly_with_the_text_of_auto_and_survives_a_restart(
     make_window: Any, qtbot: Any
 ) -> None:
@@ -130,6 +133,7 @@ def test_a_change_mid_answer_applies_from_the_next_answer(make_window: Any, qtbo
     assert choice.value == "scripted"
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_a_real_speculating_model_offers_its_method_and_greys_off(make_window: Any, qtbot: Any) -> None:
     """Real SmolLM2 on llama.cpp with ngram-mod (model-free: no drafter file): the entries are
     Auto, Off (disabled, with the reason) and ngram-mod; an Auto answer runs the loaded method and

@@ -21,7 +21,7 @@ from app.core.launch.plan import load_engine
 from app.core.speculative import SpeculationOptions
 from app.gui.views.launch_dialog import LaunchChoice
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.usefixtures("smollm2_q4")
 
 
 def _wait_for_engine_threads() -> None:

@@ -148,6 +148,7 @@ def test_the_window_fits_a_small_laptop_screen(tmp_path: Path, size: str) -> Non
 
 
 @pytest.mark.timeout(600)
+@pytest.mark.usefixtures("smollm2_q4")
 def test_a_first_start_answers_before_auto_has_measured(display: str, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
     env.update(DISPLAY=display, TANDEM_HOME=str(tmp_path / "home"), PYTHONPATH=str(ROOT))

@@ -10,8 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from app.devtools.tiny_models import tiny_pair
 from app.gui.views.launch_dialog import LaunchDialog
+
+pytestmark = pytest.mark.usefixtures("real_models")
 
 
 def register_tiny_gemma4(w: Any, agree: bool) -> None:

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from app.core import settings as settings_mod
 from app.core.engines.base import CancelToken, ChatMessage, Event, LoadRequest, Sampling
 from app.gui.views.launch_dialog import LaunchDialog
@@ -85,6 +87,7 @@ def test_sampling_set_in_the_dialog_reaches_the_engine(make_window: Any, qtbot: 
     )
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_max_new_tokens_from_the_dialog_caps_a_real_llamacpp_answer(make_window: Any, qtbot: Any) -> None:
     w = make_window()
 
@@ -113,6 +116,7 @@ def llamacpp_threads() -> list[str]:
     return [t.name for t in threading.enumerate() if t.name.startswith("tandem-llamacpp")]
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_eject_closes_the_real_engine_and_send_then_asks_for_a_model(make_window: Any, qtbot: Any) -> None:
     w = make_window()
     assert w.eject_btn.isHidden()  # nothing to eject yet

@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from app.core.launch import auto
 from app.core.launch.plan import LaunchChoice, plan_auto
 from app.gui.cache_bridge import CacheBridge
@@ -36,6 +38,7 @@ def store_fake_choice(choice: LaunchChoice) -> Path:
     return auto.store_result(auto.CalibrationResult(plan.key, measurements, 4.0))
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_auto_is_the_default_and_a_stored_calibration_is_reused_and_shown(
     make_window: Any, qtbot: Any
 ) -> None:
@@ -71,6 +74,7 @@ def test_auto_is_the_default_and_a_stored_calibration_is_reused_and_shown(
     assert json.loads(stored.read_text())["chosen"]["method"] == "ngram-mod"
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_remeasure_runs_and_can_be_cancelled(make_window: Any, qtbot: Any) -> None:
     w = make_window()
     stored = store_fake_choice(w.launcher.default_choice())

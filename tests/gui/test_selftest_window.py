@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -27,6 +29,7 @@ def _run(tmp_path: Path, *python_path: Path) -> subprocess.CompletedProcess[str]
     )
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_the_window_loads_the_embedded_model_and_answers_a_typed_message(tmp_path: Path) -> None:
     proc = _run(tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -19,8 +19,6 @@ from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.serving.protocol import Limits
 from tests.integration.served import KEY, Served, served_model
 
-pytestmark = pytest.mark.slow
-
 CLIENTS = Path(__file__).parent / "data" / "clients"
 WEATHER = {
     "name": "get_weather",

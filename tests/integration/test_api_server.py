@@ -23,7 +23,6 @@ from tests.integration.served import KEY, Served, pair_engine, q4_engine, served
 
 __all__ = ["pair_engine", "q4_engine"]  # fixtures
 
-pytestmark = pytest.mark.slow
 
 HI = [{"role": "user", "content": "Write a long story about a dragon."}]
 

@@ -11,8 +11,6 @@ import pytest
 from app.cli import main
 from app.core.engines.base import Event, GenerateRequest
 
-pytestmark = pytest.mark.slow
-
 
 def _gpt2_decoder() -> dict[str, int]:
     """GPT-2 byte-level BPE: the printable stand-in character of each byte (SmolLM2's tokenizer)."""
@@ -51,6 +49,7 @@ def test_generate_default_model_answers_offline(capsys: pytest.CaptureFixture[st
     assert out["sampling"]["top_p"] == recommended.top_p
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_one_token_answer_reports_no_rate(capsys: pytest.CaptureFixture[str]) -> None:
     """llama.cpp times the single token of a 1-token answer at ~0.001 ms: that is no rate at all."""
     assert main(["generate", "--prompt", "Hi", "--max-tokens", "1", "--json"]) == 0
@@ -88,6 +87,7 @@ def test_parity_command_exit_status(
     assert code == 0, f"greedy spec-on diverged: {lines}"
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_bench_command_reports_both_sides(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     prompts = tmp_path / "prompts.txt"
     prompts.write_text("Repeat: one two three four five one two three four five\n")
@@ -134,6 +134,7 @@ def test_register_and_unregister(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["unregister", "gemma-4"]) == 2
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_ctrl_c_keeps_the_partial_answer(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

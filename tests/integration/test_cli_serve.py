@@ -14,8 +14,6 @@ import anthropic
 import openai
 import pytest
 
-pytestmark = pytest.mark.slow
-
 
 def _serve(
     args: list[str], env: dict[str, str], ignore_sigint: bool = False

@@ -29,8 +29,6 @@ from app.core.engines.llamacpp.host import live_processes
 from app.core.engines.worker import EngineClosed, LoadCancelled, LoadProgress, close_all, live_workers
 from app.core.speculative import SpeculationOptions
 
-pytestmark = pytest.mark.slow
-
 
 def _engine_threads(prefix: str) -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name.startswith(prefix)]

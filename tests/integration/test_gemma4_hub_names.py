@@ -184,6 +184,7 @@ def test_refresh_adds_what_the_listing_holds_and_downloads_it(hf: str) -> None:
     assert CacheManager(fam, later_spec, "target", q, "huggingface").status().state == "cached"
 
 
+@pytest.mark.usefixtures("real_models")
 def test_the_downloaded_pair_runs_with_its_drafter(hf: str) -> None:
     target, _ = download("gemma-4", "E4B", "Q4_K_M")
     drafter, _ = download("gemma-4", "E4B", "Q4_K_M", "Q8_0")

@@ -26,8 +26,6 @@ from app.core.speculative import SpeculationOptions
 from app.devtools import tiny_gemma4
 from app.devtools.tiny_models import tiny_pair
 
-pytestmark = pytest.mark.slow
-
 PROMPTS = [
     "Count from 1 to 15, one number per line.",
     "Write a Python function that returns the square of a number.",
@@ -54,12 +52,12 @@ def _mtp(target: Path, assistant: Path, **kw: Any) -> LlamaCppEngine:
 
 
 @pytest.fixture(scope="module")
-def pair() -> tuple[Path, Path]:
+def pair(real_models: None) -> tuple[Path, Path]:
     return tiny_pair()
 
 
 @pytest.fixture(scope="module")
-def agree() -> tuple[Path, Path]:
+def agree(real_models: None) -> tuple[Path, Path]:
     return tiny_pair(agree=True)
 
 

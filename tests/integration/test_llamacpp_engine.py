@@ -27,8 +27,6 @@ from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.measure import compare, run_once
 from app.core.speculative import SpeculationOptions
 
-pytestmark = pytest.mark.slow
-
 PROMPTS = [
     "Count from 1 to 15, one number per line.",
     "Write a Python function that returns the square of a number.",

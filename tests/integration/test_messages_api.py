@@ -22,7 +22,6 @@ from tests.integration.served import KEY, Served, pair_engine, q4_engine, served
 
 __all__ = ["pair_engine", "q4_engine"]  # fixtures
 
-pytestmark = pytest.mark.slow
 
 COUNT = [{"role": "user", "content": "Count from 1 to 30 separated by commas."}]
 

@@ -42,8 +42,6 @@ from app.core.engines.remote.engine import (
 from app.core.speculative import SpeculationOptions
 from tests.integration.remote_fixtures import KEY, N_MAX, free_port, llama_server, llama_server_process
 
-pytestmark = pytest.mark.slow
-
 PROMPTS = ["Count from 1 to 15, one number per line.", "Write a Python function that returns the square."]
 GREEDY = Sampling(temperature=0.0, max_tokens=40)
 

@@ -9,7 +9,6 @@ from typing import Any
 
 import anthropic
 import openai
-import pytest
 
 from app.core.engines.base import LoadRequest
 from app.core.engines.llamacpp.engine import LlamaCppEngine
@@ -18,7 +17,6 @@ from tests.integration.served import KEY, pair_engine
 
 __all__ = ["pair_engine"]  # fixtures
 
-pytestmark = pytest.mark.slow
 
 HI: Any = [{"role": "user", "content": "Count from 1 to 30 separated by commas."}]
 

@@ -20,7 +20,6 @@ from tests.integration.served import Served, pair_engine, q4_engine, served_mode
 
 __all__ = ["pair_engine", "q4_engine"]  # fixtures
 
-pytestmark = pytest.mark.slow
 
 COUNT = "Count from 1 to 30 separated by commas."
 TOOLS: list[Any] = [

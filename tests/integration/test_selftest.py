@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
-
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -22,6 +20,7 @@ def _env(**extra: str) -> dict[str, str]:
     return env
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_self_test_answers_with_speculation_and_imports_no_qt(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "app", "--self-test"],

@@ -29,7 +29,6 @@ from tests.integration.served import Served, q4_engine
 
 __all__ = ["q4_engine"]  # fixtures
 
-pytestmark = pytest.mark.slow
 
 ASK = "Give me a person named Ann aged 30 as JSON."
 SCHEMA: dict[str, Any] = {

@@ -11,8 +11,6 @@ from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.speculative import SpeculationOptions
 from app.gui.sysinfo import _rss, rss_bytes
 
-pytestmark = pytest.mark.slow
-
 
 def test_memory_counts_the_engine_process_that_holds_the_model(smollm2_f32: Path) -> None:
     import os

@@ -49,7 +49,6 @@ from app.devtools.tiny_models import (
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.slow
 
 GREEDY = Sampling(temperature=0.0, max_tokens=32)
 
@@ -73,12 +72,12 @@ def _no_process_left() -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
-def pair() -> tuple[Path, Path]:
+def pair(real_models: None) -> tuple[Path, Path]:
     return tiny_pair()
 
 
 @pytest.fixture(scope="module")
-def mmproj() -> Path:
+def mmproj(real_models: None) -> Path:
     return tiny_mmproj()
 
 
@@ -278,7 +277,7 @@ def _parity(off: LlamaCppEngine, on: LlamaCppEngine, pictures: dict[str, Path]) 
 
 
 @pytest.fixture(scope="module")
-def plain_target_drafter() -> Path:
+def plain_target_drafter(real_models: None) -> Path:
     return plain_drafter()
 
 
@@ -418,6 +417,7 @@ def test_llama_cpp_itself_rejects_the_narrow_projector(pair: tuple[Path, Path]) 
 
 
 # --- the table still matches what llama.cpp does ---------------------------------------------------------
+@pytest.mark.usefixtures("real_models")
 def test_the_vision_table_matches_a_fresh_probe(tmp_path: Path) -> None:
     """Every row of ``LLAMACPP_VISION`` against a new run of the probe on the installed xllamacpp
     (each combination in its own child process): a row is dropped or flipped only on evidence."""
