@@ -23,6 +23,7 @@ from app.core.serving import ServedModel
 from app.core.serving.protocol import Limits
 from app.devtools.images import image_bytes
 from tests.integration.served import Served, q4_engine, served_model
+from tests.mlx_required import require_mlx
 
 __all__ = ["q4_engine"]  # fixture
 
@@ -232,11 +233,12 @@ def test_a_text_only_model_refuses_images(q4_engine: LlamaCppEngine) -> None:
 
 
 @pytest.mark.mlx
+@pytest.mark.usefixtures("real_models")
 def test_openai_client_image_to_a_real_mlx_vision_model_with_its_drafter(tmp_path: Path) -> None:
     """The tiny Gemma 4 (a real mlx-vlm vision tower) with its assistant drafter, served: an
     ``image_url`` part reaches the vision tower, the answer carries the speculation figures and is
     token-identical to the same server's answer with speculation off (``tandem.speculation``)."""
-    pytest.importorskip("mlx_vlm")
+    require_mlx("mlx_vlm")
     from app.core.engines.base import LoadRequest
     from app.core.engines.mlx.engine import MLXEngine
     from app.core.speculative import SpeculationOptions

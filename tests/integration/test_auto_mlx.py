@@ -18,14 +18,14 @@ from app.core.launch.plan import load_engine
 from app.core.speculative import SpeculationOptions
 from app.core.speculative import suffix as sx
 from app.devtools import mlx_models as fx
+from tests.mlx_required import require_mlx
 
 pytestmark = pytest.mark.mlx
 
 
 @pytest.fixture(scope="module")
-def tiny_llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("mlx.core")
-    pytest.importorskip("mlx_lm")
+def tiny_llama(real_models: None, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    require_mlx("mlx.core", "mlx_lm")
     return fx.write_llama_target(tmp_path_factory.mktemp("auto-mlx") / "llama")
 
 

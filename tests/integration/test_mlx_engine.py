@@ -35,6 +35,7 @@ from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner
 from app.core.speculative import SpeculationOptions
 from app.core.speculative.depth import SETTLE_PLAIN, DepthControl
 from app.devtools import mlx_models as fx
+from tests.mlx_required import require_mlx
 
 pytestmark = pytest.mark.mlx
 
@@ -43,13 +44,11 @@ MESSAGES = [{"role": "user", "content": "Write a short note about speculative de
 
 @pytest.fixture(scope="session")
 def mlx_libs() -> None:
-    pytest.importorskip("mlx.core")
-    pytest.importorskip("mlx_vlm")
-    pytest.importorskip("mlx_lm")
+    require_mlx()
 
 
 @pytest.fixture(scope="session")
-def ckpt(mlx_libs: None, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def ckpt(real_models: None, mlx_libs: None, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("mlx-checkpoints")
     return {
         "g4_target": fx.write_gemma4_target(root / "g4-target"),

@@ -33,6 +33,7 @@ from app.core.engines.mlx import modelfree as mlx_modelfree
 from app.core.images import TOKENS_PER_IMAGE, check_image_file
 from app.core.speculative import SpeculationOptions
 from app.devtools import mlx_models as fx
+from tests.mlx_required import require_mlx
 
 pytestmark = pytest.mark.mlx
 
@@ -41,10 +42,8 @@ MODEL_FREE = ("suffix", "prompt-lookup")
 
 
 @pytest.fixture(scope="session")
-def ckpt(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    pytest.importorskip("mlx.core")
-    pytest.importorskip("mlx_vlm")
-    pytest.importorskip("mlx_lm")
+def ckpt(real_models: None, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    require_mlx()
     root = tmp_path_factory.mktemp("mlx-vision-checkpoints")
     return {
         "g4_target": fx.write_gemma4_target(root / "g4-target"),

@@ -9,12 +9,12 @@ import pytest
 from app.core.chat.context import fit_history
 from app.core.engines.base import Finished, LoadRequest, Sampling
 from app.devtools import mlx_models as fx
+from tests.mlx_required import require_mlx
 
 
 @pytest.fixture(scope="module")
-def target(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("mlx.core")
-    pytest.importorskip("mlx_vlm")
+def target(real_models: None, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    require_mlx("mlx.core", "mlx_vlm")
     return fx.write_gemma4_target(tmp_path_factory.mktemp("mlx-count") / "g4-target")
 
 

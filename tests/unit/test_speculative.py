@@ -16,6 +16,7 @@ from app.core.speculative import (
     default_tokens,
     parse_num_speculative_tokens,
 )
+from tests.mlx_required import require_mlx
 
 
 @pytest.mark.parametrize(
@@ -226,7 +227,7 @@ def test_classic_mlx_pairs_are_gated_on_mlx_lm(monkeypatch: pytest.MonkeyPatch) 
     from app.core.engines import capability
     from app.core.registry import load_family
 
-    pytest.importorskip("mlx_vlm")
+    require_mlx("mlx_vlm")
     hf = {"model_id": "me/llama-{quantization}", "draft_model_id": "me/small"}
     spec_data = {"format": "mlx", "size_in_billions": 1, "quantizations": ["bf16"]}
     spec_data["sources"] = {"huggingface": hf}
