@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
@@ -43,8 +43,11 @@ def test_the_document_describes_the_three_apis(server: Served) -> None:
     assert "messages" in doc["components"]["schemas"]["MessagesRequest"]["required"]
 
 
+# No health check is suppressed (all of them passed here, also beside a CPU hog). deadline=None:
+# each example is an HTTP round trip to the real server, and how long that takes on a shared machine
+# says nothing about the answer.
 @schema.parametrize()
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=40, deadline=None)
 def test_no_server_error_and_no_answer_outside_the_schema(case: Any, server: Served) -> None:
     case.headers = {**(case.headers or {}), "Authorization": f"Bearer {KEY}"}
     case.call_and_validate(
