@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -251,9 +250,9 @@ def test_code_detection_and_quotes() -> None:
     assert quoted_share("short", "short") == (0, 0.0)
 
 
-def test_classify_is_cheap_on_a_long_conversation() -> None:
-    """Well under a millisecond on a 20 kB conversation (it runs before every request). The best of
-    a few batches is timed: the machine running the suite is shared."""
+def test_classify_reads_the_last_message_of_a_long_conversation() -> None:
+    """On a 20 kB conversation the kind is the last request's (it runs before every request; what
+    that costs is measured in benchmarks/bench_hot_paths.py, not asserted here)."""
     turns: list[dict[str, Any]] = []
     for i in range(16):
         turns += [
@@ -269,10 +268,3 @@ def test_classify_is_cheap_on_a_long_conversation() -> None:
     ]
     for messages, kind in cases:
         assert classify(messages) == kind
-        batches = []
-        for _ in range(5):
-            start = time.perf_counter()
-            for _ in range(40):
-                classify(messages)
-            batches.append((time.perf_counter() - start) / 40)
-        assert min(batches) < 1e-3, f"{kind}: {min(batches) * 1e3:.2f} ms"

@@ -127,16 +127,6 @@ def test_invalid_spec_never_breaks_the_listing() -> None:
     assert {f["name"] for f in out} >= {"gemma-4", "smollm2-135m-instruct", "fam"}
 
 
-def test_listing_is_cheap() -> None:
-    import time
-
-    reg = Registry.load()
-    t0 = time.perf_counter()
-    for _ in range(5):
-        registry_status(reg)
-    assert (time.perf_counter() - t0) / 5 < 0.5
-
-
 def test_partial_status_from_a_pending_manifest(tmp_path: Path) -> None:
     from app.core.cache.hubs import hf_cache_root
     from app.core.cache.manager import Manifest

@@ -165,9 +165,7 @@ def test_close_fails_queued_jobs_with_one_message_and_stops_the_running_one() ->
     assert started.wait(10)
     queued = w.stream(counting(3))
     second, out2 = in_thread(lambda: next(queued))
-    t0 = time.monotonic()
-    w.close()
-    assert time.monotonic() - t0 < 1.0
+    w.close()  # had it waited for the running job, that job would have counted to its end
     first.join(10)
     second.join(10)
     assert out1["value"][-1] == -1  # type: ignore[index]  # stopped at its next step
@@ -197,21 +195,23 @@ def test_close_stops_a_job_the_thread_has_just_dequeued() -> None:
     w.thread.join(10)
 
 
-def test_close_returns_within_a_second_while_a_native_call_cannot_be_interrupted() -> None:
+def test_close_returns_while_a_native_call_cannot_be_interrupted() -> None:
+    """close() does not wait for a call that has no step to stop at: it returns while the call is
+    still running (the call can only end once the test opens its gate, after close returned)."""
     freed: list[bool] = []
     gate = threading.Event()
     w = EngineWorker("tandem-test-worker", "Test engine", free=lambda: freed.append(gate.is_set()))
-    running = threading.Event()
+    running, returned = threading.Event(), threading.Event()
 
     def native(j: Job[int]) -> None:  # a model load or a prefill: no step to check a flag at
         running.set()
-        gate.wait(30)
+        gate.wait(60)
+        returned.set()
 
     t, _out = in_thread(lambda: list(w.stream(native)))
     assert running.wait(10)
-    t0 = time.monotonic()
     ended = w.close()
-    assert time.monotonic() - t0 < 1.0
+    assert not returned.is_set()  # close() came back with the native call still in progress
     assert not ended and w.thread.is_alive() and w.thread.daemon
     gate.set()  # the native call returns: the thread frees and ends by itself
     w.thread.join(10)
@@ -232,10 +232,10 @@ def test_a_load_waits_in_a_cancellable_way_and_frees_what_finishes_after_the_can
 
     token = CancelToken()
     progress = LoadProgress(lambda msg: token.cancel() if msg == "loading model" else None, token)
-    t0 = time.monotonic()
     with pytest.raises(LoadCancelled):
         w.run_load(load, progress)
-    assert time.monotonic() - t0 < 0.5 and w.closed and w.thread.is_alive()
+    # the cancel did not wait for the load: it is still running (its gate is opened only below)
+    assert made == [] and w.closed and w.thread.is_alive()
     gate.set()
     w.thread.join(10)
     assert freed == [["model"]]  # the model that finished after the cancel was freed

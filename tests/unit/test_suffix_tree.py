@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -135,21 +134,18 @@ def test_conversation_key_of_messages_matches_the_store_side() -> None:
     assert sx.key_for_messages([{"role": "system", "content": "x"}]) is None
 
 
-def test_speculation_stays_cheap_on_a_full_corpus() -> None:
-    """The per-step overhead next to a forward pass (tens of ms on a CPU): a large, repetitive
-    corpus (common n-grams with many hits) still answers in well under a few ms."""
+def test_speculation_on_a_full_corpus_drafts_the_continuation_it_holds() -> None:
+    """A large, repetitive corpus (common n-grams with many hits): the draft is the continuation
+    every occurrence agrees on, as long as asked. What a call costs there (it runs once per step,
+    next to a forward pass) is measured in benchmarks/bench_hot_paths.py, not asserted here."""
     cache = SuffixCache(max_cached_tokens=sx.DEFAULT_MAX_TOKENS)
     for i in range(400):
         cache.learn([], [(i * 7 + j) % 50 for j in range(500)])  # 200k tokens, 50 distinct ids
     cache.start_request("q", list(range(20)))
     ctx = [(3 * 7 + j) % 50 for j in range(40)]
-    cache.speculate("q", ctx, 16)
-    t0 = time.perf_counter()
-    for _ in range(50):
-        draft = cache.speculate("q", ctx, 16)
-    per_call = (time.perf_counter() - t0) / 50
-    assert len(draft.token_ids) == 16
-    assert per_call < 0.02, f"{per_call * 1000:.1f} ms per speculate"
+    draft = cache.speculate("q", ctx, 16)
+    assert list(draft.token_ids) == [(ctx[-1] + 1 + k) % 50 for k in range(16)]
+    assert cache.speculate("q", ctx, 16).token_ids == draft.token_ids  # the same tree, the same draft
 
 
 def test_verify_cost_gate_learns_the_cost_ratio_and_the_acceptance_per_match_length() -> None:
