@@ -437,9 +437,9 @@ def test_the_wheel_scrolls_the_body_past_fields_without_changing_them(
     ctx, engine = dlg.ctx.value(), dlg.engine.currentIndex()
     for field in (dlg.ctx, dlg.engine):
         assert not field.hasFocus()
-        start = bar.value()
+        bar.setValue(0)  # from the top each time: the wheel over the field must move the body
         _wheel(field, -2)
-        assert bar.value() > start or bar.value() == bar.maximum()
+        assert bar.value() > 0, field.objectName()
     for _ in range(30):  # far past the end, and back past the start: the range ends, nothing else
         _wheel(dlg.temperature, -3)
     assert bar.value() == bar.maximum()

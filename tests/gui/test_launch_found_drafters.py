@@ -90,7 +90,7 @@ def test_found_q4_drafter_is_offered_never_gemma_and_launches_drafting(
     assert plan_auto(auto_choice, w.cache.resolve).drafter_path == str(q4)
 
     dlg.enable.setChecked(True)
-    assert dlg.lbl_draft_quant.isHidden() or dlg.draft_quant.isHidden()  # no quantization to pick
+    assert dlg.lbl_draft_quant.isHidden() and dlg.draft_quant.isHidden()  # no quantization to pick (one row)
     dlg.temperature.setValue(0.0)
     dlg.max_tokens.setValue(24)
     choice = dlg.choice()

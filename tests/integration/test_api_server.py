@@ -172,7 +172,7 @@ def test_real_engine_accepts_tools(q4_engine: LlamaCppEngine) -> None:
             tool_choice="auto",  # type: ignore[arg-type]
         )
     assert r.usage is not None and r.usage.completion_tokens == 3
-    assert r.choices[0].finish_reason in ("length", "tool_calls")
+    assert r.choices[0].finish_reason == "length"  # three tokens cannot hold a whole tool call
 
 
 # --- tool calls: a scripted engine for the model's output (the server is real) ---------------------

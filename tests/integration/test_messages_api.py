@@ -168,7 +168,7 @@ def test_real_engine_takes_tools_and_a_tool_result_turn(q4_engine: LlamaCppEngin
                 },
             ],
         )
-    assert r.usage.output_tokens == 3 and r.stop_reason in ("max_tokens", "tool_use")
+    assert r.usage.output_tokens == 3 and r.stop_reason == "max_tokens"  # too short for a whole tool call
     assert r.usage.input_tokens > 20  # the tool turns reached the template
 
 
