@@ -2,18 +2,19 @@
 
 Every fixture stops what it started (engine thread, download workers, timers) so the root
 conftest's thread-leak check passes; waits use signals with timeouts, never sleeps.
+
+Nothing passes from one test to the next: each starts in its own empty home (tests/conftest.py),
+so with no stored calibration an Auto launch runs the pair's prior, in any test order. A test about
+a stored calibration writes one itself (tests/gui/test_launch_auto.py, test_auto_background.py).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -143,38 +144,6 @@ def make_window(qtbot: Any) -> Iterator[Callable[..., Any]]:
         window.deleteLater()
     # a window left alive after its test would receive later tests' language switches
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-
-
-#: Auto's calibrations measured by earlier tests of this session (removed when the session ends).
-_CALIBRATIONS = Path(tempfile.mkdtemp(prefix="tandem-test-calibrations-"))
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    shutil.rmtree(_CALIBRATIONS, ignore_errors=True)
-
-
-@pytest.fixture(autouse=True)
-def _shared_calibrations(request: pytest.FixtureRequest, _isolated_home: Path) -> Iterator[None]:
-    """Auto's calibration of a model is measured once per test session, not in every window.
-
-    A real-engine window launches with Auto, which measures in the background on first use (20-40 s
-    on 2 cores for the embedded model, only in tests marked ``auto_tuning``) and stores the result
-    in the test's own home. What one test stored is
-    copied into the next tests' homes, as it would persist on a user's machine; a test about the
-    first measurement itself is marked ``fresh_calibration`` and starts with none."""
-    from app.core import paths
-
-    store = paths.data_dir() / "calibration"
-    if request.node.get_closest_marker("fresh_calibration") is None:
-        store.mkdir(parents=True, exist_ok=True)
-        for kept in _CALIBRATIONS.glob("*.json"):
-            shutil.copy2(kept, store / kept.name)
-    yield
-    for made in store.glob("*.json") if store.is_dir() else ():
-        if made.name.endswith(".demoted.json"):
-            continue  # what lost on one test's (made-up) answers is that test's own
-        if not (_CALIBRATIONS / made.name).exists():
-            shutil.copy2(made, _CALIBRATIONS / made.name)
 
 
 @pytest.fixture(autouse=True)

@@ -40,8 +40,8 @@ def _record(w: Any) -> list[str]:
     return events
 
 
-@pytest.mark.fresh_calibration
 @pytest.mark.auto_tuning
+@pytest.mark.usefixtures("smollm2_q4")
 def test_first_start_answers_at_once_then_measures_and_the_next_start_uses_it(
     make_window: Any, qtbot: Any
 ) -> None:
@@ -99,8 +99,8 @@ def test_first_start_answers_at_once_then_measures_and_the_next_start_uses_it(
     assert started == []
 
 
-@pytest.mark.fresh_calibration
 @pytest.mark.auto_tuning
+@pytest.mark.usefixtures("smollm2_q4")
 def test_a_message_sent_while_auto_measures_stops_the_measurement_and_is_answered(
     make_window: Any, qtbot: Any
 ) -> None:
@@ -186,6 +186,7 @@ def test_the_strip_says_what_auto_runs_and_a_losing_choice_is_demoted(
     assert w.auto_tuner.text() == f"Auto: off (changed from {PRIOR}: 0.75x vs plain on your answers)"
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_a_stored_choice_of_off_is_used_at_once(make_window: Any, qtbot: Any) -> None:
     w = make_window()
     stored = store_fake_choice(w.launcher.default_choice())
@@ -205,8 +206,8 @@ def test_a_stored_choice_of_off_is_used_at_once(make_window: Any, qtbot: Any) ->
     auto.forget(plan.key)  # a made-up result: not shared with later tests (tests/gui/conftest.py)
 
 
-@pytest.mark.fresh_calibration
 @pytest.mark.auto_tuning
+@pytest.mark.usefixtures("smollm2_q4")
 def test_too_little_free_memory_keeps_the_prior_and_says_why(
     make_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -75,6 +75,7 @@ def test_auto_is_the_default_and_a_stored_calibration_is_reused_and_shown(
 
 
 @pytest.mark.usefixtures("smollm2_q4")
+@pytest.mark.timeout(900)
 def test_remeasure_runs_and_can_be_cancelled(make_window: Any, qtbot: Any) -> None:
     w = make_window()
     stored = store_fake_choice(w.launcher.default_choice())
@@ -93,8 +94,9 @@ def test_remeasure_runs_and_can_be_cancelled(make_window: Any, qtbot: Any) -> No
     assert stored.read_text() == before
     assert not panel.measuring
 
-    # Run to the end: the real measurement replaces the stored one and is shown.
-    with qtbot.waitSignal(panel.measured, timeout=120_000) as done:
+    # Run to the end: the real measurement replaces the stored one and is shown. (About 30 s on two
+    # quiet cores; it took over 120 s beside other processes: the bound only catches a hang.)
+    with qtbot.waitSignal(panel.measured, timeout=600_000) as done:
         panel.remeasure.click()
     result: auto.CalibrationResult = done.args[0]
     assert result.stored_path == str(stored) and stored.read_text() != before

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 from PySide6.QtGui import QGuiApplication
 
 from app.gui.views.server_panel import agent_settings
@@ -183,6 +184,7 @@ def test_the_panel_shows_the_context_and_what_to_do_when_a_request_does_not_fit(
     assert not panel.context_note.isVisible()
 
 
+@pytest.mark.usefixtures("smollm2_q4")
 def test_the_panel_shows_the_configurations_a_request_started_on_the_real_engine(
     make_window: Any, qtbot: Any
 ) -> None:
@@ -193,8 +195,7 @@ def test_the_panel_shows_the_configurations_a_request_started_on_the_real_engine
     from app.core.speculative import SpeculationOptions
 
     w = make_window()
-    # ngram-mod named, not Auto: Auto follows the calibrations stored by earlier tests (the
-    # session shares them), and one made on a loaded machine picks off, which needs no second child
+    # ngram-mod named, not Auto: the test needs a speculating launch whatever Auto would choose
     ngram = SpeculationOptions.build(enabled=True, method="ngram-mod")
     with qtbot.waitSignal(w.modelLoaded, timeout=120_000):
         w.launch(replace(w.launcher.default_choice(), speculation=ngram, auto=False))
