@@ -11,6 +11,7 @@ import itertools
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +25,7 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
 )
+from app.core.engines.llamacpp import host
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.llamacpp.host import live_processes
 from app.core.engines.worker import EngineClosed, LoadCancelled, LoadProgress, close_all, live_workers
@@ -40,11 +42,22 @@ def _wait_gone(prefix: str, timeout: float = 60) -> None:
     assert not _engine_threads(prefix)
 
 
-def test_a_llamacpp_load_sees_the_cancel_token_and_loads_nothing(smollm2_f32: Path) -> None:
+def test_a_llamacpp_load_sees_the_cancel_token_and_loads_nothing(
+    smollm2_f32: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The GUI's Cancel is a token the load checks itself, not only a progress call that raises.
 
-    Before, ``load()`` knew no token and went on to load target and drafter.
+    Before, ``load()`` knew no token and went on to load target and drafter: no llama.cpp child is
+    started once the cancel is seen.
     """
+    started: list[str] = []
+    real_start = host.ServerProcess.start
+
+    def start(self: host.ServerProcess, stop_requested: Any) -> str:
+        started.append(self.cfg.model_path)
+        return real_start(self, stop_requested)
+
+    monkeypatch.setattr(host.ServerProcess, "start", start)
     token = CancelToken()
 
     def report(msg: str) -> None:
@@ -53,10 +66,9 @@ def test_a_llamacpp_load_sees_the_cancel_token_and_loads_nothing(smollm2_f32: Pa
 
     spec = SpeculationOptions.build(enabled=True, draft_model_path=str(assets.smollm2_q4_path()))
     req = LoadRequest(str(smollm2_f32), spec, n_ctx=8192, n_threads=2)
-    t0 = time.monotonic()
     with pytest.raises(LoadCancelled):
         LlamaCppEngine.load(req, LoadProgress(report, token))
-    assert time.monotonic() - t0 < 1.0
+    assert token.cancelled and started == []  # cancelled during the checks: nothing was loaded
     _wait_gone("tandem-llamacpp-")
     assert not [w for w in live_workers() if w.label == "llama.cpp"]
 
