@@ -45,8 +45,9 @@ def _client(name: str) -> Path:
 
 
 @pytest.fixture
-def served() -> Iterator[str]:
-    """``tandem serve`` (the embedded default model) on a free loopback port: its API root."""
+def served(smollm2_q4: Path) -> Iterator[str]:
+    """``tandem serve`` (the embedded default model, ``smollm2_q4``) on a free loopback port: its
+    API root."""
     env = {**os.environ, "TANDEM_API_KEY": KEY}
     proc = subprocess.Popen(
         [sys.executable, "-m", "app", "serve", "--port", "0", "--ctx", "5632"],
