@@ -235,6 +235,10 @@
             <translation>Chat</translation>
         </message>
         <message>
+            <source>Continues text (base model)</source>
+            <translation>Continues text (base model)</translation>
+        </message>
+        <message>
             <source>Reasoning</source>
             <translation>Reasoning</translation>
         </message>
@@ -419,7 +423,7 @@
         <name>ChatController</name>
         <message>
             <source>New chat</source>
-            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written a conversation whose new question waits for a stopped answer (elsewhere) to end</extracomment>
+            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) a flush (render and lay out the block being written) may take about this share of the time between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS. A long code block being written is laid out whole on each flush, and with the interval fixed its cost grew with the block (a 2000-token plain answer that was one Python fence decoded at 0.93x of the CLI under X, prose at 1.0x) the flushes whose median cost sets the interval the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written what the last flushes cost (ms, newest last), see flush_interval a conversation whose new question waits for a stopped answer (elsewhere) to end</extracomment>
             <translation>New chat</translation>
         </message>
         <message>
@@ -2320,7 +2324,7 @@ Compatible: {reason}</translation>
         <name>ServerPanel</name>
         <message>
             <source>Local server</source>
-            <extracomment>the served context, and what to do when an agent's request did not fit in it (prompt tokens, context) of the last request refused because it did not fit the configurations running for per-request speculation, and what each served stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
+            <extracomment>the panel opens about this many average characters wide (its texts wrap at that width) the request log shows at least this many lines the served context, and what to do when an agent's request did not fit in it (prompt tokens, context) of the last request refused because it did not fit the configurations running for per-request speculation, and what each served stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
             <translation>Local server</translation>
         </message>
         <message>

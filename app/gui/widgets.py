@@ -261,6 +261,15 @@ class KeepFitted(QObject):
             fit_dialog_height(dialog)
 
 
+#: the events after which a scroll area has decided on its scroll bars
+_SCROLL_BAR_UPDATES = (
+    QEvent.Type.Resize,
+    QEvent.Type.LayoutRequest,
+    QEvent.Type.Show,
+    QEvent.Type.StyleChange,
+)
+
+
 class ScrollBody(QScrollArea):
     """A dialog's body that scrolls only when the screen is too short for it.
 
@@ -297,6 +306,9 @@ class ScrollBody(QScrollArea):
         # dialog's layout (a scroll area only updates its scroll bars on its own)
         if watched is self._body and event.type() == QEvent.Type.LayoutRequest:
             self.updateGeometry()
+            handled = super().eventFilter(watched, event)  # the scroll area sets its bars
+            self._drop_needless_bar()
+            return handled
         elif (
             event.type() == QEvent.Type.Wheel
             and isinstance(watched, (QAbstractSpinBox, QComboBox))
@@ -305,6 +317,26 @@ class ScrollBody(QScrollArea):
             QApplication.sendEvent(self.verticalScrollBar(), event)
             return True
         return super().eventFilter(watched, event)
+
+    def event(self, event: QEvent) -> bool:
+        handled = super().event(event)
+        if event.type() in _SCROLL_BAR_UPDATES:  # the scroll area has just set its bars
+            self._drop_needless_bar()
+        return handled
+
+    def _drop_needless_bar(self) -> None:
+        """Hide the vertical scroll bar when the contents fit without it. QScrollArea asks a
+        height-for-width body its height at the width it has *beside* the bar: once the bar was
+        shown (the area was short for a moment, e.g. before a text arrived), the narrower body
+        wrapped to more lines and kept the bar, however tall the area grew."""
+        bar = self.verticalScrollBar()
+        if not bar.isVisibleTo(self) or not self._body.hasHeightForWidth():
+            return
+        room = self.maximumViewportSize()
+        if self._body.heightForWidth(room.width()) <= room.height():
+            policy = self.verticalScrollBarPolicy()
+            self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # lays out without it
+            self.setVerticalScrollBarPolicy(policy)
 
     def _content_height(self, width: int) -> int:
         body = self._body

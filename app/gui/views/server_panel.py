@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import sys
 import time
+from math import ceil
 from typing import Protocol
 
-from PySide6.QtCore import QEvent, QPoint, Qt, SignalInstance
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, SignalInstance
+from PySide6.QtGui import QGuiApplication, QTextLayout
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
@@ -26,8 +27,13 @@ from PySide6.QtWidgets import (
 from app.core.serving import ServedRequest
 from app.core.serving.pool import PoolStatus
 from app.core.units import human_bytes
+from app.gui.widgets import SCREEN_MARGIN, ScrollBody, fit_dialog_height, fitted_height
 
 LOG_LIMIT = 200
+#: the panel opens about this many average characters wide (its texts wrap at that width)
+PANEL_CHARS = 90
+#: the request log shows at least this many lines
+LOG_LINES = 4
 
 
 class ServerLike(Protocol):
@@ -122,7 +128,9 @@ class ServerPanel(QFrame):
         row2.addWidget(self.key, 1)
         row2.addWidget(self.copy_key)
         self.title = QLabel()
+        self.title.setWordWrap(True)
         self.key_label = QLabel()
+        self.key_label.setWordWrap(True)  # a long line in Japanese set the panel's least width
         self.log_label = QLabel()
         #: stops serving (the status bar's switch opens this panel while the server runs)
         self.stop = QPushButton()
@@ -130,8 +138,18 @@ class ServerPanel(QFrame):
         self.stop.clicked.connect(controller.stop)
         title_row = QHBoxLayout()
         title_row.addWidget(self.title, 1)
-        title_row.addWidget(self.stop)
-        lay = QVBoxLayout(self)
+        title_row.addWidget(self.stop, 0, Qt.AlignmentFlag.AlignTop)
+        # The rows sit in a body that scrolls when the panel is shorter than they are (a short
+        # screen, or the user made it so): squeezed, the fixed-height settings box was drawn over
+        # the context line below it (issue 48, at 1366 x 768, where the panel opened at two thirds
+        # of the screen's height). The panel opens at the height its rows need (show_panel) and
+        # grows when a row does (_grow_to_fit).
+        self.content = QWidget()
+        lay = QVBoxLayout(self.content)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.body = ScrollBody(self.content)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.body)
         lay.addLayout(title_row)
         lay.addLayout(row1)
         lay.addWidget(self.key_label)
@@ -148,6 +166,14 @@ class ServerPanel(QFrame):
         lay.addWidget(self.pool_note)
         lay.addWidget(self.log_label)
         lay.addWidget(self.log, 1)
+        lines = self.log.fontMetrics().lineSpacing() * LOG_LINES
+        self.log.setMinimumHeight(lines + 2 * self.log.frameWidth())
+        # a row that changed is laid out first, then the panel grows if it must
+        self._grow = QTimer(self)
+        self._grow.setSingleShot(True)
+        self._grow.setInterval(0)
+        self._grow.timeout.connect(self._grow_to_fit)
+        self.content.installEventFilter(self)
         controller.stateChanged.connect(self._refresh)
         controller.requestServed.connect(self._on_request_served)
         self.retranslate()
@@ -263,14 +289,66 @@ class ServerPanel(QFrame):
         self.context_note.setVisible(bool(self.context_note.text()))
 
     def _fit_agent_settings(self) -> None:
-        """Show every line of the settings (the panel squeezed the box to its first line)."""
+        """Show every line of the settings (the panel squeezed the box to its first line), and
+        every line whole: the panel is never narrower than the longest (a sideways scrollbar
+        would cover the last line). Each line is measured as the box lays it out: a line in
+        Japanese, Korean or Chinese is taller than the box's font says (its glyphs come from
+        another font), and the box cut the last line in those languages."""
         box = self.agent_settings
-        lines = max(1, box.document().blockCount())
+        box.ensurePolished()  # the stylesheet's font, which the box draws with
+        height = width = 0.0
+        for line in box.toPlainText().split("\n"):
+            layout = QTextLayout(line, box.font())
+            layout.beginLayout()
+            layout.createLine()
+            layout.endLayout()
+            rect = layout.boundingRect()
+            height += rect.height()
+            width = max(width, layout.lineAt(0).naturalTextWidth())
         margins = box.contentsMargins()
-        height = box.fontMetrics().lineSpacing() * lines + 2 * box.document().documentMargin()
-        box.setFixedHeight(int(height) + margins.top() + margins.bottom() + 2)
-        if self.isWindow():  # the panel is its own window: grow it so no row is squeezed
-            self.resize(self.width(), max(self.height(), self.sizeHint().height()))
+        spare = 2 * box.document().documentMargin() + 2
+        box.setFixedHeight(ceil(height + spare) + margins.top() + margins.bottom())
+        box.setMinimumWidth(ceil(width + spare) + margins.left() + margins.right())
+        self._grow_to_fit()
+
+    def fit_to_screen(self) -> None:
+        """Size the panel for opening: about :data:`PANEL_CHARS` characters wide and as tall as
+        its rows need at that width, both within the screen (``adjustSize`` stops a window at
+        two thirds of the screen's height: 512 px on a 1366 x 768 laptop, too short for the rows
+        in English and in Japanese)."""
+        self.ensurePolished()
+        # rows changed while the panel was hidden (a language switch): their layouts, nested ones
+        # included, are laid out afresh (a hidden window's layouts keep what they measured last)
+        rows = self.content.layout()
+        if rows is not None:
+            rows.invalidate()
+            rows.activate()
+        self.body.updateGeometry()
+        width = max(self.minimumSizeHint().width(), self.fontMetrics().averageCharWidth() * PANEL_CHARS)
+        screen = self.screen()
+        if screen is not None:
+            width = min(width, screen.availableGeometry().width() - SCREEN_MARGIN // 2)
+        self.resize(max(width, self.minimumSizeHint().width()), self.height())
+        layout = self.layout()
+        if layout is not None:
+            layout.invalidate()
+            layout.activate()
+        height = fitted_height(self)
+        self.resize(self.width(), height if height is not None else self.sizeHint().height())
+
+    def _grow_to_fit(self) -> None:
+        """A row that grew (a longer note, the settings of a started server, another language)
+        makes the open panel taller, within the screen; it never shrinks what the user sized."""
+        if not self.isVisible():
+            return
+        height = fitted_height(self)
+        if height is not None and height > self.height():
+            fit_dialog_height(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.content and event.type() == QEvent.Type.LayoutRequest and self.isVisible():
+            self._grow.start()
+        return super().eventFilter(watched, event)
 
     def _copy_key(self) -> None:
         QGuiApplication.clipboard().setText(self.controller.key)
@@ -371,7 +449,7 @@ class ServerSwitch(QToolButton):
             panel.raise_()
             panel.activateWindow()
             return
-        panel.adjustSize()
+        panel.fit_to_screen()
         anchor = self.mapToGlobal(QPoint(self.width(), 0))
         size = panel.frameGeometry().size().expandedTo(panel.size())
         x, y = anchor.x() - size.width(), anchor.y() - size.height() - 4

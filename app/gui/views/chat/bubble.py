@@ -28,8 +28,12 @@ from app.gui.views.attachments import (
     ThumbnailRow,
 )
 from app.gui.views.chat.links import connect_links
+from app.gui.views.chat.rich_text import RichText
 from app.gui.views.chat.text_label import TextLabel
 from app.gui.views.stats import StatsDialog, StatsStrip
+
+# TextLabel: the label of each block of a message's text (see rich_text)
+__all__ = ["FROZEN_LABEL_CHARS", "KEEP_PARTS_CHARS", "MessageBubble", "TextLabel", "shows_empty_note"]
 
 #: a streamed answer's finished blocks go into frozen labels of about this many characters each, so
 #: appending a block lays out one bounded label, never the whole answer
@@ -108,14 +112,10 @@ class MessageBubble(QFrame):
         self.images = ThumbnailRow(THUMB_SIDE)
         lay.addWidget(self.images)
         self.image_paths: list[Path] = []
-        self.body = TextLabel()
-        self.body.setWordWrap(True)
-        self.body.setTextFormat(Qt.TextFormat.RichText)
+        # the text in blocks no wider than the bubble: a long code line scrolls inside its block
+        # and never widens the conversation (issue 48)
+        self.body = RichText()
         connect_links(self.body, lambda: self.text)
-        self.body.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
-        )
-        self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         # While an answer streams, the finished blocks sit in frozen labels above ``body``, which
         # holds only the block being written: a flush renders and lays out that block alone, not
         # the whole answer. When the answer ends, ``body`` holds it all again.
@@ -124,7 +124,7 @@ class MessageBubble(QFrame):
         self._parts.setSpacing(0)
         self._parts.addWidget(self.body)
         lay.addLayout(self._parts)
-        self._frozen: list[QLabel] = []
+        self._frozen: list[RichText] = []
         self._frozen_html: list[str] = []
         self._frozen_end = 0  # text[:_frozen_end] is in the frozen labels
         self._frozen_chars = 0  # characters of text in the last frozen label
@@ -223,6 +223,7 @@ class MessageBubble(QFrame):
                 self._frozen_html.append("")
                 self._frozen_chars = 0
                 self._parts.insertWidget(len(self._frozen) - 1, label)
+                label.show()  # laid out with this flush (a layout shows a new widget a turn later)
             self._frozen_html[-1] += html
             self._frozen[-1].setText(self._frozen_html[-1])
             self._frozen_chars += end - self._frozen_end
@@ -234,13 +235,10 @@ class MessageBubble(QFrame):
         else:
             self.body.hide()
 
-    def _frozen_label(self) -> QLabel:
-        label = TextLabel()
-        label.setWordWrap(True)
-        label.setTextFormat(Qt.TextFormat.RichText)
+    def _frozen_label(self) -> RichText:
+        label = RichText()
         connect_links(label, lambda: self.text)
         label.setTextInteractionFlags(self.body.textInteractionFlags())
-        label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         return label
 
     def _drop_frozen(self) -> None:

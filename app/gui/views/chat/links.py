@@ -10,6 +10,7 @@ from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QLabel
 
 from app.core.chat.render import code_blocks, code_id
+from app.gui.views.chat.rich_text import RichText
 
 COPY_SCHEME = "copy:"
 
@@ -26,9 +27,10 @@ def copy_code(source_text: str, href: str) -> bool:
     return False
 
 
-def connect_links(label: QLabel, source: Callable[[], str]) -> None:
+def connect_links(label: QLabel | RichText, source: Callable[[], str]) -> None:
     """Handle ``label``'s links: Copy links against the Markdown ``source()`` returns."""
-    label.setOpenExternalLinks(False)
+    if isinstance(label, QLabel):
+        label.setOpenExternalLinks(False)
 
     def on_link(href: str) -> None:
         if href.startswith(COPY_SCHEME):
