@@ -2,6 +2,10 @@
 by the chat's own renderer, or JSON in the OpenAI chat messages shape with each answer's
 speculation figures.
 
+Tool turns (issue 50) keep their shape: in JSON an assistant message carries its ``tool_calls`` and
+each result is a ``tool`` message with its ``tool_call_id`` and ``name``; Markdown and HTML show
+each call as its name with the arguments, and each result under it.
+
 Each exporter reads the store and writes files; nothing here knows Qt, so the same exports serve a
 script or a future command line. An export is written to a temporary name and renamed into place,
 so a failed write never leaves half a file under the chosen name.
@@ -21,6 +25,7 @@ from typing import Any, Literal
 from app.core.chat.markdown import render_markdown
 from app.core.chat.render import LIGHT
 from app.core.chat.store import ChatStore, Conversation, Message
+from app.core.engines.calls import WireToolCall
 from app.core.images import data_url
 
 ExportFormat = Literal["markdown", "html", "json"]
@@ -28,7 +33,7 @@ ExportFormat = Literal["markdown", "html", "json"]
 SUFFIXES: dict[str, str] = {"markdown": ".md", "html": ".html", "json": ".json"}
 #: an image embedded in a page or a JSON file keeps its stored bytes whatever its size
 _WHOLE = 1 << 30
-_ROLE_TITLES = {"user": "You", "assistant": "Assistant", "system": "System prompt"}
+_ROLE_TITLES = {"user": "You", "assistant": "Assistant", "system": "System prompt", "tool": "Tool result"}
 
 _PAGE = """<!DOCTYPE html>
 <html>
@@ -58,7 +63,36 @@ table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #d5d9df; padd
 
 def _shown(messages: list[Message]) -> list[Message]:
     """The messages a reader saw: an answer that failed before its first word is left out."""
-    return [m for m in messages if m.content or m.images or m.role == "user"]
+    return [m for m in messages if m.has_body]
+
+
+def _arguments(call: WireToolCall) -> str:
+    """A call's arguments as indented JSON (as written when they are not JSON)."""
+    raw = call["function"]["arguments"]
+    try:
+        return json.dumps(json.loads(raw), ensure_ascii=False, indent=2)
+    except ValueError:
+        return raw
+
+
+def _fence(text: str, lang: str = "") -> list[str]:
+    """``text`` in a code fence longer than any backtick run inside it."""
+    longest = 0
+    run = 0
+    for ch in text:
+        run = run + 1 if ch == "`" else 0
+        longest = max(longest, run)
+    ticks = "`" * max(3, longest + 1)
+    return [f"{ticks}{lang}", text, ticks]
+
+
+def _call_lines(m: Message) -> list[str]:
+    """An assistant message's calls in Markdown: the tool's name, then its arguments."""
+    out: list[str] = []
+    for call in m.tool_calls:
+        out += [f"**Tool call:** `{call['function']['name']}`", ""]
+        out += [*_fence(_arguments(call), "json"), ""]
+    return out
 
 
 def figures(message: Message) -> dict[str, Any] | None:
@@ -109,11 +143,17 @@ def to_markdown(conversation: Conversation, messages: list[Message], image_name:
     if conversation.system_prompt.strip():
         out += [f"**{_ROLE_TITLES['system']}:** {conversation.system_prompt.strip()}", ""]
     for m in _shown(messages):
+        if m.role == "tool":
+            out += [f"**{_ROLE_TITLES['tool']}** (`{m.tool_name}`):", ""]
+            out += [*_fence(m.content), ""]
+            continue
         out += [f"## {_ROLE_TITLES.get(m.role, m.role)}", ""]
         out += [f"![image {i + 1}]({image_name(name)})" for i, name in enumerate(m.images)]
         if m.images:
             out.append("")
-        out += [m.content, ""]
+        if m.content:
+            out += [m.content, ""]
+        out += _call_lines(m)
         line = _figure_line(m)
         if line:
             out += [f"*{line}*", ""]
@@ -132,7 +172,12 @@ def to_html(conversation: Conversation, messages: list[Message], image_url: Call
     for m in _shown(messages):
         images = "".join(f'<img src="{html.escape(image_url(n))}" alt="">' for n in m.images)
         # no Copy link: it needs the app's clipboard, a page has none
-        body = render_markdown(m.content, highlight=None, colors=LIGHT, copy_label="") if m.content else ""
+        text = m.content
+        if m.role == "tool":
+            text = "\n".join([f"`{m.tool_name}`", "", *_fence(m.content)])
+        elif m.tool_calls:
+            text = "\n".join([m.content, "", *_call_lines(m)]) if m.content else "\n".join(_call_lines(m))
+        body = render_markdown(text, highlight=None, colors=LIGHT, copy_label="") if text else ""
         line = _figure_line(m)
         blocks.append(
             f'<div class="message {m.role}"><div class="role">{_ROLE_TITLES.get(m.role, m.role)}</div>'
@@ -163,6 +208,13 @@ def to_openai(
             item["content"] = parts
         else:
             item["content"] = m.content
+        if m.tool_calls or m.role == "tool":
+            wire = m.chat_message()
+            if "tool_calls" in wire:
+                item["tool_calls"] = wire["tool_calls"]
+            if m.role == "tool":
+                item["tool_call_id"] = m.tool_call_id
+                item["name"] = m.tool_name
         data = figures(m)
         if data is not None:
             item["tandem"] = data

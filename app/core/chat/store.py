@@ -14,6 +14,11 @@ or partial file; files no row names (a deleted conversation's, a process killed 
 and its row, a truncated history's) are removed when a conversation is deleted and when a store
 opens.
 
+An agent turn is stored as OpenAI's messages shape has it (issue 50): an assistant row carries its
+calls (``tool_calls``, a JSON list of wire calls) and each call's result is a ``tool`` row with its
+``tool_call_id`` and the tool's ``name``. :meth:`Message.chat_message` gives every row back in
+that shape, so a reopened conversation is sent to the engine, trimmed and exported as it happened.
+
 Regenerate and edit-and-resend truncate the conversation at a message
 (:meth:`ChatStore.truncate_from`) and append anew, which keeps the history linear and simple to show.
 """
@@ -23,17 +28,20 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, cast
 
 from app.core import paths
 from app.core.chat.answer import AnswerStats
+from app.core.engines.base import ChatMessage
+from app.core.engines.calls import WireToolCall
 from app.core.images import ImageStore
 from app.core.speculative import per_request
 
 MessageStatus = Literal["complete", "stopped", "error", "streaming", "interrupted"]
-Role = Literal["system", "user", "assistant"]
+Role = Literal["system", "user", "assistant", "tool"]
 
 SCHEMA_VERSION = 1
 #: when a store opens, unreferenced image files at least this old are removed (a younger one may be
@@ -58,7 +66,10 @@ CREATE TABLE IF NOT EXISTS messages (
     stats TEXT,
     draft_spans TEXT,
     created REAL NOT NULL,
-    images TEXT
+    images TEXT,
+    tool_calls TEXT,
+    tool_call_id TEXT,
+    tool_name TEXT
 );
 CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, id);
 """
@@ -131,6 +142,28 @@ class Message:
     created: float = 0.0
     #: the stored names (``<sha256>.<ext>``) of the message's images, in order
     images: tuple[str, ...] = ()
+    #: an assistant message's tool calls, in OpenAI's wire shape
+    tool_calls: tuple[WireToolCall, ...] = ()
+    #: a ``tool`` message: the call it answers and the tool's name
+    tool_call_id: str = ""
+    tool_name: str = ""
+
+    @property
+    def has_body(self) -> bool:
+        """The message says something: text, images, calls, or it is a tool's result (whose
+        text may be empty)."""
+        return bool(self.content or self.images or self.tool_calls) or self.role in ("user", "tool")
+
+    def chat_message(self) -> ChatMessage:
+        """The message in OpenAI's messages shape (images left out: their paths are the
+        store's business)."""
+        out: ChatMessage = {"role": self.role, "content": self.content}
+        if self.tool_calls:
+            out["tool_calls"] = [_copy_call(c) for c in self.tool_calls]
+        if self.role == "tool":
+            out["tool_call_id"] = self.tool_call_id
+            out["name"] = self.tool_name
+        return out
 
 
 class ChatStore:
@@ -153,6 +186,7 @@ class ChatStore:
             self._db.executescript(_SCHEMA)
             self._add_speculation_column()
             self._add_images_column()
+            self._add_tool_columns()
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         #: answers found cut off by a crash when this store was opened (now ``interrupted``)
         self.recovered = self._mark_interrupted()
@@ -171,6 +205,15 @@ class ChatStore:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(messages)")}
         if "images" not in columns:
             self._db.execute("ALTER TABLE messages ADD COLUMN images TEXT")
+
+    def _add_tool_columns(self) -> None:
+        """Messages stored before tool turns have no calls and answer none (issue 50); only
+        added, like ``speculation``. An older Tandem still opens the file; it shows a ``tool``
+        row as a message of an unknown role."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(messages)")}
+        for name in ("tool_calls", "tool_call_id", "tool_name"):
+            if name not in columns:
+                self._db.execute(f"ALTER TABLE messages ADD COLUMN {name} TEXT")
 
     def referenced_images(self) -> set[str]:
         """The image names some message refers to."""
@@ -291,9 +334,16 @@ class ChatStore:
         stats: AnswerStats | None = None,
         draft_spans: list[tuple[int, int]] | None = None,
         images: tuple[str, ...] | list[str] = (),
+        tool_calls: Sequence[WireToolCall] = (),
+        tool_call_id: str = "",
+        tool_name: str = "",
     ) -> Message:
         """Add a message; ``images`` are names already in :attr:`images` (:meth:`ImageStore.put`),
-        checked to exist here so a row never names a missing file."""
+        checked to exist here so a row never names a missing file. An assistant message may carry
+        ``tool_calls``; a ``tool`` message names the call it answers (``tool_call_id``) and the
+        tool (``tool_name``)."""
+        if role == "tool" and not tool_call_id:
+            raise ValueError("a tool message must name the call it answers (tool_call_id)")
         now = time.time()
         stats_json = json.dumps(stats.to_json()) if stats is not None else None
         spans_json = json.dumps(draft_spans) if draft_spans else None
@@ -302,11 +352,27 @@ class ChatStore:
             if not self.images.path_of(name).is_file():
                 raise FileNotFoundError(f"image {name} is not in the image store")
         images_json = json.dumps(list(names)) if names else None
+        calls = tuple(tool_calls)
+        calls_json = json.dumps(list(calls)) if calls else None
         with self._db:
             cur = self._db.execute(
                 "INSERT INTO messages(conversation_id, role, content, status, model, stats, draft_spans,"
-                " created, images) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (conversation_id, role, content, status, model, stats_json, spans_json, now, images_json),
+                " created, images, tool_calls, tool_call_id, tool_name)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    conversation_id,
+                    role,
+                    content,
+                    status,
+                    model,
+                    stats_json,
+                    spans_json,
+                    now,
+                    images_json,
+                    calls_json,
+                    tool_call_id or None,
+                    tool_name or None,
+                ),
             )
             self._db.execute("UPDATE conversations SET updated = ? WHERE id = ?", (now, conversation_id))
         assert cur.lastrowid is not None
@@ -321,6 +387,9 @@ class ChatStore:
             list(draft_spans or []),
             now,
             names,
+            calls,
+            tool_call_id,
+            tool_name,
         )
 
     def update_message(
@@ -331,6 +400,7 @@ class ChatStore:
         status: MessageStatus | None = None,
         stats: AnswerStats | None = None,
         draft_spans: list[tuple[int, int]] | None = None,
+        tool_calls: Sequence[WireToolCall] | None = None,
         touch: bool = False,
     ) -> bool:
         """Save the text (and optionally status, stats, spans) of a message in one transaction.
@@ -349,6 +419,9 @@ class ChatStore:
         if draft_spans is not None:
             sets.append("draft_spans = ?")
             values.append(json.dumps(draft_spans) if draft_spans else None)
+        if tool_calls is not None:
+            sets.append("tool_calls = ?")
+            values.append(json.dumps(list(tool_calls)) if tool_calls else None)
         with self._db:
             cur = self._db.execute(
                 f"UPDATE messages SET {', '.join(sets)} WHERE id = ?", (*values, message_id)
@@ -367,12 +440,12 @@ class ChatStore:
 
     def messages(self, conversation_id: int) -> list[Message]:
         rows = self._db.execute(
-            "SELECT id, conversation_id, role, content, status, model, stats, draft_spans, created, images "
-            "FROM messages WHERE conversation_id = ? ORDER BY id",
+            "SELECT id, conversation_id, role, content, status, model, stats, draft_spans, created, images,"
+            " tool_calls, tool_call_id, tool_name FROM messages WHERE conversation_id = ? ORDER BY id",
             (conversation_id,),
         ).fetchall()
         out = []
-        for mid, cid, role, content, status, model, stats, spans, created, imgs in rows:
+        for mid, cid, role, content, status, model, stats, spans, created, imgs, calls, call_id, tool in rows:
             out.append(
                 Message(
                     mid,
@@ -385,6 +458,9 @@ class ChatStore:
                     [(int(a), int(b)) for a, b in json.loads(spans)] if spans else [],
                     created,
                     _image_names(imgs),
+                    _tool_calls(calls),
+                    call_id or "",
+                    tool or "",
                 )
             )
         return out
@@ -406,6 +482,41 @@ def _image_names(raw: object) -> tuple[str, ...]:
     except ValueError:
         return ()
     return tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else ()
+
+
+def _copy_call(call: WireToolCall) -> WireToolCall:
+    fn = call["function"]
+    return {
+        "id": call["id"],
+        "type": "function",
+        "function": {"name": fn["name"], "arguments": fn["arguments"]},
+    }
+
+
+def _tool_calls(raw: object) -> tuple[WireToolCall, ...]:
+    """The calls of a message row's ``tool_calls`` column (None, or a JSON list of wire calls);
+    a malformed entry is left out rather than failing the whole conversation."""
+    if not raw:
+        return ()
+    try:
+        calls = json.loads(str(raw))
+    except ValueError:
+        return ()
+    if not isinstance(calls, list):
+        return ()
+    out: list[WireToolCall] = []
+    for c in calls:
+        fn = c.get("function") if isinstance(c, dict) else None
+        if isinstance(fn, dict) and isinstance(fn.get("name"), str):
+            args = fn.get("arguments")
+            out.append(
+                {
+                    "id": str(c.get("id") or ""),
+                    "type": "function",
+                    "function": {"name": fn["name"], "arguments": args if isinstance(args, str) else "{}"},
+                }
+            )
+    return tuple(out)
 
 
 def title_from_message(text: str, limit: int = 48) -> str:

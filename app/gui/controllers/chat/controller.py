@@ -486,12 +486,13 @@ class ChatController(QObject):
         if conv.system_prompt.strip():
             out.append((0, {"role": "system", "content": conv.system_prompt}))
         for m in self.store.messages(self.conversation_id):
-            if m.role in ("user", "assistant") and m.status not in ("error", "streaming"):
-                message: ChatMessage = {"role": m.role, "content": m.content}
+            if m.role in ("user", "assistant", "tool") and m.status not in ("error", "streaming"):
+                # tool calls and results in OpenAI's shape (issue 50)
+                message: ChatMessage = m.chat_message()
                 files = [str(p) for p in map(self.store.image_path, m.images) if p.is_file()]
                 if files:
                     message["images"] = files
-                if m.content or files:
+                if m.content or files or m.tool_calls or m.role == "tool":
                     out.append((m.id, message))
         return out
 
