@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from app.cli import stopping
 from app.core.cache import (
     CacheError,
     CacheManager,
@@ -378,13 +379,13 @@ def cmd_download(args: argparse.Namespace) -> int:
     for mgr in managers:
         try:
             path = mgr.download(progress=_Printer(mgr.entry_name), cancel=cancel)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM (a second one exits at once: app.cli.stopping)
             cancel.cancel()
             print(f"tandem: {mgr.entry_name}: cancelled", file=sys.stderr)
-            return 130
+            return stopping.current().exit_code()
         except DownloadCancelled as exc:
             print(f"tandem: {exc}", file=sys.stderr)
-            return 130
+            return stopping.current().exit_code()
         except DiskSpaceError as exc:
             print(f"tandem: {exc}", file=sys.stderr)
             return 4

@@ -18,6 +18,7 @@ from app.cli import cache as cli_cache
 from app.cli import catalog as cli_catalog
 from app.cli import remote as cli_remote
 from app.cli import serve as cli_serve
+from app.cli import stopping
 from app.cli.common import (
     Parser,
     add_model_args,
@@ -211,19 +212,26 @@ def cmd_generate(args: argparse.Namespace) -> int:
     # Token ids come with log-probabilities on llama.cpp; ask for them when they can be complete.
     want_ids = 1 if args.json and not spec_on else 0
 
+    signals = stopping.current()
+
     async def read_answer() -> None:
         # the same async stream the local server reads (llama.cpp: no thread between the child
-        # and this loop); Ctrl-C cancels it, which ends the request in the engine
-        async for ev in streaming.stream(engine, GenerateRequest(messages, sampling, top_logprobs=want_ids)):
-            text = collector.feed(ev)
-            if text and not args.json:
-                sys.stdout.write(text)
-                sys.stdout.flush()
+        # and this loop); Ctrl-C or SIGTERM cancels it, which ends the request in the engine (a
+        # second one exits at once: app.cli.stopping)
+        loop, task = asyncio.get_running_loop(), asyncio.current_task()
+        assert task is not None
+        with signals.handled(lambda: loop.call_soon_threadsafe(task.cancel)):
+            request = GenerateRequest(messages, sampling, top_logprobs=want_ids)
+            async for ev in streaming.stream(engine, request):
+                text = collector.feed(ev)
+                if text and not args.json:
+                    sys.stdout.write(text)
+                    sys.stdout.flush()
 
     try:
         asyncio.run(read_answer())
-    except KeyboardInterrupt:  # Ctrl-C: keep what was produced (cancelled unless it had finished)
-        interrupted = True
+    except (KeyboardInterrupt, asyncio.CancelledError):  # stopped: keep what was produced
+        interrupted = True  # (cancelled unless it had finished)
     except EngineError as exc:  # failed after its Finished (a remote stream cut): keep the partial answer
         if collector.answer.finished is None:
             raise
@@ -267,7 +275,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if failed is not None:
         print(f"tandem: {failed.user_message()}", file=sys.stderr)
         return 3
-    return 130 if interrupted else 0
+    return signals.exit_code() if interrupted else 0
 
 
 def _checked_images(files: list[Path]) -> list[str]:
@@ -376,6 +384,12 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    # Ctrl-C / SIGTERM: the first stops the command, a second exits at once (app.cli.stopping)
+    with stopping.installed() as signals:
+        return _run(args, signals)
+
+
+def _run(args: argparse.Namespace, signals: stopping.StopSignals) -> int:
     try:
         code: int = args.func(args)
         return code
@@ -387,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
         return 3
     except KeyboardInterrupt:
         print("tandem: interrupted", file=sys.stderr)
-        return 130
+        return signals.exit_code()
     except BrokenPipeError:  # `tandem models | head`: the reader left; not an error
         import os
 

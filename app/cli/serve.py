@@ -8,13 +8,12 @@ use). The server binds 127.0.0.1 unless ``--host`` names another address, which 
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 from dataclasses import replace
 from typing import Any
 
 from app.cli import auto as cli_auto
+from app.cli import stopping
 from app.cli.common import add_model_args, max_tokens_arg, progress_printer, resolve, whole_number
 from app.core.launch.plan import LaunchError, load_engine
 from app.core.serving.pool import EnginePool, PoolConfig, standard_configurations
@@ -112,7 +111,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             pool = EnginePool(
                 engine,
                 request,
-                lambda r: load_engine(resolved.engine, r),
+                lambda r, progress: load_engine(resolved.engine, r, progress),
                 configurations,
                 PoolConfig(slots=parallel, idle_s=args.pool_idle),
                 route=router,
@@ -128,48 +127,47 @@ def cmd_serve(args: argparse.Namespace) -> int:
             pool.close()
         engine.close()
         raise
-    stop = threading.Event()
-    # Ctrl-C and SIGTERM both stop the server, whatever disposition the process inherited (a
-    # shell starts background jobs with SIGINT ignored, which Python then leaves ignored).
-    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    signals = stopping.current()
     try:
-        if not is_loopback(args.host):
-            print(f"warning: listening on {args.host}: other machines can reach this server "
-                  "(every request still needs the key)", file=sys.stderr)  # fmt: skip
-        source = {"env": "TANDEM_API_KEY", "keyring": "the keyring", "session": "this session only"}[
-            key_source()
-        ]
-        method = model.spec_method or "off"
-        n_ctx = resolved.request.n_ctx
-        print(
-            f"tandem: serving {model.model_id} at {server.address} (speculation {method}; context "
-            f"{n_ctx} tokens; {parallel} at once; key from {source})",
-            file=sys.stderr,
-            flush=True,
-        )
-        root = server.address.removesuffix("/v1")
-        print(
-            f"tandem: OpenAI clients: OPENAI_BASE_URL={server.address} (chat/completions, responses); "
-            f"Claude Code: ANTHROPIC_BASE_URL={root} (messages)",
-            file=sys.stderr,
-            flush=True,
-        )
-        if pool is not None:
-            others = ", ".join(o for o in pool.offers() if o not in ("auto", method))
+        # From here Ctrl-C and SIGTERM stop the server (app.cli.stopping): the first ends the wait
+        # below and the server stops in `finally`; a second one while it stops exits at once.
+        with signals.handled():
+            if not is_loopback(args.host):
+                print(f"warning: listening on {args.host}: other machines can reach this server "
+                      "(every request still needs the key)", file=sys.stderr)  # fmt: skip
+            source = {"env": "TANDEM_API_KEY", "keyring": "the keyring", "session": "this session only"}[
+                key_source()
+            ]
+            method = model.spec_method or "off"
+            n_ctx = resolved.request.n_ctx
             print(
-                f"tandem: per request (tandem.speculation): auto, {method} (loaded), or {others} "
-                "(started on first use beside it, sharing the model's memory)",
+                f"tandem: serving {model.model_id} at {server.address} (speculation {method}; context "
+                f"{n_ctx} tokens; {parallel} at once; key from {source})",
                 file=sys.stderr,
                 flush=True,
             )
-        if key_source() != "env":
-            print(f"tandem: API key: {key}", file=sys.stderr, flush=True)
-        print("tandem: press Ctrl-C to stop", file=sys.stderr, flush=True)
-        while not stop.wait(0.5):
-            pass
+            root = server.address.removesuffix("/v1")
+            print(
+                f"tandem: OpenAI clients: OPENAI_BASE_URL={server.address} (chat/completions, responses); "
+                f"Claude Code: ANTHROPIC_BASE_URL={root} (messages)",
+                file=sys.stderr,
+                flush=True,
+            )
+            if pool is not None:
+                others = ", ".join(o for o in pool.offers() if o not in ("auto", method))
+                print(
+                    f"tandem: per request (tandem.speculation): auto, {method} (loaded), or {others} "
+                    "(started on first use beside it, sharing the model's memory)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            if key_source() != "env":
+                print(f"tandem: API key: {key}", file=sys.stderr, flush=True)
+            print("tandem: press Ctrl-C to stop", file=sys.stderr, flush=True)
+            signals.wait()
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        if pool is not None:
+            pool.stop_loading()  # a request waiting for a configuration's load ends now
         server.stop()
         if pool is not None:
             _print_pool(pool)

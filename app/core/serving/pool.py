@@ -33,6 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from app.core.cancel import CancelToken
 from app.core.catalog import fit
 from app.core.engines.base import (
     ChatMessage,
@@ -48,6 +49,7 @@ from app.core.engines.base import (
 from app.core.engines.capability import model_free_methods
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.streaming import stream
+from app.core.engines.worker import LoadProgress
 from app.core.speculative.options import DRAFTER_METHODS, SpeculationOptions
 from app.core.speculative.per_request import AUTO, OFF
 from app.core.units import human_bytes
@@ -163,7 +165,9 @@ def standard_configurations(drafter: tuple[str, str] | None = None) -> dict[str,
     return out
 
 
-Loader = Callable[[LoadRequest], Engine]
+#: loads an engine for a request; the progress callback carries the pool's cancel token
+#: (:class:`~app.core.engines.worker.LoadProgress`): closing the pool ends a load under way
+Loader = Callable[[LoadRequest, Callable[[str], None]], Engine]
 #: Auto's rule: the configuration a request should run ("off", a method), or None for the base
 Route = Callable[[GenerateRequest], "str | None"]
 
@@ -191,6 +195,8 @@ class EnginePool:
         self._children: dict[str, _Child] = {self.base_label: _Child(self.base_label, base, owned=False)}
         self._loading: dict[str, asyncio.Task[_Child]] = {}
         self._load_thread = ThreadPoolExecutor(1, thread_name_prefix="tandem-pool-load")
+        #: cancelled by :meth:`close`: a child still loading is ended, not waited for
+        self._load_cancel = CancelToken()
         self._load_thread.submit(lambda: None).result()  # the thread lives as long as the pool
         self._stats: dict[str, ConfigStats] = {}
         #: requests waiting for another child's turn, in arrival order
@@ -390,7 +396,7 @@ class EnginePool:
     def _load_owned(self, request: LoadRequest) -> Engine:
         """Load on the loader thread; the engine is the pool's from here, whatever happens on the
         event loop afterwards (:meth:`close` ends it even if the loop never saw it)."""
-        engine = self._loader(request)
+        engine = self._loader(request, LoadProgress(cancel=self._load_cancel))
         with self._owned_lock:
             if not self._closed:
                 self._owned.append(engine)
@@ -517,11 +523,18 @@ class EnginePool:
         )
         return PoolStatus(children, {k: replace(v) for k, v in list(self._stats.items())})
 
-    def close(self) -> None:
-        """Stop every child the pool started (the base stays with its owner), also one that was
-        still loading, and the loader thread."""
+    def stop_loading(self) -> None:
+        """The first step of stopping: refuse new configurations and end the loads under way (a
+        large model loads for seconds), so a request waiting for one is refused at once instead of
+        holding the server's shutdown. Safe from any thread; :meth:`close` does it too."""
         with self._owned_lock:
             self._closed = True
+        self._load_cancel.cancel()
+
+    def close(self) -> None:
+        """Stop every child the pool started (the base stays with its owner), also one that was
+        still loading (its load is cancelled, not waited for), and the loader thread."""
+        self.stop_loading()
         for task in list(self._tasks):
             with contextlib.suppress(RuntimeError):  # its loop is gone: nothing left to cancel
                 task.get_loop().call_soon_threadsafe(task.cancel)
@@ -529,7 +542,7 @@ class EnginePool:
             if child.idle_timer is not None:
                 child.idle_timer.cancel()
         self._children = {k: c for k, c in self._children.items() if not c.owned}
-        self._load_thread.shutdown(wait=True, cancel_futures=True)  # a load under way ends first
+        self._load_thread.shutdown(wait=True, cancel_futures=True)  # a cancelled load ends at once
         with self._owned_lock:
             owned, self._owned = self._owned, []
         for engine in owned:

@@ -97,7 +97,7 @@ class ServerController(QObject):
         except ValueError as exc:  # an unknown tool_parser: serve without tool-call parsing
             log.warning("tool calls stay text: %s", exc)
             model = ServedModel(engine, family.name if family else "tandem", None, engine.spec_kind)
-        self.pool = pool_for(engine, lambda request: load_engine("llama.cpp", request))
+        self.pool = pool_for(engine, lambda request, progress: load_engine("llama.cpp", request, progress))
         return replace(model, pool=self.pool) if self.pool is not None else model
 
     def pool_status(self) -> PoolStatus | None:
@@ -131,9 +131,11 @@ class ServerController(QObject):
             self._closing = True
             live, self._live = self._live, set()
         self.server = None
+        pool, self.pool = self.pool, None
+        if pool is not None:  # a request waiting for a configuration's load must not hold the stop
+            pool.stop_loading()
         for server in live:
             server.stop()
-        pool, self.pool = self.pool, None
         if pool is not None:
             pool.close()
 
@@ -150,10 +152,13 @@ class ServerController(QObject):
     def _stop_on_thread(self, server: LocalServer) -> None:
         with self._live_lock:
             self._live.discard(server)
+        pool = server.model.pool if server.model is not None else None
+        if pool is not None:  # a request waiting for a configuration's load must not hold the stop
+            pool.stop_loading()
         server.stop()
-        if server.model is not None and server.model.pool is not None:
-            server.model.pool.close()
-            if self.pool is server.model.pool:
+        if pool is not None:
+            pool.close()
+            if self.pool is pool:
                 self.pool = None
 
     async def _start(self, host: str) -> None:

@@ -262,6 +262,28 @@ def live_processes() -> list[int]:
     return [h._proc.pid for h in hosts if h._proc is not None and h._proc.poll() is None]
 
 
+def kill_live() -> list[int]:
+    """Kill every child started here that still runs, without waiting for any; their pids.
+
+    For a forced exit (a second Ctrl-C, :mod:`app.cli.stopping`): the process ends right after, so
+    nothing is reaped and no other lock is taken; a child still loading a model would otherwise
+    live until its load is done (it reads its closed stdin only then). Safe from any thread."""
+    if not _live_lock.acquire(timeout=1.0):  # held only for a set update: never this long
+        return []
+    try:
+        hosts = list(_live)
+    finally:
+        _live_lock.release()
+    killed = []
+    for h in hosts:
+        proc = h._proc
+        if proc is not None and proc.returncode is None:
+            with contextlib.suppress(OSError):
+                proc.kill()  # poll()s without waiting for a lock, then sends SIGKILL
+                killed.append(proc.pid)
+    return killed
+
+
 def _read_line(stream: IO[str], out: list[str]) -> None:
     with contextlib.suppress(OSError, ValueError):
         out.append(stream.readline())
