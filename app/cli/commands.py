@@ -19,6 +19,7 @@ from app.cli import catalog as cli_catalog
 from app.cli import remote as cli_remote
 from app.cli import serve as cli_serve
 from app.cli import stopping
+from app.cli import tools as cli_tools
 from app.cli.common import (
     Parser,
     add_model_args,
@@ -86,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--top-k", type=whole_number("--top-k", 0, int(limits.TOP_K.maximum)), help=f"{default} 0 (off)"
     )
     p.add_argument("--repeat-penalty", type=sampling_float("repeat_penalty"), help=f"{default} 1 (off)")
+    cli_tools.add_arguments(p)
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("parity", help="spec-off vs spec-on greedy output, token by token")
@@ -186,6 +188,7 @@ def _describe(sampling: Sampling) -> dict[str, float | int]:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     attached = _checked_images(args.image)  # a bad image fails before any model is loaded
+    tools = cli_tools.prepare(args)  # so do wrong tool flags and an MCP file that cannot be read
     spec_on = args.spec == "on" or (args.spec is None and bool(args.draft_model_path or args.spec_method))
     resolved = (
         cli_auto.resolve_auto(args, measure_now=False) if args.spec == "auto" else resolve(args, spec_on)
@@ -206,6 +209,21 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if attached:
         question["images"] = attached
     messages.append(question)
+    if tools is not None:  # the tool loop: each call, its result, then the answer (app.cli.tools)
+        signals = stopping.current()
+        tool_style = resolved.family.tool_parser if resolved.family is not None else None
+        try:
+            return cli_tools.run(
+                args,
+                tools,
+                engine,
+                messages,
+                sampling,
+                tool_style,
+                lambda task: signals.handled(lambda: task.get_loop().call_soon_threadsafe(task.cancel)),
+            )
+        finally:
+            engine.close()
     collector = AnswerCollector()
     interrupted = False
     failed: EngineError | None = None
