@@ -31,9 +31,9 @@ def config(tmp_path: Path) -> Path:
 
 def _generate(config: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "app", "generate", "--mcp-config", str(config), "--prompt", PROMPT]
     return subprocess.run(
-        [sys.executable, "-m", "app", "generate", "--mcp-config", str(config), "--prompt", PROMPT]
-        + ["--temperature", "0", "--max-tokens", "64", *extra],
+        [*command, "--temperature", "0", "--max-tokens", "64", *extra],
         env=env,
         capture_output=True,
         text=True,
