@@ -75,7 +75,19 @@ def test_a_llamacpp_load_sees_the_cancel_token_and_loads_nothing(
     assert not [w for w in live_workers() if w.label == "llama.cpp"]
 
 
-def test_closing_llamacpp_during_a_prefill_returns_within_a_second(smollm2_f32: Path) -> None:
+def _the_child() -> int:
+    pids = live_processes()
+    assert len(pids) == 1, pids
+    return pids[0]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGSTOP is POSIX")
+def test_closing_llamacpp_during_a_prefill_ends_the_request(smollm2_f32: Path) -> None:
+    """Before, close() joined the engine's thread for as long as the current request ran: a close
+    during a prefill waited for the whole prompt pass. Here the llama.cpp child is stopped (SIGSTOP)
+    once the request is on its way, so that pass can never end by itself: the request ends, and the
+    engine's thread with it, only because close() ended the child. (How long a close takes is not
+    asserted: on a busy machine any bound is a guess.)"""
     engine = LlamaCppEngine.load(LoadRequest(str(smollm2_f32), SpeculationOptions(), n_ctx=4096, n_threads=2))
     long_prompt = " ".join(f"item{i}" for i in range(300))  # a prefill of a few seconds here
     events: list[Event] = []
@@ -93,11 +105,9 @@ def test_closing_llamacpp_during_a_prefill_returns_within_a_second(smollm2_f32: 
     consumer = threading.Thread(target=consume, name="test-consumer", daemon=True)
     consumer.start()
     assert started.wait(10)
-    time.sleep(0.3)  # the job is queued or just dequeued and the prefill has begun
-    t0 = time.monotonic()
+    # queued, sent or in its prompt pass: wherever the request is, it cannot finish now
+    os.kill(_the_child(), signal.SIGSTOP)
     engine.close()
-    took = time.monotonic() - t0
-    assert took < 1.0, f"close() took {took:.2f} s during a prefill"
     consumer.join(60)
     assert not consumer.is_alive()
     # The request ends either as cancelled at its first token or refused as closed; never hangs.
@@ -124,10 +134,9 @@ def test_closing_llamacpp_during_a_generation_stops_it_at_the_next_token(smollm2
     consumer = threading.Thread(target=consume, name="test-consumer", daemon=True)
     consumer.start()
     assert ten.wait(60)
-    t0 = time.monotonic()
-    engine.close()
-    assert time.monotonic() - t0 < 1.0
-    consumer.join(10)
+    engine.close()  # the answer ends cancelled, long before its 3000 tokens
+    consumer.join(60)
+    assert not consumer.is_alive()
     fin = events[-1]
     assert isinstance(fin, Finished) and fin.reason == "cancelled" and fin.completion_tokens < 3000
     _wait_gone("tandem-llamacpp-")
@@ -231,26 +240,36 @@ def test_exit_during_a_native_load_ends_the_load(smollm2_f32: Path) -> None:
     assert not live_processes()
 
 
-def test_a_stop_during_a_long_prompt_pass_ends_the_answer_at_once(smollm2_f32: Path) -> None:
-    """Stop (the request's cancel token) during the prompt pass: the answer ends within a second.
-
-    Before, a stop was seen only in the callback of the next token, so a long prompt ran to its
-    end first (seconds here, minutes for a pasted document on a big model); now the request's
-    connection to the llama.cpp process is closed, which cancels it there.
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGSTOP/SIGCONT are POSIX")
+def test_a_stop_during_a_long_prompt_pass_ends_the_answer_without_the_pass(smollm2_f32: Path) -> None:
+    """Stop (the request's cancel token) during the prompt pass: the answer ends without waiting
+    for the pass. Before, a stop was seen only in the callback of the next token, so a long prompt
+    ran to its end first (seconds here, minutes for a pasted document on a big model); now the
+    request's connection to the llama.cpp process is closed, which cancels it there. The child is
+    stopped (SIGSTOP) while the request is on its way, so no token and no end of the pass can come:
+    only the closed connection can end the answer. The child then goes on and serves the next
+    request normally.
     """
     engine = LlamaCppEngine.load(LoadRequest(str(smollm2_f32), SpeculationOptions(), n_ctx=4096, n_threads=2))
+    child = _the_child()
     try:
         long_prompt = " ".join(f"item{i}" for i in range(600))
         token = CancelToken()
-        threading.Timer(0.5, token.cancel).start()
-        t0 = time.monotonic()
-        events = list(
-            engine.generate([{"role": "user", "content": long_prompt}], Sampling(max_tokens=64), token)
-        )
-        took = time.monotonic() - t0
+
+        def freeze_then_stop() -> None:
+            os.kill(child, signal.SIGSTOP)
+            token.cancel()
+
+        stream = engine.generate([{"role": "user", "content": long_prompt}], Sampling(max_tokens=64), token)
+        first = threading.Timer(0.3, freeze_then_stop)  # any moment of the request will do
+        first.start()
+        try:
+            events = list(stream)
+        finally:
+            first.join()
+            os.kill(child, signal.SIGCONT)
         fin = events[-1]
         assert isinstance(fin, Finished) and fin.reason == "cancelled" and fin.completion_tokens == 0
-        assert took < 1.5, f"the stopped request took {took:.2f} s"
         # The engine serves the next request normally.
         again = list(engine.generate([{"role": "user", "content": "Say hi."}], Sampling(max_tokens=4)))
         assert isinstance(again[-1], Finished) and again[-1].completion_tokens > 0
