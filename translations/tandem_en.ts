@@ -422,8 +422,12 @@
     <context>
         <name>ChatController</name>
         <message>
+            <source>The tool servers could not be read</source>
+            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) a flush (render and lay out the block being written) may take about this share of the time between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS. A long code block being written is laid out whole on each flush, and with the interval fixed its cost grew with the block (a 2000-token plain answer that was one Python fence decoded at 0.93x of the CLI under X, prose at 1.0x) the flushes whose median cost sets the interval the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written what the last flushes cost (ms, newest last), see flush_interval a tool loop's task (None: the engine host generates this answer) a tool loop's events not shown yet (the host keeps its own) a tool loop's turn that ended: its row is written, only the loop goes on a tool loop's hub while it runs ("Always allow" updates its rules) a conversation whose new question waits for a stopped answer (elsewhere) to end the MCP servers offered to the model (None without ops: no tools)</extracomment>
+            <translation>The tool servers could not be read</translation>
+        </message>
+        <message>
             <source>New chat</source>
-            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) a flush (render and lay out the block being written) may take about this share of the time between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS. A long code block being written is laid out whole on each flush, and with the interval fixed its cost grew with the block (a 2000-token plain answer that was one Python fence decoded at 0.93x of the CLI under X, prose at 1.0x) the flushes whose median cost sets the interval the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written what the last flushes cost (ms, newest last), see flush_interval a conversation whose new question waits for a stopped answer (elsewhere) to end</extracomment>
             <translation>New chat</translation>
         </message>
         <message>
@@ -1820,6 +1824,18 @@ Compatible: {reason}</translation>
             <translation>Assistant</translation>
         </message>
         <message>
+            <source>Tool result</source>
+            <translation>Tool result</translation>
+        </message>
+        <message>
+            <source>Result of {name}</source>
+            <translation>Result of {name}</translation>
+        </message>
+        <message>
+            <source>Show or hide what the tool returned</source>
+            <translation>Show or hide what the tool returned</translation>
+        </message>
+        <message>
             <source>stopped</source>
             <translation>stopped</translation>
         </message>
@@ -1845,7 +1861,7 @@ Compatible: {reason}</translation>
         </message>
         <message>
             <source>Copy</source>
-            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering it again as one text held the window 0.3-0.4 s at the end of an 8000-token answer); shorter ones end as one text, as a loaded answer shows (its render takes a few ms) the colours and labels of the last render: a new palette or language renders again earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks) the message's images, above its text; click one to enlarge it</extracomment>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering it again as one text held the window 0.3-0.4 s at the end of an 8000-token answer); shorter ones end as one text, as a loaded answer shows (its render takes a few ms) the colours and labels of the last render: a new palette or language renders again earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks) an answer's tool calls, one block each, under its text a ``tool`` message: the tool whose result it is the message's images, above its text; click one to enlarge it</extracomment>
             <translation>Copy</translation>
         </message>
         <message>
@@ -2882,6 +2898,50 @@ Compatible: {reason}</translation>
         <message>
             <source>Remove this image</source>
             <translation>Remove this image</translation>
+        </message>
+    </context>
+    <context>
+        <name>ToolCallBlock</name>
+        <message>
+            <source>Tool call: {name}</source>
+            <extracomment>what a block can say of its call: waiting for the user, running, or how it ended the one line of a call that did not go well ("" otherwise; the answer shows it)</extracomment>
+            <translation>Tool call: {name}</translation>
+        </message>
+        <message>
+            <source>Approve</source>
+            <translation>Approve</translation>
+        </message>
+        <message>
+            <source>Run this call once</source>
+            <translation>Run this call once</translation>
+        </message>
+        <message>
+            <source>Deny</source>
+            <translation>Deny</translation>
+        </message>
+        <message>
+            <source>Do not run it; the answer ends here</source>
+            <translation>Do not run it; the answer ends here</translation>
+        </message>
+        <message>
+            <source>Always allow</source>
+            <translation>Always allow</translation>
+        </message>
+        <message>
+            <source>Run it, and run this tool without asking from now on</source>
+            <translation>Run it, and run this tool without asking from now on</translation>
+        </message>
+        <message>
+            <source>Waiting for your approval.</source>
+            <translation>Waiting for your approval.</translation>
+        </message>
+        <message>
+            <source>Running…</source>
+            <translation>Running…</translation>
+        </message>
+        <message>
+            <source>Ran; its result is below.</source>
+            <translation>Ran; its result is below.</translation>
         </message>
     </context>
     <context>

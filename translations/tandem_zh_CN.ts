@@ -422,8 +422,12 @@
     <context>
         <name>ChatController</name>
         <message>
+            <source>The tool servers could not be read</source>
+            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) a flush (render and lay out the block being written) may take about this share of the time between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS. A long code block being written is laid out whole on each flush, and with the interval fixed its cost grew with the block (a 2000-token plain answer that was one Python fence decoded at 0.93x of the CLI under X, prose at 1.0x) the flushes whose median cost sets the interval the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written what the last flushes cost (ms, newest last), see flush_interval a tool loop's task (None: the engine host generates this answer) a tool loop's events not shown yet (the host keeps its own) a tool loop's turn that ended: its row is written, only the loop goes on a tool loop's hub while it runs ("Always allow" updates its rules) a conversation whose new question waits for a stopped answer (elsewhere) to end the MCP servers offered to the model (None without ops: no tools)</extracomment>
+            <translation>无法读取工具服务器</translation>
+        </message>
+        <message>
             <source>New chat</source>
-            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) a flush (render and lay out the block being written) may take about this share of the time between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS. A long code block being written is laid out whole on each flush, and with the interval fixed its cost grew with the block (a 2000-token plain answer that was one Python fence decoded at 0.93x of the CLI under X, prose at 1.0x) the flushes whose median cost sets the interval the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written what the last flushes cost (ms, newest last), see flush_interval a conversation whose new question waits for a stopped answer (elsewhere) to end</extracomment>
             <translation>新对话</translation>
         </message>
         <message>
@@ -1820,6 +1824,18 @@ Compatible: {reason}</source>
             <translation>助手</translation>
         </message>
         <message>
+            <source>Tool result</source>
+            <translation>工具结果</translation>
+        </message>
+        <message>
+            <source>Result of {name}</source>
+            <translation>{name} 的结果</translation>
+        </message>
+        <message>
+            <source>Show or hide what the tool returned</source>
+            <translation>显示或隐藏工具返回的内容</translation>
+        </message>
+        <message>
             <source>stopped</source>
             <translation>已停止</translation>
         </message>
@@ -1845,7 +1861,7 @@ Compatible: {reason}</source>
         </message>
         <message>
             <source>Copy</source>
-            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering it again as one text held the window 0.3-0.4 s at the end of an 8000-token answer); shorter ones end as one text, as a loaded answer shows (its render takes a few ms) the colours and labels of the last render: a new palette or language renders again earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks) the message's images, above its text; click one to enlarge it</extracomment>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering it again as one text held the window 0.3-0.4 s at the end of an 8000-token answer); shorter ones end as one text, as a loaded answer shows (its render takes a few ms) the colours and labels of the last render: a new palette or language renders again earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks) an answer's tool calls, one block each, under its text a ``tool`` message: the tool whose result it is the message's images, above its text; click one to enlarge it</extracomment>
             <translation>复制</translation>
         </message>
         <message>
@@ -2882,6 +2898,50 @@ Compatible: {reason}</source>
         <message>
             <source>Remove this image</source>
             <translation>移除此图片</translation>
+        </message>
+    </context>
+    <context>
+        <name>ToolCallBlock</name>
+        <message>
+            <source>Tool call: {name}</source>
+            <extracomment>what a block can say of its call: waiting for the user, running, or how it ended the one line of a call that did not go well ("" otherwise; the answer shows it)</extracomment>
+            <translation>工具调用：{name}</translation>
+        </message>
+        <message>
+            <source>Approve</source>
+            <translation>批准</translation>
+        </message>
+        <message>
+            <source>Run this call once</source>
+            <translation>运行这一次调用</translation>
+        </message>
+        <message>
+            <source>Deny</source>
+            <translation>拒绝</translation>
+        </message>
+        <message>
+            <source>Do not run it; the answer ends here</source>
+            <translation>不运行；回答到此结束</translation>
+        </message>
+        <message>
+            <source>Always allow</source>
+            <translation>始终允许</translation>
+        </message>
+        <message>
+            <source>Run it, and run this tool without asking from now on</source>
+            <translation>运行它，今后运行此工具时不再询问</translation>
+        </message>
+        <message>
+            <source>Waiting for your approval.</source>
+            <translation>等待你的批准。</translation>
+        </message>
+        <message>
+            <source>Running…</source>
+            <translation>正在运行…</translation>
+        </message>
+        <message>
+            <source>Ran; its result is below.</source>
+            <translation>已运行；结果见下方。</translation>
         </message>
     </context>
     <context>

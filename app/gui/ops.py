@@ -61,6 +61,10 @@ def event_loop() -> asyncio.AbstractEventLoop:
         return cast(asyncio.AbstractEventLoop, running)  # qasync ships no type information
     if _installed is None or _installed.is_closed():
         _installed = qasync.QEventLoop(QApplication.instance())
+        # ``asyncio.to_thread`` (the MCP client, the tool loop) uses the default executor;
+        # qasync's is QThreads, which Qt reports "destroyed while still running" at an exit that
+        # does not close the loop (a test run). Plain threads, shut down with the loop.
+        _installed.set_default_executor(ThreadPoolExecutor(max_workers=4, thread_name_prefix="asyncio-loop"))
         asyncio.set_event_loop(_installed)
     return _installed
 

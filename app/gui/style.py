@@ -87,6 +87,9 @@ QStatusBar { background: #eceef2; color: #4b5563; }
 QStatusBar QLabel { padding: 0 8px; }
 QFrame#bubbleUser { background: #e8f0fe; border-radius: 10px; }
 QFrame#bubbleAssistant { background: #ffffff; border: 1px solid #e1e4e8; border-radius: 10px; }
+QFrame#bubbleTool { background: #f6f8fa; border: 1px solid #e6e9ed; border-radius: 10px; }
+QFrame#toolCall { background: #f6f8fa; border: 1px solid #d5d9df; border-radius: 6px; }
+QLabel#toolNote { color: #b3261e; }
 QLabel#role { font-weight: 600; color: #4b5563; }
 QFrame#statsStrip { background: #f6f8fa; border: 1px solid #e6e9ed; border-radius: 6px; }
 QFrame#statsStrip QLabel { color: #4b5563; font-size: 12px; }

@@ -463,10 +463,11 @@ class LlamaCppEngine:
                 if response.status_code != 200:
                     raise _refusal(response.status_code, await response.aread())
                 async for line in response.aiter_lines():
-                    chunk = events.feed(line)
-                    if events.done:
-                        break
-                    if chunk is not None:
+                    # read to the end (nothing follows the end marker) rather than break: a break
+                    # leaves httpx's stream generators suspended, and on a loop without asyncgen
+                    # hooks (qasync, the window's) they are finalized outside it and fail
+                    chunk = None if events.done else events.feed(line)
+                    if chunk is not None and not events.done:
                         for event in reader.feed(chunk):
                             yield event
         except httpx.HTTPError as exc:

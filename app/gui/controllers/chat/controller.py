@@ -13,6 +13,12 @@ The answer's row is saved as it grows, at most once a second (:data:`SAVE_INTERV
 or a kill loses at most a second of it; the next start shows it as ``interrupted`` with
 Regenerate.
 
+With MCP servers switched on (``tools.py``), a message runs the tool loop
+(:func:`app.core.tools.run_tool_loop`) as a task on the qasync loop instead of the engine host's
+generation: each model turn is a streamed answer of its own row, each call a block with Approve /
+Deny / Always allow, each result a collapsed ``tool`` message; Stop cancels the task at any step and
+what happened stays stored (issue 50).
+
 What the controller works with arrives in one :class:`ChatContext`; the conversation's speculation
 choice (``speculation.py``), the speed comparisons and Auto's loss notice (``speeds.py``) and
 "Measure" (``measure.py``) are its helpers.
@@ -20,25 +26,48 @@ choice (``speculation.py``), the speed comparisons and Auto's loss notice (``spe
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 import statistics
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 
 from app.core.chat import AnswerBuilder, AnswerStats, Message
-from app.core.chat.context import ContextOverflowError
+from app.core.chat.context import ContextOverflowError, fit_history
 from app.core.chat.store import MessageStatus, title_from_message
-from app.core.engines.base import ChatMessage, GenerationError, ImagesUnsupportedError
+from app.core.engines.base import (
+    ChatMessage,
+    Engine,
+    Event,
+    GenerationError,
+    ImagesUnsupportedError,
+    TokenCounter,
+)
 from app.core.images import CheckedImage, ImageError, check_image_file, image_count
 from app.core.measure.baselines import BaselineStore
 from app.core.speculative import per_request
+from app.core.tools.client import ServerState
+from app.core.tools.hub import ToolHub
+from app.core.tools.loop import (
+    CallEnded,
+    CallStarted,
+    LoopEvent,
+    LoopResult,
+    ModelEvent,
+    PendingCall,
+    TurnEnded,
+    TurnStarted,
+    run_tool_loop,
+)
 from app.gui.controllers.chat.context import ChatContext
 from app.gui.controllers.chat.measure import AnswerMeasure
 from app.gui.controllers.chat.speculation import ConversationSpeculation
 from app.gui.controllers.chat.speeds import AnswerSpeeds
+from app.gui.controllers.chat.tools import ChatTools
 from app.gui.views.attachments import image_error_text
 from app.gui.views.chat import MessageBubble, SamplingDialog
 from app.gui.workers import ModelInfo
@@ -100,13 +129,22 @@ class _Answer:
     removed: bool = False
     #: what the last flushes cost (ms, newest last), see flush_interval
     flush_costs: list[float] = field(default_factory=list)
+    #: a tool loop's task (None: the engine host generates this answer)
+    task: asyncio.Task[Any] | None = None
+    #: a tool loop's events not shown yet (the host keeps its own)
+    queued: list[Event] = field(default_factory=list)
+    #: a tool loop's turn that ended: its row is written, only the loop goes on
+    ended: bool = False
+    #: a tool loop's hub while it runs ("Always allow" updates its rules)
+    hub: ToolHub | None = None
 
 
 class ChatController(QObject):
     """Signals: ``answerFinished(object AnswerStats)``, ``generatingChanged(bool)``,
     ``conversationChanged(int)``, ``measured(int message_id, object AnswerStats)``,
     ``autoOffRequested()`` / ``remeasureRequested()`` (the user's answer to "Auto loses here";
-    the launch coordinator relaunches without speculation or recalibrates)."""
+    the launch coordinator relaunches without speculation or recalibrates),
+    ``approvalRequested(object PendingCall)`` (a tool call waits for Approve / Deny in its block)."""
 
     answerFinished = Signal(object)
     generatingChanged = Signal(bool)
@@ -114,6 +152,7 @@ class ChatController(QObject):
     measured = Signal(int, object)
     autoOffRequested = Signal()
     remeasureRequested = Signal()
+    approvalRequested = Signal(object)
 
     def __init__(self, context: ChatContext, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -153,6 +192,14 @@ class ChatController(QObject):
         )
         self.measurer.runningChanged.connect(lambda _on: self._sync_actions())
         self.measurer.measured.connect(self.measured)
+        #: the MCP servers offered to the model (None without ops: no tools)
+        self.tools: ChatTools | None = None
+        if context.ops is not None:
+            self.tools = ChatTools(context.ops, self)
+            context.ops.spawn(
+                self.tools.reload(),
+                QCoreApplication.translate("ChatController", "The tool servers could not be read"),
+            )
         self._timer = QTimer(self)
         self._timer.setInterval(FLUSH_INTERVAL_MS)
         self._timer.timeout.connect(self._flush)
@@ -194,7 +241,7 @@ class ChatController(QObject):
         if answer is not None:
             answer.bubble = None  # the view deletes its bubbles below
             if answer.conversation_id != conversation_id:
-                self.engine.cancel()
+                self._cancel(answer)
         self.conversation_id = conversation_id
         if conversation_id is None:
             self.speculation.new_choice = per_request.AUTO  # a new conversation starts at Auto
@@ -226,7 +273,7 @@ class ChatController(QObject):
         answer = self._answer
         if answer is not None and answer.conversation_id == conversation_id:
             answer.removed = True  # its row went with the conversation: write nothing more
-            self.engine.cancel()
+            self._cancel(answer)
         if conversation_id == self.conversation_id:
             self.open_conversation(None)
         else:
@@ -338,7 +385,15 @@ class ChatController(QObject):
             max_tokens=self.sampling.max_tokens,
         )
         self._answer = _Answer(cid, row.id, builder, info, bubble, saved_at=time.monotonic())
-        self.engine.generate(history, self.sampling)
+        engine = self.engine.current_engine
+        if self.tools is not None and self.tools.enabled and engine is not None:
+            ops = self.tools.ops
+            self._answer.task = ops.spawn(
+                self._run_tools(self._answer, engine, history),
+                QCoreApplication.translate("ChatController", "The answer could not be generated"),
+            )
+        else:
+            self.engine.generate(history, self.sampling)
         self._timer.setInterval(FLUSH_INTERVAL_MS)
         self._timer.start()
         self._sync_actions()
@@ -348,13 +403,22 @@ class ChatController(QObject):
             self._pending_start = None  # the question stays; Edit resends it
             self._sync_actions()
         elif self._answer is not None:
+            self._cancel(self._answer)
+
+    def _cancel(self, answer: _Answer) -> None:
+        if answer.task is not None:
+            answer.task.cancel()  # the tool loop stops at whatever step it is
+        else:
             self.engine.cancel()
 
     def _flush(self, settle: bool = True) -> None:
         answer = self._answer
         if answer is None:
             return
-        events = self.engine.drain()
+        if answer.task is not None:
+            events, answer.queued = answer.queued, []
+        else:
+            events = self.engine.drain()
         for ev in events:
             answer.builder.feed(ev)
         if events and answer.bubble is not None:
@@ -394,6 +458,8 @@ class ChatController(QObject):
             self._sync_actions()
             return None
         builder, bubble = answer.builder, answer.bubble
+        if answer.ended:  # a tool loop's last turn is written already
+            return self._after_answer(None)
         stats = builder.stats(reason)
         if status == "complete":
             stats = self.speeds.compare_with_baseline(stats, answer.info)
@@ -419,6 +485,9 @@ class ChatController(QObject):
             if bubble is not None:
                 bubble.set_status(status)
                 bubble.set_stats(stats)
+        return self._after_answer(stats)
+
+    def _after_answer(self, stats: AnswerStats | None) -> AnswerStats | None:
         pending, self._pending_start = self._pending_start, None
         if pending is not None and pending == self.conversation_id and self.engine.is_loaded:
             self._start()  # the question asked while this answer was stopping
@@ -468,6 +537,180 @@ class ChatController(QObject):
         answer.left_out = dropped
         if answer.bubble is not None:
             answer.bubble.set_left_out(dropped)
+
+    # --- the tool loop (issue 50) ------------------------------------------------------------------
+    async def _run_tools(self, first: _Answer, engine: Engine, history: list[ChatMessage]) -> None:
+        """One message's tool loop: servers started for it, turns and calls stored as they
+        happen, the servers ended with it (a stop included)."""
+        assert self.tools is not None and self.tools.config is not None
+        ops = self.tools.ops
+        conversation = list(history)
+        try:
+            if isinstance(engine, TokenCounter):  # measured on a worker: the tokenizer is a request
+                fitted = await ops.run(
+                    fit_history,
+                    conversation,
+                    engine.count_prompt_tokens,
+                    engine.n_ctx,
+                    self.sampling.max_tokens,
+                )
+                conversation = fitted.messages
+                if fitted.dropped:
+                    self._on_history_trimmed(fitted.dropped)
+            async with ToolHub(self.tools.config) as hub:
+                first.hub = hub
+                failed = [s for s in hub.statuses().values() if s.state is ServerState.FAILED]
+                if failed and first.bubble is not None:
+                    first.bubble.set_tool_note("\n".join(s.reason or s.name for s in failed))
+                result = await run_tool_loop(
+                    engine,
+                    hub,
+                    conversation,
+                    self.sampling,
+                    self._approve,
+                    self.tools.options,
+                    on_event=self._on_loop_event,
+                )
+        except asyncio.CancelledError:
+            if self._answer is not None and self._answer.task is first.task:
+                self._finish("stopped", "cancelled")
+            raise
+        except Exception as exc:
+            if self._answer is not None and self._answer.task is first.task:
+                self._on_generation_failed(exc)
+                return
+            raise
+        self._end_loop(first, result)
+
+    def _end_loop(self, first: _Answer, result: LoopResult) -> None:
+        answer = self._answer
+        if answer is None or answer.task is not first.task:
+            return
+        if result.line and answer.bubble is not None:
+            answer.bubble.set_tool_note(result.line)  # the one line saying why it ended there
+        stats = self._finish("complete", None)
+        if stats is None and result.turns:  # the last turn's row is written: its figures
+            stats = self._turn_stats(answer, result.turns[-1].answer)
+        if stats is not None:
+            self.answerFinished.emit(stats)
+
+    def _turn_stats(self, answer: _Answer, ended: Any) -> AnswerStats:
+        b = answer.builder
+        return AnswerStats.of(ended, b.speculation, None, b.images, b.max_tokens)
+
+    def _on_loop_event(self, event: LoopEvent) -> None:
+        answer = self._answer
+        if answer is None or answer.task is None:
+            return
+        if isinstance(event, ModelEvent):
+            answer.queued.append(event.event)
+        elif isinstance(event, TurnStarted) and event.turn > 1:
+            self._next_turn(answer)
+        elif isinstance(event, TurnEnded):
+            self._end_turn(answer, event)
+        elif isinstance(event, CallStarted):
+            block = answer.bubble.call_block(event.call.id) if answer.bubble is not None else None
+            if block is not None:
+                block.set_state("running")
+        elif isinstance(event, CallEnded):
+            self._call_ended(answer, event)
+
+    def _next_turn(self, previous: _Answer) -> None:
+        """A new model turn after tool results: its own row and bubble."""
+        self._flush(settle=False)
+        row = self.store.add_message(
+            previous.conversation_id, "assistant", "", status="streaming", model=previous.info.label
+        )
+        b = previous.builder
+        builder = AnswerBuilder(b.speculation, images=b.images, max_tokens=b.max_tokens)
+        bubble = None
+        if previous.bubble is not None:
+            bubble = self.view.add_bubble("assistant", row.id)
+            bubble.set_status("streaming")
+            bubble.set_content("")
+        self._answer = _Answer(
+            previous.conversation_id,
+            row.id,
+            builder,
+            previous.info,
+            bubble,
+            saved_at=time.monotonic(),
+            removed=previous.removed,
+            task=previous.task,
+            hub=previous.hub,
+        )
+        self._sync_actions()
+
+    def _end_turn(self, answer: _Answer, event: TurnEnded) -> None:
+        """A model turn ended: its text (calls read out of it), its calls and its figures."""
+        self._flush(settle=False)
+        record = event.record
+        stats = self._turn_stats(answer, record.answer)
+        if not record.calls:  # a calling turn is short and grammar-bound: only answers are compared
+            stats = self.speeds.compare_with_baseline(stats, answer.info)
+        calls = [c.wire() for c in record.calls]
+        answer.ended = True
+        if not answer.removed:
+            self.store.update_message(
+                answer.message_id,
+                record.text,
+                status="complete",
+                stats=stats,
+                draft_spans=answer.builder.draft_spans if not record.calls else [],
+                tool_calls=calls,
+                touch=True,
+            )
+            self.conversations.touch(answer.conversation_id)
+        if answer.bubble is not None:
+            spans = answer.builder.draft_spans if not record.calls else []
+            answer.bubble.set_content(record.text, spans)
+            answer.bubble.set_status("complete")
+            answer.bubble.set_stats(stats)
+            if calls:
+                answer.bubble.set_tool_calls(calls)
+            self.view.settle()
+
+    def _call_ended(self, answer: _Answer, event: CallEnded) -> None:
+        r = event.record
+        if not answer.removed:
+            msg = self.store.add_message(
+                answer.conversation_id, "tool", r.content, tool_call_id=r.call.id, tool_name=r.call.name
+            )
+            if answer.bubble is not None:
+                block = answer.bubble.call_block(r.call.id)
+                if block is not None:
+                    block.set_state(r.status, r.line)
+                result = self.view.add_bubble("tool", msg.id)
+                result.set_tool_result(r.call.name, r.content)
+                self.view.settle()
+
+    async def _approve(self, pending: PendingCall) -> bool:
+        """Ask the user about a call in its block; "Always allow" also sets the tool's rule."""
+        answer = self._answer
+        block = None
+        if answer is not None and answer.bubble is not None:
+            block = answer.bubble.call_block(pending.call.id)
+        if block is None:  # not shown (its conversation was left): nothing runs unasked
+            return False
+        assert self.tools is not None
+        decided: asyncio.Future[str] = self.tools.ops.loop.create_future()
+
+        def on_decided(choice: str) -> None:
+            if not decided.done():
+                decided.set_result(choice)
+
+        block.decided.connect(on_decided)
+        block.ask()
+        self.approvalRequested.emit(pending)
+        try:
+            choice = await decided
+        finally:
+            block.decided.disconnect(on_decided)
+        if choice == "always" and self.tools is not None:
+            config = await self.tools.always_allow(pending.tool.server, pending.tool.info.name)
+            if config is not None and answer is not None and answer.hub is not None:
+                answer.hub.update_config(config)
+        return choice != "deny"
 
     # --- regenerate, edit, settings --------------------------------------------------------------
     def history_before(self, message_id: int) -> list[ChatMessage]:
@@ -565,7 +808,9 @@ class ChatController(QObject):
     def shutdown(self) -> None:
         self._timer.stop()
         answer, self._answer = self._answer, None
-        if answer is not None and not answer.removed:  # closed mid-answer: keep it, as stopped
+        if answer is not None and answer.task is not None:
+            answer.task.cancel()  # the servers end as the task unwinds
+        if answer is not None and not answer.removed and not answer.ended:  # keep it, as stopped
             builder = answer.builder
             try:
                 self.store.update_message(

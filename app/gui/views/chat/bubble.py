@@ -1,5 +1,8 @@
 """One message of the chat: its Markdown (drafted tokens highlighted), images, actions and
-stats strip. A streamed answer renders its finished blocks once, into frozen labels."""
+stats strip. A streamed answer renders its finished blocks once, into frozen labels.
+
+An answer that calls tools shows each call as a :class:`ToolCallBlock` under its text; a call's
+result is a ``tool`` message, shown collapsed (its header says which tool; a click shows it)."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from PySide6.QtWidgets import (
 from app.core.chat import AnswerStats, render_markdown
 from app.core.chat.markdown import renders_in_parts, spans_in, stable_prefix
 from app.core.chat.render import Colors
+from app.core.engines.calls import WireToolCall
 from app.gui import icons
 from app.gui.style import chat_colors
 from app.gui.views.attachments import (
@@ -30,6 +34,7 @@ from app.gui.views.attachments import (
 from app.gui.views.chat.links import connect_links
 from app.gui.views.chat.rich_text import RichText
 from app.gui.views.chat.text_label import TextLabel
+from app.gui.views.chat.tool_call import ToolCallBlock
 from app.gui.views.stats import StatsDialog, StatsStrip
 
 # TextLabel: the label of each block of a message's text (see rich_text)
@@ -46,7 +51,19 @@ KEEP_PARTS_CHARS = 8000
 
 def shows_empty_note(bubble: MessageBubble) -> bool:
     """An ended assistant answer without text shows a note, rendered in the current language."""
-    return bubble.role == "assistant" and not bubble.text and bubble.status != "streaming"
+    return (
+        bubble.role == "assistant" and not bubble.text and not bubble.calls and bubble.status != "streaming"
+    )
+
+
+def _fenced(text: str) -> str:
+    """``text`` as one Markdown code block (a fence longer than any backtick run inside it)."""
+    longest = run = 0
+    for ch in text:
+        run = run + 1 if ch == "`" else 0
+        longest = max(longest, run)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks}\n{text}\n{ticks}"
 
 
 class MessageBubble(QFrame):
@@ -71,7 +88,11 @@ class MessageBubble(QFrame):
         self.left_out = 0
         #: the loaded family's ``tool_parser`` (tool calls shown as blocks)
         self.tool_style: str | None = None
-        self.setObjectName("bubbleUser" if role == "user" else "bubbleAssistant")
+        #: an answer's tool calls, one block each, under its text
+        self.calls: list[ToolCallBlock] = []
+        #: a ``tool`` message: the tool whose result it is
+        self.tool_name = ""
+        self.setObjectName({"user": "bubbleUser", "tool": "bubbleTool"}.get(role, "bubbleAssistant"))
         # Preferred, not Minimum, vertically: with Minimum a widget's size hint (its text laid out
         # at another width) is its minimum; the column gives each bubble its height for its width
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -86,6 +107,15 @@ class MessageBubble(QFrame):
         self.status_label.setProperty("muted", True)
         head.addWidget(self.role_label)
         head.addWidget(self.status_label)
+        # a tool's result: collapsed under its call; this shows or hides it
+        self.result_btn = QToolButton()
+        self.result_btn.setCheckable(True)
+        self.result_btn.setAutoRaise(True)
+        self.result_btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.result_btn.setArrowType(Qt.ArrowType.RightArrow)
+        self.result_btn.toggled.connect(self._on_result_toggled)
+        self.result_btn.setVisible(role == "tool")
+        head.addWidget(self.result_btn)
         head.addStretch(1)
         self.copy_btn = QToolButton()
         self.copy_btn.clicked.connect(self._copy)
@@ -124,6 +154,16 @@ class MessageBubble(QFrame):
         self._parts.setSpacing(0)
         self._parts.addWidget(self.body)
         lay.addLayout(self._parts)
+        # why a tool loop ended without an answer, or a server that did not start: one line
+        self.tool_note = QLabel()
+        self.tool_note.setObjectName("toolNote")
+        self.tool_note.setWordWrap(True)
+        self.tool_note.hide()
+        self._calls_box = QVBoxLayout()
+        self._calls_box.setContentsMargins(0, 0, 0, 0)
+        self._calls_box.setSpacing(6)
+        lay.addLayout(self._calls_box)
+        lay.addWidget(self.tool_note)
         self._frozen: list[RichText] = []
         self._frozen_html: list[str] = []
         self._frozen_end = 0  # text[:_frozen_end] is in the frozen labels
@@ -148,6 +188,39 @@ class MessageBubble(QFrame):
             self._render_streaming()
         else:
             self._render()
+
+    def set_tool_calls(self, calls: list[WireToolCall]) -> list[ToolCallBlock]:
+        """Show the answer's calls, one block each, under its text; returns the blocks."""
+        for block in self.calls:
+            block.setParent(None)
+            block.deleteLater()
+        self.calls = [ToolCallBlock(c) for c in calls]
+        for block in self.calls:
+            self._calls_box.addWidget(block)
+        self._render()
+        return self.calls
+
+    def set_tool_note(self, line: str) -> None:
+        """One line under the answer's calls (a denied call, a server that failed)."""
+        self.tool_note.setText(line)
+        self.tool_note.setVisible(bool(line))
+
+    def call_block(self, call_id: str) -> ToolCallBlock | None:
+        return next((b for b in self.calls if b.call_id == call_id), None)
+
+    def set_tool_result(self, name: str, content: str) -> None:
+        """A ``tool`` message: the result of ``name``, collapsed until the user opens it."""
+        self.tool_name = name
+        self.set_content(content)
+        self.retranslate()
+
+    @property
+    def result_shown(self) -> bool:
+        return self.result_btn.isChecked()
+
+    def _on_result_toggled(self, on: bool) -> None:
+        self.result_btn.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.body.setVisible(on)
 
     def set_images(self, paths: list[Path]) -> None:
         """Show the message's image files as thumbnails (a missing file shows as an empty one)."""
@@ -186,6 +259,13 @@ class MessageBubble(QFrame):
             self.body.setText(
                 render_markdown(self.text, highlight=None, colors=colors, copy_label=copy_label)
             )
+        elif self.role == "tool":
+            self.body.setText(
+                render_markdown(_fenced(self.text), highlight=None, colors=colors, copy_label=copy_label)
+            )
+            self.body.setVisible(self.result_btn.isChecked())
+        elif self.calls and not self.text and self.status != "streaming":
+            self.body.hide()  # the calls say it all
         elif self.text or self.status == "streaming":
             self.body.setText(self._markdown(self.text or "…", self.spans))
         else:  # ended without a word: say so ("…" read as if it were still thinking)
@@ -303,7 +383,12 @@ class MessageBubble(QFrame):
         super().changeEvent(event)
 
     def retranslate(self) -> None:
-        self.role_label.setText(self.tr("You") if self.role == "user" else self.tr("Assistant"))
+        self.role_label.setText(
+            {"user": self.tr("You"), "tool": self.tr("Tool result")}.get(self.role, self.tr("Assistant"))
+        )
+        if self.role == "tool":
+            self.result_btn.setText(self.tr("Result of {name}").format(name=self.tool_name))
+            self.result_btn.setToolTip(self.tr("Show or hide what the tool returned"))
         if shows_empty_note(self):
             self._render()  # the note of an empty answer is text in the current language
         self.status_label.setText(

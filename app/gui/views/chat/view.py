@@ -208,7 +208,12 @@ class ChatView(QWidget):
     def _show(self, m: Message, b: MessageBubble) -> None:
         if m.images and self.image_path is not None:
             b.set_images([self.image_path(n) for n in m.images])
-        b.set_content(m.content, m.draft_spans)
+        if m.role == "tool":
+            b.set_tool_result(m.tool_name, m.content)
+        else:
+            b.set_content(m.content, m.draft_spans)
+        if m.tool_calls:
+            b.set_tool_calls(list(m.tool_calls))
         b.set_status(m.status)
         b.set_stats(m.stats)
 
