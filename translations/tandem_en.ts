@@ -47,6 +47,25 @@
         </message>
     </context>
     <context>
+        <name>AddServerDialog</name>
+        <message>
+            <source>Add an MCP server</source>
+            <translation>Add an MCP server</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>Name</translation>
+        </message>
+        <message>
+            <source>Command or URL</source>
+            <translation>Command or URL</translation>
+        </message>
+        <message>
+            <source>npx -y @modelcontextprotocol/server-filesystem ~/notes</source>
+            <translation>npx -y @modelcontextprotocol/server-filesystem ~/notes</translation>
+        </message>
+    </context>
+    <context>
         <name>AnswerEnding</name>
         <message>
             <source>context full</source>
@@ -2471,6 +2490,14 @@ Compatible: {reason}</translation>
             <translation>Settings</translation>
         </message>
         <message>
+            <source>General</source>
+            <translation>General</translation>
+        </message>
+        <message>
+            <source>Tools</source>
+            <translation>Tools</translation>
+        </message>
+        <message>
             <source>Model hub</source>
             <translation>Model hub</translation>
         </message>
@@ -2942,6 +2969,97 @@ Compatible: {reason}</translation>
         <message>
             <source>Ran; its result is below.</source>
             <translation>Ran; its result is below.</translation>
+        </message>
+    </context>
+    <context>
+        <name>ToolsPage</name>
+        <message>
+            <source>The tool servers could not be started</source>
+            <translation>The tool servers could not be started</translation>
+        </message>
+        <message>
+            <source>starting</source>
+            <translation>starting</translation>
+        </message>
+        <message>
+            <source>running</source>
+            <translation>running</translation>
+        </message>
+        <message>
+            <source>stopped</source>
+            <translation>stopped</translation>
+        </message>
+        <message>
+            <source>off</source>
+            <translation>off</translation>
+        </message>
+        <message>
+            <source>failed: {reason}</source>
+            <translation>failed: {reason}</translation>
+        </message>
+        <message>
+            <source>Ask every time</source>
+            <translation>Ask every time</translation>
+        </message>
+        <message>
+            <source>Always allow</source>
+            <translation>Always allow</translation>
+        </message>
+        <message>
+            <source>Import mcpServers JSON</source>
+            <translation>Import mcpServers JSON</translation>
+        </message>
+        <message>
+            <source>JSON files (*.json);;All files (*)</source>
+            <translation>JSON files (*.json);;All files (*)</translation>
+        </message>
+        <message>
+            <source>Export mcpServers JSON</source>
+            <translation>Export mcpServers JSON</translation>
+        </message>
+        <message>
+            <source>JSON files (*.json)</source>
+            <translation>JSON files (*.json)</translation>
+        </message>
+        <message>
+            <source>Exported to {path}.</source>
+            <translation>Exported to {path}.</translation>
+        </message>
+        <message>
+            <source>Left empty: {names}.</source>
+            <translation>Left empty: {names}.</translation>
+        </message>
+        <message>
+            <source>MCP servers whose tools the model may call in the chat, each call with your approval unless its rule is Always allow. Changes are saved at once; secrets go to the keyring.</source>
+            <translation>MCP servers whose tools the model may call in the chat, each call with your approval unless its rule is Always allow. Changes are saved at once; secrets go to the keyring.</translation>
+        </message>
+        <message>
+            <source>Server / tool</source>
+            <translation>Server / tool</translation>
+        </message>
+        <message>
+            <source>State</source>
+            <translation>State</translation>
+        </message>
+        <message>
+            <source>Approval</source>
+            <translation>Approval</translation>
+        </message>
+        <message>
+            <source>Import mcpServers JSON…</source>
+            <translation>Import mcpServers JSON…</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>Export…</translation>
+        </message>
+        <message>
+            <source>Add server…</source>
+            <translation>Add server…</translation>
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation>Remove</translation>
         </message>
     </context>
     <context>

@@ -47,6 +47,25 @@
         </message>
     </context>
     <context>
+        <name>AddServerDialog</name>
+        <message>
+            <source>Add an MCP server</source>
+            <translation>MCP サーバーを追加</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>名前</translation>
+        </message>
+        <message>
+            <source>Command or URL</source>
+            <translation>コマンドまたは URL</translation>
+        </message>
+        <message>
+            <source>npx -y @modelcontextprotocol/server-filesystem ~/notes</source>
+            <translation>例: npx -y @modelcontextprotocol/server-filesystem ~/notes</translation>
+        </message>
+    </context>
+    <context>
         <name>AnswerEnding</name>
         <message>
             <source>context full</source>
@@ -2471,6 +2490,14 @@ Compatible: {reason}</source>
             <translation>設定</translation>
         </message>
         <message>
+            <source>General</source>
+            <translation>一般</translation>
+        </message>
+        <message>
+            <source>Tools</source>
+            <translation>ツール</translation>
+        </message>
+        <message>
             <source>Model hub</source>
             <translation>モデルハブ</translation>
         </message>
@@ -2942,6 +2969,97 @@ Compatible: {reason}</source>
         <message>
             <source>Ran; its result is below.</source>
             <translation>実行しました。結果は下にあります。</translation>
+        </message>
+    </context>
+    <context>
+        <name>ToolsPage</name>
+        <message>
+            <source>The tool servers could not be started</source>
+            <translation>ツールサーバーを起動できませんでした</translation>
+        </message>
+        <message>
+            <source>starting</source>
+            <translation>起動中</translation>
+        </message>
+        <message>
+            <source>running</source>
+            <translation>実行中</translation>
+        </message>
+        <message>
+            <source>stopped</source>
+            <translation>停止</translation>
+        </message>
+        <message>
+            <source>off</source>
+            <translation>オフ</translation>
+        </message>
+        <message>
+            <source>failed: {reason}</source>
+            <translation>失敗: {reason}</translation>
+        </message>
+        <message>
+            <source>Ask every time</source>
+            <translation>毎回確認</translation>
+        </message>
+        <message>
+            <source>Always allow</source>
+            <translation>常に許可</translation>
+        </message>
+        <message>
+            <source>Import mcpServers JSON</source>
+            <translation>mcpServers JSON をインポート</translation>
+        </message>
+        <message>
+            <source>JSON files (*.json);;All files (*)</source>
+            <translation>JSON ファイル (*.json);;すべてのファイル (*)</translation>
+        </message>
+        <message>
+            <source>Export mcpServers JSON</source>
+            <translation>mcpServers JSON をエクスポート</translation>
+        </message>
+        <message>
+            <source>JSON files (*.json)</source>
+            <translation>JSON ファイル (*.json)</translation>
+        </message>
+        <message>
+            <source>Exported to {path}.</source>
+            <translation>{path} にエクスポートしました。</translation>
+        </message>
+        <message>
+            <source>Left empty: {names}.</source>
+            <translation>空のまま: {names}。</translation>
+        </message>
+        <message>
+            <source>MCP servers whose tools the model may call in the chat, each call with your approval unless its rule is Always allow. Changes are saved at once; secrets go to the keyring.</source>
+            <translation>チャットでモデルがツールを呼び出せる MCP サーバーです。ルールが「常に許可」でない限り、呼び出しごとに許可を求めます。変更はすぐに保存され、秘密情報はキーリングに保存されます。</translation>
+        </message>
+        <message>
+            <source>Server / tool</source>
+            <translation>サーバー / ツール</translation>
+        </message>
+        <message>
+            <source>State</source>
+            <translation>状態</translation>
+        </message>
+        <message>
+            <source>Approval</source>
+            <translation>許可</translation>
+        </message>
+        <message>
+            <source>Import mcpServers JSON…</source>
+            <translation>mcpServers JSON をインポート…</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>エクスポート…</translation>
+        </message>
+        <message>
+            <source>Add server…</source>
+            <translation>サーバーを追加…</translation>
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation>削除</translation>
         </message>
     </context>
     <context>

@@ -47,6 +47,25 @@
         </message>
     </context>
     <context>
+        <name>AddServerDialog</name>
+        <message>
+            <source>Add an MCP server</source>
+            <translation>MCP 서버 추가</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>이름</translation>
+        </message>
+        <message>
+            <source>Command or URL</source>
+            <translation>명령 또는 URL</translation>
+        </message>
+        <message>
+            <source>npx -y @modelcontextprotocol/server-filesystem ~/notes</source>
+            <translation>예: npx -y @modelcontextprotocol/server-filesystem ~/notes</translation>
+        </message>
+    </context>
+    <context>
         <name>AnswerEnding</name>
         <message>
             <source>context full</source>
@@ -2471,6 +2490,14 @@ Compatible: {reason}</source>
             <translation>설정</translation>
         </message>
         <message>
+            <source>General</source>
+            <translation>일반</translation>
+        </message>
+        <message>
+            <source>Tools</source>
+            <translation>도구</translation>
+        </message>
+        <message>
             <source>Model hub</source>
             <translation>모델 허브</translation>
         </message>
@@ -2942,6 +2969,97 @@ Compatible: {reason}</source>
         <message>
             <source>Ran; its result is below.</source>
             <translation>실행했습니다. 결과는 아래에 있습니다.</translation>
+        </message>
+    </context>
+    <context>
+        <name>ToolsPage</name>
+        <message>
+            <source>The tool servers could not be started</source>
+            <translation>도구 서버를 시작할 수 없습니다</translation>
+        </message>
+        <message>
+            <source>starting</source>
+            <translation>시작 중</translation>
+        </message>
+        <message>
+            <source>running</source>
+            <translation>실행 중</translation>
+        </message>
+        <message>
+            <source>stopped</source>
+            <translation>중지됨</translation>
+        </message>
+        <message>
+            <source>off</source>
+            <translation>꺼짐</translation>
+        </message>
+        <message>
+            <source>failed: {reason}</source>
+            <translation>실패: {reason}</translation>
+        </message>
+        <message>
+            <source>Ask every time</source>
+            <translation>매번 묻기</translation>
+        </message>
+        <message>
+            <source>Always allow</source>
+            <translation>항상 허용</translation>
+        </message>
+        <message>
+            <source>Import mcpServers JSON</source>
+            <translation>mcpServers JSON 가져오기</translation>
+        </message>
+        <message>
+            <source>JSON files (*.json);;All files (*)</source>
+            <translation>JSON 파일 (*.json);;모든 파일 (*)</translation>
+        </message>
+        <message>
+            <source>Export mcpServers JSON</source>
+            <translation>mcpServers JSON 내보내기</translation>
+        </message>
+        <message>
+            <source>JSON files (*.json)</source>
+            <translation>JSON 파일 (*.json)</translation>
+        </message>
+        <message>
+            <source>Exported to {path}.</source>
+            <translation>{path}(으)로 내보냈습니다.</translation>
+        </message>
+        <message>
+            <source>Left empty: {names}.</source>
+            <translation>비워 둠: {names}.</translation>
+        </message>
+        <message>
+            <source>MCP servers whose tools the model may call in the chat, each call with your approval unless its rule is Always allow. Changes are saved at once; secrets go to the keyring.</source>
+            <translation>채팅에서 모델이 도구를 호출할 수 있는 MCP 서버입니다. 규칙이 '항상 허용'이 아니면 호출할 때마다 승인을 받습니다. 변경 사항은 즉시 저장되며 비밀 값은 키링에 보관됩니다.</translation>
+        </message>
+        <message>
+            <source>Server / tool</source>
+            <translation>서버 / 도구</translation>
+        </message>
+        <message>
+            <source>State</source>
+            <translation>상태</translation>
+        </message>
+        <message>
+            <source>Approval</source>
+            <translation>승인</translation>
+        </message>
+        <message>
+            <source>Import mcpServers JSON…</source>
+            <translation>mcpServers JSON 가져오기…</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>내보내기…</translation>
+        </message>
+        <message>
+            <source>Add server…</source>
+            <translation>서버 추가…</translation>
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation>제거</translation>
         </message>
     </context>
     <context>

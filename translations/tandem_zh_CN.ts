@@ -47,6 +47,25 @@
         </message>
     </context>
     <context>
+        <name>AddServerDialog</name>
+        <message>
+            <source>Add an MCP server</source>
+            <translation>添加 MCP 服务器</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <source>Command or URL</source>
+            <translation>命令或 URL</translation>
+        </message>
+        <message>
+            <source>npx -y @modelcontextprotocol/server-filesystem ~/notes</source>
+            <translation>例如 npx -y @modelcontextprotocol/server-filesystem ~/notes</translation>
+        </message>
+    </context>
+    <context>
         <name>AnswerEnding</name>
         <message>
             <source>context full</source>
@@ -2471,6 +2490,14 @@ Compatible: {reason}</source>
             <translation>设置</translation>
         </message>
         <message>
+            <source>General</source>
+            <translation>常规</translation>
+        </message>
+        <message>
+            <source>Tools</source>
+            <translation>工具</translation>
+        </message>
+        <message>
             <source>Model hub</source>
             <translation>模型仓库</translation>
         </message>
@@ -2942,6 +2969,97 @@ Compatible: {reason}</source>
         <message>
             <source>Ran; its result is below.</source>
             <translation>已运行；结果见下方。</translation>
+        </message>
+    </context>
+    <context>
+        <name>ToolsPage</name>
+        <message>
+            <source>The tool servers could not be started</source>
+            <translation>无法启动工具服务器</translation>
+        </message>
+        <message>
+            <source>starting</source>
+            <translation>正在启动</translation>
+        </message>
+        <message>
+            <source>running</source>
+            <translation>运行中</translation>
+        </message>
+        <message>
+            <source>stopped</source>
+            <translation>已停止</translation>
+        </message>
+        <message>
+            <source>off</source>
+            <translation>已关闭</translation>
+        </message>
+        <message>
+            <source>failed: {reason}</source>
+            <translation>失败：{reason}</translation>
+        </message>
+        <message>
+            <source>Ask every time</source>
+            <translation>每次询问</translation>
+        </message>
+        <message>
+            <source>Always allow</source>
+            <translation>始终允许</translation>
+        </message>
+        <message>
+            <source>Import mcpServers JSON</source>
+            <translation>导入 mcpServers JSON</translation>
+        </message>
+        <message>
+            <source>JSON files (*.json);;All files (*)</source>
+            <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Export mcpServers JSON</source>
+            <translation>导出 mcpServers JSON</translation>
+        </message>
+        <message>
+            <source>JSON files (*.json)</source>
+            <translation>JSON 文件 (*.json)</translation>
+        </message>
+        <message>
+            <source>Exported to {path}.</source>
+            <translation>已导出到 {path}。</translation>
+        </message>
+        <message>
+            <source>Left empty: {names}.</source>
+            <translation>留空：{names}。</translation>
+        </message>
+        <message>
+            <source>MCP servers whose tools the model may call in the chat, each call with your approval unless its rule is Always allow. Changes are saved at once; secrets go to the keyring.</source>
+            <translation>模型可在聊天中调用其工具的 MCP 服务器；除非规则为“始终允许”，每次调用都需要你的批准。更改会立即保存；机密保存在密钥环中。</translation>
+        </message>
+        <message>
+            <source>Server / tool</source>
+            <translation>服务器 / 工具</translation>
+        </message>
+        <message>
+            <source>State</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <source>Approval</source>
+            <translation>批准</translation>
+        </message>
+        <message>
+            <source>Import mcpServers JSON…</source>
+            <translation>导入 mcpServers JSON…</translation>
+        </message>
+        <message>
+            <source>Export…</source>
+            <translation>导出…</translation>
+        </message>
+        <message>
+            <source>Add server…</source>
+            <translation>添加服务器…</translation>
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation>移除</translation>
         </message>
     </context>
     <context>

@@ -605,7 +605,7 @@ class MainWindow(QMainWindow):
 
     # --- settings -----------------------------------------------------------------------------------
     def open_settings(self) -> SettingsDialog:
-        dlg = SettingsDialog(self.settings, self, ops=self.ops)
+        dlg = SettingsDialog(self.settings, self, ops=self.ops, tools=self.chat.tools)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def accepted() -> None:

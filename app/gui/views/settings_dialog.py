@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -35,6 +36,7 @@ from app.core.speculative import suffix
 from app.gui.i18n import LANGUAGES
 from app.gui.ops import Ops
 from app.gui.theme import Theme
+from app.gui.views.tools_page import ToolsPage, ToolsStore
 from app.gui.widgets import (
     InlineMessage,
     KeepFitted,
@@ -64,7 +66,13 @@ class SettingsDialog(QDialog):
     """``ops``: keyring reads and writes (tokens, the server key) run through it, off the GUI
     thread; without it (a dialog built alone) the server key is not shown."""
 
-    def __init__(self, settings: Settings, parent: QWidget | None = None, ops: Ops | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        parent: QWidget | None = None,
+        ops: Ops | None = None,
+        tools: ToolsStore | None = None,
+    ) -> None:
         super().__init__(parent)
         self.settings = settings.model_copy(deep=True)
         self._remove_tokens: set[str] = set()
@@ -72,8 +80,23 @@ class SettingsDialog(QDialog):
         self._key_source = ""
         self.storing = False
         self.setMinimumWidth(680)  # the endpoint placeholder names a mirror URL; keep it whole
-        root = QVBoxLayout(self)
-        root.setContentsMargins(18, 16, 18, 14)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(18, 16, 18, 14)
+        # with the chat's tools: two tabs, General (what follows) and Tools (MCP servers)
+        self.general = QWidget()
+        root = QVBoxLayout(self.general)
+        root.setContentsMargins(0, 0, 0, 0)
+        self.tabs: QTabWidget | None = None
+        self.tools_page: ToolsPage | None = None
+        if tools is not None:
+            self.tabs = QTabWidget()
+            self.tabs.addTab(self.general, "")
+            self.tools_page = ToolsPage(tools)
+            self.tabs.addTab(self.tools_page, "")
+            self.finished.connect(self.tools_page.shutdown)  # the page's servers end with it
+            outer.addWidget(self.tabs)
+        else:
+            outer.addWidget(self.general)
 
         self.hub_box = QGroupBox()
         hform = QFormLayout(self.hub_box)
@@ -162,7 +185,7 @@ class SettingsDialog(QDialog):
         self.buttons.accepted.connect(self._accept)
         self.accepted.connect(self._apply_scheme)
         self.buttons.rejected.connect(self.reject)
-        root.addWidget(self.buttons)
+        outer.addWidget(self.buttons)
         # any later change of the contents (a note read in the background) re-fits the height
         self._fitter = KeepFitted(self)
         self.retranslate()
@@ -309,6 +332,9 @@ class SettingsDialog(QDialog):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Settings"))
+        if self.tabs is not None:
+            self.tabs.setTabText(0, self.tr("General"))
+            self.tabs.setTabText(1, self.tr("Tools"))
         self.hub_box.setTitle(self.tr("Model hub"))
         self.lbl_hub.setText(self.tr("Download from"))
         self.lbl_hf_ep.setText(self.tr("Hugging Face endpoint"))
