@@ -764,6 +764,38 @@
     <context>
         <name>EngineHints</name>
         <message>
+            <source>Check the server in Settings → Tools; the conversation is kept as it was.</source>
+            <translation>Check the server in Settings → Tools; the conversation is kept as it was.</translation>
+        </message>
+        <message>
+            <source>Fix the field named above, then try again; nothing was changed.</source>
+            <translation>Fix the field named above, then try again; nothing was changed.</translation>
+        </message>
+        <message>
+            <source>Check the server's command (or address) and its settings in Settings → Tools, then start it again.</source>
+            <translation>Check the server's command (or address) and its settings in Settings → Tools, then start it again.</translation>
+        </message>
+        <message>
+            <source>Start the server in Settings → Tools, then send the message again.</source>
+            <translation>Start the server in Settings → Tools, then send the message again.</translation>
+        </message>
+        <message>
+            <source>The server may be busy or stuck: try again, or raise its time limit in Settings → Tools.</source>
+            <translation>The server may be busy or stuck: try again, or raise its time limit in Settings → Tools.</translation>
+        </message>
+        <message>
+            <source>Start the server again in Settings → Tools; its log may say why it stopped.</source>
+            <translation>Start the server again in Settings → Tools; its log may say why it stopped.</translation>
+        </message>
+        <message>
+            <source>The tool reported the error above; change the request or the tool's settings and try again.</source>
+            <translation>The tool reported the error above; change the request or the tool's settings and try again.</translation>
+        </message>
+        <message>
+            <source>Choose a tool that a running server offers, or let the model choose (tool choice auto).</source>
+            <translation>Choose a tool that a running server offers, or let the model choose (tool choice auto).</translation>
+        </message>
+        <message>
             <source>Ask for the configuration that runs (or "auto"), or free memory and try again.</source>
             <translation>Ask for the configuration that runs (or "auto"), or free memory and try again.</translation>
         </message>

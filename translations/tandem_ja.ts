@@ -764,6 +764,38 @@
     <context>
         <name>EngineHints</name>
         <message>
+            <source>Check the server in Settings → Tools; the conversation is kept as it was.</source>
+            <translation>設定 → ツール でサーバーを確認してください。会話はそのまま残っています。</translation>
+        </message>
+        <message>
+            <source>Fix the field named above, then try again; nothing was changed.</source>
+            <translation>上に示された項目を修正してから、もう一度お試しください。何も変更されていません。</translation>
+        </message>
+        <message>
+            <source>Check the server's command (or address) and its settings in Settings → Tools, then start it again.</source>
+            <translation>設定 → ツール でサーバーのコマンド（またはアドレス）と設定を確認し、もう一度起動してください。</translation>
+        </message>
+        <message>
+            <source>Start the server in Settings → Tools, then send the message again.</source>
+            <translation>設定 → ツール でサーバーを起動してから、メッセージをもう一度送信してください。</translation>
+        </message>
+        <message>
+            <source>The server may be busy or stuck: try again, or raise its time limit in Settings → Tools.</source>
+            <translation>サーバーが混雑しているか、止まっている可能性があります。もう一度試すか、設定 → ツール で制限時間を延ばしてください。</translation>
+        </message>
+        <message>
+            <source>Start the server again in Settings → Tools; its log may say why it stopped.</source>
+            <translation>設定 → ツール でサーバーを再起動してください。停止した理由はサーバーのログに出ているかもしれません。</translation>
+        </message>
+        <message>
+            <source>The tool reported the error above; change the request or the tool's settings and try again.</source>
+            <translation>ツールが上記のエラーを返しました。依頼内容かツールの設定を変えて、もう一度お試しください。</translation>
+        </message>
+        <message>
+            <source>Choose a tool that a running server offers, or let the model choose (tool choice auto).</source>
+            <translation>実行中のサーバーが提供するツールを選ぶか、モデルに選ばせてください（ツール選択 auto）。</translation>
+        </message>
+        <message>
             <source>Ask for the configuration that runs (or "auto"), or free memory and try again.</source>
             <translation>稼働中の構成（または "auto"）を指定するか、メモリを空けてからもう一度お試しください。</translation>
         </message>

@@ -764,6 +764,38 @@
     <context>
         <name>EngineHints</name>
         <message>
+            <source>Check the server in Settings → Tools; the conversation is kept as it was.</source>
+            <translation>설정 → 도구에서 서버를 확인하세요. 대화는 그대로 유지됩니다.</translation>
+        </message>
+        <message>
+            <source>Fix the field named above, then try again; nothing was changed.</source>
+            <translation>위에 표시된 항목을 고친 뒤 다시 시도하세요. 아무것도 바뀌지 않았습니다.</translation>
+        </message>
+        <message>
+            <source>Check the server's command (or address) and its settings in Settings → Tools, then start it again.</source>
+            <translation>설정 → 도구에서 서버의 명령(또는 주소)과 설정을 확인한 뒤 다시 시작하세요.</translation>
+        </message>
+        <message>
+            <source>Start the server in Settings → Tools, then send the message again.</source>
+            <translation>설정 → 도구에서 서버를 시작한 뒤 메시지를 다시 보내세요.</translation>
+        </message>
+        <message>
+            <source>The server may be busy or stuck: try again, or raise its time limit in Settings → Tools.</source>
+            <translation>서버가 바쁘거나 멈췄을 수 있습니다. 다시 시도하거나 설정 → 도구에서 제한 시간을 늘리세요.</translation>
+        </message>
+        <message>
+            <source>Start the server again in Settings → Tools; its log may say why it stopped.</source>
+            <translation>설정 → 도구에서 서버를 다시 시작하세요. 멈춘 이유는 서버 로그에 있을 수 있습니다.</translation>
+        </message>
+        <message>
+            <source>The tool reported the error above; change the request or the tool's settings and try again.</source>
+            <translation>도구가 위 오류를 보고했습니다. 요청이나 도구 설정을 바꾼 뒤 다시 시도하세요.</translation>
+        </message>
+        <message>
+            <source>Choose a tool that a running server offers, or let the model choose (tool choice auto).</source>
+            <translation>실행 중인 서버가 제공하는 도구를 고르거나, 모델이 고르게 하세요(도구 선택 auto).</translation>
+        </message>
+        <message>
             <source>Ask for the configuration that runs (or "auto"), or free memory and try again.</source>
             <translation>실행 중인 구성(또는 "auto")을 요청하거나, 메모리를 확보한 뒤 다시 시도하세요.</translation>
         </message>

@@ -764,6 +764,38 @@
     <context>
         <name>EngineHints</name>
         <message>
+            <source>Check the server in Settings → Tools; the conversation is kept as it was.</source>
+            <translation>请在 设置 → 工具 中检查该服务器；对话保持原样。</translation>
+        </message>
+        <message>
+            <source>Fix the field named above, then try again; nothing was changed.</source>
+            <translation>请修正上面指出的字段后重试；没有任何更改。</translation>
+        </message>
+        <message>
+            <source>Check the server's command (or address) and its settings in Settings → Tools, then start it again.</source>
+            <translation>请在 设置 → 工具 中检查服务器的命令（或地址）及其设置，然后重新启动它。</translation>
+        </message>
+        <message>
+            <source>Start the server in Settings → Tools, then send the message again.</source>
+            <translation>请在 设置 → 工具 中启动该服务器，然后重新发送消息。</translation>
+        </message>
+        <message>
+            <source>The server may be busy or stuck: try again, or raise its time limit in Settings → Tools.</source>
+            <translation>服务器可能正忙或已卡住：请重试，或在 设置 → 工具 中提高它的时间限制。</translation>
+        </message>
+        <message>
+            <source>Start the server again in Settings → Tools; its log may say why it stopped.</source>
+            <translation>请在 设置 → 工具 中重新启动该服务器；它的日志可能说明了停止的原因。</translation>
+        </message>
+        <message>
+            <source>The tool reported the error above; change the request or the tool's settings and try again.</source>
+            <translation>该工具报告了上面的错误；请修改请求或工具的设置后重试。</translation>
+        </message>
+        <message>
+            <source>Choose a tool that a running server offers, or let the model choose (tool choice auto).</source>
+            <translation>请选择正在运行的服务器提供的工具，或让模型自行选择（工具选择 auto）。</translation>
+        </message>
+        <message>
             <source>Ask for the configuration that runs (or "auto"), or free memory and try again.</source>
             <translation>请使用正在运行的配置（或 "auto"），或者释放内存后重试。</translation>
         </message>

@@ -11,6 +11,31 @@ from __future__ import annotations
 from app.gui.errors import QT_TRANSLATE_NOOP
 
 ENGINE_HINTS: tuple[str, ...] = (
+    # MCP tools (app/core/tools/errors.py)
+    QT_TRANSLATE_NOOP(
+        "EngineHints", "Check the server in Settings → Tools; the conversation is kept as it was."
+    ),
+    QT_TRANSLATE_NOOP("EngineHints", "Fix the field named above, then try again; nothing was changed."),
+    QT_TRANSLATE_NOOP(
+        "EngineHints",
+        "Check the server's command (or address) and its settings in Settings → Tools, then start it again.",
+    ),
+    QT_TRANSLATE_NOOP("EngineHints", "Start the server in Settings → Tools, then send the message again."),
+    QT_TRANSLATE_NOOP(
+        "EngineHints",
+        "The server may be busy or stuck: try again, or raise its time limit in Settings → Tools.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "EngineHints", "Start the server again in Settings → Tools; its log may say why it stopped."
+    ),
+    QT_TRANSLATE_NOOP(
+        "EngineHints",
+        "The tool reported the error above; change the request or the tool's settings and try again.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "EngineHints",
+        "Choose a tool that a running server offers, or let the model choose (tool choice auto).",
+    ),
     QT_TRANSLATE_NOOP(
         "EngineHints", 'Ask for the configuration that runs (or "auto"), or free memory and try again.'
     ),
