@@ -26,6 +26,9 @@ def _engine_threads() -> list[str]:
     return [t.name for t in threading.enumerate() if t.name.startswith("tandem-llamacpp") and t.is_alive()]
 
 
+# A full real calibration of the F32/Q4_1 pair: it ran past the suite's 300 s bound on a machine busy
+# with other processes (load average 5-6 on 2 cores); the bound only catches a hang.
+@pytest.mark.timeout(900)
 def test_calibrate_real_pair_then_spec_auto_reuses_it(
     smollm2_f32: Path, smollm2_q4: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
