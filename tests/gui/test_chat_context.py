@@ -77,7 +77,8 @@ def test_an_answer_cut_by_the_context_says_so_and_one_cut_by_max_tokens_says_tha
     w = make_window(loader=small_context)
     load_default(w, qtbot)
     w.chat.sampling = Sampling(temperature=0.0, max_tokens=2000)
-    with qtbot.waitSignal(w.chat.answerFinished, timeout=120_000) as blocker:
+    # a hang bound, not a speed check: ~500 tokens took over 120 s with four processes on two cores
+    with qtbot.waitSignal(w.chat.answerFinished, timeout=240_000) as blocker:
         w.chat.send("Write a very long story about a lighthouse keeper and a dragon, with many chapters.")
     stats = blocker.args[0]
     assert stats.finish_reason == "length" and stats.max_tokens == 2000
