@@ -24,8 +24,9 @@ from app.core.speculative import SpeculationOptions
 # the embedded SmolLM2 the window loads (asking for its file marks the tests slow)
 pytestmark = pytest.mark.usefixtures("smollm2_q4")
 
-#: how long closing the window may take on the GUI thread, and the streams to end after it
-CLOSE_BOUND_S = 3.0
+#: a hang bound (the issue's 15 s), not a speed check: closing took 0.13-0.25 s here when quiet;
+#: a busy machine must not fail it
+CLOSE_BOUND_S = 15.0
 LONG = [{"role": "user", "content": "Count from 1 to 3000, one number per line."}]
 
 
