@@ -6,6 +6,9 @@ import asyncio
 import gc
 import logging
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -17,6 +20,9 @@ from app.gui.icons import ACCENT, icon, register_search_path
 from app.gui.theme import Theme
 from app.gui.widgets import window_size_for_screen
 from app.gui.workers import install_exception_hooks
+
+if TYPE_CHECKING:
+    from app.gui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +56,27 @@ def show_fitted(window: QWidget) -> None:
     window.show()
 
 
-def run_gui(argv: list[str]) -> int:
-    """Start the desktop app; ``argv`` are the arguments after the program name. Returns the exit code."""
+@dataclass
+class StartedGui:
+    """The desktop app as :func:`start_gui` leaves it: the window shown, its start-up model
+    loading, the qasync loop not yet running."""
+
+    app: QApplication
+    window: MainWindow
+    errors: ErrorBridge
+    loop: asyncio.AbstractEventLoop
+    restore: Callable[[], None]
+
+    def stop(self) -> None:
+        self.window.shutdown()  # cancels the window's operations while the loop is still open
+        self.loop.close()
+        self.restore()
+
+
+def start_gui(argv: list[str], load_model: bool | None = None) -> StartedGui:
+    """Build the app as ``tandem`` starts it (settings, theme, language, error hooks, the qasync
+    loop, the window and its start-up model: ``load_model`` None follows the setting);
+    :func:`run_gui` and the window's self-test (:mod:`app.gui.selftest`) then run the loop."""
     from app.gui.main_window import MainWindow
     from app.gui.ops import event_loop
 
@@ -71,17 +96,20 @@ def run_gui(argv: list[str]) -> int:
     freeze_startup_heap()
     # the first formula of an answer would import matplotlib and load its fonts on the GUI thread
     window.ops.query(warm_formulas).run()
-    if settings.autoload_default_model:
+    if settings.autoload_default_model if load_model is None else load_model:
         window.load_startup_model()  # the last launch when it is still on disk, else the default
+    return StartedGui(app, window, errors, loop, restore)
 
+
+def run_gui(argv: list[str]) -> int:
+    """Start the desktop app; ``argv`` are the arguments after the program name. Returns the exit code."""
+    started = start_gui(argv)
     closed = asyncio.Event()
-    app.aboutToQuit.connect(closed.set)
+    started.app.aboutToQuit.connect(closed.set)
     try:
-        loop.run_until_complete(closed.wait())
+        started.loop.run_until_complete(closed.wait())
     finally:
-        window.shutdown()  # cancels the window's operations while the loop is still open
-        loop.close()
-        restore()
+        started.stop()
     return 0
 
 

@@ -66,30 +66,19 @@ def run(timeout_s: float = TIMEOUT_S) -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    from app.core import settings as settings_mod
-    from app.gui.app import create_application, show_fitted
-    from app.gui.errors import ErrorBridge
-    from app.gui.i18n import I18n
-    from app.gui.main_window import MainWindow
-    from app.gui.ops import event_loop
-    from app.gui.theme import Theme
-    from app.gui.workers import install_exception_hooks
+    from app.gui.app import start_gui
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     outcome = _Outcome()
     records = _ErrorRecords(outcome)
     logging.getLogger().addHandler(records)
-    app = create_application(["tandem"])
-    settings = settings_mod.load()
-    Theme.of(app).apply(settings.color_scheme)
-    i18n = I18n(app)
-    i18n.set_language(settings.language)
-    errors = ErrorBridge(app)
-    restore = install_exception_hooks(errors.report)
-    loop = event_loop()
     start = time.monotonic()
-    window = MainWindow(settings, i18n, errors)
-    errors.raised.connect(lambda e: outcome.fail(f"the window reported an error: {_describe(e)}"))
+    try:
+        started = start_gui([], load_model=True)  # the signals it sends come once the loop runs
+    except BaseException:
+        logging.getLogger().removeHandler(records)
+        raise
+    window, loop = started.window, started.loop
+    started.errors.raised.connect(lambda e: outcome.fail(f"the window reported an error: {_describe(e)}"))
 
     def on_loaded(info: ModelInfo) -> None:
         outcome.loaded = f"{info.family} {info.size} {info.quantization} ({info.engine})"
@@ -120,18 +109,14 @@ def run(timeout_s: float = TIMEOUT_S) -> int:
     window.engine.loadFailed.connect(on_load_failed)
     window.chat.answerFinished.connect(on_answer)
     try:
-        show_fitted(window)
-        window.load_startup_model()
         try:
             loop.run_until_complete(asyncio.wait_for(outcome.done.wait(), timeout_s))
         except TimeoutError:
             outcome.problems.append(f"no answer within {timeout_s:.0f} s (loaded: {outcome.loaded or 'no'})")
     finally:
         window.close()
-        window.shutdown()
+        started.stop()
         window.store.close()
-        loop.close()
-        restore()
         logging.getLogger().removeHandler(records)
     seconds = time.monotonic() - start
     if not outcome.problems and (outcome.tokens == 0 or not outcome.answer.strip()):
