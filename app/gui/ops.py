@@ -65,7 +65,9 @@ def event_loop() -> asyncio.AbstractEventLoop:
         # qasync's is QThreads, which Qt reports "destroyed while still running" at an exit that
         # does not close the loop (a test run). Plain threads, shut down with the loop.
         _installed.set_default_executor(ThreadPoolExecutor(max_workers=4, thread_name_prefix="asyncio-loop"))
-        asyncio.set_event_loop(_installed)
+    # installed again each time: ``asyncio.run`` elsewhere on this thread (a script, a test) ends
+    # by setting the thread's loop to None
+    asyncio.set_event_loop(_installed)
     return _installed
 
 
@@ -95,7 +97,9 @@ class Ops(QObject):
         """Await ``fn(*args)`` run on the pool (the coroutine resumes on the GUI thread)."""
         if self._closed:
             raise asyncio.CancelledError()
-        return await self.loop.run_in_executor(self._pool, fn, *args)
+        # wrapped for this loop explicitly: qasync's run_in_executor binds its future to the
+        # thread's current loop, which ``asyncio.run`` elsewhere leaves unset
+        return await asyncio.wrap_future(self._pool.submit(fn, *args), loop=self.loop)
 
     def spawn(self, coro: Coroutine[Any, Any, Any], failure: str = "") -> asyncio.Task[Any]:
         """Run ``coro`` on the loop; an exception it lets escape goes to the error bridge with

@@ -220,3 +220,22 @@ def test_the_mlx_check_runs_on_a_worker_before_the_launch_dialog_opens(
     mlx = capability.ENGINES["mlx"]
     assert (mlx.distribution, mlx.module) in first_call
     assert first_call[(mlx.distribution, mlx.module)] is not MAIN
+
+
+def test_operations_run_after_asyncio_run_on_the_gui_thread(ops: Ops, qtbot: Any) -> None:
+    """``asyncio.run`` (a script, the MLX suite) ends by setting the thread's loop to None; the
+    window's operations must still run on the qasync loop afterwards (a random test order found a
+    launch dialog that never opened after it)."""
+    import asyncio
+
+    async def elsewhere() -> int:
+        return 1
+
+    assert asyncio.run(elsewhere()) == 1
+    done: list[int] = []
+
+    async def op() -> None:
+        done.append(await ops.run(lambda: 2))
+
+    ops.spawn(op())
+    qtbot.waitUntil(lambda: done == [2], timeout=5000)
