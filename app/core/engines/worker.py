@@ -1,13 +1,13 @@
-"""One owner thread per loaded in-process engine: its job queue, per-request events, cancel and close.
+"""One owner thread per loaded engine: its job queue, per-request events, cancel and close.
 
-MLX needs it: every call into the native library happens on one dedicated thread (MLX arrays and
-streams are thread-affine), while callers on other threads load, stream and close. (llama.cpp does
-not: it runs in a child process, :mod:`app.core.engines.llamacpp`, read over HTTP on the engine
-loop.) This module is that machinery; an engine supplies only
+Both in-process engines need the same thing: every call into the native library happens on one
+dedicated thread (MLX arrays and streams are thread-affine; xllamacpp's Server is driven from the
+thread that built it), while callers on other threads load, stream and close. This module is that
+machinery, written once; an engine supplies only
 
 * a **load** function (runs on the owner thread, reports progress through ``say``),
 * **generate steps**: a job function that emits events (``job.emit``) and checks ``job.stopped()``
-  between steps (MLX between tokens),
+  between steps (MLX between tokens; llama.cpp's callback returns True to stop),
 * a **free** function, run on the owner thread when the thread ends.
 
 Guarantees, the same for every engine:
@@ -24,11 +24,13 @@ Guarantees, the same for every engine:
   interrupted (an MLX prefill) finishes in the background; the thread then
   frees what it holds and ends.
 * A load waits in a cancellable way (:meth:`EngineWorker.run_load`): cancelling returns at once and
-  closes the worker; a load that completes after the cancel is freed when its job ends.
+  closes the worker; a load that completes after the cancel is freed when its job ends. (llama.cpp
+  loads in a child process, :mod:`app.core.engines.llamacpp.host`, because xllamacpp's
+  ``Server(...)`` holds the GIL for the whole native load; its close ends that process.)
 * The threads are daemon threads, so none of them keeps the process alive, and an ``atexit`` hook
   closes every live worker and gives them :data:`EXIT_WAIT` seconds together to free (MLX must
-  clear its streams on the thread that used them). A worker still busy after that is left to the
-  process exit.
+  clear its streams on the thread that used them; llama.cpp's child process is ended by its
+  free). A worker still busy after that is left to the process exit.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The local OpenAI- and Anthropic-compatible server: a Starlette app run by uvicorn on the engine loop.
+"""The local OpenAI- and Anthropic-compatible server: a Starlette app run by uvicorn on its own thread.
 
 ``LocalServer(model, config).start()`` binds (127.0.0.1 by default), serves ``GET /v1/models``,
 ``POST /v1/chat/completions`` and ``POST /v1/responses`` (OpenAI, :mod:`~app.core.serving.protocol`,
@@ -9,16 +9,16 @@ Every request needs the key (``Authorization: Bearer <key>`` or ``x-api-key: <ke
 
 A request is checked by its API's parser, fitted to the model's chat template
 (:mod:`~app.core.serving.shaping`) and measured against the context (a prompt that does not fit
-is a 400 before any stream starts); then it reaches the engine's async stream (through the
-model's :class:`~app.core.serving.pool.EnginePool` when it has one), read by a task of its own
-(:mod:`~app.core.serving.pump`, no thread per request) that feeds the events to the request's one
-:class:`~app.core.answer.AnswerCollector`; the response (:mod:`~app.core.serving.streams` when
-streamed, and the :class:`ServedRequest` the log shows) is made from that
-:class:`~app.core.answer.Answer`. uvicorn serves on the engine loop
-(:mod:`app.core.engines.loop`), where the pool and the engines' clients live, so the window's chat
-and its Local server are answered by the same pool, in its slots. :class:`Admission` bounds how
-many server requests may run or wait (the rest get 429 with ``Retry-After``). A client that
-disconnects cancels its request's task, which closes the request in the engine.
+is a 400 before any stream starts); then it reaches the engine through its public ``generate``:
+each one is pumped by a short-lived ``tandem-serve-gen-N`` thread (:mod:`~app.core.serving.pump`)
+that feeds the engine's events to the request's one :class:`~app.core.answer.AnswerCollector` and
+moves the text onto the event loop; the response (:mod:`~app.core.serving.streams` when streamed,
+and the :class:`ServedRequest` the log shows) is made from that :class:`~app.core.answer.Answer`.
+The engine runs one job at a time on its own worker thread, so the server's requests and the GUI
+chat share one queue; :class:`Admission` bounds how many server requests may run or wait (the rest
+get 429 with ``Retry-After``). A client that disconnects cancels its generation (its
+:class:`CancelToken`), so the engine is free for the next request as soon as the current token is
+done.
 """
 
 from __future__ import annotations
