@@ -105,10 +105,7 @@ class MainWindow(QMainWindow):
         # an operation changed the cache or registry.
         self.ops = Ops(errors, self)
         self.cache = CacheBridge(settings.hub, settings.endpoint(), self.ops, self)
-        # a llama.cpp model is served by its engine pool: the chat and the Local server share it
-        self.engine = EngineHost(
-            self, pool_loader=lambda request, progress: load_engine("llama.cpp", request, progress)
-        )
+        self.engine = EngineHost(self)
         self.downloads_model = DownloadsModel(self)
         self.downloads = DownloadService(self.registry, self.cache, self.downloads_model, self)
         kwargs: dict[str, Any] = {"loader": loader} if loader is not None else {}

@@ -213,23 +213,12 @@ def test_http_listener_refuses_unauthenticated_requests(plain: LlamaCppEngine) -
     assert info.value.code == 401
 
 
-def test_a_loaded_engine_keeps_no_thread_and_close_ends_its_child(smollm2_q4: Path) -> None:
-    import threading
-
-    before = set(threading.enumerate())
+def test_engine_thread_is_joined_on_close(smollm2_q4: Path) -> None:
     eng = _load(smollm2_q4)
-    # the child process serves it; requests are read on the shared engine loop, no thread of its own
-    assert [t.name for t in threading.enumerate() if t not in before and t.is_alive()] == []
-    assert [
-        e.text
-        for e in eng.generate([{"role": "user", "content": "Hi"}], Sampling(max_tokens=4))
-        if isinstance(e, TextDelta)
-    ]
-    assert [t.name for t in threading.enumerate() if t not in before and t.is_alive()] == []
-    host = eng._host
-    assert host is not None and host.alive
+    thread = eng._worker.thread
+    assert thread.is_alive()
     eng.close()
-    assert not host.alive
+    assert not thread.is_alive()
     eng.close()  # idempotent
 
 

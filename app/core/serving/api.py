@@ -24,7 +24,6 @@ done.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import json
 import logging
@@ -62,7 +61,6 @@ from app.core.engines.base import (
     ToolCall,
     structured_refusal,
 )
-from app.core.engines.loop import engine_loop
 from app.core.registry.abilities import served_abilities
 from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
@@ -138,8 +136,7 @@ class LocalServer:
         self._pumps: set[Pump] = set()
         self._pumps_lock = threading.Lock()
         self._uvicorn: uvicorn.Server | None = None
-        #: uvicorn's serving coroutine on the engine loop (:mod:`app.core.engines.loop`)
-        self._serving: concurrent.futures.Future[None] | None = None
+        self._thread: threading.Thread | None = None
         self._sock: socket.socket | None = None
         self._startup_error: BaseException | None = None
         #: the image files of requests being answered (engines read images from files)
@@ -170,7 +167,7 @@ class LocalServer:
 
     @property
     def running(self) -> bool:
-        return self._serving is not None and not self._serving.done()
+        return self._thread is not None and self._thread.is_alive()
 
     def start(self, timeout: float = 20.0) -> None:
         """Bind and serve; returns once requests are answered. OSError when the port is taken."""
@@ -205,21 +202,19 @@ class LocalServer:
         self._uvicorn = uvicorn.Server(cfg)
         self._startup_error = None
         self._prep.submit(lambda: None).result()  # the thread lives as long as the server
-        # served on the engine loop, beside the engine pool and the engines' clients
-        self._serving = engine_loop().submit(self._serve())
+        self._thread = threading.Thread(target=self._serve, name="tandem-serve", daemon=True)
+        self._thread.start()
         deadline = time.monotonic() + timeout
         while not self._uvicorn.started:
-            if self._serving.done() or time.monotonic() > deadline:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
                 self.stop()
                 raise OSError(f"the API server did not start: {self._startup_error or 'timed out'}")
             time.sleep(0.02)
 
-    async def _serve(self) -> None:
+    def _serve(self) -> None:
         assert self._uvicorn is not None and self._sock is not None
         try:
-            await self._uvicorn.serve(sockets=[self._sock])
-        except asyncio.CancelledError:
-            raise
+            self._uvicorn.run(sockets=[self._sock])
         except BaseException as exc:  # reported by start() / logged
             self._startup_error = exc
             log.exception("the API server stopped with an error")
@@ -233,19 +228,14 @@ class LocalServer:
                 pump.task.get_loop().call_soon_threadsafe(pump.stop)
         if self._uvicorn is not None:
             self._uvicorn.should_exit = True
-        serving = self._serving
-        if serving is not None:
-            try:
-                serving.result(timeout)
-            except concurrent.futures.TimeoutError:
-                log.warning("the API server did not end within %.0f s", timeout)
-                serving.cancel()
-            except BaseException:
-                pass
+        if self._thread is not None:
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                log.warning("the API server thread did not end within %.0f s", timeout)
         if self._sock is not None:
             self._sock.close()
             self._sock = None
-        self._serving = None
+        self._thread = None
         self._uvicorn = None
         self._images.close()
         self._prep.shutdown(wait=True, cancel_futures=True)

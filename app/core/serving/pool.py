@@ -555,13 +555,11 @@ def pool_for(
     drafter: tuple[str, str] | None = None,
     config: PoolConfig | None = None,
     route: Route | None = None,
-    extra: Mapping[str, SpeculationOptions] | None = None,
 ) -> EnginePool | None:
     """A pool around a loaded llama.cpp engine (None for other engines: they serve what they run).
 
     ``drafter`` is the launch's drafter as ``(method, path)`` when it is not the one running
-    (Auto chose a model-free method); else the running one is offered. ``extra``: more
-    configurations by name (the ones Auto's routes use, at their measured depths)."""
+    (Auto chose a model-free method); else the running one is offered."""
     if not isinstance(engine, LlamaCppEngine) or engine.load_request is None:
         return None
     request = engine.load_request
@@ -569,6 +567,4 @@ def pool_for(
     if drafter is None and spec.enabled and spec.draft_model_path:
         drafter = (spec.method, spec.draft_model_path)
     config = config or PoolConfig(slots=request.n_parallel)
-    configurations = standard_configurations(drafter)
-    configurations.update(extra or {})
-    return EnginePool(engine, request, loader, configurations, config, route)
+    return EnginePool(engine, request, loader, standard_configurations(drafter), config, route)
