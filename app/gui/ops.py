@@ -60,15 +60,33 @@ def event_loop() -> asyncio.AbstractEventLoop:
     if isinstance(running, qasync.QEventLoop):
         return cast(asyncio.AbstractEventLoop, running)  # qasync ships no type information
     if _installed is None or _installed.is_closed():
-        _installed = qasync.QEventLoop(QApplication.instance())
-        # ``asyncio.to_thread`` (the MCP client, the tool loop) uses the default executor;
-        # qasync's is QThreads, which Qt reports "destroyed while still running" at an exit that
-        # does not close the loop (a test run). Plain threads, shut down with the loop.
-        _installed.set_default_executor(ThreadPoolExecutor(max_workers=4, thread_name_prefix="asyncio-loop"))
+        _installed = _new_loop(qasync.QEventLoop)
     # installed again each time: ``asyncio.run`` elsewhere on this thread (a script, a test) ends
     # by setting the thread's loop to None
     asyncio.set_event_loop(_installed)
     return _installed
+
+
+def _new_loop(base: Any) -> asyncio.AbstractEventLoop:
+    """A qasync loop whose thread work resumes on it whatever the thread's current loop is.
+
+    qasync's ``run_in_executor`` wraps the worker's future for ``asyncio.get_event_loop()``, the
+    thread's current loop, which ``asyncio.run`` elsewhere on the GUI thread leaves unset: the
+    work then finished and the coroutine awaiting it never resumed (a random test order found a
+    launch dialog that never opened). Here every executor future belongs to this loop, for
+    :meth:`Ops.run` and ``asyncio.to_thread`` (the MCP client, the tool loop) alike. The default
+    executor is plain threads: qasync's is QThreads, which Qt reports "destroyed while still
+    running" at an exit that does not close the loop (a test run)."""
+    default = ThreadPoolExecutor(max_workers=4, thread_name_prefix="asyncio-loop")
+
+    class Loop(base):  # type: ignore[misc]  # qasync ships no type information: base is Any
+        def run_in_executor(self, executor: Any, func: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+            pool = executor if executor is not None else default
+            return asyncio.wrap_future(pool.submit(func, *args), loop=self)
+
+    loop = Loop(QApplication.instance())
+    loop.set_default_executor(default)
+    return cast(asyncio.AbstractEventLoop, loop)
 
 
 def _alive(obj: QObject | None) -> bool:
@@ -97,9 +115,7 @@ class Ops(QObject):
         """Await ``fn(*args)`` run on the pool (the coroutine resumes on the GUI thread)."""
         if self._closed:
             raise asyncio.CancelledError()
-        # wrapped for this loop explicitly: qasync's run_in_executor binds its future to the
-        # thread's current loop, which ``asyncio.run`` elsewhere leaves unset
-        return await asyncio.wrap_future(self._pool.submit(fn, *args), loop=self.loop)
+        return await self.loop.run_in_executor(self._pool, fn, *args)
 
     def spawn(self, coro: Coroutine[Any, Any, Any], failure: str = "") -> asyncio.Task[Any]:
         """Run ``coro`` on the loop; an exception it lets escape goes to the error bridge with

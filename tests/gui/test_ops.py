@@ -236,6 +236,8 @@ def test_operations_run_after_asyncio_run_on_the_gui_thread(ops: Ops, qtbot: Any
 
     async def op() -> None:
         done.append(await ops.run(lambda: 2))
+        # the default executor too (``asyncio.to_thread`` of the MCP client and the tool loop)
+        done.append(await ops.loop.run_in_executor(None, lambda: 3))
 
     ops.spawn(op())
-    qtbot.waitUntil(lambda: done == [2], timeout=5000)
+    qtbot.waitUntil(lambda: done == [2, 3], timeout=5000)
