@@ -89,8 +89,20 @@ def test_lists_models_and_picks_the_only_one(remote: RemoteEngine, smollm2_f32: 
 
 
 def test_streamed_text_and_rounds_match_the_in_process_engine(
-    remote: RemoteEngine, in_process: LlamaCppEngine
+    smollm2_f32: Path, smollm2_q4: Path, in_process: LlamaCppEngine
 ) -> None:
+    """A server of its own: the module's shared one has answered other tests' requests first in a
+    random order, and its drafter's figures then differ from a fresh engine's (the greedy text
+    never does)."""
+    with llama_server(smollm2_f32, smollm2_q4) as url:
+        remote = RemoteEngine.connect(Endpoint.parse(url), "", KEY)
+        try:
+            _compare_with_in_process(remote, in_process)
+        finally:
+            remote.close()
+
+
+def _compare_with_in_process(remote: RemoteEngine, in_process: LlamaCppEngine) -> None:
     for prompt in PROMPTS:
         r_text, r_rounds, r_fin = _run(remote, prompt)
         l_text, l_rounds, l_fin = _run(in_process, prompt)
