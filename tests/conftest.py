@@ -120,6 +120,18 @@ def _fresh_process_state() -> Iterator[None]:
     keys._memory_key = None
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _engine_loop() -> Iterator[None]:
+    """The process's engine loop (:mod:`app.core.engines.loop`) runs for the whole session, as it
+    does for the app's: started before any test counts its threads, stopped at the end."""
+    from app.core.engines.loop import engine_loop
+
+    shared = engine_loop()
+    assert shared.loop.is_running() or shared.running
+    yield
+    shared.stop()
+
+
 @pytest.fixture(autouse=True)
 def _no_leaked_threads() -> Iterator[None]:
     """A test must not leave a Tandem thread running, daemon or not (issue 8, item 16).

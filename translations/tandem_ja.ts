@@ -442,7 +442,7 @@
         <name>ChatController</name>
         <message>
             <source>The tool servers could not be read</source>
-            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) a flush (render and lay out the block being written) may take about this share of the time between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS. A long code block being written is laid out whole on each flush, and with the interval fixed its cost grew with the block (a 2000-token plain answer that was one Python fence decoded at 0.93x of the CLI under X, prose at 1.0x) the flushes whose median cost sets the interval the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written what the last flushes cost (ms, newest last), see flush_interval a tool loop's task (None: the engine host generates this answer) a tool loop's events not shown yet (the host keeps its own) a tool loop's turn that ended: its row is written, only the loop goes on a tool loop's hub while it runs ("Always allow" updates its rules) a conversation whose new question waits for a stopped answer (elsewhere) to end the MCP servers offered to the model (None without ops: no tools)</extracomment>
+            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (the figures behind it: docs/benchmarks.md, "long answers in the window") a flush (render and lay out the block being written) may take about this share of the time between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS: a long code block being written is laid out whole on each flush, so its cost grows with the block the flushes whose median cost sets the interval the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written what the last flushes cost (ms, newest last), see flush_interval the answer's task on the qasync loop (a plain answer or a tool loop) a tool loop's events not shown yet (the host keeps its own) a tool loop's turn that ended: its row is written, only the loop goes on a tool loop's hub while it runs ("Always allow" updates its rules) the pool's configuration that wrote the answer ("" before it is known) a conversation whose new question waits for a stopped answer (elsewhere) to end the MCP servers offered to the model (None without ops: no tools) runs each answer's task (a window's operations, or the chat's own without one)</extracomment>
             <translation>ツールサーバーを読み込めませんでした</translation>
         </message>
         <message>
@@ -1753,6 +1753,7 @@ Compatible: {reason}</source>
         <name>MainWindow</name>
         <message>
             <source>Tandem</source>
+            <extracomment>the loaded model's engine pool: the configurations running now (issue 49)</extracomment>
             <translation>Tandem</translation>
         </message>
         <message>
@@ -1800,6 +1801,10 @@ Compatible: {reason}</source>
             <translation>メモリ：{value}</translation>
         </message>
         <message>
+            <source>Each conversation's speculation runs in a configuration of the loaded model, started on first use beside it and stopped when idle; the weights are shared, each configuration adds its own cache.</source>
+            <translation>各会話の投機的デコードは、読み込まれたモデルの構成のいずれかで実行されます。初回使用時にその横で起動し、アイドル時に停止します。重みは共有され、構成ごとに独自のキャッシュだけが追加されます。</translation>
+        </message>
+        <message>
             <source>Loading {name}…</source>
             <translation>{name} を読み込み中…</translation>
         </message>
@@ -1822,6 +1827,14 @@ Compatible: {reason}</source>
         <message>
             <source>Unload the model and free the memory it holds</source>
             <translation>モデルをアンロードして、使用中のメモリを解放します</translation>
+        </message>
+        <message>
+            <source>Also running: {configurations} (+{memory})</source>
+            <translation>同時に実行中: {configurations}（+{memory}）</translation>
+        </message>
+        <message>
+            <source>{configuration}: {tps} tok/s (answers: {requests})</source>
+            <translation>{configuration}: {tps} tok/s（回答数: {requests}）</translation>
         </message>
         <message>
             <source>Model unloaded; its memory is freed.</source>
@@ -2379,7 +2392,7 @@ Compatible: {reason}</source>
         <name>ServerController</name>
         <message>
             <source>Starting the local server</source>
-            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model's context in tokens (0 when unknown), read when the server starts the engine pool of the served model (llama.cpp), closed with the server or the model</extracomment>
+            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model's context in tokens (0 when unknown), read when the server starts the engine pool of the served model (llama.cpp): the window's (the engine host's), which closes it with the model</extracomment>
             <translation>ローカルサーバーを起動中</translation>
         </message>
         <message>
@@ -2685,6 +2698,15 @@ Compatible: {reason}</source>
     <context>
         <name>SpeculationChoice</name>
         <message>
+            <source>last answer: {configuration}</source>
+            <extracomment>the configuration that wrote the last answer ("" before one)</extracomment>
+            <translation>直前の回答：{configuration}</translation>
+        </message>
+        <message>
+            <source>The configuration that wrote this conversation's last answer (same text, its own speed)</source>
+            <translation>この会話の直前の回答を書いた構成（テキストは同じで、速度だけが異なります）</translation>
+        </message>
+        <message>
             <source>Speculation:</source>
             <translation>投機:</translation>
         </message>
@@ -2701,12 +2723,20 @@ Compatible: {reason}</source>
             <translation>投機なし</translation>
         </message>
         <message>
+            <source>Chosen per answer by its kind (prose, code, repeat, agent) among the configurations below, by what was measured on this machine</source>
+            <translation>回答ごとに種類（文章、コード、繰り返し、エージェント）に応じて、このマシンでの測定結果をもとに下の構成から選びます</translation>
+        </message>
+        <message>
             <source>What the model was loaded with: {running}</source>
             <translation>モデルを読み込んだときの設定: {running}</translation>
         </message>
         <message>
             <source>What the loaded model runs; honoured without a reload</source>
             <translation>読み込まれたモデルが実行中の方法。再読み込みなしで使えます</translation>
+        </message>
+        <message>
+            <source>Started beside the loaded model on its first answer, sharing its memory: no reload</source>
+            <translation>最初の回答時に読み込み済みのモデルの横で起動し、そのメモリを共有します：再読み込みは不要です</translation>
         </message>
         <message>
             <source>Needs a reload without speculation: the loaded model runs {running}, which cannot be turned off per answer</source>

@@ -442,7 +442,7 @@
         <name>ChatController</name>
         <message>
             <source>The tool servers could not be read</source>
-            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) a flush (render and lay out the block being written) may take about this share of the time between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS. A long code block being written is laid out whole on each flush, and with the interval fixed its cost grew with the block (a 2000-token plain answer that was one Python fence decoded at 0.93x of the CLI under X, prose at 1.0x) the flushes whose median cost sets the interval the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written what the last flushes cost (ms, newest last), see flush_interval a tool loop's task (None: the engine host generates this answer) a tool loop's events not shown yet (the host keeps its own) a tool loop's turn that ended: its row is written, only the loop goes on a tool loop's hub while it runs ("Always allow" updates its rules) a conversation whose new question waits for a stopped answer (elsewhere) to end the MCP servers offered to the model (None without ops: no tools)</extracomment>
+            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (the figures behind it: docs/benchmarks.md, "long answers in the window") a flush (render and lay out the block being written) may take about this share of the time between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS: a long code block being written is laid out whole on each flush, so its cost grows with the block the flushes whose median cost sets the interval the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written what the last flushes cost (ms, newest last), see flush_interval the answer's task on the qasync loop (a plain answer or a tool loop) a tool loop's events not shown yet (the host keeps its own) a tool loop's turn that ended: its row is written, only the loop goes on a tool loop's hub while it runs ("Always allow" updates its rules) the pool's configuration that wrote the answer ("" before it is known) a conversation whose new question waits for a stopped answer (elsewhere) to end the MCP servers offered to the model (None without ops: no tools) runs each answer's task (a window's operations, or the chat's own without one)</extracomment>
             <translation>도구 서버를 읽을 수 없습니다</translation>
         </message>
         <message>
@@ -1753,6 +1753,7 @@ Compatible: {reason}</source>
         <name>MainWindow</name>
         <message>
             <source>Tandem</source>
+            <extracomment>the loaded model's engine pool: the configurations running now (issue 49)</extracomment>
             <translation>Tandem</translation>
         </message>
         <message>
@@ -1800,6 +1801,10 @@ Compatible: {reason}</source>
             <translation>메모리: {value}</translation>
         </message>
         <message>
+            <source>Each conversation's speculation runs in a configuration of the loaded model, started on first use beside it and stopped when idle; the weights are shared, each configuration adds its own cache.</source>
+            <translation>각 대화의 추측 디코딩은 로드된 모델의 구성 중 하나에서 실행됩니다. 처음 사용할 때 옆에서 시작되고 유휴 상태가 되면 중지됩니다. 가중치는 공유되며 구성마다 자체 캐시만 추가됩니다.</translation>
+        </message>
+        <message>
             <source>Loading {name}…</source>
             <translation>{name} 불러오는 중…</translation>
         </message>
@@ -1822,6 +1827,14 @@ Compatible: {reason}</source>
         <message>
             <source>Unload the model and free the memory it holds</source>
             <translation>모델을 언로드하고 사용 중인 메모리를 해제합니다</translation>
+        </message>
+        <message>
+            <source>Also running: {configurations} (+{memory})</source>
+            <translation>함께 실행 중: {configurations} (+{memory})</translation>
+        </message>
+        <message>
+            <source>{configuration}: {tps} tok/s (answers: {requests})</source>
+            <translation>{configuration}: {tps} tok/s (답변 수: {requests})</translation>
         </message>
         <message>
             <source>Model unloaded; its memory is freed.</source>
@@ -2379,7 +2392,7 @@ Compatible: {reason}</source>
         <name>ServerController</name>
         <message>
             <source>Starting the local server</source>
-            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model's context in tokens (0 when unknown), read when the server starts the engine pool of the served model (llama.cpp), closed with the server or the model</extracomment>
+            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model's context in tokens (0 when unknown), read when the server starts the engine pool of the served model (llama.cpp): the window's (the engine host's), which closes it with the model</extracomment>
             <translation>로컬 서버 시작 중</translation>
         </message>
         <message>
@@ -2685,6 +2698,15 @@ Compatible: {reason}</source>
     <context>
         <name>SpeculationChoice</name>
         <message>
+            <source>last answer: {configuration}</source>
+            <extracomment>the configuration that wrote the last answer ("" before one)</extracomment>
+            <translation>마지막 답변: {configuration}</translation>
+        </message>
+        <message>
+            <source>The configuration that wrote this conversation's last answer (same text, its own speed)</source>
+            <translation>이 대화의 마지막 답변을 쓴 구성 (텍스트는 같고 속도만 다릅니다)</translation>
+        </message>
+        <message>
             <source>Speculation:</source>
             <translation>추측:</translation>
         </message>
@@ -2701,12 +2723,20 @@ Compatible: {reason}</source>
             <translation>추측 없음</translation>
         </message>
         <message>
+            <source>Chosen per answer by its kind (prose, code, repeat, agent) among the configurations below, by what was measured on this machine</source>
+            <translation>답변마다 종류(산문, 코드, 반복, 에이전트)에 따라 이 컴퓨터에서 측정한 결과로 아래 구성 중에서 고릅니다</translation>
+        </message>
+        <message>
             <source>What the model was loaded with: {running}</source>
             <translation>모델을 로드할 때의 설정: {running}</translation>
         </message>
         <message>
             <source>What the loaded model runs; honoured without a reload</source>
             <translation>로드된 모델이 실행 중인 방법이며, 다시 로드하지 않고 사용할 수 있습니다</translation>
+        </message>
+        <message>
+            <source>Started beside the loaded model on its first answer, sharing its memory: no reload</source>
+            <translation>첫 답변 때 로드된 모델 옆에서 시작하며 그 메모리를 공유합니다: 다시 로드하지 않습니다</translation>
         </message>
         <message>
             <source>Needs a reload without speculation: the loaded model runs {running}, which cannot be turned off per answer</source>

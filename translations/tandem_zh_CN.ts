@@ -442,7 +442,7 @@
         <name>ChatController</name>
         <message>
             <source>The tool servers could not be read</source>
-            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms) a flush (render and lay out the block being written) may take about this share of the time between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS. A long code block being written is laid out whole on each flush, and with the interval fixed its cost grew with the block (a 2000-token plain answer that was one Python fence decoded at 0.93x of the CLI under X, prose at 1.0x) the flushes whose median cost sets the interval the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written what the last flushes cost (ms, newest last), see flush_interval a tool loop's task (None: the engine host generates this answer) a tool loop's events not shown yet (the host keeps its own) a tool loop's turn that ended: its row is written, only the loop goes on a tool loop's hub while it runs ("Always allow" updates its rules) a conversation whose new question waits for a stopped answer (elsewhere) to end the MCP servers offered to the model (None without ops: no tools)</extracomment>
+            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (the figures behind it: docs/benchmarks.md, "long answers in the window") a flush (render and lay out the block being written) may take about this share of the time between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS: a long code block being written is laid out whole on each flush, so its cost grows with the block the flushes whose median cost sets the interval the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written what the last flushes cost (ms, newest last), see flush_interval the answer's task on the qasync loop (a plain answer or a tool loop) a tool loop's events not shown yet (the host keeps its own) a tool loop's turn that ended: its row is written, only the loop goes on a tool loop's hub while it runs ("Always allow" updates its rules) the pool's configuration that wrote the answer ("" before it is known) a conversation whose new question waits for a stopped answer (elsewhere) to end the MCP servers offered to the model (None without ops: no tools) runs each answer's task (a window's operations, or the chat's own without one)</extracomment>
             <translation>无法读取工具服务器</translation>
         </message>
         <message>
@@ -1753,6 +1753,7 @@ Compatible: {reason}</source>
         <name>MainWindow</name>
         <message>
             <source>Tandem</source>
+            <extracomment>the loaded model's engine pool: the configurations running now (issue 49)</extracomment>
             <translation>Tandem</translation>
         </message>
         <message>
@@ -1800,6 +1801,10 @@ Compatible: {reason}</source>
             <translation>内存：{value}</translation>
         </message>
         <message>
+            <source>Each conversation's speculation runs in a configuration of the loaded model, started on first use beside it and stopped when idle; the weights are shared, each configuration adds its own cache.</source>
+            <translation>每个对话的推测解码在已加载模型的某个配置中运行：首次使用时在其旁边启动，空闲时停止；权重共享，每个配置只增加自己的缓存。</translation>
+        </message>
+        <message>
             <source>Loading {name}…</source>
             <translation>正在加载 {name}…</translation>
         </message>
@@ -1822,6 +1827,14 @@ Compatible: {reason}</source>
         <message>
             <source>Unload the model and free the memory it holds</source>
             <translation>卸载模型并释放其占用的内存</translation>
+        </message>
+        <message>
+            <source>Also running: {configurations} (+{memory})</source>
+            <translation>同时运行：{configurations}（+{memory}）</translation>
+        </message>
+        <message>
+            <source>{configuration}: {tps} tok/s (answers: {requests})</source>
+            <translation>{configuration}：{tps} tok/s（回答数：{requests}）</translation>
         </message>
         <message>
             <source>Model unloaded; its memory is freed.</source>
@@ -2379,7 +2392,7 @@ Compatible: {reason}</source>
         <name>ServerController</name>
         <message>
             <source>Starting the local server</source>
-            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model's context in tokens (0 when unknown), read when the server starts the engine pool of the served model (llama.cpp), closed with the server or the model</extracomment>
+            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model's context in tokens (0 when unknown), read when the server starts the engine pool of the served model (llama.cpp): the window's (the engine host's), which closes it with the model</extracomment>
             <translation>正在启动本地服务器</translation>
         </message>
         <message>
@@ -2685,6 +2698,15 @@ Compatible: {reason}</source>
     <context>
         <name>SpeculationChoice</name>
         <message>
+            <source>last answer: {configuration}</source>
+            <extracomment>the configuration that wrote the last answer ("" before one)</extracomment>
+            <translation>上一个回答：{configuration}</translation>
+        </message>
+        <message>
+            <source>The configuration that wrote this conversation's last answer (same text, its own speed)</source>
+            <translation>写出此对话上一个回答的配置（文本相同，速度各异）</translation>
+        </message>
+        <message>
             <source>Speculation:</source>
             <translation>推测：</translation>
         </message>
@@ -2701,12 +2723,20 @@ Compatible: {reason}</source>
             <translation>无推测</translation>
         </message>
         <message>
+            <source>Chosen per answer by its kind (prose, code, repeat, agent) among the configurations below, by what was measured on this machine</source>
+            <translation>按每个回答的类型（散文、代码、重复、代理）从下列配置中选择，依据是在本机上的测量结果</translation>
+        </message>
+        <message>
             <source>What the model was loaded with: {running}</source>
             <translation>模型加载时的设置：{running}</translation>
         </message>
         <message>
             <source>What the loaded model runs; honoured without a reload</source>
             <translation>已加载模型正在运行的方法；无需重新加载即可使用</translation>
+        </message>
+        <message>
+            <source>Started beside the loaded model on its first answer, sharing its memory: no reload</source>
+            <translation>在第一次回答时于已加载模型旁启动，共享其内存：无需重新加载</translation>
         </message>
         <message>
             <source>Needs a reload without speculation: the loaded model runs {running}, which cannot be turned off per answer</source>

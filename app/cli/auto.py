@@ -11,20 +11,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import threading
-from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from app.cli.common import MAX_THREADS, Resolved, resolve, whole_number
 from app.core.cancel import CancelToken
-from app.core.engines.base import GenerateRequest, LoadRequest
+from app.core.engines.base import LoadRequest
 from app.core.launch import auto
-from app.core.launch.auto.kinds import text_of
+from app.core.launch.auto.router import RequestRouter
 from app.core.launch.plan import LaunchError, load_engine
 from app.core.speculative.detect import auto_drafter_method, file_facts
-from app.core.speculative.options import SpeculationOptions, default_tokens
+from app.core.speculative.options import default_tokens
 
 
 def add_subcommands(subparsers: Any) -> None:
@@ -226,51 +224,8 @@ def _x(value: float | None) -> str:
 
 
 # --- Auto per request (tandem serve --spec auto) ---------------------------------------------------
-#: Requests whose last message the router remembers, so a request resent in a fresh conversation
-#: (as API clients and agents do) counts as a repeat.
-RECENT_REQUESTS = 8
-
-
-def label_of(candidate: auto.Candidate) -> str:
-    """The pool's name of a configuration: its method ("off", "draft", "draft+ngram-mod")."""
-    return candidate.method
-
-
-class RequestRouter:
-    """Auto's rule per request for the server's engine pool: the kind of the request
-    (:func:`auto.classify`), then the configuration that kind's route names (measured here when a
-    calibration is stored, else Auto's prior per kind)."""
-
-    def __init__(self, routes: auto.Routes, drafter_path: str | None, measured: bool) -> None:
-        self.routes = routes
-        self.drafter_path = drafter_path
-        self.measured = measured
-        self._recent: deque[str] = deque(maxlen=RECENT_REQUESTS)
-        self._lock = threading.Lock()
-
-    def configurations(self) -> dict[str, SpeculationOptions]:
-        """The configurations the routes use, by pool name (the measured depth of each method)."""
-        return {label_of(c): c.options(self.drafter_path) for c in self.routes.configurations}
-
-    def __call__(self, request: GenerateRequest) -> str:
-        with self._lock:
-            recent = list(self._recent)
-            last = next((m for m in reversed(request.messages) if m.get("role") == "user"), None)
-            if last is not None:
-                self._recent.append(text_of(last))
-        kind = auto.classify(request.messages, request.tools, recent=recent)
-        return label_of(self.routes[kind])
-
-    def describe(self) -> str:
-        return "; ".join(f"{kind.value} -> {self.routes[kind].label}" for kind in auto.RequestKind)
-
-
 def request_router(args: argparse.Namespace) -> RequestRouter:
     """Auto's routes for the model arguments: measured ones when a calibration is stored, else the
     prior per kind (nothing is measured before the first answer)."""
     plan = plan_auto(args)
-    demoted = auto.load_demoted(plan.key)
-    stored = auto.load_result(plan.key)
-    if stored is not None:
-        return RequestRouter(auto.routes(stored.measurements, demoted), plan.drafter_path, True)
-    return RequestRouter(auto.Routes.prior(plan.candidates, list(demoted)), plan.drafter_path, False)
+    return RequestRouter.for_model(plan.key, plan.candidates, plan.drafter_path)

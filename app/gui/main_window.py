@@ -105,7 +105,10 @@ class MainWindow(QMainWindow):
         # an operation changed the cache or registry.
         self.ops = Ops(errors, self)
         self.cache = CacheBridge(settings.hub, settings.endpoint(), self.ops, self)
-        self.engine = EngineHost(self)
+        # a llama.cpp model is served by its engine pool: the chat and the Local server share it
+        self.engine = EngineHost(
+            self, pool_loader=lambda request, progress: load_engine("llama.cpp", request, progress)
+        )
         self.downloads_model = DownloadsModel(self)
         self.downloads = DownloadService(self.registry, self.cache, self.downloads_model, self)
         kwargs: dict[str, Any] = {"loader": loader} if loader is not None else {}
@@ -232,12 +235,15 @@ class MainWindow(QMainWindow):
         self.status_model = QLabel()
         self.status_engine = QLabel()
         self.status_spec = QLabel()
+        #: the loaded model's engine pool: the configurations running now (issue 49)
+        self.status_pool = QLabel()
+        self.status_pool.setObjectName("statusPool")
         self.status_memory = QLabel()
         self.eject_btn = QToolButton()
         self.eject_btn.setObjectName("ejectButton")
         self.eject_btn.setAutoRaise(True)
         self.eject_btn.clicked.connect(self.eject)
-        for w in (self.status_model, self.status_engine, self.status_spec):
+        for w in (self.status_model, self.status_engine, self.status_spec, self.status_pool):
             sb.addWidget(w)
         # the local API server: serves the loaded model; views/server_panel.py
         self.server_controller = ServerController(self.engine, self.ops, self)
@@ -442,10 +448,46 @@ class MainWindow(QMainWindow):
         # Eject while a load runs would race it: the button waits for the load to end.
         self.eject_btn.setVisible(bool(info))
         self.eject_btn.setEnabled(bool(info) and self.load_bar.isHidden())
+        self._update_pool()
 
     def _update_memory(self) -> None:
         rss = rss_bytes()
         self.status_memory.setText(self.tr("Memory: {value}").format(value=human_bytes(rss)) if rss else "")
+        self._update_pool()
+
+    def _update_pool(self) -> None:
+        """The configurations of the loaded model's pool running now (chat answers and API clients
+        share them), what the ones started beside the loaded one cost, and what each served."""
+        pool = self.engine.pool
+        status = pool.status() if pool is not None else None
+        # what the launch runs is named by the speculation label beside: only the others here
+        others = [c for c in status.children if not c.base] if status is not None else []
+        if status is None or not others:
+            self.status_pool.setText("")
+            self.status_pool.setToolTip("")
+            self.status_pool.setVisible(False)
+            return
+        text = self.tr("Also running: {configurations} (+{memory})").format(
+            configurations=", ".join(c.label for c in others),
+            memory=human_bytes(sum(c.cost_bytes for c in others)),
+        )
+        lines = [
+            self.tr(
+                "Each conversation's speculation runs in a configuration of the loaded model, "
+                "started on first use beside it and stopped when idle; the weights are shared, "
+                "each configuration adds its own cache."
+            )
+        ]
+        for label, stats in status.stats.items():
+            tps = "-" if stats.decode_tps is None else f"{stats.decode_tps:.1f}"
+            lines.append(
+                self.tr("{configuration}: {tps} tok/s (answers: {requests})").format(
+                    configuration=label, requests=stats.requests, tps=tps
+                )
+            )
+        self.status_pool.setText(text)
+        self.status_pool.setToolTip("\n".join(lines))
+        self.status_pool.setVisible(True)
 
     # --- conversations ----------------------------------------------------------------------------
     def new_chat(self) -> None:

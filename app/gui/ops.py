@@ -1,4 +1,11 @@
-"""The one way the GUI runs slow work: coroutines on the qasync loop that await thread work.
+"""How the GUI runs slow work: coroutines on the qasync loop that await thread work.
+
+Two kinds of work keep threads of their own instead, each for a reason: a model's load
+(:class:`app.gui.workers.EngineHost`, a ``tandem-load`` thread that ends with it, so a long native
+load or a child's start never holds one of these pool threads) and Auto's background calibration
+(:class:`app.gui.controllers.auto_tuner.AutoTuner`, ``tandem-auto``: minutes of measuring that a
+pool thread must not be held for). Answers need no thread at all: they are the engines' async
+streams on the engine loop (:mod:`app.core.engines.loop`), awaited here.
 
 Anki's ``QueryOp`` / ``CollectionOp`` shape, written with qasync instead of callback chains::
 

@@ -1,35 +1,45 @@
-"""The only place threads meet Qt.
+"""The loaded model and the one error path.
 
-* :class:`EngineHost` owns the engine thread. Every call to a loaded engine (load, generate,
-  close) runs there, one at a time. Events are buffered and the GUI drains the buffer on a timer,
-  so the UI thread never repaints per token.
+* :class:`EngineHost` holds the loaded model and its engine pool: loads run on a thread of their
+  own, answers are the engine's async stream relayed from the engine loop to the window's loop.
 * :func:`install_exception_hooks` routes uncaught errors from any thread to the one error path.
 
-Signals emitted from a worker thread reach slots on the GUI thread as queued calls, because the
+Signals emitted from a load thread reach slots on the GUI thread as queued calls, because the
 emitting objects live on the GUI thread.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
-import queue
 import sys
 import threading
+import time
 import traceback
-from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import shiboken6
 from PySide6.QtCore import QObject, Signal
 
-from app.core.chat.context import fit_history
-from app.core.engines.base import CancelToken, ChatMessage, Engine, Event, Sampling, TokenCounter
+from app.core.engines.base import (
+    CancelToken,
+    Engine,
+    Event,
+    GenerateRequest,
+    GenerationError,
+    LoadRequest,
+    Sampling,
+)
+from app.core.engines.loop import engine_loop
+from app.core.engines.streaming import stream
 from app.core.engines.worker import LoadCancelled, LoadProgress
 from app.core.launch import auto
+from app.core.launch.auto.router import RequestRouter
 from app.core.launch.plan import AutoLaunch
+from app.core.serving.pool import EnginePool, pool_for
 from app.core.settings import LastLaunch
 
 log = logging.getLogger(__name__)
@@ -83,6 +93,9 @@ class ModelInfo:
     #: the loaded model reads images (:attr:`Engine.supports_images`, read on the engine thread
     #: when published); the chat refuses attachments before sending when False
     vision: bool = False
+    #: the model's Auto launch (its calibration key, candidates and drafter), whether or not it
+    #: was launched with Auto: the conversation's "Auto" is routed per request from it
+    routes_plan: AutoLaunch | None = None
 
 
 @dataclass
@@ -98,54 +111,59 @@ class LoadJob:
     info: ModelInfo = field(default_factory=ModelInfo)
 
 
-_QUIT = object()
-#: How long :meth:`EngineHost.shutdown` waits for the engine thread on the GUI thread.
+#: How long :meth:`EngineHost.shutdown` waits for a load or a close under way on the GUI thread.
 SHUTDOWN_WAIT = 0.5
+
+#: the pool's loader for a configuration started for a request (the launch's engine)
+PoolLoader = Callable[[LoadRequest, Callable[[str], None]], Engine]
 
 
 class EngineHost(QObject):
-    """Runs one engine on its own thread.
+    """Holds the loaded model and serves it: the window's chat and its Local server both ask here.
 
     Signals: ``loadProgress(str)``, ``loaded(object info)``, ``loadFailed(object exc)``,
-    ``loadCancelled()``, ``eventsReady()``, ``historyTrimmed(int dropped)``,
-    ``generationDone(bool cancelled)``, ``generationFailed(object exc)``, ``unloaded()``,
-    ``busyChanged(bool)``.
+    ``loadCancelled()``, ``unloaded()``, ``busyChanged(bool)`` (a load or an unload is under way),
+    ``eventsReady()`` (an answer's first events arrived).
 
-    State is published only through signals: the engine thread never writes what the
-    GUI reads. It reports the end of each job with the private ``_ended`` signal; the GUI-thread
-    slot updates :attr:`info`, :attr:`busy` and :attr:`current_engine`, then emits the public
-    signal, so a subscriber always sees the state that goes with it.
-
-    Before a generation, a history too long for the engine's context is trimmed to the newest
-    turns that fit (:func:`app.core.chat.context.fit_history`), on the engine thread: measuring a
-    long history with the tokenizer never blocks the GUI. ``historyTrimmed`` then says how many
-    messages were left out, before the answer's first events.
+    * A load runs on a thread of its own that ends with it (``tandem-load``): a native load or a
+      llama.cpp child's start never blocks the GUI. The state it produces is published on the GUI
+      thread (the private ``_ended`` signal), so a subscriber always sees the state that goes
+      with it. An unload closes the model on a short thread the same way.
+    * A loaded llama.cpp model gets its :class:`~app.core.serving.pool.EnginePool`, the same one the
+      Local server serves: a conversation's speculation (off, a method, Auto routed per request
+      by the same router as ``tandem serve``) is a per-request choice answered by the pool's child
+      for it, started beside the loaded one on first use, never a reload.
+    * Answers are read with :meth:`stream`: the engine's async stream on the engine loop
+      (:mod:`app.core.engines.loop`), relayed to the window's qasync loop. No thread per answer.
     """
 
     loadProgress = Signal(str)
     loaded = Signal(object)
     loadFailed = Signal(object)
     loadCancelled = Signal()
-    eventsReady = Signal()
-    historyTrimmed = Signal(int)
-    generationDone = Signal(bool)
-    generationFailed = Signal(object)
     unloaded = Signal()
     busyChanged = Signal(bool)
-    _ended = Signal(str, object, object)  # kind, payload, engine (engine thread -> GUI thread)
+    eventsReady = Signal()
+    _ended = Signal(str, object, object)  # kind, payload, engine (load thread -> GUI thread)
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        pool_loader: PoolLoader | None = None,
+    ) -> None:
         super().__init__(parent)
-        self._commands: queue.Queue[Any] = queue.Queue()
-        self._thread: threading.Thread | None = None
-        self._engine: Engine | None = None
-        self._events: deque[Event] = deque()
-        self._lock = threading.Lock()
         self._cancel: CancelToken | None = None
+        #: loads and unloads run one after the other
+        self._turn = threading.Lock()
+        self._threads: list[threading.Thread] = []
         # GUI-thread state, written only by the GUI thread
-        self._jobs = 0  # loads and generations sent and not yet ended
+        self._jobs = 0  # loads and unloads sent and not yet ended
         self._published: Engine | None = None
+        self.pool: EnginePool | None = None
         self.info: ModelInfo | None = None
+        #: loads a configuration the pool starts for a request; None: no pool (a test's engine)
+        self._pool_loader = pool_loader
+        self._closed = False
         self._ended.connect(self._on_ended)
 
     # --- GUI-thread API --------------------------------------------------------------------
@@ -155,70 +173,113 @@ class EngineHost(QObject):
 
     @property
     def current_engine(self) -> Engine | None:
-        """The loaded engine (the local API server sends its requests to it)."""
+        """The loaded engine (the base of the pool when there is one)."""
         return self._published
 
     @property
     def busy(self) -> bool:
+        """A load or an unload is under way."""
         return self._jobs > 0
 
     def load(self, job: LoadJob) -> CancelToken:
         token = CancelToken()
         self._cancel = token
         self.info = None  # the loaded model is replaced: nothing is loaded until this one is
-        self._published = None
+        engine, pool = self._published, self.pool
+        self._published, self.pool = None, None
         self._job_started()
-        self._send(("load", job, token))
-        return token
-
-    def generate(self, messages: Sequence[ChatMessage], sampling: Sampling) -> CancelToken:
-        token = CancelToken()
-        self._cancel = token
-        with self._lock:
-            self._events.clear()
-        self._job_started()
-        self._send(("generate", list(messages), sampling, token))
+        self._spawn(lambda: self._do_load(job, token, engine, pool))
         return token
 
     def cancel(self) -> None:
-        """Stop the current load or generation (the engine checks between tokens/steps)."""
+        """Stop the load under way (answers are stopped by cancelling their task)."""
         if self._cancel is not None:
             self._cancel.cancel()
 
     def unload(self) -> None:
-        self._send(("unload",))
+        engine, pool = self._published, self.pool
+        self._published, self.pool = None, None
+        self._job_started()
+        self._spawn(lambda: self._do_unload(engine, pool))
 
-    def drain(self) -> list[Event]:
-        with self._lock:
-            out = list(self._events)
-            self._events.clear()
-        return out
+    def offers(self) -> list[str]:
+        """What a conversation may choose without a reload: the pool's configurations (auto and
+        off included), else what the loaded engine runs."""
+        pool = self.pool
+        return pool.offers() if pool is not None else []
+
+    async def resolve(self, choice: str, request: GenerateRequest, loop: asyncio.AbstractEventLoop) -> str:
+        """The configuration that answers ``request`` for a conversation choosing ``choice``
+        (Auto routed by its kind), decided on the engine loop where the pool lives."""
+        pool = self.pool
+        if pool is None:
+            return choice
+
+        async def decide() -> str:
+            label = pool.resolve(choice, request)
+            log.debug("a conversation choosing %s is answered by %s", choice, label)
+            return label
+
+        return await asyncio.wrap_future(engine_loop().submit(decide()), loop=loop)
+
+    async def stream(
+        self, label: str, request: GenerateRequest, loop: asyncio.AbstractEventLoop
+    ) -> AsyncIterator[Event]:
+        """``request``'s events from the configuration ``label`` (the pool's child for it, started
+        on first use), read on the engine loop and handed to ``loop`` as they come. Cancelling the
+        consumer stops the request in the engine."""
+        engine, pool = self._published, self.pool
+        if engine is None:
+            raise GenerationError("no model is loaded", "Load a model from the Models page first.")
+
+        def produce() -> AsyncIterator[Event]:
+            if pool is not None:
+                return pool.stream(label, request)
+            return stream(engine, request)
+
+        first = True
+        async for event in engine_loop().relay(produce, loop):
+            yield event
+            if first:
+                first = False
+                self.eventsReady.emit()
 
     def shutdown(self, timeout: float = SHUTDOWN_WAIT) -> None:
-        """Cancel, close the engine and wait at most ``timeout`` seconds. Safe to call twice.
+        """Cancel a load, close the model and wait at most ``timeout`` seconds. Safe to call twice.
 
-        Closing the window must return within a second whatever the engine is doing:
-        a load or a generation sees the cancel at its next step, and what cannot be interrupted
-        (a native model load, a prefill) finishes on the engine's own daemon thread, which then
-        frees the model; the process waits for that at exit, bounded
+        Closing the window returns within a second whatever the engine is doing: a llama.cpp child
+        ends at once; what cannot be interrupted (an MLX prefill) finishes on the engine's own
+        daemon thread, which then frees the model; the process waits for that at exit, bounded
         (:data:`app.core.engines.worker.EXIT_WAIT`).
         """
         self.cancel()
-        thread = self._thread
-        if thread is None:
-            return
-        self._commands.put(_QUIT)
-        thread.join(timeout)
-        if thread.is_alive():
-            log.info("the engine finishes its current step in the background")
-        self._thread = None
+        self._closed = True
+        engine, pool = self._published, self.pool
+        self._published, self.pool, self.info = None, None, None
+        if pool is not None:
+            pool.stop_loading()
+        if engine is not None or pool is not None:
+            self._spawn(lambda: _close(engine, pool))
+        deadline = time.monotonic() + timeout
+        for thread in list(self._threads):
+            thread.join(max(0.0, deadline - time.monotonic()))
+            if thread.is_alive():
+                log.info("the engine finishes its current step in the background")
 
-    def _send(self, command: tuple[Any, ...]) -> None:
-        if self._thread is None:
-            # daemon: a host whose engine is still busy at exit never keeps the process alive
-            self._thread = threading.Thread(target=self._run, name="tandem-engine", daemon=True)
-            self._thread.start()
-        self._commands.put(command)
+    def _spawn(self, work: Callable[[], None]) -> None:
+        def run() -> None:
+            try:
+                with self._turn:
+                    work()
+            except Exception:  # never let a load thread die silently
+                log.exception("engine host work failed")
+            finally:
+                self._threads = [t for t in self._threads if t is not threading.current_thread()]
+
+        # daemon: a load still running at exit never keeps the process alive
+        thread = threading.Thread(target=run, name="tandem-load", daemon=True)
+        self._threads.append(thread)
+        thread.start()
 
     def _job_started(self) -> None:
         self._jobs += 1
@@ -227,122 +288,117 @@ class EngineHost(QObject):
 
     def _on_ended(self, kind: str, payload: object, engine: object) -> None:
         """GUI thread: update the state, then tell the subscribers."""
-        if kind != "unloaded" and self._jobs > 0:
+        if self._jobs > 0:
             self._jobs -= 1
             if self._jobs == 0:
                 self.busyChanged.emit(False)
         if kind == "loaded":
             assert isinstance(payload, ModelInfo)
+            loaded, pool = cast("tuple[Engine, EnginePool | None]", engine)
+            if self._closed:
+                self._spawn(lambda: _close(loaded, pool))
+                return
             self.info = payload
-            self._published = cast(Engine, engine)
+            self._published, self.pool = loaded, pool
             self.loaded.emit(payload)
         elif kind == "unloaded":
             self.info = None
-            self._published = None
             self.unloaded.emit()
         elif kind == "loadCancelled":
             self.loadCancelled.emit()
         elif kind == "loadFailed":
             self.loadFailed.emit(payload)
-        elif kind == "generationDone":
-            self.generationDone.emit(bool(payload))
-        elif kind == "generationFailed":
-            self.generationFailed.emit(payload)
 
-    # --- engine thread -----------------------------------------------------------------------
-    def _run(self) -> None:
-        while True:
-            command = self._commands.get()
-            if command is _QUIT:
-                self._close_engine()
-                return
-            kind = command[0]
+    def _pool_of(self, info: ModelInfo, engine: Engine) -> EnginePool | None:
+        """The loaded llama.cpp model's pool (None for other engines: they run what they loaded),
+        with Auto's routes for the model (load thread: the routes are read from disk)."""
+        if self._pool_loader is None:
+            return None
+        plan = info.routes_plan
+        route: RequestRouter | None = None
+        if plan is not None:
             try:
-                if kind == "load":
-                    self._do_load(command[1], command[2])
-                elif kind == "generate":
-                    self._do_generate(command[1], command[2], command[3])
-                elif kind == "unload":
-                    self._close_engine()
-                    self._ended.emit("unloaded", None, None)
-            except RuntimeError:
-                if shiboken6.isValid(self):
-                    log.exception("engine thread command %s failed", kind)
-                    continue
-                # the window (and this host's C++ object) is gone while the engine still worked:
-                # nobody reads the result any more; free the model and end quietly
-                log.debug("engine host deleted during %s; the engine thread ends", kind)
-                self._close_engine()
-                return
-            except Exception:  # never let the engine thread die silently
-                log.exception("engine thread command %s failed", kind)
+                route = RequestRouter.for_model(plan.key, plan.candidates, plan.drafter_path)
+            except Exception:  # no routes: Auto answers on the loaded configuration
+                log.exception("Auto's routes for the loaded model could not be read")
+        configurations = route.configurations() if route is not None else None
+        drafter = (
+            (plan.drafter_method, plan.drafter_path)
+            if plan and plan.drafter_method and plan.drafter_path
+            else None
+        )
+        # "auto" is routed per request on an Auto launch; on a launch with a fixed method it is that
+        # method (the rule of `tandem serve`), and the routes only add their configurations
+        routed = route if info.auto is not None else None
+        return pool_for(engine, self._pool_loader, drafter, route=routed, extra=configurations)
 
-    def _do_load(self, job: LoadJob, token: CancelToken) -> None:
-        self._close_engine()
-
+    # --- load thread -----------------------------------------------------------------------------
+    def _do_load(
+        self, job: LoadJob, token: CancelToken, engine: Engine | None, pool: EnginePool | None
+    ) -> None:
+        _close(engine, pool)
         # carries the token: a native load that reports nothing still sees the Cancel
-        progress = LoadProgress(self.loadProgress.emit, token)
+        progress = LoadProgress(self._progress, token)
         try:
-            engine = job.loader(progress)
+            loaded = job.loader(progress)
         except LoadCancelled:
-            self._ended.emit("loadCancelled", None, None)
+            self._emit("loadCancelled", None, None)
             return
         except Exception as exc:
-            self._ended.emit("loadFailed", exc, None)
+            self._emit("loadFailed", exc, None)
             return
         if token.cancelled:  # the loader finished before it noticed: honour the cancel
-            engine.close()
-            self._ended.emit("loadCancelled", None, None)
+            loaded.close()
+            self._emit("loadCancelled", None, None)
             return
-        self._engine = engine
         try:
-            spec_kind = engine.spec_kind
+            spec_kind = loaded.spec_kind
         except Exception:  # a server that cannot say: the chat offers Auto
             log.exception("the engine could not tell its speculation method")
             spec_kind = None
         try:
-            vision = bool(engine.supports_images)
+            vision = bool(loaded.supports_images)
         except Exception:  # a server that cannot say: images are sent and it answers
             log.exception("the engine could not tell whether it reads images")
             vision = True
-        self._ended.emit(
-            "loaded",
-            dataclasses.replace(job.info, label=job.label, spec_kind=spec_kind, vision=vision),
-            engine,
-        )
+        info = dataclasses.replace(job.info, label=job.label, spec_kind=spec_kind, vision=vision)
+        if info.routes_plan is None and info.auto is not None:
+            info.routes_plan = info.auto.plan
+        pool = self._pool_of(info, loaded)
+        if not self._emit("loaded", info, (loaded, pool)):
+            _close(loaded, pool)  # the window is gone: nobody reads the result any more
 
-    def _do_generate(self, messages: list[ChatMessage], sampling: Sampling, token: CancelToken) -> None:
-        engine = self._engine
+    def _do_unload(self, engine: Engine | None, pool: EnginePool | None) -> None:
+        _close(engine, pool)
+        self._emit("unloaded", None, None)
+
+    def _progress(self, message: str) -> None:
+        if shiboken6.isValid(self):
+            self.loadProgress.emit(message)
+
+    def _emit(self, kind: str, payload: object, engine: object) -> bool:
+        """Publish to the GUI thread; False when the host (and its window) is gone."""
+        if not shiboken6.isValid(self):
+            return False
         try:
-            if engine is None:
-                from app.core.engines.base import GenerationError
+            self._ended.emit(kind, payload, engine)
+        except RuntimeError:
+            return False
+        return True
 
-                raise GenerationError("no model is loaded", "Load a model from the Models page first.")
-            if isinstance(engine, TokenCounter):
-                fitted = fit_history(messages, engine.count_prompt_tokens, engine.n_ctx, sampling.max_tokens)
-                messages = fitted.messages
-                if fitted.dropped:
-                    self.historyTrimmed.emit(fitted.dropped)
-            for event in engine.generate(messages, sampling, token):
-                with self._lock:
-                    was_empty = not self._events
-                    self._events.append(event)
-                if was_empty:
-                    self.eventsReady.emit()
-                if token.cancelled:
-                    break
-        except Exception as exc:
-            self._ended.emit("generationFailed", exc, None)
-            return
-        self._ended.emit("generationDone", token.cancelled, None)
 
-    def _close_engine(self) -> None:
-        engine, self._engine = self._engine, None
-        if engine is not None:
-            try:
-                engine.close()
-            except Exception:
-                log.exception("closing the engine failed")
+def _close(engine: Engine | None, pool: EnginePool | None) -> None:
+    """Close a pool's children, then the engine (on a load or unload thread)."""
+    if pool is not None:
+        try:
+            pool.close()
+        except Exception:
+            log.exception("closing the engine pool failed")
+    if engine is not None:
+        try:
+            engine.close()
+        except Exception:
+            log.exception("closing the engine failed")
 
 
 # --- one error path -------------------------------------------------------------------------

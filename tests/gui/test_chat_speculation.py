@@ -22,7 +22,7 @@ def _choose(choice: SpeculationChoice, value: str) -> None:
 
 
 def _ask(w: Any, qtbot: Any, text: str) -> Any:
-    with qtbot.waitSignal(w.chat.answerFinished, timeout=120_000) as blocker:
+    with qtbot.waitSignal(w.chat.answerFinished, timeout=40_000) as blocker:
         w.chat_view.composer.input.setPlainText(text)
         w.chat_view.composer.button.click()
     return blocker.args[0]
@@ -134,28 +134,81 @@ def test_a_change_mid_answer_applies_from_the_next_answer(make_window: Any, qtbo
 
 
 @pytest.mark.usefixtures("smollm2_q4")
-def test_a_real_speculating_model_offers_its_method_and_greys_off(make_window: Any, qtbot: Any) -> None:
-    """Real SmolLM2 on llama.cpp with ngram-mod (model-free: no drafter file): the entries are
-    Auto, Off (disabled, with the reason) and ngram-mod; an Auto answer runs the loaded method and
-    a switch to Off is never stored from the combo (the entry cannot be picked)."""
+def test_switching_the_conversation_never_reloads_and_each_answer_names_its_configuration(
+    make_window: Any, qtbot: Any
+) -> None:
+    """Real SmolLM2 on llama.cpp, loaded with its drafter (issue 49): the header offers Auto, Off,
+    the loaded draft and every model-free method of the window's engine pool, all enabled. A
+    conversation switched Auto -> Off -> ngram-mod -> draft never reloads the model: each answer runs
+    on the pool's configuration for the choice, names it in the header and its stats, and has the
+    greedy text of a plain answer of the same messages. While an answer streams, the process has no
+    engine thread, stream bridge or stop watcher: the answer is read on the engine loop."""
+    import threading
     from dataclasses import replace
 
-    from app.core.speculative import SpeculationOptions
+    from app.core.answer import collect
+    from app.core.engines.base import Sampling
 
     w = make_window(settings=Settings(default_speculation="off"))
-    ngram = SpeculationOptions(enabled=True, method="ngram-mod")
-    choice = replace(w.launcher.default_choice(), speculation=ngram, auto=False)
+    default = w.launcher.default_choice()
+    draft = replace(default.speculation, enabled=True, method="draft", num_speculative_tokens=4)
+    loads: list[object] = []
+    w.modelLoaded.connect(loads.append)
     with qtbot.waitSignal(w.modelLoaded, timeout=120_000):
-        w.launcher.start_load(choice)
-    assert w.engine.info is not None and w.engine.info.spec_kind == "ngram-mod"
+        w.launcher.start_load(replace(default, speculation=draft, auto=False))
+    assert w.engine.info is not None and w.engine.info.spec_kind == "draft"
     control: SpeculationChoice = w.chat_page.speculation
-    off, method = control.entry("off"), control.entry("ngram-mod")
-    assert [control.combo.itemText(i) for i in range(control.combo.count())] == ["Auto", "Off", "ngram-mod"]
-    assert off is not None and not off.isEnabled()
-    assert "Needs a reload without speculation" in off.toolTip() and "ngram-mod" in off.toolTip()
-    assert method is not None and method.isEnabled()
-    _choose(control, "ngram-mod")
-    w.chat.sampling = w.chat.sampling.__class__(temperature=0.0, max_tokens=16)
-    stats = _ask(w, qtbot, "Count from 1 to 20 separated by commas.")
-    assert w.store.conversation(w.chat.conversation_id).speculation == "ngram-mod"
-    assert stats.completion_tokens > 0 and "ngram-mod" in stats.speculation
+    shown = [control.combo.itemText(i) for i in range(control.combo.count())]
+    assert shown[:3] == ["Auto", "Off", "draft"] and "ngram-mod" in shown
+    for value in ("auto", "off", "ngram-mod", "draft"):
+        item = control.entry(value)
+        assert item is not None and item.isEnabled(), value
+    assert "no reload" in control.entry("ngram-mod").toolTip()  # type: ignore[union-attr]
+    w.chat.sampling = Sampling(temperature=0.0, max_tokens=24)
+    question = "List the first ten prime numbers separated by commas."
+    threads_while_answering: list[set[str]] = []
+
+    def note_threads() -> None:
+        threads_while_answering.append({t.name for t in threading.enumerate()})
+
+    w.engine.eventsReady.connect(note_threads)
+    answered: dict[str, tuple[str, Any, str]] = {}
+    for value in ("auto", "off", "ngram-mod", "draft"):
+        w.new_chat()
+        _choose(control, value)
+        stats = _ask(w, qtbot, question)
+        cid = w.chat.conversation_id
+        assert cid is not None and w.store.conversation(cid).speculation == value
+        text = w.store.messages(cid)[-1].content
+        answered[value] = (text, stats, control.answered.text())
+    assert len(loads) == 1  # never reloaded
+    texts = {value: text for value, (text, _s, _h) in answered.items()}
+    assert len(set(texts.values())) == 1, texts
+    off_text, off_stats, off_header = answered["off"]
+    assert off_stats.drafted == 0 and off_stats.speculation == "" and off_header.endswith("Off")
+    _t, ngram_stats, ngram_header = answered["ngram-mod"]
+    assert ngram_stats.speculation == "ngram-mod" and ngram_header.endswith("ngram-mod")
+    _t, draft_stats, draft_header = answered["draft"]
+    assert draft_stats.speculation == w.engine.info.speculation and draft_header.endswith("draft")
+    assert draft_stats.drafted > 0
+    # Auto answered on one of the pool's configurations, and says which
+    pool = w.engine.pool
+    assert pool is not None
+    auto_header = answered["auto"][2]
+    assert any(auto_header.endswith(label) for label in (*pool.offers(), "Off"))
+    children = {c.label for c in pool.status().children}
+    assert {"draft", "off", "ngram-mod"} <= children
+    # the same greedy text as a plain answer of the same messages, read here without the window
+    plain = pool.engine_of("off")
+    assert plain is not None
+    reference = collect(plain.generate([{"role": "user", "content": question}], w.chat.sampling))
+    assert reference.text == off_text
+    # no engine thread, stream bridge or stop watcher while the answers streamed
+    assert threads_while_answering
+    for names in threads_while_answering:
+        odd = {
+            n
+            for n in names
+            if n.startswith(("tandem-engine", "tandem-llamacpp", "tandem-stream", "tandem-remote"))
+        }
+        assert odd <= {"tandem-engine-loop"}, names

@@ -203,3 +203,33 @@ def test_stop_at_the_approval_keeps_an_intact_conversation(
     assert [m.role for m in stored] == ["user", "assistant", "tool"]
     assert stored[2].content == "Not run: the message was stopped."
     assert not server_children()
+
+
+def test_auto_runs_each_tool_turn_on_the_agent_route(make_window: Any, qtbot: Any, servers: Path) -> None:
+    """Issue 50 with issue 49's pool: a conversation on Auto sends each model turn of its tool loop
+    (tools offered, then a tool result to read) to the configuration Auto's router gives agent
+    turns, and the answer's header and stats name it."""
+    from app.core.launch.auto import RequestKind
+    from app.core.launch.auto.router import RequestRouter, label_of
+
+    w = ready_window(make_window, qtbot, "motto")
+    pool = w.engine.pool
+    assert pool is not None and isinstance(pool.route, RequestRouter)
+    agent = label_of(pool.route.routes[RequestKind.AGENT])
+    control = w.chat_page.speculation
+    item = control.entry("auto")
+    assert item is not None and item.isEnabled()
+    control.combo.setCurrentIndex(item.row())
+    block, task = send_until_asked(w, "What is Tandem's motto? Use the motto tool.")
+    (stats,) = on_loop(w, w.chat.answerFinished, block.approve_btn.click)
+    finish(w, task)
+    assert ran(servers) == ["motto"]
+    assert w.store.conversation(w.chat.conversation_id).speculation == "auto"
+    shown = "Off" if agent == "off" else agent
+    assert control.answered.text().endswith(shown), (control.answered.text(), agent)
+    if agent == pool.base_label:
+        assert stats.speculation == w.engine.info.speculation
+    else:
+        assert stats.speculation == ("" if agent == "off" else agent)
+    served = pool.status().stats
+    assert served.get(agent) is not None and served[agent].requests >= 2  # both model turns

@@ -1,7 +1,8 @@
 """EngineHost publishes its state only through signals (issue 9).
 
 The engine thread used to write ``info`` and ``_busy`` while the GUI thread read them. Every
-write to the state the GUI reads is recorded here with its thread: only the GUI thread may write.
+write to the state the GUI reads is recorded here with its thread: only the GUI thread may write
+(a load runs on its own thread and publishes through a queued signal).
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from app.core.engines.base import Sampling, TextDelta
+from app.core.engines.base import GenerateRequest, Sampling, TextDelta
+from app.gui.ops import event_loop
 from app.gui.workers import EngineHost, LoadJob
 from tests.gui.conftest import ScriptedEngine
 
@@ -41,10 +43,21 @@ def test_the_engine_thread_never_writes_what_the_gui_reads(qtbot: Any) -> None:
         # a subscriber sees the state that goes with the signal
         assert seen_on_loaded == [(True, False, engine)]
         assert host.info is not None and host.info.label == "scripted"
-        with qtbot.waitSignal(host.generationDone, timeout=10_000):
-            host.generate([], Sampling(max_tokens=8))
-        assert any(isinstance(e, TextDelta) for e in host.drain())
-        assert not host.busy
+        events: list[object] = []
+
+        async def answer() -> None:
+            loop = event_loop()  # qasync's, which pytest-qt spins without "running" it
+            request = GenerateRequest([], Sampling(max_tokens=8))
+            label = await host.resolve("auto", request, loop)
+            async for event in host.stream(label, request, loop):
+                events.append(event)
+
+        with qtbot.waitSignal(host.eventsReady, timeout=10_000):
+            task = event_loop().create_task(answer())
+        qtbot.waitUntil(task.done, timeout=10_000)
+        assert task.exception() is None
+        assert any(isinstance(e, TextDelta) for e in events)
+        assert not host.busy  # an answer is not a load
         with qtbot.waitSignal(host.unloaded, timeout=10_000):
             host.unload()
         assert host.info is None and host.current_engine is None and engine.closed

@@ -15,6 +15,7 @@ import pytest
 
 from app.core import settings as settings_mod
 from app.core.engines.base import CancelToken, ChatMessage, Event, LoadRequest, Sampling
+from app.core.engines.llamacpp import host as llamacpp_host
 from app.gui.views.launch_dialog import LaunchDialog
 from tests.gui.conftest import ScriptedEngine
 
@@ -27,10 +28,14 @@ class RecordingEngine(ScriptedEngine):
         self.received: list[Sampling] = []
 
     def generate(
-        self, messages: Sequence[ChatMessage], sampling: Sampling, cancel: CancelToken | None = None
+        self,
+        messages: Sequence[ChatMessage],
+        sampling: Sampling,
+        cancel: CancelToken | None = None,
+        **options: Any,
     ) -> Iterator[Event]:
         self.received.append(sampling)
-        return super().generate(messages, sampling, cancel)
+        return super().generate(messages, sampling, cancel, **options)
 
 
 def recording_loader(
@@ -112,8 +117,9 @@ def test_default_model_starts_from_its_model_card_sampling(make_window: Any, qtb
     assert (got.temperature, got.top_p) == (0.2, 0.9)  # SmolLM2-135M-Instruct's card
 
 
-def llamacpp_threads() -> list[str]:
-    return [t.name for t in threading.enumerate() if t.name.startswith("tandem-llamacpp")]
+def llamacpp_children() -> list[int]:
+    """The llama.cpp children running (the engine's process: it has no thread of its own)."""
+    return llamacpp_host.live_processes()
 
 
 @pytest.mark.usefixtures("smollm2_q4")
@@ -122,11 +128,11 @@ def test_eject_closes_the_real_engine_and_send_then_asks_for_a_model(make_window
     assert w.eject_btn.isHidden()  # nothing to eject yet
     with qtbot.waitSignal(w.modelLoaded, timeout=120_000):
         w.load_default_model()
-    assert llamacpp_threads()
+    assert llamacpp_children()
     assert w.eject_btn.isVisible() and w.eject_btn.isEnabled() and w.eject_btn.text() == "Eject"
     with qtbot.waitSignal(w.engine.unloaded, timeout=60_000):
         w.eject_btn.click()
-    qtbot.waitUntil(lambda: not llamacpp_threads(), timeout=10_000)  # the engine is closed
+    qtbot.waitUntil(lambda: not llamacpp_children(), timeout=10_000)  # the engine is closed
     assert not w.engine.is_loaded
     assert w.statusBar().currentMessage() == "Model unloaded; its memory is freed."
     assert w.status_model.text() == "No model loaded"
@@ -241,7 +247,6 @@ def test_an_unregistered_last_launch_falls_back_with_a_note(make_window: Any, qt
 def test_sending_while_the_model_loads_says_so_and_keeps_the_message(make_window: Any, qtbot: Any) -> None:
     """A newcomer types during the first load (Auto measuring takes a while): the banner says the
     model is still loading, not that none is loaded, and the message stays in the box."""
-    import threading
 
     from tests.gui.conftest import ScriptedEngine
 

@@ -117,9 +117,12 @@ def _assert_all_ended(clients: list[Client], threads: list[threading.Thread], si
 
 
 def _wait_for_engine_threads() -> None:
-    """A fast close frees the engines in the background; the test waits for that to end."""
+    """A fast close frees the engines in the background; the test waits for that to end (the
+    process's engine loop stays: it serves whatever is loaded next)."""
     for t in threading.enumerate():
-        if t.name.startswith(("tandem-llamacpp-", "tandem-engine", "tandem-pool")):
+        if t.name == "tandem-engine-loop":
+            continue
+        if t.name.startswith(("tandem-llamacpp-", "tandem-engine", "tandem-pool", "tandem-load")):
             t.join(30)
             assert not t.is_alive(), t.name
 
@@ -164,7 +167,7 @@ def test_closing_the_window_while_a_request_waits_for_its_configuration_to_load(
     _wait_for_engine_threads()
 
 
-def test_stopping_the_local_server_while_api_requests_stream_ends_them_and_the_pool(
+def test_stopping_the_local_server_while_api_requests_stream_ends_them_and_keeps_the_pool(
     make_window: Any, qtbot: Any
 ) -> None:
     w = make_window()
@@ -178,11 +181,11 @@ def test_stopping_the_local_server_while_api_requests_stream_ends_them_and_the_p
     for t in threads:
         t.join(CLOSE_BOUND_S + 5)
     assert all(c.ended.is_set() for c in clients), "an API stream did not end"
-    # the pool's child goes with the server; the loaded model stays for the window's chat
-    deadline = time.monotonic() + CLOSE_BOUND_S
-    while len(llamacpp_children()) > 1 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert len(llamacpp_children()) == 1 and w.engine.is_loaded
+    # the pool is the window's (issue 49): the loaded model and the configuration the requests
+    # started stay for the chat (an idle configuration stops by itself), nothing is left computing
+    assert w.engine.is_loaded and w.engine.pool is not None and controller.pool is None
+    pool = w.engine.pool
+    qtbot.waitUntil(lambda: all(c.active == 0 for c in pool.status().children), timeout=10_000)
     t1 = time.monotonic()
     w.close()
     assert time.monotonic() - t1 < CLOSE_BOUND_S

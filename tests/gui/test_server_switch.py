@@ -227,3 +227,70 @@ def test_the_panel_shows_the_configurations_a_request_started_on_the_real_engine
     with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
         panel.stop.click()
     assert switch.controller.pool is None and not panel.pool_note.isVisible()
+
+
+@pytest.mark.usefixtures("smollm2_q4")
+def test_a_chat_answer_and_four_api_requests_at_once_all_complete_on_the_shared_pool(
+    make_window: Any, qtbot: Any
+) -> None:
+    """Issue 49: the window's chat and its Local server read the same pool. A chat answer on "off"
+    and four API requests (two on the launch's configuration, two on "off") sent while it streams
+    all complete, with the status bar naming the configurations that ran."""
+    import threading
+    from dataclasses import replace
+
+    from app.core.engines.base import Sampling
+    from app.core.speculative import SpeculationOptions
+
+    w = make_window()
+    ngram = SpeculationOptions.build(enabled=True, method="ngram-mod")
+    with qtbot.waitSignal(w.modelLoaded, timeout=120_000):
+        w.launch(replace(w.launcher.default_choice(), speculation=ngram, auto=False))
+    switch = w.server_switch
+    with qtbot.waitSignal(switch.controller.stateChanged, timeout=10_000):
+        switch.click()
+    address, key = switch.controller.address, switch.controller.key
+    control = w.chat_page.speculation
+    item = control.entry("off")
+    assert item is not None and item.isEnabled()
+    control.combo.setCurrentIndex(item.row())
+    w.chat.sampling = Sampling(temperature=0.0, max_tokens=48)
+    replies: list[httpx.Response] = []
+
+    def ask(speculation: str, i: int) -> None:
+        body = {
+            "messages": [{"role": "user", "content": f"Name {i + 2} colours."}],
+            "max_tokens": 24,
+            "temperature": 0,
+            "tandem": {"speculation": speculation},
+        }
+        replies.append(
+            httpx.post(
+                address + "/chat/completions",
+                json=body,
+                headers={"Authorization": f"Bearer {key}"},
+                timeout=120,
+            )
+        )
+
+    clients = [
+        threading.Thread(target=ask, args=(s, i), name=f"test-client-{i}")
+        for i, s in enumerate(("auto", "off", "auto", "off"))
+    ]
+    with qtbot.waitSignal(w.chat.answerFinished, timeout=120_000) as finished:
+        w.chat.send("Count from 1 to 30, separated by commas.")
+        for t in clients:
+            t.start()
+    for t in clients:
+        t.join(120)
+    assert not any(t.is_alive() for t in clients)
+    assert finished.args[0].completion_tokens > 0 and finished.args[0].finish_reason in ("stop", "length")
+    assert len(replies) == 4 and all(r.status_code == 200 for r in replies), [r.text for r in replies]
+    assert all(r.json()["usage"]["completion_tokens"] > 0 for r in replies)
+    pool = w.engine.pool
+    assert pool is not None
+    served = pool.status().stats
+    assert served["off"].requests >= 3 and served["ngram-mod"].requests >= 2  # the chat's on "off"
+    w._update_pool()
+    assert w.status_pool.isVisible() and w.status_pool.text().startswith("Also running: off (+")
+    assert "off: " in w.status_pool.toolTip() and "ngram-mod: " in w.status_pool.toolTip()

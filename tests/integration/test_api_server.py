@@ -161,6 +161,43 @@ def test_queue_full_answers_429_with_retry_after(q4_engine: LlamaCppEngine) -> N
     assert waiting and waiting[0].usage.completion_tokens == 2  # the waiting one got its turn
 
 
+def test_a_burst_over_the_limit_is_refused_before_any_engine_work(
+    q4_engine: LlamaCppEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Admission comes first (issue 49): with the queue full, a burst of requests gets its 429s
+    without a single template probe or tokenize round trip to the engine; an admitted request
+    pays for both."""
+    calls = {"template": 0, "tokenize": 0}
+    template_caps, count_prompt_tokens = q4_engine.template_caps, q4_engine.count_prompt_tokens
+
+    def counted_template() -> Any:
+        calls["template"] += 1
+        return template_caps()
+
+    def counted_tokenize(*args: Any, **kwargs: Any) -> int:
+        calls["tokenize"] += 1
+        return count_prompt_tokens(*args, **kwargs)
+
+    monkeypatch.setattr(q4_engine, "template_caps", counted_template)
+    monkeypatch.setattr(q4_engine, "count_prompt_tokens", counted_tokenize)
+    with Served(served_model(q4_engine), parallel=1, max_waiting=0) as s:
+        client = s.openai()
+        long = client.chat.completions.create(model="x", messages=HI, max_tokens=400, stream=True)  # type: ignore[arg-type]
+        next(iter(long))  # admitted: it ran the template probe and measured its prompt
+        assert calls["template"] >= 1 and calls["tokenize"] >= 1
+        before = dict(calls)
+        refused = 0
+        for i in range(8):
+            with pytest.raises(openai.RateLimitError):
+                client.chat.completions.create(  # type: ignore[call-overload]
+                    model="x", messages=[{"role": "user", "content": f"burst {i}"}], max_tokens=2
+                )
+            refused += 1
+        long.close()
+    assert refused == 8
+    assert calls == before, f"the refused burst cost the engine {calls} (was {before})"
+
+
 def test_real_engine_accepts_tools(q4_engine: LlamaCppEngine) -> None:
     tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}]
     with Served(served_model(q4_engine, "hermes")) as s:

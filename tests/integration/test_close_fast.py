@@ -39,9 +39,16 @@ def _engine_threads(prefix: str) -> list[threading.Thread]:
 
 
 def _wait_gone(prefix: str, timeout: float = 60) -> None:
+    """The engine's threads have ended, and for llama.cpp its child too (its engine has no thread
+    of its own since issue 49: the child is what must be gone)."""
     for t in _engine_threads(prefix):
         t.join(timeout)
     assert not _engine_threads(prefix)
+    if prefix.startswith("tandem-llamacpp"):
+        deadline = time.monotonic() + timeout
+        while live_processes() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not live_processes()
 
 
 def test_a_llamacpp_load_sees_the_cancel_token_and_loads_nothing(

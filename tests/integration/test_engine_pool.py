@@ -215,8 +215,8 @@ def test_auto_sends_each_request_to_the_configuration_its_kind_measured_best(
 ) -> None:
     """``tandem serve --spec auto``'s router over real children: routes as a calibration of this
     pair measured them (the session-13 figures: the drafter pays on prose, ngram-mod on a repeat)."""
-    from app.cli.auto import RequestRouter
     from app.core.launch import auto
+    from app.core.launch.auto.router import RequestRouter
 
     drafter = str(smollm2_q4)
     draft, ngram = auto.Candidate("draft", 8, None, auto.DRAFT_P_MIN), auto.Candidate("ngram-mod", 64)

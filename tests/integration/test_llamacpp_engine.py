@@ -213,12 +213,23 @@ def test_http_listener_refuses_unauthenticated_requests(plain: LlamaCppEngine) -
     assert info.value.code == 401
 
 
-def test_engine_thread_is_joined_on_close(smollm2_q4: Path) -> None:
+def test_a_loaded_engine_keeps_no_thread_and_close_ends_its_child(smollm2_q4: Path) -> None:
+    import threading
+
+    before = set(threading.enumerate())
     eng = _load(smollm2_q4)
-    thread = eng._worker.thread
-    assert thread.is_alive()
+    # the child process serves it; requests are read on the shared engine loop, no thread of its own
+    assert [t.name for t in threading.enumerate() if t not in before and t.is_alive()] == []
+    assert [
+        e.text
+        for e in eng.generate([{"role": "user", "content": "Hi"}], Sampling(max_tokens=4))
+        if isinstance(e, TextDelta)
+    ]
+    assert [t.name for t in threading.enumerate() if t not in before and t.is_alive()] == []
+    host = eng._host
+    assert host is not None and host.alive
     eng.close()
-    assert not thread.is_alive()
+    assert not host.alive
     eng.close()  # idempotent
 
 

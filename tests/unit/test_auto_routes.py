@@ -155,3 +155,69 @@ def test_unreadable_or_other_version_files_are_ignored(tmp_path: Path) -> None:
     path.write_text(json.dumps({"version": 99, "kinds": {}, "conversations": {}}), "utf-8")
     assert RouteLearner(routes(MEASURED), path).route(REPEAT) == NGRAM
     RouteLearner(routes(MEASURED)).save()  # no path: nothing written, no error
+
+
+def test_the_request_router_learns_from_the_answers_it_routed(tmp_path: Path) -> None:
+    """The router the pool asks (issue 49): each answer it routed, told back with its configuration
+    and decode time, corrects its kind's route; answers it did not route, short answers and
+    unknown configurations teach nothing; the figures are written once enough have come."""
+    from app.core.engines.base import GenerateRequest, Sampling
+    from app.core.launch.auto.router import SAVE_EVERY, RequestRouter, label_of, plain_speed
+
+    measured = [
+        Measurement(OFF, dict.fromkeys(auto.WORKLOADS, 1.0)),
+        Measurement(DRAFT8, {"prose": 1.29, "code": 1.33, "repeat": 1.25}, {"prose": {"off_tps": 20.0}}),
+        Measurement(NGRAM, {"prose": 1.0, "code": 1.4, "repeat": 4.6}, {"code": {"off_tps": 22.0}}),
+        m(CHAIN, 1.26, 1.45, 2.37),
+    ]
+    assert plain_speed(measured) == pytest.approx(21.0)
+    path = tmp_path / "routes.json"
+    router = RequestRouter(routes(measured), "drafter.gguf", True, RouteLearner(routes(measured), path), 20.0)
+    assert {"draft", "ngram-mod", "draft+ngram-mod"} <= set(router.configurations())
+    text = "Here is my function:\n```python\ndef f(x):\n    return x + 1\n```\nRename x to value."
+    assert router(GenerateRequest([{"role": "user", "content": "warm up"}], Sampling())) is not None
+
+    def code_edit(i: int) -> GenerateRequest:
+        return GenerateRequest([{"role": "user", "content": f"{text} ({i})"}], Sampling())
+
+    first = code_edit(0)
+    label = router(first)
+    assert label == label_of(CHAIN)  # the code edit's measured route
+    # an answer it did not route, a short answer and an unknown configuration teach nothing
+    assert router.observe(code_edit(99), label, 64, 3.2) is None
+    assert router.observe(first, "no-such", 64, 3.2) is None
+    short = code_edit(1)
+    router(short)
+    assert router.observe(short, label, 4, 0.2) is None
+    # three chain answers at plain speed (20 tok/s against 20 plain): the route moves on
+    for i in range(2, 2 + MIN_SAMPLES):
+        request = code_edit(i)
+        assert router(request) == label_of(CHAIN)
+        assert router.observe(request, label_of(CHAIN), 64, 3.2) == pytest.approx(1.0)
+    assert router(code_edit(10)) == label_of(NGRAM)  # 1.40x measured beats 1.0x real
+    assert not path.exists()  # fewer than SAVE_EVERY answers: not written yet
+    router.save()
+    assert RouteLearner(routes(measured), path).route(CODE) == NGRAM
+    assert SAVE_EVERY > MIN_SAMPLES
+
+
+def test_an_agent_turn_fitted_to_a_template_without_tools_is_still_an_agent_turn() -> None:
+    """A template that renders no tools gets them folded into the text (serving.shaping.shape):
+    the request then shows no tools, yet the router sends it down the agent route."""
+    from app.core.engines.base import GenerateRequest, Sampling, TemplateCaps
+    from app.core.launch.auto.router import RequestRouter, label_of
+    from app.core.serving.protocol import ChatRequest
+    from app.core.serving.shaping import shape
+
+    tools = [{"type": "function", "function": {"name": "motto", "parameters": {"type": "object"}}}]
+    req = ChatRequest(
+        messages=[{"role": "user", "content": "What is the motto?"}], sampling=Sampling(), tools=tools
+    )
+    shape(req, TemplateCaps(renders_tools=False), None, True)
+    assert req.agentic and not req.tools  # folded into the prompt
+    measured = routes(MEASURED)
+    plain = GenerateRequest(req.messages, Sampling())
+    fitted = GenerateRequest(req.messages, Sampling(), agentic=req.agentic)
+    assert RequestRouter(measured, None, True)(fitted) == label_of(measured[AGENT])
+    assert auto.classify(req.messages) != AGENT  # without the mark it would not be
+    assert RequestRouter(measured, None, True)(plain) == label_of(measured[auto.classify(req.messages)])

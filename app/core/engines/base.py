@@ -317,6 +317,15 @@ class GenerateRequest:
     tools: Sequence[Mapping[str, Any]] | None = None
     tool_choice: Any = None
     response_format: Mapping[str, Any] | None = None
+    #: an agent's turn (it offered tools or carried tool calls or results) even when fitting it to
+    #: a template that renders no tools left none of that visible in ``messages`` and ``tools``:
+    #: Auto routes it by its agent route
+    agentic: bool = False
+
+
+def is_agent_turn(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]] | None) -> bool:
+    """Tools offered, or tool calls / tool results in the conversation: an agent's turn."""
+    return bool(tools) or any(m.get("role") == "tool" or m.get("tool_calls") for m in messages)
 
 
 @runtime_checkable

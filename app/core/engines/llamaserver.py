@@ -8,17 +8,19 @@ What both engines need and this module holds once:
   logprobs (llama-server's fields where the server is one);
 - :class:`SSEStream`: Server-Sent Events lines -> JSON chunks (``data:`` and llama-server's
   ``error:`` fields, ``[DONE]``), one malformed event -> :class:`MalformedEvent`;
-- :class:`StopWatcher`: a thread that aborts a blocked read as soon as a request is stopped (a
-  cancel, a consumer that left, a closing engine), also before the server sent headers;
+- :class:`StopWatcher`: a thread that aborts the remote engine's blocked read as soon as a request
+  is stopped (a cancel, a consumer that left, a closing engine), also before the server sent
+  headers;
 - :class:`ChunkReader`: chat-completion chunks -> :class:`TextDelta` / :class:`Round` events, the
   finish reason, token ids and top candidates (logprobs), and tool-call fragments joined into
   whole calls; per-token ``timings`` become rounds through :class:`TimingsRounds`;
 - :func:`count_prompt_tokens` and :func:`n_ctx_of`: ``/apply-template`` + ``/tokenize`` and
   ``/props``, through a caller-given JSON transport.
 
-The transports stay with their engines on purpose: the local engine talks to its child with
-``http.client`` (so a stop can shut the socket during a long prompt pass, before any header), the
-remote engine with ``httpx`` (TLS, timeouts, no proxy from the environment, typed network errors).
+The transports stay with their engines: the local engine talks to its child with one long-lived
+``httpx.AsyncClient`` on the engine loop (a stop cancels the request's task, which closes its
+connection, also during a long prompt pass), the remote engine with a blocking ``httpx`` client
+(TLS, timeouts, no proxy from the environment, typed network errors) and :class:`StopWatcher`.
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
-"""One owner thread per loaded engine: its job queue, per-request events, cancel and close.
+"""One owner thread per loaded in-process engine: its job queue, per-request events, cancel and close.
 
-Both in-process engines need the same thing: every call into the native library happens on one
-dedicated thread (MLX arrays and streams are thread-affine; xllamacpp's Server is driven from the
-thread that built it), while callers on other threads load, stream and close. This module is that
-machinery, written once; an engine supplies only
+MLX needs it: every call into the native library happens on one dedicated thread (MLX arrays and
+streams are thread-affine), while callers on other threads load, stream and close. (llama.cpp does
+not: it runs in a child process, :mod:`app.core.engines.llamacpp`, read over HTTP on the engine
+loop.) This module is that machinery; an engine supplies only
 
 * a **load** function (runs on the owner thread, reports progress through ``say``),
 * **generate steps**: a job function that emits events (``job.emit``) and checks ``job.stopped()``
-  between steps (MLX between tokens; llama.cpp's callback returns True to stop),
+  between steps (MLX between tokens),
 * a **free** function, run on the owner thread when the thread ends.
 
 Guarantees, the same for every engine:
@@ -24,13 +24,11 @@ Guarantees, the same for every engine:
   interrupted (an MLX prefill) finishes in the background; the thread then
   frees what it holds and ends.
 * A load waits in a cancellable way (:meth:`EngineWorker.run_load`): cancelling returns at once and
-  closes the worker; a load that completes after the cancel is freed when its job ends. (llama.cpp
-  loads in a child process, :mod:`app.core.engines.llamacpp.host`, because xllamacpp's
-  ``Server(...)`` holds the GIL for the whole native load; its close ends that process.)
+  closes the worker; a load that completes after the cancel is freed when its job ends.
 * The threads are daemon threads, so none of them keeps the process alive, and an ``atexit`` hook
   closes every live worker and gives them :data:`EXIT_WAIT` seconds together to free (MLX must
-  clear its streams on the thread that used them; llama.cpp's child process is ended by its
-  free). A worker still busy after that is left to the process exit.
+  clear its streams on the thread that used them). A worker still busy after that is left to the
+  process exit.
 """
 
 from __future__ import annotations
@@ -393,11 +391,28 @@ def live_workers() -> list[EngineWorker]:
         return list(_live)
 
 
+#: what else :func:`close_all` ends, for engines without an owner thread (llama.cpp's children:
+#: :func:`app.core.engines.llamacpp.host.stop_all`); each returns at once
+_also_close: list[Callable[[], None]] = []
+
+
+def also_close_at_exit(stop: Callable[[], None]) -> None:
+    """Have :func:`close_all` (the process's exit) call ``stop`` too."""
+    if stop not in _also_close:
+        _also_close.append(stop)
+
+
 def close_all(wait: float | None = None) -> bool:
-    """Close every live worker and wait up to ``wait`` (default :data:`EXIT_WAIT`) seconds in all.
+    """Close every live worker, end what :func:`also_close_at_exit` registered (a llama.cpp child
+    still loading included), and wait up to ``wait`` (default :data:`EXIT_WAIT`) seconds in all.
 
     Registered with ``atexit``; True when every thread ended.
     """
+    for stop in list(_also_close):
+        try:
+            stop()
+        except Exception:  # one engine's failure must not keep the others running
+            log.exception("could not stop an engine at exit")
     wait = EXIT_WAIT if wait is None else wait
     workers = live_workers()
     for w in workers:

@@ -1,4 +1,4 @@
-"""The local OpenAI- and Anthropic-compatible server: a Starlette app run by uvicorn on its own thread.
+"""The local OpenAI- and Anthropic-compatible server: a Starlette app run by uvicorn on the engine loop.
 
 ``LocalServer(model, config).start()`` binds (127.0.0.1 by default), serves ``GET /v1/models``,
 ``POST /v1/chat/completions`` and ``POST /v1/responses`` (OpenAI, :mod:`~app.core.serving.protocol`,
@@ -9,21 +9,22 @@ Every request needs the key (``Authorization: Bearer <key>`` or ``x-api-key: <ke
 
 A request is checked by its API's parser, fitted to the model's chat template
 (:mod:`~app.core.serving.shaping`) and measured against the context (a prompt that does not fit
-is a 400 before any stream starts); then it reaches the engine through its public ``generate``:
-each one is pumped by a short-lived ``tandem-serve-gen-N`` thread (:mod:`~app.core.serving.pump`)
-that feeds the engine's events to the request's one :class:`~app.core.answer.AnswerCollector` and
-moves the text onto the event loop; the response (:mod:`~app.core.serving.streams` when streamed,
-and the :class:`ServedRequest` the log shows) is made from that :class:`~app.core.answer.Answer`.
-The engine runs one job at a time on its own worker thread, so the server's requests and the GUI
-chat share one queue; :class:`Admission` bounds how many server requests may run or wait (the rest
-get 429 with ``Retry-After``). A client that disconnects cancels its generation (its
-:class:`CancelToken`), so the engine is free for the next request as soon as the current token is
-done.
+is a 400 before any stream starts); then it reaches the engine's async stream (through the
+model's :class:`~app.core.serving.pool.EnginePool` when it has one), read by a task of its own
+(:mod:`~app.core.serving.pump`, no thread per request) that feeds the events to the request's one
+:class:`~app.core.answer.AnswerCollector`; the response (:mod:`~app.core.serving.streams` when
+streamed, and the :class:`ServedRequest` the log shows) is made from that
+:class:`~app.core.answer.Answer`. uvicorn serves on the engine loop
+(:mod:`app.core.engines.loop`), where the pool and the engines' clients live, so the window's chat
+and its Local server are answered by the same pool, in its slots. :class:`Admission` bounds how
+many server requests may run or wait (the rest get 429 with ``Retry-After``). A client that
+disconnects cancels its request's task, which closes the request in the engine.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import logging
@@ -61,6 +62,7 @@ from app.core.engines.base import (
     ToolCall,
     structured_refusal,
 )
+from app.core.engines.loop import engine_loop
 from app.core.registry.abilities import served_abilities
 from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
@@ -71,7 +73,7 @@ from app.core.serving.auth import Auth, is_messages_path
 from app.core.serving.pool import PoolRefused
 from app.core.serving.pump import Pump
 from app.core.serving.request_images import RequestImages, with_image_paths
-from app.core.serving.served import ContextOverflow, ServedModel, ServedRequest
+from app.core.serving.served import ContextOverflow, Outcome, ServedModel, ServedRequest
 from app.core.serving.shaping import shape
 from app.core.serving.streams import (
     SSE_HEADERS,
@@ -136,7 +138,8 @@ class LocalServer:
         self._pumps: set[Pump] = set()
         self._pumps_lock = threading.Lock()
         self._uvicorn: uvicorn.Server | None = None
-        self._thread: threading.Thread | None = None
+        #: uvicorn's serving coroutine on the engine loop (:mod:`app.core.engines.loop`)
+        self._serving: concurrent.futures.Future[None] | None = None
         self._sock: socket.socket | None = None
         self._startup_error: BaseException | None = None
         #: the image files of requests being answered (engines read images from files)
@@ -167,7 +170,7 @@ class LocalServer:
 
     @property
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        return self._serving is not None and not self._serving.done()
 
     def start(self, timeout: float = 20.0) -> None:
         """Bind and serve; returns once requests are answered. OSError when the port is taken."""
@@ -202,19 +205,21 @@ class LocalServer:
         self._uvicorn = uvicorn.Server(cfg)
         self._startup_error = None
         self._prep.submit(lambda: None).result()  # the thread lives as long as the server
-        self._thread = threading.Thread(target=self._serve, name="tandem-serve", daemon=True)
-        self._thread.start()
+        # served on the engine loop, beside the engine pool and the engines' clients
+        self._serving = engine_loop().submit(self._serve())
         deadline = time.monotonic() + timeout
         while not self._uvicorn.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
+            if self._serving.done() or time.monotonic() > deadline:
                 self.stop()
                 raise OSError(f"the API server did not start: {self._startup_error or 'timed out'}")
             time.sleep(0.02)
 
-    def _serve(self) -> None:
+    async def _serve(self) -> None:
         assert self._uvicorn is not None and self._sock is not None
         try:
-            self._uvicorn.run(sockets=[self._sock])
+            await self._uvicorn.serve(sockets=[self._sock])
+        except asyncio.CancelledError:
+            raise
         except BaseException as exc:  # reported by start() / logged
             self._startup_error = exc
             log.exception("the API server stopped with an error")
@@ -228,14 +233,19 @@ class LocalServer:
                 pump.task.get_loop().call_soon_threadsafe(pump.stop)
         if self._uvicorn is not None:
             self._uvicorn.should_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout)
-            if self._thread.is_alive():
-                log.warning("the API server thread did not end within %.0f s", timeout)
+        serving = self._serving
+        if serving is not None:
+            try:
+                serving.result(timeout)
+            except concurrent.futures.TimeoutError:
+                log.warning("the API server did not end within %.0f s", timeout)
+                serving.cancel()
+            except BaseException:
+                pass
         if self._sock is not None:
             self._sock.close()
             self._sock = None
-        self._thread = None
+        self._serving = None
         self._uvicorn = None
         self._images.close()
         self._prep.shutdown(wait=True, cancel_futures=True)
@@ -329,11 +339,9 @@ class LocalServer:
                 param="response_format",
                 code="unsupported",
             )
-        await self._blocking(_fit, model, req)
-        for warning in req.warnings:
-            log.info("request from %s: %s", _client_of(request), warning)
-        await self._check_context(model.engine, req)
-        model = await self._configuration(model, req)
+        # a place in the queue before any work that costs the engine (the template probe, the
+        # prompt's tokenize round trip, a configuration's start): a burst over the limit is
+        # refused at once and costs nothing
         if not self.admission.try_enter():
             raise P.ApiError(
                 429,
@@ -342,13 +350,18 @@ class LocalServer:
                 code="queue_full",
                 headers={"Retry-After": str(self.config.retry_after_s)},
             )
-        if req.images:
-            try:
+        try:
+            await self._blocking(_fit, model, req)
+            for warning in req.warnings:
+                log.info("request from %s: %s", _client_of(request), warning)
+            await self._check_context(model.engine, req)
+            model = await self._configuration(model, req)
+            if req.images:
                 paths = await self._blocking(self._images.acquire, req.images)
-            except BaseException:
-                self.admission.leave()
-                raise
-            req.messages = with_image_paths(req.messages, paths)
+                req.messages = with_image_paths(req.messages, paths)
+        except BaseException:
+            self.admission.leave()
+            raise
         return model, req
 
     async def _configuration(self, model: ServedModel, req: P.ChatRequest) -> ServedModel:
@@ -420,7 +433,7 @@ class LocalServer:
             try:
                 text, calls = await self._whole_answer(pump, model, req, request)
             except EngineError as exc:
-                pump.status, pump.error = "error", str(exc)
+                pump.failed(exc)
                 return error(engine_error(exc))
             body = dict(build(model, req, text, calls, pump.answer))
             tandem = body.get("tandem")
@@ -484,8 +497,8 @@ class LocalServer:
             p.side_done()
 
         def report() -> None:
-            if pump.status == "ok" and pump.answer.cancelled:  # e.g. the server stopped it
-                pump.status = "cancelled"
+            if pump.status is Outcome.OK and pump.answer.cancelled:  # e.g. the server stopped it
+                pump.status = Outcome.CANCELLED
             self._record(client, req.stream, pump, label)
 
         pump = Pump(events, ended)
@@ -578,7 +591,7 @@ class LocalServer:
         if req.call_style:
             text, calls = parse_tool_calls(text, req.call_style)
         calls += answer.tool_calls
-        pump.status, pump.tool_calls = "ok", len(calls)
+        pump.answered(len(calls))
         return text, calls
 
     def _record_overflow(self, client: str, exc: ContextOverflow) -> None:
@@ -589,7 +602,7 @@ class LocalServer:
             time.time(),
             client,
             exc.stream,
-            "error",
+            Outcome.ERROR,
             prompt_tokens=exc.prompt_tokens,
             error=exc.message,
             context_tokens=exc.n_ctx,
@@ -620,6 +633,7 @@ def _generate_request(req: P.ChatRequest) -> GenerateRequest:
         tools=req.tools or None,
         tool_choice=req.tool_choice,
         response_format=req.response_format,
+        agentic=req.agentic,
     )
 
 

@@ -32,6 +32,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 from app.core.cancel import CancelToken
 from app.core.catalog import fit
@@ -142,7 +143,7 @@ SHARE_DELAY = 0.2
 def _request_key(request: GenerateRequest) -> str | None:
     """What makes two requests the same one sent again: their messages' roles and texts (None for a
     request with images or tools, which are not shown to another child)."""
-    if request.tools or any(m.get("images") for m in request.messages):
+    if request.tools or request.agentic or any(m.get("images") for m in request.messages):
         return None
     text = "\x1e".join(f"{m['role']}\x1f{m['content']}" for m in request.messages)
     return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
@@ -170,6 +171,25 @@ def standard_configurations(drafter: tuple[str, str] | None = None) -> dict[str,
 Loader = Callable[[LoadRequest, Callable[[str], None]], Engine]
 #: Auto's rule: the configuration a request should run ("off", a method), or None for the base
 Route = Callable[[GenerateRequest], "str | None"]
+
+
+@runtime_checkable
+class LearningRoute(Protocol):
+    """A route that learns from the answers it routed (:class:`~app.core.launch.auto.router.RequestRouter`):
+    the pool tells it each finished answer's configuration and decode speed."""
+
+    def __call__(self, request: GenerateRequest) -> str | None: ...
+
+    def observe(
+        self,
+        request: GenerateRequest,
+        label: str,
+        completion_tokens: int,
+        decode_s: float,
+        plain_tps: float | None = None,
+    ) -> float | None: ...
+
+    def save(self) -> None: ...
 
 
 class EnginePool:
@@ -213,6 +233,11 @@ class EnginePool:
         self._owned_lock = threading.Lock()
 
     # --- what may be asked ------------------------------------------------------------------------
+    @property
+    def route(self) -> Route | None:
+        """Auto's rule for this pool (None: "auto" runs the base)."""
+        return self._route
+
     def offers(self) -> list[str]:
         """What a request may name: auto, what the base runs, and every configuration given."""
         return list(dict.fromkeys([AUTO, self.base_label, *self._configurations]))
@@ -249,6 +274,7 @@ class EnginePool:
         started = time.monotonic()
         tokens = drafted = accepted = 0
         decode_s = 0.0
+        complete = False
         pieces: list[str] = []
         try:
             await self._prime(child, request)
@@ -258,7 +284,8 @@ class EnginePool:
                 if isinstance(event, Finished):
                     tokens, decode_s = event.completion_tokens, event.decode_ms / 1000.0
                     drafted, accepted = event.drafted_total, event.accepted_total
-                    if event.reason in ("stop", "length"):
+                    complete = event.reason in ("stop", "length")
+                    if complete:
                         self._remember(child, request, "".join(pieces))
                 yield event
         except EngineError:
@@ -274,6 +301,11 @@ class EnginePool:
             stats.drafted += drafted
             stats.accepted += accepted
             log.debug("%s answered in %.2f s", label, time.monotonic() - started)
+            if complete and isinstance(self._route, LearningRoute):
+                plain = self._stats.get(OFF)
+                self._route.observe(
+                    request, label, tokens, decode_s, plain.decode_tps if plain is not None else None
+                )
 
     # --- what the children have seen ---------------------------------------------------------------
     def _remember(self, child: _Child, request: GenerateRequest, answer: str) -> None:
@@ -297,7 +329,7 @@ class EnginePool:
         for child in list(self._children.values()):
             if self._closed or any(c.active for c in self._children.values()) or self._turns:
                 return  # busy: a repeat still gets the answer shown first (_prime)
-            if key in child.seen or "ngram" not in child.label or child.label in self._loading:
+            if key in child.seen or not self._drafts_from_text(child.label) or child.label in self._loading:
                 continue
             remembered = self._answers.get(key)
             if remembered is None:
@@ -323,16 +355,24 @@ class EnginePool:
         An n-gram method drafts from text its child has seen (llama.cpp's ngram-mod indexes the
         prompt too), so a request sent again (an agent retrying, a client resending) that goes to
         another configuration than the first time would draft nothing. A one-token request whose
-        prompt holds the earlier answer costs a prompt pass (~0.4 s for 165 tokens of the embedded
-        F32 model here) and lets the answer draft at 227 tok/s instead of 40."""
+        prompt holds the earlier answer costs one prompt pass and lets the repeat draft from its
+        first round (the figures: docs/benchmarks.md, "The engine pool on `tandem serve`")."""
         key = _request_key(request)
-        if key is None or key in child.seen or "ngram" not in child.label:
+        if key is None or key in child.seen or not self._drafts_from_text(child.label):
             return
         remembered = self._answers.get(key)
         if remembered is None:
             return
         await self._show(child, key, *remembered)
         log.info("showed the %s configuration an earlier answer before its repeat", child.label)
+
+    def _drafts_from_text(self, label: str) -> bool:
+        """Configuration ``label`` runs a model-free method (alone or after a drafter): it drafts
+        from the text its child has seen, so an earlier answer shown to it pays."""
+        options = self._configurations.get(label)
+        method = options.method if options is not None and options.enabled else ""
+        free = model_free_methods("llama.cpp")
+        return any(part in free for part in method.split("+"))
 
     async def ready(self, label: str) -> None:
         """Start the child of ``label`` unless it runs (:class:`PoolRefused` when it cannot)."""
@@ -535,6 +575,8 @@ class EnginePool:
         """Stop every child the pool started (the base stays with its owner), also one that was
         still loading (its load is cancelled, not waited for), and the loader thread."""
         self.stop_loading()
+        if isinstance(self._route, LearningRoute):
+            self._route.save()
         for task in list(self._tasks):
             with contextlib.suppress(RuntimeError):  # its loop is gone: nothing left to cancel
                 task.get_loop().call_soon_threadsafe(task.cancel)
@@ -555,11 +597,13 @@ def pool_for(
     drafter: tuple[str, str] | None = None,
     config: PoolConfig | None = None,
     route: Route | None = None,
+    extra: Mapping[str, SpeculationOptions] | None = None,
 ) -> EnginePool | None:
     """A pool around a loaded llama.cpp engine (None for other engines: they serve what they run).
 
     ``drafter`` is the launch's drafter as ``(method, path)`` when it is not the one running
-    (Auto chose a model-free method); else the running one is offered."""
+    (Auto chose a model-free method); else the running one is offered. ``extra``: more
+    configurations by name (the ones Auto's routes use, at their measured depths)."""
     if not isinstance(engine, LlamaCppEngine) or engine.load_request is None:
         return None
     request = engine.load_request
@@ -567,4 +611,6 @@ def pool_for(
     if drafter is None and spec.enabled and spec.draft_model_path:
         drafter = (spec.method, spec.draft_model_path)
     config = config or PoolConfig(slots=request.n_parallel)
-    return EnginePool(engine, request, loader, standard_configurations(drafter), config, route)
+    configurations = standard_configurations(drafter)
+    configurations.update(extra or {})
+    return EnginePool(engine, request, loader, configurations, config, route)

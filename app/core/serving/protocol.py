@@ -109,6 +109,9 @@ class ChatRequest:
     warnings: list[str] = field(default_factory=list)
     #: how tool calls are read out of the answer (set by :func:`~app.core.serving.shaping.shape`)
     call_style: str | None = None
+    #: an agent's turn: it offered tools or carried tool calls or results before
+    #: :func:`~app.core.serving.shaping.shape` fitted it to the template (set there)
+    agentic: bool = False
     #: the prompt's size in the model's tokens, when the server measured it before answering
     prompt_tokens: int | None = None
     #: the served model's context in tokens, when the prompt was measured against it

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable
 
 from app.core.answer import Answer, AnswerCollector
 from app.core.engines.base import Event
+from app.core.serving.served import Outcome
 from app.core.serving.tool_stream import Piece, ToolCallStream
 
 _DONE = object()
@@ -32,8 +33,9 @@ class Pump:
         self._events = events
         self._on_end = on_end
         self._collector = AnswerCollector()
-        #: set by the response handler: how the request ended for the client
-        self.status = "cancelled"
+        #: set by the response handler (:meth:`answered`, :meth:`failed`): how the request ended
+        #: for the client; a client that left before either is a cancelled request
+        self.status = Outcome.CANCELLED
         self.tool_calls = 0
         self.error = ""
         self._sides_left = 2  # the generation (its task) and the client side (the handler)
@@ -43,6 +45,14 @@ class Pump:
     @property
     def answer(self) -> Answer:
         return self._collector.answer
+
+    def answered(self, tool_calls: int) -> None:
+        """The client got the whole answer, with ``tool_calls`` calls."""
+        self.status, self.tool_calls = Outcome.OK, tool_calls
+
+    def failed(self, exc: BaseException) -> None:
+        """The engine failed; the client was told ``exc``."""
+        self.status, self.error = Outcome.ERROR, str(exc)
 
     def stop(self) -> None:
         """Stop the generation (on the event loop's thread)."""

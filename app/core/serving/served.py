@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 
 from app.core.answer import Answer
 from app.core.engines.base import Engine
@@ -31,6 +32,14 @@ class ServedModel:
         return self.pool.offers() if self.pool is not None else []
 
 
+class Outcome(StrEnum):
+    """How a served request ended for its client (a string in ``tandem serve --json``)."""
+
+    OK = "ok"
+    CANCELLED = "cancelled"
+    ERROR = "error"
+
+
 @dataclass(frozen=True)
 class ServedRequest:
     """One answered request, for the GUI's log and the CLI's output (``tandem serve --json`` prints
@@ -40,7 +49,7 @@ class ServedRequest:
     when: float
     client: str
     stream: bool
-    status: str  # "ok" | "cancelled" | "error"
+    status: Outcome
     prompt_tokens: int = 0
     completion_tokens: int = 0
     drafted: int = 0
@@ -62,7 +71,7 @@ class ServedRequest:
         answer: Answer,
         client: str,
         stream: bool,
-        status: str,
+        status: Outcome,
         tool_calls: int = 0,
         error: str = "",
         configuration: str = "",

@@ -25,7 +25,7 @@ import json
 
 from pydantic import JsonValue
 
-from app.core.engines.base import ChatMessage, TemplateCaps
+from app.core.engines.base import ChatMessage, TemplateCaps, is_agent_turn
 from app.core.engines.calls import FunctionSpec, FunctionTool, JsonObject
 from app.core.serving.protocol import ApiError, ChatRequest, JsonSchemaFormat, ToolChoice
 
@@ -41,6 +41,7 @@ def shape(req: ChatRequest, caps: TemplateCaps, family_style: str | None, struct
     """Fit ``req`` (in place) to a template with ``caps``; ``family_style`` reads the calls a
     template that renders tools writes, ``structured`` says whether the engine has a grammar.
     :class:`ApiError` (400) for a forced tool choice that cannot be enforced."""
+    req.agentic = req.agentic or is_agent_turn(req.messages, req.tools)
     tools = req.tools or []
     forced = _forced_tools(tools, req.tool_choice)
     if forced is not None and caps.renders_tools and structured:

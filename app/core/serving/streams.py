@@ -62,7 +62,7 @@ async def chat_stream(
                 for data in pieces_out([piece]):
                     yield data
         except EngineError as exc:
-            pump.status, pump.error = "error", str(exc)
+            pump.failed(exc)
             yield P.sse(engine_error(exc).body())
             yield P.sse("[DONE]")
             return
@@ -77,7 +77,7 @@ async def chat_stream(
             tail["usage"] = final["usage"]
             tail["tandem"] = final["tandem"]
             yield P.sse(tail)
-        pump.status, pump.tool_calls = "ok", n_calls
+        pump.answered(n_calls)
         yield P.sse("[DONE]")
     finally:  # the client left (the task was cancelled) or the answer is complete
         pump.stop()
@@ -117,7 +117,7 @@ async def messages_stream(
                 yield M.event("content_block_stop", index=index)
                 index, n_calls = index + 1, n_calls + 1
         except EngineError as exc:
-            pump.status, pump.error = "error", str(exc)
+            pump.failed(exc)
             yield M.error_event(engine_error(exc))
             return
         if text_open:
@@ -131,7 +131,7 @@ async def messages_stream(
             tandem=P.extension(answer, model.spec_method, req.warnings),
         )
         yield M.event("message_stop")
-        pump.status, pump.tool_calls = "ok", n_calls
+        pump.answered(n_calls)
     finally:  # the client left (the task was cancelled) or the answer is complete
         pump.stop()
         pump.side_done()
@@ -160,13 +160,13 @@ async def responses_stream(
                 for data in out:
                     yield data
         except EngineError as exc:
-            pump.status, pump.error = "error", str(exc)
+            pump.failed(exc)
             for data in events.fail(engine_error(exc), pump.answer):
                 yield data
             return
         for data in events.finish(pump.answer):
             yield data
-        pump.status, pump.tool_calls = "ok", n_calls
+        pump.answered(n_calls)
     finally:  # the client left (the task was cancelled) or the answer is complete
         pump.stop()
         pump.side_done()

@@ -39,10 +39,11 @@ class Choice:
     honoured: bool
 
 
-def choices(loaded: str | None, wanted: str = AUTO) -> list[Choice]:
-    """Auto, Off and the loaded method, each with :func:`honoured`; ``wanted`` (a stored choice
-    the model may no longer honour) is added when it is none of them, so it can be shown."""
-    values = [AUTO, OFF] + ([loaded] if loaded else [])
+def choices(loaded: str | None, wanted: str = AUTO, offered: Sequence[str] = ()) -> list[Choice]:
+    """Auto, Off, the loaded method and what an engine pool ``offered`` beside it, each with
+    :func:`honoured`; ``wanted`` (a stored choice the model may no longer honour) is added when it
+    is none of them, so it can be shown."""
+    values = list(dict.fromkeys([AUTO, OFF, *([loaded] if loaded else []), *offered]))
     if wanted not in values:
         values.append(wanted)
-    return [Choice(v, honoured(v, loaded)) for v in values]
+    return [Choice(v, honoured(v, loaded, offered)) for v in values]

@@ -354,6 +354,7 @@ class _Run:
             tools=fitted.tools or None,
             tool_choice=fitted.tool_choice,
             response_format=fitted.response_format,
+            agentic=fitted.agentic,
         )
         self.emit(TurnStarted(turn, tuple(t.name for t in tools), _choice_label(choice)))
         collector = AnswerCollector()

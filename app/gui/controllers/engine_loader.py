@@ -9,7 +9,9 @@ the launch record that is saved as the last launch and reopened at the next star
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
@@ -17,7 +19,16 @@ from PySide6.QtCore import QCoreApplication
 from app.core.engines.base import Engine, LoadRequest, Sampling
 from app.core.engines.remote.engine import RemoteEngine
 from app.core.launch import auto
-from app.core.launch.plan import LaunchChoice, fit_context, load_engine, plan_auto, plan_launch, plan_remote
+from app.core.launch.plan import (
+    AutoLaunch,
+    LaunchChoice,
+    LaunchError,
+    fit_context,
+    load_engine,
+    plan_auto,
+    plan_launch,
+    plan_remote,
+)
 from app.core.measure.baselines import baseline_key
 from app.core.registry import Registry
 from app.core.settings import LastLaunch, SamplingDefaults
@@ -25,6 +36,8 @@ from app.core.speculative import DRAFTER_METHODS, SpeculationOptions
 from app.gui.cache_bridge import CacheBridge
 from app.gui.views.remote_tab import remember
 from app.gui.workers import AutoPick, LoadJob, ModelInfo
+
+log = logging.getLogger(__name__)
 
 Loader = Callable[[str, LoadRequest, Callable[[str], None]], Engine]
 
@@ -158,12 +171,25 @@ def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_eng
             # The one launch path: the CLI's `resolve` builds its request the same way.
             plan = plan_launch(choice, cache.resolve)
             engine_name, request = plan.engine, plan.request
+            if engine_name == "llama.cpp":  # the conversation's Auto routes per request from it
+                info.routes_plan = routes_plan(choice, cache)
         # Plain and speculative answers of this target file, engine and thread count are compared
         # (the key stats the file, so it is computed here, on the engine thread).
         info.baseline_key = baseline_key(choice.engine, request.model_path, choice.threads)
         return loader(engine_name, request, progress)
 
     return LoadJob(label=model_label(choice), loader=run, info=info)
+
+
+def routes_plan(choice: LaunchChoice, cache: CacheBridge) -> AutoLaunch | None:
+    """The Auto launch of a model launched without Auto (its calibration key, candidates and
+    drafter), or None when it has none (a drafter not on disk is simply not offered)."""
+    try:
+        # the declared drafter when this launch runs it (it is on disk then)
+        return plan_auto(replace(choice, auto=True, auto_drafter=choice.speculation.enabled), cache.resolve)
+    except (LaunchError, OSError, ValueError) as exc:
+        log.info("no Auto routes for this launch: %s", exc)
+        return None
 
 
 def remote_job(choice: LaunchChoice, loader: Loader = load_engine) -> LoadJob:

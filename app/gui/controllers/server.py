@@ -20,11 +20,10 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from app.core.engines.base import EngineError, TokenCounter
-from app.core.launch.plan import load_engine
 from app.core.registry import Registry
 from app.core.serving import LocalServer, ServedModel, ServerConfig, api_key, is_loopback
 from app.core.serving.model import served_model
-from app.core.serving.pool import EnginePool, PoolStatus, pool_for
+from app.core.serving.pool import EnginePool, PoolStatus
 from app.gui.ops import Ops
 
 log = logging.getLogger(__name__)
@@ -55,7 +54,8 @@ class ServerController(QObject):
         self.port = DEFAULT_PORT
         #: the served model's context in tokens (0 when unknown), read when the server starts
         self.context_length = 0
-        #: the engine pool of the served model (llama.cpp), closed with the server or the model
+        #: the engine pool of the served model (llama.cpp): the window's (the engine host's), which
+        #: closes it with the model
         self.pool: EnginePool | None = None
         host.loaded.connect(self._on_loaded)
         host.unloaded.connect(self._on_unloaded)
@@ -78,9 +78,9 @@ class ServerController(QObject):
         return not is_loopback(self.bind_host)
 
     def _model(self) -> ServedModel | None:
-        """The loaded model as served, with a new pool of configurations (the previous one is
-        closed in the background)."""
-        self._close_pool()
+        """The loaded model as served, with the window's pool of configurations (the one the chat
+        answers from: :attr:`EngineHost.pool`)."""
+        self.pool = self.host.pool
         engine = self.host.current_engine
         info = self.host.info
         if engine is None or info is None:
@@ -97,17 +97,12 @@ class ServerController(QObject):
         except ValueError as exc:  # an unknown tool_parser: serve without tool-call parsing
             log.warning("tool calls stay text: %s", exc)
             model = ServedModel(engine, family.name if family else "tandem", None, engine.spec_kind)
-        self.pool = pool_for(engine, lambda request, progress: load_engine("llama.cpp", request, progress))
         return replace(model, pool=self.pool) if self.pool is not None else model
 
     def pool_status(self) -> PoolStatus | None:
-        pool = self.pool
+        """The loaded model's pool, served or not (the chat answers from it too)."""
+        pool = self.host.pool
         return pool.status() if pool is not None else None
-
-    def _close_pool(self) -> None:
-        pool, self.pool = self.pool, None
-        if pool is not None:  # ends the configurations it started (child processes: quick)
-            threading.Thread(target=pool.close, name="tandem-pool-close", daemon=True).start()
 
     def start(self, bind_host: str | None = None) -> None:
         """Serve (port 8080, else a free port) in the background: ``stateChanged(True)`` when it
@@ -131,13 +126,11 @@ class ServerController(QObject):
             self._closing = True
             live, self._live = self._live, set()
         self.server = None
-        pool, self.pool = self.pool, None
-        if pool is not None:  # a request waiting for a configuration's load must not hold the stop
+        pool, self.pool = self.host.pool, None
+        if pool is not None:  # the window closes: a request waiting for a configuration's load ends
             pool.stop_loading()
         for server in live:
             server.stop()
-        if pool is not None:
-            pool.close()
 
     def _start_on_thread(self, server: LocalServer) -> None:
         server.start()
@@ -152,14 +145,7 @@ class ServerController(QObject):
     def _stop_on_thread(self, server: LocalServer) -> None:
         with self._live_lock:
             self._live.discard(server)
-        pool = server.model.pool if server.model is not None else None
-        if pool is not None:  # a request waiting for a configuration's load must not hold the stop
-            pool.stop_loading()
-        server.stop()
-        if pool is not None:
-            pool.close()
-            if self.pool is pool:
-                self.pool = None
+        server.stop()  # the pool stays: the chat answers from it (the engine host closes it)
 
     async def _start(self, host: str) -> None:
         async with self._turn:
@@ -194,6 +180,7 @@ class ServerController(QObject):
 
     async def _stop_running(self) -> None:
         server, self.server = self.server, None
+        self.pool = None  # no longer served here (the host keeps it: the chat answers from it)
         if server is not None:
             await self.ops.run(self._stop_on_thread, server)
             self.stateChanged.emit(False)
@@ -208,7 +195,7 @@ class ServerController(QObject):
     def _on_unloaded(self) -> None:
         if self.server is not None:
             self.server.set_model(None)
-        self._close_pool()
+        self.pool = None
 
 
 def _context_of(model: ServedModel | None) -> int:

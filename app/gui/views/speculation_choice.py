@@ -2,7 +2,10 @@
 
 The entries and which of them the loaded model honours come from
 :func:`app.core.speculative.per_request.choices`, the rule of the local API's
-``tandem.speculation`` too; an entry that needs a reload is shown disabled and says why.
+``tandem.speculation`` too: with a llama.cpp model every configuration its engine pool offers is
+honoured without a reload (started beside the loaded one on first use); on another engine an entry
+that needs a reload is shown disabled and says why. After an answer, the header names the
+configuration that wrote it (Auto's route, for instance).
 """
 
 from __future__ import annotations
@@ -34,10 +37,17 @@ class SpeculationChoice(QWidget):
         self.combo.setModel(self._items)
         self.combo.currentIndexChanged.connect(self._on_index)
         self.label.setBuddy(self.combo)
+        #: the configuration that wrote the last answer ("" before one)
+        self.answered = QLabel()
+        self.answered.setProperty("muted", True)
+        self.answered.hide()
         lay.addWidget(self.label)
         lay.addWidget(self.combo)
+        lay.addWidget(self.answered)
         self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
         self._loaded: str | None = None
+        self._offered: tuple[str, ...] = ()
+        self._answered = ""
         self._value = per_request.AUTO
         self._about = ""
         self.retranslate()
@@ -46,10 +56,24 @@ class SpeculationChoice(QWidget):
     def value(self) -> str:
         return self._value
 
-    def set_state(self, value: str, loaded: str | None) -> None:
-        """Show ``value`` (the conversation's choice) against the method ``loaded`` runs."""
-        self._value, self._loaded = value, loaded
+    def set_state(self, value: str, loaded: str | None, offered: tuple[str, ...] = ()) -> None:
+        """Show ``value`` (the conversation's choice) against the method ``loaded`` runs and the
+        configurations an engine pool ``offered`` beside it."""
+        self._value, self._loaded, self._offered = value, loaded, offered
         self._rebuild()
+
+    def set_answered(self, configuration: str) -> None:
+        """Name the configuration that wrote the last answer ("" hides it)."""
+        self._answered = configuration
+        self._show_answered()
+
+    def _show_answered(self) -> None:
+        shown = self._text(self._answered) if self._answered else ""
+        self.answered.setText(self.tr("last answer: {configuration}").format(configuration=shown))
+        self.answered.setToolTip(
+            self.tr("The configuration that wrote this conversation's last answer (same text, its own speed)")
+        )
+        self.answered.setVisible(bool(shown))
 
     def entry(self, value: str) -> QStandardItem | None:
         """The entry of ``value`` (tests and the tooltip check)."""
@@ -66,6 +90,7 @@ class SpeculationChoice(QWidget):
             "next answer; the text is the same either way, only the speed changes."
         )
         self._rebuild()
+        self._show_answered()
 
     def _rebuild(self) -> None:
         self.combo.blockSignals(True)
@@ -73,7 +98,7 @@ class SpeculationChoice(QWidget):
             self._items.clear()
             current = 0
             tip = self._about
-            for row, choice in enumerate(per_request.choices(self._loaded, self._value)):
+            for row, choice in enumerate(per_request.choices(self._loaded, self._value, self._offered)):
                 item = QStandardItem(self._text(choice.value))
                 item.setData(choice.value, ValueRole)
                 item.setToolTip(self._tooltip(choice))
@@ -100,10 +125,19 @@ class SpeculationChoice(QWidget):
         return self._loaded if self._loaded else self.tr("no speculation")
 
     def _tooltip(self, choice: per_request.Choice) -> str:
+        if choice.value == per_request.AUTO and self._offered:
+            return self.tr(
+                "Chosen per answer by its kind (prose, code, repeat, agent) among the configurations "
+                "below, by what was measured on this machine"
+            )
         if choice.value == per_request.AUTO:
             return self.tr("What the model was loaded with: {running}").format(running=self._running())
-        if choice.honoured:
+        if choice.value == per_request.running(self._loaded):
             return self.tr("What the loaded model runs; honoured without a reload")
+        if choice.honoured:
+            return self.tr(
+                "Started beside the loaded model on its first answer, sharing its memory: no reload"
+            )
         if choice.value == per_request.OFF:
             return self.tr(
                 "Needs a reload without speculation: the loaded model runs {running}, which cannot "

@@ -1,13 +1,14 @@
-"""llama.cpp engine: an ``xllamacpp.Server`` in a child process, driven by one owner thread.
+"""llama.cpp engine: an ``xllamacpp.Server`` in a child process, read over one HTTP client.
 
 The Server lives in a spawned child (:mod:`app.core.engines.llamacpp.host`): its native load holds
-the GIL for as long as it runs, which froze every Python thread of the app, and a native abort ended the app.
-The owner thread of the shared :class:`~app.core.engines.worker.EngineWorker` streams each request
-from the child's loopback listener (llama-server's API, random per-session key that never leaves
-this process) and turns the chunks into :mod:`base` events; errors become typed exceptions on the
-consumer side. A cancel, a consumer that stopped reading, or ``close()`` stop a generation at its
-next chunk (the connection is closed, which llama.cpp treats as a cancel); ``close()`` ends the
-child, so it returns at once even during a load or a long prompt pass.
+the GIL for as long as it runs, which froze every Python thread of the app, and a native abort
+ended the app. :meth:`LlamaCppEngine.load` starts it on the caller's thread and waits, cancellably,
+until it listens. Every request is then read from the child's loopback listener (llama-server's
+API, random per-session key that never leaves this process) on the engine loop
+(:mod:`app.core.engines.loop`) with the engine's one long-lived ``httpx.AsyncClient``, and its
+chunks become :mod:`base` events; errors become typed exceptions on the consumer side. A cancel or
+a consumer that stops reading closes the request's connection, which llama.cpp treats as a cancel;
+``close()`` ends the child, so it returns at once even during a load or a long prompt pass.
 
 Rounds come from the per-token timings: a chunk where ``draft_n`` steps up by d and
 ``draft_n_accepted`` by a opens a round that emits a accepted draft tokens, then one target token.
@@ -19,14 +20,17 @@ web pages in the user's browser can use it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from app.core.engines.base import (
     CancelToken,
@@ -61,13 +65,13 @@ from app.core.engines.llamacpp.host import HostConfig, HostError, ServerProcess,
 from app.core.engines.llamaserver import (
     ChunkReader,
     SSEStream,
-    StopWatcher,
     chat_body,
     count_prompt_tokens,
     n_ctx_of,
     template_caps,
 )
-from app.core.engines.worker import EngineWorker, Job
+from app.core.engines.loop import engine_loop
+from app.core.engines.worker import EngineClosed, LoadCancelled, cancel_of
 from app.core.speculative import SpeculationError
 from app.core.speculative.detect import (
     builtin_mtp_problem,
@@ -79,27 +83,22 @@ log = logging.getLogger(__name__)
 _READ_TIMEOUT = 600.0
 #: How long a cut stream waits for the child's exit, to tell a crash from a network hiccup.
 _EXIT_WAIT = 0.5
-#: How often a request waiting for its first token checks whether it was stopped.
+#: How often a request whose stream was cut checks whether the child has ended.
 _STOP_POLL = 0.05
-
-
-@dataclass
-class _Request:
-    #: builds the request body on the owner thread (images become data URLs there: a 12 MP photo
-    #: takes ~0.2 s to downscale and encode, which belongs to the answer's time to first token and
-    #: must not block the caller's thread)
-    body: Callable[[], dict[str, Any]]
-    with_logprobs: bool
+#: Seconds a listener call (token count, template, props) may take.
+_CALL_TIMEOUT = 60.0
 
 
 class LlamaCppEngine:
     name = "llama.cpp"
 
-    def __init__(self, thread_name: str = "tandem-llamacpp") -> None:
+    def __init__(self) -> None:
         #: the child process that runs the Server (set by load())
         self._host: ServerProcess | None = None
-        #: the owner thread: builds the Server, serves every request, frees it
-        self._worker = EngineWorker(thread_name, "llama.cpp", free=self._free)
+        #: the one HTTP client to the child, on the engine loop (:meth:`_http`)
+        self._client: httpx.AsyncClient | None = None
+        #: set by close(): no request starts, a load under way ends
+        self._closed = False
         self.plan: translate.LlamaCppPlan = translate.LlamaCppPlan()
         self.model_path = ""
         #: the vision projector the target was loaded with ("" for a text-only load)
@@ -183,8 +182,8 @@ class LlamaCppEngine:
 
         extras = [name for name, on in (("drafter", p.draft_path), ("vision projector", mmproj)) if on]
         also = "".join(", " + e for e in extras[:-1]) + (f" and {extras[-1]}" if extras else "")
-        say("loading model" + also)  # may raise: before the thread
-        engine = cls(f"tandem-llamacpp-{target.stem}")
+        say("loading model" + also)  # may raise: before the child starts
+        engine = cls()
         engine.plan = p
         engine.load_request = replace(
             req, speculation=replace(req.speculation, draft_model_path=p.draft_path or None)
@@ -196,105 +195,61 @@ class LlamaCppEngine:
         engine._host = ServerProcess(cfg)
         # Waits in a cancellable way: the GUI's Cancel (or Ctrl-C) returns at once and ends the
         # child process with whatever it had loaded.
-        engine._worker.run_load(lambda _say: engine._start(target.name, _say), progress)
+        try:
+            engine._start(target.name, say, cancel_of(progress))
+        except BaseException:
+            engine.close()
+            raise
         return engine
 
-    # --- on the owner thread ----------------------------------------------------------------------
-    def _start(self, name: str, say: Callable[[str], None]) -> None:
+    # --- loading, on the caller's thread ------------------------------------------------------------
+    def _start(self, name: str, say: Callable[[str], None], cancel: CancelToken | None) -> None:
+        """Start the child and wait for its listener; a cancel (or :meth:`close`) ends it at once."""
         host = self._host
-        assert host is not None  # set by load() before the job is queued
+        assert host is not None  # set by load() before it starts
+        if cancel is not None and cancel.cancelled:
+            raise LoadCancelled()
         try:
-            host.start(lambda: self._worker.closed)
+            host.start(lambda: self._closed or (cancel is not None and cancel.cancelled))
         except HostError as exc:
+            if cancel is not None and cancel.cancelled:
+                raise LoadCancelled() from exc
             raise ModelLoadError(
                 f"llama.cpp could not load {name}: {exc}",
                 "Check that the file is a complete model llama.cpp supports, or pick another file.",
             ) from exc
+        if self._n_ctx <= 0:  # the model's own context: asked now, on this thread, not later on the loop
+            try:
+                self._n_ctx = n_ctx_of(self._listener_call("GET", "/props", None))
+            except GenerationError as exc:
+                log.info("llama.cpp did not say its context length yet: %s", exc)
         say("ready")
-
-    def _free(self) -> None:
-        host = self._host
-        if host is not None:
-            host.stop()  # the model goes with the process
-
-    def _serve(self, request: _Request, job: Job[Event]) -> None:
-        if job.stopped():  # cancelled or closed while queued: do not start a prompt pass for nothing
-            job.emit(Finished("cancelled", 0, 0, 0.0, 0.0, 0, 0))
-            return
-        reader = ChunkReader("llama.cpp", request.with_logprobs)
-
-        def on_chunk(chunk: Any) -> bool:
-            for event in reader.feed(chunk):
-                job.emit(event)
-            return job.stopped()  # the caller cancelled, the consumer left, or the engine is closing
-
-        try:
-            self._stream_chunks(request.body(), on_chunk, job.stopped)
-        except BaseException:
-            if not job.stopped():
-                raise  # else the connection went with a close or a cancel: that is the stop
-        for event in reader.closing_rounds():
-            job.emit(event)
-        job.emit(_finished(reader, request.with_logprobs, cancelled=job.stopped()))
-
-    def _stream_chunks(
-        self, body: dict[str, Any], on_chunk: Callable[[Any], bool], stopped: Callable[[], bool]
-    ) -> None:
-        """POST a streamed chat request to the child and feed each chunk to ``on_chunk``.
-
-        The connection is shut down when ``on_chunk`` returns True or as soon as ``stopped()``
-        says so, also while the child is still in its prompt pass and has not even answered with
-        headers (a Stop during a long prompt no longer waits for the first token); llama.cpp
-        cancels a request whose connection is gone.
-        """
-        import http.client
-        import socket
-        from urllib.parse import urlsplit
-
-        host = self._host
-        if host is None or not host.address:
-            raise GenerationError("the model is not loaded", "Load a model first.")
-        where = urlsplit(host.address)
-        conn = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port, timeout=_READ_TIMEOUT)
-
-        def abort() -> None:
-            if conn.sock is not None:
-                conn.sock.shutdown(socket.SHUT_RDWR)  # wakes the blocked read
-
-        try:
-            conn.connect()
-            with StopWatcher(stopped, abort, "tandem-llamacpp-stop"):
-                conn.request("POST", "/v1/chat/completions", json.dumps(body).encode(), self._headers())
-                response = conn.getresponse()
-                if response.status != 200:
-                    raise _refusal(response.status, response.read())
-                events = SSEStream(response, "llama.cpp")
-                for chunk in events:
-                    if on_chunk(chunk):
-                        return
-                if events.done:
-                    return
-        except (OSError, http.client.HTTPException) as exc:
-            if stopped():  # the watcher shut the socket: a stop, not a lost child
-                raise GenerationError("the request was stopped") from exc
-            raise self._lost(exc) from exc
-        finally:
-            conn.close()
-        if stopped():
-            raise GenerationError("the request was stopped")
-        raise self._lost(None)  # the stream ended without its end marker
 
     def _headers(self) -> dict[str, str]:
         """What every call to the child's listener sends: the session key, a JSON body."""
         return {"Authorization": f"Bearer {self._api_key}", "Content-Type": "application/json"}
 
     def _lost(self, exc: BaseException | None, wait: float = _EXIT_WAIT) -> GenerationError:
+        if self._closed:  # close() ended the child under the request: not a crash
+            return EngineClosed()
         host = self._host
         if host is not None and host.wait_ended(wait):
             return GenerationError(
                 f"llama.cpp stopped while answering ({host.exit_description()}).", "Load the model again."
             )
         return GenerationError(f"llama.cpp did not finish its answer: {exc or 'the stream was cut'}")
+
+    def _http(self) -> httpx.AsyncClient:
+        """The engine's one HTTP client to its child (created on the engine loop, kept until
+        :meth:`close`): every request and every listener call reuse its connections."""
+        if self._client is None:
+            # plain HTTP on loopback: no TLS context to build, no proxy from the environment
+            self._client = httpx.AsyncClient(
+                transport=httpx.AsyncHTTPTransport(verify=False, retries=0),
+                timeout=httpx.Timeout(_READ_TIMEOUT, connect=10.0),
+                trust_env=False,
+            )
+        return self._client
 
     # --- public API --------------------------------------------------------------------------------
     @property
@@ -309,7 +264,9 @@ class LlamaCppEngine:
     @property
     def n_ctx(self) -> int:
         """The context length the model runs with (llama.cpp's own figure when one was asked)."""
-        if self._n_ctx <= 0 and self.listening_address:  # 0 = the model's training context
+        # 0 = the model's training context, asked at load; asked here only if the child did not say
+        # then, and never from the engine loop (an isinstance check of a protocol reads this)
+        if self._n_ctx <= 0 and self.listening_address and not engine_loop().on_loop():
             self._n_ctx = n_ctx_of(self._listener_call("GET", "/props", None))
         return self._n_ctx
 
@@ -330,18 +287,26 @@ class LlamaCppEngine:
         return self._caps
 
     def _listener_call(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
-        import urllib.request
+        """A call to the child's listener from a plain thread (on the engine loop: :meth:`_call`)."""
+        return engine_loop().run(self._call(method, path, body), timeout=_CALL_TIMEOUT + 5)
 
+    async def _call(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
         address = self.listening_address
-        if self._worker.closed or not address:
+        if self._closed or not address:
             raise GenerationError("the model is not loaded", "Load a model first.")
-        data = json.dumps(body).encode() if body is not None else None
-        try:
-            request = urllib.request.Request(address + path, data, self._headers(), method=method)
-            with urllib.request.urlopen(request, timeout=60) as r:
-                reply = json.loads(r.read())
-        except (OSError, ValueError) as exc:  # URLError/HTTPError are OSErrors; bad JSON a ValueError
-            raise GenerationError(f"llama.cpp could not measure the prompt: {exc}") from exc
+        for attempt in range(_SEND_ATTEMPTS):
+            try:
+                r = await self._http().request(
+                    method, address + path, json=body, headers=self._headers(), timeout=_CALL_TIMEOUT
+                )
+                r.raise_for_status()
+                reply = r.json()
+                break
+            except (httpx.HTTPError, ValueError) as exc:
+                if isinstance(exc, httpx.HTTPError) and _stale(exc, False, attempt):
+                    log.info("llama.cpp had closed the kept-alive connection (%s); asking again", exc)
+                    continue
+                raise GenerationError(f"llama.cpp could not measure the prompt: {exc}") from exc
         if not isinstance(reply, dict):
             raise GenerationError(f"llama.cpp answered {path} with {reply!r}")
         return reply
@@ -390,88 +355,107 @@ class LlamaCppEngine:
         tool_choice: Any = None,
         response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
-        """``tools`` / ``tool_choice`` (OpenAI shapes) go to llama.cpp's jinja chat template,
-        ``response_format`` to llama-server's grammar of a JSON object or schema."""
-        job = _Request(
-            self._body_of(
-                GenerateRequest(
-                    list(messages),  # the caller may change its list while the request waits
-                    sampling,
-                    top_logprobs,
-                    tools,
-                    tool_choice,
-                    response_format,
-                )
-            ),
-            bool(top_logprobs),
+        """:meth:`stream` read from a plain thread (the CLI, ``bench``, ``parity``): the same
+        request on the engine loop. ``tools`` / ``tool_choice`` (OpenAI shapes) go to llama.cpp's
+        jinja chat template, ``response_format`` to llama-server's grammar of a JSON object or
+        schema. A cancel stops the request in the child at once (its connection closes) and ends
+        the events with a ``cancelled`` :class:`Finished`."""
+        request = GenerateRequest(
+            list(messages),  # the caller may change its list while the request waits
+            sampling,
+            top_logprobs,
+            tools,
+            tool_choice,
+            response_format,
         )
-        return self._worker.stream(lambda j: self._serve(job, j), cancel)
+        self._check(request)  # a request the model cannot take is refused here, before any event
+        return self._generate(request, cancel)
 
-    def _body_of(self, request: GenerateRequest) -> Callable[[], dict[str, Any]]:
-        """Check ``request`` against the loaded model; the builder of its body (images are
-        encoded when it runs, on the thread that sends it)."""
-        if self._worker.closed:
-            raise GenerationError("the model is not loaded", "Load a model first.")
-        messages = request.messages
-        if has_images(messages) and not self.supports_images:
+    def _generate(self, request: GenerateRequest, cancel: CancelToken | None) -> Iterator[Event]:
+        reader = ChunkReader("llama.cpp", bool(request.top_logprobs))
+        finished = False
+        for event in engine_loop().iterate(lambda: self._stream(request, reader), cancel):
+            finished = isinstance(event, Finished)
+            yield event
+        if not finished:  # stopped: the rounds read so far, then the end
+            yield from reader.closing_rounds()
+            yield _finished(reader, bool(request.top_logprobs), cancelled=True)
+
+    def _check(self, request: GenerateRequest) -> None:
+        """Refuse a request the loaded model cannot take."""
+        if self._closed:
+            raise EngineClosed()
+        if has_images(request.messages) and not self.supports_images:
             raise ImagesUnsupportedError(Path(self.model_path).name)
 
-        def body() -> dict[str, Any]:
-            try:
-                return chat_body(
-                    messages,
-                    request.sampling,
-                    top_logprobs=request.top_logprobs,
-                    tools=request.tools,
-                    tool_choice=request.tool_choice,
-                    response_format=request.response_format,
-                )
-            except (OSError, ValueError) as exc:
-                if not has_images(messages):
-                    raise
-                # an image file gone or unreadable since it was attached and checked
-                raise InvalidRequestError(f"an attached image cannot be sent: {exc}") from exc
-
-        return body
+    def _body(self, request: GenerateRequest) -> dict[str, Any]:
+        try:
+            return chat_body(
+                request.messages,
+                request.sampling,
+                top_logprobs=request.top_logprobs,
+                tools=request.tools,
+                tool_choice=request.tool_choice,
+                response_format=request.response_format,
+            )
+        except (OSError, ValueError) as exc:
+            if not has_images(request.messages):
+                raise
+            # an image file gone or unreadable since it was attached and checked
+            raise InvalidRequestError(f"an attached image cannot be sent: {exc}") from exc
 
     async def stream(self, request: GenerateRequest) -> AsyncIterator[Event]:
-        """The request's events, read from the child on the caller's event loop (no thread).
+        """The request's events, read from the child on the engine loop (no thread per request);
+        a caller on another event loop gets them relayed (:meth:`EngineLoop.relay`).
 
         Requests run side by side in the child's slots (``LoadRequest.n_parallel``). Cancelling
         the consuming task closes the connection, which ends the request in the child at once.
         """
-        import httpx
+        self._check(request)
+        reader = ChunkReader("llama.cpp", bool(request.top_logprobs))
+        async for event in engine_loop().relay(lambda: self._stream(request, reader)):
+            yield event
 
-        build = self._body_of(request)
-        # encoding images takes a while (a 12 MP photo ~0.2 s): not on the event loop
-        body = await asyncio.to_thread(build) if has_images(request.messages) else build()
+    async def _stream(self, request: GenerateRequest, reader: ChunkReader) -> AsyncIterator[Event]:
+        """On the engine loop: POST the request to the child and turn its chunks into events."""
+        self._check(request)
+        if has_images(request.messages):  # encoding a 12 MP photo takes ~0.2 s: not on the loop
+            body = await asyncio.to_thread(self._body, request)
+        else:
+            body = self._body(request)
         address = self.listening_address
         if not address:
             raise GenerationError("the model is not loaded", "Load a model first.")
-        reader = ChunkReader("llama.cpp", bool(request.top_logprobs))
         events = SSEStream((), "llama.cpp")
-        # plain HTTP on loopback: no TLS context to build (that alone took ~17 ms a client)
-        transport = httpx.AsyncHTTPTransport(verify=False, retries=0)
-        timeout = httpx.Timeout(_READ_TIMEOUT, connect=10.0)
-        try:
-            async with (
-                httpx.AsyncClient(transport=transport, timeout=timeout, trust_env=False) as client,
-                client.stream(
+        for attempt in range(_SEND_ATTEMPTS):
+            answered = False
+            try:
+                async with self._http().stream(
                     "POST", address + "/v1/chat/completions", json=body, headers=self._headers()
-                ) as response,
-            ):
-                if response.status_code != 200:
-                    raise _refusal(response.status_code, await response.aread())
-                async for line in response.aiter_lines():
-                    # read to the end (nothing follows the end marker) rather than break: a break
-                    # leaves httpx's stream generators suspended, and on a loop without asyncgen
-                    # hooks (qasync, the window's) they are finalized outside it and fail
-                    chunk = None if events.done else events.feed(line)
-                    if chunk is not None and not events.done:
-                        for event in reader.feed(chunk):
-                            yield event
-        except httpx.HTTPError as exc:
-            raise await self._lost_async(exc) from exc
+                ) as response:
+                    answered = True
+                    if response.status_code != 200:
+                        raise _refusal(response.status_code, await response.aread())
+                    async for line in response.aiter_lines():
+                        # read to the end (nothing follows the end marker) rather than break: a
+                        # break leaves httpx's stream generators suspended until they are finalized
+                        chunk = None if events.done else events.feed(line)
+                        if chunk is not None and not events.done:
+                            for event in reader.feed(chunk):
+                                yield event
+                break
+            except httpx.HTTPError as exc:
+                if self._closed:
+                    break  # close() ended the child under the request: a stop, not a failure
+                if _stale(exc, answered, attempt) and self.listening_address:
+                    log.info("llama.cpp had closed the kept-alive connection (%s); sending again", exc)
+                    continue
+                raise await self._lost_async(exc) from exc
+        if not events.done and self._closed:
+            for event in reader.closing_rounds():
+                yield event
+            yield _finished(reader, bool(request.top_logprobs), cancelled=True)
+            return
         if not events.done:
             raise await self._lost_async(None)  # the stream ended without its end marker
         for event in reader.closing_rounds():
@@ -488,21 +472,40 @@ class LlamaCppEngine:
         return self._lost(exc, wait=0.0)
 
     def close(self) -> None:
-        """Stop a running generation and free the model; returns within a second.
+        """Stop every request and free the model; returns at once.
 
-        Ending the child process stops a load or a prompt pass at once, however long it has left.
-        """
-        self._worker.close(wait=0)
+        Ending the child process stops a load or a prompt pass at once, however long it has left;
+        the requests reading from it end with the connection."""
+        self._closed = True
         host = self._host
         if host is not None:
             host.stop()
-        self._worker.close()
+        client, self._client = self._client, None
+        loop = engine_loop()
+        if client is not None and loop.running:
+            with contextlib.suppress(RuntimeError):  # the loop ended first: the sockets went with it
+                loop.submit(client.aclose())
 
     def __enter__(self) -> LlamaCppEngine:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+#: A request is sent at most twice: again only when its kept-alive connection was found closed.
+_SEND_ATTEMPTS = 2
+
+
+def _stale(exc: httpx.HTTPError, answered: bool, attempt: int) -> bool:
+    """The request never reached the child: it was written on a kept-alive connection that the
+    child's HTTP server had closed in the meantime (it closes idle and counted-out connections),
+    and the child sent nothing back. Safe to send once more, on a new connection."""
+    return (
+        not answered
+        and attempt + 1 < _SEND_ATTEMPTS
+        and isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError))
+    )
 
 
 def _finished(reader: ChunkReader, with_logprobs: bool, cancelled: bool) -> Finished:

@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass
 from typing import IO, Any
 
 from app.core.engines.llamacpp.translate import LlamaCppPlan, apply
+from app.core.engines.worker import also_close_at_exit
 
 #: The argument the frozen executables recognise (packaging/tandem_entry.py) to run :func:`main`.
 FROZEN_FLAG = "--tandem-llamacpp-host"
@@ -260,6 +261,17 @@ def live_processes() -> list[int]:
     with _live_lock:
         hosts = list(_live)
     return [h._proc.pid for h in hosts if h._proc is not None and h._proc.poll() is None]
+
+
+def stop_all() -> None:
+    """End every child started here (a load under way ends with :class:`HostError`)."""
+    with _live_lock:
+        hosts = list(_live)
+    for host in hosts:
+        host.stop()
+
+
+also_close_at_exit(stop_all)
 
 
 def kill_live() -> list[int]:

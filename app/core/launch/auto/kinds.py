@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
+from app.core.engines.base import is_agent_turn
+
 
 class RequestKind(StrEnum):
     """The kinds Auto routes; each value is also its name in stored figures and the API."""
@@ -197,7 +199,7 @@ def classify(
     few requests, kept by the caller), so a request resent in a fresh conversation, as API clients
     and agents do, is a repeat too.
     """
-    if tools or any(m.get("role") == "tool" or m.get("tool_calls") for m in messages):
+    if is_agent_turn(messages, tools):
         return RequestKind.AGENT
     last_index = next(
         (i for i in range(len(messages) - 1, -1, -1) if messages[i].get("role") == "user"), None

@@ -1,7 +1,10 @@
-"""Runs a conversation: persists messages, drives the engine host, repaints on a timer.
+"""Runs a conversation: persists messages, reads answers from the engine host, repaints on a timer.
 
-Tokens are buffered by :class:`~app.gui.workers.EngineHost`; a 50 ms timer drains the buffer and
-repaints the streaming bubble once per tick, never once per token.
+Each answer is a task on the qasync loop that awaits the engine's async stream
+(:meth:`~app.gui.workers.EngineHost.stream`: the pool's child for the conversation's speculation
+choice, on the engine loop). Its events are queued; a timer drains the queue and repaints the
+streaming bubble once per tick, never once per token. Stop cancels the task, which closes the
+request in the engine.
 
 An answer belongs to the conversation it was asked in (:class:`_Answer`), not to whatever the
 view shows: switching to another conversation mid-answer stops it, and it is saved as stopped in
@@ -14,10 +17,10 @@ or a kill loses at most a second of it; the next start shows it as ``interrupted
 Regenerate.
 
 With MCP servers switched on (``tools.py``), a message runs the tool loop
-(:func:`app.core.tools.run_tool_loop`) as a task on the qasync loop instead of the engine host's
-generation: each model turn is a streamed answer of its own row, each call a block with Approve /
-Deny / Always allow, each result a collapsed ``tool`` message; Stop cancels the task at any step and
-what happened stays stored (issue 50).
+(:func:`app.core.tools.run_tool_loop`) as its task instead: each model turn is a streamed answer
+of its own row, read from the pool like any answer (Auto sends a turn after a tool result to its
+agent route), each call a block with Approve / Deny / Always allow, each result a collapsed
+``tool`` message; Stop cancels the task at any step and what happened stays stored (issue 50).
 
 What the controller works with arrives in one :class:`ChatContext`; the conversation's speculation
 choice (``speculation.py``), the speed comparisons and Auto's loss notice (``speeds.py``) and
@@ -31,6 +34,7 @@ import logging
 import sqlite3
 import statistics
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +47,7 @@ from app.core.engines.base import (
     ChatMessage,
     Engine,
     Event,
+    GenerateRequest,
     GenerationError,
     ImagesUnsupportedError,
     TokenCounter,
@@ -68,6 +73,7 @@ from app.gui.controllers.chat.measure import AnswerMeasure
 from app.gui.controllers.chat.speculation import ConversationSpeculation
 from app.gui.controllers.chat.speeds import AnswerSpeeds
 from app.gui.controllers.chat.tools import ChatTools
+from app.gui.ops import Ops
 from app.gui.views.attachments import image_error_text
 from app.gui.views.chat import MessageBubble, SamplingDialog
 from app.gui.workers import ModelInfo
@@ -76,15 +82,13 @@ log = logging.getLogger(__name__)
 
 FLUSH_INTERVAL_MS = 50
 #: A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each
-#: update lays out and paints a taller bubble, CPU the engine shares on a small machine
-#: (a plain 2000-token answer under X decoded at 0.91x of the CLI with 50 ms, 0.98x with 100 ms)
+#: update lays out and paints a taller bubble, CPU the engine shares on a small machine (the
+#: figures behind it: docs/benchmarks.md, "long answers in the window")
 LONG_ANSWER_CHARS = 2000
 LONG_FLUSH_INTERVAL_MS = 100
 #: a flush (render and lay out the block being written) may take about this share of the time
-#: between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS. A long
-#: code block being written is laid out whole on each flush, and with the interval fixed its cost
-#: grew with the block (a 2000-token plain answer that was one Python fence decoded at 0.93x of
-#: the CLI under X, prose at 1.0x)
+#: between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS: a long
+#: code block being written is laid out whole on each flush, so its cost grows with the block
 FLUSH_SHARE = 0.04
 MAX_FLUSH_INTERVAL_MS = 400
 #: the flushes whose median cost sets the interval
@@ -129,7 +133,7 @@ class _Answer:
     removed: bool = False
     #: what the last flushes cost (ms, newest last), see flush_interval
     flush_costs: list[float] = field(default_factory=list)
-    #: a tool loop's task (None: the engine host generates this answer)
+    #: the answer's task on the qasync loop (a plain answer or a tool loop)
     task: asyncio.Task[Any] | None = None
     #: a tool loop's events not shown yet (the host keeps its own)
     queued: list[Event] = field(default_factory=list)
@@ -137,6 +141,8 @@ class _Answer:
     ended: bool = False
     #: a tool loop's hub while it runs ("Always allow" updates its rules)
     hub: ToolHub | None = None
+    #: the pool's configuration that wrote the answer ("" before it is known)
+    configuration: str = ""
 
 
 class ChatController(QObject):
@@ -194,6 +200,8 @@ class ChatController(QObject):
         self.measurer.measured.connect(self.measured)
         #: the MCP servers offered to the model (None without ops: no tools)
         self.tools: ChatTools | None = None
+        #: runs each answer's task (a window's operations, or the chat's own without one)
+        self.ops = context.ops or Ops(context.errors, self)
         if context.ops is not None:
             self.tools = ChatTools(context.ops, self)
             context.ops.spawn(
@@ -203,9 +211,6 @@ class ChatController(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(FLUSH_INTERVAL_MS)
         self._timer.timeout.connect(self._flush)
-        engine.generationDone.connect(self._on_generation_done)
-        engine.generationFailed.connect(self._on_generation_failed)
-        engine.historyTrimmed.connect(self._on_history_trimmed)
         self.conversations.conversationRemoved.connect(self._on_conversation_removed)
         view.sendRequested.connect(self.send)
         view.stopRequested.connect(self.stop)
@@ -386,14 +391,11 @@ class ChatController(QObject):
         )
         self._answer = _Answer(cid, row.id, builder, info, bubble, saved_at=time.monotonic())
         engine = self.engine.current_engine
+        failure = QCoreApplication.translate("ChatController", "The answer could not be generated")
         if self.tools is not None and self.tools.enabled and engine is not None:
-            ops = self.tools.ops
-            self._answer.task = ops.spawn(
-                self._run_tools(self._answer, engine, history),
-                QCoreApplication.translate("ChatController", "The answer could not be generated"),
-            )
+            self._answer.task = self.ops.spawn(self._run_tools(self._answer, engine, history), failure)
         else:
-            self.engine.generate(history, self.sampling)
+            self._answer.task = self.ops.spawn(self._run_answer(self._answer, history), failure)
         self._timer.setInterval(FLUSH_INTERVAL_MS)
         self._timer.start()
         self._sync_actions()
@@ -407,18 +409,13 @@ class ChatController(QObject):
 
     def _cancel(self, answer: _Answer) -> None:
         if answer.task is not None:
-            answer.task.cancel()  # the tool loop stops at whatever step it is
-        else:
-            self.engine.cancel()
+            answer.task.cancel()  # the request ends in the engine; a tool loop at whatever step
 
     def _flush(self, settle: bool = True) -> None:
         answer = self._answer
         if answer is None:
             return
-        if answer.task is not None:
-            events, answer.queued = answer.queued, []
-        else:
-            events = self.engine.drain()
+        events, answer.queued = answer.queued, []
         for ev in events:
             answer.builder.feed(ev)
         if events and answer.bubble is not None:
@@ -458,6 +455,8 @@ class ChatController(QObject):
             self._sync_actions()
             return None
         builder, bubble = answer.builder, answer.bubble
+        if answer.configuration and answer.conversation_id == self.conversation_id:
+            self.speculation.answered(answer.configuration)
         if answer.ended:  # a tool loop's last turn is written already
             return self._after_answer(None)
         stats = builder.stats(reason)
@@ -538,25 +537,72 @@ class ChatController(QObject):
         if answer.bubble is not None:
             answer.bubble.set_left_out(dropped)
 
+    # --- a plain answer ---------------------------------------------------------------------------------
+    async def _fitted(self, engine: Engine | None, history: list[ChatMessage]) -> list[ChatMessage]:
+        """The newest turns of ``history`` that fit the model's context (measured on a worker:
+        the tokenizer is a request to the engine)."""
+        if not isinstance(engine, TokenCounter):
+            return history
+        fitted = await self.ops.run(
+            fit_history, history, engine.count_prompt_tokens, engine.n_ctx, self.sampling.max_tokens
+        )
+        if fitted.dropped:
+            self._on_history_trimmed(fitted.dropped)
+        return fitted.messages
+
+    async def _run_answer(self, answer: _Answer, history: list[ChatMessage]) -> None:
+        """One answer: the configuration for the conversation's choice (Auto routed by the
+        request's kind), then its events, queued for the flush timer."""
+        try:
+            conversation = await self._fitted(self.engine.current_engine, history)
+            request = GenerateRequest(conversation, self.sampling)
+            label = await self.engine.resolve(self.speculation.choice, request, self.ops.loop)
+            self._configured(answer, label)
+            async for event in self.engine.stream(label, request, self.ops.loop):
+                answer.queued.append(event)
+        except asyncio.CancelledError:
+            if self._answer is answer:
+                self._on_generation_done(True)
+            raise
+        except Exception as exc:
+            if self._answer is answer:
+                self._on_generation_failed(exc)
+            return
+        if self._answer is answer:
+            self._on_generation_done(False)
+
+    def _configured(self, answer: _Answer, label: str) -> None:
+        """The answer runs on configuration ``label`` of the pool: its stats name it."""
+        pool = self.engine.pool
+        if pool is None:
+            return
+        answer.configuration = label
+        if label == pool.base_label:
+            named = answer.info.speculation  # what the launch runs, with its depth
+        else:
+            named = "" if label == per_request.OFF else label
+        answer.builder.speculation = named
+
     # --- the tool loop (issue 50) ------------------------------------------------------------------
     async def _run_tools(self, first: _Answer, engine: Engine, history: list[ChatMessage]) -> None:
         """One message's tool loop: servers started for it, turns and calls stored as they
         happen, the servers ended with it (a stop included)."""
         assert self.tools is not None and self.tools.config is not None
-        ops = self.tools.ops
         conversation = list(history)
+        choice = self.speculation.choice
+
+        async def generate(request: GenerateRequest) -> AsyncIterator[Event]:
+            """One model turn from the pool: the conversation's choice, Auto routed by the turn's
+            kind (a turn after a tool result is an agent turn)."""
+            label = await self.engine.resolve(choice, request, self.ops.loop)
+            current = self._answer
+            if current is not None and current.task is first.task:
+                self._configured(current, label)
+            async for event in self.engine.stream(label, request, self.ops.loop):
+                yield event
+
         try:
-            if isinstance(engine, TokenCounter):  # measured on a worker: the tokenizer is a request
-                fitted = await ops.run(
-                    fit_history,
-                    conversation,
-                    engine.count_prompt_tokens,
-                    engine.n_ctx,
-                    self.sampling.max_tokens,
-                )
-                conversation = fitted.messages
-                if fitted.dropped:
-                    self._on_history_trimmed(fitted.dropped)
+            conversation = await self._fitted(engine, conversation)
             async with ToolHub(self.tools.config) as hub:
                 first.hub = hub
                 failed = [s for s in hub.statuses().values() if s.state is ServerState.FAILED]
@@ -570,6 +616,7 @@ class ChatController(QObject):
                     self._approve,
                     self.tools.options,
                     on_event=self._on_loop_event,
+                    generate=generate,
                 )
         except asyncio.CancelledError:
             if self._answer is not None and self._answer.task is first.task:

@@ -1,8 +1,9 @@
 """A conversation's speculation choice: Auto, Off or a method, shown in the chat header and stored
-with the conversation. A question is checked against what the loaded engine runs by the rule of
-the local API's ``tandem.speculation`` (:func:`app.core.speculative.per_request.honoured`): what
-needs a reload is refused, as the API refuses it, and the message stays in the box. A change
-applies from the next answer."""
+with the conversation. With a llama.cpp model each choice is a per-request choice of the engine
+pool the window and its Local server share (:attr:`EngineHost.pool`): switching never reloads,
+and the next answer runs on the new choice. A question is checked by the rule of the local API's
+``tandem.speculation`` (:func:`app.core.speculative.per_request.honoured`): on an engine without a
+pool, what needs a reload is refused, as the API refuses it, and the message stays in the box."""
 
 from __future__ import annotations
 
@@ -52,9 +53,18 @@ class ConversationSpeculation:
         info = self.engine.info
         return info.spec_kind if info is not None else None
 
+    def offered(self) -> tuple[str, ...]:
+        """The configurations the loaded model's pool starts for a request (none without one)."""
+        return tuple(self.engine.offers())
+
     def sync(self) -> None:
         if self._control is not None:
-            self._control.set_state(self.choice, self.loaded_method())
+            self._control.set_state(self.choice, self.loaded_method(), self.offered())
+
+    def answered(self, configuration: str) -> None:
+        """The shown conversation's last answer was written by ``configuration``."""
+        if self._control is not None:
+            self._control.set_answered(configuration)
 
     def store_new(self, conversation_id: int) -> None:
         """A new conversation was just stored: keep the choice made before it existed."""
@@ -68,12 +78,13 @@ class ConversationSpeculation:
             self.new_choice = value
         else:
             self.store.set_speculation(cid, value)
+        self.answered("")  # the next answer names its own
 
     def refuse(self) -> bool:
         """Say so, and return True, when the loaded model cannot honour the conversation's choice
         without a reload (the API answers such a request 400 ``speculation_unavailable``)."""
         choice, loaded = self.choice, self.loaded_method()
-        if not self.engine.is_loaded or per_request.honoured(choice, loaded):
+        if not self.engine.is_loaded or per_request.honoured(choice, loaded, self.offered()):
             return False
         shown = QCoreApplication.translate("ChatController", "Off") if choice == per_request.OFF else choice
         self.errors.report(
