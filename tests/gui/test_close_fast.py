@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import threading
 import time
 from dataclasses import replace
 from typing import Any
@@ -31,25 +30,12 @@ from app.core.engines.llamacpp.host import live_processes
 from app.core.launch.plan import load_engine
 from app.core.speculative import SpeculationOptions
 from app.gui.views.launch_dialog import LaunchChoice
+from tests.engines_left import wait_for_engine_threads
 
 pytestmark = [
     pytest.mark.usefixtures("smollm2_q4"),
     pytest.mark.skipif(sys.platform == "win32", reason="SIGSTOP is POSIX"),
 ]
-
-
-def _wait_for_engine_threads() -> None:
-    """The engine frees in the background after a fast close; the test waits for it to end."""
-    for t in threading.enumerate():
-        if t.name == "tandem-engine-loop":
-            continue  # the process's engine loop: it serves whatever is loaded next
-        if t.name.startswith(("tandem-llamacpp-", "tandem-engine", "tandem-load", "tandem-pool")):
-            t.join(60)
-            assert not t.is_alive(), t.name
-    deadline = time.monotonic() + 60
-    while live_processes() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not live_processes()
 
 
 def _freeze_the_child() -> None:
@@ -90,7 +76,7 @@ def test_closing_the_window_during_a_model_load_ends_the_load(make_window: Any, 
         w.start_load(_choice(w, "F32", True, 8192, 64))
     _freeze_the_child()
     w.close()
-    _wait_for_engine_threads()
+    wait_for_engine_threads()
     assert not live_processes()
 
 
@@ -103,7 +89,7 @@ def test_closing_the_window_during_an_answer_ends_the_answer(make_window: Any, q
     assert w.chat.generating
     _freeze_the_child()
     w.close()
-    _wait_for_engine_threads()
+    wait_for_engine_threads()
     assert not live_processes()
 
 
@@ -123,4 +109,4 @@ def test_closing_the_window_during_a_long_prompt_pass_returns_within_a_second(
     w.close()
     took = time.monotonic() - t0
     assert took < 1.0, f"closing the window took {took:.2f} s during a prompt pass"
-    _wait_for_engine_threads()
+    wait_for_engine_threads()

@@ -20,6 +20,7 @@ import pytest
 
 from app.core.engines.llamacpp import host as llamacpp_host
 from app.core.speculative import SpeculationOptions
+from tests.engines_left import wait_for_engine_threads
 
 # the embedded SmolLM2 the window loads (asking for its file marks the tests slow)
 pytestmark = pytest.mark.usefixtures("smollm2_q4")
@@ -116,17 +117,6 @@ def _assert_all_ended(clients: list[Client], threads: list[threading.Thread], si
     assert not llamacpp_host.live_processes()
 
 
-def _wait_for_engine_threads() -> None:
-    """A fast close frees the engines in the background; the test waits for that to end (the
-    process's engine loop stays: it serves whatever is loaded next)."""
-    for t in threading.enumerate():
-        if t.name == "tandem-engine-loop":
-            continue
-        if t.name.startswith(("tandem-llamacpp-", "tandem-engine", "tandem-pool", "tandem-load")):
-            t.join(30)
-            assert not t.is_alive(), t.name
-
-
 def test_closing_the_window_while_api_requests_stream_ends_them_and_every_child(
     make_window: Any, qtbot: Any
 ) -> None:
@@ -137,7 +127,7 @@ def test_closing_the_window_while_api_requests_stream_ends_them_and_every_child(
     took = time.monotonic() - t0
     assert took < CLOSE_BOUND_S, f"closing the window took {took:.2f} s during API requests"
     _assert_all_ended(clients, threads, t0)
-    _wait_for_engine_threads()
+    wait_for_engine_threads(30)
 
 
 def test_closing_the_window_while_a_request_waits_for_its_configuration_to_load(
@@ -164,7 +154,7 @@ def test_closing_the_window_while_a_request_waits_for_its_configuration_to_load(
     # as fast as a close with nothing loading (tests/gui/test_close_fast.py): the load is not awaited
     assert took < 1.0, f"closing the window took {took:.2f} s during a configuration's load"
     _assert_all_ended([client], threads, t0)
-    _wait_for_engine_threads()
+    wait_for_engine_threads(30)
 
 
 def test_stopping_the_local_server_while_api_requests_stream_ends_them_and_keeps_the_pool(
@@ -190,4 +180,4 @@ def test_stopping_the_local_server_while_api_requests_stream_ends_them_and_keeps
     w.close()
     assert time.monotonic() - t1 < CLOSE_BOUND_S
     _assert_all_ended(clients, [], t0)
-    _wait_for_engine_threads()
+    wait_for_engine_threads(30)

@@ -32,6 +32,7 @@ from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.llamacpp.host import live_processes
 from app.core.engines.worker import EngineClosed, LoadCancelled, LoadProgress, close_all, live_workers
 from app.core.speculative import SpeculationOptions
+from tests.engines_left import wait_for_no_llamacpp_child
 
 
 def _engine_threads(prefix: str) -> list[threading.Thread]:
@@ -45,10 +46,7 @@ def _wait_gone(prefix: str, timeout: float = 60) -> None:
         t.join(timeout)
     assert not _engine_threads(prefix)
     if prefix.startswith("tandem-llamacpp"):
-        deadline = time.monotonic() + timeout
-        while live_processes() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not live_processes()
+        wait_for_no_llamacpp_child(timeout)
 
 
 def test_a_llamacpp_load_sees_the_cancel_token_and_loads_nothing(
