@@ -126,6 +126,7 @@ def test_unreported_acceptance_is_none_not_zero() -> None:
         ("http://127.0.0.1:8080", "http://127.0.0.1:8080/v1"),
         ("HTTPS://GPU-Box.example:8000/v1/", "https://gpu-box.example:8000/v1"),
         ("http://[::1]:30000/v1", "http://[::1]:30000/v1"),
+        ("https://gpu-box.example:443/api/v1/", "https://gpu-box.example/api/v1"),  # the default port
     ],
 )
 def test_normalize_url(url: str, norm: str) -> None:
@@ -134,7 +135,8 @@ def test_normalize_url(url: str, norm: str) -> None:
 
 @pytest.mark.parametrize(
     "bad", ["", "gpu-box:8000", "ftp://host/v1", "http://", "http://host:99999/v1", "http://u:p@host/v1",
-            "http://host/v1?x=1"],
+            "http://host/v1?x=1", "http://host/v1#top", "http://host/v1?", "http://host:abc/v1",
+            "http://host:0/v1"],
 )  # fmt: skip
 def test_bad_urls_are_one_line(bad: str) -> None:
     with pytest.raises(EndpointError) as info:

@@ -14,8 +14,8 @@ import logging
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
+import httpx
 import keyring
 from keyring.errors import KeyringError, PasswordDeleteError
 
@@ -63,25 +63,30 @@ def normalize_url(url: str) -> str:
     if not text:
         raise EndpointError("endpoint: no URL given")
     try:
-        parts = urlsplit(text)
-        port = parts.port  # raises ValueError on a bad port
-    except ValueError as exc:
+        parts = httpx.URL(text)  # raises InvalidURL on a bad port or host
+    except (httpx.InvalidURL, ValueError) as exc:
         raise EndpointError(f"endpoint: {text!r} is not a valid URL ({exc})") from None
+    if parts.port is not None and not 0 < parts.port < 65536:
+        raise EndpointError(f"endpoint: {text!r} is not a valid URL (port {parts.port} is out of range)")
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
         raise EndpointError(f"endpoint: {text!r} must start with https:// or http://")
-    host = (parts.hostname or "").lower()
+    host = parts.host.lower()
     if not host:
         raise EndpointError(f"endpoint: {text!r} has no host name")
-    if parts.username or parts.password:
+    if parts.userinfo:
         raise EndpointError("endpoint: do not put credentials in the URL; the API key is kept in the keyring")
-    if parts.query or parts.fragment:
+    if parts.query or parts.fragment or text.rstrip().endswith(("?", "#")):
         raise EndpointError(f"endpoint: {text!r} must not carry a query or fragment")
+    return _join(scheme, host, parts.port, parts.path.rstrip("/") or "/v1")
+
+
+def _join(scheme: str, host: str, port: int | None, path: str) -> str:
+    """``scheme://host[:port]path`` (an IPv6 host in brackets)."""
     netloc = f"[{host}]" if ":" in host else host
     if port is not None:
         netloc += f":{port}"
-    path = parts.path.rstrip("/") or "/v1"
-    return urlunsplit((scheme, netloc, path, "", ""))
+    return f"{scheme}://{netloc}{path}"
 
 
 @dataclass(frozen=True)
@@ -100,17 +105,14 @@ class Endpoint:
 
     @property
     def host(self) -> str:
-        return urlsplit(self.url).hostname or ""
+        return httpx.URL(self.url).host
 
     @property
     def server_root(self) -> str:
         """The URL without the API path (where vLLM serves ``/metrics``)."""
-        parts = urlsplit(self.url)
-        path = parts.path
-        for suffix in ("/v1",):
-            if path.endswith(suffix):
-                path = path[: -len(suffix)]
-        return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+        parts = httpx.URL(self.url)
+        path = parts.path.removesuffix("/v1")
+        return _join(parts.scheme, parts.host, parts.port, path)
 
     @property
     def label(self) -> str:
@@ -118,8 +120,7 @@ class Endpoint:
 
     def check(self) -> None:
         """Refuse plain HTTP to a non-loopback host unless allowed for this endpoint."""
-        parts = urlsplit(self.url)
-        if parts.scheme == "http" and not self.allow_http and not is_loopback(self.host):
+        if httpx.URL(self.url).scheme == "http" and not self.allow_http and not is_loopback(self.host):
             raise InsecureEndpointError(
                 f"endpoint: {self.url} is plain HTTP to another machine; the API key and your "
                 "chats would cross the network unencrypted"
