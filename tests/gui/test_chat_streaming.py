@@ -1,4 +1,5 @@
-"""An answer belongs to its own conversation (issue 8, item 1) and survives a crash (item 22).
+"""An answer belongs to its own conversation (issue 8, item 1), runs on while another conversation
+is shown and asks (issue 49), and survives a crash (item 22).
 
 The real main window and ChatController drive a ScriptedEngine whose gate holds the answer
 mid-stream, so the switch / delete happens while the answer is being written.
@@ -9,6 +10,8 @@ from __future__ import annotations
 import threading
 import time
 from typing import Any
+
+from PySide6.QtCore import Qt
 
 from app.core.chat import ChatStore
 from tests.gui.conftest import ScriptedEngine, scripted_loader
@@ -61,52 +64,73 @@ def texts(w: Any) -> list[str]:
     return [b.text for b in w.chat_view.bubbles]
 
 
-def test_switching_mid_answer_stops_it_in_its_own_conversation(make_window: Any, qtbot: Any) -> None:
+def marked(w: Any) -> list[int]:
+    """The conversations the list marks as writing an answer (the pencil)."""
+    model = w.conversations
+    return [
+        model.conversation(row).id
+        for row in range(model.rowCount())
+        if model.data(model.index(row, 0), Qt.ItemDataRole.DecorationRole) is not None
+    ]
+
+
+def test_switching_mid_answer_lets_it_finish_in_its_own_conversation(make_window: Any, qtbot: Any) -> None:
     other = other_conversation()
     w, gate, streaming = start_gated_answer(make_window, qtbot)
+    assert marked(w) == [streaming]
     w.conv_list.setCurrentIndex(w.conversations.index(w.conversations.row_of(other), 0))
-    # the other conversation opens at once, with its own messages only
+    # the other conversation opens at once, with its own messages only, and can ask
     assert w.chat.conversation_id == other
     assert texts(w) == ["old question", "old answer"]
     assert w.chat_view.composer.button.text() == "Send"
+    # the answer goes on where it was asked: the list marks it, its text keeps being saved
+    assert w.chat.answering() == [streaming] and marked(w) == [streaming]
+    assert "Writing an answer" in w.conversations.data(
+        w.conversations.index(w.conversations.row_of(streaming), 0), Qt.ItemDataRole.ToolTipRole
+    )
+    qtbot.waitUntil(lambda: w.store.messages(streaming)[-1].content == SHOWN_BEFORE_GATE, timeout=10_000)
+    assert w.store.messages(streaming)[-1].status == "streaming"
     with qtbot.waitSignal(w.chat.answerFinished, timeout=10_000) as blocker:
         gate.release.set()
-    assert blocker.args[0].finish_reason == "cancelled"
-    # saved as stopped where it was asked; nothing written into the conversation on screen
-    stopped = w.store.messages(streaming)
-    assert [(m.role, m.status) for m in stopped] == [("user", "complete"), ("assistant", "stopped")]
-    assert stopped[1].content.startswith(SHOWN_BEFORE_GATE) and len(stopped[1].content) < len(ANSWER)
+    assert blocker.args[0].finish_reason == "stop"
+    # written whole in its own conversation; nothing written into the conversation on screen
+    done = w.store.messages(streaming)
+    assert [(m.role, m.status, m.content) for m in done] == [
+        ("user", "complete", "first question"),
+        ("assistant", "complete", ANSWER),
+    ]
     assert [m.content for m in w.store.messages(other)] == ["old question", "old answer"]
     assert texts(w) == ["old question", "old answer"]
-    assert not w.chat.generating and w.chat_view.composer.button.text() == "Send"
-    # Send works in the opened conversation
-    with qtbot.waitSignal(w.chat.answerFinished, timeout=10_000) as blocker:
-        gate.release.set()
-        w.chat.send("new question")
-    assert blocker.args[0].finish_reason == "stop"
-    msgs = w.store.messages(other)
-    assert [(m.content, m.status) for m in msgs[2:]] == [("new question", "complete"), (ANSWER, "complete")]
-    assert texts(w) == ["old question", "old answer", "new question", ANSWER]
-    # and switching back shows the stopped answer with its mark
+    assert not w.chat.generating and marked(w) == []
+    # switching back shows the whole answer with its figures
     w.conv_list.setCurrentIndex(w.conversations.index(w.conversations.row_of(streaming), 0))
-    assert texts(w) == ["first question", stopped[1].content]
-    assert w.chat_view.bubbles[-1].status_label.text() == "stopped"
+    assert texts(w) == ["first question", ANSWER]
+    assert w.chat_view.bubbles[-1].status == "complete"
 
 
-def test_send_right_after_switching_waits_for_the_stop_then_answers(make_window: Any, qtbot: Any) -> None:
+def test_two_conversations_answer_at_once(make_window: Any, qtbot: Any) -> None:
     other = other_conversation()
     w, gate, streaming = start_gated_answer(make_window, qtbot)
     w.conv_list.setCurrentIndex(w.conversations.index(w.conversations.row_of(other), 0))
-    w.chat.send("asked before the stop landed")  # the engine is still held in the old answer
-    assert texts(w)[-1] == "asked before the stop landed"
+    w.chat.send("asked while the first answer runs")  # the engine still holds the first answer
+    assert texts(w)[-2:] == ["asked while the first answer runs", ""]
+    # both answers run: the second one reaches the gate too, on screen in its conversation
+    qtbot.waitUntil(lambda: texts(w)[-1] == SHOWN_BEFORE_GATE, timeout=10_000)
+    assert sorted(w.chat.answering()) == sorted([streaming, other]) and sorted(marked(w)) == sorted(
+        [streaming, other]
+    )
     assert w.chat_view.composer.button.text() == "Stop"
-    gate.release.set()
-    qtbot.waitUntil(lambda: [m.status for m in w.store.messages(other)][-1:] == ["complete"], timeout=10_000)
-    qtbot.waitUntil(lambda: not w.chat.generating, timeout=10_000)
-    msgs = w.store.messages(other)
-    assert [m.content for m in msgs[2:]] == ["asked before the stop landed", ANSWER]
-    assert [m.status for m in w.store.messages(streaming)] == ["complete", "stopped"]
-    assert texts(w)[-1] == ANSWER and w.chat_view.composer.button.text() == "Send"
+    # Stop stops the shown conversation's answer only
+    with qtbot.waitSignal(w.chat.answerFinished, timeout=10_000) as blocker:
+        w.chat.stop()
+    assert blocker.args[0].finish_reason == "cancelled"
+    assert w.chat.answering() == [streaming] and w.chat_view.composer.button.text() == "Send"
+    assert [m.status for m in w.store.messages(other)][-1] == "stopped"
+    with qtbot.waitSignal(w.chat.answerFinished, timeout=10_000) as blocker:
+        gate.release.set()
+    assert blocker.args[0].finish_reason == "stop"
+    assert [(m.status, m.content) for m in w.store.messages(streaming)][-1] == ("complete", ANSWER)
+    assert not w.chat.generating and marked(w) == []
 
 
 def test_reopening_the_streaming_conversation_reattaches_its_answer(make_window: Any, qtbot: Any) -> None:
@@ -118,7 +142,7 @@ def test_reopening_the_streaming_conversation_reattaches_its_answer(make_window:
     with qtbot.waitSignal(w.chat.answerFinished, timeout=10_000):
         gate.release.set()
     bubble = w.chat_view.bubbles[-1]
-    assert bubble.status_label.text() == "stopped" and bubble.text.startswith(SHOWN_BEFORE_GATE)
+    assert bubble.status == "complete" and bubble.text == ANSWER
     assert bubble.text == w.store.messages(streaming)[-1].content
     assert bubble.regen_btn.isVisibleTo(bubble) and w.chat_view.composer.button.text() == "Send"
 

@@ -85,7 +85,7 @@ def send_until_asked(w: Any, text: str) -> tuple[ToolCallBlock, asyncio.Task[Any
     def send() -> None:
         w.chat_view.composer.input.setPlainText(text)
         w.chat_view.composer.button.click()
-        tasks.append(w.chat._answer.task)
+        tasks.append(w.chat.answer_task(w.chat.conversation_id))
 
     (pending,) = on_loop(w, w.chat.approvalRequested, send)
     (block,) = [blk for b in w.chat_view.bubbles for blk in b.calls if blk.state == "asking"]

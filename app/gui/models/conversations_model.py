@@ -6,10 +6,18 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 
 from app.core.chat import ChatStore, Conversation
 from app.core.chat.export import ExportFormat, export_conversation
+from app.gui.icons import ACCENT, icon
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 ConversationRole = Qt.ItemDataRole.UserRole + 1
@@ -27,6 +35,20 @@ class ConversationsModel(QAbstractListModel):
         self._rows: list[Conversation] = store.conversations()
         #: the last search's hits: conversation id -> the text around its first hit
         self._snippets: dict[int, str] = {}
+        #: the conversations whose answer is being written (a pencil, and a line in the tooltip)
+        self._answering: frozenset[int] = frozenset()
+
+    def set_answering(self, conversation_ids: frozenset[int]) -> None:
+        """Mark the conversations whose answer is being written (the others lose the mark)."""
+        if conversation_ids == self._answering:
+            return
+        changed = conversation_ids ^ self._answering
+        self._answering = conversation_ids
+        for row, conv in enumerate(self._rows):
+            if conv.id in changed:
+                index = self.index(row, 0)
+                roles = [Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ToolTipRole]
+                self.dataChanged.emit(index, index, roles)
 
     def reload(self) -> None:
         self.beginResetModel()
@@ -98,8 +120,15 @@ class ConversationsModel(QAbstractListModel):
             return conv.title
         if role == Qt.ItemDataRole.ToolTipRole:
             when = dt.datetime.fromtimestamp(conv.updated).strftime("%Y-%m-%d %H:%M")
+            lines = [when]
+            if conv.id in self._answering:
+                lines.append(QCoreApplication.translate("ConversationsModel", "Writing an answer…"))
             found = self._snippets.get(conv.id)
-            return f"{when}\n{found}" if found else when
+            if found:
+                lines.append(found)
+            return "\n".join(lines)
+        if role == Qt.ItemDataRole.DecorationRole and conv.id in self._answering:
+            return icon("pencil", ACCENT, selected=ACCENT)
         if role == ConversationRole:
             return conv
         return None

@@ -7,10 +7,12 @@ streaming bubble once per tick, never once per token. Stop cancels the task, whi
 request in the engine.
 
 An answer belongs to the conversation it was asked in (:class:`_Answer`), not to whatever the
-view shows: switching to another conversation mid-answer stops it, and it is saved as stopped in
-its own conversation while the other one opens at once. Its bubble is detached
-before the view deletes it; a Send in the newly opened conversation waits for the stop to land.
-A deleted conversation's answer is stopped and never written.
+view shows, and each conversation may have one answer running: switching to another conversation
+mid-answer leaves it running there (its bubble is detached before the view deletes it, its text
+keeps being saved, and it gets its bubble back when its conversation is shown again), and the
+other conversation can ask at once. The answers run side by side in the engine: a llama.cpp
+pool's slots, MLX's owner thread in turn. A deleted conversation's answer is stopped and never
+written.
 
 The answer's row is saved as it grows, at most once a second (:data:`SAVE_INTERVAL_S`), so a crash
 or a kill loses at most a second of it; the next start shows it as ``interrupted`` with
@@ -172,9 +174,8 @@ class ChatController(QObject):
         self.default_system_prompt = context.system_prompt
         self._registry = context.registry
         self.conversation_id: int | None = None
-        self._answer: _Answer | None = None
-        #: a conversation whose new question waits for a stopped answer (elsewhere) to end
-        self._pending_start: int | None = None
+        #: the running answer of each conversation that has one
+        self._answers: dict[int, _Answer] = {}
         self._generating = False
         self.speeds = AnswerSpeeds(
             context.baselines,
@@ -235,18 +236,30 @@ class ChatController(QObject):
 
     @property
     def generating(self) -> bool:
-        """An answer is being written (in any conversation) or a question waits for the engine."""
+        """An answer is being written, in any conversation."""
         return self._generating
+
+    def answering(self) -> list[int]:
+        """The conversations whose answer is being written."""
+        return list(self._answers)
+
+    def answer_task(self, conversation_id: int) -> asyncio.Task[Any] | None:
+        """The task writing ``conversation_id``'s answer (a plain answer or a tool loop), or None."""
+        answer = self._answers.get(conversation_id)
+        return answer.task if answer is not None else None
+
+    def _current(self, conversation_id: int, task: asyncio.Task[Any] | None) -> _Answer | None:
+        """The answer ``task`` writes now in its conversation (a tool loop's turn), or None once
+        it ended."""
+        answer = self._answers.get(conversation_id)
+        return answer if answer is not None and answer.task is task else None
 
     # --- conversations ---------------------------------------------------------------------------
     def open_conversation(self, conversation_id: int | None) -> None:
-        """Show a conversation at once; an answer streaming into another one is stopped there."""
-        self._pending_start = None
-        answer = self._answer
-        if answer is not None:
-            answer.bubble = None  # the view deletes its bubbles below
-            if answer.conversation_id != conversation_id:
-                self._cancel(answer)
+        """Show a conversation at once; answers streaming into others go on there."""
+        for running in self._answers.values():
+            running.bubble = None  # the view deletes its bubbles below
+        answer = self._answers.get(conversation_id) if conversation_id is not None else None
         self.conversation_id = conversation_id
         if conversation_id is None:
             self.speculation.new_choice = per_request.AUTO  # a new conversation starts at Auto
@@ -256,7 +269,7 @@ class ChatController(QObject):
             conv = self.store.conversation(conversation_id)
             self.view.show_messages(self.store.messages(conversation_id))
             self.view.set_title(conv.title, self._model_label())
-            if answer is not None and answer.conversation_id == conversation_id:
+            if answer is not None:
                 self._attach(answer)
         self._sync_actions()
         self.speculation.sync()
@@ -273,10 +286,8 @@ class ChatController(QObject):
         answer.bubble = bubble
 
     def _on_conversation_removed(self, conversation_id: int) -> None:
-        if self._pending_start == conversation_id:
-            self._pending_start = None
-        answer = self._answer
-        if answer is not None and answer.conversation_id == conversation_id:
+        answer = self._answers.get(conversation_id)
+        if answer is not None:
             answer.removed = True  # its row went with the conversation: write nothing more
             self._cancel(answer)
         if conversation_id == self.conversation_id:
@@ -312,12 +323,10 @@ class ChatController(QObject):
 
     # --- turns ----------------------------------------------------------------------------------
     def busy_here(self) -> bool:
-        """The shown conversation is answering, or its question waits for the engine."""
-        answer = self._answer
-        shown = answer is not None and answer.bubble is not None
-        if self.measurer.running:  # the measurement needs the CPU to itself
+        """The shown conversation is answering (or a measurement runs: it needs the CPU)."""
+        if self.measurer.running:
             return True
-        return shown or (self._pending_start is not None and self._pending_start == self.conversation_id)
+        return self.conversation_id is not None and self.conversation_id in self._answers
 
     def send(self, text: str) -> None:
         if self.busy_here():
@@ -361,14 +370,7 @@ class ChatController(QObject):
         bubble.set_images([self.store.image_path(n) for n in names])
         bubble.set_content(text)
         self.conversations.touch(cid)
-        self._start_when_free()
-
-    def _start_when_free(self) -> None:
-        if self._answer is None:
-            self._start()
-        else:  # a stopped answer of another conversation is still ending
-            self._pending_start = self.conversation_id
-            self._sync_actions()
+        self._start()
 
     def _history(self) -> list[ChatMessage]:
         return [m for _id, m in self._history_messages()]
@@ -389,32 +391,37 @@ class ChatController(QObject):
             images=image_count(history),
             max_tokens=self.sampling.max_tokens,
         )
-        self._answer = _Answer(cid, row.id, builder, info, bubble, saved_at=time.monotonic())
+        answer = _Answer(cid, row.id, builder, info, bubble, saved_at=time.monotonic())
+        self._answers[cid] = answer
         engine = self.engine.current_engine
+        choice = self.speculation.choice  # this conversation's, whatever is shown later
         failure = QCoreApplication.translate("ChatController", "The answer could not be generated")
         if self.tools is not None and self.tools.enabled and engine is not None:
-            self._answer.task = self.ops.spawn(self._run_tools(self._answer, engine, history), failure)
+            answer.task = self.ops.spawn(self._run_tools(answer, engine, history, choice), failure)
         else:
-            self._answer.task = self.ops.spawn(self._run_answer(self._answer, history), failure)
-        self._timer.setInterval(FLUSH_INTERVAL_MS)
-        self._timer.start()
+            answer.task = self.ops.spawn(self._run_answer(answer, history, choice), failure)
+        if not self._timer.isActive():
+            self._timer.setInterval(FLUSH_INTERVAL_MS)
+            self._timer.start()
         self._sync_actions()
 
     def stop(self) -> None:
-        if self._pending_start is not None and self._pending_start == self.conversation_id:
-            self._pending_start = None  # the question stays; Edit resends it
-            self._sync_actions()
-        elif self._answer is not None:
-            self._cancel(self._answer)
+        """Stop the shown conversation's answer (the others go on)."""
+        answer = self._answers.get(self.conversation_id) if self.conversation_id is not None else None
+        if answer is not None:
+            self._cancel(answer)
 
     def _cancel(self, answer: _Answer) -> None:
         if answer.task is not None:
             answer.task.cancel()  # the request ends in the engine; a tool loop at whatever step
 
-    def _flush(self, settle: bool = True) -> None:
-        answer = self._answer
-        if answer is None:
-            return
+    def _flush(self) -> None:
+        """The timer's tick: every running answer takes its new events; the shown one is
+        repainted, and its cost sets the next tick."""
+        for answer in list(self._answers.values()):
+            self._flush_answer(answer)
+
+    def _flush_answer(self, answer: _Answer, settle: bool = True) -> None:
         events, answer.queued = answer.queued, []
         for ev in events:
             answer.builder.feed(ev)
@@ -447,13 +454,12 @@ class ChatController(QObject):
             return
         answer.saved_len = len(answer.builder.text)
 
-    def _finish(self, status: MessageStatus, reason: str | None) -> AnswerStats | None:
-        self._flush(settle=False)  # the end changes the bubble again: laid out once, after
-        answer, self._answer = self._answer, None
-        self._timer.stop()
-        if answer is None:
-            self._sync_actions()
-            return None
+    def _finish(self, answer: _Answer, status: MessageStatus, reason: str | None) -> AnswerStats | None:
+        self._flush_answer(answer, settle=False)  # the end changes the bubble again: laid out once, after
+        if self._answers.get(answer.conversation_id) is answer:
+            del self._answers[answer.conversation_id]
+        if not self._answers:
+            self._timer.stop()
         builder, bubble = answer.builder, answer.bubble
         if answer.configuration and answer.conversation_id == self.conversation_id:
             self.speculation.answered(answer.configuration)
@@ -487,31 +493,26 @@ class ChatController(QObject):
         return self._after_answer(stats)
 
     def _after_answer(self, stats: AnswerStats | None) -> AnswerStats | None:
-        pending, self._pending_start = self._pending_start, None
-        if pending is not None and pending == self.conversation_id and self.engine.is_loaded:
-            self._start()  # the question asked while this answer was stopping
-        else:
-            self._sync_actions()
+        self._sync_actions()
         return stats
 
     def _sync_actions(self) -> None:
         self.view.update_actions(self.busy_here())
-        generating = self._answer is not None or self._pending_start is not None
+        self.conversations.set_answering(frozenset(self._answers))
+        generating = bool(self._answers)
         if generating != self._generating:
             self._generating = generating
             self.generatingChanged.emit(generating)
 
-    def _on_generation_done(self, cancelled: bool) -> None:
-        if self._answer is None:
-            return
-        stats = self._finish("stopped" if cancelled else "complete", "cancelled" if cancelled else None)
+    def _on_generation_done(self, answer: _Answer, cancelled: bool) -> None:
+        stats = self._finish(
+            answer, "stopped" if cancelled else "complete", "cancelled" if cancelled else None
+        )
         if stats is not None:
             self.answerFinished.emit(stats)
 
-    def _on_generation_failed(self, exc: BaseException) -> None:
-        if self._answer is None:
-            return
-        self._finish("error", "error")
+    def _on_generation_failed(self, answer: _Answer, exc: BaseException) -> None:
+        self._finish(answer, "error", "error")
         if isinstance(exc, ContextOverflowError):
             exc = GenerationError(
                 QCoreApplication.translate(
@@ -529,16 +530,15 @@ class ChatController(QObject):
             exc, QCoreApplication.translate("ChatController", "The answer could not be generated")
         )
 
-    def _on_history_trimmed(self, dropped: int) -> None:
-        answer = self._answer
-        if answer is None:
-            return
+    def _on_history_trimmed(self, answer: _Answer, dropped: int) -> None:
         answer.left_out = dropped
         if answer.bubble is not None:
             answer.bubble.set_left_out(dropped)
 
     # --- a plain answer ---------------------------------------------------------------------------------
-    async def _fitted(self, engine: Engine | None, history: list[ChatMessage]) -> list[ChatMessage]:
+    async def _fitted(
+        self, answer: _Answer, engine: Engine | None, history: list[ChatMessage]
+    ) -> list[ChatMessage]:
         """The newest turns of ``history`` that fit the model's context (measured on a worker:
         the tokenizer is a request to the engine)."""
         if not isinstance(engine, TokenCounter):
@@ -547,29 +547,30 @@ class ChatController(QObject):
             fit_history, history, engine.count_prompt_tokens, engine.n_ctx, self.sampling.max_tokens
         )
         if fitted.dropped:
-            self._on_history_trimmed(fitted.dropped)
+            self._on_history_trimmed(answer, fitted.dropped)
         return fitted.messages
 
-    async def _run_answer(self, answer: _Answer, history: list[ChatMessage]) -> None:
-        """One answer: the configuration for the conversation's choice (Auto routed by the
+    async def _run_answer(self, answer: _Answer, history: list[ChatMessage], choice: str) -> None:
+        """One answer: the configuration for the conversation's ``choice`` (Auto routed by the
         request's kind), then its events, queued for the flush timer."""
+        mine = answer.conversation_id
         try:
-            conversation = await self._fitted(self.engine.current_engine, history)
+            conversation = await self._fitted(answer, self.engine.current_engine, history)
             request = GenerateRequest(conversation, self.sampling)
-            label = await self.engine.resolve(self.speculation.choice, request, self.ops.loop)
+            label = await self.engine.resolve(choice, request, self.ops.loop)
             self._configured(answer, label)
             async for event in self.engine.stream(label, request, self.ops.loop):
                 answer.queued.append(event)
         except asyncio.CancelledError:
-            if self._answer is answer:
-                self._on_generation_done(True)
+            if self._answers.get(mine) is answer:
+                self._on_generation_done(answer, True)
             raise
         except Exception as exc:
-            if self._answer is answer:
-                self._on_generation_failed(exc)
+            if self._answers.get(mine) is answer:
+                self._on_generation_failed(answer, exc)
             return
-        if self._answer is answer:
-            self._on_generation_done(False)
+        if self._answers.get(mine) is answer:
+            self._on_generation_done(answer, False)
 
     def _configured(self, answer: _Answer, label: str) -> None:
         """The answer runs on configuration ``label`` of the pool: its stats name it."""
@@ -584,25 +585,27 @@ class ChatController(QObject):
         answer.builder.speculation = named
 
     # --- the tool loop (issue 50) ------------------------------------------------------------------
-    async def _run_tools(self, first: _Answer, engine: Engine, history: list[ChatMessage]) -> None:
+    async def _run_tools(
+        self, first: _Answer, engine: Engine, history: list[ChatMessage], choice: str
+    ) -> None:
         """One message's tool loop: servers started for it, turns and calls stored as they
         happen, the servers ended with it (a stop included)."""
         assert self.tools is not None and self.tools.config is not None
         conversation = list(history)
-        choice = self.speculation.choice
+        mine, task = first.conversation_id, first.task
 
         async def generate(request: GenerateRequest) -> AsyncIterator[Event]:
             """One model turn from the pool: the conversation's choice, Auto routed by the turn's
             kind (a turn after a tool result is an agent turn)."""
             label = await self.engine.resolve(choice, request, self.ops.loop)
-            current = self._answer
-            if current is not None and current.task is first.task:
+            current = self._current(mine, task)
+            if current is not None:
                 self._configured(current, label)
             async for event in self.engine.stream(label, request, self.ops.loop):
                 yield event
 
         try:
-            conversation = await self._fitted(engine, conversation)
+            conversation = await self._fitted(first, engine, conversation)
             async with ToolHub(self.tools.config) as hub:
                 first.hub = hub
                 failed = [s for s in hub.statuses().values() if s.state is ServerState.FAILED]
@@ -613,29 +616,31 @@ class ChatController(QObject):
                     hub,
                     conversation,
                     self.sampling,
-                    self._approve,
+                    lambda pending: self._approve(mine, task, pending),
                     self.tools.options,
-                    on_event=self._on_loop_event,
+                    on_event=lambda event: self._on_loop_event(mine, task, event),
                     generate=generate,
                 )
         except asyncio.CancelledError:
-            if self._answer is not None and self._answer.task is first.task:
-                self._finish("stopped", "cancelled")
+            current = self._current(mine, task)
+            if current is not None:
+                self._finish(current, "stopped", "cancelled")
             raise
         except Exception as exc:
-            if self._answer is not None and self._answer.task is first.task:
-                self._on_generation_failed(exc)
+            current = self._current(mine, task)
+            if current is not None:
+                self._on_generation_failed(current, exc)
                 return
             raise
         self._end_loop(first, result)
 
     def _end_loop(self, first: _Answer, result: LoopResult) -> None:
-        answer = self._answer
-        if answer is None or answer.task is not first.task:
+        answer = self._current(first.conversation_id, first.task)
+        if answer is None:
             return
         if result.line and answer.bubble is not None:
             answer.bubble.set_tool_note(result.line)  # the one line saying why it ended there
-        stats = self._finish("complete", None)
+        stats = self._finish(answer, "complete", None)
         if stats is None and result.turns:  # the last turn's row is written: its figures
             stats = self._turn_stats(answer, result.turns[-1].answer)
         if stats is not None:
@@ -645,8 +650,8 @@ class ChatController(QObject):
         b = answer.builder
         return AnswerStats.of(ended, b.speculation, None, b.images, b.max_tokens)
 
-    def _on_loop_event(self, event: LoopEvent) -> None:
-        answer = self._answer
+    def _on_loop_event(self, conversation_id: int, task: asyncio.Task[Any] | None, event: LoopEvent) -> None:
+        answer = self._current(conversation_id, task)
         if answer is None or answer.task is None:
             return
         if isinstance(event, ModelEvent):
@@ -664,7 +669,7 @@ class ChatController(QObject):
 
     def _next_turn(self, previous: _Answer) -> None:
         """A new model turn after tool results: its own row and bubble."""
-        self._flush(settle=False)
+        self._flush_answer(previous, settle=False)
         row = self.store.add_message(
             previous.conversation_id, "assistant", "", status="streaming", model=previous.info.label
         )
@@ -675,7 +680,7 @@ class ChatController(QObject):
             bubble = self.view.add_bubble("assistant", row.id)
             bubble.set_status("streaming")
             bubble.set_content("")
-        self._answer = _Answer(
+        self._answers[previous.conversation_id] = _Answer(
             previous.conversation_id,
             row.id,
             builder,
@@ -690,7 +695,7 @@ class ChatController(QObject):
 
     def _end_turn(self, answer: _Answer, event: TurnEnded) -> None:
         """A model turn ended: its text (calls read out of it), its calls and its figures."""
-        self._flush(settle=False)
+        self._flush_answer(answer, settle=False)
         record = event.record
         stats = self._turn_stats(answer, record.answer)
         if not record.calls:  # a calling turn is short and grammar-bound: only answers are compared
@@ -731,9 +736,11 @@ class ChatController(QObject):
                 result.set_tool_result(r.call.name, r.content)
                 self.view.settle()
 
-    async def _approve(self, pending: PendingCall) -> bool:
+    async def _approve(
+        self, conversation_id: int, task: asyncio.Task[Any] | None, pending: PendingCall
+    ) -> bool:
         """Ask the user about a call in its block; "Always allow" also sets the tool's rule."""
-        answer = self._answer
+        answer = self._current(conversation_id, task)
         block = None
         if answer is not None and answer.bubble is not None:
             block = answer.bubble.call_block(pending.call.id)
@@ -811,7 +818,7 @@ class ChatController(QObject):
             return
         self.store.truncate_from(self.conversation_id, message_id)
         self.view.show_messages(self.store.messages(self.conversation_id))
-        self._start_when_free()
+        self._start()
 
     def edit(self, message_id: int) -> None:
         """Put the message back into the composer; sending replaces it and everything after."""
@@ -854,10 +861,15 @@ class ChatController(QObject):
 
     def shutdown(self) -> None:
         self._timer.stop()
-        answer, self._answer = self._answer, None
-        if answer is not None and answer.task is not None:
+        answers, self._answers = list(self._answers.values()), {}
+        for answer in answers:
+            self._keep_stopped(answer)
+
+    def _keep_stopped(self, answer: _Answer) -> None:
+        """At shutdown: cancel ``answer``'s task and keep what it wrote, as stopped."""
+        if answer.task is not None:
             answer.task.cancel()  # the servers end as the task unwinds
-        if answer is not None and not answer.removed and not answer.ended:  # keep it, as stopped
+        if not answer.removed and not answer.ended:
             builder = answer.builder
             try:
                 self.store.update_message(
