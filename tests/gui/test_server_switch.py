@@ -230,12 +230,13 @@ def test_the_panel_shows_the_configurations_a_request_started_on_the_real_engine
 
 
 @pytest.mark.usefixtures("smollm2_q4")
-def test_a_chat_answer_and_four_api_requests_at_once_all_complete_on_the_shared_pool(
+def test_two_chat_answers_and_four_api_requests_at_once_all_complete_on_the_shared_pool(
     make_window: Any, qtbot: Any
 ) -> None:
-    """Issue 49: the window's chat and its Local server read the same pool. A chat answer on "off"
-    and four API requests (two on the launch's configuration, two on "off") sent while it streams
-    all complete, with the status bar naming the configurations that ran."""
+    """Issue 49: the window's chat and its Local server read the same pool. Two conversations'
+    answers on "off" (the second asked while the first streams) and four API requests (two on the
+    launch's configuration, two on "off") sent meanwhile all complete, with the status bar naming
+    the configurations that ran."""
     import threading
     from dataclasses import replace
 
@@ -277,20 +278,34 @@ def test_a_chat_answer_and_four_api_requests_at_once_all_complete_on_the_shared_
         threading.Thread(target=ask, args=(s, i), name=f"test-client-{i}")
         for i, s in enumerate(("auto", "off", "auto", "off"))
     ]
-    with qtbot.waitSignal(w.chat.answerFinished, timeout=120_000) as finished:
-        w.chat.send("Count from 1 to 30, separated by commas.")
-        for t in clients:
-            t.start()
+    finished: list[Any] = []
+    w.chat.answerFinished.connect(finished.append)
+    w.chat.send("Count from 1 to 30, separated by commas.")
+    first = w.chat.conversation_id
+    w.new_chat()  # the first answer goes on in its conversation
+    again = control.entry("off")  # a new conversation starts at Auto
+    assert again is not None and again.isEnabled()
+    control.combo.setCurrentIndex(again.row())
+    w.chat.send("Name the planets of the solar system.")
+    second = w.chat.conversation_id
+    assert first is not None and second is not None and first != second
+    assert sorted(w.chat.answering()) == sorted([first, second])
+    for t in clients:
+        t.start()
+    qtbot.waitUntil(lambda: len(finished) == 2, timeout=120_000)
     for t in clients:
         t.join(120)
     assert not any(t.is_alive() for t in clients)
-    assert finished.args[0].completion_tokens > 0 and finished.args[0].finish_reason in ("stop", "length")
+    assert all(f.completion_tokens > 0 and f.finish_reason in ("stop", "length") for f in finished)
+    for cid in (first, second):
+        answer = w.store.messages(cid)[-1]
+        assert answer.role == "assistant" and answer.status == "complete" and answer.content
     assert len(replies) == 4 and all(r.status_code == 200 for r in replies), [r.text for r in replies]
     assert all(r.json()["usage"]["completion_tokens"] > 0 for r in replies)
     pool = w.engine.pool
     assert pool is not None
     served = pool.status().stats
-    assert served["off"].requests >= 3 and served["ngram-mod"].requests >= 2  # the chat's on "off"
+    assert served["off"].requests >= 4 and served["ngram-mod"].requests >= 2  # the chats' on "off"
     w._update_pool()
     assert w.status_pool.isVisible() and w.status_pool.text().startswith("Also running: off (+")
     assert "off: " in w.status_pool.toolTip() and "ngram-mod: " in w.status_pool.toolTip()
