@@ -7,9 +7,6 @@ edge cases of the shared pieces, fed with the shapes llama-server sends.
 
 from __future__ import annotations
 
-import threading
-import time
-
 import pytest
 
 from app.core.engines.base import GenerationError, Round, Sampling, TextDelta, ToolCall
@@ -17,7 +14,6 @@ from app.core.engines.llamaserver import (
     ChunkReader,
     MalformedEvent,
     SSEStream,
-    StopWatcher,
     chat_body,
     count_prompt_tokens,
     n_ctx_of,
@@ -146,15 +142,3 @@ def test_props_and_token_counting_through_a_json_call() -> None:
     assert asked == [("POST", "/apply-template"), ("POST", "/tokenize")]
     assert n_ctx_of({"default_generation_settings": {"n_ctx": 4096}}) == 4096
     assert n_ctx_of({"n_ctx": 2048}) == 2048 and n_ctx_of({}) == 0
-
-
-def test_the_stop_watcher_aborts_once_and_leaves_no_thread() -> None:
-    stop = threading.Event()
-    aborted: list[float] = []
-    with StopWatcher(stop.is_set, lambda: aborted.append(time.monotonic()), "test-stop") as watcher:
-        stop.set()
-        deadline = time.monotonic() + 5
-        while not aborted and time.monotonic() < deadline:
-            time.sleep(0.01)
-    assert len(aborted) == 1 and watcher.fired
-    assert not any(t.name == "test-stop" for t in threading.enumerate())

@@ -16,6 +16,8 @@ from app.core.engines.remote.endpoints import Endpoint
 from app.core.engines.remote.engine import RemoteEngine
 
 RECEIVED: list[dict[str, Any]] = []
+#: what the server says it is in ``/v1/models`` (``owned_by``)
+OWNED_BY = {"kind": "vllm"}
 
 
 class _VLLM(BaseHTTPRequestHandler):
@@ -32,7 +34,7 @@ class _VLLM(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         if self.path == "/v1/models":
-            self._json(200, {"object": "list", "data": [{"id": "org/model", "owned_by": "vllm"}]})
+            self._json(200, {"object": "list", "data": [{"id": "org/model", "owned_by": OWNED_BY["kind"]}]})
         else:
             self._json(404, {"error": "not found"})
 
@@ -53,6 +55,7 @@ def vllm_url() -> Iterator[str]:
     thread = threading.Thread(target=server.serve_forever, name="test-vllm", daemon=True)
     thread.start()
     RECEIVED.clear()
+    OWNED_BY["kind"] = "vllm"
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}/v1"
     finally:
@@ -77,9 +80,11 @@ def test_vllm_context_length_and_counts_come_from_its_tokenize_route(vllm_url: s
 
 def test_a_server_that_cannot_tell_its_context_is_not_trimmed(vllm_url: str) -> None:
     """An SGLang or unknown server: n_ctx 0, which the chat reads as "send everything"."""
+    OWNED_BY["kind"] = "sglang"
     engine = RemoteEngine.connect(Endpoint.parse(vllm_url), "", None)
     try:
-        engine.server_kind = "sglang"
+        assert engine.server_kind == "sglang"
         assert engine.n_ctx == 0
+        assert not [r for r in RECEIVED if r["path"] == "/tokenize"]  # nothing asked of it
     finally:
         engine.close()

@@ -8,27 +8,22 @@ What both engines need and this module holds once:
   logprobs (llama-server's fields where the server is one);
 - :class:`SSEStream`: Server-Sent Events lines -> JSON chunks (``data:`` and llama-server's
   ``error:`` fields, ``[DONE]``), one malformed event -> :class:`MalformedEvent`;
-- :class:`StopWatcher`: a thread that aborts the remote engine's blocked read as soon as a request
-  is stopped (a cancel, a consumer that left, a closing engine), also before the server sent
-  headers;
 - :class:`ChunkReader`: chat-completion chunks -> :class:`TextDelta` / :class:`Round` events, the
   finish reason, token ids and top candidates (logprobs), and tool-call fragments joined into
   whole calls; per-token ``timings`` become rounds through :class:`TimingsRounds`;
 - :func:`count_prompt_tokens` and :func:`n_ctx_of`: ``/apply-template`` + ``/tokenize`` and
   ``/props``, through a caller-given JSON transport.
 
-The transports stay with their engines: the local engine talks to its child with one long-lived
-``httpx.AsyncClient`` on the engine loop (a stop cancels the request's task, which closes its
-connection, also during a long prompt pass), the remote engine with a blocking ``httpx`` client
-(TLS, timeouts, no proxy from the environment, typed network errors) and :class:`StopWatcher`.
+The transports stay with their engines, each one long-lived ``httpx.AsyncClient`` on the engine
+loop: the local engine's to its child (plain HTTP on loopback), the remote engine's to its server
+(TLS, timeouts, no proxy from the environment, typed network errors). A stop cancels the request's
+task, which closes its connection, also during a long prompt pass or before the headers came.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -49,9 +44,6 @@ from app.core.engines.calls import ToolCall, new_call_id
 from app.core.speculative import TimingsRounds
 
 log = logging.getLogger(__name__)
-
-#: How often a stop watcher checks whether its request was stopped.
-STOP_POLL = 0.05
 
 #: A JSON call on a server's own routes: (method, path, body or None) -> the answer's object.
 JsonCall = Callable[[str, str, "dict[str, Any] | None"], "dict[str, Any]"]
@@ -155,38 +147,6 @@ class SSEStream:
                 return
             if chunk is not None:
                 yield chunk
-
-
-class StopWatcher:
-    """While the ``with`` block runs, call ``abort()`` once as soon as ``stopped()`` is true.
-
-    ``abort`` must wake the reader blocked in the block (shut its socket down, close its
-    response). The thread is joined when the block ends, so none outlives a request.
-    """
-
-    def __init__(self, stopped: Callable[[], bool], abort: Callable[[], None], name: str) -> None:
-        self._stopped = stopped
-        self._abort = abort
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._watch, name=name, daemon=True)
-        #: abort() was called
-        self.fired = False
-
-    def _watch(self) -> None:
-        while not self._done.wait(STOP_POLL):
-            if self._stopped():
-                self.fired = True
-                with contextlib.suppress(Exception):  # the reader may be closing it already
-                    self._abort()
-                return
-
-    def __enter__(self) -> StopWatcher:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._done.set()
-        self._thread.join()
 
 
 class ChunkReader:

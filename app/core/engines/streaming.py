@@ -2,9 +2,9 @@
 
 :func:`stream` gives the events of one request as an ``AsyncIterator``: an engine that streams on
 the event loop itself (:class:`~app.core.engines.base.StreamingEngine`: llama.cpp reads its child
-there, MLX hands its worker thread's events over) is read directly; an engine that only has the
-blocking :meth:`~app.core.engines.base.Engine.generate` (a remote server's client, a scripted
-engine in a test) is iterated on a helper thread of its own while the request runs, its events
+and the remote engine its server there, MLX hands its worker thread's events over) is read
+directly; an engine that only has the blocking :meth:`~app.core.engines.base.Engine.generate` (a
+scripted engine in a test) is iterated on a helper thread of its own while the request runs, its events
 moved onto the loop. Either way a cancel of the consuming task stops the generation: the native
 stream closes its connection, the bridged one sets the request's :class:`CancelToken`, which
 every engine checks between tokens.

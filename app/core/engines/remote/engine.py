@@ -1,6 +1,12 @@
 """Remote engine: an OpenAI-compatible server (vLLM, SGLang, llama-server, ...) over HTTP(S).
 
-Requests go through ``httpx``; the request body, the event stream, the stop watcher and the
+The engine talks to the server with one long-lived ``httpx.AsyncClient`` on the engine loop
+(:func:`~app.core.engines.loop.engine_loop`), as the local llama.cpp engine talks to its child:
+:meth:`RemoteEngine.stream` is read there with no thread per request (a cancel of the reading task
+closes the connection, also before the server sent its headers), and the blocking calls (connect,
+:meth:`~RemoteEngine.generate`, token counts) are the same coroutines run on that loop from the
+caller's thread. What the server says about itself (its speculation, vision, context length) is
+asked once, at connect, so the properties never wait on the network. The request body and the
 chunk -> event translation are the one llama-server client's (:mod:`app.core.engines.llamaserver`),
 shared with the local llama.cpp engine. The engine yields the same events as the local engines
 (:class:`TextDelta`, :class:`Round`, :class:`Finished`) and honours :class:`CancelToken` and
@@ -20,10 +26,11 @@ the text already delivered: a :class:`RemoteFinished` with reason ``"cancelled"`
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -35,6 +42,7 @@ from app.core.engines.base import (
     ChatMessage,
     EngineError,
     Event,
+    GenerateRequest,
     GenerationError,
     ImagesUnsupportedError,
     LoadRequest,
@@ -47,11 +55,11 @@ from app.core.engines.llamaserver import (
     TOKEN_ID_PREFIX,
     MalformedEvent,
     SSEStream,
-    StopWatcher,
     chat_body,
     count_prompt_tokens,
     n_ctx_of,
 )
+from app.core.engines.loop import engine_loop
 from app.core.engines.remote import acceptance as acc
 from app.core.engines.remote.acceptance import ServerMethod, speculation_of_props, speculation_of_vllm_config
 from app.core.engines.remote.endpoints import Endpoint, EndpointError
@@ -103,17 +111,46 @@ class RemoteLoadRequest(LoadRequest):
 
 
 # --- the engine ----------------------------------------------------------------------------------------
+#: how long a blocking call waits for its coroutine beyond the client's own timeouts
+_RUN_MARGIN_S = 15.0
+
+
+def _run(coro: Coroutine[Any, Any, Any], timeout_s: float) -> Any:
+    """``coro`` run on the engine loop from a plain thread, waited for at most ``timeout_s``."""
+    return engine_loop().run(coro, timeout=timeout_s + _RUN_MARGIN_S)
+
+
+def _client_for(endpoint: Endpoint, api_key: str | None, timeout_s: float) -> httpx.AsyncClient:
+    headers = {"Accept": "application/json"}
+    if api_key:
+        headers["Authorization"] = f"Bearer {api_key}"
+    return httpx.AsyncClient(
+        base_url=endpoint.url,
+        headers=headers,
+        timeout=httpx.Timeout(timeout_s, connect=min(10.0, timeout_s)),
+        follow_redirects=False,
+        trust_env=False,  # no proxy or netrc credentials from the environment
+    )
+
+
 class RemoteEngine:
     name = "remote"
 
-    def __init__(self, client: httpx.Client, endpoint: Endpoint, model: str, kind: str) -> None:
+    def __init__(
+        self, client: httpx.AsyncClient, endpoint: Endpoint, model: str, kind: str, timeout_s: float = 120.0
+    ) -> None:
+        #: the engine's one HTTP client, used on the engine loop only
         self._client = client
         self.endpoint = endpoint
         self.model = model
         self.server_kind = kind
         self.model_path = model
+        self._timeout_s = timeout_s
         self._closed = False
-        self._busy = threading.Lock()
+        #: one request at a time (vLLM's counters are read before and after it); made on the loop
+        self._turn: asyncio.Lock | None = None
+        #: the responses being read, closed by :meth:`close`
+        self._open: set[httpx.Response] = set()
         self._n_ctx: int | None = None
         self._server_method: ServerMethod | None = None
         self._vision: bool | None = None
@@ -136,22 +173,14 @@ class RemoteEngine:
         timeout_s: float = 120.0,
         progress: Callable[[str], None] | None = None,
     ) -> RemoteEngine:
-        """Check the endpoint, list its models and pick ``model`` ('' = the only one served)."""
+        """Check the endpoint, list its models and pick ``model`` ('' = the only one served); then
+        ask what the server says about itself (speculation, vision, context length), once."""
         endpoint.check()
         say = progress or (lambda _msg: None)
-        headers = {"Accept": "application/json"}
-        if api_key:
-            headers["Authorization"] = f"Bearer {api_key}"
-        client = httpx.Client(
-            base_url=endpoint.url,
-            headers=headers,
-            timeout=httpx.Timeout(timeout_s, connect=min(10.0, timeout_s)),
-            follow_redirects=False,
-            trust_env=False,  # no proxy or netrc credentials from the environment
-        )
+        client = _client_for(endpoint, api_key, timeout_s)
         try:
             say(f"connecting to {endpoint.label}")
-            models = models_of(client, endpoint)
+            models = _run(models_of(client, endpoint), timeout_s)
             ids = [m.id for m in models]
             if not model:
                 if len(models) != 1:
@@ -166,11 +195,20 @@ class RemoteEngine:
                         f"{endpoint.url} does not serve {model!r}; it serves: {', '.join(ids) or '(none)'}"
                     )
                 chosen = found[0]
+            engine = cls(client, endpoint, chosen.id, server_kind(chosen.owned_by), timeout_s)
+            _run(engine._probe(), timeout_s * 3)
             say(f"ready ({chosen.id})")
-            return cls(client, endpoint, chosen.id, server_kind(chosen.owned_by))
+            return engine
         except BaseException:
-            client.close()
+            with contextlib.suppress(Exception):
+                _run(client.aclose(), 5.0)
             raise
+
+    async def _probe(self) -> None:
+        """What the server says about itself, asked once per connection (on the engine loop)."""
+        self._server_method = await self._probe_method()
+        self._vision = await self._probe_vision()
+        self._n_ctx = await self._probe_n_ctx()
 
     @property
     def spec_kind(self) -> str | None:
@@ -181,27 +219,25 @@ class RemoteEngine:
 
     @property
     def server_method(self) -> ServerMethod:
-        """What the server says about its speculation (asked once per connection)."""
-        if self._server_method is None:
-            self._server_method = self._probe_method()
-        return self._server_method
+        """What the server says about its speculation (asked at connect)."""
+        return self._server_method or ServerMethod(None, "not asked")
 
-    def _probe_method(self) -> ServerMethod:
+    async def _probe_method(self) -> ServerMethod:
         if self.server_kind == "vllm":
-            return self._vllm_method()
+            return await self._vllm_method()
         if self.server_kind == "llama.cpp":
             try:
-                return speculation_of_props(self._root_call("GET", "/props", None))
+                return speculation_of_props(await self._root_call("GET", "/props", None))
             except EngineError as exc:
                 return ServerMethod(None, f"/props not readable ({exc})")
         return ServerMethod(None, "this server does not say whether it speculates")
 
-    def _vllm_method(self) -> ServerMethod:
+    async def _vllm_method(self) -> ServerMethod:
         """vLLM's speculative config from ``/server_info`` (its development routes, on with
         ``VLLM_SERVER_DEV_MODE=1``), else what ``/metrics`` shows: drafting counters exist only
         on a server started with a speculative config (their per-position series give the depth)."""
         try:
-            r = self._client.get(self.endpoint.server_root + "/server_info", timeout=10.0)
+            r = await self._client.get(self.endpoint.server_root + "/server_info", timeout=10.0)
             if r.status_code == 200:
                 found = speculation_of_vllm_config(r.json())
                 if found is not None:
@@ -209,7 +245,7 @@ class RemoteEngine:
         except (httpx.HTTPError, ValueError):
             pass
         try:
-            r = self._client.get(self.endpoint.server_root + "/metrics", timeout=10.0)
+            r = await self._client.get(self.endpoint.server_root + "/metrics", timeout=10.0)
         except httpx.HTTPError as exc:
             return ServerMethod(None, f"/metrics not readable ({type(exc).__name__})")
         if r.status_code != 200:
@@ -225,18 +261,18 @@ class RemoteEngine:
     def supports_images(self) -> bool:
         """llama-server says in ``/props`` (``modalities.vision``, true when started with an
         mmproj); other servers do not say, so images are sent and a server that cannot see answers
-        with its own error (shown as it comes)."""
-        if self._vision is None:
-            self._vision = True
-            if self.server_kind == "llama.cpp":
-                try:
-                    modalities = self._root_call("GET", "/props", None).get("modalities")
-                    self._vision = bool(isinstance(modalities, Mapping) and modalities.get("vision"))
-                except EngineError as exc:
-                    log.info(
-                        "%s: /props not readable, images are sent as they come: %s", self.endpoint.label, exc
-                    )
-        return self._vision
+        with its own error (shown as it comes). Asked at connect."""
+        return True if self._vision is None else self._vision
+
+    async def _probe_vision(self) -> bool:
+        if self.server_kind != "llama.cpp":
+            return True
+        try:
+            modalities = (await self._root_call("GET", "/props", None)).get("modalities")
+        except EngineError as exc:
+            log.info("%s: /props not readable, images are sent as they come: %s", self.endpoint.label, exc)
+            return True
+        return bool(isinstance(modalities, Mapping) and modalities.get("vision"))
 
     @property
     def supports_structured_output(self) -> bool:
@@ -251,7 +287,7 @@ class RemoteEngine:
         return self.server_kind == "vllm"
 
     def list_models(self) -> list[RemoteModel]:
-        return models_of(self._client, self.endpoint)
+        return list(_run(models_of(self._client, self.endpoint), self._timeout_s))
 
     # --- context length and token counts (history trimming) -----------------------------
     @property
@@ -259,32 +295,34 @@ class RemoteEngine:
         """The server's context length per request, 0 when it does not say (nothing is trimmed).
 
         llama-server reports it in ``/props``; vLLM with each ``/tokenize`` answer
-        (``max_model_len``). Asked once per connection; a server whose counting routes fail is
-        treated as one that does not say.
+        (``max_model_len``). Asked at connect; a server whose counting routes fail is treated as
+        one that does not say.
         """
-        if self._n_ctx is None:
-            self._n_ctx = 0
-            try:
-                if self.server_kind == "llama.cpp":
-                    n_ctx = n_ctx_of(self._root_call("GET", "/props", None))
-                    self.count_prompt_tokens([{"role": "user", "content": "hi"}])  # the routes exist
-                    self._n_ctx = n_ctx
-                elif self.server_kind == "vllm":
-                    probe = self._root_call("POST", "/tokenize", self._vllm_tokenize_body([]))
-                    self._n_ctx = int(probe.get("max_model_len") or 0)
-            except (EngineError, TypeError, ValueError) as exc:
-                log.info("%s: context length unknown, history is not trimmed: %s", self.endpoint.label, exc)
-        return self._n_ctx
+        return self._n_ctx or 0
+
+    async def _probe_n_ctx(self) -> int:
+        try:
+            if self.server_kind == "llama.cpp":
+                n_ctx = n_ctx_of(await self._root_call("GET", "/props", None))
+                hello: list[ChatMessage] = [{"role": "user", "content": "hi"}]
+                await asyncio.to_thread(count_prompt_tokens, self._root_call_blocking, hello, None)
+                return n_ctx  # the counting routes exist
+            if self.server_kind == "vllm":
+                probe = await self._root_call("POST", "/tokenize", self._vllm_tokenize_body([]))
+                return int(probe.get("max_model_len") or 0)
+        except (EngineError, TypeError, ValueError) as exc:
+            log.info("%s: context length unknown, history is not trimmed: %s", self.endpoint.label, exc)
+        return 0
 
     def count_prompt_tokens(
         self, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
     ) -> int:
         """The prompt's size in the server's own tokens, chat template applied (only asked when
-        :attr:`n_ctx` is known); vLLM's count leaves ``tools`` out."""
+        :attr:`n_ctx` is known); vLLM's count leaves ``tools`` out. From a plain thread."""
         if self.server_kind == "llama.cpp":
-            return count_prompt_tokens(self._root_call, messages, tools)
+            return count_prompt_tokens(self._root_call_blocking, messages, tools)
         if self.server_kind == "vllm":
-            counted = self._root_call("POST", "/tokenize", self._vllm_tokenize_body(messages))
+            counted = self._root_call_blocking("POST", "/tokenize", self._vllm_tokenize_body(messages))
             return int(counted.get("count") or 0) + images.estimated_tokens(messages)
         raise RemoteServerError(f"{self.endpoint.url}: this server cannot count tokens")
 
@@ -295,10 +333,17 @@ class RemoteEngine:
             "add_generation_prompt": True,
         }
 
-    def _root_call(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
+    def _root_call_blocking(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
+        """:meth:`_root_call` from a plain thread."""
+        if self._closed:
+            raise GenerationError("the remote connection was closed", "Connect again.")
+        result: dict[str, Any] = _run(self._root_call(method, path, body), 30.0)
+        return result
+
+    async def _root_call(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
         """A JSON call on the server's own (non-OpenAI) routes, with the connection's key."""
         try:
-            r = self._client.request(method, self.endpoint.server_root + path, json=body, timeout=30.0)
+            r = await self._client.request(method, self.endpoint.server_root + path, json=body, timeout=30.0)
         except httpx.TransportError as exc:
             raise transport_error(exc, self.endpoint) from exc
         if r.status_code != 200:
@@ -340,6 +385,23 @@ class RemoteEngine:
             body["stream_options"]["continuous_usage_stats"] = True
         return body
 
+    def _request_body(self, request: GenerateRequest) -> dict[str, Any]:
+        """The request checked against the connection and the server; its body."""
+        if self._closed:
+            raise GenerationError("the remote connection was closed", "Connect again.")
+        if request.response_format is not None and not self.supports_structured_output:
+            raise GenerationError(structured_refusal(f"this {self.server_kind} server"))
+        if has_images(request.messages) and not self.supports_images:
+            raise ImagesUnsupportedError(self.model)
+        return self._body(
+            request.messages,
+            request.sampling,
+            request.tools,
+            request.tool_choice,
+            request.response_format,
+            max(0, request.top_logprobs),
+        )
+
     def generate(
         self,
         messages: Sequence[ChatMessage],
@@ -350,61 +412,92 @@ class RemoteEngine:
         tool_choice: Any = None,
         response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
-        """``tools`` / ``tool_choice`` (OpenAI shapes) go to the server, which renders and parses
-        them where it was started to (vLLM ``--enable-auto-tool-choice``, llama-server ``--jinja``);
-        ``response_format`` only to a server that constrains output to it (else an error)."""
-        if self._closed:
-            raise GenerationError("the remote connection was closed", "Connect again.")
-        if response_format is not None and not self.supports_structured_output:
-            raise GenerationError(structured_refusal(f"this {self.server_kind} server"))
-        if has_images(messages) and not self.supports_images:
-            raise ImagesUnsupportedError(self.model)
-        body = self._body(messages, sampling, tools, tool_choice, response_format, max(0, top_logprobs))
-        return self._stream(body, cancel or CancelToken())
+        """:meth:`stream` read from a plain thread (the CLI, ``bench``, ``parity``).
 
-    def _vllm_counters(self) -> dict[str, float] | None:
+        ``tools`` / ``tool_choice`` (OpenAI shapes) go to the server, which renders and parses
+        them where it was started to (vLLM ``--enable-auto-tool-choice``, llama-server ``--jinja``);
+        ``response_format`` only to a server that constrains output to it (else an error). A
+        cancel closes the connection and ends the events with a ``cancelled`` finish."""
+        request = GenerateRequest(list(messages), sampling, top_logprobs, tools, tool_choice, response_format)
+        body = self._request_body(request)  # refused here, before any event
+        return self._generate(body, cancel)
+
+    def _generate(self, body: dict[str, Any], cancel: CancelToken | None = None) -> Iterator[Event]:
+        state = StreamState(self.server_kind, self.model, with_logprobs=bool(body.get("logprobs")))
+        started = time.perf_counter()
+        finished = False
+        for event in engine_loop().iterate(lambda: self._stream(body, state, started), cancel):
+            finished = isinstance(event, RemoteFinished)
+            yield event
+        if not finished:  # stopped: the rounds read so far, then the end
+            state.cancelled = True
+            yield from state.closing_rounds()
+            yield self._finished(state, started)
+
+    async def stream(self, request: GenerateRequest) -> AsyncIterator[Event]:
+        """The request's events, read on the engine loop (no thread per request); a caller on
+        another event loop gets them relayed. Cancelling the consuming task closes the
+        connection."""
+        body = self._request_body(request)
+        state = StreamState(self.server_kind, self.model, with_logprobs=bool(body.get("logprobs")))
+        started = time.perf_counter()
+        async for event in engine_loop().relay(lambda: self._stream(body, state, started)):
+            yield event
+
+    async def _vllm_counters(self) -> dict[str, float] | None:
         try:
-            r = self._client.get(self.endpoint.server_root + "/metrics", timeout=5.0)
+            r = await self._client.get(self.endpoint.server_root + "/metrics", timeout=5.0)
             if r.status_code != 200:
                 return None
             return acc.vllm_counter_snapshot(r.text)
         except (httpx.HTTPError, ValueError):
             return None
 
-    def _stream(self, body: dict[str, Any], cancel: CancelToken) -> Iterator[Event]:
-        with self._busy:
-            server_method = self.server_method
-            before = self._vllm_counters() if self.server_kind == "vllm" else None
-            state = StreamState(self.server_kind, self.model, with_logprobs=bool(body.get("logprobs")))
-            started = time.perf_counter()
+    def _finished(self, state: StreamState, started: float) -> RemoteFinished:
+        method = self.server_method
+        return replace(
+            state.finish(started), method=method.method, method_source=method.source, draft_depth=method.depth
+        )
+
+    async def _stream(self, body: dict[str, Any], state: StreamState, started: float) -> AsyncIterator[Event]:
+        """On the engine loop: one request at a time on this connection, its chunks as events."""
+        if self._turn is None:
+            self._turn = asyncio.Lock()
+        async with self._turn:
+            if self._closed:
+                raise GenerationError("the remote connection was closed", "Connect again.")
+            before = await self._vllm_counters() if self.server_kind == "vllm" else None
             try:
-                with self._client.stream("POST", "/chat/completions", json=body) as response:
+                async with self._client.stream("POST", "/chat/completions", json=body) as response:
                     if response.status_code != 200:
+                        await response.aread()
                         raise status_error(response, self.endpoint, self.model)
                     kind = response.headers.get("content-type", "")
                     if "text/event-stream" not in kind:
                         raise RemoteServerError(
                             f"{self.endpoint.url}: the server did not stream events (content type {kind!r})"
                         )
-                    with StopWatcher(lambda: cancel.cancelled, response.close, "tandem-remote-cancel"):
-                        yield from self._read(response, state, started, cancel)
+                    self._open.add(response)
+                    try:
+                        async for event in self._read(response, state, started):
+                            yield event
+                    finally:
+                        self._open.discard(response)
             except httpx.TransportError as exc:
-                raise transport_error(exc, self.endpoint) from exc
+                if not self.closed:
+                    raise transport_error(exc, self.endpoint) from exc
+                state.cancelled = True  # close() ended the connection under the request
             if state.acceptance is None and before is not None and not state.cancelled:
-                after = self._vllm_counters()
+                after = await self._vllm_counters()
                 if after is not None:
                     state.acceptance = acc.vllm_counter_delta(before, after)
-            yield from state.closing_rounds()
+            for event in state.closing_rounds():
+                yield event
             if state.reader.with_logprobs and self.server_kind == "vllm" and not state.cancelled:
-                self._name_candidates(state.reader.candidates)
-            yield replace(
-                state.finish(started),
-                method=server_method.method,
-                method_source=server_method.source,
-                draft_depth=server_method.depth,
-            )
+                await self._name_candidates(state.reader.candidates)
+            yield self._finished(state, started)
 
-    def _name_candidates(self, rows: list[list[TokenCandidate]]) -> None:
+    async def _name_candidates(self, rows: list[list[TokenCandidate]]) -> None:
         """Give the candidates a vLLM server named only by id their text (``/detokenize`` once per
         id and connection); a server without that route leaves the ``token_id:N`` names."""
         for row in rows:
@@ -414,7 +507,7 @@ class RemoteEngine:
                 text = self._token_texts.get(c.id)
                 if text is None:
                     try:
-                        answer = self._root_call(
+                        answer = await self._root_call(
                             "POST", "/detokenize", {"model": self.model, "tokens": [c.id]}
                         )
                     except EngineError:
@@ -423,18 +516,21 @@ class RemoteEngine:
                     self._token_texts[c.id] = text
                 row[i] = TokenCandidate(c.id, text, c.logprob)
 
-    def _read(
-        self, response: httpx.Response, state: StreamState, started: float, cancel: CancelToken
-    ) -> Iterator[Event]:
+    async def _read(
+        self, response: httpx.Response, state: StreamState, started: float
+    ) -> AsyncIterator[Event]:
         """The events of a streamed answer; a cut keeps the text that arrived (see the module doc)."""
+        events = SSEStream((), "the server")
         try:
-            for chunk in SSEStream(response.iter_lines(), "the server"):
-                yield from state.on_chunk(chunk, time.perf_counter())
-                if cancel.cancelled:
-                    state.cancelled = True
-                    break
+            async for line in response.aiter_lines():
+                # read to the end (nothing follows the end marker) rather than break: a break
+                # leaves httpx's stream generators suspended until they are finalized
+                chunk = None if events.done else events.feed(line)
+                if chunk is not None and not events.done:
+                    for event in state.on_chunk(chunk, time.perf_counter()):
+                        yield event
         except (httpx.TransportError, httpx.StreamError) as exc:
-            if cancel.cancelled:
+            if self._closed:
                 state.cancelled = True
             elif state.text_started:
                 yield state.finish(started, interrupted=True)
@@ -456,12 +552,24 @@ class RemoteEngine:
                 raise StreamInterrupted(message, "".join(state.pieces)) from exc
             raise RemoteServerError(message) from exc
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def close(self) -> None:
+        """End the requests being read (each ends as stopped) and the connection; returns at once."""
         if self._closed:
             return
         self._closed = True
-        with self._busy:  # wait for a running request to end its stream
-            self._client.close()
+        loop = engine_loop()
+        if loop.running:
+            with contextlib.suppress(RuntimeError):  # the loop ended first: the sockets went with it
+                loop.submit(self._close_all())
+
+    async def _close_all(self) -> None:
+        for response in list(self._open):
+            await response.aclose()
+        await self._client.aclose()
 
     def __enter__(self) -> RemoteEngine:
         return self

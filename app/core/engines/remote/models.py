@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import httpx
 
+from app.core.engines.loop import engine_loop
 from app.core.engines.remote.endpoints import Endpoint
 from app.core.engines.remote.errors import RemoteServerError, status_error, transport_error
 
@@ -26,9 +27,10 @@ def server_kind(owned_by: str) -> str:
     return _KINDS.get(owned_by.strip().lower(), "openai")
 
 
-def models_of(client: httpx.Client, endpoint: Endpoint) -> list[RemoteModel]:
+async def models_of(client: httpx.AsyncClient, endpoint: Endpoint) -> list[RemoteModel]:
+    """``GET /models`` with ``client`` (on the event loop that uses it)."""
     try:
-        r = client.get("/models")
+        r = await client.get("/models")
     except httpx.TransportError as exc:
         raise transport_error(exc, endpoint) from exc
     if r.status_code != 200:
@@ -42,10 +44,14 @@ def models_of(client: httpx.Client, endpoint: Endpoint) -> list[RemoteModel]:
 
 
 def list_models(endpoint: Endpoint, api_key: str | None, timeout_s: float = 30.0) -> list[RemoteModel]:
-    """The models an endpoint serves (GET /v1/models)."""
+    """The models an endpoint serves (GET /v1/models), asked from a plain thread on the engine loop."""
     endpoint.check()
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-    with httpx.Client(
-        base_url=endpoint.url, headers=headers, timeout=timeout_s, follow_redirects=False, trust_env=False
-    ) as client:
-        return models_of(client, endpoint)
+
+    async def ask() -> list[RemoteModel]:
+        async with httpx.AsyncClient(
+            base_url=endpoint.url, headers=headers, timeout=timeout_s, follow_redirects=False, trust_env=False
+        ) as client:
+            return await models_of(client, endpoint)
+
+    return engine_loop().run(ask(), timeout=timeout_s + 15.0)
