@@ -31,13 +31,12 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, cast
 
 import uvicorn
-from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -47,7 +46,6 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from app.core import images
-from app.core.answer import Answer
 from app.core.chat.tool_parsers import parse_tool_calls
 from app.core.engines import streaming
 from app.core.engines.base import (
@@ -66,22 +64,17 @@ from app.core.engines.loop import engine_loop
 from app.core.registry.abilities import served_abilities
 from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
-from app.core.serving import responses_api as R
 from app.core.serving import schemas as S
+from app.core.serving.adapter import CHAT, MESSAGES, RESPONSES, Adapter
 from app.core.serving.admission import Admission, ContextBudget
 from app.core.serving.auth import Auth, is_messages_path
+from app.core.serving.encoding import Served
 from app.core.serving.pool import PoolRefused
 from app.core.serving.pump import Pump
 from app.core.serving.request_images import RequestImages, with_image_paths
 from app.core.serving.served import ContextOverflow, Outcome, ServedModel, ServedRequest
 from app.core.serving.shaping import shape
-from app.core.serving.streams import (
-    SSE_HEADERS,
-    chat_stream,
-    engine_error,
-    messages_stream,
-    responses_stream,
-)
+from app.core.serving.streams import SSE_HEADERS, engine_error, event_stream
 from app.core.speculative import per_request
 
 log = logging.getLogger(__name__)
@@ -313,13 +306,11 @@ class LocalServer:
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise P.ApiError(400, f"the request body is not valid JSON: {exc}") from exc
 
-    async def _admit(
-        self, request: Request, parse: Callable[[Any, P.Limits], P.ChatRequest], schema: type[BaseModel]
-    ) -> tuple[ServedModel, P.ChatRequest]:
-        """Read and check a request and take a place in the queue; :class:`P.ApiError` if not."""
+    async def _admit(self, request: Request, adapter: Adapter) -> tuple[ServedModel, P.ChatRequest]:
+        """Read and check a request (once: the API's schema, then its parser's own rules) and take
+        a place in the queue; :class:`P.ApiError` if not."""
         body = await self._read_body(request)
-        S.check(schema, body)
-        req = parse(body, self.config.limits)
+        req = adapter.parse(body, self.config.limits)
         model = self._model
         if model is None:
             raise P.ApiError(503, "No model is loaded.", "server_error", code="model_not_loaded")
@@ -405,27 +396,24 @@ class LocalServer:
         if n_ctx > 0 and count >= n_ctx:
             raise ContextOverflow(count, n_ctx, req.stream)
 
-    async def _serve_api(
-        self,
-        request: Request,
-        parse: Callable[[Any, P.Limits], P.ChatRequest],
-        schema: type[BaseModel],
-        error: Callable[[P.ApiError], Response],
-        stream: Callable[[Pump, ServedModel, P.ChatRequest, float], AsyncIterator[bytes]],
-        build: Callable[[ServedModel, P.ChatRequest, str, list[ToolCall], Answer], Mapping[str, object]],
-    ) -> Response:
+    async def _serve_api(self, request: Request, adapter: Adapter) -> Response:
         """The one path of every API: admit the request, start its pump, then stream the API's
         events or wait for the whole answer and build the API's body; errors in the API's shape."""
+
+        def error(exc: P.ApiError) -> JSONResponse:
+            return JSONResponse(dict(adapter.error_body(exc)), status_code=exc.status, headers=exc.headers)
+
         try:
-            model, req = await self._admit(request, parse, schema)
+            model, req = await self._admit(request, adapter)
         except P.ApiError as exc:
             if isinstance(exc, ContextOverflow):
                 self._record_overflow(_client_of(request), exc)
             return error(exc)
         pump = self._start_pump(model, req, _client_of(request))
+        served = Served(model.model_id, model.spec_method)
         if req.stream:
             return StreamingResponse(
-                stream(pump, model, req, self.config.keepalive_s),
+                event_stream(pump, adapter.events(served, req), req.call_style, self.config.keepalive_s),
                 media_type="text/event-stream",
                 headers=SSE_HEADERS,
             )
@@ -435,46 +423,17 @@ class LocalServer:
             except EngineError as exc:
                 pump.failed(exc)
                 return error(engine_error(exc))
-            body = dict(build(model, req, text, calls, pump.answer))
-            tandem = body.get("tandem")
-            if req.warnings and isinstance(tandem, Mapping):
-                body["tandem"] = {**tandem, "warnings": list(req.warnings)}
-            return JSONResponse(body)
+            return JSONResponse(dict(adapter.whole(served, req, text, calls, pump.answer)))
         finally:
             pump.side_done()
 
     async def _chat(self, request: Request) -> Response:
         """OpenAI's ``POST /v1/chat/completions``."""
-        return await self._serve_api(
-            request,
-            P.parse_request,
-            S.ChatCompletionRequest,
-            _error_response,
-            chat_stream,
-            lambda model, _req, text, calls, answer: P.completion(
-                P.completion_id(), model.model_id, text, calls, answer, model.spec_method
-            ),
-        )
+        return await self._serve_api(request, CHAT)
 
     async def _messages(self, request: Request) -> Response:
         """Anthropic's ``POST /v1/messages``: the same queue, engine and answer, Messages shapes."""
-        return await self._serve_api(
-            request,
-            M.parse_request,
-            S.MessagesRequest,
-            _messages_error,
-            messages_stream,
-            lambda model, req, text, calls, answer: M.message(
-                M.message_id(),
-                model.model_id,
-                text,
-                calls,
-                answer,
-                req.sampling.stop,
-                model.spec_method,
-                req.sampling.max_tokens,
-            ),
-        )
+        return await self._serve_api(request, MESSAGES)
 
     def _start_pump(self, model: ServedModel, req: P.ChatRequest, client: str) -> Pump:
         request = _generate_request(req)
@@ -525,7 +484,6 @@ class LocalServer:
         can count (llama.cpp, llama-server, vLLM)."""
         try:
             body = await self._read_body(request)
-            S.check(S.MessagesRequest, body)
             if isinstance(body, dict) and "max_tokens" not in body:
                 body = {**body, "max_tokens": 1}  # not part of a count request
             req = M.parse_request(body, self.config.limits)
@@ -548,21 +506,7 @@ class LocalServer:
 
     async def _responses(self, request: Request) -> Response:
         """OpenAI's ``POST /v1/responses``: the same queue, engine and answer, Responses shapes."""
-        return await self._serve_api(
-            request,
-            R.parse_request,
-            S.ResponsesRequest,
-            _error_response,
-            responses_stream,
-            lambda model, _req, text, calls, answer: R.response(
-                R.response_id(),
-                model.model_id,
-                int(time.time()),
-                R.output_of(text, calls),
-                answer,
-                model.spec_method,
-            ),
-        )
+        return await self._serve_api(request, RESPONSES)
 
     async def _whole_answer(
         self, pump: Pump, model: ServedModel, req: P.ChatRequest, request: Request

@@ -3,8 +3,9 @@
 Pure functions like :mod:`app.core.serving.protocol`: a Messages request becomes the same
 :class:`~app.core.serving.protocol.ChatRequest` an OpenAI request does (OpenAI-shaped messages and
 tools, which is what the engines take), and the request's :class:`~app.core.answer.Answer` becomes
-a Messages answer or stream. Tandem's speculation figures ride in an extra ``tandem`` field (on the
-message, and on the stream's ``message_delta``), as on OpenAI answers.
+a Messages answer (:func:`whole`) or stream (:class:`MessageEvents`). Tandem's speculation
+figures ride in an extra ``tandem`` field (on the message, and on the stream's ``message_delta``),
+as on OpenAI answers.
 
 The mapping:
 
@@ -40,6 +41,7 @@ from app.core.engines.base import (
 from app.core.engines.calls import FunctionTool, JsonObject
 from app.core.serving import bodies as B
 from app.core.serving import schemas as S
+from app.core.serving.encoding import Served
 from app.core.serving.protocol import (
     MAX_IMAGES_PER_REQUEST,
     ApiError,
@@ -386,6 +388,88 @@ def event(kind: str, **fields: object) -> bytes:
 def error_event(exc: ApiError) -> bytes:
     data = json.dumps(api_error_body(exc), ensure_ascii=False)
     return f"event: error\ndata: {data}\n\n".encode()
+
+
+def whole(
+    served: Served, req: ChatRequest, text: str, calls: list[ToolCall], answer: Answer
+) -> B.MessageBody:
+    """The whole Messages answer (``stream`` false), Tandem's warnings included."""
+    stop, max_tokens = req.sampling.stop, req.sampling.max_tokens
+    body = message(message_id(), served.model_id, text, calls, answer, stop, served.spec_method, max_tokens)
+    body["tandem"] = extension(answer, served.spec_method, req.warnings)
+    return body
+
+
+class MessageEvents:
+    """A Messages stream (:class:`~app.core.serving.encoding.StreamEvents`): ``message_start`` and
+    a ping, a text block while text comes, one ``tool_use`` block per call, pings to keep the
+    connection, then ``message_delta`` (stop reason, usage, Tandem's figures) and
+    ``message_stop``; a failure is an ``error`` event."""
+
+    def __init__(self, served: Served, req: ChatRequest) -> None:
+        self.model = served.model_id
+        self.method = served.spec_method
+        self.req = req
+        self.index = 0
+        self.text_open = False
+        self.calls = 0
+
+    def start(self) -> list[bytes]:
+        return [start_event(message_id(), self.model, self.req.prompt_tokens or 0), event("ping")]
+
+    def keepalive(self) -> bytes:
+        return event("ping")
+
+    def text(self, piece: str) -> list[bytes]:
+        out = []
+        if not self.text_open:
+            out.append(
+                event("content_block_start", index=self.index, content_block={"type": "text", "text": ""})
+            )
+            self.text_open = True
+        out.append(
+            event("content_block_delta", index=self.index, delta={"type": "text_delta", "text": piece})
+        )
+        return out
+
+    def _close_text(self) -> list[bytes]:
+        if not self.text_open:
+            return []
+        self.text_open = False
+        self.index += 1
+        return [event("content_block_stop", index=self.index - 1)]
+
+    def call(self, call: ToolCall) -> list[bytes]:
+        out = self._close_text()
+        block = tool_use_block(call)
+        args = json.dumps(block["input"], ensure_ascii=False)
+        out += [
+            event("content_block_start", index=self.index, content_block={**block, "input": {}}),
+            event(
+                "content_block_delta",
+                index=self.index,
+                delta={"type": "input_json_delta", "partial_json": args},
+            ),
+            event("content_block_stop", index=self.index),
+        ]
+        self.index += 1
+        self.calls += 1
+        return out
+
+    def finish(self, answer: Answer) -> list[bytes]:
+        out = self._close_text()
+        sampling = self.req.sampling
+        reason, sequence = stop_reason(answer, self.calls > 0, sampling.stop, sampling.max_tokens)
+        delta = {"stop_reason": reason, "stop_sequence": sequence}
+        tandem = extension(answer, self.method, self.req.warnings)
+        return [
+            *out,
+            event("message_delta", delta=delta, usage=usage(answer), tandem=tandem),
+            event("message_stop"),
+        ]
+
+    def fail(self, error: ApiError, answer: Answer) -> list[bytes]:
+        return [error_event(error)]
 
 
 def start_event(mid: str, model: str, input_tokens: int = 0) -> bytes:

@@ -1,7 +1,9 @@
 """OpenAI chat-completions shapes: request checking, answers, chunks, errors, speculation figures.
 
 Pure functions and dataclasses (no HTTP, no engine), so the rules are tested on their own and the
-HTTP layer (:mod:`app.core.serving.api`) only moves bytes.
+HTTP layer (:mod:`app.core.serving.api`) only moves bytes. The API's parts the server's pipeline
+uses (:data:`app.core.serving.adapter.CHAT`): :func:`parse_request`, :func:`whole`,
+:class:`ChatEvents` and :meth:`ApiError.body`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from app.core.engines.base import MAX_NEW_TOKENS, ChatMessage, Sampling, Samplin
 from app.core.engines.calls import FunctionSpec, FunctionTool, JsonObject, ToolCall, WireToolCall, new_call_id
 from app.core.serving import bodies as B
 from app.core.serving import schemas as S
+from app.core.serving.encoding import KEEPALIVE, Served
 from app.core.serving.errors import ApiError as ApiError  # re-exported: the server raises it from here
 from app.core.serving.errors import error_body as error_body
 from app.core.speculative import json_rate, per_request
@@ -492,3 +495,55 @@ def chunk(cid: str, model: str, delta: B.ChunkDelta, reason: FinishReason | None
 def sse(data: Mapping[str, object] | str) -> bytes:
     text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
     return f"data: {text}\n\n".encode()
+
+
+def whole(
+    served: Served, req: ChatRequest, text: str, calls: list[ToolCall], answer: Answer
+) -> B.ChatCompletion:
+    """The whole answer of a chat completion (``stream`` false), Tandem's warnings included."""
+    body = completion(completion_id(), served.model_id, text, calls, answer, served.spec_method)
+    body["tandem"] = extension(answer, served.spec_method, req.warnings)
+    return body
+
+
+class ChatEvents:
+    """A chat-completions stream (:class:`~app.core.serving.encoding.StreamEvents`): the role,
+    content deltas, one tool-call delta per call, the final chunk with usage and Tandem's figures
+    (and a usage-only chunk when ``stream_options.include_usage``), then ``[DONE]``."""
+
+    def __init__(self, served: Served, req: ChatRequest) -> None:
+        self.cid = completion_id()
+        self.model = served.model_id
+        self.method = served.spec_method
+        self.req = req
+        self.calls = 0
+
+    def start(self) -> list[bytes]:
+        return [sse(chunk(self.cid, self.model, {"role": "assistant", "content": ""}))]
+
+    def keepalive(self) -> bytes:
+        return KEEPALIVE
+
+    def text(self, piece: str) -> list[bytes]:
+        return [sse(chunk(self.cid, self.model, {"content": piece}))] if piece else []
+
+    def call(self, call: ToolCall) -> list[bytes]:
+        wire = openai_tool_call(call, index=self.calls)
+        self.calls += 1
+        return [sse(chunk(self.cid, self.model, {"tool_calls": [wire]}))]
+
+    def finish(self, answer: Answer) -> list[bytes]:
+        final = chunk(self.cid, self.model, {}, finish_reason(answer, self.calls > 0))
+        final["usage"] = usage(answer)
+        final["tandem"] = extension(answer, self.method, self.req.warnings)
+        out = [sse(final)]
+        if self.req.include_usage:
+            tail = chunk(self.cid, self.model, {})
+            tail["choices"] = []
+            tail["usage"] = final["usage"]
+            tail["tandem"] = final["tandem"]
+            out.append(sse(tail))
+        return [*out, sse("[DONE]")]
+
+    def fail(self, error: ApiError, answer: Answer) -> list[bytes]:
+        return [sse(error.body()), sse("[DONE]")]

@@ -92,7 +92,6 @@ class Pump:
 
 
 #: an SSE comment: every client skips it, and it shows the connection is alive
-KEEPALIVE = b": keep-alive\n\n"
 
 
 async def pieces(pump: Pump, splitter: ToolCallStream, keepalive_s: float) -> AsyncIterator[Piece | None]:

@@ -3,7 +3,7 @@
 Pure functions like :mod:`app.core.serving.protocol`: a Responses request becomes the same
 :class:`~app.core.serving.protocol.ChatRequest` a chat-completions request does, and the request's
 :class:`~app.core.answer.Answer` becomes a ``response`` object, or the stream of events that
-builds one (:class:`ResponseEvents`). Tandem keeps no responses: ``previous_response_id`` is
+builds one (:func:`whole`, :class:`ResponseEvents`). Tandem keeps no responses: ``previous_response_id`` is
 refused, a client sends the whole conversation in ``input`` (``store`` is accepted and ignored).
 
 The mapping:
@@ -31,6 +31,7 @@ from app.core.engines.base import ChatMessage, Sampling, SamplingError, ToolCall
 from app.core.engines.calls import FunctionTool
 from app.core.serving import bodies as B
 from app.core.serving import schemas as S
+from app.core.serving.encoding import KEEPALIVE, Served
 from app.core.serving.protocol import (
     MAX_IMAGES_PER_REQUEST,
     AnswerFormat,
@@ -314,15 +315,27 @@ def output_of(text: str, calls: list[ToolCall]) -> list[B.OutputItem]:
     return out + [call_item(_item_id("fc"), c) for c in calls]
 
 
+def whole(
+    served: Served, req: ChatRequest, text: str, calls: list[ToolCall], answer: Answer
+) -> B.ResponseBody:
+    """The whole response (``stream`` false), Tandem's warnings included."""
+    body = response(
+        response_id(), served.model_id, int(time.time()), output_of(text, calls), answer, served.spec_method
+    )
+    if req.warnings:
+        body["tandem"]["warnings"] = list(req.warnings)
+    return body
+
+
 class ResponseEvents:
     """The events of one streamed response, in order, each with its ``sequence_number``: feed it
     the answer's pieces (:meth:`text`, :meth:`call`) and end with :meth:`finish` or :meth:`fail`."""
 
-    def __init__(self, model: str, method: str | None, warnings: list[str] | None = None) -> None:
-        self.warnings = warnings or []
+    def __init__(self, served: Served, req: ChatRequest) -> None:
+        self.warnings = list(req.warnings)
         self.rid = response_id()
-        self.model = model
-        self.method = method
+        self.model = served.model_id
+        self.method = served.spec_method
         self.created = int(time.time())
         self.output: list[B.OutputItem] = []
         self._seq = 0
@@ -344,6 +357,9 @@ class ResponseEvents:
         if answer is not None and self.warnings:
             body["tandem"]["warnings"] = list(self.warnings)
         return body
+
+    def keepalive(self) -> bytes:
+        return KEEPALIVE
 
     def start(self) -> list[bytes]:
         return [
