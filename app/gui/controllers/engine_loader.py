@@ -1,4 +1,5 @@
-"""From a launch choice to a :class:`~app.gui.workers.LoadJob` whose loader runs on the engine thread.
+"""From a launch choice to a :class:`~app.gui.workers.LoadJob` whose loader runs on the engine host's
+load thread.
 
 Everything blocking (resolving cache paths, deriving embedded files, loading weights) happens in
 the loader, so the dialog returns at once and the load shows progress and can be cancelled.

@@ -1,7 +1,7 @@
 """The GUI's local API server: serves the loaded model, follows loads and unloads.
 
-Signals: ``stateChanged(bool running)``, ``requestServed(object ServedRequest)`` (emitted from the
-server's threads, delivered on the GUI thread), ``failed(str message)``.
+Signals: ``stateChanged(bool running)``, ``requestServed(object ServedRequest)`` (emitted on the
+engine loop's thread, where the server runs, and delivered on the GUI thread), ``failed(str message)``.
 
 Starting and stopping run on the operations' threads (:class:`app.gui.ops.Ops`): binding a port
 and waiting for uvicorn (up to 20 s), or for running generations to end (up to 5 s), never

@@ -1,7 +1,9 @@
 """ "Measure": an answer's prompt run again without speculation, for the direct speedup.
 
-llama.cpp cannot switch speculation off per request, so a plain engine of the same model file
-(same engine and threads) is loaded for the run, off the GUI thread, and closed after.
+A plain engine of the same model file (same engine and threads) is loaded for the run, off the GUI
+thread, and closed after: the pool's "off" configuration would answer in slots beside other
+requests, and the measurement wants the model to itself. A MLX or remote engine has no "off" to
+switch to anyway. The figure is fairest with no other conversation answering meanwhile.
 """
 
 from __future__ import annotations
