@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CASES = ("startup", "stream", "browser", "download")
 #: issue 23: long answers in the window against `tandem generate` for the same answer, side by
 #: side, and opening a long conversation (run with --cases long-answer,long-conversation)
-LONG_CASES = ("long-answer", "long-conversation", "long-answer-scripted")
+LONG_CASES = ("long-answer", "long-conversation", "long-answer-scripted", "switch-first-token")
 #: BENCH_LONG_PROMPT picks the question: "story" (prose, the default) or "code" (SmolLM2 answers it
 #: with one Python fence that runs to the end of the answer: the chat re-renders and highlights
 #: the fence being written on every flush, the renderer's worst case)
@@ -403,6 +403,72 @@ def long_conversation(store: Any) -> int:
     return int(conv.id)
 
 
+def case_switch_first_token() -> dict[str, Any]:
+    """Issue 49: the first token after a conversation switch against a plain answer's.
+
+    The window loads the embedded SmolLM2 Q4_1 with its drafter (llama.cpp, 4 slots: the window's
+    pool). Two conversations are asked once each. Then, BENCH_SWITCH_ROUNDS times (default 6),
+    alternating which comes first: a follow-up in the conversation on screen ("plain": the last
+    answer's conversation, its prompt cached in its slot) and a follow-up in the other conversation,
+    opened from the list just before ("switch"). Time from Send to the first text in the bubble;
+    medians, and their ratio.
+    """
+    from app.core.launch.plan import LaunchChoice
+    from app.core.settings import Settings
+    from app.core.speculative import SpeculationOptions
+
+    rounds = int(os.environ.get("BENCH_SWITCH_ROUNDS", "6"))
+    window = make_window(settings=Settings(default_speculation="off"))
+    window.show()
+    family, spec, _q = window.registry.match("smollm2-135m-instruct", "gguf")
+    sampling = window.chat.sampling.__class__(temperature=0.0, max_tokens=32)
+    options = SpeculationOptions.build(enabled=True, method="draft", num_speculative_tokens=8)
+    loaded: list[object] = []
+    window.modelLoaded.connect(loaded.append)
+    window.launch(LaunchChoice(family, spec, "Q4_1", "llama.cpp", options, 4096, None, sampling))
+    spin_until(lambda: bool(loaded) and window.ops.pending() == 0, 180)
+    window.chat.sampling = sampling
+    finished: list[Any] = []
+    window.chat.answerFinished.connect(finished.append)
+
+    def ask(text: str) -> float:
+        done = len(finished)
+        t0 = time.perf_counter()
+        window.chat.send(text)
+        bubble = window.chat_view.bubbles[-1]
+        spin_until(lambda: bool(bubble.text), 120, 1)
+        first = time.perf_counter() - t0
+        spin_until(lambda: len(finished) > done, 120)
+        return first * 1000
+
+    conversations = []
+    for topic in ("the sea", "the mountains"):
+        window.new_chat()
+        ask(f"Write two sentences about {topic}.")
+        conversations.append(window.chat.conversation_id)
+    times: dict[str, list[float]] = {"plain": [], "switch": []}
+    for r in range(rounds):
+        for kind in ("plain", "switch") if r % 2 == 0 else ("switch", "plain"):
+            if kind == "switch":
+                other = next(c for c in conversations if c != window.chat.conversation_id)
+                window.chat.open_conversation(other)
+                spin_for(0.05)
+            times[kind].append(ask(f"And one more sentence, number {r}."))
+    close(window)
+    plain, switch = statistics.median(times["plain"]), statistics.median(times["switch"])
+    return {
+        "n": rounds,
+        "p50": 0.0,
+        "p99": 0.0,
+        "max": 0.0,
+        "plain_ms": round(plain, 1),
+        "switch_ms": round(switch, 1),
+        "ratio": round(switch / plain, 3),
+        "plain_runs": [round(t, 1) for t in times["plain"]],
+        "switch_runs": [round(t, 1) for t in times["switch"]],
+    }
+
+
 def case_long_conversation() -> dict[str, Any]:
     """Open a 200-message conversation (a quarter of them long): the time until its first paint,
     until every message is built, and the stalls meanwhile (from the call that opens it)."""
@@ -644,6 +710,7 @@ def run_case(name: str) -> dict[str, Any]:
             "long-answer": case_long_answer,
             "long-conversation": case_long_conversation,
             "long-answer-scripted": case_long_answer_scripted,
+            "switch-first-token": case_switch_first_token,
         }[name]()
     finally:
         shutil.rmtree(home, ignore_errors=True)

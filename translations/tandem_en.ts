@@ -2707,7 +2707,7 @@ Compatible: {reason}</translation>
         <name>SpeculationChoice</name>
         <message>
             <source>last answer: {configuration}</source>
-            <extracomment>the configuration that wrote the last answer ("" before one)</extracomment>
+            <extracomment>the configuration that wrote the last answer ("" before one) the offered configurations are switched inside the loaded engine (MLX), not a pool's Auto routes each answer by its kind (a pool with Auto's router)</extracomment>
             <translation>last answer: {configuration}</translation>
         </message>
         <message>
@@ -2743,8 +2743,16 @@ Compatible: {reason}</translation>
             <translation>What the loaded model runs; honoured without a reload</translation>
         </message>
         <message>
+            <source>Switched per answer inside the loaded engine, on the same weights: no reload</source>
+            <translation>Switched per answer inside the loaded engine, on the same weights: no reload</translation>
+        </message>
+        <message>
             <source>Started beside the loaded model on its first answer, sharing its memory: no reload</source>
             <translation>Started beside the loaded model on its first answer, sharing its memory: no reload</translation>
+        </message>
+        <message>
+            <source>Needs a reload with {method}: the loaded engine switches per answer only between {offered}</source>
+            <translation>Needs a reload with {method}: the loaded engine switches per answer only between {offered}</translation>
         </message>
         <message>
             <source>Needs a reload without speculation: the loaded model runs {running}, which cannot be turned off per answer</source>

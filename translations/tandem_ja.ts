@@ -2707,7 +2707,7 @@ Compatible: {reason}</source>
         <name>SpeculationChoice</name>
         <message>
             <source>last answer: {configuration}</source>
-            <extracomment>the configuration that wrote the last answer ("" before one)</extracomment>
+            <extracomment>the configuration that wrote the last answer ("" before one) the offered configurations are switched inside the loaded engine (MLX), not a pool's Auto routes each answer by its kind (a pool with Auto's router)</extracomment>
             <translation>直前の回答：{configuration}</translation>
         </message>
         <message>
@@ -2743,8 +2743,16 @@ Compatible: {reason}</source>
             <translation>読み込まれたモデルが実行中の方法。再読み込みなしで使えます</translation>
         </message>
         <message>
+            <source>Switched per answer inside the loaded engine, on the same weights: no reload</source>
+            <translation>読み込まれたエンジンの中で回答ごとに切り替え、同じ重みを使います：再読み込みは不要です</translation>
+        </message>
+        <message>
             <source>Started beside the loaded model on its first answer, sharing its memory: no reload</source>
             <translation>最初の回答時に読み込み済みのモデルの横で起動し、そのメモリを共有します：再読み込みは不要です</translation>
+        </message>
+        <message>
+            <source>Needs a reload with {method}: the loaded engine switches per answer only between {offered}</source>
+            <translation>{method} で再読み込みが必要です：読み込まれたエンジンが回答ごとに切り替えられるのは {offered} のみです</translation>
         </message>
         <message>
             <source>Needs a reload without speculation: the loaded model runs {running}, which cannot be turned off per answer</source>

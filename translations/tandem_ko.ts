@@ -2707,7 +2707,7 @@ Compatible: {reason}</source>
         <name>SpeculationChoice</name>
         <message>
             <source>last answer: {configuration}</source>
-            <extracomment>the configuration that wrote the last answer ("" before one)</extracomment>
+            <extracomment>the configuration that wrote the last answer ("" before one) the offered configurations are switched inside the loaded engine (MLX), not a pool's Auto routes each answer by its kind (a pool with Auto's router)</extracomment>
             <translation>마지막 답변: {configuration}</translation>
         </message>
         <message>
@@ -2743,8 +2743,16 @@ Compatible: {reason}</source>
             <translation>로드된 모델이 실행 중인 방법이며, 다시 로드하지 않고 사용할 수 있습니다</translation>
         </message>
         <message>
+            <source>Switched per answer inside the loaded engine, on the same weights: no reload</source>
+            <translation>로드된 엔진 안에서 답변마다 전환하며 같은 가중치를 씁니다: 다시 로드하지 않습니다</translation>
+        </message>
+        <message>
             <source>Started beside the loaded model on its first answer, sharing its memory: no reload</source>
             <translation>첫 답변 때 로드된 모델 옆에서 시작하며 그 메모리를 공유합니다: 다시 로드하지 않습니다</translation>
+        </message>
+        <message>
+            <source>Needs a reload with {method}: the loaded engine switches per answer only between {offered}</source>
+            <translation>{method}(으)로 다시 로드해야 합니다: 로드된 엔진은 답변마다 {offered} 사이에서만 전환합니다</translation>
         </message>
         <message>
             <source>Needs a reload without speculation: the loaded model runs {running}, which cannot be turned off per answer</source>

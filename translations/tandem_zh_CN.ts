@@ -2707,7 +2707,7 @@ Compatible: {reason}</source>
         <name>SpeculationChoice</name>
         <message>
             <source>last answer: {configuration}</source>
-            <extracomment>the configuration that wrote the last answer ("" before one)</extracomment>
+            <extracomment>the configuration that wrote the last answer ("" before one) the offered configurations are switched inside the loaded engine (MLX), not a pool's Auto routes each answer by its kind (a pool with Auto's router)</extracomment>
             <translation>上一个回答：{configuration}</translation>
         </message>
         <message>
@@ -2743,8 +2743,16 @@ Compatible: {reason}</source>
             <translation>已加载模型正在运行的方法；无需重新加载即可使用</translation>
         </message>
         <message>
+            <source>Switched per answer inside the loaded engine, on the same weights: no reload</source>
+            <translation>在已加载的引擎内按回答切换，使用同一份权重：无需重新加载</translation>
+        </message>
+        <message>
             <source>Started beside the loaded model on its first answer, sharing its memory: no reload</source>
             <translation>在第一次回答时于已加载模型旁启动，共享其内存：无需重新加载</translation>
+        </message>
+        <message>
+            <source>Needs a reload with {method}: the loaded engine switches per answer only between {offered}</source>
+            <translation>需要以 {method} 重新加载：已加载的引擎只能按回答在 {offered} 之间切换</translation>
         </message>
         <message>
             <source>Needs a reload without speculation: the loaded model runs {running}, which cannot be turned off per answer</source>

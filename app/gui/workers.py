@@ -32,6 +32,7 @@ from app.core.engines.base import (
     GenerationError,
     LoadRequest,
     Sampling,
+    SpeculationSwitch,
 )
 from app.core.engines.loop import engine_loop
 from app.core.engines.streaming import stream
@@ -41,6 +42,7 @@ from app.core.launch.auto.router import RequestRouter
 from app.core.launch.plan import AutoLaunch
 from app.core.serving.pool import EnginePool, pool_for
 from app.core.settings import LastLaunch
+from app.core.speculative import per_request
 
 log = logging.getLogger(__name__)
 
@@ -204,16 +206,35 @@ class EngineHost(QObject):
 
     def offers(self) -> list[str]:
         """What a conversation may choose without a reload: the pool's configurations (auto and
-        off included), else what the loaded engine runs."""
-        pool = self.pool
-        return pool.offers() if pool is not None else []
+        off included), or what an engine that switches per request offers (MLX), else nothing
+        beyond what the loaded engine runs."""
+        pool, engine = self.pool, self._published
+        if pool is not None:
+            return pool.offers()
+        if isinstance(engine, SpeculationSwitch):
+            return [per_request.AUTO, *engine.offers()]
+        return []
+
+    @property
+    def routed(self) -> bool:
+        """Auto picks each answer's configuration by its kind (a pool with Auto's router)."""
+        return self.pool is not None and self.pool.route is not None
+
+    @property
+    def base_label(self) -> str:
+        """The configuration the launch loaded ("off" without speculation)."""
+        if self.pool is not None:
+            return self.pool.base_label
+        engine = self._published
+        return per_request.running(engine.spec_kind if engine is not None else None)
 
     async def resolve(self, choice: str, request: GenerateRequest, loop: asyncio.AbstractEventLoop) -> str:
         """The configuration that answers ``request`` for a conversation choosing ``choice``
-        (Auto routed by its kind), decided on the engine loop where the pool lives."""
+        (Auto routed by its kind), decided on the engine loop where the pool lives. Without a
+        pool Auto is what the launch loaded."""
         pool = self.pool
         if pool is None:
-            return choice
+            return self.base_label if choice == per_request.AUTO else choice
 
         async def decide() -> str:
             label = pool.resolve(choice, request)
@@ -235,6 +256,8 @@ class EngineHost(QObject):
         def produce() -> AsyncIterator[Event]:
             if pool is not None:
                 return pool.stream(label, request)
+            if isinstance(engine, SpeculationSwitch):  # the engine switches inside its own loop
+                return stream(engine, dataclasses.replace(request, speculation=label))
             return stream(engine, request)
 
         first = True

@@ -936,3 +936,92 @@ def test_stop_during_a_long_prompt_ends_it_between_prefill_chunks(
     assert fin.prompt_tokens > 8 * 4  # many chunks were left unread
     again = _finished(_run(engine, 5))
     assert again.reason in ("length", "stop") and again.completion_tokens > 0
+
+
+# --- speculation per request (issue 49) -----------------------------------------------------------
+def _pair(ckpt: dict[str, Path], pair: str) -> tuple[Path, Path]:
+    if pair == "mtp":
+        return ckpt["g4_target"], ckpt["g4_drafter"]
+    return ckpt["llama_target"], ckpt["llama_drafter"]
+
+
+@pytest.mark.parametrize("pair", ["mtp", "draft"])
+def test_a_request_switches_speculation_on_the_loaded_weights_with_greedy_parity(
+    ckpt: dict[str, Path], engines: list[object], pair: str
+) -> None:
+    """One MLX engine runs off, its loaded drafter and the model-free methods per request, in any
+    order and without a reload: every greedy answer has the tokens of a plain engine's; "off" drafts
+    nothing, the drafter drafts; a method it cannot switch to is refused naming what it can."""
+    target, drafter = _pair(ckpt, pair)
+    plain = _load(target)
+    engines.append(plain)
+    on = _load(target, drafter, pair, 4 if pair == "draft" else None)
+    engines.append(on)
+    assert on.offers() == ["off", pair, "suffix", "prompt-lookup"]  # type: ignore[attr-defined]
+    assert plain.offers() == ["off", "suffix", "prompt-lookup"]  # type: ignore[attr-defined]
+    ref = _finished(_run(plain, 32))
+
+    async def read(choice: str | None, **sampling: object) -> list[Event]:
+        request = GenerateRequest(MESSAGES, Sampling(max_tokens=32, **sampling), speculation=choice)  # type: ignore[arg-type]
+        return [ev async for ev in on.stream(request)]  # type: ignore[attr-defined]
+
+    for choice in ("off", "suffix", pair, "prompt-lookup", None, "off", "suffix"):
+        events = asyncio.run(read(choice))
+        got = _finished(events)
+        assert got.token_ids == ref.token_ids, (
+            choice,
+            _first_difference(ref.token_ids or [], got.token_ids or []),
+        )
+        _check_accounting(events)
+        if choice == "off":
+            assert got.drafted_total == 0 and not any(isinstance(e, Round) for e in events)
+        if choice in (pair, None):
+            assert got.drafted_total > 0, choice
+    with pytest.raises(GenerationError, match="cannot switch to 'ngram-mod' without a reload") as info:
+        asyncio.run(read("ngram-mod"))
+    assert "off, " + pair in str(info.value)
+    # a greedy-only drafter refuses sampling; the same request on "off" samples
+    on.greedy_only = True  # type: ignore[attr-defined]  # what a greedy-only drafter sets at load
+    with pytest.raises(GenerationError, match="greedy decoding only"):
+        asyncio.run(read(None, temperature=0.7))
+    sampled = _finished(asyncio.run(read("off", temperature=0.7, seed=3)))
+    assert sampled.completion_tokens > 0
+
+
+def test_the_local_server_honours_a_requests_speculation_on_mlx(
+    ckpt: dict[str, Path], engines: list[object]
+) -> None:
+    """``tandem.speculation`` on an MLX model: "off" and the model-free methods run on the loaded
+    engine (the same greedy text, "off" drafting nothing), another method is a 400 naming what can
+    run."""
+    import httpx
+
+    from app.core.serving import LocalServer, ServedModel, ServerConfig
+
+    target, drafter = _pair(ckpt, "mtp")
+    engine = _load(target, drafter, "mtp")
+    engines.append(engine)
+    server = LocalServer(ServedModel(engine, "tiny", None, "mtp"), ServerConfig("k", port=0))  # type: ignore[arg-type]
+    server.start()
+    try:
+        body = {"messages": MESSAGES, "max_tokens": 16, "temperature": 0}
+        replies = {
+            choice: httpx.post(
+                server.address + "/chat/completions",
+                json={**body, "tandem": {"speculation": choice}},
+                headers={"Authorization": "Bearer k"},
+                timeout=120,
+            )
+            for choice in ("auto", "off", "suffix", "mtp", "ngram-mod")
+        }
+    finally:
+        server.stop()
+    ok = {c: r.json() for c, r in replies.items() if c != "ngram-mod"}
+    assert all(replies[c].status_code == 200 for c in ok), {c: r.text for c, r in replies.items()}
+    texts = {c: b["choices"][0]["message"]["content"] for c, b in ok.items()}
+    assert len(set(texts.values())) == 1, texts
+    figures = {c: b["tandem"]["speculative_decoding"] for c, b in ok.items()}
+    assert figures["off"]["drafted"] == 0 and not figures["off"]["enabled"]
+    assert figures["mtp"]["drafted"] > 0 and figures["auto"]["drafted"] > 0
+    refused = replies["ngram-mod"]
+    assert refused.status_code == 400 and "suffix" in refused.json()["error"]["message"]

@@ -321,6 +321,20 @@ class GenerateRequest:
     #: a template that renders no tools left none of that visible in ``messages`` and ``tools``:
     #: Auto routes it by its agent route
     agentic: bool = False
+    #: the speculation this request runs on an engine that switches per request
+    #: (:class:`SpeculationSwitch`): "off" or one of its :meth:`~SpeculationSwitch.offers`; None runs
+    #: what the engine loaded
+    speculation: str | None = None
+
+
+@runtime_checkable
+class SpeculationSwitch(Protocol):
+    """An engine that runs another speculation per request without a reload (MLX: off, its loaded
+    drafter and the model-free methods, in its own decode loop)."""
+
+    def offers(self) -> list[str]:
+        """What :attr:`GenerateRequest.speculation` may name: "off" and methods, what runs included."""
+        ...
 
 
 def is_agent_turn(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]] | None) -> bool:

@@ -54,6 +54,7 @@ from app.core.engines.base import (
     EngineError,
     Event,
     GenerateRequest,
+    SpeculationSwitch,
     TemplateCaps,
     TemplateInspector,
     TokenCounter,
@@ -360,7 +361,10 @@ class LocalServer:
         (Auto's route for "auto"), its child started now; :class:`P.ApiError` 503 if it cannot."""
         pool = model.pool
         if pool is None:
-            return model
+            if req.speculation in (per_request.AUTO, per_request.running(model.spec_method)):
+                return model
+            # an engine that switches per request (checked by check_speculation): no start
+            return replace(model, spec_method=None if req.speculation == per_request.OFF else req.speculation)
         label = pool.resolve(req.speculation, _generate_request(req))
         try:
             await pool.ready(label)
@@ -438,11 +442,12 @@ class LocalServer:
     def _start_pump(self, model: ServedModel, req: P.ChatRequest, client: str) -> Pump:
         request = _generate_request(req)
         label = per_request.running(model.spec_method)
-        events = (
-            model.pool.stream(label, request)
-            if model.pool is not None
-            else streaming.stream(model.engine, request)
-        )
+        if model.pool is not None:
+            events = model.pool.stream(label, request)
+        elif isinstance(model.engine, SpeculationSwitch):  # switched inside the engine's own loop
+            events = streaming.stream(model.engine, replace(request, speculation=label))
+        else:
+            events = streaming.stream(model.engine, request)
         if self.config.parallel > 1 and req.prompt_tokens is not None and req.context_tokens:
             events = self._within_context(
                 events, req.prompt_tokens + req.sampling.max_tokens, req.context_tokens

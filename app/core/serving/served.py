@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from app.core.answer import Answer
-from app.core.engines.base import Engine
+from app.core.engines.base import Engine, SpeculationSwitch
 from app.core.serving import protocol as P
 from app.core.serving.pool import EnginePool
 
@@ -28,8 +28,11 @@ class ServedModel:
     pool: EnginePool | None = None
 
     def offered(self) -> list[str]:
-        """What ``tandem.speculation`` may name beyond what runs."""
-        return self.pool.offers() if self.pool is not None else []
+        """What ``tandem.speculation`` may name beyond what runs: a pool's configurations, or
+        what an engine that switches per request offers (MLX)."""
+        if self.pool is not None:
+            return self.pool.offers()
+        return self.engine.offers() if isinstance(self.engine, SpeculationSwitch) else []
 
 
 class Outcome(StrEnum):

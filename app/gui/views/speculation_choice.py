@@ -3,8 +3,9 @@
 The entries and which of them the loaded model honours come from
 :func:`app.core.speculative.per_request.choices`, the rule of the local API's
 ``tandem.speculation`` too: with a llama.cpp model every configuration its engine pool offers is
-honoured without a reload (started beside the loaded one on first use); on another engine an entry
-that needs a reload is shown disabled and says why. After an answer, the header names the
+honoured without a reload (started beside the loaded one on first use); an MLX model switches
+inside its own engine between off, its loaded drafter and the model-free methods; an entry that
+needs a reload is shown disabled and says why. After an answer, the header names the
 configuration that wrote it (Auto's route, for instance).
 """
 
@@ -47,6 +48,10 @@ class SpeculationChoice(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
         self._loaded: str | None = None
         self._offered: tuple[str, ...] = ()
+        #: the offered configurations are switched inside the loaded engine (MLX), not a pool's
+        self._in_engine = False
+        #: Auto routes each answer by its kind (a pool with Auto's router)
+        self._routed = False
         self._answered = ""
         self._value = per_request.AUTO
         self._about = ""
@@ -56,10 +61,20 @@ class SpeculationChoice(QWidget):
     def value(self) -> str:
         return self._value
 
-    def set_state(self, value: str, loaded: str | None, offered: tuple[str, ...] = ()) -> None:
+    def set_state(
+        self,
+        value: str,
+        loaded: str | None,
+        offered: tuple[str, ...] = (),
+        *,
+        in_engine: bool = False,
+        routed: bool = False,
+    ) -> None:
         """Show ``value`` (the conversation's choice) against the method ``loaded`` runs and the
-        configurations an engine pool ``offered`` beside it."""
+        configurations ``offered`` beside it: by an engine pool, or switched per answer inside the
+        loaded engine (``in_engine``); ``routed``: Auto picks per answer by its kind."""
         self._value, self._loaded, self._offered = value, loaded, offered
+        self._in_engine, self._routed = in_engine, routed
         self._rebuild()
 
     def set_answered(self, configuration: str) -> None:
@@ -125,7 +140,7 @@ class SpeculationChoice(QWidget):
         return self._loaded if self._loaded else self.tr("no speculation")
 
     def _tooltip(self, choice: per_request.Choice) -> str:
-        if choice.value == per_request.AUTO and self._offered:
+        if choice.value == per_request.AUTO and self._routed:
             return self.tr(
                 "Chosen per answer by its kind (prose, code, repeat, agent) among the configurations "
                 "below, by what was measured on this machine"
@@ -134,9 +149,18 @@ class SpeculationChoice(QWidget):
             return self.tr("What the model was loaded with: {running}").format(running=self._running())
         if choice.value == per_request.running(self._loaded):
             return self.tr("What the loaded model runs; honoured without a reload")
+        if choice.honoured and self._in_engine:
+            return self.tr("Switched per answer inside the loaded engine, on the same weights: no reload")
         if choice.honoured:
             return self.tr(
                 "Started beside the loaded model on its first answer, sharing its memory: no reload"
+            )
+        if self._in_engine:
+            return self.tr(
+                "Needs a reload with {method}: the loaded engine switches per answer only between {offered}"
+            ).format(
+                method=choice.value,
+                offered=", ".join(self._text(v) for v in self._offered if v != per_request.AUTO),
             )
         if choice.value == per_request.OFF:
             return self.tr(

@@ -36,10 +36,12 @@ each round drafts what the measured acceptance and costs say pays, 0 to N.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -63,7 +65,7 @@ from app.core.engines.base import (
     structured_refusal,
 )
 from app.core.engines.capability import Availability, engine_availability
-from app.core.engines.mlx.loading import Loaded, load_pair
+from app.core.engines.mlx.loading import Loaded, load_pair, open_suffix_cache
 from app.core.engines.mlx.modelfree import PrefillStopped
 from app.core.engines.mlx.pair import PairPlan
 from app.core.engines.mlx.steps import VlmRoundReader, token_steps
@@ -71,9 +73,10 @@ from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner
 from app.core.engines.mlx.vision import VisionPrompt
 from app.core.engines.worker import EngineClosed, EngineWorker, Job
 from app.core.images import estimated_tokens, text_only
-from app.core.speculative import RoundAccountant
+from app.core.speculative import RoundAccountant, per_request
 from app.core.speculative.depth import DepthControl
 from app.core.speculative.options import SUFFIX_METHODS
+from app.core.speculative.options import default_tokens as default_depth
 from app.core.speculative.suffix import (
     key_for_messages,
 )
@@ -104,6 +107,11 @@ def _clear_thread_streams() -> None:
             clear()
         except Exception:  # the thread is ending either way
             log.debug("mx.clear_streams failed", exc_info=True)
+
+
+#: the model-free methods a request may switch to, in the order the window lists them
+_MODEL_FREE = ("suffix", "prompt-lookup")
+assert frozenset(_MODEL_FREE) == SUFFIX_METHODS
 
 
 class MLXEngine:
@@ -141,6 +149,10 @@ class MLXEngine:
         #: the loaded target reads images (set on the MLX thread by the load)
         self._images = False
         self._state: Loaded | None = None
+        #: the loaded state as a request switched to another speculation runs it, per choice (made
+        #: on the MLX thread at the first such request, kept: the model-free caches and their
+        #: measured costs persist across requests)
+        self._views: dict[str, Loaded] = {}
         #: the one thread that touches MLX (the shared owner thread of every engine)
         self._worker = EngineWorker(f"tandem-mlx-{next(_thread_ids)}", "MLX", free=self._release)
 
@@ -211,6 +223,26 @@ class MLXEngine:
         )
         return self._worker.stream(job, cancel)
 
+    def offers(self) -> list[str]:
+        """What one request may run without a reload (:attr:`GenerateRequest.speculation`): off,
+        the loaded drafter (it stays loaded), and the model-free methods (the target alone, in
+        Tandem's own loop). Another drafter needs a reload."""
+        loaded = self.spec_kind
+        return list(dict.fromkeys([per_request.OFF, *([loaded] if loaded else []), *_MODEL_FREE]))
+
+    def _choice(self, request: GenerateRequest) -> str | None:
+        """The request's speculation when it differs from what was loaded, else None."""
+        choice = request.speculation
+        if choice is None or choice == per_request.running(self.spec_kind):
+            return None
+        if choice not in self.offers():
+            raise GenerationError(
+                f"The MLX engine cannot switch to {choice!r} without a reload; a request may run "
+                f"{', '.join(self.offers())}.",
+                hint="Choose one of those, or load the model again with that speculation.",
+            )
+        return choice
+
     async def stream(self, request: GenerateRequest) -> AsyncIterator[Event]:
         """:meth:`generate` read from an event loop: the job runs on the engine's one owner thread
         (MLX computes in-process), its events reach the loop with no thread per request."""
@@ -224,6 +256,8 @@ class MLXEngine:
         tools, response_format = request.tools, request.response_format
         if self._worker.closed:
             raise EngineClosed()
+        choice = self._choice(request)  # None: the loaded configuration
+        loaded_drafter = choice is None
         if response_format is not None:
             raise GenerationError(structured_refusal("the MLX engine"))
         if has_images(messages) and not self.supports_images:
@@ -232,7 +266,7 @@ class MLXEngine:
             raise GenerationError(
                 f"top_logprobs must be 0 or a positive whole number (got {top_logprobs!r})."
             )
-        if self.greedy_only and sampling.temperature > 0:
+        if loaded_drafter and self.greedy_only and sampling.temperature > 0:
             raise GenerationError(
                 f"This drafter ({self.spec_kind}) supports greedy decoding only; temperature "
                 f"{sampling.temperature:g} cannot be used with it.",
@@ -240,7 +274,8 @@ class MLXEngine:
             )
         plan = self.plan
         if (
-            sampling.repeat_penalty != 1.0
+            loaded_drafter
+            and sampling.repeat_penalty != 1.0
             and plan is not None
             and plan.backend == "vlm"
             and plan.kind
@@ -255,7 +290,7 @@ class MLXEngine:
             )
         msgs = list(messages)
         tool_list = [dict(t) for t in tools] if tools else None  # the template takes dicts
-        return lambda job: self._generate_job(job, msgs, sampling, top_logprobs, tool_list)
+        return lambda job: self._generate_job(job, msgs, sampling, top_logprobs, tool_list, choice)
 
     def _generate_job(
         self,
@@ -264,11 +299,35 @@ class MLXEngine:
         sampling: Sampling,
         top_logprobs: int,
         tools: list[dict[str, Any]] | None = None,
+        choice: str | None = None,
     ) -> None:
-        if self._state is None:
-            raise EngineClosed()
-        for ev in self._run(self._state, messages, sampling, job.stopped, top_logprobs, tools):
+        state = self._state_for(choice)
+        for ev in self._run(state, messages, sampling, job.stopped, top_logprobs, tools):
             job.emit(ev)
+
+    def _state_for(self, choice: str | None) -> Loaded:
+        """On the MLX thread: the loaded state as a request choosing ``choice`` runs it (None: as
+        loaded). The same weights and tokenizer; no drafter for off and the model-free methods, a
+        suffix cache of its own for each model-free method."""
+        state = self._state
+        if state is None:
+            raise EngineClosed()
+        if choice is None:
+            return state
+        view = self._views.get(choice)
+        if view is None:
+            kind = None if choice == per_request.OFF else choice
+            default = default_depth("mlx", "", 0.0, kind).value if kind in SUFFIX_METHODS else None
+            view = copy.copy(state)
+            view.plan = replace(
+                state.plan, kind=kind, num_speculative_tokens=None, default_draft_tokens=default
+            )
+            view.drafter, view.greedy_only = None, False
+            view.suffix, view.store, view.cost = None, None, None
+            if kind in SUFFIX_METHODS:
+                open_suffix_cache(view, view.plan)
+            self._views[choice] = view
+        return view
 
     @property
     def model_path(self) -> str:
@@ -505,6 +564,7 @@ class MLXEngine:
     def _release(self) -> None:
         """The worker's free step, on the MLX thread as it ends."""
         self._state = None
+        self._views.clear()
         try:
             import mlx.core as mx
 

@@ -83,7 +83,7 @@ def load_pair(request: LoadRequest, say: Callable[[str], None]) -> Loaded:
         state.target, _ = lm_load_model(target_path)
 
     if plan.kind in SUFFIX_METHODS:
-        _open_suffix_cache(state, plan)
+        open_suffix_cache(state, plan)
         return state
     if plan.kind is None:
         return state
@@ -129,7 +129,9 @@ def _load_image_processor(state: Loaded, target_path: Path, say: Callable[[str],
     state.processor = processor
 
 
-def _open_suffix_cache(state: Loaded, plan: PairPlan) -> None:
+def open_suffix_cache(state: Loaded, plan: PairPlan) -> None:
+    """Give ``state`` the suffix cache of its model-free ``plan`` (suffix decoding's corpus from the
+    store of this vocabulary; a fresh one for prompt lookup or a private corpus)."""
     if plan.backend == "lm":
         from mlx_lm.models.cache import can_trim_prompt_cache, make_prompt_cache
 

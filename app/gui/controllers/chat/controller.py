@@ -573,12 +573,12 @@ class ChatController(QObject):
             self._on_generation_done(answer, False)
 
     def _configured(self, answer: _Answer, label: str) -> None:
-        """The answer runs on configuration ``label`` of the pool: its stats name it."""
-        pool = self.engine.pool
-        if pool is None:
+        """The answer runs on configuration ``label`` (of the pool, or of an engine switching per
+        request): its stats name it."""
+        if not self.engine.offers():
             return
         answer.configuration = label
-        if label == pool.base_label:
+        if label == self.engine.base_label:
             named = answer.info.speculation  # what the launch runs, with its depth
         else:
             named = "" if label == per_request.OFF else label

@@ -59,7 +59,13 @@ class ConversationSpeculation:
 
     def sync(self) -> None:
         if self._control is not None:
-            self._control.set_state(self.choice, self.loaded_method(), self.offered())
+            self._control.set_state(
+                self.choice,
+                self.loaded_method(),
+                self.offered(),
+                in_engine=self.engine.pool is None and bool(self.offered()),
+                routed=self.engine.routed,
+            )
 
     def answered(self, configuration: str) -> None:
         """The shown conversation's last answer was written by ``configuration``."""
