@@ -235,6 +235,16 @@ def smollm2_q4(real_models: None) -> Path:
 
 
 @pytest.fixture(scope="session")
+def deep_pair(real_models: None) -> tuple[Path, Path]:
+    """Issue 51's realistic-cost pair: the SmolLM2 target with 150 silent blocks appended (same
+    answers, about 7x the cost per token) and the embedded Q4_1 as its drafter; built on first use
+    (:mod:`app.devtools.deep_target`)."""
+    from app.devtools.deep_target import deep_pair as build
+
+    return build()
+
+
+@pytest.fixture(scope="session")
 def smollm2_f32(real_models: None) -> Path:
     os.environ.setdefault("TANDEM_EMBEDDED_DIR", str(ASSET_DIR))
     from app.core import assets, gguf_tools
