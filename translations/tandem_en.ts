@@ -892,6 +892,10 @@
             <translation>Set the temperature to 0, or turn speculative decoding off to sample.</translation>
         </message>
         <message>
+            <source>Choose one of those, or load the model again with that speculation.</source>
+            <translation>Choose one of those, or load the model again with that speculation.</translation>
+        </message>
+        <message>
             <source>Shorten the conversation or the message, or load the model with a larger context.</source>
             <translation>Shorten the conversation or the message, or load the model with a larger context.</translation>
         </message>

@@ -892,6 +892,10 @@
             <translation>温度を 0 にするか、サンプリングしたい場合は投機的デコーディングをオフにしてください。</translation>
         </message>
         <message>
+            <source>Choose one of those, or load the model again with that speculation.</source>
+            <translation>そのいずれかを選ぶか、その投機方式でモデルを読み込み直してください。</translation>
+        </message>
+        <message>
             <source>Shorten the conversation or the message, or load the model with a larger context.</source>
             <translation>会話かメッセージを短くするか、より大きなコンテキストでモデルを読み込んでください。</translation>
         </message>

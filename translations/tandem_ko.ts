@@ -892,6 +892,10 @@
             <translation>온도를 0으로 설정하거나, 샘플링하려면 추측 디코딩을 끄세요.</translation>
         </message>
         <message>
+            <source>Choose one of those, or load the model again with that speculation.</source>
+            <translation>그중 하나를 고르거나, 그 추측 방식으로 모델을 다시 로드하세요.</translation>
+        </message>
+        <message>
             <source>Shorten the conversation or the message, or load the model with a larger context.</source>
             <translation>대화나 메시지를 줄이거나 더 큰 컨텍스트로 모델을 불러오세요.</translation>
         </message>

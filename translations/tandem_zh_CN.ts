@@ -892,6 +892,10 @@
             <translation>请把温度设为 0；若要采样，请关闭推测解码。</translation>
         </message>
         <message>
+            <source>Choose one of those, or load the model again with that speculation.</source>
+            <translation>请选择其中之一，或以该推测方式重新加载模型。</translation>
+        </message>
+        <message>
             <source>Shorten the conversation or the message, or load the model with a larger context.</source>
             <translation>请缩短对话或消息，或以更大的上下文加载模型。</translation>
         </message>

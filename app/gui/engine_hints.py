@@ -81,6 +81,7 @@ ENGINE_HINTS: tuple[str, ...] = (
     ),
     QT_TRANSLATE_NOOP("EngineHints", "Set the repeat penalty to 1 (off), or turn speculative decoding off."),
     QT_TRANSLATE_NOOP("EngineHints", "Set the temperature to 0, or turn speculative decoding off to sample."),
+    QT_TRANSLATE_NOOP("EngineHints", "Choose one of those, or load the model again with that speculation."),
     QT_TRANSLATE_NOOP(
         "EngineHints", "Shorten the conversation or the message, or load the model with a larger context."
     ),
