@@ -34,6 +34,25 @@ SUFFIX = {"code": FIBONACCI, "prose": PRINTING_PRESS, "list": EMAIL_TIPS}
 PARITY = {"repetitive": COUNT_LINES, "code edit": RENAME, "prose": AUTUMN}
 #: answers a model knows by heart: the same text every time it is asked
 LISTS = [PLANET_FACTS, CONTINENTS, ELEMENTS]
+#: prose requests that differ in topic only: how much one answer's speed varies from request to
+#: request of one kind (Auto's noise), and Auto's convergence on prose
+PROSE_TOPICS = [
+    f"Write a short paragraph about {topic}."
+    for topic in (
+        "the history of the printing press",
+        "autumn in the mountains",
+        "how rivers shape valleys",
+        "the invention of the bicycle",
+        "life in a medieval village",
+        "why cats purr",
+        "the first ascent of Everest",
+        "how glass is made",
+        "the migration of monarch butterflies",
+        "the history of tea",
+        "how volcanoes form islands",
+        "the life of a lighthouse keeper",
+    )
+]
 #: held-out prompts per workload, one per round: prose and code are always first requests (a
 #: model-free method remembers a prompt it has seen), repeat is each prompt's second request
 HELD_OUT: dict[str, list[str]] = {

@@ -28,7 +28,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -191,6 +191,8 @@ class LearningRoute(Protocol):
 
     def save(self) -> None: ...
 
+    def attach(self, running: Callable[[], Collection[str]]) -> None: ...
+
 
 class EnginePool:
     """The children of one served llama.cpp model (see the module docstring)."""
@@ -212,6 +214,8 @@ class EnginePool:
         self._configurations.setdefault(self.base_label, base_request.speculation)
         self._loader = loader
         self._route = route
+        if isinstance(route, LearningRoute):
+            route.attach(lambda: list(self._children))  # what runs now (a start must pay for itself)
         self._children: dict[str, _Child] = {self.base_label: _Child(self.base_label, base, owned=False)}
         self._loading: dict[str, asyncio.Task[_Child]] = {}
         self._load_thread = ThreadPoolExecutor(1, thread_name_prefix="tandem-pool-load")

@@ -1,50 +1,66 @@
 """Routes corrected by the user's real answers: :class:`RouteLearner`.
 
-The calibration measures 40-token answers to three fixed prompts; the user's own requests can
-behave otherwise (a drafter that pays on the calibration's prose may lose on their language, a
-model-free method may pay on a long conversation that keeps quoting itself). Each finished answer
-gives its configuration's real speedup: its decode tokens/s against this machine's plain speed for
-the model (what :mod:`app.core.measure.baselines` records). The learner keeps those speedups per
-kind, and per conversation (a conversation keeps its own character: one user's code review
-repeats far more than another's), and a route moves to another configuration only when the
-route's real figure falls clearly below the other's (:data:`MARGIN`), each figure counting once it
-rests on :data:`MIN_SAMPLES` answers. A configuration without enough real answers is judged by
-what the calibration measured. The figures are kept beside the calibration result of the launch
-(:func:`app.core.launch.auto.store.routes_path`).
+The calibration measures short answers to three fixed prompts; the user's own requests can behave
+otherwise (a drafter that pays on the calibration's prose may lose on their language, a model-free
+method may pay on a long conversation that keeps quoting itself), and a calibration's figures are
+noisy. Each finished answer gives its configuration's real speedup: its decode tokens/s against
+this machine's plain speed for the model (what :mod:`app.core.measure.baselines` records). The
+learner keeps those speedups per kind of request and configuration, and each kind's route is
+decided by :mod:`app.core.launch.auto.decide`: the calibration is the prior, a route moves only
+when another configuration is better beyond the measured noise (more so when that configuration
+is not running), off is always a configuration, and a bounded share of answers explores. The
+figures are kept beside the calibration result of the launch
+(:func:`app.core.launch.auto.store.routes_path`, whose name carries the model, the engine and its
+version, and the machine: a change of any starts over).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import statistics
 import threading
-from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from app.core.launch.auto.candidates import Candidate
+from app.core.launch.auto.candidates import OFF, Candidate
+from app.core.launch.auto.decide import EXPLORE_EVERY, Decision, Figure, decide, figures, noise_of
 from app.core.launch.auto.kinds import RequestKind
 from app.core.launch.auto.routing import Routes
 from app.core.launch.auto.store import CalibrationKey, routes_path
 
 log = logging.getLogger(__name__)
 
-#: Real answers a configuration needs (per kind, or per conversation) before its figure counts.
-MIN_SAMPLES = 3
-#: A route moves only to a configuration whose figure is this share above the route's.
-MARGIN = 0.10
-#: Speedups kept per kind (or conversation and kind) and configuration, the newest.
-KEEP = 16
-#: Conversations whose figures are kept, the most recently answered.
-MAX_CONVERSATIONS = 64
+#: Speedups kept per kind and configuration, the newest.
+KEEP = 48
 #: Shorter answers are dominated by timing noise (the plain baselines skip them too).
 MIN_ANSWER_TOKENS = 16
-#: Bump when the file's shape changes (an older file is then ignored).
-FILE_VERSION = 1
+#: Bump when the file's shape changes (an older file is then ignored: learning starts over).
+FILE_VERSION = 2
 
 _Samples = dict[RequestKind, dict[Candidate, list[float]]]
+
+
+@dataclass(frozen=True)
+class KindSummary:
+    """What Auto learned for one kind: its route now and that route's figure."""
+
+    kind: RequestKind
+    figure: Figure
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        lo, hi = self.figure.interval()
+        return {
+            "kind": self.kind.value,
+            "configuration": self.figure.candidate.label,
+            "method": self.figure.candidate.method,
+            "speedup": round(self.figure.speedup, 3),
+            "interval": [round(lo, 3), round(hi, 3)],
+            "answers": self.figure.answers,
+            "why": self.why,
+        }
 
 
 def speedup(tokens_per_second: float | None, completion_tokens: int, plain_tps: float | None) -> float | None:
@@ -58,27 +74,25 @@ def speedup(tokens_per_second: float | None, completion_tokens: int, plain_tps: 
 
 
 class RouteLearner:
-    """Routes per kind and conversation, from the calibration's :class:`Routes` and the speedups of
-    real answers; thread-safe (a pool answers several requests at once). ``path`` None keeps the
-    figures in memory only. A conversation is any stable key, e.g. the one suffix decoding files
-    answers under (:func:`app.core.speculative.suffix.key_for_messages`: system prompt and first
-    user message), which an API client's stateless requests share too."""
+    """Routes per kind from the calibration's :class:`Routes` and the speedups of real answers;
+    thread-safe (a pool answers several requests at once). ``path`` None keeps the figures in memory
+    only. ``running``, when set (the engine pool sets it), names the configurations running now:
+    one that is not must win by more to be started."""
 
-    def __init__(
-        self,
-        routes: Routes,
-        path: Path | None = None,
-        *,
-        min_samples: int = MIN_SAMPLES,
-        margin: float = MARGIN,
-    ) -> None:
+    def __init__(self, routes: Routes, path: Path | None = None, explore_every: int = EXPLORE_EVERY) -> None:
         self.routes = routes
         self.path = path
-        self.min_samples = min_samples
-        self.margin = margin
+        #: one routed answer in this many of a kind may explore (0: never; tests of fixed routes)
+        self.explore_every = explore_every
+        self.running: Callable[[], Collection[Candidate]] | None = None
         self._lock = threading.Lock()
         self._kinds: _Samples = {}
-        self._conversations: OrderedDict[str, _Samples] = OrderedDict()
+        #: each kind's route now (the calibration's until the answers move it)
+        self._current: dict[RequestKind, Candidate] = {}
+        #: why each kind's route last moved
+        self._moved: dict[RequestKind, str] = {}
+        #: answers routed per kind (every EXPLORE_EVERY-th may explore)
+        self._turns: dict[RequestKind, int] = {}
         if path is not None:
             self._read(path)
 
@@ -88,20 +102,13 @@ class RouteLearner:
         return cls(routes, routes_path(key))
 
     # --- answers ----------------------------------------------------------------------------------
-    def observe(
-        self, kind: RequestKind, candidate: Candidate, ratio: float, conversation: str | None = None
-    ) -> None:
+    def observe(self, kind: RequestKind, candidate: Candidate, ratio: float) -> None:
         """One real answer of ``candidate`` on a ``kind`` request, ``ratio`` times plain speed."""
         if ratio <= 0:
             return
         with self._lock:
-            _add(self._kinds, kind, candidate, ratio)
-            if conversation is not None:
-                samples = self._conversations.pop(conversation, {})
-                _add(samples, kind, candidate, ratio)
-                self._conversations[conversation] = samples
-                while len(self._conversations) > MAX_CONVERSATIONS:
-                    self._conversations.popitem(last=False)
+            per_kind = self._kinds.setdefault(kind, {})
+            per_kind[candidate] = [*per_kind.get(candidate, []), round(ratio, 4)][-KEEP:]
 
     def observe_answer(
         self,
@@ -110,61 +117,64 @@ class RouteLearner:
         tokens_per_second: float | None,
         completion_tokens: int,
         plain_tps: float | None,
-        conversation: str | None = None,
     ) -> float | None:
         """:meth:`observe` from an answer's decode speed and the plain baseline's (the median of
         recent plain answers, :meth:`app.core.measure.baselines.BaselineStore.get`); returns the
         speedup, None when it could not be judged (nothing is kept then)."""
         ratio = speedup(tokens_per_second, completion_tokens, plain_tps)
         if ratio is not None:
-            self.observe(kind, candidate, ratio, conversation)
+            self.observe(kind, candidate, ratio)
         return ratio
 
     # --- routes -----------------------------------------------------------------------------------
-    def figure(
-        self, kind: RequestKind, candidate: Candidate, conversation: str | None = None
-    ) -> tuple[float, str]:
-        """(expected speedup, where it comes from: ``conversation`` / ``real`` / ``measured``)."""
+    def table(self, kind: RequestKind) -> dict[Candidate, Figure]:
+        """Every configuration's :class:`Figure` for ``kind``: the calibration's ratio as the prior,
+        the real answers, the noise measured over all of this kind's answers."""
         with self._lock:
-            return self._figure(kind, candidate, conversation)
+            return self._table(kind)
 
-    def route(self, kind: RequestKind, conversation: str | None = None) -> Candidate:
-        """The configuration for the next ``kind`` request of ``conversation``."""
-        return self.explain(kind, conversation)[0]
-
-    def explain(self, kind: RequestKind, conversation: str | None = None) -> tuple[Candidate, str]:
-        """:meth:`route` and one line saying why."""
+    def _table(self, kind: RequestKind) -> dict[Candidate, Figure]:
         route = self.routes.route(kind)
-        with self._lock:
-            chosen = route.candidate
-            figure, source = self._figure(kind, chosen, conversation)
-            if source == "measured":
-                return chosen, f"{chosen.label}: measured {figure:.2f}x"
-            best, best_figure, best_source = chosen, figure, source
-            for other, _ratio in route.ranked:
-                if other == chosen:
-                    continue
-                f, s = self._figure(kind, other, conversation)
-                if f > best_figure:
-                    best, best_figure, best_source = other, f, s
-        if best != chosen and best_figure > figure * (1 + self.margin):
-            why = (
-                f"{best.label} ({best_figure:.2f}x, {best_source}) instead of {chosen.label} "
-                f"({figure:.2f}x on {source} answers)"
-            )
-            return best, why
-        return chosen, f"{chosen.label}: {figure:.2f}x on {source} answers"
+        prior = dict(route.ranked)
+        samples = self._kinds.get(kind, {})
+        candidates = list(dict.fromkeys([*prior, *samples, OFF]))
+        return figures(candidates, prior, samples, noise_of(samples))
 
-    def _figure(self, kind: RequestKind, candidate: Candidate, conversation: str | None) -> tuple[float, str]:
-        if conversation is not None:
-            samples = self._conversations.get(conversation, {}).get(kind, {}).get(candidate, [])
-            if len(samples) >= self.min_samples:
-                return statistics.median(samples), "conversation"
-        samples = self._kinds.get(kind, {}).get(candidate, [])
-        if len(samples) >= self.min_samples:
-            return statistics.median(samples), "real"
-        measured = dict(self.routes.route(kind).ranked).get(candidate)
-        return (1.0 if measured is None else measured), "measured"
+    def route(self, kind: RequestKind) -> Candidate:
+        """The configuration for the next ``kind`` request (an exploring one now and then, see
+        :mod:`app.core.launch.auto.decide`); counts the request."""
+        with self._lock:
+            turn = self._turns[kind] = self._turns.get(kind, 0) + 1
+        explore = self.explore_every > 0 and turn % self.explore_every == 0
+        return self._decide(kind, explore).candidate
+
+    def explain(self, kind: RequestKind) -> Decision:
+        """``kind``'s route now, and why (nothing is counted, nothing explores)."""
+        return self._decide(kind, False)
+
+    def _decide(self, kind: RequestKind, explore_turn: bool) -> Decision:
+        running = self.running() if self.running is not None else None
+        with self._lock:
+            table = self._table(kind)
+            current = self._current.get(kind, self.routes.route(kind).candidate)
+            if current not in table:
+                current = self.routes.route(kind).candidate
+            decision = decide(current, table, running, explore_turn)
+            if not decision.exploring and decision.candidate != current:
+                log.info("Auto moves %s answers: %s", kind.value, decision.why)
+                self._current[kind] = decision.candidate
+                self._moved[kind] = decision.why
+            elif not decision.exploring and kind in self._moved:
+                decision = replace(decision, why=f"{decision.why} (moved here: {self._moved[kind]})")
+        return decision
+
+    def summary(self) -> list[KindSummary]:
+        """Per kind: the route now, its speedup with an interval and the answers it rests on."""
+        out = []
+        for kind in RequestKind:
+            decision = self.explain(kind)
+            out.append(KindSummary(kind, self.table(kind)[decision.candidate], decision.why))
+        return out
 
     # --- storage ----------------------------------------------------------------------------------
     def save(self) -> None:
@@ -175,7 +185,7 @@ class RouteLearner:
             data = {
                 "version": FILE_VERSION,
                 "kinds": _samples_json(self._kinds),
-                "conversations": {c: _samples_json(s) for c, s in self._conversations.items()},
+                "routes": {k.value: c.to_json() for k, c in self._current.items()},
             }
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data), "utf-8")
@@ -187,18 +197,13 @@ class RouteLearner:
             if data.get("version") != FILE_VERSION:
                 return
             kinds = _samples_from(data["kinds"])
-            conversations = OrderedDict((str(c), _samples_from(s)) for c, s in data["conversations"].items())
+            current = {RequestKind(k): Candidate.from_json(c) for k, c in data.get("routes", {}).items()}
         except FileNotFoundError:
             return
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             log.warning("ignoring unreadable %s: %s", path, exc)
             return
-        self._kinds, self._conversations = kinds, conversations
-
-
-def _add(samples: _Samples, kind: RequestKind, candidate: Candidate, ratio: float) -> None:
-    per_kind = samples.setdefault(kind, {})
-    per_kind[candidate] = [*per_kind.get(candidate, []), round(ratio, 4)][-KEEP:]
+        self._kinds, self._current = kinds, current
 
 
 def _samples_json(samples: _Samples) -> dict[str, list[dict[str, Any]]]:

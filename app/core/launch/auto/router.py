@@ -13,7 +13,7 @@ import logging
 import statistics
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from app.core.engines.base import GenerateRequest
 from app.core.launch.auto import store
@@ -23,7 +23,6 @@ from app.core.launch.auto.learning import RouteLearner
 from app.core.launch.auto.policy import Measurement
 from app.core.launch.auto.routing import Routes, routes
 from app.core.speculative.options import SpeculationOptions
-from app.core.speculative.suffix import key_for_messages
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +60,7 @@ class RequestRouter:
         #: until the pool's "off" configuration has answered)
         self.plain_tps = plain_tps
         self._recent: deque[str] = deque(maxlen=RECENT_REQUESTS)
-        self._pending: OrderedDict[str, tuple[RequestKind, str | None]] = OrderedDict()
+        self._pending: OrderedDict[str, RequestKind] = OrderedDict()
         self._unsaved = 0
         self._lock = threading.Lock()
 
@@ -111,14 +110,26 @@ class RequestRouter:
         kind = (
             RequestKind.AGENT if request.agentic else classify(request.messages, request.tools, recent=recent)
         )
-        conversation = key_for_messages(request.messages)
         with self._lock:
-            self._pending[_identity(request)] = (kind, conversation)
+            self._pending[_identity(request)] = kind
             while len(self._pending) > PENDING_REQUESTS:
                 self._pending.popitem(last=False)
         if self.learner is not None:
-            return label_of(self.learner.route(kind, conversation))
+            return label_of(self.learner.route(kind))
         return label_of(self.routes[kind])
+
+    def attach(self, running: Callable[[], Collection[str]]) -> None:
+        """The pool's running configurations by name (the learner starts another one only for a
+        clear gain)."""
+        learner = self.learner
+        if learner is None:
+            return
+
+        def candidates() -> list[Candidate]:
+            names = set(running())
+            return [c for c in self._candidates() if label_of(c) in names]
+
+        learner.running = candidates
 
     def observe(
         self,
@@ -139,10 +150,10 @@ class RequestRouter:
         candidate = next((c for c in self._candidates() if label_of(c) == label), None)
         if candidate is None:
             return None
-        kind, conversation = routed
+        kind = routed
         plain = plain_tps if plain_tps is not None else self.plain_tps
         ratio = self.learner.observe_answer(
-            kind, candidate, completion_tokens / decode_s, completion_tokens, plain, conversation
+            kind, candidate, completion_tokens / decode_s, completion_tokens, plain
         )
         if ratio is not None:
             with self._lock:
