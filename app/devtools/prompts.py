@@ -51,6 +51,18 @@ PROSE_TOPICS = [
         "the history of tea",
         "how volcanoes form islands",
         "the life of a lighthouse keeper",
+        "the building of the pyramids",
+        "how owls hunt at night",
+        "the first steam locomotive",
+        "winter on a northern farm",
+        "how coral reefs grow",
+        "the craft of violin making",
+        "the history of the postal service",
+        "how bread rises",
+        "a market day in an old town",
+        "the voyage of a cargo ship",
+        "how maps were drawn before satellites",
+        "the sound of a summer storm",
     )
 ]
 #: held-out prompts per workload, one per round: prose and code are always first requests (a

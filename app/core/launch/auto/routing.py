@@ -123,7 +123,9 @@ def kind_ratio(m: Measurement, kind: RequestKind) -> float | None:
 
 def routes(measurements: Sequence[Measurement], demoted: Mapping[Candidate, float] | None = None) -> Routes:
     """Per kind, the measured candidate with the best ratio on that kind's workload, when it beats
-    off (ties go to the earlier, simpler candidate); demoted candidates never.
+    off (ties go to the earlier, simpler candidate); demoted candidates never. The candidates that
+    do not qualify follow off in the route's ranking with what was measured (at most 1.0 for one
+    below the prose floor), as the prior Auto's learner starts from.
 
     Prose and agent turns keep the launch rule's prose floor: a configuration below
     :data:`PROSE_FLOOR` on prose is not used for them, since their answer may be new prose. A code
@@ -138,6 +140,9 @@ def routes(measurements: Sequence[Measurement], demoted: Mapping[Candidate, floa
     by_kind: dict[RequestKind, Route] = {}
     for kind in RequestKind:
         scored: list[tuple[Candidate, float]] = []
+        #: measured but not chosen (below off or the prose floor): kept after off, with their
+        #: figure, as the learner's prior, so real answers can still prove the calibration wrong
+        behind: list[tuple[Candidate, float]] = []
         left_out: list[str] = []
         for m in measurements:
             c = m.candidate
@@ -151,10 +156,14 @@ def routes(measurements: Sequence[Measurement], demoted: Mapping[Candidate, floa
                 left_out.append(f"{c.label} not measured")
             elif kind in PROSE_LIKE and (prose is None or prose < PROSE_FLOOR):
                 left_out.append(f"{c.label} below the prose floor")
+                behind.append((c, min(ratio, 1.0)))
             elif ratio > 1.0:
                 scored.append((c, ratio))
+            else:
+                behind.append((c, ratio))
         scored.sort(key=lambda cr: -cr[1])  # stable: ties keep the measuring order
-        ranked = (*scored, (OFF, 1.0))
+        behind.sort(key=lambda cr: -cr[1])
+        ranked = (*scored, (OFF, 1.0), *behind)
         best = ranked[0]
         why = (
             f"{best[0].label}: {best[1]:.2f}x on {' + '.join(WORKLOAD_OF[kind])}"

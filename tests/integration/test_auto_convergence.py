@@ -1,0 +1,71 @@
+"""Auto corrects itself from real answers (issue 51), on the real engine and the realistic-cost
+pair: from a stored calibration that is wrong on purpose (it says speculation loses on prose, so
+prose starts on off), the pool's router explores the drafter now and then and routes prose to it
+within 20 prose answers; greedy text is the plain answer's either way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.core.answer import collect
+from app.core.engines.base import GenerateRequest, LoadRequest, Sampling
+from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.engines.loop import engine_loop
+from app.core.launch import auto
+from app.core.launch.auto.router import RequestRouter, label_of
+from app.core.serving.pool import EnginePool, PoolConfig
+from app.devtools.prompts import PROSE_TOPICS
+
+PROSE = auto.RequestKind.PROSE
+DRAFT8 = auto.Candidate("draft", 8, None, 0.2)
+
+
+async def _answer(pool: EnginePool, request: GenerateRequest) -> tuple[str, str]:
+    label = pool.resolve("auto", request)
+    await pool.ready(label)
+    text = []
+    async for event in pool.stream(label, request):
+        piece = getattr(event, "text", None)
+        if isinstance(piece, str):
+            text.append(piece)
+    return label, "".join(text)
+
+
+def test_auto_routes_prose_to_the_drafter_within_20_answers_from_a_wrong_calibration(
+    deep_pair: tuple[Path, Path],
+) -> None:
+    target, drafter = deep_pair
+    request = LoadRequest(str(target), n_ctx=2048, n_threads=2, n_parallel=1)
+    engine = LlamaCppEngine.load(request)  # the launch runs off: what the wrong calibration chose
+    try:
+        sampling = Sampling(temperature=0.0, max_tokens=48)
+        warm = collect(engine.generate([{"role": "user", "content": PROSE_TOPICS[-1]}], sampling))
+        assert warm.finished is not None
+        plain_tps = warm.completion_tokens / (warm.finished.decode_ms / 1000)  # measured honestly
+        key = auto.CalibrationKey.for_launch("llama.cpp", request, str(drafter))
+        workloads = ("prose", "code", "repeat")
+        wrong = [
+            auto.Measurement(auto.OFF, dict.fromkeys(workloads, 1.0), {"prose": {"off_tps": plain_tps}}),
+            auto.Measurement(DRAFT8, {"prose": 0.9, "code": 0.95, "repeat": 0.95}),
+        ]
+        auto.store_result(auto.CalibrationResult(key, wrong, 4.0))
+        router = RequestRouter.for_model(key, [auto.OFF, DRAFT8], str(drafter))
+        assert router.learner is not None and router.learner.explain(PROSE).candidate == auto.OFF
+        pool = EnginePool(
+            engine, request, LlamaCppEngine.load, router.configurations(), PoolConfig(slots=1), router
+        )
+        labels: list[str] = []
+        try:
+            for prompt in PROSE_TOPICS[:20]:
+                ask = GenerateRequest([{"role": "user", "content": prompt}], sampling)
+                label, _text = engine_loop().run(_answer(pool, ask), timeout=300)
+                labels.append(label)
+            moved = router.learner.explain(PROSE)
+        finally:
+            pool.close()
+    finally:
+        engine.close()
+    assert moved.candidate == DRAFT8, (labels, moved.why)
+    assert label_of(DRAFT8) in labels[-3:], labels  # the last prose answers run on it
+    figure = router.learner.table(PROSE)[DRAFT8]
+    assert figure.answers >= 2 and figure.speedup > 1.0
