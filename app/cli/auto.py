@@ -19,6 +19,7 @@ from app.cli.common import MAX_THREADS, Resolved, resolve, whole_number
 from app.core.cancel import CancelToken
 from app.core.engines.base import LoadRequest
 from app.core.launch import auto
+from app.core.launch.auto import decide as auto_decide
 from app.core.launch.auto.router import RequestRouter
 from app.core.launch.plan import LaunchError, load_engine
 from app.core.speculative.detect import auto_drafter_method, file_facts
@@ -41,6 +42,12 @@ def add_subcommands(subparsers: Any) -> None:
     p.add_argument("--threads", type=whole_number("--threads", 1, MAX_THREADS), default=None)
     p.add_argument("--ctx", type=whole_number("--ctx", 1), default=4096, help="context length in tokens")
     p.add_argument("--remeasure", action="store_true", help="measure again even if a result is stored")
+    p.add_argument(
+        "--show",
+        action="store_true",
+        help="measure nothing: show what Auto learned from real answers (per kind: the route, its "
+        "speedup with an interval, the answers it rests on)",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_calibrate, spec_method=None, draft_tokens=None, spec=None)
 
@@ -195,6 +202,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.name and args.model_path:
         raise LaunchError("give either NAME or --model-path, not both")
     plan = plan_auto(args)
+    if args.show:
+        return show_learned(plan, args.json)
     result, measured = measure(plan, args.remeasure, args.json)
     out = {**result.to_json(), "measured_now": measured, "engine": plan.engine, "drafter": plan.drafter_path}
     if args.json:
@@ -216,6 +225,27 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print(f"{m.candidate.label:34} " + " ".join(f"{c:>6}" for c in cells) + f"  {verdict}")
     when = "measured now" if measured else "stored result (--remeasure measures again)"
     print(f"{when}; {result.seconds:.1f} s; {result.stored_path}")
+    return 0
+
+
+def show_learned(plan: AutoPlan, as_json: bool) -> int:
+    """What Auto learned for this model here: per kind, the route now, its speedup with an interval
+    and how many real answers it rests on (the calibration is the prior; none: the prior alone)."""
+    router = RequestRouter.for_model(plan.key, plan.candidates, plan.drafter_path)
+    assert router.learner is not None
+    rows = [s.to_json() for s in router.learner.summary()]
+    if as_json:
+        print(json.dumps({"measured": router.measured, "routes": rows}))
+        return 0
+    source = "calibration stored" if router.measured else "no calibration stored: Auto's prior"
+    print(f"What Auto learned ({source}; the interval: {auto_decide.Z:g} standard errors):")
+    print(f"{'kind':10} {'configuration':34} {'speedup':>8}  {'interval':13} {'answers':>7}")
+    for row in rows:
+        lo, hi = row["interval"]
+        print(
+            f"{row['kind']:10} {row['configuration']:34} {row['speedup']:>7.2f}x  "
+            f"{lo:.2f}-{hi:.2f}x{'':3} {row['answers']:>7}"
+        )
     return 0
 
 

@@ -84,8 +84,8 @@ def test_figures_noise_and_intervals() -> None:
     assert rule.noise_of(samples) == pytest.approx(0.1)
     table = rule.figures([A, B, OFF], {A: 1.3}, samples, 0.1)
     assert table[A].answers == 3 and table[A].speedup == pytest.approx(1.3)
-    assert table[A].se == pytest.approx(0.1 / math.sqrt(3 + rule.PRIOR_WEIGHT))
-    assert table[B].answers == 0 and table[B].speedup == 1.0 and table[B].se == 0.1  # nothing known
+    assert table[A].se == pytest.approx((1 / rule.PRIOR_SD**2 + 3 / 0.1**2) ** -0.5)
+    assert table[B].answers == 0 and table[B].speedup == 1.0 and table[B].se == rule.UNKNOWN_SD
     assert table[OFF].speedup == 1.0 and table[OFF].se < 0.01  # plain speed, by definition
     lo, hi = table[A].interval()
     assert lo < 1.3 < hi and "1.30x" in table[A].describe() and "on 3 answers" in table[A].describe()

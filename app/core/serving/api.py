@@ -70,7 +70,7 @@ from app.core.serving.adapter import CHAT, MESSAGES, RESPONSES, Adapter
 from app.core.serving.admission import Admission, ContextBudget
 from app.core.serving.auth import Auth, is_messages_path
 from app.core.serving.encoding import Served
-from app.core.serving.pool import PoolRefused
+from app.core.serving.pool import LearningRoute, PoolRefused
 from app.core.serving.pump import Pump
 from app.core.serving.request_images import RequestImages, with_image_paths
 from app.core.serving.served import ContextOverflow, Outcome, ServedModel, ServedRequest
@@ -269,11 +269,23 @@ class LocalServer:
             Route("/v1/messages", self._messages, methods=["POST"]),
             Route("/v1/messages/count_tokens", self._count_tokens, methods=["POST"]),
             Route("/v1/responses", self._responses, methods=["POST"]),
+            Route("/v1/tandem/auto", self._auto, methods=["GET"]),
         ]
         app = Starlette(
             routes=routes, middleware=middleware, exception_handlers={404: _not_found, 405: _not_allowed}
         )
         return app
+
+    async def _auto(self, request: Request) -> Response:
+        """What Auto learned from real answers (issue 51): per kind of request, the route now, its
+        speedup with an interval and the answers it rests on. ``auto`` false: this launch routes
+        nothing by Auto (a fixed configuration, or an engine without a pool)."""
+        model = self._model
+        route = model.pool.route if model is not None and model.pool is not None else None
+        if not isinstance(route, LearningRoute):
+            return JSONResponse({"auto": False, "routes": []})
+        rows = await self._blocking(route.learned)
+        return JSONResponse({"auto": True, "routes": rows})
 
     async def _openapi(self, request: Request) -> Response:
         return JSONResponse(S.openapi())

@@ -32,7 +32,7 @@ from collections.abc import AsyncIterator, Callable, Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from app.core.cancel import CancelToken
 from app.core.catalog import fit
@@ -192,6 +192,8 @@ class LearningRoute(Protocol):
     def save(self) -> None: ...
 
     def attach(self, running: Callable[[], Collection[str]]) -> None: ...
+
+    def learned(self) -> list[dict[str, Any]]: ...
 
 
 class EnginePool:

@@ -1,18 +1,21 @@
 """Auto's decision rule for one kind of request: move a route only on evidence larger than the noise.
 
 What is known of a configuration for a kind is its speedup over plain decoding, kept in log space
-(speeds vary by a factor, so their noise adds up there): the calibration's figure counts as
-:data:`PRIOR_WEIGHT` answers, and every real answer of that kind adds one. The noise of one
-answer (:func:`noise_of`) is measured from the answers themselves: the pooled standard deviation of
-the log speedups of every configuration with two answers or more, never below
-:data:`NOISE_FLOOR`, and :data:`NOISE_DEFAULT` before there are any. Each configuration's
-:class:`Figure` is then a mean with a standard error, and an interval (:meth:`Figure.interval`).
+(speeds vary by a factor, so their noise adds up there). The calibration's figure is the prior,
+as uncertain as a calibration is (:data:`PRIOR_SD`: two calibrations in a row have measured 0.99x
+and 1.34x for the same configuration); every real answer of that kind then sharpens it (a normal
+prior updated by normal answers). The noise of one answer (:func:`noise_of`) is measured from the
+answers themselves: the pooled standard deviation of the log speedups of every configuration with
+two answers or more, never below :data:`NOISE_FLOOR`, and :data:`NOISE_DEFAULT` before there are
+any. Each configuration's :class:`Figure` is then a mean with a standard error, and an interval
+(:meth:`Figure.interval`).
 
 The rule (:func:`decide`):
 
 * **Keep what runs unless another is clearly better.** A challenger replaces the route only when
-  its mean beats the route's by more than :data:`Z` standard errors of the difference (a one-sided
-  test at about 1%), and, when the challenger is not running, by :data:`START_MARGIN` more: starting
+  it rests on :data:`MIN_ANSWERS` real answers and its mean beats the route's by more than
+  :data:`Z` standard errors of the difference (one-sided, about 0.3% per look), and, when the
+  challenger is not running, by :data:`START_MARGIN` more: starting
   a configuration costs a child's start and a cold prompt cache inside a user's request, so it
   must pay for itself over the answers that follow. A tie keeps the route.
 * **Never slower than off.** Off is always one of the configurations (exactly plain speed, known
@@ -37,21 +40,26 @@ from dataclasses import dataclass
 
 from app.core.launch.auto.candidates import OFF, Candidate
 
-#: the calibration's figure counts as this many answers
-PRIOR_WEIGHT = 2.0
+#: how far off a calibration's figure may be (sd of its log): two calibrations in a row measured
+#: 0.99x and 1.34x for one configuration on prose (issue 51)
+PRIOR_SD = 0.15
+#: a configuration nothing was measured for: plain speed, this uncertain
+UNKNOWN_SD = 0.30
 #: one answer's noise (standard deviation of its log speedup) before any is measured: about 10%
 NOISE_DEFAULT = 0.10
 #: the measured noise is never taken below this (a few equal answers do not make a sure figure)
 NOISE_FLOOR = 0.03
-#: standard errors a challenger must win by (one-sided, about 1%)
+#: standard errors a challenger must win by (one-sided)
 Z = 2.8
+#: real answers a challenger needs before it can take a route (off, exact by definition, needs none)
+MIN_ANSWERS = 2
 #: what a configuration that is not running must win by besides (log: 5%): its start and a cold
 #: prompt cache are paid inside a request
 START_MARGIN = math.log(1.05)
 #: at most one answer in this many of a kind explores another configuration
 EXPLORE_EVERY = 5
-#: off is plain speed by definition; its figure counts as this many answers
-OFF_WEIGHT = 1000.0
+#: off is plain speed by definition: its figure's standard error
+OFF_SE = 0.002
 
 
 @dataclass(frozen=True)
@@ -106,23 +114,20 @@ def figures(
     samples: Mapping[Candidate, Sequence[float]],
     noise: float,
 ) -> dict[Candidate, Figure]:
-    """Each candidate's :class:`Figure` from the calibration's ``prior`` ratios and the real
-    answers' ``samples`` (ratios); a candidate with neither is taken as plain speed, as uncertain
-    as one answer."""
+    """Each candidate's :class:`Figure`: the calibration's ``prior`` ratio (sd :data:`PRIOR_SD`; a
+    candidate without one: plain speed, sd :data:`UNKNOWN_SD`) updated by the real answers'
+    ``samples`` (ratios), each with sd ``noise``."""
     out: dict[Candidate, Figure] = {}
     for c in candidates:
         logs = [math.log(r) for r in samples.get(c, ()) if r > 0]
         if c == OFF:
-            out[c] = Figure(c, 0.0, noise / math.sqrt(OFF_WEIGHT), len(logs))
+            out[c] = Figure(c, 0.0, OFF_SE, len(logs))
             continue
         measured = prior.get(c)
-        weight = PRIOR_WEIGHT if measured is not None and measured > 0 else 0.0
-        total = sum(logs) + (weight * math.log(measured) if weight and measured else 0.0)
-        n = len(logs) + weight
-        if n == 0:
-            out[c] = Figure(c, 0.0, noise, 0)
-        else:
-            out[c] = Figure(c, total / n, noise / math.sqrt(n), len(logs))
+        mean0, sd0 = (math.log(measured), PRIOR_SD) if measured and measured > 0 else (0.0, UNKNOWN_SD)
+        precision = 1 / sd0**2 + len(logs) / noise**2
+        mean = (mean0 / sd0**2 + sum(logs) / noise**2) / precision
+        out[c] = Figure(c, mean, 1 / math.sqrt(precision), len(logs))
     return out
 
 
@@ -142,7 +147,7 @@ def decide(
 
     best, best_margin = route, 0.0
     for c, f in table.items():
-        if c == route:
+        if c == route or (c != OFF and f.answers < MIN_ANSWERS):
             continue
         gap = f.mean - here.mean
         needed = Z * math.sqrt(f.se**2 + here.se**2) + (0.0 if is_running(c) else START_MARGIN)

@@ -14,6 +14,7 @@ import statistics
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Collection, Sequence
+from typing import Any
 
 from app.core.engines.base import GenerateRequest
 from app.core.launch.auto import store
@@ -173,6 +174,13 @@ class RequestRouter:
             self.learner.save()
         except OSError as exc:  # a full disk or a read-only home: the routes go on in memory
             log.warning("could not keep the routes learned from real answers: %s", exc)
+
+    def learned(self) -> list[dict[str, Any]]:
+        """What Auto learned, per kind: the route now, its speedup with an interval, the answers it
+        rests on (:meth:`RouteLearner.summary`); the routes as measured without a learner."""
+        if self.learner is not None:
+            return [s.to_json() for s in self.learner.summary()]
+        return [{"kind": k.value, "configuration": self.routes[k].label, "answers": 0} for k in RequestKind]
 
     def describe(self) -> str:
         return "; ".join(f"{kind.value} -> {self.routes[kind].label}" for kind in RequestKind)
