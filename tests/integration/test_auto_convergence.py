@@ -61,6 +61,8 @@ def test_auto_routes_prose_to_the_drafter_within_20_answers_from_a_wrong_calibra
                 label, _text = engine_loop().run(_answer(pool, ask), timeout=300)
                 labels.append(label)
             moved = router.learner.explain(PROSE)
+            learned = _served_auto(engine, pool)
+            fixed = _served_auto(engine, None)
         finally:
             pool.close()
     finally:
@@ -69,3 +71,33 @@ def test_auto_routes_prose_to_the_drafter_within_20_answers_from_a_wrong_calibra
     assert label_of(DRAFT8) in labels[-3:], labels  # the last prose answers run on it
     figure = router.learner.table(PROSE)[DRAFT8]
     assert figure.answers >= 2 and figure.speedup > 1.0
+    # the local server says what Auto learned (GET /v1/tandem/auto); a launch without Auto says so
+    assert learned["auto"] is True
+    prose = next(r for r in learned["routes"] if r["kind"] == "prose")
+    assert prose["method"] == "draft" and prose["answers"] == figure.answers
+    lo, hi = prose["interval"]
+    assert lo < prose["speedup"] < hi
+    assert {r["kind"] for r in learned["routes"]} == {k.value for k in auto.RequestKind}
+    assert fixed == {"auto": False, "routes": []}
+
+
+def _served_auto(engine: LlamaCppEngine, pool: EnginePool | None) -> dict[str, object]:
+    """``GET /v1/tandem/auto`` of a local server over ``engine`` (and ``pool``)."""
+    from dataclasses import replace
+
+    import httpx
+
+    from app.core.serving import LocalServer, ServerConfig
+    from app.core.serving.model import served_model
+
+    server = LocalServer(
+        replace(served_model(engine, engine.model_path), pool=pool), ServerConfig("k", port=0)
+    )
+    server.start()
+    try:
+        reply = httpx.get(server.address + "/tandem/auto", headers={"Authorization": "Bearer k"}, timeout=30)
+    finally:
+        server.stop()
+    assert reply.status_code == 200, reply.text
+    data: dict[str, object] = reply.json()
+    return data
