@@ -17,14 +17,16 @@ from app.core.launch.auto import OFF, Candidate, Measurement, RequestKind, Route
 from app.core.launch.auto import decide as rule
 
 #: one answer's noise (sd of its log decode speed over different prose requests of one
-#: configuration), measured on the realistic-cost pair on this machine: docs/benchmarks.md,
-#: "Auto's noise" (python benchmarks/bench_answer_noise.py)
-MEASURED_NOISE = 0.08
+#: configuration), measured on the realistic-cost pair on this machine: 0.016 for off, 0.123 for
+#: the drafter at 8 per round (its acceptance varies from request to request); the larger is
+#: taken. docs/benchmarks.md, "Auto's noise" (python benchmarks/bench_answer_noise.py)
+MEASURED_NOISE = 0.123
 PROSE = RequestKind.PROSE
 A = Candidate("draft", 8, None, 0.2)
 B = Candidate("draft+ngram-mod", 8, 64, 0.2)
 TRIALS = 400
-ANSWERS = 60
+#: answers per trial: the challenger gets one in EXPLORE_EVERY of them while it is uncertain
+ANSWERS = 150
 
 
 def _calibrated(a: float, b: float) -> RouteLearner:
@@ -64,15 +66,15 @@ def test_a_real_15_percent_difference_switches() -> None:
     moved = [_trial(rng, {A: 1.3, B: 1.3 * 1.15}, (1.3, 1.29), MEASURED_NOISE) for _ in range(TRIALS)]
     within = sum(m is not None for m in moved)
     assert within / TRIALS >= 0.95, f"only {within} of {TRIALS} trials switched within {ANSWERS} answers"
-    assert sorted(m for m in moved if m is not None)[within // 2] <= 40  # the median trial moves by then
+    assert sorted(m for m in moved if m is not None)[within // 2] <= 60  # the median trial moves by then
 
 
 def test_a_route_slower_than_off_moves_and_the_calibration_is_the_prior() -> None:
-    """A calibration that measured 1.3x where the answers run at 0.8x: the route leaves within a
-    few answers; the same answers at 1.25x (within the noise of 1.3x) never move it."""
+    """A calibration that measured 1.3x where the answers run at 0.8x: the route leaves within 20
+    answers (a median of 4); the same answers at 1.25x (within the noise of 1.3x) never move it."""
     rng = random.Random(8)
     moved = [_trial(rng, {A: 0.8, B: 0.8}, (1.3, 1.29), MEASURED_NOISE) for _ in range(100)]
-    assert all(m is not None and m <= 12 for m in moved)
+    assert all(m is not None and m <= 20 for m in moved)
     kept = [_trial(rng, {A: 1.25, B: 1.2}, (1.3, 1.29), MEASURED_NOISE) for _ in range(100)]
     assert sum(m is not None for m in kept) <= 5
 

@@ -25,10 +25,10 @@ The rule (:func:`decide`):
   interval lies above the route's mean), at most one answer in :data:`EXPLORE_EVERY` of the kind
   goes to the most promising one (the highest top of interval), so its figure rests on real
   answers. Exploration ends by itself once every alternative's interval lies below the route's
-  mean. Bound: at most 1/:data:`EXPLORE_EVERY` (20%) of a kind's answers explore, and an exploring
-  answer runs at the explored configuration's speed, at worst the bottom of its interval; on the
-  realistic-cost pair the slowest alternative (off against draft) is 0.7x of the route, so
-  exploration costs at most 20% x 30% = 6% of the kind's time while it lasts, and nothing after.
+  mean; off, exact by definition, is never explored. Bound: at most 1/:data:`EXPLORE_EVERY` (20%)
+  of a kind's answers explore while it lasts, and an exploring answer runs at the explored
+  configuration's speed (at worst the bottom of its interval): if that is half the route's, the
+  kind loses at most 20% x 50% = 10% of its time while exploring lasts, and nothing after.
 """
 
 from __future__ import annotations
