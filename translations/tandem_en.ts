@@ -171,6 +171,38 @@
             <translation>The measurement was cancelled; nothing was stored.</translation>
         </message>
         <message>
+            <source>Nothing learned from your answers yet: each answer's speed corrects its kind's route.</source>
+            <translation>Nothing learned from your answers yet: each answer's speed corrects its kind's route.</translation>
+        </message>
+        <message>
+            <source>{kind}: {config}, {speedup:.2f}x ({low:.2f}-{high:.2f}x, {answers} answers)</source>
+            <translation>{kind}: {config}, {speedup:.2f}x ({low:.2f}-{high:.2f}x, {answers} answers)</translation>
+        </message>
+        <message>
+            <source>Learned from your answers: {routes}</source>
+            <translation>Learned from your answers: {routes}</translation>
+        </message>
+        <message>
+            <source>Auto records each answer's speed per kind of request and configuration. A route moves only when another configuration is faster beyond the measured noise (the interval), and now and then an answer tries an alternative that could be faster.</source>
+            <translation>Auto records each answer's speed per kind of request and configuration. A route moves only when another configuration is faster beyond the measured noise (the interval), and now and then an answer tries an alternative that could be faster.</translation>
+        </message>
+        <message>
+            <source>prose</source>
+            <translation>prose</translation>
+        </message>
+        <message>
+            <source>code edit</source>
+            <translation>code edit</translation>
+        </message>
+        <message>
+            <source>repeat</source>
+            <translation>repeat</translation>
+        </message>
+        <message>
+            <source>agent turn</source>
+            <translation>agent turn</translation>
+        </message>
+        <message>
             <source>{config}: {prose} prose, {code} code edit, {repeat} on repeats</source>
             <translation>{config}: {prose} prose, {code} code edit, {repeat} on repeats</translation>
         </message>
@@ -188,6 +220,7 @@
         </message>
         <message>
             <source>Re-measure</source>
+            <extracomment>what Auto learned from real answers, per kind (issue 51)</extracomment>
             <translation>Re-measure</translation>
         </message>
         <message>

@@ -171,6 +171,38 @@
             <translation>測定はキャンセルされ、何も保存されていません。</translation>
         </message>
         <message>
+            <source>Nothing learned from your answers yet: each answer's speed corrects its kind's route.</source>
+            <translation>あなたの回答からはまだ何も学んでいません：回答ごとの速度が、その種類の経路を修正します。</translation>
+        </message>
+        <message>
+            <source>{kind}: {config}, {speedup:.2f}x ({low:.2f}-{high:.2f}x, {answers} answers)</source>
+            <translation>{kind}：{config}、{speedup:.2f}x（{low:.2f}-{high:.2f}x、回答 {answers} 件）</translation>
+        </message>
+        <message>
+            <source>Learned from your answers: {routes}</source>
+            <translation>あなたの回答から学んだこと：{routes}</translation>
+        </message>
+        <message>
+            <source>Auto records each answer's speed per kind of request and configuration. A route moves only when another configuration is faster beyond the measured noise (the interval), and now and then an answer tries an alternative that could be faster.</source>
+            <translation>Auto は回答ごとの速度を、リクエストの種類と構成ごとに記録します。経路が変わるのは、別の構成が測定されたばらつき（区間）を超えて速いときだけで、ときどき一つの回答がより速いかもしれない別の構成を試します。</translation>
+        </message>
+        <message>
+            <source>prose</source>
+            <translation>文章</translation>
+        </message>
+        <message>
+            <source>code edit</source>
+            <translation>コード編集</translation>
+        </message>
+        <message>
+            <source>repeat</source>
+            <translation>繰り返し</translation>
+        </message>
+        <message>
+            <source>agent turn</source>
+            <translation>エージェントのターン</translation>
+        </message>
+        <message>
             <source>{config}: {prose} prose, {code} code edit, {repeat} on repeats</source>
             <translation>{config}：文章 {prose}、コード編集 {code}、繰り返し {repeat}</translation>
         </message>
@@ -188,6 +220,7 @@
         </message>
         <message>
             <source>Re-measure</source>
+            <extracomment>what Auto learned from real answers, per kind (issue 51)</extracomment>
             <translation>再測定</translation>
         </message>
         <message>

@@ -171,6 +171,38 @@
             <translation>측정이 취소되어 아무것도 저장되지 않았습니다.</translation>
         </message>
         <message>
+            <source>Nothing learned from your answers yet: each answer's speed corrects its kind's route.</source>
+            <translation>아직 답변에서 배운 것이 없습니다: 답변마다의 속도가 그 종류의 경로를 바로잡습니다.</translation>
+        </message>
+        <message>
+            <source>{kind}: {config}, {speedup:.2f}x ({low:.2f}-{high:.2f}x, {answers} answers)</source>
+            <translation>{kind}: {config}, {speedup:.2f}x ({low:.2f}-{high:.2f}x, 답변 {answers}개)</translation>
+        </message>
+        <message>
+            <source>Learned from your answers: {routes}</source>
+            <translation>답변에서 배운 것: {routes}</translation>
+        </message>
+        <message>
+            <source>Auto records each answer's speed per kind of request and configuration. A route moves only when another configuration is faster beyond the measured noise (the interval), and now and then an answer tries an alternative that could be faster.</source>
+            <translation>Auto는 요청 종류와 구성별로 답변마다의 속도를 기록합니다. 다른 구성이 측정된 잡음(구간)을 넘어 더 빠를 때만 경로가 바뀌며, 가끔 한 답변이 더 빠를 수 있는 다른 구성을 시험합니다.</translation>
+        </message>
+        <message>
+            <source>prose</source>
+            <translation>산문</translation>
+        </message>
+        <message>
+            <source>code edit</source>
+            <translation>코드 수정</translation>
+        </message>
+        <message>
+            <source>repeat</source>
+            <translation>반복 요청</translation>
+        </message>
+        <message>
+            <source>agent turn</source>
+            <translation>에이전트 차례</translation>
+        </message>
+        <message>
             <source>{config}: {prose} prose, {code} code edit, {repeat} on repeats</source>
             <translation>{config}: 산문 {prose}, 코드 수정 {code}, 반복 요청 {repeat}</translation>
         </message>
@@ -188,6 +220,7 @@
         </message>
         <message>
             <source>Re-measure</source>
+            <extracomment>what Auto learned from real answers, per kind (issue 51)</extracomment>
             <translation>다시 측정</translation>
         </message>
         <message>

@@ -171,6 +171,38 @@
             <translation>测量已取消；未保存任何结果。</translation>
         </message>
         <message>
+            <source>Nothing learned from your answers yet: each answer's speed corrects its kind's route.</source>
+            <translation>尚未从你的回答中学到任何东西：每个回答的速度都会修正同类请求的路线。</translation>
+        </message>
+        <message>
+            <source>{kind}: {config}, {speedup:.2f}x ({low:.2f}-{high:.2f}x, {answers} answers)</source>
+            <translation>{kind}：{config}，{speedup:.2f}x（{low:.2f}-{high:.2f}x，{answers} 个回答）</translation>
+        </message>
+        <message>
+            <source>Learned from your answers: {routes}</source>
+            <translation>从你的回答中学到：{routes}</translation>
+        </message>
+        <message>
+            <source>Auto records each answer's speed per kind of request and configuration. A route moves only when another configuration is faster beyond the measured noise (the interval), and now and then an answer tries an alternative that could be faster.</source>
+            <translation>Auto 按请求类型和配置记录每个回答的速度。只有当另一种配置的优势超出测得的噪声（区间）时，路线才会改变；偶尔会有一个回答尝试可能更快的替代配置。</translation>
+        </message>
+        <message>
+            <source>prose</source>
+            <translation>散文</translation>
+        </message>
+        <message>
+            <source>code edit</source>
+            <translation>代码修改</translation>
+        </message>
+        <message>
+            <source>repeat</source>
+            <translation>重复请求</translation>
+        </message>
+        <message>
+            <source>agent turn</source>
+            <translation>智能体回合</translation>
+        </message>
+        <message>
             <source>{config}: {prose} prose, {code} code edit, {repeat} on repeats</source>
             <translation>{config}：散文 {prose}，代码修改 {code}，重复请求 {repeat}</translation>
         </message>
@@ -188,6 +220,7 @@
         </message>
         <message>
             <source>Re-measure</source>
+            <extracomment>what Auto learned from real answers, per kind (issue 51)</extracomment>
             <translation>重新测量</translation>
         </message>
         <message>

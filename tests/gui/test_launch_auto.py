@@ -133,3 +133,31 @@ def test_calibration_steps_are_said_in_the_users_language(make_window: Any) -> N
     assert calibration_step_text(step) == "ngram-mod 64/round：同じコード編集をもう一度"
     assert calibration_step_text(auto.Step("done")) == "測定完了"
     w.set_language("en")
+
+
+@pytest.mark.usefixtures("smollm2_q4")
+def test_the_auto_panel_shows_what_auto_learned_from_real_answers(make_window: Any, qtbot: Any) -> None:
+    """Issue 51: beside the calibration's choice, the panel says per kind what the user's own
+    answers taught Auto: the route, its speedup with its interval, and how many answers it rests on."""
+    from app.core.launch.auto.router import RequestRouter
+
+    w = make_window()
+    choice = w.launcher.default_choice()
+    store_fake_choice(choice)
+    dlg = open_dialog(w, qtbot)
+    qtbot.waitUntil(lambda: dlg.auto_panel.state == "stored", timeout=20_000)
+    assert dlg.auto_panel.learned.text().startswith("Nothing learned from your answers yet")
+    dlg.close()
+    plan = plan_auto(choice, CacheBridge().resolve)
+    router = RequestRouter.for_model(plan.key, plan.candidates, plan.drafter_path)
+    assert router.learner is not None
+    for ratio in (3.4, 3.7, 3.5):
+        router.learner.observe(auto.RequestKind.REPEAT, auto.Candidate("ngram-mod", 64), ratio)
+    router.learner.save()
+    dlg = open_dialog(w, qtbot)
+    qtbot.waitUntil(lambda: dlg.auto_panel.state == "stored", timeout=20_000)
+    text = dlg.auto_panel.learned.text()
+    assert (
+        text.startswith("Learned from your answers: repeat: ngram-mod 64/round, 3.5") and "3 answers" in text
+    )
+    assert "beyond the measured noise" in dlg.auto_panel.learned.toolTip()

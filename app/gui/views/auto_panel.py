@@ -22,6 +22,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QV
 from app.core.cancel import CancelToken
 from app.core.engines.base import LoadRequest
 from app.core.launch import auto
+from app.core.launch.auto.learning import KindSummary
+from app.core.launch.auto.router import RequestRouter
 from app.core.launch.plan import (
     AutoLaunch,
     LaunchChoice,
@@ -58,6 +60,13 @@ class AutoPanel(QWidget):
         self.chosen.setObjectName("autoChosen")
         self.chosen.setWordWrap(True)
         self.why = QLabel()
+        #: what Auto learned from real answers, per kind (issue 51)
+        self.learned = QLabel()
+        self.learned.setObjectName("autoLearned")
+        self.learned.setWordWrap(True)
+        self.learned.setProperty("muted", True)
+        self.learned.hide()
+        self._learned: list[KindSummary] = []
         self.why.setObjectName("hint")
         self.why.setWordWrap(True)
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -78,6 +87,7 @@ class AutoPanel(QWidget):
         lay.addWidget(self.switch)
         lay.addWidget(self.chosen)
         lay.addWidget(self.why)
+        lay.addWidget(self.learned)
         lay.addLayout(row)
         self.remeasure.clicked.connect(self.start_remeasure)
         self.cancel.clicked.connect(self.cancel_remeasure)
@@ -146,6 +156,8 @@ class AutoPanel(QWidget):
     def _plan_and_load(self, choice: LaunchChoice) -> tuple[AutoLaunch, auto.CalibrationResult | None]:
         plan = plan_auto(choice, self._cache.resolve)
         self._demoted = auto.load_demoted(plan.key)
+        router = RequestRouter.for_model(plan.key, plan.candidates, plan.drafter_path)
+        self._learned = router.learner.summary() if router.learner is not None else []
         return plan, auto.load_result(plan.key)
 
     # --- Re-measure -----------------------------------------------------------------------------
@@ -270,6 +282,54 @@ class AutoPanel(QWidget):
                 text = self.tr("The measurement was cancelled; nothing was stored.") + " " + text
             self.chosen.setText(text)
         self.why.setVisible(bool(self.why.text()))  # an empty reason leaves no gap
+        self._render_learned(st)
+
+    def _render_learned(self, state: str) -> None:
+        """What Auto learned from the user's real answers, per kind of request (issue 51)."""
+        rows = [r for r in self._learned if r.figure.answers > 0] if state in ("stored", "unmeasured") else []
+        if not rows:
+            self.learned.setText(
+                self.tr(
+                    "Nothing learned from your answers yet: each answer's speed corrects its kind's route."
+                )
+                if state in ("stored", "unmeasured")
+                else ""
+            )
+        else:
+            parts = []
+            for row in rows:
+                lo, hi = row.figure.interval()
+                parts.append(
+                    self.tr(
+                        "{kind}: {config}, {speedup:.2f}x ({low:.2f}-{high:.2f}x, {answers} answers)"
+                    ).format(
+                        kind=self._kind_text(row.kind),
+                        config=row.figure.candidate.label,
+                        speedup=row.figure.speedup,
+                        low=lo,
+                        high=hi,
+                        answers=row.figure.answers,
+                    )
+                )
+            self.learned.setText(
+                self.tr("Learned from your answers: {routes}").format(routes="; ".join(parts))
+            )
+        self.learned.setToolTip(
+            self.tr(
+                "Auto records each answer's speed per kind of request and configuration. A route moves "
+                "only when another configuration is faster beyond the measured noise (the interval), "
+                "and now and then an answer tries an alternative that could be faster."
+            )
+        )
+        self.learned.setVisible(bool(self.learned.text()))
+
+    def _kind_text(self, kind: auto.RequestKind) -> str:
+        return {
+            auto.RequestKind.PROSE: self.tr("prose"),
+            auto.RequestKind.CODE_EDIT: self.tr("code edit"),
+            auto.RequestKind.REPEAT: self.tr("repeat"),
+            auto.RequestKind.AGENT: self.tr("agent turn"),
+        }[kind]
 
     def _why(self, result: auto.CalibrationResult) -> str:
         """Why Auto chose what it chose, in the user's language, from the stored measurements
