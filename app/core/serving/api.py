@@ -7,14 +7,18 @@
 Every request needs the key (``Authorization: Bearer <key>`` or ``x-api-key: <key>``); bodies and
 ``max_tokens`` are bounded; errors use the shape of the API the path belongs to.
 
-A request is checked by its API's parser, fitted to the model's chat template
-(:mod:`~app.core.serving.shaping`) and measured against the context (a prompt that does not fit
-is a 400 before any stream starts); then it reaches the engine's async stream (through the
-model's :class:`~app.core.serving.pool.EnginePool` when it has one), read by a task of its own
+Every API goes through one pipeline with its :class:`~app.core.serving.adapter.Adapter`: the
+request is validated once (its API's parser, which reads the body through the API's schema),
+takes a place in the :class:`Admission` queue before any work that costs the engine, is fitted
+to the model's chat template (:mod:`~app.core.serving.shaping`) and measured against the context
+(a prompt that does not fit is a 400 before any stream starts); then it reaches the engine's async
+stream (through the model's :class:`~app.core.serving.pool.EnginePool` when it has one, with the
+configuration its ``tandem.speculation`` asks for), read by a task of its own
 (:mod:`~app.core.serving.pump`, no thread per request) that feeds the events to the request's one
-:class:`~app.core.answer.AnswerCollector`; the response (:mod:`~app.core.serving.streams` when
-streamed, and the :class:`ServedRequest` the log shows) is made from that
-:class:`~app.core.answer.Answer`. uvicorn serves on the engine loop
+:class:`~app.core.answer.AnswerCollector`; the response (the adapter's stream encoder through
+:func:`~app.core.serving.streams.event_stream`, or its whole body, and the :class:`ServedRequest`
+the log shows) is made from that :class:`~app.core.answer.Answer`. ``GET /v1/tandem/auto`` says
+what Auto learned on a launch that routes by it. uvicorn serves on the engine loop
 (:mod:`app.core.engines.loop`), where the pool and the engines' clients live, so the window's chat
 and its Local server are answered by the same pool, in its slots. :class:`Admission` bounds how
 many server requests may run or wait (the rest get 429 with ``Retry-After``). A client that

@@ -21,6 +21,11 @@ Which library runs what (decided from the configs in :mod:`app.core.engines.mlx.
   in Tandem's own decode loop (:mod:`app.core.engines.mlx.modelfree`), drafts from the suffix cache
   (:mod:`app.core.speculative.suffix`); suffix decoding's corpus persists per vocabulary.
 
+Per request (:class:`~app.core.engines.base.SpeculationSwitch`): a request may run off, the
+loaded drafter, or a model-free method on the same weights (:meth:`MLXEngine.offers`,
+``GenerateRequest.speculation``), on a view of the loaded state made once per choice; another
+drafter needs a reload.
+
 Images: an mlx-vlm target with a vision tower and an image processor reads the
 ``images`` of a message (:mod:`app.core.engines.mlx.vision`). A prompt with images is laid out by
 mlx-vlm and its processor; the pixel values go to mlx-vlm's prefill (no drafter, or an mlx-vlm
