@@ -167,7 +167,7 @@ def test_greedy_parity_with_a_schema_and_speculation_on(smollm2_f32: Path, smoll
         tools=[{"type": "function", "function": WEATHER_TOOL}],
         tool_choice="required",
     )
-    shape(forced, TemplateCaps(renders_tools=False), None, True)
+    forced = shape(forced, TemplateCaps(renders_tools=False), None, True)
     plain = LlamaCppEngine.load(LoadRequest(str(smollm2_f32), n_ctx=1024))
     try:
         off = collect(plain.generate(messages, sampling, response_format=FORMAT))

@@ -237,7 +237,7 @@ def test_an_agent_turn_fitted_to_a_template_without_tools_is_still_an_agent_turn
     req = ChatRequest(
         messages=[{"role": "user", "content": "What is the motto?"}], sampling=Sampling(), tools=tools
     )
-    shape(req, TemplateCaps(renders_tools=False), None, True)
+    req = shape(req, TemplateCaps(renders_tools=False), None, True)
     assert req.agentic and not req.tools  # folded into the prompt
     measured = routes(MEASURED)
     plain = GenerateRequest(req.messages, Sampling())

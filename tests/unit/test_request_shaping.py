@@ -57,16 +57,16 @@ def test_system_messages_anywhere_are_merged_in_order_unless_the_template_keeps_
     ]
     assert merge_system(convo[:2]) == convo[:2]  # one leading system message stays as it is
     kept = _req(list(convo))
-    shape(kept, NATIVE, None, True)
+    kept = shape(kept, NATIVE, None, True)
     assert kept.messages == convo
     merged = _req(list(convo))
-    shape(merged, PLAIN, None, True)
+    merged = shape(merged, PLAIN, None, True)
     assert [m["role"] for m in merged.messages] == ["system", "user", "user"]
 
 
 def test_tools_go_to_a_template_that_renders_them_else_to_tandems_compact_prompt() -> None:
     native = _req([{"role": "user", "content": "weather?"}], [WEATHER], "auto")
-    shape(native, NATIVE, "gemma4", True)
+    native = shape(native, NATIVE, "gemma4", True)
     assert native.tools == [WEATHER] and native.tool_choice == "auto" and native.call_style == "gemma4"
 
     history: list[ChatMessage] = [
@@ -87,7 +87,7 @@ def test_tools_go_to_a_template_that_renders_them_else_to_tandems_compact_prompt
         {"role": "user", "content": "and Rome?"},
     ]
     fallback = _req(history, [WEATHER, CLOCK], "auto")
-    shape(fallback, PLAIN, None, True)
+    fallback = shape(fallback, PLAIN, None, True)
     assert fallback.tools is None and fallback.call_style == FALLBACK_STYLE
     system = fallback.messages[0]["content"]
     assert system.startswith("Be brief.\n\n# Tools")
@@ -106,7 +106,7 @@ def test_tools_go_to_a_template_that_renders_them_else_to_tandems_compact_prompt
 
 def test_a_forced_tool_choice_is_a_grammar_over_the_tools_or_a_refusal() -> None:
     required = _req([{"role": "user", "content": "weather?"}], [WEATHER, CLOCK], "required")
-    shape(required, PLAIN, None, True)
+    required = shape(required, PLAIN, None, True)
     assert required.call_style == FORCED_STYLE and required.tools is None
     schema = required.response_format["json_schema"]["schema"]  # type: ignore[index]
     names = [o["properties"]["name"]["enum"] for o in schema["anyOf"]]
@@ -118,12 +118,12 @@ def test_a_forced_tool_choice_is_a_grammar_over_the_tools_or_a_refusal() -> None
         [WEATHER, CLOCK],
         {"type": "function", "function": {"name": "now"}},
     )
-    shape(named, PLAIN, None, True)
+    named = shape(named, PLAIN, None, True)
     assert named.response_format["json_schema"]["schema"]["properties"]["name"]["enum"] == ["now"]  # type: ignore[index]
 
     # a template that renders tools gets them with the choice: the engine's own grammar enforces it
     native = _req([{"role": "user", "content": "x"}], [WEATHER], "required")
-    shape(native, NATIVE, "hermes", True)
+    native = shape(native, NATIVE, "hermes", True)
     assert native.tools == [WEATHER] and native.tool_choice == "required" and native.response_format is None
 
     with pytest.raises(P.ApiError, match="no tool named 'nope'"):
@@ -222,3 +222,16 @@ def test_requests_without_max_tokens_run_to_the_servers_limit_unless_a_default_i
     assert P.parse_request(body, P.Limits(max_tokens=4000)).sampling.max_tokens == 4000
     assert P.parse_request(body, P.Limits(max_tokens=4000, default_max_tokens=64)).sampling.max_tokens == 64
     assert R.parse_request({"input": "x"}, P.Limits(max_tokens=4000)).sampling.max_tokens == 4000
+
+
+def test_shaping_returns_a_new_request_and_leaves_the_checked_one_as_it_was() -> None:
+    """Issue 49: the request is immutable; each step before the engine returns a new one."""
+    import dataclasses
+
+    checked = _req([{"role": "user", "content": "weather?"}], [WEATHER], "auto")
+    shaped = shape(checked, PLAIN, None, True)
+    assert shaped is not checked and shaped.tools is None and shaped.call_style == "hermes"
+    assert checked.tools == [WEATHER] and checked.call_style is None and not checked.agentic
+    assert checked.messages == [{"role": "user", "content": "weather?"}]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        checked.messages = []  # type: ignore[misc]

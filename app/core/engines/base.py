@@ -20,7 +20,7 @@ from typing import Any, Literal, NotRequired, Protocol, TypedDict, runtime_check
 
 from app.core import limits
 from app.core.cancel import CancelToken
-from app.core.engines.calls import ToolCall, WireToolCall
+from app.core.engines.calls import FunctionTool, ToolCall, ToolChoice, WireToolCall
 from app.core.limits import MAX_NEW_TOKENS
 from app.core.speculative import SpeculationOptions
 from app.core.speculative.rounds import DecodeFigures, Round
@@ -294,8 +294,8 @@ class Engine(Protocol):
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
-        tools: Sequence[Mapping[str, Any]] | None = None,
-        tool_choice: Any = None,
+        tools: Sequence[FunctionTool] | None = None,
+        tool_choice: ToolChoice | None = None,
         response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
         """Stream events; ``top_logprobs`` > 0 also records that many candidates per token (on
@@ -314,8 +314,8 @@ class GenerateRequest:
     messages: Sequence[ChatMessage]
     sampling: Sampling
     top_logprobs: int = 0
-    tools: Sequence[Mapping[str, Any]] | None = None
-    tool_choice: Any = None
+    tools: Sequence[FunctionTool] | None = None
+    tool_choice: ToolChoice | None = None
     response_format: Mapping[str, Any] | None = None
     #: an agent's turn (it offered tools or carried tool calls or results) even when fitting it to
     #: a template that renders no tools left none of that visible in ``messages`` and ``tools``:

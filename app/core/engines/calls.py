@@ -91,3 +91,19 @@ class FunctionTool(TypedDict):
 
     type: Literal["function"]
     function: FunctionSpec
+
+
+class NamedFunction(TypedDict):
+    name: str
+
+
+class NamedChoice(TypedDict):
+    """A tool choice that names the one function the answer must call."""
+
+    type: Literal["function"]
+    function: NamedFunction
+
+
+#: how the answer may use the tools (chat's shape; every API's choice becomes one): "none" leaves
+#: the request without tools instead
+ToolChoice = Literal["auto", "required"] | NamedChoice

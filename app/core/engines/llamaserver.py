@@ -40,7 +40,7 @@ from app.core.engines.base import (
     TokenCandidate,
     error_message_of,
 )
-from app.core.engines.calls import ToolCall, new_call_id
+from app.core.engines.calls import FunctionTool, ToolCall, ToolChoice, new_call_id
 from app.core.speculative import TimingsRounds
 
 log = logging.getLogger(__name__)
@@ -56,8 +56,8 @@ def chat_body(
     llama_server: bool = True,
     model: str | None = None,
     top_logprobs: int = 0,
-    tools: Sequence[Mapping[str, Any]] | None = None,
-    tool_choice: Any = None,
+    tools: Sequence[FunctionTool] | None = None,
+    tool_choice: ToolChoice | None = None,
     response_format: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The streamed ``/v1/chat/completions`` body for these messages and settings.

@@ -22,6 +22,7 @@ from typing import Any
 
 from app.core.cancel import CancelToken
 from app.core.engines.base import ChatMessage, Engine, EngineError, Event, Sampling
+from app.core.engines.calls import FunctionTool, ToolChoice
 from app.core.engines.remote.endpoints import Endpoint, get_api_key
 from app.core.engines.remote.engine import RemoteEngine, RemoteFinished, RemoteLoadRequest
 from app.core.measure.bench import ParityResult, parity
@@ -156,8 +157,8 @@ class _Side:
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
-        tools: Sequence[Mapping[str, Any]] | None = None,
-        tool_choice: Any = None,
+        tools: Sequence[FunctionTool] | None = None,
+        tool_choice: ToolChoice | None = None,
         response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
         if self._cancel.cancelled:

@@ -359,14 +359,14 @@ class LocalServer:
                 headers={"Retry-After": str(self.config.retry_after_s)},
             )
         try:
-            await self._blocking(_fit, model, req)
+            req = await self._blocking(_fit, model, req)
             for warning in req.warnings:
                 log.info("request from %s: %s", _client_of(request), warning)
-            await self._check_context(model.engine, req)
+            req = await self._check_context(model.engine, req)
             model = await self._configuration(model, req)
             if req.images:
                 paths = await self._blocking(self._images.acquire, req.images)
-                req.messages = with_image_paths(req.messages, paths)
+                req = replace(req, messages=with_image_paths(req.messages, paths))
         except BaseException:
             self.admission.leave()
             raise
@@ -397,11 +397,12 @@ class LocalServer:
             ) from exc
         return replace(model, spec_method=None if label == per_request.OFF else label)
 
-    async def _check_context(self, engine: Engine, req: P.ChatRequest) -> None:
+    async def _check_context(self, engine: Engine, req: P.ChatRequest) -> P.ChatRequest:
         """Measure the prompt as the engine will build it and refuse, before any answer starts, a
-        prompt that leaves no room in the context (an engine that cannot count is not checked)."""
+        prompt that leaves no room in the context (an engine that cannot count is not checked);
+        the request with its measure."""
         if not isinstance(engine, TokenCounter):
-            return
+            return req
 
         def measure() -> tuple[int, int]:
             return engine.count_prompt_tokens(req.messages, req.tools), engine.n_ctx
@@ -410,11 +411,10 @@ class LocalServer:
             count, n_ctx = await self._blocking(measure)
         except EngineError as exc:
             log.info("the prompt could not be measured before answering: %s", exc)
-            return
-        req.prompt_tokens = count
-        req.context_tokens = n_ctx
+            return req
         if n_ctx > 0 and count >= n_ctx:
             raise ContextOverflow(count, n_ctx, req.stream)
+        return replace(req, prompt_tokens=count, context_tokens=n_ctx)
 
     async def _serve_api(self, request: Request, adapter: Adapter) -> Response:
         """The one path of every API: admit the request, start its pump, then stream the API's
@@ -514,7 +514,7 @@ class LocalServer:
             engine = model.engine
             if not isinstance(engine, TokenCounter):
                 raise P.ApiError(400, f"the {engine.name} engine cannot count tokens")
-            await self._blocking(_fit, model, req)
+            req = await self._blocking(_fit, model, req)
             extra = images.estimated_tokens(req.messages)  # images are reckoned, the text counted
             messages = [cast(ChatMessage, images.text_only(m)) for m in req.messages]
             try:
@@ -606,11 +606,11 @@ def _client_of(request: Request) -> str:
     return f"{request.client.host}:{request.client.port}" if request.client else "?"
 
 
-def _fit(model: ServedModel, req: P.ChatRequest) -> None:
+def _fit(model: ServedModel, req: P.ChatRequest) -> P.ChatRequest:
     """Fit ``req`` to the served model's chat template (blocking: the engine may be asked once
     what its template renders); every route that builds a prompt goes through it."""
     engine = model.engine
-    shape(req, _template_caps(engine), model.tool_style, engine.supports_structured_output)
+    return shape(req, _template_caps(engine), model.tool_style, engine.supports_structured_output)
 
 
 def _template_caps(engine: Engine) -> TemplateCaps:

@@ -38,7 +38,7 @@ from app.core.engines.base import (
     WireToolCall,
     check_max_tokens,
 )
-from app.core.engines.calls import FunctionTool, JsonObject
+from app.core.engines.calls import FunctionTool, JsonObject, ToolChoice
 from app.core.serving import bodies as B
 from app.core.serving import schemas as S
 from app.core.serving.encoding import Served
@@ -49,7 +49,6 @@ from app.core.serving.protocol import (
     ImageParts,
     JsonSchemaFormat,
     Limits,
-    ToolChoice,
     dropped_tool,
     extension,
     function_tool,

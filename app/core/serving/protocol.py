@@ -18,7 +18,16 @@ from typing import Literal, NotRequired, TypedDict
 from app.core import images as img
 from app.core.answer import Answer
 from app.core.engines.base import MAX_NEW_TOKENS, ChatMessage, Sampling, SamplingError, check_max_tokens
-from app.core.engines.calls import FunctionSpec, FunctionTool, JsonObject, ToolCall, WireToolCall, new_call_id
+from app.core.engines.calls import (
+    FunctionSpec,
+    FunctionTool,
+    JsonObject,
+    NamedChoice,
+    ToolCall,
+    ToolChoice,
+    WireToolCall,
+    new_call_id,
+)
 from app.core.serving import bodies as B
 from app.core.serving import schemas as S
 from app.core.serving.encoding import KEEPALIVE, Served
@@ -57,22 +66,6 @@ class Limits:
         return self.max_tokens if self.default_max_tokens is None else self.default_max_tokens
 
 
-class NamedFunction(TypedDict):
-    name: str
-
-
-class NamedChoice(TypedDict):
-    """A tool choice that names the one function the answer must call."""
-
-    type: Literal["function"]
-    function: NamedFunction
-
-
-#: how the answer may use the tools (chat's shape; every API's choice becomes one): "none" leaves
-#: the request without tools instead
-ToolChoice = Literal["auto", "required"] | NamedChoice
-
-
 class JsonSchemaSpec(TypedDict):
     name: str
     schema: JsonObject
@@ -92,8 +85,11 @@ class JsonObjectFormat(TypedDict):
 AnswerFormat = JsonObjectFormat | JsonSchemaFormat
 
 
-@dataclass
+@dataclass(frozen=True)
 class ChatRequest:
+    """One request as every API becomes it, immutable: each step before the engine (shaping, the
+    image files, the prompt's measure) returns a new one."""
+
     messages: list[ChatMessage]
     sampling: Sampling
     stream: bool = False

@@ -28,7 +28,7 @@ from typing import Literal
 
 from app.core.answer import Answer
 from app.core.engines.base import ChatMessage, Sampling, SamplingError, ToolCall
-from app.core.engines.calls import FunctionTool
+from app.core.engines.calls import FunctionTool, ToolChoice
 from app.core.serving import bodies as B
 from app.core.serving import schemas as S
 from app.core.serving.encoding import KEEPALIVE, Served
@@ -39,7 +39,6 @@ from app.core.serving.protocol import (
     ChatRequest,
     ImageParts,
     Limits,
-    ToolChoice,
     dropped_tool,
     extension,
     function_tool,

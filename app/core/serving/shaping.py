@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+from dataclasses import replace
 
 from pydantic import JsonValue
 
 from app.core.engines.base import ChatMessage, TemplateCaps, is_agent_turn
-from app.core.engines.calls import FunctionSpec, FunctionTool, JsonObject
-from app.core.serving.protocol import ApiError, ChatRequest, JsonSchemaFormat, ToolChoice
+from app.core.engines.calls import FunctionSpec, FunctionTool, JsonObject, ToolChoice
+from app.core.serving.protocol import ApiError, ChatRequest, JsonSchemaFormat
 
 #: the tool-call style of Tandem's own tool prompt (read back by the ``hermes`` parser)
 FALLBACK_STYLE = "hermes"
@@ -37,17 +38,19 @@ FORCED_STYLE = "llama3"
 _DESCRIPTION_CHARS = 160
 
 
-def shape(req: ChatRequest, caps: TemplateCaps, family_style: str | None, structured: bool) -> None:
-    """Fit ``req`` (in place) to a template with ``caps``; ``family_style`` reads the calls a
-    template that renders tools writes, ``structured`` says whether the engine has a grammar.
-    :class:`ApiError` (400) for a forced tool choice that cannot be enforced."""
-    req.agentic = req.agentic or is_agent_turn(req.messages, req.tools)
-    tools = req.tools or []
-    forced = _forced_tools(tools, req.tool_choice)
+def shape(req: ChatRequest, caps: TemplateCaps, family_style: str | None, structured: bool) -> ChatRequest:
+    """``req`` fitted to a template with ``caps``, as a new request (``req`` is left as it is);
+    ``family_style`` reads the calls a template that renders tools writes, ``structured`` says
+    whether the engine has a grammar. :class:`ApiError` (400) for a forced tool choice that cannot
+    be enforced."""
+    agentic = req.agentic or is_agent_turn(req.messages, req.tools)
+    messages, response_format = req.messages, req.response_format
+    tools, tool_choice = req.tools, req.tool_choice
+    forced = _forced_tools(tools or [], tool_choice)
     if forced is not None and caps.renders_tools and structured:
         # the template knows the model's call format, and the engine's grammar holds the answer
         # to it (llama-server and vLLM do for a required or named tool choice)
-        req.call_style = family_style
+        call_style = family_style
     elif forced is not None:
         if not structured:
             raise ApiError(
@@ -57,23 +60,32 @@ def shape(req: ChatRequest, caps: TemplateCaps, family_style: str | None, struct
                 param="tool_choice",
                 code="unsupported",
             )
-        if req.response_format is not None:
+        if response_format is not None:
             raise ApiError(
                 400,
                 "tool_choice forces a tool call, so the answer cannot also follow response_format; "
                 "send one of them",
                 param="tool_choice",
             )
-        req.messages = _with_tool_prompt(_calls_as_text(req.messages), tools, forced=True)
-        req.response_format = forced_format(forced)
-        req.tools, req.tool_choice, req.call_style = None, None, FORCED_STYLE
+        messages = _with_tool_prompt(_calls_as_text(messages), tools or [], forced=True)
+        response_format = forced_format(forced)
+        tools, tool_choice, call_style = None, None, FORCED_STYLE
     elif tools and not caps.renders_tools:
-        req.messages = _with_tool_prompt(_calls_as_text(req.messages), tools, forced=False)
-        req.tools, req.tool_choice, req.call_style = None, None, FALLBACK_STYLE
+        messages = _with_tool_prompt(_calls_as_text(messages), tools, forced=False)
+        tools, tool_choice, call_style = None, None, FALLBACK_STYLE
     else:
-        req.call_style = family_style if tools else None
+        call_style = family_style if tools else None
     if not caps.system_anywhere:
-        req.messages = merge_system(req.messages)
+        messages = merge_system(messages)
+    return replace(
+        req,
+        messages=messages,
+        tools=tools,
+        tool_choice=tool_choice,
+        response_format=response_format,
+        call_style=call_style,
+        agentic=agentic,
+    )
 
 
 def _forced_tools(tools: list[FunctionTool], choice: ToolChoice | None) -> list[FunctionTool] | None:

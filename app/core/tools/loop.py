@@ -58,10 +58,10 @@ from app.core.engines.base import (
     TemplateCaps,
     TemplateInspector,
 )
-from app.core.engines.calls import ToolCall
+from app.core.engines.calls import NamedChoice, ToolCall, ToolChoice
 from app.core.engines.streaming import stream
 from app.core.serving.model import tool_style_for
-from app.core.serving.protocol import ApiError, ChatRequest, NamedChoice, ToolChoice
+from app.core.serving.protocol import ApiError, ChatRequest
 from app.core.serving.shaping import shape
 from app.core.tools.errors import ToolError, ToolLoopError
 from app.core.tools.hub import HubTool, ToolHub
@@ -345,7 +345,7 @@ class _Run:
             tool_choice=None if choice == "none" or not tools else choice,
         )
         try:
-            shape(fitted, caps, style, self.engine.supports_structured_output)
+            fitted = shape(fitted, caps, style, self.engine.supports_structured_output)
         except ApiError as exc:
             raise ToolLoopError(exc.message) from None
         request = GenerateRequest(

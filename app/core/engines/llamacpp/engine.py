@@ -49,6 +49,7 @@ from app.core.engines.base import (
     error_message_of,
     has_images,
 )
+from app.core.engines.calls import FunctionTool, ToolChoice
 from app.core.engines.llamacpp import translate
 from app.core.engines.llamacpp.checks import (
     MethodRefusedError,
@@ -351,8 +352,8 @@ class LlamaCppEngine:
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
-        tools: Sequence[Mapping[str, Any]] | None = None,
-        tool_choice: Any = None,
+        tools: Sequence[FunctionTool] | None = None,
+        tool_choice: ToolChoice | None = None,
         response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
         """:meth:`stream` read from a plain thread (the CLI, ``bench``, ``parity``): the same

@@ -69,6 +69,7 @@ from app.core.engines.base import (
     has_images,
     structured_refusal,
 )
+from app.core.engines.calls import FunctionTool, ToolChoice
 from app.core.engines.capability import Availability, engine_availability
 from app.core.engines.mlx.loading import Loaded, load_pair, open_suffix_cache
 from app.core.engines.mlx.modelfree import PrefillStopped
@@ -208,8 +209,8 @@ class MLXEngine:
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
-        tools: Sequence[Mapping[str, Any]] | None = None,
-        tool_choice: Any = None,
+        tools: Sequence[FunctionTool] | None = None,
+        tool_choice: ToolChoice | None = None,
         response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
         """Stream TextDelta / Round / Finished events; typed errors are raised here.

@@ -51,6 +51,7 @@ from app.core.engines.base import (
     has_images,
     structured_refusal,
 )
+from app.core.engines.calls import FunctionTool, ToolChoice
 from app.core.engines.llamaserver import (
     TOKEN_ID_PREFIX,
     MalformedEvent,
@@ -361,8 +362,8 @@ class RemoteEngine:
         self,
         messages: Sequence[ChatMessage],
         sampling: Sampling,
-        tools: Sequence[Mapping[str, Any]] | None = None,
-        tool_choice: Any = None,
+        tools: Sequence[FunctionTool] | None = None,
+        tool_choice: ToolChoice | None = None,
         response_format: Mapping[str, Any] | None = None,
         top_logprobs: int = 0,
     ) -> dict[str, Any]:
@@ -408,8 +409,8 @@ class RemoteEngine:
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
-        tools: Sequence[Mapping[str, Any]] | None = None,
-        tool_choice: Any = None,
+        tools: Sequence[FunctionTool] | None = None,
+        tool_choice: ToolChoice | None = None,
         response_format: Mapping[str, Any] | None = None,
     ) -> Iterator[Event]:
         """:meth:`stream` read from a plain thread (the CLI, ``bench``, ``parity``).
