@@ -1,9 +1,10 @@
 """Auto per request on ``tandem serve``: one Auto launch against every fixed configuration, per kind.
 
-    python benchmarks/bench_auto_routes.py [--rounds 3] [--max-tokens 128] [--threads 2]
+    python benchmarks/bench_auto_routes.py [--rounds 3] [--max-tokens 128] [--threads 2] [--pair deep]
 
 Pair: SmolLM2-135M F32 (dequantized from the embedded Q4_1) with the Q4_1 file as its classic
-drafter, llama.cpp. First ``tandem calibrate --remeasure`` in a fresh temporary ``TANDEM_HOME``
+drafter, llama.cpp; ``--pair deep``: issue 51's realistic-cost pair (the same target with 150
+silent blocks appended, :mod:`app.devtools.deep_target`: the drafter is about 15x cheaper). First ``tandem calibrate --remeasure`` in a fresh temporary ``TANDEM_HOME``
 (Auto's own prompts); then one ``tandem serve`` launch per configuration, each serving the whole
 run: ``--spec auto`` (ONE launch; its pool routes each request), and the fixed ones (off, the
 drafter at 8/round, ngram-mod 64/round). The held-out workloads of
@@ -16,7 +17,9 @@ side by side in each round:
   (1) after its first time (unmeasured): what an agent or an API client resending a request does.
 
 Greedy; decode tokens/s from llama.cpp's own timings (``tandem.timings``); medians over rounds (a
-different prompt each round). Markdown on stdout for docs/benchmarks.md.
+different prompt each round); and end to end over the whole run: every measured request's wall
+time summed per launch (Auto's child starts and cold prompt caches included). Markdown on stdout
+for docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -67,9 +70,14 @@ def main() -> int:
     ap.add_argument("--max-tokens", type=int, default=128)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--resend-after", type=float, default=1.0, help="seconds before a request is sent again")
+    ap.add_argument("--pair", choices=("embedded", "deep"), default="embedded")
     args = ap.parse_args()
     drafter = str(assets.smollm2_q4_path())
     target = str(assets.resolve("embedded://smollm2/SmolLM2-135M-Instruct.F32.gguf"))
+    if args.pair == "deep":
+        from app.devtools.deep_target import deep_pair
+
+        target = str(deep_pair()[0])
     pair = ["--model-path", target, "--draft-model-path", drafter, "--threads", str(args.threads)]
     with tempfile.TemporaryDirectory(prefix="tandem-bench-routes-") as home:
         env = {**os.environ, "TANDEM_HOME": home, "TANDEM_API_KEY": KEY}
@@ -117,6 +125,7 @@ def main() -> int:
             walls: dict[str, dict[str, list[float]]] = {}
             routed: dict[str, set[str]] = {}
             mismatch: list[str] = []
+            totals: dict[str, float] = {}
             for r in range(args.rounds):
                 for kind, prompts in HELD_OUT.items():
                     prompt = prompts[r % len(prompts)]
@@ -127,7 +136,9 @@ def main() -> int:
                         if kind == "repeat":
                             ask(urls[spec], prompt, "auto", args.max_tokens)  # its first time: not measured
                             time.sleep(args.resend_after)
+                        t0 = time.perf_counter()
                         tps, method, text, wall_tps = ask(urls[spec], prompt, "auto", args.max_tokens)
+                        totals[spec] = totals.get(spec, 0.0) + time.perf_counter() - t0
                         texts.add(text)
                         speeds.setdefault(kind, {}).setdefault(spec, []).append(tps)
                         walls.setdefault(kind, {}).setdefault(spec, []).append(wall_tps)
@@ -157,6 +168,15 @@ def main() -> int:
                 f"{med['auto'] / best:.0%} |"
             )
         print()
+    fastest = min(totals[s] for s in FIXED)
+    print("End to end over the whole run (every measured request's wall time, summed):\n")
+    print("| launch | seconds | against off | against the fastest fixed |")
+    print("|---|---:|---:|---:|")
+    for spec in ("auto", *FIXED):
+        print(
+            f"| {spec} | {totals[spec]:.1f} | {totals['off'] / totals[spec]:.2f}x | "
+            f"{fastest / totals[spec]:.0%} |"
+        )
     print(
         "\nGreedy text identical across configurations in every round: "
         + ("yes" if not mismatch else f"NO ({', '.join(mismatch)})")
