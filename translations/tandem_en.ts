@@ -171,10 +171,6 @@
             <translation>The measurement was cancelled; nothing was stored.</translation>
         </message>
         <message>
-            <source>Nothing learned from your answers yet: each answer's speed corrects its kind's route.</source>
-            <translation>Nothing learned from your answers yet: each answer's speed corrects its kind's route.</translation>
-        </message>
-        <message>
             <source>{kind}: {config}, {speedup:.2f}x ({low:.2f}-{high:.2f}x, {answers} answers)</source>
             <translation>{kind}: {config}, {speedup:.2f}x ({low:.2f}-{high:.2f}x, {answers} answers)</translation>
         </message>

@@ -287,14 +287,8 @@ class AutoPanel(QWidget):
     def _render_learned(self, state: str) -> None:
         """What Auto learned from the user's real answers, per kind of request (issue 51)."""
         rows = [r for r in self._learned if r.figure.answers > 0] if state in ("stored", "unmeasured") else []
-        if not rows:
-            self.learned.setText(
-                self.tr(
-                    "Nothing learned from your answers yet: each answer's speed corrects its kind's route."
-                )
-                if state in ("stored", "unmeasured")
-                else ""
-            )
+        if not rows:  # nothing learned yet: the panel stays as short as it was
+            self.learned.setText("")
         else:
             parts = []
             for row in rows:
