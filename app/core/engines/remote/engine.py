@@ -153,6 +153,8 @@ class RemoteEngine:
         #: the responses being read, closed by :meth:`close`
         self._open: set[httpx.Response] = set()
         self._n_ctx: int | None = None
+        #: llama-server's /props reply (or why it could not be read), asked once at connect
+        self._props_reply: dict[str, Any] | EngineError | None = None
         self._server_method: ServerMethod | None = None
         self._vision: bool | None = None
         #: token id -> text, for candidates a vLLM server names by id only (``/detokenize``)
@@ -205,6 +207,18 @@ class RemoteEngine:
                 _run(client.aclose(), 5.0)
             raise
 
+    async def _props(self) -> dict[str, Any]:
+        """llama-server's ``/props``, asked once per connection (its speculation, vision and
+        context length all come from it); a failure is raised again to every reader."""
+        if self._props_reply is None:
+            try:
+                self._props_reply = await self._root_call("GET", "/props", None)
+            except EngineError as exc:
+                self._props_reply = exc
+        if isinstance(self._props_reply, EngineError):
+            raise self._props_reply
+        return self._props_reply
+
     async def _probe(self) -> None:
         """What the server says about itself, asked once per connection (on the engine loop)."""
         self._server_method = await self._probe_method()
@@ -228,7 +242,7 @@ class RemoteEngine:
             return await self._vllm_method()
         if self.server_kind == "llama.cpp":
             try:
-                return speculation_of_props(await self._root_call("GET", "/props", None))
+                return speculation_of_props(await self._props())
             except EngineError as exc:
                 return ServerMethod(None, f"/props not readable ({exc})")
         return ServerMethod(None, "this server does not say whether it speculates")
@@ -269,7 +283,7 @@ class RemoteEngine:
         if self.server_kind != "llama.cpp":
             return True
         try:
-            modalities = (await self._root_call("GET", "/props", None)).get("modalities")
+            modalities = (await self._props()).get("modalities")
         except EngineError as exc:
             log.info("%s: /props not readable, images are sent as they come: %s", self.endpoint.label, exc)
             return True
@@ -304,7 +318,7 @@ class RemoteEngine:
     async def _probe_n_ctx(self) -> int:
         try:
             if self.server_kind == "llama.cpp":
-                n_ctx = n_ctx_of(await self._root_call("GET", "/props", None))
+                n_ctx = n_ctx_of(await self._props())
                 hello: list[ChatMessage] = [{"role": "user", "content": "hi"}]
                 await asyncio.to_thread(count_prompt_tokens, self._root_call_blocking, hello, None)
                 return n_ctx  # the counting routes exist
