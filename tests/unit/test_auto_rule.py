@@ -21,8 +21,14 @@ NGRAM = Candidate("ngram-mod", 64)
 COMBO = Candidate("draft+ngram-mod", 4, 64)
 
 
-def m(cand: Candidate, prose: float | None, code: float | None, repeat: float | None) -> Measurement:
-    return Measurement(cand, {"prose": prose, "code": code, "repeat": repeat})
+def m(
+    cand: Candidate, prose: float | None, code: float | None, repeat: float | None, pairs: int = 5
+) -> Measurement:
+    """A measurement whose workloads were each measured ``pairs`` times, every pair alike (the noise
+    is then the floor's: small differences are already apart)."""
+    ratios = {"prose": prose, "code": code, "repeat": repeat}
+    samples = {w: [r] * pairs for w, r in ratios.items() if r is not None and pairs > 1}
+    return Measurement(cand, ratios, samples=samples)
 
 
 def base(*ms: Measurement) -> list[Measurement]:
@@ -43,9 +49,29 @@ RULE_TABLE = [
     ("prose fine but mean not above 1: off", base(m(DRAFT4, 1.0, 0.9, 0.9)), OFF),
     ("a mean of exactly 1 is no gain: off", base(m(NGRAM, 1.0, 1.0, 1.0)), OFF),
     (
-        "tie: the earlier (simpler) configuration",
-        base(m(DRAFT4, 1.2, 1.2, 1.2), m(DRAFT8, 1.2, 1.2, 1.2)),
+        "equal: the cheaper configuration (the shallower drafter)",
+        base(m(DRAFT8, 1.2, 1.2, 1.2), m(DRAFT4, 1.2, 1.2, 1.2)),
         DRAFT4,
+    ),
+    (
+        "within the noise of one pair each: a tie, and off is the cheapest",
+        base(m(DRAFT4, 1.05, 1.1, 1.1, pairs=1)),
+        OFF,
+    ),
+    (
+        "one pair each, far apart from off: chosen",
+        base(m(DRAFT4, 1.5, 1.6, 1.6, pairs=1)),
+        DRAFT4,
+    ),
+    (
+        "a faster drafter depth within the noise of a cheaper one: the cheaper",
+        base(m(DRAFT4, 1.30, 1.30, 1.30, pairs=1), m(DRAFT8, 1.36, 1.4, 1.4, pairs=1)),
+        DRAFT4,
+    ),
+    (
+        "a model-free method tied with a drafter: the model-free method costs less",
+        base(m(DRAFT4, 1.25, 1.3, 1.3, pairs=1), m(NGRAM, 1.0, 1.3, 2.0, pairs=1)),
+        NGRAM,
     ),
     (
         "an unmeasured workload is never chosen",

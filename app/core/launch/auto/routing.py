@@ -8,14 +8,23 @@ configuration uses the launch-wide :func:`app.core.launch.auto.policy.choose` in
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.core.launch.auto.candidates import OFF, TRAINED_DRAFTERS, Candidate
+from app.core.launch.auto.decide import OFF_SE, START_MARGIN, Figure
 from app.core.launch.auto.kinds import RequestKind
-from app.core.launch.auto.policy import PROSE_FLOOR, Measurement
+from app.core.launch.auto.policy import (
+    PROSE_FLOOR,
+    Measurement,
+    apart,
+    choose,
+    cost,
+    figure,
+    interval_text,
+    pair_noise,
+)
 
 #: The calibration workload each kind reads (the agent kind reads two, see :func:`routes`).
 WORKLOAD_OF = {
@@ -110,65 +119,104 @@ class Routes:
         )
 
 
-def _geometric(values: Sequence[float | None]) -> float | None:
-    if not values or any(v is None or v <= 0 for v in values):
-        return None
-    return math.exp(sum(math.log(v) for v in values if v) / len(values))
+@dataclass
+class KindFigures:
+    """What the calibration says of one kind: the figures of the configurations that may serve it
+    (off included), those measured that may not (below the prose floor, at most 1.0x: kept as the
+    learner's prior), and why any was left out."""
+
+    usable: dict[Candidate, Figure]
+    behind: list[tuple[Candidate, float]] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)
 
 
-def kind_ratio(m: Measurement, kind: RequestKind) -> float | None:
-    """What ``m`` measured on ``kind``'s workloads (geometric mean where a kind reads two)."""
-    return _geometric([m.ratios.get(w) for w in WORKLOAD_OF[kind]])
+def figures_for(
+    kind: RequestKind,
+    measurements: Sequence[Measurement],
+    noise: float,
+    demoted: Mapping[Candidate, float] | None = None,
+) -> KindFigures:
+    """Each measured configuration's figure on ``kind``'s workloads (see :class:`KindFigures`)."""
+    out = KindFigures({OFF: Figure(OFF, 0.0, OFF_SE, 0)})
+    for m in measurements:
+        c = m.candidate
+        if c.method == "off" or "error" in m.details:
+            continue
+        f = figure(m, WORKLOAD_OF[kind], noise)
+        prose = m.ratios.get("prose")
+        if demoted and c in demoted:
+            out.left_out.append(f"{c.label} demoted")
+        elif f is None:
+            out.left_out.append(f"{c.label} not measured")
+        elif kind in PROSE_LIKE and (prose is None or prose < PROSE_FLOOR):
+            out.left_out.append(f"{c.label} below the prose floor")
+            out.behind.append((c, min(f.speedup, 1.0)))
+        else:
+            out.usable[c] = f
+    return out
 
 
 def routes(measurements: Sequence[Measurement], demoted: Mapping[Candidate, float] | None = None) -> Routes:
-    """Per kind, the measured candidate with the best ratio on that kind's workload, when it beats
-    off (ties go to the earlier, simpler candidate); demoted candidates never. The candidates that
-    do not qualify follow off in the route's ranking with what was measured (at most 1.0 for one
-    below the prose floor), as the prior Auto's learner starts from.
+    """Per kind, the configuration that serves it: the launch's own (:func:`choose`, the one
+    running) unless the calibration says otherwise beyond its noise. Each candidate's figure on a
+    kind is its speedup over the kind's workloads with an interval (:func:`figure`).
+
+    * A configuration measured slower than off beyond the noise on a kind does not serve it: off does.
+    * Another configuration takes a kind only when it beats the launch's beyond the noise
+      (:func:`apart`) and by :data:`START_MARGIN` more: it is not running, and its start and cold
+      prompt cache are paid inside a request. Of those that do, the fastest, or the cheapest of
+      those tied with it (:func:`cost`).
+    * A tie keeps the launch's configuration.
 
     Prose and agent turns keep the launch rule's prose floor: a configuration below
-    :data:`PROSE_FLOOR` on prose is not used for them, since their answer may be new prose. A code
-    edit or a repeat is known to copy text, so its own workload decides.
+    :data:`PROSE_FLOOR` on prose does not serve them, since their answer may be new prose. A code
+    edit or a repeat is known to copy text, so its own workload decides. An agent turn reads the
+    geometric mean of prose and code edit: its answer is prose for the user or a tool call copying
+    names, paths and code from the request, unknown before the answer starts.
 
-    An agent turn has no workload of its own: its answer is either prose for the user or a tool
-    call whose arguments copy names, paths and code from the request and the tool results. It reads
-    the geometric mean of prose and code edit: a configuration must pay on both sides (or at least
-    not lose on prose) to serve a turn whose shape is unknown before the answer starts.
+    Every other candidate follows the route in its ranking with its figure (at most 1.0 for one
+    below the prose floor), as the prior Auto's learner starts from; demoted candidates never serve.
     """
     demoted = demoted or {}
+    launched = choose(measurements, demoted).candidate
+    noise = pair_noise(measurements)
+    off = Figure(OFF, 0.0, OFF_SE, 0)
     by_kind: dict[RequestKind, Route] = {}
     for kind in RequestKind:
-        scored: list[tuple[Candidate, float]] = []
-        #: measured but not chosen (below off or the prose floor): kept after off, with their
-        #: figure, as the learner's prior, so real answers can still prove the calibration wrong
-        behind: list[tuple[Candidate, float]] = []
-        left_out: list[str] = []
-        for m in measurements:
-            c = m.candidate
-            if c.method == "off":
-                continue
-            ratio = kind_ratio(m, kind)
-            prose = m.ratios.get("prose")
-            if c in demoted:
-                left_out.append(f"{c.label} demoted")
-            elif ratio is None:
-                left_out.append(f"{c.label} not measured")
-            elif kind in PROSE_LIKE and (prose is None or prose < PROSE_FLOOR):
-                left_out.append(f"{c.label} below the prose floor")
-                behind.append((c, min(ratio, 1.0)))
-            elif ratio > 1.0:
-                scored.append((c, ratio))
+        workloads = WORKLOAD_OF[kind]
+        kind_figures = figures_for(kind, measurements, noise, demoted)
+        usable, left_out = kind_figures.usable, kind_figures.left_out
+        behind = kind_figures.behind
+        here = usable.get(launched, off)
+        over = ", ".join(workloads)
+        if here.candidate != OFF and apart(off, here):
+            route, why = (
+                off,
+                f"off: {here.candidate.label} {interval_text(here)} on {over} is slower beyond the noise",
+            )
+        else:
+            better = [f for f in usable.values() if f is not here and apart(f, here, START_MARGIN)]
+            if better:
+                fastest = max(better, key=lambda f: f.mean)
+                route = min(
+                    (f for f in better if not apart(fastest, f)), key=lambda f: (cost(f.candidate), -f.mean)
+                )
+                why = (
+                    f"{route.candidate.label}: {interval_text(route)} on {over}, beyond the noise and a "
+                    f"start above {here.candidate.label} {interval_text(here)}"
+                )
             else:
-                behind.append((c, ratio))
-        scored.sort(key=lambda cr: -cr[1])  # stable: ties keep the measuring order
-        behind.sort(key=lambda cr: -cr[1])
-        ranked = (*scored, (OFF, 1.0), *behind)
-        best = ranked[0]
-        why = (
-            f"{best[0].label}: {best[1]:.2f}x on {' + '.join(WORKLOAD_OF[kind])}"
-            if best[0] != OFF
-            else "off: nothing measured beats it"
+                route = here
+                why = (
+                    f"{here.candidate.label}: {interval_text(here)} on {over}"
+                    + (", the launch's configuration" if here.candidate == launched else "")
+                    + ("; nothing else is faster beyond the noise" if len(usable) > 1 else "")
+                )
+        rest = sorted((f for f in usable.values() if f is not route), key=lambda f: -f.mean)
+        ranked = (
+            (route.candidate, route.speedup if route.candidate != OFF else 1.0),
+            *((f.candidate, f.speedup if f.candidate != OFF else 1.0) for f in rest),
+            *sorted(behind, key=lambda cr: -cr[1]),
         )
         if left_out:
             why += f" ({'; '.join(left_out)})"

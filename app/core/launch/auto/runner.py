@@ -2,7 +2,12 @@
 
 :func:`calibrate` measures on fixed prompts (prose, a code edit, the code edit sent again),
 alternating off/on, greedy, few tokens (prose twice when one pair alone would keep an otherwise
-winning candidate out, see :func:`needs_prose_recheck`). It checks a
+winning candidate out, see :func:`needs_prose_recheck`). Then, while a decision rests on a tie
+(:func:`contested`: configurations whose figures are not apart beyond the noise), it measures the
+tied configurations again in turn, a pair per workload in question each time, until their intervals
+separate, each workload has :data:`MAX_PAIRS` pairs, or the time budget ends (as long again as the
+first pass); a tie left at the end goes to the cheaper configuration (see
+:func:`~app.core.launch.auto.policy.choose`). It checks a
 :class:`~app.core.cancel.CancelToken` between steps and passes it to every generation, reports
 ``progress(fraction, step)``, and closes every engine it loaded before returning or raising.
 Nothing is stored here (:func:`app.core.launch.auto.store.store_result`).
@@ -20,8 +25,23 @@ from app.core.answer import Answer, collect
 from app.core.cancel import CancelToken
 from app.core.engines.base import ChatMessage, Engine, EngineError, LoadRequest, Sampling
 from app.core.launch.auto.candidates import OFF, Candidate
-from app.core.launch.auto.policy import PROSE_FLOOR, WORKLOADS, Measurement, best_drafter, qualifies
+from app.core.launch.auto.decide import OFF_SE, START_MARGIN, Figure
+from app.core.launch.auto.kinds import RequestKind
+from app.core.launch.auto.policy import (
+    CAL_Z,
+    PROSE_FLOOR,
+    WORKLOADS,
+    Measurement,
+    apart,
+    best_drafter,
+    choose,
+    cost,
+    figure,
+    pair_noise,
+    qualifies,
+)
 from app.core.launch.auto.progress import Progress, Step
+from app.core.launch.auto.routing import WORKLOAD_OF, figures_for
 from app.core.launch.auto.store import CalibrationKey, CalibrationResult
 from app.core.speculative.options import SUFFIX_METHODS, SpeculationOptions
 from app.core.speculative.suffix import PRIVATE_CORPUS
@@ -32,10 +52,16 @@ MAX_TOKENS = 40
 STEPS_PER_CANDIDATE = 8
 #: Unmeasured tokens generated right after each load (see :func:`_warm`).
 WARMUP_TOKENS = 4
+#: Pairs per workload and configuration the re-measuring stops at.
+MAX_PAIRS = 6
+#: Share of the progress bar the first pass fills (the re-measuring fills the rest by time).
+FIRST_PASS_SHARE = 0.7
 
 PROSE_PROMPT = "Describe a quiet morning in a small fishing village, in one paragraph."
 #: The prose re-check's prompt: another first request (a model-free method remembers the first one).
 PROSE_RECHECK_PROMPT = "Describe a walk through an old market town on a rainy afternoon, in one paragraph."
+#: The prose prompts the re-measuring takes in turn (each candidate is loaded afresh: nothing remembered).
+PROSE_PROMPTS = (PROSE_PROMPT, PROSE_RECHECK_PROMPT)
 CODE_PROMPT = (
     "Here is a Python function:\n\ndef area(w, h):\n    return w * h\n\n"
     "Rename w to width and h to height, add a docstring, and return the whole function."
@@ -135,6 +161,92 @@ def needs_prose_recheck(ratios: dict[str, float | None]) -> bool:
     return PROSE_FLOOR * math.prod(r for r in rest if r) > 1.0
 
 
+def contested(measurements: Sequence[Measurement]) -> dict[Candidate, set[str]]:
+    """The configurations a decision rests on a tie between, with the workloads in question (only
+    those with fewer than :data:`MAX_PAIRS` pairs; empty when every decision is settled).
+
+    * The launch's choice: every qualifying configuration not apart from the fastest, on all
+      workloads (their mean decides).
+    * A configuration kept out only by the prose floor whose prose interval reaches it and whose
+      mean would lead: its prose.
+    * Each kind's route (:func:`~app.core.launch.auto.routing.routes`): a configuration that might
+      beat the launch's by more than a start's margin but is not apart from it yet, and one that
+      might be slower than off: both sides on the kind's workloads.
+    """
+    noise = pair_noise(measurements)
+    by_candidate = {m.candidate: m for m in measurements if m.candidate != OFF and "error" not in m.details}
+    out: dict[Candidate, set[str]] = {}
+
+    def need(c: Candidate, workloads: Sequence[str]) -> None:
+        m = by_candidate.get(c)
+        if m is not None:
+            more = {m.source(w) for w in workloads if len(m.pairs(w)) < MAX_PAIRS}
+            if more:
+                out.setdefault(c, set()).update(more)
+
+    off = Figure(OFF, 0.0, OFF_SE, 0)
+    whole = {c: figure(m, WORKLOADS, noise) for c, m in by_candidate.items()}
+    eligible = [off, *(f for c, f in whole.items() if f is not None and qualifies(by_candidate[c]))]
+    fastest = max(eligible, key=lambda f: f.mean)
+    tie = [f for f in eligible if not apart(fastest, f)]
+    if len(tie) > 1:
+        for f in tie:
+            need(f.candidate, WORKLOADS)
+    for c, whole_figure in whole.items():
+        prose = by_candidate[c].ratios.get("prose")
+        prose_figure = figure(by_candidate[c], ("prose",), noise)
+        if whole_figure is None or prose_figure is None or prose is None or prose >= PROSE_FLOOR:
+            continue
+        if prose_figure.interval(CAL_Z)[1] >= PROSE_FLOOR and whole_figure.mean >= fastest.mean:
+            need(c, ("prose",))
+    launched = choose(measurements).candidate
+    for kind in RequestKind:
+        workloads = WORKLOAD_OF[kind]
+        usable = figures_for(kind, measurements, noise).usable
+        here = usable.get(launched, off)
+        if here.mean < 0 and not apart(off, here):
+            need(here.candidate, workloads)
+        for f in usable.values():
+            if f is not here and f.mean > here.mean + START_MARGIN and not apart(f, here, START_MARGIN):
+                need(f.candidate, workloads)
+                need(here.candidate, workloads)
+    return out
+
+
+def _measure_again(
+    m: Measurement,
+    workloads: set[str],
+    off_engine: Engine,
+    load_on: Callable[[Candidate], Engine],
+    cancel: CancelToken,
+    max_tokens: int,
+    step: Callable[[Step], None],
+) -> None:
+    """One more pair on each of ``workloads`` for ``m``'s configuration, loaded afresh (so a
+    model-free method remembers nothing from before, as in the first pass)."""
+    cand = m.candidate
+    step(Step("load", cand.label))
+    on_engine = load_on(cand)
+    try:
+        _warm(on_engine, cancel)
+        if "prose" in workloads:
+            prompt = PROSE_PROMPTS[len(m.pairs("prose")) % len(PROSE_PROMPTS)]
+            step(Step("prose-again-off", cand.label))
+            off = _run(off_engine, prompt, cancel, max_tokens)
+            step(Step("prose-again", cand.label))
+            m.add("prose", _ratio(off, _run(on_engine, prompt, cancel, max_tokens)))
+        if "code" in workloads or "repeat" in workloads:
+            step(Step("code-off", cand.label))
+            off = _run(off_engine, CODE_PROMPT, cancel, max_tokens)
+            step(Step("code", cand.label))
+            m.add("code", _ratio(off, _run(on_engine, CODE_PROMPT, cancel, max_tokens)))
+            if m.source("repeat") == "repeat" and "repeat" in workloads:
+                step(Step("repeat", cand.label))
+                m.add("repeat", _ratio(off, _run(on_engine, CODE_PROMPT, cancel, max_tokens)))
+    finally:
+        on_engine.close()
+
+
 Loader = Callable[[LoadRequest], Engine]
 
 
@@ -160,6 +272,7 @@ def calibrate(
     progress: Progress | None = None,
     max_tokens: int | None = None,
     partial: dict[Candidate, Measurement] | None = None,
+    refine_seconds: float | None = None,
 ) -> CalibrationResult:
     """Measure the candidates against off; nothing is stored here (see :func:`store_result`).
 
@@ -178,6 +291,11 @@ def calibrate(
     drafter-only candidate's repeat ratio is its code-edit ratio (said in its details). A prose
     pair just below the floor of an otherwise winning candidate is measured a second time (see
     :func:`needs_prose_recheck`).
+
+    Then the ties (:func:`contested`) are measured again, the tied configurations in turn, each
+    loaded afresh, until none is left or ``refine_seconds`` (default: as long as the first pass
+    took) have passed. Every pair is kept (:attr:`Measurement.samples`): the figures and their
+    intervals are read from them.
     """
     cancel = cancel or CancelToken()
     say = progress or (lambda _f, _m: None)
@@ -191,7 +309,7 @@ def calibrate(
         nonlocal done
         if cancel.cancelled:
             raise CalibrationCancelled()
-        say(min(done / steps, 0.99), message)
+        say(min(FIRST_PASS_SHARE * done / steps, 0.99), message)
         done += 1
 
     measurements = [Measurement(OFF, dict.fromkeys(WORKLOADS, 1.0))]
@@ -284,10 +402,38 @@ def calibrate(
             }
             if cand.uses_drafter and "+" not in cand.method and drafter_kind:
                 details["engine_kind"] = drafter_kind
-            measured = Measurement(cand, ratios, details)
+            samples = {"prose": [r for r in prose_pairs if r is not None]}
+            for w in ("code", "repeat"):
+                r = ratios[w]
+                if r is not None and not (w == "repeat" and on_again is None):
+                    samples[w] = [r]
+            measured = Measurement(cand, ratios, details, samples)
             measurements.append(measured)
             if partial is not None:
                 partial[asked] = measured
+        first_pass = time.perf_counter() - started
+        budget = first_pass if refine_seconds is None else refine_seconds
+        deadline = time.perf_counter() + budget
+
+        def again_step(message: Step) -> None:
+            if cancel.cancelled:
+                raise CalibrationCancelled()
+            left = max(0.0, deadline - time.perf_counter())
+            share = 1.0 - left / budget if budget > 0 else 1.0
+            say(min(FIRST_PASS_SHARE + (1 - FIRST_PASS_SHARE) * share, 0.99), message)
+
+        def load_on(c: Candidate) -> Engine:
+            return load(replace(base, speculation=measuring_options(c, drafter_path)))
+
+        by_candidate = {m.candidate: m for m in measurements}
+        while time.perf_counter() < deadline:
+            ties = contested(measurements)
+            if not ties:
+                break
+            for c in sorted(ties, key=cost):  # each tied configuration in turn, one more pair each
+                if time.perf_counter() >= deadline:
+                    break
+                _measure_again(by_candidate[c], ties[c], off_engine, load_on, cancel, max_tokens, again_step)
     finally:
         off_engine.close()
     if cancel.cancelled:

@@ -22,8 +22,9 @@ from app.core.launch.auto.routing import Routes, routes
 
 #: Bump when prompts, workloads, candidates or the rule change: older stored results are then not
 #: reused (3: llama.cpp's classic drafter candidates adapt their depth per round, ``p_min``; 4: with
-#: p_min 0.2 instead of 0.75; 5: MLX measures suffix decoding and prompt lookup).
-FORMAT_VERSION = 5
+#: p_min 0.2 instead of 0.75; 5: MLX measures suffix decoding and prompt lookup; 6: every pair is
+#: kept, ties are measured again and go to the cheaper configuration).
+FORMAT_VERSION = 6
 
 
 def file_identity(path: str | os.PathLike[str] | None) -> dict[str, Any] | None:
