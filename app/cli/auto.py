@@ -212,17 +212,20 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     choice = result.choice
     print(f"Auto chooses: {choice.candidate.label}")
     print(f"why: {choice.why}")
-    print(f"{'config':34} {'prose':>6} {'code':>6} {'repeat':>6} {'mean':>6}  verdict")
+    noise = auto.pair_noise(result.measurements)
+    print(f"per workload: speedup [interval, {auto.CAL_Z:g} standard errors] pairs; pair noise {noise:.3f}")
+    print(f"{'config':34} {'prose':>22} {'code edit':>22} {'repeat':>22}  verdict")
     verdicts = dict(choice.verdicts)
     for m in result.measurements:
         if m.candidate.method == "off":
             continue
-        r = m.ratios
-        cells = [_x(r.get(w)) for w in auto.WORKLOADS] + [_x(m.mean)]
+        figures = auto.workload_figures(m, noise)
+        cells = [_figure_cell(figures.get(w)) for w in auto.WORKLOADS]
         verdict = verdicts.get(m.candidate.label, "")
         if "error" in m.details:
             verdict = f"could not load: {m.details['error']}"
-        print(f"{m.candidate.label:34} " + " ".join(f"{c:>6}" for c in cells) + f"  {verdict}")
+        print(f"{m.candidate.label:34} " + " ".join(f"{c:>22}" for c in cells) + f"  {verdict}")
+    print("routes: " + "; ".join(f"{kind} -> {r['configuration']}" for kind, r in out["routes"].items()))
     when = "measured now" if measured else "stored result (--remeasure measures again)"
     print(f"{when}; {result.seconds:.1f} s; {result.stored_path}")
     return 0
@@ -247,6 +250,14 @@ def show_learned(plan: AutoPlan, as_json: bool) -> int:
             f"{lo:.2f}-{hi:.2f}x{'':3} {row['answers']:>7}"
         )
     return 0
+
+
+def _figure_cell(f: dict[str, Any] | None) -> str:
+    """``1.31x [1.22-1.40] 4``: a workload's speedup, its interval and the pairs behind it."""
+    if not f:
+        return "-"
+    lo, hi = f["interval"]
+    return f"{f['speedup']:.2f}x [{lo:.2f}-{hi:.2f}] {f['pairs']}"
 
 
 def _x(value: float | None) -> str:

@@ -7,8 +7,9 @@ One idea per module:
   off, the drafter at a few depths, the engine's model-free methods and (where the engine runs two
   methods at once) a drafter combined with a model-free method.
 * :mod:`.policy`: the launch-wide rule (:func:`choose`: never below :data:`PROSE_FLOOR` on prose,
-  the best geometric mean over the workloads, and only if it beats off) and :func:`prior`, what
-  runs before anything was measured here.
+  the best geometric mean over the workloads, the cheapest of those within the noise of it, off
+  included) and :func:`prior`, what runs before anything was measured here; every figure with its
+  interval, from the calibration's repeated pairs (:func:`pair_noise`, :func:`workload_figures`).
 * :mod:`.store`: results keyed by :class:`CalibrationKey` (model file, drafter file, engine and
   its version, threads, machine: a change in any of them means "not measured here"), and the
   configurations demoted on the user's real answers.
@@ -32,13 +33,16 @@ from app.core.launch.auto.candidates import (
 from app.core.launch.auto.kinds import RequestKind, classify
 from app.core.launch.auto.learning import RouteLearner
 from app.core.launch.auto.policy import (
+    CAL_Z,
     PROSE_FLOOR,
     WORKLOADS,
     Choice,
     Measurement,
     choose,
+    pair_noise,
     prior,
     ratio_text,
+    workload_figures,
 )
 from app.core.launch.auto.progress import Progress, Step
 from app.core.launch.auto.routing import Route, Routes, routes
@@ -61,6 +65,7 @@ from app.core.launch.auto.store import (
 )
 
 __all__ = [
+    "CAL_Z",
     "DRAFT_P_MIN",
     "FORMAT_VERSION",
     "NGRAM_DEPTH",
@@ -90,6 +95,7 @@ __all__ = [
     "load_demoted",
     "load_result",
     "needs_prose_recheck",
+    "pair_noise",
     "prior",
     "ratio_text",
     "routes",
@@ -97,4 +103,5 @@ __all__ = [
     "store_dir",
     "store_result",
     "with_images",
+    "workload_figures",
 ]

@@ -141,6 +141,22 @@ def figure(m: Measurement, workloads: Sequence[str], noise: float) -> Figure | N
     return Figure(m.candidate, total / k, math.sqrt(variance) / k, fewest or 0)
 
 
+def workload_figures(m: Measurement, noise: float) -> dict[str, Any]:
+    """Per measured workload: the speedup, its interval (:data:`CAL_Z` standard errors) and the
+    pairs behind it (what the calibration reports)."""
+    out: dict[str, Any] = {}
+    for w in WORKLOADS:
+        f = figure(m, (w,), noise)
+        if f is not None:
+            lo, hi = f.interval(CAL_Z)
+            out[w] = {
+                "speedup": round(f.speedup, 3),
+                "interval": [round(lo, 3), round(hi, 3)],
+                "pairs": f.answers,
+            }
+    return out
+
+
 def apart(better: Figure, worse: Figure, margin: float = 0.0) -> bool:
     """Whether ``better`` beats ``worse`` by more than :data:`CAL_Z` standard errors of the
     difference (plus ``margin``, in log): otherwise the two are a tie."""

@@ -17,7 +17,7 @@ from app.core import paths
 from app.core.engines import capability
 from app.core.engines.base import LoadRequest
 from app.core.launch.auto.candidates import OFF, Candidate
-from app.core.launch.auto.policy import Choice, Measurement, choose
+from app.core.launch.auto.policy import Choice, Measurement, choose, pair_noise, workload_figures
 from app.core.launch.auto.routing import Routes, routes
 
 #: Bump when prompts, workloads, candidates or the rule change: older stored results are then not
@@ -122,9 +122,19 @@ class CalibrationResult:
         return routes(self.measurements, self.demoted)
 
     def to_json(self) -> dict[str, Any]:
+        noise = pair_noise(self.measurements)
         return {
             "chosen": self.choice.to_json(),
-            "candidates": [m.to_json() for m in self.measurements if m.candidate.method != "off"],
+            "candidates": [
+                {**m.to_json(), "figures": workload_figures(m, noise)}
+                for m in self.measurements
+                if m.candidate.method != "off"
+            ],
+            "pair_noise": round(noise, 4),
+            "routes": {
+                k.value: {"configuration": r.candidate.label, "why": r.why}
+                for k, r in self.routes.by_kind.items()
+            },
             "key": self.key.to_json(),
             "digest": self.key.digest,
             "stored_path": self.stored_path,
