@@ -62,7 +62,9 @@ def main() -> int:
             measured.insert(0, Measurement(OFF, {"prose": 1.0, "code": 1.0, "repeat": 1.0}))
             runs.append(measured)
             noise = pair_noise(measured)
-            print(f"### Run {run + 1}: {seconds:.0f} s, one pair's noise (sd of its log ratio) {noise:.3f}\n")
+            print(
+                f"### Run {run + 1}: {seconds:.0f} s, noise of one pair (sd of log) {_noise_text(noise)}\n"
+            )
             print(
                 "| configuration | "
                 + " | ".join(k.value for k in RequestKind)
@@ -94,6 +96,10 @@ def main() -> int:
                     print(f"- runs {i + 1} and {j + 1}, {kind.value}: {a.label} against {b.label}")
     print("None." if not found else f"\n{found} contradiction(s).")
     return 0
+
+
+def _noise_text(noise: dict[str, float]) -> str:
+    return ", ".join(f"{w} {v:.3f}" for w, v in noise.items())
 
 
 def _clearly_faster(measured: list[Measurement], a: str, b: str, kind: RequestKind) -> bool:

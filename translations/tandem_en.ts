@@ -207,12 +207,20 @@
             <translation>{measured}, not used</translation>
         </message>
         <message>
+            <source>off: nothing was faster than plain decoding beyond the measured noise</source>
+            <translation>off: nothing was faster than plain decoding beyond the measured noise</translation>
+        </message>
+        <message>
             <source>off: no configuration was faster without being slower on prose</source>
             <translation>off: no configuration was faster without being slower on prose</translation>
         </message>
         <message>
             <source>Auto: measure and use what pays on this machine</source>
             <translation>Auto: measure and use what pays on this machine</translation>
+        </message>
+        <message>
+            <source>Auto compares speculation off with the drafter at a few depths and the engine's model-free methods on short fixed prompts, once per model, drafter, engine and machine, and keeps the fastest that is never slower on prose; configurations within the measured noise of each other are a tie, and a tie goes to the cheaper one. It measures in the background while you are idle and answers meanwhile with its best guess; a choice that loses on your answers is dropped. Choosing a drafter or a model-free method yourself turns Auto off.</source>
+            <translation>Auto compares speculation off with the drafter at a few depths and the engine's model-free methods on short fixed prompts, once per model, drafter, engine and machine, and keeps the fastest that is never slower on prose; configurations within the measured noise of each other are a tie, and a tie goes to the cheaper one. It measures in the background while you are idle and answers meanwhile with its best guess; a choice that loses on your answers is dropped. Choosing a drafter or a model-free method yourself turns Auto off.</translation>
         </message>
         <message>
             <source>Re-measure</source>
@@ -230,10 +238,6 @@
         <message>
             <source>Not measured yet: Auto answers with {config} at once and measures in the background while you are idle (about {seconds} s).</source>
             <translation>Not measured yet: Auto answers with {config} at once and measures in the background while you are idle (about {seconds} s).</translation>
-        </message>
-        <message>
-            <source>Auto compares speculation off with the drafter at a few depths and the engine's model-free methods on short fixed prompts, once per model, drafter, engine and machine, and keeps the fastest that is never slower on prose. It measures in the background while you are idle and answers meanwhile with its best guess; a choice that loses on your answers is dropped. Choosing a drafter or a model-free method yourself turns Auto off.</source>
-            <translation>Auto compares speculation off with the drafter at a few depths and the engine's model-free methods on short fixed prompts, once per model, drafter, engine and machine, and keeps the fastest that is never slower on prose. It measures in the background while you are idle and answers meanwhile with its best guess; a choice that loses on your answers is dropped. Choosing a drafter or a model-free method yourself turns Auto off.</translation>
         </message>
         <message>
             <source>Cancel</source>

@@ -213,7 +213,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     print(f"Auto chooses: {choice.candidate.label}")
     print(f"why: {choice.why}")
     noise = auto.pair_noise(result.measurements)
-    print(f"per workload: speedup [interval, {auto.CAL_Z:g} standard errors] pairs; pair noise {noise:.3f}")
+    spread = ", ".join(f"{w} {v:.3f}" for w, v in noise.items())
+    print(
+        f"per workload: speedup [interval, {auto.CAL_Z:g} standard errors] pairs; one pair's noise: {spread}"
+    )
     print(f"{'config':34} {'prose':>22} {'code edit':>22} {'repeat':>22}  verdict")
     verdicts = dict(choice.verdicts)
     for m in result.measurements:
@@ -253,11 +256,8 @@ def show_learned(plan: AutoPlan, as_json: bool) -> int:
 
 
 def _figure_cell(f: dict[str, Any] | None) -> str:
-    """``1.31x [1.22-1.40] 4``: a workload's speedup, its interval and the pairs behind it."""
-    if not f:
-        return "-"
-    lo, hi = f["interval"]
-    return f"{f['speedup']:.2f}x [{lo:.2f}-{hi:.2f}] {f['pairs']}"
+    """``1.31x (1.22-1.40) 4``: a workload's speedup, its interval and the pairs behind it."""
+    return f"{auto.figure_cell(f)} {f['pairs']}" if f else "-"
 
 
 def _x(value: float | None) -> str:

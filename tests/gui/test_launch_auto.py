@@ -49,7 +49,10 @@ def test_auto_is_the_default_and_a_stored_calibration_is_reused_and_shown(
     qtbot.waitUntil(lambda: dlg.auto_panel.state == "stored", timeout=20_000)
     assert dlg.auto_panel.chosen.text() == "Auto chose: ngram-mod 64/round"
     # the stored "why" line: each configuration with its figures
-    assert dlg.auto_panel.why.text() == "ngram-mod 64/round: 1.01x prose, 1.20x code edit, 3.60x on repeats"
+    assert dlg.auto_panel.why.text() == (
+        "ngram-mod 64/round: 1.01x (0.86-1.19) prose, 1.20x (1.02-1.41) code edit, "
+        "3.60x (3.07-4.22) on repeats"
+    )  # each workload's interval: one pair each, the noise before any pair was repeated
     assert dlg.auto_panel.remeasure.isVisible()
 
     # A manual drafter replaces Auto; turning Auto on again clears it.

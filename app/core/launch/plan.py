@@ -342,9 +342,11 @@ def plan_auto(choice: LaunchChoice, resolve: Resolver) -> AutoLaunch:
 
 
 def estimate_calibration_seconds(n_candidates: int, size_in_billions: float) -> int:
-    """About how long a calibration of ``n_candidates`` (off included) takes: six steps each."""
+    """About how long a calibration of ``n_candidates`` (off included) takes at most: six steps
+    each, and as long again to measure ties again (the re-measuring's budget is the first pass's
+    time, see :func:`app.core.launch.auto.runner.calibrate`)."""
     steps = max(1, (n_candidates - 1) * 6 + 2)
-    return max(1, round(steps * STEP_SECONDS_PER_B * max(0.1, float(size_in_billions))))
+    return max(1, round(2 * steps * STEP_SECONDS_PER_B * max(0.1, float(size_in_billions))))
 
 
 def pick_engine(spec: AnySpec, engine: str | None) -> str:

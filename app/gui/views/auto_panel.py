@@ -329,17 +329,17 @@ class AutoPanel(QWidget):
         """Why Auto chose what it chose, in the user's language, from the stored measurements
         (the core's ``Choice.why`` is the same line in English, for the CLI and the JSON)."""
         choice = result.choice
-        x = auto.ratio_text
+        noise = auto.pair_noise(result.measurements)
         parts = []
         for m in result.measurements:
             if m.candidate.method == "off":
                 continue
-            r = m.ratios
+            figures = auto.workload_figures(m, noise)
             part = self.tr("{config}: {prose} prose, {code} code edit, {repeat} on repeats").format(
                 config=m.candidate.label,
-                prose=x(r.get("prose")),
-                code=x(r.get("code")),
-                repeat=x(r.get("repeat")),
+                prose=auto.figure_cell(figures.get("prose")),
+                code=auto.figure_cell(figures.get("code")),
+                repeat=auto.figure_cell(figures.get("repeat")),
             )
             if m.candidate != choice.candidate:
                 part = self.tr("{measured}, not used").format(measured=part)
@@ -347,7 +347,10 @@ class AutoPanel(QWidget):
         line = "; ".join(parts)
         if choice.candidate.method != "off":
             return line
-        off = self.tr("off: no configuration was faster without being slower on prose")
+        if any(v.startswith("tie with off") for _c, v in choice.verdicts):
+            off = self.tr("off: nothing was faster than plain decoding beyond the measured noise")
+        else:
+            off = self.tr("off: no configuration was faster without being slower on prose")
         return f"{off} ({line})" if line else off
 
     def changeEvent(self, event: QEvent) -> None:
@@ -361,8 +364,10 @@ class AutoPanel(QWidget):
             self.tr(
                 "Auto compares speculation off with the drafter at a few depths and the engine's "
                 "model-free methods on short fixed prompts, once per model, drafter, engine and "
-                "machine, and keeps the fastest that is never slower on prose. It measures in the "
-                "background while you are idle and answers meanwhile with its best guess; a choice "
+                "machine, and keeps the fastest that is never slower on prose; configurations "
+                "within the measured noise of each other are a tie, and a tie goes to the cheaper "
+                "one. It measures in the background while you are idle and answers meanwhile with "
+                "its best guess; a choice "
                 "that loses on your answers is dropped. Choosing a drafter or a model-free method "
                 "yourself turns Auto off."
             )

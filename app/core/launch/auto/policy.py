@@ -25,7 +25,9 @@ from app.core.launch.auto.decide import NOISE_FLOOR, OFF_SE, Figure
 PROSE_FLOOR = 0.97
 WORKLOADS = ("prose", "code", "repeat")
 #: one measured pair's noise (standard deviation of its log ratio) before any pair was repeated
-PAIR_NOISE_DEFAULT = 0.10
+PAIR_NOISE_DEFAULT = 0.08
+#: how many repeated pairs' worth of :data:`PAIR_NOISE_DEFAULT` the measured noise starts from
+PAIR_NOISE_PRIOR_PAIRS = 2
 #: standard errors of their difference two figures must be apart by not to be a tie (one-sided,
 #: about 2% per look; two calibrations can then disagree only within a tie)
 CAL_Z = 2.0
@@ -100,14 +102,20 @@ class Measurement:
         )
 
 
-def pair_noise(measurements: Sequence[Measurement]) -> float:
-    """One pair's noise: the pooled standard deviation of the log ratios of every workload measured
-    twice or more (a drafter's repeat, which is its code edit, counted once), never below
-    :data:`~app.core.launch.auto.decide.NOISE_FLOOR`; :data:`PAIR_NOISE_DEFAULT` when nothing was
-    repeated."""
-    squares, freedom = 0.0, 0
-    for m in measurements:
-        for w in WORKLOADS:
+def pair_noise(measurements: Sequence[Measurement]) -> dict[str, float]:
+    """One pair's noise per workload: the pooled standard deviation of the log ratios of that
+    workload wherever it was measured twice or more (a drafter's repeat, which is its code edit,
+    counted once), with :data:`PAIR_NOISE_PRIOR_PAIRS` pairs' worth of :data:`PAIR_NOISE_DEFAULT`
+    pooled in (two pairs that happen to agree would otherwise make every single pair look exact);
+    never below :data:`~app.core.launch.auto.decide.NOISE_FLOOR`.
+
+    Per workload, because the workloads differ: prose takes its fixed prompts in turn (each answers
+    differently to a drafter), where a code edit is the same request every time (its pairs differ
+    only by the machine's timing, about 1% on a quiet machine)."""
+    out: dict[str, float] = {}
+    for w in WORKLOADS:
+        squares, freedom = PAIR_NOISE_PRIOR_PAIRS * PAIR_NOISE_DEFAULT**2, PAIR_NOISE_PRIOR_PAIRS
+        for m in measurements:
             if m.source(w) != w:
                 continue  # another workload's pairs (a drafter's repeat is its code edit)
             logs = [math.log(r) for r in m.samples.get(w, ()) if r > 0]
@@ -115,14 +123,13 @@ def pair_noise(measurements: Sequence[Measurement]) -> float:
                 mean = sum(logs) / len(logs)
                 squares += sum((x - mean) ** 2 for x in logs)
                 freedom += len(logs) - 1
-    if freedom == 0:
-        return PAIR_NOISE_DEFAULT
-    return max(NOISE_FLOOR, math.sqrt(squares / freedom))
+        out[w] = max(NOISE_FLOOR, math.sqrt(squares / freedom))
+    return out
 
 
-def figure(m: Measurement, workloads: Sequence[str], noise: float) -> Figure | None:
+def figure(m: Measurement, workloads: Sequence[str], noise: Mapping[str, float]) -> Figure | None:
     """``m``'s speedup over ``workloads`` (the geometric mean of theirs) with its standard error
-    (each workload's mean of pairs is ``noise`` / sqrt(pairs) uncertain); None when a workload was
+    (each workload's mean of pairs is its ``noise`` / sqrt(pairs) uncertain); None when a workload was
     not measured. Off is exact (plain speed, by definition)."""
     if m.candidate.method == "off":
         return Figure(m.candidate, 0.0, OFF_SE, 0)
@@ -135,13 +142,13 @@ def figure(m: Measurement, workloads: Sequence[str], noise: float) -> Figure | N
         if not logs:
             return None
         total += times * sum(logs) / len(logs)
-        variance += times**2 * noise**2 / len(logs)
+        variance += times**2 * noise[w] ** 2 / len(logs)
         fewest = len(logs) if fewest is None else min(fewest, len(logs))
     k = len(workloads)
     return Figure(m.candidate, total / k, math.sqrt(variance) / k, fewest or 0)
 
 
-def workload_figures(m: Measurement, noise: float) -> dict[str, Any]:
+def workload_figures(m: Measurement, noise: Mapping[str, float]) -> dict[str, Any]:
     """Per measured workload: the speedup, its interval (:data:`CAL_Z` standard errors) and the
     pairs behind it (what the calibration reports)."""
     out: dict[str, Any] = {}
@@ -196,10 +203,19 @@ def ratio_text(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}x"
 
 
-def _summary(m: Measurement) -> str:
-    r = m.ratios
-    text = f"{ratio_text(r.get('prose'))} prose, {ratio_text(r.get('code'))} code edit"
-    return text + f", {ratio_text(r.get('repeat'))} on repeats"
+def figure_cell(f: Mapping[str, Any] | None) -> str:
+    """One workload's figure (an entry of :func:`workload_figures`) as Auto writes it:
+    ``1.31x (1.22-1.40)``, its interval in brackets (``-`` when not measured)."""
+    if not f:
+        return "-"
+    lo, hi = f["interval"]
+    return f"{f['speedup']:.2f}x ({lo:.2f}-{hi:.2f})"
+
+
+def _summary(m: Measurement, noise: Mapping[str, float]) -> str:
+    f = workload_figures(m, noise)
+    text = f"{figure_cell(f.get('prose'))} prose, {figure_cell(f.get('code'))} code edit"
+    return text + f", {figure_cell(f.get('repeat'))} on repeats"
 
 
 def choose(measurements: Sequence[Measurement], demoted: Mapping[Candidate, float] | None = None) -> Choice:
@@ -245,7 +261,7 @@ def choose(measurements: Sequence[Measurement], demoted: Mapping[Candidate, floa
         if m.candidate.method == "off" or m.candidate in demoted:
             continue
         used = best is not None and m is best
-        parts.append(f"{m.candidate.label}: {_summary(m)}{'' if used else ', not used'}")
+        parts.append(f"{m.candidate.label}: {_summary(m, noise)}{'' if used else ', not used'}")
     if best is None:
         if tied_with:
             why = (

@@ -133,7 +133,7 @@ class KindFigures:
 def figures_for(
     kind: RequestKind,
     measurements: Sequence[Measurement],
-    noise: float,
+    noise: Mapping[str, float],
     demoted: Mapping[Candidate, float] | None = None,
 ) -> KindFigures:
     """Each measured configuration's figure on ``kind``'s workloads (see :class:`KindFigures`)."""

@@ -54,6 +54,9 @@ STEPS_PER_CANDIDATE = 8
 WARMUP_TOKENS = 4
 #: Pairs per workload and configuration the re-measuring stops at.
 MAX_PAIRS = 6
+#: Pairs each side of a decision rests on at least (both configurations of the launch's choice and
+#: of each kind's route against its best alternative): one pair can be an outlier.
+MIN_PAIRS = 2
 #: Share of the progress bar the first pass fills (the re-measuring fills the rest by time).
 FIRST_PASS_SHARE = 0.7
 
@@ -172,17 +175,24 @@ def contested(measurements: Sequence[Measurement]) -> dict[Candidate, set[str]]:
     * Each kind's route (:func:`~app.core.launch.auto.routing.routes`): a configuration that might
       beat the launch's by more than a start's margin but is not apart from it yet, and one that
       might be slower than off: both sides on the kind's workloads.
+    * Every decision's two sides (the two fastest for the launch; the launch's configuration and the
+      best other on each kind) with fewer than :data:`MIN_PAIRS` pairs.
     """
     noise = pair_noise(measurements)
     by_candidate = {m.candidate: m for m in measurements if m.candidate != OFF and "error" not in m.details}
     out: dict[Candidate, set[str]] = {}
 
-    def need(c: Candidate, workloads: Sequence[str]) -> None:
+    def need(c: Candidate, workloads: Sequence[str], below: int = MAX_PAIRS) -> None:
         m = by_candidate.get(c)
         if m is not None:
-            more = {m.source(w) for w in workloads if len(m.pairs(w)) < MAX_PAIRS}
+            more = {m.source(w) for w in workloads if len(m.pairs(w)) < below}
             if more:
                 out.setdefault(c, set()).update(more)
+
+    def confirm(figures: Sequence[Figure], workloads: Sequence[str]) -> None:
+        """A decision's two sides rest on :data:`MIN_PAIRS` pairs each (one pair can be an outlier)."""
+        for f in figures:
+            need(f.candidate, workloads, MIN_PAIRS)
 
     off = Figure(OFF, 0.0, OFF_SE, 0)
     whole = {c: figure(m, WORKLOADS, noise) for c, m in by_candidate.items()}
@@ -192,6 +202,7 @@ def contested(measurements: Sequence[Measurement]) -> dict[Candidate, set[str]]:
     if len(tie) > 1:
         for f in tie:
             need(f.candidate, WORKLOADS)
+    confirm(sorted(eligible, key=lambda f: -f.mean)[:2], WORKLOADS)
     for c, whole_figure in whole.items():
         prose = by_candidate[c].ratios.get("prose")
         prose_figure = figure(by_candidate[c], ("prose",), noise)
@@ -206,6 +217,10 @@ def contested(measurements: Sequence[Measurement]) -> dict[Candidate, set[str]]:
         here = usable.get(launched, off)
         if here.mean < 0 and not apart(off, here):
             need(here.candidate, workloads)
+        confirm(
+            [here, *sorted((f for f in usable.values() if f is not here), key=lambda f: -f.mean)[:1]],
+            workloads,
+        )
         for f in usable.values():
             if f is not here and f.mean > here.mean + START_MARGIN and not apart(f, here, START_MARGIN):
                 need(f.candidate, workloads)

@@ -130,7 +130,7 @@ class CalibrationResult:
                 for m in self.measurements
                 if m.candidate.method != "off"
             ],
-            "pair_noise": round(noise, 4),
+            "pair_noise": {w: round(v, 4) for w, v in noise.items()},
             "routes": {
                 k.value: {"configuration": r.candidate.label, "why": r.why}
                 for k, r in self.routes.by_kind.items()
