@@ -8,7 +8,8 @@ silent blocks appended, :mod:`app.devtools.deep_target`: the drafter is about 15
 First ``tandem calibrate --remeasure`` in a fresh temporary ``TANDEM_HOME``
 (Auto's own prompts); then one ``tandem serve`` launch per configuration, each serving the whole
 run: ``--spec auto`` (ONE launch; its pool routes each request), and the fixed ones (off, the
-drafter at 8/round, ngram-mod 64/round). The held-out workloads of
+drafter at 8/round, ngram-mod 64/round, and the two chained: the drafter at 8/round, then
+ngram-mod). The held-out workloads of
 :data:`app.devtools.prompts.HELD_OUT` (not the calibration's prompts) go to each launch in turn,
 side by side in each round:
 
@@ -43,7 +44,7 @@ from app.core import assets
 from app.devtools.prompts import HELD_OUT
 
 KEY = "bench-auto-routes"
-FIXED = ("off", "draft", "ngram-mod")
+FIXED = ("off", "draft", "ngram-mod", "draft+ngram-mod")
 
 
 def ask(url: str, prompt: str, speculation: str, max_tokens: int) -> tuple[float, str, str, float]:
@@ -96,6 +97,8 @@ def main() -> int:
             "draft": ["--spec", "on", "--draft-tokens", "8", *pair],
             "ngram-mod": ["--spec", "on", "--spec-method", "ngram-mod", "--draft-tokens", "64",
                           "--model-path", target],
+            "draft+ngram-mod": ["--spec", "on", "--spec-method", "draft+ngram-mod", "--draft-tokens", "8",
+                                *pair],
         }  # fmt: skip
         servers: list[subprocess.Popen[str]] = []
         urls: dict[str, str] = {}
@@ -131,7 +134,7 @@ def main() -> int:
                 for kind, prompts in HELD_OUT.items():
                     prompt = prompts[r % len(prompts)]
                     order = ["auto", *FIXED]
-                    order = order[r % 4 :] + order[: r % 4]
+                    order = order[r % len(order) :] + order[: r % len(order)]
                     texts = set()
                     for spec in order:
                         if kind == "repeat":
