@@ -220,9 +220,14 @@ def test_auto_sends_each_request_to_the_configuration_its_kind_measured_best(
 
     drafter = str(smollm2_q4)
     draft, ngram = auto.Candidate("draft", 8, None, auto.DRAFT_P_MIN), auto.Candidate("ngram-mod", 64)
+    five = {"prose": [1.29] * 5, "code": [1.30] * 5, "repeat": [1.25] * 5}  # five alike pairs each
     measured = [
-        auto.Measurement(draft, {"prose": 1.29, "code": 1.20, "repeat": 1.25}),
-        auto.Measurement(ngram, {"prose": 1.00, "code": 1.10, "repeat": 4.60}),
+        auto.Measurement(draft, {"prose": 1.29, "code": 1.30, "repeat": 1.25}, samples=five),
+        auto.Measurement(
+            ngram,
+            {"prose": 1.00, "code": 1.10, "repeat": 4.60},
+            samples={"prose": [1.0] * 5, "code": [1.1] * 5, "repeat": [4.6] * 5},
+        ),
     ]
     router = RequestRouter(auto.routes(measured), drafter, measured=True)
     engine, _, request = _pooled(smollm2_f32, smollm2_q4, PoolConfig(slots=2))
@@ -244,14 +249,24 @@ def test_auto_sends_each_request_to_the_configuration_its_kind_measured_best(
                 return httpx.post(f"{s.url}/chat/completions", json=body, headers=headers, timeout=300)
 
             prose = ask("Tell me about autumn leaves.", "auto")
-            again = ask(edit, "auto")  # a code edit: the drafter (1.20x) beats ngram-mod (1.10x)
-            repeat = ask(edit, "auto")  # the same request resent: a repeat, ngram-mod (4.60x)
-            plain = ask(edit, "off")
-            assert [r.status_code for r in (prose, again, repeat, plain)] == [200] * 4
-            assert [r.configuration for r in s.log] == ["draft", "draft", "ngram-mod", "off"]
-            # the repeat went to a child that had not answered it: shown the answer, it drafts it
+            again = ask(edit, "auto")  # a code edit: the drafter (1.30x) beats ngram-mod (1.10x)
+            # the same request resent: a repeat, routed to ngram-mod (4.60x), which is not running:
+            # it starts in the background while the running drafter answers (nobody waits for it)
+            first_repeat = ask(edit, "auto")
+            plain = ask(edit, "off")  # asked for by name: started for its request
+            assert [r.status_code for r in (prose, again, first_repeat, plain)] == [200] * 4
+            assert [r.configuration for r in s.log] == ["draft", "draft", "draft", "off"]
+            deadline = time.monotonic() + 120
+            while "ngram-mod" not in {c.label for c in pool.status().children}:
+                assert time.monotonic() < deadline, "the routed configuration never started"
+                time.sleep(0.1)
+            repeat = ask(edit, "auto")  # now it runs: the repeat goes to it
+            assert repeat.status_code == 200 and s.log[-1].configuration == "ngram-mod"
+            # a child that had not answered it: shown the answer, it drafts it
             assert repeat.json()["tandem"]["speculative_decoding"]["accepted"] > 0
-            texts = {r.json()["choices"][0]["message"]["content"] for r in (again, repeat, plain)}
+            texts = {
+                r.json()["choices"][0]["message"]["content"] for r in (again, first_repeat, repeat, plain)
+            }
             assert len(texts) == 1  # greedy: the same answer whichever child answered
     finally:
         pool.close()

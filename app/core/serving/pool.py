@@ -11,6 +11,8 @@ loaded it) and starts one more child per configuration a request asks for (``tan
 * it stops after :attr:`PoolConfig.idle_s` without a request (the base never does);
 * each child answers several requests at once in its slots (``n_parallel``); llama.cpp picks the
   slot whose cache holds the longest common prefix, so a conversation keeps its prompt cache;
+* a configuration Auto routes to that is not running starts in the background while a running
+  one answers (:meth:`EnginePool.resolve`): no request waits for a child's start;
 * children take turns (:attr:`PoolConfig.exclusive`): llama.cpp's worker threads spin while they
   work, and two children that each use every core slow each other far more than their share, so
   while one child has requests running, a request for another waits (in arrival order) until
@@ -258,7 +260,12 @@ class EnginePool:
         return options
 
     def resolve(self, requested: str, request: GenerateRequest) -> str:
-        """The configuration label that answers a request asking for ``requested``."""
+        """The configuration label that answers a request asking for ``requested``.
+
+        Auto's route may name a configuration that is not running: it then starts in the
+        background (:meth:`start_soon`) while a running one answers (:meth:`_meanwhile`), so no
+        request waits for a child's start and its cold prompt cache; the next requests of that kind
+        go to it once it runs. A configuration asked for by name is started for its request."""
         if requested != AUTO:
             return requested
         routed = (self._route(request) if self._route is not None else None) or self.base_label
@@ -270,7 +277,41 @@ class EnginePool:
             for other in self._children.values():
                 if key in other.seen and other.label in model_free_methods("llama.cpp"):
                     return other.label
+        if child is None:
+            meanwhile = self._meanwhile(routed)
+            if meanwhile is not None:
+                self.start_soon(routed)
+                log.info(
+                    "Auto's %s configuration starts in the background; %s answers meanwhile",
+                    routed,
+                    meanwhile,
+                )
+                return meanwhile
         return routed
+
+    def _meanwhile(self, routed: str) -> str | None:
+        """The running configuration that answers while ``routed`` starts: the launch's own, else
+        any running one (None: nothing runs, the request waits for the start)."""
+        if routed in self._children:
+            return None
+        if self.base_label in self._children:
+            return self.base_label
+        return next(iter(self._children), None)
+
+    def start_soon(self, label: str) -> None:
+        """Start ``label``'s child in the background unless it runs or loads (a refusal, e.g. the
+        memory budget, is logged: the running configurations go on answering)."""
+        if self._closed or label in self._children or label in self._loading:
+            return
+
+        async def start() -> None:
+            try:
+                await self._child(label)
+            except EngineError as exc:
+                log.info("the %s configuration was not started in the background: %s", label, exc)
+
+        self._tasks.add(task := asyncio.get_running_loop().create_task(start()))
+        task.add_done_callback(self._tasks.discard)
 
     # --- answering -----------------------------------------------------------------------------------
     async def stream(self, label: str, request: GenerateRequest) -> AsyncIterator[Event]:
