@@ -43,7 +43,7 @@ class _Scripted:
 
     def generate(self, messages: Any, sampling: Any, cancel: Any = None, **_kw: Any) -> Iterator[Event]:
         prompt = messages[-1]["content"]
-        if prompt == runner.CODE_PROMPT:
+        if prompt in runner.CODE_PROMPTS:
             workload = "repeat" if self.remembers and prompt in self.seen else "code"
         else:
             workload = "prose"

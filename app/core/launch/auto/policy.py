@@ -109,9 +109,9 @@ def pair_noise(measurements: Sequence[Measurement]) -> dict[str, float]:
     pooled in (two pairs that happen to agree would otherwise make every single pair look exact);
     never below :data:`~app.core.launch.auto.decide.NOISE_FLOOR`.
 
-    Per workload, because the workloads differ: prose takes its fixed prompts in turn (each answers
-    differently to a drafter), where a code edit is the same request every time (its pairs differ
-    only by the machine's timing, about 1% on a quiet machine)."""
+    Per workload, because the workloads differ: each takes its fixed prompts in turn, and a
+    drafter guesses some texts better than others (prose differs most); the same prompt's pairs
+    differ only by the machine's timing, about 1% on a quiet machine."""
     out: dict[str, float] = {}
     for w in WORKLOADS:
         squares, freedom = PAIR_NOISE_PRIOR_PAIRS * PAIR_NOISE_DEFAULT**2, PAIR_NOISE_PRIOR_PAIRS

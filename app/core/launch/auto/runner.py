@@ -69,6 +69,13 @@ CODE_PROMPT = (
     "Here is a Python function:\n\ndef area(w, h):\n    return w * h\n\n"
     "Rename w to width and h to height, add a docstring, and return the whole function."
 )
+#: The code edits the re-measuring takes in turn (a drafter and a model-free method each copy one
+#: edit better than another: a single prompt would measure that prompt, not code edits).
+CODE_PROMPTS = (
+    CODE_PROMPT,
+    "Here is a Python function:\n\ndef total(prices):\n    s = 0\n    for p in prices:\n        s += p\n"
+    "    return s\n\nRename s to subtotal, add type hints and a docstring, and return the whole function.",
+)
 
 
 class CalibrationCancelled(Exception):
@@ -251,13 +258,14 @@ def _measure_again(
             step(Step("prose-again", cand.label))
             m.add("prose", _ratio(off, _run(on_engine, prompt, cancel, max_tokens)))
         if "code" in workloads or "repeat" in workloads:
+            code = CODE_PROMPTS[len(m.pairs("code")) % len(CODE_PROMPTS)]
             step(Step("code-off", cand.label))
-            off = _run(off_engine, CODE_PROMPT, cancel, max_tokens)
+            off = _run(off_engine, code, cancel, max_tokens)
             step(Step("code", cand.label))
-            m.add("code", _ratio(off, _run(on_engine, CODE_PROMPT, cancel, max_tokens)))
+            m.add("code", _ratio(off, _run(on_engine, code, cancel, max_tokens)))
             if m.source("repeat") == "repeat" and "repeat" in workloads:
                 step(Step("repeat", cand.label))
-                m.add("repeat", _ratio(off, _run(on_engine, CODE_PROMPT, cancel, max_tokens)))
+                m.add("repeat", _ratio(off, _run(on_engine, code, cancel, max_tokens)))
     finally:
         on_engine.close()
 
