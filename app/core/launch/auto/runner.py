@@ -364,6 +364,7 @@ def calibrate(
                     tokens_per_round=best.candidate.tokens_per_round,
                 )
             step(Step("load", cand.label))
+            measuring_since = time.perf_counter()
             try:
                 on_engine = load(replace(base, speculation=measuring_options(cand, drafter_path)))
             except EngineError as exc:  # this configuration cannot run here: say so, try the rest
@@ -425,6 +426,7 @@ def calibrate(
             }
             if cand.uses_drafter and "+" not in cand.method and drafter_kind:
                 details["engine_kind"] = drafter_kind
+            details["seconds"] = round(time.perf_counter() - measuring_since, 2)
             samples = {"prose": [r for r in prose_pairs if r is not None]}
             for w in ("code", "repeat"):
                 r = ratios[w]
@@ -434,7 +436,10 @@ def calibrate(
             measurements.append(measured)
             if partial is not None:
                 partial[asked] = measured
-        first_pass = time.perf_counter() - started
+        # as long again as the first pass took, also when most of it was measured before a cancel
+        # (``partial``): the candidates' own times, and this call's plain load
+        measured_before = sum(m.details.get("seconds", 0.0) for m in measurements if m.candidate != OFF)
+        first_pass = max(time.perf_counter() - started, measured_before)
         budget = first_pass if refine_seconds is None else refine_seconds
         deadline = time.perf_counter() + budget
 
