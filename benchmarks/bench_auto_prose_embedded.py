@@ -6,7 +6,8 @@ The embedded SmolLM2-135M (F32, dequantized from the embedded Q4_1) with the Q4_
 classic drafter, llama.cpp: the drafter costs about what the target costs, so drafting gains
 0-30% on a CPU, inside the noise. First ``tandem calibrate --remeasure`` in a fresh temporary
 ``TANDEM_HOME``; then two ``tandem serve`` launches, ``--spec auto`` and ``--spec off``, asked in
-turn (alternating which goes first) ``--answers`` different prose requests
+turn (alternating which goes first, ``--pause`` seconds before each request so Auto's background
+work never overlaps the other side's answer) ``--answers`` different prose requests
 (:data:`app.devtools.prompts.PROSE_TOPICS`), greedy. Prints per answer Auto's configuration and
 decode speed against off's, and the median of Auto's answers against the median of off's, plus
 the median of the per-answer ratios. Markdown on stdout for docs/benchmarks.md.
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from contextlib import redirect_stdout
 from io import StringIO
 
@@ -54,6 +56,13 @@ def main() -> int:
     ap.add_argument("--answers", type=int, default=20)
     ap.add_argument("--max-tokens", type=int, default=64)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument(
+        "--pause",
+        type=float,
+        default=2.0,
+        help="seconds between requests: Auto's pool shows each answer to its other n-gram children "
+        "and may start a configuration in the background, which would slow the next side's answer",
+    )
     args = ap.parse_args()
     drafter = str(assets.smollm2_q4_path())
     target = str(assets.resolve("embedded://smollm2/SmolLM2-135M-Instruct.F32.gguf"))
@@ -108,7 +117,10 @@ def main() -> int:
             for i in range(args.answers):
                 prompt = PROSE_TOPICS[i % len(PROSE_TOPICS)]
                 order = ("auto", "off") if i % 2 == 0 else ("off", "auto")
-                got = {name: ask(urls[name], prompt, args.max_tokens) for name in order}
+                got = {}
+                for name in order:
+                    time.sleep(args.pause)
+                    got[name] = ask(urls[name], prompt, args.max_tokens)
                 rows.append((prompt, got["auto"][0], got["off"][0], got["auto"][1]))
                 mismatch += got["auto"][2] != got["off"][2]
         finally:

@@ -62,9 +62,7 @@ def main() -> int:
             measured.insert(0, Measurement(OFF, {"prose": 1.0, "code": 1.0, "repeat": 1.0}))
             runs.append(measured)
             noise = pair_noise(measured)
-            print(
-                f"### Run {run + 1}: {seconds:.0f} s, noise of one pair (sd of log) {_noise_text(noise)}\n"
-            )
+            print(f"### Run {run + 1}: {seconds:.0f} s, noise of one pair (sd of log) {_noise_text(noise)}\n")
             print(
                 "| configuration | "
                 + " | ".join(k.value for k in RequestKind)
