@@ -230,7 +230,8 @@ def test_auto_sends_each_request_to_the_configuration_its_kind_measured_best(
         ),
     ]
     router = RequestRouter(auto.routes(measured), drafter, measured=True)
-    engine, _, request = _pooled(smollm2_f32, smollm2_q4, PoolConfig(slots=2))
+    engine, unused, request = _pooled(smollm2_f32, smollm2_q4, PoolConfig(slots=2))
+    unused.close()  # this test builds its own pool over the engine (a pool's loader thread must end)
     configurations = {**standard_configurations(("draft", drafter)), **router.configurations()}
     pool = EnginePool(engine, request, LlamaCppEngine.load, configurations, PoolConfig(slots=2), route=router)
     code = "def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n"
