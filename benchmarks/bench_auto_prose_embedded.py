@@ -18,19 +18,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from contextlib import redirect_stdout
 from io import StringIO
 
 import httpx
+import serving
+from serving import start_serve
 
-from app.core import assets
 from app.devtools.prompts import PROSE_TOPICS
 
 KEY = "bench-auto-prose"
@@ -64,8 +63,7 @@ def main() -> int:
         "and may start a configuration in the background, which would slow the next side's answer",
     )
     args = ap.parse_args()
-    drafter = str(assets.smollm2_q4_path())
-    target = str(assets.resolve("embedded://smollm2/SmolLM2-135M-Instruct.F32.gguf"))
+    target, drafter = serving.pair("embedded")
     pair = ["--model-path", target, "--draft-model-path", drafter, "--threads", str(args.threads)]
     with tempfile.TemporaryDirectory(prefix="tandem-bench-prose-") as home:
         env = {**os.environ, "TANDEM_HOME": home, "TANDEM_API_KEY": KEY}
@@ -87,32 +85,8 @@ def main() -> int:
         mismatch = 0
         try:
             for name, launch in launches.items():
-                server = subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "app",
-                        "serve",
-                        *launch,
-                        "--threads",
-                        str(args.threads),
-                        "--port",
-                        "0",
-                    ],
-                    env=env,
-                    stderr=subprocess.PIPE,
-                    text=True,
-                )
+                server, urls[name] = start_serve([*launch, "--threads", str(args.threads)], env)
                 servers.append(server)
-                assert server.stderr is not None
-                for line in server.stderr:
-                    found = re.search(r"serving .* at (http://\S+/v1)", line)
-                    if found:
-                        urls[name] = found.group(1) + "/chat/completions"
-                        break
-                if name not in urls:
-                    raise SystemExit(f"tandem serve {name} did not start (exit {server.poll()})")
-                threading.Thread(target=server.stderr.read, daemon=True).start()
                 ask(urls[name], "Hello.", 8)
             for i in range(args.answers):
                 prompt = PROSE_TOPICS[i % len(PROSE_TOPICS)]

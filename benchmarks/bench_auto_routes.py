@@ -28,19 +28,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from contextlib import redirect_stdout
 from io import StringIO
 
 import httpx
+import serving
+from serving import start_serve
 
-from app.core import assets
 from app.devtools.prompts import HELD_OUT
 
 KEY = "bench-auto-routes"
@@ -74,12 +73,7 @@ def main() -> int:
     ap.add_argument("--resend-after", type=float, default=1.0, help="seconds before a request is sent again")
     ap.add_argument("--pair", choices=("embedded", "deep"), default="embedded")
     args = ap.parse_args()
-    drafter = str(assets.smollm2_q4_path())
-    target = str(assets.resolve("embedded://smollm2/SmolLM2-135M-Instruct.F32.gguf"))
-    if args.pair == "deep":
-        from app.devtools.deep_target import deep_pair
-
-        target = str(deep_pair()[0])
+    target, drafter = serving.pair(args.pair)
     pair = ["--model-path", target, "--draft-model-path", drafter, "--threads", str(args.threads)]
     with tempfile.TemporaryDirectory(prefix="tandem-bench-routes-") as home:
         env = {**os.environ, "TANDEM_HOME": home, "TANDEM_API_KEY": KEY}
@@ -104,26 +98,15 @@ def main() -> int:
         urls: dict[str, str] = {}
         try:
             for name, launch in launches.items():
-                server = subprocess.Popen(
-                    [sys.executable, "-m", "app", "serve", *launch, "--threads", str(args.threads),
-                     "--port", "0", "--parallel", "2"],
-                    env=env,
-                    stderr=subprocess.PIPE,
-                    text=True,
-                )  # fmt: skip
-                servers.append(server)
-                assert server.stderr is not None
-                for line in server.stderr:
+
+                def router_line(line: str) -> None:
                     if line.startswith("… auto per request"):
                         print(f"Router: {line.split(': ', 1)[1].strip()}\n")
-                    found = re.search(r"serving .* at (http://\S+/v1)", line)
-                    if found:
-                        urls[name] = found.group(1) + "/chat/completions"
-                        break
-                if name not in urls:
-                    raise SystemExit(f"tandem serve {name} did not start (exit {server.poll()})")
-                # its per-request log keeps coming: read it so the pipe never fills
-                threading.Thread(target=server.stderr.read, daemon=True).start()
+
+                server, urls[name] = start_serve(
+                    [*launch, "--threads", str(args.threads), "--parallel", "2"], env, router_line
+                )
+                servers.append(server)
                 ask(urls[name], "Hello.", "auto", 8)
             speeds: dict[str, dict[str, list[float]]] = {}
             walls: dict[str, dict[str, list[float]]] = {}

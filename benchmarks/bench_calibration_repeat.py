@@ -24,7 +24,8 @@ import time
 from contextlib import redirect_stdout
 from io import StringIO
 
-from app.core import assets
+import serving
+
 from app.core.launch.auto import Measurement, RequestKind
 from app.core.launch.auto.policy import apart, choose, figure, interval_text, pair_noise
 from app.core.launch.auto.routing import WORKLOAD_OF, routes
@@ -36,12 +37,7 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--runs", type=int, default=2)
     args = ap.parse_args()
-    drafter = str(assets.smollm2_q4_path())
-    target = str(assets.resolve("embedded://smollm2/SmolLM2-135M-Instruct.F32.gguf"))
-    if args.pair == "deep":
-        from app.devtools.deep_target import deep_pair
-
-        target = str(deep_pair()[0])
+    target, drafter = serving.pair(args.pair)
     pair = ["--model-path", target, "--draft-model-path", drafter, "--threads", str(args.threads)]
     runs: list[list[Measurement]] = []
     with tempfile.TemporaryDirectory(prefix="tandem-bench-calibration-") as home:

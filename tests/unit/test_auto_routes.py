@@ -11,6 +11,7 @@ from app.core.launch import auto
 from app.core.launch.auto import OFF, Candidate, Measurement, RequestKind, RouteLearner, Routes, routes
 from app.core.launch.auto.decide import EXPLORE_EVERY
 from app.core.launch.auto.learning import speedup
+from tests.unit.auto_measured import measured
 
 PROSE, CODE, REPEAT, AGENT = RequestKind.PROSE, RequestKind.CODE_EDIT, RequestKind.REPEAT, RequestKind.AGENT
 DRAFT8 = Candidate("draft", 8, None, 0.2)
@@ -20,14 +21,7 @@ MTP = Candidate("mtp")
 SUFFIX = Candidate("suffix")
 
 
-def m(
-    cand: Candidate, prose: float | None, code: float | None, repeat: float | None, pairs: int = 5
-) -> Measurement:
-    """A measurement whose workloads were each measured ``pairs`` times, every pair alike (the noise
-    is then the floor's: a few percent are apart)."""
-    ratios = {"prose": prose, "code": code, "repeat": repeat}
-    samples = {w: [r] * pairs for w, r in ratios.items() if r is not None and pairs > 1}
-    return Measurement(cand, ratios, samples=samples)
+m = measured
 
 
 # Measured on the embedded pair on a quiet machine (one launch per configuration): the drafter pays

@@ -14,6 +14,7 @@ from app.core.engines.capability import Availability
 from app.core.engines.llamacpp import translate
 from app.core.launch import auto
 from app.core.launch.auto import OFF, Candidate, Measurement, choose, runner, store
+from tests.unit.auto_measured import measured
 
 DRAFT4 = Candidate("draft", 4)
 DRAFT8 = Candidate("draft", 8)
@@ -21,14 +22,7 @@ NGRAM = Candidate("ngram-mod", 64)
 COMBO = Candidate("draft+ngram-mod", 4, 64)
 
 
-def m(
-    cand: Candidate, prose: float | None, code: float | None, repeat: float | None, pairs: int = 5
-) -> Measurement:
-    """A measurement whose workloads were each measured ``pairs`` times, every pair alike (the noise
-    is then the floor's: small differences are already apart)."""
-    ratios = {"prose": prose, "code": code, "repeat": repeat}
-    samples = {w: [r] * pairs for w, r in ratios.items() if r is not None and pairs > 1}
-    return Measurement(cand, ratios, samples=samples)
+m = measured
 
 
 def base(*ms: Measurement) -> list[Measurement]:
