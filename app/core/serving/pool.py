@@ -278,7 +278,7 @@ class EnginePool:
                 if key in other.seen and other.label in model_free_methods("llama.cpp"):
                     return other.label
         if child is None:
-            meanwhile = self._meanwhile(routed)
+            meanwhile = self._meanwhile()
             if meanwhile is not None:
                 self.start_soon(routed)
                 log.info(
@@ -289,11 +289,9 @@ class EnginePool:
                 return meanwhile
         return routed
 
-    def _meanwhile(self, routed: str) -> str | None:
-        """The running configuration that answers while ``routed`` starts: the launch's own, else
+    def _meanwhile(self) -> str | None:
+        """The running configuration that answers while Auto's route starts: the launch's own, else
         any running one (None: nothing runs, the request waits for the start)."""
-        if routed in self._children:
-            return None
         if self.base_label in self._children:
             return self.base_label
         return next(iter(self._children), None)

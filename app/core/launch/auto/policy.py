@@ -31,6 +31,8 @@ PAIR_NOISE_PRIOR_PAIRS = 2
 #: standard errors of their difference two figures must be apart by not to be a tie (one-sided,
 #: about 2% per look; two calibrations can then disagree only within a tie)
 CAL_Z = 2.0
+#: off's figure: plain speed by definition, exact
+OFF_FIGURE = Figure(OFF, 0.0, OFF_SE, 0)
 
 
 @dataclass
@@ -132,7 +134,7 @@ def figure(m: Measurement, workloads: Sequence[str], noise: Mapping[str, float])
     (each workload's mean of pairs is its ``noise`` / sqrt(pairs) uncertain); None when a workload was
     not measured. Off is exact (plain speed, by definition)."""
     if m.candidate.method == "off":
-        return Figure(m.candidate, 0.0, OFF_SE, 0)
+        return OFF_FIGURE
     weight: dict[str, int] = {}  # a workload standing for another counts its pairs once
     for w in workloads:
         weight[m.source(w)] = weight.get(m.source(w), 0) + 1
@@ -168,6 +170,18 @@ def apart(better: Figure, worse: Figure, margin: float = 0.0) -> bool:
     """Whether ``better`` beats ``worse`` by more than :data:`CAL_Z` standard errors of the
     difference (plus ``margin``, in log): otherwise the two are a tie."""
     return better.mean - worse.mean > CAL_Z * math.sqrt(better.se**2 + worse.se**2) + margin
+
+
+def tie_of_fastest(figures: Sequence[Figure]) -> list[Figure]:
+    """The fastest of ``figures`` (the first of equal means) and every one not apart from it, in
+    their order: the configurations a decision between them cannot tell apart."""
+    fastest = max(figures, key=lambda f: f.mean)
+    return [f for f in figures if not apart(fastest, f)]
+
+
+def cheapest(figures: Sequence[Figure]) -> Figure:
+    """The cheapest of ``figures`` (:func:`cost`), the faster of equal cost: who a tie goes to."""
+    return min(figures, key=lambda f: (cost(f.candidate), -f.mean))
 
 
 def cost(c: Candidate) -> tuple[int, int]:
@@ -229,7 +243,7 @@ def choose(measurements: Sequence[Measurement], demoted: Mapping[Candidate, floa
     demoted = demoted or {}
     noise = pair_noise(measurements)
     verdicts: list[tuple[str, str]] = []
-    eligible: list[Figure] = [Figure(OFF, 0.0, OFF_SE, 0)]
+    eligible: list[Figure] = [OFF_FIGURE]
     for m in measurements:
         if m.candidate.method == "off":
             continue
@@ -247,9 +261,8 @@ def choose(measurements: Sequence[Measurement], demoted: Mapping[Candidate, floa
         else:
             verdicts.append((m.candidate.label, f"mean {interval_text(fig)}"))
             eligible.append(fig)
-    fastest = max(eligible, key=lambda f: f.mean)  # the first of equal means: off, then measuring order
-    tie = [f for f in eligible if not apart(fastest, f)]
-    chosen = min(tie, key=lambda f: (cost(f.candidate), -f.mean))
+    tie = tie_of_fastest(eligible)
+    chosen = cheapest(tie)
     best = (
         next((m for m in measurements if m.candidate == chosen.candidate), None)
         if chosen.candidate != OFF

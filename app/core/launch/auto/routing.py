@@ -13,17 +13,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.core.launch.auto.candidates import OFF, TRAINED_DRAFTERS, Candidate
-from app.core.launch.auto.decide import OFF_SE, START_MARGIN, Figure
+from app.core.launch.auto.decide import START_MARGIN, Figure
 from app.core.launch.auto.kinds import RequestKind
 from app.core.launch.auto.policy import (
+    OFF_FIGURE,
     PROSE_FLOOR,
     Measurement,
     apart,
+    cheapest,
     choose,
-    cost,
     figure,
     interval_text,
     pair_noise,
+    tie_of_fastest,
 )
 
 #: The calibration workload each kind reads (the agent kind reads two, see :func:`routes`).
@@ -137,7 +139,7 @@ def figures_for(
     demoted: Mapping[Candidate, float] | None = None,
 ) -> KindFigures:
     """Each measured configuration's figure on ``kind``'s workloads (see :class:`KindFigures`)."""
-    out = KindFigures({OFF: Figure(OFF, 0.0, OFF_SE, 0)})
+    out = KindFigures({OFF: OFF_FIGURE})
     for m in measurements:
         c = m.candidate
         if c.method == "off" or "error" in m.details:
@@ -180,27 +182,23 @@ def routes(measurements: Sequence[Measurement], demoted: Mapping[Candidate, floa
     demoted = demoted or {}
     launched = choose(measurements, demoted).candidate
     noise = pair_noise(measurements)
-    off = Figure(OFF, 0.0, OFF_SE, 0)
     by_kind: dict[RequestKind, Route] = {}
     for kind in RequestKind:
         workloads = WORKLOAD_OF[kind]
         kind_figures = figures_for(kind, measurements, noise, demoted)
         usable, left_out = kind_figures.usable, kind_figures.left_out
         behind = kind_figures.behind
-        here = usable.get(launched, off)
+        here = usable.get(launched, OFF_FIGURE)
         over = ", ".join(workloads)
-        if here.candidate != OFF and apart(off, here):
+        if here.candidate != OFF and apart(OFF_FIGURE, here):
             route, why = (
-                off,
+                OFF_FIGURE,
                 f"off: {here.candidate.label} {interval_text(here)} on {over} is slower beyond the noise",
             )
         else:
             better = [f for f in usable.values() if f is not here and apart(f, here, START_MARGIN)]
             if better:
-                fastest = max(better, key=lambda f: f.mean)
-                route = min(
-                    (f for f in better if not apart(fastest, f)), key=lambda f: (cost(f.candidate), -f.mean)
-                )
+                route = cheapest(tie_of_fastest(better))
                 why = (
                     f"{route.candidate.label}: {interval_text(route)} on {over}, beyond the noise and a "
                     f"start above {here.candidate.label} {interval_text(here)}"
@@ -213,9 +211,8 @@ def routes(measurements: Sequence[Measurement], demoted: Mapping[Candidate, floa
                     + ("; nothing else is faster beyond the noise" if len(usable) > 1 else "")
                 )
         rest = sorted((f for f in usable.values() if f is not route), key=lambda f: -f.mean)
-        ranked = (
-            (route.candidate, route.speedup if route.candidate != OFF else 1.0),
-            *((f.candidate, f.speedup if f.candidate != OFF else 1.0) for f in rest),
+        ranked = (  # off's figure is exactly 1.0x
+            *((f.candidate, f.speedup) for f in (route, *rest)),
             *sorted(behind, key=lambda cr: -cr[1]),
         )
         if left_out:

@@ -25,10 +25,11 @@ from app.core.answer import Answer, collect
 from app.core.cancel import CancelToken
 from app.core.engines.base import ChatMessage, Engine, EngineError, LoadRequest, Sampling
 from app.core.launch.auto.candidates import OFF, Candidate
-from app.core.launch.auto.decide import OFF_SE, START_MARGIN, Figure
+from app.core.launch.auto.decide import START_MARGIN, Figure
 from app.core.launch.auto.kinds import RequestKind
 from app.core.launch.auto.policy import (
     CAL_Z,
+    OFF_FIGURE,
     PROSE_FLOOR,
     WORKLOADS,
     Measurement,
@@ -39,6 +40,7 @@ from app.core.launch.auto.policy import (
     figure,
     pair_noise,
     qualifies,
+    tie_of_fastest,
 )
 from app.core.launch.auto.progress import Progress, Step
 from app.core.launch.auto.routing import WORKLOAD_OF, figures_for
@@ -201,11 +203,11 @@ def contested(measurements: Sequence[Measurement]) -> dict[Candidate, set[str]]:
         for f in figures:
             need(f.candidate, workloads, MIN_PAIRS)
 
-    off = Figure(OFF, 0.0, OFF_SE, 0)
+    off = OFF_FIGURE
     whole = {c: figure(m, WORKLOADS, noise) for c, m in by_candidate.items()}
     eligible = [off, *(f for c, f in whole.items() if f is not None and qualifies(by_candidate[c]))]
-    fastest = max(eligible, key=lambda f: f.mean)
-    tie = [f for f in eligible if not apart(fastest, f)]
+    tie = tie_of_fastest(eligible)
+    fastest = max(tie, key=lambda f: f.mean)
     if len(tie) > 1:
         for f in tie:
             need(f.candidate, WORKLOADS)
@@ -335,6 +337,9 @@ def calibrate(
         say(min(FIRST_PASS_SHARE * done / steps, 0.99), message)
         done += 1
 
+    def load_on(c: Candidate) -> Engine:
+        return load(replace(base, speculation=measuring_options(c, drafter_path)))
+
     measurements = [Measurement(OFF, dict.fromkeys(WORKLOADS, 1.0))]
     drafter_kind: str | None = None  # what the engine runs the drafter as (a Gemma 4 assistant: mtp)
     step(Step("load-off"))
@@ -366,7 +371,7 @@ def calibrate(
             step(Step("load", cand.label))
             measuring_since = time.perf_counter()
             try:
-                on_engine = load(replace(base, speculation=measuring_options(cand, drafter_path)))
+                on_engine = load_on(cand)
             except EngineError as exc:  # this configuration cannot run here: say so, try the rest
                 if cancel.cancelled:
                     raise CalibrationCancelled() from exc
@@ -449,9 +454,6 @@ def calibrate(
             left = max(0.0, deadline - time.perf_counter())
             share = 1.0 - left / budget if budget > 0 else 1.0
             say(min(FIRST_PASS_SHARE + (1 - FIRST_PASS_SHARE) * share, 0.99), message)
-
-        def load_on(c: Candidate) -> Engine:
-            return load(replace(base, speculation=measuring_options(c, drafter_path)))
 
         by_candidate = {m.candidate: m for m in measurements}
         while time.perf_counter() < deadline:
