@@ -56,6 +56,14 @@ def test_calibrate_real_pair_then_spec_auto_reuses_it(
     # never leaves room for a draft, so the repeat measured nothing but plain decoding
     assert repeat["acceptance"] is not None and repeat["tokens_per_drafting_round"] > 2, repeat
     assert out["chosen"]["method"] in {"off", *methods} and out["chosen"]["why"]
+    # every pair is kept and each workload has its interval; the decisions' sides were measured again
+    measured = [c for c in out["candidates"] if "error" not in c["details"]]
+    assert any(len(pairs) >= runner.MIN_PAIRS for c in measured for pairs in c["samples"].values())
+    for cand in measured:
+        for w, f in cand["figures"].items():
+            low, high = f["interval"]
+            assert low <= f["speedup"] <= high and f["pairs"] >= 1, (cand["method"], w, f)
+    assert set(out["routes"]) == {k.value for k in auto.RequestKind}
     assert out["measured_now"] is True and out["seconds"] > 0
     stored = Path(out["stored_path"])
     assert stored.is_file() and stored.parent == auto.store_dir()
