@@ -203,6 +203,10 @@
             <translation>{config}: {prose} prose, {code} code edit, {repeat} on repeats</translation>
         </message>
         <message>
+            <source>{measured}, for {kinds}</source>
+            <translation>{measured}, for {kinds}</translation>
+        </message>
+        <message>
             <source>{measured}, not used</source>
             <translation>{measured}, not used</translation>
         </message>

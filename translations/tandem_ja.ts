@@ -203,6 +203,10 @@
             <translation>{config}：文章 {prose}、コード編集 {code}、繰り返し {repeat}</translation>
         </message>
         <message>
+            <source>{measured}, for {kinds}</source>
+            <translation>{measured}、{kinds}に使用</translation>
+        </message>
+        <message>
             <source>{measured}, not used</source>
             <translation>{measured}、不採用</translation>
         </message>

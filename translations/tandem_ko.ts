@@ -203,6 +203,10 @@
             <translation>{config}: 산문 {prose}, 코드 수정 {code}, 반복 요청 {repeat}</translation>
         </message>
         <message>
+            <source>{measured}, for {kinds}</source>
+            <translation>{measured}, {kinds}에 사용</translation>
+        </message>
+        <message>
             <source>{measured}, not used</source>
             <translation>{measured}, 사용 안 함</translation>
         </message>

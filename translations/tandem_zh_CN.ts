@@ -203,6 +203,10 @@
             <translation>{config}：散文 {prose}，代码修改 {code}，重复请求 {repeat}</translation>
         </message>
         <message>
+            <source>{measured}, for {kinds}</source>
+            <translation>{measured}，用于{kinds}</translation>
+        </message>
+        <message>
             <source>{measured}, not used</source>
             <translation>{measured}，未采用</translation>
         </message>

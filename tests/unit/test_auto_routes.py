@@ -11,6 +11,7 @@ from app.core.launch import auto
 from app.core.launch.auto import OFF, Candidate, Measurement, RequestKind, RouteLearner, Routes, routes
 from app.core.launch.auto.decide import EXPLORE_EVERY
 from app.core.launch.auto.learning import speedup
+from app.core.launch.auto.routing import choose_routed, launch_workloads
 from tests.unit.auto_measured import measured
 
 PROSE, CODE, REPEAT, AGENT = RequestKind.PROSE, RequestKind.CODE_EDIT, RequestKind.REPEAT, RequestKind.AGENT
@@ -274,3 +275,50 @@ def test_an_agent_turn_fitted_to_a_template_without_tools_is_still_an_agent_turn
     assert RequestRouter(measured, None, True)(fitted) == label_of(measured[AGENT])
     assert auto.classify(req.messages) != AGENT  # without the mark it would not be
     assert RequestRouter(measured, None, True)(plain) == label_of(measured[auto.classify(req.messages)])
+
+
+# Measured on the realistic-cost pair (`tandem calibrate`, 2026-12-05): the chain has the best mean
+# because its ngram-mod drafts repeats, but ngram-mod alone drafts them faster beyond the noise; on
+# prose and code edits the chain and the drafter alone are a tie. Three pairs per workload.
+DEEP = [
+    Measurement(OFF, dict.fromkeys(auto.WORKLOADS, 1.0)),
+    m(DRAFT8, 1.86, 1.92, 1.92, pairs=3),
+    m(NGRAM, 1.00, 0.99, 3.57, pairs=3),
+    m(CHAIN, 1.87, 1.85, 3.06, pairs=3),
+]
+
+
+def test_a_pool_launch_is_chosen_for_the_kinds_left_to_it() -> None:
+    """One configuration for every kind would be the chain; on a pool the repeats go to ngram-mod
+    anyway, so the launch is chosen on prose and code edits, where the chain ties with the cheaper
+    drafter alone."""
+    assert auto.choose(DEEP).candidate == CHAIN
+    assert launch_workloads(DEEP) == ["prose", "code"]
+    routed = choose_routed(DEEP)
+    assert routed.candidate == DRAFT8
+    assert routed.why.startswith(
+        "draft 8/round for prose, code-edit, agent (on prose, code), since repeat ->"
+    )
+    verdicts = dict(routed.verdicts)
+    assert verdicts[NGRAM.label].startswith("for repeat; ")
+    assert verdicts[CHAIN.label].startswith("tie, costs more")
+    r = routes(DEEP)
+    assert r[PROSE] == r[CODE] == r[AGENT] == DRAFT8 and r[REPEAT] == NGRAM
+    assert "the launch's configuration" in r.route(PROSE).why
+    # the launch loads what the routes assume runs: an engine with a pool routes, one without does not
+    pooled = auto.CalibrationResult(
+        auto.CalibrationKey(None, None, "llama.cpp", "1", 2, {"cpu": "t"}), DEEP, 1.0
+    )
+    single = auto.CalibrationResult(auto.CalibrationKey(None, None, "mlx", "1", 2, {"cpu": "t"}), DEEP, 1.0)
+    assert pooled.choice.candidate == DRAFT8 and single.choice.candidate == CHAIN
+    assert pooled.to_json()["chosen"]["label"] == DRAFT8.label
+
+
+def test_a_pool_launch_stays_when_every_kind_is_left_to_it_or_none_is() -> None:
+    # nothing beats the chain anywhere beyond the noise: the whole rule's choice
+    close = [m(DRAFT8, 1.86, 1.92, 1.92, pairs=3), m(CHAIN, 1.87, 1.90, 1.97, pairs=3)]
+    assert launch_workloads(close) == list(auto.WORKLOADS)
+    assert choose_routed(close).candidate == auto.choose(close).candidate == DRAFT8  # the cheaper of a tie
+    # every kind is served better elsewhere (off beats a drafter that loses everywhere): off
+    slow = [m(DRAFT8, 0.80, 0.80, 0.80, pairs=3)]
+    assert choose_routed(slow).candidate == OFF

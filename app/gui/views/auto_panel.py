@@ -330,6 +330,7 @@ class AutoPanel(QWidget):
         (the core's ``Choice.why`` is the same line in English, for the CLI and the JSON)."""
         choice = result.choice
         noise = auto.pair_noise(result.measurements)
+        elsewhere = result.routed_elsewhere()  # on a pool: what serves the kinds the launch leaves
         parts = []
         for m in result.measurements:
             if m.candidate.method == "off":
@@ -341,7 +342,10 @@ class AutoPanel(QWidget):
                 code=auto.figure_cell(figures.get("code")),
                 repeat=auto.figure_cell(figures.get("repeat")),
             )
-            if m.candidate != choice.candidate:
+            if m.candidate in elsewhere:
+                kinds = ", ".join(self._kind_text(k) for k in elsewhere[m.candidate])
+                part = self.tr("{measured}, for {kinds}").format(measured=part, kinds=kinds)
+            elif m.candidate != choice.candidate:
                 part = self.tr("{measured}, not used").format(measured=part)
             parts.append(part)
         line = "; ".join(parts)

@@ -232,22 +232,33 @@ def _summary(m: Measurement, noise: Mapping[str, float]) -> str:
     return text + f", {figure_cell(f.get('repeat'))} on repeats"
 
 
-def choose(measurements: Sequence[Measurement], demoted: Mapping[Candidate, float] | None = None) -> Choice:
+def choose(
+    measurements: Sequence[Measurement],
+    demoted: Mapping[Candidate, float] | None = None,
+    workloads: Sequence[str] = WORKLOADS,
+    routed: Mapping[Candidate, str] | None = None,
+) -> Choice:
     """The rule: of the configurations that qualify (not below the prose floor, a mean over the
     workloads above off), the fastest by mean, except that every configuration not apart from it
     (:func:`apart`, off included) is a tie and the cheapest of the tie is chosen (:func:`cost`).
 
     ``demoted``: configurations that lost on the user's real answers (candidate -> their speed
     against plain decoding); they are never chosen, whatever the short measurement said.
+    ``workloads``: the workloads the mean is taken over (a pool's launch, which serves only some
+    kinds of request, reads theirs: :func:`app.core.launch.auto.routing.choose_routed`); the prose
+    floor holds whatever they are (a running configuration may answer any request meanwhile).
+    ``routed``: configurations a pool sends some kinds to (candidate -> those kinds), said in the
+    reason instead of "not used".
     """
-    demoted = demoted or {}
+    demoted, routed = demoted or {}, routed or {}
     noise = pair_noise(measurements)
     verdicts: list[tuple[str, str]] = []
     eligible: list[Figure] = [OFF_FIGURE]
     for m in measurements:
         if m.candidate.method == "off":
             continue
-        prose, mean, fig = m.ratios.get("prose"), m.mean, figure(m, WORKLOADS, noise)
+        prose, fig = m.ratios.get("prose"), figure(m, workloads, noise)
+        mean = None if fig is None else fig.speedup
         if m.candidate in demoted:
             verdicts.append(
                 (m.candidate.label, f"demoted: {ratio_text(demoted[m.candidate])} vs plain on real answers")
@@ -257,7 +268,9 @@ def choose(measurements: Sequence[Measurement], demoted: Mapping[Candidate, floa
         elif prose < PROSE_FLOOR:
             verdicts.append((m.candidate.label, f"excluded: {prose:.2f}x on prose is below {PROSE_FLOOR}x"))
         elif mean <= 1.0:
-            verdicts.append((m.candidate.label, f"not used: mean {mean:.2f}x, no faster than off"))
+            slow = f"mean {mean:.2f}x, no faster than off"
+            used_for = f"for {routed[m.candidate]}; " if m.candidate in routed else "not used: "
+            verdicts.append((m.candidate.label, used_for + slow))
         else:
             verdicts.append((m.candidate.label, f"mean {interval_text(fig)}"))
             eligible.append(fig)
@@ -274,7 +287,8 @@ def choose(measurements: Sequence[Measurement], demoted: Mapping[Candidate, floa
         if m.candidate.method == "off" or m.candidate in demoted:
             continue
         used = best is not None and m is best
-        parts.append(f"{m.candidate.label}: {_summary(m, noise)}{'' if used else ', not used'}")
+        note = "" if used else f", for {routed[m.candidate]}" if m.candidate in routed else ", not used"
+        parts.append(f"{m.candidate.label}: {_summary(m, noise)}{note}")
     if best is None:
         if tied_with:
             why = (
@@ -285,11 +299,14 @@ def choose(measurements: Sequence[Measurement], demoted: Mapping[Candidate, floa
         why += f" ({'; '.join(parts)})" if parts else " (nothing to try)"
         return Choice(OFF, why, [(c, f"tie with off, {v}" if c in tied_with else v) for c, v in verdicts])
     out: list[tuple[str, str]] = []
+    routed_labels = {c.label: kinds for c, kinds in routed.items()}
     for c, v in verdicts:
         if c == best.candidate.label:
             v = "chosen, " + v + (f", the cheapest of a tie with {', '.join(tied_with)}" if tied_with else "")
         elif c in tied_with:
             v = f"tie, costs more: {v}"
+        if c in routed_labels and not v.startswith("for "):
+            v = f"for {routed_labels[c]}; {v}"
         out.append((c, v))
     return Choice(best.candidate, "; ".join(parts), out)
 

@@ -18,6 +18,8 @@ from app.core.launch.auto.kinds import RequestKind
 from app.core.launch.auto.policy import (
     OFF_FIGURE,
     PROSE_FLOOR,
+    WORKLOADS,
+    Choice,
     Measurement,
     apart,
     cheapest,
@@ -158,9 +160,79 @@ def figures_for(
     return out
 
 
+def _given_away(
+    launched: Candidate,
+    measurements: Sequence[Measurement],
+    noise: Mapping[str, float],
+    demoted: Mapping[Candidate, float],
+) -> dict[RequestKind, Figure]:
+    """The kinds another configuration (off included) serves faster than ``launched`` beyond the
+    noise, with that configuration's figure (the cheapest of those tied with the fastest)."""
+    out: dict[RequestKind, Figure] = {}
+    for kind in RequestKind:
+        usable = figures_for(kind, measurements, noise, demoted).usable
+        here = usable.get(launched, OFF_FIGURE)
+        better = [f for f in usable.values() if f is not here and apart(f, here)]
+        if better:
+            out[kind] = cheapest(tie_of_fastest(better))
+    return out
+
+
+def launch_workloads(
+    measurements: Sequence[Measurement], demoted: Mapping[Candidate, float] | None = None
+) -> list[str]:
+    """The workloads a pool's launch is chosen on (:func:`choose_routed`): those of the kinds that
+    no other configuration serves faster beyond the noise than :func:`choose`'s (every workload when
+    each kind is left to it, or none is)."""
+    demoted = demoted or {}
+    whole = choose(measurements, demoted).candidate
+    given = _given_away(whole, measurements, pair_noise(measurements), demoted)
+    kept = [k for k in RequestKind if k not in given]
+    if not given or not kept:
+        return list(WORKLOADS)
+    return list(dict.fromkeys(w for k in kept for w in WORKLOAD_OF[k]))
+
+
+def choose_routed(
+    measurements: Sequence[Measurement], demoted: Mapping[Candidate, float] | None = None
+) -> Choice:
+    """The launch's configuration when a pool routes each request by its kind (llama.cpp: see
+    :data:`~app.core.launch.auto.candidates.ROUTED_ENGINES`).
+
+    :func:`choose` picks one configuration for every kind. On a pool, a kind that another
+    configuration serves faster beyond the noise goes to it anyway, so what the launch runs is
+    chosen again by the same rule on the workloads of the kinds left to it. The realistic-cost pair
+    shows why: the chain (drafter + ngram-mod) has the best mean because ngram-mod drafts repeats,
+    but ngram-mod alone is faster there beyond the noise and takes them; on prose and code edits the
+    chain and the drafter alone are a tie, which goes to the cheaper drafter (decode speed on the
+    held-out code edits: 17.6 against the chain's 16.1 tok/s, docs/benchmarks.md). Nothing runs
+    before the launch, so no start's margin is asked here; :func:`routes` then asks it of every
+    kind that leaves the configuration chosen."""
+    demoted = demoted or {}
+    whole = choose(measurements, demoted)
+    given = _given_away(whole.candidate, measurements, pair_noise(measurements), demoted)
+    kept = [k for k in RequestKind if k not in given]
+    if not given or not kept:
+        return whole
+    workloads = launch_workloads(measurements, demoted)
+    kinds_of: dict[Candidate, list[str]] = {}
+    for kind, f in given.items():
+        kinds_of.setdefault(f.candidate, []).append(kind.value)
+    routed = {c: ", ".join(kinds) for c, kinds in kinds_of.items()}
+    narrowed = choose(measurements, demoted, workloads, routed)
+    if narrowed.candidate == whole.candidate:
+        return whole
+    elsewhere = ", ".join(f"{k.value} -> {f.candidate.label}" for k, f in given.items())
+    why = (
+        f"{narrowed.candidate.label} for {', '.join(k.value for k in kept)} (on {', '.join(workloads)}), "
+        f"since {elsewhere} beyond the noise; {narrowed.why}"
+    )
+    return Choice(narrowed.candidate, why, narrowed.verdicts)
+
+
 def routes(measurements: Sequence[Measurement], demoted: Mapping[Candidate, float] | None = None) -> Routes:
-    """Per kind, the configuration that serves it: the launch's own (:func:`choose`, the one
-    running) unless the calibration says otherwise beyond its noise. Each candidate's figure on a
+    """Per kind, the configuration that serves it: the launch's own (:func:`choose_routed`, the
+    one running) unless the calibration says otherwise beyond its noise. Each candidate's figure on a
     kind is its speedup over the kind's workloads with an interval (:func:`figure`).
 
     * A configuration measured slower than off beyond the noise on a kind does not serve it: off does.
@@ -180,7 +252,7 @@ def routes(measurements: Sequence[Measurement], demoted: Mapping[Candidate, floa
     below the prose floor), as the prior Auto's learner starts from; demoted candidates never serve.
     """
     demoted = demoted or {}
-    launched = choose(measurements, demoted).candidate
+    launched = choose_routed(measurements, demoted).candidate
     noise = pair_noise(measurements)
     by_kind: dict[RequestKind, Route] = {}
     for kind in RequestKind:

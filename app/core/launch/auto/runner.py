@@ -35,7 +35,6 @@ from app.core.launch.auto.policy import (
     Measurement,
     apart,
     best_drafter,
-    choose,
     cost,
     figure,
     pair_noise,
@@ -43,7 +42,7 @@ from app.core.launch.auto.policy import (
     tie_of_fastest,
 )
 from app.core.launch.auto.progress import Progress, Step
-from app.core.launch.auto.routing import WORKLOAD_OF, figures_for
+from app.core.launch.auto.routing import WORKLOAD_OF, choose_routed, figures_for, launch_workloads
 from app.core.launch.auto.store import CalibrationKey, CalibrationResult
 from app.core.speculative.options import SUFFIX_METHODS, SpeculationOptions
 from app.core.speculative.suffix import PRIVATE_CORPUS
@@ -219,7 +218,19 @@ def contested(measurements: Sequence[Measurement]) -> dict[Candidate, set[str]]:
             continue
         if prose_figure.interval(CAL_Z)[1] >= PROSE_FLOOR and whole_figure.mean >= fastest.mean:
             need(c, ("prose",))
-    launched = choose(measurements).candidate
+    narrowed = launch_workloads(measurements)
+    if narrowed != list(WORKLOADS):  # a pool's launch is chosen again on the kinds left to it
+        on_them = [off]
+        for m in by_candidate.values():
+            on_narrowed = figure(m, narrowed, noise)
+            if on_narrowed is not None and qualifies(m):
+                on_them.append(on_narrowed)
+        tie = tie_of_fastest(on_them)
+        if len(tie) > 1:
+            for f in tie:
+                need(f.candidate, narrowed)
+        confirm(sorted(on_them, key=lambda f: -f.mean)[:2], narrowed)
+    launched = choose_routed(measurements).candidate
     for kind in RequestKind:
         workloads = WORKLOAD_OF[kind]
         usable = figures_for(kind, measurements, noise).usable

@@ -16,9 +16,10 @@ from typing import Any
 from app.core import paths
 from app.core.engines import capability
 from app.core.engines.base import LoadRequest
-from app.core.launch.auto.candidates import OFF, Candidate
+from app.core.launch.auto.candidates import OFF, ROUTED_ENGINES, Candidate
+from app.core.launch.auto.kinds import RequestKind
 from app.core.launch.auto.policy import Choice, Measurement, choose, pair_noise, workload_figures
-from app.core.launch.auto.routing import Routes, routes
+from app.core.launch.auto.routing import Routes, choose_routed, routes
 
 #: Bump when prompts, workloads, candidates or the rule change: older stored results are then not
 #: reused (3: llama.cpp's classic drafter candidates adapt their depth per round, ``p_min``; 4: with
@@ -114,7 +115,28 @@ class CalibrationResult:
 
     @property
     def choice(self) -> Choice:
+        """What the launch loads: for an engine that routes each request by its kind, the
+        configuration for the kinds left to it (:func:`choose_routed`), else the one for all."""
+        if self.pooled:
+            return choose_routed(self.measurements, self.demoted)
         return choose(self.measurements, self.demoted)
+
+    @property
+    def pooled(self) -> bool:
+        """Whether this engine's launch runs a pool that routes each request by its kind."""
+        return self.key.engine in ROUTED_ENGINES
+
+    def routed_elsewhere(self) -> dict[Candidate, list[RequestKind]]:
+        """On a pool, the configurations besides the launch's that the routes send kinds to, with
+        those kinds (empty for an engine without a pool: it runs one configuration)."""
+        if not self.pooled:
+            return {}
+        launched = self.choice.candidate
+        out: dict[Candidate, list[RequestKind]] = {}
+        for kind, route in self.routes.by_kind.items():
+            if route.candidate != launched:
+                out.setdefault(route.candidate, []).append(kind)
+        return out
 
     @property
     def routes(self) -> Routes:
