@@ -20,14 +20,17 @@ side by side in each round:
 
 Greedy; decode tokens/s from llama.cpp's own timings (``tandem.timings``); medians over rounds (a
 different prompt each round); and end to end over the whole run: every measured request's wall
-time summed per launch (Auto's child starts and cold prompt caches included). Markdown on stdout
-for docs/benchmarks.md.
+time summed per launch (Auto's child starts and cold prompt caches included). After each of Auto's
+measured answers the run waits until its pool has no background work left (a start, an answer shown
+to an n-gram child), as a user reading the answer would, so that work slows no other launch's
+request; the time waited is reported. Markdown on stdout for docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -65,6 +68,20 @@ def ask(url: str, prompt: str, speculation: str, max_tokens: int) -> tuple[float
     return tps, method, data["choices"][0]["message"]["content"], tokens / wall
 
 
+def quiet(url: str, limit: float = 300.0) -> float:
+    """Wait until Auto's pool at ``url`` has no background work left (a configuration starting, an
+    answer being shown to an n-gram child), so it slows no other launch's request; seconds waited."""
+    started = time.perf_counter()
+    auto_url = url.replace("/chat/completions", "/tandem/auto")
+    while time.perf_counter() - started < limit:
+        r = httpx.get(auto_url, headers={"Authorization": f"Bearer {KEY}"}, timeout=30)
+        r.raise_for_status()
+        if not r.json().get("background", {}).get("busy"):
+            break
+        time.sleep(0.2)
+    return time.perf_counter() - started
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3)
@@ -96,6 +113,7 @@ def main() -> int:
         }  # fmt: skip
         servers: list[subprocess.Popen[str]] = []
         urls: dict[str, str] = {}
+        auto_log: list[str] = []  # what Auto's pool did besides answering (starts, priming)
         try:
             for name, launch in launches.items():
 
@@ -104,7 +122,10 @@ def main() -> int:
                         print(f"Router: {line.split(': ', 1)[1].strip()}\n")
 
                 server, urls[name] = start_serve(
-                    [*launch, "--threads", str(args.threads), "--parallel", "2"], env, router_line
+                    [*launch, "--threads", str(args.threads), "--parallel", "2"],
+                    env,
+                    router_line,
+                    auto_log if name == "auto" else None,
                 )
                 servers.append(server)
                 ask(urls[name], "Hello.", "auto", 8)
@@ -113,6 +134,7 @@ def main() -> int:
             routed: dict[str, set[str]] = {}
             mismatch: list[str] = []
             totals: dict[str, float] = {}
+            background = quiet(urls["auto"])  # after the warm-up request
             for r in range(args.rounds):
                 for kind, prompts in HELD_OUT.items():
                     prompt = prompts[r % len(prompts)]
@@ -131,6 +153,7 @@ def main() -> int:
                         walls.setdefault(kind, {}).setdefault(spec, []).append(wall_tps)
                         if spec == "auto":
                             routed.setdefault(kind, set()).add(method)
+                            background += quiet(urls[spec])  # the user reads: nobody waits for it
                     if len(texts) != 1:
                         mismatch.append(f"{kind} round {r}")
         finally:
@@ -164,6 +187,12 @@ def main() -> int:
             f"| {spec} | {totals[spec]:.1f} | {totals['off'] / totals[spec]:.2f}x | "
             f"{fastest / totals[spec]:.0%} |"
         )
+    events = [line.strip() for line in auto_log if re.search(r"background|showed|start|explor", line)]
+    print("\nAuto's pool besides answering: " + ("; ".join(events) if events else "nothing"))
+    print(
+        f"Auto's background work after its answers (waited for before the next launch's request, so it "
+        f"slows none; nobody's request waits for it): {background:.1f} s"
+    )
     print(
         "\nGreedy text identical across configurations in every round: "
         + ("yes" if not mismatch else f"NO ({', '.join(mismatch)})")

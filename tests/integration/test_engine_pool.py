@@ -13,11 +13,12 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
-from app.core.engines.base import LoadRequest
+from app.core.engines.base import GenerateRequest, LoadRequest, Sampling, TextDelta
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.llamacpp.host import live_processes
 from app.core.serving.pool import EnginePool, PoolConfig, standard_configurations
@@ -269,6 +270,35 @@ def test_auto_sends_each_request_to_the_configuration_its_kind_measured_best(
                 r.json()["choices"][0]["message"]["content"] for r in (again, first_repeat, repeat, plain)
             }
             assert len(texts) == 1  # greedy: the same answer whichever child answered
+    finally:
+        pool.close()
+        engine.close()
+
+
+def test_a_background_start_waits_until_no_answer_computes(smollm2_f32: Path, smollm2_q4: Path) -> None:
+    """A load beside an answer slowed it threefold on two cores (docs/benchmarks.md): Auto's
+    background start of a configuration waits for the running answer to end, then loads."""
+    engine, pool, _ = _pooled(smollm2_f32, smollm2_q4, PoolConfig(slots=1))
+    request = GenerateRequest(PROMPT, Sampling(temperature=0.0, max_tokens=48))
+
+    async def answer_then_start() -> tuple[list[dict[str, Any]], list[str]]:
+        during: list[dict[str, Any]] = []
+        async for event in pool.stream("draft", request):
+            if isinstance(event, TextDelta):
+                pool.start_soon("ngram-mod")  # asked while the drafter answers
+                during.append(pool.background())
+        deadline = time.monotonic() + 120
+        while pool.background()["busy"]:
+            assert time.monotonic() < deadline, "the background start never ended"
+            await asyncio.sleep(0.1)
+        return during, [c.label for c in pool.status().children]
+
+    try:
+        during, running = asyncio.run(answer_then_start())
+        assert len(during) > 1
+        assert all(b["starting"] == ["ngram-mod"] and b["loading"] == [] and b["busy"] for b in during)
+        assert sorted(running) == ["draft", "ngram-mod"]  # it started once the answer ended
+        assert pool.background() == {"starting": [], "loading": [], "busy": False}
     finally:
         pool.close()
         engine.close()

@@ -282,14 +282,15 @@ class LocalServer:
 
     async def _auto(self, request: Request) -> Response:
         """What Auto learned from real answers (issue 51): per kind of request, the route now, its
-        speedup with an interval and the answers it rests on. ``auto`` false: this launch routes
-        nothing by Auto (a fixed configuration, or an engine without a pool)."""
+        speedup with an interval and the answers it rests on, and what the pool does besides
+        answering (configurations starting). ``auto`` false: this launch routes nothing by Auto (a
+        fixed configuration, or an engine without a pool)."""
         model = self._model
         route = model.pool.route if model is not None and model.pool is not None else None
-        if not isinstance(route, LearningRoute):
+        if not isinstance(route, LearningRoute) or model is None or model.pool is None:
             return JSONResponse({"auto": False, "routes": []})
         rows = await self._blocking(route.learned)
-        return JSONResponse({"auto": True, "routes": rows})
+        return JSONResponse({"auto": True, "routes": rows, "background": model.pool.background()})
 
     async def _openapi(self, request: Request) -> Response:
         return JSONResponse(S.openapi())

@@ -15,9 +15,10 @@ The rule (:func:`decide`):
 * **Keep what runs unless another is clearly better.** A challenger replaces the route only when
   it rests on :data:`MIN_ANSWERS` real answers and its mean beats the route's by more than
   :data:`Z` standard errors of the difference (one-sided, about 0.3% per look), and, when the
-  challenger is not running, by :data:`START_MARGIN` more: starting
-  a configuration costs a child's start and a cold prompt cache inside a user's request, so it
-  must pay for itself over the answers that follow. A tie keeps the route.
+  challenger is not running, by :data:`START_MARGIN` more: starting a configuration costs a
+  child's load (in the background, but on the cores the answering child uses), its memory, and a
+  cold prompt cache for its first answers, so it must pay for itself over the answers that follow.
+  A tie keeps the route.
 * **Never slower than off.** Off is always one of the configurations (exactly plain speed, known
   from the plain baseline), so a route measured slower than off beyond the noise moves (to off, or
   to whatever is clearly better).
@@ -53,8 +54,8 @@ NOISE_FLOOR = 0.03
 Z = 2.8
 #: real answers a challenger needs before it can take a route (off, exact by definition, needs none)
 MIN_ANSWERS = 2
-#: what a configuration that is not running must win by besides (log: 5%): its start and a cold
-#: prompt cache are paid inside a request
+#: what a configuration that is not running must win by besides (log: 5%): its load (beside the
+#: answering child, on the same cores), its memory and its cold prompt cache
 START_MARGIN = math.log(1.05)
 #: at most one answer in this many of a kind explores another configuration
 EXPLORE_EVERY = 5

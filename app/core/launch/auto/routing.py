@@ -237,9 +237,10 @@ def routes(measurements: Sequence[Measurement], demoted: Mapping[Candidate, floa
 
     * A configuration measured slower than off beyond the noise on a kind does not serve it: off does.
     * Another configuration takes a kind only when it beats the launch's beyond the noise
-      (:func:`apart`) and by :data:`START_MARGIN` more: it is not running, and its start and cold
-      prompt cache are paid inside a request. Of those that do, the fastest, or the cheapest of
-      those tied with it (:func:`cost`).
+      (:func:`apart`) and by :data:`START_MARGIN` more: it is not running, and its load (in the
+      background, on the same cores), its memory and its cold prompt cache must pay for
+      themselves. Of those that do, the fastest, or the cheapest of those tied with it
+      (:func:`cost`).
     * A tie keeps the launch's configuration.
 
     Prose and agent turns keep the launch rule's prose floor: a configuration below
