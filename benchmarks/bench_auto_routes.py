@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -113,7 +112,6 @@ def main() -> int:
         }  # fmt: skip
         servers: list[subprocess.Popen[str]] = []
         urls: dict[str, str] = {}
-        auto_log: list[str] = []  # what Auto's pool did besides answering (starts, priming)
         try:
             for name, launch in launches.items():
 
@@ -125,7 +123,6 @@ def main() -> int:
                     [*launch, "--threads", str(args.threads), "--parallel", "2"],
                     env,
                     router_line,
-                    auto_log if name == "auto" else None,
                 )
                 servers.append(server)
                 ask(urls[name], "Hello.", "auto", 8)
@@ -135,6 +132,7 @@ def main() -> int:
             mismatch: list[str] = []
             totals: dict[str, float] = {}
             background = quiet(urls["auto"])  # after the warm-up request
+            auto_requests: list[str] = []
             for r in range(args.rounds):
                 for kind, prompts in HELD_OUT.items():
                     prompt = prompts[r % len(prompts)]
@@ -153,6 +151,9 @@ def main() -> int:
                         walls.setdefault(kind, {}).setdefault(spec, []).append(wall_tps)
                         if spec == "auto":
                             routed.setdefault(kind, set()).add(method)
+                            auto_requests.append(
+                                f"| {r} | {kind} | {method} | {tps:.1f} | {time.perf_counter() - t0:.1f} |"
+                            )
                             background += quiet(urls[spec])  # the user reads: nobody waits for it
                     if len(texts) != 1:
                         mismatch.append(f"{kind} round {r}")
@@ -187,8 +188,9 @@ def main() -> int:
             f"| {spec} | {totals[spec]:.1f} | {totals['off'] / totals[spec]:.2f}x | "
             f"{fastest / totals[spec]:.0%} |"
         )
-    events = [line.strip() for line in auto_log if re.search(r"background|showed|start|explor", line)]
-    print("\nAuto's pool besides answering: " + ("; ".join(events) if events else "nothing"))
+    print("\nAuto's measured requests:\n")
+    print("| round | kind | configuration | decode tok/s | seconds |\n|---:|---|---|---:|---:|")
+    print("\n".join(auto_requests))
     print(
         f"Auto's background work after its answers (waited for before the next launch's request, so it "
         f"slows none; nobody's request waits for it): {background:.1f} s"

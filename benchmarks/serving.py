@@ -27,14 +27,10 @@ def pair(kind: str) -> tuple[str, str]:
 
 
 def start_serve(
-    args: Sequence[str],
-    env: Mapping[str, str],
-    on_line: Callable[[str], None] | None = None,
-    log: list[str] | None = None,
+    args: Sequence[str], env: Mapping[str, str], on_line: Callable[[str], None] | None = None
 ) -> tuple[subprocess.Popen[str], str]:
     """``tandem serve`` with ``args`` (on port 0), its chat completions URL once it serves; each
-    line of its start-up log goes to ``on_line``, and each later line to ``log`` when given.
-    SystemExit when it does not start."""
+    line of its start-up log goes to ``on_line``. SystemExit when it does not start."""
     server = subprocess.Popen(
         [sys.executable, "-m", "app", "serve", *args, "--port", "0"],
         env=dict(env),
@@ -48,10 +44,7 @@ def start_serve(
         found = re.search(r"serving .* at (http://\S+/v1)", line)
         if found:
             # its per-request log keeps coming: read it so the pipe never fills
-            if log is None:
-                threading.Thread(target=server.stderr.read, daemon=True).start()
-            else:
-                threading.Thread(target=log.extend, args=(server.stderr,), daemon=True).start()
+            threading.Thread(target=server.stderr.read, daemon=True).start()
             return server, found.group(1) + "/chat/completions"
     server.wait(30)
     raise SystemExit(f"tandem serve {' '.join(args)} did not start (exit {server.poll()})")

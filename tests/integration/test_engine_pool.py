@@ -282,10 +282,12 @@ def test_a_background_start_waits_until_no_answer_computes(smollm2_f32: Path, sm
     request = GenerateRequest(PROMPT, Sampling(temperature=0.0, max_tokens=48))
 
     async def answer_then_start() -> tuple[list[dict[str, Any]], list[str]]:
-        during: list[dict[str, Any]] = []
-        async for event in pool.stream("draft", request):
+        label = pool.resolve("draft", request)
+        pool.start_soon("ngram-mod")  # as Auto's route does: after the resolve, before the answer
+        await asyncio.sleep(0.5)  # a server measures the prompt and takes its turn meanwhile
+        during = [pool.background()]
+        async for event in pool.stream(label, request):
             if isinstance(event, TextDelta):
-                pool.start_soon("ngram-mod")  # asked while the drafter answers
                 during.append(pool.background())
         deadline = time.monotonic() + 120
         while pool.background()["busy"]:

@@ -143,6 +143,9 @@ REMEMBERED_ANSWERS = 32
 SHARE_DELAY = 0.2
 #: how often a background start looks whether the pool is idle
 IDLE_POLL = 0.1
+#: seconds without a request resolved, started or ended before a background start loads: a request
+#: Auto routed is not computing yet while its prompt is measured and its turn taken
+START_SETTLE = 1.0
 
 
 def _request_key(request: GenerateRequest) -> str | None:
@@ -227,6 +230,8 @@ class EnginePool:
         self._loading: dict[str, asyncio.Task[_Child]] = {}
         #: configurations :meth:`start_soon` starts once the pool is idle
         self._starting: set[str] = set()
+        #: when a request was last resolved, started or ended (monotonic)
+        self._last_activity = time.monotonic()
         self._load_thread = ThreadPoolExecutor(1, thread_name_prefix="tandem-pool-load")
         #: cancelled by :meth:`close`: a child still loading is ended, not waited for
         self._load_cancel = CancelToken()
@@ -271,6 +276,7 @@ class EnginePool:
         background (:meth:`start_soon`) while a running one answers (:meth:`_meanwhile`), so no
         request waits for a child's start and its cold prompt cache; the next requests of that kind
         go to it once it runs. A configuration asked for by name is started for its request."""
+        self._last_activity = time.monotonic()
         if requested != AUTO:
             return requested
         routed = (self._route(request) if self._route is not None else None) or self.base_label
@@ -305,14 +311,17 @@ class EnginePool:
         """Start ``label``'s child in the background, once no answer computes, unless it runs, loads
         or waits to (a refusal, e.g. the memory budget, is logged: the running configurations go on
         answering). A load reads the model and runs a warm-up pass on the cores the answering child
-        spins on: on the realistic-cost pair an answer beside one ran at 4.5 tok/s instead of 15."""
+        spins on: on the realistic-cost pair an answer beside one ran at 1-4.5 tok/s instead of 15.
+        Idle means no answer computes or waits for its turn and none was resolved, started or
+        ended for :data:`START_SETTLE` (the request that asked for the start is resolved before it
+        computes)."""
         if self._closed or label in self._children or label in self._loading or label in self._starting:
             return
         self._starting.add(label)
 
         async def start() -> None:
             try:
-                while self._busy():
+                while self._busy() or time.monotonic() - self._last_activity < START_SETTLE:
                     await asyncio.sleep(IDLE_POLL)
                 await self._child(label)
             except EngineError as exc:
@@ -328,7 +337,7 @@ class EnginePool:
         """The request's events from the child running ``label`` (started if needed), in its turn."""
         child = await self._child(label)
         await self._take_turn(child)
-        started = time.monotonic()
+        started = self._last_activity = time.monotonic()
         tokens = drafted = accepted = 0
         decode_s = 0.0
         complete = False
@@ -351,6 +360,7 @@ class EnginePool:
             raise
         finally:
             self._end_turn(child)
+            self._last_activity = time.monotonic()
             stats = self._stats.setdefault(label, ConfigStats())
             stats.requests += 1
             stats.tokens += tokens
