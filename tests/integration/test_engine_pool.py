@@ -21,7 +21,7 @@ import pytest
 from app.core.engines.base import GenerateRequest, LoadRequest, Sampling, TextDelta
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.llamacpp.host import live_processes
-from app.core.serving.pool import EnginePool, PoolConfig, standard_configurations
+from app.core.serving.pool import START_PATIENCE, EnginePool, PoolConfig, standard_configurations
 from app.core.speculative import SpeculationOptions
 from tests.integration.served import KEY, Served, served_model
 
@@ -301,6 +301,35 @@ def test_a_background_start_waits_until_no_answer_computes(smollm2_f32: Path, sm
         assert all(b["starting"] == ["ngram-mod"] and b["loading"] == [] and b["busy"] for b in during)
         assert sorted(running) == ["draft", "ngram-mod"]  # it started once the answer ended
         assert pool.background() == {"starting": [], "loading": [], "busy": False}
+    finally:
+        pool.close()
+        engine.close()
+
+
+def test_a_pool_that_never_rests_starts_after_a_few_answers(smollm2_f32: Path, smollm2_q4: Path) -> None:
+    """Back-to-back answers (an agent's requests) never leave the pool idle: the background start
+    waits while START_PATIENCE answers end, then loads beside the next ones instead of never."""
+    engine, pool, _ = _pooled(smollm2_f32, smollm2_q4, PoolConfig(slots=1))
+    request = GenerateRequest(PROMPT, Sampling(temperature=0.0, max_tokens=12))
+
+    async def back_to_back() -> list[list[str]]:
+        pool.start_soon("ngram-mod")
+        loading_after: list[list[str]] = []
+        for _ in range(START_PATIENCE + 2):
+            async for _event in pool.stream(pool.resolve("draft", request), request):
+                pass
+            await asyncio.sleep(0.2)  # two polls of the waiting start, far less than a settled rest
+            loading_after.append(pool.background()["loading"])
+        deadline = time.monotonic() + 120
+        while pool.background()["busy"]:
+            assert time.monotonic() < deadline, "the background start never ended"
+            await asyncio.sleep(0.1)
+        return loading_after
+
+    try:
+        after = asyncio.run(back_to_back())
+        assert after[: START_PATIENCE - 1] == [[]] * (START_PATIENCE - 1)  # it waited
+        assert "ngram-mod" in {c.label for c in pool.status().children}
     finally:
         pool.close()
         engine.close()

@@ -146,6 +146,9 @@ IDLE_POLL = 0.1
 #: seconds without a request resolved, started or ended before a background start loads: a request
 #: Auto routed is not computing yet while its prompt is measured and its turn taken
 START_SETTLE = 1.0
+#: answers a background start lets end while it waits for a settled pool; then it loads at once (a
+#: pool that never rests, an agent's back-to-back requests, pays one slowed answer, not every gain)
+START_PATIENCE = 3
 
 
 def _request_key(request: GenerateRequest) -> str | None:
@@ -230,8 +233,9 @@ class EnginePool:
         self._loading: dict[str, asyncio.Task[_Child]] = {}
         #: configurations :meth:`start_soon` starts once the pool is idle
         self._starting: set[str] = set()
-        #: when a request was last resolved, started or ended (monotonic)
+        #: when a request was last resolved, started or ended (monotonic), and how many ended
         self._last_activity = time.monotonic()
+        self._answered = 0
         self._load_thread = ThreadPoolExecutor(1, thread_name_prefix="tandem-pool-load")
         #: cancelled by :meth:`close`: a child still loading is ended, not waited for
         self._load_cancel = CancelToken()
@@ -314,14 +318,19 @@ class EnginePool:
         spins on: on the realistic-cost pair an answer beside one ran at 1-4.5 tok/s instead of 15.
         Idle means no answer computes or waits for its turn and none was resolved, started or
         ended for :data:`START_SETTLE` (the request that asked for the start is resolved before it
-        computes)."""
+        computes). A pool that does not rest while :data:`START_PATIENCE` answers end loads it then,
+        beside the answers."""
         if self._closed or label in self._children or label in self._loading or label in self._starting:
             return
         self._starting.add(label)
 
         async def start() -> None:
+            asked = self._answered
             try:
                 while self._busy() or time.monotonic() - self._last_activity < START_SETTLE:
+                    if self._answered - asked >= START_PATIENCE:
+                        log.info("the pool did not rest: %s loads beside the answers", label)
+                        break
                     await asyncio.sleep(IDLE_POLL)
                 await self._child(label)
             except EngineError as exc:
@@ -361,6 +370,7 @@ class EnginePool:
         finally:
             self._end_turn(child)
             self._last_activity = time.monotonic()
+            self._answered += 1
             stats = self._stats.setdefault(label, ConfigStats())
             stats.requests += 1
             stats.tokens += tokens
