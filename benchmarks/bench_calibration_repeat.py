@@ -27,8 +27,8 @@ from io import StringIO
 import serving
 
 from app.core.launch.auto import Measurement, RequestKind
-from app.core.launch.auto.policy import apart, choose, figure, interval_text, pair_noise
-from app.core.launch.auto.routing import WORKLOAD_OF, routes
+from app.core.launch.auto.policy import apart, figure, interval_text, pair_noise
+from app.core.launch.auto.routing import WORKLOAD_OF, choose_routed, routes
 
 
 def main() -> int:
@@ -73,7 +73,7 @@ def main() -> int:
                 pairs = "/".join(str(len(m.pairs(w))) for w in ("prose", "code", "repeat"))
                 print(f"| {m.candidate.label} | " + " | ".join(cells) + f" | {pairs} |")
             r = routes(measured)
-            print(f"\nLaunch: **{choose(measured).candidate.label}**; routes: "
+            print(f"\nLaunch (llama.cpp's pool): **{choose_routed(measured).candidate.label}**; routes: "
                   + ", ".join(f"{k.value} -> {r[k].label}" for k in RequestKind) + "\n")  # fmt: skip
     print("### Contradictions (each run finds its own route >5% faster than the other's, beyond its noise)\n")
     found = 0
