@@ -11,7 +11,7 @@ from app.core.launch import auto
 from app.core.launch.auto import OFF, Candidate, Measurement, RequestKind, RouteLearner, Routes, routes
 from app.core.launch.auto.decide import EXPLORE_EVERY
 from app.core.launch.auto.learning import speedup
-from app.core.launch.auto.routing import choose_routed, launch_workloads
+from app.core.launch.auto.routing import choose_routed, routed_launch
 from tests.unit.auto_measured import measured
 
 PROSE, CODE, REPEAT, AGENT = RequestKind.PROSE, RequestKind.CODE_EDIT, RequestKind.REPEAT, RequestKind.AGENT
@@ -293,7 +293,7 @@ def test_a_pool_launch_is_chosen_for_the_kinds_left_to_it() -> None:
     anyway, so the launch is chosen on prose and code edits, where the chain ties with the cheaper
     drafter alone."""
     assert auto.choose(DEEP).candidate == CHAIN
-    assert launch_workloads(DEEP) == ["prose", "code"]
+    assert routed_launch(DEEP)[1] == ["prose", "code"]
     routed = choose_routed(DEEP)
     assert routed.candidate == DRAFT8
     assert routed.why.startswith(
@@ -317,7 +317,7 @@ def test_a_pool_launch_is_chosen_for_the_kinds_left_to_it() -> None:
 def test_a_pool_launch_stays_when_every_kind_is_left_to_it_or_none_is() -> None:
     # nothing beats the chain anywhere beyond the noise: the whole rule's choice
     close = [m(DRAFT8, 1.86, 1.92, 1.92, pairs=3), m(CHAIN, 1.87, 1.90, 1.97, pairs=3)]
-    assert launch_workloads(close) == list(auto.WORKLOADS)
+    assert routed_launch(close)[1] == list(auto.WORKLOADS)
     assert choose_routed(close).candidate == auto.choose(close).candidate == DRAFT8  # the cheaper of a tie
     # every kind is served better elsewhere (off beats a drafter that loses everywhere): off
     slow = [m(DRAFT8, 0.80, 0.80, 0.80, pairs=3)]

@@ -285,12 +285,12 @@ class LocalServer:
         speedup with an interval and the answers it rests on, and what the pool does besides
         answering (configurations starting). ``auto`` false: this launch routes nothing by Auto (a
         fixed configuration, or an engine without a pool)."""
-        model = self._model
-        route = model.pool.route if model is not None and model.pool is not None else None
-        if not isinstance(route, LearningRoute) or model is None or model.pool is None:
+        pool = self._model.pool if self._model is not None else None
+        route = pool.route if pool is not None else None
+        if pool is None or not isinstance(route, LearningRoute):
             return JSONResponse({"auto": False, "routes": []})
         rows = await self._blocking(route.learned)
-        return JSONResponse({"auto": True, "routes": rows, "background": model.pool.background()})
+        return JSONResponse({"auto": True, "routes": rows, "background": pool.background()})
 
     async def _openapi(self, request: Request) -> Response:
         return JSONResponse(S.openapi())

@@ -268,9 +268,7 @@ def choose(
         elif prose < PROSE_FLOOR:
             verdicts.append((m.candidate.label, f"excluded: {prose:.2f}x on prose is below {PROSE_FLOOR}x"))
         elif mean <= 1.0:
-            slow = f"mean {mean:.2f}x, no faster than off"
-            used_for = f"for {routed[m.candidate]}; " if m.candidate in routed else "not used: "
-            verdicts.append((m.candidate.label, used_for + slow))
+            verdicts.append((m.candidate.label, f"not used: mean {mean:.2f}x, no faster than off"))
         else:
             verdicts.append((m.candidate.label, f"mean {interval_text(fig)}"))
             eligible.append(fig)
@@ -305,8 +303,8 @@ def choose(
             v = "chosen, " + v + (f", the cheapest of a tie with {', '.join(tied_with)}" if tied_with else "")
         elif c in tied_with:
             v = f"tie, costs more: {v}"
-        if c in routed_labels and not v.startswith("for "):
-            v = f"for {routed_labels[c]}; {v}"
+        if c in routed_labels:  # used, for other kinds of request
+            v = f"for {routed_labels[c]}; {v.removeprefix('not used: ')}"
         out.append((c, v))
     return Choice(best.candidate, "; ".join(parts), out)
 

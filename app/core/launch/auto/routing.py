@@ -178,56 +178,49 @@ def _given_away(
     return out
 
 
-def launch_workloads(
+def routed_launch(
     measurements: Sequence[Measurement], demoted: Mapping[Candidate, float] | None = None
-) -> list[str]:
-    """The workloads a pool's launch is chosen on (:func:`choose_routed`): those of the kinds that
-    no other configuration serves faster beyond the noise than :func:`choose`'s (every workload when
-    each kind is left to it, or none is)."""
-    demoted = demoted or {}
-    whole = choose(measurements, demoted).candidate
-    given = _given_away(whole, measurements, pair_noise(measurements), demoted)
-    kept = [k for k in RequestKind if k not in given]
-    if not given or not kept:
-        return list(WORKLOADS)
-    return list(dict.fromkeys(w for k in kept for w in WORKLOAD_OF[k]))
-
-
-def choose_routed(
-    measurements: Sequence[Measurement], demoted: Mapping[Candidate, float] | None = None
-) -> Choice:
+) -> tuple[Choice, list[str]]:
     """The launch's configuration when a pool routes each request by its kind (llama.cpp: see
-    :data:`~app.core.launch.auto.candidates.ROUTED_ENGINES`).
+    :data:`~app.core.launch.auto.candidates.ROUTED_ENGINES`), and the workloads it was chosen on.
 
     :func:`choose` picks one configuration for every kind. On a pool, a kind that another
     configuration serves faster beyond the noise goes to it anyway, so what the launch runs is
-    chosen again by the same rule on the workloads of the kinds left to it. The realistic-cost pair
-    shows why: the chain (drafter + ngram-mod) has the best mean because ngram-mod drafts repeats,
-    but ngram-mod alone is faster there beyond the noise and takes them; on prose and code edits the
-    chain and the drafter alone are a tie, which goes to the cheaper drafter (decode speed on the
-    held-out code edits: 17.6 against the chain's 16.1 tok/s, docs/benchmarks.md). Nothing runs
-    before the launch, so no start's margin is asked here; :func:`routes` then asks it of every
-    kind that leaves the configuration chosen."""
+    chosen again by the same rule on the workloads of the kinds left to it (every workload when
+    each kind is left to it, or none is). The realistic-cost pair shows why: the chain (drafter +
+    ngram-mod) has the best mean because ngram-mod drafts repeats, but ngram-mod alone is faster
+    there beyond the noise and takes them; on prose and code edits the chain and the drafter alone
+    are a tie, which goes to the cheaper drafter (decode speed on the held-out code edits: 19.4
+    against the chain's 16.6 tok/s, docs/benchmarks.md). Nothing runs before the launch, so no
+    start's margin is asked here; :func:`routes` then asks it of every kind that leaves the
+    configuration chosen."""
     demoted = demoted or {}
     whole = choose(measurements, demoted)
     given = _given_away(whole.candidate, measurements, pair_noise(measurements), demoted)
     kept = [k for k in RequestKind if k not in given]
     if not given or not kept:
-        return whole
-    workloads = launch_workloads(measurements, demoted)
+        return whole, list(WORKLOADS)
+    workloads = list(dict.fromkeys(w for k in kept for w in WORKLOAD_OF[k]))
     kinds_of: dict[Candidate, list[str]] = {}
     for kind, f in given.items():
         kinds_of.setdefault(f.candidate, []).append(kind.value)
     routed = {c: ", ".join(kinds) for c, kinds in kinds_of.items()}
     narrowed = choose(measurements, demoted, workloads, routed)
     if narrowed.candidate == whole.candidate:
-        return whole
+        return whole, workloads
     elsewhere = ", ".join(f"{k.value} -> {f.candidate.label}" for k, f in given.items())
     why = (
         f"{narrowed.candidate.label} for {', '.join(k.value for k in kept)} (on {', '.join(workloads)}), "
         f"since {elsewhere} beyond the noise; {narrowed.why}"
     )
-    return Choice(narrowed.candidate, why, narrowed.verdicts)
+    return Choice(narrowed.candidate, why, narrowed.verdicts), workloads
+
+
+def choose_routed(
+    measurements: Sequence[Measurement], demoted: Mapping[Candidate, float] | None = None
+) -> Choice:
+    """The launch's configuration on a pool (:func:`routed_launch`)."""
+    return routed_launch(measurements, demoted)[0]
 
 
 def routes(measurements: Sequence[Measurement], demoted: Mapping[Candidate, float] | None = None) -> Routes:

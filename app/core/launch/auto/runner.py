@@ -42,7 +42,7 @@ from app.core.launch.auto.policy import (
     tie_of_fastest,
 )
 from app.core.launch.auto.progress import Progress, Step
-from app.core.launch.auto.routing import WORKLOAD_OF, choose_routed, figures_for, launch_workloads
+from app.core.launch.auto.routing import WORKLOAD_OF, figures_for, routed_launch
 from app.core.launch.auto.store import CalibrationKey, CalibrationResult
 from app.core.speculative.options import SUFFIX_METHODS, SpeculationOptions
 from app.core.speculative.suffix import PRIVATE_CORPUS
@@ -203,14 +203,24 @@ def contested(measurements: Sequence[Measurement]) -> dict[Candidate, set[str]]:
             need(f.candidate, workloads, MIN_PAIRS)
 
     off = OFF_FIGURE
+
+    def launch_decision(workloads: Sequence[str]) -> list[Figure]:
+        """The launch rule's decision on ``workloads``: its tie measured again, its two sides
+        confirmed; the tie returned."""
+        eligible = [off]
+        for m in by_candidate.values():
+            f = figure(m, workloads, noise)
+            if f is not None and qualifies(m):
+                eligible.append(f)
+        tie = tie_of_fastest(eligible)
+        if len(tie) > 1:
+            for f in tie:
+                need(f.candidate, workloads)
+        confirm(sorted(eligible, key=lambda f: -f.mean)[:2], workloads)
+        return tie
+
+    fastest = max(launch_decision(WORKLOADS), key=lambda f: f.mean)
     whole = {c: figure(m, WORKLOADS, noise) for c, m in by_candidate.items()}
-    eligible = [off, *(f for c, f in whole.items() if f is not None and qualifies(by_candidate[c]))]
-    tie = tie_of_fastest(eligible)
-    fastest = max(tie, key=lambda f: f.mean)
-    if len(tie) > 1:
-        for f in tie:
-            need(f.candidate, WORKLOADS)
-    confirm(sorted(eligible, key=lambda f: -f.mean)[:2], WORKLOADS)
     for c, whole_figure in whole.items():
         prose = by_candidate[c].ratios.get("prose")
         prose_figure = figure(by_candidate[c], ("prose",), noise)
@@ -218,19 +228,10 @@ def contested(measurements: Sequence[Measurement]) -> dict[Candidate, set[str]]:
             continue
         if prose_figure.interval(CAL_Z)[1] >= PROSE_FLOOR and whole_figure.mean >= fastest.mean:
             need(c, ("prose",))
-    narrowed = launch_workloads(measurements)
+    launch, narrowed = routed_launch(measurements)
     if narrowed != list(WORKLOADS):  # a pool's launch is chosen again on the kinds left to it
-        on_them = [off]
-        for m in by_candidate.values():
-            on_narrowed = figure(m, narrowed, noise)
-            if on_narrowed is not None and qualifies(m):
-                on_them.append(on_narrowed)
-        tie = tie_of_fastest(on_them)
-        if len(tie) > 1:
-            for f in tie:
-                need(f.candidate, narrowed)
-        confirm(sorted(on_them, key=lambda f: -f.mean)[:2], narrowed)
-    launched = choose_routed(measurements).candidate
+        launch_decision(narrowed)
+    launched = launch.candidate
     for kind in RequestKind:
         workloads = WORKLOAD_OF[kind]
         usable = figures_for(kind, measurements, noise).usable
