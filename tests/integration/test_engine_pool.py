@@ -275,8 +275,16 @@ def test_auto_sends_each_request_to_the_configuration_its_kind_measured_best(
         engine.close()
 
 
+async def _background_done(pool: EnginePool) -> None:
+    """Wait until ``pool`` has no background work left (at most two minutes)."""
+    deadline = time.monotonic() + 120
+    while pool.background()["busy"]:
+        assert time.monotonic() < deadline, "the background start never ended"
+        await asyncio.sleep(0.1)
+
+
 def test_a_background_start_waits_until_no_answer_computes(smollm2_f32: Path, smollm2_q4: Path) -> None:
-    """A load beside an answer slowed it threefold on two cores (docs/benchmarks.md): Auto's
+    """A load beside an answer slowed it 3-15x on two cores (docs/benchmarks.md): Auto's
     background start of a configuration waits for the running answer to end, then loads."""
     engine, pool, _ = _pooled(smollm2_f32, smollm2_q4, PoolConfig(slots=1))
     request = GenerateRequest(PROMPT, Sampling(temperature=0.0, max_tokens=48))
@@ -289,10 +297,7 @@ def test_a_background_start_waits_until_no_answer_computes(smollm2_f32: Path, sm
         async for event in pool.stream(label, request):
             if isinstance(event, TextDelta):
                 during.append(pool.background())
-        deadline = time.monotonic() + 120
-        while pool.background()["busy"]:
-            assert time.monotonic() < deadline, "the background start never ended"
-            await asyncio.sleep(0.1)
+        await _background_done(pool)
         return during, [c.label for c in pool.status().children]
 
     try:
@@ -320,10 +325,7 @@ def test_a_pool_that_never_rests_starts_after_a_few_answers(smollm2_f32: Path, s
                 pass
             await asyncio.sleep(0.2)  # two polls of the waiting start, far less than a settled rest
             loading_after.append(pool.background()["loading"])
-        deadline = time.monotonic() + 120
-        while pool.background()["busy"]:
-            assert time.monotonic() < deadline, "the background start never ended"
-            await asyncio.sleep(0.1)
+        await _background_done(pool)
         return loading_after
 
     try:

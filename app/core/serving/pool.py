@@ -13,7 +13,7 @@ loaded it) and starts one more child per configuration a request asks for (``tan
   slot whose cache holds the longest common prefix, so a conversation keeps its prompt cache;
 * a configuration Auto routes to that is not running starts in the background while a running
   one answers (:meth:`EnginePool.resolve`): no request waits for a child's start, and the load
-  waits until no answer computes (a load beside an answer slowed it threefold on two cores);
+  waits until the pool rests (a load beside an answer slowed it 3-15x on two cores);
 * children take turns (:attr:`PoolConfig.exclusive`): llama.cpp's worker threads spin while they
   work, and two children that each use every core slow each other far more than their share, so
   while one child has requests running, a request for another waits (in arrival order) until
