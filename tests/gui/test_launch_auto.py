@@ -164,3 +164,35 @@ def test_the_auto_panel_shows_what_auto_learned_from_real_answers(make_window: A
         text.startswith("Learned from your answers: repeat: ngram-mod 64/round, 3.5") and "3 answers" in text
     )
     assert "beyond the measured noise" in dlg.auto_panel.learned.toolTip()
+
+
+def test_the_panel_says_which_kinds_another_configuration_serves(make_window: Any, qtbot: Any) -> None:
+    """A llama.cpp launch runs a pool: the chain's best mean comes from repeats, which ngram-mod
+    serves faster beyond the noise, so the launch loads the drafter and the panel says what
+    ngram-mod is for (in the user's language)."""
+    w = make_window()
+    plan = plan_auto(w.launcher.default_choice(), CacheBridge().resolve)
+
+    def alike(c: auto.Candidate, prose: float, code: float, repeat: float) -> auto.Measurement:
+        ratios = {"prose": prose, "code": code, "repeat": repeat}
+        return auto.Measurement(c, ratios, samples={k: [v] * 3 for k, v in ratios.items()})
+
+    ngram = auto.Candidate("ngram-mod", 64)
+    measured = [
+        auto.Measurement(auto.OFF, dict.fromkeys(auto.WORKLOADS, 1.0)),
+        alike(auto.Candidate("draft", 8, None, 0.2), 1.86, 1.92, 1.92),
+        alike(ngram, 1.00, 0.99, 3.57),
+        alike(auto.Candidate("draft+ngram-mod", 8, 64, 0.2), 1.87, 1.85, 3.06),
+    ]
+    auto.store_result(auto.CalibrationResult(plan.key, measured, 4.0))
+    dlg = open_dialog(w, qtbot)
+    qtbot.waitUntil(lambda: dlg.auto_panel.state == "stored", timeout=20_000)
+    assert dlg.auto_panel.chosen.text() == "Auto chose: draft 8/round"
+    why = dlg.auto_panel.why.text()
+    assert "on repeats, for repeat;" in why  # ngram-mod serves repeats
+    assert why.endswith("on repeats, not used")  # the chain serves nothing
+    dlg.reject()
+    w.set_language("ja")
+    dlg = open_dialog(w, qtbot)
+    qtbot.waitUntil(lambda: dlg.auto_panel.state == "stored", timeout=20_000)
+    assert "繰り返しに使用" in dlg.auto_panel.why.text()

@@ -315,7 +315,7 @@ def test_a_pool_launch_is_chosen_for_the_kinds_left_to_it() -> None:
 
 
 def test_a_pool_launch_stays_when_every_kind_is_left_to_it_or_none_is() -> None:
-    # nothing beats the chain anywhere beyond the noise: the whole rule's choice
+    # no kind is served faster elsewhere beyond the noise: the whole rule's choice
     close = [m(DRAFT8, 1.86, 1.92, 1.92, pairs=3), m(CHAIN, 1.87, 1.90, 1.97, pairs=3)]
     assert routed_launch(close)[1] == list(auto.WORKLOADS)
     assert choose_routed(close).candidate == auto.choose(close).candidate == DRAFT8  # the cheaper of a tie
