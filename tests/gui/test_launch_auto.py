@@ -174,8 +174,9 @@ def test_the_panel_says_which_kinds_another_configuration_serves(make_window: An
     plan = plan_auto(w.launcher.default_choice(), CacheBridge().resolve)
 
     def alike(c: auto.Candidate, prose: float, code: float, repeat: float) -> auto.Measurement:
-        ratios = {"prose": prose, "code": code, "repeat": repeat}
-        return auto.Measurement(c, ratios, samples={k: [v] * 3 for k, v in ratios.items()})
+        ratios: dict[str, float | None] = {"prose": prose, "code": code, "repeat": repeat}
+        samples = {"prose": [prose] * 3, "code": [code] * 3, "repeat": [repeat] * 3}
+        return auto.Measurement(c, ratios, samples=samples)
 
     ngram = auto.Candidate("ngram-mod", 64)
     measured = [

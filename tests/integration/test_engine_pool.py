@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.core.engines.base import GenerateRequest, LoadRequest, Sampling, TextDelta
+from app.core.engines.base import ChatMessage, GenerateRequest, LoadRequest, Sampling, TextDelta
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.llamacpp.host import live_processes
 from app.core.serving.pool import START_PATIENCE, EnginePool, PoolConfig, standard_configurations
@@ -28,6 +28,8 @@ from tests.integration.served import KEY, Served, served_model
 pytestmark = pytest.mark.timeout(600)
 
 PROMPT = [{"role": "user", "content": "Write two sentences about the sea."}]
+#: the same prompt as the pool takes it
+ASK = [ChatMessage(role="user", content=PROMPT[0]["content"])]
 
 
 def _pooled(
@@ -287,7 +289,7 @@ def test_a_background_start_waits_until_no_answer_computes(smollm2_f32: Path, sm
     """A load beside an answer slowed it 3-15x on two cores (docs/benchmarks.md): Auto's
     background start of a configuration waits for the running answer to end, then loads."""
     engine, pool, _ = _pooled(smollm2_f32, smollm2_q4, PoolConfig(slots=1))
-    request = GenerateRequest(PROMPT, Sampling(temperature=0.0, max_tokens=48))
+    request = GenerateRequest(ASK, Sampling(temperature=0.0, max_tokens=48))
 
     async def answer_then_start() -> tuple[list[dict[str, Any]], list[str]]:
         label = pool.resolve("draft", request)
@@ -315,7 +317,7 @@ def test_a_pool_that_never_rests_starts_after_a_few_answers(smollm2_f32: Path, s
     """Back-to-back answers (an agent's requests) never leave the pool idle: the background start
     waits while START_PATIENCE answers end, then loads beside the next ones instead of never."""
     engine, pool, _ = _pooled(smollm2_f32, smollm2_q4, PoolConfig(slots=1))
-    request = GenerateRequest(PROMPT, Sampling(temperature=0.0, max_tokens=12))
+    request = GenerateRequest(ASK, Sampling(temperature=0.0, max_tokens=12))
 
     async def back_to_back() -> list[list[str]]:
         pool.start_soon("ngram-mod")
