@@ -5,6 +5,10 @@ appended as they are, and the curated families (``CURATED``) after them. Run:
 python scripts/build_builtin_registry.py [../shared/facts/gemma4_registry.json] (without the facts
 file, the committed Gemma 4 family is kept).
 
+Every family's description is translated into the app's other languages
+(``scripts/registry_descriptions_i18n.json``, see ``apply_translations``): change the English
+here, then its translations there, and rerun.
+
 Each family carries the sampling its model card recommends (``sampling``, with the card's URL as
 ``source``), as Ollama's Modelfiles do; the launch dialog and the CLI start from these values.
 """
@@ -18,7 +22,11 @@ from pathlib import Path
 OUT = Path(__file__).resolve().parents[1] / "resources" / "builtin_families.json"
 #: where each hub source was confirmed (issue 19): see apply_evidence
 EVIDENCE = Path(__file__).resolve().with_name("registry_evidence.json")
+#: every builtin family's description in the app's other languages: see apply_translations
+DESCRIPTIONS = Path(__file__).resolve().with_name("registry_descriptions_i18n.json")
 FORMATS = {"ggufv2": "gguf", "mlx": "mlx"}
+#: the languages every builtin description is translated into (the registry's DESCRIPTION_LOCALES)
+LOCALES = ("zh_CN", "ja", "ko")
 DRAFT_KEYS = (
     "draft_model_id",
     "draft_quantizations",
@@ -1045,22 +1053,55 @@ def apply_evidence(families: list[dict], evidence: dict) -> list[dict]:
     return families
 
 
+def apply_translations(families: list[dict], translations: dict) -> list[dict]:
+    """Give every family its ``description_i18n`` from ``scripts/registry_descriptions_i18n.json``
+    (``{"<family>": {"en": ..., "zh_CN": ..., "ja": ..., "ko": ...}}``), placed after its
+    ``description``. Each entry repeats the English it translates: a family whose description
+    changed, or a new family, stops the build until its translations are written."""
+    problems = []
+    out = []
+    for fam in families:
+        entry = translations.get(fam["name"])
+        if entry is None:
+            problems.append(f"{fam['name']}: no translations; add an entry")
+        elif entry.get("en") != fam["description"]:
+            problems.append(f"{fam['name']}: its description changed; translate the new text again")
+        else:
+            missing = [loc for loc in LOCALES if not entry.get(loc)]
+            if missing:
+                problems.append(f"{fam['name']}: missing {', '.join(missing)}")
+        rebuilt: dict = {}
+        for key, value in fam.items():
+            if key == "description_i18n":
+                continue
+            rebuilt[key] = value
+            if key == "description" and entry is not None:
+                rebuilt["description_i18n"] = {loc: entry[loc] for loc in LOCALES if entry.get(loc)}
+        out.append(rebuilt)
+    stale = sorted(set(translations) - {f["name"] for f in families})
+    problems += [f"{name}: translated but no such builtin family; remove it" for name in stale]
+    if problems:
+        raise SystemExit(f"{DESCRIPTIONS.name}:\n  " + "\n  ".join(problems))
+    return out
+
+
 def current_gemma4() -> dict:
     """The Gemma 4 family as committed (used when the shared facts file is not at hand)."""
-    families = json.loads(OUT.read_text())
+    families = json.loads(OUT.read_text("utf-8"))
     return next(f for f in families if f["name"] == "gemma-4")
 
 
 def build(facts: dict | None) -> list[dict]:
     gemma4 = convert(facts) if facts is not None else current_gemma4()
     families = [*EMBEDDED, gemma4, gemma4_qat(gemma4), *gemma4_ggml(gemma4), *CURATED, *RECENT]
-    return apply_evidence(families, json.loads(EVIDENCE.read_text()))
+    families = apply_evidence(families, json.loads(EVIDENCE.read_text()))
+    return apply_translations(families, json.loads(DESCRIPTIONS.read_text("utf-8")))
 
 
 def main() -> None:
     facts = json.loads(Path(sys.argv[1]).read_text()) if len(sys.argv) > 1 else None
     families = build(facts)
-    OUT.write_text(json.dumps(families, indent=1, ensure_ascii=False) + "\n")
+    OUT.write_text(json.dumps(families, indent=1, ensure_ascii=False) + "\n", "utf-8")
     print(f"wrote {OUT} ({len(families)} families)")
 
 

@@ -1,6 +1,7 @@
 """Model registry: families and specs (gguf, mlx) with optional paired drafters."""
 
 from app.core.registry.models import (
+    DESCRIPTION_LOCALES,
     HUBS,
     Family,
     GGUFSpec,
@@ -15,6 +16,7 @@ from app.core.registry.models import (
 from app.core.registry.store import AnySpec, InvalidEntry, Registry, RegistryError, load_family
 
 __all__ = [
+    "DESCRIPTION_LOCALES",
     "HUBS",
     "AnySpec",
     "Family",

@@ -624,9 +624,44 @@ class SamplingDefaults(_Strict):
         return self
 
 
+#: The languages besides English a family's description may be given in (the app's own UI
+#: languages); English is ``description`` itself.
+DESCRIPTION_LOCALES: tuple[str, ...] = ("zh_CN", "ja", "ko")
+
+
+def check_description_i18n(value: Any) -> Any:
+    """``description_i18n`` maps a UI language to the description in it: the keys are
+    ``DESCRIPTION_LOCALES``, the values non-blank text. Anything else is refused with the fix."""
+    if value is None:
+        return None
+    field = "description_i18n"
+    allowed = ", ".join(DESCRIPTION_LOCALES)
+    if not isinstance(value, dict):
+        raise ValueError(
+            f"{field}: must be an object mapping a language to the description in it, "
+            f'e.g. {{"ja": "..."}}; languages: {allowed}'
+        )
+    for key, text in value.items():
+        if key == "en":
+            raise ValueError(f"{field}: 'en' is not needed; the English text is 'description'")
+        if key not in DESCRIPTION_LOCALES:
+            hint = (
+                " (use 'zh_CN')" if str(key).lower().replace("-", "_") in ("zh", "zh_cn", "zh_hans") else ""
+            )
+            raise ValueError(f"{field}: unknown language {key!r}{hint}; use one of {allowed}")
+        if not isinstance(text, str):
+            raise ValueError(f"{field}.{key}: must be text (a JSON string), not {type(text).__name__}")
+        if not text.strip():
+            raise ValueError(f"{field}.{key}: is blank; remove it to show the English description")
+    return value
+
+
 class Family(_Strict):
     name: str
+    #: the English description; shown in every language without a translation below
     description: str = ""
+    #: the description in other UI languages (``DESCRIPTION_LOCALES``), e.g. ``{"ja": "..."}``
+    description_i18n: dict[str, str] | None = None
     context_length: int = 2048
     abilities: list[str] = Field(default_factory=lambda: ["chat"])
     architectures: list[str] = Field(default_factory=list)
@@ -642,6 +677,15 @@ class Family(_Strict):
     released: str | None = None
     downloads: int | None = None
     specs: list[Spec]
+
+    @field_validator("description_i18n", mode="before")
+    @classmethod
+    def _description_i18n(cls, v: Any) -> Any:
+        return check_description_i18n(v)
+
+    def description_in(self, language: str) -> str:
+        """The description in ``language`` (a UI language code such as ``ja``), else English."""
+        return (self.description_i18n or {}).get(language) or self.description
 
     @field_validator("released")
     @classmethod
@@ -675,6 +719,11 @@ class Family(_Strict):
 
     @model_validator(mode="after")
     def _specs(self) -> Family:
+        if self.description_i18n and not self.description.strip():
+            raise ValueError(
+                "description_i18n: given without the English 'description'; add it (it is shown "
+                "in English and in every language the map leaves out)"
+            )
         if not self.specs:
             raise ValueError("specs: list at least one spec")
         seen: set[tuple[str, float]] = set()
