@@ -18,6 +18,16 @@ log = logging.getLogger(__name__)
 LANGUAGES: dict[str, str] = {"en": "English", "zh_CN": "简体中文", "ja": "日本語", "ko": "한국어"}
 
 
+#: The language whose translations are installed now: what texts translated outside Qt's
+#: ``.qm`` files (the registry's model descriptions) are shown in.
+_active = "en"
+
+
+def active_language() -> str:
+    """The code of the language the window shows now (``en``, ``zh_CN``, ``ja`` or ``ko``)."""
+    return _active
+
+
 def system_language() -> str:
     name = QLocale.system().name()  # e.g. "zh_CN", "ja_JP"
     if name in LANGUAGES:
@@ -66,6 +76,8 @@ class I18n(QObject):
                 app.installTranslator(qt)
                 self._translators.append(qt)
         self.language = code if ok else "en"
+        global _active
+        _active = self.language  # before the LanguageChange below: views re-read it there
         # installTranslator posts LanguageChange; deliver it now so the switch is complete on return.
         QCoreApplication.sendPostedEvents(app, QEvent.Type.LanguageChange)
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)

@@ -20,6 +20,7 @@ from app.gui.cache_bridge import CacheBridge
 from app.gui.models.registry_texts import (
     disk_use_help,
     disk_use_text,
+    family_description,
     moe_tooltip,
     sizes_text,
     status_icon,
@@ -225,7 +226,7 @@ class FamilyModel(QStandardItemModel):
                 )
             if col == "downloaded":
                 return status_text("cached" if downloaded else "absent")
-            return fam.description or fam.name
+            return family_description(fam) or fam.name
         if role == Qt.ItemDataRole.TextAlignmentRole and col in ("drafter", "downloaded"):
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.DecorationRole and col == "downloaded":
@@ -324,7 +325,9 @@ class FamilyFilterProxy(QSortFilterProxyModel):
         entry = model.data(index, Roles.Entry)
         if self.text:
             needle = self.text.lower()
-            hay = entry.name.lower() + " " + (getattr(entry, "description", "") or "").lower()
+            # the English description and the one shown, so either language's words find it
+            shown = family_description(entry) if isinstance(entry, Family) else ""
+            hay = " ".join((entry.name, getattr(entry, "description", "") or "", shown)).lower()
             if needle not in hay:
                 return False
         if model.data(index, Roles.Invalid):

@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from app.core.catalog.fit import FitEstimate
 from app.core.registry import AnySpec, Family
 from app.core.units import human_bytes
+from app.gui.i18n import active_language
 
 STATUS_COLORS = {"cached": "#2e9d5b", "partial": "#d99a1e", "absent": "#b8bec6"}
 _dot_cache: dict[str, QIcon] = {}
@@ -51,6 +52,11 @@ def status_text(status: str) -> str:
         "absent": QCoreApplication.translate("RegistryModel", "Not downloaded"),
         "unknown": QCoreApplication.translate("RegistryModel", "Checking…"),
     }.get(status, status)
+
+
+def family_description(family: Family) -> str:
+    """The family's description in the window's language; English where it has no translation."""
+    return family.description_in(active_language())
 
 
 def size_text(spec: AnySpec) -> str:

@@ -47,7 +47,14 @@ from app.core.settings import Settings
 from app.gui import icons
 from app.gui.models.family_model import FamilyModel, Roles
 from app.gui.models.my_models import MyModelsProxy, family_abilities
-from app.gui.models.registry_texts import disk_use_help, disk_use_text, fit_tooltip, status_text, verdict_text
+from app.gui.models.registry_texts import (
+    disk_use_help,
+    disk_use_text,
+    family_description,
+    fit_tooltip,
+    status_text,
+    verdict_text,
+)
 from app.gui.models.spec_tree import Node, SpecTreeModel
 from app.gui.ops import Ops
 from app.gui.widgets import InlineMessage
@@ -218,6 +225,7 @@ class BrowserPage(QWidget):
         self.name.setObjectName("sectionTitle")
         self.description = QLabel()
         self.description.setWordWrap(True)
+        self.description.setTextFormat(Qt.TextFormat.PlainText)  # a user's text, never markup
         self.description.setProperty("muted", True)
         self.invalid = InlineMessage()
         self.tree = QTreeView()
@@ -443,7 +451,7 @@ class BrowserPage(QWidget):
         elif isinstance(entry, Family):
             self.invalid.clear_message()
             self.name.setText(entry.name)
-            self.description.setText(entry.description)
+            self.description.setText(family_description(entry))
             self.badges.setText(self._badge_text(entry))
             self.specs.set_family(entry)
         else:
@@ -624,6 +632,8 @@ class BrowserPage(QWidget):
         self.title.setText(self.tr("Models"))
         entry = self.current_entry()
         self.badges.setText(self._badge_text(entry) if isinstance(entry, Family) else "")
+        if isinstance(entry, Family):
+            self.description.setText(family_description(entry))  # the registry's, in this language
         self.badges.setToolTip(self.tr("What this model can do, from its model card and configuration"))
         self.search.setPlaceholderText(self.tr("Search models"))
         self._fill_combo(self.format, [("", self.tr("All formats")), ("gguf", "GGUF"), ("mlx", "MLX")])
