@@ -84,9 +84,24 @@ def models_json(registry: Registry, hub: str | None) -> list[dict[str, Any]]:
     embedded model that is built on first use is ``embedded`` with a ``note`` in its details."""
     from app.core.catalog.sizes import annotate  # hubs and size_bytes per quantization
 
-    return _add_abilities(
-        registry, annotate(registry, _mark_embedded(registry, registry_status(registry, hub)))
-    )
+    data = annotate(registry, _mark_embedded(registry, registry_status(registry, hub)))
+    return _add_descriptions(registry, _add_abilities(registry, data))
+
+
+def _add_descriptions(registry: Registry, data: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each family says what it is: ``description`` (English) and, when the family has them,
+    ``description_i18n`` (the same in zh_CN, ja, ko), after its name."""
+    out = []
+    for fam_data in data:
+        fam = registry.families.get(fam_data.get("name", ""))
+        if fam is None:
+            out.append(fam_data)
+            continue
+        head: dict[str, Any] = {"name": fam.name, "description": fam.description}
+        if fam.description_i18n:
+            head["description_i18n"] = dict(fam.description_i18n)
+        out.append({**head, **fam_data})
+    return out
 
 
 def _add_abilities(registry: Registry, data: list[dict[str, Any]]) -> list[dict[str, Any]]:

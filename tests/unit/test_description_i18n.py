@@ -149,3 +149,15 @@ def test_the_committed_registry_carries_the_generators_translations() -> None:
     )
     assert module.apply_translations(committed, translations) == committed
     assert set(translations) == {f["name"] for f in committed}
+
+
+def test_models_json_carries_the_descriptions(capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli import main
+
+    assert main(["models", "--json"]) == 0
+    data = {f["name"]: f for f in json.loads(capsys.readouterr().out)}
+    gemma = Registry.load().get("gemma-4")
+    entry = data["gemma-4"]
+    assert entry["description"] == gemma.description
+    assert entry["description_i18n"] == gemma.description_i18n
+    assert entry["specs"] and "abilities" in entry["specs"][0]  # the listing's own fields stay
