@@ -195,7 +195,7 @@ BAD = [
     ),
     (
         {"mcpServers": {"a": {"command": "x", "tools": {"t": "never"}}}},
-        'mcpServers.a.tools.t: expected "ask"',
+        'mcpServers.a.tools.t: expected "off", "ask" or "always"',
     ),
     (
         {"mcpServers": {"my server": {"command": "x", "args": "run"}}},
@@ -286,3 +286,47 @@ def test_a_file_read_for_one_run_leaves_the_keyring_and_the_stored_file_alone(
     assert ring.values == {} and not config_path().exists()
     with pytest.raises(ToolConfigError, match=r"^bad.json: mcpServers.x: needs"):
         read_mcp_servers(_write(tmp_path, {"mcpServers": {"x": {}}}, "bad.json"))
+
+
+def test_a_tool_turned_off_is_stored_read_from_gemini_cli_and_exported(
+    tmp_path: Path, ring: MemoryKeyring
+) -> None:
+    """A tool's rule may be off: Tandem's file keeps it under ``tools``, Gemini CLI's
+    ``excludeTools`` reads as off, and an export writes it back as ``excludeTools`` beside Cline's
+    ``alwaysAllow``; a version-1 file (ask / always only) reads as it was and is written back as
+    the current version."""
+    source = {
+        "mcpServers": {
+            "calc": {"command": "python", "excludeTools": ["wipe_disk"], "alwaysAllow": ["add"]},
+        }
+    }
+    config = import_mcp_servers(_write(tmp_path, source), ToolsConfig()).config
+    calc = config.get("calc")
+    assert calc is not None
+    assert (calc.approval("wipe_disk"), calc.approval("add"), calc.approval("motto")) == (
+        "off",
+        "always",
+        "ask",
+    )
+    assert not calc.offers("wipe_disk") and calc.offers("motto")
+    config = config.with_server(calc.with_rule("motto", "off"))
+    save_config(config)
+    stored = json.loads(config_path().read_text("utf-8"))
+    assert stored["version"] == 2
+    assert stored["mcpServers"]["calc"]["tools"] == {"wipe_disk": "off", "add": "always", "motto": "off"}
+    assert load_config() == config
+    exported = export_mcp_servers(config, include_secrets=False).data["mcpServers"]
+    assert isinstance(exported, dict)
+    assert exported["calc"] == {
+        "command": "python",
+        "args": [],
+        "alwaysAllow": ["add"],
+        "excludeTools": ["motto", "wipe_disk"],
+    }
+
+    old = {"version": 1, "mcpServers": {"calc": {"command": "python", "tools": {"add": "always"}}}}
+    config_path().write_text(json.dumps(old), "utf-8")
+    read = load_config()
+    assert read.get("calc") is not None and read.get("calc").rules == {"add": "always"}  # type: ignore[union-attr]
+    save_config(read)
+    assert json.loads(config_path().read_text("utf-8"))["version"] == 2

@@ -11,9 +11,13 @@ Code's ``servers`` is read too)::
 
 A stdio server has ``command`` (with ``args``, ``env``, ``cwd``); an HTTP server has ``url`` (with
 ``headers``), streamable HTTP unless ``"type": "sse"``. Tandem adds per server ``enabled`` and, per
-tool, an approval rule (``"ask"`` every time, or ``"always"``) under ``tools``; Cline's
-``disabled``, ``alwaysAllow`` / ``autoApprove`` and ``timeout`` (seconds per call) are read as the
-same things and written back on export, and any other key of an entry is kept as it was.
+tool, a rule under ``tools``: ``"off"`` (never offered to the model), ``"ask"`` before every call,
+or ``"always"`` allowed. Cline's ``disabled``, ``alwaysAllow`` / ``autoApprove`` and ``timeout``
+(seconds per call) and Gemini CLI's ``excludeTools`` (tools turned off) are read as the same things
+and written back on export, and any other key of an entry is kept as it was.
+
+Stored file versions: version 1 knew only ``"ask"`` and ``"always"``; it reads unchanged (a tool
+it does not name is asked about) and is written back as the current version on the next change.
 
 Secrets: every ``env`` and ``headers`` value goes to the OS keyring (:mod:`app.core.tools.vault`)
 when a server is imported or created. Tandem's own file (``mcp.json`` in the config directory;
@@ -51,19 +55,19 @@ from app.core.tools.vault import Place
 
 log = logging.getLogger(__name__)
 
-#: the approval rule of a tool: ask before every call, or always allow it
-Approval = Literal["ask", "always"]
-APPROVALS: tuple[Approval, ...] = ("ask", "always")
+#: the rule of a tool: off (never offered to the model), ask before every call, or always allow it
+Approval = Literal["off", "ask", "always"]
+APPROVALS: tuple[Approval, ...] = ("off", "ask", "always")
 #: a call's time limit when the entry names none (Cline's default too), and the largest allowed
 DEFAULT_TIMEOUT_S = 60.0
 MAX_TIMEOUT_S = 3600.0
-#: the version of Tandem's stored file
-FILE_VERSION = 1
+#: the version of Tandem's stored file (2: a tool's rule may be "off")
+FILE_VERSION = 2
 
 #: the keys of an entry Tandem reads; any other key is kept in :attr:`ServerConfig.extra`
 _KNOWN_KEYS = frozenset(
     {"type", "command", "args", "env", "cwd", "url", "headers", "enabled", "disabled", "tools"}
-    | {"alwaysAllow", "autoApprove", "timeout"}
+    | {"alwaysAllow", "autoApprove", "excludeTools", "timeout"}
 )
 #: ``type`` values of the clients that write one, by transport
 _TYPES = {
@@ -121,7 +125,7 @@ class ServerConfig:
     name: str
     transport: Transport
     enabled: bool = True
-    #: approval rule per tool name; a tool not named is asked about
+    #: the rule per tool name; a tool not named is asked about
     rules: Mapping[str, Approval] = field(default_factory=dict)
     #: a call's time limit in seconds
     timeout: float = DEFAULT_TIMEOUT_S
@@ -130,6 +134,10 @@ class ServerConfig:
 
     def approval(self, tool: str) -> Approval:
         return self.rules.get(tool, "ask")
+
+    def offers(self, tool: str) -> bool:
+        """The tool may be offered to the model (its rule is not off)."""
+        return self.approval(tool) != "off"
 
     def with_rule(self, tool: str, rule: Approval) -> ServerConfig:
         return replace(self, rules={**self.rules, tool: rule})
@@ -309,16 +317,20 @@ def _read_entry(name: str, raw: object, path: str, r: _Reader) -> _Entry:
         if key in raw:
             for tool in r.texts(raw[key], _child(path, key)):
                 rules[tool] = "always"
+    if "excludeTools" in raw:
+        for tool in r.texts(raw["excludeTools"], _child(path, "excludeTools")):
+            rules[tool] = "off"
     if "tools" in raw:
         tools = raw["tools"]
         where = _child(path, "tools")
         if not isinstance(tools, dict):
             raise r.fail(
-                where, f'expected an object of tool names and "ask" or "always", got {_describe(tools)}'
+                where,
+                f'expected an object of tool names and "off", "ask" or "always", got {_describe(tools)}',
             )
         for tool, rule in tools.items():
             if rule not in APPROVALS:
-                raise r.fail(_child(where, tool), f'expected "ask" or "always", got {_describe(rule)}')
+                raise r.fail(_child(where, tool), f'expected "off", "ask" or "always", got {_describe(rule)}')
             rules[tool] = cast(Approval, rule)
 
     timeout = DEFAULT_TIMEOUT_S
@@ -560,6 +572,9 @@ def _entry_json(server: ServerConfig, values: Mapping[str, JsonValue], *, own: b
         always = sorted(t for t, rule in server.rules.items() if rule == "always")
         if always:
             out["alwaysAllow"] = list(always)
+        off = sorted(t for t, rule in server.rules.items() if rule == "off")
+        if off:
+            out["excludeTools"] = list(off)
     if server.timeout != DEFAULT_TIMEOUT_S:
         out["timeout"] = server.timeout
     for k, v in server.extra.items():

@@ -8,9 +8,14 @@
         await hub.call("add", {"a": 2, "b": 3})                  # ToolResult, or a ToolError
     # every server is closed here (subprocesses ended), even when the block raised
 
-A tool keeps its own name unless two running servers offer the same one; then each is called
+A tool keeps its own name unless two running servers list the same one; then each is called
 ``<server>__<tool>`` (OpenAI's function names allow letters, digits, ``_`` and ``-``, up to 64).
-Servers start side by side; one that fails does not stop the others (its status says why).
+A tool whose rule is ``off`` is listed by :meth:`ToolHub.all_tools` only: never offered, never
+called. Servers start side by side; one that fails does not stop the others (its status says why).
+
+A hub may live as long as the window: :meth:`ToolHub.sync` follows a changed configuration
+(servers switched off or removed stop, a changed command restarts, failed ones start again when
+asked) and :meth:`ToolHub.terminate` ends every server's processes without the event loop.
 """
 
 from __future__ import annotations
@@ -31,8 +36,9 @@ from app.core.tools.client import (
     StatusListener,
     ToolInfo,
     ToolResult,
+    terminate_processes,
 )
-from app.core.tools.config import Approval, ServerConfig, ToolsConfig
+from app.core.tools.config import Approval, ServerConfig, ToolsConfig, Transport
 from app.core.tools.errors import ServerNotRunning, ToolCallFailed
 
 log = logging.getLogger(__name__)
@@ -48,7 +54,7 @@ class HubTool:
     name: str
     server: str
     info: ToolInfo
-    #: the server's rule for it: ask before every call, or always allow
+    #: the server's rule for it: off (never offered), ask before every call, or always allow
     approval: Approval
 
     def function_tool(self) -> FunctionTool:
@@ -82,6 +88,8 @@ class ToolHub:
         self.start_timeout = start_timeout
         self._on_status = on_status
         self._connections: dict[str, McpConnection] = {}
+        #: the transport each connection was started with (a changed one restarts on sync)
+        self._started: dict[str, Transport] = {}
 
     @property
     def config(self) -> ToolsConfig:
@@ -118,26 +126,57 @@ class ToolHub:
             await old.close()
         conn = McpConnection(server, start_timeout=self.start_timeout, on_status=self._on_status)
         self._connections[name] = conn
+        self._started[name] = server.transport
         return await conn.start()
 
     async def stop_server(self, name: str) -> None:
         conn = self._connections.pop(name, None)
+        self._started.pop(name, None)
         if conn is not None:
             await conn.close()
 
-    async def sync(self) -> dict[str, ServerStatus]:
-        """Stop servers switched off or removed, start enabled ones not running (Settings changed)."""
+    def _to_start(self, restart_failed: bool) -> list[str]:
+        """The enabled servers :meth:`sync` starts (see there)."""
+        out = []
+        for server in self._config.enabled:
+            conn = self._connections.get(server.name)
+            changed = conn is None or self._started.get(server.name) != server.transport
+            ended = conn is not None and conn.status.state in (ServerState.FAILED, ServerState.STOPPED)
+            if changed or (restart_failed and ended):
+                out.append(server.name)
+        return out
+
+    def needs_sync(self, *, restart_failed: bool = False) -> bool:
+        """:meth:`sync` would start or stop something."""
         enabled = {s.name for s in self._config.enabled}
+        return any(n not in enabled for n in self._connections) or bool(self._to_start(restart_failed))
+
+    async def sync(self, *, restart_failed: bool = False) -> dict[str, ServerStatus]:
+        """Stop servers switched off or removed, restart those whose command or address changed,
+        start enabled ones not running (and, with ``restart_failed``, those that failed or
+        stopped: a crashed server, a start that timed out)."""
+        enabled = {s.name: s for s in self._config.enabled}
         for name in [n for n in self._connections if n not in enabled]:
             await self.stop_server(name)
-        todo = [n for n in enabled if n not in self._connections]
+        todo = self._to_start(restart_failed)
         await asyncio.gather(*(self.start_server(n) for n in todo))
         return self.statuses()
+
+    def terminate(self) -> None:
+        """End every server now, without the event loop (a window closing): each stdio server's
+        processes are asked to end, then killed after a grace period; the owners clean up when
+        the loop next runs."""
+        connections = list(self._connections.values())
+        self._connections.clear()
+        self._started.clear()
+        procs = [p for c in connections for p in c.terminate()]
+        terminate_processes(procs)
 
     async def aclose(self) -> None:
         """Close every connection (subprocesses ended), even when this task is cancelled."""
         connections = list(self._connections.values())
         self._connections.clear()
+        self._started.clear()
         results = await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
         for r in results:
             if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError):
@@ -171,7 +210,13 @@ class ToolHub:
         return self._connections.get(name)
 
     def tools(self) -> list[HubTool]:
-        """The running servers' tools, in the configuration's order, with the names they go by."""
+        """The running servers' tools the model may be offered (rule not off), in the
+        configuration's order, with the names they go by."""
+        return [t for t in self.all_tools() if t.approval != "off"]
+
+    def all_tools(self) -> list[HubTool]:
+        """Every tool the running servers list, those turned off included (what Settings shows);
+        a tool's name does not change when another is turned off or on."""
         listed: list[tuple[ServerConfig, ToolInfo]] = []
         for server in self._config.servers:
             conn = self._connections.get(server.name)
@@ -189,7 +234,12 @@ class ToolHub:
         return out
 
     def tool(self, name: str) -> HubTool | None:
+        """The tool the model knows as ``name`` (None when none is offered by that name)."""
         return next((t for t in self.tools() if t.name == name), None)
+
+    def turned_off(self, name: str) -> HubTool | None:
+        """The tool of that name when a running server lists it but its rule is off."""
+        return next((t for t in self.all_tools() if t.name == name and t.approval == "off"), None)
 
     def function_tools(self, names: Iterable[str] | None = None) -> list[FunctionTool]:
         """The running servers' tools (or those of ``names``) in OpenAI's function-tool shape."""

@@ -10,15 +10,16 @@ One loop runs one user message; the window and ``tandem generate`` drive it the 
     )
     result.outcome, result.line, result.text              # "answered" and the answer, or why not
 
-**Each model turn** offers the running servers' tools (``LoopOptions.offer`` narrows them) in
-OpenAI's function-tool shape. The request is fitted to the model's chat template exactly as the
-local API server fits an agent's request (:func:`app.core.serving.shaping.shape`): a template that
-renders tools gets them and the family's call format is read back; one that does not (SmolLM2)
-gets Tandem's compact tool prompt, and a forced choice becomes a grammar the engine enforces.
-``tool_choice`` (``auto``, ``required``, ``none`` or a tool's name) applies to the first turn;
-later turns use ``later_choice`` (``auto``: a forced call on every turn would never let the model
-answer). Every engine event of the turn reaches ``on_event`` as a :class:`ModelEvent`, and its
-figures (speculation rounds, drafted/accepted, speed) as the :class:`TurnEnded`'s ``Answer``.
+**Each model turn** offers the running servers' tools (those the user turned off never;
+``LoopOptions.offer`` narrows them further) in OpenAI's function-tool shape. The request is fitted
+to the model's chat template exactly as the local API server fits an agent's request
+(:func:`app.core.serving.shaping.shape`): a template that renders tools gets them and the family's
+call format is read back; one that does not (SmolLM2) gets Tandem's compact tool prompt, and a
+forced choice becomes a grammar the engine enforces. ``tool_choice`` (``auto``, ``required``,
+``none`` or a tool's name) applies to the first turn; later turns use ``later_choice`` (``auto``: a
+forced call on every turn would never let the model answer). Every engine event of the turn reaches
+``on_event`` as a :class:`ModelEvent`, and its figures (speculation rounds, drafted/accepted,
+speed) as the :class:`TurnEnded`'s ``Answer``.
 
 **Each call** the model makes is, in order: refused when no running server offers it or
 ``LoopOptions.allowed`` does not name it (never run); run at once when the server's rule for it is
@@ -218,13 +219,17 @@ async def template_caps_of(engine: Engine) -> TemplateCaps:
     return TemplateCaps(renders_tools=engine.supports_tools)
 
 
-def _choice(value: ToolChoiceArg, offered: list[HubTool]) -> ToolChoice | Literal["none"]:
+def _choice(value: ToolChoiceArg, offered: list[HubTool], hub: ToolHub) -> ToolChoice | Literal["none"]:
     """The OpenAI-shaped choice of ``value``; :class:`ToolLoopError` for a tool nobody offers."""
     if value is None or value == "auto":
         return "auto"
     if value in ("required", "none"):
+        if value == "required" and not offered:
+            raise ToolLoopError("tool choice: a tool call is required, but no tool is offered")
         return "required" if value == "required" else "none"
     name = value["function"]["name"] if isinstance(value, dict) else value
+    if hub.turned_off(name) is not None:
+        raise ToolLoopError(f"tool choice: {name} is turned off in Settings → Tools", tool=name)
     if not any(t.name == name for t in offered):
         known = ", ".join(t.name for t in offered) or "none"
         raise ToolLoopError(
@@ -286,7 +291,7 @@ class _Run:
     async def run(self) -> LoopResult:
         o = self.options
         offered = [t for t in self.hub.tools() if o.offer is None or t.name in set(o.offer)]
-        first = _choice(o.tool_choice, offered)
+        first = _choice(o.tool_choice, offered, self.hub)
         caps = await template_caps_of(self.engine)
         style = o.tool_style
         if style is None and caps.renders_tools and offered:
@@ -400,6 +405,12 @@ class _Run:
         by_name = {t.name: t for t in offered}
         for call in list(self.unanswered):
             tool = by_name.get(call.name)
+            if tool is None and self.hub.turned_off(call.name) is not None:
+                line = f"The model called {call.name}, which is turned off; nothing ran."
+                self.answer_call(
+                    CallRecord(turn, call, "", "refused", f"Not run: {call.name} is turned off.", line)
+                )
+                return self.end_early(turn, "refused", line)
             if tool is None:
                 line = f"The model called {call.name}, which no running server offers; nothing ran."
                 self.answer_call(
