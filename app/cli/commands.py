@@ -36,6 +36,7 @@ from app.core.cache.errors import CacheError
 from app.core.catalog import listed
 from app.core.engines import streaming
 from app.core.engines.base import ChatMessage, EngineError, GenerateRequest, Sampling
+from app.core.engines.threads import ThreadChoice
 from app.core.launch.plan import (
     LaunchError,
     load_engine,
@@ -202,6 +203,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
         shown = ", ".join(f"{k.replace('_', '-')} {v:g}" for k, v in _describe(sampling).items())
         say(f"sampling: {shown}" + (f" ({sampling_source})" if sampling_source else ""))
     engine = load_engine(engine_name, req, say)
+    threads_used = thread_fields(engine)
+    if say and threads_used:
+        say(f"threads: {threads_used['threads_reason']}")
     messages: list[ChatMessage] = []
     if args.system:
         messages.append({"role": "system", "content": args.system})
@@ -268,6 +272,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
                     # the method the engine runs (a recognised Gemma 4 assistant runs as mtp)
                     "method": (engine.spec_kind or req.speculation.method) if spec_on else None,
                     "sampling": _describe(sampling),
+                    **threads_used,
                     "images": len(attached),
                     "text": answer.text,
                     "finish_reason": answer.reason,
@@ -294,6 +299,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(f"tandem: {failed.user_message()}", file=sys.stderr)
         return 3
     return signals.exit_code() if interrupted else 0
+
+
+def thread_fields(engine: object) -> dict[str, object]:
+    """The CPU threads a llama.cpp engine computes with and why (``{}`` for other engines)."""
+    choice = getattr(engine, "thread_choice", None)
+    if not isinstance(choice, ThreadChoice):
+        return {}
+    return {"threads": getattr(engine, "n_threads", choice.threads), "threads_reason": choice.describe()}
 
 
 def _checked_images(files: list[Path]) -> list[str]:

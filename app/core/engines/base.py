@@ -157,6 +157,10 @@ class LoadRequest:
     mmproj_path: str | None = None
     #: llama.cpp: requests answered at once, each in its own slot (1: one at a time)
     n_parallel: int = 1
+    #: llama.cpp: children that take turns computing share a group and count once in the thread
+    #: budget; "" is the model file's group (a pool's configurations, a calibration's and a
+    #: measurement's engines of one model take turns)
+    thread_group: str = ""
 
 
 class EngineError(RuntimeError):

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -501,7 +502,12 @@ class EnginePool:
                     f"{len(self._children)} configurations run already (at most "
                     f"{self.config.max_children}); {label!r} starts once one of them is idle"
                 )
-            request = replace(self.base_request, speculation=options, n_parallel=self.config.slots)
+            # children that take turns count once in the thread budget; children that compute at
+            # the same time each need cores of their own
+            group = self.base_request.thread_group if self.config.exclusive else secrets.token_hex(8)
+            request = replace(
+                self.base_request, speculation=options, n_parallel=self.config.slots, thread_group=group
+            )
             # a task of its own: a request that gives up waiting does not stop the load, whose
             # child then serves the next request (or stops when idle) instead of being lost
             pending = asyncio.get_running_loop().create_task(self._load(label, request, cost))

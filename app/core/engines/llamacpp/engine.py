@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -32,6 +31,7 @@ from typing import Any
 
 import httpx
 
+from app.core.engines import threads
 from app.core.engines.base import (
     CancelToken,
     ChatMessage,
@@ -111,6 +111,9 @@ class LlamaCppEngine:
         #: what the engine was loaded from (the drafter's path as resolved): a pool starts other
         #: configurations of the same model from it
         self.load_request: LoadRequest | None = None
+        #: the child's threads and why (:mod:`app.core.engines.threads`); its lease in the ledger
+        self.thread_choice: threads.ThreadChoice | None = None
+        self._lease: threads.Lease | None = None
 
     # --- loading -----------------------------------------------------------------------------
     @classmethod
@@ -166,10 +169,14 @@ class LlamaCppEngine:
         if mmproj is not None and p.speculative:
             refuse_without_vision(p, drafter_arch, mmproj)
 
+        group = req.thread_group or str(target.resolve())
+        ledger = threads.ledger()
+        choice, lease = ledger.lease(req.n_threads, group)
+        log.info("llama.cpp threads for %s: %s", target.name, choice.describe())
         cfg = HostConfig(
             model_path=str(target),
             n_ctx=req.n_ctx,
-            n_threads=req.n_threads or max(1, os.cpu_count() or 1),
+            n_threads=choice.threads,
             api_key=secrets.token_urlsafe(32),
             chat_template=req.chat_template or "",
             plan=p,
@@ -179,6 +186,7 @@ class LlamaCppEngine:
         try:  # refuses bad settings here, before a process is started
             build_params(cfg)
         except (SpeculationError, TypeError, ValueError, OverflowError) as exc:
+            ledger.release(lease)
             raise ModelLoadError(f"invalid speculative decoding settings: {exc}") from exc
 
         extras = [name for name, on in (("drafter", p.draft_path), ("vision projector", mmproj)) if on]
@@ -187,8 +195,12 @@ class LlamaCppEngine:
         engine = cls()
         engine.plan = p
         engine.load_request = replace(
-            req, speculation=replace(req.speculation, draft_model_path=p.draft_path or None)
+            req,
+            speculation=replace(req.speculation, draft_model_path=p.draft_path or None),
+            thread_group=group,
         )
+        engine.thread_choice = choice
+        engine._lease = lease
         engine.model_path = str(target)
         engine.mmproj_path = str(mmproj) if mmproj is not None else ""
         engine._api_key = cfg.api_key
@@ -198,10 +210,37 @@ class LlamaCppEngine:
         # child process with whatever it had loaded.
         try:
             engine._start(target.name, say, cancel_of(progress))
+            engine._lease = ledger.bind(lease, engine._host.pid)
+            # children of other processes that chose their threads after this one did, while it
+            # loaded: this one has not answered yet, so it makes room now
+            fewer = ledger.crowded_by_newer(engine._lease) if lease.auto else None
+            if fewer is not None and fewer < choice.threads:
+                engine.rethread(threads.shared_choice(choice, fewer), progress)
         except BaseException:
             engine.close()
             raise
         return engine
+
+    @property
+    def n_threads(self) -> int:
+        """The threads the child computes with (0 before a load)."""
+        host = self._host
+        return host.cfg.n_threads if host is not None else 0
+
+    def rethread(self, choice: threads.ThreadChoice, progress: Callable[[str], None] | None = None) -> None:
+        """Start the child again with ``choice.threads`` threads (the model's pages stay in the OS's
+        cache, so this is a fraction of the first load). Only for an engine that answers nothing:
+        the caller makes sure no request runs or starts meanwhile."""
+        host = self._host
+        if host is None or self._closed or choice.threads == host.cfg.n_threads:
+            return
+        log.info("llama.cpp threads for %s: %s", Path(self.model_path).name, choice.describe())
+        host.stop()
+        self._host = ServerProcess(replace(host.cfg, n_threads=choice.threads))
+        self.thread_choice = choice
+        self._start(Path(self.model_path).name, progress or (lambda _msg: None), cancel_of(progress))
+        if self._lease is not None:
+            self._lease = threads.ledger().bind(self._lease, self._host.pid, choice.threads)
 
     # --- loading, on the caller's thread ------------------------------------------------------------
     def _start(self, name: str, say: Callable[[str], None], cancel: CancelToken | None) -> None:
@@ -481,6 +520,9 @@ class LlamaCppEngine:
         host = self._host
         if host is not None:
             host.stop()
+        lease, self._lease = self._lease, None
+        if lease is not None:
+            threads.ledger().release(lease)
         client, self._client = self._client, None
         loop = engine_loop()
         if client is not None and loop.running:

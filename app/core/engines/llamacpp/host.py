@@ -213,6 +213,12 @@ class ServerProcess:
         raise HostError(f"the llama.cpp process ended while loading: {self.exit_description()}")
 
     @property
+    def pid(self) -> int:
+        """The child's process id (0 before it starts)."""
+        proc = self._proc
+        return proc.pid if proc is not None else 0
+
+    @property
     def alive(self) -> bool:
         proc = self._proc
         return proc is not None and proc.poll() is None
