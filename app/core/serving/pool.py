@@ -17,7 +17,12 @@ loaded it) and starts one more child per configuration a request asks for (``tan
 * children take turns (:attr:`PoolConfig.exclusive`): llama.cpp's worker threads spin while they
   work, and two children that each use every core slow each other far more than their share, so
   while one child has requests running, a request for another waits (in arrival order) until
-  they end; requests for the running child join it unless another child is waiting.
+  they end; requests for the running child join it unless another child is waiting;
+* the children follow the free cores (:mod:`app.core.engines.threads`): once the pool has rested
+  for :attr:`PoolConfig.retune_s`, a child whose automatic thread count no longer fits what other
+  programs and models leave free is started again with the count that does, one at a time,
+  while requests that arrive meanwhile wait for their turn; a child that answers is never
+  restarted for this.
 
 Greedy answers are the same whichever child answers (speculation never changes greedy output).
 """
@@ -40,6 +45,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from app.core.cancel import CancelToken
 from app.core.catalog import fit
+from app.core.engines import threads
 from app.core.engines.base import (
     ChatMessage,
     Engine,
@@ -84,6 +90,9 @@ class PoolConfig:
     memory_budget: int | None = None
     #: children take turns instead of computing at the same time (see the module docstring)
     exclusive: bool = True
+    #: after this long at rest, the children's thread counts are checked against the free cores
+    #: (None: never)
+    retune_s: float | None = 30.0
 
 
 @dataclass
@@ -140,6 +149,8 @@ class PoolStatus:
 
 #: answers the pool keeps to show a child before a repeated request
 REMEMBERED_ANSWERS = 32
+#: the turn's holder while children are started again with other thread counts
+RETUNING = "\0retuning"
 #: seconds after an answer before it is shown to the other n-gram children (if the pool is idle)
 SHARE_DELAY = 0.2
 #: how often a background start looks whether the pool is idle
@@ -254,6 +265,10 @@ class EnginePool:
         #: every engine the pool loaded and has not closed (the base is not the pool's)
         self._owned: list[Engine] = []
         self._owned_lock = threading.Lock()
+        #: the check of the children's thread counts, due once the pool has rested
+        self._retune_timer: asyncio.TimerHandle | None = None
+        #: what the last checks did: label -> (threads before, threads after)
+        self.retuned: list[tuple[str, int, int]] = []
 
     # --- what may be asked ------------------------------------------------------------------------
     @property
@@ -583,8 +598,12 @@ class EnginePool:
         if child.idle_timer is not None:
             child.idle_timer.cancel()
             child.idle_timer = None
+        if self._retune_timer is not None:
+            self._retune_timer.cancel()
+            self._retune_timer = None
         others_waiting = any(label != child.label for label, _ in self._turns)
-        if not self.config.exclusive or (self._running in (None, child.label) and not others_waiting):
+        free = self._running in (None, child.label) and not others_waiting
+        if self._running != RETUNING and (not self.config.exclusive or free):
             self._running = child.label
             child.active += 1
             return
@@ -610,11 +629,22 @@ class EnginePool:
         if self._running == child.label:
             self._running = None
             self._grant()
+        self._rest()
 
     def _grant(self) -> None:
-        """Give the turn to the child of the first waiting request, with all its waiting requests."""
+        """Give the turn to the child of the first waiting request, with all its waiting requests
+        (every waiting request when children do not take turns)."""
         waiting = [(label, f) for label, f in self._turns if not f.done()]
         if not waiting:
+            return
+        if not self.config.exclusive:
+            for label, turn in waiting:
+                found = self._children.get(label)
+                if found is not None:
+                    found.active += 1
+                    turn.set_result(None)
+                else:
+                    turn.set_exception(PoolRefused(f"the {label!r} configuration was stopped"))
             return
         label = waiting[0][0]
         child = self._children.get(label)
@@ -628,6 +658,64 @@ class EnginePool:
                     turn.set_exception(PoolRefused(f"the {label!r} configuration was stopped"))
         if child is None:
             self._grant()
+
+    # --- threads that follow the free cores --------------------------------------------------------
+    def _rest(self) -> None:
+        """The pool is at rest (no answer computes or waits): check the threads once it stays so."""
+        if self.config.retune_s is None or self._closed or self._busy() or self._retune_timer is not None:
+            return
+        loop = asyncio.get_running_loop()
+        self._retune_timer = loop.call_later(self.config.retune_s, self._retune_soon)
+
+    def _retune_soon(self) -> None:
+        self._retune_timer = None
+        if self._closed:
+            return
+
+        async def check() -> None:
+            await self.retune()
+
+        self._tasks.add(task := asyncio.get_running_loop().create_task(check()))
+        task.add_done_callback(self._tasks.discard)
+
+    async def retune(self) -> list[tuple[str, int, int]]:
+        """Start again, one at a time, the idle children whose automatic thread count differs from
+        what the free cores give now; returns what changed as ``(label, before, after)``. Requests
+        that arrive meanwhile wait for their turn; nothing happens while the pool is not at rest."""
+        loop = asyncio.get_running_loop()
+        changed: list[tuple[str, int, int]] = []
+        for child in list(self._children.values()):
+            engine = child.engine
+            if not isinstance(engine, LlamaCppEngine) or engine.lease is None or not engine.lease.auto:
+                continue
+            if self._closed or self._busy() or self._loading or self._running is not None:
+                break
+            choice = await loop.run_in_executor(self._load_thread, threads.ledger().rechoose, engine.lease)
+            before = engine.n_threads
+            if choice.threads == before or self._busy() or self._running is not None or self._closed:
+                continue
+            self._running = RETUNING
+            try:
+                await loop.run_in_executor(self._load_thread, engine.rethread, choice)
+                child.seen.clear()  # a new process has seen nothing
+                changed.append((child.label, before, choice.threads))
+                log.info("the %s configuration now computes with %d threads", child.label, choice.threads)
+            except EngineError as exc:
+                log.warning("the %s configuration could not be started again: %s", child.label, exc)
+                self._drop(child)
+            finally:
+                self._running = None
+                self._grant()
+        self.retuned.extend(changed)
+        return changed
+
+    def threads_of(self) -> dict[str, int]:
+        """The threads each running child computes with (llama.cpp children only)."""
+        return {
+            label: c.engine.n_threads
+            for label, c in list(self._children.items())
+            if isinstance(c.engine, LlamaCppEngine)
+        }
 
     def _stop_if_idle(self, child: _Child) -> None:
         child.idle_timer = None
@@ -674,6 +762,10 @@ class EnginePool:
         for task in list(self._tasks):
             with contextlib.suppress(RuntimeError):  # its loop is gone: nothing left to cancel
                 task.get_loop().call_soon_threadsafe(task.cancel)
+        if self._retune_timer is not None:
+            with contextlib.suppress(RuntimeError):
+                self._retune_timer.cancel()
+            self._retune_timer = None
         for child in list(self._children.values()):
             if child.idle_timer is not None:
                 child.idle_timer.cancel()

@@ -222,6 +222,11 @@ class LlamaCppEngine:
         return engine
 
     @property
+    def lease(self) -> threads.Lease | None:
+        """The child's lease in the thread ledger (None before a load and after close)."""
+        return self._lease
+
+    @property
     def n_threads(self) -> int:
         """The threads the child computes with (0 before a load)."""
         host = self._host
