@@ -11,6 +11,12 @@ white space collapsed; attributes, and the code-block label and Copy link the ch
 compared. The chat shows an image as a link named by its alt text (a chat label must not fetch
 from the network), so the rate is asserted with the spec's ``<img>`` read that way; the strict
 figure, every image example counted as failed, is printed and asserted too.
+
+Where the spec's rendering hides text the source holds (an empty heading, list item or quote, a
+definition no link uses, a table row's extra cell, a list that starts with a list), the chat shows
+the block as the plain text it was written as (:mod:`app.core.chat.render.shown`): those examples
+are named, checked to come out as plain text holding the source's letters, and left out of the
+rate.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from app.core.chat.render import render_html
+from app.core.chat.render.shown import PLAIN_CLASS, letters, shown_text, source_letters
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "gfm_spec_examples.json"
 HTML_SECTIONS = {"HTML blocks", "Raw HTML", "Disallowed Raw HTML (extension)"}
@@ -28,6 +35,11 @@ _TAG = re.compile(r"<(/?[A-Za-z][A-Za-z0-9-]*)[\s/>]")
 _SAME = {"b": "strong", "i": "em", "del": "s"}
 #: the renderer's own blocks around a code block, not part of the document's structure
 _CHROME = "code-head"
+#: examples whose spec rendering shows less than their source: 49 empty headings; 173, 552 a
+#: second definition of a label; 176, 188 only a definition; 187 a quote of a definition; 204 a
+#: row's extra cell; 217, 218 empty quotes; 258, 261, 262 empty list items; 277 items that start
+#: with a list; 344 code spans of spaces
+SHOWN_PLAIN = {49, 173, 176, 187, 188, 204, 217, 218, 258, 261, 262, 277, 344, 552}
 
 
 class _Tree(HTMLParser):
@@ -88,13 +100,20 @@ def examples() -> list[dict[str, str]]:
 def test_the_spec_examples_pass_by_structure_and_text() -> None:
     cases = examples()
     assert len(cases) > 550  # the extraction holds the spec, not a sample of it
-    strict, failed = [], []
+    strict, failed, plain = [], [], []
     for e in cases:
-        got = shape(render_html(e["markdown"], heading_offset=0, breaks=False, chrome=False))
+        markup = render_html(e["markdown"], heading_offset=0, breaks=False, chrome=False)
+        if PLAIN_CLASS in markup:
+            plain.append(e["example"])
+            assert not source_letters(e["markdown"]) - letters(shown_text(markup)[0]), e["example"]
+            continue
+        got = shape(markup)
         if got != shape(e["html"]):
             strict.append(e["example"])
         if got != shape(e["html"], images_as_links=True):
             failed.append(e["example"])
+    assert set(plain) == SHOWN_PLAIN
+    cases = [e for e in cases if e["example"] not in SHOWN_PLAIN]
     rate, strict_rate = 1 - len(failed) / len(cases), 1 - len(strict) / len(cases)
     print(f"GFM spec: {len(cases) - len(failed)} of {len(cases)} ({rate:.1%}) with images as links;")
     print(f"  {len(cases) - len(strict)} ({strict_rate:.1%}) with every image a failure; failed: {failed}")

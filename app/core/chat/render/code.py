@@ -19,6 +19,8 @@ from app.core.chat.render.sourcemap import runs
 _STYLES = {False: "default", True: "monokai"}
 #: a guess below this score is more often wrong than right on short snippets
 _GUESS_MIN = 0.5
+#: a guess reads this many characters of the code at most
+_GUESS_CHARS = 4096
 
 
 @lru_cache(maxsize=1)
@@ -40,9 +42,11 @@ def lexer_for(name: str) -> Lexer | None:
 
 @lru_cache(maxsize=128)
 def guess(code: str) -> tuple[str, Lexer] | None:
-    """A lexer for unlabelled code, only when Pygments is confident."""
+    """A lexer for unlabelled code, only when Pygments is confident. Judged on the code's start:
+    some lexers' tests take time that grows faster than the text (a long line of one character)."""
     if len(code) < 40:
         return None
+    code = code[:_GUESS_CHARS]
     try:
         lexer = guess_lexer(code, stripnl=False, ensurenl=False)
     except ClassNotFound:

@@ -19,8 +19,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from markdown_it import MarkdownIt
+from markdown_it import MarkdownIt, rules_block, rules_core
 from markdown_it.renderer import RendererHTML
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
@@ -32,6 +34,15 @@ from mdit_py_plugins.texmath import texmath_plugin
 from app.core.chat.render import code as code_html
 from app.core.chat.render.colors import LIGHT, Colors
 from app.core.chat.render.math import formula_png
+from app.core.chat.render.shown import (
+    LONG_LINE,
+    MAX_DEPTH,
+    has_long_line,
+    letters,
+    plain_html,
+    shown_text,
+    source_letters,
+)
 from app.core.chat.render.sourcemap import align, drafted_mask, line_starts, runs
 
 MONO = "'DejaVu Sans Mono','Menlo','Consolas',monospace"
@@ -45,9 +56,32 @@ _TEXT_TOKENS = (
     "math_single",
     "math_display_inline",
 )
-#: ``\[ ... \]`` inside a paragraph (texmath's block rule only takes one that fills its lines)
-_BRACKET_DISPLAY = re.compile(r"\\\[(.+?)\\\]", re.DOTALL)
 _FORMULA_TEXT = re.compile(r"[^\\\s]")
+#: a table of more columns than this is shown as the text it was written as
+MAX_COLUMNS = 64
+#: the token type of inline text too long to parse (see _long_inline)
+_INLINE_TEXT = "inline_text"
+#: lists and quotes: each nests the text one level deeper
+_CONTAINERS = frozenset({"bullet_list_open", "ordered_list_open", "blockquote_open"})
+_CONTAINER_ENDS = frozenset({"bullet_list_close", "ordered_list_close", "blockquote_close"})
+#: what may follow a list item's opening when the item shows no marker (Qt draws a list item's
+#: number or bullet on its first line of text; an item that starts with a list has none)
+_NO_MARKER = frozenset({"bullet_list_open", "ordered_list_open", "list_item_close"})
+#: the env key of :func:`_bracket_close`'s last search
+_BRACKET_MEMO = "tandem_bracket_close"
+
+
+def _bracket_close(state: StateInline) -> int:
+    """Where the first ``\\]`` at least one character after an opening ``\\[`` at ``state.pos``
+    starts, or -1. The last search is kept in the parse's env: a paragraph of thousands of
+    unclosed ``\\[`` would otherwise search to its end from each of them."""
+    src, pos = state.src, state.pos
+    memo = state.env.get(_BRACKET_MEMO)
+    if memo is not None and memo[0] is src and memo[1] <= pos and (memo[2] < 0 or memo[2] >= pos + 3):
+        return int(memo[2])
+    found = src.find("\\]", pos + 3)
+    state.env[_BRACKET_MEMO] = (src, pos, found)
+    return found
 
 
 def _bracket_display(state: StateInline, silent: bool) -> bool:
@@ -55,15 +89,18 @@ def _bracket_display(state: StateInline, silent: bool) -> bool:
     opened on the line after a sentence): drawn at display size where it stands."""
     if not state.src.startswith("\\[", state.pos):
         return False
-    found = _BRACKET_DISPLAY.match(state.src, state.pos)
+    close = _bracket_close(state)
+    if close < 0:
+        return False
+    content = state.src[state.pos + 2 : close]
     # a formula holds more than backslashes ("\\[\\\\\\]" is three escaped characters)
-    if found is None or not _FORMULA_TEXT.search(found.group(1)):
+    if not _FORMULA_TEXT.search(content):
         return False
     if not silent:
         token = state.push("math_display_inline", "math", 0)
-        token.content = found.group(1)
+        token.content = content
         token.markup = "\\["
-    state.pos = found.end()
+    state.pos = close + 2
     return True
 
 
@@ -71,13 +108,44 @@ def _bracket_display(state: StateInline, silent: bool) -> bool:
 def parser(breaks: bool) -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": True, "breaks": breaks})
     md.enable(["table", "strikethrough", "linkify"])
+    md.block.ruler.at("table", _table)
     # "$5 and $10" is prose: a dollar next to a digit or a space does not open or close math
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
     md.use(texmath_plugin, delimiters="brackets")
     md.inline.ruler.before("escape", "math_display_inline", _bracket_display)
     md.use(footnote_plugin)
     md.use(tasklists_plugin)
+    md.core.ruler.before("inline", "long_inline", _long_inline)
     return md
+
+
+def _table(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """GFM's table rule, for tables of at most :data:`MAX_COLUMNS` columns: a wider one stays a
+    paragraph (its cells cost the parser time in proportion, and no chat can show them)."""
+    for line in (start, start + 1):
+        if line < end:
+            first, last = state.bMarks[line] + state.tShift[line], state.eMarks[line]
+            if state.src.count("|", first, last) > MAX_COLUMNS + 1:
+                return False
+    return rules_block.table(state, start, end, silent)
+
+
+def _long_inline(state: StateCore) -> None:
+    """Inline text longer than :data:`~.shown.LONG_LINE` (a paragraph, a heading, a table cell) is
+    shown as written, not parsed for emphasis, links and code spans: the inline parser's cost on
+    some runs of punctuation (thousands of ``[`` or ``<``) grows to seconds."""
+    for token in state.tokens:
+        if token.type == "inline" and len(token.content) > LONG_LINE:
+            token.type = _INLINE_TEXT
+
+
+def _top_blocks(text: str) -> list[Token]:
+    """The block tokens of ``text`` as :func:`parser` makes them, without the inline parse (a
+    stable end needs the blocks' lines only)."""
+    state = StateCore(text, parser(True), {})
+    rules_core.normalize(state)
+    rules_core.block(state)
+    return state.tokens
 
 
 def code_id(code: str) -> str:
@@ -98,7 +166,7 @@ def stable_end(text: str, start: int = 0) -> int:
     if _REFERENCE.search(text, start):
         return start
     rest = text[start:]
-    tops = [t for t in parser(True).parse(rest) if t.level == 0 and t.map is not None and t.nesting >= 0]
+    tops = [t for t in _top_blocks(rest) if t.level == 0 and t.map is not None and t.nesting >= 0]
     if len(tops) < 2:
         return start
     last = tops[-1].map
@@ -109,8 +177,13 @@ def stable_end(text: str, start: int = 0) -> int:
 class _Html(RendererHTML):
     """markdown-it's HTML renderer with drafted runs, Qt-friendly blocks and inline styles."""
 
-    def __init__(self, source: str, spans: Sequence[tuple[int, int]], opts: dict[str, Any]) -> None:
+    def __init__(
+        self, md: MarkdownIt, source: str, spans: Sequence[tuple[int, int]], opts: dict[str, Any]
+    ) -> None:
         super().__init__()
+        # the plugins' own rules (footnotes) are registered on the parser's renderer
+        for name, rule in getattr(md.renderer, "rules", {}).items():
+            self.rules.setdefault(name, rule)
         self.source = source
         self.mask = drafted_mask(len(source), spans)
         self.draft = f"background-color:{opts['highlight']};" if opts["highlight"] else None
@@ -129,6 +202,11 @@ class _Html(RendererHTML):
 
     def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         return self._marked(tokens[idx])
+
+    def inline_text(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        # inline text shown as written (see _long_inline): its line ends as the parser keeps them
+        body = self._marked(tokens[idx])
+        return body.replace("\n", "<br />\n") if options.get("breaks") else body
 
     def code_inline(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         return f"<code>{self._marked(tokens[idx])}</code>"
@@ -247,6 +325,8 @@ def _annotate(tokens: Sequence[Token], source: str) -> None:
             for child in token.children or []:
                 if child.type in _TEXT_TOKENS:
                     place(child, first, last)
+        elif token.type == _INLINE_TEXT:
+            place(token, first, last)
         elif token.type in ("fence", "code_block") or token.type.startswith("math_block"):
             place(token, first + (token.type != "code_block"), last)
 
@@ -290,4 +370,110 @@ def render_html(
         "math": math,
         "live": live,
     }
-    return _Html(text, draft_spans, opts).render(tokens, md.options, env)
+    return _checked(md, _Html(md, text, draft_spans, opts), tokens, env)
+
+
+def _checked(md: MarkdownIt, renderer: _Html, tokens: Sequence[Token], env: EnvType) -> str:
+    """The rendered HTML of ``tokens``, each top-level block checked against its source (see
+    :mod:`.shown`): a block whose render hides some of its letters or digits, nests lists and
+    quotes deeper than :data:`~.shown.MAX_DEPTH` or shows nothing is shown as its plain source
+    text instead, and so is a block with a line longer than :data:`~.shown.LONG_LINE` (not
+    rendered: a code block's colours and its unwrapped line would take seconds).
+
+    A block's source runs from its first line to the next block's first line, so the blank
+    lines, reference definitions and whatever the parser dropped after a block are its own.
+    Footnotes are rendered at the end, away from their definitions: what they show counts for
+    every block."""
+    source = renderer.source
+    starts = line_starts(source)
+    groups = _top_level(tokens)
+    blocks = [(i, j, lines) for i, j, lines in groups if lines is not None]
+    apart = [renderer.render(tokens[i:j], md.options, env) for i, j, lines in groups if lines is None]
+    # letters the syntax took anywhere (reference labels and targets, footnote labels) and what
+    # the footnotes show
+    anywhere = letters(" ".join([_accounted_anywhere(md, env, source), *(shown_text(h)[0] for h in apart)]))
+    if not blocks and source.strip():
+        blocks = [(0, 0, (0, 0))]  # only definitions, or nothing the parser kept: one empty block
+    out: list[str] = []
+    for k, (i, j, lines) in enumerate(blocks):
+        a = 0 if k == 0 else min(len(source), starts[lines[0]])
+        b = min(len(source), starts[blocks[k + 1][2][0]]) if k + 1 < len(blocks) else len(source)
+        if has_long_line(source, a, b):
+            out.append(plain_html(source, a, b, renderer.mask, renderer.draft))
+            continue
+        part = renderer.render(tokens[i:j], md.options, env) if j > i else ""
+        accounted, depth = _accounted(md, tokens[i:j])
+        shown, visible = shown_text(part)
+        missing = source_letters(source[a:b]) - letters(shown) - letters(accounted)
+        if missing:
+            missing -= anywhere
+        if missing or depth > MAX_DEPTH or (not visible and source[a:b].strip()):
+            part = plain_html(source, a, b, renderer.mask, renderer.draft)
+        out.append(part)
+    return "".join(out + apart)
+
+
+def _top_level(tokens: Sequence[Token]) -> list[tuple[int, int, tuple[int, int] | None]]:
+    """The top-level blocks of ``tokens``: ``(first token, end token, source lines)``; the lines
+    are None for a block the parser built away from the source (the footnotes)."""
+    out: list[tuple[int, int, tuple[int, int] | None]] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        j, level = i + 1, int(tokens[i].nesting)
+        while level > 0 and j < n:
+            level += tokens[j].nesting
+            j += 1
+        lines = tokens[i].map
+        out.append((i, j, (lines[0], lines[1]) if lines is not None else None))
+        i = j
+    return out
+
+
+def _accounted(md: MarkdownIt, tokens: Sequence[Token]) -> tuple[str, int]:
+    """The text the syntax of ``tokens`` took rather than showed (a link's or image's target and
+    title, a fence's language, a formula's label, the numbers of list items Qt draws a marker
+    for, a ticked task's ``x``); and how deep lists and quotes nest in them."""
+    out: list[str] = []
+    depth = deepest = 0
+    for n, token in enumerate(tokens):
+        kind = token.type
+        if kind in _CONTAINERS:
+            depth += 1
+            deepest = max(deepest, depth)
+        elif kind in _CONTAINER_ENDS:
+            depth -= 1
+        if token.info and (
+            kind != "list_item_open" or (n + 1 < len(tokens) and tokens[n + 1].type not in _NO_MARKER)
+        ):
+            out.append(token.info)
+        _accounted_inline(md, token.children or (), out)
+    return " ".join(out), deepest
+
+
+def _accounted_inline(md: MarkdownIt, children: Sequence[Token], out: list[str]) -> None:
+    for child in children:
+        for key in ("href", "src", "title"):
+            value = child.attrs.get(key)
+            if value:  # the target as written and as shown (percent-escapes decoded)
+                out.extend([str(value), md.normalizeLinkText(str(value))])
+        if child.type == "html_inline" and "checked" in child.content:
+            out.append("x")
+        if child.children:  # an image's alt text holds inline tokens (links, images) too
+            _accounted_inline(md, child.children, out)
+
+
+def _accounted_anywhere(md: MarkdownIt, env: EnvType, source: str) -> str:
+    """The text the syntax took that resolves across the whole text: reference definitions (each
+    label as often as the text names it) and footnote labels."""
+    out: list[str] = []
+    references = env.get("references") or {}
+    # labels are matched as markdown-it keys them: case folded, white space collapsed
+    folded = " ".join(source.lower().split()) if references else ""
+    for label, ref in references.items():
+        out.extend([str(label)] * max(1, folded.count(str(label).lower())))
+        href = str(ref.get("href", ""))
+        out.extend([href, md.normalizeLinkText(href), str(ref.get("title", ""))])
+    for note in ((env.get("footnotes") or {}).get("list") or {}).values():
+        if note.get("label"):
+            out.extend([str(note["label"])] * (int(note.get("count", 0)) + 1))
+    return " ".join(out)
