@@ -9,6 +9,7 @@ Auto measures off against ngram-mod: a short calibration).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -48,11 +49,13 @@ def test_auto_is_the_default_and_a_stored_calibration_is_reused_and_shown(
     assert dlg.auto_panel.switch.isChecked() and dlg.state.auto_on  # Auto is the default
     qtbot.waitUntil(lambda: dlg.auto_panel.state == "stored", timeout=20_000)
     assert dlg.auto_panel.chosen.text() == "Auto chose: ngram-mod 64/round"
-    # the stored "why" line: each configuration with its figures
+    # the stored "why" line: each configuration with its figures in plain words (the intervals,
+    # one pair each with the noise before any pair was repeated: prose 0.86-1.19 holds plain
+    # decoding, code edit 1.02-1.41 and repeats 3.07-4.22 are above it)
     assert dlg.auto_panel.why.text() == (
-        "ngram-mod 64/round: 1.01x (0.86-1.19) prose, 1.20x (1.02-1.41) code edit, "
-        "3.60x (3.07-4.22) on repeats"
-    )  # each workload's interval: one pair each, the noise before any pair was repeated
+        "ngram-mod 64/round: no clear difference (1.01x) on prose, 1.20x faster (at least 1.02x) "
+        "on code edits, 3.60x faster (at least 3.07x) on repeats"
+    )
     assert dlg.auto_panel.remeasure.isVisible()
 
     # A manual drafter replaces Auto; turning Auto on again clears it.
@@ -107,7 +110,9 @@ def test_remeasure_runs_and_can_be_cancelled(make_window: Any, qtbot: Any) -> No
     assert measured == {"off", "ngram-mod"}  # the declared drafter is the target file: not tried
     assert panel.state == "stored"
     assert panel.chosen.text() == f"Auto chose: {result.choice.candidate.label}"
-    assert panel.why.text() == result.choice.why
+    why = panel.why.text()
+    assert all(m.candidate.label in why for m in result.measurements if m.candidate.method != "off")
+    assert not re.search(r"\(\d+\.\d+-\d+\.\d+\)", why), why  # plain words, not raw intervals
 
 
 def test_the_why_line_follows_the_language(make_window: Any, qtbot: Any) -> None:

@@ -170,7 +170,7 @@ def test_gemma4_mtp_defaults_tooltips_and_download_notice(
     enable_tip = dlg.enable.toolTip()
     assert "proposes several tokens per round" in enable_tip
     assert "the answer is identical, decoding is faster" in enable_tip
-    assert "downloads an extra drafter checkpoint" in enable_tip
+    assert "is not on this computer yet: launching with it on downloads it first" in enable_tip
     quant_tip = dlg.draft_quant.toolTip()
     assert "lowers how many of its tokens are accepted" in quant_tip
     assert "An unquantized drafter is recommended even for a quantized model." in quant_tip

@@ -1,8 +1,11 @@
 """The launch dialog's rules without Qt: what is shown, enabled and valid, and why.
 
-The dialog keeps what the user set in a :class:`FormValues`, asks :meth:`LaunchForm.evaluate`
-for a :class:`FormState` after every change and binds its widgets to it; :meth:`LaunchForm.choice`
-turns valid values into the :class:`~app.core.launch.plan.LaunchChoice` it returns. Messages are
+The dialog keeps what the user set in ONE :class:`FormValues`: every widget change replaces it
+(the speculation switches through :func:`set_auto`, :func:`set_drafter` and
+:func:`set_model_free`, which keep the choices exclusive), :meth:`LaunchForm.evaluate` turns it into
+a :class:`FormState`, and the dialog renders every widget from that state. The state carries the
+launch itself (:attr:`FormState.request`), so what the dialog shows and what it launches come from
+the same evaluation and cannot drift; :meth:`LaunchForm.choice` returns that request. Messages are
 :class:`Note` codes with parameters, never sentences: the dialog says them in the user's language.
 
 The rules:
@@ -24,9 +27,12 @@ The rules:
 - Launch is enabled when the engine is installed, every enabled tokens-per-round field parses,
   and the sampling fields make a valid :class:`Sampling` whose answer leaves room in the context.
 - Auto is the default speculation on every local engine: it applies while no manual
-  speculation is set (drafter switch off, no model-free method); choosing one replaces Auto. Auto
-  may try the declared drafter only when it is on disk (it never queues a download); otherwise it
-  measures without it and says so.
+  speculation is set (drafter switch off, no model-free method); choosing one replaces Auto for as
+  long as it is chosen, and withdrawing it brings Auto back unless the user turned Auto off.
+  Turning Auto on withdraws the manual choices. Auto may try the declared drafter only when it is
+  on disk (it never queues a download); otherwise it measures without it and says so.
+- Whatever the switches say, :attr:`FormState.speculation` names what the launch runs (Auto, off,
+  the drafter, a model-free method) and :attr:`FormState.request` is that launch.
 - An engine that ignores a thread count (MLX computes through Metal) gets the field disabled and
   the choice carries no thread count.
 - A remote server (:meth:`LaunchForm.evaluate_remote`): the endpoint URL must pass the
@@ -38,7 +44,7 @@ The rules:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Literal, NamedTuple, Protocol
 
@@ -190,6 +196,45 @@ class FormValues:
     chat_images: bool = False
 
 
+def set_auto(v: FormValues, on: bool) -> FormValues:
+    """The Auto switch: on withdraws the manual choices it replaces (drafter, model-free
+    method); off leaves the launch without speculation unless a manual choice is made."""
+    if on:
+        return replace(v, auto=True, drafter_on=False, model_free=None)
+    return replace(v, auto=False)
+
+
+def set_drafter(v: FormValues, on: bool) -> FormValues:
+    """The drafter switch: on replaces Auto while it stays on, off brings Auto back when the user
+    had not turned Auto off (``auto`` is the user's Auto switch, not whether Auto applies)."""
+    return replace(v, drafter_on=on, model_free=None if on else v.model_free)
+
+
+def set_model_free(v: FormValues, method: str | None) -> FormValues:
+    """The model-free method (None: off), with the drafter's rule: a method replaces Auto while
+    it is chosen; choosing none brings Auto back unless the user turned Auto off."""
+    return replace(v, model_free=method or None)
+
+
+SpeculationKind = Literal["auto", "off", "drafter", "model-free"]
+
+
+@dataclass(frozen=True)
+class LaunchSpeculation:
+    """What the launch runs, as the dialog says it (the request carries the same)."""
+
+    kind: SpeculationKind
+    #: the method that drafts ("" for Auto and off): "draft", "mtp", "ngram-mod", ...
+    method: str = ""
+    #: tokens per round as typed, None: the engine's default (see ``default_depth``)
+    depth: int | None = None
+    default_depth: int | None = None
+    #: where the drafter comes from: "declared", "builtin" (the model's own heads), "found"
+    source: str = ""
+    #: a manual choice replaces Auto for now: withdrawing it brings Auto back
+    replaces_auto: bool = False
+
+
 @dataclass(frozen=True)
 class FormState:
     """What the dialog shows for :class:`FormValues`; see the module's rules."""
@@ -244,6 +289,19 @@ class FormState:
     vision_note: Note | None = None
     #: the conversation has pictures this launch cannot read (None: it can, or it has none)
     chat_images_note: Note | None = None
+    #: what the launch runs (Auto, off, the drafter, a model-free method)
+    speculation: LaunchSpeculation = LaunchSpeculation("off")
+    #: the chosen model-free method when this engine offers it (the list shows it), else None
+    model_free: str | None = None
+    #: the drafter the switch would run is on this computer (a found file or the model's own
+    #: heads always are; a declared drafter at the chosen quantization when its files are cached)
+    drafter_on_disk: bool = False
+    #: the declared drafter's quantization the switch would run (None: its default file)
+    drafter_quant: str | None = None
+    #: the launch these values describe, None when they make none (see ``request_error``)
+    request: LaunchChoice | None = None
+    #: why there is no request: the sampling or tokens-per-round check's message ("" when there is)
+    request_error: str = ""
 
 
 @dataclass
@@ -437,7 +495,32 @@ class LaunchForm:
             ok = False
         if model_free and not drafter_on and mf_error is not None:
             ok = False
-        return FormState(
+        if auto_on:
+            speculation = LaunchSpeculation("auto")
+        elif drafter_on:
+            speculation = LaunchSpeculation(
+                "drafter",
+                "mtp" if source == "builtin" else "draft" if source == "found" else method,
+                _depth(v.depth),
+                depth_default.value,
+                source,
+                replaces_auto=v.auto and auto_available,
+            )
+        elif model_free:
+            speculation = LaunchSpeculation(
+                "model-free",
+                model_free,
+                _depth(v.model_free_depth),
+                mf_default.value if mf_default is not None else None,
+                replaces_auto=v.auto and auto_available,
+            )
+        else:
+            speculation = LaunchSpeculation("off")
+        drafter_quant = v.draft_quant if source == "declared" else None
+        on_disk = source in ("found", "builtin") or (
+            source == "declared" and self._status(self.family, spec, "drafter", drafter_quant) == "cached"
+        )
+        state = FormState(
             engine_available=available,
             engine_note=engine_note,
             target_note=target_note,
@@ -476,7 +559,13 @@ class LaunchForm:
             # the conversation's own note says it for the pictures at hand: one note, not two
             vision_note=vision_note if chat_images_note is None else None,
             chat_images_note=chat_images_note,
+            speculation=speculation,
+            model_free=model_free,
+            drafter_on_disk=on_disk,
+            drafter_quant=drafter_quant,
         )
+        request, error = self._request(v, state)
+        return replace(state, request=request, request_error=error)
 
     @staticmethod
     def _sampling(v: FormValues) -> tuple[Sampling | None, Note | None]:
@@ -587,20 +676,35 @@ class LaunchForm:
 
     # --- result -------------------------------------------------------------------------------
     def choice(self, v: FormValues) -> LaunchChoice:
-        """The launch the values describe; raises :class:`SamplingError` when Launch is disabled
-        for its sampling, :class:`SpeculationError` for a tokens-per-round that does not parse."""
+        """The launch the values describe (:attr:`FormState.request`); raises
+        :class:`SamplingError` when Launch is disabled for its sampling, :class:`SpeculationError`
+        for a tokens-per-round that does not parse."""
         state = self.evaluate(v)
+        if state.request is not None:
+            return state.request
+        if state.sampling is None:
+            raise SamplingError(state.request_error)
+        raise SpeculationError(state.request_error)
+
+    def _request(self, v: FormValues, state: FormState) -> tuple[LaunchChoice | None, str]:
+        """The launch of ``state`` (built from the state's decisions only), or why there is none."""
+        try:
+            return self._build_request(v, state), ""
+        except (SamplingError, SpeculationError) as exc:
+            return None, str(exc)
+
+    def _build_request(self, v: FormValues, state: FormState) -> LaunchChoice:
         spec, quant, engine = v.spec, str(v.quant), v.engine
         downloads: list[tuple[str, str | None]] = []
         if self._status(self.family, spec, "target", quant) != "cached":
             downloads.append(("target", quant))
-        model_free = v.model_free if v.model_free in state.model_free_methods else None
-        if state.auto_on:
+        kind = state.speculation.kind
+        if kind == "auto":
             # Auto: speculation off until the calibration chooses; it may try the cached drafter
             options = SpeculationOptions(
                 draft_quantization=state.auto_draft_quant, draft_model_path=state.auto_found_drafter
             )
-        elif state.drafter_on and state.drafter_source == "found":
+        elif kind == "drafter" and state.drafter_source == "found":
             # a found drafter: its file, as an explicit drafter path (nothing to download)
             options = SpeculationOptions.build(
                 enabled=True,
@@ -608,10 +712,10 @@ class LaunchForm:
                 num_speculative_tokens=v.depth,
                 draft_model_path=state.found_drafter,
             )
-        elif state.drafter_on and state.drafter_source == "builtin":
+        elif kind == "drafter" and state.drafter_source == "builtin":
             # the target's own MTP heads: nothing to download
             options = SpeculationOptions.build(enabled=True, method="mtp", num_speculative_tokens=v.depth)
-        elif state.drafter_on:
+        elif kind == "drafter":
             options = SpeculationOptions.build(
                 enabled=True,
                 method=state.method,
@@ -620,9 +724,9 @@ class LaunchForm:
             )
             if self._status(self.family, spec, "drafter", v.draft_quant) != "cached":
                 downloads.append(("drafter", v.draft_quant))
-        elif model_free:
+        elif kind == "model-free":
             options = SpeculationOptions.build(
-                enabled=True, method=model_free, num_speculative_tokens=v.model_free_depth
+                enabled=True, method=state.speculation.method, num_speculative_tokens=v.model_free_depth
             )
         else:
             options = SpeculationOptions()
@@ -643,7 +747,7 @@ class LaunchForm:
             threads,
             state.sampling,
             downloads,
-            auto=state.auto_on,
+            auto=kind == "auto",
             auto_drafter=state.auto_drafter,
         )
 
@@ -667,6 +771,14 @@ def _form_sampling(v: FormValues) -> tuple[Sampling | None, Note | None]:
     except SamplingError as exc:
         return None, Note(NoteCode.SAMPLING_INVALID, "error", {"detail": str(exc)})
     return sampling, None
+
+
+def _depth(text: str) -> int | None:
+    """Tokens per round as typed (None: empty, or not a number: the field says why)."""
+    try:
+        return parse_num_speculative_tokens(text)
+    except SpeculationError:
+        return None
 
 
 def _depth_error(text: str) -> Note | None:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QV
 from app.core.cancel import CancelToken
 from app.core.engines.base import LoadRequest
 from app.core.launch import auto
+from app.core.launch.auto.certainty import Certainty, Reading, read
 from app.core.launch.auto.learning import KindSummary
 from app.core.launch.auto.router import RequestRouter
 from app.core.launch.plan import (
@@ -39,7 +40,8 @@ from app.gui.widgets import ToggleSwitch
 class AutoPanel(QWidget):
     """Signals: ``toggled(bool)`` (the Auto switch), ``measured(object CalibrationResult)`` (a
     Re-measure finished and was stored), ``stateChanged(str)`` (checking / stored / unmeasured /
-    measuring / cancelled / failed / unavailable)."""
+    measuring / cancelled / failed / waiting: Auto is on but the dialog makes no launch yet /
+    unavailable: Auto is off or cannot run)."""
 
     toggled = Signal(bool)
     measured = Signal(object)
@@ -107,11 +109,16 @@ class AutoPanel(QWidget):
         self.retranslate()
 
     # --- following the dialog -------------------------------------------------------------------
-    def follow(self, choice: LaunchChoice | None, target_cached: bool) -> None:
-        """The dialog's current Auto launch (None: Auto is off or cannot run)."""
+    def follow(self, choice: LaunchChoice | None, target_cached: bool, waiting: bool = False) -> None:
+        """The dialog's current Auto launch (None: Auto is off or cannot run); ``waiting``: Auto
+        is on but the dialog's fields make no launch yet (the panel says so instead of nothing)."""
         if choice is None:
+            # Auto no longer applies: what ran for the launch it followed stops and never lands
             self._inputs, self._choice, self._plan = None, None, None
-            self._set_state("unavailable")
+            if self._probe is not None:
+                self._probe.cancel()
+            self.cancel_remeasure()
+            self._set_state("waiting" if waiting else "unavailable")
             return
         inputs = (
             choice.family.name,
@@ -184,16 +191,17 @@ class AutoPanel(QWidget):
         try:
             result = await self._ops.run(self._calibrate, plan, token)
         except auto.CalibrationCancelled:
-            result = None
             if shiboken6.isValid(self):
                 self._measure, self._token = None, None
-                self._set_state("cancelled")
+                if inputs == self._inputs:  # else the panel follows something else by now
+                    self._set_state("cancelled")
             return
         except Exception as exc:
             if shiboken6.isValid(self):
                 self._measure, self._token = None, None
-                self._detail = str(exc)
-                self._set_state("failed")
+                if inputs == self._inputs:
+                    self._detail = str(exc)
+                    self._set_state("failed")
             return
         if not shiboken6.isValid(self):
             return
@@ -248,6 +256,10 @@ class AutoPanel(QWidget):
         self.remeasure.setText(self.tr("Re-measure") if st == "stored" else self.tr("Measure now"))
         if st == "unavailable":
             self.chosen.setText("")
+        elif st == "waiting":
+            self.chosen.setText(
+                self.tr("Auto chooses once the settings below can launch: see the message there.")
+            )
         elif st == "not-downloaded":
             self.chosen.setText(
                 self.tr(
@@ -267,6 +279,8 @@ class AutoPanel(QWidget):
                 self.tr("Measured in {seconds:.0f} s; stored in {path}").format(
                     seconds=self._result.seconds, path=self._result.stored_path or ""
                 )
+                + "\n\n"
+                + self.figures_tip()
             )
         elif st == "failed":
             self.chosen.setText(self.tr("Auto could not measure: {reason}").format(reason=self._detail))
@@ -282,6 +296,7 @@ class AutoPanel(QWidget):
                 text = self.tr("The measurement was cancelled; nothing was stored.") + " " + text
             self.chosen.setText(text)
         self.why.setVisible(bool(self.why.text()))  # an empty reason leaves no gap
+        self.chosen.setVisible(bool(self.chosen.text()))  # Auto off: the switch alone, no gap
         self._render_learned(st)
 
     def _render_learned(self, state: str) -> None:
@@ -293,15 +308,12 @@ class AutoPanel(QWidget):
             parts = []
             for row in rows:
                 lo, hi = row.figure.interval()
+                unknown = self.tr("not enough answers yet")
                 parts.append(
-                    self.tr(
-                        "{kind}: {config}, {speedup:.2f}x ({low:.2f}-{high:.2f}x, {answers} answers)"
-                    ).format(
+                    self.tr("{kind}: {config}, {figure} ({answers} answers)").format(
                         kind=self._kind_text(row.kind),
                         config=row.figure.candidate.label,
-                        speedup=row.figure.speedup,
-                        low=lo,
-                        high=hi,
+                        figure=self.figure_text(read(row.figure.speedup, lo, hi), unknown),
                         answers=row.figure.answers,
                     )
                 )
@@ -311,11 +323,35 @@ class AutoPanel(QWidget):
         self.learned.setToolTip(
             self.tr(
                 "Auto records each answer's speed per kind of request and configuration. A route moves "
-                "only when another configuration is faster beyond the measured noise (the interval), "
-                "and now and then an answer tries an alternative that could be faster."
+                "only when another configuration is faster beyond the measured noise, and now and then "
+                "an answer tries an alternative that could be faster."
             )
+            + "\n\n"
+            + self.figures_tip()
         )
         self.learned.setVisible(bool(self.learned.text()))
+
+    def figure_text(self, reading: Reading, unknown: str) -> str:
+        """A speedup in plain words: faster (with the least it is), slower, no clear difference,
+        or ``unknown`` when its interval is too wide to say anything."""
+        if reading.certainty == Certainty.FASTER:
+            return self.tr("{speedup:.2f}x faster (at least {low:.2f}x)").format(
+                speedup=reading.speedup, low=reading.low
+            )
+        if reading.certainty == Certainty.SLOWER:
+            return self.tr("slower ({speedup:.2f}x the speed)").format(speedup=reading.speedup)
+        if reading.certainty == Certainty.SAME:
+            return self.tr("no clear difference ({speedup:.2f}x)").format(speedup=reading.speedup)
+        return unknown
+
+    def figures_tip(self) -> str:
+        """How to read the figures (each against speculation off, on this machine)."""
+        return self.tr(
+            "Each figure is a speed against speculation off on this machine. Faster and slower are "
+            'sure beyond the measured noise, and "at least" is the lowest the speedup is likely '
+            "to be. No clear difference: the two speeds are within the noise. Not enough answers "
+            "yet, or too uncertain to tell: the figure could still be far off either way."
+        )
 
     def _kind_text(self, kind: auto.RequestKind) -> str:
         return {
@@ -336,11 +372,11 @@ class AutoPanel(QWidget):
             if m.candidate.method == "off":
                 continue
             figures = auto.workload_figures(m, noise)
-            part = self.tr("{config}: {prose} prose, {code} code edit, {repeat} on repeats").format(
+            part = self.tr("{config}: {prose} on prose, {code} on code edits, {repeat} on repeats").format(
                 config=m.candidate.label,
-                prose=auto.figure_cell(figures.get("prose")),
-                code=auto.figure_cell(figures.get("code")),
-                repeat=auto.figure_cell(figures.get("repeat")),
+                prose=self._cell(figures.get("prose")),
+                code=self._cell(figures.get("code")),
+                repeat=self._cell(figures.get("repeat")),
             )
             if m.candidate in elsewhere:
                 kinds = ", ".join(self._kind_text(k) for k in elsewhere[m.candidate])
@@ -356,6 +392,13 @@ class AutoPanel(QWidget):
         else:
             off = self.tr("off: no configuration was faster without being slower on prose")
         return f"{off} ({line})" if line else off
+
+    def _cell(self, figure: dict[str, Any] | None) -> str:
+        """One workload's calibration figure (an entry of ``workload_figures``) in plain words."""
+        if not figure:
+            return self.tr("not measured")
+        lo, hi = figure["interval"]
+        return self.figure_text(read(figure["speedup"], lo, hi), self.tr("too uncertain to tell"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -1,9 +1,13 @@
 """Launch dialog: engine, context, sampling, and the gated Speculative Decoding panel.
 
-The dialog holds no rules: after every change it hands what the widgets hold to the
-Qt-free form model (:class:`app.core.launch.form.LaunchForm`) and binds the widgets to the state
-it returns (panel shown, fields enabled, notes as codes it translates here, Launch enabled).
-Switching engine or variant re-applies the rules live.
+The dialog holds no rules and keeps no state in its widgets: what the user set is ONE
+:class:`~app.core.launch.form.FormValues`. Every widget change replaces it (the speculation switches
+through the form model's transitions), the Qt-free form model
+(:class:`app.core.launch.form.LaunchForm`) evaluates it, and :meth:`LaunchDialog.render_state` sets
+every widget from the result: the switches, Auto's panel, the sentence that says what a launch
+without Auto runs, the notes (codes it translates here) and Launch. The launch itself is the
+state's :attr:`~app.core.launch.form.FormState.request`, so what the dialog shows and what it
+launches cannot differ. While it renders, the dialog ignores the signals its own changes emit.
 
 The Remote server tab (:mod:`app.gui.views.remote_tab`) chats through the user's own
 OpenAI-compatible server instead: endpoint, key, model, and the command that starts such a
@@ -24,8 +28,11 @@ Launch disabled, so :meth:`LaunchDialog.choice` never meets an invalid :class:`S
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
@@ -43,6 +50,9 @@ from app.core.launch.form import (
     NoteCode,
     QuantOption,
     SwitchLabel,
+    set_auto,
+    set_drafter,
+    set_model_free,
 )
 from app.core.launch.form import ordered_draft_quants as ordered_draft_quants  # re-exported (browser)
 from app.core.launch.plan import LaunchChoice as LaunchChoice  # re-exported: the dialog returns one
@@ -97,24 +107,41 @@ class LaunchDialog(LaunchDialogWidgets):
         self._find_errors: dict[tuple[int, str | None], str] = {}
         self._finding: tuple[int, str | None] | None = None
         self.form = LaunchForm(family, cache.status, support, settings.default_engine)
+        #: the one state of the form: every widget change replaces it, every widget shows it
+        self._values = FormValues(spec=spec, chat_images=chat_images)
+        self._rendering = False
         self.variant.currentIndexChanged.connect(self._on_variant_changed)
         self.mode.currentChanged.connect(self._on_mode_changed)
-        self.remote.changed.connect(self._update)
-        self.quant.currentIndexChanged.connect(self._update)
-        self.engine.currentIndexChanged.connect(self._update)
-        self.enable.toggled.connect(self._on_manual_drafter)
+        self.remote.changed.connect(self.render_state)
+        self.quant.currentIndexChanged.connect(lambda: self._edit(quant=self.quant.currentData()))
+        self.engine.currentIndexChanged.connect(
+            lambda: self._edit(engine=str(self.engine.currentData() or ""))
+        )
+        self.enable.toggled.connect(self._on_drafter_toggled)
         self.auto_panel.toggled.connect(self._on_auto_toggled)
         # a stored reason or a progress row arriving after opening changes the height: re-fit
         self.auto_panel.stateChanged.connect(lambda _state: self._refit())
-        self.draft_quant.currentIndexChanged.connect(self._update)
-        self.found_drafter.currentIndexChanged.connect(self._update)
-        self.ngram_method.currentIndexChanged.connect(self._on_manual_model_free)
-        self.depth_field.edit.textChanged.connect(self._update)
-        self.ngram_depth.edit.textChanged.connect(self._update)
-        for box in (self.ctx, self.threads, self.top_k, self.max_tokens):
-            box.valueChanged.connect(self._update)
-        for dbox in (self.temperature, self.top_p, self.repeat_penalty):
-            dbox.valueChanged.connect(self._update)
+        self.draft_quant.currentIndexChanged.connect(
+            lambda: self._edit(draft_quant=self.draft_quant.currentData())
+        )
+        self.found_drafter.currentIndexChanged.connect(
+            lambda: self._edit(found_drafter=self.found_drafter.currentData())
+        )
+        self.ngram_method.currentIndexChanged.connect(self._on_model_free_chosen)
+        self.depth_field.edit.textChanged.connect(lambda text: self._edit(depth=text))
+        self.ngram_depth.edit.textChanged.connect(lambda text: self._edit(model_free_depth=text))
+        fields: dict[str, Any] = {
+            "n_ctx": self.ctx,
+            "threads": self.threads,
+            "top_k": self.top_k,
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "repeat_penalty": self.repeat_penalty,
+        }
+        for name, box in fields.items():
+            box.valueChanged.connect(lambda value, name=name: self._edit(**{name: value}))
+        self._values = replace(self._values, **{name: box.value() for name, box in fields.items()})
 
         # any later change of the contents (a note read in the background) re-fits the height
         self._fitter = KeepFitted(self)
@@ -125,12 +152,11 @@ class LaunchDialog(LaunchDialogWidgets):
     # --- state -------------------------------------------------------------------------------
     @property
     def spec(self) -> AnySpec:
-        spec: AnySpec = self.variant.currentData()
-        return spec
+        return self._values.spec
 
     @property
     def engine_name(self) -> str:
-        return str(self.engine.currentData() or "")
+        return self._values.engine
 
     @property
     def remote_mode(self) -> bool:
@@ -140,39 +166,48 @@ class LaunchDialog(LaunchDialogWidgets):
     def _on_mode_changed(self) -> None:
         remote = self.remote_mode
         for box in (self.model_box, self.auto_box, self.spec_panel, self.ngram_box, self.found_note):
-            box.setVisible(not remote)  # local mode: _update shows the gated ones again
+            box.setVisible(not remote)  # local mode: render_state shows the gated ones again
         self.remote.setVisible(remote)
         for field in (self.ctx, self.threads):  # the server's own settings there
             self._rform.setRowVisible(field, not remote)
-        self._update()
+        self.render_state()
 
     def is_panel_visible(self) -> bool:
         return not self.spec_panel.isHidden()
 
+    # --- widget changes: each replaces the one state, then the view is rendered from it -------
+    @contextmanager
+    def _rendering_view(self) -> Iterator[None]:
+        """Widgets set from the state emit their change signals; those are not the user's."""
+        before, self._rendering = self._rendering, True
+        try:
+            yield
+        finally:
+            self._rendering = before
+
+    def _edit(self, **changes: Any) -> None:
+        """A widget changed a field of the state: replace it and render."""
+        if self._rendering:
+            return
+        self._values = replace(self._values, **changes)
+        self.render_state()
+
+    def _change(self, values: FormValues) -> None:
+        if self._rendering:
+            return
+        self._values = values
+        self.render_state()
+
     def _on_auto_toggled(self, on: bool) -> None:
-        """Auto on clears the manual choices it replaces (drafter switch, model-free method)."""
-        if on:
-            b1, b2 = self.enable.blockSignals(True), self.ngram_method.blockSignals(True)
-            self.enable.setChecked(False)
-            self.ngram_method.setCurrentIndex(0)
-            self.enable.blockSignals(b1)
-            self.ngram_method.blockSignals(b2)
-        self._update()
+        """Auto on withdraws the manual choices it replaces (drafter switch, model-free method)."""
+        self._change(set_auto(self._values, on))
 
-    def _auto_off(self) -> None:
-        b = self.auto_panel.switch.blockSignals(True)
-        self.auto_panel.switch.setChecked(False)
-        self.auto_panel.switch.blockSignals(b)
+    def _on_drafter_toggled(self, on: bool) -> None:
+        """The drafter replaces Auto while it is on; off brings Auto back unless it was turned off."""
+        self._change(set_drafter(self._values, on))
 
-    def _on_manual_drafter(self, on: bool) -> None:
-        if on:
-            self._auto_off()  # a manual drafter replaces Auto
-        self._update()
-
-    def _on_manual_model_free(self) -> None:
-        if self.ngram_method.currentData():
-            self._auto_off()
-        self._update()
+    def _on_model_free_chosen(self) -> None:
+        self._change(set_model_free(self._values, self.ngram_method.currentData()))
 
     def done(self, result: int) -> None:
         self.auto_panel.shutdown()
@@ -180,7 +215,7 @@ class LaunchDialog(LaunchDialogWidgets):
         super().done(result)
 
     def _on_variant_changed(self) -> None:
-        self._fill_for_spec(self.spec, None)
+        self._fill_for_spec(self.variant.currentData(), None)
 
     def _fill_for_spec(self, spec: AnySpec, quantization: str | None) -> None:
         blockers = [
@@ -211,11 +246,27 @@ class LaunchDialog(LaunchDialogWidgets):
             self.draft_quant.addItem(dq.value or "", dq.value)
         for w, b in zip((self.quant, self.engine, self.draft_quant), blockers, strict=True):
             w.blockSignals(b)
-        self._update()
+        self._values = replace(
+            self._values,
+            spec=spec,
+            quant=self.quant.currentData(),
+            engine=str(self.engine.currentData() or ""),
+            draft_quant=self.draft_quant.currentData(),
+            found_drafter=None,
+        )
+        self.render_state()
 
     # --- the compatible-drafter finder -----------------------------------------
     def _search_key(self) -> tuple[int, str | None]:
-        return (id(self.spec), self.quant.currentData())
+        return (id(self._values.spec), self._values.quant)
+
+    def _with_finder(self, v: FormValues) -> FormValues:
+        """The finder's answer for the state's spec and quantization (it runs in the background)."""
+        key = self._search_key()
+        found, finding, error = self._found.get(key), self._finding == key, self._find_errors.get(key, "")
+        if (v.found, v.finding, v.find_error) == (found, finding, error):
+            return v
+        return replace(v, found=found, finding=finding, find_error=error)
 
     def finding(self) -> bool:
         """The finder is running for the current spec and quantization."""
@@ -223,10 +274,10 @@ class LaunchDialog(LaunchDialogWidgets):
 
     def _maybe_find(self) -> None:
         """Start the finder for the current spec and quantization, once, when the rules want it."""
-        spec, quant, key = self.spec, self.quant.currentData(), self._search_key()
+        spec, quant, key = self._values.spec, self._values.quant, self._search_key()
         if self._ops is None or self._finding is not None or key in self._found or key in self._find_errors:
             return
-        if not self.form.wants_drafter_search(spec, quant, self.engine_name):
+        if not self.form.wants_drafter_search(spec, quant, self._values.engine):
             return
         self._finding = key
         (
@@ -239,13 +290,13 @@ class LaunchDialog(LaunchDialogWidgets):
     def _on_found(self, key: tuple[int, str | None], cands: tuple[Candidate, ...]) -> None:
         self._found[key] = cands
         self._finding = None
-        self._update()
+        self.render_state()
         self.drafterSearchDone.emit()
 
     def _on_find_failed(self, key: tuple[int, str | None], exc: BaseException) -> None:
         self._find_errors[key] = str(exc) or type(exc).__name__
         self._finding = None
-        self._update()
+        self.render_state()
         self.drafterSearchDone.emit()
 
     def _bind_found(self, st: FormState) -> None:
@@ -277,52 +328,31 @@ class LaunchDialog(LaunchDialogWidgets):
             tip = self.tr("Not offered:") + "\n" + "\n".join(f"{c.label}: {c.reason}" for c in refused[:20])
         self.found_note.setToolTip(tip)
         self.found_note.setVisible(st.found_note is not None)
-        if found:
-            self.enable.setToolTip(
-                self.tr(
-                    "Runs the drafter file chosen below beside the model: it proposes several tokens per "
-                    "round and the model verifies them in one pass, so the answer is identical. It was "
-                    "found on this computer with the same vocabulary; nothing is downloaded."
-                )
-            )
-        else:
-            self.enable.setToolTip(launch_texts.declared_tip())
-
-    def values(self) -> FormValues:
-        """What the widgets hold, for the form model."""
-        key = self._search_key()
-        return FormValues(
-            spec=self.spec,
-            quant=self.quant.currentData(),
-            engine=self.engine_name,
-            drafter_on=self.enable.isChecked(),
-            draft_quant=self.draft_quant.currentData(),
-            depth=self.depth_field.edit.text(),
-            model_free=self.ngram_method.currentData(),
-            model_free_depth=self.ngram_depth.edit.text(),
-            n_ctx=self.ctx.value(),
-            threads=self.threads.value(),
-            temperature=self.temperature.value(),
-            top_p=self.top_p.value(),
-            top_k=self.top_k.value(),
-            repeat_penalty=self.repeat_penalty.value(),
-            max_tokens=self.max_tokens.value(),
-            auto=self.auto_panel.switch.isChecked(),
-            found=self._found.get(key),
-            finding=self._finding == key,
-            find_error=self._find_errors.get(key, ""),
-            found_drafter=self.found_drafter.currentData(),
-            chat_images=self._chat_images,
+        self.enable.setToolTip(
+            launch_texts.drafter_tip(st.drafter_source, st.drafter_on_disk, st.drafter_quant)
         )
 
-    def _update(self) -> None:
-        """Ask the form model for the state of what is set, and bind every widget to it."""
+    def values(self) -> FormValues:
+        """The form's one state: what the user has set (the widgets show it, never hold it)."""
+        return self._values
+
+    def render_state(self) -> None:
+        """Evaluate the state and set every widget from it (local tab; the Remote tab's own)."""
         if self.remote_mode:
             self._update_remote()
             return
         self._maybe_find()
-        st = self.state = self.form.evaluate(self.values())
-        engine = self.engine_name
+        self._values = self._with_finder(self._values)
+        st = self.state = self.form.evaluate(self._values)
+        with self._rendering_view():
+            self._render_local(st)
+        self._sync_message_rows()
+        self._refit()
+
+    def _render_local(self, st: FormState) -> None:
+        v, engine = self._values, self._values.engine
+        self._select(self.quant, v.quant)
+        self._select(self.engine, engine)
         self._show(self.engine_note, st.engine_note)
         self._show(self.target_note, st.target_note)
         self._show(self.vision_note, st.vision_note)
@@ -334,8 +364,11 @@ class LaunchDialog(LaunchDialogWidgets):
             if st.switch_label == SwitchLabel.ENABLE_MTP
             else self.tr("Use the drafter model")
         )
+        self.enable.setChecked(st.drafter_on)
+        self._select(self.draft_quant, v.draft_quant)
         self._sform.setRowVisible(self.draft_quant, st.draft_quant_shown)
         self.draft_quant.setEnabled(st.draft_quant_enabled)
+        self._set_text(self.depth_field.edit, v.depth)
         self.depth_field.setEnabled(st.depth_enabled)
         self.depth_field.show_error(st.depth_error)
         self._refresh_draft_quant_markers(st.draft_quants)
@@ -345,60 +378,71 @@ class LaunchDialog(LaunchDialogWidgets):
         self.depth_field.edit.setToolTip(launch_texts.depth_tip(engine, st.method, st.depth_default))
 
         methods = list(st.model_free_methods)
-        current = self.ngram_method.currentData()
         if [self.ngram_method.itemData(i) for i in range(1, self.ngram_method.count())] != methods:
-            b = self.ngram_method.blockSignals(True)
             self.ngram_method.clear()
             self.ngram_method.addItem(self.tr("Off"), None)
             for m in methods:
                 self.ngram_method.addItem(m, m)
-            idx = self.ngram_method.findData(current)
-            self.ngram_method.setCurrentIndex(max(idx, 0))
-            self.ngram_method.blockSignals(b)
-            if self.ngram_method.currentData() != current:  # the list changed under the choice
-                st = self.state = self.form.evaluate(self.values())
         self.ngram_box.setVisible(bool(methods))
         if self.ngram_method.count():
             self.ngram_method.setItemText(0, self.tr("Off"))
             self._label_model_free_methods()
+        self._select(self.ngram_method, st.model_free)
         self.ngram_method.setEnabled(st.model_free_enabled)
+        self._set_text(self.ngram_depth.edit, v.model_free_depth)
         self.ngram_depth.setEnabled(st.model_free_depth_enabled)
         self.ngram_depth.show_error(st.model_free_depth_error)
         self._show(self.ngram_note, st.model_free_note)
-        mf = self.ngram_method.currentData()
-        if st.model_free_default is not None and mf:
+        if st.model_free_default is not None and st.model_free:
             self.ngram_depth.edit.setPlaceholderText(launch_texts.placeholder(st.model_free_default.value))
-            self.ngram_depth.edit.setToolTip(launch_texts.depth_tip(engine, mf, st.model_free_default))
+            self.ngram_depth.edit.setToolTip(
+                launch_texts.depth_tip(engine, st.model_free, st.model_free_default)
+            )
         else:
             self.ngram_depth.edit.setPlaceholderText(self.tr("engine default"))
 
         self._bind_found(st)
-        self._update_auto(st)
-        self.fit.follow(
-            self.family, self.spec, self.quant.currentData(), self.ctx.value(), st.target_note is None
-        )
+        self._render_auto(st)
+        self.fit.follow(self.family, v.spec, v.quant, v.n_ctx, st.target_note is None)
         self._update_threads(engine, st.threads_apply)
         self._sampling = st.sampling
         self._show(self.sampling_note, st.sampling_error)
         self.launch_button.setEnabled(st.launch_enabled)
-        self._sync_message_rows()
-        self._refit()
+
+    @staticmethod
+    def _select(combo: Any, value: object) -> None:
+        """Show ``value`` in ``combo`` (the first entry when it is not listed)."""
+        idx = max(combo.findData(value), 0) if value is not None else max(combo.findData(None), 0)
+        if combo.count() and combo.currentIndex() != idx:
+            combo.setCurrentIndex(idx)
+
+    @staticmethod
+    def _set_text(edit: Any, text: str) -> None:
+        if edit.text() != text:  # an unchanged text keeps the cursor where the user types
+            edit.setText(text)
+
+    def _render_auto(self, st: FormState) -> None:
+        """Auto's switch and panel, and what a launch without Auto runs, from the state."""
+        self.auto_box.setVisible(st.auto_available)
+        self.auto_panel.switch.setChecked(st.auto_on)
+        self._show(self.auto_note, st.auto_note)
+        runs = st.request if st.auto_on and st.launch_enabled else None
+        self.auto_panel.follow(runs, st.target_note is None, waiting=st.auto_on and runs is None)
+        summary = ""
+        if st.auto_available and not st.auto_on:
+            names, _tips = launch_texts.model_free_texts()
+            method = st.speculation.method
+            summary = launch_texts.speculation_summary(st.speculation, names.get(method, method))
+        self.speculation_summary.setText(summary)
+        self.speculation_summary.setVisible(bool(summary))
 
     def _update_remote(self) -> None:
-        st = self.remote_state = self.form.evaluate_remote(self.remote.values(), self.values())
+        st = self.remote_state = self.form.evaluate_remote(self.remote.values(), self._values)
         self.remote.bind(st, self.remote.say(st.url_note) if st.url_note is not None else "")
-        self.remote.set_spec(self.spec, self.quant.currentData())
+        self.remote.set_spec(self._values.spec, self._values.quant)
         self._show(self.sampling_note, st.sampling_error)
         self.launch_button.setEnabled(st.launch_enabled)
         self._refit()
-
-    def _update_auto(self, st: FormState) -> None:
-        self.auto_box.setVisible(st.auto_available)
-        self._show(self.auto_note, st.auto_note)
-        choice = None
-        if st.auto_on and st.launch_enabled:
-            choice = self.form.choice(self.values())
-        self.auto_panel.follow(choice, st.target_note is None)
 
     def _show(self, widget: InlineMessage, note: Note | None) -> None:
         if note is None:
@@ -454,11 +498,13 @@ class LaunchDialog(LaunchDialogWidgets):
         """The launch the fields describe (see :meth:`LaunchForm.choice`; on the Remote server tab
         :meth:`LaunchForm.remote_choice`)."""
         if self.remote_mode:
-            return self.form.remote_choice(self.remote.values(), self.values())
+            return self.form.remote_choice(self.remote.values(), self._values)
         if self.state.sampling_error is not None and self.state.sampling is None:
             # Launch is disabled then; a caller asking anyway gets the reason as shown
             raise SamplingError(launch_texts.say(self.state.sampling_error))
-        return self.form.choice(self.values())
+        if self.state.request is None:
+            return self.form.choice(self._values)  # raises the reason there is no launch
+        return self.state.request  # what the dialog shows is what it launches
 
     def _origin_tip(self, name: str, what: str, value: object) -> str:
         """A sampling field's tooltip: what it does, and where its starting value comes from."""
@@ -500,7 +546,6 @@ class LaunchDialog(LaunchDialogWidgets):
                 "tokens/s and how many drafted tokens were accepted, so you can see whether it pays."
             )
         )
-        self.enable.setToolTip(launch_texts.declared_tip())
         self.lbl_found_drafter.setText(self.tr("Drafter"))
         self.lbl_draft_quant.setText(self.tr("Drafter Quantization"))
         self.draft_quant.setPlaceholderText(self.tr("Defaults to the first available"))
@@ -577,4 +622,4 @@ class LaunchDialog(LaunchDialogWidgets):
         self.max_tokens.setToolTip(max_tip)
         self.lbl_max.setToolTip(max_tip)
         self.launch_button.setText(self.tr("Launch"))
-        self._update()
+        self.render_state()

@@ -1,5 +1,6 @@
 """The launch dialog's words: each form note said in the user's language, and the tooltips the
-dialog computes (the tokens-per-round field's, the drafter switch's, the model-free methods').
+dialog computes (the tokens-per-round field's, the drafter switch's, the model-free methods'),
+and the sentence that says what a launch without Auto runs.
 
 Every text keeps the dialog's translation context (``LaunchDialog``), so the translations it
 always had apply wherever the text is built.
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from app.core.launch.form import Note, NoteCode
+from app.core.launch.form import LaunchSpeculation, Note, NoteCode
 from app.core.speculative import DefaultDepth
 from app.gui.errors import QT_TRANSLATE_NOOP
 from app.gui.views.depth_field import DepthField
@@ -206,14 +207,84 @@ def default_source(default: DefaultDepth) -> str:
     return QCoreApplication.translate("LaunchDialog", "llama.cpp's own default")
 
 
-def declared_tip() -> str:
-    """The drafter switch's tooltip for a declared drafter."""
-    return QCoreApplication.translate(
+def drafter_tip(source: str, on_disk: bool, quant: str | None) -> str:
+    """The drafter switch's tooltip: what it runs and whether turning it on downloads anything
+    (it follows the drafter's cache state: a declared drafter on disk is not downloaded again)."""
+    if source == "found":
+        return QCoreApplication.translate(
+            "LaunchDialog",
+            "Runs the drafter file chosen below beside the model: it proposes several tokens per "
+            "round and the model verifies them in one pass, so the answer is identical. It was "
+            "found on this computer with the same vocabulary; nothing is downloaded.",
+        )
+    if source == "builtin":
+        return QCoreApplication.translate(
+            "LaunchDialog",
+            "Drafts with the model's own multi-token prediction (MTP) heads: they propose several "
+            "tokens per round and the model verifies them in one pass, so the answer is identical. "
+            "The heads are part of the model's file; nothing is downloaded.",
+        )
+    what = QCoreApplication.translate(
         "LaunchDialog",
         "Runs a small drafter beside the model. The drafter proposes several tokens per round and "
-        "the model verifies them in one pass: the answer is identical, decoding is faster. Turning "
-        "this on downloads an extra drafter checkpoint.",
+        "the model verifies them in one pass: the answer is identical, decoding is faster.",
     )
+    name = quant or QCoreApplication.translate("LaunchDialog", "default")
+    if on_disk:
+        disk = QCoreApplication.translate(
+            "LaunchDialog", "The drafter ({quant}) is already on this computer; nothing is downloaded."
+        )
+    else:
+        disk = QCoreApplication.translate(
+            "LaunchDialog",
+            "The drafter ({quant}) is not on this computer yet: launching with it on downloads it first.",
+        )
+    return f"{what} {disk.format(quant=name)}"
+
+
+def speculation_summary(sp: LaunchSpeculation, method_name: str) -> str:
+    """What a launch without Auto runs, in one sentence for the Speculation box (``method_name``:
+    the model-free method as the dialog names it)."""
+    if sp.kind == "off":
+        return QCoreApplication.translate(
+            "LaunchDialog",
+            "Auto is off: this launch answers without speculation. Turn Auto on to let Tandem "
+            "choose, or choose a drafter or a model-free method below.",
+        )
+    if sp.kind == "drafter" and sp.source == "builtin":
+        what = QCoreApplication.translate("LaunchDialog", "the model's own MTP heads")
+    elif sp.kind == "drafter" and sp.method == "mtp":
+        what = QCoreApplication.translate("LaunchDialog", "the MTP assistant")
+    elif sp.kind == "drafter" and sp.method != "draft":
+        what = QCoreApplication.translate("LaunchDialog", "the drafter model ({method})").format(
+            method=sp.method
+        )
+    elif sp.kind == "drafter":
+        what = QCoreApplication.translate("LaunchDialog", "the drafter model")
+    else:
+        what = method_name
+    depth = sp.depth if sp.depth is not None else sp.default_depth
+    if depth is None:
+        runs = QCoreApplication.translate(
+            "LaunchDialog",
+            "This launch drafts with {what}, as many tokens per round as the engine's default.",
+        ).format(what=what)
+    else:
+        runs = QCoreApplication.translate(
+            "LaunchDialog", "This launch drafts with {what}, up to {depth} tokens per round."
+        ).format(what=what, depth=depth)
+    if not sp.replaces_auto:
+        return runs + " " + QCoreApplication.translate("LaunchDialog", "Auto is off.")
+    if sp.kind == "drafter":
+        back = QCoreApplication.translate(
+            "LaunchDialog", "Auto is off while the drafter is on: turn the drafter off to go back to Auto."
+        )
+    else:
+        back = QCoreApplication.translate(
+            "LaunchDialog",
+            "Auto is off while a model-free method is chosen: choose Off there to go back to Auto.",
+        )
+    return f"{runs} {back}"
 
 
 def model_free_texts() -> tuple[dict[str, str], dict[str, str]]:

@@ -137,7 +137,13 @@ class LaunchDialogWidgets(QDialog):
         alay = QVBoxLayout(self.auto_box)
         self.auto_panel = AutoPanel(cache, ops)
         self.auto_note = InlineMessage()
+        #: what a launch without Auto runs (off, the drafter, a model-free method)
+        self.speculation_summary = QLabel()
+        self.speculation_summary.setObjectName("speculationSummary")
+        self.speculation_summary.setWordWrap(True)
+        self.speculation_summary.hide()
         alay.addWidget(self.auto_panel)
+        alay.addWidget(self.speculation_summary)
         alay.addWidget(self.auto_note)
         body.addWidget(self.auto_box)
 
