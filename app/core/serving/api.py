@@ -65,6 +65,7 @@ from app.core.engines.base import (
     ToolCall,
     structured_refusal,
 )
+from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.loop import engine_loop
 from app.core.registry.abilities import served_abilities
 from app.core.serving import messages_api as M
@@ -636,7 +637,15 @@ def _model_entry(model: ServedModel) -> dict[str, Any]:
         except EngineError:
             context = None
     entry = {"id": model.model_id, "object": "model", "created": 0, "owned_by": "tandem"}
-    return {**entry, **served_abilities(model.model_id, engine.supports_images, context)}
+    entry |= served_abilities(model.model_id, engine.supports_images, context)
+    # the CPU threads each llama.cpp child computes with, by configuration (they follow the free
+    # cores: app.core.engines.threads)
+    counts = model.pool.threads_of() if model.pool is not None else {}
+    if not counts and isinstance(engine, LlamaCppEngine):
+        counts = {engine.spec_kind or "off": engine.n_threads}
+    if counts:
+        entry["tandem"] = {"threads": counts}
+    return entry
 
 
 def _error_response(exc: P.ApiError) -> JSONResponse:
