@@ -38,7 +38,14 @@ from app.gui.views.chat.tool_call import ToolCallBlock
 from app.gui.views.stats import StatsDialog, StatsStrip
 
 # TextLabel: the label of each block of a message's text (see rich_text)
-__all__ = ["FROZEN_LABEL_CHARS", "KEEP_PARTS_CHARS", "MessageBubble", "TextLabel", "shows_empty_note"]
+__all__ = [
+    "FROZEN_LABEL_CHARS",
+    "KEEP_PARTS_CHARS",
+    "MessageBubble",
+    "TextLabel",
+    "shows_empty_note",
+    "shows_writing_note",
+]
 
 #: a streamed answer's finished blocks go into frozen labels of about this many characters each, so
 #: appending a block lays out one bounded label, never the whole answer
@@ -50,10 +57,21 @@ KEEP_PARTS_CHARS = 8000
 
 
 def shows_empty_note(bubble: MessageBubble) -> bool:
-    """An ended assistant answer without text shows a note, rendered in the current language."""
+    """An ended assistant answer without text (white space only included) shows a note, rendered
+    in the current language."""
     return (
-        bubble.role == "assistant" and not bubble.text and not bubble.calls and bubble.status != "streaming"
+        bubble.role == "assistant"
+        and not bubble.text.strip()
+        and not bubble.calls
+        and bubble.status != "streaming"
     )
+
+
+def shows_writing_note(bubble: MessageBubble) -> bool:
+    """An answer being written shows a note until its first character other than white space
+    (rendered Markdown shows every character the model wrote, see
+    :mod:`app.core.chat.render.shown`)."""
+    return bubble.role == "assistant" and bubble.status == "streaming" and not bubble.text.strip()
 
 
 def _fenced(text: str) -> str:
@@ -82,7 +100,7 @@ class MessageBubble(QFrame):
         self.spans: list[tuple[int, int]] = []
         self.highlight = True
         #: the colours and labels of the last render: a new palette or language renders again
-        self._look: tuple[Colors, str, str] | None = None
+        self._look: tuple[Colors, str, str, str] | None = None
         self.status = "complete"
         #: earlier messages left out of this answer's prompt to fit the context (0: none)
         self.left_out = 0
@@ -233,12 +251,22 @@ class MessageBubble(QFrame):
             self.highlight = on
             self._render()
 
-    def _current_look(self) -> tuple[Colors, str, str]:
-        return chat_colors(self.palette()), self.tr("Copy"), self.tr("Tool call")
+    def _current_look(self) -> tuple[Colors, str, str, str]:
+        return (
+            chat_colors(self.palette()),
+            self.tr("Copy"),
+            self.tr("Tool call"),
+            self.tr("Writing the answer…"),
+        )
+
+    def _note(self, text: str) -> str:
+        """A quiet line of the bubble's own (not the model's text)."""
+        assert self._look is not None
+        return f'<p style="color:{self._look[0].muted};"><i>{html.escape(text)}</i></p>'
 
     def _markdown(self, text: str, spans: list[tuple[int, int]]) -> str:
         assert self._look is not None
-        colors, copy_label, tool_label = self._look
+        colors, copy_label, tool_label, _writing = self._look
         return render_markdown(
             text,
             spans,
@@ -254,7 +282,7 @@ class MessageBubble(QFrame):
         """The whole message in ``body`` (the frozen labels of a streamed answer go)."""
         self._drop_frozen()
         self.body.show()
-        self._look = colors, copy_label, _tool = self._current_look()
+        self._look = colors, copy_label, _tool, writing = self._current_look()
         if self.role == "user":
             self.body.setText(
                 render_markdown(self.text, highlight=None, colors=colors, copy_label=copy_label)
@@ -264,17 +292,19 @@ class MessageBubble(QFrame):
                 render_markdown(_fenced(self.text), highlight=None, colors=colors, copy_label=copy_label)
             )
             self.body.setVisible(self.result_btn.isChecked())
-        elif self.calls and not self.text and self.status != "streaming":
+        elif self.calls and not self.text.strip() and self.status != "streaming":
             self.body.hide()  # the calls say it all
-        elif self.text or self.status == "streaming":
-            self.body.setText(self._markdown(self.text or "…", self.spans))
+        elif shows_writing_note(self):
+            self.body.setText(self._note(writing))
+        elif self.text.strip():
+            self.body.setText(self._markdown(self.text, self.spans))
         else:  # ended without a word: say so ("…" read as if it were still thinking)
             note = {
                 "stopped": self.tr("Stopped before the first word."),
                 "interrupted": self.tr("Interrupted before the first word."),
                 "error": self.tr("Failed before the first word."),
             }.get(self.status, self.tr("The model gave an empty answer."))
-            self.body.setText(f'<p style="color:{colors.muted};"><i>{html.escape(note)}</i></p>')
+            self.body.setText(self._note(note))
 
     def refresh_look(self) -> None:
         """Render again when the palette (light / dark) or the language (a code block's Copy
@@ -309,8 +339,12 @@ class MessageBubble(QFrame):
             self._frozen_chars += end - self._frozen_end
             self._frozen_end = end
         tail = text[end:]
-        if tail or not end:
-            self.body.setText(self._markdown(tail or "…", spans_in(spans, end)))
+        assert self._look is not None
+        if not end and shows_writing_note(self):
+            self.body.setText(self._note(self._look[3]))
+            self.body.show()
+        elif tail.strip():
+            self.body.setText(self._markdown(tail, spans_in(spans, end)))
             self.body.show()
         else:
             self.body.hide()
