@@ -190,7 +190,9 @@ def resolve_auto(args: argparse.Namespace, measure_now: bool = True) -> Any:
     if not quiet:
         how = "measured now" if measured else f"stored in {result.stored_path}"
         print(f"… auto: {choice.candidate.label} ({how}): {choice.why}", file=sys.stderr, flush=True)
-    req = replace(plan.base, speculation=choice.candidate.options(plan.drafter_path))
+    # the thread count the calibration found to pay is the most an automatic count may be
+    cap = result.threads if plan.base.n_threads is None else None
+    req = replace(plan.base, speculation=choice.candidate.options(plan.drafter_path), max_threads=cap)
     return Resolved(plan.engine, req, plan.family, _drafter_of(plan))
 
 
@@ -212,6 +214,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     choice = result.choice
     print(f"Auto chooses: {choice.candidate.label}")
     print(f"why: {choice.why}")
+    if result.thread_speeds:
+        speeds = ", ".join(f"{n}: {v:.1f} tok/s" for n, v in sorted(result.thread_speeds.items()))
+        print(f"threads (plain decode, side by side): {speeds}; measured and launched with {result.threads}")
     noise = auto.pair_noise(result.measurements)
     spread = ", ".join(f"{w} {v:.3f}" for w, v in noise.items())
     print(

@@ -161,6 +161,9 @@ class LoadRequest:
     #: budget; "" is the model file's group (a pool's configurations, a calibration's and a
     #: measurement's engines of one model take turns)
     thread_group: str = ""
+    #: llama.cpp: an automatic thread count is at most this (Auto's calibration found that more
+    #: threads do not pay on this machine); None: the cores that do math
+    max_threads: int | None = None
 
 
 class EngineError(RuntimeError):

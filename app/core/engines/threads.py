@@ -51,7 +51,7 @@ FRESH_S = 20.0
 #: the ledger's file name (in the user's data folder)
 LEDGER_NAME = "threads.json"
 
-Reason = Literal["explicit", "all-free", "busy", "shared", "fallback"]
+Reason = Literal["explicit", "all-free", "busy", "shared", "fallback", "calibrated"]
 
 
 # --- the CPU's layout -------------------------------------------------------------------------------
@@ -302,6 +302,8 @@ class Lease:
     pid: int = 0
     #: chosen automatically (an idle child may be given another count)
     auto: bool = True
+    #: the most an automatic count may be (0: the cores that do math)
+    ceiling: int = 0
 
 
 @dataclass(frozen=True)
@@ -328,6 +330,8 @@ class ThreadChoice:
             return f"{self.threads} threads: other programs keep {self.busy} of the {layout} busy"
         if self.reason == "shared":
             return f"{self.threads} threads: other loaded models hold {self.shared} of the {layout}"
+        if self.reason == "calibrated":
+            return f"{self.threads} threads: Auto's calibration found more threads do not pay ({layout})"
         if self.reason == "fallback":
             return f"{self.threads} thread: every core is taken, so the fewest threads"
         return f"{self.threads} threads: the {layout}, all free"
@@ -339,13 +343,17 @@ def choose(
     *,
     busy: int = 0,
     held: int = 0,
+    ceiling: int | None = None,
 ) -> ThreadChoice:
     """The thread count for a new child: ``requested`` when given, else the math cores less the
-    cores other processes keep ``busy`` and the threads other children ``held``, at least 1."""
+    cores other processes keep ``busy`` and the threads other children ``held``, at least 1, and
+    at most ``ceiling`` (where a calibration found that more threads do not pay here)."""
     n_math = math_cores(layout)
     if requested:
         return ThreadChoice(requested, "explicit", n_math, layout.logical, busy, held)
     free = n_math - busy - held
+    if ceiling and ceiling < max(1, free):
+        return ThreadChoice(ceiling, "calibrated", n_math, layout.logical, busy, held)
     if free >= n_math:
         return ThreadChoice(n_math, "all-free", n_math, layout.logical)
     if free < 1:
@@ -425,7 +433,9 @@ class ThreadLedger:
             per_group[key] = max(per_group.get(key, 0), lease.threads)
         return sum(per_group.values())
 
-    def lease(self, requested: int | None, group: str) -> tuple[ThreadChoice, Lease]:
+    def lease(
+        self, requested: int | None, group: str, ceiling: int | None = None
+    ) -> tuple[ThreadChoice, Lease]:
         """Choose a new child's threads and hold them; the lease is written first (so a process
         choosing at the same moment sees it), the choice after a sample of the CPU use."""
         layout = self.layout
@@ -439,8 +449,8 @@ class ThreadLedger:
         use = self.sampler.sample(x.pid for x in others)
         leases = [x for x in self.leases() if x.key != key] or [x for x in leases if x.key != key]
         held = self.held_by_others(leases, group, use, time.time())
-        choice = choose(layout, None, busy=busy_cores(use.others), held=held)
-        final = replace(provisional, threads=choice.threads)
+        choice = choose(layout, None, busy=busy_cores(use.others), held=held, ceiling=ceiling)
+        final = replace(provisional, threads=choice.threads, ceiling=ceiling or 0)
         self._update(lambda ls: [*(x for x in ls if x.key != key), final])
         return choice, final
 
@@ -450,7 +460,9 @@ class ThreadLedger:
         use = self.sampler.sample(x.pid for x in self.leases() if x.owner != os.getpid() and x.pid)
         leases = [x for x in self.leases() if x.key != lease.key]
         held = self.held_by_others(leases, lease.group, use, time.time())
-        return choose(self.layout, None, busy=busy_cores(use.others), held=held)
+        return choose(
+            self.layout, None, busy=busy_cores(use.others), held=held, ceiling=lease.ceiling or None
+        )
 
     def crowded_by_newer(self, lease: Lease) -> int | None:
         """The thread count ``lease``'s child should drop to because children of other processes

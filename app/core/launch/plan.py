@@ -275,9 +275,11 @@ class AutoLaunch:
     key: auto.CalibrationKey
     candidates: tuple[auto.Candidate, ...]
 
-    def request(self, chosen: auto.Candidate) -> LoadRequest:
-        """The load request of Auto's choice."""
-        return replace(self.base, speculation=chosen.options(self.drafter_path))
+    def request(self, chosen: auto.Candidate, result: auto.CalibrationResult | None = None) -> LoadRequest:
+        """The load request of Auto's choice (with the thread count the calibration found to pay
+        as the most an automatic count may be)."""
+        cap = result.threads if result is not None and self.base.n_threads is None else None
+        return replace(self.base, speculation=chosen.options(self.drafter_path), max_threads=cap)
 
     def prior(self, demoted: dict[auto.Candidate, float] | None = None) -> auto.Candidate:
         """What this launch runs before anything is measured here (:func:`auto.prior`)."""

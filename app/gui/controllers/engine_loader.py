@@ -236,4 +236,4 @@ def auto_request(choice: LaunchChoice, cache: CacheBridge, info: ModelInfo) -> t
         pick = AutoPick(candidate.label, "", "", False, candidate, plan)
     info.speculation = auto_label(pick.candidate or auto.OFF)
     info.auto = pick
-    return plan.engine, plan.request(pick.candidate or auto.OFF)
+    return plan.engine, plan.request(pick.candidate or auto.OFF, result)

@@ -171,7 +171,7 @@ class LlamaCppEngine:
 
         group = req.thread_group or str(target.resolve())
         ledger = threads.ledger()
-        choice, lease = ledger.lease(req.n_threads, group)
+        choice, lease = ledger.lease(req.n_threads, group, req.max_threads)
         log.info("llama.cpp threads for %s: %s", target.name, choice.describe())
         cfg = HostConfig(
             model_path=str(target),

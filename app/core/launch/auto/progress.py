@@ -9,6 +9,7 @@ from dataclasses import dataclass
 #: The calibration's steps in English, by code (the GUI translates by :attr:`Step.code`).
 STEP_TEXTS = {
     "load-off": "loading the model without speculation",
+    "threads": "{config}: speed without speculation",
     "load": "loading {config}",
     "prose-off": "{config}: prose, speculation off",
     "prose": "{config}: prose",

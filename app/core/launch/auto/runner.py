@@ -16,14 +16,16 @@ Nothing is stored here (:func:`app.core.launch.auto.store.store_result`).
 from __future__ import annotations
 
 import math
+import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from app.core.answer import Answer, collect
 from app.core.cancel import CancelToken
 from app.core.engines.base import ChatMessage, Engine, EngineError, LoadRequest, Sampling
+from app.core.engines.threads import CpuLayout, machine_layout, math_cores
 from app.core.launch.auto.candidates import OFF, Candidate
 from app.core.launch.auto.decide import START_MARGIN, Figure
 from app.core.launch.auto.kinds import RequestKind
@@ -53,6 +55,10 @@ MAX_TOKENS = 40
 STEPS_PER_CANDIDATE = 8
 #: Unmeasured tokens generated right after each load (see :func:`_warm`).
 WARMUP_TOKENS = 4
+#: Rounds of plain answers per thread count (each count once a round, the order reversed each round).
+THREAD_ROUNDS = 3
+#: Thread counts within this share of the fastest count's speed tie; the fewest threads wins a tie.
+THREAD_TIE = 0.05
 #: Pairs per workload and configuration the re-measuring stops at.
 MAX_PAIRS = 6
 #: Pairs each side of a decision rests on at least (both configurations of the launch's choice and
@@ -352,6 +358,12 @@ def calibrate(
     def load_on(c: Candidate) -> Engine:
         return load(replace(base, speculation=measuring_options(c, drafter_path)))
 
+    thread_speeds: dict[int, float] = {}
+    counts = thread_counts(machine_layout()) if key.threads is not None and base.n_threads is None else []
+    steps += len(counts) if len(counts) > 1 else 0
+    if len(counts) > 1:
+        thread_speeds = measure_threads(base, counts, load, cancel, max_tokens, step)
+        base = replace(base, n_threads=fastest_threads(thread_speeds))
     measurements = [Measurement(OFF, dict.fromkeys(WORKLOADS, 1.0))]
     drafter_kind: str | None = None  # what the engine runs the drafter as (a Gemma 4 assistant: mtp)
     step(Step("load-off"))
@@ -481,4 +493,49 @@ def calibrate(
     if cancel.cancelled:
         raise CalibrationCancelled()
     say(1.0, Step("done"))
-    return CalibrationResult(key, measurements, time.perf_counter() - started)
+    result = CalibrationResult(key, measurements, time.perf_counter() - started)
+    result.thread_speeds = thread_speeds
+    result.threads = base.n_threads if thread_speeds else None
+    return result
+
+
+def thread_counts(layout: CpuLayout) -> list[int]:
+    """The thread counts that can win on ``layout``: one, the cores that do math, every CPU this
+    process may use (hyper-threads and efficiency cores included)."""
+    return sorted({1, math_cores(layout), layout.allowed or layout.logical})
+
+
+def fastest_threads(speeds: Mapping[int, float]) -> int:
+    """The fewest threads within :data:`THREAD_TIE` of the fastest count (fewer threads leave
+    cores to other programs and lose less when one of them wakes up)."""
+    best = max(speeds.values())
+    return min(n for n, v in speeds.items() if v >= best * (1 - THREAD_TIE))
+
+
+def measure_threads(
+    base: LoadRequest,
+    counts: Sequence[int],
+    load: Loader,
+    cancel: CancelToken,
+    max_tokens: int,
+    step: Callable[[Step], None],
+) -> dict[int, float]:
+    """Plain decode tokens/s of each thread count on prose: one engine per count loaded at once
+    (they take turns, as a model's engines do), asked in turn :data:`THREAD_ROUNDS` times with the
+    order reversed each round; the median per count."""
+    engines: dict[int, Engine] = {}
+    speeds: dict[int, list[float]] = {n: [] for n in counts}
+    try:
+        for n in counts:
+            step(Step("threads", f"{n} thread{'s' if n != 1 else ''}"))
+            engines[n] = load(replace(base, speculation=SpeculationOptions(), n_threads=n))
+            _warm(engines[n], cancel)
+        for r in range(THREAD_ROUNDS):
+            for n in counts if r % 2 == 0 else list(reversed(counts)):
+                tps = _run(engines[n], PROSE_PROMPT, cancel, max_tokens).decode_tps
+                if tps:
+                    speeds[n].append(tps)
+    finally:
+        for engine in engines.values():
+            engine.close()
+    return {n: statistics.median(v) for n, v in speeds.items() if v}

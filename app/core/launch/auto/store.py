@@ -16,6 +16,7 @@ from typing import Any
 from app.core import paths
 from app.core.engines import capability
 from app.core.engines.base import LoadRequest
+from app.core.engines.threads import machine_layout, math_cores
 from app.core.launch.auto.candidates import OFF, ROUTED_ENGINES, Candidate
 from app.core.launch.auto.kinds import RequestKind
 from app.core.launch.auto.policy import Choice, Measurement, choose, pair_noise, workload_figures
@@ -80,9 +81,10 @@ class CalibrationKey:
     @classmethod
     def for_launch(cls, engine: str, request: LoadRequest, drafter_path: str | None) -> CalibrationKey:
         info = capability.ENGINES.get(engine)
-        # llama.cpp's own default is every core; MLX chooses its own threads (not part of the key)
+        # an automatic count is keyed by the cores that do math (what it is on a quiet machine);
+        # MLX chooses its own threads (not part of the key)
         uses = info is not None and info.uses_thread_count
-        threads = (request.n_threads or os.cpu_count() or 1) if uses else None
+        threads = (request.n_threads or math_cores(machine_layout())) if uses else None
         return cls(
             model=file_identity(request.model_path),
             drafter=file_identity(drafter_path),
@@ -112,6 +114,11 @@ class CalibrationResult:
     stored_path: str | None = None
     #: configurations that lost on the user's answers (:func:`load_demoted`), never chosen
     demoted: dict[Candidate, float] = field(default_factory=dict)
+    #: plain decode tokens/s by thread count, measured side by side (empty: the count was given)
+    thread_speeds: dict[int, float] = field(default_factory=dict)
+    #: the thread count the configurations were measured with, and the launch computes with at
+    #: most (None: the launch's own count)
+    threads: int | None = None
 
     @property
     def choice(self) -> Choice:
@@ -162,6 +169,8 @@ class CalibrationResult:
             "stored_path": self.stored_path,
             "seconds": round(self.seconds, 2),
             "measured_at": self.measured_at,
+            "thread_speeds": {str(n): round(v, 2) for n, v in sorted(self.thread_speeds.items())},
+            "threads": self.threads,
         }
 
 
@@ -200,6 +209,8 @@ def load_result(key: CalibrationKey) -> CalibrationResult | None:
             float(data.get("measured_at", 0.0)),
             str(path),
             load_demoted(key),
+            {int(n): float(v) for n, v in (data.get("thread_speeds") or {}).items()},
+            int(data["threads"]) if data.get("threads") else None,
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
