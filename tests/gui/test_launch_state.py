@@ -228,5 +228,5 @@ def test_autos_figures_are_plain_words(make_window: Any, qtbot: Any) -> None:
     assert "no clear difference (1.01x) on prose" in why
     assert "3.60x faster (at least 3.07x) on repeats" in why
     assert learned.startswith("Learned from your answers: code edit: ngram-mod 64/round, ")
-    assert "not enough answers yet (2 answers)" in learned
+    assert "not enough answers yet (2 so far)" in learned
     assert "at least" in dlg.auto_panel.why.toolTip()

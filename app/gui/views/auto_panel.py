@@ -308,12 +308,16 @@ class AutoPanel(QWidget):
             parts = []
             for row in rows:
                 lo, hi = row.figure.interval()
-                unknown = self.tr("not enough answers yet")
+                reading = read(row.figure.speedup, lo, hi)
+                if reading.certainty == Certainty.UNKNOWN:
+                    text = self.tr("{kind}: {config}, not enough answers yet ({answers} so far)")
+                else:
+                    text = self.tr("{kind}: {config}, {figure}, from {answers} answers")
                 parts.append(
-                    self.tr("{kind}: {config}, {figure} ({answers} answers)").format(
+                    text.format(
                         kind=self._kind_text(row.kind),
                         config=row.figure.candidate.label,
-                        figure=self.figure_text(read(row.figure.speedup, lo, hi), unknown),
+                        figure=self.figure_text(reading, ""),
                         answers=row.figure.answers,
                     )
                 )

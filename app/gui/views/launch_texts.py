@@ -239,7 +239,7 @@ def drafter_tip(source: str, on_disk: bool, quant: str | None) -> str:
             "LaunchDialog",
             "The drafter ({quant}) is not on this computer yet: launching with it on downloads it first.",
         )
-    return f"{what} {disk.format(quant=name)}"
+    return f"{what}\n\n{disk.format(quant=name)}"
 
 
 def speculation_summary(sp: LaunchSpeculation, method_name: str) -> str:
@@ -274,7 +274,7 @@ def speculation_summary(sp: LaunchSpeculation, method_name: str) -> str:
             "LaunchDialog", "This launch drafts with {what}, up to {depth} tokens per round."
         ).format(what=what, depth=depth)
     if not sp.replaces_auto:
-        return runs + " " + QCoreApplication.translate("LaunchDialog", "Auto is off.")
+        return runs + "\n" + QCoreApplication.translate("LaunchDialog", "Auto is off.")
     if sp.kind == "drafter":
         back = QCoreApplication.translate(
             "LaunchDialog", "Auto is off while the drafter is on: turn the drafter off to go back to Auto."
@@ -284,7 +284,7 @@ def speculation_summary(sp: LaunchSpeculation, method_name: str) -> str:
             "LaunchDialog",
             "Auto is off while a model-free method is chosen: choose Off there to go back to Auto.",
         )
-    return f"{runs} {back}"
+    return f"{runs}\n{back}"  # a line each: no sentence joining that reads wrong in CJK
 
 
 def model_free_texts() -> tuple[dict[str, str], dict[str, str]]:
