@@ -236,3 +236,11 @@ def test_a_child_that_chose_first_makes_room_for_children_that_chose_after_it(
     earlier = Lease("old", other, "h2", 2, time.time() - 30, pid=other)  # chose long before: not newer
     ledger._update(lambda _: [mine, earlier])
     assert ledger.crowded_by_newer(mine) is None
+
+
+def test_a_calibrated_ceiling_caps_an_automatic_count_only() -> None:
+    layout = CpuLayout(logical=16, physical=8)
+    assert (choose(layout, ceiling=4).threads, choose(layout, ceiling=4).reason) == (4, "calibrated")
+    assert choose(layout, busy=6, ceiling=4).threads == 2  # fewer free cores than the ceiling
+    assert choose(layout, 12, ceiling=4).threads == 12  # an explicit count wins
+    assert choose(layout, ceiling=8).reason == "all-free"
