@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMainWindow,
     QMenu,
+    QMessageBox,
+    QSizePolicy,
     QStackedWidget,
     QToolButton,
     QVBoxLayout,
@@ -36,6 +38,7 @@ from app.core.engines import capability
 from app.core.launch.plan import DEFAULT_MODEL, load_engine
 from app.core.registry import AnySpec, Family, Registry
 from app.core.settings import Settings
+from app.core.speculative import per_request
 from app.core.units import human_bytes
 from app.gui import icons
 from app.gui.cache_bridge import CacheBridge, Role
@@ -63,6 +66,8 @@ from app.gui.views.import_dialog import ImportController
 from app.gui.views.launch_dialog import LaunchChoice, LaunchDialog
 from app.gui.views.server_panel import ServerSwitch
 from app.gui.views.settings_dialog import SettingsDialog
+from app.gui.views.stats import configuration_text
+from app.gui.widgets import ElidedLabel
 from app.gui.workers import EngineHost, ModelInfo
 
 log = logging.getLogger(__name__)
@@ -230,27 +235,35 @@ class MainWindow(QMainWindow):
         return right
 
     def _build_status_bar(self) -> None:
-        """Model, engine and speculation labels; the local server switch, eject and memory."""
+        """Model, engine and speculation labels; the local server switch, eject and memory.
+
+        The labels share the room left beside the switch and the memory: each takes the width of
+        its text while there is room, and when there is not, it shortens after a whole word with
+        "…" (its tooltip then says it whole); the switch, Eject and the memory keep theirs."""
         sb = self.statusBar()
-        self.status_model = QLabel()
-        self.status_engine = QLabel()
-        self.status_spec = QLabel()
-        #: the loaded model's engine pool: the configurations running now (issue 49)
-        self.status_pool = QLabel()
+        self.status_model = ElidedLabel(words=True, stretchy=True)
+        self.status_model.setObjectName("statusModel")
+        self.status_engine = ElidedLabel(words=True, stretchy=True)
+        self.status_engine.setObjectName("statusEngine")
+        self.status_spec = ElidedLabel(words=True, stretchy=True)
+        self.status_spec.setObjectName("statusSpeculation")
+        #: the loaded model's engine pool: the configurations running now
+        self.status_pool = ElidedLabel(words=True, stretchy=True)
         self.status_pool.setObjectName("statusPool")
         self.status_memory = QLabel()
+        self.status_memory.setObjectName("statusMemory")
         self.eject_btn = QToolButton()
         self.eject_btn.setObjectName("ejectButton")
         self.eject_btn.setAutoRaise(True)
         self.eject_btn.clicked.connect(self.eject)
-        for w in (self.status_model, self.status_engine, self.status_spec, self.status_pool):
-            sb.addWidget(w)
+        for label in (self.status_model, self.status_engine, self.status_spec, self.status_pool):
+            sb.addWidget(label)
         # the local API server: serves the loaded model; views/server_panel.py
         self.server_controller = ServerController(self.engine, self.ops, self)
         self.server_switch = ServerSwitch(self.server_controller)
-        sb.addPermanentWidget(self.server_switch)
-        sb.addPermanentWidget(self.eject_btn)
-        sb.addPermanentWidget(self.status_memory)
+        for fixed in (self.server_switch, self.eject_btn, self.status_memory):
+            fixed.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
+            sb.addPermanentWidget(fixed)
         self._memory_timer = QTimer(self)
         self._memory_timer.setInterval(2000)
         self._memory_timer.timeout.connect(self._update_memory)
@@ -334,6 +347,9 @@ class MainWindow(QMainWindow):
         panel.conversationSelected.connect(self._on_conversation_selected)
         panel.deleteRequested.connect(self.delete_conversation)
         self.chat.conversationChanged.connect(self._select_conversation_row)
+        # the status bar names what the shown conversation's answers run
+        self.chat.conversationChanged.connect(lambda _id: self._update_status())
+        self.chat_page.speculation.chosen.connect(lambda _value: self._update_status())
         self.browser.launchRequested.connect(self.open_launch_dialog)
         self.browser.downloadRequested.connect(self._on_download_requested)
         self.browser.deleteRequested.connect(self.model_files.delete)
@@ -357,11 +373,22 @@ class MainWindow(QMainWindow):
         self.chat.generatingChanged.connect(lambda _on: self._update_status())
 
     def _add_shortcuts(self) -> None:
-        """Preferences and Ctrl+N, and the import controller (menu entry and drops)."""
+        """Preferences, Quit and Ctrl+N, and the import controller (menu entry and drops)."""
         prefs = QAction(self)
         prefs.setShortcut(QKeySequence(QKeySequence.StandardKey.Preferences))
         prefs.triggered.connect(self.open_settings)
         self.addAction(prefs)
+        #: Ctrl+Q (Cmd+Q on macOS); Windows has no standard key for it, so Ctrl+Q there too. It
+        #: works from the Local server panel as well (a window of its own).
+        self.quit_action = QAction(self)
+        self.quit_action.setShortcuts(
+            QKeySequence.keyBindings(QKeySequence.StandardKey.Quit) or [QKeySequence("Ctrl+Q")]
+        )
+        self.quit_action.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
+        self.quit_action.triggered.connect(self.quit_app)
+        self.addAction(self.quit_action)
+        #: the question Quit asks while an answer is being written (None when not open)
+        self.quit_box: QMessageBox | None = None
         focus = QAction(self)
         focus.setShortcut(QKeySequence("Ctrl+N"))
         focus.triggered.connect(self.new_chat)
@@ -434,21 +461,42 @@ class MainWindow(QMainWindow):
         if info:
             self.status_model.setText(self.tr("Model: {name}").format(name=info.label))
             self.status_engine.setText(self.tr("Engine: {name}").format(name=info.engine))
-            spec = info.speculation
-            if info.auto is not None and self.auto_tuner.pick is not None:
-                spec = self.auto_tuner.text()  # what Auto runs, and whether it still measures
-            self.status_spec.setText(
-                self.tr("Speculation: {mode}").format(mode=spec) if spec else self.tr("Speculation: off")
-            )
-            self.status_spec.setToolTip(self.auto_tuner.tooltip() if info.auto is not None else "")
+            text, tip = self._speculation_status(info)
+            self.status_spec.setText(text)
+            self.status_spec.setToolTip(tip)
         else:
             self.status_model.setText(self.tr("No model loaded"))
             self.status_engine.setText("")
             self.status_spec.setText("")
+            self.status_spec.setToolTip("")
+        for label in (self.status_engine, self.status_spec):
+            label.setVisible(bool(label.text()))  # an empty label would still take a gap
         # Eject while a load runs would race it: the button waits for the load to end.
         self.eject_btn.setVisible(bool(info))
         self.eject_btn.setEnabled(bool(info) and self.load_bar.isHidden())
         self._update_pool()
+
+    def _speculation_status(self, info: ModelInfo) -> tuple[str, str]:
+        """(text, tooltip) of what the shown conversation's answers run: its own choice when it
+        chose Off or a method beside its title, else what the model was loaded with (with Auto:
+        what Auto runs, and whether it still measures)."""
+        choice = self.chat.speculation.choice
+        if choice != per_request.AUTO:
+            tip = self.tr(
+                "This conversation's choice, beside its title; the model was loaded with {launch}"
+            ).format(
+                launch=configuration_text(info.speculation) if info.speculation else self.tr("no speculation")
+            )
+            if choice == per_request.OFF:
+                return self.tr("Speculation: off"), tip
+            return self.tr("Speculation: {mode}").format(mode=configuration_text(choice)), tip
+        spec = info.speculation
+        if info.auto is not None and self.auto_tuner.pick is not None:
+            spec = self.auto_tuner.text()
+        tip = self.auto_tuner.tooltip() if info.auto is not None else ""
+        if not spec:
+            return self.tr("Speculation: off"), tip
+        return self.tr("Speculation: {mode}").format(mode=configuration_text(spec)), tip
 
     def _update_memory(self) -> None:
         rss = rss_bytes()
@@ -468,7 +516,7 @@ class MainWindow(QMainWindow):
             self.status_pool.setVisible(False)
             return
         text = self.tr("Also running: {configurations} (+{memory})").format(
-            configurations=", ".join(c.label for c in others),
+            configurations=", ".join(configuration_text(c.label) for c in others),
             memory=human_bytes(sum(c.cost_bytes for c in others)),
         )
         lines = [
@@ -482,7 +530,7 @@ class MainWindow(QMainWindow):
             tps = "-" if stats.decode_tps is None else f"{stats.decode_tps:.1f}"
             lines.append(
                 self.tr("{configuration}: {tps} tok/s (answers: {requests})").format(
-                    configuration=label, requests=stats.requests, tps=tps
+                    configuration=configuration_text(label), requests=stats.requests, tps=tps
                 )
             )
         self.status_pool.setText(text)
@@ -671,6 +719,32 @@ class MainWindow(QMainWindow):
                 self.errors.report(exc, self.tr("Settings could not be saved"))
 
     # --- shutdown -----------------------------------------------------------------------------------
+    def quit_app(self) -> None:
+        """Quit Tandem (Ctrl+Q / Cmd+Q): at once, or after asking while an answer is being written
+        (quitting stops it)."""
+        if self.quit_box is not None:
+            self.quit_box.raise_()
+            return
+        if not self.chat.generating:
+            self.close()
+            return
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Quit Tandem?"), "", parent=self)
+        box.setText(self.tr("An answer is still being written. Quitting stops it."))
+        quit_btn = box.addButton(self.tr("Quit"), QMessageBox.ButtonRole.AcceptRole)
+        stay = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(stay)
+        box.setEscapeButton(stay)
+        self.quit_box = box
+
+        def answered() -> None:
+            self.quit_box = None
+            box.deleteLater()
+            if box.clickedButton() is quit_btn:
+                self.close()
+
+        box.finished.connect(answered)
+        box.open()
+
     def shutdown(self) -> None:
         """Stop every worker: generation, the engine thread, downloads, tasks and timers."""
         self._memory_timer.stop()
@@ -685,6 +759,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._closed = True
+        self.server_switch.panel.hide()  # a window of its own: it would stay on screen
         self.shutdown()
         self.store.close()
         super().closeEvent(event)

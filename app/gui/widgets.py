@@ -14,7 +14,15 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QColor, QHideEvent, QPainter, QPaintEvent, QResizeEvent, QShowEvent
+from PySide6.QtGui import (
+    QColor,
+    QFontMetrics,
+    QHideEvent,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -363,30 +371,111 @@ class ScrollBody(QScrollArea):
 
 
 class ElidedLabel(QLabel):
-    """A one-line label that elides with "…" instead of clipping or forcing the layout wider."""
+    """A one-line label that elides with "…" instead of clipping or forcing the layout wider; its
+    tooltip then holds the whole text (before any tooltip of its own, which it keeps).
 
-    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+    ``text()`` is the whole text, as set; what is drawn is :meth:`shown_text`. ``words``: shorten at
+    a space, never inside a word (the status bar), unless not even the first word fits.
+    ``stretchy``: ask the layout for the whole text's width and give way down to a few characters
+    (beside other labels that share a row, each keeps what it needs while there is room);
+    otherwise the width is the layout's to decide (the label never asks for more).
+    """
+
+    def __init__(
+        self, text: str = "", parent: QWidget | None = None, *, words: bool = False, stretchy: bool = False
+    ) -> None:
         super().__init__(parent)
         self._full = text
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self._tip = ""
+        self._words = words
+        self._stretchy = stretchy
+        horizontal = QSizePolicy.Policy.Preferred if stretchy else QSizePolicy.Policy.Ignored
+        self.setSizePolicy(horizontal, QSizePolicy.Policy.Preferred)
         self.setMinimumWidth(40)
         self.setText(text)
 
     def setText(self, text: str) -> None:
         self._full = text
-        self.setToolTip(text)
         self._elide()
+        if self._stretchy:
+            self.updateGeometry()
+
+    def text(self) -> str:  # type: ignore[override]
+        """The whole text (what is drawn may be shortened: :meth:`shown_text`)."""
+        return self._full
 
     def full_text(self) -> str:
         return self._full
+
+    def shown_text(self) -> str:
+        return super().text()
+
+    def is_elided(self) -> bool:
+        return super().text() != self._full
+
+    def setToolTip(self, tip: str) -> None:
+        """The label's own explanation; the whole text goes before it while the text is elided."""
+        self._tip = tip
+        self._show_tip()
+
+    def _show_tip(self) -> None:
+        if self.is_elided() or (not self._tip and not self._stretchy):
+            whole = self._full if not self._tip else f"{self._full}\n\n{self._tip}"
+            super().setToolTip(whole)
+        else:
+            super().setToolTip(self._tip)
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        if not self._stretchy:
+            return hint
+        margins = self.contentsMargins()
+        width = self.fontMetrics().horizontalAdvance(self._full) + margins.left() + margins.right()
+        return QSize(width + 2 * (self.margin() + self._indent()) + 1, hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(self.minimumWidth(), hint.height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._elide()
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._elide()
+
+    def _indent(self) -> int:
+        """The room QLabel leaves before its text (with a frame, or the stylesheet's padding, which
+        counts as one, it indents by half an "x")."""
+        if self.indent() >= 0:
+            return self.indent()
+        return self.fontMetrics().horizontalAdvance("x") // 2 if self.frameWidth() > 0 else 0
+
     def _elide(self) -> None:
-        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, max(self.width(), 40))
+        metrics = self.fontMetrics()
+        room = max(self.contentsRect().width() - 2 * self.margin() - self._indent(), 1)
+        shown = elided(self._full, metrics, room, words=self._words)
         super().setText(shown)
+        self._show_tip()
+
+
+def elided(text: str, metrics: QFontMetrics, width: int, *, words: bool = False) -> str:
+    """``text`` as it fits in ``width`` pixels: whole, or shortened with "…" at its end; with
+    ``words``, shortened after a whole word (a word cut in two reads as another word), unless not
+    even the first word fits."""
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    short = metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    if not words:
+        return short
+    cut = len(short.rstrip("…"))
+    if cut < len(text) and not text[cut].isspace():  # the cut falls inside a word: go back to a space
+        space = text.rfind(" ", 0, cut + 1)
+        if space > 0:
+            return text[:space].rstrip() + " …"
+    return short
 
 
 class FlowLayout(QLayout):

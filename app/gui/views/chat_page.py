@@ -66,9 +66,16 @@ class ChatPage(QWidget):
         self.load_bar = LoadBar()
         right_layout.addWidget(self.load_bar)
         self.chat_view = ChatView()
-        # the conversation's speculation choice, beside its title
+        # the conversation's own choices, on a row under its title: beside the title they left it
+        # a few characters at 1366 x 768 ("Col…", the model line "smol…")
+        self.options_row = QHBoxLayout()
+        self.options_row.setContentsMargins(4, 0, 4, 0)
         self.speculation = SpeculationChoice()
-        self.chat_view.header.insertWidget(1, self.speculation)
+        self.options_row.addWidget(self.speculation)
+        self.options_row.addStretch(1)
+        view_layout = self.chat_view.layout()
+        assert isinstance(view_layout, QVBoxLayout)
+        view_layout.insertLayout(view_layout.indexOf(self.chat_view.scroller), self.options_row)
         right_layout.addWidget(self.chat_view, 1)
         split.addWidget(right)
         split.setStretchFactor(0, 0)

@@ -8,8 +8,8 @@ import time
 from math import ceil
 from typing import Protocol
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, SignalInstance
-from PySide6.QtGui import QGuiApplication, QTextLayout
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QSize, Qt, QTimer, SignalInstance
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut, QTextLayout
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
@@ -27,13 +27,25 @@ from PySide6.QtWidgets import (
 from app.core.serving import ServedRequest
 from app.core.serving.pool import PoolStatus
 from app.core.units import human_bytes
-from app.gui.widgets import SCREEN_MARGIN, ScrollBody, fit_dialog_height, fitted_height
+from app.gui.views.stats import configuration_text
+from app.gui.widgets import SCREEN_MARGIN, ScrollBody, fit_dialog_height, fitted_height, screen_height_cap
 
 LOG_LIMIT = 200
 #: the panel opens about this many average characters wide (its texts wrap at that width)
 PANEL_CHARS = 90
 #: the request log shows at least this many lines
 LOG_LINES = 4
+#: the request log opens this many lines tall (more requests scroll inside it)
+LOG_OPEN_LINES = 6
+
+
+class RequestLog(QListWidget):
+    """The served requests, newest first; it opens a few lines tall and scrolls within itself
+    (its default height made the panel taller than a laptop's screen in Japanese)."""
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(hint.width(), self.fontMetrics().lineSpacing() * LOG_OPEN_LINES + 2 * self.frameWidth())
 
 
 class ServerLike(Protocol):
@@ -114,7 +126,7 @@ class ServerPanel(QFrame):
         self.agent_settings.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.copy_agent = QPushButton()
         self.copy_agent.clicked.connect(self._copy_agent_settings)
-        self.log = QListWidget()
+        self.log = RequestLog()
         self.log.setObjectName("serverLog")
         # A request line (time, client, route, model, tokens, acceptance) is wider than the panel:
         # it wraps rather than hiding its end behind a horizontal scrollbar.
@@ -150,6 +162,16 @@ class ServerPanel(QFrame):
         self.body = ScrollBody(self.content)
         outer = QVBoxLayout(self)
         outer.addWidget(self.body)
+        # Close under the rows, always in view (the window manager's title bar may be off screen
+        # or missing); Escape closes too. The server goes on serving: Stop server stops it.
+        self.close_btn = QPushButton()
+        self.close_btn.setObjectName("closePanel")
+        self.close_btn.clicked.connect(self.hide)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.close_btn)
+        outer.addLayout(buttons)
+        self._escape = QShortcut(QKeySequence(QKeySequence.StandardKey.Cancel), self, self.hide)
         lay.addLayout(title_row)
         lay.addLayout(row1)
         lay.addWidget(self.key_label)
@@ -198,6 +220,8 @@ class ServerPanel(QFrame):
         self.copy_agent.setText(self.tr("Copy settings"))
         self.stop.setText(self.tr("Stop server"))
         self.stop.setToolTip(self.tr("Stop serving the loaded model; the model stays loaded for the chat"))
+        self.close_btn.setText(self.tr("Close"))
+        self.close_btn.setToolTip(self.tr("Close this panel; the server goes on serving"))
         self._refresh()
 
     def _refresh(self, *_args: object) -> None:
@@ -228,7 +252,8 @@ class ServerPanel(QFrame):
             self.pool_note.setVisible(False)
             return
         running = ", ".join(
-            c.label + (f" (+{human_bytes(c.cost_bytes)})" if c.cost_bytes else "") for c in status.children
+            configuration_text(c.label) + (f" (+{human_bytes(c.cost_bytes)})" if c.cost_bytes else "")
+            for c in status.children
         )
         busy = sum(c.active for c in status.children)
         slots = sum(c.slots for c in status.children)
@@ -242,7 +267,7 @@ class ServerPanel(QFrame):
             tps = "-" if stats.decode_tps is None else f"{stats.decode_tps:.1f}"
             line = (
                 self.tr("%1: %2 requests, %3 tok/s")
-                .replace("%1", label)
+                .replace("%1", configuration_text(label))
                 .replace("%2", str(stats.requests))
                 .replace("%3", tps)
             )
@@ -333,6 +358,9 @@ class ServerPanel(QFrame):
         if layout is not None:
             layout.invalidate()
             layout.activate()
+        cap = screen_height_cap(self)
+        if cap is not None:  # never taller than the screen, however much a row grows: the rows scroll
+            self.setMaximumHeight(cap)
         height = fitted_height(self)
         self.resize(self.width(), height if height is not None else self.sizeHint().height())
 
@@ -491,16 +519,43 @@ def agent_settings(address: str, key: str, openai_title: str, windows: bool = Fa
 
 
 def describe(r: ServedRequest) -> str:
-    """One log line: tokens, speed and speculation figures of a served request."""
+    """One log line, in the user's language: tokens, speed and speculation figures of a served
+    request (the configuration's name as the status bar gives it)."""
     if r.context_tokens:
-        return f"refused: prompt {r.prompt_tokens} tok > context {r.context_tokens} tok"
+        return QCoreApplication.translate(
+            "ServerLog", "refused: prompt {prompt} tok > context {context} tok"
+        ).format(prompt=r.prompt_tokens, context=r.context_tokens)
     acc = "-" if r.acceptance_rate is None else f"{r.acceptance_rate:.0%}"
     mal = "-" if r.mean_accepted_length is None else f"{r.mean_accepted_length:.2f}"
     tps = "-" if r.decode_tps is None else f"{r.decode_tps:.1f}"
-    calls = f", {r.tool_calls} tool calls" if r.tool_calls else ""
-    kind = ("stream" if r.stream else "single") + (f" [{r.configuration}]" if r.configuration else "")
-    return (
-        f"{r.status} {kind}: {r.prompt_tokens}+{r.completion_tokens} tok, "
-        f"{tps} tok/s, drafted {r.drafted} accepted {r.accepted} ({acc}), {r.rounds} rounds, "
-        f"{mal} tok/round{calls}"
+    statuses = {
+        "ok": QCoreApplication.translate("ServerLog", "ok"),
+        "cancelled": QCoreApplication.translate("ServerLog", "cancelled"),
+        "error": QCoreApplication.translate("ServerLog", "error"),
+    }
+    kind = (
+        QCoreApplication.translate("ServerLog", "stream")
+        if r.stream
+        else QCoreApplication.translate("ServerLog", "single")
     )
+    if r.configuration:
+        kind += f" [{configuration_text(r.configuration)}]"
+    line = QCoreApplication.translate(
+        "ServerLog",
+        "{status} {kind}: {prompt}+{completion} tok, {tps} tok/s, drafted {drafted} accepted {accepted} "
+        "({rate}), {rounds} rounds, {mean} tok/round",
+    ).format(
+        status=statuses.get(str(r.status), str(r.status)),
+        kind=kind,
+        prompt=r.prompt_tokens,
+        completion=r.completion_tokens,
+        tps=tps,
+        drafted=r.drafted,
+        accepted=r.accepted,
+        rate=acc,
+        rounds=r.rounds,
+        mean=mal,
+    )
+    if r.tool_calls:
+        line += QCoreApplication.translate("ServerLog", ", {n} tool calls").format(n=r.tool_calls)
+    return line

@@ -40,10 +40,15 @@ from app.gui.views.tools_page import ToolsPage, ToolsStore
 from app.gui.widgets import (
     InlineMessage,
     KeepFitted,
+    ScrollBody,
     field_with_note,
     fit_dialog_height,
     height_for_width_hint,
+    window_size_for_screen,
 )
+
+#: the dialog opens this wide where the screen allows (it may be made narrower, down to 680 px)
+OPEN_WIDTH = 780
 
 
 def _store_tokens(changes: list[tuple[str, str | None]]) -> None:
@@ -80,20 +85,30 @@ class SettingsDialog(QDialog):
         self._key_source = ""
         self.storing = False
         self.setMinimumWidth(680)  # the endpoint placeholder names a mirror URL; keep it whole
+        # wider where the screen allows: the notes under the fields wrap to fewer lines
+        self.resize(OPEN_WIDTH, self.height())
         outer = QVBoxLayout(self)
         outer.setContentsMargins(18, 16, 18, 14)
         # with the chat's tools: two tabs, General (what follows) and Tools (MCP servers)
         self.general = QWidget()
-        root = QVBoxLayout(self.general)
+        page = QVBoxLayout(self.general)
+        page.setContentsMargins(0, 0, 0, 0)
+        # the fields scroll when the screen is too short for them (1366 x 768 in Japanese), rather
+        # than the notes under them being squeezed and cut
+        self.general_body = QWidget()
+        root = QVBoxLayout(self.general_body)
         root.setContentsMargins(0, 0, 0, 0)
+        self.general_scroll = ScrollBody(self.general_body)
+        page.addWidget(self.general_scroll)
         self.tabs: QTabWidget | None = None
         self.tools_page: ToolsPage | None = None
         if tools is not None:
+            root.setContentsMargins(8, 10, 8, 8)  # the first box's title clear of the tab's edge
             self.tabs = QTabWidget()
             self.tabs.addTab(self.general, "")
             self.tools_page = ToolsPage(tools)
             self.tabs.addTab(self.tools_page, "")
-            self.finished.connect(self.tools_page.shutdown)  # the page's servers end with it
+            self.finished.connect(self.tools_page.shutdown)  # it stops listening to the servers
             outer.addWidget(self.tabs)
         else:
             outer.addWidget(self.general)
@@ -164,7 +179,12 @@ class SettingsDialog(QDialog):
         self.learned_note.setProperty("muted", True)
         self.lbl_learned = QLabel()
         self._learned_tokens = suffix.stored_tokens()
-        aform.addRow(self.lbl_learned, field_with_note(self._row(self.forget), self.learned_note))
+        forget_row = QWidget()
+        forget_lay = QHBoxLayout(forget_row)
+        forget_lay.setContentsMargins(0, 0, 0, 0)
+        forget_lay.addWidget(self.forget)  # at its own width, as the other buttons
+        forget_lay.addStretch(1)
+        aform.addRow(self.lbl_learned, field_with_note(forget_row, self.learned_note))
         # the local server's API key, read off the GUI thread, with Copy
         self.server_key = QLineEdit()
         self.server_key.setReadOnly(True)
@@ -178,7 +198,7 @@ class SettingsDialog(QDialog):
         aform.addRow(self.lbl_key, field_with_note(self._row(self.server_key, self.copy_key), self.key_note))
         root.addWidget(self.app_box)
         self.error = InlineMessage()
-        root.addWidget(self.error)
+        outer.addWidget(self.error)  # under the tabs: in view, whatever the body scrolled to
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -313,6 +333,8 @@ class SettingsDialog(QDialog):
         fit_dialog_height(self)
 
     def showEvent(self, event: QShowEvent) -> None:
+        if not event.spontaneous():
+            self.resize(window_size_for_screen(self, self.size()))
         super().showEvent(event)
         # a top-level dialog opens at Qt's cap (2/3 of a small screen) and does not follow its
         # layout's height-for-width: take the height the wrapped notes need once shown

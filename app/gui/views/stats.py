@@ -6,6 +6,8 @@ A speculative answer also shows its speedup over plain decoding of the same mode
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QCoreApplication, QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
@@ -76,6 +78,20 @@ class RoundChart(QWidget):
             if got > 0:
                 p.fillRect(QRectF(x, rect.bottom() - got, bar, got), QColor("#4fb57d" if dark else "#3f9e6a"))
         p.end()
+
+
+_OFF_WORD = re.compile(r"(?<![\w-])off(?![\w-])")
+_DEPTH = re.compile(r"(\d+)/round")
+
+
+def configuration_text(label: str) -> str:
+    """A speculation configuration's name as the window shows it ("off", "ngram-mod 64/round",
+    "Auto: draft 4/round + ngram-mod 64/round"): "off" and "N/round" in the user's language; the
+    methods keep the names the engines give them, and Auto is the feature's name in every language."""
+    text = _OFF_WORD.sub(lambda _m: QCoreApplication.translate("Configuration", "off"), label)
+    return _DEPTH.sub(
+        lambda m: QCoreApplication.translate("Configuration", "{n}/round").format(n=m.group(1)), text
+    )
 
 
 def source_name(source: str) -> str:

@@ -37,6 +37,9 @@ class ConversationSpeculation:
         self._control = control
         #: the choice of a chat not yet stored
         self.new_choice = per_request.AUTO
+        #: the configuration that wrote each conversation's last answer in this session: the
+        #: header names the shown conversation's (a new chat has none)
+        self._answered: dict[int, str] = {}
         if control is not None:
             control.chosen.connect(self._on_chosen)
         self.sync()
@@ -58,6 +61,7 @@ class ConversationSpeculation:
         return tuple(self.engine.offers())
 
     def sync(self) -> None:
+        """Show the shown conversation's choice, and what wrote its last answer."""
         if self._control is not None:
             self._control.set_state(
                 self.choice,
@@ -66,11 +70,20 @@ class ConversationSpeculation:
                 in_engine=self.engine.pool is None and bool(self.offered()),
                 routed=self.engine.routed,
             )
+            cid = self._conversation()
+            self._control.set_answered(self._answered.get(cid, "") if cid is not None else "")
 
     def answered(self, configuration: str) -> None:
-        """The shown conversation's last answer was written by ``configuration``."""
+        """The shown conversation's last answer was written by ``configuration`` ("": not known,
+        or the choice changed since)."""
+        cid = self._conversation()
+        if cid is not None:
+            if configuration:
+                self._answered[cid] = configuration
+            else:
+                self._answered.pop(cid, None)
         if self._control is not None:
-            self._control.set_answered(configuration)
+            self._control.set_answered(configuration if cid is not None else "")
 
     def store_new(self, conversation_id: int) -> None:
         """A new conversation was just stored: keep the choice made before it existed."""
