@@ -404,7 +404,9 @@ def _checked(md: MarkdownIt, renderer: _Html, tokens: Sequence[Token], env: EnvT
         part = renderer.render(tokens[i:j], md.options, env) if j > i else ""
         accounted, depth = _accounted(md, tokens[i:j])
         shown, visible = shown_text(part)
-        missing = source_letters(source[a:b]) - letters(shown) - letters(accounted)
+        missing = source_letters(source[a:b]) - letters(shown)
+        if missing and accounted:
+            missing -= letters(accounted)
         if missing:
             missing -= anywhere
         if missing or depth > MAX_DEPTH or (not visible and source[a:b].strip()):
