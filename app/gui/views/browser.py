@@ -99,6 +99,17 @@ class CompactHeader(QHeaderView):
         return size
 
 
+def _unbroken(text: str) -> str:
+    """``text`` with a word joiner between two characters where one is Chinese, Japanese or
+    Korean: Qt breaks a line between any two of those, even under ``white-space:nowrap``."""
+    out = []
+    for a, b in zip(text, text[1:] + " ", strict=True):
+        out.append(a)
+        if not a.isspace() and not b.isspace() and max(ord(a), ord(b)) >= 0x2E80:
+            out.append("\u2060")
+    return "".join(out)
+
+
 class BrowserPage(QWidget):
     """Signals: ``launchRequested(Family, spec, str quant)``,
     ``downloadRequested(Family, spec, str role, str quant, object draft_quant)``,
@@ -473,10 +484,11 @@ class BrowserPage(QWidget):
         have = family_abilities(family)
         parts = [names[a] for a in LISTED if a in have]
         parts.append(self.tr("{tokens} tokens of context").format(tokens=f"{family.context_length:,}"))
-        return " ".join(
-            f'<span style="background-color:#e3ecf8; color:#1d3a5f;">&nbsp;{html.escape(p)}&nbsp;</span>'
-            for p in parts
+        # a badge never breaks inside itself (the context's "262,144 tokens" wrapped onto two lines)
+        badge = (
+            '<span style="background-color:#e3ecf8; color:#1d3a5f; white-space:nowrap;">&nbsp;{}&nbsp;</span>'
         )
+        return " ".join(badge.format(html.escape(_unbroken(p))) for p in parts)
 
     def _after_specs_reset(self) -> None:
         # The first variant open (with its model and drafter groups), the others folded.
