@@ -242,6 +242,14 @@ class _Html(RendererHTML):
             return "\u2611" if "checked" in content else "\u2610"
         return html.escape(content, quote=False)
 
+    def footnote_ref(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        # the number alone: a label has no page to jump in (the plugin's link and back link)
+        caption = self.rules["footnote_caption"](tokens, idx, options, env)
+        return f'<sup class="footnote-ref">{caption}</sup>'
+
+    def footnote_anchor(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+        return ""
+
     def heading_open(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         return f"<h{self._level(tokens[idx])}>"
 
