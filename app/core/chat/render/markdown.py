@@ -396,10 +396,17 @@ def _checked(md: MarkdownIt, renderer: _Html, tokens: Sequence[Token], env: EnvT
     starts = line_starts(source)
     groups = _top_level(tokens)
     blocks = [(i, j, lines) for i, j, lines in groups if lines is not None]
-    apart = [renderer.render(tokens[i:j], md.options, env) for i, j, lines in groups if lines is None]
-    # letters the syntax took anywhere (reference labels and targets, footnote labels) and what
-    # the footnotes show
-    anywhere = letters(" ".join([_accounted_anywhere(md, env, source), *(shown_text(h)[0] for h in apart)]))
+    away = [(i, j) for i, j, lines in groups if lines is None]
+    apart = [renderer.render(tokens[i:j], md.options, env) for i, j in away]
+    # letters the syntax took anywhere (reference labels and targets, footnote labels), and what
+    # the footnotes show and their syntax took
+    anywhere = letters(
+        " ".join(
+            [_accounted_anywhere(md, env, source)]
+            + [shown_text(h)[0] for h in apart]
+            + [_accounted(md, tokens[i:j])[0] for i, j in away]
+        )
+    )
     if not blocks and source.strip():
         blocks = [(0, 0, (0, 0))]  # only definitions, or nothing the parser kept: one empty block
     out: list[str] = []
