@@ -5,7 +5,7 @@
 * :mod:`~app.core.tools.client`: one server connected (stdio, streamable HTTP, SSE): its state,
   its tools, calls with a time limit, typed errors (:mod:`~app.core.tools.errors`).
 * :mod:`~app.core.tools.hub`: the enabled servers running together, their tools under one set
-  of names.
+  of names; :mod:`~app.core.tools.host` keeps a hub running for the window, on a thread of its own.
 * :mod:`~app.core.tools.loop`: one user message's loop of model turns and approved calls, driven
   the same way by the window and ``tandem generate``.
 
@@ -33,7 +33,8 @@ from app.core.tools.errors import (
     ToolLoopError,
     ToolTimeout,
 )
-from app.core.tools.hub import HubTool, ToolHub
+from app.core.tools.host import ToolHost
+from app.core.tools.hub import HubTool, ToolHub, ToolSource
 from app.core.tools.loop import (
     CallEnded,
     CallRecord,
@@ -69,10 +70,12 @@ __all__ = [
     "ToolCallFailed",
     "ToolConfigError",
     "ToolError",
+    "ToolHost",
     "ToolHub",
     "ToolInfo",
     "ToolLoopError",
     "ToolResult",
+    "ToolSource",
     "ToolTimeout",
     "ToolsConfig",
     "TurnEnded",

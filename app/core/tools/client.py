@@ -20,11 +20,6 @@ entered it, so each connection has an owner task that enters it, lists the tools
 told to close; calls are made from any task on the same loop. :meth:`McpConnection.close` ends the
 subprocess every time (the SDK closes its stdin, waits 2 s, then ends its process group), and
 cancelling a caller stops only that caller's call.
-
-A connection outlives the task that started it (the window keeps its servers running across
-messages), so the end of the process must not depend on its event loop running again:
-:meth:`McpConnection.terminate` ends a stdio server's process tree at once, from plain code (a
-window closing). The process is found by a marker in its environment (the SDK does not expose it).
 """
 
 from __future__ import annotations
@@ -36,14 +31,12 @@ import logging
 import os
 import tempfile
 import time
-import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib import metadata
 from typing import IO, Any
 
-import psutil
 from mcp import Client, MCPError, StdioServerParameters, stdio_client
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
@@ -84,10 +77,6 @@ _GRACE_S = 5.0
 _MAX_PAGES = 100
 #: how much of a stdio server's stderr is read for the reason of a failure
 _TAIL_BYTES = 4096
-#: the environment variable that marks a stdio server's process as this connection's
-MARKER_ENV = "TANDEM_MCP_CONNECTION"
-#: how long :func:`terminate_processes` waits after asking processes to end, before killing them
-TERMINATE_WAIT_S = 2.0
 
 
 class ServerState(StrEnum):
@@ -198,55 +187,10 @@ class McpConnection:
         self._owner: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
         self._stderr: IO[str] | None = None
-        #: marks this connection's process (a new one per start)
-        self._marker = ""
-        self._pid: int | None = None
 
     @property
     def name(self) -> str:
         return self.server.name
-
-    @property
-    def pid(self) -> int | None:
-        """The process id of a running stdio server (None for a remote one, or when not running)."""
-        if self._status.state is not ServerState.RUNNING or not self._marker:
-            return None
-        if self._pid is None:
-            self._pid = _marked_child(self._marker)
-        return self._pid
-
-    def processes(self) -> list[psutil.Process]:
-        """The running stdio server's process and its descendants (none when not running)."""
-        pid = self._pid if self._pid is not None else self.pid
-        if pid is None:
-            return []
-        try:
-            root = psutil.Process(pid)
-            return [root, *root.children(recursive=True)]
-        except psutil.Error:
-            return []
-
-    def terminate(self) -> list[psutil.Process]:
-        """End the connection now, without the event loop: the owner is told to stop (it cleans up
-        when the loop next runs) and the server's processes are asked to end; returns them (see
-        :func:`terminate_processes` to wait for them). The state becomes stopped."""
-        procs = self.processes() if self._marker else []
-        if not procs and self._marker and self._owner is not None:
-            # started but not yet running (a handshake): the process is found by its marker
-            pid = _marked_child(self._marker)
-            procs = _tree(pid) if pid is not None else []
-        self._stop.set()
-        owner, self._owner = self._owner, None
-        if owner is not None and not owner.done():
-            owner.cancel()
-        for p in procs:
-            with contextlib.suppress(psutil.Error):
-                p.terminate()
-        self._drop_stderr()
-        self._pid = None
-        if self._status.state is not ServerState.STOPPED:
-            self._set(ServerState.STOPPED)
-        return procs
 
     @property
     def status(self) -> ServerStatus:
@@ -344,9 +288,7 @@ class McpConnection:
         return self._http(t, filled)
 
     def _stdio(self, t: StdioTransport, env: Mapping[str, str]) -> Callable[[contextlib.AsyncExitStack], Any]:
-        self._marker, self._pid = uuid.uuid4().hex, None
-        marked = {**env, MARKER_ENV: self._marker}
-        params = StdioServerParameters(command=t.command, args=list(t.args), env=marked, cwd=t.cwd)
+        params = StdioServerParameters(command=t.command, args=list(t.args), env=dict(env), cwd=t.cwd)
 
         def open_on(stack: contextlib.AsyncExitStack) -> Any:
             # a real file the child writes to directly; the reason of a failure is its last line,
@@ -518,7 +460,6 @@ class McpConnection:
         """Tell the owner task to leave the client and wait until it has (the SDK's cleanup
         is bounded). A cancel of our caller waits for the cleanup too, then propagates."""
         owner, self._owner = self._owner, None
-        self._pid = None
         if owner is None:
             return
         self._stop.set()
@@ -531,48 +472,3 @@ class McpConnection:
                 return  # the owner's own cancel (ours, above)
             await asyncio.wait({owner})  # our caller's: the subprocess still ends first
             raise
-
-
-def _marked_child(marker: str) -> int | None:
-    """The pid of this process's child whose environment holds ``marker`` (None when none does)."""
-    for child in psutil.Process().children():
-        try:
-            if child.environ().get(MARKER_ENV) == marker:
-                return int(child.pid)
-        except psutil.Error:
-            continue
-    return None
-
-
-def _tree(pid: int) -> list[psutil.Process]:
-    try:
-        root = psutil.Process(pid)
-        return [root, *root.children(recursive=True)]
-    except psutil.Error:
-        return []
-
-
-def _ended(p: psutil.Process) -> bool:
-    try:
-        return bool(p.status() == psutil.STATUS_ZOMBIE)  # ended; its parent's watcher reaps it
-    except psutil.Error:
-        return True
-
-
-def terminate_processes(procs: list[psutil.Process], wait: float = TERMINATE_WAIT_S) -> None:
-    """Wait up to ``wait`` seconds for ``procs`` (already asked to end) to end, then kill the rest.
-
-    Never reaps: the event loop's child watcher owns the exit status of the processes it started
-    (a reap here would leave it an unknown child)."""
-    deadline = time.monotonic() + wait
-    alive = [p for p in procs if not _ended(p)]
-    while alive and time.monotonic() < deadline:
-        time.sleep(0.02)
-        alive = [p for p in alive if not _ended(p)]
-    for p in alive:
-        with contextlib.suppress(psutil.Error):
-            p.kill()
-    deadline = time.monotonic() + wait
-    while alive and time.monotonic() < deadline:
-        time.sleep(0.02)
-        alive = [p for p in alive if not _ended(p)]

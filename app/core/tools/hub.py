@@ -13,9 +13,9 @@ A tool keeps its own name unless two running servers list the same one; then eac
 A tool whose rule is ``off`` is listed by :meth:`ToolHub.all_tools` only: never offered, never
 called. Servers start side by side; one that fails does not stop the others (its status says why).
 
-A hub may live as long as the window: :meth:`ToolHub.sync` follows a changed configuration
-(servers switched off or removed stop, a changed command restarts, failed ones start again when
-asked) and :meth:`ToolHub.terminate` ends every server's processes without the event loop.
+A hub may live as long as the window (:class:`~app.core.tools.host.ToolHost` runs it on a thread
+of its own): :meth:`ToolHub.sync` follows a changed configuration (servers switched off or removed
+stop, a changed command restarts, failed ones start again when asked).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from types import TracebackType
+from typing import Protocol
 
 from app.core.engines.calls import FunctionTool, JsonObject
 from app.core.tools.client import (
@@ -36,7 +37,6 @@ from app.core.tools.client import (
     StatusListener,
     ToolInfo,
     ToolResult,
-    terminate_processes,
 )
 from app.core.tools.config import Approval, ServerConfig, ToolsConfig, Transport
 from app.core.tools.errors import ServerNotRunning, ToolCallFailed
@@ -64,6 +64,19 @@ class HubTool:
         if self.info.description:
             fn["function"]["description"] = self.info.description
         return fn
+
+
+class ToolSource(Protocol):
+    """What the tool loop needs of the running servers: a :class:`ToolHub`, or the window's
+    :class:`~app.core.tools.host.ToolHost` (a hub on a thread of its own)."""
+
+    def tools(self) -> list[HubTool]: ...
+
+    def tool(self, name: str) -> HubTool | None: ...
+
+    def turned_off(self, name: str) -> HubTool | None: ...
+
+    async def call(self, name: str, arguments: JsonObject, timeout: float | None = None) -> ToolResult: ...
 
 
 def _safe(text: str) -> str:
@@ -99,7 +112,7 @@ class ToolHub:
         """Take new rules, time limits and switches without restarting anything: a server switched
         off keeps running until :meth:`stop_server` (or :meth:`sync`) ends it."""
         self._config = config
-        for name, conn in self._connections.items():
+        for name, conn in list(self._connections.items()):  # a copy: another thread may read
             server = config.get(name)
             if server is not None:
                 conn.server = server
@@ -161,16 +174,6 @@ class ToolHub:
         todo = self._to_start(restart_failed)
         await asyncio.gather(*(self.start_server(n) for n in todo))
         return self.statuses()
-
-    def terminate(self) -> None:
-        """End every server now, without the event loop (a window closing): each stdio server's
-        processes are asked to end, then killed after a grace period; the owners clean up when
-        the loop next runs."""
-        connections = list(self._connections.values())
-        self._connections.clear()
-        self._started.clear()
-        procs = [p for c in connections for p in c.terminate()]
-        terminate_processes(procs)
 
     async def aclose(self) -> None:
         """Close every connection (subprocesses ended), even when this task is cancelled."""

@@ -65,7 +65,7 @@ from app.core.serving.model import tool_style_for
 from app.core.serving.protocol import ApiError, ChatRequest
 from app.core.serving.shaping import shape
 from app.core.tools.errors import ToolError, ToolLoopError
-from app.core.tools.hub import HubTool, ToolHub
+from app.core.tools.hub import HubTool, ToolSource
 
 log = logging.getLogger(__name__)
 
@@ -219,7 +219,7 @@ async def template_caps_of(engine: Engine) -> TemplateCaps:
     return TemplateCaps(renders_tools=engine.supports_tools)
 
 
-def _choice(value: ToolChoiceArg, offered: list[HubTool], hub: ToolHub) -> ToolChoice | Literal["none"]:
+def _choice(value: ToolChoiceArg, offered: list[HubTool], hub: ToolSource) -> ToolChoice | Literal["none"]:
     """The OpenAI-shaped choice of ``value``; :class:`ToolLoopError` for a tool nobody offers."""
     if value is None or value == "auto":
         return "auto"
@@ -258,7 +258,7 @@ class _Run:
     def __init__(
         self,
         engine: Engine,
-        hub: ToolHub,
+        hub: ToolSource,
         conversation: list[ChatMessage],
         sampling: Sampling,
         approve: Approver,
@@ -456,7 +456,7 @@ class _Run:
 
 async def run_tool_loop(
     engine: Engine,
-    hub: ToolHub,
+    hub: ToolSource,
     conversation: list[ChatMessage],
     sampling: Sampling,
     approve: Approver,
