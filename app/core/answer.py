@@ -49,6 +49,7 @@ from typing import Literal
 from app.core.cancel import CancelToken
 from app.core.engines.base import Event, Finished, FinishReason, Round, TextDelta, ToolCall
 from app.core.speculative.rounds import DecodeFigures, is_drafting_round, mean_accepted_length
+from app.core.speculative.speedup import Speedup, speedup_of
 
 __all__ = ["Answer", "AnswerCollector", "collect"]
 
@@ -107,6 +108,17 @@ class Answer(DecodeFigures):
             self._joined += "".join(self.pieces[self._joined_n :])
             self._joined_n = len(self.pieces)
         return self._joined
+
+    @property
+    def speedup(self) -> Speedup:
+        """This answer against plain decoding of its own tokens (:mod:`app.core.speculative.speedup`):
+        the engine pool's figure when it gave one, else the answer's own passes'."""
+        f = self.finished
+        if f is None:
+            return Speedup(None)
+        if f.speedup is not None:
+            return f.speedup
+        return speedup_of(f.passes, f.drafted_total)
 
     @property
     def complete(self) -> bool:

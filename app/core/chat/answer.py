@@ -84,6 +84,11 @@ class AnswerStats:
     images: int = 0
     #: the answer's Max new tokens (0: not known, e.g. an answer stored before it was recorded)
     max_tokens: int = 0
+    #: this answer against plain decoding of its own tokens (:mod:`app.core.speculative.speedup`);
+    #: None: not known (an engine without per-pass timings, an answer stored before)
+    own_speedup: float | None = None
+    #: where the plain step of that figure came from (:data:`app.core.speculative.speedup.Basis`)
+    speedup_basis: str = ""
 
     @property
     def ending(self) -> str:
@@ -99,11 +104,21 @@ class AnswerStats:
 
     @property
     def speedup(self) -> float | None:
-        """Decode speed relative to plain decoding of the same model on this machine: the direct
-        measurement of this answer's prompt when there is one, else the recent plain median."""
-        plain = self.measured_tps or self.baseline_tps
-        if not self.speculation or not plain or self.decode_tps <= 0:
+        """Decode speed relative to plain decoding on this machine, the figure the window shows:
+        this answer against its own tokens decoded plainly when its engine timed its passes (none
+        for an answer that drafted nothing: it was plain decoding), else the direct measurement of
+        this answer's prompt, else the recent plain median of the same model."""
+        if not self.speculation:
             return None
+        if self.speedup_basis == "nothing-drafted":
+            return None
+        if self.own_speedup is not None:
+            return self.own_speedup
+        plain = self.measured_tps or self.baseline_tps
+        if not plain or self.decode_tps <= 0:
+            return None
+        if self.drafted_reported and self.drafted == 0:  # plain decoding: no gain to claim
+            return min(1.0, self.decode_tps / plain)
         return self.decode_tps / plain
 
     @property
@@ -153,6 +168,8 @@ class AnswerStats:
             accepted_reported=remote is None or getattr(fin, "accepted", None) is not None,
             images=images,
             max_tokens=max_tokens,
+            own_speedup=answer.speedup.value,
+            speedup_basis=answer.speedup.basis,
         )
 
     @classmethod

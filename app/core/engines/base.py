@@ -23,7 +23,8 @@ from app.core.cancel import CancelToken
 from app.core.engines.calls import FunctionTool, ToolCall, ToolChoice, WireToolCall
 from app.core.limits import MAX_NEW_TOKENS
 from app.core.speculative import SpeculationOptions
-from app.core.speculative.rounds import DecodeFigures, Round
+from app.core.speculative.rounds import DecodeFigures, Pass, Round
+from app.core.speculative.speedup import Speedup
 
 
 class ChatMessage(TypedDict):
@@ -85,6 +86,13 @@ class Finished(DecodeFigures):
     #: the request's stop string that ended the answer (left out of the text), when the engine
     #: says which one (llama-server does); None when it ended otherwise or the engine cannot say
     stop_sequence: str | None = None
+    #: the target's passes with their times (llama-server's per-token timings), None when the
+    #: engine does not time them
+    passes: tuple[Pass, ...] | None = None
+    #: this answer against plain decoding of its own tokens, where the one who ran it knows more
+    #: than the answer (an engine pool's recent plain steps and learned pass costs); None: the
+    #: answer's own passes say it (:attr:`app.core.answer.Answer.speedup`)
+    speedup: Speedup | None = None
 
 
 Event = TextDelta | Round | Finished

@@ -45,6 +45,11 @@ class TandemExtension(TypedDict):
     timings: Timings
     #: what the server left out of the request and why (hosted tools it cannot run)
     warnings: NotRequired[list[str]]
+    #: this answer against its own tokens decoded plainly (1.0 when it drafted nothing)
+    speedup: NotRequired[float]
+    #: where the plain step of ``speedup`` came from: nothing-drafted, own-steps, recent-steps,
+    #: cost-model
+    speedup_basis: NotRequired[str]
 
 
 class OpenAIErrorDetail(TypedDict):

@@ -63,6 +63,7 @@ from app.core.engines.streaming import stream
 from app.core.engines.worker import LoadProgress
 from app.core.speculative.options import DRAFTER_METHODS, SpeculationOptions
 from app.core.speculative.per_request import AUTO, OFF
+from app.core.speculative.speedup import PlainSteps, Speedup
 from app.core.units import human_bytes
 
 log = logging.getLogger(__name__)
@@ -210,6 +211,7 @@ class LearningRoute(Protocol):
         completion_tokens: int,
         decode_s: float,
         plain_tps: float | None = None,
+        own: Speedup | None = None,
     ) -> float | None: ...
 
     def save(self) -> None: ...
@@ -267,6 +269,8 @@ class EnginePool:
         self._owned_lock = threading.Lock()
         #: the check of the children's thread counts, due once the pool has rested
         self._retune_timer: asyncio.TimerHandle | None = None
+        #: per thread count, the target's recent plain steps and what each pass costs in them
+        self._steps: dict[int, PlainSteps] = {}
         #: what the last checks did: label -> (threads before, threads after)
         self.retuned: list[tuple[str, int, int]] = []
 
@@ -365,6 +369,7 @@ class EnginePool:
         started = self._last_activity = time.monotonic()
         tokens = drafted = accepted = 0
         decode_s = 0.0
+        own: Speedup | None = None
         complete = False
         pieces: list[str] = []
         try:
@@ -378,6 +383,12 @@ class EnginePool:
                     complete = event.reason in ("stop", "length")
                     if complete:
                         self._remember(child, request, "".join(pieces))
+                    if event.passes:
+                        steps = self._plain_steps(child)
+                        speedup = steps.speedup(label, event.passes, event.drafted_total)
+                        steps.observe(label, event.passes)
+                        event = replace(event, speedup=speedup)
+                        own = speedup
                 yield event
         except EngineError:
             if not _alive(child.engine):  # the child ended: the next request starts a new one
@@ -397,8 +408,13 @@ class EnginePool:
             if complete and isinstance(self._route, LearningRoute):
                 plain = self._stats.get(OFF)
                 self._route.observe(
-                    request, label, tokens, decode_s, plain.decode_tps if plain is not None else None
+                    request, label, tokens, decode_s, plain.decode_tps if plain is not None else None, own
                 )
+
+    def _plain_steps(self, child: _Child) -> PlainSteps:
+        """The plain steps and pass costs of the children computing with ``child``'s thread count."""
+        n = child.engine.n_threads if isinstance(child.engine, LlamaCppEngine) else 0
+        return self._steps.setdefault(n, PlainSteps())
 
     # --- what the children have seen ---------------------------------------------------------------
     def _remember(self, child: _Child, request: GenerateRequest, answer: str) -> None:

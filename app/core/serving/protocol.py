@@ -456,6 +456,10 @@ def extension(answer: Answer, method: str | None, warnings: list[str] | None = N
             "decode_tokens_per_second": json_rate(answer.decode_tps),
         },
     }
+    own = answer.speedup
+    if own.value is not None:  # this answer against its own tokens decoded plainly
+        out["speedup"] = round(own.value, 3)
+        out["speedup_basis"] = own.basis
     if warnings:
         out["warnings"] = list(warnings)
     return out

@@ -116,6 +116,17 @@ class RoundAccountant:
         return out
 
 
+@dataclass(frozen=True)
+class Pass:
+    """One pass of the target over the answer: a plain step (``drafted`` 0, one token) or the
+    verification of a draft (``tokens`` emitted: the accepted drafts and the target's own), with
+    its wall time from llama-server's ``predicted_ms`` (drafting included)."""
+
+    drafted: int
+    tokens: int
+    ms: float
+
+
 class TimingsRounds:
     """llama-server's per-token ``timings`` -> rounds, tokens and the request's timing figures.
 
@@ -134,6 +145,9 @@ class TimingsRounds:
         self._pn = 0
         self._dn = 0
         self._da = 0
+        self._ms = 0.0
+        #: the target's passes after the first token (which the prompt pass produced), in order
+        self.passes: list[Pass] = []
 
     def step(self, timings: Mapping[str, Any]) -> tuple[int, bool]:
         """Read one chunk's timings: (tokens it carries, whether all of them were accepted drafts)."""
@@ -146,8 +160,15 @@ class TimingsRounds:
         da = int(timings.get("draft_n_accepted", self._da))
         if dn > self._dn:
             self.rounds.start_round(dn - self._dn, da - self._da)
-        self._dn, self._da = dn, da
         n = max(0, pn - self._pn)
+        ms = float(timings.get("predicted_ms", self._ms) or 0.0)
+        if n and self._pn and ms > self._ms:  # a new pass (the tokens of one pass share its time)
+            self.passes.append(Pass(dn - self._dn, n, ms - self._ms))
+        elif n and self.passes:  # more tokens of the last pass
+            last = self.passes[-1]
+            self.passes[-1] = Pass(last.drafted, last.tokens + n, last.ms)
+        self._ms = max(self._ms, ms)
+        self._dn, self._da = dn, da
         self._pn = pn
         flags = [self.rounds.token() for _ in range(n)]
         return n, bool(flags) and all(flags)

@@ -69,6 +69,7 @@ from app.core.engines.llamaserver import (
     chat_body,
     count_prompt_tokens,
     n_ctx_of,
+    prompt_token_ids,
     template_caps,
 )
 from app.core.engines.loop import engine_loop
@@ -325,6 +326,14 @@ class LlamaCppEngine:
         """
         return count_prompt_tokens(self._listener_call, messages, tools)
 
+    def prompt_token_ids(
+        self, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
+    ) -> list[int]:
+        """The prompt's token ids as the child builds them for a chat request (chat template and
+        special tokens applied): what llama.cpp's model-free drafters saw (see
+        :mod:`app.core.speculative.replay`). Safe to call from any thread."""
+        return prompt_token_ids(self._listener_call, messages, tools)
+
     def template_caps(self) -> TemplateCaps:
         """What the model's chat template renders (asked once of the child, then kept)."""
         if self._caps is None:
@@ -572,6 +581,7 @@ def _finished(reader: ChunkReader, with_logprobs: bool, cancelled: bool) -> Fini
         tool_calls=reader.tool_calls(),
         stop_sequence=reader.stop_sequence,
         candidates=reader.candidates if with_logprobs else None,
+        passes=tuple(t.passes) if reader.saw_timings else None,
     )
 
 

@@ -134,6 +134,7 @@ class StreamState:
             drafted_known=a.drafted is not None,
             tool_calls=self.reader.tool_calls(),
             stop_sequence=self.reader.stop_sequence,
+            passes=tuple(self.reader.timing.passes) if self.reader.saw_timings else None,
             token_ids=self.reader.token_ids,
             candidates=[list(row) for row in self.reader.candidates]
             if self.reader.token_ids is not None

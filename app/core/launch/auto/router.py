@@ -20,10 +20,11 @@ from app.core.engines.base import GenerateRequest
 from app.core.launch.auto import store
 from app.core.launch.auto.candidates import Candidate
 from app.core.launch.auto.kinds import RequestKind, classify, text_of
-from app.core.launch.auto.learning import RouteLearner
+from app.core.launch.auto.learning import MIN_ANSWER_TOKENS, RouteLearner
 from app.core.launch.auto.policy import Measurement
 from app.core.launch.auto.routing import Routes, routes
 from app.core.speculative.options import SpeculationOptions
+from app.core.speculative.speedup import Speedup
 
 log = logging.getLogger(__name__)
 
@@ -139,11 +140,14 @@ class RequestRouter:
         completion_tokens: int,
         decode_s: float,
         plain_tps: float | None = None,
+        own: Speedup | None = None,
     ) -> float | None:
         """One finished answer of ``request`` (routed here) by configuration ``label``: its speedup
-        against plain speed (``plain_tps``, else the calibration's) goes to the learner. Returns the
-        speedup, None when it could not be judged (an unrouted request, a short answer, no plain
-        speed known)."""
+        goes to the learner. That is the answer against its own tokens decoded plainly (``own``,
+        :mod:`app.core.speculative.speedup`; 1.0 for an answer that drafted nothing) where the
+        engine timed its passes, else its speed against plain speed (``plain_tps``, else the
+        calibration's). Returns the speedup, None when it could not be judged (an unrouted
+        request, a short answer, no plain speed known)."""
         with self._lock:
             routed = self._pending.pop(_identity(request), None)
         if routed is None or self.learner is None or decode_s <= 0:
@@ -152,10 +156,15 @@ class RequestRouter:
         if candidate is None:
             return None
         kind = routed
-        plain = plain_tps if plain_tps is not None else self.plain_tps
-        ratio = self.learner.observe_answer(
-            kind, candidate, completion_tokens / decode_s, completion_tokens, plain
-        )
+        ratio: float | None
+        if own is not None and own.value is not None and completion_tokens >= MIN_ANSWER_TOKENS:
+            ratio = own.value
+            self.learner.observe(kind, candidate, ratio)
+        else:
+            plain = plain_tps if plain_tps is not None else self.plain_tps
+            ratio = self.learner.observe_answer(
+                kind, candidate, completion_tokens / decode_s, completion_tokens, plain
+            )
         if ratio is not None:
             with self._lock:
                 self._unsaved += 1

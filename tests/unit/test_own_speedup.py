@@ -1,0 +1,62 @@
+"""An answer's speedup from its own passes (app/core/speculative/speedup.py): nothing drafted is
+plain decoding, an answer's plain passes price its tokens, other answers' plain steps and the
+learned cost of a pass stand in when it has none; the figure does not move with the machine's load."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.chat import AnswerStats
+from app.core.speculative.rounds import Pass, TimingsRounds
+from app.core.speculative.speedup import MIN_PLAIN_PASSES, PlainSteps, Speedup, speedup_of
+
+
+def plain(n: int, ms: float = 10.0) -> list[Pass]:
+    return [Pass(0, 1, ms) for _ in range(n)]
+
+
+def test_an_answer_that_drafted_nothing_is_plain_decoding() -> None:
+    got = speedup_of(plain(20, 10.0) + plain(5, 30.0), drafted_total=0)
+    assert got == Speedup(1.0, "nothing-drafted", 10.0)
+    assert got.claimed is None
+    stats = AnswerStats(speculation="ngram-mod", decode_tps=50.0, baseline_tps=8.0, own_speedup=1.0,
+                        speedup_basis="nothing-drafted")  # fmt: skip
+    assert stats.speedup is None  # the window claims nothing, whatever an old baseline says
+
+
+def test_the_answers_own_plain_passes_price_its_tokens() -> None:
+    passes = [*plain(6, 10.0), Pass(8, 9, 30.0), Pass(8, 5, 30.0)]
+    got = speedup_of(passes, drafted_total=16)
+    assert got.basis == "own-steps" and got.plain_step_ms == 10.0
+    assert got.value == pytest.approx((6 + 14) * 10.0 / (60 + 60))
+
+
+def test_the_same_answer_under_any_load_has_the_same_speedup() -> None:
+    passes = plain(4, 10.0) + [Pass(8, 9, 35.0)] * 5
+    slow = [Pass(p.drafted, p.tokens, p.ms * 3.1) for p in passes]  # another program took the core
+    assert speedup_of(passes, 40).value == pytest.approx(speedup_of(slow, 40).value)
+
+
+def test_without_plain_passes_recent_steps_then_the_learned_cost_stand_in() -> None:
+    t = [0.0]
+    steps = PlainSteps(clock=lambda: t[0])
+    drafting = [Pass(8, 9, 40.0)] * 4
+    assert steps.speedup("draft", drafting, 32) == Speedup(None)  # nothing known: no claim
+    steps.observe("off", plain(MIN_PLAIN_PASSES + 2, 10.0))
+    got = steps.speedup("draft", drafting, 32)
+    assert got.basis == "recent-steps" and got.value == pytest.approx(36 * 10.0 / 160.0)
+    steps.observe("draft", drafting)  # a pass drafting 8 costs 4 plain steps
+    got = steps.speedup("draft", [Pass(8, 9, 80.0)] * 2, 16)  # slower: another program took a core
+    assert got.basis == "cost-model" and got.value == pytest.approx(18 / 8.0)
+    t[0] += 600.0  # long after: the plain steps are old, the ratio stays
+    assert steps.speedup("draft", [Pass(8, 9, 40.0)] * 2, 16).value == pytest.approx(18 / 8.0)
+    assert steps.speedup("draft", [Pass(3, 4, 80.0)], 3) == Speedup(None)  # never seen drafting 3
+
+
+def test_passes_are_read_from_llama_servers_per_token_timings() -> None:
+    t = TimingsRounds()
+    chunks = [(1, 0.0, 0, 0), (2, 10.0, 0, 0), (3, 21.0, 0, 0)]  # the prompt's token, two plain steps
+    chunks += [(4, 60.0, 8, 2), (5, 60.0, 8, 2), (6, 60.0, 8, 2), (7, 71.0, 8, 2)]  # a round of 3, a step
+    for pn, ms, dn, da in chunks:
+        t.step({"predicted_n": pn, "predicted_ms": ms, "draft_n": dn, "draft_n_accepted": da})
+    assert t.passes == [Pass(0, 1, 10.0), Pass(0, 1, 11.0), Pass(8, 3, 39.0), Pass(0, 1, 11.0)]
