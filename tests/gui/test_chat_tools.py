@@ -2,12 +2,14 @@
 the real calc MCP server (tests/integration/mcp_servers/calc.py, a stdio subprocess) configured
 in Tandem's stored mcp.json, and the real chat widgets.
 
-A forced tool choice makes the model call the tool (SmolLM2's template renders no tools: the
-choice becomes a grammar). The call shows as a block with Approve / Deny / Always allow; an
-approved call runs on the server, its result shows collapsed under it, and a text answer follows;
+A forced tool choice, chosen in the composer for the message, makes the model call the tool
+(SmolLM2's template renders no tools: the choice becomes a grammar). The call shows as a block
+with Approve / Deny / Always allow; an approved call runs on the server, its result shows
+collapsed under it, and a text answer follows;
 the conversation reopens in a new window on the same home with the tool turns in place. Deny,
 a server that crashes mid-call and Stop at the approval each end with one line and an intact
-conversation; "Always allow" stores the tool's rule.
+conversation; "Always allow" stores the tool's rule. The servers run with the window: the
+message's loop leaves them running, and closing the window ends them.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ import pytest
 
 from app.core.engines.base import Sampling
 from app.core.tools.config import ToolsConfig, config_path, load_config, save_config
-from app.core.tools.loop import LoopOptions
 from app.gui.views.chat import MessageBubble
 from app.gui.views.chat.tool_call import ToolCallBlock
 from tests.integration.mcp_servers import calc_server, memory_keyring, server_children
@@ -54,7 +55,10 @@ def ready_window(make_window: Any, qtbot: Any, tool_choice: str) -> Any:
     qtbot.waitUntil(lambda: tools.config is not None, timeout=10_000)
     assert tools.enabled and tools.config.names == ["calc"]
     w.chat.sampling = Sampling(temperature=0.0, max_tokens=64)
-    tools.options = LoopOptions(tool_choice=tool_choice)
+    # the calc server starts with the window; its tools reach the composer's tool choice
+    box = w.chat_view.composer.tool_choice_box
+    qtbot.waitUntil(lambda: box.findData(tool_choice) >= 0, timeout=60_000)
+    w.forced = tool_choice
     return w
 
 
@@ -83,8 +87,11 @@ def send_until_asked(w: Any, text: str) -> tuple[ToolCallBlock, asyncio.Task[Any
     tasks: list[asyncio.Task[Any]] = []
 
     def send() -> None:
-        w.chat_view.composer.input.setPlainText(text)
-        w.chat_view.composer.button.click()
+        composer = w.chat_view.composer
+        composer.tool_choice_box.setCurrentIndex(composer.tool_choice_box.findData(w.forced))
+        composer.input.setPlainText(text)
+        composer.button.click()
+        assert composer.tool_choice() == "auto"  # the choice was the message's
         tasks.append(w.chat.answer_task(w.chat.conversation_id))
 
     (pending,) = on_loop(w, w.chat.approvalRequested, send)
@@ -96,7 +103,7 @@ def send_until_asked(w: Any, text: str) -> tuple[ToolCallBlock, asyncio.Task[Any
 
 
 def finish(w: Any, task: asyncio.Task[Any]) -> None:
-    """Run the loop until the message's task has ended (its servers ended with it)."""
+    """Run the loop until the message's task has ended."""
     w.ops.loop.run_until_complete(asyncio.wait({task}, timeout=60))
     assert task.done() and not w.chat.generating
 
@@ -141,7 +148,7 @@ def test_an_approved_call_shows_its_result_and_the_answer_and_reopens_after_a_re
     assert call["function"]["name"] == "motto" and stored[1].stats is not None
     assert (stored[2].tool_call_id, stored[2].tool_name, stored[2].content) == (call["id"], "motto", MOTTO)
     assert stored[3].content == answer.text and stored[3].stats is not None
-    assert not server_children()  # the message's servers ended with its loop
+    assert len(server_children()) == 1  # the server runs on after the message
 
     # a restart: a new window on the same home shows the tool turns as they were
     w2 = make_window()
@@ -202,7 +209,8 @@ def test_stop_at_the_approval_keeps_an_intact_conversation(
     stored = w.store.messages(w.chat.conversation_id)
     assert [m.role for m in stored] == ["user", "assistant", "tool"]
     assert stored[2].content == "Not run: the message was stopped."
-    assert not server_children()
+    w.close()
+    assert not server_children()  # closing the window ends the servers
 
 
 def test_auto_runs_each_tool_turn_on_the_agent_route(make_window: Any, qtbot: Any, servers: Path) -> None:

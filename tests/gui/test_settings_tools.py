@@ -1,12 +1,14 @@
 """Settings → Tools (issue 50) with real MCP servers: the calc server (a stdio subprocess written
 with the SDK) runs and lists its tools, a server whose command does not exist shows failed with
 its reason; a tool's rule, a server's switch, an import of a Claude-Desktop-style file, an export
-and a removal are saved to mcp.json at once; closing the dialog ends the page's servers."""
+and a removal are saved to mcp.json at once. The servers are the chat's: closing the dialog leaves
+them running (and logs nothing), closing the window ends them."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,6 +18,7 @@ import pytest
 
 from app.core.tools.client import ServerState
 from app.core.tools.config import ToolsConfig, load_config, make_server, save_config
+from app.core.tools.errors import ServerCrashed
 from tests.integration.mcp_servers import CALC, calc_server, memory_keyring, server_children
 
 
@@ -133,8 +136,62 @@ def test_servers_states_rules_switches_import_export_and_remove(
     run_until(w, page.actionDone, lambda: page.server_item("calc2") is None, lambda: page.remove("calc2"))
     assert "calc2" not in load_config().names
 
-    # closing the dialog ends the page's servers
+    # closing the dialog leaves the chat's servers running; closing the window ends them
+    pids = [p.pid for p in server_children()]
+    assert len(pids) == 1  # calc ("nowhere" is off, calc2 removed)
     dlg.reject()
-    qtbot.waitUntil(lambda: page.hub is None, timeout=5_000)
     w.ops.loop.run_until_complete(w.ops.idle(30))
+    assert [p.pid for p in server_children()] == pids
+    w.close()
     assert not server_children()
+
+
+def test_closing_settings_after_the_tools_tab_logs_nothing_and_a_tool_turned_off_is_not_offered(
+    make_window: Any, qtbot: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The page listened to the servers' states; once the dialog is closed (and deleted), a
+    state change reaches no deleted widget: nothing is logged at error level. A tool turned Off
+    in the page is saved and leaves the chat's offered tools and the composer's tool choice."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    caplog.set_level(logging.ERROR)
+    w = make_window()
+    qtbot.waitUntil(lambda: w.chat.tools.config is not None, timeout=10_000)
+    dlg = w.open_settings()
+    page = dlg.tools_page
+    dlg.tabs.setCurrentWidget(page)
+    run_until(w, page.statusChanged, lambda: state(page, "calc") == "running")
+    # the columns: the state under State, the rule in Use, the tool's description under Description
+    header = page.tree.headerItem()
+    assert [header.text(i) for i in range(4)] == ["Server / tool", "State", "Use", "Description"]
+    calc_item = page.server_item("calc")
+    motto = next(c for c in map(calc_item.child, range(calc_item.childCount())) if c.text(0) == "motto")
+    assert motto.text(1) == "" and motto.text(3) == "Return Tandem's motto."
+    box = page.rule_box("calc", "broken")
+    assert box is not None and [box.itemData(i) for i in range(box.count())] == ["off", "ask", "always"]
+    composer = w.chat_view.composer
+    assert "broken" in [t.name for t in w.chat.tools.offered()]
+    assert composer.tool_choice_box.findData("broken") >= 0
+    run_until(
+        w,
+        page.actionDone,
+        lambda: load_config().get("calc").approval("broken") == "off",
+        lambda: box.setCurrentIndex(box.findData("off")),
+    )
+    assert "broken" not in [t.name for t in w.chat.tools.offered()]
+    assert (
+        composer.tool_choice_box.findData("broken") == -1 and composer.tool_choice_box.findData("motto") >= 0
+    )
+    assert "motto" in composer.tools_btn.toolTip() and "broken" not in composer.tools_btn.toolTip()
+
+    dlg.reject()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # the dialog is deleted
+    # a state change after the page is gone: the calc server crashes, the next message's start
+    with pytest.raises(ServerCrashed):
+        w.ops.loop.run_until_complete(w.chat.tools.host.call("crash", {"code": 3}))
+    w.ops.loop.run_until_complete(w.chat.tools.ensure_running(restart_failed=True))
+    assert w.chat.tools.statuses()["calc"].state is ServerState.RUNNING
+    w.close()
+    assert not server_children()
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == [], [r.getMessage() for r in errors]

@@ -1,11 +1,13 @@
 """Settings → Tools (issue 50): the MCP servers, each with its switch and its state (starting,
-running, failed with its reason, off), its tools each with an approval rule (ask every time or
-always allow); Import mcpServers JSON…, Export…, Add server… and Remove.
+running, failed with its reason, off), its tools each with its description and its rule (off:
+never offered to the model, ask every time, or always allow); Import mcpServers JSON…, Export…,
+Add server… and Remove.
 
-Changes are saved at once (``mcp.json``, values in the keyring), not on OK: a server switched on
-starts here so its state and tools show. Everything that reads or writes the file or the keyring
-runs through ``ops`` on a worker. The page's servers run while it is open and end when it closes
-(:meth:`ToolsPage.shutdown`); each chat message starts its own.
+Changes are saved at once (``mcp.json``, values in the keyring), not on OK. The servers shown are
+the ones the chat runs (:class:`ToolsStore`): a server switched on starts, one switched off or
+removed stops, and closing the dialog leaves them running for the chat. The page listens to their
+states while it is shown and stops listening when the dialog closes (:meth:`ToolsPage.shutdown`).
+Everything that reads or writes the file or the keyring runs through ``ops`` on a worker.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import shlex
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal, SignalInstance
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -34,23 +36,26 @@ from PySide6.QtWidgets import (
 
 from app.core.tools.client import ServerState, ServerStatus
 from app.core.tools.config import (
+    APPROVALS,
     ServerConfig,
+    StdioTransport,
     ToolsConfig,
     import_mcp_servers,
     make_server,
     remove_server,
     write_mcp_servers,
 )
-from app.core.tools.hub import ToolHub
 from app.gui.ops import Ops
 from app.gui.widgets import InlineMessage
 
-_RULES = ("ask", "always")
+#: the tree's columns
+NAME, STATE, RULE, DESCRIPTION = range(4)
 
 
 class ToolsStore(Protocol):
-    """Where the servers are kept (the chat's :class:`~app.gui.controllers.chat.tools.ChatTools`):
-    the page reads and saves through it, so the chat's next message uses what the page set."""
+    """Where the servers are kept and run (the chat's
+    :class:`~app.gui.controllers.chat.tools.ChatTools`): the page reads and saves through it, so
+    the chat's next message uses what the page set. ``statusChanged(object ServerStatus)``."""
 
     @property
     def ops(self) -> Ops: ...
@@ -58,9 +63,16 @@ class ToolsStore(Protocol):
     @property
     def config(self) -> ToolsConfig | None: ...
 
+    @property
+    def statusChanged(self) -> SignalInstance: ...
+
+    def statuses(self) -> dict[str, ServerStatus]: ...
+
     async def reload(self) -> ToolsConfig: ...
 
     async def store(self, config: ToolsConfig) -> None: ...
+
+    async def ensure_running(self, *, restart_failed: bool = False) -> object: ...
 
 
 class AddServerDialog(QDialog):
@@ -127,20 +139,24 @@ class ToolsPage(QWidget):
         super().__init__(parent)
         self.tools = tools
         self.ops = tools.ops
-        self.hub: ToolHub | None = None
-        self._statuses: dict[str, ServerStatus] = {}
+        self._statuses: dict[str, ServerStatus] = dict(tools.statuses())
+        self._listening = False
         lay = QVBoxLayout(self)
         self.intro = QLabel()
         self.intro.setWordWrap(True)
         self.intro.setProperty("muted", True)
         lay.addWidget(self.intro)
         self.tree = QTreeWidget()
-        self.tree.setColumnCount(3)
+        self.tree.setColumnCount(4)
         self.tree.setRootIsDecorated(True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         header = self.tree.header()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(STATE, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(RULE, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(DESCRIPTION, QHeaderView.ResizeMode.Stretch)
+        self.tree.setColumnWidth(STATE, 140)
         self.tree.itemChanged.connect(self._on_item_changed)
         lay.addWidget(self.tree, 1)
         row = QHBoxLayout()
@@ -160,6 +176,8 @@ class ToolsPage(QWidget):
         lay.addWidget(self.message)
         self.retranslate()
         self._fill()
+        tools.statusChanged.connect(self._on_status)
+        self._listening = True
         self.ops.spawn(self._start(), self.tr("The tool servers could not be started"))
 
     # --- the list -------------------------------------------------------------------------------
@@ -178,7 +196,7 @@ class ToolsPage(QWidget):
         self.tree.blockSignals(True)
         self.tree.clear()
         for server in self.config.servers:
-            item = QTreeWidgetItem([server.name, ""])
+            item = QTreeWidgetItem([server.name, "", "", ""])
             item.setData(0, Qt.ItemDataRole.UserRole, server.name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(0, Qt.CheckState.Checked if server.enabled else Qt.CheckState.Unchecked)
@@ -202,24 +220,34 @@ class ToolsPage(QWidget):
         )
         if state is ServerState.FAILED and status is not None:
             text = self.tr("failed: {reason}").format(reason=status.reason)
-        item.setText(1, text)
-        item.setToolTip(1, text)
+        item.setText(STATE, text)
+        item.setToolTip(STATE, text)
+        t = server.transport
+        where = shlex.join([t.command, *t.args]) if isinstance(t, StdioTransport) else t.url
+        item.setText(DESCRIPTION, where)
+        item.setToolTip(DESCRIPTION, where)
         tools = status.tools if status is not None and state is ServerState.RUNNING else ()
         for child in [item.child(i) for i in range(item.childCount())]:
             if child is not None:
                 item.removeChild(child)
         for info in tools:
-            child = QTreeWidgetItem([info.name, info.description])
-            child.setToolTip(1, info.description)
+            description = info.description or info.title
+            child = QTreeWidgetItem([info.name, "", "", " ".join(description.split())])
+            child.setToolTip(NAME, info.name)
+            child.setToolTip(DESCRIPTION, description)
             item.addChild(child)
             rule = QComboBox()
+            rule.addItem(self.tr("Off"), "off")
             rule.addItem(self.tr("Ask every time"), "ask")
             rule.addItem(self.tr("Always allow"), "always")
-            rule.setCurrentIndex(_RULES.index(server.approval(info.name)))
+            rule.setItemData(0, self.tr("Never offered to the model"), Qt.ItemDataRole.ToolTipRole)
+            rule.setItemData(1, self.tr("Each call waits for your approval"), Qt.ItemDataRole.ToolTipRole)
+            rule.setItemData(2, self.tr("Calls run without asking"), Qt.ItemDataRole.ToolTipRole)
+            rule.setCurrentIndex(APPROVALS.index(server.approval(info.name)))
             rule.currentIndexChanged.connect(
                 lambda _i, s=server.name, t=info.name, box=rule: self._on_rule(s, t, str(box.currentData()))
             )
-            self.tree.setItemWidget(child, 2, rule)
+            self.tree.setItemWidget(child, RULE, rule)
         item.setExpanded(bool(tools))
 
     def rule_box(self, server: str, tool: str) -> QComboBox | None:
@@ -227,7 +255,7 @@ class ToolsPage(QWidget):
         for i in range(item.childCount() if item is not None else 0):
             child = item.child(i) if item is not None else None
             if child is not None and child.text(0) == tool:
-                box = self.tree.itemWidget(child, 2)
+                box = self.tree.itemWidget(child, RULE)
                 return box if isinstance(box, QComboBox) else None
         return None
 
@@ -240,31 +268,29 @@ class ToolsPage(QWidget):
             self.tree.blockSignals(False)
         self.statusChanged.emit(status)
 
-    # --- servers running while the page is open ----------------------------------------------
+    # --- the chat's servers ------------------------------------------------------------------------
     async def _start(self) -> None:
+        """Start the servers not started yet (the first look at them before any message)."""
         if self.tools.config is None:
             await self.tools.reload()
             self._fill()
-        self.hub = ToolHub(self.config, on_status=self._on_status)
-        await self.hub.start()
+        await self.tools.ensure_running()
 
     async def _apply(self, config: ToolsConfig) -> None:
-        """Save ``config``, show it, and start / stop servers to match."""
+        """Save ``config`` (the servers start and stop to match it) and show it."""
+        for name in list(self._statuses):
+            if config.get(name) is None:
+                del self._statuses[name]
         await self.tools.store(config)
         self._fill()
-        if self.hub is not None:
-            self.hub.update_config(config)
-            for name in list(self._statuses):
-                if config.get(name) is None:
-                    del self._statuses[name]
-            await self.hub.sync()
+        await self.tools.ensure_running()
         self.actionDone.emit()
 
     def shutdown(self) -> None:
-        """End the page's servers (the dialog closed)."""
-        hub, self.hub = self.hub, None
-        if hub is not None:
-            self.ops.spawn(hub.aclose())
+        """Stop listening to the servers' states (the dialog closed; the servers go on)."""
+        if self._listening:
+            self._listening = False
+            self.tools.statusChanged.disconnect(self._on_status)
 
     # --- actions ---------------------------------------------------------------------------------
     def _on_item_changed(self, item: QTreeWidgetItem, column: int) -> None:
@@ -278,12 +304,9 @@ class ToolsPage(QWidget):
 
     def _on_rule(self, server: str, tool: str, rule: str) -> None:
         entry = self.config.get(server)
-        if entry is not None and rule in _RULES:
-            self.ops.spawn(
-                self._apply(
-                    self.config.with_server(entry.with_rule(tool, "always" if rule == "always" else "ask"))
-                )
-            )
+        chosen = next((r for r in APPROVALS if r == rule), None)
+        if entry is not None and chosen is not None:
+            self.ops.spawn(self._apply(self.config.with_server(entry.with_rule(tool, chosen))))
 
     def _failed(self, exc: BaseException) -> None:
         self.message.show_message(str(exc), "error")
@@ -376,10 +399,13 @@ class ToolsPage(QWidget):
         self.intro.setText(
             self.tr(
                 "MCP servers whose tools the model may call in the chat, each call with your approval "
-                "unless its rule is Always allow. Changes are saved at once; secrets go to the keyring."
+                "unless its rule is Always allow; a tool that is Off is never offered to the model. "
+                "Changes are saved at once; secrets go to the keyring."
             )
         )
-        self.tree.setHeaderLabels([self.tr("Server / tool"), self.tr("State"), self.tr("Approval")])
+        self.tree.setHeaderLabels(
+            [self.tr("Server / tool"), self.tr("State"), self.tr("Use"), self.tr("Description")]
+        )
         self.import_btn.setText(self.tr("Import mcpServers JSON…"))
         self.export_btn.setText(self.tr("Export…"))
         self.add_btn.setText(self.tr("Add server…"))

@@ -19,10 +19,13 @@ or a kill loses at most a second of it; the next start shows it as ``interrupted
 Regenerate.
 
 With MCP servers switched on (``tools.py``), a message runs the tool loop
-(:func:`app.core.tools.run_tool_loop`) as its task instead: each model turn is a streamed answer
-of its own row, read from the pool like any answer (Auto sends a turn after a tool result to its
-agent route), each call a block with Approve / Deny / Always allow, each result a collapsed
-``tool`` message; Stop cancels the task at any step and what happened stays stored (issue 50).
+(:func:`app.core.tools.run_tool_loop`) as its task instead, on the servers the window keeps
+running: each model turn is a streamed answer of its own row, read from the pool like any answer
+(Auto sends a turn after a tool result to its agent route), each call a block with Approve / Deny
+/ Always allow, each result a collapsed ``tool`` message; Stop cancels the task at any step and
+what happened stays stored (issue 50). The composer's tool choice is the message's ``tool_choice``
+(auto, none: a plain answer, any tool, or a named one), as the CLI's ``--tool-choice``; the
+composer shows the servers' states and the tools offered.
 
 What the controller works with arrives in one :class:`ChatContext`; the conversation's speculation
 choice (``speculation.py``), the speed comparisons and Auto's loss notice (``speeds.py``) and
@@ -37,7 +40,7 @@ import sqlite3
 import statistics
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
@@ -58,7 +61,6 @@ from app.core.images import CheckedImage, ImageError, check_image_file, image_co
 from app.core.measure.baselines import BaselineStore
 from app.core.speculative import per_request
 from app.core.tools.client import ServerState
-from app.core.tools.hub import ToolHub
 from app.core.tools.loop import (
     CallEnded,
     CallStarted,
@@ -141,8 +143,6 @@ class _Answer:
     queued: list[Event] = field(default_factory=list)
     #: a tool loop's turn that ended: its row is written, only the loop goes on
     ended: bool = False
-    #: a tool loop's hub while it runs ("Always allow" updates its rules)
-    hub: ToolHub | None = None
     #: the pool's configuration that wrote the answer ("" before it is known)
     configuration: str = ""
 
@@ -205,6 +205,8 @@ class ChatController(QObject):
         self.ops = context.ops or Ops(context.errors, self)
         if context.ops is not None:
             self.tools = ChatTools(context.ops, self)
+            self.tools.configChanged.connect(self._show_tools)
+            self.tools.statusChanged.connect(self._show_tools)
             context.ops.spawn(
                 self.tools.reload(),
                 QCoreApplication.translate("ChatController", "The tool servers could not be read"),
@@ -365,17 +367,20 @@ class ChatController(QObject):
             return
         cid = self._ensure_conversation(text or _image_title(len(names)))
         msg = self.store.add_message(cid, "user", text, images=names)
+        tool_choice = composer.tool_choice()  # this message's; the box goes back to auto
         composer.clear_message()
         bubble = self.view.add_bubble("user", msg.id)
         bubble.set_images([self.store.image_path(n) for n in names])
         bubble.set_content(text)
         self.conversations.touch(cid)
-        self._start()
+        self._start(tool_choice)
 
     def _history(self) -> list[ChatMessage]:
         return [m for _id, m in self._history_messages()]
 
-    def _start(self) -> None:
+    def _start(self, tool_choice: str = "auto") -> None:
+        """Answer the shown conversation's last message; ``tool_choice``: auto, none, required
+        or a tool's name (the first model turn's, as an API request's ``tool_choice``)."""
         cid = self.conversation_id
         assert cid is not None
         history = self._history()
@@ -396,8 +401,10 @@ class ChatController(QObject):
         engine = self.engine.current_engine
         choice = self.speculation.choice  # this conversation's, whatever is shown later
         failure = QCoreApplication.translate("ChatController", "The answer could not be generated")
-        if self.tools is not None and self.tools.enabled and engine is not None:
-            answer.task = self.ops.spawn(self._run_tools(answer, engine, history, choice), failure)
+        if self.tools is not None and self.tools.enabled and engine is not None and tool_choice != "none":
+            answer.task = self.ops.spawn(
+                self._run_tools(answer, engine, history, choice, tool_choice), failure
+            )
         else:
             answer.task = self.ops.spawn(self._run_answer(answer, history, choice), failure)
         if not self._timer.isActive():
@@ -586,10 +593,10 @@ class ChatController(QObject):
 
     # --- the tool loop (issue 50) ------------------------------------------------------------------
     async def _run_tools(
-        self, first: _Answer, engine: Engine, history: list[ChatMessage], choice: str
+        self, first: _Answer, engine: Engine, history: list[ChatMessage], choice: str, tool_choice: str
     ) -> None:
-        """One message's tool loop: servers started for it, turns and calls stored as they
-        happen, the servers ended with it (a stop included)."""
+        """One message's tool loop on the running servers (those that failed or crashed are
+        started again first), turns and calls stored as they happen."""
         assert self.tools is not None and self.tools.config is not None
         conversation = list(history)
         mine, task = first.conversation_id, first.task
@@ -606,21 +613,22 @@ class ChatController(QObject):
 
         try:
             conversation = await self._fitted(first, engine, conversation)
-            async with ToolHub(self.tools.config) as hub:
-                first.hub = hub
-                failed = [s for s in hub.statuses().values() if s.state is ServerState.FAILED]
-                if failed and first.bubble is not None:
-                    first.bubble.set_tool_note("\n".join(s.reason or s.name for s in failed))
-                result = await run_tool_loop(
-                    engine,
-                    hub,
-                    conversation,
-                    self.sampling,
-                    lambda pending: self._approve(mine, task, pending),
-                    self.tools.options,
-                    on_event=lambda event: self._on_loop_event(mine, task, event),
-                    generate=generate,
-                )
+            hub = await self.tools.ensure_running(restart_failed=True)
+            if hub is None:  # the window is closing
+                raise asyncio.CancelledError
+            failed = [s for s in hub.statuses().values() if s.state is ServerState.FAILED]
+            if failed and first.bubble is not None:
+                first.bubble.set_tool_note("\n".join(s.reason or s.name for s in failed))
+            result = await run_tool_loop(
+                engine,
+                hub,
+                conversation,
+                self.sampling,
+                lambda pending: self._approve(mine, task, pending),
+                replace(self.tools.options, tool_choice=tool_choice),
+                on_event=lambda event: self._on_loop_event(mine, task, event),
+                generate=generate,
+            )
         except asyncio.CancelledError:
             current = self._current(mine, task)
             if current is not None:
@@ -689,7 +697,6 @@ class ChatController(QObject):
             saved_at=time.monotonic(),
             removed=previous.removed,
             task=previous.task,
-            hub=previous.hub,
         )
         self._sync_actions()
 
@@ -761,10 +768,17 @@ class ChatController(QObject):
         finally:
             block.decided.disconnect(on_decided)
         if choice == "always" and self.tools is not None:
-            config = await self.tools.always_allow(pending.tool.server, pending.tool.info.name)
-            if config is not None and answer is not None and answer.hub is not None:
-                answer.hub.update_config(config)
+            await self.tools.always_allow(pending.tool.server, pending.tool.info.name)
         return choice != "deny"
+
+    def _show_tools(self, *_args: object) -> None:
+        """The composer's tool choice and indicator follow the servers and their tools."""
+        tools = self.tools
+        if tools is None or tools.config is None:
+            return
+        statuses = tools.statuses()
+        servers = [statuses[s.name] for s in tools.config.enabled if s.name in statuses]
+        self.view.composer.set_tools(servers, [t.name for t in tools.offered()])
 
     # --- regenerate, edit, settings --------------------------------------------------------------
     def history_before(self, message_id: int) -> list[ChatMessage]:
@@ -864,11 +878,13 @@ class ChatController(QObject):
         answers, self._answers = list(self._answers.values()), {}
         for answer in answers:
             self._keep_stopped(answer)
+        if self.tools is not None:
+            self.tools.shutdown()  # every MCP server's process ends now
 
     def _keep_stopped(self, answer: _Answer) -> None:
         """At shutdown: cancel ``answer``'s task and keep what it wrote, as stopped."""
         if answer.task is not None:
-            answer.task.cancel()  # the servers end as the task unwinds
+            answer.task.cancel()
         if not answer.removed and not answer.ended:
             builder = answer.builder
             try:

@@ -1,18 +1,25 @@
-"""The composer: the message box, its attachments and the Send / Stop button."""
+"""The composer: the message box, its attachments and the Send / Stop button; with MCP servers on,
+the message's tool choice and the tools offered, with each server's state.
+
+The box grows with its text up to a third of the window's height, then scrolls."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QMimeData, QObject, Qt, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage, QKeyEvent
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage, QKeyEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
+    QComboBox,
     QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -26,6 +33,7 @@ from app.core.images import (
     check_image,
     check_image_file,
 )
+from app.core.tools.client import ServerState, ServerStatus
 from app.gui import icons
 from app.gui.views.attachments import (
     COMPOSER_THUMB_SIDE,
@@ -34,12 +42,68 @@ from app.gui.views.attachments import (
     image_png,
 )
 
+#: the message box's height at rest (about three lines), and the share of the window it may grow to
+MIN_INPUT_HEIGHT = 64
+MAX_INPUT_SHARE = 1 / 3
+
 
 class ComposerInput(QPlainTextEdit):
     """The composer's text box; pasted or dropped images and image files become attachments
-    (``imagesOffered``: a list of PNG bytes or file paths) instead of text."""
+    (``imagesOffered``: a list of PNG bytes or file paths) instead of text. Its height follows its
+    text, from :data:`MIN_INPUT_HEIGHT` up to a third of the window's height; past that it scrolls."""
 
     imagesOffered = Signal(list)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(MIN_INPUT_HEIGHT)
+        self.document().documentLayout().documentSizeChanged.connect(lambda _size: self.fit_height())
+        self._window: QWidget | None = None
+
+    def wanted_height(self) -> int:
+        """The height that shows the whole text (without limits)."""
+        doc = self.document()
+        lines = 0
+        block = doc.begin()
+        while block.isValid():
+            layout = block.layout()
+            lines += max(1, layout.lineCount() if layout is not None else 1)
+            block = block.next()
+        margins = self.contentsMargins()
+        frame = int(doc.documentMargin() * 2) + margins.top() + margins.bottom()
+        return lines * self.fontMetrics().lineSpacing() + frame
+
+    def max_height(self) -> int:
+        window = self.window()
+        return max(MIN_INPUT_HEIGHT, int(window.height() * MAX_INPUT_SHARE)) if window is not self else 0
+
+    def fit_height(self) -> None:
+        """Grow or shrink to the text, within the limits."""
+        top = self.max_height() or MIN_INPUT_HEIGHT
+        height = max(MIN_INPUT_HEIGHT, min(self.wanted_height(), top))
+        if height != self.height():
+            self.setFixedHeight(height)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        window = self.window()
+        if window is not self._window:  # the window's height sets the limit
+            if self._window is not None:
+                self._window.removeEventFilter(self)
+            self._window = window
+            window.installEventFilter(self)
+        super().showEvent(event)
+        self.fit_height()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():  # lines wrap anew
+            self.fit_height()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._window and event.type() == QEvent.Type.Resize:
+            self.fit_height()
+        return super().eventFilter(watched, event)
 
     def canInsertFromMimeData(self, source: QMimeData) -> bool:
         return source.hasImage() or _local_files(source) != [] or super().canInsertFromMimeData(source)
@@ -63,6 +127,11 @@ def _local_files(source: QMimeData) -> list[Path]:
 class Composer(QFrame):
     """Multi-line input: Enter sends, Shift+Enter adds a line; images attached with the button,
     pasted or dropped wait above the text as thumbnails. Signals: ``send(str)``, ``stop()``.
+
+    With MCP servers switched on, a row under the box holds the tools indicator (how many tools
+    the model is offered; its tooltip and menu list each server with its state and its tools) and
+    the message's tool choice (:meth:`tool_choice`: auto, none, required or a tool's name; back
+    to auto after each send).
 
     A refused image (not an image, too large, an SVG, ...) is named in one line under the box and
     nothing else changes; :attr:`attachments` holds the accepted ones until the message is sent.
@@ -95,7 +164,6 @@ class Composer(QFrame):
         self.attach_btn.clicked.connect(self._choose_files)
         self.input = ComposerInput()
         self.input.setTabChangesFocus(True)
-        self.input.setFixedHeight(64)
         self.input.installEventFilter(self)
         self.input.imagesOffered.connect(self.add_images)
         self.button = QPushButton()
@@ -106,6 +174,35 @@ class Composer(QFrame):
         lay.addWidget(self.input, 1)
         lay.addWidget(self.button, 0, Qt.AlignmentFlag.AlignBottom)
         outer.addLayout(lay)
+        # the tools row: shown while some server is switched on
+        self.tools_row = QWidget()
+        tools = QHBoxLayout(self.tools_row)
+        tools.setContentsMargins(0, 0, 0, 0)
+        tools.setSpacing(6)
+        self.tools_btn = QToolButton()
+        self.tools_btn.setObjectName("toolsIndicator")
+        self.tools_btn.setIcon(icons.icon("tool"))
+        self.tools_btn.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.tools_btn.setAutoRaise(True)
+        self.tools_btn.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.tools_menu = QMenu(self.tools_btn)
+        self.tools_btn.setMenu(self.tools_menu)
+        self.choice_label = QLabel()
+        self.choice_label.setProperty("muted", True)
+        self.tool_choice_box = QComboBox()
+        self.tool_choice_box.setObjectName("toolChoice")
+        self.tool_choice_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.choice_label.setBuddy(self.tool_choice_box)
+        tools.addWidget(self.tools_btn)
+        tools.addSpacing(6)
+        tools.addWidget(self.choice_label)
+        tools.addWidget(self.tool_choice_box)
+        tools.addStretch(1)
+        self.tools_row.hide()
+        outer.addWidget(self.tools_row)
+        #: the enabled servers' states and the names of the tools offered (see set_tools)
+        self.servers: list[ServerStatus] = []
+        self.tool_names: list[str] = []
         self.generating = False
         #: images waiting to be sent with the message
         self.attachments: list[CheckedImage] = []
@@ -167,9 +264,79 @@ class Composer(QFrame):
             self._attachments_changed()
 
     def clear_message(self) -> None:
-        """Empty the box after a send: text and attachments."""
+        """Empty the box after a send: text, attachments and the message's tool choice."""
         self.input.clear()
         self.set_attachments([])
+        self.tool_choice_box.setCurrentIndex(0)
+
+    # --- tools ----------------------------------------------------------------------------------
+    def tool_choice(self) -> str:
+        """This message's tool choice: ``auto``, ``none``, ``required`` or a tool's name."""
+        if self.tools_row.isHidden():
+            return "auto"
+        return str(self.tool_choice_box.currentData() or "auto")
+
+    def set_tools(self, servers: list[ServerStatus], tool_names: list[str]) -> None:
+        """Show the enabled ``servers`` (their states) and the tools offered (``tool_names``);
+        nothing when no server is on. The chosen tool stays chosen while it is offered."""
+        self.servers = list(servers)
+        self.tool_names = list(tool_names)
+        self.tools_row.setVisible(bool(servers))
+        self._fill_choices()
+        self._show_tools()
+
+    def _fill_choices(self) -> None:
+        box = self.tool_choice_box
+        current = box.currentData()
+        box.blockSignals(True)
+        box.clear()
+        box.addItem(self.tr("Auto"), "auto")
+        box.addItem(self.tr("None"), "none")
+        box.addItem(self.tr("Any tool"), "required")
+        for name in self.tool_names:
+            box.addItem(self.tr("Call {name}").format(name=name), name)
+        index = box.findData(current) if current is not None else 0
+        box.setCurrentIndex(max(0, index))
+        box.blockSignals(False)
+
+    def _state_text(self, status: ServerStatus) -> str:
+        if status.state is ServerState.RUNNING:
+            return self.tr("running")
+        if status.state is ServerState.STARTING:
+            return self.tr("starting")
+        if status.state is ServerState.FAILED:
+            return self.tr("failed: {reason}").format(reason=status.reason or status.name)
+        return self.tr("not started")
+
+    def _show_tools(self) -> None:
+        running = [s for s in self.servers if s.state is ServerState.RUNNING]
+        starting = [s for s in self.servers if s.state is ServerState.STARTING]
+        failed = [s for s in self.servers if s.state is ServerState.FAILED]
+        n = len(self.tool_names)
+        text = self.tr("%n tool(s)", "", n)
+        if starting:
+            text = self.tr("{tools}, starting…").format(tools=text)
+        elif failed:
+            text = self.tr("{tools}, %n server(s) failed", "", len(failed)).format(tools=text)
+        self.tools_btn.setText(text)
+        self.tools_btn.setProperty("failed", bool(failed))
+        offered = set(self.tool_names)
+        lines = [f"<b>{html.escape(self.tr('Tools the model is offered'))}</b>"]
+        self.tools_menu.clear()
+        for status in self.servers:
+            state = self._state_text(status)
+            names = [t.name for t in status.tools if t.name in offered]
+            head = self.tr("{server}: {state}").format(server=status.name, state=state)
+            lines.append(html.escape(head))
+            action = self.tools_menu.addAction(head)
+            action.setEnabled(False)
+            for name in names:
+                lines.append("&nbsp;&nbsp;• " + html.escape(name))
+                self.tools_menu.addAction("    " + name).setEnabled(False)
+        if not running and not starting and not failed:
+            lines.append(html.escape(self.tr("The servers start with your next message.")))
+        lines.append(html.escape(self.tr("Turn tools on or off in Settings → Tools.")))
+        self.tools_btn.setToolTip("<br>".join(lines))
 
     def _attachments_changed(self) -> None:
         self.thumbs.set_images([a.data for a in self.attachments])
@@ -225,4 +392,13 @@ class Composer(QFrame):
         self.attach_btn.setToolTip(
             self.tr("Attach images (PNG, JPEG, WebP, GIF or BMP); you can also paste or drop them here")
         )
+        self.choice_label.setText(self.tr("Tool choice:"))
+        self.tool_choice_box.setToolTip(
+            self.tr(
+                "For this message: Auto lets the model decide; None offers no tools; Any tool or a "
+                "named tool makes the model call one first. Back to Auto after sending."
+            )
+        )
+        self._fill_choices()
+        self._show_tools()
         self._show_notice()
