@@ -42,6 +42,7 @@ from app.core.catalog import importer
 from app.core.catalog.drafters import Candidate
 from app.core.engines.base import SamplingError
 from app.core.engines.capability import ENGINES, Support
+from app.core.engines.threads import machine_layout, math_cores
 from app.core.launch.form import (
     FormState,
     FormValues,
@@ -475,6 +476,36 @@ class LaunchDialog(LaunchDialogWidgets):
             ).format(engine=info.label if info is not None else engine)
         self.threads.setToolTip(tip)
         self.lbl_threads.setToolTip(tip)
+        self.threads_note.setVisible(uses)
+        if uses:
+            self.threads_note.setText(self._threads_note())
+
+    def _threads_note(self) -> str:
+        """What Automatic chooses here and why, or that the typed count wins."""
+        layout = machine_layout()
+        n_math = math_cores(layout)
+        if self.threads.value():
+            return self.tr(
+                "{n} threads, as typed. Automatic would start with {auto}: the cores that do math "
+                "on this computer."
+            ).format(n=self.threads.value(), auto=n_math)
+        if layout.hybrid:
+            first = self.tr(
+                "Automatic: {n} threads, one per performance core ({n} of {cpus} CPUs), as llama.cpp "
+                "counts them."
+            )
+        elif (layout.physical or layout.logical) < layout.logical:
+            first = self.tr(
+                "Automatic: {n} threads, one per physical core ({cpus} CPUs with hyper-threading), as "
+                "llama.cpp counts them."
+            )
+        else:
+            first = self.tr("Automatic: {n} threads, one per core, as llama.cpp counts them.")
+        then = self.tr(
+            "Fewer when other programs keep cores busy or another model computes at the same time: "
+            "each model starts with the cores that are free then, and an idle model follows them."
+        )
+        return first.format(n=n_math, cpus=layout.logical) + " " + then
 
     def accept(self) -> None:
         """Enter on a form with a problem does nothing: the problem is already shown inline."""
