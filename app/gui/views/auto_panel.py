@@ -431,6 +431,7 @@ def calibration_step_text(step: auto.Step) -> str:
     """A calibration step in the user's language."""
     texts = {
         "load-off": QCoreApplication.translate("Calibration", "loading the model without speculation"),
+        "threads": QCoreApplication.translate("Calibration", "{config}: speed without speculation"),
         "load": QCoreApplication.translate("Calibration", "loading {config}"),
         "prose-off": QCoreApplication.translate("Calibration", "{config}: prose, speculation off"),
         "prose": QCoreApplication.translate("Calibration", "{config}: prose"),
