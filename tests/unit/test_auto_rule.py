@@ -368,7 +368,8 @@ def test_a_calibration_resumes_from_what_it_measured(model_files: tuple[Path, Pa
     partial: dict[Candidate, Measurement] = {}
     first = auto.calibrate(key, LoadRequest(model_path="m"), None, cands, load, partial=partial)
     assert first.choice.candidate == Candidate("ngram-mod", auto.NGRAM_DEPTH)
-    assert list(partial) == [Candidate("ngram-mod", auto.NGRAM_DEPTH)]
+    # the thread counts measured first (the launch's count is automatic), then the candidate
+    assert list(partial) == [runner.THREADS_MEASURED, Candidate("ngram-mod", auto.NGRAM_DEPTH)]
     assert first.measurements[1].details["prose"]["off_tokens"] == 20  # the plain runs' length
     loads.clear()
     again = auto.calibrate(key, LoadRequest(model_path="m"), None, cands, load, partial=partial)

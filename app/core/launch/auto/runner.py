@@ -55,6 +55,8 @@ MAX_TOKENS = 40
 STEPS_PER_CANDIDATE = 8
 #: Unmeasured tokens generated right after each load (see :func:`_warm`).
 WARMUP_TOKENS = 4
+#: Where a resumable calibration (``partial``) keeps its thread speeds (not a configuration).
+THREADS_MEASURED = Candidate("threads", 0)
 #: Rounds of plain answers per thread count (each count once a round, the order reversed each round).
 THREAD_ROUNDS = 3
 #: Thread counts within this share of the fastest count's speed tie; the fewest threads wins a tie.
@@ -362,7 +364,14 @@ def calibrate(
     counts = thread_counts(machine_layout()) if key.threads is not None and base.n_threads is None else []
     steps += len(counts) if len(counts) > 1 else 0
     if len(counts) > 1:
-        thread_speeds = measure_threads(base, counts, load, cancel, max_tokens, step)
+        known = partial.get(THREADS_MEASURED) if partial is not None else None
+        if known is not None:  # measured before a cancel: the configurations resume at that count
+            thread_speeds = {int(n): float(v) for n, v in known.details["speeds"].items()}
+            done += len(counts)
+        else:
+            thread_speeds = measure_threads(base, counts, load, cancel, max_tokens, step)
+            if partial is not None:
+                partial[THREADS_MEASURED] = Measurement(THREADS_MEASURED, {}, {"speeds": thread_speeds})
         base = replace(base, n_threads=fastest_threads(thread_speeds))
     measurements = [Measurement(OFF, dict.fromkeys(WORKLOADS, 1.0))]
     drafter_kind: str | None = None  # what the engine runs the drafter as (a Gemma 4 assistant: mtp)
