@@ -313,11 +313,12 @@ class Composer(QFrame):
         starting = [s for s in self.servers if s.state is ServerState.STARTING]
         failed = [s for s in self.servers if s.state is ServerState.FAILED]
         n = len(self.tool_names)
-        text = self.tr("%n tool(s)", "", n)
+        text = self.tr("1 tool") if n == 1 else self.tr("{n} tools").format(n=n)
         if starting:
-            text = self.tr("{tools}, starting…").format(tools=text)
+            text = self.tr("{tools} · starting…").format(tools=text)
         elif failed:
-            text = self.tr("{tools}, %n server(s) failed", "", len(failed)).format(tools=text)
+            names = ", ".join(s.name for s in failed)
+            text = self.tr("{tools} · {servers} failed").format(tools=text, servers=names)
         self.tools_btn.setText(text)
         self.tools_btn.setProperty("failed", bool(failed))
         offered = set(self.tool_names)
