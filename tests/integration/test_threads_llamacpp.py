@@ -5,6 +5,8 @@ and an idle pool child is started again with the count the free cores give, answ
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import subprocess
 import sys
 import time
@@ -157,3 +159,20 @@ def test_an_idle_pool_child_follows_the_free_cores_and_answers_the_same(
     finally:
         pool.close()
         base.close()
+
+
+@needs_two
+def test_two_processes_started_together_share_the_cores(smollm2_q4: Path, tmp_path: Path) -> None:
+    """Two ``tandem generate`` at the same moment, with the same data folder: together they never
+    start more threads than the cores that do math (each sees the other's lease)."""
+    env = {**os.environ, "TANDEM_HOME": str(tmp_path / "home")}
+    cmd = [sys.executable, "-m", "app", "generate", "--model-path", str(smollm2_q4), "--spec", "off"]
+    cmd += ["--prompt", "Name three colours.", "--max-tokens", "8", "--temperature", "0", "--json"]
+    procs = [
+        subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outs = [p.communicate(timeout=240) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [err[-500:] for _, err in outs]
+    counts = [json.loads(out)["threads"] for out, _ in outs]
+    assert sum(counts) <= N_MATH, counts
