@@ -5,6 +5,10 @@ delimiters. Raw HTML the model writes is shown as text (``html`` off), and markd
 check drops ``javascript:``, ``vbscript:``, ``file:`` and non-image ``data:`` targets. Images are
 shown as links: a chat label must not fetch from the network.
 
+Each top-level block is checked against its source (:mod:`.shown`): where the render would hide
+some of what the model wrote (empty nested lists, text past the parser's nesting limit), nest
+deeper than can be read, or show nothing, the block is shown as its plain text instead.
+
 Drafted-token ranges are character ranges of the source. Each inline token's characters are
 mapped back to the source within the lines its block's ``map`` names (see ``sourcemap``), so a
 highlight lands in table cells, list items, headings, links and code alike.
