@@ -183,6 +183,11 @@ def test_closing_settings_after_the_tools_tab_logs_nothing_and_a_tool_turned_off
         composer.tool_choice_box.findData("broken") == -1 and composer.tool_choice_box.findData("motto") >= 0
     )
     assert "motto" in composer.tools_btn.toolTip() and "broken" not in composer.tools_btn.toolTip()
+    # the indicator's menu lists the server and its tools; a tool picked there is the message's choice
+    items = {a.text().strip(): a for a in composer.tools_menu.actions()}
+    assert "calc: running" in items and "motto" in items and "broken" not in items
+    items["motto"].trigger()
+    assert composer.tool_choice() == "motto"
 
     dlg.reject()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # the dialog is deleted

@@ -71,7 +71,9 @@ class ComposerInput(QPlainTextEdit):
             lines += max(1, layout.lineCount() if layout is not None else 1)
             block = block.next()
         margins = self.contentsMargins()
-        frame = int(doc.documentMargin() * 2) + margins.top() + margins.bottom()
+        # the viewport must be taller than the text (not equal) for QPlainTextEdit to hide its
+        # scroll bar: two pixels more
+        frame = int(doc.documentMargin() * 2) + margins.top() + margins.bottom() + 2
         return lines * self.fontMetrics().lineSpacing() + frame
 
     def max_height(self) -> int:
@@ -129,9 +131,9 @@ class Composer(QFrame):
     pasted or dropped wait above the text as thumbnails. Signals: ``send(str)``, ``stop()``.
 
     With MCP servers switched on, a row under the box holds the tools indicator (how many tools
-    the model is offered; its tooltip and menu list each server with its state and its tools) and
-    the message's tool choice (:meth:`tool_choice`: auto, none, required or a tool's name; back
-    to auto after each send).
+    the model is offered; its tooltip and menu list each server with its state and its tools, and
+    a tool picked in the menu becomes the message's choice) and the message's tool choice
+    (:meth:`tool_choice`: auto, none, required or a tool's name; back to auto after each send).
 
     A refused image (not an image, too large, an SVG, ...) is named in one line under the box and
     nothing else changes; :attr:`attachments` holds the accepted ones until the message is sent.
@@ -299,13 +301,20 @@ class Composer(QFrame):
         box.setCurrentIndex(max(0, index))
         box.blockSignals(False)
 
+    def _choose_tool(self, name: str) -> None:
+        """A tool picked in the indicator's menu: this message calls it."""
+        index = self.tool_choice_box.findData(name)
+        if index >= 0:
+            self.tool_choice_box.setCurrentIndex(index)
+
     def _state_text(self, status: ServerStatus) -> str:
         if status.state is ServerState.RUNNING:
             return self.tr("running")
         if status.state is ServerState.STARTING:
             return self.tr("starting")
         if status.state is ServerState.FAILED:
-            return self.tr("failed: {reason}").format(reason=status.reason or status.name)
+            reason = status.reason.removeprefix(f"{status.name}: ") or status.name
+            return self.tr("failed: {reason}").format(reason=reason)
         return self.tr("not started")
 
     def _show_tools(self) -> None:
@@ -322,20 +331,23 @@ class Composer(QFrame):
         self.tools_btn.setText(text)
         self.tools_btn.setProperty("failed", bool(failed))
         offered = set(self.tool_names)
-        lines = [f"<b>{html.escape(self.tr('Tools the model is offered'))}</b>"]
+        title = self.tr("Tools the model is offered")
+        lines = [f"<b>{html.escape(title)}</b>"]
         self.tools_menu.clear()
         for status in self.servers:
             state = self._state_text(status)
             names = [t.name for t in status.tools if t.name in offered]
-            head = self.tr("{server}: {state}").format(server=status.name, state=state)
+            head = f"{status.name}: {state}"
             lines.append(html.escape(head))
             action = self.tools_menu.addAction(head)
             action.setEnabled(False)
             for name in names:
                 lines.append("&nbsp;&nbsp;• " + html.escape(name))
-                self.tools_menu.addAction("    " + name).setEnabled(False)
+                tool = self.tools_menu.addAction("    " + name)
+                tool.setToolTip(self.tr("Call {name}").format(name=name))
+                tool.triggered.connect(lambda _on=False, n=name: self._choose_tool(n))
         if not running and not starting and not failed:
-            lines.append(html.escape(self.tr("The servers start with your next message.")))
+            lines.append(html.escape(self.tr("The servers have not started yet.")))
         lines.append(html.escape(self.tr("Turn tools on or off in Settings → Tools.")))
         self.tools_btn.setToolTip("<br>".join(lines))
 
