@@ -17,7 +17,14 @@ def test_auto_off_answers_record_the_plain_baseline_and_auto_on_answers_do_not(m
     recorded = BaselineStore().get(key)
     assert recorded is not None and recorded.samples == 1 and recorded.tokens_per_second == 80.0
 
-    on = AnswerStats(completion_tokens=40, decode_tps=160.0, speculation="Auto: ngram-mod 64/round", rounds=5)
+    on = AnswerStats(
+        completion_tokens=40,
+        decode_tps=160.0,
+        speculation="Auto: ngram-mod 64/round",
+        rounds=5,
+        drafted=20,
+        accepted=15,
+    )
     shown = w.chat.speeds.compare_with_baseline(
         on, ModelInfo(baseline_key=key, auto=AutoPick("ngram-mod 64/round"))
     )
