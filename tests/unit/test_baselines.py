@@ -45,8 +45,17 @@ def test_key_distinguishes_files_and_threads(tmp_path: Path) -> None:
 
 
 def test_speedup_in_answer_stats() -> None:
-    stats = AnswerStats(decode_tps=30.0, speculation="draft Q4_1", baseline_tps=20.0, baseline_samples=3)
+    stats = AnswerStats(
+        decode_tps=30.0,
+        speculation="draft Q4_1",
+        baseline_tps=20.0,
+        baseline_samples=3,
+        drafted=12,
+        accepted=9,
+    )
     assert stats.speedup == 1.5
+    # an answer that drafted nothing was plain decoding: never more than 1.0x
+    assert AnswerStats(decode_tps=30.0, speculation="ngram-mod", baseline_tps=20.0).speedup == 1.0
     assert AnswerStats(decode_tps=30.0, speculation="", baseline_tps=20.0).speedup is None
     assert AnswerStats(decode_tps=30.0, speculation="mtp").speedup is None
     assert AnswerStats.from_json(stats.to_json()) == stats
