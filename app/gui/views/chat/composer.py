@@ -336,12 +336,12 @@ class Composer(QFrame):
         self.tools_menu.clear()
         for status in self.servers:
             state = self._state_text(status)
-            names = [t.name for t in status.tools if t.name in offered]
+            listed = [t.name for t in status.tools if t.name in offered]
             head = f"{status.name}: {state}"
             lines.append(html.escape(head))
             action = self.tools_menu.addAction(head)
             action.setEnabled(False)
-            for name in names:
+            for name in listed:
                 lines.append("&nbsp;&nbsp;• " + html.escape(name))
                 tool = self.tools_menu.addAction("    " + name)
                 tool.setToolTip(self.tr("Call {name}").format(name=name))
