@@ -94,7 +94,9 @@ def test_markdown_that_shows_everything_stays_markdown() -> None:
         '# Title\n\nSome **bold**, *em*, `code`, a [link](https://example.com/a%20b "Title") and '
         "https://bare.example.org.\n\n1. one\n1. two\n1. three\n\n- [x] done\n- [ ] todo\n\n"
         "> a quote\n\n```python\nprint('hi')\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
-        "A note[^n] and a [ref][r].\n\n[^n]: The note, see [a paper](https://arxiv.org/abs/2106.09685).\n\n[r]: https://example.com/ref\n\n"
+        "A note[^n] and a [ref][r].\n\n"
+        "[^n]: The note, see [a paper](https://arxiv.org/abs/2106.09685).\n\n"
+        "[r]: https://example.com/ref\n\n"
         "Formula $x^2$ and\n\n$$y = 1$$ (1)\n\n---\n\nDone &amp; dusted, caf&eacute;."
     )
     markup = render_markdown(text)
