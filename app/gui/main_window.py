@@ -67,7 +67,7 @@ from app.gui.views.launch_dialog import LaunchChoice, LaunchDialog
 from app.gui.views.server_panel import ServerSwitch
 from app.gui.views.settings_dialog import SettingsDialog
 from app.gui.views.stats import configuration_text
-from app.gui.widgets import ElidedLabel
+from app.gui.widgets import ElidedLabel, PriorityRow
 from app.gui.workers import EngineHost, ModelInfo
 
 log = logging.getLogger(__name__)
@@ -238,8 +238,9 @@ class MainWindow(QMainWindow):
         """Model, engine and speculation labels; the local server switch, eject and memory.
 
         The labels share the room left beside the switch and the memory: each takes the width of
-        its text while there is room, and when there is not, it shortens after a whole word with
-        "…" (its tooltip then says it whole); the switch, Eject and the memory keep theirs."""
+        its text while there is room, and when there is not, the least important shortens first,
+        after a whole word, with "…" (its tooltip then says it whole); the switch, Eject and the
+        memory keep their widths."""
         sb = self.statusBar()
         self.status_model = ElidedLabel(words=True, stretchy=True)
         self.status_model.setObjectName("statusModel")
@@ -256,8 +257,19 @@ class MainWindow(QMainWindow):
         self.eject_btn.setObjectName("ejectButton")
         self.eject_btn.setAutoRaise(True)
         self.eject_btn.clicked.connect(self.eject)
-        for label in (self.status_model, self.status_engine, self.status_spec, self.status_pool):
-            sb.addWidget(label)
+        labels = QWidget()
+        labels.setObjectName("statusLabels")
+        row = PriorityRow(labels, spacing=0)
+        # short of room, the model's name gives way first (the chat's header names it too), the
+        # speculation in use last
+        for label, importance in (
+            (self.status_model, 0),
+            (self.status_engine, 2),
+            (self.status_spec, 3),
+            (self.status_pool, 1),
+        ):
+            row.add(label, importance)
+        sb.addWidget(labels, 1)
         # the local API server: serves the loaded model; views/server_panel.py
         self.server_controller = ServerController(self.engine, self.ops, self)
         self.server_switch = ServerSwitch(self.server_controller)
@@ -378,15 +390,15 @@ class MainWindow(QMainWindow):
         prefs.setShortcut(QKeySequence(QKeySequence.StandardKey.Preferences))
         prefs.triggered.connect(self.open_settings)
         self.addAction(prefs)
-        #: Ctrl+Q (Cmd+Q on macOS); Windows has no standard key for it, so Ctrl+Q there too. It
-        #: works from the Local server panel as well (a window of its own).
+        #: Ctrl+Q (Cmd+Q on macOS); Windows has no standard key for it, so Ctrl+Q there too. The
+        #: Local server panel (a window of its own) has the action too, so it quits from there.
         self.quit_action = QAction(self)
         self.quit_action.setShortcuts(
             QKeySequence.keyBindings(QKeySequence.StandardKey.Quit) or [QKeySequence("Ctrl+Q")]
         )
-        self.quit_action.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
         self.quit_action.triggered.connect(self.quit_app)
         self.addAction(self.quit_action)
+        self.server_switch.panel.addAction(self.quit_action)
         #: the question Quit asks while an answer is being written (None when not open)
         self.quit_box: QMessageBox | None = None
         focus = QAction(self)

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QVBoxLayout,
     QWidget,
+    QWidgetItem,
 )
 
 from app.core.limits import Bound
@@ -434,8 +435,17 @@ class ElidedLabel(QLabel):
         return QSize(width + 2 * (self.margin() + self._indent()) + 1, hint.height())
 
     def minimumSizeHint(self) -> QSize:
+        """Narrow as its minimum width; with ``words``, as its first word and "…" (a label that
+        shortens after whole words keeps one, while it has one)."""
         hint = super().minimumSizeHint()
-        return QSize(self.minimumWidth(), hint.height())
+        width = self.minimumWidth()
+        if self._words and self._full:
+            first, _space, rest = self._full.partition(" ")
+            shown = f"{first} …" if rest else first
+            margins = self.contentsMargins()
+            overhead = margins.left() + margins.right() + 2 * (self.margin() + self._indent()) + 1
+            width = max(width, self.fontMetrics().horizontalAdvance(shown) + overhead)
+        return QSize(width, hint.height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -462,19 +472,23 @@ class ElidedLabel(QLabel):
 
 
 def elided(text: str, metrics: QFontMetrics, width: int, *, words: bool = False) -> str:
-    """``text`` as it fits in ``width`` pixels: whole, or shortened with "…" at its end; with
-    ``words``, shortened after a whole word (a word cut in two reads as another word), unless not
-    even the first word fits."""
+    """``text`` as it fits in ``width`` pixels: whole, or shortened with "…" at its end. With
+    ``words`` it is shortened after a whole word, or a whole part of one ("smollm2-135m-…"), so no
+    word is cut in two; only where that would leave no more than the first word (a label's name,
+    "Model: …") is the next word shortened, still with "…"."""
     if metrics.horizontalAdvance(text) <= width:
         return text
     short = metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
     if not words:
         return short
     cut = len(short.rstrip("…"))
-    if cut < len(text) and not text[cut].isspace():  # the cut falls inside a word: go back to a space
-        space = text.rfind(" ", 0, cut + 1)
-        if space > 0:
-            return text[:space].rstrip() + " …"
+    first = text.find(" ")
+    for end in range(cut, first, -1):  # the longest whole part that fits, past the first word
+        if text[end - 1] in "-/_" or (end < len(text) and text[end] == " "):
+            kept = text[:end].rstrip()
+            candidate = kept + (" …" if text[end - 1] not in "-/_" else "…")
+            if end > first + 1 and metrics.horizontalAdvance(candidate) <= width:
+                return candidate
     return short
 
 
@@ -546,6 +560,79 @@ class FlowLayout(QLayout):
             x += hint.width() + self._h
             line = max(line, hint.height())
         return y + line - rect.y() + m.bottom()
+
+
+class PriorityRow(QLayout):
+    """Widgets left to right at their preferred widths while the row has room; when it has not,
+    the least important give way first, down to their least widths (:meth:`add` sets how
+    important each is), so the one that matters most stays whole longest. For the status bar: the
+    speculation in use stays readable while the model's name (also in the chat's header) shortens.
+    Hidden widgets take no space."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 6) -> None:
+        super().__init__(parent)
+        self._items: list[tuple[QLayoutItem, int]] = []
+        self._gap = spacing
+        self.setContentsMargins(0, 0, 0, 0)
+
+    def add(self, widget: QWidget, importance: int) -> None:
+        """Add ``widget`` at the row's end; a higher ``importance`` gives way later."""
+        self.addChildWidget(widget)
+        self._items.append((QWidgetItem(widget), importance))
+        self.invalidate()
+
+    def addItem(self, item: QLayoutItem) -> None:
+        self._items.append((item, 0))
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:
+        return self._items[index][0] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:
+        return self._items.pop(index)[0] if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:
+        return Qt.Orientation(0)
+
+    def _shown(self) -> list[tuple[QLayoutItem, int]]:
+        return [(item, rank) for item, rank in self._items if not item.isEmpty()]
+
+    def _total(self, sizes: list[QSize]) -> QSize:
+        m = self.contentsMargins()
+        width = sum(s.width() for s in sizes) + self._gap * max(0, len(sizes) - 1)
+        height = max((s.height() for s in sizes), default=0)
+        return QSize(width + m.left() + m.right(), height + m.top() + m.bottom())
+
+    def sizeHint(self) -> QSize:
+        return self._total([item.sizeHint() for item, _rank in self._shown()])
+
+    def minimumSize(self) -> QSize:
+        return self._total([item.minimumSize() for item, _rank in self._shown()])
+
+    def widths(self, room: int) -> list[int]:
+        """The width of each shown widget in a row ``room`` pixels wide (spacing left out)."""
+        shown = self._shown()
+        widths = [item.minimumSize().width() for item, _rank in shown]
+        spare = room - self._gap * max(0, len(shown) - 1) - sum(widths)
+        for index in sorted(range(len(shown)), key=lambda i: -shown[i][1]):
+            more = min(max(spare, 0), max(0, shown[index][0].sizeHint().width() - widths[index]))
+            widths[index] += more
+            spare -= more
+        return widths
+
+    def setGeometry(self, rect: QRect) -> None:
+        super().setGeometry(rect)
+        area = rect.adjusted(*self._margins())
+        x = area.x()
+        for (item, _rank), width in zip(self._shown(), self.widths(area.width()), strict=True):
+            item.setGeometry(QRect(x, area.y(), width, area.height()))
+            x += width + self._gap
+
+    def _margins(self) -> tuple[int, int, int, int]:
+        m = self.contentsMargins()
+        return m.left(), m.top(), -m.right(), -m.bottom()
 
 
 def bind_range(box: QSpinBox | QDoubleSpinBox, bound: Bound) -> None:

@@ -222,6 +222,11 @@ class ServerPanel(QFrame):
         self.stop.setToolTip(self.tr("Stop serving the loaded model; the model stays loaded for the chat"))
         self.close_btn.setText(self.tr("Close"))
         self.close_btn.setToolTip(self.tr("Close this panel; the server goes on serving"))
+        for row in range(self.log.count()):
+            item = self.log.item(row)
+            served = item.data(Qt.ItemDataRole.UserRole)
+            if isinstance(served, ServedRequest):
+                item.setText(log_line(served))
         self._refresh()
 
     def _refresh(self, *_args: object) -> None:
@@ -405,8 +410,8 @@ class ServerPanel(QFrame):
             self._overflow = (r.prompt_tokens, r.context_tokens)
             self._show_context()
         self._show_pool()
-        stamp = time.strftime("%H:%M:%S", time.localtime(r.when))
-        self.log.insertItem(0, f"{stamp} {r.client} {describe(r)}")
+        self.log.insertItem(0, log_line(r))
+        self.log.item(0).setData(Qt.ItemDataRole.UserRole, r)  # written again in another language
         while self.log.count() > LOG_LIMIT:
             self.log.takeItem(self.log.count() - 1)
 
@@ -516,6 +521,12 @@ def agent_settings(address: str, key: str, openai_title: str, windows: bool = Fa
         else:
             lines.append(f"export {name}={value}")
     return "\n".join(lines)
+
+
+def log_line(r: ServedRequest) -> str:
+    """The request log's line: when, from where, and :func:`describe`."""
+    stamp = time.strftime("%H:%M:%S", time.localtime(r.when))
+    return f"{stamp} {r.client} {describe(r)}"
 
 
 def describe(r: ServedRequest) -> str:
