@@ -334,6 +334,23 @@ def count_prompt_tokens(
     return n + images.estimated_tokens(messages)
 
 
+def prompt_token_ids(
+    call: JsonCall, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
+) -> list[int]:
+    """The prompt's token ids as a chat request builds them (``/apply-template``, then ``/tokenize``
+    with the special tokens), for the text of the messages (images are left out)."""
+    body: dict[str, Any] = {"messages": [images.text_only(m) for m in messages]}
+    if tools:
+        body["tools"] = [dict(t) for t in tools]
+    prompt = call("POST", "/apply-template", body).get("prompt")
+    if not isinstance(prompt, str):
+        raise GenerationError("llama-server's /apply-template returned no prompt")
+    tokens = call("POST", "/tokenize", {"content": prompt, "add_special": True}).get("tokens")
+    if not isinstance(tokens, list) or not all(isinstance(t, int) for t in tokens):
+        raise GenerationError("llama-server's /tokenize returned no token ids")
+    return list(tokens)
+
+
 #: markers no template writes by itself, to see where a late system message lands
 _PROBE = "tandem-probe-system"
 _BEFORE, _AFTER = "tandem-probe-answer", "tandem-probe-question"
