@@ -260,13 +260,13 @@ class MainWindow(QMainWindow):
         labels = QWidget()
         labels.setObjectName("statusLabels")
         row = PriorityRow(labels, spacing=0)
-        # short of room, the model's name gives way first (the chat's header names it too), the
-        # speculation in use last
+        # short of room, what else runs gives way first, then the model's name (the chat's header
+        # names it too), the speculation in use last
         for label, importance in (
-            (self.status_model, 0),
+            (self.status_model, 1),
             (self.status_engine, 2),
             (self.status_spec, 3),
-            (self.status_pool, 1),
+            (self.status_pool, 0),
         ):
             row.add(label, importance)
         sb.addWidget(labels, 1)

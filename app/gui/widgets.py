@@ -392,7 +392,8 @@ class ElidedLabel(QLabel):
         self._stretchy = stretchy
         horizontal = QSizePolicy.Policy.Preferred if stretchy else QSizePolicy.Policy.Ignored
         self.setSizePolicy(horizontal, QSizePolicy.Policy.Preferred)
-        self.setMinimumWidth(40)
+        if not stretchy:  # (a stretchy one's least width is its minimumSizeHint)
+            self.setMinimumWidth(40)
         self.setText(text)
 
     def setText(self, text: str) -> None:
@@ -435,17 +436,18 @@ class ElidedLabel(QLabel):
         return QSize(width + 2 * (self.margin() + self._indent()) + 1, hint.height())
 
     def minimumSizeHint(self) -> QSize:
-        """Narrow as its minimum width; with ``words``, as its first word and "…" (a label that
-        shortens after whole words keeps one, while it has one)."""
+        """Narrow as its minimum width; a stretchy one keeps its first word and "…", or a dozen
+        characters when that word is long (a label's name: "Model: …"), never more than its text."""
         hint = super().minimumSizeHint()
-        width = self.minimumWidth()
-        if self._words and self._full:
-            first, _space, rest = self._full.partition(" ")
-            shown = f"{first} …" if rest else first
-            margins = self.contentsMargins()
-            overhead = margins.left() + margins.right() + 2 * (self.margin() + self._indent()) + 1
-            width = max(width, self.fontMetrics().horizontalAdvance(shown) + overhead)
-        return QSize(width, hint.height())
+        if not self._stretchy:
+            return QSize(self.minimumWidth(), hint.height())
+        metrics = self.fontMetrics()
+        first, _space, rest = self._full.partition(" ")
+        shown = f"{first} …" if rest else first
+        least = min(metrics.horizontalAdvance(shown), 12 * metrics.averageCharWidth())
+        margins = self.contentsMargins()
+        overhead = margins.left() + margins.right() + 2 * (self.margin() + self._indent()) + 1
+        return QSize(min(least + overhead, self.sizeHint().width()), hint.height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -32,7 +32,10 @@ def test_switch_serves_the_loaded_model_and_lists_requests(make_window: Any, qtb
         switch.click()
     panel = switch.panel
     address = switch.controller.address
-    assert address.startswith("http://127.0.0.1:") and switch.text() == f"Server: {address}"
+    assert (
+        address.startswith("http://127.0.0.1:")
+        and switch.text() == f"Server: {address.removeprefix('http://').removesuffix('/v1')}"
+    )
     assert panel.isVisible() and panel.address.text() == address
     key = panel.key.text()
     assert key and key == switch.controller.key and not panel.warning.isVisible()

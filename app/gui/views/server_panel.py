@@ -438,9 +438,11 @@ class ServerSwitch(QToolButton):
 
     def retranslate(self) -> None:
         c = self.controller
-        self.setText(self.tr("Server: %1").replace("%1", c.address) if c.running else self.tr("Local server"))
+        # host and port: the status bar is short of room; the whole address is in the tooltip
+        where = c.address.split("://", 1)[-1].removesuffix("/v1")
+        self.setText(self.tr("Server: %1").replace("%1", where) if c.running else self.tr("Local server"))
         self.setToolTip(
-            self.tr("Show the address, the key and the requests of the running server")
+            c.address + "\n" + self.tr("Show the address, the key and the requests of the running server")
             if c.running
             else self.tr(
                 "Serve the loaded model to other programs over OpenAI- and Anthropic-compatible APIs"
