@@ -6,6 +6,7 @@ The box grows with its text up to a third of the window's height, then scrolls."
 from __future__ import annotations
 
 import html
+from math import ceil
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QMimeData, QObject, Qt, Signal
@@ -61,20 +62,19 @@ class ComposerInput(QPlainTextEdit):
         self.document().documentLayout().documentSizeChanged.connect(lambda _size: self.fit_height())
         self._window: QWidget | None = None
 
-    def wanted_height(self) -> int:
-        """The height that shows the whole text (without limits)."""
+    def wanted_height(self, limit: int | None = None) -> int:
+        """The height that shows the whole text (or more than ``limit``, once it is passed)."""
         doc = self.document()
-        lines = 0
-        block = doc.begin()
-        while block.isValid():
-            layout = block.layout()
-            lines += max(1, layout.lineCount() if layout is not None else 1)
-            block = block.next()
-        margins = self.contentsMargins()
+        # around the viewport: the frame and the style's padding, as they are now
+        chrome = self.height() - self.viewport().height()
         # the viewport must be taller than the text (not equal) for QPlainTextEdit to hide its
         # scroll bar: two pixels more
-        frame = int(doc.documentMargin() * 2) + margins.top() + margins.bottom() + 2
-        return lines * self.fontMetrics().lineSpacing() + frame
+        height = doc.documentMargin() * 2 + chrome + 2
+        block = doc.begin()
+        while block.isValid() and (limit is None or height <= limit):
+            height += self.blockBoundingRect(block).height()  # its wrapped lines, laid out
+            block = block.next()
+        return ceil(height)
 
     def max_height(self) -> int:
         window = self.window()
@@ -83,7 +83,7 @@ class ComposerInput(QPlainTextEdit):
     def fit_height(self) -> None:
         """Grow or shrink to the text, within the limits."""
         top = self.max_height() or MIN_INPUT_HEIGHT
-        height = max(MIN_INPUT_HEIGHT, min(self.wanted_height(), top))
+        height = max(MIN_INPUT_HEIGHT, min(self.wanted_height(top), top))
         if height != self.height():
             self.setFixedHeight(height)
 
@@ -96,6 +96,11 @@ class ComposerInput(QPlainTextEdit):
             window.installEventFilter(self)
         super().showEvent(event)
         self.fit_height()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self.fit_height()  # a theme's font or padding: the lines take another height
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
