@@ -11,17 +11,17 @@ rounds must equal the streamed ones, round by round, with the same drafted and a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from app.core import gguf_tools
 from app.core.answer import Answer, collect
-from app.core.engines.base import ChatMessage, LoadRequest, Sampling
+from app.core.engines.base import ChatMessage, LoadRequest, Round, Sampling
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.speculative import SpeculationOptions
-from app.core.speculative.replay import ReplayParams, ReplayResult, ReplayState, replay
+from app.core.speculative.replay import ReplayParams, ReplayResult, ReplayRound, ReplayState, replay
 
 N_CTX = 2048
 LIST = "List the numbers from 1 to 30, separated by commas."
@@ -81,7 +81,7 @@ def reference(plain: LlamaCppEngine, conversation: list[tuple[list[ChatMessage],
     return out
 
 
-def _rounds(rounds: list) -> list[tuple[int, int, int]]:
+def _rounds(rounds: Sequence[Round | ReplayRound]) -> list[tuple[int, int, int]]:
     """(drafted, accepted, emitted) per round, accepted as the stream shows it (at most emitted)."""
     return [(r.drafted, min(r.accepted, r.emitted), r.emitted) for r in rounds]
 

@@ -641,62 +641,43 @@ _PRIMES = (
 _FAST_BUCKETS = (2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13)
 
 
-class _Part:
-    """``std::unordered_map<llama_token, int32_t>`` with libstdc++'s iteration order: the nodes of
-    a bucket are contiguous, a node goes to the front of its bucket's run, a node of an empty bucket
-    goes to the front of the list, and a rehash relinks the nodes in their old order by that rule."""
+def _libstdcxx_order(keys: Sequence[int]) -> list[int]:
+    """The iteration order of a ``std::unordered_map<llama_token, ...>`` after inserting ``keys``
+    (distinct, in this order) into an empty one, as libstdc++ lays it out: the nodes of a bucket
+    are contiguous, a node goes to the front of its bucket's run, a node of an empty bucket goes to
+    the front of the list, a rehash relinks the nodes in their old order by that rule, and the
+    bucket count grows by libstdc++'s prime rehash policy (maximum load factor 1)."""
+    count, next_resize = 1, 0
+    buckets: dict[int, list[int]] = {}
+    order: list[int] = []  # buckets, the first in iteration order first
 
-    __slots__ = ("buckets", "count", "counts", "next_resize", "order")
-
-    def __init__(self) -> None:
-        self.counts: dict[int, int] = {}
-        self.count = 1  # bucket count
-        self.next_resize = 0
-        self.buckets: dict[int, list[int]] = {}
-        self.order: list[int] = []  # buckets, first in iteration order first
-
-    def add(self, token: int) -> None:
-        if token in self.counts:
-            self.counts[token] += 1
-            return
-        n_elt = len(self.counts)
-        if n_elt + 1 > self.next_resize:
-            min_buckets = float(max(n_elt + 1, 0 if self.next_resize else 11))
-            if min_buckets >= self.count:
-                self._rehash(self._next_bucket(max(int(min_buckets) + 1, self.count * 2)))
-            else:
-                self.next_resize = self.count
-        self._link(token)
-        self.counts[token] = 1
-
-    def _next_bucket(self, n: int) -> int:
-        if n < len(_FAST_BUCKETS):
-            self.next_resize = _FAST_BUCKETS[n]
-            return _FAST_BUCKETS[n]
-        i = bisect_right(_PRIMES, n - 1, lo=6)
-        prime = _PRIMES[min(i, len(_PRIMES) - 1)]
-        self.next_resize = prime
-        return prime
-
-    def _link(self, token: int) -> None:
-        b = token % self.count
-        run = self.buckets.get(b)
+    def link(key: int) -> None:
+        b = key % count
+        run = buckets.get(b)
         if run is None:
-            self.buckets[b] = [token]
-            self.order.insert(0, b)
+            buckets[b] = [key]
+            order.insert(0, b)
         else:
-            run.insert(0, token)
+            run.insert(0, key)
 
-    def _rehash(self, count: int) -> None:
-        old = self.in_order()
-        self.count = count
-        self.buckets = {}
-        self.order = []
-        for token in old:
-            self._link(token)
-
-    def in_order(self) -> list[int]:
-        return [t for b in self.order for t in self.buckets[b]]
+    for n_elt, key in enumerate(keys):
+        if n_elt + 1 > next_resize:
+            min_buckets = max(n_elt + 1, 0 if next_resize else 11)
+            if min_buckets >= count:
+                wanted = max(min_buckets + 1, count * 2)
+                if wanted < len(_FAST_BUCKETS):
+                    new_count = _FAST_BUCKETS[wanted]
+                else:
+                    new_count = _PRIMES[min(bisect_right(_PRIMES, wanted - 1, lo=6), len(_PRIMES) - 1)]
+                next_resize = new_count
+                old = [k for b in order for k in buckets[b]]
+                count, buckets, order = new_count, {}, []
+                for k in old:
+                    link(k)
+            else:
+                next_resize = count
+        link(key)
+    return [k for b in order for k in buckets[b]]
 
 
 _CACHE_NGRAM_MIN = 1
@@ -709,7 +690,9 @@ _CACHE_MIN_PERCENT = (66, 50, 50, 50)
 @dataclass
 class _CacheSlot:
     cache_size: int = 0
-    context: dict[tuple[int, ...], _Part] = field(default_factory=dict)
+    #: n-gram -> next token -> count (a dict keeps the order of first insertion, which with
+    #: :func:`_libstdcxx_order` gives llama.cpp's iteration order)
+    context: dict[tuple[int, ...], dict[int, int]] = field(default_factory=dict)
 
 
 class _NgramCache:
@@ -733,9 +716,11 @@ class _NgramCache:
                 for i in range(size, len(fresh)):
                     key = tuple(fresh[i - size : i])
                     part = ctx.get(key)
+                    token = fresh[i]
                     if part is None:
-                        part = ctx[key] = _Part()
-                    part.add(fresh[i])
+                        ctx[key] = {token: 1}
+                    else:
+                        part[token] = part.get(token, 0) + 1
             s.cache_size = cur_len + 1
         inp_size = cur_len + 1  # the history and id_last
         if inp_size < _CACHE_NGRAM_STATIC:
@@ -743,11 +728,11 @@ class _NgramCache:
         seqn = tokens[:inp_size]
         out: list[int] = []
         while len(out) < NGRAM_CACHE_N_DRAFT:
-            token = self._try_draft(seqn)
-            if token is None:
+            drafted = self._try_draft(seqn)
+            if drafted is None:
                 break
-            out.append(token)
-            seqn.append(token)
+            out.append(drafted)
+            seqn.append(drafted)
         return out
 
     def _try_draft(self, seqn: list[int]) -> int | None:
@@ -759,7 +744,7 @@ class _NgramCache:
             part = ctx.get(tuple(seqn[len(seqn) - size :]))
             if part is None:
                 continue
-            counts = part.counts
+            counts = part
             best = max(counts.values())
             total = sum(counts.values())
             if total < _CACHE_MIN_SAMPLES[i] or 100 * best < _CACHE_MIN_PERCENT[i] * total:
@@ -767,7 +752,7 @@ class _NgramCache:
             tied = [t for t, c in counts.items() if c == best]
             if len(tied) == 1:
                 return tied[0]
-            return next(t for t in part.in_order() if counts[t] == best)
+            return next(t for t in _libstdcxx_order(list(counts)) if counts[t] == best)
         return None
 
     def accept(self, n_accepted: int) -> None:
