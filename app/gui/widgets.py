@@ -484,7 +484,7 @@ def elided(text: str, metrics: QFontMetrics, width: int, *, words: bool = False)
     if not words:
         return short
     cut = len(short.rstrip("…"))
-    first = text.find(" ")
+    first = _name_end(text)
     for end in range(cut, first, -1):  # the longest whole part that fits, past the first word
         if text[end - 1] in "-/_" or (end < len(text) and text[end] == " "):
             kept = text[:end].rstrip()
@@ -492,6 +492,16 @@ def elided(text: str, metrics: QFontMetrics, width: int, *, words: bool = False)
             if end > first + 1 and metrics.horizontalAdvance(candidate) <= width:
                 return candidate
     return short
+
+
+def _name_end(text: str) -> int:
+    """Where a label's first word ends: after its name's colon ("Model: ", or the full-width "："
+    Chinese and Japanese write without a space after it), else at the first space."""
+    for colon in (": ", "："):
+        at = text.find(colon)
+        if 0 < at < 16:
+            return at + len(colon) - 1
+    return text.find(" ")
 
 
 class FlowLayout(QLayout):
