@@ -141,5 +141,4 @@ def test_replay_matches_the_engine(
             assert (result.drafted_total, result.accepted_total) == (real.drafted_total, real.accepted_total)
             assert result.emitted_total == real.completion_tokens
             drafted_anywhere += real.drafted_total
-    if method in ("ngram-mod", "ngram-map-k", "ngram-simple"):
-        assert drafted_anywhere > 0, f"{method} never drafted: the comparison would be empty"
+    assert drafted_anywhere > 0, f"{method} never drafted: the comparison would be empty"
