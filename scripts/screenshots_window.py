@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -40,6 +41,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--prefix", default="", help="put before each file name (e.g. before-)")
     parser.add_argument("--locales", default="en,ja")
+    parser.add_argument(
+        "--screen", action="store_true", help="also the whole X screen (ImageMagick's import), as screen-NAME"
+    )
     args = parser.parse_args()
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -116,6 +120,10 @@ def main() -> int:
         path = out / f"{args.prefix}window-1366-{name}.png"
         widget.grab().save(str(path))
         print("wrote", path, widget.size().width(), "x", widget.size().height(), flush=True)
+        if args.screen:  # what the X server shows: the window, the panel over it, at their places
+            whole = out / f"{args.prefix}screen-window-1366-{name}.png"
+            subprocess.run(["import", "-window", "root", str(whole)], check=True)
+            print("wrote", whole, flush=True)
 
     sys.path.insert(0, str(ROOT / "scripts"))
     from screenshots import ask_local_server

@@ -402,7 +402,7 @@ class ElidedLabel(QLabel):
         if self._stretchy:
             self.updateGeometry()
 
-    def text(self) -> str:  # type: ignore[override]
+    def text(self) -> str:
         """The whole text (what is drawn may be shortened: :meth:`shown_text`)."""
         return self._full
 

@@ -31,13 +31,14 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 
 from app.core.launch.plan import DEFAULT_MODEL
+from app.gui.errors import UserError
 from app.gui.main_window import PAGE_CHAT, PAGE_DOWNLOADS, PAGE_MODELS
 from app.gui.theme import Theme
 from app.gui.views.chat.sampling_dialog import SamplingDialog
 from app.gui.views.stats import StatsDialog
 from app.gui.widgets import SCREEN_MARGIN
 from tests.gui.conftest import ScriptedEngine, scripted_loader
-from tests.gui.text_fit import Cut, cut_texts, shown_texts
+from tests.gui.text_fit import cut_texts, shown_texts
 
 LOCALES = ("en", "zh_CN", "ja", "ko")
 SCREEN = (1366, 768)
@@ -45,11 +46,6 @@ SCREEN = (1366, 768)
 WINDOW_SIZES = ((1366, 768), (1200, 720))
 #: the tallest a dialog may be on that screen (widgets.screen_height_cap)
 DIALOG_HEIGHT = SCREEN[1] - SCREEN_MARGIN
-
-#: Texts in files this test's author does not own that do not fit yet, by object name (the launch
-#: dialog's labels are named after what they show). TODO(lead): empty this list once their owners
-#: fixed them; each entry is reported with its locale when it still fails.
-KNOWN_CUTS: dict[str, set[str]] = {}
 
 
 def _has_cjk_font() -> bool:
@@ -84,18 +80,13 @@ def _need_font(locale: str, cjk_font: bool) -> None:
         pytest.skip("no CJK font installed (Debian: fonts-noto-cjk): the texts would be measured on boxes")
 
 
-def _cuts(window: QWidget, where: str) -> list[Cut]:
-    allowed = KNOWN_CUTS.get(where.split(" ")[0], set())
-    return [c for c in cut_texts(window) if c.widget.objectName() not in allowed]
-
-
 def assert_fits(qtbot: Any, window: QWidget, where: str, least: int = 4) -> None:
     """Every text of ``window`` fits once its layout settled (a language switch or a page shown
     lays out over the next turns of the event loop); at least ``least`` texts were looked at."""
     assert len(shown_texts(window)) >= least, (where, [type(w).__name__ for w in shown_texts(window)])
     with contextlib.suppress(AssertionError):  # said below, with the texts
-        qtbot.waitUntil(lambda: not _cuts(window, where), timeout=3_000)
-    cuts = _cuts(window, where)
+        qtbot.waitUntil(lambda: not cut_texts(window), timeout=3_000)
+    cuts = cut_texts(window)
     assert not cuts, f"{where}: texts that do not fit:\n" + "\n".join(f"  {c}" for c in cuts)
 
 
@@ -174,6 +165,18 @@ def test_every_text_of_the_window_fits_at_1366x768(
             assert_fits(qtbot, w, f"{locale} {name} page at {width}x{height}", least=10)
         w.nav.setCurrentRow(PAGE_CHAT)
         assert w.chat_view.bubbles, "the chat page shows a conversation"
+    # an error in the banner, over the chat
+    w.show_error(
+        UserError(
+            w.tr("The model could not be loaded"),
+            "llama.cpp could not open the model file: " + "the file ends before its tensors do. " * 3,
+            "Delete the file and download it again from the Models page.",
+            "details",
+        )
+    )
+    assert w.banner.isVisible()
+    assert_fits(qtbot, w, f"{locale} chat page with an error")
+    w.banner.close_btn.click()
 
     # Settings, every tab
     dlg = w.open_settings()

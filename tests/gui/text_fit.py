@@ -137,7 +137,7 @@ def _button_cut(button: QAbstractButton) -> str:
         room = button.width() - button._TRACK_W - 8
     elif isinstance(button, (QCheckBox, QRadioButton)):
         opt = QStyleOptionButton()
-        button.initStyleOption(opt)  # type: ignore[attr-defined]
+        button.initStyleOption(opt)
         element = (
             QStyle.SubElement.SE_CheckBoxContents
             if isinstance(button, QCheckBox)
@@ -182,11 +182,8 @@ def _outside(widget: QWidget, window: QWidget) -> str:
     parent = widget.parentWidget()
     while parent is not None:
         rect = QRect(child.mapTo(parent, rect.topLeft()), rect.size())
-        if (
-            isinstance(parent.parentWidget(), QAbstractScrollArea)
-            and parent is parent.parentWidget().viewport()
-        ):
-            area = parent.parentWidget()
+        area = parent.parentWidget()
+        if isinstance(area, QAbstractScrollArea) and parent is area.viewport():
             sideways = area.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
             if sideways and (rect.left() < -SLACK or rect.right() > parent.width() + SLACK):
                 return f"past the side of its scroll area ({rect.left()}..{rect.right()} of {parent.width()})"
