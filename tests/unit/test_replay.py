@@ -60,6 +60,20 @@ def test_the_draft_is_capped_by_max_tokens_and_context_like_the_server() -> None
     assert _rows(replay("ngram-mod", _mod(2, 3, 1), prompt, [10, 11, 12], max_tokens=3)) == [(0, 0, 1)] * 3
 
 
+def test_a_target_without_rollback_verifies_a_partial_draft_again() -> None:
+    # the pool maps 10->11->12->13; after "10" it drafts 11 12 13 and the target keeps 11 12, says 10
+    params, prompt, answer = _mod(1, 3, 1), [10, 11, 12, 13, 14], [10, 11, 12, 10, 11, 12, 13]
+    kv_cache = replay("ngram-mod", params, prompt, answer, max_tokens=7)
+    assert _rows(kv_cache) == [(0, 0, 1), (3, 2, 3), (2, 2, 3)]
+    # a recurrent target restores its checkpoint: the second pass emits 11 12 10 and one more (11)
+    # without a draft, so the next draft starts after "11" (and is capped to one token)
+    recurrent = replay("ngram-mod", params, prompt, answer, max_tokens=7, rollback_limit=0)
+    assert _rows(recurrent) == [(0, 0, 1), (3, 2, 3), (0, 0, 1), (1, 1, 2)]
+    # a bounded rollback state drops up to its limit in place
+    bounded = replay("ngram-mod", params, prompt, answer, max_tokens=7, rollback_limit=1)
+    assert _rows(bounded) == _rows(kv_cache)
+
+
 def test_ngram_mod_below_n_min_drafts_nothing() -> None:
     # the pool knows only two tokens after "10 11" (12, 13): fewer than n_min 3
     result = replay("ngram-mod", _mod(2, 8, 3), [10, 11, 12, 13], [10, 11, 12, 13, 5])

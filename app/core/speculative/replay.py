@@ -7,7 +7,7 @@ exactly the drafts it would have proposed and how many of each the target would 
 token is accepted while it equals the token the target actually emitted next, and the round then
 emits the accepted tokens plus the target's own next token.
 
-The algorithms are reimplemented from the llama.cpp that xllamacpp |XLLAMACPP| vendors
+The algorithms are reimplemented from the llama.cpp that xllamacpp 2026.10.11549 vendors
 (:data:`LLAMA_CPP_BUILD`): ``common/ngram-mod.*``, ``common/ngram-map.*``, ``common/ngram-cache.*``,
 the implementations and the chaining rule of ``common/speculative.cpp``, and the server's drafting
 loop (``tools/server/server-context.cpp``). What the replay keeps from that source, on purpose:
@@ -15,7 +15,11 @@ loop (``tools/server/server-context.cpp``). What the replay keeps from that sour
 * **Rounds.** The first token comes from the prompt pass (a round with no draft). Before each later
   token the slot drafts from its history (the prompt and the tokens emitted so far, the last one as
   ``id_last``), limited to ``min(n_ctx - history - 2, max_tokens - emitted - 1)`` tokens; no room, or
-  no draft, is a plain one-token step.
+  no draft, is a plain one-token step. A target that cannot drop rejected tokens from its memory
+  (recurrent, hybrid) restores a checkpoint after a partial acceptance and verifies again
+  (``rollback_limit``). Rounds are split as Tandem reads llama-server's counters
+  (:class:`~app.core.speculative.rounds.RoundAccountant`): a round emits at most its accepted tokens
+  and one of the target's; a further token of the same pass is a round of its own.
 * **Chaining.** Several model-free types try in llama.cpp's fixed priority (:data:`PRIORITY`), not
   in the order they were given; the first non-empty draft wins and the later ones are not asked.
   Only the winner hears how many of its tokens were accepted.
@@ -55,6 +59,7 @@ from dataclasses import dataclass, field
 __all__ = [
     "LLAMA_CPP_BUILD",
     "PRIORITY",
+    "XLLAMACPP_VERSION",
     "ReplayParams",
     "ReplayResult",
     "ReplayRound",
@@ -66,7 +71,6 @@ __all__ = [
 #: this module follows.
 LLAMA_CPP_BUILD = "b11549"
 XLLAMACPP_VERSION = "2026.10.11549"
-__doc__ = (__doc__ or "").replace("|XLLAMACPP|", XLLAMACPP_VERSION)
 
 #: llama.cpp's order of preference among the model-free types (``common_speculative_init``).
 PRIORITY: tuple[str, ...] = ("ngram-simple", "ngram-map-k", "ngram-map-k4v", "ngram-mod", "ngram-cache")
@@ -320,8 +324,6 @@ class _NgramMod:
         tokens = seq.tokens
         # the window: the last n tokens of the history, id_last included, then the drafted ones
         window = tokens[cur_len + 1 - n : cur_len + 1]
-        if n == 0:
-            return []
         mask = _MOD_SIZE - 1
         f = _MOD_FACTOR & mask
         top = pow(f, n - 1, _MOD_SIZE)
@@ -840,6 +842,7 @@ def replay(
     max_tokens: int | None = None,
     n_ctx: int | None = None,
     slot: int = 0,
+    rollback_limit: int | None = None,
 ) -> ReplayResult:
     """Replay what llama.cpp's ``method`` (one model-free type, or several joined with ``+``) drafts
     and gets accepted over one answer.
@@ -850,6 +853,12 @@ def replay(
     ``n_ctx`` the slot's context (None: no limit), both of which cap a draft as the server does.
     ``state`` is the child's state after its earlier answers (None: a fresh child); it is updated
     in place and returned in the result. ``slot`` is the server slot that answered.
+
+    ``rollback_limit`` is how many rejected draft tokens the target's memory drops in place: None
+    for any number (a KV cache), 0 for none (a recurrent or hybrid target), n for a bounded
+    recurrent state. Past it, llama.cpp restores a checkpoint after a partial acceptance and
+    verifies the kept tokens again, which emits one more token of the target's without a draft and
+    tells the drafter one more accepted token.
     """
     params = params or ReplayParams()
     methods = _methods(method)
@@ -898,9 +907,18 @@ def replay(
             a += 1
         if a == known and a < len(draft):
             exact = False
-        winner.accept(a)
-        emitted = min(a + 1, known)
-        rounds.append(ReplayRound(len(draft), a, emitted, winner.name))
+        rollback = len(draft) - a
+        if rollback > 0 and rollback_limit is not None and rollback > rollback_limit:
+            # the second pass verifies the a tokens and the target's own again, and adds one
+            winner.accept(a + 1)
+            emitted = min(a + 2, known)
+            rounds.append(ReplayRound(len(draft), a, min(a + 1, emitted), winner.name))
+            if emitted == a + 2:
+                rounds.append(ReplayRound(0, 0, 1))
+        else:
+            winner.accept(a)
+            emitted = min(a + 1, known)
+            rounds.append(ReplayRound(len(draft), a, emitted, winner.name))
         k += emitted
     if any(isinstance(impl, _NgramMap) and impl.undefined for impl in impls):
         exact = False
