@@ -139,8 +139,11 @@ class ToolsPage(QWidget):
         super().__init__(parent)
         self.tools = tools
         self.ops = tools.ops
+        # listening first, then reading the states: a change in between is not lost (the
+        # servers run on a thread of their own)
+        tools.statusChanged.connect(self._on_status)
+        self._listening = True
         self._statuses: dict[str, ServerStatus] = dict(tools.statuses())
-        self._listening = False
         lay = QVBoxLayout(self)
         self.intro = QLabel()
         self.intro.setWordWrap(True)
@@ -176,8 +179,6 @@ class ToolsPage(QWidget):
         lay.addWidget(self.message)
         self.retranslate()
         self._fill()
-        tools.statusChanged.connect(self._on_status)
-        self._listening = True
         self.ops.spawn(self._start(), self.tr("The tool servers could not be started"))
 
     # --- the list -------------------------------------------------------------------------------
@@ -275,6 +276,8 @@ class ToolsPage(QWidget):
             await self.tools.reload()
             self._fill()
         await self.tools.ensure_running()
+        self._statuses.update(self.tools.statuses())
+        self._fill()
 
     async def _apply(self, config: ToolsConfig) -> None:
         """Save ``config`` (the servers start and stop to match it) and show it."""
