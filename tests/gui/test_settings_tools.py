@@ -136,6 +136,23 @@ def test_servers_states_rules_switches_import_export_and_remove(
     run_until(w, page.actionDone, lambda: page.server_item("calc2") is None, lambda: page.remove("calc2"))
     assert "calc2" not in load_config().names
 
+    # a running server switched off stops; switched on again, it starts
+    item = page.server_item("calc")
+    run_until(
+        w,
+        page.actionDone,
+        lambda: not server_children(),
+        lambda: item.setCheckState(0, item.checkState(0).__class__.Unchecked),
+    )
+    assert not load_config().get("calc").enabled and state(page, "calc") == "off"
+    item = page.server_item("calc")
+    run_until(
+        w,
+        page.statusChanged,
+        lambda: state(page, "calc") == "running",
+        lambda: item.setCheckState(0, item.checkState(0).__class__.Checked),
+    )
+
     # closing the dialog leaves the chat's servers running; closing the window ends them
     pids = [p.pid for p in server_children()]
     assert len(pids) == 1  # calc ("nowhere" is off, calc2 removed)
