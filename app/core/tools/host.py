@@ -63,6 +63,11 @@ class ToolHost:
     def closed(self) -> bool:
         return self._closed
 
+    @property
+    def started(self) -> bool:
+        """The host's thread runs (something was started on it)."""
+        return self._thread.running
+
     async def _on_host(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await ``coro`` run on the host's loop; a cancel of the caller cancels it there."""
         if self._closed:

@@ -104,6 +104,8 @@ class ChatTools(QObject):
         host = self.host
         if host is None or self._closed:
             return None
+        if not host.config.enabled and not host.started:
+            return host  # nothing to start, nothing running: no thread for it
         while self._syncing is not None and not self._syncing.done():
             await asyncio.shield(self._syncing)
         syncing = self._syncing = self.ops.loop.create_task(host.sync(restart_failed=restart_failed))
