@@ -23,6 +23,7 @@ from app.core.cancel import CancelToken
 from app.core.engines.calls import FunctionTool, ToolCall, ToolChoice, WireToolCall
 from app.core.limits import MAX_NEW_TOKENS
 from app.core.speculative import SpeculationOptions
+from app.core.speculative.predict import Alternative
 from app.core.speculative.rounds import DecodeFigures, Pass, Round
 from app.core.speculative.speedup import Speedup
 
@@ -93,6 +94,9 @@ class Finished(DecodeFigures):
     #: than the answer (an engine pool's recent plain steps and learned pass costs); None: the
     #: answer's own passes say it (:attr:`app.core.answer.Answer.speedup`)
     speedup: Speedup | None = None
+    #: what every configuration of the engine pool would have done on this answer (replayed drafts
+    #: priced by the cost model, :mod:`app.core.speculative.predict`), None when not predicted
+    alternatives: tuple[Alternative, ...] | None = None
 
 
 Event = TextDelta | Round | Finished

@@ -50,6 +50,9 @@ class TandemExtension(TypedDict):
     #: where the plain step of ``speedup`` came from: nothing-drafted, own-steps, recent-steps,
     #: cost-model
     speedup_basis: NotRequired[str]
+    #: every configuration's predicted decode speed on this answer: ``speculation``,
+    #: ``draft_tokens``, ``decode_tokens_per_second``, ``basis`` (replayed or estimated)
+    alternatives: NotRequired[list[dict[str, object]]]
 
 
 class OpenAIErrorDetail(TypedDict):

@@ -34,15 +34,17 @@ import contextlib
 import hashlib
 import logging
 import secrets
+import statistics
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable, Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from app.core import gguf_tools
 from app.core.cancel import CancelToken
 from app.core.catalog import fit
 from app.core.engines import threads
@@ -58,11 +60,15 @@ from app.core.engines.base import (
     TextDelta,
 )
 from app.core.engines.capability import model_free_methods
+from app.core.engines.llamacpp import translate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.streaming import stream
 from app.core.engines.worker import LoadProgress
+from app.core.speculative import SpeculationError
 from app.core.speculative.options import DRAFTER_METHODS, SpeculationOptions
 from app.core.speculative.per_request import AUTO, OFF
+from app.core.speculative.predict import Alternative, predict
+from app.core.speculative.replay import ReplayParams, ReplayRound, ReplayState, replay
 from app.core.speculative.speedup import PlainSteps, Speedup
 from app.core.units import human_bytes
 
@@ -150,6 +156,8 @@ class PoolStatus:
 
 #: answers the pool keeps to show a child before a repeated request
 REMEMBERED_ANSWERS = 32
+#: answers per configuration whose prediction error is kept
+PREDICTION_ERRORS_KEPT = 64
 #: the turn's holder while children are started again with other thread counts
 RETUNING = "\0retuning"
 #: seconds after an answer before it is shown to the other n-gram children (if the pool is idle)
@@ -271,6 +279,11 @@ class EnginePool:
         self._retune_timer: asyncio.TimerHandle | None = None
         #: per thread count, the target's recent plain steps and what each pass costs in them
         self._steps: dict[int, PlainSteps] = {}
+        #: per model-free configuration, its replayed state (as if it had answered every request)
+        self._replay_states: dict[str, ReplayState] = {}
+        #: per configuration, predicted / measured - 1 of its recent answers
+        self._errors: dict[str, deque[float]] = {}
+        self._eos: int | None = None
         #: what the last checks did: label -> (threads before, threads after)
         self.retuned: list[tuple[str, int, int]] = []
 
@@ -386,8 +399,13 @@ class EnginePool:
                     if event.passes:
                         steps = self._plain_steps(child)
                         speedup = steps.speedup(label, event.passes, event.drafted_total)
-                        steps.observe(label, event.passes)
-                        event = replace(event, speedup=speedup)
+                        alternatives = (
+                            await self._alternatives(child, label, request, event, "".join(pieces))
+                            if complete
+                            else None
+                        )
+                        steps.observe(label, event.passes)  # after the predictions: their error is honest
+                        event = replace(event, speedup=speedup, alternatives=alternatives)
                         own = speedup
                 yield event
         except EngineError:
@@ -410,6 +428,97 @@ class EnginePool:
                 self._route.observe(
                     request, label, tokens, decode_s, plain.decode_tps if plain is not None else None, own
                 )
+
+    async def _alternatives(
+        self, child: _Child, label: str, request: GenerateRequest, done: Finished, text: str
+    ) -> tuple[Alternative, ...] | None:
+        """What every configuration of the pool would have done on this answer: the model-free
+        ones replayed over its tokens (each with its own state, as if it had answered every request
+        of the pool), all priced by the cost model; the prediction for the one that ran is kept
+        against its measured speed (:meth:`prediction_errors`). None when the answer cannot be
+        replayed (its text does not tokenize back to its token count) or nothing is priced yet."""
+        engine = child.engine
+        passes = done.passes or ()
+        if not isinstance(engine, LlamaCppEngine) or not passes:
+            return None
+        steps = self._plain_steps(child)
+        step = steps.plain_step_of(label, passes, done.drafted_total)
+        if step is None:
+            return None
+        try:
+            tools = [dict(t) for t in request.tools] if request.tools else None
+            prompt_ids, ids = await engine.replay_token_ids(request.messages, tools, text)
+        except EngineError as exc:
+            log.info("no replay of this answer: %s", exc)
+            return None
+        ended = done.completion_tokens == len(ids) + 1
+        if not ended and done.completion_tokens != len(ids):
+            log.debug(
+                "no replay: the answer's text tokenizes to %d tokens, it had %d",
+                len(ids),
+                done.completion_tokens,
+            )
+            return None
+        end_token = self._end_token() if ended else None
+        free = [lab for lab in self._configurations if self._model_free_only(lab)]
+        replayed: dict[str, tuple[int | None, list[ReplayRound]]] = {}
+        for lab in free:
+            free_options = self._configurations[lab]
+            base = self.base_request
+            try:
+                plan = translate.plan(free_options, base.family_name, base.size_in_billions)
+                result = replay(
+                    free_options.method,
+                    ReplayParams.from_settings(plan.settings),
+                    prompt_ids,
+                    ids,
+                    self._replay_states.get(lab),
+                    end_token=end_token,
+                    max_tokens=request.sampling.max_tokens,
+                    n_ctx=engine.n_ctx or None,
+                )
+            except (ValueError, SpeculationError) as exc:
+                log.debug("no replay of %s: %s", lab, exc)
+                continue
+            self._replay_states[lab] = result.state
+            replayed[lab] = (free_options.num_speculative_tokens or MODEL_FREE_DEPTH, result.rounds)
+        options = self._configurations.get(label)
+        depth = options.num_speculative_tokens if options is not None and options.enabled else None
+        alternatives = predict(steps, step, done.completion_tokens, (label, depth, passes), replayed, free)
+        ran = next((a for a in alternatives if a.ran), None)
+        measured = done.decode_tps
+        if ran is not None and measured:
+            errors = self._errors.setdefault(label, deque(maxlen=PREDICTION_ERRORS_KEPT))
+            errors.append(ran.decode_tokens_per_second / measured - 1.0)
+        return tuple(alternatives)
+
+    def _model_free_only(self, label: str) -> bool:
+        """Configuration ``label`` runs model-free methods only (so its drafts can be replayed)."""
+        options = self._configurations.get(label)
+        if options is None or not options.enabled or options.draft_model_path:
+            return False
+        free = model_free_methods("llama.cpp")
+        return all(part in free for part in options.method.split("+"))
+
+    def _end_token(self) -> int | None:
+        """The model's end-of-generation token (read from the GGUF once)."""
+        if self._eos is None:
+            try:
+                eos = gguf_tools.vocab_info(Path(self.base_request.model_path)).eos
+                self._eos = -1 if eos is None else eos
+            except (OSError, ValueError) as exc:
+                log.info("the model's end token is unknown: %s", exc)
+                self._eos = -1
+        return self._eos if self._eos >= 0 else None
+
+    def prediction_errors(self) -> dict[str, tuple[float, int]]:
+        """Per configuration, the median of |predicted / measured - 1| of its answers' speed (the
+        cost model's error, measured on every answer), and how many answers it rests on."""
+        return {
+            label: (statistics.median(abs(e) for e in errors), len(errors))
+            for label, errors in list(self._errors.items())
+            if errors
+        }
 
     def _plain_steps(self, child: _Child) -> PlainSteps:
         """The plain steps and pass costs of the children computing with ``child``'s thread count."""

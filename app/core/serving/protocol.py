@@ -460,6 +460,9 @@ def extension(answer: Answer, method: str | None, warnings: list[str] | None = N
     if own.value is not None:  # this answer against its own tokens decoded plainly
         out["speedup"] = round(own.value, 3)
         out["speedup_basis"] = own.basis
+    done = answer.finished
+    if done is not None and done.alternatives:  # what each configuration would have done here
+        out["alternatives"] = [a.to_json() for a in done.alternatives]
     if warnings:
         out["warnings"] = list(warnings)
     return out

@@ -122,6 +122,41 @@ class PlainSteps:
         found = self._ratios.get((label, p.drafted))
         return statistics.median(found) if found else None
 
+    def fitted(self, drafted: int, labels: Iterable[str]) -> float | None:
+        """What a pass drafting ``drafted`` tokens costs in plain steps for a model-free method
+        (drafting is nearly free, so the price is the target's verification of ``drafted + 1``
+        tokens, which the methods share): a line through the learned prices of ``labels``' passes
+        at every depth seen; None before any was learned."""
+        wanted = set(labels)
+        points = [
+            (k, statistics.median(v)) for (label, k), v in self._ratios.items() if label in wanted and v
+        ]
+        if not points:
+            return None
+        depths = {k for k, _ in points}
+        if len(depths) == 1:
+            k0 = points[0][0]
+            return max(1.0, 1.0 + (statistics.median(r for _, r in points) - 1.0) * drafted / k0)
+        mean_k = statistics.fmean(k for k, _ in points)
+        mean_r = statistics.fmean(r for _, r in points)
+        var = sum((k - mean_k) ** 2 for k, _ in points)
+        slope = sum((k - mean_k) * (r - mean_r) for k, r in points) / var
+        return max(1.0, mean_r + slope * (drafted - mean_k))
+
+    def plain_step_of(self, label: str, passes: Sequence[Pass], drafted_total: int) -> float | None:
+        """The plain step an answer's passes imply: its own, else the recent one, else its time over
+        its passes' learned price (None when none of these is known)."""
+        own = own_plain_step(passes)
+        if own is not None:
+            return own
+        recent = self.recent()
+        if recent is not None:
+            return recent
+        priced = [1.0 if not p.drafted else self.ratio(label, p) for p in passes]
+        if not passes or any(c is None for c in priced):
+            return None
+        return sum(p.ms for p in passes) / sum(c for c in priced if c is not None)
+
     def observe(self, label: str, passes: Sequence[Pass]) -> None:
         """Learn from one answer's passes: its plain steps, and each drafting pass's time against
         the plain step measured beside it (its own, else the recent one)."""

@@ -31,6 +31,7 @@ from typing import Any
 
 import httpx
 
+from app.core import images
 from app.core.engines import threads
 from app.core.engines.base import (
     CancelToken,
@@ -333,6 +334,30 @@ class LlamaCppEngine:
         special tokens applied): what llama.cpp's model-free drafters saw (see
         :mod:`app.core.speculative.replay`). Safe to call from any thread."""
         return prompt_token_ids(self._listener_call, messages, tools)
+
+    async def replay_token_ids(
+        self, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None, text: str
+    ) -> tuple[list[int], list[int]]:
+        """On the engine loop: the prompt's token ids as the child built them, and ``text`` (an
+        answer's) tokenized again, without special tokens. llama-server streams no ids for drafted
+        tokens, so an answer's ids are read back from its text; the caller checks their count."""
+        loop = engine_loop()
+        if not loop.on_loop():  # another event loop (a test's, a script's): run it on the engine's
+            return await asyncio.wrap_future(loop.submit(self.replay_token_ids(messages, tools, text)))
+        body: dict[str, Any] = {"messages": [images.text_only(m) for m in messages]}
+        if tools:
+            body["tools"] = [dict(t) for t in tools]
+        prompt = (await self._call("POST", "/apply-template", body)).get("prompt")
+        if not isinstance(prompt, str):
+            raise GenerationError("llama-server's /apply-template returned no prompt")
+        ids = []
+        for content, special in ((prompt, True), (text, False)):
+            asked = {"content": content, "add_special": special}
+            got = (await self._call("POST", "/tokenize", asked)).get("tokens")
+            if not isinstance(got, list) or not all(isinstance(t, int) for t in got):
+                raise GenerationError("llama-server's /tokenize returned no token ids")
+            ids.append(list(got))
+        return ids[0], ids[1]
 
     def template_caps(self) -> TemplateCaps:
         """What the model's chat template renders (asked once of the child, then kept)."""

@@ -1,0 +1,107 @@
+"""What every configuration would have done on an answer: replayed drafts priced by the cost model.
+
+With greedy decoding every configuration emits the same tokens, so an answer tells what the others
+would have done with it: a model-free method's drafts are replayed exactly over the answer's tokens
+(:mod:`app.core.speculative.replay`), and the cost model (:class:`~app.core.speculative.speedup.
+PlainSteps`: the target's plain step now, and what a pass drafting k tokens costs in plain steps)
+turns those passes into a decode speed. The configuration that ran is predicted the same way from
+its own passes, so the cost model's error is measured on every answer.
+
+Each prediction says its basis: ``replayed`` (the passes are the method's exact ones; with sampling
+instead of greedy decoding they are the ones it would have made on these tokens, an estimate), or
+``estimated`` (a pass cost was interpolated from other depths).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from app.core.speculative.replay import ReplayRound
+from app.core.speculative.rounds import Pass
+from app.core.speculative.speedup import PlainSteps
+
+PredictionBasis = Literal["replayed", "estimated"]
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One configuration's predicted decode speed on an answer (``tandem.alternatives``)."""
+
+    speculation: str
+    #: tokens per round the configuration drafts at most (None: off)
+    draft_tokens: int | None
+    decode_tokens_per_second: float
+    basis: PredictionBasis
+    #: the configuration that answered (its measured speed is the answer's)
+    ran: bool = False
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "speculation": self.speculation,
+            "draft_tokens": self.draft_tokens,
+            "decode_tokens_per_second": round(self.decode_tokens_per_second, 2),
+            "basis": self.basis,
+        }
+
+
+def passes_of(rounds: Sequence[ReplayRound]) -> list[Pass]:
+    """Replayed rounds as target passes (their times unknown: 0)."""
+    return [Pass(r.drafted, r.emitted, 0.0) for r in rounds]
+
+
+def plain_steps_spent(
+    steps: PlainSteps, label: str, passes: Sequence[Pass], model_free: Sequence[str]
+) -> tuple[float, bool] | None:
+    """What ``passes`` of ``label`` cost in plain steps, and whether every pass cost was measured at
+    its own depth (else some were interpolated); None when a pass cannot be priced."""
+    spent = 0.0
+    exact = True
+    for p in passes:
+        if not p.drafted:
+            spent += 1.0
+            continue
+        cost = steps.ratio(label, p)
+        if cost is None:
+            cost = steps.fitted(p.drafted, model_free) if label in model_free else None
+            exact = False
+        if cost is None:
+            return None
+        spent += cost
+    return spent, exact
+
+
+def predict(
+    steps: PlainSteps,
+    plain_step_ms: float,
+    tokens: int,
+    ran: tuple[str, int | None, Sequence[Pass]],
+    replayed: Mapping[str, tuple[int | None, Sequence[ReplayRound]]],
+    model_free: Sequence[str],
+) -> list[Alternative]:
+    """The predicted decode speed of plain decoding, of the configuration that ran (``ran``: its
+    label, depth and passes) and of each replayed model-free configuration (label -> depth and
+    rounds), at ``plain_step_ms`` a plain step; configurations whose passes cannot be priced yet are
+    left out."""
+    if plain_step_ms <= 0 or tokens <= 0:
+        return []
+    out = [Alternative("off", None, 1000.0 / plain_step_ms, "replayed", ran=ran[0] == "off")]
+    label, depth, passes = ran
+    if label != "off":
+        priced = plain_steps_spent(steps, label, passes, model_free)
+        if priced is not None:
+            spent, exact = priced
+            tps = tokens * 1000.0 / (spent * plain_step_ms)
+            out.append(Alternative(label, depth, tps, "replayed" if exact else "estimated", ran=True))
+    for other, (other_depth, rounds) in replayed.items():
+        if other == label:
+            continue
+        priced = plain_steps_spent(steps, other, passes_of(rounds), model_free)
+        if priced is None:
+            continue
+        spent, exact = priced
+        emitted = sum(r.emitted for r in rounds) or tokens
+        tps = emitted * 1000.0 / (spent * plain_step_ms)
+        out.append(Alternative(other, other_depth, tps, "replayed" if exact else "estimated"))
+    return out
