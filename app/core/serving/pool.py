@@ -38,7 +38,7 @@ import statistics
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import AsyncIterator, Callable, Collection, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -220,6 +220,7 @@ class LearningRoute(Protocol):
         decode_s: float,
         plain_tps: float | None = None,
         own: Speedup | None = None,
+        alternatives: Sequence[Alternative] = (),
     ) -> float | None: ...
 
     def save(self) -> None: ...
@@ -383,6 +384,7 @@ class EnginePool:
         tokens = drafted = accepted = 0
         decode_s = 0.0
         own: Speedup | None = None
+        alts: tuple[Alternative, ...] = ()
         complete = False
         pieces: list[str] = []
         try:
@@ -406,7 +408,7 @@ class EnginePool:
                         )
                         steps.observe(label, event.passes)  # after the predictions: their error is honest
                         event = replace(event, speedup=speedup, alternatives=alternatives)
-                        own = speedup
+                        own, alts = speedup, alternatives or ()
                 yield event
         except EngineError:
             if not _alive(child.engine):  # the child ended: the next request starts a new one
@@ -426,7 +428,13 @@ class EnginePool:
             if complete and isinstance(self._route, LearningRoute):
                 plain = self._stats.get(OFF)
                 self._route.observe(
-                    request, label, tokens, decode_s, plain.decode_tps if plain is not None else None, own
+                    request,
+                    label,
+                    tokens,
+                    decode_s,
+                    plain.decode_tps if plain is not None else None,
+                    own,
+                    alts,
                 )
 
     async def _alternatives(

@@ -24,6 +24,7 @@ from app.core.launch.auto.learning import MIN_ANSWER_TOKENS, RouteLearner
 from app.core.launch.auto.policy import Measurement
 from app.core.launch.auto.routing import Routes, routes
 from app.core.speculative.options import SpeculationOptions
+from app.core.speculative.predict import Alternative
 from app.core.speculative.speedup import Speedup
 
 log = logging.getLogger(__name__)
@@ -141,13 +142,18 @@ class RequestRouter:
         decode_s: float,
         plain_tps: float | None = None,
         own: Speedup | None = None,
+        alternatives: Sequence[Alternative] = (),
     ) -> float | None:
         """One finished answer of ``request`` (routed here) by configuration ``label``: its speedup
         goes to the learner. That is the answer against its own tokens decoded plainly (``own``,
         :mod:`app.core.speculative.speedup`; 1.0 for an answer that drafted nothing) where the
         engine timed its passes, else its speed against plain speed (``plain_tps``, else the
-        calibration's). Returns the speedup, None when it could not be judged (an unrouted
-        request, a short answer, no plain speed known)."""
+        calibration's). ``alternatives``: what the other configurations would have done on the
+        same answer (:mod:`app.core.speculative.predict`); each replayed one is evidence for its
+        configuration too, as its predicted speed over plain decoding's on the same answer, so one
+        answer measures every configuration and Auto explores only what cannot be replayed.
+        Returns the speedup, None when it could not be judged (an unrouted request, a short
+        answer, no plain speed known)."""
         with self._lock:
             routed = self._pending.pop(_identity(request), None)
         if routed is None or self.learner is None or decode_s <= 0:
@@ -165,6 +171,16 @@ class RequestRouter:
             ratio = self.learner.observe_answer(
                 kind, candidate, completion_tokens / decode_s, completion_tokens, plain
             )
+        plain_alt = next((a for a in alternatives if a.speculation == "off"), None)
+        if plain_alt is not None and completion_tokens >= MIN_ANSWER_TOKENS:
+            by_label = {label_of(c): c for c in self._candidates()}
+            for alt in alternatives:
+                other = by_label.get(alt.speculation)
+                if alt.ran or alt.basis != "replayed" or other is None or other == candidate:
+                    continue
+                self.learner.observe(
+                    kind, other, alt.decode_tokens_per_second / plain_alt.decode_tokens_per_second
+                )
         if ratio is not None:
             with self._lock:
                 self._unsaved += 1
