@@ -284,14 +284,22 @@ class LocalServer:
     async def _auto(self, request: Request) -> Response:
         """What Auto learned from real answers (issue 51): per kind of request, the route now, its
         speedup with an interval and the answers it rests on, and what the pool does besides
-        answering (configurations starting). ``auto`` false: this launch routes nothing by Auto (a
-        fixed configuration, or an engine without a pool)."""
+        answering (configurations starting), and per configuration the cost model's error on its
+        answers (``prediction_error``: the median of |predicted / measured - 1| and the answers it
+        rests on). ``auto`` false: this launch routes nothing by Auto (a fixed configuration, or an
+        engine without a pool)."""
         pool = self._model.pool if self._model is not None else None
         route = pool.route if pool is not None else None
         if pool is None or not isinstance(route, LearningRoute):
             return JSONResponse({"auto": False, "routes": []})
         rows = await self._blocking(route.learned)
-        return JSONResponse({"auto": True, "routes": rows, "background": pool.background()})
+        errors = {
+            label: {"median": round(median, 4), "answers": n}
+            for label, (median, n) in pool.prediction_errors().items()
+        }
+        return JSONResponse(
+            {"auto": True, "routes": rows, "background": pool.background(), "prediction_error": errors}
+        )
 
     async def _openapi(self, request: Request) -> Response:
         return JSONResponse(S.openapi())
