@@ -7,9 +7,10 @@ PlainSteps`: the target's plain step now, and what a pass drafting k tokens cost
 turns those passes into a decode speed. The configuration that ran is predicted the same way from
 its own passes, so the cost model's error is measured on every answer.
 
-Each prediction says its basis: ``replayed`` (the passes are the method's exact ones; with sampling
-instead of greedy decoding they are the ones it would have made on these tokens, an estimate), or
-``estimated`` (a pass cost was interpolated from other depths).
+Each prediction says its basis: ``replayed`` when its passes are the configuration's exact ones (a
+model-free method replayed over the tokens, the configuration that ran; with sampling instead of
+greedy decoding they are the ones it would have made on these tokens), ``estimated`` when its
+acceptance is (a drafter that did not run on this answer: not predicted yet).
 """
 
 from __future__ import annotations
@@ -53,23 +54,21 @@ def passes_of(rounds: Sequence[ReplayRound]) -> list[Pass]:
 
 def plain_steps_spent(
     steps: PlainSteps, label: str, passes: Sequence[Pass], model_free: Sequence[str]
-) -> tuple[float, bool] | None:
-    """What ``passes`` of ``label`` cost in plain steps, and whether every pass cost was measured at
-    its own depth (else some were interpolated); None when a pass cannot be priced."""
+) -> float | None:
+    """What ``passes`` of ``label`` cost in plain steps: a model-free method's passes at the price
+    its family pays to verify that many tokens (:meth:`PlainSteps.fitted`, every model-free method's
+    passes learned together), another's at its own learned price per depth; None when a pass
+    cannot be priced yet."""
     spent = 0.0
-    exact = True
     for p in passes:
         if not p.drafted:
             spent += 1.0
             continue
-        cost = steps.ratio(label, p)
-        if cost is None:
-            cost = steps.fitted(p.drafted, model_free) if label in model_free else None
-            exact = False
+        cost = steps.fitted(p.drafted, model_free) if label in model_free else steps.ratio(label, p)
         if cost is None:
             return None
         spent += cost
-    return spent, exact
+    return spent
 
 
 def predict(
@@ -89,19 +88,17 @@ def predict(
     out = [Alternative("off", None, 1000.0 / plain_step_ms, "replayed", ran=ran[0] == "off")]
     label, depth, passes = ran
     if label != "off":
-        priced = plain_steps_spent(steps, label, passes, model_free)
-        if priced is not None:
-            spent, exact = priced
-            tps = tokens * 1000.0 / (spent * plain_step_ms)
-            out.append(Alternative(label, depth, tps, "replayed" if exact else "estimated", ran=True))
+        spent = plain_steps_spent(steps, label, passes, model_free)
+        if spent is not None:
+            out.append(
+                Alternative(label, depth, tokens * 1000.0 / (spent * plain_step_ms), "replayed", ran=True)
+            )
     for other, (other_depth, rounds) in replayed.items():
         if other == label:
             continue
-        priced = plain_steps_spent(steps, other, passes_of(rounds), model_free)
-        if priced is None:
+        spent = plain_steps_spent(steps, other, passes_of(rounds), model_free)
+        if spent is None:
             continue
-        spent, exact = priced
         emitted = sum(r.emitted for r in rounds) or tokens
-        tps = emitted * 1000.0 / (spent * plain_step_ms)
-        out.append(Alternative(other, other_depth, tps, "replayed" if exact else "estimated"))
+        out.append(Alternative(other, other_depth, emitted * 1000.0 / (spent * plain_step_ms), "replayed"))
     return out

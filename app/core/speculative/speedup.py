@@ -125,22 +125,24 @@ class PlainSteps:
     def fitted(self, drafted: int, labels: Iterable[str]) -> float | None:
         """What a pass drafting ``drafted`` tokens costs in plain steps for a model-free method
         (drafting is nearly free, so the price is the target's verification of ``drafted + 1``
-        tokens, which the methods share): a line through the learned prices of ``labels``' passes
-        at every depth seen; None before any was learned."""
+        tokens, which the methods share): a line through the median learned price at each depth
+        seen for ``labels``, each depth weighted by its samples; None before any was learned."""
         wanted = set(labels)
-        points = [
-            (k, statistics.median(v)) for (label, k), v in self._ratios.items() if label in wanted and v
-        ]
+        per_depth: dict[int, list[float]] = {}
+        for (lab, k), v in self._ratios.items():
+            if lab in wanted:
+                per_depth.setdefault(k, []).extend(v)
+        points = [(k, statistics.median(v), len(v)) for k, v in per_depth.items() if v]
         if not points:
             return None
-        depths = {k for k, _ in points}
-        if len(depths) == 1:
-            k0 = points[0][0]
-            return max(1.0, 1.0 + (statistics.median(r for _, r in points) - 1.0) * drafted / k0)
-        mean_k = statistics.fmean(k for k, _ in points)
-        mean_r = statistics.fmean(r for _, r in points)
-        var = sum((k - mean_k) ** 2 for k, _ in points)
-        slope = sum((k - mean_k) * (r - mean_r) for k, r in points) / var
+        if len(points) == 1:
+            k0, r0, _ = points[0]
+            return max(1.0, 1.0 + (r0 - 1.0) * drafted / k0)
+        total = sum(w for _, _, w in points)
+        mean_k = sum(k * w for k, _, w in points) / total
+        mean_r = sum(r * w for _, r, w in points) / total
+        var = sum(w * (k - mean_k) ** 2 for k, _, w in points)
+        slope = sum(w * (k - mean_k) * (r - mean_r) for k, r, w in points) / var
         return max(1.0, mean_r + slope * (drafted - mean_k))
 
     def plain_step_of(self, label: str, passes: Sequence[Pass], drafted_total: int) -> float | None:
