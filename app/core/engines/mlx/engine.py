@@ -83,6 +83,7 @@ from app.core.speculative import RoundAccountant, per_request
 from app.core.speculative.depth import DepthControl
 from app.core.speculative.options import SUFFIX_METHODS
 from app.core.speculative.options import default_tokens as default_depth
+from app.core.speculative.rounds import Pass
 from app.core.speculative.suffix import (
     key_for_messages,
 )
@@ -476,6 +477,10 @@ class MLXEngine:
 
         n_rounds = 0
         drafted_total = 0
+        #: the target's passes after the first token, timed as the steps return them: a round's
+        #: first token carries its compute, its accepted tokens and the target's own follow it
+        passes: list[Pass] = []
+        room = 0  # tokens the open pass may still emit (its accepted drafts + the target's token)
         #: accountant index of the first round whose draft count is unknown (mlx-vlm only)
         first_unknown: int | None = None
 
@@ -497,6 +502,7 @@ class MLXEngine:
                 if stopped():
                     reason = "cancelled"
                     break
+                t_step = time.perf_counter()
                 try:
                     (token, logprobs), new_round = next(steps)
                 except StopIteration:
@@ -504,8 +510,18 @@ class MLXEngine:
                 except PrefillStopped:  # Stop while the prompt was read: nothing generated
                     reason = "cancelled"
                     break
+                step_ms = (time.perf_counter() - t_step) * 1000.0
                 if t_first is None:
                     t_first = time.perf_counter()
+                elif new_round is not None:
+                    passes.append(Pass(new_round[0], 1, step_ms))
+                    room = new_round[1]  # its accepted drafts, then the target's own token
+                elif room > 0 and passes:
+                    last = passes[-1]
+                    passes[-1] = Pass(last.drafted, last.tokens + 1, last.ms + step_ms)
+                    room -= 1
+                else:
+                    passes.append(Pass(0, 1, step_ms))
                 if candidates is not None:
                     if logprobs is None:  # mlx-vlm's speculative rounds expose no logits
                         candidates = None
@@ -556,6 +572,8 @@ class MLXEngine:
             token_ids=ids,
             drafted_known=vlm_rounds is None or vlm_rounds.drafted_known,
             candidates=candidates,
+            # rounds of unknown draft counts cannot be priced by their depth
+            passes=tuple(passes) if vlm_rounds is None or vlm_rounds.drafted_known else None,
         )
 
     # --- shutdown -----------------------------------------------------------------------------
