@@ -4,7 +4,9 @@ Two kinds of work keep threads of their own instead, each for a reason: a model'
 (:class:`app.gui.workers.EngineHost`, a ``tandem-load`` thread that ends with it, so a long native
 load or a child's start never holds one of these pool threads) and Auto's background calibration
 (:class:`app.gui.controllers.auto_tuner.AutoTuner`, ``tandem-auto``: minutes of measuring that a
-pool thread must not be held for). Answers need no thread at all: they are the engines' async
+pool thread must not be held for). The window's MCP servers run on a loop of their own
+(:class:`app.core.tools.host.ToolHost`, ``tandem-mcp``: the SDK needs a loop that is always running,
+also while the window closes). Answers need no thread at all: they are the engines' async
 streams on the engine loop (:mod:`app.core.engines.loop`), awaited here.
 
 Anki's ``QueryOp`` / ``CollectionOp`` shape, written with qasync instead of callback chains::
