@@ -35,6 +35,7 @@ from app.core import settings as settings_mod
 from app.core.catalog import listed
 from app.core.chat import AnswerStats, ChatStore
 from app.core.engines import capability
+from app.core.engines.threads import ThreadChoice
 from app.core.launch.plan import DEFAULT_MODEL, load_engine
 from app.core.registry import AnySpec, Family, Registry
 from app.core.settings import Settings
@@ -473,12 +474,14 @@ class MainWindow(QMainWindow):
         if info:
             self.status_model.setText(self.tr("Model: {name}").format(name=info.label))
             self.status_engine.setText(self.tr("Engine: {name}").format(name=info.engine))
+            self.status_engine.setToolTip(self._threads_status())
             text, tip = self._speculation_status(info)
             self.status_spec.setText(text)
             self.status_spec.setToolTip(tip)
         else:
             self.status_model.setText(self.tr("No model loaded"))
             self.status_engine.setText("")
+            self.status_engine.setToolTip("")
             self.status_spec.setText("")
             self.status_spec.setToolTip("")
         for label in (self.status_engine, self.status_spec):
@@ -487,6 +490,35 @@ class MainWindow(QMainWindow):
         self.eject_btn.setVisible(bool(info))
         self.eject_btn.setEnabled(bool(info) and self.load_bar.isHidden())
         self._update_pool()
+
+    def _threads_status(self) -> str:
+        """How many CPU threads each llama.cpp process of the loaded model computes with, and why
+        (they follow the cores that are free: :mod:`app.core.engines.threads`); "" for other engines."""
+        engine = self.engine.current_engine
+        choice = getattr(engine, "thread_choice", None)
+        if not isinstance(choice, ThreadChoice):
+            return ""
+        pool = self.engine.pool
+        counts = pool.threads_of() if pool is not None else {}
+        if not counts:
+            counts = {"": int(getattr(engine, "n_threads", choice.threads))}
+        why = {
+            "explicit": self.tr("as set in the launch dialog"),
+            "all-free": self.tr("one per core that does math ({n}), all free"),
+            "busy": self.tr("other programs keep {busy} of the {n} cores that do math busy"),
+            "shared": self.tr("other models hold {shared} of the {n} cores that do math"),
+            "fallback": self.tr("every core that does math is taken, so the fewest"),
+            "calibrated": self.tr("Auto's measurement found that more threads do not pay here"),
+        }.get(choice.reason, "")
+        lines = [self.tr("CPU threads of the model's llama.cpp processes:")]
+        for label, n in counts.items():
+            name = configuration_text(label) if label else self.tr("the model")
+            lines.append(self.tr("{configuration}: {n} threads").format(configuration=name, n=n))
+        lines.append(why.format(n=choice.math_cores, busy=choice.busy, shared=choice.shared))
+        lines.append(
+            self.tr("A model at rest follows the free cores; a thread count set in the launch dialog wins.")
+        )
+        return "\n".join(lines)
 
     def _speculation_status(self, info: ModelInfo) -> tuple[str, str]:
         """(text, tooltip) of what the shown conversation's answers run: its own choice when it
@@ -513,6 +545,8 @@ class MainWindow(QMainWindow):
     def _update_memory(self) -> None:
         rss = rss_bytes()
         self.status_memory.setText(self.tr("Memory: {value}").format(value=human_bytes(rss)) if rss else "")
+        if self.engine.info:  # an idle model's threads follow the free cores
+            self.status_engine.setToolTip(self._threads_status())
         self._update_pool()
 
     def _update_pool(self) -> None:

@@ -89,6 +89,9 @@ class AnswerStats:
     own_speedup: float | None = None
     #: where the plain step of that figure came from (:data:`app.core.speculative.speedup.Basis`)
     speedup_basis: str = ""
+    #: what every configuration would have done on this answer (``tandem.alternatives`` rows, plus
+    #: ``ran`` for the one that answered); empty when not predicted
+    alternatives: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ending(self) -> str:
@@ -170,6 +173,9 @@ class AnswerStats:
             max_tokens=max_tokens,
             own_speedup=answer.speedup.value,
             speedup_basis=answer.speedup.basis,
+            alternatives=[
+                {**a.to_json(), "ran": a.ran} for a in ((fin.alternatives if fin is not None else None) or ())
+            ],
         )
 
     @classmethod

@@ -232,6 +232,34 @@ def speedup_verdict(speedup: float | None) -> str:
     return "even"
 
 
+def own_speedup_tip(stats: AnswerStats) -> str:
+    """What an answer's own speedup compares, by where its plain step came from."""
+    head = QCoreApplication.translate(
+        "StatsStrip",
+        "This answer against the same {n} tokens decoded without speculation, one plain step of the "
+        "model per token, set against this answer's decode time.",
+    ).format(n=stats.completion_tokens)
+    how = {
+        "own-steps": QCoreApplication.translate(
+            "StatsStrip",
+            "The plain step was measured during this answer, in its rounds that drafted nothing: "
+            "another program's load moves both sides alike.",
+        ),
+        "cost-model": QCoreApplication.translate(
+            "StatsStrip",
+            "Each round is priced by what a round of this configuration and depth costs in plain "
+            "steps on this machine, learned from earlier answers: another program's load does not "
+            "move the figure.",
+        ),
+        "recent-steps": QCoreApplication.translate(
+            "StatsStrip",
+            "The plain step is the model's, measured in answers a moment before (this configuration's "
+            "rounds are not priced yet).",
+        ),
+    }.get(stats.speedup_basis, "")
+    return head + ("\n\n" + how if how else "")
+
+
 def shows_speedup(stats: AnswerStats) -> bool:
     """Only finished speculative answers are compared (a stopped one is too short to judge)."""
     return bool(stats.speculation) and stats.finish_reason not in ("cancelled", "error")
@@ -406,7 +434,15 @@ class StatsStrip(QFrame):
         )
         speedup = s.speedup
         verdict = speedup_verdict(speedup)
-        if speedup is None:
+        if s.speedup_basis == "nothing-drafted":
+            self.speedup.setText(self.tr("nothing drafted"))
+            self.speedup.setToolTip(
+                self.tr(
+                    "This answer drafted nothing: every token was decoded as without speculation, so "
+                    "it claims no speedup."
+                )
+            )
+        elif speedup is None:
             self.speedup.setText(self.tr("speedup: not measured"))
             self.speedup.setToolTip(
                 self.tr(
@@ -416,7 +452,10 @@ class StatsStrip(QFrame):
                 ).format(n=MIN_TOKENS)
             )
         else:
-            if s.measured_tps is not None:
+            if s.own_speedup is not None:
+                self.speedup.setText(self.tr("{value}× vs plain").format(value=f"{speedup:.2f}"))
+                tip = own_speedup_tip(s)
+            elif s.measured_tps is not None:
                 self.speedup.setText(self.tr("{value}× vs plain, measured").format(value=f"{speedup:.2f}"))
                 tip = self.tr(
                     "Measured: the same prompt without speculation decoded at {plain} tok/s on this "
@@ -476,13 +515,15 @@ class StatsDialog(QDialog):
             rows.append((self.tr("Acceptance figures"), remote[1]))
         if shows_speedup(stats):
             rows += self._speedup_rows(stats)
+        if stats.alternatives:
+            rows.append((self.tr("Every configuration on this answer"), self._alternatives(stats)))
         for label, value in rows:
             v = QLabel(value)
             v.setWordWrap(True)
             v.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             form.addRow(label, v)
         lay.addLayout(form)
-        if shows_speedup(stats):
+        if shows_speedup(stats) and stats.own_speedup is None:
             note = QLabel(
                 self.tr(
                     "The plain speed is the median of this model's recent answers without speculation "
@@ -535,7 +576,34 @@ class StatsDialog(QDialog):
         """A remote server's answer has no speculation label: the server's own settings decide."""
         return self.tr("set by the server") if stats.acceptance_source else self.tr("off")
 
+    def _alternatives(self, stats: AnswerStats) -> str:
+        """One line per configuration: its predicted speed on this answer, against plain decoding's,
+        and how it was predicted (the one that answered is marked)."""
+        plain = next((a for a in stats.alternatives if a.get("speculation") == "off"), None)
+        plain_tps = float(plain["decode_tokens_per_second"]) if plain else 0.0
+        lines = []
+        for a in stats.alternatives:
+            tps = float(a.get("decode_tokens_per_second") or 0.0)
+            name = str(a.get("speculation", ""))
+            shown = self.tr("off") if name == "off" else name
+            basis = self.tr("replayed") if a.get("basis") == "replayed" else self.tr("estimated")
+            ratio = f"{tps / plain_tps:.2f}×" if plain_tps > 0 else "–"
+            line = self.tr("{name}: {ratio} ({tps} tok/s, {basis})").format(
+                name=shown, ratio=ratio, tps=f"{tps:.1f}", basis=basis
+            )
+            if a.get("ran"):
+                line += " " + self.tr("← answered")
+            lines.append(line)
+        return "\n".join(lines)
+
     def _speedup_rows(self, stats: AnswerStats) -> list[tuple[str, str]]:
+        if stats.own_speedup is not None:
+            return [
+                (
+                    self.tr("Speedup vs plain"),
+                    _fmt(stats.speedup, "{:.2f}×") if stats.speedup else self.tr("none (nothing drafted)"),
+                )
+            ]
         if stats.measured_tps is not None:
             return [
                 (
