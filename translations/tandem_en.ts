@@ -5,7 +5,6 @@
         <name>AcceptanceFigures</name>
         <message>
             <source>llama.cpp timings</source>
-            <extracomment>a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns</extracomment>
             <translation>llama.cpp timings</translation>
         </message>
         <message>
@@ -50,6 +49,7 @@
         <name>AddServerDialog</name>
         <message>
             <source>Add an MCP server</source>
+            <extracomment>the tree's columns</extracomment>
             <translation>Add an MCP server</translation>
         </message>
         <message>
@@ -171,16 +171,8 @@
             <translation>The measurement was cancelled; nothing was stored.</translation>
         </message>
         <message>
-            <source>{kind}: {config}, {speedup:.2f}x ({low:.2f}-{high:.2f}x, {answers} answers)</source>
-            <translation>{kind}: {config}, {speedup:.2f}x ({low:.2f}-{high:.2f}x, {answers} answers)</translation>
-        </message>
-        <message>
             <source>Learned from your answers: {routes}</source>
             <translation>Learned from your answers: {routes}</translation>
-        </message>
-        <message>
-            <source>Auto records each answer's speed per kind of request and configuration. A route moves only when another configuration is faster beyond the measured noise (the interval), and now and then an answer tries an alternative that could be faster.</source>
-            <translation>Auto records each answer's speed per kind of request and configuration. A route moves only when another configuration is faster beyond the measured noise (the interval), and now and then an answer tries an alternative that could be faster.</translation>
         </message>
         <message>
             <source>prose</source>
@@ -197,10 +189,6 @@
         <message>
             <source>agent turn</source>
             <translation>agent turn</translation>
-        </message>
-        <message>
-            <source>{config}: {prose} prose, {code} code edit, {repeat} on repeats</source>
-            <translation>{config}: {prose} prose, {code} code edit, {repeat} on repeats</translation>
         </message>
         <message>
             <source>{measured}, for {kinds}</source>
@@ -236,12 +224,56 @@
             <translation>Measure now</translation>
         </message>
         <message>
+            <source>Auto chooses once the settings below can launch: see the message there.</source>
+            <translation>Auto chooses once the settings below can launch: see the message there.</translation>
+        </message>
+        <message>
             <source>Not measured yet: once the model is downloaded, Auto answers at once and measures in the background while you are idle.</source>
             <translation>Not measured yet: once the model is downloaded, Auto answers at once and measures in the background while you are idle.</translation>
         </message>
         <message>
             <source>Not measured yet: Auto answers with {config} at once and measures in the background while you are idle (about {seconds} s).</source>
             <translation>Not measured yet: Auto answers with {config} at once and measures in the background while you are idle (about {seconds} s).</translation>
+        </message>
+        <message>
+            <source>{kind}: {config}, not enough answers yet ({answers} so far)</source>
+            <translation>{kind}: {config}, not enough answers yet ({answers} so far)</translation>
+        </message>
+        <message>
+            <source>{kind}: {config}, {figure}, from {answers} answers</source>
+            <translation>{kind}: {config}, {figure}, from {answers} answers</translation>
+        </message>
+        <message>
+            <source>Auto records each answer's speed per kind of request and configuration. A route moves only when another configuration is faster beyond the measured noise, and now and then an answer tries an alternative that could be faster.</source>
+            <translation>Auto records each answer's speed per kind of request and configuration. A route moves only when another configuration is faster beyond the measured noise, and now and then an answer tries an alternative that could be faster.</translation>
+        </message>
+        <message>
+            <source>{speedup:.2f}x faster (at least {low:.2f}x)</source>
+            <translation>{speedup:.2f}x faster (at least {low:.2f}x)</translation>
+        </message>
+        <message>
+            <source>slower ({speedup:.2f}x the speed)</source>
+            <translation>slower ({speedup:.2f}x the speed)</translation>
+        </message>
+        <message>
+            <source>no clear difference ({speedup:.2f}x)</source>
+            <translation>no clear difference ({speedup:.2f}x)</translation>
+        </message>
+        <message>
+            <source>Each figure is a speed against speculation off on this machine. Faster and slower are sure beyond the measured noise, and "at least" is the lowest the speedup is likely to be. No clear difference: the two speeds are within the noise. Not enough answers yet, or too uncertain to tell: the figure could still be far off either way.</source>
+            <translation>Each figure is a speed against speculation off on this machine. Faster and slower are sure beyond the measured noise, and "at least" is the lowest the speedup is likely to be. No clear difference: the two speeds are within the noise. Not enough answers yet, or too uncertain to tell: the figure could still be far off either way.</translation>
+        </message>
+        <message>
+            <source>{config}: {prose} on prose, {code} on code edits, {repeat} on repeats</source>
+            <translation>{config}: {prose} on prose, {code} on code edits, {repeat} on repeats</translation>
+        </message>
+        <message>
+            <source>not measured</source>
+            <translation>not measured</translation>
+        </message>
+        <message>
+            <source>too uncertain to tell</source>
+            <translation>too uncertain to tell</translation>
         </message>
         <message>
             <source>Cancel</source>
@@ -439,6 +471,10 @@
             <translation>loading the model without speculation</translation>
         </message>
         <message>
+            <source>{config}: speed without speculation</source>
+            <translation>{config}: speed without speculation</translation>
+        </message>
+        <message>
             <source>loading {config}</source>
             <translation>loading {config}</translation>
         </message>
@@ -479,7 +515,7 @@
         <name>ChatController</name>
         <message>
             <source>The tool servers could not be read</source>
-            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (the figures behind it: docs/benchmarks.md, "long answers in the window") a flush (render and lay out the block being written) may take about this share of the time between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS: a long code block being written is laid out whole on each flush, so its cost grows with the block the flushes whose median cost sets the interval the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written what the last flushes cost (ms, newest last), see flush_interval the answer's task on the qasync loop (a plain answer or a tool loop) a tool loop's events not shown yet (the host keeps its own) a tool loop's turn that ended: its row is written, only the loop goes on a tool loop's hub while it runs ("Always allow" updates its rules) the pool's configuration that wrote the answer ("" before it is known) the running answer of each conversation that has one the MCP servers offered to the model (None without ops: no tools) runs each answer's task (a window's operations, or the chat's own without one)</extracomment>
+            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (the figures behind it: docs/benchmarks.md, "long answers in the window") a flush (render and lay out the block being written) may take about this share of the time between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS: a long code block being written is laid out whole on each flush, so its cost grows with the block the flushes whose median cost sets the interval the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written what the last flushes cost (ms, newest last), see flush_interval the answer's task on the qasync loop (a plain answer or a tool loop) a tool loop's events not shown yet (the host keeps its own) a tool loop's turn that ended: its row is written, only the loop goes on the pool's configuration that wrote the answer ("" before it is known) the running answer of each conversation that has one the MCP servers offered to the model (None without ops: no tools) runs each answer's task (a window's operations, or the chat's own without one)</extracomment>
             <translation>The tool servers could not be read</translation>
         </message>
         <message>
@@ -533,7 +569,7 @@
         </message>
         <message>
             <source>Off</source>
-            <extracomment>the choice of a chat not yet stored</extracomment>
+            <extracomment>the choice of a chat not yet stored the configuration that wrote each conversation's last answer in this session: the header names the shown conversation's (a new chat has none)</extracomment>
             <translation>Off</translation>
         </message>
         <message>
@@ -555,6 +591,14 @@
         <message>
             <source>{n} images</source>
             <translation>{n} images</translation>
+        </message>
+    </context>
+    <context>
+        <name>ChatTools</name>
+        <message>
+            <source>The tool servers could not be started</source>
+            <extracomment>the stored servers; None until read (the first second of a start) the loop's options for each message (the turn cap); a message's tool choice is its own the running servers (None until the configuration is read)</extracomment>
+            <translation>The tool servers could not be started</translation>
         </message>
     </context>
     <context>
@@ -597,7 +641,7 @@
         <name>Composer</name>
         <message>
             <source>Attach images</source>
-            <extracomment>images waiting to be sent with the message the loaded model reads images (None: nothing loaded); attachments to a model that does not are named in the notice at once, before anything is sent</extracomment>
+            <extracomment>the message box's height at rest (about three lines), and the share of the window it may grow to the enabled servers' states and the names of the tools offered (see set_tools) images waiting to be sent with the message the loaded model reads images (None: nothing loaded); attachments to a model that does not are named in the notice at once, before anything is sent</extracomment>
             <translation>Attach images</translation>
         </message>
         <message>
@@ -611,6 +655,66 @@
         <message>
             <source>pasted image {n}</source>
             <translation>pasted image {n}</translation>
+        </message>
+        <message>
+            <source>Auto</source>
+            <translation>Auto</translation>
+        </message>
+        <message>
+            <source>None</source>
+            <translation>None</translation>
+        </message>
+        <message>
+            <source>Any tool</source>
+            <translation>Any tool</translation>
+        </message>
+        <message>
+            <source>Call {name}</source>
+            <translation>Call {name}</translation>
+        </message>
+        <message>
+            <source>running</source>
+            <translation>running</translation>
+        </message>
+        <message>
+            <source>starting</source>
+            <translation>starting</translation>
+        </message>
+        <message>
+            <source>failed: {reason}</source>
+            <translation>failed: {reason}</translation>
+        </message>
+        <message>
+            <source>not started</source>
+            <translation>not started</translation>
+        </message>
+        <message>
+            <source>1 tool</source>
+            <translation>1 tool</translation>
+        </message>
+        <message>
+            <source>{n} tools</source>
+            <translation>{n} tools</translation>
+        </message>
+        <message>
+            <source>{tools} · starting…</source>
+            <translation>{tools} · starting…</translation>
+        </message>
+        <message>
+            <source>{tools} · {servers} failed</source>
+            <translation>{tools} · {servers} failed</translation>
+        </message>
+        <message>
+            <source>Tools the model is offered</source>
+            <translation>Tools the model is offered</translation>
+        </message>
+        <message>
+            <source>The servers have not started yet.</source>
+            <translation>The servers have not started yet.</translation>
+        </message>
+        <message>
+            <source>Turn tools on or off in Settings → Tools.</source>
+            <translation>Turn tools on or off in Settings → Tools.</translation>
         </message>
         <message>
             <source>The loaded model cannot read images: load a vision model to send these.</source>
@@ -631,6 +735,26 @@
         <message>
             <source>Attach images (PNG, JPEG, WebP, GIF or BMP); you can also paste or drop them here</source>
             <translation>Attach images (PNG, JPEG, WebP, GIF or BMP); you can also paste or drop them here</translation>
+        </message>
+        <message>
+            <source>Tool choice:</source>
+            <translation>Tool choice:</translation>
+        </message>
+        <message>
+            <source>For this message: Auto lets the model decide; None offers no tools; Any tool or a named tool makes the model call one first. Back to Auto after sending.</source>
+            <translation>For this message: Auto lets the model decide; None offers no tools; Any tool or a named tool makes the model call one first. Back to Auto after sending.</translation>
+        </message>
+    </context>
+    <context>
+        <name>Configuration</name>
+        <message>
+            <source>off</source>
+            <extracomment>a speedup inside [SLOWER, FASTER] is "about the same"; below SLOWER the strip warns</extracomment>
+            <translation>off</translation>
+        </message>
+        <message>
+            <source>{n}/round</source>
+            <translation>{n}/round</translation>
         </message>
     </context>
     <context>
@@ -1469,6 +1593,7 @@
         <message>
             <source>{path}
 Compatible: {reason}</source>
+            <extracomment>the one state of the form: every widget change replaces it, every widget shows it</extracomment>
             <translation>{path}
 Compatible: {reason}</translation>
         </message>
@@ -1627,6 +1752,62 @@ Compatible: {reason}</translation>
             <translation>llama.cpp's own default</translation>
         </message>
         <message>
+            <source>Drafts with the model's own multi-token prediction (MTP) heads: they propose several tokens per round and the model verifies them in one pass, so the answer is identical. The heads are part of the model's file; nothing is downloaded.</source>
+            <translation>Drafts with the model's own multi-token prediction (MTP) heads: they propose several tokens per round and the model verifies them in one pass, so the answer is identical. The heads are part of the model's file; nothing is downloaded.</translation>
+        </message>
+        <message>
+            <source>Runs a small drafter beside the model. The drafter proposes several tokens per round and the model verifies them in one pass: the answer is identical, decoding is faster.</source>
+            <translation>Runs a small drafter beside the model. The drafter proposes several tokens per round and the model verifies them in one pass: the answer is identical, decoding is faster.</translation>
+        </message>
+        <message>
+            <source>The drafter ({quant}) is already on this computer; nothing is downloaded.</source>
+            <translation>The drafter ({quant}) is already on this computer; nothing is downloaded.</translation>
+        </message>
+        <message>
+            <source>The drafter ({quant}) is not on this computer yet: launching with it on downloads it first.</source>
+            <translation>The drafter ({quant}) is not on this computer yet: launching with it on downloads it first.</translation>
+        </message>
+        <message>
+            <source>Auto is off: this launch answers without speculation. Turn Auto on to let Tandem choose, or choose a drafter or a model-free method below.</source>
+            <translation>Auto is off: this launch answers without speculation. Turn Auto on to let Tandem choose, or choose a drafter or a model-free method below.</translation>
+        </message>
+        <message>
+            <source>the model's own MTP heads</source>
+            <translation>the model's own MTP heads</translation>
+        </message>
+        <message>
+            <source>the MTP assistant</source>
+            <translation>the MTP assistant</translation>
+        </message>
+        <message>
+            <source>the drafter model ({method})</source>
+            <translation>the drafter model ({method})</translation>
+        </message>
+        <message>
+            <source>the drafter model</source>
+            <translation>the drafter model</translation>
+        </message>
+        <message>
+            <source>This launch drafts with {what}, as many tokens per round as the engine's default.</source>
+            <translation>This launch drafts with {what}, as many tokens per round as the engine's default.</translation>
+        </message>
+        <message>
+            <source>This launch drafts with {what}, up to {depth} tokens per round.</source>
+            <translation>This launch drafts with {what}, up to {depth} tokens per round.</translation>
+        </message>
+        <message>
+            <source>Auto is off.</source>
+            <translation>Auto is off.</translation>
+        </message>
+        <message>
+            <source>Auto is off while the drafter is on: turn the drafter off to go back to Auto.</source>
+            <translation>Auto is off while the drafter is on: turn the drafter off to go back to Auto.</translation>
+        </message>
+        <message>
+            <source>Auto is off while a model-free method is chosen: choose Off there to go back to Auto.</source>
+            <translation>Auto is off while a model-free method is chosen: choose Off there to go back to Auto.</translation>
+        </message>
+        <message>
             <source>the model card</source>
             <translation>the model card</translation>
         </message>
@@ -1691,10 +1872,6 @@ Compatible: {reason}</translation>
             <translation>Speculation can be slower when the drafter is expensive relative to the model, for example with mixture-of-experts models. Tandem measures every answer: the statistics strip shows tokens/s and how many drafted tokens were accepted, so you can see whether it pays.</translation>
         </message>
         <message>
-            <source>Runs a small drafter beside the model. The drafter proposes several tokens per round and the model verifies them in one pass: the answer is identical, decoding is faster. Turning this on downloads an extra drafter checkpoint.</source>
-            <translation>Runs a small drafter beside the model. The drafter proposes several tokens per round and the model verifies them in one pass: the answer is identical, decoding is faster. Turning this on downloads an extra drafter checkpoint.</translation>
-        </message>
-        <message>
             <source>Drafter</source>
             <translation>Drafter</translation>
         </message>
@@ -1741,6 +1918,26 @@ Compatible: {reason}</translation>
         <message>
             <source>Automatic</source>
             <translation>Automatic</translation>
+        </message>
+        <message>
+            <source>{n} threads, as typed. Automatic would start with {auto}: the cores that do math on this computer.</source>
+            <translation>{n} threads, as typed. Automatic would start with {auto}: the cores that do math on this computer.</translation>
+        </message>
+        <message>
+            <source>Automatic: {n} threads, one per performance core ({n} of {cpus} CPUs), as llama.cpp counts them.</source>
+            <translation>Automatic: {n} threads, one per performance core ({n} of {cpus} CPUs), as llama.cpp counts them.</translation>
+        </message>
+        <message>
+            <source>Automatic: {n} threads, one per physical core ({cpus} CPUs with hyper-threading), as llama.cpp counts them.</source>
+            <translation>Automatic: {n} threads, one per physical core ({cpus} CPUs with hyper-threading), as llama.cpp counts them.</translation>
+        </message>
+        <message>
+            <source>Automatic: {n} threads, one per core, as llama.cpp counts them.</source>
+            <translation>Automatic: {n} threads, one per core, as llama.cpp counts them.</translation>
+        </message>
+        <message>
+            <source>Fewer when other programs keep cores busy or another model computes at the same time: each model starts with the cores that are free then, and an idle model follows them.</source>
+            <translation>Fewer when other programs keep cores busy or another model computes at the same time: each model starts with the cores that are free then, and an idle model follows them.</translation>
         </message>
         <message>
             <source>Automatic: the context the model was trained for, as far as the memory estimate allows (at least 4,096 tokens). Coding agents need 8,192 tokens or more.</source>
@@ -1802,7 +1999,7 @@ Compatible: {reason}</translation>
         <name>MainWindow</name>
         <message>
             <source>Tandem</source>
-            <extracomment>the loaded model's engine pool: the configurations running now (issue 49)</extracomment>
+            <extracomment>the loaded model's engine pool: the configurations running now Ctrl+Q (Cmd+Q on macOS); Windows has no standard key for it, so Ctrl+Q there too. The Local server panel (a window of its own) has the action too, so it quits from there. the question Quit asks while an answer is being written (None when not open)</extracomment>
             <translation>Tandem</translation>
         </message>
         <message>
@@ -1878,6 +2075,54 @@ Compatible: {reason}</translation>
             <translation>Unload the model and free the memory it holds</translation>
         </message>
         <message>
+            <source>as set in the launch dialog</source>
+            <translation>as set in the launch dialog</translation>
+        </message>
+        <message>
+            <source>one per core that does math ({n}), all free</source>
+            <translation>one per core that does math ({n}), all free</translation>
+        </message>
+        <message>
+            <source>other programs keep {busy} of the {n} cores that do math busy</source>
+            <translation>other programs keep {busy} of the {n} cores that do math busy</translation>
+        </message>
+        <message>
+            <source>other models hold {shared} of the {n} cores that do math</source>
+            <translation>other models hold {shared} of the {n} cores that do math</translation>
+        </message>
+        <message>
+            <source>every core that does math is taken, so the fewest</source>
+            <translation>every core that does math is taken, so the fewest</translation>
+        </message>
+        <message>
+            <source>Auto's measurement found that more threads do not pay here</source>
+            <translation>Auto's measurement found that more threads do not pay here</translation>
+        </message>
+        <message>
+            <source>CPU threads of the model's llama.cpp processes:</source>
+            <translation>CPU threads of the model's llama.cpp processes:</translation>
+        </message>
+        <message>
+            <source>the model</source>
+            <translation>the model</translation>
+        </message>
+        <message>
+            <source>{configuration}: {n} threads</source>
+            <translation>{configuration}: {n} threads</translation>
+        </message>
+        <message>
+            <source>A model at rest follows the free cores; a thread count set in the launch dialog wins.</source>
+            <translation>A model at rest follows the free cores; a thread count set in the launch dialog wins.</translation>
+        </message>
+        <message>
+            <source>This conversation's choice, beside its title; the model was loaded with {launch}</source>
+            <translation>This conversation's choice, beside its title; the model was loaded with {launch}</translation>
+        </message>
+        <message>
+            <source>no speculation</source>
+            <translation>no speculation</translation>
+        </message>
+        <message>
             <source>Also running: {configurations} (+{memory})</source>
             <translation>Also running: {configurations} (+{memory})</translation>
         </message>
@@ -1905,12 +2150,28 @@ Compatible: {reason}</translation>
             <source>Settings could not be saved</source>
             <translation>Settings could not be saved</translation>
         </message>
+        <message>
+            <source>Quit Tandem?</source>
+            <translation>Quit Tandem?</translation>
+        </message>
+        <message>
+            <source>An answer is still being written. Quitting stops it.</source>
+            <translation>An answer is still being written. Quitting stops it.</translation>
+        </message>
+        <message>
+            <source>Quit</source>
+            <translation>Quit</translation>
+        </message>
     </context>
     <context>
         <name>MessageBubble</name>
         <message>
             <source>Tool call</source>
             <translation>Tool call</translation>
+        </message>
+        <message>
+            <source>Writing the answer…</source>
+            <translation>Writing the answer…</translation>
         </message>
         <message>
             <source>Stopped before the first word.</source>
@@ -2450,10 +2711,45 @@ Compatible: {reason}</translation>
         </message>
     </context>
     <context>
+        <name>ServerLog</name>
+        <message>
+            <source>refused: prompt {prompt} tok &gt; context {context} tok</source>
+            <translation>refused: prompt {prompt} tok &gt; context {context} tok</translation>
+        </message>
+        <message>
+            <source>ok</source>
+            <translation>ok</translation>
+        </message>
+        <message>
+            <source>cancelled</source>
+            <translation>cancelled</translation>
+        </message>
+        <message>
+            <source>error</source>
+            <translation>error</translation>
+        </message>
+        <message>
+            <source>stream</source>
+            <translation>stream</translation>
+        </message>
+        <message>
+            <source>single</source>
+            <translation>single</translation>
+        </message>
+        <message>
+            <source>{status} {kind}: {prompt}+{completion} tok, {tps} tok/s, drafted {drafted} accepted {accepted} ({rate}), {rounds} rounds, {mean} tok/round</source>
+            <translation>{status} {kind}: {prompt}+{completion} tok, {tps} tok/s, drafted {drafted} accepted {accepted} ({rate}), {rounds} rounds, {mean} tok/round</translation>
+        </message>
+        <message>
+            <source>, {n} tool calls</source>
+            <translation>, {n} tool calls</translation>
+        </message>
+    </context>
+    <context>
         <name>ServerPanel</name>
         <message>
             <source>Local server</source>
-            <extracomment>the panel opens about this many average characters wide (its texts wrap at that width) the request log shows at least this many lines the served context, and what to do when an agent's request did not fit in it (prompt tokens, context) of the last request refused because it did not fit the configurations running for per-request speculation, and what each served stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
+            <extracomment>the panel opens about this many average characters wide (its texts wrap at that width) the request log shows at least this many lines the request log opens this many lines tall (more requests scroll inside it) the served context, and what to do when an agent's request did not fit in it (prompt tokens, context) of the last request refused because it did not fit the configurations running for per-request speculation, and what each served stops serving (the status bar's switch opens this panel while the server runs)</extracomment>
             <translation>Local server</translation>
         </message>
         <message>
@@ -2495,6 +2791,14 @@ Compatible: {reason}</translation>
         <message>
             <source>Stop serving the loaded model; the model stays loaded for the chat</source>
             <translation>Stop serving the loaded model; the model stays loaded for the chat</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>Close</translation>
+        </message>
+        <message>
+            <source>Close this panel; the server goes on serving</source>
+            <translation>Close this panel; the server goes on serving</translation>
         </message>
         <message>
             <source>Not running</source>
@@ -2565,6 +2869,7 @@ Compatible: {reason}</translation>
         <name>SettingsDialog</name>
         <message>
             <source>Choose the model cache folder</source>
+            <extracomment>the dialog opens this wide where the screen allows (it may be made narrower, down to 680 px)</extracomment>
             <translation>Choose the model cache folder</translation>
         </message>
         <message>
@@ -2855,6 +3160,10 @@ Compatible: {reason}</translation>
             <translation>Speculation</translation>
         </message>
         <message>
+            <source>Every configuration on this answer</source>
+            <translation>Every configuration on this answer</translation>
+        </message>
+        <message>
             <source>Depth (drafted)</source>
             <translation>Depth (drafted)</translation>
         </message>
@@ -2901,6 +3210,26 @@ Compatible: {reason}</translation>
         <message>
             <source>set by the server</source>
             <translation>set by the server</translation>
+        </message>
+        <message>
+            <source>replayed</source>
+            <translation>replayed</translation>
+        </message>
+        <message>
+            <source>estimated</source>
+            <translation>estimated</translation>
+        </message>
+        <message>
+            <source>{name}: {ratio} ({tps} tok/s, {basis})</source>
+            <translation>{name}: {ratio} ({tps} tok/s, {basis})</translation>
+        </message>
+        <message>
+            <source>← answered</source>
+            <translation>← answered</translation>
+        </message>
+        <message>
+            <source>none (nothing drafted)</source>
+            <translation>none (nothing drafted)</translation>
         </message>
         <message>
             <source>Plain decode speed, this prompt</source>
@@ -2987,6 +3316,22 @@ Compatible: {reason}</translation>
             <translation>from {source}</translation>
         </message>
         <message>
+            <source>This answer against the same {n} tokens decoded without speculation, one plain step of the model per token, set against this answer's decode time.</source>
+            <translation>This answer against the same {n} tokens decoded without speculation, one plain step of the model per token, set against this answer's decode time.</translation>
+        </message>
+        <message>
+            <source>The plain step was measured during this answer, in its rounds that drafted nothing: another program's load moves both sides alike.</source>
+            <translation>The plain step was measured during this answer, in its rounds that drafted nothing: another program's load moves both sides alike.</translation>
+        </message>
+        <message>
+            <source>Each round is priced by what a round of this configuration and depth costs in plain steps on this machine, learned from earlier answers: another program's load does not move the figure.</source>
+            <translation>Each round is priced by what a round of this configuration and depth costs in plain steps on this machine, learned from earlier answers: another program's load does not move the figure.</translation>
+        </message>
+        <message>
+            <source>The plain step is the model's, measured in answers a moment before (this configuration's rounds are not priced yet).</source>
+            <translation>The plain step is the model's, measured in answers a moment before (this configuration's rounds are not priced yet).</translation>
+        </message>
+        <message>
             <source>Includes encoding the image</source>
             <translation>Includes encoding the image</translation>
         </message>
@@ -3017,6 +3362,10 @@ Compatible: {reason}</translation>
         <message>
             <source>Run this prompt again without speculation (same settings, on a plain copy of the model loaded for the measurement) and show the direct speedup of this answer</source>
             <translation>Run this prompt again without speculation (same settings, on a plain copy of the model loaded for the measurement) and show the direct speedup of this answer</translation>
+        </message>
+        <message>
+            <source>This answer drafted nothing: every token was decoded as without speculation, so it claims no speedup.</source>
+            <translation>This answer drafted nothing: every token was decoded as without speculation, so it claims no speedup.</translation>
         </message>
         <message>
             <source>speedup: not measured</source>
@@ -3117,12 +3466,28 @@ Compatible: {reason}</translation>
             <translation>failed: {reason}</translation>
         </message>
         <message>
+            <source>Off</source>
+            <translation>Off</translation>
+        </message>
+        <message>
             <source>Ask every time</source>
             <translation>Ask every time</translation>
         </message>
         <message>
             <source>Always allow</source>
             <translation>Always allow</translation>
+        </message>
+        <message>
+            <source>Never offered to the model</source>
+            <translation>Never offered to the model</translation>
+        </message>
+        <message>
+            <source>Each call waits for your approval</source>
+            <translation>Each call waits for your approval</translation>
+        </message>
+        <message>
+            <source>Calls run without asking</source>
+            <translation>Calls run without asking</translation>
         </message>
         <message>
             <source>Import mcpServers JSON</source>
@@ -3149,8 +3514,16 @@ Compatible: {reason}</translation>
             <translation>Left empty: {names}.</translation>
         </message>
         <message>
-            <source>MCP servers whose tools the model may call in the chat, each call with your approval unless its rule is Always allow. Changes are saved at once; secrets go to the keyring.</source>
-            <translation>MCP servers whose tools the model may call in the chat, each call with your approval unless its rule is Always allow. Changes are saved at once; secrets go to the keyring.</translation>
+            <source>MCP servers whose tools the model may call in the chat, each call with your approval unless its rule is Always allow; a tool that is Off is never offered to the model. Changes are saved at once; secrets go to the keyring.</source>
+            <translation>MCP servers whose tools the model may call in the chat, each call with your approval unless its rule is Always allow; a tool that is Off is never offered to the model. Changes are saved at once; secrets go to the keyring.</translation>
+        </message>
+        <message>
+            <source>Use</source>
+            <translation>Use</translation>
+        </message>
+        <message>
+            <source>Description</source>
+            <translation>Description</translation>
         </message>
         <message>
             <source>Server / tool</source>
@@ -3159,10 +3532,6 @@ Compatible: {reason}</translation>
         <message>
             <source>State</source>
             <translation>State</translation>
-        </message>
-        <message>
-            <source>Approval</source>
-            <translation>Approval</translation>
         </message>
         <message>
             <source>Import mcpServers JSON…</source>
