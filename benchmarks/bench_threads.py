@@ -2,13 +2,14 @@
 
     python benchmarks/bench_threads.py [--rounds 5] [--max-tokens 128] [--part generate,serve,two]
 
-Everything runs as whole processes, as a user runs them, on the embedded model (SmolLM2-135M F32,
-greedy, speculation off), with one shared ``TANDEM_HOME``. "Busy" is another process spinning on
+Everything runs as whole processes, as a user runs them, on the embedded default model
+(SmolLM2-135M-Instruct Q4_1, as ``tandem generate`` runs it; greedy, speculation off), with one shared ``TANDEM_HOME``. "Busy" is another process spinning on
 one core for the whole measurement (started before, ended after). Each figure is paired in one run,
 the order alternating round by round:
 
 1. **generate**: ``tandem generate --spec off`` quiet and busy, with Tandem's automatic threads and
-   with ``--threads <logical CPUs>`` (what Tandem started before it followed the free cores); decode
+   with ``--threads <logical CPUs>`` (what Tandem started before it followed the free cores), and
+   with ``--threads 1`` (what one core gives: the most a machine with one free core can); decode
    tokens/s, medians, and busy/quiet per row.
 2. **serve**: ``tandem serve --spec off`` with 4 clients at once (4 different prose prompts),
    aggregate completion tokens/s. Quiet, against busy in two ways: the server started while the
@@ -50,7 +51,7 @@ PROMPTS = [
     "List five everyday uses of copper and say why copper suits each one.",
     "Describe a spring morning in a small mountain village.",
 ]
-MODEL = ["smollm2-135m-instruct", "--quant", "F32"]
+MODEL: list[str] = []  # the embedded default model (SmolLM2-135M-Instruct Q4_1)
 
 
 @contextlib.contextmanager
@@ -84,7 +85,11 @@ def figures(proc: subprocess.Popen[str]) -> tuple[float, int]:
 
 def part_generate(env: dict[str, str], rounds: int, max_tokens: int) -> None:
     logical = os.cpu_count() or 1
-    ways: dict[str, int | None] = {"automatic threads (now)": None, f"--threads {logical} (before)": logical}
+    ways: dict[str, int | None] = {
+        "automatic threads (now)": None,
+        f"--threads {logical} (before)": logical,
+        "--threads 1 (what one core gives)": 1,
+    }
     speeds: dict[tuple[str, bool], list[float]] = {(w, b): [] for w in ways for b in (False, True)}
     used: dict[tuple[str, bool], list[int]] = {k: [] for k in speeds}
     for r in range(rounds):

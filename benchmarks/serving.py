@@ -34,6 +34,7 @@ def start_serve(
     server = subprocess.Popen(
         [sys.executable, "-m", "app", "serve", *args, "--port", "0"],
         env=dict(env),
+        stdout=subprocess.DEVNULL,  # its request log: the benchmark's own output stays Markdown
         stderr=subprocess.PIPE,
         text=True,
     )
