@@ -60,3 +60,18 @@ def test_passes_are_read_from_llama_servers_per_token_timings() -> None:
     for pn, ms, dn, da in chunks:
         t.step({"predicted_n": pn, "predicted_ms": ms, "draft_n": dn, "draft_n_accepted": da})
     assert t.passes == [Pass(0, 1, 10.0), Pass(0, 1, 11.0), Pass(8, 3, 39.0), Pass(0, 1, 11.0)]
+
+
+def test_a_speculative_childs_plain_passes_are_priced_as_plain_decodings() -> None:
+    """Plain passes of a child that tries to draft cost more than plain decoding's steps: the
+    overhead is learned against plain decoding measured a moment apart, and divided out."""
+    steps = PlainSteps(clock=lambda: 0.0)
+    steps.observe("off", plain(8, 10.0))
+    answer = [*plain(5, 15.0), Pass(8, 9, 45.0)]
+    first = steps.speedup("ngram-mod", answer, 8)
+    assert first.basis == "cost-model" or first.basis == "recent-steps"
+    steps.observe("ngram-mod", answer)
+    assert steps.overhead("ngram-mod") == pytest.approx(1.5)
+    again = steps.speedup("ngram-mod", [Pass(p.drafted, p.tokens, p.ms * 2) for p in answer], 8)  # busier
+    assert again.basis == "own-steps" and again.plain_step_ms == pytest.approx(20.0)
+    assert again.value == pytest.approx(14 * 20.0 / (2 * (75.0 + 45.0)))

@@ -11,7 +11,9 @@ Where the plain step comes from (:attr:`Speedup.basis`):
 * ``nothing-drafted``: the answer drafted nothing; every pass was a plain step, so it *is* its own
   counterfactual: 1.0, and no claim is shown for it;
 * ``own-steps``: the answer's own plain passes (rounds where the method found nothing to draft),
-  at least :data:`MIN_PLAIN_PASSES` of them, their median time;
+  at least :data:`MIN_PLAIN_PASSES` of them, their median time; in an engine pool divided by what
+  that configuration's plain passes cost over plain decoding's (:meth:`PlainSteps.overhead`), an
+  engine without a pool takes them as they are;
 * ``cost-model``: the answer's passes priced in plain steps by what a pass of that configuration
   and depth costs on this machine, learned from earlier answers (:class:`PlainSteps` keeps those
   ratios of a pass's time to the plain step measured beside it): the answer's own acceptance, and
@@ -40,6 +42,8 @@ MIN_PLAIN_PASSES = 3
 RECENT_S = 60.0
 #: plain-step samples and pass ratios kept
 KEPT = 256
+#: the configuration that decodes plainly (a pool's "off")
+PLAIN = "off"
 
 
 @dataclass(frozen=True)
@@ -102,19 +106,49 @@ def speedup_of(
 class PlainSteps:
     """What the target's plain step costs now, and what each kind of pass costs in plain steps,
     from the timings of every answer of one model at one thread count (a pool keeps one per
-    thread count of its children)."""
+    thread count of its children).
+
+    The plain step that prices a counterfactual is plain decoding's (the ``off`` configuration's).
+    A speculative child's own plain passes cost more than that (it tried to draft, and its memory
+    holds what a rejected draft left): so an answer's own plain step is divided by what that
+    configuration's plain passes are learned to cost over plain decoding's, measured a moment
+    apart (:meth:`overhead`, a ratio that another program's load does not move)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self._steps: deque[tuple[float, float]] = deque(maxlen=KEPT)
-        #: (configuration, drafted) -> ratios of a pass's time to a plain step measured with it
+        #: per configuration, its plain single-token passes: (when, ms)
+        self._plain: dict[str, deque[tuple[float, float]]] = {}
+        #: per configuration, its plain passes' cost over plain decoding's
+        self._overheads: dict[str, deque[float]] = {}
+        #: (configuration, drafted) -> ratios of a pass's time to plain decoding's step beside it
         self._ratios: dict[tuple[str, int], deque[float]] = {}
 
-    def recent(self) -> float | None:
-        """The median plain step of the last :data:`RECENT_S` seconds, None without one."""
+    def recent(self, label: str = PLAIN) -> float | None:
+        """The median plain step of ``label`` (plain decoding by default) over the last
+        :data:`RECENT_S` seconds, None without :data:`MIN_PLAIN_PASSES` of them."""
         now = self._clock()
-        steps = [ms for at, ms in self._steps if now - at <= RECENT_S]
+        steps = [ms for at, ms in self._plain.get(label, ()) if now - at <= RECENT_S]
         return statistics.median(steps) if len(steps) >= MIN_PLAIN_PASSES else None
+
+    def overhead(self, label: str) -> float | None:
+        """What ``label``'s plain passes cost over plain decoding's step (1.0 for plain decoding),
+        None before it was measured."""
+        if label == PLAIN:
+            return 1.0
+        found = self._overheads.get(label)
+        return statistics.median(found) if found else None
+
+    def plain_step(self, label: str, passes: Sequence[Pass]) -> tuple[float, Basis] | None:
+        """Plain decoding's step for an answer of ``label``: its own plain passes over the learned
+        overhead (``own-steps``), else plain decoding's steps a moment before (``recent-steps``)."""
+        own = own_plain_step(passes)
+        factor = self.overhead(label)
+        if own is not None and factor is not None:
+            return own / factor, "own-steps"
+        recent = self.recent()
+        if recent is not None:
+            return recent, "recent-steps"
+        return None
 
     def ratio(self, label: str, p: Pass) -> float | None:
         """What a pass of ``label`` drafting ``p.drafted`` costs in plain steps (learned), None
@@ -146,35 +180,56 @@ class PlainSteps:
         return max(1.0, mean_r + slope * (drafted - mean_k))
 
     def plain_step_of(self, label: str, passes: Sequence[Pass], drafted_total: int) -> float | None:
-        """The plain step an answer's passes imply: its own, else the recent one, else its time over
+        """Plain decoding's step an answer's passes imply (:meth:`plain_step`), else its time over
         its passes' learned price (None when none of these is known)."""
-        own = own_plain_step(passes)
-        if own is not None:
-            return own
-        recent = self.recent()
-        if recent is not None:
-            return recent
+        found = self.plain_step(label, passes)
+        if found is not None:
+            return found[0]
         priced = [1.0 if not p.drafted else self.ratio(label, p) for p in passes]
         if not passes or any(c is None for c in priced):
             return None
         return sum(p.ms for p in passes) / sum(c for c in priced if c is not None)
 
     def observe(self, label: str, passes: Sequence[Pass]) -> None:
-        """Learn from one answer's passes: its plain steps, and each drafting pass's time against
-        the plain step measured beside it (its own, else the recent one)."""
+        """Learn from one answer's passes: its plain steps, what they cost over plain decoding's
+        (measured a moment apart), and each drafting pass's time against plain decoding's step."""
         now = self._clock()
         own = plain_passes(passes)
+        mine = self._plain.setdefault(label, deque(maxlen=KEPT))
         for ms in own:
-            self._steps.append((now, ms))
-        step = statistics.median(own) if len(own) >= MIN_PLAIN_PASSES else self.recent()
-        if step is None or step <= 0:
+            mine.append((now, ms))
+        plain = self.recent()
+        if label != PLAIN and plain is not None and len(own) >= MIN_PLAIN_PASSES:
+            factor = statistics.median(own) / plain
+            self._overheads.setdefault(label, deque(maxlen=KEPT)).append(factor)
+        found = self.plain_step(label, passes)
+        if found is None or found[0] <= 0:
             return
+        step = found[0]
         for p in passes:
             if p.drafted > 0 and p.ms > 0:
                 self._ratios.setdefault((label, p.drafted), deque(maxlen=KEPT)).append(p.ms / step)
 
     def speedup(self, label: str, passes: Sequence[Pass] | None, drafted_total: int) -> Speedup:
-        """:func:`speedup_of` with this model's recent plain step and learned pass costs."""
-        return speedup_of(
-            passes, drafted_total, self.recent(), "recent-steps", lambda p: self.ratio(label, p)
-        )
+        """This answer against plain decoding of its tokens: at plain decoding's step measured in
+        the answer itself (``own-steps``), else priced pass by pass (``cost-model``), else at plain
+        decoding's step a moment before (``recent-steps``); see the module docstring."""
+        if not passes:
+            return Speedup(None)
+        tokens = sum(p.tokens for p in passes)
+        spent = sum(p.ms for p in passes)
+        if spent <= 0 or tokens <= 0:
+            return Speedup(None)
+        if drafted_total == 0 and all(p.drafted == 0 for p in passes):
+            return Speedup(1.0, "nothing-drafted", own_plain_step(passes))
+        own = own_plain_step(passes)
+        factor = self.overhead(label)
+        if own is not None and factor is not None:
+            return Speedup(tokens * own / factor / spent, "own-steps", own / factor)
+        costs = [self.ratio(label, p) if p.drafted else 1.0 for p in passes]
+        if all(c is not None for c in costs):
+            return Speedup(tokens / sum(c for c in costs if c is not None), "cost-model")
+        recent = self.recent()
+        if recent is not None:
+            return Speedup(tokens * recent / spent, "recent-steps", recent)
+        return Speedup(None)
