@@ -200,6 +200,8 @@ class _Snapshot:
     busy_s: float
     #: CPU seconds of the processes that are not "other" (this process's tree, Tandem's children)
     ours: dict[int, float]
+    #: wall-clock time of the reading (processes started after it spent all their CPU time since)
+    wall: float = 0.0
 
 
 def _busy_seconds() -> float:
@@ -219,6 +221,16 @@ def _cpu_seconds(pid: int) -> float | None:
     except (psutil.Error, OSError):
         return None
     return float(t.user + t.system)
+
+
+def _started_before(pid: int, wall: float) -> bool:
+    """Whether process ``pid`` was already running at wall-clock time ``wall``."""
+    import psutil
+
+    try:
+        return float(psutil.Process(pid).create_time()) < wall
+    except (psutil.Error, OSError):
+        return False
 
 
 def _own_tree() -> set[int]:
@@ -257,7 +269,7 @@ class CpuSampler:
             seconds = _cpu_seconds(pid)
             if seconds is not None:
                 ours[pid] = seconds
-        return _Snapshot(self._clock(), _busy_seconds(), ours)
+        return _Snapshot(self._clock(), _busy_seconds(), ours, time.time())
 
     def sample(self, watched: Iterable[int] = ()) -> CpuUse:
         """Other processes' CPU use since a reading at least :data:`SAMPLE_MIN_S` old. ``watched``:
@@ -270,9 +282,16 @@ class CpuSampler:
                 start = self._snapshot(watched)
                 time.sleep(SAMPLE_MIN_S)
             end = self._snapshot(watched)
+            if any(pid not in start.ours and _started_before(pid, start.wall) for pid in end.ours):
+                # a process of ours that the earlier reading did not see although it ran then:
+                # its time in the window is unknown, so the window starts now
+                start = end
+                time.sleep(SAMPLE_MIN_S)
+                end = self._snapshot(watched)
             self._last = end
         window = max(1e-3, end.at - start.at)
-        used = {pid: max(0.0, end.ours[pid] - start.ours.get(pid, end.ours[pid])) for pid in end.ours}
+        # a process started inside the window spent all its CPU time in it
+        used = {pid: max(0.0, end.ours[pid] - start.ours.get(pid, 0.0)) for pid in end.ours}
         ours = sum(used.values())
         others = max(0.0, (end.busy_s - start.busy_s) - ours) / window
         children = {pid: used[pid] / window for pid in watched if pid in used}
