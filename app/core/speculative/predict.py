@@ -57,14 +57,16 @@ def plain_steps_spent(
 ) -> float | None:
     """What ``passes`` of ``label`` cost in plain steps: a model-free method's passes at the price
     its family pays to verify that many tokens (:meth:`PlainSteps.fitted`, every model-free method's
-    passes learned together), another's at its own learned price per depth; None when a pass
-    cannot be priced yet."""
+    passes learned together), another's at its own learned price per depth (a depth not seen yet:
+    on the line through its own prices); None when a pass cannot be priced yet."""
     spent = 0.0
     for p in passes:
         if not p.drafted:
             spent += 1.0
             continue
         cost = steps.fitted(p.drafted, model_free) if label in model_free else steps.ratio(label, p)
+        if cost is None and label not in model_free:  # a depth this drafter has not drafted yet
+            cost = steps.fitted(p.drafted, [label])
         if cost is None:
             return None
         spent += cost
