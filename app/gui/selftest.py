@@ -2,8 +2,9 @@
 
 Starts the window the way ``tandem`` does (the user's settings, theme, language, error hooks, the
 qasync loop, the start-up model), waits for the model to load, types one message into the chat's
-composer, presses Return, and waits for the answer. It fails when the load fails, when the answer
-is empty, or when anything is reported as an error: the window's error banner, an uncaught
+composer, presses Return, and waits for the answer; then it opens and closes Settings (every tab,
+Tools included) and the Local server panel. It fails when the load fails, when the answer is empty,
+or when anything is reported as an error: the window's error banner, an uncaught
 exception, or a record at ERROR level in the log. Without a display (or the X11 libraries Qt
 needs) ``tandem`` runs it offscreen, so CI and a packaged build can run it headless.
 
@@ -88,6 +89,32 @@ def run(timeout_s: float = TIMEOUT_S) -> int:
         QTest.keyClicks(box, PROMPT)
         QTest.keyClick(box, Qt.Key.Key_Return)
 
+    walking: list[asyncio.Task[None]] = []
+
+    async def walk_dialogs() -> None:
+        """Open and close the dialogs a user opens in the first minutes; what they report (an
+        error record, the banner) fails the run like anything else."""
+        dlg = window.open_settings()
+        tabs = dlg.tabs
+        for i in range(tabs.count() if tabs is not None else 0):
+            assert tabs is not None
+            tabs.setCurrentIndex(i)
+            await asyncio.sleep(0.3)  # the tab's own work (the tools' status) starts and reports
+        dlg.reject()
+        await asyncio.sleep(0.5)  # whatever was listening to the dialog reports after it is gone
+        panel = window.server_switch.panel
+        panel.show()
+        await asyncio.sleep(0.3)
+        panel.close()
+        await asyncio.sleep(0.3)
+
+    async def after_answer() -> None:
+        try:
+            await walk_dialogs()
+        except Exception as exc:  # a dialog that cannot open is a failure like any other
+            outcome.problems.append(f"a dialog failed: {exc!r}")
+        outcome.done.set()
+
     def on_answer(stats: AnswerStats) -> None:
         outcome.tokens = int(stats.completion_tokens)
         outcome.tps = float(stats.decode_tps)
@@ -97,7 +124,7 @@ def run(timeout_s: float = TIMEOUT_S) -> int:
             messages = window.store.messages(cid)
             if messages and messages[-1].role == "assistant":
                 outcome.answer = messages[-1].content
-        outcome.done.set()
+        walking.append(loop.create_task(after_answer()))  # kept: a task nobody holds may be collected
 
     window.modelLoaded.connect(on_loaded)
 
