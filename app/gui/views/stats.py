@@ -435,7 +435,10 @@ class StatsStrip(QFrame):
         speedup = s.speedup
         verdict = speedup_verdict(speedup)
         if s.speedup_basis == "nothing-drafted":
-            self.speedup.setText(self.tr("nothing drafted"))
+            # plain decoding: no claim (the strip already says nothing was drafted)
+            self.speedup.setVisible(False)
+            self.measure_btn.setVisible(False)
+            self.speedup.setText("")
             self.speedup.setToolTip(
                 self.tr(
                     "This answer drafted nothing: every token was decoded as without speculation, so "
