@@ -11,14 +11,17 @@ from PySide6.QtWidgets import QLabel
 from app.core.chat import AnswerStats
 from app.gui.views.stats import StatsDialog, StatsStrip
 
-ROUNDS = {"rounds": 6, "completion_tokens": 40, "decode_tps": 50.0, "finish_reason": "stop"}
+ROUNDS: dict[str, Any] = {"rounds": 6, "completion_tokens": 40, "decode_tps": 50.0, "finish_reason": "stop"}
 
 
 def test_an_answer_that_drafted_nothing_claims_no_speedup(qtbot: Any) -> None:
     strip = StatsStrip()
     qtbot.addWidget(strip)
     strip.show()
-    old_baseline = {"baseline_tps": 8.0, "baseline_samples": 5}  # an old plain median would say 6x
+    old_baseline: dict[str, Any] = {
+        "baseline_tps": 8.0,
+        "baseline_samples": 5,
+    }  # an old plain median would say 6x
     strip.set_stats(
         AnswerStats(
             speculation="ngram-mod",
