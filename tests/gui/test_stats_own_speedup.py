@@ -66,7 +66,7 @@ def test_an_answers_own_speedup_says_where_its_plain_step_came_from(qtbot: Any) 
 
 
 def test_the_statistics_list_every_configuration_on_the_answer(qtbot: Any) -> None:
-    alternatives = [
+    alternatives: list[dict[str, Any]] = [
         {
             "speculation": "off",
             "draft_tokens": None,
