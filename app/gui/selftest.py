@@ -3,10 +3,11 @@
 Starts the window the way ``tandem`` does (the user's settings, theme, language, error hooks, the
 qasync loop, the start-up model), waits for the model to load, types one message into the chat's
 composer, presses Return, and waits for the answer; then it opens and closes Settings (every tab,
-Tools included) and the Local server panel. It fails when the load fails, when the answer is empty,
-or when anything is reported as an error: the window's error banner, an uncaught
-exception, or a record at ERROR level in the log. Without a display (or the X11 libraries Qt
-needs) ``tandem`` runs it offscreen, so CI and a packaged build can run it headless.
+Tools included), the Local server panel and the launch dialog of the start-up model. It fails when
+the load fails, when the answer is empty, or when anything is reported as an error: the window's
+error banner, an uncaught exception, or a record at ERROR level in the log. Without a display (or
+the X11 libraries Qt needs) ``tandem`` runs it offscreen, so CI and a packaged build can run it
+headless.
 
 Success: one line of figures on stdout, exit 0. Failure: one line starting
 ``tandem self-test (window): FAILED`` on stderr, exit 1.
@@ -66,7 +67,9 @@ class _ErrorRecords(logging.Handler):
 def run(timeout_s: float = TIMEOUT_S) -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QDialog
 
+    from app.core.launch.plan import DEFAULT_MODEL
     from app.gui.app import start_gui
 
     outcome = _Outcome()
@@ -106,6 +109,16 @@ def run(timeout_s: float = TIMEOUT_S) -> int:
         panel.show()
         await asyncio.sleep(0.3)
         panel.close()
+        await asyncio.sleep(0.3)
+        opened: asyncio.Future[object] = loop.create_future()
+        window.launchDialogOpened.connect(lambda dlg: opened.done() or opened.set_result(dlg))
+        name, fmt, size, quant = DEFAULT_MODEL
+        family, spec, _ = window.registry.match(name, fmt, size)
+        window.open_launch_dialog(family, spec, quant)
+        launch = await asyncio.wait_for(opened, 60)
+        await asyncio.sleep(0.5)  # its Auto panel and fit checks report
+        if isinstance(launch, QDialog):
+            launch.reject()
         await asyncio.sleep(0.3)
 
     async def after_answer() -> None:
