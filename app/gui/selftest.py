@@ -111,7 +111,12 @@ def run(timeout_s: float = TIMEOUT_S) -> int:
         panel.close()
         await asyncio.sleep(0.3)
         opened: asyncio.Future[object] = loop.create_future()
-        window.launchDialogOpened.connect(lambda dlg: opened.done() or opened.set_result(dlg))
+
+        def on_opened(dlg: object) -> None:
+            if not opened.done():
+                opened.set_result(dlg)
+
+        window.launchDialogOpened.connect(on_opened)
         name, fmt, size, quant = DEFAULT_MODEL
         family, spec, _ = window.registry.match(name, fmt, size)
         window.open_launch_dialog(family, spec, quant)
