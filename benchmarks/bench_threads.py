@@ -3,9 +3,10 @@
     python benchmarks/bench_threads.py [--rounds 5] [--max-tokens 128] [--part generate,serve,two]
 
 Everything runs as whole processes, as a user runs them, on the embedded default model
-(SmolLM2-135M-Instruct Q4_1, as ``tandem generate`` runs it; greedy, speculation off), with one shared ``TANDEM_HOME``. "Busy" is another process spinning on
-one core for the whole measurement (started before, ended after). Each figure is paired in one run,
-the order alternating round by round:
+(SmolLM2-135M-Instruct Q4_1, as ``tandem generate`` runs it; greedy, speculation off), with one
+shared ``TANDEM_HOME``. "Busy" is another process spinning on one core for the whole measurement
+(started before, ended after). Each figure is paired in one run, the order alternating round by
+round:
 
 1. **generate**: ``tandem generate --spec off`` quiet and busy, with Tandem's automatic threads and
    with ``--threads <logical CPUs>`` (what Tandem started before it followed the free cores), and
