@@ -402,7 +402,7 @@ class EnginePool:
                         steps = self._plain_steps(child)
                         speedup = steps.speedup(label, event.passes, event.drafted_total)
                         alternatives = (
-                            await self._alternatives(child, label, request, event, "".join(pieces))
+                            await self._predicted(child, label, request, event, "".join(pieces))
                             if complete
                             else None
                         )
@@ -436,6 +436,19 @@ class EnginePool:
                     own,
                     alts,
                 )
+
+    async def _predicted(
+        self, child: _Child, label: str, request: GenerateRequest, done: Finished, text: str
+    ) -> tuple[Alternative, ...] | None:
+        """:meth:`_alternatives`, which never costs the answer: a prediction that fails is logged
+        and left out (the answer itself is complete)."""
+        try:
+            return await self._alternatives(child, label, request, done, text)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("the predictions of this answer failed", exc_info=True)
+            return None
 
     async def _alternatives(
         self, child: _Child, label: str, request: GenerateRequest, done: Finished, text: str
