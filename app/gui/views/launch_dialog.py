@@ -169,7 +169,7 @@ class LaunchDialog(LaunchDialogWidgets):
         for box in (self.model_box, self.auto_box, self.spec_panel, self.ngram_box, self.found_note):
             box.setVisible(not remote)  # local mode: render_state shows the gated ones again
         self.remote.setVisible(remote)
-        for field in (self.ctx, self.threads):  # the server's own settings there
+        for field in (self.ctx, self.threads_cell):  # the server's own settings there
             self._rform.setRowVisible(field, not remote)
         self.render_state()
 
