@@ -1651,10 +1651,6 @@ Compatible: {reason}</translation>
             <translation>Reads images with its projector; speculation runs with pictures too.</translation>
         </message>
         <message>
-            <source>CPU threads the engine computes with; Automatic lets the engine choose.</source>
-            <translation>CPU threads the engine computes with; Automatic lets the engine choose.</translation>
-        </message>
-        <message>
             <source>{engine} computes on the GPU (Metal), so it does not use a CPU thread count; this field does not apply.</source>
             <translation>{engine} computes on the GPU (Metal), so it does not use a CPU thread count; this field does not apply.</translation>
         </message>
@@ -1920,6 +1916,10 @@ Compatible: {reason}</translation>
             <translation>Automatic</translation>
         </message>
         <message>
+            <source>CPU threads the engine computes with.</source>
+            <translation>CPU threads the engine computes with.</translation>
+        </message>
+        <message>
             <source>{n} threads, as typed. Automatic would start with {auto}: the cores that do math on this computer.</source>
             <translation>{n} threads, as typed. Automatic would start with {auto}: the cores that do math on this computer.</translation>
         </message>
@@ -1942,6 +1942,10 @@ Compatible: {reason}</translation>
         <message>
             <source>Automatic: the context the model was trained for, as far as the memory estimate allows (at least 4,096 tokens). Coding agents need 8,192 tokens or more.</source>
             <translation>Automatic: the context the model was trained for, as far as the memory estimate allows (at least 4,096 tokens). Coding agents need 8,192 tokens or more.</translation>
+        </message>
+        <message>
+            <source>Automatic: {n} threads</source>
+            <translation>Automatic: {n} threads</translation>
         </message>
         <message>
             <source>Temperature</source>

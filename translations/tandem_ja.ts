@@ -1651,10 +1651,6 @@ Compatible: {reason}</source>
         <translation>プロジェクターで画像を読みます。画像があっても推測デコードは動きます。</translation>
     </message>
     <message>
-        <source>CPU threads the engine computes with; Automatic lets the engine choose.</source>
-        <translation>エンジンが計算に使う CPU スレッド数です。「自動」ではエンジンが決めます。</translation>
-    </message>
-    <message>
         <source>{engine} computes on the GPU (Metal), so it does not use a CPU thread count; this field does not apply.</source>
         <translation>{engine} は GPU（Metal）で計算するため CPU スレッド数を使いません。この項目は適用されません。</translation>
     </message>
@@ -1920,6 +1916,10 @@ Compatible: {reason}</source>
         <translation>自動</translation>
     </message>
     <message>
+        <source>CPU threads the engine computes with.</source>
+        <translation>エンジンが計算に使う CPU スレッド。</translation>
+    </message>
+    <message>
         <source>{n} threads, as typed. Automatic would start with {auto}: the cores that do math on this computer.</source>
         <translation>{n} スレッド（入力した値）。自動なら {auto} で始めます：このコンピューターで計算を担うコアの数です。</translation>
     </message>
@@ -1942,6 +1942,10 @@ Compatible: {reason}</source>
     <message>
         <source>Automatic: the context the model was trained for, as far as the memory estimate allows (at least 4,096 tokens). Coding agents need 8,192 tokens or more.</source>
         <translation>自動：モデルが学習したコンテキスト長を、メモリの見積もりが許す範囲で使います（最低 4,096 トークン）。コーディングエージェントには 8,192 トークン以上が必要です。</translation>
+    </message>
+    <message>
+        <source>Automatic: {n} threads</source>
+        <translation>自動：{n} スレッド</translation>
     </message>
     <message>
         <source>Temperature</source>

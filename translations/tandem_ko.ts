@@ -1651,10 +1651,6 @@ Compatible: {reason}</source>
         <translation>프로젝터로 이미지를 읽습니다. 그림이 있어도 추측 디코딩이 실행됩니다.</translation>
     </message>
     <message>
-        <source>CPU threads the engine computes with; Automatic lets the engine choose.</source>
-        <translation>엔진이 계산에 사용하는 CPU 스레드 수입니다. &apos;자동&apos;은 엔진이 정합니다.</translation>
-    </message>
-    <message>
         <source>{engine} computes on the GPU (Metal), so it does not use a CPU thread count; this field does not apply.</source>
         <translation>{engine}은(는) GPU(Metal)에서 계산하므로 CPU 스레드 수를 사용하지 않습니다. 이 항목은 적용되지 않습니다.</translation>
     </message>
@@ -1920,6 +1916,10 @@ Compatible: {reason}</source>
         <translation>자동</translation>
     </message>
     <message>
+        <source>CPU threads the engine computes with.</source>
+        <translation>엔진이 계산에 쓰는 CPU 스레드.</translation>
+    </message>
+    <message>
         <source>{n} threads, as typed. Automatic would start with {auto}: the cores that do math on this computer.</source>
         <translation>{n}개 스레드(직접 입력). 자동이면 {auto}개로 시작합니다: 이 컴퓨터에서 계산을 맡는 코어 수입니다.</translation>
     </message>
@@ -1942,6 +1942,10 @@ Compatible: {reason}</source>
     <message>
         <source>Automatic: the context the model was trained for, as far as the memory estimate allows (at least 4,096 tokens). Coding agents need 8,192 tokens or more.</source>
         <translation>자동: 모델이 학습된 컨텍스트 길이를 메모리 추정이 허용하는 만큼 사용합니다(최소 4,096 토큰). 코딩 에이전트에는 8,192 토큰 이상이 필요합니다.</translation>
+    </message>
+    <message>
+        <source>Automatic: {n} threads</source>
+        <translation>자동: 스레드 {n}개</translation>
     </message>
     <message>
         <source>Temperature</source>

@@ -1651,10 +1651,6 @@ Compatible: {reason}</source>
         <translation>通过投影器读取图片；带图片时推测解码同样可用。</translation>
     </message>
     <message>
-        <source>CPU threads the engine computes with; Automatic lets the engine choose.</source>
-        <translation>引擎计算使用的 CPU 线程数；“自动”由引擎自行决定。</translation>
-    </message>
-    <message>
         <source>{engine} computes on the GPU (Metal), so it does not use a CPU thread count; this field does not apply.</source>
         <translation>{engine} 在 GPU（Metal）上计算，不使用 CPU 线程数；此字段不适用。</translation>
     </message>
@@ -1920,6 +1916,10 @@ Compatible: {reason}</source>
         <translation>自动</translation>
     </message>
     <message>
+        <source>CPU threads the engine computes with.</source>
+        <translation>引擎计算时使用的 CPU 线程。</translation>
+    </message>
+    <message>
         <source>{n} threads, as typed. Automatic would start with {auto}: the cores that do math on this computer.</source>
         <translation>{n} 个线程（手动输入）。自动会使用 {auto} 个：这台电脑上负责计算的核心数。</translation>
     </message>
@@ -1942,6 +1942,10 @@ Compatible: {reason}</source>
     <message>
         <source>Automatic: the context the model was trained for, as far as the memory estimate allows (at least 4,096 tokens). Coding agents need 8,192 tokens or more.</source>
         <translation>自动：模型训练时的上下文长度，在内存估算允许的范围内（至少 4,096 个 token）。编程智能体需要 8,192 个 token 或更多。</translation>
+    </message>
+    <message>
+        <source>Automatic: {n} threads</source>
+        <translation>自动：{n} 个线程</translation>
     </message>
     <message>
         <source>Temperature</source>

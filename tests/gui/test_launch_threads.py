@@ -1,5 +1,5 @@
-"""The launch dialog's Threads field says what Automatic chooses on this machine and why, and that a
-typed count wins (the count itself: app/core/engines/threads.py)."""
+"""The launch dialog's Threads field says what Automatic chooses on this machine (its tooltip: why), and
+that a typed count wins (the count itself: app/core/engines/threads.py)."""
 
 from __future__ import annotations
 
@@ -21,11 +21,11 @@ def test_the_threads_note_says_what_automatic_chooses_and_a_typed_count_wins(
     dlg.resize(900, 700)
     dlg.show()
     n_math = threads.math_cores(threads.machine_layout())
-    qtbot.waitUntil(lambda: dlg.threads_note.isVisible())
-    assert dlg.threads.value() == 0  # Automatic
-    assert f"Automatic: {n_math} threads" in dlg.threads_note.text()
-    assert "other programs keep cores busy" in dlg.threads_note.text()
+    assert dlg.threads.value() == 0  # Automatic: the field says the count it starts with
+    assert dlg.threads.text() == f"Automatic: {n_math} threads"
+    assert f"Automatic: {n_math} threads, one per" in dlg.threads.toolTip()
+    assert "other programs keep cores busy" in dlg.threads.toolTip()
     dlg.threads.setValue(n_math + 3)
-    qtbot.waitUntil(lambda: "as typed" in dlg.threads_note.text())
-    assert f"{n_math + 3} threads, as typed" in dlg.threads_note.text()
+    qtbot.waitUntil(lambda: "as typed" in dlg.threads.toolTip())
+    assert f"{n_math + 3} threads, as typed" in dlg.threads.toolTip()
     assert dlg.choice().threads == n_math + 3

@@ -169,7 +169,7 @@ class LaunchDialog(LaunchDialogWidgets):
         for box in (self.model_box, self.auto_box, self.spec_panel, self.ngram_box, self.found_note):
             box.setVisible(not remote)  # local mode: render_state shows the gated ones again
         self.remote.setVisible(remote)
-        for field in (self.ctx, self.threads_cell):  # the server's own settings there
+        for field in (self.ctx, self.threads):  # the server's own settings there
             self._rform.setRowVisible(field, not remote)
         self.render_state()
 
@@ -467,8 +467,8 @@ class LaunchDialog(LaunchDialogWidgets):
         info = ENGINES.get(engine)
         self.threads.setEnabled(uses)
         self.lbl_threads.setEnabled(uses)
-        if uses:
-            tip = self.tr("CPU threads the engine computes with; Automatic lets the engine choose.")
+        if uses:  # what Automatic starts here, and why (the field says the count)
+            tip = self.tr("CPU threads the engine computes with.") + "\n\n" + self._threads_note()
         else:
             tip = self.tr(
                 "{engine} computes on the GPU (Metal), so it does not use a CPU thread count; "
@@ -476,9 +476,6 @@ class LaunchDialog(LaunchDialogWidgets):
             ).format(engine=info.label if info is not None else engine)
         self.threads.setToolTip(tip)
         self.lbl_threads.setToolTip(tip)
-        self.threads_note.setVisible(uses)
-        if uses:
-            self.threads_note.setText(self._threads_note())
 
     def _threads_note(self) -> str:
         """What Automatic chooses here and why, or that the typed count wins."""
@@ -606,7 +603,8 @@ class LaunchDialog(LaunchDialogWidgets):
             )
         )
         self.lbl_threads.setText(self.tr("Threads"))
-        self.threads.setSpecialValueText(self.tr("Automatic"))
+        automatic = math_cores(machine_layout())
+        self.threads.setSpecialValueText(self.tr("Automatic: {n} threads").format(n=automatic))
         self.lbl_temp.setText(self.tr("Temperature"))
         self.lbl_top_p.setText(self.tr("Top-p"))
         self.lbl_top_k.setText(self.tr("Top-k"))

@@ -205,10 +205,6 @@ class LaunchDialogWidgets(QDialog):
         self.threads = QSpinBox()
         self.threads.setRange(0, 256)
         self.threads.setValue(settings.threads or 0)
-        #: what Automatic chooses on this machine and why (under the field)
-        self.threads_note = QLabel()
-        self.threads_note.setObjectName("muted")
-        self.threads_note.setWordWrap(True)
         # The spin boxes' ranges come from the one table of limits (core.limits) that Sampling
         # checks, so a typed value is never out of range; the cross-field rule (answer vs
         # context) is the form model's.
@@ -234,9 +230,7 @@ class LaunchDialogWidgets(QDialog):
         self.lbl_top_p, self.lbl_top_k, self.lbl_max = QLabel(), QLabel(), QLabel()
         self.lbl_repeat = QLabel()
         rform.addRow(self.lbl_ctx, self.ctx)
-        #: the Threads field with its note under it (the form's row is this cell)
-        self.threads_cell = field_with_note(self.threads, self.threads_note)
-        rform.addRow(self.lbl_threads, self.threads_cell)
+        rform.addRow(self.lbl_threads, self.threads)
         rform.addRow(self.lbl_temp, self.temperature)
         rform.addRow(self.lbl_top_p, self.top_p)
         rform.addRow(self.lbl_top_k, self.top_k)
