@@ -957,6 +957,9 @@ def test_a_request_switches_speculation_on_the_loaded_weights_with_greedy_parity
     engines.append(plain)
     on = _load(target, drafter, pair, 4 if pair == "draft" else None)
     engines.append(on)
+    # the depth stays as asked: the adaptive depth may settle on plain steps for a whole request on a
+    # busy machine (it measures time), and this test is about switching, not about the depth
+    on.adaptive_depth = False  # type: ignore[attr-defined]
     assert on.offers() == ["off", pair, "suffix", "prompt-lookup"]  # type: ignore[attr-defined]
     assert plain.offers() == ["off", "suffix", "prompt-lookup"]  # type: ignore[attr-defined]
     ref = _finished(_run(plain, 32))
