@@ -58,6 +58,7 @@ from app.core.engines.base import (
     LoadRequest,
     Sampling,
     TextDelta,
+    has_images,
 )
 from app.core.engines.capability import model_free_methods
 from app.core.engines.llamacpp import translate
@@ -460,8 +461,8 @@ class EnginePool:
         replayed (its text does not tokenize back to its token count) or nothing is priced yet."""
         engine = child.engine
         passes = done.passes or ()
-        if not isinstance(engine, LlamaCppEngine) or not passes:
-            return None
+        if not isinstance(engine, LlamaCppEngine) or not passes or has_images(request.messages):
+            return None  # (a prompt with pictures holds tokens its text does not: no exact replay)
         steps = self._plain_steps(child)
         step = steps.plain_step_of(label, passes, done.drafted_total)
         if step is None:
