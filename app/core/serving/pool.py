@@ -464,7 +464,7 @@ class EnginePool:
         if not isinstance(engine, LlamaCppEngine) or not passes or has_images(request.messages):
             return None  # (a prompt with pictures holds tokens its text does not: no exact replay)
         steps = self._plain_steps(child)
-        step = steps.plain_step_of(label, passes, done.drafted_total)
+        step = steps.plain_step_of(label, passes)
         if step is None:
             return None
         try:

@@ -18,8 +18,8 @@ Where the plain step comes from (:attr:`Speedup.basis`):
   and depth costs on this machine, learned from earlier answers (:class:`PlainSteps` keeps those
   ratios of a pass's time to the plain step measured beside it): the answer's own acceptance, and
   a price that another program taking a core does not move;
-* ``recent-steps``: plain passes of other answers of the same model and thread count a moment
-  before (the caller gives the figure, see :class:`PlainSteps`), while no ratio is known yet;
+* ``recent-steps``: plain decoding's steps in other answers of the same model and thread count a
+  moment before (:meth:`PlainSteps.recent`), while a pass has no price yet;
 * none (``value`` None): nothing to compare with: no claim.
 """
 
@@ -72,35 +72,34 @@ def own_plain_step(passes: Sequence[Pass]) -> float | None:
     return statistics.median(steps) if len(steps) >= MIN_PLAIN_PASSES else None
 
 
-def speedup_of(
-    passes: Sequence[Pass] | None,
-    drafted_total: int,
-    plain_step_ms: float | None = None,
-    basis: Basis = "recent-steps",
-    steps_of: Callable[[Pass], float | None] | None = None,
-) -> Speedup:
-    """The speedup of an answer with ``passes`` (see the module docstring for the bases, tried in
-    that order). ``plain_step_ms``: a recent plain step of the same model (``basis`` names where it
-    came from); ``steps_of``: a pass's cost in plain steps, as learned (the cost model)."""
+def _measured(passes: Sequence[Pass] | None) -> tuple[int, float] | None:
+    """An answer's tokens and decode time over its passes, None when there is nothing to divide."""
     if not passes:
-        return Speedup(None)
+        return None
     tokens = sum(p.tokens for p in passes)
     spent = sum(p.ms for p in passes)
-    if spent <= 0 or tokens <= 0:
-        return Speedup(None)
+    return (tokens, spent) if tokens > 0 and spent > 0 else None
+
+
+def _nothing_drafted(passes: Sequence[Pass], drafted_total: int) -> Speedup | None:
+    """The answer's figure when it drafted nothing (it was plain decoding), else None."""
     if drafted_total == 0 and all(p.drafted == 0 for p in passes):
         return Speedup(1.0, "nothing-drafted", own_plain_step(passes))
+    return None
+
+
+def speedup_of(passes: Sequence[Pass] | None, drafted_total: int) -> Speedup:
+    """The speedup of an answer from its passes alone (an engine without a pool): nothing drafted,
+    else its own plain passes as they are, else no claim (:class:`PlainSteps` knows more)."""
+    measured = _measured(passes)
+    if passes is None or measured is None:
+        return Speedup(None)
+    plain = _nothing_drafted(passes, drafted_total)
+    if plain is not None:
+        return plain
+    tokens, spent = measured
     own = own_plain_step(passes)
-    if own is not None:
-        return Speedup(tokens * own / spent, "own-steps", own)
-    if steps_of is not None:
-        costs = [steps_of(p) if p.drafted else 1.0 for p in passes]
-        known = [c for c in costs if c is not None]
-        if len(known) == len(costs):
-            return Speedup(tokens / sum(known), "cost-model")
-    if plain_step_ms is not None and plain_step_ms > 0:
-        return Speedup(tokens * plain_step_ms / spent, basis, plain_step_ms)
-    return Speedup(None)
+    return Speedup(tokens * own / spent, "own-steps", own) if own is not None else Speedup(None)
 
 
 class PlainSteps:
@@ -179,16 +178,21 @@ class PlainSteps:
         slope = sum(w * (k - mean_k) * (r - mean_r) for k, r, w in points) / var
         return max(1.0, mean_r + slope * (drafted - mean_k))
 
-    def plain_step_of(self, label: str, passes: Sequence[Pass], drafted_total: int) -> float | None:
+    def _priced(self, label: str, passes: Sequence[Pass]) -> float | None:
+        """What ``passes`` of ``label`` cost in plain steps at their learned prices (a plain pass
+        costs one), None while a pass's depth has no price yet."""
+        costs = [self.ratio(label, p) if p.drafted else 1.0 for p in passes]
+        known = [c for c in costs if c is not None]
+        return sum(known) if passes and len(known) == len(costs) else None
+
+    def plain_step_of(self, label: str, passes: Sequence[Pass]) -> float | None:
         """Plain decoding's step an answer's passes imply (:meth:`plain_step`), else its time over
         its passes' learned price (None when none of these is known)."""
         found = self.plain_step(label, passes)
         if found is not None:
             return found[0]
-        priced = [1.0 if not p.drafted else self.ratio(label, p) for p in passes]
-        if not passes or any(c is None for c in priced):
-            return None
-        return sum(p.ms for p in passes) / sum(c for c in priced if c is not None)
+        priced = self._priced(label, passes)
+        return sum(p.ms for p in passes) / priced if priced else None
 
     def observe(self, label: str, passes: Sequence[Pass]) -> None:
         """Learn from one answer's passes: its plain steps, what they cost over plain decoding's
@@ -214,22 +218,19 @@ class PlainSteps:
         """This answer against plain decoding of its tokens: at plain decoding's step measured in
         the answer itself (``own-steps``), else priced pass by pass (``cost-model``), else at plain
         decoding's step a moment before (``recent-steps``); see the module docstring."""
-        if not passes:
+        measured = _measured(passes)
+        if passes is None or measured is None:
             return Speedup(None)
-        tokens = sum(p.tokens for p in passes)
-        spent = sum(p.ms for p in passes)
-        if spent <= 0 or tokens <= 0:
-            return Speedup(None)
-        if drafted_total == 0 and all(p.drafted == 0 for p in passes):
-            return Speedup(1.0, "nothing-drafted", own_plain_step(passes))
-        own = own_plain_step(passes)
-        factor = self.overhead(label)
-        if own is not None and factor is not None:
-            return Speedup(tokens * own / factor / spent, "own-steps", own / factor)
-        costs = [self.ratio(label, p) if p.drafted else 1.0 for p in passes]
-        if all(c is not None for c in costs):
-            return Speedup(tokens / sum(c for c in costs if c is not None), "cost-model")
-        recent = self.recent()
-        if recent is not None:
-            return Speedup(tokens * recent / spent, "recent-steps", recent)
+        plain = _nothing_drafted(passes, drafted_total)
+        if plain is not None:
+            return plain
+        tokens, spent = measured
+        found = self.plain_step(label, passes)
+        if found is not None and found[1] == "own-steps":
+            return Speedup(tokens * found[0] / spent, "own-steps", found[0])
+        priced = self._priced(label, passes)
+        if priced:
+            return Speedup(tokens / priced, "cost-model")
+        if found is not None:
+            return Speedup(tokens * found[0] / spent, found[1], found[0])
         return Speedup(None)
