@@ -40,6 +40,9 @@ Basis = Literal["nothing-drafted", "own-steps", "recent-steps", "cost-model", ""
 MIN_PLAIN_PASSES = 3
 #: plain steps of other answers count for this long (seconds)
 RECENT_S = 60.0
+#: a pass's price is learned against plain decoding's step only when that step was measured this
+#: recently: both sides of the ratio then ran under the same load (seconds)
+PRICE_S = 20.0
 #: plain-step samples and pass ratios kept
 KEPT = 256
 #: the configuration that decodes plainly (a pool's "off")
@@ -122,11 +125,11 @@ class PlainSteps:
         #: (configuration, drafted) -> ratios of a pass's time to plain decoding's step beside it
         self._ratios: dict[tuple[str, int], deque[float]] = {}
 
-    def recent(self, label: str = PLAIN) -> float | None:
-        """The median plain step of ``label`` (plain decoding by default) over the last
-        :data:`RECENT_S` seconds, None without :data:`MIN_PLAIN_PASSES` of them."""
+    def recent(self, label: str = PLAIN, within: float = RECENT_S) -> float | None:
+        """The median plain step of ``label`` (plain decoding by default) over the last ``within``
+        seconds, None without :data:`MIN_PLAIN_PASSES` of them."""
         now = self._clock()
-        steps = [ms for at, ms in self._plain.get(label, ()) if now - at <= RECENT_S]
+        steps = [ms for at, ms in self._plain.get(label, ()) if now - at <= within]
         return statistics.median(steps) if len(steps) >= MIN_PLAIN_PASSES else None
 
     def overhead(self, label: str) -> float | None:
@@ -207,9 +210,12 @@ class PlainSteps:
             factor = statistics.median(own) / plain
             self._overheads.setdefault(label, deque(maxlen=KEPT)).append(factor)
         found = self.plain_step(label, passes)
-        if found is None or found[0] <= 0:
+        if found is not None and found[1] == "own-steps":
+            step: float | None = found[0]
+        else:  # plain decoding's step beside this answer, not one from under another load
+            step = self.recent(within=PRICE_S)
+        if step is None or step <= 0:
             return
-        step = found[0]
         for p in passes:
             if p.drafted > 0 and p.ms > 0:
                 self._ratios.setdefault((label, p.drafted), deque(maxlen=KEPT)).append(p.ms / step)
