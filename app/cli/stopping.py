@@ -1,4 +1,4 @@
-"""Ctrl-C and SIGTERM for every command: the first stops it, a second leaves at once (issue 48).
+"""Ctrl-C and SIGTERM for every command: the first stops it, a second leaves at once.
 
 A Python signal handler runs on the main thread between two bytecodes, wherever that thread is,
 also inside a lock it holds. ``tandem serve``'s handler used to set the ``threading.Event`` the

@@ -2,7 +2,7 @@
 by the chat's own renderer, or JSON in the OpenAI chat messages shape with each answer's
 speculation figures.
 
-Tool turns (issue 50) keep their shape: in JSON an assistant message carries its ``tool_calls`` and
+Tool turns keep their shape: in JSON an assistant message carries its ``tool_calls`` and
 each result is a ``tool`` message with its ``tool_call_id`` and ``name``; Markdown and HTML show
 each call as its name with the arguments, and each result under it.
 

@@ -14,7 +14,7 @@ or partial file; files no row names (a deleted conversation's, a process killed 
 and its row, a truncated history's) are removed when a conversation is deleted and when a store
 opens.
 
-An agent turn is stored as OpenAI's messages shape has it (issue 50): an assistant row carries its
+An agent turn is stored as OpenAI's messages shape has it: an assistant row carries its
 calls (``tool_calls``, a JSON list of wire calls) and each call's result is a ``tool`` row with its
 ``tool_call_id`` and the tool's ``name``. :meth:`Message.chat_message` gives every row back in
 that shape, so a reopened conversation is sent to the engine, trimmed and exported as it happened.
@@ -207,7 +207,7 @@ class ChatStore:
             self._db.execute("ALTER TABLE messages ADD COLUMN images TEXT")
 
     def _add_tool_columns(self) -> None:
-        """Messages stored before tool turns have no calls and answer none (issue 50); only
+        """Messages stored before tool turns have no calls and answer none; only
         added, like ``speculation``. An older Tandem still opens the file; it shows a ``tool``
         row as a message of an unknown role."""
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(messages)")}

@@ -282,7 +282,7 @@ class LocalServer:
         return app
 
     async def _auto(self, request: Request) -> Response:
-        """What Auto learned from real answers (issue 51): per kind of request, the route now, its
+        """What Auto learned from real answers: per kind of request, the route now, its
         speedup with an interval and the answers it rests on, and what the pool does besides
         answering (configurations starting), and per configuration the cost model's error on its
         answers (``prediction_error``: the median of |predicted / measured - 1| and the answers it

@@ -62,7 +62,7 @@ class AutoPanel(QWidget):
         self.chosen.setObjectName("autoChosen")
         self.chosen.setWordWrap(True)
         self.why = QLabel()
-        #: what Auto learned from real answers, per kind (issue 51)
+        #: what Auto learned from real answers, per kind
         self.learned = QLabel()
         self.learned.setObjectName("autoLearned")
         self.learned.setWordWrap(True)
@@ -300,7 +300,7 @@ class AutoPanel(QWidget):
         self._render_learned(st)
 
     def _render_learned(self, state: str) -> None:
-        """What Auto learned from the user's real answers, per kind of request (issue 51)."""
+        """What Auto learned from the user's real answers, per kind of request."""
         rows = [r for r in self._learned if r.figure.answers > 0] if state in ("stored", "unmeasured") else []
         if not rows:  # nothing learned yet: the panel stays as short as it was
             self.learned.setText("")

@@ -153,8 +153,8 @@ class ServerPanel(QFrame):
         title_row.addWidget(self.stop, 0, Qt.AlignmentFlag.AlignTop)
         # The rows sit in a body that scrolls when the panel is shorter than they are (a short
         # screen, or the user made it so): squeezed, the fixed-height settings box was drawn over
-        # the context line below it (issue 48, at 1366 x 768, where the panel opened at two thirds
-        # of the screen's height). The panel opens at the height its rows need (show_panel) and
+        # the context line below it (at 1366 x 768, where the panel opened at two thirds of the
+        # screen's height). The panel opens at the height its rows need (show_panel) and
         # grows when a row does (_grow_to_fit).
         self.content = QWidget()
         lay = QVBoxLayout(self.content)

@@ -1,4 +1,4 @@
-"""Settings → Tools (issue 50): the MCP servers, each with its switch and its state (starting,
+"""Settings → Tools: the MCP servers, each with its switch and its state (starting,
 running, failed with its reason, off), its tools each with its description and its rule (off:
 never offered to the model, ask every time, or always allow); Import mcpServers JSON…, Export…,
 Add server… and Remove.

@@ -1,7 +1,7 @@
 """The rendered HTML of a message cut into its top-level blocks, for a view that shows code, tables
 and display formulas in boxes of their own (scrolled sideways when wider than the view), and break
 points for long unbreakable runs of prose (a URL, a hash, a path), so that prose wraps instead of
-widening what holds it (issue 48).
+widening what holds it.
 
 Both read only the HTML :func:`app.core.chat.render.render_html` and the chat's tool-call blocks
 write: text is escaped (``<`` never stands for itself), tags are well nested, and raw HTML from the

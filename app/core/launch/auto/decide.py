@@ -41,8 +41,8 @@ from dataclasses import dataclass
 
 from app.core.launch.auto.candidates import OFF, Candidate
 
-#: how far off a calibration's figure may be (sd of its log): two calibrations in a row measured
-#: 0.99x and 1.34x for one configuration on prose (issue 51)
+#: how far off a calibration's figure may be (sd of its log): two calibrations in a row can disagree
+#: by a third for one configuration on prose (docs/benchmarks.md)
 PRIOR_SD = 0.15
 #: a configuration nothing was measured for: plain speed, this uncertain
 UNKNOWN_SD = 0.30

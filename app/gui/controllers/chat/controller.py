@@ -23,7 +23,7 @@ With MCP servers switched on (``tools.py``), a message runs the tool loop
 running: each model turn is a streamed answer of its own row, read from the pool like any answer
 (Auto sends a turn after a tool result to its agent route), each call a block with Approve / Deny
 / Always allow, each result a collapsed ``tool`` message; Stop cancels the task at any step and
-what happened stays stored (issue 50). The composer's tool choice is the message's ``tool_choice``
+what happened stays stored. The composer's tool choice is the message's ``tool_choice``
 (auto, none: a plain answer, any tool, or a named one), as the CLI's ``--tool-choice``; the
 composer shows the servers' states and the tools offered.
 
@@ -591,7 +591,7 @@ class ChatController(QObject):
             named = "" if label == per_request.OFF else label
         answer.builder.speculation = named
 
-    # --- the tool loop (issue 50) ------------------------------------------------------------------
+    # --- the tool loop ------------------------------------------------------------------
     async def _run_tools(
         self, first: _Answer, engine: Engine, history: list[ChatMessage], choice: str, tool_choice: str
     ) -> None:
@@ -798,7 +798,7 @@ class ChatController(QObject):
             out.append((0, {"role": "system", "content": conv.system_prompt}))
         for m in self.store.messages(self.conversation_id):
             if m.role in ("user", "assistant", "tool") and m.status not in ("error", "streaming"):
-                # tool calls and results in OpenAI's shape (issue 50)
+                # tool calls and results in OpenAI's shape
                 message: ChatMessage = m.chat_message()
                 files = [str(p) for p in map(self.store.image_path, m.images) if p.is_file()]
                 if files:

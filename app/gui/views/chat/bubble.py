@@ -161,7 +161,7 @@ class MessageBubble(QFrame):
         lay.addWidget(self.images)
         self.image_paths: list[Path] = []
         # the text in blocks no wider than the bubble: a long code line scrolls inside its block
-        # and never widens the conversation (issue 48)
+        # and never widens the conversation
         self.body = RichText()
         connect_links(self.body, lambda: self.text)
         # While an answer streams, the finished blocks sit in frozen labels above ``body``, which

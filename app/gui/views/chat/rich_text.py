@@ -1,4 +1,4 @@
-"""A message's rendered text, in parts no wider than the view (issue 48).
+"""A message's rendered text, in parts no wider than the view.
 
 One label holding a whole message was as wide as its widest line: a code block with a 300-character
 line, a long URL, a wide table or formula widened the message, and with it the conversation's

@@ -1,4 +1,4 @@
-"""One tool call of an answer (issue 50): the tool's name and arguments, Approve / Deny /
+"""One tool call of an answer: the tool's name and arguments, Approve / Deny /
 Always allow while it waits for the user, then one line saying what became of it.
 
 The call's result is a ``tool`` message of its own (a collapsed :class:`MessageBubble` under the
