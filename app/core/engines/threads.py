@@ -466,7 +466,7 @@ class ThreadLedger:
             return choose(layout, requested), provisional
         others = [x for x in leases if x.owner != me and x.pid]
         use = self.sampler.sample(x.pid for x in others)
-        leases = [x for x in self.leases() if x.key != key] or [x for x in leases if x.key != key]
+        leases = [x for x in self.leases() if x.key != key]  # read again: who chose meanwhile
         held = self.held_by_others(leases, group, use, time.time())
         choice = choose(layout, None, busy=busy_cores(use.others), held=held, ceiling=ceiling)
         final = replace(provisional, threads=choice.threads, ceiling=ceiling or 0)

@@ -283,6 +283,7 @@ class EnginePool:
         self._steps: dict[int, PlainSteps] = {}
         #: per model-free configuration, its replayed state (as if it had answered every request)
         self._replay_states: dict[str, ReplayState] = {}
+        self._replay_params: dict[str, ReplayParams] = {}
         #: per configuration, predicted / measured - 1 of its recent answers
         self._errors: dict[str, deque[float]] = {}
         self._eos: int | None = None
@@ -486,12 +487,10 @@ class EnginePool:
         replayed: dict[str, tuple[int | None, list[ReplayRound]]] = {}
         for lab in free:
             free_options = self._configurations[lab]
-            base = self.base_request
             try:
-                plan = translate.plan(free_options, base.family_name, base.size_in_billions)
                 result = replay(
                     free_options.method,
-                    ReplayParams.from_settings(plan.settings),
+                    self._replay_params_of(lab),
                     prompt_ids,
                     ids,
                     self._replay_states.get(lab),
@@ -513,6 +512,16 @@ class EnginePool:
             errors = self._errors.setdefault(label, deque(maxlen=PREDICTION_ERRORS_KEPT))
             errors.append(ran.decode_tokens_per_second / measured - 1.0)
         return tuple(alternatives)
+
+    def _replay_params_of(self, label: str) -> ReplayParams:
+        """The settings ``label``'s model-free methods run with, as llama.cpp reads them (worked out
+        once per configuration)."""
+        found = self._replay_params.get(label)
+        if found is None:
+            base = self.base_request
+            plan = translate.plan(self._configurations[label], base.family_name, base.size_in_billions)
+            found = self._replay_params[label] = ReplayParams.from_settings(plan.settings)
+        return found
 
     def _model_free_only(self, label: str) -> bool:
         """Configuration ``label`` runs model-free methods only (so its drafts can be replayed)."""
