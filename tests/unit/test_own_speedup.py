@@ -75,3 +75,31 @@ def test_a_speculative_childs_plain_passes_are_priced_as_plain_decodings() -> No
     again = steps.speedup("ngram-mod", [Pass(p.drafted, p.tokens, p.ms * 2) for p in answer], 8)  # busier
     assert again.basis == "own-steps" and again.plain_step_ms == pytest.approx(20.0)
     assert again.value == pytest.approx(14 * 20.0 / (2 * (75.0 + 45.0)))
+
+
+def test_a_price_is_learned_from_a_plain_answer_beside_it_once() -> None:
+    """Each price is a pair of neighbouring answers: the speculative answers after the first one
+    beside a plain answer teach nothing, so the same answer shows the same figure; a plain answer
+    that comes after a speculative one prices it."""
+    t = [0.0]
+    steps = PlainSteps(clock=lambda: t[0])
+    steps.observe("off", plain(6, 10.0))
+    t[0] += 2.0
+    steps.observe("draft", [Pass(8, 9, 40.0)] * 4)  # priced: 4 plain steps
+    answer = [Pass(8, 9, 50.0)] * 4
+    first = steps.speedup("draft", answer, 32)
+    for slower in (60.0, 90.0, 120.0):  # the load grows; the plain step was not measured again
+        t[0] += 2.0
+        steps.observe("draft", [Pass(8, 9, slower)] * 4)
+        assert steps.speedup("draft", answer, 32) == first
+    assert steps.ratio("draft", Pass(8, 9, 0.0)) == pytest.approx(4.0)
+    t[0] += 2.0
+    steps.observe("draft", [Pass(8, 9, 60.0)] * 4)  # waits for a plain answer beside it
+    t[0] += 2.0
+    steps.observe("off", plain(6, 20.0))  # the plain step, as slow now: the waiting answer is priced 3
+    assert steps.ratio("draft", Pass(8, 9, 0.0)) == pytest.approx(3.5)  # the median of 4 and 3
+    t[0] += 60.0
+    steps.observe("ngram-mod", [Pass(4, 5, 30.0)] * 3)
+    t[0] += 60.0  # too long apart to be a pair
+    steps.observe("off", plain(6, 10.0))
+    assert steps.ratio("ngram-mod", Pass(4, 5, 0.0)) is None

@@ -124,6 +124,12 @@ class PlainSteps:
         self._overheads: dict[str, deque[float]] = {}
         #: (configuration, drafted) -> ratios of a pass's time to plain decoding's step beside it
         self._ratios: dict[tuple[str, int], deque[float]] = {}
+        #: plain decoding's latest answer's step: (when, ms)
+        self._step: tuple[float, float] | None = None
+        #: configurations whose answer was already priced against that step
+        self._paired: set[str] = set()
+        #: per configuration, its latest answer not yet priced: (when, passes)
+        self._waiting: dict[str, tuple[float, tuple[Pass, ...]]] = {}
 
     def recent(self, label: str = PLAIN, within: float = RECENT_S) -> float | None:
         """The median plain step of ``label`` (plain decoding by default) over the last ``within``
@@ -198,23 +204,50 @@ class PlainSteps:
         return sum(p.ms for p in passes) / priced if priced else None
 
     def observe(self, label: str, passes: Sequence[Pass]) -> None:
-        """Learn from one answer's passes: its plain steps, what they cost over plain decoding's
-        (measured a moment apart), and each drafting pass's time against plain decoding's step."""
+        """Learn from one answer's passes: its plain steps, and what its passes cost in plain
+        decoding's steps.
+
+        A price is a ratio of two measurements, so both sides must run under the same load: a
+        speculative answer is priced against plain decoding's answer next to it (the one before
+        it or the one after it, within :data:`PRICE_S`), one answer per configuration per plain
+        answer; the answers between two plain ones teach no price, so asking the same thing again
+        shows the same figure. An answer with its own plain passes is its own pair."""
         now = self._clock()
         own = plain_passes(passes)
         mine = self._plain.setdefault(label, deque(maxlen=KEPT))
         for ms in own:
             mine.append((now, ms))
-        plain = self.recent()
-        if label != PLAIN and plain is not None and len(own) >= MIN_PLAIN_PASSES:
-            factor = statistics.median(own) / plain
-            self._overheads.setdefault(label, deque(maxlen=KEPT)).append(factor)
+        if label == PLAIN:
+            step = own_plain_step(passes)
+            if step is None:
+                return
+            self._step, self._paired = (now, step), set()
+            for other, (at, waiting) in self._waiting.items():
+                if now - at <= PRICE_S:
+                    self._pair(other, waiting, step)
+                    self._paired.add(other)
+            self._waiting.clear()
+            return
         found = self.plain_step(label, passes)
         if found is not None and found[1] == "own-steps":
-            step: float | None = found[0]
-        else:  # plain decoding's step beside this answer, not one from under another load
-            step = self.recent(within=PRICE_S)
-        if step is None or step <= 0:
+            self._learn(label, passes, found[0])
+        elif self._step is not None and now - self._step[0] <= PRICE_S and label not in self._paired:
+            self._pair(label, passes, self._step[1])
+            self._paired.add(label)
+        else:
+            self._waiting[label] = (now, tuple(passes))
+
+    def _pair(self, label: str, passes: Sequence[Pass], step: float) -> None:
+        """Learn ``label``'s plain-pass overhead and pass prices against plain decoding's ``step``
+        measured beside ``passes``."""
+        own = plain_passes(passes)
+        if len(own) >= MIN_PLAIN_PASSES:
+            self._overheads.setdefault(label, deque(maxlen=KEPT)).append(statistics.median(own) / step)
+        self._learn(label, passes, step)
+
+    def _learn(self, label: str, passes: Sequence[Pass], step: float) -> None:
+        """Each drafting pass's time against plain decoding's ``step`` of the same moment."""
+        if step <= 0:
             return
         for p in passes:
             if p.drafted > 0 and p.ms > 0:
