@@ -61,3 +61,38 @@ def test_each_answer_carries_every_configurations_prediction(smollm2_q4: Path) -
     body = extension(last, "ngram-mod")
     assert body["alternatives"] == [a.to_json() for a in last.finished.alternatives]
     assert body["speedup"] == pytest.approx(last.speedup.value, abs=1e-3)
+
+
+def test_a_drafter_that_did_not_run_is_estimated_from_the_rounds_it_drafted(
+    smollm2_f32: Path, smollm2_q4: Path
+) -> None:
+    """The embedded pair (F32 target, its Q4_1 as the drafter): once the drafter answered beside
+    plain decoding, an answer of another configuration carries its estimate."""
+    request = LoadRequest(str(smollm2_f32), n_ctx=2048)
+    base = LlamaCppEngine.load(request)
+    configurations = standard_configurations(("draft", str(smollm2_q4)))
+    pool = EnginePool(base, request, LlamaCppEngine.load, configurations, PoolConfig(slots=1, retune_s=None))
+    drafters = [lab for lab in configurations if configurations[lab].draft_model_path and "+" not in lab]
+    assert drafters
+
+    async def run() -> list[Answer]:
+        return [await _ask(pool, label) for label in ("off", drafters[0], "ngram-mod", "off", "ngram-mod")]
+
+    try:
+        plain, drafted, *_, other = asyncio.run(run())
+    finally:
+        pool.close()
+        base.close()
+    assert drafted.finished is not None and drafted.finished.passes
+    rounds = [p for p in drafted.finished.passes if p.drafted]
+    expected = pool.acceptance.estimate(drafters[0])
+    assert expected is not None and expected.rounds == len(rounds)
+    depth = max(p.drafted for p in rounds)
+    assert 1.0 <= expected.tokens_per_round <= depth + 1
+    assert other.finished is not None and other.finished.alternatives
+    by_label = {a.speculation: a for a in other.finished.alternatives}
+    assert by_label["ngram-mod"].ran and by_label["ngram-mod"].basis == "replayed"
+    estimate = by_label[drafters[0]]
+    assert estimate.basis == "estimated" and not estimate.ran and estimate.decode_tokens_per_second > 0
+    # the same prompt: greedy text is the same whichever configuration answered
+    assert plain.text == drafted.text == other.text

@@ -233,6 +233,7 @@ def test_the_request_router_learns_from_the_answers_it_routed(tmp_path: Path) ->
     first = code_edit(0)
     label = router(first)
     assert label == label_of(CHAIN)  # the code edit's measured route
+    assert router.kind_of(first) == "code-edit" and router.kind_of(code_edit(98)) == ""
     # an answer it did not route, a short answer and an unknown configuration teach nothing
     assert router.observe(code_edit(99), label, 64, 3.2) is None
     assert router.observe(first, "no-such", 64, 3.2) is None

@@ -66,6 +66,7 @@ from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.streaming import stream
 from app.core.engines.worker import LoadProgress
 from app.core.speculative import SpeculationError
+from app.core.speculative.acceptance import AcceptanceByPosition, Estimate
 from app.core.speculative.options import DRAFTER_METHODS, SpeculationOptions
 from app.core.speculative.per_request import AUTO, OFF
 from app.core.speculative.predict import Alternative, predict
@@ -230,6 +231,10 @@ class LearningRoute(Protocol):
 
     def learned(self) -> list[dict[str, Any]]: ...
 
+    def kind_of(self, request: GenerateRequest) -> str:
+        """The kind the route gave ``request`` ("" when it routed none such)."""
+        ...
+
 
 class EnginePool:
     """The children of one served llama.cpp model (see the module docstring)."""
@@ -286,6 +291,8 @@ class EnginePool:
         self._replay_params: dict[str, ReplayParams] = {}
         #: per configuration, predicted / measured - 1 of its recent answers
         self._errors: dict[str, deque[float]] = {}
+        #: per drafter configuration and kind of request, its acceptance by draft position
+        self.acceptance = AcceptanceByPosition()
         self._eos: int | None = None
         #: what the last checks did: label -> (threads before, threads after)
         self.retuned: list[tuple[str, int, int]] = []
@@ -409,6 +416,8 @@ class EnginePool:
                             else None
                         )
                         steps.observe(label, event.passes)  # after the predictions: their error is honest
+                        if self._drafter(label):
+                            self.acceptance.observe(label, self._kind_of(request), event.passes)
                         event = replace(event, speedup=speedup, alternatives=alternatives)
                         own, alts = speedup, alternatives or ()
                 yield event
@@ -505,7 +514,15 @@ class EnginePool:
             replayed[lab] = (free_options.num_speculative_tokens or MODEL_FREE_DEPTH, result.rounds)
         options = self._configurations.get(label)
         depth = options.num_speculative_tokens if options is not None and options.enabled else None
-        alternatives = predict(steps, step, done.completion_tokens, (label, depth, passes), replayed, free)
+        kind = self._kind_of(request)
+        estimated: dict[str, tuple[int | None, Estimate]] = {}
+        for lab in self._configurations:
+            expected = self.acceptance.estimate(lab, kind) if self._drafter(lab) else None
+            if expected is not None:
+                estimated[lab] = (self._configurations[lab].num_speculative_tokens, expected)
+        alternatives = predict(
+            steps, step, done.completion_tokens, (label, depth, passes), replayed, free, estimated
+        )
         ran = next((a for a in alternatives if a.ran), None)
         measured = done.decode_tps
         if ran is not None and measured:
@@ -522,6 +539,19 @@ class EnginePool:
             plan = translate.plan(self._configurations[label], base.family_name, base.size_in_billions)
             found = self._replay_params[label] = ReplayParams.from_settings(plan.settings)
         return found
+
+    def _drafter(self, label: str) -> bool:
+        """Configuration ``label`` drafts with a drafter model alone (no chain): its acceptance on an
+        answer it did not draft is estimated from the rounds it drafted."""
+        options = self._configurations.get(label)
+        if options is None or not options.enabled:
+            return False
+        return bool(options.draft_model_path) and "+" not in options.method
+
+    def _kind_of(self, request: GenerateRequest) -> str:
+        """The kind Auto gave ``request`` ("" without Auto's router)."""
+        route = self._route
+        return route.kind_of(request) if isinstance(route, LearningRoute) else ""
 
     def _model_free_only(self, label: str) -> bool:
         """Configuration ``label`` runs model-free methods only (so its drafts can be replayed)."""

@@ -10,7 +10,8 @@ its own passes, so the cost model's error is measured on every answer.
 Each prediction says its basis: ``replayed`` when its passes are the configuration's exact ones (a
 model-free method replayed over the tokens, the configuration that ran; with sampling instead of
 greedy decoding they are the ones it would have made on these tokens), ``estimated`` when its
-acceptance is (a drafter that did not run on this answer: not predicted yet).
+acceptance is: a drafter that did not run on this answer is predicted from the acceptance it had,
+position by position, on the rounds it did draft (:mod:`app.core.speculative.acceptance`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from app.core.speculative.acceptance import Estimate
 from app.core.speculative.replay import ReplayRound
 from app.core.speculative.rounds import Pass
 from app.core.speculative.speedup import PlainSteps
@@ -80,10 +82,12 @@ def predict(
     ran: tuple[str, int | None, Sequence[Pass]],
     replayed: Mapping[str, tuple[int | None, Sequence[ReplayRound]]],
     model_free: Sequence[str],
+    estimated: Mapping[str, tuple[int | None, Estimate]] | None = None,
 ) -> list[Alternative]:
     """The predicted decode speed of plain decoding, of the configuration that ran (``ran``: its
-    label, depth and passes) and of each replayed model-free configuration (label -> depth and
-    rounds), at ``plain_step_ms`` a plain step; configurations whose passes cannot be priced yet are
+    label, depth and passes), of each replayed model-free configuration (label -> depth and
+    rounds) and of each drafter that did not run (``estimated``: label -> depth and its expected
+    round), at ``plain_step_ms`` a plain step; configurations whose passes cannot be priced yet are
     left out."""
     if plain_step_ms <= 0 or tokens <= 0:
         return []
@@ -103,4 +107,25 @@ def predict(
             continue
         emitted = sum(r.emitted for r in rounds) or tokens
         out.append(Alternative(other, other_depth, emitted * 1000.0 / (spent * plain_step_ms), "replayed"))
+    for other, (other_depth, expected) in (estimated or {}).items():
+        if other == label or other in replayed:
+            continue
+        per_round = round_cost(steps, other, expected)
+        if per_round is None:
+            continue
+        tps = expected.tokens_per_round * 1000.0 / (per_round * plain_step_ms)
+        out.append(Alternative(other, other_depth, tps, "estimated"))
     return out
+
+
+def round_cost(steps: PlainSteps, label: str, expected: Estimate) -> float | None:
+    """What an expected round of drafter ``label`` costs in plain steps: each depth it drafts at
+    its learned price (a depth not priced yet: on the line through its prices), weighted by how
+    often it drafts it; None when it has no price at all."""
+    total = 0.0
+    for depth, share in expected.depths.items():
+        cost = steps.ratio(label, Pass(depth, depth + 1, 0.0)) or steps.fitted(depth, [label])
+        if cost is None:
+            return None
+        total += share * cost
+    return total or None

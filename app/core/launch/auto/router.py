@@ -189,6 +189,13 @@ class RequestRouter:
                 self.save()
         return ratio
 
+    def kind_of(self, request: GenerateRequest) -> str:
+        """The kind ``request`` was routed as ("" when it was not routed here, or was already
+        observed)."""
+        with self._lock:
+            kind = self._pending.get(_identity(request))
+        return kind.value if kind is not None else ""
+
     def save(self) -> None:
         """Write what was learned and not yet written (nothing without a learner)."""
         with self._lock:
