@@ -91,3 +91,30 @@ def test_figures_noise_and_intervals() -> None:
     assert table[OFF].speedup == 1.0 and table[OFF].se < 0.01  # plain speed, by definition
     lo, hi = table[A].interval()
     assert lo < 1.3 < hi and "1.30x" in table[A].describe() and "on 3 answers" in table[A].describe()
+
+
+def test_estimates_weigh_less_than_answers_and_never_take_a_route_alone() -> None:
+    table = rule.figures([A, OFF], {}, {}, 0.1, {A: [1.5] * 6})
+    assert table[A].answers == 0 and table[A].estimates == 6 and not table[A].may_take_a_route
+    answered = rule.figures([A, OFF], {}, {A: [1.5] * 6}, 0.1)[A]
+    assert answered.se < table[A].se  # an answer is worth more than an estimate of it
+    assert "6 estimates" in table[A].describe()
+    assert rule.decide(OFF, table).candidate == OFF  # estimates alone move nothing
+    one = rule.figures([A, OFF], {}, {A: [1.5]}, 0.1, {A: [1.5] * (rule.MIN_ANSWERS - 1)})
+    assert one[A].may_take_a_route
+    assert rule.decide(OFF, one).candidate == A  # one answer and estimates beside it do
+
+
+def test_an_exploration_of_a_configuration_that_is_not_running_is_deferred_to_the_next_answer() -> None:
+    """The first answers of a kind: the first one's exploration starts the configuration (the route
+    answers meanwhile, in the pool), the next answer explores it once it runs."""
+    measured = [Measurement(OFF, {"prose": 1.0}), Measurement(A, {"prose": 0.9})]
+    learner = RouteLearner(routes(measured))
+    running = [OFF]
+    learner.running = lambda: running
+    assert learner.explain(PROSE).candidate == OFF
+    assert learner.route(PROSE) == A  # the exploring choice: the pool starts it, off answers
+    assert learner.route(PROSE) == A  # deferred: explored now
+    running.append(A)
+    assert learner.route(PROSE) == A  # still deferred while it was not running at the last turn
+    assert learner.route(PROSE) == OFF  # explored: the route again until the next turn to explore

@@ -9,7 +9,7 @@ import pytest
 
 from app.core.launch import auto
 from app.core.launch.auto import OFF, Candidate, Measurement, RequestKind, RouteLearner, Routes, routes
-from app.core.launch.auto.decide import EXPLORE_EVERY
+from app.core.launch.auto.decide import EXPLORE_EVERY, MIN_ANSWERS
 from app.core.launch.auto.learning import speedup
 from app.core.launch.auto.routing import choose_routed, routed_launch
 from tests.unit.auto_measured import measured
@@ -147,7 +147,9 @@ def test_learner_switches_when_real_answers_lose_beyond_the_noise(tmp_path: Path
     assert learner.route(REPEAT) == NGRAM  # the others rest on no real answer yet (exploring gives them some)
     for ratio in (2.3, 2.4):
         learner.observe(REPEAT, CHAIN, ratio)
-    assert learner.route(REPEAT) == CHAIN  # 2.3x on two real answers beats ngram-mod's real 1.0x
+    assert learner.route(REPEAT) == NGRAM  # two answers are too few to take a route
+    learner.observe(REPEAT, CHAIN, 2.35)
+    assert learner.route(REPEAT) == CHAIN  # 2.3x on three real answers beats ngram-mod's real 1.0x
     decision = learner.explain(REPEAT)
     assert decision.candidate == CHAIN and "beyond the noise" in decision.why and not decision.exploring
     assert learner.route(PROSE) == DRAFT8  # other kinds are untouched
@@ -243,7 +245,7 @@ def test_the_request_router_learns_from_the_answers_it_routed(tmp_path: Path) ->
     # ngram-mod's answers (routed by an exploring turn in real use) run at its measured 1.40x; a
     # chain answer at plain speed (20 tok/s against 20 plain): the route moves to ngram-mod
     assert learner.explain(CODE).candidate == CHAIN
-    for _ in range(2):
+    for _ in range(MIN_ANSWERS):
         learner.observe(CODE, NGRAM, 1.4)
     for i in range(2, 3):
         request = code_edit(i)
@@ -252,7 +254,7 @@ def test_the_request_router_learns_from_the_answers_it_routed(tmp_path: Path) ->
     assert router(code_edit(10)) == label_of(NGRAM)  # 1.40x measured beats 1.0x real
     assert not path.exists()  # fewer than SAVE_EVERY answers: not written yet
     router.save()
-    assert RouteLearner(routes(measured), path).route(CODE) == NGRAM
+    assert RouteLearner(routes(measured), path).explain(CODE).candidate == NGRAM
     assert SAVE_EVERY > 3
 
 
@@ -323,3 +325,32 @@ def test_a_pool_launch_stays_when_every_kind_is_left_to_it_or_none_is() -> None:
     # every kind is served better elsewhere (off beats a drafter that loses everywhere): off
     slow = [m(DRAFT8, 0.80, 0.80, 0.80, pairs=3)]
     assert choose_routed(slow).candidate == OFF
+
+
+def test_an_answers_predictions_teach_the_other_configurations() -> None:
+    """A replayed prediction counts as an answer of its configuration, an estimated one as an
+    estimate (it weighs less and cannot take a route alone)."""
+    from app.core.engines.base import GenerateRequest, Sampling
+    from app.core.launch.auto.router import RequestRouter, label_of
+    from app.core.speculative.predict import Alternative
+    from app.core.speculative.speedup import Speedup
+
+    measured = [
+        Measurement(OFF, dict.fromkeys(auto.WORKLOADS, 1.0)),
+        m(DRAFT8, 0.9, 0.9, 0.9),
+        m(NGRAM, 0.9, 0.9, 0.9),
+    ]
+    learner = RouteLearner(routes(measured), explore_every=0)
+    router = RequestRouter(routes(measured), "drafter.gguf", True, learner, 20.0)
+    request = GenerateRequest([{"role": "user", "content": "Tell me about rivers."}], Sampling())
+    assert router(request) == "off"
+    alternatives = [
+        Alternative("off", None, 10.0, "replayed", ran=True),
+        Alternative(label_of(NGRAM), 64, 12.0, "replayed"),
+        Alternative(label_of(DRAFT8), 8, 15.0, "estimated"),
+    ]
+    router.observe(request, "off", 64, 6.4, None, Speedup(1.0, "nothing-drafted"), alternatives)
+    table = learner.table(PROSE)
+    assert table[NGRAM].answers == 1 and table[NGRAM].estimates == 0
+    assert table[DRAFT8].answers == 0 and table[DRAFT8].estimates == 1
+    assert table[OFF].answers == 1

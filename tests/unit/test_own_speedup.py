@@ -50,7 +50,9 @@ def test_without_plain_passes_recent_steps_then_the_learned_cost_stand_in() -> N
     assert got.basis == "cost-model" and got.value == pytest.approx(18 / 8.0)
     t[0] += 600.0  # long after: the plain steps are old, the ratio stays
     assert steps.speedup("draft", [Pass(8, 9, 40.0)] * 2, 16).value == pytest.approx(18 / 8.0)
-    assert steps.speedup("draft", [Pass(3, 4, 80.0)], 3) == Speedup(None)  # never seen drafting 3
+    # never seen drafting 3: on the line from a plain step (0 drafted, 1 step) to 8 drafted at 4
+    assert steps.speedup("draft", [Pass(3, 4, 80.0)], 3).value == pytest.approx(4 / (1 + 3 * 3 / 8))
+    assert steps.speedup("ngram-mod", [Pass(3, 4, 80.0)], 3) == Speedup(None)  # no price at all
 
 
 def test_passes_are_read_from_llama_servers_per_token_timings() -> None:

@@ -189,8 +189,11 @@ class PlainSteps:
 
     def _priced(self, label: str, passes: Sequence[Pass]) -> float | None:
         """What ``passes`` of ``label`` cost in plain steps at their learned prices (a plain pass
-        costs one), None while a pass's depth has no price yet."""
-        costs = [self.ratio(label, p) if p.drafted else 1.0 for p in passes]
+        costs one; a depth not drafted yet: on the line through ``label``'s prices at the depths it
+        did draft), None before ``label`` has a price."""
+        costs = [
+            (self.ratio(label, p) or self.fitted(p.drafted, [label])) if p.drafted else 1.0 for p in passes
+        ]
         known = [c for c in costs if c is not None]
         return sum(known) if passes and len(known) == len(costs) else None
 

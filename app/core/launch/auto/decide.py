@@ -12,9 +12,17 @@ any. Each configuration's :class:`Figure` is then a mean with a standard error, 
 
 The rule (:func:`decide`):
 
+* **Predictions count, less than answers.** Every answer predicts what the other configurations
+  would have done with it (:mod:`app.core.speculative.predict`). A replayed prediction (a
+  model-free method's exact drafts over the answer, priced by the cost model) is as good as an
+  answer of that configuration; an estimated one (a drafter that did not run, from its acceptance
+  by position on the answers it drafted) carries the estimate's own error besides the answer's
+  noise (:data:`ESTIMATE_SD`), and is counted apart (:attr:`Figure.estimates`).
 * **Keep what runs unless another is clearly better.** A challenger replaces the route only when
-  it rests on :data:`MIN_ANSWERS` real answers and its mean beats the route's by more than
-  :data:`Z` standard errors of the difference (one-sided, about 0.3% per look), and, when the
+  it rests on :data:`MIN_ANSWERS` answers or estimates, one of them at least a real answer (an
+  estimate extends what the configuration did on other prompts; it does not replace that), and
+  its mean beats the route's by more than
+  :data:`Z` standard errors of the difference (one-sided, about 0.13% per look), and, when the
   challenger is not running, by :data:`START_MARGIN` more: starting a configuration costs a
   child's load (in the background, but on the cores the answering child uses), its memory, and a
   cold prompt cache for its first answers, so it must pay for itself over the answers that follow.
@@ -24,7 +32,9 @@ The rule (:func:`decide`):
   to whatever is clearly better).
 * **Explore a little, and stop.** When another configuration could still be better (the top of its
   interval lies above the route's mean), at most one answer in :data:`EXPLORE_EVERY` of the kind
-  goes to the most promising one (the highest top of interval), so its figure rests on real
+  (the first of them the :data:`EXPLORE_FIRST`-th; when the configuration is not running, it
+  starts in the background and the next answer explores) goes to the most promising one (the
+  highest top of interval), so its figure rests on real
   answers. Exploration ends by itself once every alternative's interval lies below the route's
   mean; off, exact by definition, is never explored. Bound: at most 1/:data:`EXPLORE_EVERY` (20%)
   of a kind's answers explore while it lasts, and an exploring answer runs at the explored
@@ -51,14 +61,20 @@ NOISE_DEFAULT = 0.10
 #: the measured noise is never taken below this (a few equal answers do not make a sure figure)
 NOISE_FLOOR = 0.03
 #: standard errors a challenger must win by (one-sided)
-Z = 2.8
+Z = 3.0
 #: real answers a challenger needs before it can take a route (off, exact by definition, needs none)
-MIN_ANSWERS = 2
+MIN_ANSWERS = 3
 #: what a configuration that is not running must win by besides (log: 5%): its load (beside the
 #: answering child, on the same cores), its memory and its cold prompt cache
 START_MARGIN = math.log(1.05)
 #: at most one answer in this many of a kind explores another configuration
 EXPLORE_EVERY = 5
+#: the first exploring answer of a kind (a configuration that is not running starts then, in the
+#: background, and the answer after it explores: the learner defers it)
+EXPLORE_FIRST = 1
+#: what an estimated prediction may be off by besides one answer's noise (sd of its log): a
+#: drafter's acceptance on one prompt carried over to another
+ESTIMATE_SD = 0.15
 #: off is plain speed by definition: its figure's standard error
 OFF_SE = 0.002
 
@@ -72,6 +88,8 @@ class Figure:
     mean: float
     se: float
     answers: int
+    #: estimated predictions it also rests on (see the module docstring)
+    estimates: int = 0
 
     @property
     def speedup(self) -> float:
@@ -83,7 +101,13 @@ class Figure:
 
     def describe(self) -> str:
         lo, hi = self.interval()
-        return f"{self.candidate.label} {self.speedup:.2f}x [{lo:.2f}-{hi:.2f}] on {self.answers} answers"
+        rests = f"{self.answers} answers" + (f" and {self.estimates} estimates" if self.estimates else "")
+        return f"{self.candidate.label} {self.speedup:.2f}x [{lo:.2f}-{hi:.2f}] on {rests}"
+
+    @property
+    def may_take_a_route(self) -> bool:
+        """Enough evidence to replace a route (see the module docstring)."""
+        return self.answers >= 1 and self.answers + self.estimates >= MIN_ANSWERS
 
 
 @dataclass(frozen=True)
@@ -114,21 +138,25 @@ def figures(
     prior: Mapping[Candidate, float],
     samples: Mapping[Candidate, Sequence[float]],
     noise: float,
+    estimates: Mapping[Candidate, Sequence[float]] | None = None,
 ) -> dict[Candidate, Figure]:
     """Each candidate's :class:`Figure`: the calibration's ``prior`` ratio (sd :data:`PRIOR_SD`; a
     candidate without one: plain speed, sd :data:`UNKNOWN_SD`) updated by the real answers'
-    ``samples`` (ratios), each with sd ``noise``."""
+    ``samples`` (ratios), each with sd ``noise``, and by the estimated predictions' ``estimates``,
+    each with sd ``noise`` and :data:`ESTIMATE_SD` together."""
     out: dict[Candidate, Figure] = {}
+    guessed_sd2 = noise**2 + ESTIMATE_SD**2
     for c in candidates:
         logs = [math.log(r) for r in samples.get(c, ()) if r > 0]
         if c == OFF:
             out[c] = Figure(c, 0.0, OFF_SE, len(logs))
             continue
+        guesses = [math.log(r) for r in (estimates or {}).get(c, ()) if r > 0]
         measured = prior.get(c)
         mean0, sd0 = (math.log(measured), PRIOR_SD) if measured and measured > 0 else (0.0, UNKNOWN_SD)
-        precision = 1 / sd0**2 + len(logs) / noise**2
-        mean = (mean0 / sd0**2 + sum(logs) / noise**2) / precision
-        out[c] = Figure(c, mean, 1 / math.sqrt(precision), len(logs))
+        precision = 1 / sd0**2 + len(logs) / noise**2 + len(guesses) / guessed_sd2
+        mean = (mean0 / sd0**2 + sum(logs) / noise**2 + sum(guesses) / guessed_sd2) / precision
+        out[c] = Figure(c, mean, 1 / math.sqrt(precision), len(logs), len(guesses))
     return out
 
 
@@ -148,7 +176,7 @@ def decide(
 
     best, best_margin = route, 0.0
     for c, f in table.items():
-        if c == route or (c != OFF and f.answers < MIN_ANSWERS):
+        if c == route or (c != OFF and not f.may_take_a_route):
             continue
         gap = f.mean - here.mean
         needed = Z * math.sqrt(f.se**2 + here.se**2) + (0.0 if is_running(c) else START_MARGIN)

@@ -25,7 +25,15 @@ from pathlib import Path
 from typing import Any
 
 from app.core.launch.auto.candidates import OFF, Candidate
-from app.core.launch.auto.decide import EXPLORE_EVERY, Decision, Figure, decide, figures, noise_of
+from app.core.launch.auto.decide import (
+    EXPLORE_EVERY,
+    EXPLORE_FIRST,
+    Decision,
+    Figure,
+    decide,
+    figures,
+    noise_of,
+)
 from app.core.launch.auto.kinds import RequestKind
 from app.core.launch.auto.routing import Routes
 from app.core.launch.auto.store import CalibrationKey, routes_path
@@ -59,6 +67,7 @@ class KindSummary:
             "speedup": round(self.figure.speedup, 3),
             "interval": [round(lo, 3), round(hi, 3)],
             "answers": self.figure.answers,
+            "estimates": self.figure.estimates,
             "why": self.why,
         }
 
@@ -87,12 +96,18 @@ class RouteLearner:
         self.running: Callable[[], Collection[Candidate]] | None = None
         self._lock = threading.Lock()
         self._kinds: _Samples = {}
+        #: per kind and configuration, its estimated predictions (kept in memory: every answer
+        #: gives new ones)
+        self._estimates: _Samples = {}
         #: each kind's route now (the calibration's until the answers move it)
         self._current: dict[RequestKind, Candidate] = {}
         #: why each kind's route last moved
         self._moved: dict[RequestKind, str] = {}
         #: answers routed per kind (every EXPLORE_EVERY-th may explore)
         self._turns: dict[RequestKind, int] = {}
+        #: kinds whose exploring answer went to a configuration that was not running (it starts
+        #: in the background while the route answers): their next answer explores instead
+        self._deferred: set[RequestKind] = set()
         if path is not None:
             self._read(path)
 
@@ -102,12 +117,14 @@ class RouteLearner:
         return cls(routes, routes_path(key))
 
     # --- answers ----------------------------------------------------------------------------------
-    def observe(self, kind: RequestKind, candidate: Candidate, ratio: float) -> None:
-        """One real answer of ``candidate`` on a ``kind`` request, ``ratio`` times plain speed."""
+    def observe(self, kind: RequestKind, candidate: Candidate, ratio: float, estimated: bool = False) -> None:
+        """One real answer of ``candidate`` on a ``kind`` request, ``ratio`` times plain speed (or
+        a replayed prediction of it); ``estimated``: an estimated prediction (see
+        :mod:`app.core.launch.auto.decide`)."""
         if ratio <= 0:
             return
         with self._lock:
-            per_kind = self._kinds.setdefault(kind, {})
+            per_kind = (self._estimates if estimated else self._kinds).setdefault(kind, {})
             per_kind[candidate] = [*per_kind.get(candidate, []), round(ratio, 4)][-KEEP:]
 
     def observe_answer(
@@ -138,15 +155,22 @@ class RouteLearner:
         prior = dict(route.ranked)
         samples = self._kinds.get(kind, {})
         candidates = list(dict.fromkeys([*prior, *samples, OFF]))
-        return figures(candidates, prior, samples, noise_of(samples))
+        noise = noise_of({c: s for c, s in samples.items() if c != OFF})  # off is exact: no noise
+        return figures(candidates, prior, samples, noise, self._estimates.get(kind, {}))
 
     def route(self, kind: RequestKind) -> Candidate:
         """The configuration for the next ``kind`` request (an exploring one now and then, see
         :mod:`app.core.launch.auto.decide`); counts the request."""
         with self._lock:
             turn = self._turns[kind] = self._turns.get(kind, 0) + 1
-        explore = self.explore_every > 0 and turn % self.explore_every == 0
-        return self._decide(kind, explore).candidate
+            deferred = kind in self._deferred
+            self._deferred.discard(kind)
+        scheduled = self.explore_every > 0 and turn % self.explore_every == EXPLORE_FIRST % self.explore_every
+        decision = self._decide(kind, scheduled or deferred)
+        if decision.exploring and self.running is not None and decision.candidate not in self.running():
+            with self._lock:  # it starts now; the route answers meanwhile, and the next one explores
+                self._deferred.add(kind)
+        return decision.candidate
 
     def explain(self, kind: RequestKind) -> Decision:
         """``kind``'s route now, and why (nothing is counted, nothing explores)."""

@@ -149,9 +149,10 @@ class RequestRouter:
         :mod:`app.core.speculative.speedup`; 1.0 for an answer that drafted nothing) where the
         engine timed its passes, else its speed against plain speed (``plain_tps``, else the
         calibration's). ``alternatives``: what the other configurations would have done on the
-        same answer (:mod:`app.core.speculative.predict`); each replayed one is evidence for its
-        configuration too, as its predicted speed over plain decoding's on the same answer, so one
-        answer measures every configuration and Auto explores only what cannot be replayed.
+        same answer (:mod:`app.core.speculative.predict`); each is evidence for its configuration
+        too, as its predicted speed over plain decoding's on the same answer (an estimated one
+        weighs less, :mod:`app.core.launch.auto.decide`), so one answer measures every
+        configuration and Auto explores only what it can only estimate.
         Returns the speedup, None when it could not be judged (an unrouted request, a short
         answer, no plain speed known)."""
         with self._lock:
@@ -176,10 +177,13 @@ class RequestRouter:
             by_label = {label_of(c): c for c in self._candidates()}
             for alt in alternatives:
                 other = by_label.get(alt.speculation)
-                if alt.ran or alt.basis != "replayed" or other is None or other == candidate:
+                if alt.ran or other is None or other == candidate:
                     continue
                 self.learner.observe(
-                    kind, other, alt.decode_tokens_per_second / plain_alt.decode_tokens_per_second
+                    kind,
+                    other,
+                    alt.decode_tokens_per_second / plain_alt.decode_tokens_per_second,
+                    estimated=alt.basis != "replayed",
                 )
         if ratio is not None:
             with self._lock:
