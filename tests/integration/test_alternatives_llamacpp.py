@@ -13,6 +13,8 @@ import pytest
 from app.core.answer import Answer, AnswerCollector
 from app.core.engines.base import ChatMessage, GenerateRequest, LoadRequest, Sampling
 from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.launch.auto import Candidate
+from app.core.launch.auto.router import label_of
 from app.core.serving.pool import EnginePool, PoolConfig, standard_configurations
 from app.core.serving.protocol import extension
 
@@ -71,6 +73,8 @@ def test_a_drafter_that_did_not_run_is_estimated_from_the_rounds_it_drafted(
     request = LoadRequest(str(smollm2_f32), n_ctx=2048)
     base = LlamaCppEngine.load(request)
     configurations = standard_configurations(("draft", str(smollm2_q4)))
+    chain = Candidate("draft+ngram-mod", 8, 64, 0.2)
+    configurations[label_of(chain)] = chain.options(str(smollm2_q4))
     pool = EnginePool(base, request, LlamaCppEngine.load, configurations, PoolConfig(slots=1, retune_s=None))
     drafters = [lab for lab in configurations if configurations[lab].draft_model_path and "+" not in lab]
     assert drafters
@@ -94,5 +98,8 @@ def test_a_drafter_that_did_not_run_is_estimated_from_the_rounds_it_drafted(
     assert by_label["ngram-mod"].ran and by_label["ngram-mod"].basis == "replayed"
     estimate = by_label[drafters[0]]
     assert estimate.basis == "estimated" and not estimate.ran and estimate.decode_tokens_per_second > 0
+    # the chain: its n-gram rounds replayed, its drafter's share at the drafter's estimate
+    chained = by_label[label_of(chain)]
+    assert chained.basis == "estimated" and chained.draft_tokens == 8 and chained.decode_tokens_per_second > 0
     # the same prompt: greedy text is the same whichever configuration answered
     assert plain.text == drafted.text == other.text

@@ -77,7 +77,7 @@ def test_auto_routes_prose_to_the_drafter_within_5_answers_from_a_wrong_calibrat
             pool.close()
     finally:
         engine.close()
-    assert moved.candidate == DRAFT8, (labels, speedups, moved.why, router.learner.table(PROSE), router.learner._estimates)
+    assert moved.candidate == DRAFT8, (labels, speedups, moved.why, router.learner.table(PROSE))
     assert labels[4] == label_of(DRAFT8), labels  # the fifth prose answer runs on it already
     for label, speedup in zip(labels[:4], speedups[:4], strict=True):
         if label == label_of(DRAFT8):  # an exploring answer, beside off's 1.0x

@@ -69,7 +69,7 @@ from app.core.speculative import SpeculationError
 from app.core.speculative.acceptance import AcceptanceByPosition, Estimate
 from app.core.speculative.options import DRAFTER_METHODS, SpeculationOptions
 from app.core.speculative.per_request import AUTO, OFF
-from app.core.speculative.predict import Alternative, predict
+from app.core.speculative.predict import Alternative, Chain, predict
 from app.core.speculative.replay import ReplayParams, ReplayRound, ReplayState, replay
 from app.core.speculative.speedup import PlainSteps, Speedup
 from app.core.units import human_bytes
@@ -293,6 +293,8 @@ class EnginePool:
         self._errors: dict[str, deque[float]] = {}
         #: per drafter configuration and kind of request, its acceptance by draft position
         self.acceptance = AcceptanceByPosition()
+        #: per configuration, the methods it runs (:meth:`_methods_of`)
+        self._methods: dict[str, list[str]] = {}
         self._eos: int | None = None
         #: what the last checks did: label -> (threads before, threads after)
         self.retuned: list[tuple[str, int, int]] = []
@@ -493,12 +495,11 @@ class EnginePool:
             return None
         end_token = self._end_token() if ended else None
         free = [lab for lab in self._configurations if self._model_free_only(lab)]
-        replayed: dict[str, tuple[int | None, list[ReplayRound]]] = {}
-        for lab in free:
-            free_options = self._configurations[lab]
+
+        def replayed_rounds(lab: str, method: str) -> list[ReplayRound] | None:
             try:
                 result = replay(
-                    free_options.method,
+                    method,
                     self._replay_params_of(lab),
                     prompt_ids,
                     ids,
@@ -509,9 +510,15 @@ class EnginePool:
                 )
             except (ValueError, SpeculationError) as exc:
                 log.debug("no replay of %s: %s", lab, exc)
-                continue
+                return None
             self._replay_states[lab] = result.state
-            replayed[lab] = (free_options.num_speculative_tokens or MODEL_FREE_DEPTH, result.rounds)
+            return result.rounds
+
+        replayed: dict[str, tuple[int | None, list[ReplayRound]]] = {}
+        for lab in free:
+            rounds = replayed_rounds(lab, self._configurations[lab].method)
+            if rounds is not None:
+                replayed[lab] = (self._configurations[lab].num_speculative_tokens or MODEL_FREE_DEPTH, rounds)
         options = self._configurations.get(label)
         depth = options.num_speculative_tokens if options is not None and options.enabled else None
         kind = self._kind_of(request)
@@ -520,8 +527,15 @@ class EnginePool:
             expected = self.acceptance.estimate(lab, kind) if self._drafter(lab) else None
             if expected is not None:
                 estimated[lab] = (self._configurations[lab].num_speculative_tokens, expected)
+        chains: dict[str, Chain] = {}
+        for lab, (drafter, n_grams) in self._chains().items():
+            rounds = replayed_rounds(lab, "+".join(n_grams))  # its state follows every answer
+            found = estimated.get(drafter)  # (its drafter's acceptance from the rounds it ran alone)
+            if rounds is not None and found is not None and lab != label:
+                chain_depth = self._configurations[lab].num_speculative_tokens
+                chains[lab] = Chain(chain_depth, rounds, drafter, found[1])
         alternatives = predict(
-            steps, step, done.completion_tokens, (label, depth, passes), replayed, free, estimated
+            steps, step, done.completion_tokens, (label, depth, passes), replayed, free, estimated, chains
         )
         ran = next((a for a in alternatives if a.ran), None)
         measured = done.decode_tps
@@ -540,13 +554,59 @@ class EnginePool:
             found = self._replay_params[label] = ReplayParams.from_settings(plan.settings)
         return found
 
+    def _methods_of(self, label: str) -> list[str]:
+        """The methods configuration ``label`` runs, in llama.cpp's order of priority (its
+        engine-native ``speculative.types`` when it names them, as Auto's chains do); none when it
+        is off or cannot be planned."""
+        found = self._methods.get(label)
+        if found is None:
+            options = self._configurations.get(label)
+            found = []
+            if options is not None and options.enabled:
+                try:
+                    types = translate.plan(options).types
+                except SpeculationError:
+                    types = []
+                found = [translate.METHOD_BY_TYPE[t] for t in types if t in translate.METHOD_BY_TYPE]
+                found = found or options.method.split("+")
+                free = model_free_methods("llama.cpp")
+                found = [m for m in free if m in found] + [m for m in found if m not in free]
+            self._methods[label] = found
+        return found
+
+    def _chains(self) -> dict[str, tuple[str, list[str]]]:
+        """The chains among the configurations (one drafter and model-free methods): label -> the
+        configuration running that drafter alone (with the same drafter file), and the chain's
+        model-free methods (llama.cpp tries every one of them before the drafter)."""
+        free = model_free_methods("llama.cpp")
+        out: dict[str, tuple[str, list[str]]] = {}
+        for lab, options in self._configurations.items():
+            methods = self._methods_of(lab)
+            drafters = [m for m in methods if m not in free]
+            if len(drafters) != 1 or len(methods) < 2:
+                continue
+            alone = next(
+                (
+                    other
+                    for other, o in self._configurations.items()
+                    if self._drafter(other)
+                    and self._methods_of(other) == drafters
+                    and o.draft_model_path == options.draft_model_path
+                ),
+                None,
+            )
+            if alone is not None:
+                out[lab] = (alone, [m for m in methods if m in free])
+        return out
+
     def _drafter(self, label: str) -> bool:
         """Configuration ``label`` drafts with a drafter model alone (no chain): its acceptance on an
         answer it did not draft is estimated from the rounds it drafted."""
         options = self._configurations.get(label)
-        if options is None or not options.enabled:
-            return False
-        return bool(options.draft_model_path) and "+" not in options.method
+        methods = self._methods_of(label)
+        return bool(options is not None and options.draft_model_path) and (
+            len(methods) == 1 and methods[0] in DRAFTER_METHODS
+        )
 
     def _kind_of(self, request: GenerateRequest) -> str:
         """The kind Auto gave ``request`` ("" without Auto's router)."""
@@ -559,7 +619,8 @@ class EnginePool:
         if options is None or not options.enabled or options.draft_model_path:
             return False
         free = model_free_methods("llama.cpp")
-        return all(part in free for part in options.method.split("+"))
+        methods = self._methods_of(label)
+        return bool(methods) and all(part in free for part in methods)
 
     def _end_token(self) -> int | None:
         """The model's end-of-generation token (read from the GGUF once)."""

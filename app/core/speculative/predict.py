@@ -12,6 +12,12 @@ model-free method replayed over the tokens, the configuration that ran; with sam
 greedy decoding they are the ones it would have made on these tokens), ``estimated`` when its
 acceptance is: a drafter that did not run on this answer is predicted from the acceptance it had,
 position by position, on the rounds it did draft (:mod:`app.core.speculative.acceptance`).
+
+A chain (a drafter and model-free methods) follows llama.cpp's order of priority: each round the
+model-free methods try first, and the drafter drafts only where none of them found anything. So
+its model-free rounds are replayed over the answer, and the tokens left to the drafter (those the
+replay emitted one plain step at a time) go at the drafter's estimated tokens per round and price
+(``estimated``: the drafter's share is).
 """
 
 from __future__ import annotations
@@ -49,6 +55,18 @@ class Alternative:
         }
 
 
+@dataclass(frozen=True)
+class Chain:
+    """What a chain that did not run is predicted from: its depth, its model-free methods'
+    rounds replayed over the answer, and the configuration running its drafter alone with that
+    drafter's :class:`~app.core.speculative.acceptance.Estimate`."""
+
+    depth: int | None
+    rounds: Sequence[ReplayRound]
+    drafter: str
+    expected: Estimate
+
+
 def passes_of(rounds: Sequence[ReplayRound]) -> list[Pass]:
     """Replayed rounds as target passes (their times unknown: 0)."""
     return [Pass(r.drafted, r.emitted, 0.0) for r in rounds]
@@ -83,12 +101,13 @@ def predict(
     replayed: Mapping[str, tuple[int | None, Sequence[ReplayRound]]],
     model_free: Sequence[str],
     estimated: Mapping[str, tuple[int | None, Estimate]] | None = None,
+    chains: Mapping[str, Chain] | None = None,
 ) -> list[Alternative]:
     """The predicted decode speed of plain decoding, of the configuration that ran (``ran``: its
     label, depth and passes), of each replayed model-free configuration (label -> depth and
     rounds) and of each drafter that did not run (``estimated``: label -> depth and its expected
-    round), at ``plain_step_ms`` a plain step; configurations whose passes cannot be priced yet are
-    left out."""
+    round) and of each chain that did not run (``chains``), at ``plain_step_ms`` a plain step;
+    configurations whose passes cannot be priced yet are left out."""
     if plain_step_ms <= 0 or tokens <= 0:
         return []
     out = [Alternative("off", None, 1000.0 / plain_step_ms, "replayed", ran=ran[0] == "off")]
@@ -115,7 +134,36 @@ def predict(
             continue
         tps = expected.tokens_per_round * 1000.0 / (per_round * plain_step_ms)
         out.append(Alternative(other, other_depth, tps, "estimated"))
+    for other, chain in (chains or {}).items():
+        if other == label:
+            continue
+        spent = chain_steps_spent(steps, chain, model_free)
+        if spent is None:
+            continue
+        emitted = sum(r.emitted for r in chain.rounds) or tokens
+        out.append(Alternative(other, chain.depth, emitted * 1000.0 / (spent * plain_step_ms), "estimated"))
     return out
+
+
+def chain_steps_spent(steps: PlainSteps, chain: Chain, model_free: Sequence[str]) -> float | None:
+    """What a chain's answer costs in plain steps: its replayed model-free rounds at the price
+    every model-free method's passes share, and the tokens its model-free methods left to plain
+    steps in rounds of its drafter (see the module docstring); None while either has no price."""
+    spent, left = 0.0, 0
+    for r in chain.rounds:
+        if not r.drafted:
+            left += r.emitted
+            continue
+        cost = steps.fitted(r.drafted, model_free)
+        if cost is None:
+            return None
+        spent += cost
+    if left:
+        per_round = round_cost(steps, chain.drafter, chain.expected)
+        if per_round is None:
+            return None
+        spent += left / chain.expected.tokens_per_round * per_round
+    return spent
 
 
 def round_cost(steps: PlainSteps, label: str, expected: Estimate) -> float | None:
