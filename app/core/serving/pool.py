@@ -333,7 +333,7 @@ class EnginePool:
         child = self._children.get(routed)
         if key is not None and (child is None or key not in child.seen):
             # a request answered before: a running n-gram child that saw it drafts it as it is (a
-            # chain with a drafter does not: llama.cpp tries its drafter first every round)
+            # chain is not taken for it: between its n-gram drafts its drafter pays a round)
             for other in self._children.values():
                 if key in other.seen and other.label in model_free_methods("llama.cpp"):
                     return other.label
