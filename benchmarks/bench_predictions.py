@@ -5,13 +5,17 @@ an answer claims, on the same prompts.
 
 One in-process engine pool (as ``tandem serve`` builds it) over the pair (``embedded``: SmolLM2-135M
 F32 with its Q4_1 as the drafter; ``deep``: the realistic-cost target of
-:mod:`app.devtools.deep_target` with the same drafter), configurations off, the drafter at 8/round
-and ngram-mod 64/round. Each held-out prompt of :data:`app.devtools.prompts.HELD_OUT` is asked of
+:mod:`app.devtools.deep_target` with the same drafter), configurations off, the drafter at up to
+8/round (Auto's, with its ``p_min``), ngram-mod 64/round and the chain of the two. Each held-out
+prompt of :data:`app.devtools.prompts.HELD_OUT` is asked of
 every configuration in turn (greedy, so every configuration gives the same tokens), the order
 rotating per prompt. Every answer carries the pool's predictions (``Finished.alternatives``): for
 each configuration, its predicted decode speed on that answer is set against the speed that
 configuration really had on the same prompt. Reported per configuration: the median and the
-largest |predicted / real - 1| over every (answer, configuration) pair, and the basis.
+largest |predicted / real - 1| over every (answer, configuration) pair, by basis: ``ran`` (the
+configuration that answered, priced from its own passes), ``replayed`` (a model-free method's exact
+drafts over another configuration's answer) and ``estimated`` (a drafter or chain that did not run
+on the answer).
 
 Second table: the speedup the window shows (the answer against its own tokens decoded plainly)
 against the real ratio of the configuration's speed to plain decoding on the same prompt, measured
@@ -33,6 +37,7 @@ from serving import pair
 from app.core.answer import Answer, AnswerCollector
 from app.core.engines.base import ChatMessage, GenerateRequest, LoadRequest, Sampling
 from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.launch import auto
 from app.core.serving.pool import EnginePool, PoolConfig
 from app.core.speculative import SpeculationOptions
 from app.devtools.prompts import HELD_OUT
@@ -52,8 +57,7 @@ async def run(pool: EnginePool, labels: list[str], rounds: int, max_tokens: int)
     prompts = [p for kind in ("prose", "code") for p in HELD_OUT[kind]]
     for label in labels:  # every child started and warm before anything is measured
         await ask(pool, label, "Say hello.", 8)
-    errors: dict[str, list[float]] = defaultdict(list)
-    bases: dict[str, set[str]] = defaultdict(set)
+    errors: dict[tuple[str, str], list[float]] = defaultdict(list)
     claimed: dict[str, list[tuple[float, float]]] = defaultdict(list)
     n = 0
     for _ in range(rounds):
@@ -66,23 +70,26 @@ async def run(pool: EnginePool, labels: list[str], rounds: int, max_tokens: int)
                 done = answer.finished
                 for alt in (done.alternatives if done is not None else None) or ():
                     if alt.speculation in real and real[alt.speculation] > 0:
-                        errors[alt.speculation].append(
+                        basis = "ran" if alt.ran else alt.basis
+                        errors[alt.speculation, basis].append(
                             alt.decode_tokens_per_second / real[alt.speculation] - 1
                         )
-                        bases[alt.speculation].add(alt.basis)
                 own = answer.speedup.value
                 if label != "off" and own is not None and real["off"] > 0:
                     claimed[label].append((own, real[label] / real["off"]))
     print("## Predicted against real decode speed, same prompt\n")
-    print("| configuration | predictions | median abs error | largest | basis |")
-    print("|---|---:|---:|---:|---|")
+    print("| configuration | basis | predictions | median abs error | largest |")
+    print("|---|---|---:|---:|---:|")
     for label in labels:
-        e = [abs(x) for x in errors.get(label, [])]
-        if e:
-            basis = ", ".join(sorted(bases[label]))
-            print(f"| {label} | {len(e)} | {statistics.median(e):.1%} | {max(e):.1%} | {basis} |")
+        every = [abs(x) for (lab, _), found in errors.items() if lab == label for x in found]
+        for basis in ("ran", "replayed", "estimated"):
+            e = [abs(x) for x in errors.get((label, basis), [])]
+            if e:
+                print(f"| {label} | {basis} | {len(e)} | {statistics.median(e):.1%} | {max(e):.1%} |")
+        if every:
+            print(f"| {label} | all | {len(every)} | {statistics.median(every):.1%} | {max(every):.1%} |")
         else:
-            print(f"| {label} | 0 | | | not predicted |")
+            print(f"| {label} | not predicted | 0 | | |")
     print("\n## The speedup an answer claims against the real ratio to plain, same prompt\n")
     print("| configuration | answers | median claimed | median real | median abs difference |")
     print("|---|---:|---:|---:|---:|")
@@ -106,10 +113,9 @@ def main() -> None:
     request = LoadRequest(target, n_ctx=4096, n_threads=args.threads)
     configurations = {
         "off": SpeculationOptions(),
-        "draft": SpeculationOptions(
-            enabled=True, method="draft", draft_model_path=drafter, num_speculative_tokens=8
-        ),
+        "draft": auto.Candidate("draft", 8, None, auto.DRAFT_P_MIN).options(drafter),
         "ngram-mod": SpeculationOptions(enabled=True, method="ngram-mod", num_speculative_tokens=64),
+        "draft+ngram-mod": auto.Candidate("draft+ngram-mod", 8, 64, auto.DRAFT_P_MIN).options(drafter),
     }
     base = LlamaCppEngine.load(request)
     pool = EnginePool(base, request, LlamaCppEngine.load, configurations, PoolConfig(slots=1, retune_s=None))
