@@ -65,6 +65,12 @@ def ckpt(real_models: None, mlx_libs: None, tmp_path_factory: pytest.TempPathFac
     }
 
 
+#: A test that asserts a classic drafter drafted runs it at a fixed depth (``adaptive_depth``
+#: False): the adaptive depth times its rounds and may settle on plain decoding for a whole request
+#: when another program takes the cores; it has tests of its own below.
+FIXED_DEPTH = False
+
+
 def _load(target: Path, drafter: Path | None = None, method: str = "mtp", n: int | None = None) -> object:
     from app.core.engines.mlx.engine import MLXEngine
 
@@ -129,6 +135,7 @@ def test_classic_draft_greedy_is_token_identical_to_spec_off(
     engines.append(off)
     on = _load(ckpt["llama_target"], ckpt["llama_drafter"], "draft", 4)
     engines.append(on)
+    on.adaptive_depth = FIXED_DEPTH  # type: ignore[attr-defined]
     ref = _finished(_run(off, 40))
     events = _run(on, 40)
     got = _finished(events)
@@ -689,6 +696,7 @@ def test_candidates_with_speculation(ckpt: dict[str, Path], engines: list[object
     # mlx-lm verifies with the target's logits and yields them: candidates for every token.
     classic = _load(ckpt["llama_target"], ckpt["llama_drafter"], "draft", 3)
     engines.append(classic)
+    classic.adaptive_depth = FIXED_DEPTH  # type: ignore[attr-defined]
     fin = _finished(list(classic.generate(MESSAGES, Sampling(max_tokens=10), top_logprobs=3)))  # type: ignore[attr-defined]
     rows = fin.candidates
     assert fin.drafted_total > 0 and rows is not None and len(rows) == fin.completion_tokens
@@ -831,6 +839,7 @@ def test_repeat_penalty_with_drafters(ckpt: dict[str, Path], engines: list[objec
     for n in (1, 3, 5):
         on = _load(ckpt["llama_target"], ckpt["llama_drafter"], "draft", n)
         engines.append(on)
+        on.adaptive_depth = FIXED_DEPTH  # type: ignore[attr-defined]
         for penalty in (1.3, 3.0):
             ref = _finished(_run(off, 40, repeat_penalty=penalty))
             events = _run(on, 40, repeat_penalty=penalty)
@@ -959,7 +968,7 @@ def test_a_request_switches_speculation_on_the_loaded_weights_with_greedy_parity
     engines.append(on)
     # the depth stays as asked: the adaptive depth may settle on plain steps for a whole request on a
     # busy machine (it measures time), and this test is about switching, not about the depth
-    on.adaptive_depth = False  # type: ignore[attr-defined]
+    on.adaptive_depth = FIXED_DEPTH  # type: ignore[attr-defined]
     assert on.offers() == ["off", pair, "suffix", "prompt-lookup"]  # type: ignore[attr-defined]
     assert plain.offers() == ["off", "suffix", "prompt-lookup"]  # type: ignore[attr-defined]
     ref = _finished(_run(plain, 32))
