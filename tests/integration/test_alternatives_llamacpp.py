@@ -80,7 +80,8 @@ def test_a_drafter_that_did_not_run_is_estimated_from_the_rounds_it_drafted(
     assert drafters
 
     async def run() -> list[Answer]:
-        return [await _ask(pool, label) for label in ("off", drafters[0], "ngram-mod", "off", "ngram-mod")]
+        order = ("off", drafters[0], "ngram-mod", label_of(chain), "off", "ngram-mod")
+        return [await _ask(pool, label) for label in order]
 
     try:
         plain, drafted, *_, other = asyncio.run(run())
@@ -98,7 +99,8 @@ def test_a_drafter_that_did_not_run_is_estimated_from_the_rounds_it_drafted(
     assert by_label["ngram-mod"].ran and by_label["ngram-mod"].basis == "replayed"
     estimate = by_label[drafters[0]]
     assert estimate.basis == "estimated" and not estimate.ran and estimate.decode_tokens_per_second > 0
-    # the chain: its n-gram rounds replayed, its drafter's share at the drafter's estimate
+    # the chain (priced once it ran beside plain decoding): its n-gram rounds replayed, its
+    # drafter's share at the drafter's estimate
     chained = by_label[label_of(chain)]
     assert chained.basis == "estimated" and chained.draft_tokens == 8 and chained.decode_tokens_per_second > 0
     # the same prompt: greedy text is the same whichever configuration answered

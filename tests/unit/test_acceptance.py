@@ -71,16 +71,21 @@ def test_a_chain_is_its_model_free_rounds_and_its_drafter_where_they_found_nothi
     steps.observe("off", [Pass(0, 1, 10.0)] * 8)
     steps.observe("draft", [Pass(4, 5, 30.0)] * 4)  # a drafter round: 3 plain steps
     steps.observe("ngram-mod", [Pass(8, 9, 20.0)] * 4)  # verifying 8 n-gram drafts: 2 plain steps
+    ran = ("off", None, [Pass(0, 1, 10.0)] * 32)
+    rounds_ = [ReplayRound(8, 8, 9, "ngram-mod")] * 2 + [ReplayRound(0, 0, 1)] * 14
     seen = AcceptanceByPosition()
     seen.observe("draft", ANY, [Pass(4, 5, 30.0), Pass(4, 2, 30.0)])  # 3.5 tokens a round
     expected = seen.estimate("draft")
     assert expected is not None
     # the n-gram method drafted twice (9 tokens each) and left 14 tokens to plain steps
-    rounds = [ReplayRound(8, 8, 9, "ngram-mod")] * 2 + [ReplayRound(0, 0, 1)] * 14
-    chain = Chain(8, rounds, "draft", expected)
-    ran = ("off", None, [Pass(0, 1, 10.0)] * 32)
+    chain = Chain(8, rounds_, "draft", expected)
+    unpriced = predict(steps, 10.0, 32, ran, {}, ["ngram-mod"], {}, {"draft+ngram-mod": chain})
+    assert "draft+ngram-mod" not in {a.speculation for a in unpriced}  # never ran: not guessed
+    steps.observe("draft+ngram-mod", [Pass(8, 9, 30.0)] * 4)  # the chain's round of 8: 3 plain steps
     got = predict(steps, 10.0, 32, ran, {}, ["ngram-mod"], {}, {"draft+ngram-mod": chain})
     found = next(a for a in got if a.speculation == "draft+ngram-mod")
-    spent = 2 * 2.0 + 14 / 3.5 * 3.0  # two n-gram rounds, then the drafter's rounds over 14 tokens
+    # two n-gram rounds at the chain's price of 8, then the drafter's rounds (depth 4: on the line
+    # from a plain step to 3 steps at 8, so 2) over the 14 tokens left
+    spent = 2 * 3.0 + 14 / 3.5 * 2.0
     assert found.basis == "estimated" and found.draft_tokens == 8
     assert found.decode_tokens_per_second == pytest.approx(32 * 1000.0 / (spent * 10.0))

@@ -16,8 +16,9 @@ position by position, on the rounds it did draft (:mod:`app.core.speculative.acc
 A chain (a drafter and model-free methods) follows llama.cpp's order of priority: each round the
 model-free methods try first, and the drafter drafts only where none of them found anything. So
 its model-free rounds are replayed over the answer, and the tokens left to the drafter (those the
-replay emitted one plain step at a time) go at the drafter's estimated tokens per round and price
-(``estimated``: the drafter's share is).
+replay emitted one plain step at a time) go at the drafter's estimated tokens per round; every
+round at the chain's own price per depth, learned once it ran beside plain decoding (``estimated``:
+the drafter's share is).
 """
 
 from __future__ import annotations
@@ -137,7 +138,7 @@ def predict(
     for other, chain in (chains or {}).items():
         if other == label:
             continue
-        spent = chain_steps_spent(steps, chain, model_free)
+        spent = chain_steps_spent(steps, other, chain)
         if spent is None:
             continue
         emitted = sum(r.emitted for r in chain.rounds) or tokens
@@ -145,23 +146,32 @@ def predict(
     return out
 
 
-def chain_steps_spent(steps: PlainSteps, chain: Chain, model_free: Sequence[str]) -> float | None:
-    """What a chain's answer costs in plain steps: its replayed model-free rounds at the price
-    every model-free method's passes share, and the tokens its model-free methods left to plain
-    steps in rounds of its drafter (see the module docstring); None while either has no price."""
+def chain_steps_spent(steps: PlainSteps, label: str, chain: Chain) -> float | None:
+    """What chain ``label``'s answer costs in plain steps: its replayed model-free rounds, and the
+    tokens its model-free methods left to plain steps in rounds of its drafter (see the module
+    docstring), each round at the chain's own learned price for its depth (a chain's round pays
+    for both kinds of drafting: its drafter also follows the tokens the n-gram rounds emit); None
+    before the chain ran beside plain decoding."""
+
+    def price(depth: int) -> float | None:
+        return steps.ratio(label, Pass(depth, depth + 1, 0.0)) or steps.fitted(depth, [label])
+
     spent, left = 0.0, 0
     for r in chain.rounds:
         if not r.drafted:
             left += r.emitted
             continue
-        cost = steps.fitted(r.drafted, model_free)
+        cost = price(r.drafted)
         if cost is None:
             return None
         spent += cost
     if left:
-        per_round = round_cost(steps, chain.drafter, chain.expected)
-        if per_round is None:
-            return None
+        per_round = 0.0
+        for depth, share in chain.expected.depths.items():
+            cost = price(depth)
+            if cost is None:
+                return None
+            per_round += share * cost
         spent += left / chain.expected.tokens_per_round * per_round
     return spent
 
