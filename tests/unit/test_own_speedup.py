@@ -94,14 +94,14 @@ def test_a_price_is_learned_from_a_plain_answer_beside_it_once() -> None:
         t[0] += 2.0
         steps.observe("draft", [Pass(8, 9, slower)] * 4)
         assert steps.speedup("draft", answer, 32) == first
-    assert steps.ratio("draft", Pass(8, 9, 0.0)) == pytest.approx(4.0)
+    assert steps.ratio("draft", 8) == pytest.approx(4.0)
     t[0] += 2.0
     steps.observe("draft", [Pass(8, 9, 60.0)] * 4)  # waits for a plain answer beside it
     t[0] += 2.0
     steps.observe("off", plain(6, 20.0))  # the plain step, as slow now: the waiting answer is priced 3
-    assert steps.ratio("draft", Pass(8, 9, 0.0)) == pytest.approx(3.5)  # the median of 4 and 3
+    assert steps.ratio("draft", 8) == pytest.approx(3.5)  # the median of 4 and 3
     t[0] += 60.0
     steps.observe("ngram-mod", [Pass(4, 5, 30.0)] * 3)
     t[0] += 60.0  # too long apart to be a pair
     steps.observe("off", plain(6, 10.0))
-    assert steps.ratio("ngram-mod", Pass(4, 5, 0.0)) is None
+    assert steps.ratio("ngram-mod", 4) is None

@@ -85,9 +85,7 @@ def plain_steps_spent(
         if not p.drafted:
             spent += 1.0
             continue
-        cost = steps.fitted(p.drafted, model_free) if label in model_free else steps.ratio(label, p)
-        if cost is None and label not in model_free:  # a depth this drafter has not drafted yet
-            cost = steps.fitted(p.drafted, [label])
+        cost = steps.fitted(p.drafted, model_free) if label in model_free else steps.price(label, p.drafted)
         if cost is None:
             return None
         spent += cost
@@ -152,37 +150,30 @@ def chain_steps_spent(steps: PlainSteps, label: str, chain: Chain) -> float | No
     docstring), each round at the chain's own learned price for its depth (a chain's round pays
     for both kinds of drafting: its drafter also follows the tokens the n-gram rounds emit); None
     before the chain ran beside plain decoding."""
-
-    def price(depth: int) -> float | None:
-        return steps.ratio(label, Pass(depth, depth + 1, 0.0)) or steps.fitted(depth, [label])
-
     spent, left = 0.0, 0
     for r in chain.rounds:
         if not r.drafted:
             left += r.emitted
             continue
-        cost = price(r.drafted)
+        cost = steps.price(label, r.drafted)
         if cost is None:
             return None
         spent += cost
     if left:
-        per_round = 0.0
-        for depth, share in chain.expected.depths.items():
-            cost = price(depth)
-            if cost is None:
-                return None
-            per_round += share * cost
+        per_round = round_cost(steps, label, chain.expected)
+        if per_round is None:
+            return None
         spent += left / chain.expected.tokens_per_round * per_round
     return spent
 
 
 def round_cost(steps: PlainSteps, label: str, expected: Estimate) -> float | None:
-    """What an expected round of drafter ``label`` costs in plain steps: each depth it drafts at
-    its learned price (a depth not priced yet: on the line through its prices), weighted by how
-    often it drafts it; None when it has no price at all."""
+    """What an expected round of ``label`` (a drafter, or a chain's drafter rounds) costs in plain
+    steps: each depth it drafts at its price (:meth:`PlainSteps.price`), weighted by how often it
+    drafts it; None when it has no price at all."""
     total = 0.0
     for depth, share in expected.depths.items():
-        cost = steps.ratio(label, Pass(depth, depth + 1, 0.0)) or steps.fitted(depth, [label])
+        cost = steps.price(label, depth)
         if cost is None:
             return None
         total += share * cost

@@ -158,11 +158,18 @@ class PlainSteps:
             return recent, "recent-steps"
         return None
 
-    def ratio(self, label: str, p: Pass) -> float | None:
-        """What a pass of ``label`` drafting ``p.drafted`` costs in plain steps (learned), None
-        when never measured."""
-        found = self._ratios.get((label, p.drafted))
+    def ratio(self, label: str, drafted: int) -> float | None:
+        """What a pass of ``label`` drafting ``drafted`` tokens costs in plain steps (learned at
+        that depth), None when never measured."""
+        found = self._ratios.get((label, drafted))
         return statistics.median(found) if found else None
+
+    def price(self, label: str, drafted: int) -> float | None:
+        """What a pass of ``label`` drafting ``drafted`` tokens costs in plain steps: its learned
+        price at that depth, else on the line through ``label``'s prices at the depths it did draft
+        (:meth:`fitted`); None before ``label`` has a price."""
+        found = self.ratio(label, drafted)
+        return found if found is not None else self.fitted(drafted, [label])
 
     def fitted(self, drafted: int, labels: Iterable[str]) -> float | None:
         """What a pass drafting ``drafted`` tokens costs in plain steps for a model-free method
@@ -191,9 +198,7 @@ class PlainSteps:
         """What ``passes`` of ``label`` cost in plain steps at their learned prices (a plain pass
         costs one; a depth not drafted yet: on the line through ``label``'s prices at the depths it
         did draft), None before ``label`` has a price."""
-        costs = [
-            (self.ratio(label, p) or self.fitted(p.drafted, [label])) if p.drafted else 1.0 for p in passes
-        ]
+        costs = [self.price(label, p.drafted) if p.drafted else 1.0 for p in passes]
         known = [c for c in costs if c is not None]
         return sum(known) if passes and len(known) == len(costs) else None
 
