@@ -535,7 +535,15 @@ class EnginePool:
                 chain_depth = self._configurations[lab].num_speculative_tokens
                 chains[lab] = Chain(chain_depth, rounds, drafter, found[1])
         alternatives = predict(
-            steps, step, done.completion_tokens, (label, depth, passes), replayed, free, estimated, chains
+            steps,
+            step,
+            done.completion_tokens,
+            (label, depth, passes),
+            replayed,
+            free,
+            estimated,
+            chains,
+            sampled=request.sampling.temperature > 0,
         )
         ran = next((a for a in alternatives if a.ran), None)
         measured = done.decode_tps

@@ -101,12 +101,16 @@ def predict(
     model_free: Sequence[str],
     estimated: Mapping[str, tuple[int | None, Estimate]] | None = None,
     chains: Mapping[str, Chain] | None = None,
+    *,
+    sampled: bool = False,
 ) -> list[Alternative]:
     """The predicted decode speed of plain decoding, of the configuration that ran (``ran``: its
     label, depth and passes), of each replayed model-free configuration (label -> depth and
     rounds) and of each drafter that did not run (``estimated``: label -> depth and its expected
     round) and of each chain that did not run (``chains``), at ``plain_step_ms`` a plain step;
-    configurations whose passes cannot be priced yet are left out."""
+    configurations whose passes cannot be priced yet are left out. A ``sampled`` answer (not
+    greedy) would have had other tokens under another configuration, so what is replayed over it
+    is an estimate, and its basis says so."""
     if plain_step_ms <= 0 or tokens <= 0:
         return []
     out = [Alternative("off", None, 1000.0 / plain_step_ms, "replayed", ran=ran[0] == "off")]
@@ -124,7 +128,8 @@ def predict(
         if spent is None:
             continue
         emitted = sum(r.emitted for r in rounds) or tokens
-        out.append(Alternative(other, other_depth, emitted * 1000.0 / (spent * plain_step_ms), "replayed"))
+        basis: PredictionBasis = "estimated" if sampled else "replayed"
+        out.append(Alternative(other, other_depth, emitted * 1000.0 / (spent * plain_step_ms), basis))
     for other, (other_depth, expected) in (estimated or {}).items():
         if other == label or other in replayed:
             continue

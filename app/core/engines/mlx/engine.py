@@ -72,18 +72,22 @@ from app.core.engines.base import (
 from app.core.engines.calls import FunctionTool, ToolChoice
 from app.core.engines.capability import Availability, engine_availability
 from app.core.engines.mlx.loading import Loaded, load_pair, open_suffix_cache
-from app.core.engines.mlx.modelfree import PrefillStopped
+from app.core.engines.mlx.modelfree import PrefillStopped, VerifyCost
 from app.core.engines.mlx.pair import PairPlan
+from app.core.engines.mlx.replay import ModelFreeReplay, replay_model_free
 from app.core.engines.mlx.steps import VlmRoundReader, token_steps
 from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner
 from app.core.engines.mlx.vision import VisionPrompt
 from app.core.engines.worker import EngineClosed, EngineWorker, Job
 from app.core.images import estimated_tokens, text_only
 from app.core.speculative import RoundAccountant, per_request
+from app.core.speculative.acceptance import AcceptanceByPosition, Estimate
 from app.core.speculative.depth import DepthControl
 from app.core.speculative.options import SUFFIX_METHODS
 from app.core.speculative.options import default_tokens as default_depth
+from app.core.speculative.predict import Alternative, predict
 from app.core.speculative.rounds import Pass
+from app.core.speculative.speedup import PlainSteps, own_plain_step
 from app.core.speculative.suffix import (
     key_for_messages,
 )
@@ -153,6 +157,14 @@ class MLXEngine:
         #: classic drafter: what chooses each round's depth, with what it measured so far (kept
         #: across requests; created at the first request, replaced when its settings change)
         self.depth_control: DepthControl | None = None
+        #: what each kind of pass costs in plain steps, learned from this engine's answers (see
+        #: :class:`~app.core.speculative.speedup.PlainSteps`; prices the predictions)
+        self.plain_steps = PlainSteps()
+        #: the classic drafter's acceptance by draft position, from the rounds it ran
+        self.acceptance = AcceptanceByPosition()
+        #: the model-free methods' replays over the last complete answer, by method (what its
+        #: ``alternatives`` rest on)
+        self.last_replays: dict[str, ModelFreeReplay] = {}
         #: the loaded target reads images (set on the MLX thread by the load)
         self._images = False
         self._state: Loaded | None = None
@@ -477,6 +489,7 @@ class MLXEngine:
 
         n_rounds = 0
         drafted_total = 0
+        ended_on: int | None = None  # the end-of-generation token the answer ended on
         #: the target's passes after the first token, timed as the steps return them: a round's
         #: first token carries its compute, its accepted tokens and the target's own follow it
         passes: list[Pass] = []
@@ -535,6 +548,7 @@ class MLXEngine:
                 n_tokens += 1
                 yield from closed_rounds()
                 if token in state.eos_ids:
+                    ended_on = token
                     # Counted (the model produced it, and its round emitted it) but not streamed:
                     # it is not in token_ids and carries only the text still held back.
                     reason = "stop"
@@ -560,6 +574,11 @@ class MLXEngine:
             rounds.finish()
             yield from closed_rounds()
         first = t_first if t_first is not None else t_end
+        known = tuple(passes) if vlm_rounds is None or vlm_rounds.drafted_known else None
+        alternatives: tuple[Alternative, ...] | None = None
+        if known and reason in ("stop", "length"):
+            answer = [*ids, *([ended_on] if ended_on is not None else [])]
+            alternatives = self._alternatives(state, prompt, answer, budget, sampling, known)
         yield Finished(
             reason=reason,
             prompt_tokens=len(prompt),
@@ -573,8 +592,86 @@ class MLXEngine:
             drafted_known=vlm_rounds is None or vlm_rounds.drafted_known,
             candidates=candidates,
             # rounds of unknown draft counts cannot be priced by their depth
-            passes=tuple(passes) if vlm_rounds is None or vlm_rounds.drafted_known else None,
+            passes=known,
+            alternatives=alternatives,
         )
+
+    # --- what every configuration would have done -------------------------------------------------
+
+    def _view_of(self, label: str) -> Loaded:
+        """The loaded state a request choosing ``label`` runs (MLX thread)."""
+        return self._state_for(None if label == per_request.running(self.spec_kind) else label)
+
+    def _alternatives(
+        self,
+        state: Loaded,
+        prompt: list[int],
+        answer: list[int],
+        budget: int,
+        sampling: Sampling,
+        passes: tuple[Pass, ...],
+    ) -> tuple[Alternative, ...] | None:
+        """On the MLX thread, after a complete answer: what each configuration this engine offers
+        would have done on it. The model-free methods are replayed from their caches as they are
+        now (:mod:`app.core.engines.mlx.replay`; an estimate when the answer was sampled or their
+        drafts go through the cost gate), the
+        loaded drafter is estimated from its acceptance by position, and all are priced by what
+        this engine's passes were measured to cost (:mod:`app.core.speculative.predict`). Then the
+        answer's passes are learned from. None when nothing can be priced yet."""
+        label = per_request.running(state.plan.kind)
+        replays: dict[str, ModelFreeReplay] = {}
+        for method in _MODEL_FREE:
+            if method == label:
+                continue
+            view = self._view_of(method)
+            if view.suffix is None:
+                continue
+            gate = (view.cost or VerifyCost()) if self.cost_gate else None
+            replays[method] = replay_model_free(
+                method,
+                view.suffix,
+                prompt,
+                answer,
+                max_draft=view.plan.draft_tokens or 1,
+                budget=budget,
+                cost=gate,
+            )
+        self.last_replays = replays
+        steps = self.plain_steps
+        drafter = self.spec_kind if self.spec_kind not in (None, *_MODEL_FREE) else None
+        step = own_plain_step(passes) or steps.plain_step_of(label, passes)
+        alternatives: tuple[Alternative, ...] | None = None
+        if step is not None:
+            loaded = self._state
+            estimated: dict[str, tuple[int | None, Estimate]] = {}
+            expected = self.acceptance.estimate(drafter) if drafter is not None else None
+            if drafter is not None and expected is not None and loaded is not None:
+                estimated[drafter] = (loaded.plan.draft_tokens, expected)
+            alternatives = (
+                tuple(
+                    predict(
+                        steps,
+                        step,
+                        len(answer),
+                        (label, state.plan.draft_tokens if state.plan.kind else None, passes),
+                        {m: (self._view_of(m).plan.draft_tokens, list(r.rounds)) for m, r in replays.items()},
+                        _MODEL_FREE,
+                        estimated,
+                        sampled=sampling.temperature > 0,
+                    )
+                )
+                or None
+            )
+            if alternatives is not None and self.cost_gate:
+                # the gate cuts drafts by the costs it measures as the method runs: a replay from
+                # its costs as they stand is an estimate
+                alternatives = tuple(
+                    replace(a, basis="estimated") if a.speculation in replays else a for a in alternatives
+                )
+        steps.observe(label, passes)  # after the predictions: their error is honest
+        if label == drafter:
+            self.acceptance.observe(label, "", passes)
+        return alternatives
 
     # --- shutdown -----------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ from typing import Any
 from app.core.engines.mlx.stream import TokenStep
 from app.core.engines.mlx.vision import VisionPrompt, prefill_with_images
 from app.core.speculative.suffix import SuffixCache
+from app.core.speculative.suffix_tree import Draft
 
 #: prompt tokens per prefill forward pass on a GPU (bounded memory for long prompts)
 PREFILL_CHUNK = 512
@@ -118,6 +119,31 @@ class VerifyCost:
             return False
         self._skips[b] = 0
         return True
+
+
+def gated_draft(proposal: Draft, cost: VerifyCost | None, split: bool) -> list[int]:
+    """The part of the suffix cache's ``proposal`` that the decode loop verifies: all of it without
+    a ``cost`` gate, else the tokens whose expected acceptance pays for verifying them (a ``split``
+    round, whose first position is already queued, verifies its draft in a pass of its own and
+    must pay for that pass). Shared by the loop and its replay (:mod:`app.core.engines.mlx.replay`),
+    so both draft alike from the same cache and gate."""
+    if cost is None:
+        return list(proposal.token_ids)
+    match_len = proposal.match_len
+    gate = cost.ratio()
+    share = cost.accepted_share(match_len)
+    draft: list[int] = []
+    expected = 0.0  # drafted tokens expected to be accepted
+    for tok, prob in zip(proposal.token_ids, proposal.probs, strict=True):
+        if prob * share < gate:
+            break
+        draft.append(tok)
+        expected += prob * share
+    if split and draft and expected < 1.0 + (len(draft) - 1) * gate:
+        draft = []  # does not pay for the pass of its own
+    if not draft and proposal.token_ids and cost.explore(match_len):
+        draft = list(proposal.token_ids[:2])
+    return draft
 
 
 class PrefillStopped(Exception):
@@ -318,22 +344,7 @@ def model_free_steps(
             t0 = time.perf_counter()
             proposal = cache.speculate(req, history, n, use_global=use_global)
             match_len = proposal.match_len
-            draft: list[int] = []
-            if cost is None:
-                draft = list(proposal.token_ids)
-            else:
-                gate = cost.ratio()
-                share = cost.accepted_share(match_len)
-                expected = 0.0  # drafted tokens expected to be accepted
-                for tok, prob in zip(proposal.token_ids, proposal.probs, strict=True):
-                    if prob * share < gate:
-                        break
-                    draft.append(tok)
-                    expected += prob * share
-                if split and draft and expected < 1.0 + (len(draft) - 1) * gate:
-                    draft = []  # does not pay for the pass of its own
-                if not draft and proposal.token_ids and cost.explore(match_len):
-                    draft = list(proposal.token_ids[:2])
+            draft = gated_draft(proposal, cost, split)
             if stats is not None:
                 stats["draft_s"] = stats.get("draft_s", 0.0) + time.perf_counter() - t0
                 stats["proposals"] = stats.get("proposals", 0) + 1
