@@ -265,10 +265,6 @@ def _figure_cell(f: dict[str, Any] | None) -> str:
     return f"{auto.figure_cell(f)} {f['pairs']}" if f else "-"
 
 
-def _x(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}x"
-
-
 # --- Auto per request (tandem serve --spec auto) ---------------------------------------------------
 def request_router(args: argparse.Namespace) -> RequestRouter:
     """Auto's routes for the model arguments: measured ones when a calibration is stored, else the

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.core.engines.base import ChatMessage, Engine, Sampling
 
-if TYPE_CHECKING:  # the MCP SDK takes ~0.9 s to import: only a run with --mcp-config pays it
+if TYPE_CHECKING:  # the MCP SDK is slow to import: only a run with --mcp-config pays it
     from app.core.answer import Answer
     from app.core.tools import LoopEvent, LoopResult, ToolsConfig
 

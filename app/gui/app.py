@@ -43,8 +43,8 @@ def create_application(argv: list[str]) -> QApplication:
 
 def freeze_startup_heap() -> None:
     """Move the objects made at start-up (the window, its widgets, the catalog) out of the garbage
-    collector's sight: they live as long as the app, and a full collection walking them all took
-    65-75 ms of the GUI thread, e.g. in the middle of opening a long conversation."""
+    collector's sight: they live as long as the app, and a full collection walking them all stalls
+    the GUI thread, e.g. in the middle of opening a long conversation."""
     gc.collect()
     gc.freeze()
 

@@ -411,7 +411,7 @@ class MainWindow(QMainWindow):
     async def _prewarm(self) -> None:
         """What the first dialogs would otherwise block on, done on a worker at start: the
         llama.cpp availability check (the default model needs it anyway) and the keyring's token
-        presence. The MLX check (importing ``mlx_vlm``, 1.2 s) runs on a worker when a launch
+        presence. The MLX check (importing ``mlx_vlm``, which is slow) runs on a worker when a launch
         dialog for an MLX model is about to open, not at every start."""
         await self.ops.run(capability.engine_availability, "llama.cpp")
         for hub in secrets.HUBS:
@@ -617,7 +617,7 @@ class MainWindow(QMainWindow):
 
     async def _open_launch_dialog(self, family: Family, spec: AnySpec, quant: str) -> None:
         engines = {name for s in family.specs for name in capability.engines_for_spec(s)}
-        for name in sorted(engines):  # importing mlx_vlm took 1.2 s on the GUI thread
+        for name in sorted(engines):  # importing mlx_vlm is too slow for the GUI thread
             await self.ops.run(capability.engine_availability, name)
         await self.cache.prefetch(family)  # the dialog's markers and gating read these
         dlg = LaunchDialog(

@@ -165,11 +165,6 @@ def stylesheet(dark: bool) -> str:
     return _HEX.sub(lambda m: _DARK.get(m.group(0).lower(), m.group(0)), STYLESHEET)
 
 
-def dark_colour(light: str) -> str:
-    """The dark palette's counterpart of one of the light sheet's colours (itself if it has none)."""
-    return _DARK.get(light.lower(), light)
-
-
 #: the palette roles the stylesheet does not cover (dialogs, menus, tooltips, links in rich text);
 #: the light ones are Fusion's own, so the light look is the one the app always had
 _ROLES: dict[bool, dict[str, str]] = {

@@ -406,9 +406,6 @@ class ElidedLabel(QLabel):
         """The whole text (what is drawn may be shortened: :meth:`shown_text`)."""
         return self._full
 
-    def full_text(self) -> str:
-        return self._full
-
     def shown_text(self) -> str:
         return super().text()
 

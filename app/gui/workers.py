@@ -426,24 +426,13 @@ def _close(engine: Engine | None, pool: EnginePool | None) -> None:
 
 # --- one error path -------------------------------------------------------------------------
 
-_reporter: Callable[[BaseException], None] | None = None
-
-
-def report_exception(exc: BaseException) -> None:
-    if _reporter is not None:
-        _reporter(exc)
-    else:
-        log.error("unhandled error", exc_info=exc)
-
 
 def install_exception_hooks(reporter: Callable[[BaseException], None]) -> Callable[[], None]:
     """Route uncaught exceptions (any thread) to ``reporter``; returns a function that undoes it.
 
     ``reporter`` must be safe to call from any thread (the error bridge emits a queued signal).
     """
-    global _reporter
     old_sys, old_thread = sys.excepthook, threading.excepthook
-    _reporter = reporter
 
     def sys_hook(etype: type[BaseException], value: BaseException, tb: Any) -> None:
         log.error("uncaught exception\n%s", "".join(traceback.format_exception(etype, value, tb)))
@@ -462,8 +451,6 @@ def install_exception_hooks(reporter: Callable[[BaseException], None]) -> Callab
     threading.excepthook = thread_hook
 
     def restore() -> None:
-        global _reporter
         sys.excepthook, threading.excepthook = old_sys, old_thread
-        _reporter = None
 
     return restore

@@ -68,7 +68,7 @@ def _is_rich(label: QLabel) -> bool:
 def _elided(label: QLabel) -> bool:
     """Shown shortened with "…", the whole text in its tooltip."""
     shown, tip = QLabel.text(label), label.toolTip()  # (an ElidedLabel's text() is its whole text)
-    whole = label.full_text() if isinstance(label, ElidedLabel) else tip
+    whole = label.text() if isinstance(label, ElidedLabel) else tip
     return shown.endswith(ELLIPSIS) and len(shown) < len(whole) and whole in tip
 
 
@@ -91,7 +91,7 @@ def _label_cut(label: QLabel) -> str:
     text = QLabel.text(label)  # what is drawn
     rect = _text_rect(label)
     metrics = label.fontMetrics()
-    if isinstance(label, ElidedLabel) and text != label.full_text() and not _elided(label):
+    if isinstance(label, ElidedLabel) and text != label.text() and not _elided(label):
         return "shortened without its whole text in the tooltip"
     if label.wordWrap():
         need = label.heightForWidth(label.width())

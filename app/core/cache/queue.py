@@ -352,12 +352,6 @@ class DownloadQueue:
                 self._save_locked()
         return gone
 
-    def clear_finished(self) -> None:
-        with self._lock:
-            for k in [k for k, v in self._items.items() if v.state in ("finished", "cancelled")]:
-                del self._items[k]
-            self._save_locked()
-
     # --- workers ---------------------------------------------------------------------------------
     def start(self) -> None:
         with self._lock:

@@ -59,13 +59,6 @@ class Candidate:
         return self.path or f"{self.hub}:{self.repo}/{self.file}"
 
 
-def special_tokens(fields: dict[str, Any]) -> dict[str, Any]:
-    return {
-        k.removeprefix("tokenizer.ggml."): fields.get(k)
-        for k in ("tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id")
-    }
-
-
 def compare(target: VocabInfo, cand: VocabInfo) -> str | None:
     """None when ``cand`` can draft for ``target``, else what differs (first difference)."""
     why = gguf_tools.compare_vocab(target, cand)

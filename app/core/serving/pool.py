@@ -360,7 +360,7 @@ class EnginePool:
         """Start ``label``'s child in the background, once no answer computes, unless it runs, loads
         or waits to (a refusal, e.g. the memory budget, is logged: the running configurations go on
         answering). A load reads the model and runs a warm-up pass on the cores the answering child
-        spins on: on the realistic-cost pair an answer beside one ran at 1-4.5 tok/s instead of 15.
+        spins on, and an answer beside it slows to a fraction of its speed.
         Idle means no answer computes or waits for its turn and none was resolved, started or
         ended for :data:`START_SETTLE` (the request that asked for the start is resolved before it
         computes). A pool that does not rest while :data:`START_PATIENCE` answers end loads it then,

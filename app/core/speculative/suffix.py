@@ -439,14 +439,6 @@ def forget_conversation(key: str, root: Path | None = None) -> int:
     return dropped
 
 
-def forget_conversation_messages(system_prompt: str, messages: Iterable[Mapping[str, Any]]) -> int:
-    """:func:`forget_conversation` for a conversation given as its stored messages."""
-    first = next((str(m.get("content") or "") for m in messages if m.get("role") == "user"), None)
-    if first is None:
-        return 0
-    return forget_conversation(conversation_key(system_prompt, first))
-
-
 def forget_all(root: Path | None = None) -> None:
     """Settings' "Forget learned text": every stored corpus and every live cache's global corpus."""
     directory = root or store_dir()

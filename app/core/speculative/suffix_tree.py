@@ -308,7 +308,7 @@ class _Corpus:
             self._clock += 1
             # the frequent n-grams ending just before t gain a child occurrence: t (this walk and
             # its twin in remove stay inline: a loaded store runs them for each of its tokens,
-            # and a shared helper made loading 200k tokens ~10% slower)
+            # and a shared helper makes loading measurably slower)
             x, d = root, 0
             while d < p and d < limit:
                 y = x.back.get(seq[p - 1 - d])

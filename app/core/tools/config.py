@@ -452,17 +452,6 @@ def _store(entry: _Entry, *, keyring: bool = True) -> tuple[ServerConfig, list[s
     return server, session_only
 
 
-def set_value(server: ServerConfig, name: str, value: str) -> tuple[ServerConfig, bool]:
-    """Set one env (stdio) or header (HTTP) value; True when the keyring keeps it."""
-    t = server.transport
-    place: Place = "env" if isinstance(t, StdioTransport) else "header"
-    key = vault.key_for(server.name, place, name)
-    kept = vault.store(key, value)
-    if isinstance(t, StdioTransport):
-        return replace(server, transport=replace(t, env={**t.env, name: SecretRef(key)})), kept
-    return replace(server, transport=replace(t, headers={**t.headers, name: SecretRef(key)})), kept
-
-
 def remove_server(config: ToolsConfig, name: str) -> ToolsConfig:
     """``config`` without the server ``name``; its keyring values are deleted."""
     server = config.get(name)

@@ -80,11 +80,6 @@ def delete(key: str) -> None:
         log_unavailable("an MCP server's value cannot be deleted", exc)
 
 
-def in_memory_only(key: str) -> bool:
-    """The value under ``key`` lives in this process only (the keyring did not keep it)."""
-    return key in _memory
-
-
 def forget_session_values() -> None:
     """Drop every value kept in memory (tests start each from an empty session)."""
     _memory.clear()

@@ -512,10 +512,6 @@ class RemoteTab(QWidget):
         self.copy_btn.setEnabled(True)
         self.serve_note.clear_message()
 
-    @property
-    def command_text(self) -> str:
-        return self._command_text
-
     def copy_command(self) -> None:
         if self._command_text:
             QGuiApplication.clipboard().setText(self._command_text)

@@ -30,7 +30,7 @@ def _aliases() -> frozenset[str]:
 
 @lru_cache(maxsize=64)
 def lexer_for(name: str) -> Lexer | None:
-    # an unknown name makes Pygments scan the installed packages' entry points (~0.2 s), a stall
+    # an unknown name makes Pygments scan the installed packages' entry points, a stall
     # mid-stream while a fence's language is half written: only known names are looked up
     if name.lower() not in _aliases():
         return None
@@ -123,7 +123,7 @@ def highlight(
     The lines the code has finished are lexed and rendered together, once (cached). With
     ``live`` (the answer is still being written) a last line without its line end is shown
     uncoloured until it ends. Lexing the whole block again on each flush of a streamed answer
-    cost ~7 ms per flush for a 2,400-character Python block, CPU the engine shares on a small
+    costs time in proportion to the block on every flush, CPU the engine shares on a small
     machine; a line lexed on its own could take the wrong colours (a line inside a string)."""
     cut = code.rfind("\n") + 1 if live else len(code)
     head = _lines_html(code[:cut], lexer, flags[:cut], draft_style, dark) if cut else ""

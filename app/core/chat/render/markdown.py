@@ -270,7 +270,7 @@ class _Html(RendererHTML):
         token = tokens[idx]
         name = token.info.strip().split(maxsplit=1)[0] if token.info.strip() else ""
         lexer = code_html.lexer_for(name) if name else None
-        # a guess (~15 ms) waits for the closing fence: re-guessing on every flush of a streaming
+        # a guess (slow) waits for the closing fence: re-guessing on every flush of a streaming
         # block would cost that each time and could switch colours as the code grows
         if not name and self.opts["chrome"] and self._closed(token):
             guessed = code_html.guess(token.content)

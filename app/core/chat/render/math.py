@@ -36,7 +36,7 @@ def formula_png(tex: str, display: bool, color: str) -> str | None:
 
 def warm_up() -> bool:
     """Import matplotlib and draw one formula, so the first one an answer holds does not pay for
-    the import and the font loading (~0.8 s, most of it holding the GIL). Meant for a worker
+    the import and the font loading (slow, most of it holding the GIL). Meant for a worker
     thread at start-up; whether a formula could be drawn."""
     return _draw(r"\frac{1}{2}", True, "#000000") is not None
 

@@ -67,13 +67,6 @@ def shown_text(markup: str) -> tuple[str, bool]:
     return text, bool(text.strip()) or _MARK.search(body) is not None
 
 
-def missing_letters(source: str, markup: str, accounted: str = "") -> Counter[str]:
-    """The letters and digits of Markdown ``source`` that its rendered ``markup`` does not show,
-    beyond those in ``accounted`` (text the syntax took: link targets, list numbers)."""
-    shown, _visible = shown_text(markup)
-    return source_letters(source) - letters(shown) - letters(accounted)
-
-
 def has_long_line(text: str, start: int = 0, end: int | None = None, limit: int = LONG_LINE) -> bool:
     """Whether a line of ``text[start:end]`` is longer than ``limit`` characters."""
     end = len(text) if end is None else end

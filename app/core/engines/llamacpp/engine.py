@@ -498,7 +498,7 @@ class LlamaCppEngine:
     async def _stream(self, request: GenerateRequest, reader: ChunkReader) -> AsyncIterator[Event]:
         """On the engine loop: POST the request to the child and turn its chunks into events."""
         self._check(request)
-        if has_images(request.messages):  # encoding a 12 MP photo takes ~0.2 s: not on the loop
+        if has_images(request.messages):  # encoding a large photo is slow: not on the loop
             body = await asyncio.to_thread(self._body, request)
         else:
             body = self._body(request)

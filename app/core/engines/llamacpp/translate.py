@@ -99,8 +99,8 @@ class LlamaCppPlan:
 #: ngram-mod's shortest draft (``speculative.ngram_mod.n_min``) unless the user sets one. llama.cpp's
 #: default (48) drops every draft shorter than that, and drafts nothing once fewer than 49 tokens
 #: are left to generate: the last 48 tokens of every answer were decoded one by one, a short answer
-#: never drafted (a repeated 40-token answer measured 0.98x), and a short span copied from the
-#: prompt was never proposed. Measured in docs/benchmarks.md ("Auto").
+#: never drafted, and a short span copied from the prompt was never proposed (docs/benchmarks.md,
+#: "Auto").
 NGRAM_MOD_MIN_DRAFT = 2
 
 

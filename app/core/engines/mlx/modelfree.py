@@ -62,9 +62,9 @@ class VerifyCost:
 
     On Apple silicon a pass over 16 tokens costs about as much as a pass over one, so every draft
     the tree is fairly sure of pays. On a CPU where the matrix products cost in proportion to the
-    tokens (mlx[cpu] here: the 49152-row output layer takes 45 ms for one row and 590 ms for 16),
-    a drafted token pays only if it is accepted more often than that ratio says; a draft cut there
-    keeps a first pass at plain speed. Measured on the running engine (kept across requests)."""
+    tokens (mlx[cpu]: the output layer's cost grows with the rows it computes), a drafted token
+    pays only if it is accepted more often than that ratio says; a draft cut there keeps a first
+    pass at plain speed. Measured on the running engine (kept across requests)."""
 
     def __init__(self) -> None:
         self.one: float | None = None  # seconds of a one-token pass

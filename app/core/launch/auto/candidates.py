@@ -14,7 +14,7 @@ from app.core.speculative.options import DRAFTER_METHODS, SUFFIX_METHODS, Specul
 #: Depths tried for a classic (same-vocabulary) drafter; an MTP drafter runs at its own default.
 DRAFT_DEPTHS = (2, 4, 8)
 #: Tokens per round of the model-free n-gram methods in Auto (llama.cpp's own ngram-mod default; on a
-#: repeat 64 gave 4-5x where 16 gave 2.7x, docs/benchmarks.md "Auto").
+#: repeat it beats shorter drafts, docs/benchmarks.md "Auto").
 NGRAM_DEPTH = 64
 #: Shortest n-gram draft llama.cpp proposes (``speculative.ngram_mod.n_min``): set by the one
 #: translation for every way ngram-mod is chosen, Auto's candidates included (see there why).
@@ -23,11 +23,9 @@ NGRAM_MIN_DRAFT = NGRAM_MOD_MIN_DRAFT
 #: than this probability (``speculative.draft.p_min``; this llama.cpp's default is 0, a fixed depth).
 #: The depth then follows the text per round, up to the candidate's tokens per round: long where
 #: the drafter is sure (and is mostly accepted), short where it guesses.
-#: Measured side by side (docs/benchmarks.md "Auto against every fixed configuration"): with the
-#: embedded SmolLM2 drafting for its F32 file, 0.75 (llama-server's old default) stopped rounds so
-#: early that it lost to every fixed depth on two machines (0.51-0.75x of plain where 4/round gave
-#: 0.73-0.98x; 0.73-0.84x where 4/round gave 1.11-1.31x); 0.2 was the best p_min tried and matched
-#: or beat the best fixed depth on prose and code edits (1.33x / 1.43x against 1.27x / 1.42x).
+#: Measured side by side (docs/benchmarks.md "Auto against every fixed configuration"): 0.75
+#: (llama-server's old default) stops rounds so early that it loses to every fixed depth; this
+#: value was the best tried and matches or beats the best fixed depth on prose and code edits.
 DRAFT_P_MIN = 0.2
 
 

@@ -190,8 +190,7 @@ def routed_launch(
     each kind is left to it, or none is). The realistic-cost pair shows why: the chain (drafter +
     ngram-mod) has the best mean because ngram-mod drafts repeats, but ngram-mod alone is faster
     there beyond the noise and takes them; on prose and code edits the chain and the drafter alone
-    are a tie, which goes to the cheaper drafter (decode speed on the held-out code edits: 19.4
-    against the chain's 16.6 tok/s, docs/benchmarks.md). Nothing runs before the launch, so no
+    are a tie, which goes to the cheaper drafter (docs/benchmarks.md). Nothing runs before the launch, so no
     start's margin is asked here; :func:`routes` then asks it of every kind that leaves the
     configuration chosen."""
     demoted = demoted or {}

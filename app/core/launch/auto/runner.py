@@ -164,7 +164,7 @@ def needs_prose_recheck(ratios: dict[str, float | None]) -> bool:
     """Whether one prose pair below :data:`PROSE_FLOOR` is all that keeps a configuration out.
 
     A single 40-token pair swings by several percent on a busy machine, and a method that does
-    nothing on a first request (ngram-mod) measures 0.94-1.02x there: one unlucky pair would
+    nothing on a first request (ngram-mod) measures about 1.0x there: one unlucky pair would
     exclude the configuration that pays most on repeats. Such a configuration (its other
     workloads would give a mean above 1.0 even at the floor) gets a second prose pair, on another
     prompt (:data:`PROSE_RECHECK_PROMPT`: the candidate remembers the first one, so that would be

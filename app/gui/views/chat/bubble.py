@@ -50,9 +50,9 @@ __all__ = [
 #: a streamed answer's finished blocks go into frozen labels of about this many characters each, so
 #: appending a block lays out one bounded label, never the whole answer
 FROZEN_LABEL_CHARS = 2000
-#: a streamed answer longer than this keeps its frozen labels when it ends (rendering it again as
-#: one text held the window 0.3-0.4 s at the end of an 8000-token answer); shorter ones end as one
-#: text, as a loaded answer shows (its render takes a few ms)
+#: a streamed answer longer than this keeps its frozen labels when it ends (rendering a long answer
+#: again as one text holds the window at its end); shorter ones end as one text, as a loaded
+#: answer shows
 KEEP_PARTS_CHARS = 8000
 
 
@@ -231,10 +231,6 @@ class MessageBubble(QFrame):
         self.tool_name = name
         self.set_content(content)
         self.retranslate()
-
-    @property
-    def result_shown(self) -> bool:
-        return self.result_btn.isChecked()
 
     def _on_result_toggled(self, on: bool) -> None:
         self.result_btn.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)

@@ -95,8 +95,8 @@ class ChatView(QWidget):
         self.empty.setWordWrap(True)
         self.empty.setProperty("muted", True)
         self.column_layout.addWidget(self.empty)
-        # the bubbles sit in a box of their own: clear() drops the box at once (taking 200 bubbles
-        # out of the column one by one took 0.3-0.5 s, e.g. on Regenerate in a long conversation)
+        # the bubbles sit in a box of their own: clear() drops the box at once (taking many bubbles
+        # out of the column one by one holds the window, e.g. on Regenerate in a long conversation)
         self.messages_box, self._box_layout = self._new_box()
         self.column_layout.addWidget(self.messages_box)
         self.column_layout.addStretch(1)
@@ -138,7 +138,7 @@ class ChatView(QWidget):
         self._settle_timer.setInterval(100)
         self._settle_timer.timeout.connect(self._settled)
         # the bubbles of the conversation left are deleted a few per turn, the box they sit in
-        # last (all at once: 60-180 ms for 200 messages)
+        # last (deleting a long conversation's bubbles at once is a visible stall)
         self._doomed: list[QWidget] = []
         self._reap_timer = QTimer(self)
         self._reap_timer.setInterval(0)
