@@ -33,6 +33,7 @@ import tempfile
 from dataclasses import replace
 from typing import Any
 
+from app.core.engines.blocking import generate
 from app.devtools.assets import ASSET_DIR
 from app.devtools.prompts import HELD_OUT as WORKLOADS
 
@@ -129,8 +130,8 @@ def main() -> int:
                     engine = engines[name]
                     messages = [{"role": "user", "content": prompts[r % len(prompts)]}]
                     if workload == "repeat":
-                        list(engine.generate(messages, sampling))  # the first time: unmeasured
-                    fin = [e for e in engine.generate(messages, sampling) if isinstance(e, Finished)][-1]
+                        list(generate(engine, messages, sampling))  # the first time: unmeasured
+                    fin = [e for e in generate(engine, messages, sampling) if isinstance(e, Finished)][-1]
                     tps = fin.completion_tokens / (fin.decode_ms / 1000) if fin.decode_ms else 0.0
                     rows[name][workload].append(tps)
                 print(f"round {r + 1}: {workload} done", file=sys.stderr, flush=True)

@@ -32,6 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from app.core.engines.blocking import generate
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -85,7 +87,7 @@ def _consume(engine: Any, prompt: str, max_tokens: int, after_tokens: int = 0) -
     def run() -> None:
         seen = 0
         try:
-            stream = engine.generate([{"role": "user", "content": prompt}], Sampling(max_tokens=max_tokens))
+            stream = generate(engine, [{"role": "user", "content": prompt}], Sampling(max_tokens=max_tokens))
             if not after_tokens:
                 ready.set()
             for ev in stream:
@@ -132,7 +134,7 @@ def stop_prefill(f32: Path) -> float:
 
         threading.Timer(0.5, press).start()
         prompt = " ".join(f"item{i}" for i in range(600))
-        list(engine.generate([{"role": "user", "content": prompt}], Sampling(max_tokens=64), token))
+        list(generate(engine, [{"role": "user", "content": prompt}], Sampling(max_tokens=64), token))
         return time.perf_counter() - pressed[0]
     finally:
         engine.close()

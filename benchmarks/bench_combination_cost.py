@@ -24,6 +24,7 @@ import sys
 import tempfile
 from typing import Any
 
+from app.core.engines.blocking import generate
 from app.devtools.assets import ASSET_DIR
 from app.devtools.prompts import CONTINENTS, ELEMENTS, PLANET_FACTS
 
@@ -60,7 +61,7 @@ def main() -> int:
 
     def answer(engine: Any, prompt: str) -> tuple[float, int, list[tuple[int, int]]]:
         fin, rounds = None, []
-        for ev in engine.generate([{"role": "user", "content": prompt}], sampling):
+        for ev in generate(engine, [{"role": "user", "content": prompt}], sampling):
             if isinstance(ev, Round) and ev.drafted:
                 rounds.append((ev.drafted, ev.accepted))
             elif isinstance(ev, Finished):

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.core.engines.base import Finished, LoadRequest, Sampling, TextDelta
+from app.core.engines.blocking import generate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.speculative import SpeculationOptions
 from app.devtools import tiny_gemma4
@@ -55,7 +56,7 @@ class Sample:
 def _run(engine: LlamaCppEngine, prompt: str, max_tokens: int) -> Sample:
     text: list[str] = []
     fin: Finished | None = None
-    for ev in engine.generate([{"role": "user", "content": prompt}], Sampling(0.0, max_tokens=max_tokens)):
+    for ev in generate(engine, [{"role": "user", "content": prompt}], Sampling(0.0, max_tokens=max_tokens)):
         if isinstance(ev, TextDelta):
             text.append(ev.text)
         elif isinstance(ev, Finished):

@@ -18,6 +18,7 @@ from typing import Any
 
 from app.core import assets
 from app.core.engines.base import Finished, LoadRequest, Sampling, TextDelta
+from app.core.engines.blocking import generate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.measure import bench
 from app.core.speculative import SpeculationOptions
@@ -92,7 +93,7 @@ def _bare_run(server: Any, prompt: str, max_tokens: int) -> tuple[int, float]:
 def _tandem_run(engine: LlamaCppEngine, prompt: str, max_tokens: int) -> tuple[int, float]:
     first = 0.0
     count = 0
-    for ev in engine.generate([{"role": "user", "content": prompt}], Sampling(max_tokens=max_tokens)):
+    for ev in generate(engine, [{"role": "user", "content": prompt}], Sampling(max_tokens=max_tokens)):
         if isinstance(ev, TextDelta) and ev.text:
             if not count:
                 first = time.perf_counter()

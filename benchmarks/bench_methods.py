@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.engines.base import Finished, LoadRequest, Sampling
+from app.core.engines.blocking import generate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.speculative import SpeculationOptions
 from app.devtools import tiny_drafters
@@ -56,7 +57,7 @@ def configs(made: Any) -> list[tuple[str, Path, dict[str, Any]]]:
 
 def run(engine: LlamaCppEngine, prompt: str, max_tokens: int) -> Finished:
     events = list(
-        engine.generate([{"role": "user", "content": prompt}], Sampling(0.0, max_tokens=max_tokens))
+        generate(engine, [{"role": "user", "content": prompt}], Sampling(0.0, max_tokens=max_tokens))
     )
     fin = events[-1]
     assert isinstance(fin, Finished)

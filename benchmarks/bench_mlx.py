@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.core.engines.base import Finished, LoadRequest, Sampling
+from app.core.engines.blocking import generate
 from app.core.engines.mlx.convert import smollm2_pair
 from app.core.engines.mlx.engine import MLXEngine
 from app.core.speculative import SpeculationOptions
@@ -54,12 +55,12 @@ class Run:
 def _measure(engine: MLXEngine, pair: str, spec: bool, max_tokens: int, repeat: int) -> list[Run]:
     out: list[Run] = []
     warm = Sampling(max_tokens=8)
-    list(engine.generate([{"role": "user", "content": "Hello"}], warm))  # first-call kernel setup
+    list(generate(engine, [{"role": "user", "content": "Hello"}], warm))  # first-call kernel setup
     for name, text in PROMPTS.items():
         best: Finished | None = None
         for _ in range(repeat):
             events = list(
-                engine.generate([{"role": "user", "content": text}], Sampling(max_tokens=max_tokens))
+                generate(engine, [{"role": "user", "content": text}], Sampling(max_tokens=max_tokens))
             )
             fin = events[-1]
             assert isinstance(fin, Finished)

@@ -28,6 +28,7 @@ from typing import Any
 
 from app.core.cancel import CancelToken, tokens_per_second
 from app.core.engines.base import Engine, Finished, LoadRequest, Round, Sampling
+from app.core.engines.blocking import generate
 from app.core.launch.plan import load_engine
 from app.core.speculative import SpeculationOptions
 
@@ -53,7 +54,7 @@ def run(engine: Engine, prompt: str, max_tokens: int) -> tuple[float | None, int
     fin: Finished | None = None
     rounds: list[tuple[int, int]] = []
     sampling = Sampling(temperature=0.0, max_tokens=max_tokens)
-    for ev in engine.generate([{"role": "user", "content": prompt}], sampling, CancelToken()):
+    for ev in generate(engine, [{"role": "user", "content": prompt}], sampling, CancelToken()):
         if isinstance(ev, Round) and ev.drafted:
             rounds.append((ev.drafted, ev.accepted))
         elif isinstance(ev, Finished):

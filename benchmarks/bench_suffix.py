@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.engines.base import Finished, LoadRequest, Sampling
+from app.core.engines.blocking import generate
 from app.core.speculative import SpeculationOptions
 from app.core.speculative import suffix as sx
 from app.devtools.prompts import SUFFIX as PROMPTS
@@ -39,7 +40,7 @@ from app.devtools.prompts import SUFFIX as PROMPTS
 
 def _run(engine: Any, prompt: str, max_tokens: int) -> dict[str, Any]:
     t0 = time.perf_counter()
-    events = list(engine.generate([{"role": "user", "content": prompt}], Sampling(max_tokens=max_tokens)))
+    events = list(generate(engine, [{"role": "user", "content": prompt}], Sampling(max_tokens=max_tokens)))
     wall = time.perf_counter() - t0
     fin = events[-1]
     assert isinstance(fin, Finished)

@@ -42,6 +42,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from app.devtools.scripted import ScriptedStream
+
 ROOT = Path(__file__).resolve().parents[1]
 
 CASES = ("startup", "stream", "browser", "download")
@@ -505,7 +507,7 @@ SCRIPTED_TEXT = (
 )
 
 
-class PacedEngine:
+class PacedEngine(ScriptedStream):
     """Streams a fixed Markdown story word by word at ``tps`` tokens per second, every other word
     from a draft: the window's cost apart from any model (issue 23's long answers)."""
 
@@ -520,7 +522,7 @@ class PacedEngine:
     def __init__(self, tokens: int, tps: float) -> None:
         self.tokens, self.tps = tokens, tps
 
-    def generate(self, messages: Any, sampling: Any, cancel: Any = None, **_kw: Any) -> Any:
+    def script(self, messages: Any, sampling: Any, cancel: Any = None, **_kw: Any) -> Any:
         from app.core.engines.base import Finished, TextDelta
 
         words: list[str] = []

@@ -34,7 +34,6 @@ from app.core import images, limits
 from app.core.answer import Answer, AnswerCollector
 from app.core.cache.errors import CacheError
 from app.core.catalog import listed
-from app.core.engines import streaming
 from app.core.engines.base import ChatMessage, EngineError, GenerateRequest, Sampling
 from app.core.engines.threads import ThreadChoice
 from app.core.launch.plan import (
@@ -244,7 +243,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         assert task is not None
         with signals.handled(lambda: loop.call_soon_threadsafe(task.cancel)):
             request = GenerateRequest(messages, sampling, top_logprobs=want_ids)
-            async for ev in streaming.stream(engine, request):
+            async for ev in engine.stream(request):
                 text = collector.feed(ev)
                 if text and not args.json:
                     sys.stdout.write(text)

@@ -4,10 +4,10 @@ An engine streams ``TextDelta | Round | Finished`` (:mod:`app.core.engines.base`
 CLI, ``tandem bench`` / ``parity``, Auto's calibration, the plain "Measure" run and the local API
 server all turn that stream into the same :class:`Answer`, through an :class:`AnswerCollector`::
 
-    answer = collect(engine.generate(messages, sampling, cancel), cancel)   # the simple loop
+    answer = collect(generate(engine, messages, sampling, cancel), cancel)  # a plain thread
 
     collector = AnswerCollector()                                            # a streaming consumer
-    for event in engine.generate(messages, sampling, cancel):
+    async for event in engine.stream(GenerateRequest(messages, sampling)):
         show(collector.feed(event))      # the text this event added ("" for a Round or Finished)
     answer = collector.end()
 
@@ -251,6 +251,6 @@ def collect(
     events: Iterable[Event], cancel: CancelToken | None = None, clock: Callable[[], float] = time.perf_counter
 ) -> Answer:
     """The simple loop: one stream into one ended :class:`Answer` (see
-    :meth:`AnswerCollector.collect` for ``cancel``). The clock starts here, which is when an engine's
-    lazy ``generate`` starts its request."""
+    :meth:`AnswerCollector.collect` for ``cancel``). The clock starts here, which is when a lazy
+    stream (:func:`app.core.engines.blocking.generate`) starts its request."""
     return AnswerCollector(clock).collect(events, cancel)

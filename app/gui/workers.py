@@ -35,7 +35,6 @@ from app.core.engines.base import (
     SpeculationSwitch,
 )
 from app.core.engines.loop import engine_loop
-from app.core.engines.streaming import stream
 from app.core.engines.worker import LoadCancelled, LoadProgress
 from app.core.launch import auto
 from app.core.launch.auto.router import RequestRouter
@@ -257,8 +256,8 @@ class EngineHost(QObject):
             if pool is not None:
                 return pool.stream(label, request)
             if isinstance(engine, SpeculationSwitch):  # the engine switches inside its own loop
-                return stream(engine, dataclasses.replace(request, speculation=label))
-            return stream(engine, request)
+                return engine.stream(dataclasses.replace(request, speculation=label))
+            return engine.stream(request)
 
         first = True
         async for event in engine_loop().relay(produce, loop):

@@ -28,9 +28,10 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
 )
+from app.devtools.scripted import ScriptedStream
 
 
-class ScriptedEngine:
+class ScriptedEngine(ScriptedStream):
     """Replays a fixed answer as draft rounds: handy for layout tests (not for the real turn).
 
     ``plain`` replays it without rounds (speculation off); ``decode_ms`` sets the reported speed.
@@ -62,7 +63,7 @@ class ScriptedEngine:
         self.decode_ms = decode_ms
         self.closed = False
 
-    def generate(
+    def script(
         self,
         messages: Sequence[ChatMessage],
         sampling: Sampling,

@@ -29,11 +29,11 @@ class SeeingEngine(ScriptedEngine):
         super().__init__(text="A yellow circle on a gradient.")
         self.sent: list[list[ChatMessage]] = []
 
-    def generate(
+    def script(
         self, messages: Sequence[ChatMessage], sampling: Sampling, *a: Any, **k: Any
     ) -> Iterator[Event]:
         self.sent.append(list(messages))
-        return super().generate(messages, sampling, *a, **k)
+        return super().script(messages, sampling, *a, **k)
 
 
 def _load(w: Any, qtbot: Any) -> None:

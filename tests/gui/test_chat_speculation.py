@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from app.core.engines.blocking import generate
 from app.core.settings import Settings
 from app.gui.views.speculation_choice import SpeculationChoice
 from tests.gui.conftest import ScriptedEngine, scripted_loader
@@ -201,7 +202,7 @@ def test_switching_the_conversation_never_reloads_and_each_answer_names_its_conf
     # the same greedy text as a plain answer of the same messages, read here without the window
     plain = pool.engine_of("off")
     assert plain is not None
-    reference = collect(plain.generate([{"role": "user", "content": question}], w.chat.sampling))
+    reference = collect(generate(plain, [{"role": "user", "content": question}], w.chat.sampling))
     assert reference.text == off_text
     # no engine thread, stream bridge or stop watcher while the answers streamed
     assert threads_while_answering

@@ -27,7 +27,7 @@ class RecordingEngine(ScriptedEngine):
         super().__init__("ok then", plain=True)
         self.received: list[Sampling] = []
 
-    def generate(
+    def script(
         self,
         messages: Sequence[ChatMessage],
         sampling: Sampling,
@@ -35,7 +35,7 @@ class RecordingEngine(ScriptedEngine):
         **options: Any,
     ) -> Iterator[Event]:
         self.received.append(sampling)
-        return super().generate(messages, sampling, cancel, **options)
+        return super().script(messages, sampling, cancel, **options)
 
 
 def recording_loader(

@@ -17,6 +17,7 @@ from app.core.engines.base import (
     TextDelta,
     ToolCall,
 )
+from app.devtools.scripted import ScriptedStream
 
 Q = '<|"|>'
 SEED = 'The user said "你好" (Hello), a simple greeting.'
@@ -30,7 +31,7 @@ EXPECTED = [
 ]
 
 
-class Script:
+class Script(ScriptedStream):
     """Writes a fixed answer in 3-character deltas; records what it was given; may fail or add
     calls of its own on Finished (as llama.cpp does for templates it knows)."""
 
@@ -48,7 +49,7 @@ class Script:
         self.fail = fail
         self.seen: list[tuple[list[ChatMessage], Any, Any]] = []
 
-    def generate(
+    def script(
         self,
         messages: Sequence[ChatMessage],
         sampling: Sampling,

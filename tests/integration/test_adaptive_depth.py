@@ -12,6 +12,7 @@ from pathlib import Path
 
 from app.core.answer import collect
 from app.core.engines.base import LoadRequest, Sampling
+from app.core.engines.blocking import generate
 from app.core.launch import auto
 from app.core.launch.auto import runner
 from app.core.launch.plan import load_engine
@@ -24,8 +25,10 @@ def test_auto_drafter_depth_follows_the_text_per_round(smollm2_q4: Path) -> None
     engine = load_engine("llama.cpp", request)
     try:
         answer = collect(
-            engine.generate(
-                [{"role": "user", "content": runner.PROSE_PROMPT}], Sampling(temperature=0.0, max_tokens=48)
+            generate(
+                engine,
+                [{"role": "user", "content": runner.PROSE_PROMPT}],
+                Sampling(temperature=0.0, max_tokens=48),
             )
         )
     finally:

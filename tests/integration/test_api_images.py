@@ -22,6 +22,7 @@ from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.serving import ServedModel
 from app.core.serving.protocol import Limits
 from app.devtools.images import image_bytes
+from app.devtools.scripted import ScriptedStream
 from tests.integration.served import Served, q4_engine, served_model
 from tests.mlx_required import require_mlx
 
@@ -32,7 +33,7 @@ def _url(data: bytes, mime: str = "image/png") -> str:
     return f"data:{mime};base64," + base64.b64encode(data).decode()
 
 
-class SeeingEngine:
+class SeeingEngine(ScriptedStream):
     """Answers with the sizes of the image files it was given (read from disk, as engines do)."""
 
     name = "seeing"
@@ -46,7 +47,7 @@ class SeeingEngine:
     def __init__(self) -> None:
         self.seen: list[list[str]] = []
 
-    def generate(
+    def script(
         self, messages: Sequence[ChatMessage], sampling: Sampling, cancel: CancelToken | None = None, **_: Any
     ) -> Iterator[Event]:
         files = [f for m in messages for f in m.get("images", [])]

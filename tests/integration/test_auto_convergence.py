@@ -12,6 +12,7 @@ from pathlib import Path
 
 from app.core.answer import AnswerCollector, collect
 from app.core.engines.base import GenerateRequest, LoadRequest, Sampling
+from app.core.engines.blocking import generate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.loop import engine_loop
 from app.core.launch import auto
@@ -49,7 +50,7 @@ def test_auto_routes_prose_to_the_drafter_within_5_answers_from_a_wrong_calibrat
     engine = LlamaCppEngine.load(request)  # the launch runs off: what the wrong calibration chose
     try:
         sampling = Sampling(temperature=0.0, max_tokens=128)  # a prose answer of a usual length
-        warm = collect(engine.generate([{"role": "user", "content": PROSE_TOPICS[-1]}], sampling))
+        warm = collect(generate(engine, [{"role": "user", "content": PROSE_TOPICS[-1]}], sampling))
         assert warm.finished is not None
         plain_tps = warm.completion_tokens / (warm.finished.decode_ms / 1000)  # measured honestly
         key = auto.CalibrationKey.for_launch("llama.cpp", request, str(drafter))

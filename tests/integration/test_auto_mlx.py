@@ -12,6 +12,7 @@ import pytest
 
 from app.core.cancel import CancelToken
 from app.core.engines.base import Finished, LoadRequest, Sampling
+from app.core.engines.blocking import generate
 from app.core.launch import auto
 from app.core.launch.auto import runner
 from app.core.launch.plan import load_engine
@@ -35,7 +36,9 @@ def _mlx_threads() -> list[str]:
 
 def _answer(engine: Any, text: str, max_tokens: int = 24) -> Finished:
     events = list(
-        engine.generate([{"role": "user", "content": text}], Sampling(temperature=0.0, max_tokens=max_tokens))
+        generate(
+            engine, [{"role": "user", "content": text}], Sampling(temperature=0.0, max_tokens=max_tokens)
+        )
     )
     fin = events[-1]
     assert isinstance(fin, Finished)

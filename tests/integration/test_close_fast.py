@@ -27,6 +27,7 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
 )
+from app.core.engines.blocking import generate
 from app.core.engines.llamacpp import host
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.llamacpp.host import live_processes
@@ -100,7 +101,7 @@ def test_closing_llamacpp_during_a_prefill_ends_the_request(smollm2_f32: Path) -
     started = threading.Event()
 
     def consume() -> None:
-        stream = engine.generate([{"role": "user", "content": long_prompt}], Sampling(max_tokens=64))
+        stream = generate(engine, [{"role": "user", "content": long_prompt}], Sampling(max_tokens=64))
         started.set()
         try:
             events.extend(stream)
@@ -131,7 +132,9 @@ def test_closing_llamacpp_during_a_generation_stops_it_at_the_next_token(smollm2
     ten = threading.Event()
 
     def consume() -> None:
-        for ev in engine.generate([{"role": "user", "content": "Count to 5000."}], Sampling(max_tokens=3000)):
+        for ev in generate(
+            engine, [{"role": "user", "content": "Count to 5000."}], Sampling(max_tokens=3000)
+        ):
             events.append(ev)
             if sum(isinstance(e, TextDelta) for e in events) >= 10:
                 ten.set()
@@ -265,7 +268,7 @@ def test_a_stop_during_a_long_prompt_pass_ends_the_answer_without_the_pass(smoll
             os.kill(child, signal.SIGSTOP)
             token.cancel()
 
-        stream = engine.generate([{"role": "user", "content": long_prompt}], Sampling(max_tokens=64), token)
+        stream = generate(engine, [{"role": "user", "content": long_prompt}], Sampling(max_tokens=64), token)
         first = threading.Timer(0.3, freeze_then_stop)  # any moment of the request will do
         first.start()
         try:
@@ -276,7 +279,7 @@ def test_a_stop_during_a_long_prompt_pass_ends_the_answer_without_the_pass(smoll
         fin = events[-1]
         assert isinstance(fin, Finished) and fin.reason == "cancelled" and fin.completion_tokens == 0
         # The engine serves the next request normally.
-        again = list(engine.generate([{"role": "user", "content": "Say hi."}], Sampling(max_tokens=4)))
+        again = list(generate(engine, [{"role": "user", "content": "Say hi."}], Sampling(max_tokens=4)))
         assert isinstance(again[-1], Finished) and again[-1].completion_tokens > 0
     finally:
         engine.close()

@@ -13,6 +13,7 @@ import pytest
 
 from app.core.chat.context import fit_history
 from app.core.engines.base import ChatMessage, Finished, GenerationError, LoadRequest, Sampling, TokenCounter
+from app.core.engines.blocking import generate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 
 
@@ -45,7 +46,7 @@ def test_counts_the_prompt_as_the_chat_request_builds_it(engine: LlamaCppEngine)
         {"role": "user", "content": "Name three colors, please."},
     ]
     counted = engine.count_prompt_tokens(msgs)
-    finished = list(engine.generate(msgs, Sampling(max_tokens=4)))[-1]
+    finished = list(generate(engine, msgs, Sampling(max_tokens=4)))[-1]
     assert isinstance(finished, Finished)
     assert counted == finished.prompt_tokens > 10
 
@@ -54,10 +55,10 @@ def test_a_long_conversation_fails_as_it_is_and_answers_once_trimmed(engine: Lla
     msgs = long_conversation()
     assert engine.count_prompt_tokens(msgs) > 512
     with pytest.raises(GenerationError, match="exceeds the available context size"):
-        list(engine.generate(msgs, Sampling(max_tokens=32)))
+        list(generate(engine, msgs, Sampling(max_tokens=32)))
     fitted = fit_history(msgs, engine.count_prompt_tokens, engine.n_ctx, 32)
     assert fitted.dropped > 0 and fitted.messages[0] == msgs[0] and fitted.messages[-1] == msgs[-1]
-    events = list(engine.generate(fitted.messages, Sampling(max_tokens=32)))
+    events = list(generate(engine, fitted.messages, Sampling(max_tokens=32)))
     finished = events[-1]
     assert isinstance(finished, Finished) and finished.completion_tokens > 0
     assert finished.prompt_tokens == fitted.prompt_tokens <= 512 - 32

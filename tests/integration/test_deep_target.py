@@ -10,6 +10,7 @@ import pytest
 
 from app.core.answer import collect
 from app.core.engines.base import LoadRequest, Sampling
+from app.core.engines.blocking import generate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.speculative import SpeculationOptions
 from app.devtools.deep_target import write_deep_target
@@ -30,7 +31,7 @@ def _answers(path: Path, spec: SpeculationOptions | None = None) -> list[tuple[s
         for prompt in PROMPTS:
             messages = [{"role": "user", "content": prompt}]
             answer = collect(
-                engine.generate(messages, Sampling(temperature=0.0, max_tokens=40), top_logprobs=ids)
+                generate(engine, messages, Sampling(temperature=0.0, max_tokens=40), top_logprobs=ids)
             )
             out.append((answer.text, answer.token_ids))
         return out

@@ -17,6 +17,7 @@ import pytest
 from app.core.cache import CacheManager, ProgressEvent, SpecResolutionError
 from app.core.catalog import listed
 from app.core.engines.base import Finished, LoadRequest, Sampling
+from app.core.engines.blocking import generate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.registry import Registry
 from app.core.speculative import SpeculationOptions
@@ -201,7 +202,7 @@ def test_the_downloaded_pair_runs_with_its_drafter(hf: str) -> None:
     try:
         assert engine.spec_kind == "mtp"
         events = list(
-            engine.generate([{"role": "user", "content": "Count to five."}], Sampling(0.0, max_tokens=16))
+            generate(engine, [{"role": "user", "content": "Count to five."}], Sampling(0.0, max_tokens=16))
         )
         fin = events[-1]
         assert isinstance(fin, Finished) and fin.completion_tokens == 16

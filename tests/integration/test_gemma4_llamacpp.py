@@ -18,6 +18,7 @@ import pytest
 
 from app.core.engines import capability
 from app.core.engines.base import DrafterMismatchError, Finished, LoadRequest, Round, Sampling, TextDelta
+from app.core.engines.blocking import generate
 from app.core.engines.capability import GGUFFacts, llamacpp_abort
 from app.core.engines.llamacpp.checks import KnownAbortError
 from app.core.engines.llamacpp.engine import LlamaCppEngine
@@ -162,7 +163,7 @@ def test_greedy_output_is_token_identical_with_and_without_mtp(
 
 
 def test_rounds_and_counts_come_from_the_timings(mtp: LlamaCppEngine) -> None:
-    events = list(mtp.generate([{"role": "user", "content": PROMPTS[0]}], Sampling(0.0, max_tokens=40)))
+    events = list(generate(mtp, [{"role": "user", "content": PROMPTS[0]}], Sampling(0.0, max_tokens=40)))
     rounds = [e for e in events if isinstance(e, Round)]
     deltas = [e for e in events if isinstance(e, TextDelta)]
     fin = events[-1]
@@ -194,13 +195,13 @@ def test_agreeing_drafter_gives_the_known_round_numbers(
 ) -> None:
     with _mtp(*agree, num_speculative_tokens=depth) as eng:
         events = list(
-            eng.generate([{"role": "user", "content": "Hello"}], Sampling(0.0, max_tokens=max_tokens))
+            generate(eng, [{"role": "user", "content": "Hello"}], Sampling(0.0, max_tokens=max_tokens))
         )
     with _load(agree[0]) as ref:
         plain_text = "".join(
             e.text
-            for e in ref.generate(
-                [{"role": "user", "content": "Hello"}], Sampling(0.0, max_tokens=max_tokens)
+            for e in generate(
+                ref, [{"role": "user", "content": "Hello"}], Sampling(0.0, max_tokens=max_tokens)
             )
             if isinstance(e, TextDelta)
         )
@@ -226,7 +227,7 @@ def test_gemma4_default_depth_follows_the_size_table(
 ) -> None:
     with _mtp(*agree, family="gemma-4", size=size) as eng:
         assert (eng.plan.depth, eng.plan.depth_source) == (depth, "Gemma 4 size table")
-        events = list(eng.generate([{"role": "user", "content": "Hi"}], Sampling(0.0, max_tokens=21)))
+        events = list(generate(eng, [{"role": "user", "content": "Hi"}], Sampling(0.0, max_tokens=21)))
     drafted = [e.drafted for e in events if isinstance(e, Round)]
     assert drafted == [d for d, _a, _e in _expected_rounds(21, depth)]  # llama.cpp drafted that many
 
@@ -243,7 +244,7 @@ def test_vocabulary_check_is_skipped_for_an_assistant_only(pair: tuple[Path, Pat
     # an assistant reads the target's state: its own token list is not compared
     odd_assistant = b.write_assistant(tmp_path / "assistant-renamed.gguf", tokens=_renamed_vocab())
     with _mtp(target, odd_assistant) as eng:
-        fin = list(eng.generate([{"role": "user", "content": "Hi"}], Sampling(0.0, max_tokens=8)))[-1]
+        fin = list(generate(eng, [{"role": "user", "content": "Hi"}], Sampling(0.0, max_tokens=8)))[-1]
         assert isinstance(fin, Finished) and fin.drafted_total > 0
     # the same vocabulary in a plain (non-assistant) drafter is refused before loading
     odd_plain = b.write_target(tmp_path / "plain-renamed.gguf", tokens=_renamed_vocab())

@@ -23,6 +23,7 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
 )
+from app.core.engines.blocking import generate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.measure import compare, run_once
 from app.core.speculative import SpeculationOptions
@@ -56,7 +57,7 @@ def drafted(smollm2_f32: Path, smollm2_q4: Path) -> Iterator[LlamaCppEngine]:
 
 
 def _events(engine: LlamaCppEngine, prompt: str, sampling: Sampling = GREEDY) -> list[object]:
-    return list(engine.generate([{"role": "user", "content": prompt}], sampling))
+    return list(generate(engine, [{"role": "user", "content": prompt}], sampling))
 
 
 @pytest.mark.parametrize("prompt", PROMPTS)
@@ -100,7 +101,7 @@ def test_one_answer_collected_from_a_real_stream_and_a_cancelled_one(drafted: Ll
     """The one accumulator (app/core/answer.py) on a real speculative stream: its figures are the
     engine's; a cancel token stops the reading there, the answer is cancelled, the engine is free."""
     messages: list[ChatMessage] = [{"role": "user", "content": PROMPTS[0]}]
-    answer = collect(drafted.generate(messages, GREEDY))
+    answer = collect(generate(drafted, messages, GREEDY))
     fin = answer.finished
     assert fin is not None and answer.complete and answer.reason == fin.reason
     assert answer.completion_tokens == fin.completion_tokens == answer.streamed_tokens
@@ -123,11 +124,11 @@ def test_one_answer_collected_from_a_real_stream_and_a_cancelled_one(drafted: Ll
             yield ev
 
     stopped = collect(
-        stop_at_the_third_text(drafted.generate(messages, Sampling(max_tokens=200), cancel)), cancel
+        stop_at_the_third_text(generate(drafted, messages, Sampling(max_tokens=200), cancel)), cancel
     )
     assert stopped.cancelled and not stopped.complete and stopped.finished is None
     assert len(stopped.pieces) == 3 and stopped.completion_tokens >= 3
-    again = collect(drafted.generate(messages, Sampling(max_tokens=8)))
+    again = collect(generate(drafted, messages, Sampling(max_tokens=8)))
     assert again.complete and again.reason == "length" and again.completion_tokens == 8
 
 
@@ -152,7 +153,7 @@ def test_cancel_mid_stream_then_next_request_works(plain: LlamaCppEngine) -> Non
     cancel = CancelToken()
     seen = 0
     events = []
-    for ev in plain.generate([{"role": "user", "content": PROMPTS[2]}], Sampling(max_tokens=200), cancel):
+    for ev in generate(plain, [{"role": "user", "content": PROMPTS[2]}], Sampling(max_tokens=200), cancel):
         events.append(ev)
         if isinstance(ev, TextDelta):
             seen += 1
@@ -162,7 +163,7 @@ def test_cancel_mid_stream_then_next_request_works(plain: LlamaCppEngine) -> Non
     assert isinstance(fin, Finished) and fin.reason == "cancelled"
     assert fin.completion_tokens <= 6  # stops within a token or two
     # breaking out of the iterator early also cancels and frees the slot
-    for ev in plain.generate([{"role": "user", "content": PROMPTS[1]}], Sampling(max_tokens=200)):
+    for ev in generate(plain, [{"role": "user", "content": PROMPTS[1]}], Sampling(max_tokens=200)):
         if isinstance(ev, TextDelta):
             break
     again = _events(plain, PROMPTS[0], Sampling(max_tokens=8))
@@ -222,7 +223,7 @@ def test_a_loaded_engine_keeps_no_thread_and_close_ends_its_child(smollm2_q4: Pa
     assert [t.name for t in threading.enumerate() if t not in before and t.is_alive()] == []
     assert [
         e.text
-        for e in eng.generate([{"role": "user", "content": "Hi"}], Sampling(max_tokens=4))
+        for e in generate(eng, [{"role": "user", "content": "Hi"}], Sampling(max_tokens=4))
         if isinstance(e, TextDelta)
     ]
     assert [t.name for t in threading.enumerate() if t not in before and t.is_alive()] == []
@@ -256,7 +257,7 @@ def test_generator_started_after_close_fails_instead_of_hanging(smollm2_q4: Path
     from app.core.engines.base import GenerationError
 
     eng = _load(smollm2_q4)
-    pending = eng.generate([{"role": "user", "content": "hi"}], Sampling(max_tokens=4))
+    pending = generate(eng, [{"role": "user", "content": "hi"}], Sampling(max_tokens=4))
     eng.close()
     with pytest.raises(GenerationError, match="closed"):
         next(iter(pending))
@@ -264,7 +265,7 @@ def test_generator_started_after_close_fails_instead_of_hanging(smollm2_q4: Path
 
 def test_stopping_early_does_not_cancel_the_callers_token(plain: LlamaCppEngine) -> None:
     token = CancelToken()
-    for ev in plain.generate([{"role": "user", "content": PROMPTS[0]}], Sampling(max_tokens=50), token):
+    for ev in generate(plain, [{"role": "user", "content": PROMPTS[0]}], Sampling(max_tokens=50), token):
         if isinstance(ev, TextDelta):
             break
     assert not token.cancelled
@@ -307,7 +308,7 @@ def test_a_child_that_dies_mid_answer_gives_a_clear_error(smollm2_q4: Path) -> N
     eng = _load(smollm2_q4)
     try:
         with pytest.raises(GenerationError, match=r"stopped while answering .*SIGKILL"):
-            for ev in eng.generate([{"role": "user", "content": PROMPTS[0]}], Sampling(max_tokens=200)):
+            for ev in generate(eng, [{"role": "user", "content": PROMPTS[0]}], Sampling(max_tokens=200)):
                 if isinstance(ev, TextDelta):
                     host = eng._host
                     assert host is not None and host._proc is not None

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from app.core.engines.base import DrafterMismatchError, Finished, LoadRequest, Round, Sampling, TextDelta
+from app.core.engines.blocking import generate
 from app.core.engines.capability import GGUFFacts, llamacpp_abort
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.measure import compare, run_once
@@ -119,7 +120,7 @@ def test_agreeing_eagle3_drafter_gives_the_known_round_numbers(
         num_speculative_tokens=depth,
     ) as eng:
         events = list(
-            eng.generate([{"role": "user", "content": "Hello"}], Sampling(0.0, max_tokens=max_tokens))
+            generate(eng, [{"role": "user", "content": "Hello"}], Sampling(0.0, max_tokens=max_tokens))
         )
     rounds = [(e.drafted, e.accepted, e.emitted) for e in events if isinstance(e, Round)]
     fin = events[-1]
@@ -142,7 +143,7 @@ def test_dflash_drafts_at_most_a_block_minus_one(agree: Any, depth: int, drafted
         draft_model_path=str(agree.dflash),
         num_speculative_tokens=depth,
     ) as eng:
-        events = list(eng.generate([{"role": "user", "content": "Hello"}], Sampling(0.0, max_tokens=17)))
+        events = list(generate(eng, [{"role": "user", "content": "Hello"}], Sampling(0.0, max_tokens=17)))
     rounds = [(e.drafted, e.accepted, e.emitted) for e in events if isinstance(e, Round)]
     assert rounds == _expected_rounds(17, drafted)
 
@@ -153,7 +154,7 @@ def test_agreeing_builtin_mtp_heads_give_the_known_round_numbers(
 ) -> None:
     with _load(agree.mtp_target, enabled=True, method="mtp", num_speculative_tokens=depth) as eng:
         events = list(
-            eng.generate([{"role": "user", "content": "Hello"}], Sampling(0.0, max_tokens=max_tokens))
+            generate(eng, [{"role": "user", "content": "Hello"}], Sampling(0.0, max_tokens=max_tokens))
         )
     rounds = [(e.drafted, e.accepted, e.emitted) for e in events if isinstance(e, Round)]
     expected = _expected_rounds(max_tokens, depth)

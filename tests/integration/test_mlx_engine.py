@@ -30,6 +30,7 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
 )
+from app.core.engines.blocking import generate
 from app.core.engines.capability import Availability
 from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner
 from app.core.speculative import SpeculationOptions
@@ -93,7 +94,7 @@ def engines() -> Iterator[list[object]]:
 
 
 def _run(engine: object, max_tokens: int, **kw: object) -> list[Event]:
-    return list(engine.generate(MESSAGES, Sampling(max_tokens=max_tokens, **kw)))  # type: ignore[attr-defined,arg-type]
+    return list(generate(engine, MESSAGES, Sampling(max_tokens=max_tokens, **kw)))  # type: ignore[attr-defined,arg-type]
 
 
 _finished = fx.finished
@@ -404,7 +405,7 @@ def test_greedy_only_drafter_refuses_sampling_up_front(ckpt: dict[str, Path], en
     assert sampled.completion_tokens == 12 or sampled.reason == "stop"
     engine.greedy_only = True  # type: ignore[attr-defined]  # what a greedy-only drafter sets at load
     with pytest.raises(GenerationError, match="greedy decoding only"):
-        engine.generate(MESSAGES, Sampling(temperature=0.7))  # type: ignore[attr-defined]
+        generate(engine, MESSAGES, Sampling(temperature=0.7))  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("pair", ["mtp", "draft"])
@@ -418,7 +419,7 @@ def test_cancel_mid_stream_then_a_second_request(
     engines.append(engine)
     cancel = CancelToken()
     events: list[Event] = []
-    for ev in engine.generate(MESSAGES, Sampling(max_tokens=400), cancel):  # type: ignore[attr-defined]
+    for ev in generate(engine, MESSAGES, Sampling(max_tokens=400), cancel):  # type: ignore[attr-defined]
         events.append(ev)
         if isinstance(ev, TextDelta) and len(events) == 6:
             cancel.cancel()  # inside a round: its tokens are already computed
@@ -426,7 +427,7 @@ def test_cancel_mid_stream_then_a_second_request(
     assert fin.reason == "cancelled" and 0 < fin.completion_tokens < 400
     _check_accounting(events)
     # Abandoning an iterator halfway also leaves the engine usable.
-    stream = engine.generate(MESSAGES, Sampling(max_tokens=400))  # type: ignore[attr-defined]
+    stream = generate(engine, MESSAGES, Sampling(max_tokens=400))  # type: ignore[attr-defined]
     next(stream)
     stream.close()
     again = _finished(_run(engine, 10))
@@ -478,7 +479,7 @@ def test_close_joins_the_engine_thread(ckpt: dict[str, Path]) -> None:
     assert not mine[0].is_alive()
     engine.close()  # type: ignore[attr-defined]  # idempotent
     with pytest.raises(GenerationError, match="closed"):
-        engine.generate(MESSAGES, Sampling())  # type: ignore[attr-defined]
+        generate(engine, MESSAGES, Sampling())  # type: ignore[attr-defined]
 
 
 def test_failed_load_leaves_no_thread(ckpt: dict[str, Path], tmp_path: Path) -> None:
@@ -546,7 +547,7 @@ def test_progress_callback_raising_closes_the_engine(ckpt: dict[str, Path]) -> N
 def test_generator_created_before_close_raises_instead_of_hanging(ckpt: dict[str, Path]) -> None:
     before = set(threading.enumerate())
     engine = _load(ckpt["llama_target"])
-    gen = engine.generate(MESSAGES, Sampling(max_tokens=4))  # type: ignore[attr-defined]
+    gen = generate(engine, MESSAGES, Sampling(max_tokens=4))  # type: ignore[attr-defined]
     engine.close()  # type: ignore[attr-defined]  # e.g. the user unloads while a request is queued
     out = _in_thread(lambda: next(gen), timeout=10)
     assert not out["hung"], "iterating a generator after close() blocked"
@@ -697,14 +698,14 @@ def test_candidates_with_speculation(ckpt: dict[str, Path], engines: list[object
     classic = _load(ckpt["llama_target"], ckpt["llama_drafter"], "draft", 3)
     engines.append(classic)
     classic.adaptive_depth = FIXED_DEPTH  # type: ignore[attr-defined]
-    fin = _finished(list(classic.generate(MESSAGES, Sampling(max_tokens=10), top_logprobs=3)))  # type: ignore[attr-defined]
+    fin = _finished(list(generate(classic, MESSAGES, Sampling(max_tokens=10), top_logprobs=3)))  # type: ignore[attr-defined]
     rows = fin.candidates
     assert fin.drafted_total > 0 and rows is not None and len(rows) == fin.completion_tokens
     assert [r[0].id for r in rows] == fin.token_ids
     # mlx-vlm's speculative rounds yield no logits: None, never invented rows.
     mtp = _load(ckpt["g4_target"], ckpt["g4_drafter"])
     engines.append(mtp)
-    fin = _finished(list(mtp.generate(MESSAGES, Sampling(max_tokens=10), top_logprobs=3)))  # type: ignore[attr-defined]
+    fin = _finished(list(generate(mtp, MESSAGES, Sampling(max_tokens=10), top_logprobs=3)))  # type: ignore[attr-defined]
     assert fin.candidates is None
     # A request that does not ask gets none (the rows travel on each request's Finished).
     assert _finished(_run(classic, 3)).candidates is None
@@ -856,7 +857,7 @@ def test_repeat_penalty_with_drafters(ckpt: dict[str, Path], engines: list[objec
     mtp = _load(ckpt["g4_target"], ckpt["g4_drafter"])
     engines.append(mtp)
     with pytest.raises(GenerationError, match="does not apply a repeat penalty in its speculative rounds"):
-        mtp.generate(MESSAGES, Sampling(repeat_penalty=1.3))  # type: ignore[attr-defined]
+        generate(mtp, MESSAGES, Sampling(repeat_penalty=1.3))  # type: ignore[attr-defined]
     assert _finished(_run(mtp, 3)).completion_tokens == 3
 
 
@@ -883,7 +884,7 @@ def test_structured_output_is_refused_by_the_engine_and_the_local_server(
     engines.append(engine)
     assert engine.supports_structured_output is False  # type: ignore[attr-defined]
     with pytest.raises(GenerationError, match="cannot constrain output"):
-        engine.generate(MESSAGES, Sampling(max_tokens=4), response_format={"type": "json_object"})  # type: ignore[attr-defined]
+        generate(engine, MESSAGES, Sampling(max_tokens=4), response_format={"type": "json_object"})  # type: ignore[attr-defined]
     server = LocalServer(ServedModel(engine, "tiny"), ServerConfig("k", port=0))  # type: ignore[arg-type]
     server.start()
     try:
@@ -939,7 +940,7 @@ def test_stop_during_a_long_prompt_ends_it_between_prefill_chunks(
     engines.append(engine)
     long_prompt = [{"role": "user", "content": " ".join(f"word{i}" for i in range(60))}]
     stop = _StopAfter(3)  # the loop's first read, the prefill's first two checks: then Stop
-    events = list(engine.generate(long_prompt, Sampling(max_tokens=20), stop))  # type: ignore[attr-defined]
+    events = list(generate(engine, long_prompt, Sampling(max_tokens=20), stop))  # type: ignore[attr-defined]
     fin = _finished(events)
     assert fin.reason == "cancelled" and fin.completion_tokens == 0, (kind, fin)
     assert fin.prompt_tokens > 8 * 4  # many chunks were left unread

@@ -29,6 +29,7 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
 )
+from app.core.engines.blocking import generate
 from app.core.engines.mlx import modelfree as mlx_modelfree
 from app.core.images import TOKENS_PER_IMAGE, check_image_file
 from app.core.speculative import SpeculationOptions
@@ -132,7 +133,7 @@ def _ask(*pictures: Path, text: str = QUESTION) -> list[ChatMessage]:
 def _run(
     engine: Any, messages: list[ChatMessage], max_tokens: int = 32, top_logprobs: int = 0
 ) -> list[Event]:
-    return list(engine.generate(messages, Sampling(max_tokens=max_tokens), top_logprobs=top_logprobs))
+    return list(generate(engine, messages, Sampling(max_tokens=max_tokens), top_logprobs=top_logprobs))
 
 
 _finished = fx.finished
@@ -435,7 +436,7 @@ def test_a_cancelled_answer_about_an_image_then_the_next_one(
     cancel = CancelToken()
     taken = 0
     fin: Finished | None = None
-    for ev in engine.generate(_ask(images["photo"]), Sampling(max_tokens=200), cancel):
+    for ev in generate(engine, _ask(images["photo"]), Sampling(max_tokens=200), cancel):
         if isinstance(ev, TextDelta):
             taken += ev.token_count
             if taken >= 3:
@@ -476,7 +477,7 @@ def test_tools_and_a_tool_call_history_with_an_image(
         {"role": "user", "content": "So?"},
     ]
     engine = _load(engines, ckpt["g4_target"], "suffix")
-    events = list(engine.generate(messages, Sampling(max_tokens=6), tools=tools))
+    events = list(generate(engine, messages, Sampling(max_tokens=6), tools=tools))
     fin = _finished(events)
     _check_accounting(events)
     assert fin.completion_tokens == 6

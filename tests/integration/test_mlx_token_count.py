@@ -8,6 +8,7 @@ import pytest
 
 from app.core.chat.context import fit_history
 from app.core.engines.base import Finished, LoadRequest, Sampling
+from app.core.engines.blocking import generate
 from app.devtools import mlx_models as fx
 from tests.mlx_required import require_mlx
 
@@ -32,7 +33,7 @@ def test_mlx_count_matches_the_prompt_it_runs_and_grows_with_the_history(target:
         n_short = engine.count_prompt_tokens(short)  # type: ignore[arg-type]
         n_long = engine.count_prompt_tokens(longer)  # type: ignore[arg-type]
         assert 0 < n_short < n_long
-        fin = [ev for ev in engine.generate(short, Sampling(max_tokens=2)) if isinstance(ev, Finished)]  # type: ignore[arg-type]
+        fin = [ev for ev in generate(engine, short, Sampling(max_tokens=2)) if isinstance(ev, Finished)]  # type: ignore[arg-type]
         assert fin[0].prompt_tokens == n_short
         assert engine.n_ctx == 256
         # the trimming rule drops the oldest turns to fit this engine's context

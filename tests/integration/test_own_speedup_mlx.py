@@ -9,6 +9,7 @@ import pytest
 
 from app.core.answer import collect
 from app.core.engines.base import LoadRequest, Sampling
+from app.core.engines.blocking import generate
 from app.core.speculative import SpeculationOptions
 from app.devtools import mlx_models as fx
 from tests.mlx_required import require_mlx
@@ -30,7 +31,7 @@ def test_an_mlx_answer_times_its_passes(real_models: None, tmp_path: Path, metho
     )
     engine = MLXEngine.load(LoadRequest(str(target), spec))
     try:
-        answer = collect(engine.generate(MESSAGES, Sampling(temperature=0.0, max_tokens=40)))  # type: ignore[arg-type]
+        answer = collect(generate(engine, MESSAGES, Sampling(temperature=0.0, max_tokens=40)))  # type: ignore[arg-type]
     finally:
         engine.close()
     done = answer.finished

@@ -27,6 +27,7 @@ from app.core.engines.base import (
     Sampling,
     TextDelta,
 )
+from app.core.engines.blocking import generate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.remote.endpoints import Endpoint
 from app.core.engines.remote.engine import (
@@ -71,7 +72,7 @@ def remote(server_url: str) -> Iterator[RemoteEngine]:
 
 def _run(engine: object, prompt: str) -> tuple[str, list[Round], Finished]:
     text, rounds, fin = [], [], None
-    for ev in engine.generate([{"role": "user", "content": prompt}], GREEDY):  # type: ignore[attr-defined]
+    for ev in generate(engine, [{"role": "user", "content": prompt}], GREEDY):  # type: ignore[attr-defined]
         if isinstance(ev, TextDelta):
             text.append(ev.text)
         elif isinstance(ev, Round):
@@ -129,7 +130,7 @@ def test_sampling_stop_and_max_tokens_reach_the_server(remote: RemoteEngine) -> 
 
 
 def _run_with(engine: RemoteEngine, prompt: str, sampling: Sampling) -> tuple[str, list[Round], Finished]:
-    events = list(engine.generate([{"role": "user", "content": prompt}], sampling))
+    events = list(generate(engine, [{"role": "user", "content": prompt}], sampling))
     fin = events[-1]
     assert isinstance(fin, Finished)
     text = "".join(e.text for e in events if isinstance(e, TextDelta))
@@ -139,7 +140,7 @@ def _run_with(engine: RemoteEngine, prompt: str, sampling: Sampling) -> tuple[st
 def test_cancel_keeps_the_text_and_marks_it(remote: RemoteEngine) -> None:
     cancel = CancelToken()
     events = []
-    for ev in remote.generate([{"role": "user", "content": PROMPTS[0]}], GREEDY, cancel):
+    for ev in generate(remote, [{"role": "user", "content": PROMPTS[0]}], GREEDY, cancel):
         events.append(ev)
         if sum(isinstance(e, TextDelta) for e in events) == 3:
             cancel.cancel()
@@ -270,7 +271,7 @@ def test_server_killed_mid_answer_keeps_the_partial_text(smollm2_f32: Path, smol
         sampling = Sampling(temperature=0.0, max_tokens=400)
         try:
             with pytest.raises(StreamInterrupted) as info:
-                for ev in engine.generate([{"role": "user", "content": "Tell me a long story."}], sampling):
+                for ev in generate(engine, [{"role": "user", "content": "Tell me a long story."}], sampling):
                     events.append(ev)
                     if sum(isinstance(e, TextDelta) for e in events) == 5 and proc.poll() is None:
                         proc.kill()
@@ -322,7 +323,7 @@ def test_a_long_conversation_is_trimmed_to_the_servers_context(remote: RemoteEng
     assert fitted.dropped > 0 and fitted.messages[0]["role"] == "system"
     assert fitted.messages[-1] == history[-1]
     assert remote.count_prompt_tokens(fitted.messages) <= remote.n_ctx - answer_reserve(remote.n_ctx, 32)
-    events = list(remote.generate(fitted.messages, Sampling(temperature=0.0, max_tokens=8)))
+    events = list(generate(remote, fitted.messages, Sampling(temperature=0.0, max_tokens=8)))
     fin = events[-1]
     assert isinstance(fin, Finished) and fin.completion_tokens > 0
 
@@ -337,10 +338,10 @@ def test_structured_output_reaches_llama_server_and_an_unknown_server_refuses(re
     fmt = {"type": "json_schema", "json_schema": {"name": "n", "schema": schema, "strict": True}}
     prompt: list[ChatMessage] = [{"role": "user", "content": "Pick a number as JSON."}]
     assert remote.supports_structured_output is True
-    events = list(remote.generate(prompt, Sampling(temperature=0.0, max_tokens=40), response_format=fmt))
+    events = list(generate(remote, prompt, Sampling(temperature=0.0, max_tokens=40), response_format=fmt))
     text = "".join(e.text for e in events if isinstance(e, TextDelta))
     assert set(json.loads(text)) == {"n"}
     remote.server_kind = "openai"  # an OpenAI-compatible server Tandem does not know to constrain output
     assert remote.supports_structured_output is False
     with pytest.raises(GenerationError, match="cannot constrain output"):
-        list(remote.generate(prompt, GREEDY, response_format=fmt))
+        list(generate(remote, prompt, GREEDY, response_format=fmt))

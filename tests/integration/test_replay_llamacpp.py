@@ -19,6 +19,7 @@ import pytest
 from app.core import gguf_tools
 from app.core.answer import Answer, collect
 from app.core.engines.base import ChatMessage, LoadRequest, Round, Sampling
+from app.core.engines.blocking import generate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.speculative import SpeculationOptions
 from app.core.speculative.replay import ReplayParams, ReplayResult, ReplayRound, ReplayState, replay
@@ -36,7 +37,7 @@ def _load(path: Path, method: str | None = None, depth: int | None = None) -> Ll
 
 def _ask(engine: LlamaCppEngine, messages: list[ChatMessage], max_tokens: int, ids: bool = False) -> Answer:
     greedy = Sampling(temperature=0.0, max_tokens=max_tokens)
-    return collect(engine.generate(messages, greedy, None, top_logprobs=1 if ids else 0))
+    return collect(generate(engine, messages, greedy, None, top_logprobs=1 if ids else 0))
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ import pytest
 
 from app.core.answer import collect
 from app.core.engines.base import GenerationError, LoadRequest, Sampling, TemplateCaps
+from app.core.engines.blocking import generate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.serving import ServedModel
 from app.core.serving import protocol as P
@@ -170,15 +171,15 @@ def test_greedy_parity_with_a_schema_and_speculation_on(smollm2_f32: Path, smoll
     forced = shape(forced, TemplateCaps(renders_tools=False), None, True)
     plain = LlamaCppEngine.load(LoadRequest(str(smollm2_f32), n_ctx=1024))
     try:
-        off = collect(plain.generate(messages, sampling, response_format=FORMAT))
-        call_off = collect(plain.generate(forced.messages, sampling, response_format=forced.response_format))
+        off = collect(generate(plain, messages, sampling, response_format=FORMAT))
+        call_off = collect(generate(plain, forced.messages, sampling, response_format=forced.response_format))
     finally:
         plain.close()
     options = SpeculationOptions(enabled=True, draft_model_path=str(smollm2_q4), num_speculative_tokens=4)
     pair = LlamaCppEngine.load(LoadRequest(str(smollm2_f32), options, n_ctx=1024))
     try:
-        on = collect(pair.generate(messages, sampling, response_format=FORMAT))
-        call_on = collect(pair.generate(forced.messages, sampling, response_format=forced.response_format))
+        on = collect(generate(pair, messages, sampling, response_format=FORMAT))
+        call_on = collect(generate(pair, forced.messages, sampling, response_format=forced.response_format))
     finally:
         pair.close()
     assert off.reason == on.reason == "stop"
@@ -193,7 +194,8 @@ def test_the_llama_cpp_engine_states_its_capability(q4_engine: LlamaCppEngine) -
     assert q4_engine.supports_structured_output is True
     with pytest.raises(GenerationError):  # the raw engine error for a schema it cannot compile
         collect(
-            q4_engine.generate(
+            generate(
+                q4_engine,
                 [{"role": "user", "content": "hi"}],
                 Sampling(max_tokens=4),
                 response_format={"type": "json_schema", "json_schema": {"schema": {"type": "bogus"}}},

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from app.core.engines.base import CancelToken, Finished, LoadRequest, Round, Sampling, TextDelta
+from app.core.engines.blocking import generate
 from app.core.speculative import SpeculationOptions
 from app.core.speculative import suffix as sx
 from app.devtools import mlx_models as fx
@@ -68,7 +69,7 @@ def _load(engines: list[Any], path: Path, method: str | None = None, n: int | No
 def _ask(
     engine: Any, messages: list[dict[str, str]], max_tokens: int, **kw: Any
 ) -> tuple[Finished, list[Any]]:
-    events = list(engine.generate(messages, Sampling(max_tokens=max_tokens, **kw)))
+    events = list(generate(engine, messages, Sampling(max_tokens=max_tokens, **kw)))
     fin = events[-1]
     assert isinstance(fin, Finished)
     deltas = [e for e in events if isinstance(e, TextDelta)]
@@ -183,7 +184,7 @@ def test_a_cancelled_answer_teaches_its_committed_part(tiny: dict[str, Path], en
     cancel = CancelToken()
     taken: list[int] = []
     fin: Finished | None = None
-    for ev in suffix.generate(QUESTION, Sampling(max_tokens=200), cancel):
+    for ev in generate(suffix, QUESTION, Sampling(max_tokens=200), cancel):
         if isinstance(ev, TextDelta):
             taken.append(ev.token_count)
             if sum(taken) >= 7:

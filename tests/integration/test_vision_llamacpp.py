@@ -35,6 +35,7 @@ from app.core.engines.base import (
     ModelLoadError,
     Sampling,
 )
+from app.core.engines.blocking import generate
 from app.core.engines.llamacpp.checks import MethodRefusedError
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.llamacpp.host import live_processes
@@ -114,7 +115,7 @@ def seeing(pair: tuple[Path, Path], mmproj: Path) -> Iterator[LlamaCppEngine]:
 
 
 def _ask(engine: LlamaCppEngine, messages: list[ChatMessage], top_logprobs: int = 0) -> Any:
-    return collect(engine.generate(messages, GREEDY, None, top_logprobs=top_logprobs))
+    return collect(generate(engine, messages, GREEDY, None, top_logprobs=top_logprobs))
 
 
 def _user(text: str, *pictures: Path) -> ChatMessage:
@@ -191,7 +192,7 @@ def test_a_conversation_keeps_its_picture(seeing: LlamaCppEngine, pictures: dict
 
 def test_an_image_for_a_text_only_load_is_refused(pair: tuple[Path, Path], pictures: dict[str, Path]) -> None:
     with _load(pair[0], None) as blind, pytest.raises(ImagesUnsupportedError) as err:
-        list(blind.generate([_user("What is it?", pictures["rgb"])], GREEDY))
+        list(generate(blind, [_user("What is it?", pictures["rgb"])], GREEDY))
     assert "\n" not in str(err.value) and "cannot read images" in str(err.value)
 
 
@@ -200,7 +201,7 @@ def test_a_picture_gone_since_it_was_attached_is_one_line(
 ) -> None:
     gone = tmp_path / "gone.png"
     gone.write_bytes(pictures["rgb"].read_bytes())
-    events = seeing.generate([_user("What is it?", gone)], GREEDY)
+    events = generate(seeing, [_user("What is it?", gone)], GREEDY)
     gone.unlink()  # the body is built when the request runs, on the engine's thread
     with pytest.raises(InvalidRequestError) as err:
         list(events)
@@ -488,7 +489,7 @@ def test_the_remote_engine_reads_vision_from_llama_server_props(
     remote = RemoteEngine.connect(Endpoint(seeing.listening_address + "/v1"), api_key=seeing._api_key)
     try:
         assert remote.server_kind == "llama.cpp" and remote.supports_images
-        answer = collect(remote.generate(question, GREEDY))
+        answer = collect(generate(remote, question, GREEDY))
         assert answer.text == local.text and answer.completion_tokens == local.completion_tokens
     finally:
         remote.close()
@@ -498,7 +499,7 @@ def test_the_remote_engine_reads_vision_from_llama_server_props(
         try:
             assert remote.supports_images is False
             with pytest.raises(ImagesUnsupportedError) as err:
-                list(remote.generate(question, GREEDY))
+                list(generate(remote, question, GREEDY))
             assert "cannot read images" in str(err.value) and "\n" not in str(err.value)
         finally:
             remote.close()

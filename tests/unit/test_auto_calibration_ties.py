@@ -20,6 +20,7 @@ from app.core.launch import auto
 from app.core.launch.auto import OFF, Candidate, runner
 from app.core.launch.auto.decide import START_MARGIN
 from app.core.launch.auto.policy import WORKLOADS, figure, pair_noise
+from app.devtools.scripted import ScriptedStream
 
 DRAFTER = "/models/drafter.gguf"
 CANDS = auto.candidates("llama.cpp", "draft", ["ngram-mod"])
@@ -29,7 +30,7 @@ KEY = auto.CalibrationKey(None, None, "llama.cpp", "test", 2, {"cpu": "scripted"
 Speeds = Mapping[str, Mapping[str, float]]  # configuration label -> workload -> speedup
 
 
-class _Scripted:
+class _Scripted(ScriptedStream):
     """One loaded configuration: 40 tokens per answer at ``plain x speedup x noise`` tokens/s; a
     configuration that remembers (model-free) answers the code edit sent again at its repeat speed."""
 
@@ -41,7 +42,7 @@ class _Scripted:
         self.speeds, self.rng, self.noise, self.remembers = speeds, rng, noise, remembers
         self.seen: set[str] = set()
 
-    def generate(self, messages: Any, sampling: Any, cancel: Any = None, **_kw: Any) -> Iterator[Event]:
+    def script(self, messages: Any, sampling: Any, cancel: Any = None, **_kw: Any) -> Iterator[Event]:
         prompt = messages[-1]["content"]
         if prompt in runner.CODE_PROMPTS:
             workload = "repeat" if self.remembers and prompt in self.seen else "code"

@@ -14,6 +14,7 @@ from app.core.engines.capability import Availability
 from app.core.engines.llamacpp import translate
 from app.core.launch import auto
 from app.core.launch.auto import OFF, Candidate, Measurement, choose, runner, store
+from app.devtools.scripted import ScriptedStream
 from tests.unit.auto_measured import measured
 
 DRAFT4 = Candidate("draft", 4)
@@ -337,7 +338,7 @@ def test_demotions_are_kept_beside_the_calibration(model_files: tuple[Path, Path
     assert auto.load_result(key) is None and auto.load_demoted(key) == {}
 
 
-class _Steady:
+class _Steady(ScriptedStream):
     """A fake engine: ``tps`` tokens/s, 20 tokens per answer."""
 
     spec_kind: str | None = None
@@ -345,7 +346,7 @@ class _Steady:
     def __init__(self, tps: float) -> None:
         self.tps = tps
 
-    def generate(self, messages: Any, sampling: Any, cancel: Any = None, **_kw: Any) -> Any:
+    def script(self, messages: Any, sampling: Any, cancel: Any = None, **_kw: Any) -> Any:
         from app.core.engines.base import Finished, TextDelta
 
         for _ in range(20):

@@ -13,6 +13,7 @@ from app.core.chat import AnswerBuilder, AnswerStats, RoundPoint
 from app.core.engines.base import CancelToken, ChatMessage, Event, Finished, Round, Sampling, TextDelta
 from app.core.measure.bench import bench, run_json, run_once
 from app.core.speculative import mean_accepted_length
+from app.devtools.scripted import ScriptedStream
 
 #: A plain first token, a round that accepted 2 of 4 drafts (+1 own token), and a round whose 3
 #: accepted drafts ended the answer (EOS / max tokens): it emitted 3, not accepted + 1 = 4.
@@ -28,7 +29,7 @@ EVENTS: list[Event] = [
 ]
 
 
-class ReplayEngine:
+class ReplayEngine(ScriptedStream):
     """Replays EVENTS: the engine layer is not under test here, the accounting is."""
 
     name = "replay"
@@ -38,7 +39,7 @@ class ReplayEngine:
     supports_structured_output = False
     candidates_with_speculation = False
 
-    def generate(
+    def script(
         self,
         messages: Sequence[ChatMessage],
         sampling: Sampling,
@@ -205,7 +206,7 @@ def test_unknown_draft_counts_give_no_acceptance_anywhere() -> None:
     assert AnswerStats.from_json(stats.to_json()).acceptance_rate is None
 
     class Unknown(ReplayEngine):
-        def generate(self, *args: object, **kwargs: object) -> Iterator[Event]:
+        def script(self, *args: object, **kwargs: object) -> Iterator[Event]:
             yield from unknown
 
     run = run_once(Unknown(), "p", Sampling(max_tokens=5))

@@ -18,6 +18,7 @@ import pytest
 from app.core.answer import AnswerCollector, collect
 from app.core.chat.context import fit_history
 from app.core.engines.base import CancelToken, ChatMessage, Sampling, TextDelta
+from app.core.engines.blocking import generate
 from app.core.engines.remote import acceptance as acc
 from app.core.engines.remote.endpoints import Endpoint
 from app.core.engines.remote.engine import (
@@ -161,13 +162,13 @@ def test_stop_mid_answer_keeps_the_part_and_the_server_answers_again(
     cancel = CancelToken()
     collector = AnswerCollector()
     long = Sampling(temperature=0.0, max_tokens=400, seed=0)
-    for event in engine.generate(user("Write a very long story about a dragon."), long, cancel):
+    for event in generate(engine, user("Write a very long story about a dragon."), long, cancel):
         collector.feed(event)
         if isinstance(event, TextDelta) and collector.answer.streamed_tokens >= 5:
             cancel.cancel()
     answer = collector.end()
     assert answer.cancelled and 5 <= answer.streamed_tokens < 400 and answer.text
-    again = collect(engine.generate(user("Say hello."), GREEDY))
+    again = collect(generate(engine, user("Say hello."), GREEDY))
     assert again.complete and again.text
 
 
@@ -179,7 +180,7 @@ def test_context_is_trimmed_with_the_servers_tokenizer(engines: dict[str, Remote
         *user("Name three colors, please."),
     ]
     counted = engine.count_prompt_tokens(msgs)
-    fin = collect(engine.generate(msgs, Sampling(temperature=0.0, max_tokens=4))).finished
+    fin = collect(generate(engine, msgs, Sampling(temperature=0.0, max_tokens=4))).finished
     assert fin is not None and counted == fin.prompt_tokens > 10
     history: list[ChatMessage] = [{"role": "system", "content": "You are a helpful assistant."}]
     for t in range(80):
@@ -195,7 +196,7 @@ def test_context_is_trimmed_with_the_servers_tokenizer(engines: dict[str, Remote
     fitted = fit_history(history, engine.count_prompt_tokens, engine.n_ctx, 32)
     assert fitted.dropped > 0 and fitted.messages[-1] == history[-1]
     assert engine.count_prompt_tokens(fitted.messages) + 32 <= 2048
-    answer = collect(engine.generate(fitted.messages, Sampling(temperature=0.0, max_tokens=32)))
+    answer = collect(generate(engine, fitted.messages, Sampling(temperature=0.0, max_tokens=32)))
     assert answer.complete and answer.text
 
 
@@ -219,7 +220,7 @@ def test_a_server_killed_mid_answer_keeps_the_part_in_one_line(
         try:
             with pytest.raises(StreamInterrupted) as caught:
                 long = Sampling(temperature=0.0, max_tokens=1500, seed=0)
-                for event in engine.generate(user("Write a very long story about a dragon."), long):
+                for event in generate(engine, user("Write a very long story about a dragon."), long):
                     collector.feed(event)
                     if isinstance(event, TextDelta) and collector.answer.streamed_tokens == 8:
                         killer.start()

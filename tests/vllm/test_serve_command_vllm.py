@@ -15,6 +15,7 @@ import pytest
 from app.cli import main
 from app.core.answer import collect
 from app.core.engines.base import Sampling
+from app.core.engines.blocking import generate
 from app.core.engines.remote import acceptance as acc
 from app.core.engines.remote.endpoints import Endpoint
 from app.core.engines.remote.engine import RemoteEngine, RemoteFinished
@@ -70,7 +71,8 @@ def test_the_printed_vllm_command_starts_a_server_that_drafts(
         try:
             assert engine.server_method.method == acc.UNNAMED_METHOD and engine.server_method.depth == 3
             answer = collect(
-                engine.generate(
+                generate(
+                    engine,
                     [{"role": "user", "content": "Name three rivers in Europe."}],
                     Sampling(temperature=0.0, max_tokens=32, seed=0),
                 )

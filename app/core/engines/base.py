@@ -1,20 +1,23 @@
-"""The engine contract shared by llama.cpp and MLX.
+"""The engine contract shared by llama.cpp, MLX and remote servers.
 
 ::
 
     engine = SomeEngine.load(LoadRequest(...))     # validates the target/drafter pair here
-    for ev in engine.generate(messages, sampling, cancel):
+    async for ev in engine.stream(GenerateRequest(messages, sampling)):
         TextDelta | Round | Finished
     engine.close()
 
-Errors are typed (:class:`EngineError` subclasses) and carry a user-safe message with the next
-step; they are raised on the consumer's side, never turned into chat text.
+:meth:`Engine.stream` is the one way to generate: an async stream read on the engines' one event
+loop (:mod:`app.core.engines.loop`), with no thread per request; a plain thread reads it through
+:mod:`app.core.engines.blocking`. Errors are typed (:class:`EngineError` subclasses) and carry a
+user-safe message with the next step; they are raised on the consumer's side, never turned into
+chat text.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, Protocol, TypedDict, runtime_checkable
 
@@ -286,7 +289,7 @@ class Engine(Protocol):
 
     @property
     def supports_tools(self) -> bool:
-        """``tools`` in :meth:`generate` reach a chat template that renders them."""
+        """A request's ``tools`` reach a chat template that renders them."""
         ...
 
     @property
@@ -303,23 +306,16 @@ class Engine(Protocol):
 
     @property
     def supports_structured_output(self) -> bool:
-        """``response_format`` in :meth:`generate` constrains the output (JSON, a JSON schema); an
-        engine that cannot refuses a request that sets it instead of answering free text."""
+        """A request's ``response_format`` constrains the output (JSON, a JSON schema); an engine
+        that cannot refuses a request that sets it instead of answering free text."""
         ...
 
-    def generate(
-        self,
-        messages: Sequence[ChatMessage],
-        sampling: Sampling,
-        cancel: CancelToken | None = None,
-        top_logprobs: int = 0,
-        tools: Sequence[FunctionTool] | None = None,
-        tool_choice: ToolChoice | None = None,
-        response_format: Mapping[str, Any] | None = None,
-    ) -> Iterator[Event]:
-        """Stream events; ``top_logprobs`` > 0 also records that many candidates per token (on
-        :class:`Finished`); ``tools`` / ``tool_choice`` / ``response_format`` are OpenAI chat shapes
-        (``{"type": "json_object"}`` or ``{"type": "json_schema", "json_schema": {...}}``)."""
+    def stream(self, request: GenerateRequest) -> AsyncIterator[Event]:
+        """The request's events, read on the running event loop (the engine loop, or another loop
+        it relays them to); see :class:`GenerateRequest` for what a request holds. A request the
+        engine cannot take raises a typed error before any event. Cancelling the consuming task
+        (or closing the iterator) stops the generation at once and frees what it held (llama.cpp:
+        the connection to its child goes, which ends the request there)."""
         ...
 
     def close(self) -> None: ...
@@ -327,8 +323,10 @@ class Engine(Protocol):
 
 @dataclass(frozen=True)
 class GenerateRequest:
-    """One generation as :meth:`StreamingEngine.stream` takes it: the arguments of
-    :meth:`Engine.generate` in one value (a cancel is the task's cancellation, not a token)."""
+    """One generation as :meth:`Engine.stream` takes it (a cancel is the task's cancellation, not a
+    token). ``top_logprobs`` > 0 also records that many candidates per token (on
+    :class:`Finished`); ``tools`` / ``tool_choice`` / ``response_format`` are OpenAI chat shapes
+    (``{"type": "json_object"}`` or ``{"type": "json_schema", "json_schema": {...}}``)."""
 
     messages: Sequence[ChatMessage]
     sampling: Sampling
@@ -362,23 +360,11 @@ def is_agent_turn(messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping
 
 
 @runtime_checkable
-class StreamingEngine(Protocol):
-    """An engine that streams on the caller's event loop: no thread per request.
-
-    ``stream`` yields the same events as :meth:`Engine.generate`, in the same order; cancelling
-    the consuming task (or closing the iterator) stops the generation at once and frees what it
-    held (llama.cpp: the connection to its child goes, which ends the request there).
-    """
-
-    def stream(self, request: GenerateRequest) -> AsyncIterator[Event]: ...
-
-
-@runtime_checkable
 class TokenCounter(Protocol):
     """An engine that can measure a conversation in its own tokens (context trimming).
 
-    ``count_prompt_tokens`` applies the chat template with the generation prompt, exactly as
-    ``generate`` would, and runs on the caller's thread; ``n_ctx`` is the loaded context length.
+    ``count_prompt_tokens`` applies the chat template with the generation prompt, exactly as a
+    request would, and runs on the caller's thread; ``n_ctx`` is the loaded context length.
     """
 
     @property

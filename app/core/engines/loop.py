@@ -3,7 +3,7 @@
 The process runs one asyncio loop on one daemon thread (``tandem-engine-loop``), started on first
 use. The engines' long-lived HTTP clients, the engine pool and the local API server live on it, so
 the window's chat, the window's Local server and ``tandem serve`` read an engine the same way:
-:meth:`~app.core.engines.base.StreamingEngine.stream`, awaited on this loop, with no thread per
+:meth:`~app.core.engines.base.Engine.stream`, awaited on this loop, with no thread per
 request.
 
 Callers elsewhere reach it through three bridges:

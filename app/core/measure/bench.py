@@ -8,13 +8,14 @@ from typing import Any
 
 from app.core.answer import Answer, collect
 from app.core.engines.base import ChatMessage, Engine, Sampling
+from app.core.engines.blocking import generate
 from app.core.speculative.rounds import json_rate
 
 
 def run_once(engine: Engine, prompt: str, sampling: Sampling, top_logprobs: int = 0) -> Answer:
     """One answer to ``prompt`` as a user message; with ``top_logprobs`` also the engine's top candidates."""
     messages: list[ChatMessage] = [{"role": "user", "content": prompt}]
-    answer = collect(engine.generate(messages, sampling, None, top_logprobs=top_logprobs))
+    answer = collect(generate(engine, messages, sampling, None, top_logprobs=top_logprobs))
     if not top_logprobs:
         answer.candidates = None
     return answer

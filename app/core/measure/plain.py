@@ -15,6 +15,7 @@ from dataclasses import replace
 from app.core.answer import Answer, collect
 from app.core.cancel import CancelToken
 from app.core.engines.base import ChatMessage, Engine, Sampling
+from app.core.engines.blocking import generate
 from app.core.measure.baselines import MIN_TOKENS
 
 #: context slack over prompt + answer for the plain engine (chat template, end tokens)
@@ -44,7 +45,7 @@ def run_plain(
     """Run ``messages`` on a plain engine and time its decode (blocking: a worker thread).
 
     The answer is complete and its ``decode_tps`` measured; :class:`MeasureError` otherwise."""
-    answer = collect(engine.generate(messages, sampling, cancel), cancel)
+    answer = collect(generate(engine, messages, sampling, cancel), cancel)
     if answer.cancelled:
         raise MeasureError("The measurement was stopped.")
     if answer.decode_tps is None or answer.completion_tokens < 2:

@@ -16,13 +16,11 @@ Blocking (HTTP requests): the GUI runs it on an ops worker.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from app.core.cancel import CancelToken
-from app.core.engines.base import ChatMessage, Engine, EngineError, Event, Sampling
-from app.core.engines.calls import FunctionTool, ToolChoice
+from app.core.engines.base import Engine, EngineError, Event, GenerateRequest
 from app.core.engines.remote.endpoints import Endpoint, get_api_key
 from app.core.engines.remote.engine import RemoteEngine, RemoteFinished, RemoteLoadRequest
 from app.core.measure.bench import ParityResult, parity
@@ -151,22 +149,15 @@ class _Side:
     def supports_structured_output(self) -> bool:
         return self._engine.supports_structured_output
 
-    def generate(
-        self,
-        messages: Sequence[ChatMessage],
-        sampling: Sampling,
-        cancel: CancelToken | None = None,
-        top_logprobs: int = 0,
-        tools: Sequence[FunctionTool] | None = None,
-        tool_choice: ToolChoice | None = None,
-        response_format: Mapping[str, Any] | None = None,
-    ) -> Iterator[Event]:
+    async def stream(self, request: GenerateRequest) -> AsyncIterator[Event]:
+        """The server's events; the check's cancel stops the request at its next event (closing
+        the connection)."""
         if self._cancel.cancelled:
             raise VerifyCancelled()
         try:
-            for event in self._engine.generate(
-                messages, sampling, self._cancel, top_logprobs, tools, tool_choice, response_format
-            ):
+            async for event in self._engine.stream(request):
+                if self._cancel.cancelled:
+                    raise VerifyCancelled()
                 if isinstance(event, RemoteFinished):
                     self._figures.add(event)
                 yield event

@@ -51,7 +51,6 @@ from starlette.types import ASGIApp
 
 from app.core import images
 from app.core.chat.tool_parsers import parse_tool_calls
-from app.core.engines import streaming
 from app.core.engines.base import (
     ChatMessage,
     Engine,
@@ -471,9 +470,9 @@ class LocalServer:
         if model.pool is not None:
             events = model.pool.stream(label, request)
         elif isinstance(model.engine, SpeculationSwitch):  # switched inside the engine's own loop
-            events = streaming.stream(model.engine, replace(request, speculation=label))
+            events = model.engine.stream(replace(request, speculation=label))
         else:
-            events = streaming.stream(model.engine, request)
+            events = model.engine.stream(request)
         if self.config.parallel > 1 and req.prompt_tokens is not None and req.context_tokens:
             events = self._within_context(
                 events, req.prompt_tokens + req.sampling.max_tokens, req.context_tokens

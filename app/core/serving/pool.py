@@ -63,7 +63,6 @@ from app.core.engines.base import (
 from app.core.engines.capability import model_free_methods
 from app.core.engines.llamacpp import translate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
-from app.core.engines.streaming import stream
 from app.core.engines.worker import LoadProgress
 from app.core.speculative import SpeculationError
 from app.core.speculative.acceptance import AcceptanceByPosition, Estimate
@@ -400,7 +399,7 @@ class EnginePool:
         pieces: list[str] = []
         try:
             await self._prime(child, request)
-            async for event in stream(child.engine, request):
+            async for event in child.engine.stream(request):
                 if isinstance(event, TextDelta):
                     pieces.append(event.text)
                 if isinstance(event, Finished):
@@ -693,7 +692,7 @@ class EnginePool:
     async def _show(self, child: _Child, key: str, earlier: GenerateRequest, answer: str) -> None:
         shown = ChatMessage(role="assistant", content=answer)
         prompt = [*earlier.messages, shown, ChatMessage(role="user", content="ok")]
-        async for _event in stream(child.engine, GenerateRequest(prompt, Sampling(max_tokens=1))):
+        async for _event in child.engine.stream(GenerateRequest(prompt, Sampling(max_tokens=1))):
             pass
         child.seen.add(key)
 

@@ -1,6 +1,6 @@
 """One request's generation, read from the engine's async stream on the event loop.
 
-A :class:`Pump` reads the request's events (:func:`app.core.engines.streaming.stream`) in a task
+A :class:`Pump` reads the request's events (:meth:`app.core.engines.base.Engine.stream`) in a task
 of its own and feeds them to the request's one :class:`~app.core.answer.AnswerCollector`; the
 handler reads the text (:meth:`Pump.texts`, :func:`pieces` with tool calls split out and
 keep-alives while nothing comes) and builds its API's answer from :attr:`Pump.answer`. No

@@ -60,7 +60,6 @@ from app.core.engines.base import (
     TemplateInspector,
 )
 from app.core.engines.calls import NamedChoice, ToolCall, ToolChoice
-from app.core.engines.streaming import stream
 from app.core.serving.model import tool_style_for
 from app.core.serving.protocol import ApiError, ChatRequest
 from app.core.serving.shaping import shape
@@ -468,7 +467,7 @@ async def run_tool_loop(
     """Run one user message's tool loop (see the module docstring).
 
     ``conversation`` ends with the user's message and is appended to in place. ``generate``
-    streams one request (default: ``engine`` through :func:`app.core.engines.streaming.stream`;
+    streams one request (default: ``engine``'s :meth:`~app.core.engines.base.Engine.stream`;
     the window passes its pool's router, so a turn after a tool result takes Auto's agent
     route). ``engine`` is asked what its chat template renders and whether it has a grammar.
     Raises :class:`~app.core.tools.errors.ToolLoopError` before anything is sent when the
@@ -482,6 +481,6 @@ async def run_tool_loop(
         approve,
         options or LoopOptions(),
         on_event,
-        generate or (lambda request: stream(engine, request)),
+        generate or engine.stream,
     )
     return await run.run()

@@ -24,7 +24,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -45,12 +45,10 @@ from app.core.engines.base import (
     InvalidRequestError,
     LoadRequest,
     ModelLoadError,
-    Sampling,
     TemplateCaps,
     error_message_of,
     has_images,
 )
-from app.core.engines.calls import FunctionTool, ToolChoice
 from app.core.engines.llamacpp import translate
 from app.core.engines.llamacpp.checks import (
     MethodRefusedError,
@@ -423,42 +421,6 @@ class LlamaCppEngine:
             return None
         names = translate.METHOD_BY_TYPE
         return "+".join(names.get(t, t.lower()) for t in self.plan.types)
-
-    def generate(
-        self,
-        messages: Sequence[ChatMessage],
-        sampling: Sampling,
-        cancel: CancelToken | None = None,
-        top_logprobs: int = 0,
-        tools: Sequence[FunctionTool] | None = None,
-        tool_choice: ToolChoice | None = None,
-        response_format: Mapping[str, Any] | None = None,
-    ) -> Iterator[Event]:
-        """:meth:`stream` read from a plain thread (the CLI, ``bench``, ``parity``): the same
-        request on the engine loop. ``tools`` / ``tool_choice`` (OpenAI shapes) go to llama.cpp's
-        jinja chat template, ``response_format`` to llama-server's grammar of a JSON object or
-        schema. A cancel stops the request in the child at once (its connection closes) and ends
-        the events with a ``cancelled`` :class:`Finished`."""
-        request = GenerateRequest(
-            list(messages),  # the caller may change its list while the request waits
-            sampling,
-            top_logprobs,
-            tools,
-            tool_choice,
-            response_format,
-        )
-        self._check(request)  # a request the model cannot take is refused here, before any event
-        return self._generate(request, cancel)
-
-    def _generate(self, request: GenerateRequest, cancel: CancelToken | None) -> Iterator[Event]:
-        reader = ChunkReader("llama.cpp", bool(request.top_logprobs))
-        finished = False
-        for event in engine_loop().iterate(lambda: self._stream(request, reader), cancel):
-            finished = isinstance(event, Finished)
-            yield event
-        if not finished:  # stopped: the rounds read so far, then the end
-            yield from reader.closing_rounds()
-            yield _finished(reader, bool(request.top_logprobs), cancelled=True)
 
     def _check(self, request: GenerateRequest) -> None:
         """Refuse a request the loaded model cannot take."""

@@ -51,7 +51,6 @@ from pathlib import Path
 from typing import Any, cast
 
 from app.core.engines.base import (
-    CancelToken,
     ChatMessage,
     ContextLengthError,
     EngineUnavailable,
@@ -69,7 +68,6 @@ from app.core.engines.base import (
     has_images,
     structured_refusal,
 )
-from app.core.engines.calls import FunctionTool, ToolChoice
 from app.core.engines.capability import Availability, engine_availability
 from app.core.engines.mlx.loading import Loaded, load_pair, open_suffix_cache
 from app.core.engines.mlx.modelfree import PrefillStopped, VerifyCost
@@ -142,7 +140,7 @@ class MLXEngine:
         self.draft_tokens: int | None = None
         #: drafted tokens per round when the user sets nothing (the drafter's trained depth)
         self.default_draft_tokens: int | None = None
-        #: the drafter only supports temperature 0 (generate() refuses sampling up front)
+        #: the drafter only supports temperature 0 (a request that samples is refused up front)
         self.greedy_only = False
         #: model-free methods: time spent proposing drafts in the last request (seconds) and how
         #: many proposals were made, to measure the suffix cache's overhead per step
@@ -215,32 +213,6 @@ class MLXEngine:
         return self.last_draft_stats
 
     # --- generation ---------------------------------------------------------------------------
-
-    def generate(
-        self,
-        messages: Sequence[ChatMessage],
-        sampling: Sampling,
-        cancel: CancelToken | None = None,
-        top_logprobs: int = 0,
-        tools: Sequence[FunctionTool] | None = None,
-        tool_choice: ToolChoice | None = None,
-        response_format: Mapping[str, Any] | None = None,
-    ) -> Iterator[Event]:
-        """Stream TextDelta / Round / Finished events; typed errors are raised here.
-
-        ``response_format`` is refused: MLX has no constrained decoding here.
-
-        ``tools`` (OpenAI shapes) go to the tokenizer's chat template (``tool_choice`` is not a
-        template input; the template decides).
-
-        ``sampling`` is already valid (:class:`Sampling` checks itself, max tokens included).
-        ``top_logprobs`` > 0 records that many candidates per token on :class:`Finished`,
-        from the log-probabilities the sampler chose from (repeat penalty applied).
-        """
-        job = self._job_for(
-            GenerateRequest(messages, sampling, top_logprobs, tools, tool_choice, response_format)
-        )
-        return self._worker.stream(job, cancel)
 
     def offers(self) -> list[str]:
         """What one request may run without a reload (:attr:`GenerateRequest.speculation`): off,

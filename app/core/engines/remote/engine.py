@@ -4,13 +4,13 @@ The engine talks to the server with one long-lived ``httpx.AsyncClient`` on the 
 (:func:`~app.core.engines.loop.engine_loop`), as the local llama.cpp engine talks to its child:
 :meth:`RemoteEngine.stream` is read there with no thread per request (a cancel of the reading task
 closes the connection, also before the server sent its headers), and the blocking calls (connect,
-:meth:`~RemoteEngine.generate`, token counts) are the same coroutines run on that loop from the
-caller's thread. What the server says about itself (its speculation, vision, context length) is
-asked once, at connect, so the properties never wait on the network. The request body and the
-chunk -> event translation are the one llama-server client's (:mod:`app.core.engines.llamaserver`),
-shared with the local llama.cpp engine. The engine yields the same events as the local engines
-(:class:`TextDelta`, :class:`Round`, :class:`Finished`) and honours :class:`CancelToken` and
-:class:`Sampling` (max tokens, stop, seed, temperature, top-p, top-k, repeat penalty).
+token counts) are the same coroutines run on that loop from the caller's thread. What the server
+says about itself (its speculation, vision, context length) is asked once, at connect, so the
+properties never wait on the network. The request body and the chunk -> event translation are the
+one llama-server client's (:mod:`app.core.engines.llamaserver`), shared with the local llama.cpp
+engine. The engine yields the same events as the local engines (:class:`TextDelta`,
+:class:`Round`, :class:`Finished`) and honours a cancel and :class:`Sampling` (max tokens, stop,
+seed, temperature, top-p, top-k, repeat penalty).
 
 Acceptance numbers come only from what the server reports (see
 :mod:`app.core.engines.remote.acceptance`); llama-server's per-token ``timings`` become rounds
@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -38,7 +38,6 @@ import httpx
 
 from app.core import images
 from app.core.engines.base import (
-    CancelToken,
     ChatMessage,
     EngineError,
     Event,
@@ -416,38 +415,6 @@ class RemoteEngine:
             request.response_format,
             max(0, request.top_logprobs),
         )
-
-    def generate(
-        self,
-        messages: Sequence[ChatMessage],
-        sampling: Sampling,
-        cancel: CancelToken | None = None,
-        top_logprobs: int = 0,
-        tools: Sequence[FunctionTool] | None = None,
-        tool_choice: ToolChoice | None = None,
-        response_format: Mapping[str, Any] | None = None,
-    ) -> Iterator[Event]:
-        """:meth:`stream` read from a plain thread (the CLI, ``bench``, ``parity``).
-
-        ``tools`` / ``tool_choice`` (OpenAI shapes) go to the server, which renders and parses
-        them where it was started to (vLLM ``--enable-auto-tool-choice``, llama-server ``--jinja``);
-        ``response_format`` only to a server that constrains output to it (else an error). A
-        cancel closes the connection and ends the events with a ``cancelled`` finish."""
-        request = GenerateRequest(list(messages), sampling, top_logprobs, tools, tool_choice, response_format)
-        body = self._request_body(request)  # refused here, before any event
-        return self._generate(body, cancel)
-
-    def _generate(self, body: dict[str, Any], cancel: CancelToken | None = None) -> Iterator[Event]:
-        state = StreamState(self.server_kind, self.model, with_logprobs=bool(body.get("logprobs")))
-        started = time.perf_counter()
-        finished = False
-        for event in engine_loop().iterate(lambda: self._stream(body, state, started), cancel):
-            finished = isinstance(event, RemoteFinished)
-            yield event
-        if not finished:  # stopped: the rounds read so far, then the end
-            state.cancelled = True
-            yield from state.closing_rounds()
-            yield self._finished(state, started)
 
     async def stream(self, request: GenerateRequest) -> AsyncIterator[Event]:
         """The request's events, read on the engine loop (no thread per request); a caller on

@@ -25,6 +25,7 @@ from typing import Any
 from app.core.answer import Answer, collect
 from app.core.cancel import CancelToken
 from app.core.engines.base import ChatMessage, Engine, EngineError, LoadRequest, Sampling
+from app.core.engines.blocking import generate
 from app.core.engines.threads import CpuLayout, machine_layout, math_cores
 from app.core.launch.auto.candidates import OFF, Candidate
 from app.core.launch.auto.decide import START_MARGIN, Figure
@@ -127,7 +128,7 @@ def _run(engine: Engine, prompt: str, cancel: CancelToken, max_tokens: int) -> A
         raise CalibrationCancelled()
     messages: list[ChatMessage] = [{"role": "user", "content": prompt}]
     greedy = Sampling(temperature=0.0, max_tokens=max_tokens)
-    answer = collect(engine.generate(messages, greedy, cancel), cancel)
+    answer = collect(generate(engine, messages, greedy, cancel), cancel)
     if cancel.cancelled or answer.cancelled:
         raise CalibrationCancelled()
     return answer
