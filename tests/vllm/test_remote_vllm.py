@@ -75,7 +75,7 @@ def test_streamed_answer_matches_the_servers_own_non_streamed_answer(
     vllm_servers: dict[str, harness.VLLMServer], engines: dict[str, RemoteEngine]
 ) -> None:
     for name in ("plain", "ngram"):
-        answer = collect(engines[name].generate(user("Name three rivers in Europe."), GREEDY, top_logprobs=1))
+        answer = collect(generate(engines[name], user("Name three rivers in Europe."), GREEDY, top_logprobs=1))
         body = {
             "model": "smollm2",
             "messages": user("Name three rivers in Europe."),
@@ -104,7 +104,7 @@ def test_the_method_comes_from_the_server(engines: dict[str, RemoteEngine]) -> N
     if "suffix" in engines:  # started with VLLM_SERVER_DEV_MODE=1: the config names it
         suffix = engines["suffix"].server_method
         assert (suffix.method, suffix.depth) == ("suffix", 8) and "/server_info" in suffix.source
-    fin = collect(engines["ngram"].generate(user(COPY), GREEDY)).finished
+    fin = collect(generate(engines["ngram"], user(COPY), GREEDY)).finished
     assert isinstance(fin, RemoteFinished)
     assert (fin.method, fin.draft_depth) == (acc.UNNAMED_METHOD, 4)
 
@@ -113,7 +113,7 @@ def test_figures_are_the_servers_metrics_deltas(
     vllm_servers: dict[str, harness.VLLMServer], engines: dict[str, RemoteEngine]
 ) -> None:
     before = counters(vllm_servers["ngram"])
-    answer = collect(engines["ngram"].generate(user(COPY), GREEDY))
+    answer = collect(generate(engines["ngram"], user(COPY), GREEDY))
     after = counters(vllm_servers["ngram"])
     fin = answer.finished
     assert isinstance(fin, RemoteFinished) and fin.acceptance_source == "vLLM /metrics counters"
@@ -129,7 +129,7 @@ def test_figures_are_the_servers_metrics_deltas(
     assert fin.drafted and fin.drafted > 0  # a copy prompt drafts with ngram
     assert "concurrent traffic" in fin.acceptance_note
     # plain: no counters, no figures (None, never 0)
-    plain = collect(engines["plain"].generate(user(COPY), GREEDY)).finished
+    plain = collect(generate(engines["plain"], user(COPY), GREEDY)).finished
     assert isinstance(plain, RemoteFinished) and plain.drafted is None and plain.accepted is None
 
 
@@ -141,7 +141,7 @@ def test_per_request_figures_and_rounds_from_the_server(
     if "suffix" not in engines:
         pytest.skip("the suffix server needs arctic-inference, which did not build")
     before = counters(vllm_servers["suffix"])
-    answer = collect(engines["suffix"].generate(user(COPY), GREEDY))
+    answer = collect(generate(engines["suffix"], user(COPY), GREEDY))
     after = counters(vllm_servers["suffix"])
     fin = answer.finished
     assert isinstance(fin, RemoteFinished) and fin.acceptance_source == "vLLM per-request metrics"
