@@ -175,6 +175,18 @@
             <translation>Learned from your answers: {routes}</translation>
         </message>
         <message>
+            <source>{config} within {error}% ({answers} answers)</source>
+            <translation>{config} within {error}% ({answers} answers)</translation>
+        </message>
+        <message>
+            <source>Predictions against your answers: {rows}</source>
+            <translation>Predictions against your answers: {rows}</translation>
+        </message>
+        <message>
+            <source>After every answer Tandem predicts what each configuration would have done on it, from its drafts replayed over the answer and what each pass costs on this machine. The configuration that answered is predicted too: this is the median gap between that prediction and the speed the answer measured.</source>
+            <translation>After every answer Tandem predicts what each configuration would have done on it, from its drafts replayed over the answer and what each pass costs on this machine. The configuration that answered is predicted too: this is the median gap between that prediction and the speed the answer measured.</translation>
+        </message>
+        <message>
             <source>prose</source>
             <translation>prose</translation>
         </message>
@@ -216,7 +228,7 @@
         </message>
         <message>
             <source>Re-measure</source>
-            <extracomment>what Auto learned from real answers, per kind (issue 51)</extracomment>
+            <extracomment>what Auto learned from real answers, per kind how far the cost model's predictions were from the answers' measured speed, per configuration: (median |predicted / measured - 1|, answers)</extracomment>
             <translation>Re-measure</translation>
         </message>
         <message>
@@ -2239,7 +2251,7 @@ Compatible: {reason}</translation>
         </message>
         <message>
             <source>Copy</source>
-            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering it again as one text held the window 0.3-0.4 s at the end of an 8000-token answer); shorter ones end as one text, as a loaded answer shows (its render takes a few ms) the colours and labels of the last render: a new palette or language renders again earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks) an answer's tool calls, one block each, under its text a ``tool`` message: the tool whose result it is the message's images, above its text; click one to enlarge it</extracomment>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering a long answer again as one text holds the window at its end); shorter ones end as one text, as a loaded answer shows the colours and labels of the last render: a new palette or language renders again earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks) an answer's tool calls, one block each, under its text a ``tool`` message: the tool whose result it is the message's images, above its text; click one to enlarge it</extracomment>
             <translation>Copy</translation>
         </message>
         <message>

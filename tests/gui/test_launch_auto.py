@@ -161,6 +161,8 @@ def test_the_auto_panel_shows_what_auto_learned_from_real_answers(make_window: A
     assert router.learner is not None
     for ratio in (3.4, 3.7, 3.5):
         router.learner.observe(auto.RequestKind.REPEAT, auto.Candidate("ngram-mod", 64), ratio)
+    for predicted in (21.0, 19.0):  # tokens/s predicted for answers that measured 20
+        router.learner.observe_error(auto.Candidate("ngram-mod", 64), predicted, 20.0)
     router.learner.save()
     dlg = open_dialog(w, qtbot)
     qtbot.waitUntil(lambda: dlg.auto_panel.state == "stored", timeout=20_000)
@@ -169,6 +171,10 @@ def test_the_auto_panel_shows_what_auto_learned_from_real_answers(make_window: A
         text.startswith("Learned from your answers: repeat: ngram-mod 64/round, 3.5") and "3 answers" in text
     )
     assert "beyond the measured noise" in dlg.auto_panel.learned.toolTip()
+    assert dlg.auto_panel.errors.isVisible()
+    assert dlg.auto_panel.errors.text() == (
+        "Predictions against your answers: ngram-mod 64/round within 5% (2 answers)"
+    )
 
 
 def test_the_panel_says_which_kinds_another_configuration_serves(make_window: Any, qtbot: Any) -> None:

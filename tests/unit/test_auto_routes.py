@@ -354,3 +354,30 @@ def test_an_answers_predictions_teach_the_other_configurations() -> None:
     assert table[NGRAM].answers == 1 and table[NGRAM].estimates == 0
     assert table[DRAFT8].answers == 0 and table[DRAFT8].estimates == 1
     assert table[OFF].answers == 1
+
+
+def test_the_prediction_for_the_configuration_that_ran_is_kept_against_its_measured_speed(
+    tmp_path: Path,
+) -> None:
+    """Every answer's prediction for its own configuration is set against the speed it measured;
+    the errors are kept with the learned routes (the launch dialog's Auto panel shows them)."""
+    from app.core.engines.base import GenerateRequest, Sampling
+    from app.core.launch.auto.router import RequestRouter, label_of
+    from app.core.speculative.predict import Alternative
+    from app.core.speculative.speedup import Speedup
+
+    measured = [Measurement(OFF, dict.fromkeys(auto.WORKLOADS, 1.0)), m(DRAFT8, 1.5, 1.5, 1.5)]
+    path = tmp_path / "routes.json"
+    learner = RouteLearner(routes(measured), path, explore_every=0)
+    router = RequestRouter(routes(measured), "drafter.gguf", True, learner, 20.0)
+    for i, predicted in enumerate((11.0, 9.5, 10.0)):
+        request = GenerateRequest([{"role": "user", "content": f"Tell me about rivers, {i}."}], Sampling())
+        label = router(request)
+        assert label == label_of(DRAFT8)
+        ran = Alternative(label, 8, predicted, "replayed", ran=True)
+        router.observe(request, label, 64, 6.4, None, Speedup(1.5, "own-steps"), [ran])  # 10 tok/s
+    median, answers = learner.prediction_errors()[DRAFT8]
+    assert answers == 3 and median == pytest.approx(0.05)
+    learner.save()
+    again = RouteLearner(routes(measured), path)
+    assert again.prediction_errors()[DRAFT8] == (pytest.approx(0.05), 3)

@@ -69,6 +69,14 @@ class AutoPanel(QWidget):
         self.learned.setProperty("muted", True)
         self.learned.hide()
         self._learned: list[KindSummary] = []
+        #: how far the cost model's predictions were from the answers' measured speed, per
+        #: configuration: (median |predicted / measured - 1|, answers)
+        self.errors = QLabel()
+        self.errors.setObjectName("autoErrors")
+        self.errors.setWordWrap(True)
+        self.errors.setProperty("muted", True)
+        self.errors.hide()
+        self._errors: dict[str, tuple[float, int]] = {}
         self.why.setObjectName("hint")
         self.why.setWordWrap(True)
         self.why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -90,6 +98,7 @@ class AutoPanel(QWidget):
         lay.addWidget(self.chosen)
         lay.addWidget(self.why)
         lay.addWidget(self.learned)
+        lay.addWidget(self.errors)
         lay.addLayout(row)
         self.remeasure.clicked.connect(self.start_remeasure)
         self.cancel.clicked.connect(self.cancel_remeasure)
@@ -164,7 +173,11 @@ class AutoPanel(QWidget):
         plan = plan_auto(choice, self._cache.resolve)
         self._demoted = auto.load_demoted(plan.key)
         router = RequestRouter.for_model(plan.key, plan.candidates, plan.drafter_path)
-        self._learned = router.learner.summary() if router.learner is not None else []
+        learner = router.learner
+        self._learned = learner.summary() if learner is not None else []
+        self._errors = (
+            {c.label: e for c, e in learner.prediction_errors().items()} if learner is not None else {}
+        )
         return plan, auto.load_result(plan.key)
 
     # --- Re-measure -----------------------------------------------------------------------------
@@ -334,6 +347,29 @@ class AutoPanel(QWidget):
             + self.figures_tip()
         )
         self.learned.setVisible(bool(self.learned.text()))
+        self._render_errors(state)
+
+    def _render_errors(self, state: str) -> None:
+        """How close every prediction came to the speed the answers measured, per configuration."""
+        rows = sorted(self._errors.items()) if state in ("stored", "unmeasured") else []
+        parts = [
+            self.tr("{config} within {error}% ({answers} answers)").format(
+                config=label, error=f"{median * 100:.0f}", answers=n
+            )
+            for label, (median, n) in rows
+        ]
+        self.errors.setText(
+            self.tr("Predictions against your answers: {rows}").format(rows="; ".join(parts)) if parts else ""
+        )
+        self.errors.setToolTip(
+            self.tr(
+                "After every answer Tandem predicts what each configuration would have done on it, from "
+                "its drafts replayed over the answer and what each pass costs on this machine. The "
+                "configuration that answered is predicted too: this is the median gap between that "
+                "prediction and the speed the answer measured."
+            )
+        )
+        self.errors.setVisible(bool(self.errors.text()))
 
     def figure_text(self, reading: Reading, unknown: str) -> str:
         """A speedup in plain words: faster (with the least it is), slower, no clear difference,

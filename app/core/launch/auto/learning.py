@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import statistics
 import threading
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
@@ -108,6 +109,9 @@ class RouteLearner:
         #: kinds whose exploring answer went to a configuration that was not running (it starts
         #: in the background while the route answers): their next answer explores instead
         self._deferred: set[RequestKind] = set()
+        #: per configuration, predicted / measured - 1 of the speed of its recent answers (how far
+        #: the cost model behind every prediction was from what the answer measured)
+        self._errors: dict[Candidate, list[float]] = {}
         if path is not None:
             self._read(path)
 
@@ -142,6 +146,21 @@ class RouteLearner:
         if ratio is not None:
             self.observe(kind, candidate, ratio)
         return ratio
+
+    def observe_error(self, candidate: Candidate, predicted: float, measured: float) -> None:
+        """The speed the cost model predicted for an answer of ``candidate`` against the speed the
+        answer measured (tokens/s, both positive)."""
+        if predicted <= 0 or measured <= 0:
+            return
+        with self._lock:
+            kept = self._errors.get(candidate, [])
+            self._errors[candidate] = [*kept, round(predicted / measured - 1.0, 4)][-KEEP:]
+
+    def prediction_errors(self) -> dict[Candidate, tuple[float, int]]:
+        """Per configuration, the median of |predicted / measured - 1| over its recent answers, and
+        how many answers that rests on."""
+        with self._lock:
+            return {c: (statistics.median(abs(e) for e in v), len(v)) for c, v in self._errors.items() if v}
 
     # --- routes -----------------------------------------------------------------------------------
     def table(self, kind: RequestKind) -> dict[Candidate, Figure]:
@@ -210,6 +229,7 @@ class RouteLearner:
                 "version": FILE_VERSION,
                 "kinds": _samples_json(self._kinds),
                 "routes": {k.value: c.to_json() for k, c in self._current.items()},
+                "errors": [{**c.to_json(), "errors": list(v)} for c, v in self._errors.items()],
             }
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data), "utf-8")
@@ -222,12 +242,16 @@ class RouteLearner:
                 return
             kinds = _samples_from(data["kinds"])
             current = {RequestKind(k): Candidate.from_json(c) for k, c in data.get("routes", {}).items()}
+            errors = {
+                Candidate.from_json(r): [float(x) for x in r["errors"]][-KEEP:]
+                for r in data.get("errors", [])
+            }
         except FileNotFoundError:
             return
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             log.warning("ignoring unreadable %s: %s", path, exc)
             return
-        self._kinds, self._current = kinds, current
+        self._kinds, self._current, self._errors = kinds, current, errors
 
 
 def _samples_json(samples: _Samples) -> dict[str, list[dict[str, Any]]]:

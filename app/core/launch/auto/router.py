@@ -172,6 +172,9 @@ class RequestRouter:
             ratio = self.learner.observe_answer(
                 kind, candidate, completion_tokens / decode_s, completion_tokens, plain
             )
+        ran = next((a for a in alternatives if a.ran), None)
+        if ran is not None:
+            self.learner.observe_error(candidate, ran.decode_tokens_per_second, completion_tokens / decode_s)
         plain_alt = next((a for a in alternatives if a.speculation == "off"), None)
         if plain_alt is not None and completion_tokens >= MIN_ANSWER_TOKENS:
             by_label = {label_of(c): c for c in self._candidates()}
