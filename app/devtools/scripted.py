@@ -4,8 +4,9 @@ A fake engine in a test writes its answer as a plain generator, ``script(message
 cancel, **request fields)``, which may block between events (a test holds an answer midway with a
 gate, or paces it with sleeps). :class:`ScriptedStream` gives such a fake the engine protocol's
 one way to generate, :meth:`~app.core.engines.base.Engine.stream`: the script runs on a helper
-thread of its own and its events are moved onto the reading loop. Cancelling the reading task sets
-the script's :class:`~app.core.cancel.CancelToken`. Only scripted engines use this: the real
+thread of its own and its events are moved onto the reading loop. The script's
+:class:`~app.core.cancel.CancelToken` is set when the reading task is cancelled, and reads as set
+once the request's soft stop is. Only scripted engines use this: the real
 engines stream on the engine loop with no thread per request.
 """
 
@@ -22,6 +23,18 @@ from app.core.engines.base import ChatMessage, Event, GenerateRequest, Sampling
 __all__ = ["ScriptedStream"]
 
 _END = object()
+
+
+class _Either(CancelToken):
+    """Cancelled when it is, or when the request's soft stop is."""
+
+    def __init__(self, stop: CancelToken | None) -> None:
+        super().__init__()
+        self._stop = stop
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set() or (self._stop is not None and self._stop.cancelled)
 
 
 class ScriptedStream:
@@ -42,7 +55,7 @@ class ScriptedStream:
     async def stream(self, request: GenerateRequest) -> AsyncIterator[Event]:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[object] = asyncio.Queue()
-        cancel = CancelToken()
+        cancel = _Either(request.stop)
 
         def put(item: object) -> None:
             try:

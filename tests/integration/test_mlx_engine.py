@@ -405,7 +405,7 @@ def test_greedy_only_drafter_refuses_sampling_up_front(ckpt: dict[str, Path], en
     assert sampled.completion_tokens == 12 or sampled.reason == "stop"
     engine.greedy_only = True  # type: ignore[attr-defined]  # what a greedy-only drafter sets at load
     with pytest.raises(GenerationError, match="greedy decoding only"):
-        generate(engine, MESSAGES, Sampling(temperature=0.7))  # type: ignore[attr-defined]
+        list(generate(engine, MESSAGES, Sampling(temperature=0.7)))
 
 
 @pytest.mark.parametrize("pair", ["mtp", "draft"])
@@ -479,7 +479,7 @@ def test_close_joins_the_engine_thread(ckpt: dict[str, Path]) -> None:
     assert not mine[0].is_alive()
     engine.close()  # type: ignore[attr-defined]  # idempotent
     with pytest.raises(GenerationError, match="closed"):
-        generate(engine, MESSAGES, Sampling())  # type: ignore[attr-defined]
+        list(generate(engine, MESSAGES, Sampling()))
 
 
 def test_failed_load_leaves_no_thread(ckpt: dict[str, Path], tmp_path: Path) -> None:
@@ -857,7 +857,7 @@ def test_repeat_penalty_with_drafters(ckpt: dict[str, Path], engines: list[objec
     mtp = _load(ckpt["g4_target"], ckpt["g4_drafter"])
     engines.append(mtp)
     with pytest.raises(GenerationError, match="does not apply a repeat penalty in its speculative rounds"):
-        generate(mtp, MESSAGES, Sampling(repeat_penalty=1.3))  # type: ignore[attr-defined]
+        list(generate(mtp, MESSAGES, Sampling(repeat_penalty=1.3)))
     assert _finished(_run(mtp, 3)).completion_tokens == 3
 
 
@@ -884,7 +884,7 @@ def test_structured_output_is_refused_by_the_engine_and_the_local_server(
     engines.append(engine)
     assert engine.supports_structured_output is False  # type: ignore[attr-defined]
     with pytest.raises(GenerationError, match="cannot constrain output"):
-        generate(engine, MESSAGES, Sampling(max_tokens=4), response_format={"type": "json_object"})  # type: ignore[attr-defined]
+        list(generate(engine, MESSAGES, Sampling(max_tokens=4), response_format={"type": "json_object"}))
     server = LocalServer(ServedModel(engine, "tiny"), ServerConfig("k", port=0))  # type: ignore[arg-type]
     server.start()
     try:

@@ -45,6 +45,7 @@ class ReplayEngine(ScriptedStream):
         sampling: Sampling,
         cancel: CancelToken | None = None,
         top_logprobs: int = 0,
+        **_request: object,
     ) -> Iterator[Event]:
         yield from EVENTS
 

@@ -342,6 +342,11 @@ class GenerateRequest:
     #: (:class:`SpeculationSwitch`): "off" or one of its :meth:`~SpeculationSwitch.offers`; None runs
     #: what the engine loaded
     speculation: str | None = None
+    #: a soft stop (the cancel of a plain thread's reader, :mod:`app.core.engines.blocking`): once
+    #: set, the engine ends the answer at its next step and closes it with its own ``cancelled``
+    #: :class:`Finished` (what it generated, its rounds and token ids). Cancelling the reading task
+    #: stops at once instead, with no Finished.
+    stop: CancelToken | None = field(default=None, compare=False)
 
 
 @runtime_checkable

@@ -5,16 +5,20 @@ stream read on the engines' one event loop (:mod:`app.core.engines.loop`). :func
 from a thread that is not that loop, as a blocking iterator, with no thread of its own: the request
 runs on the engine loop and its events are handed over as they come.
 
-A :class:`~app.core.cancel.CancelToken` stops it: the request is cancelled on the loop (llama.cpp's
-connection to its child closes, which ends the request there; MLX's job stops at its next token)
-and the events end with a ``cancelled`` :class:`~app.core.engines.base.Finished` that counts what
-was streamed before the stop. A reader that stops early cancels the request the same way.
+A :class:`~app.core.cancel.CancelToken` stops it softly first: it is the request's
+:attr:`~app.core.engines.base.GenerateRequest.stop`, so the engine ends the answer at its next step
+and closes it with its own ``cancelled`` :class:`~app.core.engines.base.Finished` (its rounds and
+token ids). A stream that does not end within :data:`STOP_GRACE_S` (no step comes: a long prompt
+pass) is cancelled on the loop (llama.cpp's connection to its child closes, which ends the request
+there), and the events end with a ``cancelled`` Finished that counts what was streamed. A reader
+that stops early cancels the request at once.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from app.core.cancel import CancelToken
@@ -31,7 +35,10 @@ from app.core.engines.base import (
 from app.core.engines.calls import FunctionTool, ToolChoice
 from app.core.engines.loop import engine_loop
 
-__all__ = ["events", "generate"]
+__all__ = ["STOP_GRACE_S", "events", "generate"]
+
+#: how long a stopped request may take to end with the engine's own Finished
+STOP_GRACE_S = 1.0
 
 
 def events(engine: Engine, request: GenerateRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
@@ -41,7 +48,9 @@ def events(engine: Engine, request: GenerateRequest, cancel: CancelToken | None 
     first: float | None = None  # when the first text came
     tokens = drafted = accepted = rounds = 0
     finished = False
-    for event in engine_loop().iterate(lambda: engine.stream(request), cancel):
+    if cancel is not None:
+        request = replace(request, stop=cancel)
+    for event in engine_loop().iterate(lambda: engine.stream(request), cancel, STOP_GRACE_S):
         if isinstance(event, TextDelta):
             first = time.perf_counter() if first is None else first
             tokens += event.token_count

@@ -26,6 +26,7 @@ import concurrent.futures
 import contextlib
 import queue
 import threading
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from typing import Any, TypeVar, cast
@@ -109,20 +110,28 @@ class EngineLoop:
             future.cancel()
             raise
 
-    def iterate(self, make: Callable[[], AsyncIterator[T]], cancel: CancelToken | None = None) -> Iterator[T]:
+    def iterate(
+        self, make: Callable[[], AsyncIterator[T]], cancel: CancelToken | None = None, grace: float = 0.0
+    ) -> Iterator[T]:
         """The items of the async stream ``make()`` (run on the loop), read on this thread.
 
         A cancel (or a reader that stops early) cancels the producer on the loop and ends the
-        iteration without an error: what was produced before it has been given."""
+        iteration without an error: what was produced before it has been given. With ``grace``,
+        a cancel lets the producer end on its own for that many seconds first (a stream that
+        closes itself on the same token gives its last items), then cancels it."""
         if self.on_loop():
             raise RuntimeError("a blocking engine stream was read on the engine loop itself")
         items: queue.Queue[object] = queue.Queue()
         future = self.submit(_feed(make, items.put))
         finished = False
+        deadline: float | None = None  # when a cancelled stream is given up on
         try:
             while True:
                 if cancel is not None and cancel.cancelled:
-                    return
+                    if deadline is None:
+                        deadline = time.monotonic() + grace
+                    if time.monotonic() >= deadline:
+                        return
                 try:
                     item = items.get(timeout=_POLL)
                 except queue.Empty:

@@ -468,6 +468,8 @@ class LlamaCppEngine:
         if not address:
             raise GenerationError("the model is not loaded", "Load a model first.")
         events = SSEStream((), "llama.cpp")
+        stop = request.stop
+        stopped = False  # the request's soft stop ended it (see GenerateRequest.stop)
         for attempt in range(_SEND_ATTEMPTS):
             answered = False
             try:
@@ -478,6 +480,9 @@ class LlamaCppEngine:
                     if response.status_code != 200:
                         raise _refusal(response.status_code, await response.aread())
                     async for line in response.aiter_lines():
+                        if stop is not None and stop.cancelled and not events.done:
+                            stopped = True  # leaving the response closes the connection: the
+                            break  # child ends the request
                         # read to the end (nothing follows the end marker) rather than break: a
                         # break leaves httpx's stream generators suspended until they are finalized
                         chunk = None if events.done else events.feed(line)
@@ -492,7 +497,7 @@ class LlamaCppEngine:
                     log.info("llama.cpp had closed the kept-alive connection (%s); sending again", exc)
                     continue
                 raise await self._lost_async(exc) from exc
-        if not events.done and self._closed:
+        if not events.done and (self._closed or stopped):
             for event in reader.closing_rounds():
                 yield event
             yield _finished(reader, bool(request.top_logprobs), cancelled=True)

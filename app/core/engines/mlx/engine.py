@@ -281,11 +281,18 @@ class MLXEngine:
             )
         msgs = list(messages)
         tool_list = [dict(t) for t in tools] if tools else None  # the template takes dicts
-        return lambda job: self._generate_job(job, msgs, sampling, top_logprobs, tool_list, choice)
+        stop = request.stop
+
+        def answer(job: Job[Event]) -> None:
+            stopped = job.stopped if stop is None else lambda: job.stopped() or stop.cancelled
+            self._generate_job(job, stopped, msgs, sampling, top_logprobs, tool_list, choice)
+
+        return answer
 
     def _generate_job(
         self,
         job: Job[Event],
+        stopped: Callable[[], bool],
         messages: list[ChatMessage],
         sampling: Sampling,
         top_logprobs: int,
@@ -293,7 +300,7 @@ class MLXEngine:
         choice: str | None = None,
     ) -> None:
         state = self._state_for(choice)
-        for ev in self._run(state, messages, sampling, job.stopped, top_logprobs, tools):
+        for ev in self._run(state, messages, sampling, stopped, top_logprobs, tools):
             job.emit(ev)
 
     def _state_for(self, choice: str | None) -> Loaded:

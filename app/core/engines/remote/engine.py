@@ -30,13 +30,14 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import httpx
 
 from app.core import images
+from app.core.cancel import CancelToken
 from app.core.engines.base import (
     ChatMessage,
     EngineError,
@@ -423,7 +424,7 @@ class RemoteEngine:
         body = self._request_body(request)
         state = StreamState(self.server_kind, self.model, with_logprobs=bool(body.get("logprobs")))
         started = time.perf_counter()
-        async for event in engine_loop().relay(lambda: self._stream(body, state, started)):
+        async for event in engine_loop().relay(lambda: self._stream(body, state, started, request.stop)):
             yield event
 
     async def _vllm_counters(self) -> dict[str, float] | None:
@@ -441,8 +442,11 @@ class RemoteEngine:
             state.finish(started), method=method.method, method_source=method.source, draft_depth=method.depth
         )
 
-    async def _stream(self, body: dict[str, Any], state: StreamState, started: float) -> AsyncIterator[Event]:
-        """On the engine loop: one request at a time on this connection, its chunks as events."""
+    async def _stream(
+        self, body: dict[str, Any], state: StreamState, started: float, stop: CancelToken | None = None
+    ) -> AsyncIterator[Event]:
+        """On the engine loop: one request at a time on this connection, its chunks as events; a
+        set ``stop`` ends it at the next chunk, closed by a ``cancelled`` finish."""
         if self._turn is None:
             self._turn = asyncio.Lock()
         async with self._turn:
@@ -461,8 +465,12 @@ class RemoteEngine:
                         )
                     self._open.add(response)
                     try:
-                        async for event in self._read(response, state, started):
-                            yield event
+                        async with contextlib.aclosing(self._read(response, state, started)) as reading:
+                            async for event in reading:
+                                yield event
+                                if stop is not None and stop.cancelled:
+                                    state.cancelled = True  # leaving the response closes the connection
+                                    break
                     finally:
                         self._open.discard(response)
             except httpx.TransportError as exc:
@@ -500,7 +508,7 @@ class RemoteEngine:
 
     async def _read(
         self, response: httpx.Response, state: StreamState, started: float
-    ) -> AsyncIterator[Event]:
+    ) -> AsyncGenerator[Event, None]:
         """The events of a streamed answer; a cut keeps the text that arrived (see the module doc)."""
         events = SSEStream((), "the server")
         try:
