@@ -38,7 +38,8 @@ from app.core.answer import Answer, AnswerCollector
 from app.core.engines.base import ChatMessage, GenerateRequest, LoadRequest, Sampling
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.launch import auto
-from app.core.serving.pool import EnginePool, PoolConfig
+from app.core.serving.pool import EnginePool
+from app.core.serving.pool_types import PoolConfig
 from app.core.speculative import SpeculationOptions
 from app.devtools.prompts import HELD_OUT
 

@@ -18,7 +18,8 @@ from app.core.engines.loop import engine_loop
 from app.core.launch import auto
 from app.core.launch.auto.decide import Decision
 from app.core.launch.auto.router import RequestRouter, label_of
-from app.core.serving.pool import EnginePool, PoolConfig
+from app.core.serving.pool import EnginePool
+from app.core.serving.pool_types import PoolConfig
 from app.devtools.prompts import PROSE_TOPICS
 
 PROSE = auto.RequestKind.PROSE

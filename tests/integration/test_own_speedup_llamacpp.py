@@ -20,7 +20,8 @@ from app.core.answer import Answer, AnswerCollector
 from app.core.chat import AnswerStats
 from app.core.engines.base import ChatMessage, GenerateRequest, LoadRequest, Sampling
 from app.core.engines.llamacpp.engine import LlamaCppEngine
-from app.core.serving.pool import EnginePool, PoolConfig, standard_configurations
+from app.core.serving.pool import EnginePool
+from app.core.serving.pool_types import PoolConfig, standard_configurations
 from app.core.speculative import SpeculationOptions
 
 pytestmark = pytest.mark.timeout(600)

@@ -20,7 +20,9 @@ from app.core.engines import threads
 from app.core.engines.base import ChatMessage, GenerateRequest, LoadRequest, Sampling, TextDelta
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.threads import CpuUse
-from app.core.serving.pool import RETUNING, EnginePool, PoolConfig, standard_configurations
+from app.core.serving.pool import EnginePool
+from app.core.serving.pool_types import PoolConfig, standard_configurations
+from app.core.serving.turns import HOLD
 from app.core.speculative import SpeculationOptions
 
 pytestmark = pytest.mark.timeout(300)
@@ -143,9 +145,9 @@ def test_an_idle_pool_child_follows_the_free_cores_and_answers_the_same(
         other_programs.others = 1.0  # another program takes a core
         retune = asyncio.get_running_loop().create_task(pool.retune())
         deadline = time.monotonic() + 30
-        while pool._running != RETUNING and not retune.done() and time.monotonic() < deadline:
+        while pool._turns.running != HOLD and not retune.done() and time.monotonic() < deadline:
             await asyncio.sleep(0.005)
-        assert pool._running == RETUNING  # the child is being started again
+        assert pool._turns.running == HOLD  # the child is being started again
         busy = await answer()  # waits for its turn, then answers from the new child
         assert await retune == [(pool.base_label, N_MATH, N_MATH - 1)]
         assert base.n_threads == N_MATH - 1 and pool.threads_of() == {pool.base_label: N_MATH - 1}

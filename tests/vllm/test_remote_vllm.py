@@ -75,7 +75,9 @@ def test_streamed_answer_matches_the_servers_own_non_streamed_answer(
     vllm_servers: dict[str, harness.VLLMServer], engines: dict[str, RemoteEngine]
 ) -> None:
     for name in ("plain", "ngram"):
-        answer = collect(generate(engines[name], user("Name three rivers in Europe."), GREEDY, top_logprobs=1))
+        answer = collect(
+            generate(engines[name], user("Name three rivers in Europe."), GREEDY, top_logprobs=1)
+        )
         body = {
             "model": "smollm2",
             "messages": user("Name three rivers in Europe."),

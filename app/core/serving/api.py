@@ -74,7 +74,7 @@ from app.core.serving.adapter import CHAT, MESSAGES, RESPONSES, Adapter
 from app.core.serving.admission import Admission, ContextBudget
 from app.core.serving.auth import Auth, is_messages_path
 from app.core.serving.encoding import Served
-from app.core.serving.pool import LearningRoute, PoolRefused
+from app.core.serving.pool_types import LearningRoute, PoolRefused
 from app.core.serving.pump import Pump
 from app.core.serving.request_images import RequestImages, with_image_paths
 from app.core.serving.served import ContextOverflow, Outcome, ServedModel, ServedRequest

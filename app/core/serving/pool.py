@@ -13,7 +13,7 @@ loaded it) and starts one more child per configuration a request asks for (``tan
   slot whose cache holds the longest common prefix, so a conversation keeps its prompt cache;
 * a configuration Auto routes to that is not running starts in the background while a running
   one answers (:meth:`EnginePool.resolve`): no request waits for a child's start, and the load
-  waits until the pool rests (a load beside an answer slowed it 3-15x on two cores);
+  waits until the pool rests (a load beside an answer slows it several times over);
 * children take turns (:attr:`PoolConfig.exclusive`): llama.cpp's worker threads spin while they
   work, and two children that each use every core slow each other far more than their share, so
   while one child has requests running, a request for another waits (in arrival order) until
@@ -25,6 +25,10 @@ loaded it) and starts one more child per configuration a request asks for (``tan
   restarted for this.
 
 Greedy answers are the same whichever child answers (speculation never changes greedy output).
+
+Whose turn it is lives in :mod:`app.core.serving.turns`, what the pool learns from each answer
+(speedups, every configuration's prediction) in :mod:`app.core.serving.learning`, and what it is
+given and reports in :mod:`app.core.serving.pool_types`.
 """
 
 from __future__ import annotations
@@ -37,11 +41,11 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from app.core.cancel import CancelToken
 from app.core.catalog import fit
@@ -60,53 +64,27 @@ from app.core.engines.base import (
 from app.core.engines.capability import model_free_methods
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.worker import LoadProgress
-from app.core.serving.learning import MODEL_FREE_DEPTH, PoolLearning
+from app.core.serving.learning import PoolLearning
+from app.core.serving.pool_types import (
+    ChildStatus,
+    ConfigStats,
+    LearningRoute,
+    Loader,
+    PoolConfig,
+    PoolRefused,
+    PoolStatus,
+    Route,
+    standard_configurations,
+)
+from app.core.serving.turns import Turns
 from app.core.speculative.acceptance import AcceptanceByPosition
-from app.core.speculative.options import DRAFTER_METHODS, SpeculationOptions
+from app.core.speculative.options import SpeculationOptions
 from app.core.speculative.per_request import AUTO, OFF
 from app.core.speculative.predict import Alternative
 from app.core.speculative.speedup import Speedup
 from app.core.units import human_bytes
 
 log = logging.getLogger(__name__)
-
-
-class PoolRefused(EngineError):
-    """A configuration the pool cannot start (not enough memory, a drafter it does not have)."""
-
-    hint = 'Ask for the configuration that runs (or "auto"), or free memory and try again.'
-
-
-@dataclass(frozen=True)
-class PoolConfig:
-    #: requests one child answers at once (its slots)
-    slots: int = 4
-    #: children at most, the base included
-    max_children: int = 3
-    #: a child with no request for this long is stopped (not the base)
-    idle_s: float = 300.0
-    #: bytes the extra children may use together; None: what the machine has available now
-    memory_budget: int | None = None
-    #: children take turns instead of computing at the same time (see the module docstring)
-    exclusive: bool = True
-    #: after this long at rest, the children's thread counts are checked against the free cores
-    #: (None: never)
-    retune_s: float | None = 30.0
-
-
-@dataclass
-class ConfigStats:
-    """What one configuration served: its requests and its decode speed."""
-
-    requests: int = 0
-    tokens: int = 0
-    decode_s: float = 0.0
-    drafted: int = 0
-    accepted: int = 0
-
-    @property
-    def decode_tps(self) -> float | None:
-        return self.tokens / self.decode_s if self.decode_s > 0 else None
 
 
 @dataclass
@@ -122,34 +100,8 @@ class _Child:
     seen: set[str] = field(default_factory=set)
 
 
-@dataclass(frozen=True)
-class ChildStatus:
-    label: str
-    active: int
-    slots: int
-    cost_bytes: int
-    base: bool
-
-
-@dataclass(frozen=True)
-class PoolStatus:
-    """The pool as the Local server panel and ``tandem serve`` show it."""
-
-    children: tuple[ChildStatus, ...]
-    stats: dict[str, ConfigStats]
-
-    def speedup(self, label: str) -> float | None:
-        """``label``'s decode speed over the plain configuration's, when both have served."""
-        mine, plain = self.stats.get(label), self.stats.get(OFF)
-        if mine is None or plain is None or mine.decode_tps is None or not plain.decode_tps:
-            return None
-        return mine.decode_tps / plain.decode_tps
-
-
 #: answers the pool keeps to show a child before a repeated request
 REMEMBERED_ANSWERS = 32
-#: the turn's holder while children are started again with other thread counts
-RETUNING = "\0retuning"
 #: seconds after an answer before it is shown to the other n-gram children (if the pool is idle)
 SHARE_DELAY = 0.2
 #: how often a background start looks whether the pool is idle
@@ -174,54 +126,6 @@ def _request_key(request: GenerateRequest) -> str | None:
 def _alive(engine: Engine) -> bool:
     """False once a llama.cpp child has ended (other engines have no process to lose)."""
     return not isinstance(engine, LlamaCppEngine) or bool(engine.listening_address)
-
-
-def standard_configurations(drafter: tuple[str, str] | None = None) -> dict[str, SpeculationOptions]:
-    """The configurations a llama.cpp pool offers: off, each model-free method, and the drafter's
-    method when the launch has a drafter (``(method, path)``)."""
-    out = {OFF: SpeculationOptions()}
-    for method in model_free_methods("llama.cpp"):
-        out[method] = SpeculationOptions(enabled=True, method=method, num_speculative_tokens=MODEL_FREE_DEPTH)
-    if drafter is not None and drafter[0] in DRAFTER_METHODS:
-        method, path = drafter
-        out[method] = SpeculationOptions(enabled=True, method=method, draft_model_path=path)
-    return out
-
-
-#: loads an engine for a request; the progress callback carries the pool's cancel token
-#: (:class:`~app.core.engines.worker.LoadProgress`): closing the pool ends a load under way
-Loader = Callable[[LoadRequest, Callable[[str], None]], Engine]
-#: Auto's rule: the configuration a request should run ("off", a method), or None for the base
-Route = Callable[[GenerateRequest], "str | None"]
-
-
-@runtime_checkable
-class LearningRoute(Protocol):
-    """A route that learns from the answers it routed (:class:`~app.core.launch.auto.router.RequestRouter`):
-    the pool tells it each finished answer's configuration and decode speed."""
-
-    def __call__(self, request: GenerateRequest) -> str | None: ...
-
-    def observe(
-        self,
-        request: GenerateRequest,
-        label: str,
-        completion_tokens: int,
-        decode_s: float,
-        plain_tps: float | None = None,
-        own: Speedup | None = None,
-        alternatives: Sequence[Alternative] = (),
-    ) -> float | None: ...
-
-    def save(self) -> None: ...
-
-    def attach(self, running: Callable[[], Collection[str]]) -> None: ...
-
-    def learned(self) -> list[dict[str, Any]]: ...
-
-    def kind_of(self, request: GenerateRequest) -> str:
-        """The kind the route gave ``request`` ("" when it routed none such)."""
-        ...
 
 
 class EnginePool:
@@ -258,10 +162,12 @@ class EnginePool:
         self._load_cancel = CancelToken()
         self._load_thread.submit(lambda: None).result()  # the thread lives as long as the pool
         self._stats: dict[str, ConfigStats] = {}
-        #: requests waiting for another child's turn, in arrival order
-        self._turns: list[tuple[str, asyncio.Future[None]]] = []
-        #: the child whose requests compute now (exclusive mode), None when none runs
-        self._running: str | None = None
+        #: whose turn it is to compute, and the requests waiting for theirs
+        self._turns = Turns(
+            self.config.exclusive,
+            lambda label: self._children.get(label),
+            lambda label: PoolRefused(f"the {label!r} configuration was stopped"),
+        )
         self._closed = False
         #: answers being shown to other children in the background (:meth:`_share`)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -493,7 +399,7 @@ class EnginePool:
 
     def _busy(self) -> bool:
         """Whether an answer computes or waits for its turn (background work waits for neither)."""
-        return any(c.active for c in self._children.values()) or bool(self._turns)
+        return any(c.active for c in self._children.values()) or self._turns.queued
 
     def background(self) -> dict[str, Any]:
         """What the pool does besides answering: the configurations starting (waiting for the pool
@@ -626,70 +532,23 @@ class EnginePool:
 
     # --- turns ----------------------------------------------------------------------------------------
     async def _take_turn(self, child: _Child) -> None:
-        """Wait until ``child`` may compute (at once unless another child has the turn)."""
+        """Wait until ``child`` may compute (:class:`~app.core.serving.turns.Turns`)."""
         if child.idle_timer is not None:
             child.idle_timer.cancel()
             child.idle_timer = None
         if self._retune_timer is not None:
             self._retune_timer.cancel()
             self._retune_timer = None
-        others_waiting = any(label != child.label for label, _ in self._turns)
-        free = self._running in (None, child.label) and not others_waiting
-        if self._running != RETUNING and (not self.config.exclusive or free):
-            self._running = child.label
-            child.active += 1
-            return
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._turns.append((child.label, turn))
-        try:
-            await turn  # granted: the active count was raised for this request
-        except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():  # granted just before the cancel
-                self._end_turn(child)
-            raise
-        finally:
-            self._turns = [(lab, f) for lab, f in self._turns if f is not turn]
+        await self._turns.take(child)
 
     def _end_turn(self, child: _Child) -> None:
-        child.active -= 1
         child.last_used = time.monotonic()
-        if child.active > 0:
+        if not self._turns.end(child):
             return
         if child.owned and not self._closed:
             loop = asyncio.get_running_loop()
             child.idle_timer = loop.call_later(self.config.idle_s, self._stop_if_idle, child)
-        if self._running == child.label:
-            self._running = None
-            self._grant()
         self._rest()
-
-    def _grant(self) -> None:
-        """Give the turn to the child of the first waiting request, with all its waiting requests
-        (every waiting request when children do not take turns)."""
-        waiting = [(label, f) for label, f in self._turns if not f.done()]
-        if not waiting:
-            return
-        if not self.config.exclusive:
-            for label, turn in waiting:
-                found = self._children.get(label)
-                if found is not None:
-                    found.active += 1
-                    turn.set_result(None)
-                else:
-                    turn.set_exception(PoolRefused(f"the {label!r} configuration was stopped"))
-            return
-        label = waiting[0][0]
-        child = self._children.get(label)
-        self._running = label if child is not None else None
-        for lab, turn in waiting:
-            if lab == label:
-                if child is not None:
-                    child.active += 1
-                    turn.set_result(None)
-                else:
-                    turn.set_exception(PoolRefused(f"the {label!r} configuration was stopped"))
-        if child is None:
-            self._grant()
 
     # --- threads that follow the free cores --------------------------------------------------------
     def _rest(self) -> None:
@@ -720,13 +579,12 @@ class EnginePool:
             engine = child.engine
             if not isinstance(engine, LlamaCppEngine) or engine.lease is None or not engine.lease.auto:
                 continue
-            if self._closed or self._busy() or self._loading or self._running is not None:
+            if self._closed or self._busy() or self._loading or self._turns.running is not None:
                 break
             choice = await loop.run_in_executor(self._load_thread, threads.ledger().rechoose, engine.lease)
             before = engine.n_threads
-            if choice.threads == before or self._busy() or self._running is not None or self._closed:
+            if choice.threads == before or self._busy() or self._closed or not self._turns.hold():
                 continue
-            self._running = RETUNING
             try:
                 await loop.run_in_executor(self._load_thread, engine.rethread, choice)
                 child.seen.clear()  # a new process has seen nothing
@@ -736,8 +594,7 @@ class EnginePool:
                 log.warning("the %s configuration could not be started again: %s", child.label, exc)
                 self._drop(child)
             finally:
-                self._running = None
-                self._grant()
+                self._turns.release()
         self.retuned.extend(changed)
         return changed
 
@@ -757,7 +614,7 @@ class EnginePool:
             self._close_later(child.engine)
 
     def _stop_one_idle(self) -> bool:
-        waited = {label for label, _ in self._turns}
+        waited = self._turns.waited_for()
         idle = [c for c in self._children.values() if c.owned and c.active == 0 and c.label not in waited]
         if not idle:
             return False
