@@ -113,7 +113,7 @@ class MainWindow(QMainWindow):
         self.cache = CacheBridge(settings.hub, settings.endpoint(), self.ops, self)
         # a llama.cpp model is served by its engine pool: the chat and the Local server share it
         self.engine = EngineHost(
-            self, pool_loader=lambda request, progress: load_engine("llama.cpp", request, progress)
+            self.ops, self, pool_loader=lambda request, progress: load_engine("llama.cpp", request, progress)
         )
         self.downloads_model = DownloadsModel(self)
         self.downloads = DownloadService(self.registry, self.cache, self.downloads_model, self)
@@ -330,6 +330,7 @@ class MainWindow(QMainWindow):
         )
         # Auto measures in the background while the chat is idle
         self.auto_tuner = AutoTuner(
+            self.ops,
             self.engine,
             # the local server answers other programs on the loaded engine: Auto does not measure
             # while it serves (it cannot see a request coming)

@@ -1,10 +1,11 @@
 """How the GUI runs slow work: coroutines on the qasync loop that await thread work.
 
-Two kinds of work keep threads of their own instead, each for a reason: a model's load
-(:class:`app.gui.workers.EngineHost`, a ``tandem-load`` thread that ends with it, so a long native
-load or a child's start never holds one of these pool threads) and Auto's background calibration
-(:class:`app.gui.controllers.auto_tuner.AutoTuner`, ``tandem-auto``: minutes of measuring that a
-pool thread must not be held for). The window's MCP servers run on a loop of their own
+Two kinds of work get a thread of their own from :meth:`Ops.start_own` instead of a pool thread,
+each for a reason: a model's load (:class:`app.gui.workers.EngineHost`, ``tandem-load``, so a long
+native load or a child's start never holds one of the pool threads) and Auto's background
+calibration (:class:`app.gui.controllers.auto_tuner.AutoTuner`, ``tandem-auto``: minutes of
+measuring). The thread starts at once, ends with its work, and is waited for (bounded) by
+:meth:`Ops.join_own`. The window's MCP servers run on a loop of their own
 (:class:`app.core.tools.host.ToolHost`, ``tandem-mcp``: the SDK needs a loop that is always running,
 also while the window closes). Answers need no thread at all: they are the engines' async
 streams on the engine loop (:mod:`app.core.engines.loop`), awaited here.
@@ -37,7 +38,10 @@ qasync's callbacks are Qt timers and queued signals, so they run there too).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
+import threading
+import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Generic, TypeVar, cast
@@ -114,6 +118,9 @@ class Ops(QObject):
         self.loop = event_loop()
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tandem-op")
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: the threads of :meth:`start_own` still running
+        self._own: set[threading.Thread] = set()
+        self._own_lock = threading.Lock()
         self._closed = False
 
     @property
@@ -125,6 +132,38 @@ class Ops(QObject):
         if self._closed:
             raise asyncio.CancelledError()
         return await self.loop.run_in_executor(self._pool, fn, *args)
+
+    def start_own(self, fn: Callable[..., T], *args: Any, name: str) -> concurrent.futures.Future[T]:
+        """Start ``fn(*args)`` now on a daemon thread of its own named ``name`` (work that holds a
+        thread for long: see the module docstring); its result or error is the returned future's
+        (``asyncio.wrap_future`` awaits it on the loop). Never refused: the work that closes a
+        model must run also while the window closes."""
+        done: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def run() -> None:
+            try:
+                done.set_result(fn(*args))
+            except BaseException as exc:  # handed to whoever reads the future
+                done.set_exception(exc)
+            finally:
+                with self._own_lock:
+                    self._own.discard(threading.current_thread())
+
+        thread = threading.Thread(target=run, name=name, daemon=True)
+        with self._own_lock:
+            self._own.add(thread)
+        thread.start()
+        return done
+
+    def join_own(self, timeout: float, name: str | None = None) -> bool:
+        """Wait at most ``timeout`` seconds for the threads of :meth:`start_own` (those named
+        ``name`` only, when given); True when none of them runs any more."""
+        deadline = time.monotonic() + timeout
+        with self._own_lock:
+            threads = [t for t in self._own if name is None or t.name == name]
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        return not any(t.is_alive() for t in threads)
 
     def spawn(self, coro: Coroutine[Any, Any, Any], failure: str = "") -> asyncio.Task[Any]:
         """Run ``coro`` on the loop; an exception it lets escape goes to the error bridge with

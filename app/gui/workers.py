@@ -15,7 +15,6 @@ import dataclasses
 import logging
 import sys
 import threading
-import time
 import traceback
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from app.core.launch.plan import AutoLaunch
 from app.core.serving.pool import EnginePool, pool_for
 from app.core.settings import LastLaunch
 from app.core.speculative import per_request
+from app.gui.ops import Ops
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +114,8 @@ class LoadJob:
 
 #: How long :meth:`EngineHost.shutdown` waits for a load or a close under way on the GUI thread.
 SHUTDOWN_WAIT = 0.5
+#: the name of the threads loads, unloads and closes run on
+LOAD_THREAD = "tandem-load"
 
 #: the pool's loader for a configuration started for a request (the launch's engine)
 PoolLoader = Callable[[LoadRequest, Callable[[str], None]], Engine]
@@ -126,7 +128,8 @@ class EngineHost(QObject):
     ``loadCancelled()``, ``unloaded()``, ``busyChanged(bool)`` (a load or an unload is under way),
     ``eventsReady()`` (an answer's first events arrived).
 
-    * A load runs on a thread of its own that ends with it (``tandem-load``): a native load or a
+    * A load runs on a thread of its own that ends with it (``tandem-load``, from
+      :meth:`~app.gui.ops.Ops.start_own`): a native load or a
       llama.cpp child's start never blocks the GUI. The state it produces is published on the GUI
       thread (the private ``_ended`` signal), so a subscriber always sees the state that goes
       with it. An unload closes the model on a short thread the same way.
@@ -149,14 +152,15 @@ class EngineHost(QObject):
 
     def __init__(
         self,
+        ops: Ops,
         parent: QObject | None = None,
         pool_loader: PoolLoader | None = None,
     ) -> None:
         super().__init__(parent)
+        self._ops = ops
         self._cancel: CancelToken | None = None
         #: loads and unloads run one after the other
         self._turn = threading.Lock()
-        self._threads: list[threading.Thread] = []
         # GUI-thread state, written only by the GUI thread
         self._jobs = 0  # loads and unloads sent and not yet ended
         self._published: Engine | None = None
@@ -282,11 +286,8 @@ class EngineHost(QObject):
             pool.stop_loading()
         if engine is not None or pool is not None:
             self._spawn(lambda: _close(engine, pool))
-        deadline = time.monotonic() + timeout
-        for thread in list(self._threads):
-            thread.join(max(0.0, deadline - time.monotonic()))
-            if thread.is_alive():
-                log.info("the engine finishes its current step in the background")
+        if not self._ops.join_own(timeout, LOAD_THREAD):
+            log.info("the engine finishes its current step in the background")
 
     def _spawn(self, work: Callable[[], None]) -> None:
         def run() -> None:
@@ -295,13 +296,9 @@ class EngineHost(QObject):
                     work()
             except Exception:  # never let a load thread die silently
                 log.exception("engine host work failed")
-            finally:
-                self._threads = [t for t in self._threads if t is not threading.current_thread()]
 
-        # daemon: a load still running at exit never keeps the process alive
-        thread = threading.Thread(target=run, name="tandem-load", daemon=True)
-        self._threads.append(thread)
-        thread.start()
+        # a daemon: a load still running at exit never keeps the process alive
+        self._ops.start_own(run, name=LOAD_THREAD)
 
     def _job_started(self) -> None:
         self._jobs += 1

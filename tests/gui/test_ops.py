@@ -241,3 +241,27 @@ def test_operations_run_after_asyncio_run_on_the_gui_thread(ops: Ops, qtbot: Any
 
     ops.spawn(op())
     qtbot.waitUntil(lambda: done == [2, 3], timeout=5000)
+
+
+def test_long_work_gets_a_named_thread_of_its_own_that_ends_with_it(ops: Ops, qtbot: Any) -> None:
+    """A model's load and Auto's calibration run on a thread of their own from ops (never one of
+    the pool's), started at once, named, and waited for at the end, also while ops shuts down."""
+    release = threading.Event()
+    seen: dict[str, Any] = {}
+
+    def work(x: int) -> int:
+        seen["thread"] = threading.current_thread()
+        release.wait(10)
+        return x * 2
+
+    done = ops.start_own(work, 21, name="tandem-load")
+    qtbot.waitUntil(lambda: "thread" in seen, timeout=5000)
+    assert seen["thread"].name == "tandem-load" and seen["thread"].daemon
+    assert not ops.join_own(0.05, "tandem-load")  # still working
+    assert ops.join_own(0.05, "tandem-auto")  # none of that name runs
+    ops.shutdown()  # the window closes: the work is not refused nor dropped
+    release.set()
+    assert ops.join_own(5) and done.result(timeout=5) == 42
+    failed = ops.start_own(lambda: 1 / 0, name="tandem-auto")
+    with pytest.raises(ZeroDivisionError):
+        failed.result(timeout=5)

@@ -29,6 +29,7 @@ from app.gui.controllers.chat import ChatContext, ChatController
 from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.views.chat import ChatView
+from app.gui.ops import Ops
 from app.gui.workers import EngineHost, LoadJob
 from tests.gui.conftest import ScriptedEngine
 
@@ -41,9 +42,10 @@ def gate(i):
         never.wait()
 
 engine = ScriptedEngine(sys.argv[2], gate=gate, plain=True)
-host = EngineHost()
+errors = ErrorBridge()
+host = EngineHost(Ops(errors))
 view = ChatView()
-chat = ChatController(ChatContext(store, host, view, ConversationsModel(store), ErrorBridge(), Sampling()))
+chat = ChatController(ChatContext(store, host, view, ConversationsModel(store), errors, Sampling()))
 host.loaded.connect(lambda _info: chat.send("tell me a long story"))
 host.load(LoadJob("scripted", lambda _progress: engine))
 app.exec()

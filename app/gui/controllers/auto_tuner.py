@@ -21,10 +21,10 @@ machine yet, the pair's prior (:func:`app.core.launch.auto.prior`). :class:`Auto
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import logging
 import statistics
-import threading
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -40,6 +40,7 @@ from app.core.engines.worker import LoadCancelled, LoadProgress
 from app.core.launch import auto
 from app.core.launch.plan import AutoLaunch, load_engine
 from app.core.measure.baselines import BaselineStore
+from app.gui.ops import Ops
 from app.gui.workers import AutoPick, EngineHost, ModelInfo
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,8 @@ log = logging.getLogger(__name__)
 # The chat must be idle this long (ms) before Auto measures; None: never in the background
 # (the GUI tests switch it off unless they are about it, see tests/gui/conftest.py).
 IDLE_MS: int | None = 3000
+#: the name of the calibration's thread
+CALIBRATION_THREAD = "tandem-auto"
 # A choice is demoted when this many of the last AUTO_WINDOW answers with a known speedup lost.
 AUTO_LOSSES = 3
 AUTO_WINDOW = 5
@@ -74,6 +77,7 @@ class AutoTuner(QObject):
 
     def __init__(
         self,
+        ops: Ops,
         engine: EngineHost,
         is_busy: Callable[[], bool],
         loader: Loader = load_engine,
@@ -81,6 +85,7 @@ class AutoTuner(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
+        self._ops = ops
         self._engine = engine
         self._is_busy = is_busy
         self._loader = loader
@@ -97,7 +102,8 @@ class AutoTuner(QObject):
         self._partial: dict[auto.Candidate, auto.Measurement] = {}
         self._partial_key = ""
         self._token: CancelToken | None = None
-        self._thread: threading.Thread | None = None
+        #: the calibration under way (on a thread of its own, :meth:`~app.gui.ops.Ops.start_own`)
+        self._run: concurrent.futures.Future[None] | None = None
         # the last time Auto changed its mind: (what ran before, why), shown after the reload
         self._change: tuple[str, str] | None = None
         self._switch_pending = False
@@ -121,7 +127,7 @@ class AutoTuner(QObject):
     @property
     def measuring(self) -> bool:
         """A calibration runs now (on the tuner's thread)."""
-        return self._thread is not None
+        return self._run is not None
 
     def needs_measuring(self) -> bool:
         pick = self._pick
@@ -275,8 +281,7 @@ class AutoTuner(QObject):
         self._token = token
         baseline = self._info.baseline_key if self._info is not None else ""
         args = (pick.plan, token, self._partial, baseline)
-        self._thread = threading.Thread(target=self._work, args=args, name="tandem-auto", daemon=True)
-        self._thread.start()
+        self._run = self._ops.start_own(self._work, *args, name=CALIBRATION_THREAD)
         self.calibrationStarted.emit()
 
     def _stop(self) -> None:
@@ -321,9 +326,7 @@ class AutoTuner(QObject):
                 self._ended.emit(kind, payload)
 
     def _on_ended(self, kind: str, payload: object) -> None:
-        if self._thread is not None:
-            self._thread.join(1.0)  # it only emitted; ends at once
-        self._thread, self._token = None, None
+        self._run, self._token = None, None
         if self._closed:
             return
         if kind == "cancelled":
@@ -404,9 +407,8 @@ class AutoTuner(QObject):
         self._closed = True
         self._timer.stop()
         self._stop()
-        thread = self._thread
-        if thread is not None:
-            thread.join(timeout)
+        if self._run is not None:
+            self._ops.join_own(timeout, CALIBRATION_THREAD)
 
 
 def record_plain_speeds(store: BaselineStore, key: str, result: auto.CalibrationResult) -> None:
