@@ -1,6 +1,6 @@
 """`tandem serve` against the bare llama.cpp server it runs on: what Tandem's serving layers cost.
 
-    python benchmarks/bench_serve_vs_bare.py [--rounds 5] [--max-tokens 128]
+    python benchmarks/bench_serve_vs_bare.py [--rounds 5] [--max-tokens 128] [--two-servers]
 
 One llama.cpp child (xllamacpp's llama-server, the build Tandem ships) loaded with the embedded
 pair as ``tandem serve --spec on`` loads it: SmolLM2-135M-Instruct F32 target, its Q4_1 as the
@@ -12,7 +12,12 @@ classic drafter at 8 per round, 4 slots. The same child is asked in turn
   schema check, shaping, admission, the pool, the pump, Tandem's figures), as `tandem serve`
   answers.
 
-Same child, same slots, same weights and cache: only the path in front of it differs. The bodies
+Same child, same slots, same weights and cache: only the path in front of it differs.
+
+``--two-servers``: two servers instead, as a user would compare them. **bare** is a llama.cpp child
+of its own (the same build, the same pair and settings, the machine's math cores), and **serve** a
+real ``tandem serve`` process (``--model-path``, ``--draft-model-path``, draft 8, 4 at once), with
+its own child and its own thread choice. Both are loaded for the whole run and asked in turn. The bodies
 are the same OpenAI chat completions (greedy, ``max_tokens``), not streamed; one client at a
 time, then four at once (four different prose prompts); the two paths alternate round by round
 and which goes first alternates too. Aggregate completion tokens per second of wall time (sum of
@@ -107,10 +112,55 @@ async def run(args: argparse.Namespace, paths: dict[str, tuple[str, str]]) -> No
             print(f"- {name}: {statistics.median(CPU[url]):.2f} ms")
 
 
+def two_servers(args: argparse.Namespace, target: str, drafter: str, request: LoadRequest) -> None:
+    """Bare: a llama.cpp child of its own; serve: a real ``tandem serve`` process beside it."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    from app.core.engines.threads import machine_layout, math_cores
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "TANDEM_API_KEY": KEY}
+    cmd = [sys.executable, "-m", "app", "serve", "--model-path", target, "--draft-model-path", drafter,
+           "--draft-tokens", "8", "--ctx", "4096", "--parallel", "4", "--port", str(port)]  # fmt: skip
+    serve = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    bare = LlamaCppEngine.load(replace(request, n_threads=math_cores(machine_layout())))
+    try:
+        url = f"http://127.0.0.1:{port}/v1"
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                if httpx.get(f"{url}/models", headers={"Authorization": f"Bearer {KEY}"}).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if serve.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"tandem serve did not start: {serve.stderr.read() if serve.stderr else ''}")
+            time.sleep(0.5)
+        print(f"two servers; bare child {bare.n_threads} threads; tandem serve's own choice\n")
+        paths = {
+            "bare": (bare.listening_address + "/v1/chat/completions", bare._api_key),
+            "serve": (f"{url}/chat/completions", KEY),
+        }
+        asyncio.run(run(args, paths))
+    finally:
+        serve.terminate()
+        try:
+            serve.wait(30)
+        except subprocess.TimeoutExpired:
+            serve.kill()
+        bare.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--max-tokens", type=int, default=128)
+    ap.add_argument("--two-servers", action="store_true", help="a real tandem serve beside a bare child")
     args = ap.parse_args()
     drafter = str(assets.smollm2_q4_path())
     target = str(assets.resolve("embedded://smollm2/SmolLM2-135M-Instruct.F32.gguf"))
@@ -118,6 +168,9 @@ def main() -> None:
         enabled=True, method="draft", draft_model_path=drafter, num_speculative_tokens=8
     )
     request = LoadRequest(target, spec, n_ctx=4096, n_parallel=4)
+    if args.two_servers:
+        two_servers(args, target, drafter, request)
+        return
     engine = LlamaCppEngine.load(request)
     pool = EnginePool(engine, request, LlamaCppEngine.load, standard_configurations(("draft", drafter)),
                       PoolConfig(slots=4))  # fmt: skip
