@@ -59,6 +59,9 @@ def _same(replayed: Any, done: Finished, rounds: list[Round]) -> None:
 
 def test_the_model_free_replay_equals_the_run_that_follows(engine: Any) -> None:
     engine.cost_gate = False  # the gate follows measured times, which no replay knows in advance
+    _ask(engine, OTHER, "off")
+    assert set(engine.last_replays) == {"prompt-lookup"}  # suffix's corpus is read when it first runs
+    _ask(engine, OTHER, "suffix")
     plain, _ = _ask(engine, QUESTION, "off")
     replays = engine.last_replays
     assert set(replays) == {"suffix", "prompt-lookup"}

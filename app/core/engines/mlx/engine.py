@@ -557,7 +557,10 @@ class MLXEngine:
         alternatives: tuple[Alternative, ...] | None = None
         if known and reason in ("stop", "length"):
             answer = [*ids, *([ended_on] if ended_on is not None else [])]
-            alternatives = self._alternatives(state, prompt, answer, budget, sampling, known)
+            try:
+                alternatives = self._alternatives(state, prompt, answer, budget, sampling, known)
+            except Exception:  # a prediction never costs the answer
+                log.warning("the predictions of this answer failed", exc_info=True)
         yield Finished(
             reason=reason,
             prompt_tokens=len(prompt),
@@ -593,15 +596,19 @@ class MLXEngine:
         """On the MLX thread, after a complete answer: what each configuration this engine offers
         would have done on it. The model-free methods are replayed from their caches as they are
         now (:mod:`app.core.engines.mlx.replay`; an estimate when the answer was sampled or their
-        drafts go through the cost gate), the
-        loaded drafter is estimated from its acceptance by position, and all are priced by what
-        this engine's passes were measured to cost (:mod:`app.core.speculative.predict`). Then the
+        drafts go through the cost gate): prompt lookup always, suffix decoding once it answered a
+        request (its stored corpus is read when it first runs, not for a prediction). The loaded
+        drafter is estimated from its acceptance by position, and all are priced by what this
+        engine's passes were measured to cost (:mod:`app.core.speculative.predict`). Then the
         answer's passes are learned from. None when nothing can be priced yet."""
         label = per_request.running(state.plan.kind)
         replays: dict[str, ModelFreeReplay] = {}
         for method in _MODEL_FREE:
             if method == label:
                 continue
+            stored = method == "suffix" and method != per_request.running(self.spec_kind)
+            if stored and method not in self._views:
+                continue  # not read yet (see above)
             view = self._view_of(method)
             if view.suffix is None:
                 continue
