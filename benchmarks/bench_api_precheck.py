@@ -26,10 +26,11 @@ import httpx
 from app.core import assets
 from app.core.engines.base import LoadRequest
 from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.requests.request import ChatRequest
+from app.core.requests.shaping import shape
 from app.core.serving import LocalServer, ServedModel, ServerConfig
 from app.core.serving import messages_api as M
-from app.core.serving.protocol import ChatRequest, Limits
-from app.core.serving.shaping import shape
+from app.core.serving.protocol import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDED = ROOT / "tests" / "integration" / "data" / "clients" / "claude-code-2.1.332-messages.json"

@@ -21,9 +21,9 @@ from app.core.answer import collect
 from app.core.engines.base import GenerationError, LoadRequest, Sampling, TemplateCaps
 from app.core.engines.blocking import generate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.requests.request import ChatRequest
+from app.core.requests.shaping import shape
 from app.core.serving import ServedModel
-from app.core.serving import protocol as P
-from app.core.serving.shaping import shape
 from app.core.speculative import SpeculationOptions
 from tests.integration.scripted_engine import Script
 from tests.integration.served import Served, q4_engine
@@ -162,7 +162,7 @@ def test_greedy_parity_with_a_schema_and_speculation_on(smollm2_f32: Path, smoll
     messages: Any = [{"role": "user", "content": ASK}]
     sampling = Sampling(max_tokens=60)
     # a forced tool choice, as the server shapes it for a template without tools: a schema too
-    forced = P.ChatRequest(
+    forced = ChatRequest(
         [{"role": "user", "content": "What is the weather in Oslo?"}],
         sampling,
         tools=[{"type": "function", "function": WEATHER_TOOL}],

@@ -259,12 +259,12 @@ def test_the_request_router_learns_from_the_answers_it_routed(tmp_path: Path) ->
 
 
 def test_an_agent_turn_fitted_to_a_template_without_tools_is_still_an_agent_turn() -> None:
-    """A template that renders no tools gets them folded into the text (serving.shaping.shape):
+    """A template that renders no tools gets them folded into the text (requests.shaping.shape):
     the request then shows no tools, yet the router sends it down the agent route."""
     from app.core.engines.base import GenerateRequest, Sampling, TemplateCaps
     from app.core.launch.auto.router import RequestRouter, label_of
-    from app.core.serving.protocol import ChatRequest
-    from app.core.serving.shaping import shape
+    from app.core.requests.request import ChatRequest
+    from app.core.requests.shaping import shape
 
     tools = [{"type": "function", "function": {"name": "motto", "parameters": {"type": "object"}}}]
     req = ChatRequest(

@@ -1,4 +1,4 @@
-"""What agents send, fitted to a local model's template (app.core.serving.shaping) and read by the
+"""What agents send, fitted to a local model's template (app.core.requests.shaping) and read by the
 three API parsers: system messages anywhere, namespaced and hosted tools, forced tool choices,
 structured output fields, and the stop reason of an answer cut by the context."""
 
@@ -12,11 +12,12 @@ import pytest
 
 from app.core.answer import Answer
 from app.core.engines.base import ChatMessage, Sampling, TemplateCaps
+from app.core.requests.request import ChatRequest, RequestError
+from app.core.requests.shaping import FALLBACK_STYLE, FORCED_STYLE, merge_system, shape, tool_lines
 from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
 from app.core.serving import responses_api as R
 from app.core.serving import schemas as S
-from app.core.serving.shaping import FALLBACK_STYLE, FORCED_STYLE, merge_system, shape, tool_lines
 
 CLIENTS = Path(__file__).parents[1] / "integration" / "data" / "clients"
 WEATHER = {
@@ -39,8 +40,8 @@ PLAIN = TemplateCaps(renders_tools=False, system_anywhere=False)
 
 def _req(
     messages: list[ChatMessage], tools: list[dict[str, Any]] | None = None, choice: Any = None
-) -> P.ChatRequest:
-    return P.ChatRequest(messages, Sampling(max_tokens=16), tools=tools, tool_choice=choice)
+) -> ChatRequest:
+    return ChatRequest(messages, Sampling(max_tokens=16), tools=tools, tool_choice=choice)
 
 
 def test_system_messages_anywhere_are_merged_in_order_unless_the_template_keeps_them() -> None:
@@ -126,7 +127,7 @@ def test_a_forced_tool_choice_is_a_grammar_over_the_tools_or_a_refusal() -> None
     native = shape(native, NATIVE, "hermes", True)
     assert native.tools == [WEATHER] and native.tool_choice == "required" and native.response_format is None
 
-    with pytest.raises(P.ApiError, match="no tool named 'nope'"):
+    with pytest.raises(RequestError, match="no tool named 'nope'"):
         shape(
             _req(
                 [{"role": "user", "content": "x"}],
@@ -137,7 +138,7 @@ def test_a_forced_tool_choice_is_a_grammar_over_the_tools_or_a_refusal() -> None
             None,
             True,
         )
-    with pytest.raises(P.ApiError, match="cannot force a tool call") as refused:
+    with pytest.raises(RequestError, match="cannot force a tool call") as refused:
         shape(_req([{"role": "user", "content": "x"}], [WEATHER], "required"), NATIVE, None, False)
     assert refused.value.param == "tool_choice"
 

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from app.core.answer import Answer
 from app.core.engines.calls import ToolCall
+from app.core.requests.request import ChatRequest
 from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
 from app.core.serving import responses_api as R
@@ -35,11 +36,11 @@ class Adapter:
     #: the request body's pydantic model (the schema check, and the published document)
     schema: type[BaseModel]
     #: the body (a dict) -> the one request every API becomes (raises ApiError)
-    parse: Callable[[Any, P.Limits], P.ChatRequest]
+    parse: Callable[[Any, P.Limits], ChatRequest]
     #: the whole answer's body (``stream`` false)
-    whole: Callable[[Served, P.ChatRequest, str, list[ToolCall], Answer], Mapping[str, object]]
+    whole: Callable[[Served, ChatRequest, str, list[ToolCall], Answer], Mapping[str, object]]
     #: the answer's stream of events (``stream`` true)
-    events: Callable[[Served, P.ChatRequest], StreamEvents]
+    events: Callable[[Served, ChatRequest], StreamEvents]
     #: an error's body in the API's shape
     error_body: Callable[[ApiError], Mapping[str, object]]
 

@@ -10,7 +10,7 @@ Every request needs the key (``Authorization: Bearer <key>`` or ``x-api-key: <ke
 Every API goes through one pipeline with its :class:`~app.core.serving.adapter.Adapter`: the
 request is validated once (its API's parser, which reads the body through the API's schema),
 takes a place in the :class:`Admission` queue before any work that costs the engine, is fitted
-to the model's chat template (:mod:`~app.core.serving.shaping`) and measured against the context
+to the model's chat template (:mod:`~app.core.requests.shaping`) and measured against the context
 (a prompt that does not fit is a 400 before any stream starts); then it reaches the engine's async
 stream (through the model's :class:`~app.core.serving.pool.EnginePool` when it has one, with the
 configuration its ``tandem.speculation`` asks for), read by a task of its own
@@ -67,6 +67,8 @@ from app.core.engines.base import (
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.loop import engine_loop
 from app.core.registry.abilities import served_abilities
+from app.core.requests.request import ChatRequest, RequestError
+from app.core.requests.shaping import shape
 from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
 from app.core.serving import schemas as S
@@ -78,7 +80,6 @@ from app.core.serving.pool_types import LearningRoute, PoolRefused
 from app.core.serving.pump import Pump
 from app.core.serving.request_images import RequestImages, with_image_paths
 from app.core.serving.served import ContextOverflow, Outcome, ServedModel, ServedRequest
-from app.core.serving.shaping import shape
 from app.core.serving.streams import SSE_HEADERS, engine_error, event_stream
 from app.core.speculative import per_request
 
@@ -332,7 +333,7 @@ class LocalServer:
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise P.ApiError(400, f"the request body is not valid JSON: {exc}") from exc
 
-    async def _admit(self, request: Request, adapter: Adapter) -> tuple[ServedModel, P.ChatRequest]:
+    async def _admit(self, request: Request, adapter: Adapter) -> tuple[ServedModel, ChatRequest]:
         """Read and check a request (once: the API's schema, then its parser's own rules) and take
         a place in the queue; :class:`P.ApiError` if not."""
         body = await self._read_body(request)
@@ -381,7 +382,7 @@ class LocalServer:
             raise
         return model, req
 
-    async def _configuration(self, model: ServedModel, req: P.ChatRequest) -> ServedModel:
+    async def _configuration(self, model: ServedModel, req: ChatRequest) -> ServedModel:
         """The served model as this request runs it: with a pool, the configuration it asks for
         (Auto's route for "auto"), its child started now; :class:`P.ApiError` 503 if it cannot."""
         pool = model.pool
@@ -406,7 +407,7 @@ class LocalServer:
             ) from exc
         return replace(model, spec_method=None if label == per_request.OFF else label)
 
-    async def _check_context(self, engine: Engine, req: P.ChatRequest) -> P.ChatRequest:
+    async def _check_context(self, engine: Engine, req: ChatRequest) -> ChatRequest:
         """Measure the prompt as the engine will build it and refuse, before any answer starts, a
         prompt that leaves no room in the context (an engine that cannot count is not checked);
         the request with its measure."""
@@ -464,7 +465,7 @@ class LocalServer:
         """Anthropic's ``POST /v1/messages``: the same queue, engine and answer, Messages shapes."""
         return await self._serve_api(request, MESSAGES)
 
-    def _start_pump(self, model: ServedModel, req: P.ChatRequest, client: str) -> Pump:
+    def _start_pump(self, model: ServedModel, req: ChatRequest, client: str) -> Pump:
         request = _generate_request(req)
         label = per_request.running(model.spec_method)
         if model.pool is not None:
@@ -539,7 +540,7 @@ class LocalServer:
         return await self._serve_api(request, RESPONSES)
 
     async def _whole_answer(
-        self, pump: Pump, model: ServedModel, req: P.ChatRequest, request: Request
+        self, pump: Pump, model: ServedModel, req: ChatRequest, request: Request
     ) -> tuple[str, list[ToolCall]]:
         """Wait for the whole answer (a client that leaves cancels it): its text and tool calls.
         The engine's error propagates."""
@@ -600,7 +601,7 @@ class LocalServer:
             log.exception("the served-request listener failed")
 
 
-def _generate_request(req: P.ChatRequest) -> GenerateRequest:
+def _generate_request(req: ChatRequest) -> GenerateRequest:
     return GenerateRequest(
         req.messages,
         req.sampling,
@@ -615,11 +616,15 @@ def _client_of(request: Request) -> str:
     return f"{request.client.host}:{request.client.port}" if request.client else "?"
 
 
-def _fit(model: ServedModel, req: P.ChatRequest) -> P.ChatRequest:
+def _fit(model: ServedModel, req: ChatRequest) -> ChatRequest:
     """Fit ``req`` to the served model's chat template (blocking: the engine may be asked once
-    what its template renders); every route that builds a prompt goes through it."""
+    what its template renders); every route that builds a prompt goes through it. A request that
+    cannot be fitted is a 400 in the API's error shape."""
     engine = model.engine
-    return shape(req, _template_caps(engine), model.tool_style, engine.supports_structured_output)
+    try:
+        return shape(req, _template_caps(engine), model.tool_style, engine.supports_structured_output)
+    except RequestError as exc:
+        raise P.ApiError(400, exc.message, param=exc.param, code=exc.code) from None
 
 
 def _template_caps(engine: Engine) -> TemplateCaps:

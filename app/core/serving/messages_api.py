@@ -39,15 +39,14 @@ from app.core.engines.base import (
     check_max_tokens,
 )
 from app.core.engines.calls import FunctionTool, JsonObject, ToolChoice
+from app.core.requests.request import ChatRequest, JsonSchemaFormat
 from app.core.serving import bodies as B
 from app.core.serving import schemas as S
 from app.core.serving.encoding import Served
 from app.core.serving.protocol import (
     MAX_IMAGES_PER_REQUEST,
     ApiError,
-    ChatRequest,
     ImageParts,
-    JsonSchemaFormat,
     Limits,
     dropped_tool,
     extension,

@@ -12,8 +12,8 @@ import json
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Literal, NotRequired, TypedDict
+from dataclasses import dataclass
+from typing import Literal
 
 from app.core import images as img
 from app.core.answer import Answer
@@ -28,6 +28,7 @@ from app.core.engines.calls import (
     WireToolCall,
     new_call_id,
 )
+from app.core.requests.request import AnswerFormat, ChatRequest, JsonSchemaFormat, JsonSchemaSpec
 from app.core.serving import bodies as B
 from app.core.serving import schemas as S
 from app.core.serving.encoding import KEEPALIVE, Served
@@ -64,57 +65,6 @@ class Limits:
     def default(self) -> int:
         """The answer's token budget when a request names none."""
         return self.max_tokens if self.default_max_tokens is None else self.default_max_tokens
-
-
-class JsonSchemaSpec(TypedDict):
-    name: str
-    schema: JsonObject
-    strict: NotRequired[bool]
-
-
-class JsonSchemaFormat(TypedDict):
-    type: Literal["json_schema"]
-    json_schema: JsonSchemaSpec
-
-
-class JsonObjectFormat(TypedDict):
-    type: Literal["json_object"]
-
-
-#: what the answer must follow, in chat's ``response_format`` shape (free text is None)
-AnswerFormat = JsonObjectFormat | JsonSchemaFormat
-
-
-@dataclass(frozen=True)
-class ChatRequest:
-    """One request as every API becomes it, immutable: each step before the engine (shaping, the
-    image files, the prompt's measure) returns a new one."""
-
-    messages: list[ChatMessage]
-    sampling: Sampling
-    stream: bool = False
-    include_usage: bool = False
-    tools: list[FunctionTool] | None = None
-    tool_choice: ToolChoice | None = None
-    model: str | None = None
-    #: a JSON object or schema the answer must follow, in chat's shape (:func:`response_format_of`)
-    response_format: AnswerFormat | None = None
-    #: ``tandem.speculation`` of the request: "auto" (what is loaded), "off" or a method name
-    speculation: str = "auto"
-    #: the request's images by stored name (the ``images`` of its messages name them until the
-    #: server writes them to files and puts the paths there instead)
-    images: dict[str, img.CheckedImage] = field(default_factory=dict)
-    #: what the server left out and why (hosted tools it cannot run), sent back with the answer
-    warnings: list[str] = field(default_factory=list)
-    #: how tool calls are read out of the answer (set by :func:`~app.core.serving.shaping.shape`)
-    call_style: str | None = None
-    #: an agent's turn: it offered tools or carried tool calls or results before
-    #: :func:`~app.core.serving.shaping.shape` fitted it to the template (set there)
-    agentic: bool = False
-    #: the prompt's size in the model's tokens, when the server measured it before answering
-    prompt_tokens: int | None = None
-    #: the served model's context in tokens, when the prompt was measured against it
-    context_tokens: int = 0
 
 
 class ImageParts:

@@ -29,14 +29,13 @@ from typing import Literal
 from app.core.answer import Answer
 from app.core.engines.base import ChatMessage, Sampling, SamplingError, ToolCall
 from app.core.engines.calls import FunctionTool, ToolChoice
+from app.core.requests.request import AnswerFormat, ChatRequest
 from app.core.serving import bodies as B
 from app.core.serving import schemas as S
 from app.core.serving.encoding import KEEPALIVE, Served
 from app.core.serving.protocol import (
     MAX_IMAGES_PER_REQUEST,
-    AnswerFormat,
     ApiError,
-    ChatRequest,
     ImageParts,
     Limits,
     dropped_tool,

@@ -13,7 +13,7 @@ One loop runs one user message; the window and ``tandem generate`` drive it the 
 **Each model turn** offers the running servers' tools (those the user turned off never;
 ``LoopOptions.offer`` narrows them further) in OpenAI's function-tool shape. The request is fitted
 to the model's chat template exactly as the local API server fits an agent's request
-(:func:`app.core.serving.shaping.shape`): a template that renders tools gets them and the family's
+(:func:`app.core.requests.shaping.shape`): a template that renders tools gets them and the family's
 call format is read back; one that does not (SmolLM2) gets Tandem's compact tool prompt, and a
 forced choice becomes a grammar the engine enforces. ``tool_choice`` (``auto``, ``required``,
 ``none`` or a tool's name) applies to the first turn; later turns use ``later_choice`` (``auto``: a
@@ -60,9 +60,9 @@ from app.core.engines.base import (
     TemplateInspector,
 )
 from app.core.engines.calls import NamedChoice, ToolCall, ToolChoice
-from app.core.serving.model import tool_style_for
-from app.core.serving.protocol import ApiError, ChatRequest
-from app.core.serving.shaping import shape
+from app.core.requests.request import ChatRequest, RequestError
+from app.core.requests.shaping import shape
+from app.core.requests.tool_style import tool_style_for
 from app.core.tools.errors import ToolError, ToolLoopError
 from app.core.tools.hub import HubTool, ToolSource
 
@@ -350,7 +350,7 @@ class _Run:
         )
         try:
             fitted = shape(fitted, caps, style, self.engine.supports_structured_output)
-        except ApiError as exc:
+        except RequestError as exc:
             raise ToolLoopError(exc.message) from None
         request = GenerateRequest(
             fitted.messages,

@@ -1,7 +1,8 @@
-"""A checked API request fitted to the loaded model's chat template, before the engine sees it.
+"""A checked request fitted to the loaded model's chat template, before the engine sees it.
 
 Agents send what their own servers take; a local model's template takes less. :func:`shape`
-closes the gap the same way for the three APIs, so nothing a client sent is silently lost:
+closes the gap the same way for the three HTTP APIs and the tool loop, so nothing a client sent
+is silently lost:
 
 * **System messages** anywhere in the conversation (Claude Code and Codex put some after the first
   turn): kept where they are when the template renders a late system message in place, else
@@ -28,7 +29,7 @@ from pydantic import JsonValue
 
 from app.core.engines.base import ChatMessage, TemplateCaps, is_agent_turn
 from app.core.engines.calls import FunctionSpec, FunctionTool, JsonObject, ToolChoice
-from app.core.serving.protocol import ApiError, ChatRequest, JsonSchemaFormat
+from app.core.requests.request import ChatRequest, JsonSchemaFormat, RequestError
 
 #: the tool-call style of Tandem's own tool prompt (read back by the ``hermes`` parser)
 FALLBACK_STYLE = "hermes"
@@ -41,7 +42,7 @@ _DESCRIPTION_CHARS = 160
 def shape(req: ChatRequest, caps: TemplateCaps, family_style: str | None, structured: bool) -> ChatRequest:
     """``req`` fitted to a template with ``caps``, as a new request (``req`` is left as it is);
     ``family_style`` reads the calls a template that renders tools writes, ``structured`` says
-    whether the engine has a grammar. :class:`ApiError` (400) for a forced tool choice that cannot
+    whether the engine has a grammar. :class:`RequestError` for a forced tool choice that cannot
     be enforced."""
     agentic = req.agentic or is_agent_turn(req.messages, req.tools)
     messages, response_format = req.messages, req.response_format
@@ -53,16 +54,14 @@ def shape(req: ChatRequest, caps: TemplateCaps, family_style: str | None, struct
         call_style = family_style
     elif forced is not None:
         if not structured:
-            raise ApiError(
-                400,
+            raise RequestError(
                 "tool_choice: this engine cannot force a tool call (it has no grammar to hold the "
                 'answer to one); send tool_choice "auto"',
                 param="tool_choice",
                 code="unsupported",
             )
         if response_format is not None:
-            raise ApiError(
-                400,
+            raise RequestError(
                 "tool_choice forces a tool call, so the answer cannot also follow response_format; "
                 "send one of them",
                 param="tool_choice",
@@ -99,8 +98,8 @@ def _forced_tools(tools: list[FunctionTool], choice: ToolChoice | None) -> list[
         named = [t for t in tools if t["function"]["name"] == name]
         if not named:
             known = ", ".join(t["function"]["name"] for t in tools)
-            raise ApiError(
-                400, f"tool_choice: no tool named {name!r} in tools (they are: {known})", param="tool_choice"
+            raise RequestError(
+                f"tool_choice: no tool named {name!r} in tools (they are: {known})", param="tool_choice"
             )
         return named
     return None
