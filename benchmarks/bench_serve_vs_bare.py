@@ -147,6 +147,9 @@ def two_servers(args: argparse.Namespace, target: str, drafter: str, request: Lo
             "serve": (f"{url}/chat/completions", KEY),
         }
         asyncio.run(run(args, paths))
+        listed = httpx.get(f"{url}/models", headers={"Authorization": f"Bearer {KEY}"}).json()
+        threads = [m.get("tandem", {}).get("threads") for m in listed.get("data", [])]
+        print(f"- tandem serve's children at the end, threads by configuration: {threads}")
     finally:
         serve.terminate()
         try:
