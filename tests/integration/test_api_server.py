@@ -168,18 +168,18 @@ def test_a_burst_over_the_limit_is_refused_before_any_engine_work(
     without a single template probe or tokenize round trip to the engine; an admitted request
     pays for both."""
     calls = {"template": 0, "tokenize": 0}
-    template_caps, count_prompt_tokens = q4_engine.template_caps, q4_engine.count_prompt_tokens
+    template_caps, measure_prompt = q4_engine.template_caps, q4_engine.measure_prompt
 
-    def counted_template() -> Any:
+    async def counted_template() -> Any:
         calls["template"] += 1
-        return template_caps()
+        return await template_caps()
 
-    def counted_tokenize(*args: Any, **kwargs: Any) -> int:
+    async def counted_tokenize(*args: Any, **kwargs: Any) -> int:
         calls["tokenize"] += 1
-        return count_prompt_tokens(*args, **kwargs)
+        return await measure_prompt(*args, **kwargs)
 
     monkeypatch.setattr(q4_engine, "template_caps", counted_template)
-    monkeypatch.setattr(q4_engine, "count_prompt_tokens", counted_tokenize)
+    monkeypatch.setattr(q4_engine, "measure_prompt", counted_tokenize)
     with Served(served_model(q4_engine), parallel=1, max_waiting=0) as s:
         client = s.openai()
         long = client.chat.completions.create(model="x", messages=HI, max_tokens=400, stream=True)  # type: ignore[arg-type]

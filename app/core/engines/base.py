@@ -380,6 +380,18 @@ class TokenCounter(Protocol):
     ) -> int: ...
 
 
+@runtime_checkable
+class PromptMeasure(Protocol):
+    """An engine that measures a prompt without a thread: ``measure_prompt`` is
+    :meth:`TokenCounter.count_prompt_tokens` awaited on any event loop (llama.cpp and remote
+    servers ask over HTTP on the engine loop). Code already on the engine loop uses it, so it never
+    hops to a thread and back."""
+
+    async def measure_prompt(
+        self, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
+    ) -> int: ...
+
+
 @dataclass(frozen=True)
 class TemplateCaps:
     """What the loaded model's chat template can render, as its engine found out."""
@@ -393,6 +405,7 @@ class TemplateCaps:
 
 @runtime_checkable
 class TemplateInspector(Protocol):
-    """An engine that can say what its chat template renders (llama.cpp reads it off llama-server)."""
+    """An engine that can say what its chat template renders (llama.cpp reads it off llama-server),
+    awaited on any event loop."""
 
-    def template_caps(self) -> TemplateCaps: ...
+    async def template_caps(self) -> TemplateCaps: ...

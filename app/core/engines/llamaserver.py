@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from app.core import images
@@ -45,8 +45,9 @@ from app.core.speculative import TimingsRounds
 
 log = logging.getLogger(__name__)
 
-#: A JSON call on a server's own routes: (method, path, body or None) -> the answer's object.
-JsonCall = Callable[[str, str, "dict[str, Any] | None"], "dict[str, Any]"]
+#: A JSON call on a server's own routes, awaited on the engine loop: (method, path, body or None)
+#: -> the answer's object.
+JsonCall = Callable[[str, str, "dict[str, Any] | None"], Awaitable["dict[str, Any]"]]
 
 
 def chat_body(
@@ -317,7 +318,7 @@ def n_ctx_of(props: Mapping[str, Any]) -> int:
     return int((settings.get("n_ctx") if isinstance(settings, Mapping) else 0) or props.get("n_ctx") or 0)
 
 
-def count_prompt_tokens(
+async def count_prompt_tokens(
     call: JsonCall, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
 ) -> int:
     """The prompt's size in the server's tokens, chat template and generation prompt applied, as a
@@ -326,15 +327,15 @@ def count_prompt_tokens(
     body: dict[str, Any] = {"messages": [images.text_only(m) for m in messages]}
     if tools:
         body["tools"] = [dict(t) for t in tools]
-    prompt = call("POST", "/apply-template", body).get("prompt")
+    prompt = (await call("POST", "/apply-template", body)).get("prompt")
     if not isinstance(prompt, str):
         raise GenerationError("llama-server's /apply-template returned no prompt")
-    tokens = call("POST", "/tokenize", {"content": prompt, "add_special": True}).get("tokens")
+    tokens = (await call("POST", "/tokenize", {"content": prompt, "add_special": True})).get("tokens")
     n = len(tokens) if isinstance(tokens, list) else 0
     return n + images.estimated_tokens(messages)
 
 
-def prompt_token_ids(
+async def prompt_token_ids(
     call: JsonCall, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
 ) -> list[int]:
     """The prompt's token ids as a chat request builds them (``/apply-template``, then ``/tokenize``
@@ -342,10 +343,10 @@ def prompt_token_ids(
     body: dict[str, Any] = {"messages": [images.text_only(m) for m in messages]}
     if tools:
         body["tools"] = [dict(t) for t in tools]
-    prompt = call("POST", "/apply-template", body).get("prompt")
+    prompt = (await call("POST", "/apply-template", body)).get("prompt")
     if not isinstance(prompt, str):
         raise GenerationError("llama-server's /apply-template returned no prompt")
-    tokens = call("POST", "/tokenize", {"content": prompt, "add_special": True}).get("tokens")
+    tokens = (await call("POST", "/tokenize", {"content": prompt, "add_special": True})).get("tokens")
     if not isinstance(tokens, list) or not all(isinstance(t, int) for t in tokens):
         raise GenerationError("llama-server's /tokenize returned no token ids")
     return list(tokens)
@@ -356,11 +357,11 @@ _PROBE = "tandem-probe-system"
 _BEFORE, _AFTER = "tandem-probe-answer", "tandem-probe-question"
 
 
-def template_caps(call: JsonCall) -> TemplateCaps:
+async def template_caps(call: JsonCall) -> TemplateCaps:
     """What llama-server's chat template renders: tools from ``/props``' ``chat_template_caps``;
     whether a system message after the first turn keeps its place, by rendering one
     (a template that raises on it, or moves or drops it, does not)."""
-    caps = call("GET", "/props", None).get("chat_template_caps")
+    caps = (await call("GET", "/props", None)).get("chat_template_caps")
     renders_tools = bool(caps.get("supports_tools")) if isinstance(caps, Mapping) else False
     probe = [
         {"role": "user", "content": "tandem-probe-first"},
@@ -369,7 +370,7 @@ def template_caps(call: JsonCall) -> TemplateCaps:
         {"role": "user", "content": _AFTER},
     ]
     try:
-        prompt = call("POST", "/apply-template", {"messages": probe}).get("prompt")
+        prompt = (await call("POST", "/apply-template", {"messages": probe})).get("prompt")
     except EngineError:
         prompt = None
     where = [prompt.find(m) for m in (_BEFORE, _PROBE, _AFTER)] if isinstance(prompt, str) else []

@@ -57,6 +57,7 @@ from app.core.engines.base import (
     EngineError,
     Event,
     GenerateRequest,
+    PromptMeasure,
     SpeculationSwitch,
     TemplateCaps,
     TemplateInspector,
@@ -369,7 +370,7 @@ class LocalServer:
                 headers={"Retry-After": str(self.config.retry_after_s)},
             )
         try:
-            req = await self._blocking(_fit, model, req)
+            req = await _fit(model, req)
             for warning in req.warnings:
                 log.info("request from %s: %s", _client_of(request), warning)
             req = await self._check_context(model.engine, req)
@@ -418,7 +419,10 @@ class LocalServer:
             return engine.count_prompt_tokens(req.messages, req.tools), engine.n_ctx
 
         try:
-            count, n_ctx = await self._blocking(measure)
+            if isinstance(engine, PromptMeasure):  # asked on this loop: no thread
+                count, n_ctx = await engine.measure_prompt(req.messages, req.tools), engine.n_ctx
+            else:
+                count, n_ctx = await self._blocking(measure)
         except EngineError as exc:
             log.info("the prompt could not be measured before answering: %s", exc)
             return req
@@ -524,11 +528,14 @@ class LocalServer:
             engine = model.engine
             if not isinstance(engine, TokenCounter):
                 raise P.ApiError(400, f"the {engine.name} engine cannot count tokens")
-            req = await self._blocking(_fit, model, req)
+            req = await _fit(model, req)
             extra = images.estimated_tokens(req.messages)  # images are reckoned, the text counted
             messages = [cast(ChatMessage, images.text_only(m)) for m in req.messages]
             try:
-                count = await self._blocking(engine.count_prompt_tokens, messages, req.tools) + extra
+                if isinstance(engine, PromptMeasure):
+                    count = await engine.measure_prompt(messages, req.tools) + extra
+                else:
+                    count = await self._blocking(engine.count_prompt_tokens, messages, req.tools) + extra
             except EngineError as exc:
                 raise engine_error(exc) from exc
         except P.ApiError as exc:
@@ -616,23 +623,24 @@ def _client_of(request: Request) -> str:
     return f"{request.client.host}:{request.client.port}" if request.client else "?"
 
 
-def _fit(model: ServedModel, req: ChatRequest) -> ChatRequest:
-    """Fit ``req`` to the served model's chat template (blocking: the engine may be asked once
-    what its template renders); every route that builds a prompt goes through it. A request that
-    cannot be fitted is a 400 in the API's error shape."""
+async def _fit(model: ServedModel, req: ChatRequest) -> ChatRequest:
+    """Fit ``req`` to the served model's chat template (the engine may be asked once what its
+    template renders); every route that builds a prompt goes through it. A request that cannot be
+    fitted is a 400 in the API's error shape."""
     engine = model.engine
+    caps = await _template_caps(engine)
     try:
-        return shape(req, _template_caps(engine), model.tool_style, engine.supports_structured_output)
+        return shape(req, caps, model.tool_style, engine.supports_structured_output)
     except RequestError as exc:
         raise P.ApiError(400, exc.message, param=exc.param, code=exc.code) from None
 
 
-def _template_caps(engine: Engine) -> TemplateCaps:
+async def _template_caps(engine: Engine) -> TemplateCaps:
     """What the engine's chat template renders; an engine that cannot say renders the tools it
     takes and keeps system messages where every template takes them (merged at the start)."""
     if isinstance(engine, TemplateInspector):
         try:
-            return engine.template_caps()
+            return await engine.template_caps()
         except EngineError as exc:
             log.info("the chat template's abilities are unknown: %s", exc)
     return TemplateCaps(renders_tools=engine.supports_tools)

@@ -208,11 +208,11 @@ Generate = Callable[[GenerateRequest], AsyncIterator[Event]]
 
 
 async def template_caps_of(engine: Engine) -> TemplateCaps:
-    """What the engine's chat template renders (asked on a worker: llama.cpp asks its child once);
-    an engine that cannot say renders the tools it takes."""
+    """What the engine's chat template renders (llama.cpp asks its child once); an engine that
+    cannot say renders the tools it takes."""
     if isinstance(engine, TemplateInspector):
         try:
-            return await asyncio.to_thread(engine.template_caps)
+            return await engine.template_caps()
         except EngineError as exc:
             log.info("the chat template's abilities are unknown: %s", exc)
     return TemplateCaps(renders_tools=engine.supports_tools)

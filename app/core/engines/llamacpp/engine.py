@@ -24,14 +24,13 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
-from app.core import images
 from app.core.engines import threads
 from app.core.engines.base import (
     CancelToken,
@@ -79,6 +78,8 @@ from app.core.speculative.detect import (
 )
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: Seconds without a byte from the child before a request fails (a long prompt pass sends none).
 _READ_TIMEOUT = 600.0
@@ -318,50 +319,58 @@ class LlamaCppEngine:
     def count_prompt_tokens(
         self, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
     ) -> int:
-        """Prompt size in tokens with the chat template applied, as a chat request would build it.
+        """:meth:`measure_prompt` from a plain thread."""
+        return engine_loop().run(self.measure_prompt(messages, tools), timeout=2 * _CALL_TIMEOUT + 5)
 
-        xllamacpp has no tokenize call in Python, so this asks the child's loopback listener with
-        the session key. Safe to call from any thread; it does not wait for a running generation.
-        """
-        return count_prompt_tokens(self._listener_call, messages, tools)
+    async def measure_prompt(
+        self, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
+    ) -> int:
+        """Prompt size in tokens with the chat template applied, as a chat request would build it,
+        awaited on any event loop (the calls run on the engine loop). xllamacpp has no tokenize call
+        in Python, so this asks the child's loopback listener with the session key; it does not
+        wait for a running generation."""
+        return await self._on_engine_loop(count_prompt_tokens(self._call, messages, tools))
 
     def prompt_token_ids(
         self, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
     ) -> list[int]:
         """The prompt's token ids as the child builds them for a chat request (chat template and
         special tokens applied): what llama.cpp's model-free drafters saw (see
-        :mod:`app.core.speculative.replay`). Safe to call from any thread."""
-        return prompt_token_ids(self._listener_call, messages, tools)
+        :mod:`app.core.speculative.replay`). From a plain thread."""
+        return engine_loop().run(prompt_token_ids(self._call, messages, tools), timeout=2 * _CALL_TIMEOUT + 5)
 
     async def replay_token_ids(
         self, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None, text: str
     ) -> tuple[list[int], list[int]]:
-        """On the engine loop: the prompt's token ids as the child built them, and ``text`` (an
-        answer's) tokenized again, without special tokens. llama-server streams no ids for drafted
-        tokens, so an answer's ids are read back from its text; the caller checks their count."""
-        loop = engine_loop()
-        if not loop.on_loop():  # another event loop (a test's, a script's): run it on the engine's
-            return await asyncio.wrap_future(loop.submit(self.replay_token_ids(messages, tools, text)))
-        body: dict[str, Any] = {"messages": [images.text_only(m) for m in messages]}
-        if tools:
-            body["tools"] = [dict(t) for t in tools]
-        prompt = (await self._call("POST", "/apply-template", body)).get("prompt")
-        if not isinstance(prompt, str):
-            raise GenerationError("llama-server's /apply-template returned no prompt")
-        ids = []
-        for content, special in ((prompt, True), (text, False)):
-            asked = {"content": content, "add_special": special}
+        """The prompt's token ids as the child built them, and ``text`` (an answer's) tokenized
+        again, without special tokens; awaited on any event loop. llama-server streams no ids for
+        drafted tokens, so an answer's ids are read back from its text; the caller checks their
+        count."""
+
+        async def read() -> tuple[list[int], list[int]]:
+            prompt = await prompt_token_ids(self._call, messages, tools)
+            asked = {"content": text, "add_special": False}
             got = (await self._call("POST", "/tokenize", asked)).get("tokens")
             if not isinstance(got, list) or not all(isinstance(t, int) for t in got):
                 raise GenerationError("llama-server's /tokenize returned no token ids")
-            ids.append(list(got))
-        return ids[0], ids[1]
+            return prompt, list(got)
 
-    def template_caps(self) -> TemplateCaps:
-        """What the model's chat template renders (asked once of the child, then kept)."""
+        return await self._on_engine_loop(read())
+
+    async def template_caps(self) -> TemplateCaps:
+        """What the model's chat template renders (asked once of the child, then kept), awaited on
+        any event loop."""
         if self._caps is None:
-            self._caps = template_caps(self._listener_call)
+            self._caps = await self._on_engine_loop(template_caps(self._call))
         return self._caps
+
+    async def _on_engine_loop(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Await ``coro`` on the engine loop, where the child's client lives: directly there, else
+        handed over to it (another event loop: the window's, a test's)."""
+        loop = engine_loop()
+        if loop.on_loop():
+            return await coro
+        return await asyncio.wrap_future(loop.submit(coro))
 
     def _listener_call(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
         """A call to the child's listener from a plain thread (on the engine loop: :meth:`_call`)."""

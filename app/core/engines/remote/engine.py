@@ -320,7 +320,7 @@ class RemoteEngine:
             if self.server_kind == "llama.cpp":
                 n_ctx = n_ctx_of(await self._props())
                 hello: list[ChatMessage] = [{"role": "user", "content": "hi"}]
-                await asyncio.to_thread(count_prompt_tokens, self._root_call_blocking, hello, None)
+                await count_prompt_tokens(self._root_call, hello, None)
                 return n_ctx  # the counting routes exist
             if self.server_kind == "vllm":
                 probe = await self._root_call("POST", "/tokenize", self._vllm_tokenize_body([]))
@@ -332,12 +332,25 @@ class RemoteEngine:
     def count_prompt_tokens(
         self, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
     ) -> int:
+        """:meth:`measure_prompt` from a plain thread."""
+        if self._closed:
+            raise GenerationError("the remote connection was closed", "Connect again.")
+        counted: int = _run(self.measure_prompt(messages, tools), 60.0)
+        return counted
+
+    async def measure_prompt(
+        self, messages: Sequence[ChatMessage], tools: Sequence[Mapping[str, Any]] | None = None
+    ) -> int:
         """The prompt's size in the server's own tokens, chat template applied (only asked when
-        :attr:`n_ctx` is known); vLLM's count leaves ``tools`` out. From a plain thread."""
+        :attr:`n_ctx` is known); vLLM's count leaves ``tools`` out. Awaited on any event loop (the
+        calls run on the engine loop)."""
+        loop = engine_loop()
+        if not loop.on_loop():
+            return await asyncio.wrap_future(loop.submit(self.measure_prompt(messages, tools)))
         if self.server_kind == "llama.cpp":
-            return count_prompt_tokens(self._root_call_blocking, messages, tools)
+            return await count_prompt_tokens(self._root_call, messages, tools)
         if self.server_kind == "vllm":
-            counted = self._root_call_blocking("POST", "/tokenize", self._vllm_tokenize_body(messages))
+            counted = await self._root_call("POST", "/tokenize", self._vllm_tokenize_body(messages))
             return int(counted.get("count") or 0) + images.estimated_tokens(messages)
         raise RemoteServerError(f"{self.endpoint.url}: this server cannot count tokens")
 
@@ -347,13 +360,6 @@ class RemoteEngine:
             "messages": [images.text_only(m) for m in messages] or [{"role": "user", "content": ""}],
             "add_generation_prompt": True,
         }
-
-    def _root_call_blocking(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
-        """:meth:`_root_call` from a plain thread."""
-        if self._closed:
-            raise GenerationError("the remote connection was closed", "Connect again.")
-        result: dict[str, Any] = _run(self._root_call(method, path, body), 30.0)
-        return result
 
     async def _root_call(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
         """A JSON call on the server's own (non-OpenAI) routes, with the connection's key."""
