@@ -7,6 +7,8 @@ edge cases of the shared pieces, fed with the shapes llama-server sends.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from app.core.engines.base import GenerationError, Round, Sampling, TextDelta, ToolCall
@@ -134,11 +136,11 @@ def test_request_bodies_for_llama_server_and_other_servers() -> None:
 def test_props_and_token_counting_through_a_json_call() -> None:
     asked: list[tuple[str, str]] = []
 
-    def call(method: str, path: str, body: dict[str, object] | None) -> dict[str, object]:
+    async def call(method: str, path: str, body: dict[str, object] | None) -> dict[str, object]:
         asked.append((method, path))
         return {"prompt": "<s>hi"} if path == "/apply-template" else {"tokens": [1, 2, 3]}
 
-    assert count_prompt_tokens(call, [{"role": "user", "content": "hi"}]) == 3
+    assert asyncio.run(count_prompt_tokens(call, [{"role": "user", "content": "hi"}])) == 3
     assert asked == [("POST", "/apply-template"), ("POST", "/tokenize")]
     assert n_ctx_of({"default_generation_settings": {"n_ctx": 4096}}) == 4096
     assert n_ctx_of({"n_ctx": 2048}) == 2048 and n_ctx_of({}) == 0
