@@ -11,7 +11,8 @@ import threading
 from typing import Any
 
 from app.core.engines.base import GenerateRequest, Sampling, TextDelta
-from app.gui.ops import event_loop
+from app.gui.errors import ErrorBridge
+from app.gui.ops import Ops, event_loop
 from app.gui.workers import EngineHost, LoadJob
 from tests.gui.conftest import ScriptedEngine
 
@@ -20,9 +21,9 @@ WATCHED = {"info", "_busy", "_jobs", "_published"}
 
 
 class RecordingHost(EngineHost):
-    def __init__(self) -> None:
+    def __init__(self, ops: Ops) -> None:
         self.writes: list[tuple[str, str]] = []
-        super().__init__()
+        super().__init__(ops)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in WATCHED:
@@ -31,7 +32,8 @@ class RecordingHost(EngineHost):
 
 
 def test_the_engine_thread_never_writes_what_the_gui_reads(qtbot: Any) -> None:
-    host = RecordingHost()
+    ops = Ops(ErrorBridge())
+    host = RecordingHost(ops)
     engine = ScriptedEngine(plain=True)
     seen_on_loaded: list[tuple[bool, bool, object]] = []
     host.loaded.connect(lambda _info: seen_on_loaded.append((host.is_loaded, host.busy, host.current_engine)))
@@ -63,6 +65,7 @@ def test_the_engine_thread_never_writes_what_the_gui_reads(qtbot: Any) -> None:
         assert host.info is None and host.current_engine is None and engine.closed
     finally:
         host.shutdown()
+        ops.shutdown()
     assert busy == [True, False, True, False]
     offenders = [(name, thread) for name, thread in host.writes if thread != MAIN.name]
     assert not offenders, offenders
