@@ -77,7 +77,7 @@ def main() -> int:
         "short question": {"messages": [{"role": "user", "content": "Name three primary colours."}]},
         "Claude Code's first request": recorded,
     }
-    model = ServedModel(engine, "m", None, None)
+    model = ServedModel(engine, "m", None)
     servers = {
         "checked": LocalServer(model, ServerConfig(KEY, port=0)),
         "unchecked": Unchecked(model, ServerConfig(KEY, port=0)),

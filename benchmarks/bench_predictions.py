@@ -41,6 +41,7 @@ from app.core.launch import auto
 from app.core.serving.pool import EnginePool
 from app.core.serving.pool_types import PoolConfig
 from app.core.speculative import SpeculationOptions
+from app.core.speculative.per_request import Speculation
 from app.devtools.prompts import HELD_OUT
 
 
@@ -49,7 +50,7 @@ async def ask(pool: EnginePool, label: str, prompt: str, max_tokens: int) -> Ans
     request = GenerateRequest(
         [ChatMessage(role="user", content=prompt)], Sampling(temperature=0.0, max_tokens=max_tokens)
     )
-    async for event in pool.stream(label, request):
+    async for event in pool.stream(Speculation(label), request):
         collector.feed(event)
     return collector.end()
 

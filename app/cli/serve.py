@@ -139,7 +139,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             source = {"env": "TANDEM_API_KEY", "keyring": "the keyring", "session": "this session only"}[
                 key_source()
             ]
-            method = model.spec_method or "off"
+            method = model.running
             n_ctx = resolved.request.n_ctx
             print(
                 f"tandem: serving {model.model_id} at {server.address} (speculation {method}; context "
@@ -155,7 +155,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 flush=True,
             )
             if pool is not None:
-                others = ", ".join(o for o in pool.offers() if o not in ("auto", method))
+                others = ", ".join(o.name for o in pool.offers() if not o.is_auto and o != method)
                 print(
                     f"tandem: per request (tandem.speculation): auto, {method} (loaded), or {others} "
                     "(started on first use beside it, sharing the model's memory)",

@@ -39,7 +39,7 @@ def pair_engine(smollm2_f32: Path, smollm2_q4: Path) -> Iterator[LlamaCppEngine]
 
 def served_model(engine: Engine, style: str | None = None) -> ServedModel:
     """The engine as the server serves it (model id ``smollm2``, tool-call ``style``)."""
-    return ServedModel(engine, "smollm2", style, engine.spec_kind)
+    return ServedModel(engine, "smollm2", style)
 
 
 class Served:

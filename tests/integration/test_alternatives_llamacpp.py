@@ -18,6 +18,7 @@ from app.core.launch.auto.router import label_of
 from app.core.serving.pool import EnginePool
 from app.core.serving.pool_types import PoolConfig, standard_configurations
 from app.core.serving.protocol import extension
+from app.core.speculative.per_request import Speculation
 
 pytestmark = pytest.mark.timeout(600)
 COUNT = [ChatMessage(role="user", content="Count from 1 to 30, separated by commas.")]
@@ -25,7 +26,9 @@ COUNT = [ChatMessage(role="user", content="Count from 1 to 30, separated by comm
 
 async def _ask(pool: EnginePool, label: str) -> Answer:
     collector = AnswerCollector()
-    async for event in pool.stream(label, GenerateRequest(COUNT, Sampling(temperature=0.0, max_tokens=80))):
+    async for event in pool.stream(
+        Speculation(label), GenerateRequest(COUNT, Sampling(temperature=0.0, max_tokens=80))
+    ):
         collector.feed(event)
     return collector.end()
 
@@ -36,7 +39,7 @@ def test_each_answer_carries_every_configurations_prediction(smollm2_q4: Path) -
     pool = EnginePool(
         base, request, LlamaCppEngine.load, standard_configurations(), PoolConfig(slots=1, retune_s=None)
     )
-    free = [lab for lab in pool.offers() if lab not in ("auto", "off")]
+    free = [lab for lab in pool.offers() if lab.name not in ("auto", "off")]
     assert "ngram-mod" in free
 
     async def run() -> list[Answer]:

@@ -69,7 +69,7 @@ def test_image_parts_in_all_three_apis_reach_the_engine_as_files() -> None:
     engine = SeeingEngine()
     rgba, gray = image_bytes((40, 30), "RGBA"), image_bytes((30, 40), "L")
     jpeg = image_bytes((64, 48), "RGB", "JPEG")
-    with Served(ServedModel(engine, "seeing", None, None)) as s:
+    with Served(ServedModel(engine, "seeing", None)) as s:
         chat = s.openai().chat.completions.create(
             model="seeing",
             messages=[
@@ -152,7 +152,7 @@ def test_image_parts_in_all_three_apis_reach_the_engine_as_files() -> None:
 def test_bad_image_parts_get_one_line(part: dict[str, Any], expected: str) -> None:
     engine = SeeingEngine()
     with (
-        Served(ServedModel(engine, "seeing", None, None)) as s,
+        Served(ServedModel(engine, "seeing", None)) as s,
         pytest.raises(openai.BadRequestError) as info,
     ):
         s.openai().chat.completions.create(
@@ -168,7 +168,7 @@ def test_bad_image_parts_get_one_line(part: dict[str, Any], expected: str) -> No
 def test_bounds_on_size_and_count() -> None:
     engine = SeeingEngine()
     small = _url(image_bytes((8, 8)))
-    with Served(ServedModel(engine, "seeing", None, None), limits=Limits(max_images=3)) as s:
+    with Served(ServedModel(engine, "seeing", None), limits=Limits(max_images=3)) as s:
         client = s.openai()
         over = [{"type": "image_url", "image_url": {"url": small}}] * 4
         with pytest.raises(openai.BadRequestError) as count:
@@ -185,7 +185,7 @@ def test_bounds_on_size_and_count() -> None:
     assert "only taken in user messages" in role.value.body["message"]  # type: ignore[index]
     huge = image_bytes((16, 16)) + b"\0" * (21 * 1024 * 1024)  # a valid PNG padded past 20 MB
     with (
-        Served(ServedModel(engine, "seeing", None, None)) as s,
+        Served(ServedModel(engine, "seeing", None)) as s,
         pytest.raises(openai.BadRequestError) as size,
     ):
         s.openai().chat.completions.create(
@@ -196,7 +196,7 @@ def test_bounds_on_size_and_count() -> None:
     # a 50 MB photo does not fit the request body at all: refused while it is read, still one line
     photo = _url(image_bytes((16, 16)) + b"\0" * (50 * 1024 * 1024))
     with (
-        Served(ServedModel(engine, "seeing", None, None)) as s,
+        Served(ServedModel(engine, "seeing", None)) as s,
         pytest.raises(openai.BadRequestError) as body,
     ):
         s.openai().chat.completions.create(
@@ -260,7 +260,7 @@ def test_openai_client_image_to_a_real_mlx_vision_model_with_its_drafter(tmp_pat
     ):
         engine = MLXEngine.load(LoadRequest(str(target), options))
         try:
-            with Served(ServedModel(engine, "gemma-4-tiny", None, engine.spec_kind)) as s:
+            with Served(ServedModel(engine, "gemma-4-tiny", None)) as s:
                 client = s.openai()
                 answers[side] = client.chat.completions.create(
                     model="gemma-4-tiny",

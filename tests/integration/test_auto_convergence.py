@@ -20,6 +20,7 @@ from app.core.launch.auto.decide import Decision
 from app.core.launch.auto.router import RequestRouter, label_of
 from app.core.serving.pool import EnginePool
 from app.core.serving.pool_types import PoolConfig
+from app.core.speculative.per_request import Speculation
 from app.devtools.prompts import PROSE_TOPICS
 
 PROSE = auto.RequestKind.PROSE
@@ -34,7 +35,7 @@ DRAFT8 = auto.Candidate("draft", 8, None, 0.2)
 
 async def _answer(pool: EnginePool, request: GenerateRequest) -> tuple[str, str, float | None]:
     """The configuration Auto chose, the text, and the answer's own speedup."""
-    label = pool.resolve("auto", request)
+    label = pool.resolve(Speculation("auto"), request)
     await pool.ready(label)
     collector = AnswerCollector()
     async for event in pool.stream(label, request):

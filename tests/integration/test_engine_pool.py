@@ -24,6 +24,7 @@ from app.core.engines.llamacpp.host import live_processes
 from app.core.serving.pool import START_PATIENCE, EnginePool
 from app.core.serving.pool_types import PoolConfig, standard_configurations
 from app.core.speculative import SpeculationOptions
+from app.core.speculative.per_request import Speculation
 from tests.integration.served import KEY, Served, served_model
 
 pytestmark = pytest.mark.timeout(600)
@@ -293,7 +294,7 @@ def test_a_background_start_waits_until_no_answer_computes(smollm2_f32: Path, sm
     request = GenerateRequest(ASK, Sampling(temperature=0.0, max_tokens=48))
 
     async def answer_then_start() -> tuple[list[dict[str, Any]], list[str]]:
-        label = pool.resolve("draft", request)
+        label = pool.resolve(Speculation("draft"), request)
         pool.start_soon("ngram-mod")  # as Auto's route does: after the resolve, before the answer
         await asyncio.sleep(0.5)  # a server measures the prompt and takes its turn meanwhile
         during = [pool.background()]
@@ -324,7 +325,7 @@ def test_a_pool_that_never_rests_starts_after_a_few_answers(smollm2_f32: Path, s
         pool.start_soon("ngram-mod")
         loading_after: list[list[str]] = []
         for _ in range(START_PATIENCE + 2):
-            async for _event in pool.stream(pool.resolve("draft", request), request):
+            async for _event in pool.stream(pool.resolve(Speculation("draft"), request), request):
                 pass
             await asyncio.sleep(0.2)  # two polls of the waiting start, far less than a settled rest
             loading_after.append(pool.background()["loading"])

@@ -35,6 +35,7 @@ from app.core.engines.capability import Availability
 from app.core.engines.mlx.stream import IncrementalDecoder, StopScanner
 from app.core.speculative import SpeculationOptions
 from app.core.speculative.depth import SETTLE_PLAIN, DepthControl
+from app.core.speculative.per_request import Speculation
 from app.devtools import mlx_models as fx
 from tests.mlx_required import require_mlx
 
@@ -970,12 +971,16 @@ def test_a_request_switches_speculation_on_the_loaded_weights_with_greedy_parity
     # the depth stays as asked: the adaptive depth may settle on plain steps for a whole request on a
     # busy machine (it measures time), and this test is about switching, not about the depth
     on.adaptive_depth = FIXED_DEPTH  # type: ignore[attr-defined]
-    assert on.offers() == ["off", pair, "suffix", "prompt-lookup"]  # type: ignore[attr-defined]
-    assert plain.offers() == ["off", "suffix", "prompt-lookup"]  # type: ignore[attr-defined]
+    assert [str(o) for o in on.offers()] == ["off", pair, "suffix", "prompt-lookup"]  # type: ignore[attr-defined]
+    assert [str(o) for o in plain.offers()] == ["off", "suffix", "prompt-lookup"]  # type: ignore[attr-defined]
     ref = _finished(_run(plain, 32))
 
     async def read(choice: str | None, **sampling: object) -> list[Event]:
-        request = GenerateRequest(MESSAGES, Sampling(max_tokens=32, **sampling), speculation=choice)  # type: ignore[arg-type]
+        request = GenerateRequest(
+            MESSAGES,
+            Sampling(max_tokens=32, **sampling),
+            speculation=None if choice is None else Speculation.parse(choice),
+        )  # type: ignore[arg-type]
         return [ev async for ev in on.stream(request)]  # type: ignore[attr-defined]
 
     for choice in ("off", "suffix", pair, "prompt-lookup", None, "off", "suffix"):
@@ -1014,7 +1019,7 @@ def test_the_local_server_honours_a_requests_speculation_on_mlx(
     target, drafter = _pair(ckpt, "mtp")
     engine = _load(target, drafter, "mtp")
     engines.append(engine)
-    server = LocalServer(ServedModel(engine, "tiny", None, "mtp"), ServerConfig("k", port=0))  # type: ignore[arg-type]
+    server = LocalServer(ServedModel(engine, "tiny", None), ServerConfig("k", port=0))  # type: ignore[arg-type]
     server.start()
     try:
         body = {"messages": MESSAGES, "max_tokens": 16, "temperature": 0}

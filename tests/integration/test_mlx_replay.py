@@ -13,6 +13,7 @@ import pytest
 
 from app.core.engines.base import Finished, GenerateRequest, LoadRequest, Round, Sampling
 from app.core.speculative import SpeculationOptions
+from app.core.speculative.per_request import Speculation
 from app.devtools import mlx_models as fx
 from tests.mlx_required import require_mlx
 
@@ -39,7 +40,9 @@ def _ask(
     engine: Any, messages: list[dict[str, str]], choice: str, **sampling: Any
 ) -> tuple[Finished, list[Round]]:
     async def read() -> list[Any]:
-        request = GenerateRequest(messages, Sampling(max_tokens=40, **sampling), speculation=choice)  # type: ignore[arg-type]
+        request = GenerateRequest(
+            messages, Sampling(max_tokens=40, **sampling), speculation=Speculation.parse(choice)
+        )  # type: ignore[arg-type]
         return [ev async for ev in engine.stream(request)]
 
     events = asyncio.run(read())

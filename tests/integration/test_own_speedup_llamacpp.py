@@ -23,6 +23,7 @@ from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.serving.pool import EnginePool
 from app.core.serving.pool_types import PoolConfig, standard_configurations
 from app.core.speculative import SpeculationOptions
+from app.core.speculative.per_request import Speculation
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -53,7 +54,7 @@ def spinner(tmp_path: Path) -> Iterator[psutil.Process]:
 async def _ask(pool: EnginePool, label: str, messages: list[ChatMessage], max_tokens: int = 64) -> Answer:
     collector = AnswerCollector()
     async for event in pool.stream(
-        label, GenerateRequest(messages, Sampling(temperature=0.0, max_tokens=max_tokens))
+        Speculation(label), GenerateRequest(messages, Sampling(temperature=0.0, max_tokens=max_tokens))
     ):
         collector.feed(event)
     return collector.end()

@@ -44,7 +44,7 @@ def _ask(server: LocalServer, speculation: str) -> list[object]:
 
 
 def _served(engine: LlamaCppEngine) -> LocalServer:
-    server = LocalServer(ServedModel(engine, "smollm2", None, engine.spec_kind), ServerConfig(KEY, port=0))
+    server = LocalServer(ServedModel(engine, "smollm2", None), ServerConfig(KEY, port=0))
     server.start()
     return server
 

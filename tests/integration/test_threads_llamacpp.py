@@ -133,7 +133,7 @@ def test_an_idle_pool_child_follows_the_free_cores_and_answers_the_same(
         async def answer() -> str:
             out = []
             req = GenerateRequest(ASK, Sampling(temperature=0.0, max_tokens=24))
-            async for ev in pool.stream(pool.base_label, req):
+            async for ev in pool.stream(pool.launched, req):
                 if isinstance(ev, TextDelta):
                     out.append(ev.text)
             return "".join(out)

@@ -9,6 +9,7 @@ from app.core.serving import messages_api as M
 from app.core.serving import protocol as P
 from app.core.serving import responses_api as R
 from app.core.serving import schemas as S
+from app.core.speculative.per_request import Speculation
 
 SCHEMA = {"type": "object"}
 
@@ -54,21 +55,27 @@ def test_formats_of_the_three_apis_become_one_chat_response_format() -> None:
 def test_speculation_field_is_honoured_only_for_what_runs() -> None:
     def speculation(extra: dict[str, object]) -> str:
         body = {"messages": [{"role": "user", "content": "x"}], **extra}
-        return P.parse_request(body, P.Limits()).speculation
+        return P.parse_request(body, P.Limits()).speculation.name
 
     assert speculation({}) == "auto" and speculation({"tandem": {}}) == "auto"
     assert speculation({"tandem": {"speculation": " Off "}}) == "off"
-    for bad in ({"tandem": "off"}, {"tandem": {"speculation": 3}}, {"tandem": {"speculation": ""}}):
+    bad_values = ("", "draft 8", "off;")
+    for bad in (
+        {"tandem": "off"},
+        {"tandem": {"speculation": 3}},
+        *({"tandem": {"speculation": v}} for v in bad_values),
+    ):
         with pytest.raises(P.ApiError) as err:
             speculation(bad)
         assert err.value.status == 400 and (err.value.param or "").startswith("tandem")
     for requested, loaded in (("auto", None), ("off", None), ("auto", "mtp"), ("mtp", "mtp")):
-        P.check_speculation(requested, loaded)
+        P.check_speculation(Speculation(requested), loaded)
+    P.check_speculation(Speculation("ngram-mod"), None, [Speculation("ngram-mod")])
     with pytest.raises(P.ApiError) as err:
-        P.check_speculation("off", "draft+ngram-mod")
+        P.check_speculation(Speculation("off"), "draft+ngram-mod")
     assert err.value.code == "speculation_unavailable" and "'draft+ngram-mod'" in err.value.message
     with pytest.raises(P.ApiError, match="runs no speculation"):
-        P.check_speculation("mtp", None)
+        P.check_speculation(Speculation("mtp"), None)
 
 
 def test_messages_and_responses_inputs_map_to_chat_messages() -> None:

@@ -362,15 +362,33 @@ def test_enabled_flag_refuses_words_it_does_not_know() -> None:
 
 
 def test_per_request_choices_follow_the_one_rule_of_the_api() -> None:
-    """Issue 25: the chat's choice and the API's ``tandem.speculation`` share one rule."""
+    """The chat's choice and the API's ``tandem.speculation`` share one rule."""
     from app.core.speculative import per_request as pr
 
-    assert pr.honoured("auto", None) and pr.honoured("off", None) and not pr.honoured("draft", None)
-    assert pr.honoured("auto", "draft") and pr.honoured("draft", "draft") and not pr.honoured("off", "draft")
-    assert pr.choices(None) == [pr.Choice("auto", True), pr.Choice("off", True)]
+    S = pr.Speculation
+    auto, off, draft = S("auto"), S("off"), S("draft")
+    assert pr.honoured(auto, None) and pr.honoured(off, None) and not pr.honoured(draft, None)
+    assert pr.honoured(auto, "draft") and pr.honoured(draft, "draft") and not pr.honoured(off, "draft")
+    assert pr.honoured(S("ngram-mod"), None, [S("ngram-mod")])
+    assert pr.choices(None) == [pr.Choice(auto, True), pr.Choice(off, True)]
     assert pr.choices("ngram-mod") == [
-        pr.Choice("auto", True),
-        pr.Choice("off", False),
-        pr.Choice("ngram-mod", True),
+        pr.Choice(auto, True),
+        pr.Choice(off, False),
+        pr.Choice(S("ngram-mod"), True),
     ]
-    assert pr.choices(None, "mtp")[-1] == pr.Choice("mtp", False)  # a stored choice still shown
+    assert pr.choices(None, S("mtp"))[-1] == pr.Choice(S("mtp"), False)  # a stored choice still shown
+
+
+def test_a_speculation_is_parsed_once_at_the_edge() -> None:
+    """What a user or client writes becomes one value: case and blanks do not matter, anything
+    that names no choice is refused with the accepted forms."""
+    from app.core.speculative.per_request import AUTO_CHOICE, OFF_CHOICE, Speculation
+
+    assert Speculation.parse(" Draft+NGRAM-mod ") == Speculation("draft+ngram-mod")
+    assert str(Speculation.parse("ngram-mod")) == "ngram-mod"
+    assert Speculation.parse("AUTO") is not AUTO_CHOICE and Speculation.parse("AUTO") == AUTO_CHOICE
+    assert AUTO_CHOICE.is_auto and AUTO_CHOICE.method is None and OFF_CHOICE.is_off
+    assert Speculation.running(None) == OFF_CHOICE and Speculation.running("mtp").method == "mtp"
+    for bad in ("", "   ", "draft 8", "ngram-mod;", "+draft", "draft+", "d\u00e9j\u00e0"):
+        with pytest.raises(ValueError, match="expected"):
+            Speculation.parse(bad)

@@ -26,6 +26,7 @@ from app.core.cancel import CancelToken
 from app.core.engines.calls import FunctionTool, ToolCall, ToolChoice, WireToolCall
 from app.core.limits import MAX_NEW_TOKENS
 from app.core.speculative import SpeculationOptions
+from app.core.speculative.per_request import Speculation
 from app.core.speculative.predict import Alternative
 from app.core.speculative.rounds import DecodeFigures, Pass, Round
 from app.core.speculative.speedup import Speedup
@@ -339,9 +340,9 @@ class GenerateRequest:
     #: Auto routes it by its agent route
     agentic: bool = False
     #: the speculation this request runs on an engine that switches per request
-    #: (:class:`SpeculationSwitch`): "off" or one of its :meth:`~SpeculationSwitch.offers`; None runs
-    #: what the engine loaded
-    speculation: str | None = None
+    #: (:class:`SpeculationSwitch`): one of its :meth:`~SpeculationSwitch.offers`; None runs what
+    #: the engine loaded
+    speculation: Speculation | None = None
     #: a soft stop (the cancel of a plain thread's reader, :mod:`app.core.engines.blocking`): once
     #: set, the engine ends the answer at its next step and closes it with its own ``cancelled``
     #: :class:`Finished` (what it generated, its rounds and token ids). Cancelling the reading task
@@ -354,8 +355,8 @@ class SpeculationSwitch(Protocol):
     """An engine that runs another speculation per request without a reload (MLX: off, its loaded
     drafter and the model-free methods, in its own decode loop)."""
 
-    def offers(self) -> list[str]:
-        """What :attr:`GenerateRequest.speculation` may name: "off" and methods, what runs included."""
+    def offers(self) -> list[Speculation]:
+        """What :attr:`GenerateRequest.speculation` may name: off and methods, what runs included."""
         ...
 
 

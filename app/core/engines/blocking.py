@@ -34,6 +34,7 @@ from app.core.engines.base import (
 )
 from app.core.engines.calls import FunctionTool, ToolChoice
 from app.core.engines.loop import engine_loop
+from app.core.speculative.per_request import Speculation
 
 __all__ = ["STOP_GRACE_S", "events", "generate"]
 
@@ -84,7 +85,7 @@ def generate(
     tools: Sequence[FunctionTool] | None = None,
     tool_choice: ToolChoice | None = None,
     response_format: Mapping[str, Any] | None = None,
-    speculation: str | None = None,
+    speculation: Speculation | None = None,
 ) -> Iterator[Event]:
     """:func:`events` of one request given by its parts (``tools`` / ``tool_choice`` /
     ``response_format`` in OpenAI chat shapes; ``speculation`` for an engine that switches per

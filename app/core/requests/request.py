@@ -16,6 +16,7 @@ from typing import Literal, NotRequired, TypedDict
 from app.core import images as img
 from app.core.engines.base import ChatMessage, Sampling
 from app.core.engines.calls import FunctionTool, JsonObject, ToolChoice
+from app.core.speculative.per_request import AUTO_CHOICE, Speculation
 
 
 class RequestError(ValueError):
@@ -63,8 +64,8 @@ class ChatRequest:
     model: str | None = None
     #: a JSON object or schema the answer must follow, in chat's shape (:func:`response_format_of`)
     response_format: AnswerFormat | None = None
-    #: ``tandem.speculation`` of the request: "auto" (what is loaded), "off" or a method name
-    speculation: str = "auto"
+    #: ``tandem.speculation`` of the request: auto (the server's rule), off or a method
+    speculation: Speculation = AUTO_CHOICE
     #: the request's images by stored name (the ``images`` of its messages name them until the
     #: server writes them to files and puts the paths there instead)
     images: dict[str, img.CheckedImage] = field(default_factory=dict)

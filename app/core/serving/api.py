@@ -82,7 +82,7 @@ from app.core.serving.pump import Pump
 from app.core.serving.request_images import RequestImages, with_image_paths
 from app.core.serving.served import ContextOverflow, Outcome, ServedModel, ServedRequest
 from app.core.serving.streams import SSE_HEADERS, engine_error, event_stream
-from app.core.speculative import per_request
+from app.core.speculative.per_request import Speculation
 
 log = logging.getLogger(__name__)
 
@@ -334,7 +334,9 @@ class LocalServer:
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise P.ApiError(400, f"the request body is not valid JSON: {exc}") from exc
 
-    async def _admit(self, request: Request, adapter: Adapter) -> tuple[ServedModel, ChatRequest]:
+    async def _admit(
+        self, request: Request, adapter: Adapter
+    ) -> tuple[ServedModel, ChatRequest, Speculation]:
         """Read and check a request (once: the API's schema, then its parser's own rules) and take
         a place in the queue; :class:`P.ApiError` if not."""
         body = await self._read_body(request)
@@ -350,7 +352,7 @@ class LocalServer:
                 param="messages",
                 code="model_cannot_see",
             )
-        P.check_speculation(req.speculation, model.spec_method, model.offered())
+        P.check_speculation(req.speculation, model.engine.spec_kind, model.offered())
         if req.response_format is not None and not model.engine.supports_structured_output:
             raise P.ApiError(
                 400,
@@ -374,24 +376,23 @@ class LocalServer:
             for warning in req.warnings:
                 log.info("request from %s: %s", _client_of(request), warning)
             req = await self._check_context(model.engine, req)
-            model = await self._configuration(model, req)
+            configuration = await self._configuration(model, req)
             if req.images:
                 paths = await self._blocking(self._images.acquire, req.images)
                 req = replace(req, messages=with_image_paths(req.messages, paths))
         except BaseException:
             self.admission.leave()
             raise
-        return model, req
+        return model, req, configuration
 
-    async def _configuration(self, model: ServedModel, req: ChatRequest) -> ServedModel:
-        """The served model as this request runs it: with a pool, the configuration it asks for
-        (Auto's route for "auto"), its child started now; :class:`P.ApiError` 503 if it cannot."""
+    async def _configuration(self, model: ServedModel, req: ChatRequest) -> Speculation:
+        """The configuration that answers this request (never auto): with a pool, the one it asks
+        for (Auto's route for auto), its child started now; :class:`P.ApiError` 503 if it cannot.
+        Without a pool, what the engine runs, or what an engine that switches per request runs
+        for it (checked by ``check_speculation``)."""
         pool = model.pool
         if pool is None:
-            if req.speculation in (per_request.AUTO, per_request.running(model.spec_method)):
-                return model
-            # an engine that switches per request (checked by check_speculation): no start
-            return replace(model, spec_method=None if req.speculation == per_request.OFF else req.speculation)
+            return model.running if req.speculation.is_auto else req.speculation
         label = pool.resolve(req.speculation, _generate_request(req))
         try:
             await pool.ready(label)
@@ -402,11 +403,11 @@ class LocalServer:
         except EngineError as exc:
             raise P.ApiError(
                 503,
-                f"the {label!r} configuration could not start: {exc}",
+                f"the {label.name!r} configuration could not start: {exc}",
                 "server_error",
                 code="configuration_unavailable",
             ) from exc
-        return replace(model, spec_method=None if label == per_request.OFF else label)
+        return label
 
     async def _check_context(self, engine: Engine, req: ChatRequest) -> ChatRequest:
         """Measure the prompt as the engine will build it and refuse, before any answer starts, a
@@ -438,13 +439,13 @@ class LocalServer:
             return JSONResponse(dict(adapter.error_body(exc)), status_code=exc.status, headers=exc.headers)
 
         try:
-            model, req = await self._admit(request, adapter)
+            model, req, configuration = await self._admit(request, adapter)
         except P.ApiError as exc:
             if isinstance(exc, ContextOverflow):
                 self._record_overflow(_client_of(request), exc)
             return error(exc)
-        pump = self._start_pump(model, req, _client_of(request))
-        served = Served(model.model_id, model.spec_method)
+        pump = self._start_pump(model, req, configuration, _client_of(request))
+        served = Served(model.model_id, configuration)
         if req.stream:
             return StreamingResponse(
                 event_stream(pump, adapter.events(served, req), req.call_style, self.config.keepalive_s),
@@ -469,13 +470,14 @@ class LocalServer:
         """Anthropic's ``POST /v1/messages``: the same queue, engine and answer, Messages shapes."""
         return await self._serve_api(request, MESSAGES)
 
-    def _start_pump(self, model: ServedModel, req: ChatRequest, client: str) -> Pump:
+    def _start_pump(
+        self, model: ServedModel, req: ChatRequest, configuration: Speculation, client: str
+    ) -> Pump:
         request = _generate_request(req)
-        label = per_request.running(model.spec_method)
         if model.pool is not None:
-            events = model.pool.stream(label, request)
+            events = model.pool.stream(configuration, request)
         elif isinstance(model.engine, SpeculationSwitch):  # switched inside the engine's own loop
-            events = model.engine.stream(replace(request, speculation=label))
+            events = model.engine.stream(replace(request, speculation=configuration))
         else:
             events = model.engine.stream(request)
         if self.config.parallel > 1 and req.prompt_tokens is not None and req.context_tokens:
@@ -493,7 +495,7 @@ class LocalServer:
         def report() -> None:
             if pump.status is Outcome.OK and pump.answer.cancelled:  # e.g. the server stopped it
                 pump.status = Outcome.CANCELLED
-            self._record(client, req.stream, pump, label)
+            self._record(client, req.stream, pump, configuration)
 
         pump = Pump(events, ended)
         pump.on_both_done = report
@@ -594,13 +596,13 @@ class LocalServer:
         except Exception:  # a listener's error must not break the answer
             log.exception("the served-request listener failed")
 
-    def _record(self, client: str, stream: bool, pump: Pump, configuration: str) -> None:
+    def _record(self, client: str, stream: bool, pump: Pump, configuration: Speculation) -> None:
         """Report a request once its generation has ended (on the event loop)."""
         if self.on_request is None:
             return
         answer = pump.answer
         record = ServedRequest.of(
-            answer, client, stream, pump.status, pump.tool_calls, pump.error, configuration
+            answer, client, stream, pump.status, pump.tool_calls, pump.error, configuration.name
         )
         try:
             self.on_request(record)

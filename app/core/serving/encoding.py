@@ -10,6 +10,7 @@ from typing import Protocol
 from app.core.answer import Answer
 from app.core.engines.calls import ToolCall
 from app.core.serving.errors import ApiError
+from app.core.speculative.per_request import Speculation
 
 #: an SSE comment: keeps a connection open while nothing else is sent
 KEEPALIVE = b": keep-alive\n\n"
@@ -35,8 +36,8 @@ class StreamEvents(Protocol):
 
 @dataclass(frozen=True)
 class Served:
-    """What an API's answer says about the server: the model id clients see and the method the
-    launch runs (None without speculation)."""
+    """What an API's answer says about the server: the model id clients see and the configuration
+    that answers the request (off or a method, never auto)."""
 
     model_id: str
-    spec_method: str | None
+    speculation: Speculation

@@ -393,8 +393,10 @@ def whole(
 ) -> B.MessageBody:
     """The whole Messages answer (``stream`` false), Tandem's warnings included."""
     stop, max_tokens = req.sampling.stop, req.sampling.max_tokens
-    body = message(message_id(), served.model_id, text, calls, answer, stop, served.spec_method, max_tokens)
-    body["tandem"] = extension(answer, served.spec_method, req.warnings)
+    body = message(
+        message_id(), served.model_id, text, calls, answer, stop, served.speculation.method, max_tokens
+    )
+    body["tandem"] = extension(answer, served.speculation.method, req.warnings)
     return body
 
 
@@ -406,7 +408,7 @@ class MessageEvents:
 
     def __init__(self, served: Served, req: ChatRequest) -> None:
         self.model = served.model_id
-        self.method = served.spec_method
+        self.method = served.speculation.method
         self.req = req
         self.index = 0
         self.text_open = False

@@ -20,4 +20,4 @@ def served_model(
     """A :class:`ServedModel` for a loaded engine (the CLI and the GUI build it the same way)."""
     model_id = family_name or Path(model_path).stem or "tandem"
     style = tool_style_for(tool_parser, chat_template, model_path, override_style)
-    return ServedModel(engine, model_id, style, engine.spec_kind)
+    return ServedModel(engine, model_id, style)

@@ -79,7 +79,7 @@ from app.core.serving.pool_types import (
 from app.core.serving.turns import Turns
 from app.core.speculative.acceptance import AcceptanceByPosition
 from app.core.speculative.options import SpeculationOptions
-from app.core.speculative.per_request import AUTO, OFF
+from app.core.speculative.per_request import AUTO, OFF, Speculation
 from app.core.speculative.predict import Alternative
 from app.core.speculative.speedup import Speedup
 from app.core.units import human_bytes
@@ -189,30 +189,41 @@ class EnginePool:
         """Auto's rule for this pool (None: "auto" runs the base)."""
         return self._route
 
-    def offers(self) -> list[str]:
+    @property
+    def launched(self) -> Speculation:
+        """The configuration the launch loaded (the base's)."""
+        return Speculation(self.base_label)
+
+    def offers(self) -> list[Speculation]:
         """What a request may name: auto, what the base runs, and every configuration given."""
-        return list(dict.fromkeys([AUTO, self.base_label, *self._configurations]))
+        return [Speculation(name) for name in dict.fromkeys([AUTO, self.base_label, *self._configurations])]
 
     def options_for(self, label: str) -> SpeculationOptions:
         """The speculation options of configuration ``label``; :class:`PoolRefused` if none."""
         options = self._configurations.get(label)
         if options is None:
             raise PoolRefused(
-                f"the speculation {label!r} cannot run here: it is not one of {', '.join(self.offers())}"
+                f"the speculation {label!r} cannot run here: it is not one of "
+                f"{', '.join(map(str, self.offers()))}"
             )
         return options
 
-    def resolve(self, requested: str, request: GenerateRequest) -> str:
-        """The configuration label that answers a request asking for ``requested``.
+    def resolve(self, requested: Speculation, request: GenerateRequest) -> Speculation:
+        """The configuration that answers a request asking for ``requested`` (never auto).
 
         Auto's route may name a configuration that is not running: it then starts in the
         background (:meth:`start_soon`) while a running one answers (:meth:`_meanwhile`), so no
         request waits for a child's start and its cold prompt cache; the next requests of that kind
         go to it once it runs. A configuration asked for by name is started for its request."""
         self._last_activity = time.monotonic()
-        if requested != AUTO:
+        if not requested.is_auto:
             return requested
-        routed = (self._route(request) if self._route is not None else None) or self.base_label
+        return Speculation(self._routed(request))
+
+    def _routed(self, request: GenerateRequest) -> str:
+        """The name of the configuration Auto gives ``request`` (see :meth:`resolve`)."""
+        chosen = self._route(request) if self._route is not None else None
+        routed = chosen.name if chosen is not None else self.base_label
         key = _request_key(request)
         child = self._children.get(routed)
         if key is not None and (child is None or key not in child.seen):
@@ -271,8 +282,10 @@ class EnginePool:
         task.add_done_callback(self._tasks.discard)
 
     # --- answering -----------------------------------------------------------------------------------
-    async def stream(self, label: str, request: GenerateRequest) -> AsyncIterator[Event]:
-        """The request's events from the child running ``label`` (started if needed), in its turn."""
+    async def stream(self, configuration: Speculation, request: GenerateRequest) -> AsyncIterator[Event]:
+        """The request's events from the child running ``configuration`` (started if needed), in
+        its turn."""
+        label = configuration.name
         child = await self._child(label)
         await self._take_turn(child)
         started = self._last_activity = time.monotonic()
@@ -416,9 +429,9 @@ class EnginePool:
         free = model_free_methods("llama.cpp")
         return any(part in free for part in method.split("+"))
 
-    async def ready(self, label: str) -> None:
-        """Start the child of ``label`` unless it runs (:class:`PoolRefused` when it cannot)."""
-        await self._child(label)
+    async def ready(self, configuration: Speculation) -> None:
+        """Start the child of ``configuration`` unless it runs (:class:`PoolRefused` when it cannot)."""
+        await self._child(configuration.name)
 
     def _drop(self, child: _Child) -> None:
         if self._children.get(child.label) is child:
@@ -433,10 +446,10 @@ class EnginePool:
     @property
     def base(self) -> Engine | None:
         """The engine running the launch's configuration now (None while it restarts)."""
-        return self.engine_of(self.base_label)
+        return self.engine_of(self.launched)
 
-    def engine_of(self, label: str) -> Engine | None:
-        child = self._children.get(label)
+    def engine_of(self, configuration: Speculation) -> Engine | None:
+        child = self._children.get(configuration.name)
         return child.engine if child is not None else None
 
     async def _child(self, label: str) -> _Child:

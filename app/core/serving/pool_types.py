@@ -12,7 +12,7 @@ from app.core.engines.base import Engine, EngineError, GenerateRequest, LoadRequ
 from app.core.engines.capability import model_free_methods
 from app.core.serving.learning import MODEL_FREE_DEPTH
 from app.core.speculative.options import DRAFTER_METHODS, SpeculationOptions
-from app.core.speculative.per_request import OFF
+from app.core.speculative.per_request import OFF, Speculation
 from app.core.speculative.predict import Alternative
 from app.core.speculative.speedup import Speedup
 
@@ -95,8 +95,8 @@ def standard_configurations(drafter: tuple[str, str] | None = None) -> dict[str,
 #: (:class:`~app.core.engines.worker.LoadProgress`): closing the pool ends a load under way
 Loader = Callable[[LoadRequest, Callable[[str], None]], Engine]
 
-#: Auto's rule: the configuration a request should run ("off", a method), or None for the base
-Route = Callable[[GenerateRequest], "str | None"]
+#: Auto's rule: the configuration a request should run (off, a method), or None for the base
+Route = Callable[[GenerateRequest], "Speculation | None"]
 
 
 @runtime_checkable
@@ -104,7 +104,7 @@ class LearningRoute(Protocol):
     """A route that learns from the answers it routed (:class:`~app.core.launch.auto.router.RequestRouter`):
     the pool tells it each finished answer's configuration and decode speed."""
 
-    def __call__(self, request: GenerateRequest) -> str | None: ...
+    def __call__(self, request: GenerateRequest) -> Speculation | None: ...
 
     def observe(
         self,

@@ -35,6 +35,7 @@ from app.core.serving.encoding import KEEPALIVE, Served
 from app.core.serving.errors import ApiError as ApiError  # re-exported: the server raises it from here
 from app.core.serving.errors import error_body as error_body
 from app.core.speculative import json_rate, per_request
+from app.core.speculative.per_request import Speculation
 
 #: the most images one request may carry unless its server's :class:`Limits` say otherwise
 MAX_IMAGES_PER_REQUEST = 16
@@ -242,27 +243,31 @@ def response_format_of(raw: S.ResponseFormat | None, param: str = "response_form
     return json_schema_format(spec.name, spec.schema_, spec.strict, param)
 
 
-def speculation_of(ext: S.TandemOptions | None) -> str:
-    """The request's ``tandem: {"speculation": ...}`` ("auto" when absent)."""
-    value = "auto" if ext is None else ext.speculation.strip()
-    if not value:
+def speculation_of(ext: S.TandemOptions | None) -> Speculation:
+    """The request's ``tandem: {"speculation": ...}`` (auto when absent)."""
+    if ext is None:
+        return per_request.AUTO_CHOICE
+    try:
+        return Speculation.parse(ext.speculation)
+    except ValueError:
         raise ApiError(
             400, 'tandem.speculation: expected "off", "auto" or a method name', param="tandem.speculation"
-        )
-    return value.lower()
+        ) from None
 
 
-def check_speculation(requested: str, loaded: str | None, offered: Sequence[str] = ()) -> None:
+def check_speculation(
+    requested: Speculation, loaded: str | None, offered: Sequence[Speculation] = ()
+) -> None:
     """Honour ``tandem.speculation`` or refuse it, by :func:`app.core.speculative.per_request.honoured`
     (the rule the chat's per-conversation choice follows too): a request may ask for what runs,
     "auto", the loaded method, "off" when none is loaded, or what the server's pool ``offered``."""
     if per_request.honoured(requested, loaded, offered):
         return
     running = per_request.running(loaded)
-    choices = ", ".join(repr(c) for c in dict.fromkeys([per_request.AUTO, running, *offered]))
+    choices = ", ".join(repr(c.name) for c in dict.fromkeys([per_request.AUTO_CHOICE, running, *offered]))
     raise ApiError(
         400,
-        f"tandem.speculation: {requested!r} cannot be honoured: this server runs "
+        f"tandem.speculation: {requested.name!r} cannot be honoured: this server runs "
         f"{'no speculation' if loaded is None else repr(loaded)} and can answer with {choices}; "
         "anything else needs a reload",
         param="tandem.speculation",
@@ -454,8 +459,8 @@ def whole(
     served: Served, req: ChatRequest, text: str, calls: list[ToolCall], answer: Answer
 ) -> B.ChatCompletion:
     """The whole answer of a chat completion (``stream`` false), Tandem's warnings included."""
-    body = completion(completion_id(), served.model_id, text, calls, answer, served.spec_method)
-    body["tandem"] = extension(answer, served.spec_method, req.warnings)
+    body = completion(completion_id(), served.model_id, text, calls, answer, served.speculation.method)
+    body["tandem"] = extension(answer, served.speculation.method, req.warnings)
     return body
 
 
@@ -467,7 +472,7 @@ class ChatEvents:
     def __init__(self, served: Served, req: ChatRequest) -> None:
         self.cid = completion_id()
         self.model = served.model_id
-        self.method = served.spec_method
+        self.method = served.speculation.method
         self.req = req
         self.calls = 0
 

@@ -318,7 +318,12 @@ def whole(
 ) -> B.ResponseBody:
     """The whole response (``stream`` false), Tandem's warnings included."""
     body = response(
-        response_id(), served.model_id, int(time.time()), output_of(text, calls), answer, served.spec_method
+        response_id(),
+        served.model_id,
+        int(time.time()),
+        output_of(text, calls),
+        answer,
+        served.speculation.method,
     )
     if req.warnings:
         body["tandem"]["warnings"] = list(req.warnings)
@@ -333,7 +338,7 @@ class ResponseEvents:
         self.warnings = list(req.warnings)
         self.rid = response_id()
         self.model = served.model_id
-        self.method = served.spec_method
+        self.method = served.speculation.method
         self.created = int(time.time())
         self.output: list[B.OutputItem] = []
         self._seq = 0

@@ -11,6 +11,7 @@ from app.core.answer import Answer
 from app.core.engines.base import Engine, SpeculationSwitch
 from app.core.serving import protocol as P
 from app.core.serving.pool import EnginePool
+from app.core.speculative.per_request import Speculation
 
 
 @dataclass(frozen=True)
@@ -21,13 +22,16 @@ class ServedModel:
     model_id: str
     #: the tool-call style of the family (``tool_parser``), or None (tool calls stay text)
     tool_style: str | None = None
-    #: the speculative method the engine runs, or None when speculation is off
-    spec_method: str | None = None
     #: the other configurations a request may ask for (llama.cpp children on the same file), or
     #: None: every request runs on ``engine``
     pool: EnginePool | None = None
 
-    def offered(self) -> list[str]:
+    @property
+    def running(self) -> Speculation:
+        """What the engine runs: its method, or off."""
+        return Speculation.running(self.engine.spec_kind)
+
+    def offered(self) -> list[Speculation]:
         """What ``tandem.speculation`` may name beyond what runs: a pool's configurations, or
         what an engine that switches per request offers (MLX)."""
         if self.pool is not None:

@@ -83,6 +83,7 @@ from app.core.speculative.acceptance import AcceptanceByPosition, Estimate
 from app.core.speculative.depth import DepthControl
 from app.core.speculative.options import SUFFIX_METHODS
 from app.core.speculative.options import default_tokens as default_depth
+from app.core.speculative.per_request import Speculation
 from app.core.speculative.predict import Alternative, predict
 from app.core.speculative.rounds import Pass
 from app.core.speculative.speedup import PlainSteps, own_plain_step
@@ -214,25 +215,27 @@ class MLXEngine:
 
     # --- generation ---------------------------------------------------------------------------
 
-    def offers(self) -> list[str]:
+    def offers(self) -> list[Speculation]:
         """What one request may run without a reload (:attr:`GenerateRequest.speculation`): off,
         the loaded drafter (it stays loaded), and the model-free methods (the target alone, in
         Tandem's own loop). Another drafter needs a reload."""
         loaded = self.spec_kind
-        return list(dict.fromkeys([per_request.OFF, *([loaded] if loaded else []), *_MODEL_FREE]))
+        names = dict.fromkeys([per_request.OFF, *([loaded] if loaded else []), *_MODEL_FREE])
+        return [Speculation(name) for name in names]
 
     def _choice(self, request: GenerateRequest) -> str | None:
-        """The request's speculation when it differs from what was loaded, else None."""
+        """The name of the request's speculation when it differs from what was loaded, else None."""
         choice = request.speculation
         if choice is None or choice == per_request.running(self.spec_kind):
             return None
-        if choice not in self.offers():
+        offers = self.offers()
+        if choice not in offers:
             raise GenerationError(
-                f"The MLX engine cannot switch to {choice!r} without a reload; a request may run "
-                f"{', '.join(self.offers())}.",
+                f"The MLX engine cannot switch to {choice.name!r} without a reload; a request may run "
+                f"{', '.join(map(str, offers))}.",
                 hint="Choose one of those, or load the model again with that speculation.",
             )
-        return choice
+        return choice.name
 
     async def stream(self, request: GenerateRequest) -> AsyncIterator[Event]:
         """:meth:`generate` read from an event loop: the job runs on the engine's one owner thread
@@ -582,7 +585,7 @@ class MLXEngine:
 
     def _view_of(self, label: str) -> Loaded:
         """The loaded state a request choosing ``label`` runs (MLX thread)."""
-        return self._state_for(None if label == per_request.running(self.spec_kind) else label)
+        return self._state_for(None if label == per_request.running(self.spec_kind).name else label)
 
     def _alternatives(
         self,
@@ -601,12 +604,12 @@ class MLXEngine:
         drafter is estimated from its acceptance by position, and all are priced by what this
         engine's passes were measured to cost (:mod:`app.core.speculative.predict`). Then the
         answer's passes are learned from. None when nothing can be priced yet."""
-        label = per_request.running(state.plan.kind)
+        label = per_request.running(state.plan.kind).name
         replays: dict[str, ModelFreeReplay] = {}
         for method in _MODEL_FREE:
             if method == label:
                 continue
-            stored = method == "suffix" and method != per_request.running(self.spec_kind)
+            stored = method == "suffix" and method != per_request.running(self.spec_kind).name
             if stored and method not in self._views:
                 continue  # not read yet (see above)
             view = self._view_of(method)

@@ -24,6 +24,7 @@ from app.core.launch.auto.learning import MIN_ANSWER_TOKENS, RouteLearner
 from app.core.launch.auto.policy import Measurement
 from app.core.launch.auto.routing import Routes, routes
 from app.core.speculative.options import SpeculationOptions
+from app.core.speculative.per_request import Speculation
 from app.core.speculative.predict import Alternative
 from app.core.speculative.speedup import Speedup
 
@@ -104,7 +105,7 @@ class RequestRouter:
                     found.append(candidate)
         return found
 
-    def __call__(self, request: GenerateRequest) -> str:
+    def __call__(self, request: GenerateRequest) -> Speculation:
         with self._lock:
             recent = list(self._recent)
             last = next((m for m in reversed(request.messages) if m.get("role") == "user"), None)
@@ -117,9 +118,8 @@ class RequestRouter:
             self._pending[_identity(request)] = kind
             while len(self._pending) > PENDING_REQUESTS:
                 self._pending.popitem(last=False)
-        if self.learner is not None:
-            return label_of(self.learner.route(kind))
-        return label_of(self.routes[kind])
+        chosen = self.learner.route(kind) if self.learner is not None else self.routes[kind]
+        return Speculation(label_of(chosen))
 
     def attach(self, running: Callable[[], Collection[str]]) -> None:
         """The pool's running configurations by name (the learner starts another one only for a
