@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from typing import Literal, NotRequired, TypedDict
 
 from app.core import images as img
-from app.core.engines.base import ChatMessage, Sampling
-from app.core.engines.calls import FunctionTool, JsonObject, ToolChoice
+from app.core.answer import Answer
+from app.core.chat.tool_parsers import parse_tool_calls
+from app.core.engines.base import ChatMessage, GenerateRequest, Sampling
+from app.core.engines.calls import FunctionTool, JsonObject, ToolCall, ToolChoice
 from app.core.speculative.per_request import AUTO_CHOICE, Speculation
 
 
@@ -80,3 +82,25 @@ class ChatRequest:
     prompt_tokens: int | None = None
     #: the served model's context in tokens, when the prompt was measured against it
     context_tokens: int = 0
+
+    def calls_of(self, answer: Answer) -> tuple[str, list[ToolCall]]:
+        """The answer's text for the user and its tool calls: those written in its text in the
+        request's :attr:`call_style` (read out of the text), then those the engine returned."""
+        text, calls = answer.text, list(answer.tool_calls)
+        if self.call_style:
+            text, written = parse_tool_calls(text, self.call_style)
+            calls = written + calls
+        return text, calls
+
+    def generate_request(self) -> GenerateRequest:
+        """What the engine is asked: the shaped messages, sampling, tools and answer format. The
+        speculation is not carried: the pool, or an engine that switches per request, is given
+        the configuration that answers (the request's choice resolved)."""
+        return GenerateRequest(
+            self.messages,
+            self.sampling,
+            tools=self.tools or None,
+            tool_choice=self.tool_choice,
+            response_format=self.response_format,
+            agentic=self.agentic,
+        )

@@ -50,13 +50,11 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from app.core import images
-from app.core.chat.tool_parsers import parse_tool_calls
 from app.core.engines.base import (
     ChatMessage,
     Engine,
     EngineError,
     Event,
-    GenerateRequest,
     PromptMeasure,
     SpeculationSwitch,
     TemplateCaps,
@@ -393,7 +391,7 @@ class LocalServer:
         pool = model.pool
         if pool is None:
             return model.running if req.speculation.is_auto else req.speculation
-        label = pool.resolve(req.speculation, _generate_request(req))
+        label = pool.resolve(req.speculation, req.generate_request())
         try:
             await pool.ready(label)
         except PoolRefused as exc:
@@ -473,7 +471,7 @@ class LocalServer:
     def _start_pump(
         self, model: ServedModel, req: ChatRequest, configuration: Speculation, client: str
     ) -> Pump:
-        request = _generate_request(req)
+        request = req.generate_request()
         if model.pool is not None:
             events = model.pool.stream(configuration, request)
         elif isinstance(model.engine, SpeculationSwitch):  # switched inside the engine's own loop
@@ -569,12 +567,7 @@ class LocalServer:
             watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
-        answer = pump.answer
-        text = answer.text
-        calls: list[ToolCall] = []
-        if req.call_style:
-            text, calls = parse_tool_calls(text, req.call_style)
-        calls += answer.tool_calls
+        text, calls = req.calls_of(pump.answer)
         pump.answered(len(calls))
         return text, calls
 
@@ -608,17 +601,6 @@ class LocalServer:
             self.on_request(record)
         except Exception:  # a listener's error must not break the answer
             log.exception("the served-request listener failed")
-
-
-def _generate_request(req: ChatRequest) -> GenerateRequest:
-    return GenerateRequest(
-        req.messages,
-        req.sampling,
-        tools=req.tools or None,
-        tool_choice=req.tool_choice,
-        response_format=req.response_format,
-        agentic=req.agentic,
-    )
 
 
 def _client_of(request: Request) -> str:

@@ -48,7 +48,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from app.core.answer import Answer, AnswerCollector
-from app.core.chat.tool_parsers import parse_tool_calls
 from app.core.engines.base import (
     ChatMessage,
     Engine,
@@ -352,14 +351,7 @@ class _Run:
             fitted = shape(fitted, caps, style, self.engine.supports_structured_output)
         except RequestError as exc:
             raise ToolLoopError(exc.message) from None
-        request = GenerateRequest(
-            fitted.messages,
-            fitted.sampling,
-            tools=fitted.tools or None,
-            tool_choice=fitted.tool_choice,
-            response_format=fitted.response_format,
-            agentic=fitted.agentic,
-        )
+        request = fitted.generate_request()
         self.emit(TurnStarted(turn, tuple(t.name for t in tools), _choice_label(choice)))
         collector = AnswerCollector()
         events = self.generate(request)
@@ -378,10 +370,7 @@ class _Run:
                 with contextlib.suppress(Exception):
                     await close()
         answer = collector.end()
-        text, calls = answer.text, list(answer.tool_calls)
-        if fitted.call_style:
-            text, parsed = parse_tool_calls(text, fitted.call_style)
-            calls = parsed + calls
+        text, calls = fitted.calls_of(answer)
         record = TurnRecord(turn, answer, text, calls)
         self.turns.append(record)
         self.emit(TurnEnded(record))
