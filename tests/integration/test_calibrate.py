@@ -24,7 +24,7 @@ from app.core.launch.plan import load_engine
 
 
 def _engine_threads() -> list[int]:
-    """The llama.cpp children still running (an engine has no thread of its own since issue 49)."""
+    """The llama.cpp children still running (an engine has no thread of its own)."""
     return live_processes()
 
 
@@ -160,7 +160,7 @@ def test_prose_recheck_measures_another_first_request(
 ) -> None:
     """A prose pair below the floor of an otherwise winning candidate is measured once more, on
     another prompt: ngram-mod remembers the first prose answer, so the same prompt again would be
-    a repeat (it measured 1.7x "prose" that way). Forced here with an unreachable floor."""
+    a repeat and overstate prose. Forced here with an unreachable floor."""
     monkeypatch.setattr(runner, "PROSE_FLOOR", 50.0)  # the re-check's rule
     monkeypatch.setattr(policy, "PROSE_FLOOR", 50.0)  # the choice's
     key, base, _cands = _quick(smollm2_q4)
