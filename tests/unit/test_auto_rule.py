@@ -1,4 +1,4 @@
-"""Auto's choice rule on fake measurements, its candidates, and stored results (issue 15)."""
+"""Auto's choice rule on fake measurements, its candidates, and stored results."""
 
 from __future__ import annotations
 
@@ -299,7 +299,7 @@ def test_stored_ratios_choose_exactly_as_measured(model_files: tuple[Path, Path]
     assert back.to_json()["chosen"] == result.to_json()["chosen"]
 
 
-# --- issue 24: the prior, demotions, a calibration that resumes ---------------------------------
+# --- the prior, demotions, a calibration that resumes -------------------------------------------
 def test_prior_is_a_trained_drafter_else_the_model_free_method_else_off() -> None:
     llama = auto.candidates("llama.cpp", None, ["ngram-mod"])
     assert auto.prior(llama) == Candidate("ngram-mod", auto.NGRAM_DEPTH)
@@ -379,7 +379,7 @@ def test_a_calibration_resumes_from_what_it_measured(model_files: tuple[Path, Pa
 
 
 def test_llamacpp_classic_drafter_candidates_adapt_their_depth_per_round() -> None:
-    """Issue 24, item 3: llama.cpp's own control (``speculative.draft.p_min``) ends a round at the
+    """llama.cpp's own control (``speculative.draft.p_min``) ends a round at the
     drafter's first unsure token, so the depth follows the text up to the candidate's n_max."""
     cands = auto.candidates("llama.cpp", "draft", ["ngram-mod"])
     drafters = [c for c in cands if c.uses_drafter]

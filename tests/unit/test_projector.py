@@ -1,4 +1,4 @@
-"""A vision target's projector (``mmproj``, issue 26): the registry fields and their one-line errors,
+"""A vision target's projector (``mmproj``): the registry fields and their one-line errors,
 the reads-images rule, the cache plan, the listing check and what a launch does with it."""
 
 from __future__ import annotations
@@ -258,7 +258,7 @@ def test_builtin_projectors_carry_evidence_naming_their_files() -> None:
     assert found >= 11
 
 
-# --- what the launch dialog says about images (issue 26) ---------------------------------------
+# --- what the launch dialog says about images --------------------------------------------------
 
 
 def _form(fam: Family, on_disk: bool) -> Any:

@@ -1,5 +1,5 @@
 """``app.cli.stopping``: the first stop signal stops the command, a second one exits at once, and no
-signal handler takes a lock (issue 48). Real signals, raised in this process or sent to a child
+signal handler takes a lock. Real signals, raised in this process or sent to a child
 Python process; the commands on the real model are in tests/integration/test_stop_signals.py."""
 
 from __future__ import annotations
