@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import NoReturn
 
 # numpy is imported once here, on the main thread: pytest.approx imports it lazily, and when that
-# first import raced an engine thread importing numpy too, Python's per-module import lock handed
-# the test a partially initialized module ("numpy has no attribute isscalar"), seen once in the
-# GUI suite under load.
+# first import races an engine thread importing numpy too, Python's per-module import lock can hand
+# the test a partially initialized module ("numpy has no attribute isscalar"), in the GUI suite
+# under load.
 import numpy  # noqa: F401
 import pytest
 

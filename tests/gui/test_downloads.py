@@ -176,8 +176,8 @@ def test_failed_rows_show_the_progress_reached_and_the_error(qtbot: Any) -> None
         half = delegate.bar_for(option, cell["half"])
         assert half is not None and (half.maximum, half.progress) == (1000, 400)
         assert not half.state & QStyle.StateFlag.State_Enabled  # greyed: it is not running
-        # a running bar fills from the left in proportion (seen under X: it filled from the bottom
-        # up, a thin line at 20%): at 40% the left third of the middle row is the chunk's colour,
+        # a running bar fills from the left in proportion (not from the bottom up, a thin line at
+        # 20%): at 40% the left third of the middle row is the chunk's colour,
         # the right third is not
         model.upsert(_item("run", "Q5_0", "active", 400, 1000))
         image = _render(delegate, page.table, model.index(model.row_of("run"), 2))
