@@ -95,8 +95,8 @@ def test_calibrate_real_pair_then_spec_auto_reuses_it(
 def test_spec_auto_answers_at_once_with_autos_prior_when_nothing_is_stored(
     smollm2_q4: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`generate --spec auto` on a fresh home does not run the calibration before answering (it took
-    17.7x the time of speculation off): the prior answers, one line says so and how to measure."""
+    """`generate --spec auto` on a fresh home does not run the calibration before answering (it takes
+    many times the time of an answer): the prior answers, one line says so and how to measure."""
 
     def no_measuring(*_a: object, **_k: object) -> None:
         raise AssertionError("generate calibrated before answering")

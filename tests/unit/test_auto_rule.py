@@ -157,8 +157,8 @@ def test_combination_is_one_llamacpp_plan_with_two_types() -> None:
 def test_ngram_candidates_can_draft_within_a_calibration_answer() -> None:
     """llama.cpp drops an ngram-mod draft shorter than ``ngram_mod.n_min``, and drafts nothing
     once the tokens left to generate, minus one, are fewer than it. With llama.cpp's own 48 a
-    40-token calibration answer never drafted (the 64-deep candidate measured 0.98x on repeats)
-    and the last 48 tokens of every repeat were decoded one by one. Every Auto candidate that runs
+    40-token calibration answer never drafts (the 64-deep candidate would measure no gain on
+    repeats) and the last 48 tokens of every repeat are decoded one by one. Every Auto candidate that runs
     ngram-mod, alone or with the drafter, runs 64 deep and may propose short drafts."""
     with_ngram = [c for c in auto.candidates("llama.cpp", "draft", ["ngram-mod"]) if "ngram-mod" in c.method]
     assert [c.method for c in with_ngram] == ["ngram-mod", "draft+ngram-mod"]
