@@ -13,15 +13,9 @@ from app.core.catalog.drafters import Candidate
 from app.core.engines import capability
 from app.core.engines.base import SamplingError
 from app.core.engines.capability import Support
-from app.core.launch.form import (
-    FormValues,
-    LaunchForm,
-    NoteCode,
-    QuantOption,
-    StatusOf,
-    SwitchLabel,
-    ordered_draft_quants,
-)
+from app.core.launch.form import LaunchForm, StatusOf
+from app.core.launch.form_drafters import ordered_draft_quants
+from app.core.launch.form_state import FormValues, NoteCode, QuantOption, SwitchLabel
 from app.core.launch.plan import Role
 from app.core.registry import AnySpec, Family, Registry
 from app.core.speculative import default_tokens
