@@ -1,4 +1,4 @@
-"""A coding-agent workload on the real local server (issue 25), speculation off vs on, one run.
+"""A coding-agent workload on the real local server, speculation off vs on, one run.
 
     python benchmarks/bench_agent.py [--model-path GGUF] [--methods off,ngram-mod] [--max-tokens 160]
 

@@ -3,7 +3,7 @@
     python benchmarks/bench_answer_noise.py [--max-tokens 64] [--pair deep|embedded]
 
 Auto decides a route only on differences larger than this noise (:mod:`app.core.launch.auto.decide`);
-its scripted-speed tests use the figure measured here. The realistic-cost pair (issue 51: the
+its scripted-speed tests use the figure measured here. The realistic-cost pair (the
 SmolLM2 target with 150 silent blocks, its Q4_1 as the drafter; ``--pair embedded``: the F32
 target) on llama.cpp, 2 threads: one engine with speculation off and one with the drafter at 8 per
 round (the same file, mapped once), asked in turn the twelve prose requests of

@@ -4,7 +4,7 @@
 
 One real llama.cpp engine (the embedded SmolLM2-135M-Instruct Q4_1 by default, its trained context),
 served twice in one process and driven alternately, round after round: the server as it is, and
-the same server with the pre-answer measurement skipped (what the server did before it refused an
+the same server with the pre-answer measurement skipped (a server that does not refuse an
 overflowing prompt up front). Two prompts: a short chat question, and Claude Code 2.1's recorded
 first request (tests/integration/data/clients; 22 tools in Tandem's compact tool prompt, ~4,500
 tokens). Per request: time to the first streamed text (TTFT) and decode tokens/s of the streamed

@@ -1,4 +1,4 @@
-"""Issue 24's first goal: on a first start with nothing measured, the time from launch to the first
+"""Auto never makes you wait: on a first start with nothing measured, the time from launch to the first
 token of the first answer with Auto, against speculation Off, side by side in one run.
 
     python benchmarks/bench_auto_first_start.py [--repeats 3] [--xvfb] [--json]

@@ -1,4 +1,4 @@
-"""Issue 24's second goal: Auto's choice against every fixed configuration, side by side in one run.
+"""Auto's choice against every fixed configuration, side by side in one run.
 
     python benchmarks/bench_auto_fixed.py [--threads 2] [--max-tokens 128] [--repeats 2] [--json]
 

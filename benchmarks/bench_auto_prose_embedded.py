@@ -1,10 +1,10 @@
-"""Auto on the embedded pair, where drafting barely pays: is its prose ever slower than off? (issue 51)
+"""Auto on the embedded pair, where drafting barely pays: is its prose ever slower than off?
 
     python benchmarks/bench_auto_prose_embedded.py [--answers 20] [--max-tokens 64] [--threads 2]
 
 The embedded SmolLM2-135M (F32, dequantized from the embedded Q4_1) with the Q4_1 file as its
 classic drafter, llama.cpp: the drafter costs about what the target costs, so drafting gains
-0-30% on a CPU, inside the noise. First ``tandem calibrate --remeasure`` in a fresh temporary
+little on a CPU, inside the noise. First ``tandem calibrate --remeasure`` in a fresh temporary
 ``TANDEM_HOME``; then two ``tandem serve`` launches, ``--spec auto`` and ``--spec off``, asked in
 turn (alternating which goes first, ``--pause`` seconds before each request so Auto's background
 work never overlaps the other side's answer) ``--answers`` different prose requests

@@ -3,8 +3,8 @@
     python benchmarks/bench_auto_routes.py [--rounds 3] [--max-tokens 128] [--threads 2] [--pair deep]
 
 Pair: SmolLM2-135M F32 (dequantized from the embedded Q4_1) with the Q4_1 file as its classic
-drafter, llama.cpp; ``--pair deep``: issue 51's realistic-cost pair (the same target with 150
-silent blocks appended, :mod:`app.devtools.deep_target`: the drafter is about 15x cheaper).
+drafter, llama.cpp; ``--pair deep``: the realistic-cost pair (the same target with 150
+silent blocks appended, :mod:`app.devtools.deep_target`: the drafter is much cheaper).
 First ``tandem calibrate --remeasure`` in a fresh temporary ``TANDEM_HOME``
 (Auto's own prompts); then one ``tandem serve`` launch per configuration, each serving the whole
 run: ``--spec auto`` (ONE launch; its pool routes each request), and the fixed ones (off, the

@@ -1,4 +1,4 @@
-"""How often the model browser's detail card repaints while the selection walks (issue 9, issue 48).
+"""How often the model browser's detail card repaints while the selection walks.
 
     python benchmarks/bench_browser_paints.py [--families 30] [--gap-ms 5] [--runs 3] [--json]
 
@@ -59,7 +59,7 @@ def walk(window: Any, names: list[str], gap_ms: float, gated: bool) -> dict[str,
     page = window.browser
     card = page.detail
     if not gated:
-        card.setUpdatesEnabled = lambda _on: None  # the gate can no longer hold the card
+        card.setUpdatesEnabled = lambda _on: None  # the gate cannot hold the card
     paints: list[float] = []
 
     class CountPaints(QObject):

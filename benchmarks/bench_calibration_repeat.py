@@ -1,4 +1,4 @@
-"""Two calibrations in a row: do they agree? (issue 51)
+"""Two calibrations in a row: do they agree?
 
     python benchmarks/bench_calibration_repeat.py [--pair deep] [--threads 2] [--runs 2]
 

@@ -10,8 +10,8 @@ without logprobs.
     python benchmarks/bench_chunk_reader.py --tree ../other      # another checkout, same figures
 
 ``--tree`` runs the measurement in a child process with that checkout first on ``PYTHONPATH``;
-checkouts from before the shared client (issue 20) are measured through the engine's own
-``_StreamState`` instead, so the two can be compared side by side in one run:
+a checkout without the shared llama-server client (``ChunkReader``) is measured through the
+engine's own ``_StreamState`` instead, so the two can be compared side by side in one run:
 
     python benchmarks/bench_chunk_reader.py --tree OLD --tree .
 """
@@ -77,7 +77,7 @@ def measure_here(with_logprobs: bool) -> float:
                 sink.extend(reader.feed(c))
             sink.extend(reader.closing_rounds())
 
-    except ImportError:  # a checkout from before the shared client: the engine's own translator
+    except ImportError:  # a checkout without the shared client: the engine's own translator
         from app.core.engines.llamacpp import _StreamState
 
         class Job:

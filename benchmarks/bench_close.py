@@ -1,4 +1,4 @@
-"""How long closing or stopping a real llama.cpp engine takes, whatever it is doing (issue 9, issue 48).
+"""How long closing or stopping a real llama.cpp engine takes, whatever it is doing.
 
     python benchmarks/bench_close.py [--runs 3] [--json]
 
@@ -13,9 +13,9 @@ engine, 2 threads. Cases, each timed from the action to its return:
 * ``stop-prefill``: a request's cancel token set 0.5 s into a 600-item prompt pass (F32), until the
   answer ends.
 
-These figures were asserted in tests/integration/test_close_fast.py (under 1 s or 1.5 s) until a
-second process on one core failed them; the tests now show the behaviour (the llama.cpp child
-stopped with SIGSTOP, so nothing ends unless the close or the stop ends it) and the times live here.
+These figures are not asserted in tests/integration/test_close_fast.py: a second process on one
+core would fail any bound. The tests show the behaviour (the llama.cpp child stopped with SIGSTOP,
+so nothing ends unless the close or the stop ends it) and the times live here.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the small steps on every request or every listing cost (issue 48: timings out of the tests).
+"""What the small steps on every request or every listing cost (timings kept out of the tests).
 
     python benchmarks/bench_hot_paths.py [--repeat 5] [--json]
 
@@ -10,9 +10,9 @@
 * ``classify``: Auto's request kind (prose, code, repeat) of a 20 kB conversation, per call; it runs
   before every request of ``tandem serve --spec auto``.
 
-Each figure is the best of ``--repeat`` batches (the machine may be shared). These were asserted in
-the unit tests (``< 0.5 s``, ``< 20 ms``, ``< 1 ms``) until a busy machine failed them; the tests
-now check what the steps return, and the figures live in docs/benchmarks.md.
+Each figure is the best of ``--repeat`` batches (the machine may be shared). The unit tests do not
+assert these times (a busy machine would fail any bound): they check what the steps return, and
+the figures live in docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every llama.cpp speculation method side by side on the tiny generated files (issue 21).
+"""Every llama.cpp speculation method side by side on the tiny generated files.
 
 The files come from ``scripts/make_tiny_drafters.py``, built into a temp folder on the spot: a
 128-wide llama target with an EAGLE-3 and a DFlash drafter, and a qwen35 target with one built-in

@@ -1,4 +1,4 @@
-"""MLX classic drafter: the adaptive depth against every fixed depth, side by side in one run (issue 24).
+"""MLX classic drafter: the adaptive depth against every fixed depth, side by side in one run.
 
     python benchmarks/bench_mlx_depth.py [--smollm2-gguf F32.gguf] [--max-tokens 64] [--repeats 2]
 

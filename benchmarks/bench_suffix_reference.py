@@ -1,4 +1,4 @@
-"""Suffix decoding against arctic-inference: drafts, acceptance and time per proposal (issue 22).
+"""Suffix decoding against arctic-inference: drafts, acceptance and time per proposal.
 
 Runs the workloads of :mod:`app.devtools.suffix_workloads` through arctic-inference's
 ``SuffixDecodingCache`` (in the interpreter given, via :mod:`app.devtools.arctic_driver`) and

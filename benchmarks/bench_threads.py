@@ -9,7 +9,7 @@ shared ``TANDEM_HOME``. "Busy" is another process spinning on one core for the w
 round:
 
 1. **generate**: ``tandem generate --spec off`` quiet and busy, with Tandem's automatic threads and
-   with ``--threads <logical CPUs>`` (what Tandem started before it followed the free cores), and
+   with ``--threads <logical CPUs>`` (a count that ignores the busy core), and
    with ``--threads 1`` (what one core gives: the most a machine with one free core can); decode
    tokens/s, medians, and busy/quiet per row.
 2. **serve**: ``tandem serve --spec off`` with 4 clients at once (4 different prose prompts),

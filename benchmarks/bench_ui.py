@@ -1,7 +1,7 @@
 """Event-loop stalls of the real window: how long the GUI thread goes without running its loop.
 
     python benchmarks/bench_ui.py [--cases startup,stream,browser,download] [--xvfb] [--json]
-    python benchmarks/bench_ui.py --cases long-answer,long-conversation --xvfb   # issue 23
+    python benchmarks/bench_ui.py --cases long-answer,long-conversation --xvfb   # long answers
     python benchmarks/bench_ui.py --cases long-answer-scripted --xvfb   # the window alone, no model
         (BENCH_LONG_TOKENS=256,2000,8000 BENCH_LONG_METHODS=off,ngram-mod BENCH_LONG_PROMPT=story by default)
 
@@ -47,7 +47,7 @@ from app.devtools.scripted import ScriptedStream
 ROOT = Path(__file__).resolve().parents[1]
 
 CASES = ("startup", "stream", "browser", "download")
-#: issue 23: long answers in the window against `tandem generate` for the same answer, side by
+#: long answers in the window against `tandem generate` for the same answer, side by
 #: side, and opening a long conversation (run with --cases long-answer,long-conversation)
 LONG_CASES = ("long-answer", "long-conversation", "long-answer-scripted", "switch-first-token")
 #: BENCH_LONG_PROMPT picks the question: "story" (prose, the default) or "code" (SmolLM2 answers it
@@ -195,7 +195,7 @@ def make_window(registry: Any = None, settings: Any = None, **extra: Any) -> Any
     kwargs.update(extra)
     window = MainWindow(settings or Settings(), I18n(app), ErrorBridge(), save_settings=False, **kwargs)
     window.resize(1200, 780)
-    if freeze_startup_heap is not None:  # as run_gui does once the window is up (since issue 23)
+    if freeze_startup_heap is not None:  # as run_gui does once the window is up
         freeze_startup_heap()
     return window
 
@@ -265,9 +265,8 @@ def _window_answer(tokens: int, method: str | None) -> dict[str, Any]:
     spin_until(lambda: bool(loaded) and window.ops.pending() == 0, 180)
     window.chat_view.highlight_btn.setChecked(True)
     window.chat.sampling = sampling
-    # A window opens on the newest conversation: each answer starts a chat of its own (the
-    # earlier answers in the history made the prompt longer and, at 8000 tokens, filled the
-    # context: the "6109-token" answers of the runs before this fix).
+    # A window opens on the newest conversation: each answer starts a chat of its own (earlier
+    # answers in the history would make the prompt longer and, at 8000 tokens, fill the context).
     window.new_chat()
     finished: list[Any] = []
     window.chat.answerFinished.connect(finished.append)
@@ -406,7 +405,7 @@ def long_conversation(store: Any) -> int:
 
 
 def case_switch_first_token() -> dict[str, Any]:
-    """Issue 49: the first token after a conversation switch against a plain answer's.
+    """The first token after a conversation switch against a plain answer's.
 
     The window loads the embedded SmolLM2 Q4_1 with its drafter (llama.cpp, 4 slots: the window's
     pool). Two conversations are asked once each. Then, BENCH_SWITCH_ROUNDS times (default 6),
@@ -509,7 +508,7 @@ SCRIPTED_TEXT = (
 
 class PacedEngine(ScriptedStream):
     """Streams a fixed Markdown story word by word at ``tps`` tokens per second, every other word
-    from a draft: the window's cost apart from any model (issue 23's long answers)."""
+    from a draft: the window's cost apart from any model (the long-answer cases)."""
 
     name = "scripted"
     model_path = "scripted"

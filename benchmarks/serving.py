@@ -16,7 +16,7 @@ from app.core import assets
 
 def pair(kind: str) -> tuple[str, str]:
     """``(target, drafter)`` paths: ``embedded``, the F32 SmolLM2 (dequantized from the embedded
-    Q4_1) with the Q4_1 file as its classic drafter; ``deep``, issue 51's realistic-cost target
+    Q4_1) with the Q4_1 file as its classic drafter; ``deep``, the realistic-cost target
     (:mod:`app.devtools.deep_target`) with the same drafter."""
     drafter = str(assets.smollm2_q4_path())
     if kind == "deep":

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parents[1] / "resources" / "builtin_families.json"
-#: where each hub source was confirmed (issue 19): see apply_evidence
+#: where each hub source was confirmed: see apply_evidence
 EVIDENCE = Path(__file__).resolve().with_name("registry_evidence.json")
 #: every builtin family's description in the app's other languages: see apply_translations
 DESCRIPTIONS = Path(__file__).resolve().with_name("registry_descriptions_i18n.json")
@@ -117,7 +117,7 @@ def convert(facts: dict) -> dict:
                 value = h.get(key)
                 if value not in (None, "(not set)"):
                     src[key] = value
-            # the public page of each repo id (issue 10: every repo id carries its page)
+            # the public page of each repo id (every repo id carries its page)
             base = "https://huggingface.co/" if hub == "huggingface" else "https://modelscope.cn/models/"
             src["page"] = base + src["model_id"].replace("{quantization}", quants[0])
             if "draft_model_id" in src:
@@ -160,7 +160,7 @@ def _gemma4_stem(template: str) -> str:
 
 
 def _fix_gemma4(spec: dict, sources: dict) -> None:
-    """Corrections the public hub pages call for (issue 19), on top of the shared facts file:
+    """Corrections the public hub pages call for, on top of the shared facts file:
 
     - Unsloth's GGUF drafters exist under two names: ``MTP/gemma-4-X-it-Q8_0-MTP.gguf`` (the
       first uploads, still in older revisions and scripts) and ``MTP/mtp-gemma-4-X-it-Q8_0.gguf``
@@ -235,10 +235,10 @@ def gemma4_qat(gemma4: dict) -> dict:
     }
 
 
-# --- curated families (issue 10): the pairs people run ------------------------------------------
+# --- curated families: the pairs people run -----------------------------------------------------
 #
-# Hubs are not reachable from the machine this registry was written on, so GGUF file names are
-# *patterns* (``*-{quantization}.gguf``), resolved against the repository listing at download time
+# The registry is written without asking the hubs, so GGUF file names are *patterns*
+# (``*-{quantization}.gguf``), resolved against the repository listing at download time
 # (app.core.cache.listing: case-insensitive, split parts count as one file, mmproj files never
 # match). Every repo id carries the public page it was taken from (``page`` / ``draft_page``);
 # ``scripts/verify_registry.py --online`` checks every repo and pattern on the real hubs.
@@ -333,7 +333,7 @@ def sidecar(
 ) -> dict:
     """A GGUF spec whose drafter is a sidecar file in the target's repository (ggml-org layout:
     ``<stem>-<Q>.gguf`` and ``<prefix>-<stem>-<DQ>.gguf``); ``mmproj``: the precisions of the
-    vision projector ``mmproj-<stem>-<MQ>.gguf`` beside them (issue 26), the first one fetched
+    vision projector ``mmproj-<stem>-<MQ>.gguf`` beside them, the first one fetched
     with the target."""
     src = {
         "model_id": repo,
@@ -640,7 +640,7 @@ CURATED = [
 ]
 
 
-# --- the families people run now (issue 19) ------------------------------------------------------
+# --- the families people run now -----------------------------------------------------------------
 #
 # File names from the pages recorded in scripts/registry_evidence.json: ggml-org's conversion
 # scripts (https://github.com/ggml-org/convert) name every file of its repositories, with the

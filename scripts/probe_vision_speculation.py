@@ -1,4 +1,4 @@
-"""Which llama.cpp speculation methods run with a vision projector (mmproj) loaded (issue 26).
+"""Which llama.cpp speculation methods run with a vision projector (mmproj) loaded.
 
     python scripts/probe_vision_speculation.py --out DIR [--json] [METHOD ...]
 

@@ -224,7 +224,7 @@ def main() -> int:
 
     def models_page(name: str) -> None:
         """The Models page: the families newest first, one with a drafter selected: its Memory
-        column with each file's size, an unverified variant tagged (issue 19)."""
+        column with each file's size, an unverified variant tagged."""
         window.nav.setCurrentRow(1)
         window.browser.select_family("gemma-3-it")
         window.browser.tree.expandAll()
@@ -367,7 +367,7 @@ def main() -> int:
     # --- Local server: serves the loaded model; one real request in its log ----------------------------
     if not args.no_model:
         switch = window.server_switch
-        # a click starts the server (setChecked alone no longer does: the switch acts on clicks)
+        # a click starts the server (setChecked alone does not: the switch acts on clicks)
         wait(switch.controller.stateChanged, 30_000, switch.click)
         settle()
         if switch.controller.running:

@@ -1,5 +1,5 @@
-"""Screenshots of the two layouts of issue 48 on a real screen: a conversation with a
-300-character line of code, and the Local server panel, in English and in Japanese.
+"""Screenshots of two layouts on a real screen where nothing may overlap or widen the view: a
+conversation with a 300-character line of code, and the Local server panel, in English and in Japanese.
 
     Xvfb :77 -screen 0 1366x768x24 &
     DISPLAY=:77 python scripts/screenshots_layout.py [--out DIR] [--review]

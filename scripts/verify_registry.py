@@ -93,7 +93,7 @@ def verify(
                 if spec.declares_drafter(hub):
                     dqs: list[str | None] = [*spec.draft_quantizations(hub)] or [None]
                     roles += [("drafter", dq) for dq in dqs]
-                if spec.declares_projector(hub):  # the vision projector (issue 26)
+                if spec.declares_projector(hub):  # the vision projector
                     pqs: list[str | None] = [*spec.mmproj_quantizations(hub)] or [None]
                     roles += [("projector", pq) for pq in pqs]
                 for q in spec.quantizations:

@@ -3,9 +3,9 @@
 Every test gets its own home directory under tmp_path: ``HOME`` and the XDG directories (so any
 library that writes under ``~`` writes there), TANDEM_HOME, the Hugging Face home (token files,
 cache) and ModelScope's config and cache (``~/.modelscope/credentials/session`` is written by
-modelscope on every download). Libraries that read those locations once, when first imported,
-are reset per test too. Nothing a test does lands in the real home (issue 8, item 18;
-tests/integration/test_home_isolation.py checks it), with one deliberate exception: model files
+modelscope on every download). Libraries that read those locations once, when first imported, are
+reset per test too. Nothing a test does lands in the real home
+(tests/integration/test_home_isolation.py checks it), with one deliberate exception: model files
 derived from the embedded models (SmolLM2 F32, the assembled Gemma 3 file) are expensive to build
 and are kept between runs in TANDEM_TEST_ASSETS (default ~/.cache/tandem-test-assets).
 
@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import NoReturn
 
 # numpy is imported once here, on the main thread: pytest.approx imports it lazily, and when that
-# first import raced an engine thread importing numpy too, Python's per-module import lock handed
-# the test a partially initialized module ("numpy has no attribute isscalar"), seen once in the
-# GUI suite under load.
+# first import races an engine thread importing numpy too, Python's per-module import lock can hand
+# the test a partially initialized module ("numpy has no attribute isscalar"), in the GUI suite
+# under load.
 import numpy  # noqa: F401
 import pytest
 
@@ -154,7 +154,7 @@ def _engine_loop() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _no_leaked_threads() -> Iterator[None]:
-    """A test must not leave a Tandem thread running, daemon or not (issue 8, item 16).
+    """A test must not leave a Tandem thread running, daemon or not.
 
     Tandem names every thread it starts ``tandem-*`` (engine, download workers and their I/O
     threads, task pool); the test hubs' threads are ``tandem-test-*``. Non-daemon threads get a
@@ -236,8 +236,8 @@ def smollm2_q4(real_models: None) -> Path:
 
 @pytest.fixture(scope="session")
 def deep_pair(real_models: None) -> tuple[Path, Path]:
-    """Issue 51's realistic-cost pair: the SmolLM2 target with 150 silent blocks appended (same
-    answers, about 7x the cost per token) and the embedded Q4_1 as its drafter; built on first use
+    """The realistic-cost pair: the SmolLM2 target with 150 silent blocks appended (same answers,
+    several times the cost per token) and the embedded Q4_1 as its drafter; built on first use
     (:mod:`app.devtools.deep_target`)."""
     from app.devtools.deep_target import deep_pair as build
 

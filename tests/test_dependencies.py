@@ -1,7 +1,7 @@
 """Every third-party module that app/ imports is a declared dependency, of the extra that uses it.
 
 A plain install (the README's first command) has only the base dependencies. A module that a test
-extra brings in transitively (psutil, once) lets every test pass while the first thing a user does
+extra brings in transitively (psutil, for one) lets every test pass while the first thing a user does
 fails, so the check reads the imports themselves with deptry, not what happens to be installed.
 """
 

@@ -127,8 +127,8 @@ def make_window(qtbot: Any) -> Iterator[Callable[..., Any]]:
         # with speculation off unless a test asks otherwise. Real-engine windows keep Auto.
         default = Settings(default_speculation="off") if "loader" in kwargs else Settings()
         window = MainWindow(kwargs.pop("settings", default), i18n, errors, save_settings=False, **kwargs)
-        # Back to English before pytest-qt closes and deletes the window: switching after that
-        # retranslated a window whose store was closed and crashed the test process.
+        # Back to English before pytest-qt closes and deletes the window: a switch after that
+        # would reach a window whose store is closed.
         qtbot.addWidget(window, before_close_func=lambda _w: i18n.set_language("en"))
         window.resize(1200, 780)
         window.show()
@@ -149,7 +149,7 @@ def make_window(qtbot: Any) -> Iterator[Callable[..., Any]]:
 
 @pytest.fixture(autouse=True)
 def _background_calibration(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Auto measures in the background while the chat is idle (issue 24); in a test that would
+    """Auto measures in the background while the chat is idle; in a test that would
     load two more engines behind whatever the test does, so only tests marked ``auto_tuning``
     let it (they set :attr:`AutoTuner.idle_ms` themselves)."""
     if request.node.get_closest_marker("auto_tuning") is None:

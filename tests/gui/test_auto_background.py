@@ -1,4 +1,4 @@
-"""Issue 24: Auto never makes you wait. A launch answers at once with the stored choice or the
+"""Auto never makes you wait. A launch answers at once with the stored choice or the
 pair's prior, Auto measures in the background while the chat is idle, yields to every message,
 switches between answers when the measurement says so, and demotes a choice that loses on the
 user's own answers.

@@ -1,4 +1,4 @@
-"""When Auto chooses "off", the answers are plain decoding and feed the speed baseline (issue 15)."""
+"""When Auto chooses "off", the answers are plain decoding and feed the speed baseline."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The chat's "Auto loses here" notice acts: Switch off reloads plain, Re-measure forgets the
-stored calibration and reloads so the load measures again (issue 15)."""
+stored calibration and reloads so the load measures again."""
 
 from __future__ import annotations
 

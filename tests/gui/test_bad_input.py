@@ -1,7 +1,7 @@
 """Bad numbers typed into the real launch dialog: an inline error and Launch disabled, no exception.
 
-Issue 8 item 7: '²' passed ``str.isdigit`` and '++3' passed ``lstrip('+').isdigit()``, then ``int()``
-raised a ValueError the dialog did not catch (an uncaught exception in a Qt slot, Launch left on).
+Text such as '²' (which passes ``str.isdigit``) and '++3' (which passes ``lstrip('+').isdigit()``)
+must not reach a bare ``int()``: its ValueError, uncaught in a Qt slot, would leave Launch enabled.
 """
 
 from __future__ import annotations

@@ -238,12 +238,12 @@ def test_moe_specs_say_a_drafter_often_slows_them_down(registry: Registry) -> No
 def test_while_the_selection_walks_the_card_is_held_and_then_shows_the_family_selected_last(
     make_window: Any, qtbot: Any, registry: Registry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A selection and the results that follow it (memory verdicts, status probes) each repainted
-    the whole card (issue 9's browser case). Now the first selection holds the card's updates for a
-    frame; selections inside that frame neither paint it nor extend the hold; when it ends the card
-    is painted showing the family selected last. The selections here run back to back with no
-    event processed in between, faster than any frame on any machine, so what is checked does not
-    depend on the machine's speed. How many paints a walk costs per frame is a benchmark
+    """A selection and the results that follow it (memory verdicts, status probes) must not each
+    repaint the whole card: the first selection holds the card's updates for a frame; selections
+    inside that frame neither paint it nor extend the hold; when it ends the card is painted showing
+    the family selected last. The selections here run back to back with no event processed in
+    between, faster than any frame on any machine, so what is checked does not depend on the
+    machine's speed. How many paints a walk costs per frame is a benchmark
     (benchmarks/bench_browser_paints.py, docs/benchmarks.md)."""
     from PySide6.QtCore import QEvent, QObject
 

@@ -1,4 +1,4 @@
-"""The model browser and the checked catalog (issue 19): what people run first, sizes as people
+"""The model browser and the checked catalog: what people run first, sizes as people
 write them, an "unverified" tag with its reason where no stored page confirms a source, where the
 others were confirmed, the file size beside each Memory verdict, and "Refresh from hub" reading a
 real repository listing (olah on loopback) into the variant tree."""

@@ -1,4 +1,4 @@
-"""Issue 10, item 4 in the browser: every GGUF quantization row of the variant tree shows whether
+"""Memory fit in the browser: every GGUF quantization row of the variant tree shows whether
 it fits in memory (fits / tight / too large, the numbers on hover), computed in one batch on an
 operations worker (never a header read on the GUI thread), "…" until known, the largest that
 fits marked as recommended, and recomputed after the ``ops.changed`` broadcast or a new context
@@ -214,7 +214,7 @@ def test_a_file_arriving_turns_the_size_estimate_into_the_header_numbers(
 
 
 def test_the_marker_legend_wraps_between_markers_never_inside_one(make_window: Any, qtbot: Any) -> None:
-    """Seen under X: the details panel wrapped the legend as "○ not" / "downloaded"."""
+    """The details panel's legend wraps between markers, never inside one ("○ not" / "downloaded")."""
     w = make_window()
     w.nav.setCurrentRow(1)
     text = w.browser.hint.text()

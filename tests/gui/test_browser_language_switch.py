@@ -1,6 +1,6 @@
-"""The Models page after a live language switch (found on the issue 10/12 screenshots): the memory
-verdict under the variant tree follows the new language, and the filter combos are wide enough
-for their translated texts (they kept the English width and cut "すべてのサイズ" to "すべてのサ")."""
+"""The Models page after a live language switch: the memory verdict under the variant tree follows
+the new language, and the filter combos are wide enough for their translated texts (the English
+width would cut "すべてのサイズ" to "すべてのサ")."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_memory_verdict_and_filters_follow_a_language_switch(
 
 
 def test_the_family_tables_stored_tooltips_follow_a_language_switch(make_window: Any, qtbot: Any) -> None:
-    """The table's cells are computed once and stored (no Python per repaint, issue 9), so a
+    """The table's cells are computed once and stored (no Python per repaint), so a
     language switch must recompute their translated tooltips."""
     from PySide6.QtCore import Qt
 
@@ -80,8 +80,8 @@ def test_the_family_tables_stored_tooltips_follow_a_language_switch(make_window:
 
 
 def test_status_and_memory_columns_fit_every_text_in_every_language(make_window: Any, qtbot: Any) -> None:
-    """The tree's status and memory columns have fixed widths (issue 9: ResizeToContents measured
-    every row on each arriving status and repainted the tree); Qt's own size hint of every cell
+    """The tree's status and memory columns have fixed widths (ResizeToContents would measure
+    every row on each arriving status and repaint the tree); Qt's own size hint of every cell
     still fits in them, in every language."""
     w = make_window()
     w.resize(1280, 800)
@@ -112,8 +112,8 @@ def test_status_and_memory_columns_fit_every_text_in_every_language(make_window:
 def test_the_sizes_column_keeps_a_size_readable_in_every_language(
     make_window: Any, qtbot: Any, desktop_look: None
 ) -> None:
-    """Seen under X in Japanese: the long "Drafter" title and the names took the table's width
-    and the sizes column read "13…" for 135M. The names give way first (they elide, with the
+    """In Japanese the long "Drafter" title and the names must not take the table's width and
+    leave the sizes column reading "13…" for 135M: the names give way first (they elide, with the
     description in the tooltip); the sizes keep their title and one whole size."""
     from app.core.registry import Registry
     from app.gui.views.browser import COL_SIZES

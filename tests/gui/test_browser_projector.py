@@ -1,4 +1,4 @@
-"""The variant tree shows a vision GGUF model's projector (issue 26): an "Image projector (mmproj)"
+"""The variant tree shows a vision GGUF model's projector: an "Image projector (mmproj)"
 group under the variant with a cached marker per precision, read from the real cache."""
 
 from __future__ import annotations

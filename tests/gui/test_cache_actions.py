@@ -58,7 +58,7 @@ def _select_quant(w: Any, quant: str) -> None:
 
 def _open_delete(w: Any, qtbot: Any, quant: str) -> DeleteDialog:
     _select_quant(w, quant)
-    # statuses are probed off the GUI thread (issue 9): the marker, and the button, follow
+    # statuses are probed off the GUI thread: the marker, and the button, follow
     qtbot.waitUntil(w.browser.delete_btn.isEnabled, timeout=5000)
     with qtbot.waitSignal(w.deleteDialogOpened, timeout=5000) as blocker:
         w.browser.delete_btn.click()

@@ -1,4 +1,4 @@
-"""The model browser shows whether the selected quantization fits in memory (issue 10, item 4)."""
+"""The model browser shows whether the selected quantization fits in memory."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The chat keeps a long conversation inside the model's context (issue 8, item 3).
+"""The chat keeps a long conversation inside the model's context.
 
 The real window drives the real llama.cpp engine on the embedded SmolLM2 at n_ctx 512.
 """

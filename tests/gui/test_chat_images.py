@@ -1,4 +1,4 @@
-"""Images in the chat (issue 26), the GUI layer over a scripted engine: attaching (button path,
+"""Images in the chat, the GUI layer over a scripted engine: attaching (button path,
 paste, drop), refusals, storage, thumbnails and the viewer, edit / regenerate / delete.
 
 The engines' own image paths are tested against real models in tests/integration; here the

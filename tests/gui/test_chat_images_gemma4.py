@@ -1,4 +1,4 @@
-"""A picture dropped into the chat of the tiny Gemma 4 pair (issue 26, "done when"): the real
+"""A picture dropped into the chat of the tiny Gemma 4 pair, end to end: the real
 launch dialog over a user family whose local files are the tiny Gemma 4 target, its assistant and
 its gemma4v projector, the real llama.cpp engine with MTP, and the answer about the picture with
 its drafted tokens highlighted; the same picture without speculation gives the same answer."""

@@ -1,4 +1,4 @@
-"""Issue 23: a streamed answer is rendered incrementally (the finished blocks frozen, only the block
+"""A streamed answer is rendered incrementally (the finished blocks frozen, only the block
 being written rendered and laid out on each flush), and the finished answer is the same rich text
 as a full render: on written answers with code, lists, tables, quotes and CJK text, and on a real
 answer of the embedded model streamed through the real engine."""

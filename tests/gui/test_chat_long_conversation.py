@@ -1,4 +1,4 @@
-"""Issue 23: a long conversation opens with its newest messages built at once and the earlier ones
+"""A long conversation opens with its newest messages built at once and the earlier ones
 built above them a batch per event-loop turn (or at once where the reader scrolls up), without
 moving what the reader looks at; the bubble actions, the highlight toggle and the language switch
 work on built and not-yet-built messages; opening another conversation stops the build."""

@@ -1,8 +1,8 @@
 """Nothing the model wrote is ever invisible in its chat bubble.
 
-Seen by a user: the SmolLM2 F32 model asked to count to 30 wrote 512 tokens of "1. 1. 1. 2. 3. ..."
-that Markdown turned into hundreds of empty nested lists, shown as an empty bubble, and nothing at
-all was shown during the answer. Here degenerate outputs go through the real renderer and a real
+A real case: the SmolLM2 F32 model asked to count to 30 writes 512 tokens of "1. 1. 1. 2. 3. ..."
+that Markdown turns into hundreds of empty nested lists, which rendered as they are make an empty
+bubble, during the answer and after it. Here degenerate outputs go through the real renderer and a real
 :class:`MessageBubble`, streamed in steps and then ended, and what Qt shows of the bubble's labels
 (their documents' text, list markers included) must hold every word of the text that has arrived.
 The placeholder of an answer not written yet is checked in the real window in two languages, and
@@ -155,7 +155,7 @@ def test_a_degenerate_answer_shows_every_word_while_streaming_and_after(qtbot: A
     assert_shows_all(loaded, text)
     assert_within_width(loaded)
     # a flush's render and layout take the GUI thread well under a second (CPU time, so a busy
-    # machine does not fail it); before, a 100 KB fenced line cost tens of seconds
+    # machine does not fail it), a 100 KB fenced line included
     assert slowest < 3.0, slowest
 
 

@@ -1,4 +1,4 @@
-"""The chat's per-conversation speculation choice (issue 25): Auto / Off / the loaded method, by
+"""The chat's per-conversation speculation choice: Auto / Off / the loaded method, by
 the rule of the local API's ``tandem.speculation``, stored with the conversation."""
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def test_a_change_mid_answer_applies_from_the_next_answer(make_window: Any, qtbo
 def test_switching_the_conversation_never_reloads_and_each_answer_names_its_configuration(
     make_window: Any, qtbot: Any
 ) -> None:
-    """Real SmolLM2 on llama.cpp, loaded with its drafter (issue 49): the header offers Auto, Off,
+    """Real SmolLM2 on llama.cpp, loaded with its drafter: the header offers Auto, Off,
     the loaded draft and every model-free method of the window's engine pool, all enabled. A
     conversation switched Auto -> Off -> ngram-mod -> draft never reloads the model: each answer runs
     on the pool's configuration for the choice, names it in the header and its stats, and has the

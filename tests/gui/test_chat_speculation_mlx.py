@@ -1,4 +1,4 @@
-"""An MLX model in the window switches speculation per answer inside its own engine (issue 49): the
+"""An MLX model in the window switches speculation per answer inside its own engine: the
 conversation's choice offers off, the loaded drafter and the model-free methods, all without a
 reload, and each answer names what wrote it. Real MLX (mlx[cpu]) on tiny generated checkpoints."""
 

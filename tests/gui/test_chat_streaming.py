@@ -1,5 +1,5 @@
-"""An answer belongs to its own conversation (issue 8, item 1), runs on while another conversation
-is shown and asks (issue 49), and survives a crash (item 22).
+"""An answer belongs to its own conversation, runs on while another conversation is shown and
+asks, and survives a crash.
 
 The real main window and ChatController drive a ScriptedEngine whose gate holds the answer
 mid-stream, so the switch / delete happens while the answer is being written.
@@ -247,7 +247,8 @@ def test_a_slow_flush_stretches_the_interval_between_flushes(
 
 def test_each_update_of_a_streaming_answer_paints_the_chat_once(make_window: Any, qtbot: Any) -> None:
     """A flush lays out and scrolls before the event loop paints (``ChatView.settle``): left to
-    the loop, each update painted the chat three times (the old layout, the new one, the scroll);
+    the loop, each update would paint the chat three times (the previous layout, the new one, the
+    scroll);
     paints are CPU the engine shares on a small machine.
 
     The test drives the answer itself, one chunk of words and one flush at a time, and lets the
@@ -311,10 +312,10 @@ def test_each_update_of_a_streaming_answer_paints_the_chat_once(make_window: Any
 
 
 def test_the_view_ends_at_the_last_answer_with_no_blank_screen_below(make_window: Any, qtbot: Any) -> None:
-    """Seen under X: after two long answers the view, scrolled to its end, showed the last answer's
-    end in the middle and blank space below it. Each bubble's minimum height was its text laid out
-    at a narrow width, and the column kept the sum of those minimums. Now the column is exactly as
-    tall as its bubbles (also when reopened), and its end is the last answer's end."""
+    """After two long answers the view, scrolled to its end, shows the last answer's end at its
+    bottom, with no blank space below it. The column is exactly as tall as its bubbles (also when
+    reopened): a bubble's minimum height is not its text laid out at a narrow width, whose sum
+    would leave the column taller than its bubbles."""
     engine = ScriptedEngine(text="In the depths of the ocean, " + "a fleeting moment of beauty, " * 120)
     w = make_window(loader=scripted_loader(engine))
     w.resize(1200, 780)
@@ -346,8 +347,8 @@ def test_the_view_ends_at_the_last_answer_with_no_blank_screen_below(make_window
 
 
 def test_an_answer_stopped_before_its_first_word_says_so(qtbot: Any) -> None:
-    """Seen by hand: an answer stopped while its prompt was read kept showing "…", as if the model
-    were still thinking. An ended answer without text says how it ended (four locales)."""
+    """An answer stopped while its prompt was read does not keep showing "…", as if the model were
+    still thinking: an ended answer without text says how it ended (four locales)."""
     from app.gui.views.chat import MessageBubble
 
     bubble = MessageBubble("assistant", 1)

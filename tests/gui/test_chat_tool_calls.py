@@ -1,5 +1,5 @@
-"""A tool call in an answer is shown as a compact block (name and arguments), not raw markup
-(issue 13), parsed with the loaded family's ``tool_parser`` (tagged styles also by their tags)."""
+"""A tool call in an answer is shown as a compact block (name and arguments), not raw markup,
+parsed with the loaded family's ``tool_parser`` (tagged styles also by their tags)."""
 
 from __future__ import annotations
 

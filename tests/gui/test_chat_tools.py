@@ -1,4 +1,4 @@
-"""The tool loop in the window (issue 50): the real embedded model (SmolLM2 135M on llama.cpp),
+"""The tool loop in the window: the real embedded model (SmolLM2 135M on llama.cpp),
 the real calc MCP server (tests/integration/mcp_servers/calc.py, a stdio subprocess) configured
 in Tandem's stored mcp.json, and the real chat widgets.
 
@@ -214,7 +214,7 @@ def test_stop_at_the_approval_keeps_an_intact_conversation(
 
 
 def test_auto_runs_each_tool_turn_on_the_agent_route(make_window: Any, qtbot: Any, servers: Path) -> None:
-    """Issue 50 with issue 49's pool: a conversation on Auto sends each model turn of its tool loop
+    """On the window's engine pool, a conversation on Auto sends each model turn of its tool loop
     (tools offered, then a tool result to read) to the configuration Auto's router gives agent
     turns, and the answer's header and stats name it."""
     from app.core.launch.auto import RequestKind

@@ -1,4 +1,4 @@
-"""Issue 48: nothing in a message widens the conversation past the view.
+"""Nothing in a message widens the conversation past the view.
 
 A code block with a 300-character line scrolls sideways inside its own block (scrollbar, sideways
 swipe, Shift and the wheel), and the user's message above it stays whole, while the answer streams,
@@ -153,7 +153,7 @@ def test_a_300_character_code_line_scrolls_inside_its_block_while_streaming_and_
             release.wait(10)
 
     w = make_window(loader=scripted_loader(ScriptedEngine(ANSWER, gate=gate, plain=True)))
-    w.resize(1366, 768)  # a laptop's screen, as in the issue
+    w.resize(1366, 768)  # a laptop's screen
     load_default(w, qtbot, 10_000)
     w.new_chat()
     view: ChatView = w.chat_view

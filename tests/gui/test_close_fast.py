@@ -1,10 +1,10 @@
-"""Closing the main window during a real load, a real answer and a real prompt pass ends it (issue 9).
+"""Closing the main window during a real load, a real answer and a real prompt pass ends it.
 
-Before, ``EngineHost.shutdown`` joined the engine thread for up to 30 s on the GUI thread and the
-llama.cpp load could not be interrupted, so closing the window during a load froze it until the
-model was in memory; then xllamacpp's native load held the GIL for its whole length, so the window
-could not even run its close handler (the Server now loads in a child process). The engines
-here are the real llama.cpp engine on the embedded models.
+Closing must not wait for the engine: ``EngineHost.shutdown`` does not join the engine thread on
+the GUI thread, and a llama.cpp load can be interrupted. xllamacpp's native load holds the GIL for
+its whole length, so the Server loads in a child process: in this process the window could not even
+run its close handler during a load. The engines here are the real llama.cpp engine on the
+embedded models.
 
 The load and answer tests stop the llama.cpp child (SIGSTOP) before closing the window: the load or
 the answer can then never end by itself, so the engine's threads end only because the window ended
@@ -67,7 +67,7 @@ def _choice(w: Any, quant: str, speculative: bool, n_ctx: int, max_tokens: int) 
 @pytest.mark.usefixtures("smollm2_f32")
 def test_closing_the_window_during_a_model_load_ends_the_load(make_window: Any, qtbot: Any) -> None:
     w = make_window(loader=long_native_load)
-    # A target with a drafter at a large context: seconds of native load on this machine.
+    # A target with a drafter at a large context: a native load of seconds.
     with qtbot.waitSignal(
         w.engine.loadProgress,
         timeout=30_000,

@@ -1,4 +1,4 @@
-"""The speculation a start-up launch uses: Auto by default, Off when the user says so (issue 15)."""
+"""The speculation a start-up launch uses: Auto by default, Off when the user says so."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dialogs take the height their wrapped text needs once shown (nothing cut; seen in screenshots)."""
+"""Dialogs take the height their wrapped text needs once shown (nothing cut)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ def test_settings_dialog_fits_its_notes_after_showing(make_window: Any, qtbot: A
 
 
 def test_settings_dialog_refits_when_a_note_arrives_later(make_window: Any, qtbot: Any) -> None:
-    """Seen under X: the local server key is read in the background, its note grew to two lines
-    after the dialog had fitted, and the rows above were squeezed (the cache note cut top and
-    bottom). Any later change of the contents now re-fits the dialog."""
+    """The local server key is read in the background, and its note can grow to two lines after the
+    dialog has fitted: the rows above must not be squeezed (the cache note cut top and bottom).
+    Any later change of the contents re-fits the dialog."""
     w = make_window()
     dlg = w.open_settings()
     qtbot.waitExposed(dlg)

@@ -50,7 +50,7 @@ def transfer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeTransfer:
 def _item(
     item_id: str, quant: str, state: ItemState = "queued", done: int = 0, total: int = 0, **kw: Any
 ) -> Any:
-    """A core queue item: the one download item type, which the GUI model wraps (issue 9)."""
+    """A core queue item: the one download item type, which the GUI model wraps."""
     return DownloadItem(
         item_id, "tiny", "gguf", "1", quant, state=state, bytes_done=done, bytes_total=total, **kw
     )
@@ -144,7 +144,7 @@ def _render(delegate: QStyledItemDelegate, view: Any, index: Any) -> QImage:
 
 
 def test_failed_rows_show_the_progress_reached_and_the_error(qtbot: Any) -> None:
-    """Issue 8, item 5: no busy bar for a failed row; the error is on the row itself."""
+    """No busy bar for a failed row; the error is on the row itself."""
     model = DownloadsModel()
     error = "tandem-test/tiny-GGUF: HubError: 404 Not Found; check the repo id\nsecond line"
     model.upsert(_item("none", "Q4_0", "failed", 0, 0, error=error))
@@ -176,8 +176,8 @@ def test_failed_rows_show_the_progress_reached_and_the_error(qtbot: Any) -> None
         half = delegate.bar_for(option, cell["half"])
         assert half is not None and (half.maximum, half.progress) == (1000, 400)
         assert not half.state & QStyle.StateFlag.State_Enabled  # greyed: it is not running
-        # a running bar fills from the left in proportion (seen under X: it filled from the bottom
-        # up, a thin line at 20%): at 40% the left third of the middle row is the chunk's colour,
+        # a running bar fills from the left in proportion (not from the bottom up, a thin line at
+        # 20%): at 40% the left third of the middle row is the chunk's colour,
         # the right third is not
         model.upsert(_item("run", "Q5_0", "active", 400, 1000))
         image = _render(delegate, page.table, model.index(model.row_of("run"), 2))
@@ -206,7 +206,7 @@ def test_failed_rows_show_the_progress_reached_and_the_error(qtbot: Any) -> None
 def test_one_item_type_named_once_however_the_size_was_asked(
     qtbot: Any, transfer: FakeTransfer, tmp_path: Path
 ) -> None:
-    """Issue 9: the model's rows are the queue's own items (no second item type, no converter),
+    """The model's rows are the queue's own items (no second item type, no converter),
     and an item queued by number (as the CLI does) carries the spec's size label in the core."""
     import json
 

@@ -1,8 +1,8 @@
-"""EngineHost publishes its state only through signals (issue 9).
+"""EngineHost publishes its state only through signals.
 
-The engine thread used to write ``info`` and ``_busy`` while the GUI thread read them. Every
-write to the state the GUI reads is recorded here with its thread: only the GUI thread may write
-(a load runs on its own thread and publishes through a queued signal).
+No other thread may write ``info`` or ``_busy`` while the GUI thread reads them. Every write to
+the state the GUI reads is recorded here with its thread: only the GUI thread may write (a load
+runs on its own thread and publishes through a queued signal).
 """
 
 from __future__ import annotations

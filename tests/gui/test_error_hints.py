@@ -1,4 +1,4 @@
-"""The banner's next step matches the cause (issue 8, item 6).
+"""The banner's next step matches the cause.
 
 The hint comes from one table (``app.gui.errors.HINTS``: type / code -> hint). Every row is
 covered, then real errors raised by the real code paths (a missing embedded package, a model not
@@ -86,7 +86,8 @@ def test_the_table_prefers_the_most_specific_row() -> None:
 
 
 def test_missing_embedded_package_says_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The case from the issue: it said "Check free disk space and permissions"."""
+    """A missing embedded package says to install it, not "Check free disk space and
+    permissions"."""
     monkeypatch.setattr(assets, "SMOLLM2_PACKAGE", "tandem_no_such_package")
     reg = Registry.load()
     fam, spec, quant = reg.match("smollm2-135m-instruct", "gguf", "0.135", "Q4_1")
@@ -175,7 +176,8 @@ def test_real_errors_carry_the_type_and_code_of_their_row(hf_endpoint: str, tmp_
 def test_a_failed_download_in_the_window_names_the_right_next_step(
     make_window: Any, qtbot: Any, olah_hub: OlahHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The banner of a failed download used to say "check the network" for every cause."""
+    """The banner of a failed download names the next step for its cause, not "check the network"
+    for every cause."""
     monkeypatch.delenv("HF_ENDPOINT", raising=False)
     reg = Registry.load()
     data = tiny_family().model_dump(mode="json", exclude_none=True)
@@ -194,7 +196,7 @@ def test_a_failed_download_in_the_window_names_the_right_next_step(
     assert w.banner.error is not None and w.banner.error.hint in text
 
 
-# --- engine hints reach every language (issue 20, item 8) -----------------------------------------
+# --- engine hints reach every language ------------------------------------------------------------
 
 
 def _core_hints() -> set[str]:

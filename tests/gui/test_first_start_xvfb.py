@@ -1,6 +1,6 @@
-"""Issue 24 under a real X server: a first start (fresh home, nothing measured) with Auto answers
-the first message at once, typed into the real window, and its first tokens stream before Auto's
-background measurement ends.
+"""Auto never makes you wait, under a real X server: a first start (fresh home, nothing measured)
+with Auto answers the first message at once, typed into the real window, and its first tokens
+stream before Auto's background measurement ends.
 
 The window runs in a child process on its own ``Xvfb`` display (this test process is offscreen);
 the message is typed and sent with real key events. Skipped where no ``Xvfb`` is installed."""

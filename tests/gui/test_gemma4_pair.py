@@ -1,4 +1,4 @@
-"""The launch dialog and chat with a Gemma 4 spec whose files are the tiny pair (issue 14).
+"""The launch dialog and chat with a Gemma 4 spec whose files are the tiny pair.
 
 A user family registered with a ``local`` source (target path + drafter path) is launched through
 the real launch dialog on the real llama.cpp engine: the Speculative Decoding panel appears, the

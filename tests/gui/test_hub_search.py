@@ -1,7 +1,7 @@
 """The Models page searches Hugging Face against a loopback search hub (files from olah behind
 it): results with downloads, likes and last update, paging through the hub's Link header, a
 result's files grouped by quantization with split parts summed, "Add to my models" writing a
-user family that the family table then shows; cancel and the offline message (issue 10, item 2)."""
+user family that the family table then shows; cancel and the offline message."""
 
 from __future__ import annotations
 

@@ -46,8 +46,8 @@ def test_every_string_is_really_translated(locale: str) -> None:
 
 @pytest.mark.parametrize("locale", ["zh_CN", "ja", "ko"])
 def test_two_texts_of_one_view_never_read_the_same(locale: str) -> None:
-    """Seen in the Japanese and Korean launch dialogs: the sections "Speculation" (Auto) and
-    "Speculative Decoding" (the drafter) had the same title. Within one context (a dialog, a page),
+    """The launch dialog's sections "Speculation" (Auto) and "Speculative Decoding" (the drafter)
+    must not get the same title in Japanese or Korean. Within one context (a dialog, a page),
     two English texts that differ by more than their case differ in every language too."""
     bt = _script()
     seen: dict[tuple[str, str], str] = {}

@@ -1,4 +1,4 @@
-"""Import a model from disk (issue 10, item 5): dropping the embedded SmolLM2 F32 file on the
+"""Import a model from disk: dropping the embedded SmolLM2 F32 file on the
 window registers a user family for it, the drafter finder offers the Q4_1 file (never a Gemma
 file), the chosen drafter is paired with the family, and Launch opens the launch dialog."""
 
@@ -118,9 +118,9 @@ def _mlx_folder(folder: Path, weights: int) -> Path:
 def test_the_import_button_takes_an_mlx_folder_by_its_config_json(
     make_window: Any, qtbot: Any, tmp_path: Path, monkeypatch: Any
 ) -> None:
-    """Seen under X: Import model… offered only "GGUF models (*.gguf)", so an MLX folder (which
-    its tooltip offers) could only be dropped. The dialog now offers MLX folders by their
-    config.json. (The OS file dialog is the one stand-in: it answers with what a user picks.)"""
+    """Import model… offers MLX folders by their config.json, not only "GGUF models (*.gguf)": an
+    MLX folder, which its tooltip offers, is not only a drop. (The OS file dialog is the one
+    stand-in: it answers with what a user picks.)"""
     from PySide6.QtWidgets import QFileDialog
 
     folder = _mlx_folder(tmp_path / "tiny-chat-4bit", weights=4096)
@@ -146,8 +146,8 @@ def test_the_import_button_takes_an_mlx_folder_by_its_config_json(
 def test_an_imported_mlx_folder_counts_its_weights_on_disk_for_memory(
     make_window: Any, qtbot: Any, tmp_path: Path
 ) -> None:
-    """Seen by hand: the launch dialog said "Memory use unknown" for an imported MLX folder (its
-    quantization is "default", nothing to guess bits from) although its weights were on disk."""
+    """The launch dialog's memory for an imported MLX folder is its weights on disk, not "Memory
+    use unknown" (its quantization is "default", nothing to guess bits from)."""
     folder = _mlx_folder(tmp_path / "tiny-chat-mlx", weights=300_000)
     w = make_window(registry=Registry.load())
     with qtbot.waitSignal(w.importer.dialogOpened, timeout=5000) as opened:

@@ -1,7 +1,7 @@
 """What the launch dialog sets is what the chat uses; Eject; the last launch reopens at start.
 
-Issue 8, items 2 (sampling reaches the engine), 4 (Eject frees the model), 23 (restart reopens
-the last launch when its files are still on disk, else falls back to the default with a note).
+Sampling reaches the engine, Eject frees the model, and a restart reopens the last launch when its
+files are still on disk, else falls back to the default with a note.
 """
 
 from __future__ import annotations

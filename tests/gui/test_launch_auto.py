@@ -1,6 +1,6 @@
-"""Issue 15, launch part: Auto is the default speculation, shown in the launch dialog, reused when
-a calibration is stored, and re-measured (and cancelled) from the dialog. With nothing stored the
-launch no longer measures first (issue 24, tests/gui/test_auto_background.py).
+"""Auto in the launch dialog: the default speculation, shown in the dialog, reused when a
+calibration is stored, and re-measured (and cancelled) from the dialog. With nothing stored the
+launch does not measure first (it measures in the background: tests/gui/test_auto_background.py).
 
 Real engine: the embedded SmolLM2 Q4_1 on llama.cpp (its declared drafter is the same file, so
 Auto measures off against ngram-mod: a short calibration).
@@ -145,7 +145,7 @@ def test_calibration_steps_are_said_in_the_users_language(make_window: Any) -> N
 
 @pytest.mark.usefixtures("smollm2_q4")
 def test_the_auto_panel_shows_what_auto_learned_from_real_answers(make_window: Any, qtbot: Any) -> None:
-    """Issue 51: beside the calibration's choice, the panel says per kind what the user's own
+    """Beside the calibration's choice, the panel says per kind what the user's own
     answers taught Auto: the route, its speedup with its interval, and how many answers it rests on."""
     from app.core.launch.auto.router import RequestRouter
 

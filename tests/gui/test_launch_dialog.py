@@ -63,7 +63,7 @@ MATRIX = [
     ("gemma-4", "mlx", "mlx", False, False),  # drafter, MLX missing
     ("tiny-mlx", "mlx", "mlx", True, False),  # no drafter, MLX could
     ("tiny-mlx", "mlx", "mlx", False, False),  # no drafter, MLX missing
-    # issue 21: the kinds of target llama.cpp now runs (the real dialog over the builtin registry)
+    # the kinds of target llama.cpp runs (the real dialog over the builtin registry)
     ("qwen3.6", "gguf", "llama.cpp", True, True),  # built-in MTP heads: no drafter file at all
     ("gpt-oss", "gguf", "llama.cpp", True, True),  # an EAGLE-3 drafter
     ("qwen3-dflash", "gguf", "llama.cpp", True, True),  # a DFlash drafter
@@ -207,7 +207,7 @@ def test_tokens_per_round_tooltips_say_drafted_tokens_on_each_engine(
     llama = dialog(qtbot, registry, "smollm2-135m-instruct", "gguf")
     tip = llama.depth_field.edit.toolTip()
     assert "drafted before the model verifies" in tip and "draft.n_max" in tip
-    assert "bonus" not in tip and "counting" not in tip  # the old "draft + verified token" wording
+    assert "bonus" not in tip and "counting" not in tip  # no "draft + verified token" wording
     assert "Default here: 3 (llama.cpp's own default)." in tip
 
     gemma_gguf = dialog(qtbot, registry, "gemma-4", "gguf", "2")
@@ -288,7 +288,7 @@ def test_dialog_takes_the_height_its_contents_need(
     assert 0 <= note_top - quant_bottom <= 8
 
 
-# --- sampling (issue 8, items 2, 12 and 21) ----------------------------------------------------
+# --- sampling ----------------------------------------------------------------------------------
 
 
 def test_sampling_starts_from_the_model_card_with_its_source_in_the_tooltip(
@@ -373,9 +373,9 @@ def test_threads_field_is_disabled_for_mlx_with_the_reason(
 def test_a_dialog_taller_than_the_screen_scrolls_its_body_and_keeps_launch_on_screen(
     qtbot: Any, registry: Registry, engines: dict[str, bool]
 ) -> None:
-    """Seen under a 1400x900 X screen: every section shown, the dialog was 1027 px tall and its
-    Launch button below the screen. Now the title, tabs and buttons stay on the screen and the
-    sections between them scroll (the offscreen screen here is 800 px tall)."""
+    """With every section shown the dialog is taller than a 1400x900 screen, which must not put its
+    Launch button below the screen: the title, tabs and buttons stay on the screen and the sections
+    between them scroll (the offscreen screen here is 800 px tall)."""
     dlg = dialog(qtbot, registry, "gemma-4", "gguf", "2")
     dlg.auto_panel.switch.setChecked(False)
     dlg.enable.setChecked(True)

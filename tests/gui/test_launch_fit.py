@@ -1,4 +1,4 @@
-"""Issue 10, launch part: the dialog's memory verdict for the chosen quantization and context,
+"""The launch dialog's memory verdict for the chosen quantization and context,
 computed off the GUI thread from the real file's header (or the size when not downloaded)."""
 
 from __future__ import annotations

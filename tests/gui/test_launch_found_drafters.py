@@ -1,4 +1,4 @@
-"""Drafters found on this computer in the launch dialog (issue 10, item 3).
+"""Drafters found on this computer in the launch dialog.
 
 A user family registered for the embedded SmolLM2 F32 file declares no drafter. Beside it, in the
 same folder, sit the Q4_1 file (same vocabulary, smaller) and the Gemma 3 270M file (another

@@ -1,9 +1,9 @@
 """The launch dialog shows what it launches, whatever the order of the user's clicks.
 
-Seen by a user: with Auto on, the drafter switched on and off again left Auto's switch drawn on
-(its signals were blocked while it was turned off), Auto's text gone, and the launch ran with
-speculation off, just after the dialog had said what Auto answers with. The dialog now keeps one
-form state, renders every widget from it and launches the state's request.
+A sequence such as Auto on, then the drafter switched on and off again, must not leave Auto's
+switch drawn on with Auto's text gone and a launch with speculation off after the dialog said what
+Auto answers with (a switch whose signals are blocked while it is turned off does exactly that).
+The dialog keeps one form state, renders every widget from it and launches the state's request.
 
 These tests click the real dialog (opened by the real window, as the user opens it) through every
 sequence of up to four clicks on Auto's switch, the drafter switch and the model-free method, and

@@ -1,4 +1,4 @@
-"""The launch dialog says whether a launch reads images (issue 26): an MLX vision model by its
+"""The launch dialog says whether a launch reads images: an MLX vision model by its
 vision tower, a GGUF model by its projector (with the speculation methods that run with pictures,
 or that the projector is not downloaded), a text model not at all; in every locale."""
 

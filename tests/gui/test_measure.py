@@ -1,4 +1,4 @@
-"""Measure an answer (issue 15): the stats strip's Measure reruns the prompt without speculation
+"""Measure an answer: the stats strip's Measure reruns the prompt without speculation
 on a plain engine of the same model file and shows the direct ratio; the ratio feeds the baseline.
 
 Real engines: the embedded SmolLM2 F32 target with the Q4_1 drafter (the same vocabulary), through
@@ -83,8 +83,8 @@ def test_measure_fills_a_real_ratio_and_feeds_the_baseline(make_window: Any, qtb
 def test_auto_losing_on_real_answers_is_said_with_two_ways_out(make_window: Any, qtbot: Any) -> None:
     """Three answers below 1.0x under Auto's choice: the chat says so and offers off / re-measure.
 
-    In the window the Auto tuner demotes a losing choice by itself (issue 24,
-    tests/gui/test_auto_background.py), so the notice stays hidden there; a chat controller
+    In the window the Auto tuner demotes a losing choice by itself
+    (tests/gui/test_auto_background.py), so the notice stays hidden there; a chat controller
     without a tuner still says it."""
     w = make_window()
     chat = w.chat

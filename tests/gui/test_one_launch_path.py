@@ -1,9 +1,9 @@
-"""One launch path (issue 9): the CLI's resolution and the GUI's load job give the same request.
+"""One launch path: the CLI's resolution and the GUI's load job give the same request.
 
 Both sides run for real: ``tandem``'s argument parser and ``cli.resolve`` against the registry and
 cache, and the GUI's ``make_job`` with a real CacheBridge whose loader runs on this thread; the
 loader records the request instead of loading (the engine itself is not what is compared).
-Before, the CLI capped the context at the family's length and the GUI did not.
+Both cap the context at the family's length.
 """
 
 from __future__ import annotations

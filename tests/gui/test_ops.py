@@ -1,7 +1,7 @@
-"""The operations API (app/gui/ops.py) and the slow calls it takes off the GUI thread (issue 9).
+"""The operations API (app/gui/ops.py) and the slow calls it takes off the GUI thread.
 
-Every check records the thread that did the work: the old code ran status probes, the keyring and
-the MLX availability import on the GUI thread, which these tests reject.
+Every check records the thread that did the work: status probes, the keyring and the MLX
+availability import must not run on the GUI thread, which these tests reject.
 """
 
 from __future__ import annotations
@@ -127,8 +127,8 @@ def test_shutdown_cancels_what_waits_and_calls_nothing(qtbot: Any) -> None:
 def test_start_up_probes_no_status_on_the_gui_thread(
     make_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """146 status probes ran on the GUI thread at start-up; now every one runs on a worker and
-    the markers follow through the one ``changed`` event."""
+    """Every status probe at start-up runs on a worker, none on the GUI thread, and the markers
+    follow through the one ``changed`` event."""
     threads: list[threading.Thread] = []
     original = CacheManager.status
 
@@ -199,7 +199,8 @@ def test_keyring_presence_is_asked_off_the_gui_thread(
 def test_the_mlx_check_runs_on_a_worker_before_the_launch_dialog_opens(
     make_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Importing mlx_vlm took 1.2 s on the GUI thread at the first launch dialog for an MLX model."""
+    """Importing mlx_vlm is slow: the first launch dialog for an MLX model finds it already checked
+    on a worker, never imports it on the GUI thread."""
     from app.core.engines import capability
 
     first_call: dict[tuple[str, str], threading.Thread] = {}

@@ -1,9 +1,9 @@
 """The Qt binding itself: a defect here crashes the app however correct Tandem's code is.
 
 PySide6 6.12.0 drops one reference to ``True`` on every emission of a Python-declared signal to a
-Python slot (found while measuring the UI for issue 9): a running app reaches ``True``'s refcount
-of zero after some thousands of emissions and aborts with ``Fatal Python error: bool_dealloc``
-(the GUI tests crashed at exit, the benchmark mid-run). pyproject excludes that release.
+Python slot: a running app reaches ``True``'s refcount of zero after some thousands of emissions
+and aborts with ``Fatal Python error: bool_dealloc`` (at the GUI tests' exit, or in the middle of a
+UI benchmark). pyproject excludes that release.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The launch dialog's Remote server tab (issue 12) against a real llama.cpp server on loopback.
+"""The launch dialog's Remote server tab against a real llama.cpp server on loopback.
 
 The server (xllamacpp's ``Server``, started by the test) runs the embedded SmolLM2 F32 target with
 the Q4_1 drafter and an API key: the tab stores the typed key in the keyring for that endpoint,

@@ -1,4 +1,4 @@
-"""Verify a remote drafter from the Remote server tab, and each remote answer's acceptance (issue 22).
+"""Verify a remote drafter from the Remote server tab, and each remote answer's acceptance.
 
 Two real llama.cpp servers on loopback (xllamacpp's ``Server``) serve the same SmolLM2 F32 file:
 one with the Q4_1 drafter, one without (the baseline). The tab's "Verify output…" runs the parity

@@ -1,4 +1,4 @@
-"""The Remote server tab against real vLLM servers (issue 22, ``vllm`` tier).
+"""The Remote server tab against real vLLM servers (the ``vllm`` tier).
 
 Chat through vLLM's ngram server: the answer's figures are the server's ``/metrics`` counters and
 say so (with the caveat that they are server-wide). "Verify output…" against the plain server

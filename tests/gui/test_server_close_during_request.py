@@ -1,5 +1,5 @@
 """Closing the window, or stopping its Local server, while API requests stream on the real engine
-ends promptly and leaves no llama.cpp process (issue 48).
+ends promptly and leaves no llama.cpp process.
 
 The served model is the embedded SmolLM2 on llama.cpp with speculation off; one request asks for
 ``ngram-mod``, which the server's engine pool starts as a second child process beside the loaded
@@ -25,8 +25,8 @@ from tests.engines_left import wait_for_engine_threads
 # the embedded SmolLM2 the window loads (asking for its file marks the tests slow)
 pytestmark = pytest.mark.usefixtures("smollm2_q4")
 
-#: a hang bound (the issue's 15 s), not a speed check: closing took 0.13-0.25 s here when quiet;
-#: a busy machine must not fail it
+#: a hang bound, not a speed check (a quiet close takes a small fraction of it): a busy machine
+#: must not fail it
 CLOSE_BOUND_S = 15.0
 LONG = [{"role": "user", "content": "Count from 1 to 3000, one number per line."}]
 
@@ -171,7 +171,7 @@ def test_stopping_the_local_server_while_api_requests_stream_ends_them_and_keeps
     for t in threads:
         t.join(CLOSE_BOUND_S + 5)
     assert all(c.ended.is_set() for c in clients), "an API stream did not end"
-    # the pool is the window's (issue 49): the loaded model and the configuration the requests
+    # the pool is the window's: the loaded model and the configuration the requests
     # started stay for the chat (an idle configuration stops by itself), nothing is left computing
     assert w.engine.is_loaded and w.engine.pool is not None and controller.pool is None
     pool = w.engine.pool

@@ -1,11 +1,11 @@
-"""Issue 48: in the Local server panel nothing is drawn over anything else, in each language.
+"""In the Local server panel nothing is drawn over anything else, in each language.
 
-The panel opened at two thirds of the screen's height (512 px on a 1366 x 768 laptop, 533 px on
-the offscreen platform's 800 x 800 screen): too short for its rows, and the fixed-height settings
-box was drawn over the "Context: ..." line below it. The real panel of a real running server (the
-engine a scripted stand-in with a context), its widgets' geometries compared: at the size it opens
-with (whole, without scrolling), with the long note of a refused request, and squeezed by the user
-(the rows scroll instead of overlapping)."""
+Two thirds of the screen's height (512 px on a 1366 x 768 laptop, 533 px on the offscreen
+platform's 800 x 800 screen) is too short for the panel's rows, and a fixed-height settings box
+there would be drawn over the "Context: ..." line below it. The real panel of a real running
+server (the engine a scripted stand-in with a context), its widgets' geometries compared: at the
+size it opens with (whole, without scrolling), with the long note of a refused request, and
+squeezed by the user (the rows scroll instead of overlapping)."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def assert_apart(panel: ServerPanel, locale: str, whole: bool) -> None:
             assert widget.height() >= widget.heightForWidth(widget.width()), (locale, widget.text())
     settings = panel.agent_settings
     assert settings.verticalScrollBar().maximum() == 0 and settings.horizontalScrollBar().maximum() == 0
-    # the box the issue saw drawn over the line below it
+    # the box that must not be drawn over the line below it
     assert boxes[settings].bottom() < boxes[panel.context_note].top()
     if whole:
         assert not panel.body.verticalScrollBar().isVisible(), locale

@@ -44,8 +44,8 @@ def test_switch_serves_the_loaded_model_and_lists_requests(make_window: Any, qtb
     shown = _env(panel.agent_settings.toPlainText())
     assert shown["ANTHROPIC_BASE_URL"] == address.removesuffix("/v1") and shown["OPENAI_BASE_URL"] == address
     assert shown["ANTHROPIC_API_KEY"] == shown["OPENAI_API_KEY"] == "********"  # hidden on screen
-    box = panel.agent_settings  # every line on screen: the panel squeezed it to its first line once
-    panel.resize(780, 340)  # the size the panel had before the agent section existed
+    box = panel.agent_settings  # every line on screen: the panel must not squeeze it to its first line
+    panel.resize(780, 340)  # a panel sized for its rows without the agent section
     qtbot.waitUntil(lambda: panel.height() >= 340, timeout=2_000)
     lines = box.toPlainText().count("\n") + 1
     assert box.viewport().height() >= box.fontMetrics().lineSpacing() * lines
@@ -236,7 +236,7 @@ def test_the_panel_shows_the_configurations_a_request_started_on_the_real_engine
 def test_two_chat_answers_and_four_api_requests_at_once_all_complete_on_the_shared_pool(
     make_window: Any, qtbot: Any
 ) -> None:
-    """Issue 49: the window's chat and its Local server read the same pool. Two conversations'
+    """The window's chat and its Local server read the same pool. Two conversations'
     answers on "off" (the second asked while the first streams) and four API requests (two on the
     launch's configuration, two on "off") sent meanwhile all complete, with the status bar naming
     the configurations that ran."""

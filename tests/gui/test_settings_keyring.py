@@ -1,6 +1,6 @@
 """Settings and the keyring: token writes and the server key read run on an ops worker, never on
 the GUI thread (a keyring call can be a D-Bus round trip or a keychain prompt), and the local
-server's key is shown with Copy (issue 13)."""
+server's key is shown with Copy."""
 
 from __future__ import annotations
 

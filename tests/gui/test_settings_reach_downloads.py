@@ -1,4 +1,4 @@
-"""A hub endpoint or token changed in Settings reaches the next download, no restart (issue 8, 15).
+"""A hub endpoint or token changed in Settings reaches the next download, no restart.
 
 The window starts with the Hugging Face endpoint pointing at a port that drops every connection;
 the endpoint is changed through the real SettingsDialog to a recording proxy in front of the olah
@@ -108,7 +108,7 @@ def test_endpoint_and_token_changed_in_settings_reach_the_queue(
 def test_launch_after_download_links_cached_files_with_the_hub_down(
     make_window: Any, qtbot: Any, registry: Registry, olah_hub: OlahHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 8, item 14, GUI path: a launch whose files are queued for download (the browser's
+    """GUI path: a launch whose files are queued for download (the browser's
     status was stale, or the entry was removed) loads from the hub cache with the hub down."""
     import shutil
 

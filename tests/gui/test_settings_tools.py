@@ -1,4 +1,4 @@
-"""Settings → Tools (issue 50) with real MCP servers: the calc server (a stdio subprocess written
+"""Settings → Tools with real MCP servers: the calc server (a stdio subprocess written
 with the SDK) runs and lists its tools, a server whose command does not exist shows failed with
 its reason; a tool's rule, a server's switch, an import of a Claude-Desktop-style file, an export
 and a removal are saved to mcp.json at once. The servers are the chat's: closing the dialog leaves

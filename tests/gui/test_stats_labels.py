@@ -1,4 +1,4 @@
-"""The statistics say what mean accepted length counts, and show what each round emitted (item 13)."""
+"""The statistics say what mean accepted length counts, and show what each round emitted."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_dialog_labels_and_emitted_column(qtbot: Any) -> None:
     table = dlg.findChild(QTableWidget)
     assert table is not None
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
-    assert headers == ["Round", "Depth (drafted)", "Accepted", "Emitted"]  # per round, issue 24
+    assert headers == ["Round", "Depth (drafted)", "Accepted", "Emitted"]  # per round
     assert [table.item(r, 3).text() for r in range(table.rowCount())] == ["1", "3", "3"]
 
 
@@ -53,9 +53,9 @@ def test_strip_tooltip_says_what_the_number_counts(qtbot: Any) -> None:
 
 
 def test_the_round_table_shows_its_titles_whole_and_a_page_of_rounds(qtbot: Any) -> None:
-    """Seen under X: the dialog opened 420 px wide, "Depth (drafted)" read "pth (drafte" and two
-    rounds of a 113-round answer were visible at a time. Every title now fits its column, in every
-    language, and the table shows at least six rounds."""
+    """A dialog opened too narrow reads "Depth (drafted)" as "pth (drafte" and shows two rounds of
+    a long answer at a time: every title fits its column, in every language, and the table shows
+    at least six rounds."""
     from PySide6.QtWidgets import QApplication, QTableWidget
 
     from app.gui.i18n import I18n

@@ -1,4 +1,4 @@
-"""Suffix decoding in the GUI (issue 11): the launch dialog offers it for MLX models with a tooltip
+"""Suffix decoding in the GUI: the launch dialog offers it for MLX models with a tooltip
 that says it learns from earlier answers and what "Forget learned text" does; Settings forgets."""
 
 from __future__ import annotations

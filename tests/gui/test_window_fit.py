@@ -1,8 +1,8 @@
 """Every text of the window fits where it is shown, at 1366 x 768, in every language.
 
-Seen by a user on a 1366 x 768 laptop: the status bar cut mid-word with no ellipsis ("…64/round
-while measu", "135M ("), the chat header left its title a few characters ("Col…"), Settings'
-notes were clipped, the Local server panel had no close button. Here the real window (a scripted
+On a 1366 x 768 laptop nothing may be cut: not the status bar mid-word with no ellipsis ("…64/round
+while measu", "135M ("), not the chat header's title down to a few characters ("Col…"), not
+Settings' notes; and the Local server panel has a close button. Here the real window (a scripted
 engine stands in for the model; the Local server serves it and logs one real request) is laid out
 at 1366 x 768 and at the size it opens with on that screen (1200 x 720), in English, Chinese,
 Japanese and Korean through the app's language switch; each page, Settings' tabs, the Local

@@ -1,8 +1,8 @@
 """A closed main window must survive later language switches (its store is already closed).
 
-Before the fix, a switch reaching a closed window retranslated it, its conversation list queried the
-closed SQLite store, and the exception raised inside a Qt virtual override crashed the process in
-shiboken's error reporting (seen when one GUI test file ran after another).
+A switch reaching a closed window must not retranslate it: its conversation list would query the
+closed SQLite store, and an exception raised inside a Qt virtual override crashes the process in
+shiboken's error reporting (one GUI test file running after another reaches this).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 24, item 3: Auto's classic-drafter candidates on llama.cpp draft a depth that follows the
+"""Auto's classic-drafter candidates on llama.cpp draft a depth that follows the
 text per round (llama.cpp's ``speculative.draft.p_min``), never more than their tokens per round,
 and the per-round stats carry the depth each round used.
 

@@ -1,4 +1,4 @@
-"""Image parts on the local API server (issue 26) through the real ``openai`` and ``anthropic``
+"""Image parts on the local API server through the real ``openai`` and ``anthropic``
 clients: OpenAI ``image_url`` parts, Responses ``input_image`` parts and Anthropic image blocks,
 bounded in size and count, refused with one clear line each, and refused by a model that cannot
 see (the real text-only SmolLM2 on llama.cpp).

@@ -1,4 +1,4 @@
-"""The local API server with a real client (the ``openai`` package) on loopback (issue 13).
+"""The local API server with a real client (the ``openai`` package) on loopback.
 
 Real engines on the embedded SmolLM2: Q4_1 alone, and F32 with Q4_1 drafting for non-zero
 speculation figures. Only the tool-call layer uses a scripted engine (the 135M model does not
@@ -164,7 +164,7 @@ def test_queue_full_answers_429_with_retry_after(q4_engine: LlamaCppEngine) -> N
 def test_a_burst_over_the_limit_is_refused_before_any_engine_work(
     q4_engine: LlamaCppEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Admission comes first (issue 49): with the queue full, a burst of requests gets its 429s
+    """Admission comes first: with the queue full, a burst of requests gets its 429s
     without a single template probe or tokenize round trip to the engine; an admitted request
     pays for both."""
     calls = {"template": 0, "tokenize": 0}

@@ -121,7 +121,7 @@ def test_a_hugging_face_file_is_hashed_once(olah_hub: OlahHub, monkeypatch: pyte
     mgr = CacheManager(fam, fam.specs[0], "target", "Q4_0", "huggingface", endpoint=olah_hub.endpoint)
     path = mgr.download()
     monkeypatch.undo()
-    assert sum(hashed) == SIZE  # before the fix: 2 * SIZE (the transfer, then the entry again)
+    assert sum(hashed) == SIZE  # not 2 * SIZE (the transfer, then the entry again)
     want = hashlib.sha256(big_repo_files()[path.name]).hexdigest()
     assert hashlib.sha256(path.read_bytes()).hexdigest() == want
 

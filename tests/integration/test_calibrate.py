@@ -24,7 +24,7 @@ from app.core.launch.plan import load_engine
 
 
 def _engine_threads() -> list[int]:
-    """The llama.cpp children still running (an engine has no thread of its own since issue 49)."""
+    """The llama.cpp children still running (an engine has no thread of its own)."""
     return live_processes()
 
 
@@ -95,8 +95,8 @@ def test_calibrate_real_pair_then_spec_auto_reuses_it(
 def test_spec_auto_answers_at_once_with_autos_prior_when_nothing_is_stored(
     smollm2_q4: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`generate --spec auto` on a fresh home does not run the calibration before answering (it took
-    17.7x the time of speculation off): the prior answers, one line says so and how to measure."""
+    """`generate --spec auto` on a fresh home does not run the calibration before answering (it takes
+    many times the time of an answer): the prior answers, one line says so and how to measure."""
 
     def no_measuring(*_a: object, **_k: object) -> None:
         raise AssertionError("generate calibrated before answering")
@@ -160,7 +160,7 @@ def test_prose_recheck_measures_another_first_request(
 ) -> None:
     """A prose pair below the floor of an otherwise winning candidate is measured once more, on
     another prompt: ngram-mod remembers the first prose answer, so the same prompt again would be
-    a repeat (it measured 1.7x "prose" that way). Forced here with an unreachable floor."""
+    a repeat and overstate prose. Forced here with an unreachable floor."""
     monkeypatch.setattr(runner, "PROSE_FLOOR", 50.0)  # the re-check's rule
     monkeypatch.setattr(policy, "PROSE_FLOOR", 50.0)  # the choice's
     key, base, _cands = _quick(smollm2_q4)

@@ -1,4 +1,4 @@
-"""Compatible-drafter finder (issue 10, item 3) on the real embedded models: local folders, the
+"""Compatible-drafter finder on the real embedded models: local folders, the
 cache, and hub repositories checked by reading only the GGUF header over HTTP range requests
 (olah on loopback, behind a proxy that records what the client asked for)."""
 

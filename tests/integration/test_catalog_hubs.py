@@ -1,5 +1,5 @@
 """File patterns resolved against real repository listings (olah for Hugging Face, the loopback
-ModelScope server), sizes cached for offline use (issue 10, item 1)."""
+ModelScope server), sizes cached for offline use."""
 
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ def test_sizes_are_cached_for_offline_use(
 
     assert sizes() == {"Q4_K_M": None, "Q8_0": None, "Q5_K_M": None, "Q6_K": None, "Q2_K": None}
     listing.fetch_listing("huggingface", PATTERN_REPO, "main")
-    # now offline: the hub is no longer asked (a dead endpoint changes nothing)
+    # then offline: the hub is not asked again (a dead endpoint changes nothing)
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")
     got = sizes()
     assert got["Q4_K_M"] == 120_000

@@ -1,4 +1,4 @@
-"""Hub search and one-click add (issue 10, item 2): ``tandem search`` against a loopback
+"""Hub search and one-click add: ``tandem search`` against a loopback
 Hugging Face search endpoint (``GET /api/models`` with ``search``, ``filter``, ``sort``,
 ``limit`` and ``Link`` pagination, files from the olah hub behind it) and against the loopback
 ModelScope server's OpenAPI search; a searched repository's files grouped by quantization; the

@@ -1,4 +1,4 @@
-"""Nothing lost across a crash (issue 8, item 22).
+"""Nothing lost across a crash.
 
 A real process runs the chat pieces (ChatStore, EngineHost, ChatController over a ChatView, Qt
 offscreen) with a scripted engine that stalls mid-answer; it is killed with SIGKILL, then the store

@@ -1,5 +1,5 @@
 """A process killed (SIGKILL) while it stores messages with images loses none of the stored ones:
-every row that names an image finds the whole file, and partial files are cleaned up (issue 26)."""
+every row that names an image finds the whole file, and partial files are cleaned up."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``TANDEM_API_KEY=k tandem serve --model-path F --port P`` answers openai clients (issue 13)."""
+"""``TANDEM_API_KEY=k tandem serve --model-path F --port P`` answers openai clients."""
 
 from __future__ import annotations
 
@@ -120,8 +120,8 @@ def test_serve_stops_on_ctrl_c_and_sigterm_even_with_sigint_ignored_at_start(
 
 
 def test_serve_spec_auto_serves_autos_stored_choice(smollm2_q4: Path) -> None:
-    """`tandem serve --spec auto` used to serve with speculation off, silently (found by
-    benchmarks/bench_agent.py): it now takes Auto's choice as generate does."""
+    """`tandem serve --spec auto` takes Auto's choice as generate does, never speculation off
+    without a word (benchmarks/bench_agent.py relies on it)."""
     from app.core.engines.base import LoadRequest
     from app.core.launch import auto
 

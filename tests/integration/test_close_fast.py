@@ -1,8 +1,8 @@
-"""Real engines close within a second whatever they are doing, and a load can be cancelled (issue 9).
+"""Real engines close within a second whatever they are doing, and a load can be cancelled.
 
-Before the shared worker, llama.cpp's ``load()`` blocked on the native load (``ready.get()``) and
-``close()`` joined its thread for as long as the current request ran: a close during a prefill
-(or right after a job was dequeued) waited for the whole prompt pass.
+A close must not wait for the current request: ``load()`` must not block on the native load and
+``close()`` must not join a thread for as long as the current request runs, or a close during a
+prefill (or right after a job was dequeued) would wait for the whole prompt pass.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def _engine_threads(prefix: str) -> list[threading.Thread]:
 
 def _wait_gone(prefix: str, timeout: float = 60) -> None:
     """The engine's threads have ended, and for llama.cpp its child too (its engine has no thread
-    of its own since issue 49: the child is what must be gone)."""
+    of its own: the child is what must be gone)."""
     for t in _engine_threads(prefix):
         t.join(timeout)
     assert not _engine_threads(prefix)
@@ -55,8 +55,8 @@ def test_a_llamacpp_load_sees_the_cancel_token_and_loads_nothing(
 ) -> None:
     """The GUI's Cancel is a token the load checks itself, not only a progress call that raises.
 
-    Before, ``load()`` knew no token and went on to load target and drafter: no llama.cpp child is
-    started once the cancel is seen.
+    A load that did not check the token would go on to load target and drafter: no llama.cpp child
+    is started once the cancel is seen.
     """
     started: list[str] = []
     real_start = host.ServerProcess.start
@@ -89,13 +89,13 @@ def _the_child() -> int:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGSTOP is POSIX")
 def test_closing_llamacpp_during_a_prefill_ends_the_request(smollm2_f32: Path) -> None:
-    """Before, close() joined the engine's thread for as long as the current request ran: a close
-    during a prefill waited for the whole prompt pass. Here the llama.cpp child is stopped (SIGSTOP)
+    """close() must not wait for the current request: a close during a prefill does not wait for
+    the whole prompt pass. Here the llama.cpp child is stopped (SIGSTOP)
     once the request is on its way, so that pass can never end by itself: the request ends, and the
     engine's thread with it, only because close() ended the child. (How long a close takes is not
     asserted: on a busy machine any bound is a guess.)"""
     engine = LlamaCppEngine.load(LoadRequest(str(smollm2_f32), SpeculationOptions(), n_ctx=4096, n_threads=2))
-    long_prompt = " ".join(f"item{i}" for i in range(300))  # a prefill of a few seconds here
+    long_prompt = " ".join(f"item{i}" for i in range(300))  # a long prefill
     events: list[Event] = []
     errors: list[BaseException] = []
     started = threading.Event()
@@ -175,9 +175,9 @@ def _frozen_child(after: threading.Event, frozen: list[int], then: Any) -> threa
 def test_a_cancel_during_the_native_load_ends_the_child_without_waiting_for_the_load(
     smollm2_f32: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The native load runs in a child process, so a cancel no longer waits for it to finish.
-    Before, xllamacpp's ``Server(...)`` ran on a thread of this process and held the GIL for the
-    whole load: no Python thread, the one that checks the cancel included, ran until it returned.
+    """The native load runs in a child process, so a cancel does not wait for it to finish.
+    xllamacpp's ``Server(...)`` holds the GIL for the whole load: on a thread of this process no
+    Python thread, the one that checks the cancel included, would run until it returned.
     Here the child is stopped as soon as it exists (within milliseconds; the load of this 64k-context
     pair takes seconds), so the load cannot finish however long the cancel then takes on a busy
     machine: another Python thread runs during the load and presses Cancel, the load ends
@@ -215,9 +215,9 @@ def test_a_cancel_during_the_native_load_ends_the_child_without_waiting_for_the_
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGSTOP is POSIX")
 def test_exit_during_a_native_load_ends_the_load(smollm2_f32: Path) -> None:
     """At exit (``atexit`` runs :func:`close_all`) a load in progress ends with its child process.
-    Before, the native load ran in this process: the exit waited for it (and held the GIL). The child
-    is stopped here, so its load never finishes by itself: close_all can only return True (every
-    engine thread ended) by ending it.
+    The native load runs in the child, not in this process, so the exit does not wait for it (nor
+    for the GIL it holds). The child is stopped here, so its load never finishes by itself:
+    close_all can only return True (every engine thread ended) by ending it.
     """
     spec = SpeculationOptions.build(enabled=True, draft_model_path=str(assets.smollm2_q4_path()))
     req = LoadRequest(str(smollm2_f32), spec, n_ctx=65536, n_threads=2)
@@ -251,9 +251,9 @@ def test_exit_during_a_native_load_ends_the_load(smollm2_f32: Path) -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGSTOP/SIGCONT are POSIX")
 def test_a_stop_during_a_long_prompt_pass_ends_the_answer_without_the_pass(smollm2_f32: Path) -> None:
     """Stop (the request's cancel token) during the prompt pass: the answer ends without waiting
-    for the pass. Before, a stop was seen only in the callback of the next token, so a long prompt
-    ran to its end first (seconds here, minutes for a pasted document on a big model); now the
-    request's connection to the llama.cpp process is closed, which cancels it there. The child is
+    for the pass. A stop seen only in the callback of the next token would let a long prompt run to
+    its end first (minutes for a pasted document on a big model): the request's connection to the
+    llama.cpp process is closed, which cancels it there. The child is
     stopped (SIGSTOP) while the request is on its way, so no token and no end of the pass can come:
     only the closed connection can end the answer. The child then goes on and serves the next
     request normally.

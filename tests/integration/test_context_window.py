@@ -1,4 +1,4 @@
-"""Context window management on the real llama.cpp engine (issue 8, item 3).
+"""Context window management on the real llama.cpp engine.
 
 SmolLM2 runs at n_ctx 512: a long conversation fails as it is, and fits once trimmed with the
 engine's own tokenizer; the count matches what llama.cpp reports for the chat request.

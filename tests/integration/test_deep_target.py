@@ -1,4 +1,4 @@
-"""Issue 51's realistic-cost pair (:mod:`app.devtools.deep_target`): the SmolLM2 target with silent
+"""The realistic-cost pair (:mod:`app.devtools.deep_target`): the SmolLM2 target with silent
 blocks appended answers exactly as the original does, on real llama.cpp, with and without its
 drafter; a file it cannot deepen is refused with a clear message."""
 

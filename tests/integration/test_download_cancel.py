@@ -1,8 +1,8 @@
-"""A cancelled download leaves no I/O thread behind (issue 8, item 16).
+"""A cancelled download leaves no I/O thread behind.
 
-The transfer runs on a ``tandem-download-io-*`` thread; a cancel used to return after one second
-while that thread still sat in the library's read, so the thread outlived the cancel (and the
-old leak check skipped daemon threads, so nothing noticed). Now the cancel joins it.
+The transfer runs on a ``tandem-download-io-*`` thread, which can sit in the library's read when
+the cancel comes: the cancel joins it before it returns, so the thread never outlives the cancel
+(the thread-leak check in tests/conftest.py counts daemon threads too).
 """
 
 from __future__ import annotations

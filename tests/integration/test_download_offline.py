@@ -1,4 +1,4 @@
-"""Offline, anything already on disk works without the network (issue 8, item 14).
+"""Offline, anything already on disk works without the network.
 
 A model is downloaded from a real loopback hub (olah for Hugging Face, the ModelScope server),
 Tandem's entries are wiped (the files stay in the hub's own cache, as after "Remove from Tandem"

@@ -1,4 +1,4 @@
-"""A vision target's projector (``mmproj``, issue 26) through the real loopback hubs: fetched with
+"""A vision target's projector (``mmproj``) through the real loopback hubs: fetched with
 its target in one transfer, its own cached marker, cancel and resume, deleted with its target while
 a file another entry uses stays."""
 

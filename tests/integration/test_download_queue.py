@@ -45,8 +45,8 @@ def test_queue_runs_persists_and_notifies(hf_endpoint: str) -> None:
     b = q.add("tiny", "gguf", "0.001", "Q4_0", drafter=True)
     assert q.add("tiny", "gguf", "0.001", "Q4_0").id == a.id  # not queued twice
     assert b.draft_quantization == "Q8_0"
-    # named as the model browser writes the size (seen on the Downloads page: "handtest GGUF 0.135
-    # F32"); the CLI's size stays what --size takes
+    # named as the model browser writes the size (never "handtest GGUF 0.135 F32" on the Downloads
+    # page); the CLI's size stays what --size takes
     assert (a.size, a.size_text) == ("0.001", "1M")
     assert a.label == "tiny GGUF 1M Q4_0" and b.label == "tiny GGUF 1M Q4_0 · drafter Q8_0"
     q.start()

@@ -219,7 +219,7 @@ def test_auto_sends_each_request_to_the_configuration_its_kind_measured_best(
     smollm2_f32: Path, smollm2_q4: Path
 ) -> None:
     """``tandem serve --spec auto``'s router over real children: routes as a calibration of this
-    pair measured them (the session-13 figures: the drafter pays on prose, ngram-mod on a repeat)."""
+    pair measured them (a real calibration's figures: the drafter pays on prose, ngram-mod on a repeat)."""
     from app.core.launch import auto
     from app.core.launch.auto.router import RequestRouter
 

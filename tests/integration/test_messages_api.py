@@ -1,4 +1,4 @@
-"""The local server's Anthropic Messages API with the real ``anthropic`` client on loopback (issue 25).
+"""The local server's Anthropic Messages API with the real ``anthropic`` client on loopback.
 
 Real engines on the embedded SmolLM2 (Q4_1 alone; F32 with Q4_1 drafting for non-zero speculation
 figures). Tool calls use a scripted engine, the only fake (the 135M model does not write tool calls);

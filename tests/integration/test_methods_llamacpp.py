@@ -268,7 +268,8 @@ def test_eagle3_and_dflash_also_draft_for_the_tiny_gemma4_target(tiny: Any) -> N
 def test_cli_refuses_eagle3_with_a_plain_drafter_in_one_line(
     tiny: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The issue's case: --spec-method eagle3 with a plain-LM drafter used to run and draft nothing."""
+    """--spec-method eagle3 with a plain-LM drafter is refused in one line, not run to draft
+    nothing."""
     from app.cli import main
 
     argv = ["generate", "--model-path", str(tiny.target), "--draft-model-path", str(tiny.target)]

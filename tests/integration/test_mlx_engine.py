@@ -55,7 +55,7 @@ def ckpt(real_models: None, mlx_libs: None, tmp_path_factory: pytest.TempPathFac
     return {
         "g4_target": fx.write_gemma4_target(root / "g4-target"),
         "g4_drafter": fx.write_gemma4_assistant(root / "g4-assistant"),
-        # a random drafter that gets a draft accepted now and then (1 of 171 in 60 tokens here)
+        # a random drafter that gets a draft accepted now and then
         "g4_drafter_7": fx.write_gemma4_assistant(root / "g4-assistant-7", seed=7),
         "g4_target_forced": fx.write_gemma4_target(root / "g4-target-forced", forced=True),
         "g4_drafter_forced": fx.write_gemma4_assistant(root / "g4-assistant-forced", forced=True),
@@ -474,7 +474,7 @@ def test_close_joins_the_engine_thread(ckpt: dict[str, Path]) -> None:
     engine = _load(ckpt["g4_target"], ckpt["g4_drafter"])
     mine = [t for t in threading.enumerate() if t.name.startswith("tandem-mlx-") and t.name not in before]
     # a daemon thread: a forgotten close() never keeps the process alive (the worker's atexit
-    # hook still closes and frees it, issue 9)
+    # hook still closes and frees it)
     assert len(mine) == 1 and mine[0].daemon
     engine.close()  # type: ignore[attr-defined]
     assert not mine[0].is_alive()
@@ -611,7 +611,8 @@ def test_stop_scanner_holds_partial_matches() -> None:
 def test_parity_cli_on_a_gemma4_assistant_pair(
     ckpt: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``tandem parity --engine mlx`` crashed with a TypeError on ``top_logprobs`` (item 11)."""
+    """``tandem parity --engine mlx`` runs on a Gemma 4 assistant pair (no TypeError on
+    ``top_logprobs``)."""
     from app.cli import main
 
     prompts = tmp_path / "prompts.txt"
@@ -623,7 +624,7 @@ def test_parity_cli_on_a_gemma4_assistant_pair(
     captured = capsys.readouterr()
     out = captured.out
     assert "[identical] (token ids; 24 vs 24 tokens) 'Write a short note about speculative decoding.'" in out
-    # MLX has no thread-count setting: said once, in one line (item 12)
+    # MLX has no thread-count setting: said once, in one line
     notes = [ln for ln in captured.err.splitlines() if "--threads" in ln]
     assert notes == [
         "note: --threads: the thread count (3) is ignored by Apple MLX (mlx-vlm): "
@@ -712,7 +713,7 @@ def test_candidates_with_speculation(ckpt: dict[str, Path], engines: list[object
     assert _finished(_run(classic, 3)).candidates is None
 
 
-# --- issue 8: the context length is enforced ------------------------------------------------------
+# --- the context length is enforced ---------------------------------------------------------------
 
 
 def _prompt_len(model_dir: Path) -> int:
@@ -761,7 +762,7 @@ def test_generation_stops_at_the_context_and_a_prompt_that_does_not_fit_is_refus
     assert _finished(_run(engine, 2)).completion_tokens == 2  # the engine still serves
 
 
-# --- issue 8: drafted tokens of mlx-vlm drafters without draft_lens -------------------------------
+# --- drafted tokens of mlx-vlm drafters without draft_lens ----------------------------------------
 
 
 def _rounds(events: list[Event]) -> list[tuple[int, int, int]]:
@@ -772,7 +773,7 @@ def test_vlm_drafter_without_draft_lens_reports_real_draft_counts(
     ckpt: dict[str, Path], engines: list[object], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Several mlx-vlm drafters keep only ``accept_lens`` (dflash2, dspark, nemotron_h_mtp, ...);
-    drafted was then reported equal to accepted: a false 100% acceptance (item 13)."""
+    their drafted count is the real one, not accepted taken for drafted (a false 100% acceptance)."""
     from mlx_vlm.speculative import mtp as vlm_mtp
     from mlx_vlm.speculative.drafters.gemma4_assistant import Gemma4AssistantDraftModel
 
@@ -816,7 +817,7 @@ def test_vlm_drafter_without_draft_lens_reports_real_draft_counts(
     _check_accounting(events)
 
 
-# --- issue 8: repeat penalty ------------------------------------------------------------------------
+# --- repeat penalty ---------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("target", ["g4_target", "llama_target"])
@@ -922,9 +923,9 @@ class _StopAfter(CancelToken):
 def test_stop_during_a_long_prompt_ends_it_between_prefill_chunks(
     ckpt: dict[str, Path], engines: list[object], kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Seen by hand: Stop during a 1,100-token prompt on the CPU went unheard for minutes (mlx-lm
-    read the prompt in one 2,048-token pass; Tandem's loops had no check in their prefill). Every
-    loop now checks between chunks: the request ends cancelled with no token generated, and the
+    """Stop during a long prompt is heard between prefill chunks, not after the whole pass (mlx-lm
+    reads a prompt in one 2,048-token pass, minutes on a CPU for a long prompt). Every loop checks
+    between chunks: the request ends cancelled with no token generated, and the
     engine answers the next request."""
     from app.core.engines.mlx import modelfree
     from app.core.engines.mlx.engine import MLXEngine
@@ -949,7 +950,7 @@ def test_stop_during_a_long_prompt_ends_it_between_prefill_chunks(
     assert again.reason in ("length", "stop") and again.completion_tokens > 0
 
 
-# --- speculation per request (issue 49) -----------------------------------------------------------
+# --- speculation per request ----------------------------------------------------------------------
 def _pair(ckpt: dict[str, Path], pair: str) -> tuple[Path, Path]:
     if pair == "mtp":
         return ckpt["g4_target"], ckpt["g4_drafter"]

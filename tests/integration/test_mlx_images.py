@@ -1,4 +1,4 @@
-"""Images through the MLX engine (issue 26) on the tiny generated Gemma 4 (a real vision tower and
+"""Images through the MLX engine on the tiny generated Gemma 4 (a real vision tower and
 mlx-vlm's real Gemma 4 processor) and on an mlx-lm text model that cannot see images.
 
 Image files are made with Pillow in a temp dir: RGB, RGBA, grayscale (mode L) and a 4000x3000

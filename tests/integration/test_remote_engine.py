@@ -295,7 +295,7 @@ def test_context_length_and_token_counts_come_from_the_server(
 ) -> None:
     """The remote engine measures prompts in the server's own tokens, so long chats are trimmed.
 
-    Before, it had no token counter: the chat sent the whole history and the server refused it
+    Without a token counter the chat would send the whole history, and the server would refuse it
     once the conversation outgrew its context.
     """
     from app.core.engines.base import TokenCounter

@@ -22,7 +22,8 @@ from app.core.engines.base import ChatMessage, LoadRequest, Round, Sampling
 from app.core.engines.blocking import generate
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.speculative import SpeculationOptions
-from app.core.speculative.replay import ReplayParams, ReplayResult, ReplayRound, ReplayState, replay
+from app.core.speculative.replay import ReplayResult, ReplayRound, ReplayState, replay
+from app.core.speculative.replay_params import ReplayParams
 
 N_CTX = 2048
 LIST = "List the numbers from 1 to 30, separated by commas."

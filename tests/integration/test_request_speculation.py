@@ -1,4 +1,4 @@
-"""``tandem: {"speculation": ...}`` on a request (issue 25): what runs is honoured ("auto", the
+"""``tandem: {"speculation": ...}`` on a request: what runs is honoured ("auto", the
 loaded method, "off" when nothing is loaded), anything else is one 400 naming what is loaded, on
 all three APIs, with the real clients against real llama.cpp (SmolLM2 alone and with a drafter)."""
 

@@ -1,4 +1,4 @@
-"""The local server's OpenAI Responses API with the real ``openai`` client on loopback (issue 25).
+"""The local server's OpenAI Responses API with the real ``openai`` client on loopback.
 
 Real engines on the embedded SmolLM2 (Q4_1 alone; F32 with Q4_1 drafting for non-zero speculation
 figures). Function calls use the scripted engine of the Messages tests, the only fake (the 135M

@@ -1,10 +1,9 @@
 """Ctrl-C and SIGTERM, twice in quick succession, stop every long command and leave no llama.cpp
-child (issue 48).
+child.
 
-``tandem serve`` used to set a ``threading.Event`` from its signal handler while the main thread
-waited on it: a second signal landing while the event's lock was held deadlocked the process (1 of
-6 double Ctrl-C, 1 of 20 group-then-process SIGTERM runs left it unkillable but by SIGKILL). Every
-command now goes through :mod:`app.cli.stopping`. These tests run the real ``tandem`` command on
+A signal handler must not set a ``threading.Event`` the main thread waits on: a second signal
+landing while the event's lock is held deadlocks the process, which then only SIGKILL ends. Every
+command goes through :mod:`app.cli.stopping`. These tests run the real ``tandem`` command on
 the embedded SmolLM2 model, capture the process tree before signalling, and check that the
 process ends within the bound and that every llama.cpp child it had is gone.
 """

@@ -1,4 +1,4 @@
-"""Structured output on the local server (issue 25): ``response_format`` on chat completions,
+"""Structured output on the local server: ``response_format`` on chat completions,
 ``text.format`` on Responses, ``output_format`` on Messages, enforced by llama.cpp's grammar of a
 JSON object or schema; an engine that cannot constrain output refuses; greedy parity holds with a
 schema and speculation on.

@@ -1,4 +1,4 @@
-"""Suffix decoding and prompt lookup on the MLX engine (issue 11), on real tiny and small models.
+"""Suffix decoding and prompt lookup on the MLX engine, on real tiny and small models.
 
 Tiny random-weight checkpoints (mlx-vlm Gemma 4, mlx-lm llama) come from
 :mod:`app.devtools.mlx_models`; SmolLM2-135M is the F32 GGUF fixture converted to MLX by
@@ -320,7 +320,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_generate_twice_in_new_processes_and_parity(smollm2_mlx: Path) -> None:
-    """The issue's 'done when': a second process accepts most of its tokens from the persisted
+    """End to end across processes: a second process accepts most of its tokens from the persisted
     tree, and ``tandem parity --spec-method suffix`` exits 0 on benchmarks/prompts.txt."""
     base = ["--engine", "mlx", "--model-path", str(smollm2_mlx), "--spec-method", "suffix"]
     prompt = "Write a Python function that adds two numbers."

@@ -1,4 +1,4 @@
-"""Images through the llama.cpp engine (issue 26): the tiny Gemma 4 target with its tiny ``gemma4v``
+"""Images through the llama.cpp engine: the tiny Gemma 4 target with its tiny ``gemma4v``
 vision projector (``scripts/make_tiny_mmproj.py``), on the real xllamacpp.
 
 Real PNG files made with Pillow (RGB, RGBA, grayscale, a 4000x3000 photo-sized one) go through the

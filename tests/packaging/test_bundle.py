@@ -1,7 +1,7 @@
 """Build the PyInstaller bundle into a temp dir and smoke-test it in a clean environment.
 
-Needs PyInstaller in the test environment (skipped otherwise). Building takes about 40 s on two
-cores and writes ~470 MB, removed afterwards; see packaging/README.md.
+Needs PyInstaller in the test environment (skipped otherwise). Building takes a while and writes
+hundreds of MB, removed afterwards; see packaging/README.md.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     result = build.build(base / "dist", base / "work", quiet=True)
     print(f"\nbuilt {result.bundle} in {result.seconds:.1f} s, {result.size_bytes / 1e6:.0f} MB")
     yield base / "dist"
-    shutil.rmtree(base, ignore_errors=True)  # ~0.5 GB; do not keep three of them around
+    shutil.rmtree(base, ignore_errors=True)  # hundreds of MB; do not keep three of them around
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The one accumulator (app/core/answer.py, issue 20) on hand-built event streams: a normal answer,
+"""The one accumulator (app/core/answer.py) on hand-built event streams: a normal answer,
 a cancelled one, one whose stream ends without its Finished, tool calls and rounds."""
 
 from __future__ import annotations

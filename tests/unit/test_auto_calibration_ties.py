@@ -1,4 +1,4 @@
-"""The calibration's re-measuring of ties (issue 51), on engines with scripted speeds and noise.
+"""The calibration's re-measuring of ties, on engines with scripted speeds and noise.
 
 The engine layer is scripted here (each configuration's true speed per workload, times a random
 factor per answer); the calibration loop, its figures and its rule are the real ones. The real
@@ -144,7 +144,7 @@ def _clearly_faster(
 
 @pytest.mark.parametrize("seed", range(30))
 def test_two_calibrations_in_a_row_never_contradict(seed: int) -> None:
-    """Close configurations (4% apart) under the noise measured on this machine's answers: two
+    """Close configurations (4% apart) under the answer-to-answer noise of real answers: two
     calibrations may pick differently only within a tie, never each finding its own pick clearly
     (>5%) faster than the other's."""
     close: Speeds = {

@@ -1,5 +1,5 @@
-"""Auto's decision rule with scripted speeds (issue 51): it switches on a real 15% difference and
-seldom between equal configurations, with the answer-to-answer noise measured on this machine.
+"""Auto's decision rule with scripted speeds: it switches on a real 15% difference and seldom
+between equal configurations, with the answer-to-answer noise of real answers (MEASURED_NOISE).
 
 Each trial is one kind's answers as Auto routes them: the rule picks a configuration (exploring
 now and then), that configuration's "answer" runs at its true speedup times a log-normal noise,
@@ -17,9 +17,9 @@ from app.core.launch.auto import OFF, Candidate, Measurement, RequestKind, Route
 from app.core.launch.auto import decide as rule
 
 #: one answer's noise (sd of its log decode speed over different prose requests of one
-#: configuration), measured on the realistic-cost pair on this machine: 0.016 for off, 0.123 for
-#: the drafter at 8 per round (its acceptance varies from request to request); the larger is
-#: taken. docs/benchmarks.md, "Auto's noise" (python benchmarks/bench_answer_noise.py)
+#: configuration) on the realistic-cost pair: the larger of off's and the drafter's at 8 per round
+#: (whose acceptance varies from request to request), as benchmarks/bench_answer_noise.py
+#: measures it (docs/benchmarks.md, "Auto's noise")
 MEASURED_NOISE = 0.123
 PROSE = RequestKind.PROSE
 A = Candidate("draft", 8, None, 0.2)

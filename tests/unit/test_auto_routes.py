@@ -209,7 +209,7 @@ def test_unreadable_or_other_version_files_are_ignored(tmp_path: Path) -> None:
 
 
 def test_the_request_router_learns_from_the_answers_it_routed(tmp_path: Path) -> None:
-    """The router the pool asks (issue 49): each answer it routed, told back with its configuration
+    """The router the pool asks: each answer it routed, told back with its configuration
     and decode time, corrects its kind's route; answers it did not route, short answers and
     unknown configurations teach nothing; the figures are written once enough have come."""
     from app.core.engines.base import GenerateRequest, Sampling

@@ -1,4 +1,4 @@
-"""Auto's choice rule on fake measurements, its candidates, and stored results (issue 15)."""
+"""Auto's choice rule on fake measurements, its candidates, and stored results."""
 
 from __future__ import annotations
 
@@ -157,8 +157,8 @@ def test_combination_is_one_llamacpp_plan_with_two_types() -> None:
 def test_ngram_candidates_can_draft_within_a_calibration_answer() -> None:
     """llama.cpp drops an ngram-mod draft shorter than ``ngram_mod.n_min``, and drafts nothing
     once the tokens left to generate, minus one, are fewer than it. With llama.cpp's own 48 a
-    40-token calibration answer never drafted (the 64-deep candidate measured 0.98x on repeats)
-    and the last 48 tokens of every repeat were decoded one by one. Every Auto candidate that runs
+    40-token calibration answer never drafts (the 64-deep candidate would measure no gain on
+    repeats) and the last 48 tokens of every repeat are decoded one by one. Every Auto candidate that runs
     ngram-mod, alone or with the drafter, runs 64 deep and may propose short drafts."""
     with_ngram = [c for c in auto.candidates("llama.cpp", "draft", ["ngram-mod"]) if "ngram-mod" in c.method]
     assert [c.method for c in with_ngram] == ["ngram-mod", "draft+ngram-mod"]
@@ -299,7 +299,7 @@ def test_stored_ratios_choose_exactly_as_measured(model_files: tuple[Path, Path]
     assert back.to_json()["chosen"] == result.to_json()["chosen"]
 
 
-# --- issue 24: the prior, demotions, a calibration that resumes ---------------------------------
+# --- the prior, demotions, a calibration that resumes -------------------------------------------
 def test_prior_is_a_trained_drafter_else_the_model_free_method_else_off() -> None:
     llama = auto.candidates("llama.cpp", None, ["ngram-mod"])
     assert auto.prior(llama) == Candidate("ngram-mod", auto.NGRAM_DEPTH)
@@ -379,7 +379,7 @@ def test_a_calibration_resumes_from_what_it_measured(model_files: tuple[Path, Pa
 
 
 def test_llamacpp_classic_drafter_candidates_adapt_their_depth_per_round() -> None:
-    """Issue 24, item 3: llama.cpp's own control (``speculative.draft.p_min``) ends a round at the
+    """llama.cpp's own control (``speculative.draft.p_min``) ends a round at the
     drafter's first unsure token, so the depth follows the text up to the candidate's n_max."""
     cands = auto.candidates("llama.cpp", "draft", ["ngram-mod"])
     drafters = [c for c in cands if c.uses_drafter]

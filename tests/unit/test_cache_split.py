@@ -1,6 +1,6 @@
-"""The cache package's three jobs stay apart (issue 9): the entry store (entry.py), downloading
+"""The cache package's three jobs stay apart: the entry store (entry.py), downloading
 (fetch.py) and deleting / freeing disk (gc.py). The two others use only the store's public API,
-and no module reads another class's private fields (``meter._cancel`` was read that way)."""
+and no module reads another class's private fields (such as ``meter._cancel``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Memory fit (issue 10, item 4) on the real embedded models' GGUF headers."""
+"""Memory fit on the real embedded models' GGUF headers."""
 
 from __future__ import annotations
 

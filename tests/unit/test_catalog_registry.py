@@ -1,4 +1,4 @@
-"""The curated registry (issue 10, item 1) and the file-pattern rules it relies on."""
+"""The curated registry and the file-pattern rules it relies on."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rule that fits a conversation into the context window (issue 8, item 3).
+"""The rule that fits a conversation into the context window.
 
 The token counter here is a plain word count with a per-message overhead, standing in for the
 engine's tokenizer (the real tokenizers are exercised in tests/integration/test_context_window.py).

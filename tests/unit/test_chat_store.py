@@ -173,7 +173,7 @@ def test_answers_left_streaming_reopen_as_interrupted(tmp_path: Path) -> None:
 
 
 def test_the_speculation_choice_is_stored_and_old_conversations_load_as_auto(tmp_path: Path) -> None:
-    """Issue 25: a conversation keeps its speculation choice; a file written before the choice
+    """A conversation keeps its speculation choice; a file written before the choice
     existed (no column) opens with every conversation at Auto, and stays readable by older code."""
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path)

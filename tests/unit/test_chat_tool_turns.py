@@ -1,4 +1,4 @@
-"""Tool turns kept in a conversation (issue 50): an assistant message's calls and each call's
+"""Tool turns kept in a conversation: an assistant message's calls and each call's
 ``tool`` result are stored, reopened, sent again in OpenAI's messages shape, trimmed like other
 messages, regenerated from any turn and exported (JSON, Markdown, HTML), against a real store."""
 

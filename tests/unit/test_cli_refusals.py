@@ -1,8 +1,8 @@
 """Every refused CLI input exits non-zero with ONE line that says why and no Python error text.
 
-Issue 8 items 7-10: ``--draft-tokens ²`` ended in ``invalid literal for int()``, ``--max-tokens 0``
-ran, ``bench --repeats 0`` printed ``max() arg is an empty sequence``, and a spec whose
-quantizations all named one file was registered. Nothing here loads a model: each refusal happens
+Among them: ``--draft-tokens ²`` (not ``invalid literal for int()``), ``--max-tokens 0`` (not run),
+``bench --repeats 0`` (not ``max() arg is an empty sequence``) and a spec whose quantizations all
+name one file (not registered). Nothing here loads a model: each refusal happens
 before any engine starts.
 """
 

@@ -1,4 +1,4 @@
-"""The per-round draft length of Tandem's classic-drafter loop (issue 24, item 3)."""
+"""The per-round draft length of Tandem's classic-drafter loop."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """A helper process started with ``ends_with_parent`` goes when the process that started it is
-killed, before any teardown could run (the loopback hubs of a killed test run stayed orphaned)."""
+killed, before any teardown could run (so the loopback hubs of a killed test run are not left
+orphaned)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The engines' event loop (issue 49): its three bridges, cancelling through them, and its end."""
+"""The engines' event loop: its three bridges, cancelling through them, and its end."""
 
 from __future__ import annotations
 

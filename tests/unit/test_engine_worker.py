@@ -1,4 +1,4 @@
-"""The one engine worker (issue 9): queue, events, cancel and close, the same for every engine.
+"""The one engine worker: queue, events, cancel and close, the same for every engine.
 
 The jobs here are plain Python functions standing in for an engine's native calls (a gate stands
 for a call that cannot be interrupted); the worker itself is the real one the engines use. The

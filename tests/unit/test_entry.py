@@ -1,4 +1,4 @@
-"""``tandem`` without a display says so in one line before Qt can abort (issue 8 item 19)."""
+"""``tandem`` without a display says so in one line before Qt can abort."""
 
 from __future__ import annotations
 

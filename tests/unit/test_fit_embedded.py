@@ -1,4 +1,4 @@
-"""`tandem fit` on the embedded SmolLM2 F32 before it is prepared (issue 10 "done when").
+"""`tandem fit` on the embedded SmolLM2 F32 before it is prepared.
 
 The F32 file is derived from the shipped Q4_1 on first use; until then its KV cache comes from the
 Q4_1 header (same layers, KV heads and head dims): 30 x 3 x 64 x 2 (K and V) x 2 bytes x ctx.

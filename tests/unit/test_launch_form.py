@@ -1,4 +1,4 @@
-"""The launch dialog's rules as a Qt-free form model (issue 9): gating, validity, and codes (not
+"""The launch dialog's rules as a Qt-free form model: gating, validity, and codes (not
 English the dialog has to substring-match)."""
 
 from __future__ import annotations
@@ -13,15 +13,9 @@ from app.core.catalog.drafters import Candidate
 from app.core.engines import capability
 from app.core.engines.base import SamplingError
 from app.core.engines.capability import Support
-from app.core.launch.form import (
-    FormValues,
-    LaunchForm,
-    NoteCode,
-    QuantOption,
-    StatusOf,
-    SwitchLabel,
-    ordered_draft_quants,
-)
+from app.core.launch.form import LaunchForm, StatusOf
+from app.core.launch.form_drafters import ordered_draft_quants
+from app.core.launch.form_state import FormValues, NoteCode, QuantOption, SwitchLabel
 from app.core.launch.plan import Role
 from app.core.registry import AnySpec, Family, Registry
 from app.core.speculative import default_tokens
@@ -37,7 +31,7 @@ def test_default_depth_says_why_with_a_code() -> None:
         assert default_tokens("llama.cpp", "smollm2", 0.135, method).code == "llamacpp-default"
 
 
-# --- the launch dialog's form model, without Qt (issue 9) --------------------------------------
+# --- the launch dialog's form model, without Qt ------------------------------------------------
 # The registry is real; the cache's status and the engine's install check are the other layers the
 # form asks (a status table and a monkeypatched availability), as in the GUI tests.
 
@@ -276,7 +270,7 @@ def test_moe_note_only_with_the_panel(installed: dict[str, bool]) -> None:
     fam, spec, quant = pick("gemma-4", "gguf", "26B-A4B")
     st = LaunchForm(fam, statuses()).evaluate(values(spec, quant, "llama.cpp"))
     assert st.moe_note is not None and st.moe_note.code == NoteCode.MOE_DRAFTER_COST
-    # mixture of experts with a declared EAGLE-3 drafter, which llama.cpp now runs (issue 21)
+    # mixture of experts with a declared EAGLE-3 drafter, which llama.cpp runs
     fam, spec, quant = pick("gpt-oss", "gguf")
     st = LaunchForm(fam, statuses()).evaluate(values(spec, quant, "llama.cpp"))
     assert st.panel_visible and st.method == "eagle3" and st.moe_note is not None
@@ -295,7 +289,7 @@ def test_notes_are_codes_not_sentences(installed: dict[str, bool]) -> None:
     }  # fmt: skip
 
 
-# --- drafters found on this computer for a model that declares none (issue 10, item 3) ---------
+# --- drafters found on this computer for a model that declares none ----------------------------
 # The candidates are the finder's own type; which files are compatible is the finder's test
 # (tests/unit/test_drafter_finder*.py) and the GUI test runs it on real files.
 

@@ -9,7 +9,8 @@ from dataclasses import replace
 import pytest
 
 from app.core.launch.auto.certainty import Certainty, read
-from app.core.launch.form import FormValues, LaunchForm, set_auto, set_drafter, set_model_free
+from app.core.launch.form import LaunchForm
+from app.core.launch.form_state import FormValues, set_auto, set_drafter, set_model_free
 from tests.unit.test_launch_form import installed, pick, statuses, values  # noqa: F401
 
 SETTERS = {

@@ -1,4 +1,4 @@
-"""The product card's top-level layout: resources/ and translations/ beside app/ (issue 8 item 17)."""
+"""The product card's top-level layout: resources/ and translations/ beside app/."""
 
 from __future__ import annotations
 

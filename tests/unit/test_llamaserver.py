@@ -1,4 +1,4 @@
-"""The one llama-server client (issue 20): event streams, chunks -> events, request bodies.
+"""The one llama-server client: event streams, chunks -> events, request bodies.
 
 The engines that use it are tested against real servers (tests/integration/test_llamacpp_engine.py
 drives a real llama-server child, test_remote_engine.py real and recorded servers); these are the

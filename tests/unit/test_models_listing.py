@@ -1,5 +1,5 @@
 """``tandem models``: embedded models built on first use are not "cached", and the table has a
-header and columns that fit a terminal, with the full detail in ``--json`` (issue 8 item 20)."""
+header and columns that fit a terminal, with the full detail in ``--json``."""
 
 from __future__ import annotations
 

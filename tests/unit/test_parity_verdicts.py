@@ -1,4 +1,4 @@
-"""Parity verdicts (issue 11): EXACT, TOP_K_MATCH (mutual top-k at the first difference) or FAIL."""
+"""Parity verdicts: EXACT, TOP_K_MATCH (mutual top-k at the first difference) or FAIL."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A vision target's projector (``mmproj``, issue 26): the registry fields and their one-line errors,
+"""A vision target's projector (``mmproj``): the registry fields and their one-line errors,
 the reads-images rule, the cache plan, the listing check and what a launch does with it."""
 
 from __future__ import annotations
@@ -258,7 +258,7 @@ def test_builtin_projectors_carry_evidence_naming_their_files() -> None:
     assert found >= 11
 
 
-# --- what the launch dialog says about images (issue 26) ---------------------------------------
+# --- what the launch dialog says about images --------------------------------------------------
 
 
 def _form(fam: Family, on_disk: bool) -> Any:
@@ -270,7 +270,7 @@ def _form(fam: Family, on_disk: bool) -> Any:
 def _values(fam: Family, engine: str = "llama.cpp", **kw: Any) -> Any:
     from dataclasses import replace
 
-    from app.core.launch.form import FormValues
+    from app.core.launch.form_state import FormValues
 
     base = FormValues(spec=fam.specs[0], quant="Q8_0", engine=engine, n_ctx=4096, max_tokens=256)
     return replace(base, **kw)
@@ -280,7 +280,7 @@ def test_the_launch_form_says_whether_and_how_the_launch_reads_images(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from app.core.engines import capability
-    from app.core.launch.form import NoteCode
+    from app.core.launch.form_state import NoteCode
 
     monkeypatch.setattr(capability, "engine_availability", lambda name: capability.Availability(True, "1"))
     fam = parse_family(family())

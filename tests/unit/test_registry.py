@@ -157,7 +157,7 @@ def _local(path: str, **extra: Any) -> dict[str, Any]:
     return data
 
 
-# Issue 8 item 10: a name that does not vary by quantization makes every quantization the same model.
+# A name that does not vary by quantization makes every quantization the same model.
 SAME_FILE_BAD = [
     pytest.param(
         _with_spec(gguf_family(), model_file_name_template="model.gguf"),

@@ -1,4 +1,4 @@
-"""The Verify check's core (issue 22, app/core/measure/verify.py): which key each server gets, what
+"""The Verify check's core (app/core/measure/verify.py): which key each server gets, what
 the report concludes, and that the check refuses nothing silently (no Qt, no server)."""
 
 from __future__ import annotations

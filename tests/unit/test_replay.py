@@ -11,15 +11,9 @@ import pytest
 
 from app.core.engines.llamacpp import translate
 from app.core.speculative import SpeculationOptions
-from app.core.speculative.replay import (
-    PRIORITY,
-    NgramMapParams,
-    NgramModParams,
-    ReplayParams,
-    ReplayState,
-    _libstdcxx_order,
-    replay,
-)
+from app.core.speculative.replay import PRIORITY, ReplayState, replay
+from app.core.speculative.replay_cache import libstdcxx_order
+from app.core.speculative.replay_params import NgramMapParams, NgramModParams, ReplayParams
 
 
 def _rows(result: object) -> list[tuple[int, int, int]]:
@@ -165,16 +159,16 @@ def test_ngram_cache_drafts_from_its_counts_and_at_most_eight_tokens() -> None:
 
 def test_libstdcxx_iteration_order() -> None:
     """Orders printed by a program built with libstdc++ for the same insertions."""
-    assert _libstdcxx_order([1, 2, 14]) == [2, 14, 1]
+    assert libstdcxx_order([1, 2, 14]) == [2, 14, 1]
     keys = [5, 18, 31, 2, 15, 28, 41, 7, 20, 33, 1, 13, 26, 39, 52, 65]  # 13 buckets, then 29
-    assert _libstdcxx_order(keys) == [52, 39, 5, 18, 31, 2, 15, 28, 41, 65, 7, 20, 33, 1, 13, 26]
+    assert libstdcxx_order(keys) == [52, 39, 5, 18, 31, 2, 15, 28, 41, 65, 7, 20, 33, 1, 13, 26]
 
 
 def test_ngram_cache_breaks_a_tie_by_the_containers_order() -> None:
     # "3 4" is followed once by 7 and once by 20 (a tie that passes the 2-gram rule of 50%): both
     # land in bucket 7 of 13 and the later one leads its bucket, so 20 is drafted (then 0, which
     # followed "3 4 20"); in insertion order 7 would have been drafted and rejected
-    assert _libstdcxx_order([7, 20]) == [20, 7]
+    assert libstdcxx_order([7, 20]) == [20, 7]
     result = replay("ngram-cache", None, [3, 4, 7, 0, 3, 4, 20, 0, 9, 3], [4, 20, 5], max_tokens=4)
     assert _rows(result) == [(0, 0, 1), (2, 1, 2)]
 

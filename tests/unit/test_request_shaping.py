@@ -226,7 +226,7 @@ def test_requests_without_max_tokens_run_to_the_servers_limit_unless_a_default_i
 
 
 def test_shaping_returns_a_new_request_and_leaves_the_checked_one_as_it_was() -> None:
-    """Issue 49: the request is immutable; each step before the engine returns a new one."""
+    """The request is immutable; each step before the engine returns a new one."""
     import dataclasses
 
     checked = _req([{"role": "user", "content": "weather?"}], [WEATHER], "auto")

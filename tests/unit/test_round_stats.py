@@ -1,5 +1,5 @@
-"""One definition of mean accepted length for the chat and ``tandem bench`` (issue 8 item 13),
-stored per-round data that keeps ``emitted``, and no rate from a zero duration (item 8)."""
+"""One definition of mean accepted length for the chat and ``tandem bench``,
+stored per-round data that keeps ``emitted``, and no rate from a zero duration."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def test_bench_refuses_zero_repeats_before_loading_anything() -> None:
     assert len(rows[0].off_runs) == 2 and rows[0].ratio == pytest.approx(1.0)
 
 
-# --- one stats model (issue 9) ------------------------------------------------------------------
+# --- one stats model ----------------------------------------------------------------------------
 def test_one_round_type_from_accountant_to_engines() -> None:
     """The accountant's rounds are the engines' Round events (no second dataclass to copy into)."""
     from app.core import speculative

@@ -1,4 +1,4 @@
-"""Request rules of the local server shared by its three APIs (issue 25): structured-output formats
+"""Request rules of the local server shared by its three APIs: structured-output formats
 and ``tandem.speculation``; Messages and Responses inputs mapped to chat messages."""
 
 from __future__ import annotations

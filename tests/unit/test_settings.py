@@ -74,7 +74,7 @@ def test_newer_version_is_read_best_effort_and_keeps_its_number(tmp_path: Path) 
 
 
 def test_last_launch_round_trips_and_old_records_still_load(tmp_path: Path) -> None:
-    """The last launch is stored typed (issue 8, item 23); the old dict of strings still reads,
+    """The last launch is stored typed; the older dict of strings still reads,
     and an unreadable record is dropped alone, keeping the other settings."""
     path = tmp_path / "settings.json"
     s = st.Settings(language="ja")

@@ -92,7 +92,7 @@ def test_plan_neutral_options() -> None:
 
 def test_ngram_mod_allows_short_drafts_whichever_way_it_is_chosen() -> None:
     """The same shortest draft for Tandem's method, engine-native types and a combination, unless
-    the user sets ``n_min`` (before, only Auto lowered it; a manual ngram-mod kept 48 or its depth)."""
+    the user sets ``n_min``: chosen by hand or by Auto, ngram-mod does not keep 48 or its depth."""
     native = tr.plan(SpeculationOptions.build(enabled=True, engine_native={"speculative.types": "ngram-mod"}))
     assert native.settings["speculative.ngram_mod.n_min"] == 2
     combo = tr.plan(
@@ -243,7 +243,7 @@ def test_classic_mlx_pairs_are_gated_on_mlx_lm(monkeypatch: pytest.MonkeyPatch) 
     assert not refused.ok and "needs no-such-dist" in refused.reason and "not installed" in refused.reason
 
 
-# --- issue 8 item 7: every refused input is the parser's own error --------------------------------
+# --- every refused input is the parser's own error ------------------------------------------------
 def _odd_strings() -> list[str]:
     """Strings that look numeric to some Python function or other, plus ASCII near-misses."""
     unicode_digits = [

@@ -1,5 +1,5 @@
 """``app.cli.stopping``: the first stop signal stops the command, a second one exits at once, and no
-signal handler takes a lock (issue 48). Real signals, raised in this process or sent to a child
+signal handler takes a lock. Real signals, raised in this process or sent to a child
 Python process; the commands on the real model are in tests/integration/test_stop_signals.py."""
 
 from __future__ import annotations
@@ -129,8 +129,8 @@ def test_one_signal_lets_the_shutdown_finish() -> None:
 
 
 def test_two_signals_back_to_back_never_deadlock() -> None:
-    """The pattern that deadlocked ``tandem serve`` (a second signal while the first one's stop
-    held the event's lock), with the two signals 0 to 70 microseconds apart (each run starts a
+    """The pattern that deadlocks a handler that takes a lock (a second signal while the first
+    one's stop holds the event's lock), with the two signals 0 to 70 microseconds apart (each run starts a
     Python process: a few here; tests/integration/test_stop_signals.py runs the real server)."""
     for i in range(8):
         proc = _start(shutdown_s=0.05)

@@ -1,4 +1,4 @@
-"""One way to write byte sizes (there were five copies of this function, one without ``abs``)."""
+"""One way to write byte sizes: one function for the whole app, negative sizes (freed space) included."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Which llama.cpp speculation methods run with a vision projector (issue 26): the core table the
+"""Which llama.cpp speculation methods run with a vision projector: the core table the
 launch dialog and ``tandem drafters`` read (``app.core.engines.capability``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fixtures of the ``vllm`` tier: real vLLM servers on loopback (issue 22).
+"""Fixtures of the ``vllm`` tier: real vLLM servers on loopback.
 
 Registered once in ``tests/conftest.py`` (so that the tier's tests under ``tests/vllm`` and the GUI
 ones under ``tests/gui`` share the same session-wide servers).
@@ -8,7 +8,7 @@ Left out of a plain ``pytest`` run by the ``vllm`` marker (like ``packaging``); 
 assets (see :mod:`tests.vllm.harness`, a few minutes); a tier whose venv cannot be built is skipped
 with the reason, unless ``TANDEM_REQUIRE_VLLM=1`` (CI), which makes it an error.
 
-The servers are session-wide (each takes about half a minute to start and 3-4 GB of memory) and
+The servers are session-wide (each is slow to start and takes gigabytes of memory) and
 started together: plain, ngram, and suffix when arctic-inference built. Tests that break a server
 (killing it mid-answer) start their own.
 """

@@ -1,4 +1,4 @@
-"""``tandem parity --engine remote`` between real vLLM servers, on token ids (issue 22).
+"""``tandem parity --engine remote`` between real vLLM servers, on token ids.
 
 The seed contract: greedy, the same seed on both sides. Parity compares token ids (asked with
 ``logprobs`` + ``return_tokens_as_token_ids``) and, at a first difference, both sides' top

@@ -1,4 +1,4 @@
-"""The remote engine against real vLLM servers on loopback (issue 22).
+"""The remote engine against real vLLM servers on loopback.
 
 Servers (tests/vllm/conftest.py): ``plain`` (no speculation), ``ngram`` (figures from the
 ``/metrics`` counters), ``suffix`` (arctic-inference; per-request figures and ``/server_info``).

@@ -1,4 +1,4 @@
-"""``tandem serve-command --engine vllm``: the printed command starts a real vLLM that drafts (issue 22).
+"""``tandem serve-command --engine vllm``: the printed command starts a real vLLM that drafts.
 
 The command is taken from the printed text (comments skipped, ``\\`` continuations joined, split
 as a shell would), the Hugging Face ids replaced by the converted local folder (no hub here) and

@@ -1,4 +1,4 @@
-"""Tandem's suffix cache against arctic-inference's ``SuffixDecodingCache`` (issue 22).
+"""Tandem's suffix cache against arctic-inference's ``SuffixDecodingCache``.
 
 The same workloads (:mod:`app.devtools.suffix_workloads`) run through arctic-inference, in the
 interpreter of the ``arctic_python`` fixture (:mod:`app.devtools.arctic_driver` as a script), and through

@@ -24,7 +24,7 @@ from app.core.cache.errors import SpecResolutionError
 from app.core.cache.plan import make_plan
 from app.core.cache.remote_files import RemoteFile
 from app.core.registry import Family, GGUFSpec, Registry, RegistryError, parse_family
-from app.core.registry.models import placeholders
+from app.core.registry.checks import placeholders
 from app.core.registry.store import size_matches
 
 log = logging.getLogger(__name__)

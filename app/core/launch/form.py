@@ -1,12 +1,14 @@
 """The launch dialog's rules without Qt: what is shown, enabled and valid, and why.
 
-The dialog keeps what the user set in ONE :class:`FormValues`: every widget change replaces it
-(the speculation switches through :func:`set_auto`, :func:`set_drafter` and
-:func:`set_model_free`, which keep the choices exclusive), :meth:`LaunchForm.evaluate` turns it into
-a :class:`FormState`, and the dialog renders every widget from that state. The state carries the
-launch itself (:attr:`FormState.request`), so what the dialog shows and what it launches come from
-the same evaluation and cannot drift; :meth:`LaunchForm.choice` returns that request. Messages are
-:class:`Note` codes with parameters, never sentences: the dialog says them in the user's language.
+The dialog keeps what the user set in ONE :class:`~app.core.launch.form_state.FormValues`, and
+:meth:`LaunchForm.evaluate` turns it into a :class:`~app.core.launch.form_state.FormState` from which
+the dialog renders every widget (both, and the switches' transitions, are
+:mod:`~app.core.launch.form_state`'s). The state carries the launch itself
+(:attr:`~app.core.launch.form_state.FormState.request`), so what the dialog shows and what it
+launches come from the same evaluation and cannot drift; :meth:`LaunchForm.choice` returns that
+request. Messages are :class:`~app.core.launch.form_state.Note` codes with parameters, never
+sentences. The typed fields are read by :mod:`~app.core.launch.form_fields`; which found drafters
+are offered is :mod:`~app.core.launch.form_drafters`'s.
 
 The rules:
 
@@ -25,7 +27,8 @@ The rules:
 - Model-free methods (n-gram) are offered for any model on an installed engine that has them, and
   are disabled while the drafter is on.
 - Launch is enabled when the engine is installed, every enabled tokens-per-round field parses,
-  and the sampling fields make a valid :class:`Sampling` whose answer leaves room in the context.
+  and the sampling fields make a valid :class:`~app.core.engines.base.Sampling` whose answer
+  leaves room in the context.
 - Auto is the default speculation on every local engine: it applies while no manual
   speculation is set (drafter switch off, no model-free method); choosing one replaces Auto for as
   long as it is chosen, and withdrawing it brings Auto back unless the user turned Auto off.
@@ -43,25 +46,33 @@ The rules:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from typing import Literal, NamedTuple, Protocol
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Protocol
 
 from app.core.catalog.drafters import Candidate
 from app.core.engines import capability
-from app.core.engines.base import Sampling, SamplingError
+from app.core.engines.base import SamplingError
 from app.core.engines.capability import ENGINES, Support
 from app.core.engines.remote.endpoints import Endpoint, EndpointError, InsecureEndpointError
+from app.core.launch.form_drafters import compatible, finder_note, ordered_draft_quants, runs_found_drafter
+from app.core.launch.form_fields import depth_note, form_sampling, local_sampling, typed_depth
+from app.core.launch.form_state import (
+    EngineOption,
+    FormState,
+    FormValues,
+    LaunchSpeculation,
+    Note,
+    NoteCode,
+    QuantOption,
+    RemoteState,
+    RemoteValues,
+    SwitchLabel,
+    UrlState,
+)
 from app.core.launch.plan import LaunchChoice, RemoteTarget, Role, projector_path
 from app.core.registry import AnySpec, Family, reads_images
-from app.core.speculative import (
-    DefaultDepth,
-    SpeculationError,
-    SpeculationOptions,
-    default_tokens,
-    parse_num_speculative_tokens,
-)
+from app.core.speculative import SpeculationError, SpeculationOptions, default_tokens
 
 
 class StatusOf(Protocol):
@@ -73,272 +84,6 @@ class StatusOf(Protocol):
 SupportOf = Callable[[Family, AnySpec, str], Support]
 #: (family, spec, target quantization) -> the projector of that launch is on disk
 ProjectorOf = Callable[[Family, AnySpec, "str | None"], bool]
-
-_UNQUANTIZED = ("F32", "BF16", "F16", "FP16", "bf16", "fp16", "f16", "f32")
-
-
-def ordered_draft_quants(quants: list[str]) -> list[str]:
-    """Unquantized drafters first (recommended), then the registry's order."""
-    return sorted(quants, key=lambda q: (q not in _UNQUANTIZED, quants.index(q)))
-
-
-class NoteCode(StrEnum):
-    """What a message under a field says; its parameters are listed beside each code."""
-
-    #: the chosen engine is not installed here (``reason``: the package check's own words)
-    ENGINE_UNAVAILABLE = "engine-unavailable"
-    #: the model's file is not downloaded yet; launching queues it (``quant``)
-    TARGET_NOT_CACHED = "target-not-cached"
-    #: the drafter is not downloaded yet; launching queues it (``quant``, None: the default one)
-    DRAFTER_NOT_CACHED = "drafter-not-cached"
-    #: a mixture-of-experts model: a drafter may cost more than it saves
-    MOE_DRAFTER_COST = "moe-drafter-cost"
-    #: a model-free method needs the drafter off
-    DRAFTER_BLOCKS_MODEL_FREE = "drafter-blocks-model-free"
-    #: tokens per round is not a whole number above zero (``detail``: the parser's message)
-    DEPTH_INVALID = "depth-invalid"
-    #: the answer would fill the context (``max_tokens``, ``n_ctx``)
-    MAX_TOKENS_NOT_BELOW_CONTEXT = "max-tokens-not-below-context"
-    #: a sampling value no engine runs (``detail``: the sampling check's message)
-    SAMPLING_INVALID = "sampling-invalid"
-    #: Auto measures without the declared drafter: it is not downloaded (``quant``)
-    AUTO_DRAFTER_NOT_CACHED = "auto-drafter-not-cached"
-    #: the endpoint URL is not one Tandem connects to (``detail``: the endpoint check's message)
-    REMOTE_URL_INVALID = "remote-url-invalid"
-    #: plain HTTP to another machine, not allowed for this endpoint (``host``)
-    REMOTE_NEEDS_HTTPS = "remote-needs-https"
-    #: the finder is looking for a compatible drafter on this computer
-    FINDING_DRAFTERS = "finding-drafters"
-    #: the finder found no compatible drafter (``rejected``: how many files were judged and refused)
-    NO_COMPATIBLE_DRAFTER = "no-compatible-drafter"
-    #: the finder could not run (``detail``: its error)
-    DRAFTER_SEARCH_FAILED = "drafter-search-failed"
-    #: the launch reads images (MLX: its vision tower; ``methods``: on llama.cpp, the speculation
-    #: methods that run with the projector, ``refused`` those that do not)
-    READS_IMAGES = "reads-images"
-    #: the model reads images once its projector is downloaded; this launch reads text only
-    PROJECTOR_NOT_CACHED = "projector-not-cached"
-    #: the chosen speculation method cannot run with images here (``method``, ``reason``): the
-    #: launch loads without the projector and reads text only
-    METHOD_BLOCKS_IMAGES = "method-blocks-images"
-    #: the conversation that launches has pictures and this launch cannot read them (``why``:
-    #: ``text-model``, ``projector`` not downloaded, or the speculation ``method`` refuses them,
-    #: with its ``reason``): a message with a picture would be refused
-    CHAT_IMAGES_UNREADABLE = "chat-images-unreadable"
-
-
-Level = Literal["info", "warn", "error"]
-
-
-@dataclass(frozen=True)
-class Note:
-    code: NoteCode
-    level: Level
-    params: Mapping[str, object] = field(default_factory=dict)
-
-
-class SwitchLabel(StrEnum):
-    """The speculation switch's label: a Gemma 4 assistant runs as MTP, others as a drafter."""
-
-    ENABLE_MTP = "enable-mtp"
-    USE_DRAFTER = "use-drafter"
-
-
-@dataclass(frozen=True)
-class EngineOption:
-    name: str
-    label: str
-    available: bool
-    #: why it is not available (the package check's words), "" when it is
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class QuantOption:
-    """A quantization to offer and its cache status (``cached`` and ``partial`` get a marker)."""
-
-    value: str | None
-    status: str
-
-
-@dataclass
-class FormValues:
-    """What the user has set in the dialog."""
-
-    spec: AnySpec
-    quant: str | None = None
-    engine: str = ""
-    #: the speculation switch (counts only while the panel is shown)
-    drafter_on: bool = False
-    draft_quant: str | None = None
-    depth: str = ""
-    model_free: str | None = None
-    model_free_depth: str = ""
-    n_ctx: int = 4096
-    threads: int = 0
-    temperature: float = 0.0
-    top_p: float = 1.0
-    top_k: int = 0
-    repeat_penalty: float = 1.0
-    max_tokens: int = 256
-    #: the Auto choice (the default); a manual drafter or model-free method replaces it
-    auto: bool = True
-    #: the finder's candidates for a spec without a declared drafter (compatible and not), None
-    #: while it has not run for this spec and quantization
-    found: tuple[Candidate, ...] | None = None
-    #: the finder is running for this spec and quantization
-    finding: bool = False
-    #: the error of a finder that failed ("" when none)
-    find_error: str = ""
-    #: the chosen found drafter's path (None: the first compatible one)
-    found_drafter: str | None = None
-    #: the conversation this launch is for has pictures in it
-    chat_images: bool = False
-
-
-def set_auto(v: FormValues, on: bool) -> FormValues:
-    """The Auto switch: on withdraws the manual choices it replaces (drafter, model-free
-    method); off leaves the launch without speculation unless a manual choice is made."""
-    if on:
-        return replace(v, auto=True, drafter_on=False, model_free=None)
-    return replace(v, auto=False)
-
-
-def set_drafter(v: FormValues, on: bool) -> FormValues:
-    """The drafter switch: on replaces Auto while it stays on, off brings Auto back when the user
-    had not turned Auto off (``auto`` is the user's Auto switch, not whether Auto applies)."""
-    return replace(v, drafter_on=on, model_free=None if on else v.model_free)
-
-
-def set_model_free(v: FormValues, method: str | None) -> FormValues:
-    """The model-free method (None: off), with the drafter's rule: a method replaces Auto while
-    it is chosen; choosing none brings Auto back unless the user turned Auto off."""
-    return replace(v, model_free=method or None)
-
-
-SpeculationKind = Literal["auto", "off", "drafter", "model-free"]
-
-
-@dataclass(frozen=True)
-class LaunchSpeculation:
-    """What the launch runs, as the dialog says it (the request carries the same)."""
-
-    kind: SpeculationKind
-    #: the method that drafts ("" for Auto and off): "draft", "mtp", "ngram-mod", ...
-    method: str = ""
-    #: tokens per round as typed, None: the engine's default (see ``default_depth``)
-    depth: int | None = None
-    default_depth: int | None = None
-    #: where the drafter comes from: "declared", "builtin" (the model's own heads), "found"
-    source: str = ""
-    #: a manual choice replaces Auto for now: withdrawing it brings Auto back
-    replaces_auto: bool = False
-
-
-@dataclass(frozen=True)
-class FormState:
-    """What the dialog shows for :class:`FormValues`; see the module's rules."""
-
-    engine_available: bool
-    engine_note: Note | None
-    target_note: Note | None
-    panel_visible: bool
-    #: the method the declared drafter runs with on this engine ("mtp" or "draft")
-    method: str
-    switch_label: SwitchLabel
-    drafter_on: bool
-    draft_quant_shown: bool
-    draft_quant_enabled: bool
-    draft_quants: tuple[QuantOption, ...]
-    depth_enabled: bool
-    depth_error: Note | None
-    depth_default: DefaultDepth
-    download_note: Note | None
-    moe_note: Note | None
-    model_free_methods: tuple[str, ...]
-    model_free_enabled: bool
-    model_free_depth_enabled: bool
-    model_free_depth_error: Note | None
-    #: the engine's default depth for the chosen model-free method (None: none chosen)
-    model_free_default: DefaultDepth | None
-    model_free_note: Note | None
-    #: False for an engine that ignores a thread count (the field is disabled, the choice has none)
-    threads_apply: bool
-    sampling: Sampling | None
-    sampling_error: Note | None
-    launch_enabled: bool
-    #: Auto can run on this engine (a local, installed engine)
-    auto_available: bool = False
-    #: Auto is what this launch uses
-    auto_on: bool = False
-    #: Auto may try the declared drafter (on disk), at this quantization
-    auto_drafter: bool = False
-    auto_draft_quant: str | None = None
-    auto_note: Note | None = None
-    #: where the panel's drafter comes from: "declared" (the spec's), "found" (the finder's), ""
-    drafter_source: str = ""
-    #: the compatible drafters the finder found (offered), best first
-    found_drafters: tuple[Candidate, ...] = ()
-    #: the found drafter a manual launch or Auto uses (a path), None when none applies
-    found_drafter: str | None = None
-    #: what the finder says outside the panel (searching, none found, failed)
-    found_note: Note | None = None
-    #: Auto may try this found drafter (a path)
-    auto_found_drafter: str | None = None
-    #: whether and how the launch reads images, None for a text model
-    vision_note: Note | None = None
-    #: the conversation has pictures this launch cannot read (None: it can, or it has none)
-    chat_images_note: Note | None = None
-    #: what the launch runs (Auto, off, the drafter, a model-free method)
-    speculation: LaunchSpeculation = LaunchSpeculation("off")
-    #: the chosen model-free method when this engine offers it (the list shows it), else None
-    model_free: str | None = None
-    #: the drafter the switch would run is on this computer (a found file or the model's own
-    #: heads always are; a declared drafter at the chosen quantization when its files are cached)
-    drafter_on_disk: bool = False
-    #: the declared drafter's quantization the switch would run (None: its default file)
-    drafter_quant: str | None = None
-    #: the launch these values describe, None when they make none (see ``request_error``)
-    request: LaunchChoice | None = None
-    #: why there is no request: the sampling or tokens-per-round check's message ("" when there is)
-    request_error: str = ""
-
-
-@dataclass
-class RemoteValues:
-    """What the user has set on the Remote server tab."""
-
-    url: str = ""
-    allow_http: bool = False
-    #: the server's model id ('' = the only one it serves)
-    model: str = ""
-    #: a key typed for this session ('' = the endpoint's keyring entry, if any)
-    api_key: str = ""
-
-
-class UrlState(NamedTuple):
-    """One endpoint URL field checked (see :meth:`LaunchForm.evaluate_url`)."""
-
-    #: the checked endpoint, None while the URL is empty or refused
-    endpoint: Endpoint | None
-    note: Note | None
-    #: the URL is plain HTTP to another machine: the "allow plain HTTP" tick applies to it
-    allow_http_applies: bool
-
-
-@dataclass(frozen=True)
-class RemoteState:
-    """What the Remote server tab shows for :class:`RemoteValues`."""
-
-    #: the checked endpoint, None while the URL is empty or refused
-    endpoint: Endpoint | None
-    url_note: Note | None
-    #: the URL is plain HTTP to another machine: the "allow plain HTTP" tick applies to it
-    allow_http_applies: bool
-    list_enabled: bool
-    sampling: Sampling | None
-    sampling_error: Note | None
-    launch_enabled: bool
 
 
 def _projector_on_disk(family: Family, spec: AnySpec, quant: str | None) -> bool:
@@ -398,16 +143,7 @@ class LaunchForm:
             return False
         if spec.declares_drafter() or spec.builtin_mtp:  # built-in MTP heads: no drafter file
             return self.support(spec, engine).ok
-        return bool(compatible(found)) and self.runs_found_drafter(spec, engine)
-
-    @staticmethod
-    def runs_found_drafter(spec: AnySpec, engine: str) -> bool:
-        """An installed engine that runs ``draft`` drafters of a GGUF spec's format (the finder
-        reads GGUF headers; an MLX spec's drafter search is not offered here)."""
-        info = ENGINES.get(engine)
-        if info is None or spec.format != "gguf" or spec.format not in info.formats:
-            return False
-        return "draft" in info.drafter_methods and capability.engine_availability(engine).ok
+        return bool(compatible(found)) and runs_found_drafter(spec, engine)
 
     def wants_drafter_search(self, spec: AnySpec, quant: str | None, engine: str) -> bool:
         """Run the finder for this spec: it declares no drafter, the engine could run a found one
@@ -415,7 +151,7 @@ class LaunchForm:
         return (
             not spec.declares_drafter()
             and not spec.builtin_mtp
-            and self.runs_found_drafter(spec, engine)
+            and runs_found_drafter(spec, engine)
             and self._status(self.family, spec, "target", quant) == "cached"
         )
 
@@ -441,13 +177,8 @@ class LaunchForm:
         paths = [c.path for c in offered]
         found_drafter = (v.found_drafter if v.found_drafter in paths else paths[0]) if paths else None
         found_note = None
-        if not declared and not builtin and self.runs_found_drafter(spec, engine):
-            if v.finding:
-                found_note = Note(NoteCode.FINDING_DRAFTERS, "info")
-            elif v.find_error:
-                found_note = Note(NoteCode.DRAFTER_SEARCH_FAILED, "warn", {"detail": v.find_error})
-            elif v.found is not None and not offered:
-                found_note = Note(NoteCode.NO_COMPATIBLE_DRAFTER, "info", {"rejected": len(v.found)})
+        if not declared and not builtin and runs_found_drafter(spec, engine):
+            found_note = finder_note(v, offered)
         download_note = None
         if (
             drafter_on
@@ -459,7 +190,7 @@ class LaunchForm:
             Note(NoteCode.MOE_DRAFTER_COST, "warn") if visible and spec.activated_size_in_billions else None
         )
         depth_default = default_tokens(engine, self.family.name, spec.size_in_billions, method)
-        depth_error = _depth_error(v.depth)
+        depth_error = depth_note(v.depth)
 
         methods = tuple(capability.model_free_methods(engine)) if available else ()
         model_free = v.model_free if v.model_free in methods else None
@@ -468,12 +199,12 @@ class LaunchForm:
             if model_free
             else None
         )
-        mf_error = _depth_error(v.model_free_depth)
+        mf_error = depth_note(v.model_free_depth)
         mf_note = Note(NoteCode.DRAFTER_BLOCKS_MODEL_FREE, "info") if drafter_on else None
 
         info = ENGINES.get(engine)
         threads_apply = info.uses_thread_count if info is not None else True
-        sampling, sampling_error = self._sampling(v)
+        sampling, sampling_error = local_sampling(v)
 
         auto_available = available and engine in ("llama.cpp", "mlx")
         auto_on = v.auto and auto_available and not drafter_on and not model_free
@@ -501,7 +232,7 @@ class LaunchForm:
             speculation = LaunchSpeculation(
                 "drafter",
                 "mtp" if source == "builtin" else "draft" if source == "found" else method,
-                _depth(v.depth),
+                typed_depth(v.depth),
                 depth_default.value,
                 source,
                 replaces_auto=v.auto and auto_available,
@@ -510,7 +241,7 @@ class LaunchForm:
             speculation = LaunchSpeculation(
                 "model-free",
                 model_free,
-                _depth(v.model_free_depth),
+                typed_depth(v.model_free_depth),
                 mf_default.value if mf_default is not None else None,
                 replaces_auto=v.auto and auto_available,
             )
@@ -567,14 +298,7 @@ class LaunchForm:
         request, error = self._request(v, state)
         return replace(state, request=request, request_error=error)
 
-    @staticmethod
-    def _sampling(v: FormValues) -> tuple[Sampling | None, Note | None]:
-        if v.n_ctx and v.max_tokens >= v.n_ctx:  # 0 is Auto: the answer's room is checked per request
-            params = {"max_tokens": v.max_tokens, "n_ctx": v.n_ctx}
-            return None, Note(NoteCode.MAX_TOKENS_NOT_BELOW_CONTEXT, "error", params)
-        return _form_sampling(v)
-
-    # --- remote server ---------------------------------------------------------------
+    # --- images -------------------------------------------------------------------------------
     def _vision_note(
         self,
         v: FormValues,
@@ -616,6 +340,7 @@ class LaunchForm:
             return Note(NoteCode.CHAT_IMAGES_UNREADABLE, "warn", {"why": "method", **vision.params})
         return None
 
+    # --- remote server --------------------------------------------------------------------------
     @staticmethod
     def evaluate_url(url: str, allow_http: bool) -> UrlState:
         """The endpoint rules for one URL field (the endpoint, and the Verify baseline):
@@ -640,7 +365,7 @@ class LaunchForm:
     @staticmethod
     def evaluate_remote(rv: RemoteValues, v: FormValues) -> RemoteState:
         endpoint, note, applies = LaunchForm.evaluate_url(rv.url, rv.allow_http)
-        sampling, sampling_error = _form_sampling(v)
+        sampling, sampling_error = form_sampling(v)
         return RemoteState(
             endpoint=endpoint,
             url_note=note,
@@ -750,40 +475,3 @@ class LaunchForm:
             auto=kind == "auto",
             auto_drafter=state.auto_drafter,
         )
-
-
-def compatible(found: tuple[Candidate, ...] | None) -> tuple[Candidate, ...]:
-    """The candidates to offer: compatible ones with a local path (never an incompatible one)."""
-    return tuple(c for c in found or () if c.compatible and c.path)
-
-
-def _form_sampling(v: FormValues) -> tuple[Sampling | None, Note | None]:
-    """The form's sampling, or why not. A remote launch uses it as it is (the server's context
-    decides the room); a local one checks the context rule first."""
-    try:
-        sampling = Sampling(
-            temperature=v.temperature,
-            top_p=v.top_p,
-            top_k=v.top_k,
-            max_tokens=v.max_tokens,
-            repeat_penalty=v.repeat_penalty,
-        )
-    except SamplingError as exc:
-        return None, Note(NoteCode.SAMPLING_INVALID, "error", {"detail": str(exc)})
-    return sampling, None
-
-
-def _depth(text: str) -> int | None:
-    """Tokens per round as typed (None: empty, or not a number: the field says why)."""
-    try:
-        return parse_num_speculative_tokens(text)
-    except SpeculationError:
-        return None
-
-
-def _depth_error(text: str) -> Note | None:
-    try:
-        parse_num_speculative_tokens(text)
-    except SpeculationError as exc:
-        return Note(NoteCode.DEPTH_INVALID, "error", {"detail": str(exc)})
-    return None

@@ -1,18 +1,16 @@
 """Model registry: families and specs (gguf, mlx) with optional paired drafters."""
 
+from app.core.registry.checks import format_template
 from app.core.registry.models import (
     DESCRIPTION_LOCALES,
-    HUBS,
     Family,
     GGUFSpec,
-    HubSource,
-    LocalSource,
     MLXSpec,
     SamplingDefaults,
-    format_template,
     parse_family,
     reads_images,
 )
+from app.core.registry.sources import HUBS, HubSource, LocalSource
 from app.core.registry.store import AnySpec, InvalidEntry, Registry, RegistryError, load_family
 
 __all__ = [

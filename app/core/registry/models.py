@@ -4,268 +4,35 @@ One JSON schema serves the builtin registry and user registration (``tandem regi
 user can copy a builtin entry and edit it. Every rule is checked when the object is constructed,
 which is when a family is loaded or registered: a malformed spec never reaches a download or an
 engine. Error messages name the field and the fix, because users write these files by hand.
+
+The sources a spec names are in :mod:`app.core.registry.sources`, and the field checks the models
+share in :mod:`app.core.registry.checks`.
 """
 
 from __future__ import annotations
 
 import math
 import re
-import string
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-HubName = Literal["huggingface", "modelscope"]
-HUBS: tuple[HubName, ...] = ("huggingface", "modelscope")
+from app.core.registry.checks import (
+    DATE_RE,
+    StrictModel,
+    check_list,
+    check_placeholders,
+    check_relative_file,
+    format_template,
+    one_target_for_all,
+    placeholders,
+)
+from app.core.registry.sources import HubName, HubSource, Sources, check_local
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
-_REPO_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9{}][A-Za-z0-9._{}-]*$")
 
 
-def placeholders(template: str, field: str) -> set[str]:
-    """Return the ``{names}`` used in ``template``; a malformed template raises naming ``field``."""
-    try:
-        parsed = list(string.Formatter().parse(template))
-    except ValueError as exc:
-        raise ValueError(
-            f"{field}: malformed template {template!r} ({exc}); use {{name}} placeholders"
-        ) from exc
-    names: set[str] = set()
-    for _literal, name, spec, conv in parsed:
-        if name is None:
-            continue
-        if name == "" or name.isdigit():
-            raise ValueError(f"{field}: positional placeholder '{{{name}}}' in {template!r}; use a named one")
-        if spec or conv:
-            raise ValueError(
-                f"{field}: placeholder '{{{name}}}' in {template!r} must not carry a format spec"
-            )
-        names.add(name)
-    return names
-
-
-def check_placeholders(template: str | None, field: str, allowed: set[str]) -> set[str]:
-    if template is None:
-        return set()
-    names = placeholders(template, field)
-    unknown = sorted(names - allowed)
-    if unknown:
-        allowed_txt = ", ".join(f"{{{a}}}" for a in sorted(allowed)) or "none"
-        raise ValueError(
-            f"{field}: unknown placeholder {', '.join('{' + u + '}' for u in unknown)} in {template!r}; "
-            f"allowed here: {allowed_txt}"
-        )
-    return names
-
-
-def format_template(template: str, field: str, **values: str) -> str:
-    """Format a registry template in one place; any failure is a ValueError naming the field."""
-    check_placeholders(template, field, set(values))
-    try:
-        return template.format(**values)
-    except (KeyError, IndexError, ValueError) as exc:
-        raise ValueError(f"{field}: cannot format {template!r}: {exc}") from exc
-
-
-def _check_list(values: list[str] | None, field: str, *, required: bool) -> None:
-    if values is None:
-        if required:
-            raise ValueError(f"{field}: required; list at least one quantization")
-        return
-    if not values:
-        raise ValueError(f"{field}: must not be empty; list at least one entry or remove the field")
-    seen: set[str] = set()
-    for v in values:
-        if not v or not v.strip() or v != v.strip():
-            raise ValueError(f"{field}: entry {v!r} is blank or has surrounding spaces")
-        if v in seen:
-            raise ValueError(f"{field}: duplicate entry {v!r}; list each quantization once")
-        seen.add(v)
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class DrafterFields(_Strict):
-    """Drafter declaration, per source because repo ids differ between hubs."""
-
-    draft_model_id: str | None = None
-    draft_quantizations: list[str] | None = None
-    draft_model_file_name_template: str | None = None
-    draft_model_revision: str | None = None
-    #: what kind of drafter it is: a small model of the same vocabulary (``draft``), a Gemma 4
-    #: assistant (``mtp``), an EAGLE-3 head (``eagle3``) or a DFlash block drafter (``dflash``);
-    #: absent: told from the family (Gemma 4: ``mtp``) or the file's architecture at load
-    draft_method: Literal["draft", "mtp", "eagle3", "dflash"] | None = None
-
-    @property
-    def declares_drafter(self) -> bool:
-        return self.draft_model_id is not None or self.draft_model_file_name_template is not None
-
-    def _check_drafter(self, where: str) -> None:
-        _check_list(self.draft_quantizations, f"{where}.draft_quantizations", required=False)
-        used: set[str] = set()
-        for field in ("draft_model_id", "draft_model_file_name_template", "draft_model_revision"):
-            used |= check_placeholders(getattr(self, field), f"{where}.{field}", {"draft_quantization"})
-        if self.draft_method is not None and not self.declares_drafter:
-            raise ValueError(
-                f"{where}.draft_method: given but no drafter is declared; "
-                "add draft_model_id or draft_model_file_name_template"
-            )
-        if self.draft_quantizations is not None and not self.declares_drafter:
-            raise ValueError(
-                f"{where}.draft_quantizations: given but no drafter is declared; "
-                "add draft_model_id or draft_model_file_name_template"
-            )
-        if "draft_quantization" in used and not self.draft_quantizations:
-            raise ValueError(
-                f"{where}: drafter fields use {{draft_quantization}} but draft_quantizations is missing; "
-                "list the drafter's quantizations"
-            )
-        if (
-            self.draft_quantizations
-            and len(self.draft_quantizations) > 1
-            and "draft_quantization" not in used
-        ):
-            raise ValueError(
-                f"{where}: {len(self.draft_quantizations)} draft_quantizations are listed but no drafter "
-                "field uses {draft_quantization}, so every one resolves to the same drafter; put "
-                "{draft_quantization} in draft_model_file_name_template or draft_model_id"
-            )
-        if self.draft_model_id is not None and not _REPO_RE.match(self.draft_model_id):
-            raise ValueError(f"{where}.draft_model_id: {self.draft_model_id!r} is not an 'org/name' repo id")
-
-
-_DATE_RE = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
-
-
-class Evidence(_Strict):
-    """Where a hub source's repo ids and file names were confirmed: a public page (a
-    ``/tree/main`` listing, a model card, a discussion), the day it was read, and what it shows."""
-
-    url: str
-    checked: str
-    shows: str = ""
-
-    @field_validator("url")
-    @classmethod
-    def _url(cls, v: str) -> str:
-        if not v.startswith("https://"):
-            raise ValueError(f"evidence.url: {v!r} must be an https:// page address")
-        return v
-
-    @field_validator("checked")
-    @classmethod
-    def _checked(cls, v: str) -> str:
-        if not _DATE_RE.match(v):
-            raise ValueError(f"evidence.checked: {v!r} must be a date, YYYY-MM-DD")
-        return v
-
-
-class ProjectorFields(_Strict):
-    """The multimodal projector (``mmproj``) of a vision GGUF target, per source like a drafter.
-
-    llama.cpp reads images only with the projector file loaded beside the target (``--mmproj``);
-    it lives in the target's repository, and quantizers publish it in a few precisions
-    (``mmproj-F16.gguf``, ``mmproj-BF16.gguf``, ``mmproj-F32.gguf``): ``{mmproj_quantization}``
-    names the precision, listed in ``mmproj_quantizations`` (the first is the one downloaded
-    with the target). MLX checkpoints carry their vision tower inside: no projector field there.
-    """
-
-    mmproj_file_name_template: str | None = None
-    mmproj_quantizations: list[str] | None = None
-
-    @property
-    def declares_projector(self) -> bool:
-        return self.mmproj_file_name_template is not None
-
-    def _check_projector(self, where: str) -> None:
-        field = f"{where}.mmproj_file_name_template"
-        template = self.mmproj_file_name_template
-        _check_list(self.mmproj_quantizations, f"{where}.mmproj_quantizations", required=False)
-        if template is None:
-            if self.mmproj_quantizations is not None:
-                raise ValueError(
-                    f"{where}.mmproj_quantizations: given but no projector is declared; "
-                    "add mmproj_file_name_template, e.g. 'mmproj-{mmproj_quantization}.gguf'"
-                )
-            return
-        used = check_placeholders(template, field, {"mmproj_quantization"})
-        check_relative_file(template, field)
-        if any(c in template for c in "*?["):
-            raise ValueError(
-                f"{field}: {template!r} must name the projector file exactly (no * ? [ patterns)"
-            )
-        if not template.lower().endswith(".gguf"):
-            raise ValueError(f"{field}: {template!r} must name a .gguf file")
-        if "mmproj_quantization" in used and not self.mmproj_quantizations:
-            raise ValueError(
-                f"{field}: uses {{mmproj_quantization}} but mmproj_quantizations is missing; "
-                'list the projector\'s precisions, e.g. ["F16", "BF16"]'
-            )
-        n = len(self.mmproj_quantizations or [])
-        if n > 1 and "mmproj_quantization" not in used:
-            raise ValueError(
-                f"{field}: {n} mmproj_quantizations are listed but {template!r} has no "
-                "{mmproj_quantization}, so every one names the same file; add it"
-            )
-
-
-class HubSource(DrafterFields, ProjectorFields):
-    model_id: str
-    revision: str | None = None
-    model_file_name_template: str | None = None
-    #: the public page the repo id (and the drafter's) was taken from, e.g. the hub's model page;
-    #: file templates containing ``*``/``?`` are patterns, resolved against the repository listing
-    #: at download time (``app.core.cache.listing``)
-    page: str | None = None
-    draft_page: str | None = None
-    #: the pages that confirm the repo ids, file names and quantizations of this source
-    evidence: list[Evidence] | None = None
-    #: no stored public page confirms or contradicts this source: shown as "unverified"
-    unverified: bool = False
-
-    @field_validator("model_id")
-    @classmethod
-    def _repo(cls, v: str) -> str:
-        if not _REPO_RE.match(v):
-            raise ValueError(f"model_id: {v!r} is not an 'org/name' repo id")
-        return v
-
-    @model_validator(mode="after")
-    def _evidence_or_not(self) -> HubSource:
-        if self.unverified and self.evidence:
-            raise ValueError("unverified: the source lists evidence; remove one of the two")
-        if self.evidence is not None and not self.evidence:
-            raise ValueError("evidence: must not be empty; list the pages or remove the field")
-        return self
-
-
-class LocalSource(_Strict):
-    """Files on this machine. ``embedded://`` paths name models shipped inside Python packages."""
-
-    path: str
-    draft_path: str | None = None
-    draft_quantizations: list[str] | None = None
-    #: a GGUF target's vision projector on this machine; MLX checkpoints carry theirs
-    mmproj_path: str | None = None
-
-    @property
-    def declares_drafter(self) -> bool:
-        return self.draft_path is not None
-
-
-class Sources(_Strict):
-    huggingface: HubSource | None = None
-    modelscope: HubSource | None = None
-    local: LocalSource | None = None
-
-    def hubs(self) -> list[HubName]:
-        return [h for h in HUBS if getattr(self, h) is not None]
-
-
-class _SpecBase(_Strict):
+class _SpecBase(StrictModel):
     size_in_billions: float
     activated_size_in_billions: float | None = None
     label: str | None = None
@@ -287,7 +54,7 @@ class _SpecBase(_Strict):
             raise ValueError(
                 "activated_size_in_billions: must be positive and not larger than size_in_billions"
             )
-        _check_list(self.quantizations, "quantizations", required=True)
+        check_list(self.quantizations, "quantizations", required=True)
         if self.file_sizes:
             unknown = sorted(set(self.file_sizes) - set(self.quantizations))
             if unknown:
@@ -382,49 +149,6 @@ def params_text(billions: float) -> str:
     return f"{billions:.4g}B"
 
 
-def _check_local(local: LocalSource | None, quantizations: list[str]) -> None:
-    if local is None:
-        return
-    if "quantization" not in check_placeholders(local.path, "sources.local.path", {"quantization"}):
-        _one_target_for_all(quantizations, "sources.local.path", local.path)
-    _check_list(local.draft_quantizations, "sources.local.draft_quantizations", required=False)
-    used = check_placeholders(local.draft_path, "sources.local.draft_path", {"draft_quantization"})
-    if "draft_quantization" in used and not local.draft_quantizations:
-        raise ValueError(
-            "sources.local.draft_path uses {draft_quantization} but draft_quantizations is missing"
-        )
-    if local.draft_quantizations and len(local.draft_quantizations) > 1 and "draft_quantization" not in used:
-        raise ValueError(
-            f"sources.local.draft_path: {local.draft_path!r} has no {{draft_quantization}}, so all "
-            f"{len(local.draft_quantizations)} draft_quantizations would be the same file; add it"
-        )
-    if local.draft_quantizations and not local.draft_path:
-        raise ValueError("sources.local.draft_quantizations: given but no draft_path is declared")
-    if local.mmproj_path is not None and not local.mmproj_path.strip():
-        raise ValueError("sources.local.mmproj_path: must name the projector file (or be left out)")
-
-
-def _one_target_for_all(quantizations: list[str], field: str, value: str) -> None:
-    """Several quantizations with a name that does not vary by quantization: refuse, with the fix."""
-    if len(quantizations) > 1:
-        raise ValueError(
-            f"{field}: {value!r} has no {{quantization}}, so all {len(quantizations)} quantizations "
-            f"({', '.join(quantizations[:4])}{', ...' if len(quantizations) > 4 else ''}) would resolve "
-            "to the same model; add {quantization} to it or list one quantization"
-        )
-
-
-def check_relative_file(template: str | None, field: str) -> None:
-    """File templates name files inside a repo: no absolute paths, no '..' segments."""
-    if template is None:
-        return
-    normalized = template.replace("\\", "/")
-    if normalized.startswith("/") or (len(normalized) > 1 and normalized[1] == ":"):
-        raise ValueError(f"{field}: {template!r} must be a path inside the repository, not an absolute path")
-    if ".." in normalized.split("/"):
-        raise ValueError(f"{field}: {template!r} must not contain '..'")
-
-
 class GGUFSpec(_SpecBase):
     format: Literal["gguf"]
     model_file_name_template: str | None = None
@@ -492,7 +216,7 @@ class GGUFSpec(_SpecBase):
                     "{part}, so every quantization is split (or add model_file_name_split_template)"
                 )
         self._check_distinct_files()
-        _check_local(self.sources.local, self.quantizations)
+        check_local(self.sources.local, self.quantizations)
         return self
 
     def _check_distinct_files(self) -> None:
@@ -566,9 +290,9 @@ class MLXSpec(_SpecBase):
                     "remove the projector fields (the family's 'vision' ability says it reads images)"
                 )
             if "quantization" not in placeholders(src.model_id, f"{where}.model_id"):
-                _one_target_for_all(self.quantizations, f"{where}.model_id", src.model_id)
+                one_target_for_all(self.quantizations, f"{where}.model_id", src.model_id)
             src._check_drafter(where)
-        _check_local(self.sources.local, self.quantizations)
+        check_local(self.sources.local, self.quantizations)
         if self.sources.local is not None and self.sources.local.mmproj_path is not None:
             raise ValueError(
                 "sources.local.mmproj_path: mlx checkpoints carry their vision tower; remove it "
@@ -597,7 +321,7 @@ def reads_images(family: Family, spec: GGUFSpec | MLXSpec, hub: str | None = Non
     return VISION_ABILITY in family.abilities
 
 
-class SamplingDefaults(_Strict):
+class SamplingDefaults(StrictModel):
     """Recommended sampling from the family's model card (as Ollama's Modelfiles carry them).
 
     The launch dialog and the CLI start from these; every field is optional (absent: Tandem's own
@@ -656,7 +380,7 @@ def check_description_i18n(value: Any) -> Any:
     return value
 
 
-class Family(_Strict):
+class Family(StrictModel):
     name: str
     #: the English description; shown in every language without a translation below
     description: str = ""
@@ -690,7 +414,7 @@ class Family(_Strict):
     @field_validator("released")
     @classmethod
     def _released(cls, v: str | None) -> str | None:
-        if v is not None and not _DATE_RE.match(v):
+        if v is not None and not DATE_RE.match(v):
             raise ValueError(f"released: {v!r} must be a date, YYYY-MM or YYYY-MM-DD")
         return v
 

@@ -41,7 +41,8 @@ from app.core.speculative import SpeculationError
 from app.core.speculative.acceptance import AcceptanceByPosition, Estimate
 from app.core.speculative.options import DRAFTER_METHODS, SpeculationOptions
 from app.core.speculative.predict import Alternative, Chain, predict
-from app.core.speculative.replay import ReplayParams, ReplayRound, ReplayState, replay
+from app.core.speculative.replay import ReplayRound, ReplayState, replay
+from app.core.speculative.replay_params import ReplayParams
 from app.core.speculative.speedup import PlainSteps
 
 log = logging.getLogger(__name__)

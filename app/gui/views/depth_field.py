@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QLineEdit, QVBoxLayout, QWidget
 
-from app.core.launch.form import Note
+from app.core.launch.form_state import Note
 from app.gui.widgets import InlineMessage
 
 

@@ -1,12 +1,12 @@
 """Launch dialog: engine, context, sampling, and the gated Speculative Decoding panel.
 
 The dialog holds no rules and keeps no state in its widgets: what the user set is ONE
-:class:`~app.core.launch.form.FormValues`. Every widget change replaces it (the speculation switches
+:class:`~app.core.launch.form_state.FormValues`. Every widget change replaces it (the speculation switches
 through the form model's transitions), the Qt-free form model
 (:class:`app.core.launch.form.LaunchForm`) evaluates it, and :meth:`LaunchDialog.render_state` sets
 every widget from the result: the switches, Auto's panel, the sentence that says what a launch
 without Auto runs, the notes (codes it translates here) and Launch. The launch itself is the
-state's :attr:`~app.core.launch.form.FormState.request`, so what the dialog shows and what it
+state's :attr:`~app.core.launch.form_state.FormState.request`, so what the dialog shows and what it
 launches cannot differ. While it renders, the dialog ignores the signals its own changes emit.
 
 The Remote server tab (:mod:`app.gui.views.remote_tab`) chats through the user's own
@@ -43,10 +43,13 @@ from app.core.catalog.drafters import Candidate
 from app.core.engines.base import SamplingError
 from app.core.engines.capability import ENGINES, Support
 from app.core.engines.threads import machine_layout, math_cores
-from app.core.launch.form import (
+from app.core.launch.form import LaunchForm
+from app.core.launch.form_drafters import (
+    ordered_draft_quants as ordered_draft_quants,  # re-exported (browser)
+)
+from app.core.launch.form_state import (
     FormState,
     FormValues,
-    LaunchForm,
     Note,
     NoteCode,
     QuantOption,
@@ -55,7 +58,6 @@ from app.core.launch.form import (
     set_drafter,
     set_model_free,
 )
-from app.core.launch.form import ordered_draft_quants as ordered_draft_quants  # re-exported (browser)
 from app.core.launch.plan import LaunchChoice as LaunchChoice  # re-exported: the dialog returns one
 from app.core.registry import AnySpec, Family, Registry
 from app.core.settings import Settings

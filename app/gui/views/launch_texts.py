@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from app.core.launch.form import LaunchSpeculation, Note, NoteCode
+from app.core.launch.form_state import LaunchSpeculation, Note, NoteCode
 from app.core.speculative import DefaultDepth
 from app.gui.errors import QT_TRANSLATE_NOOP
 from app.gui.views.depth_field import DepthField

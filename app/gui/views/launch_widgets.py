@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from app.core import limits
 from app.core.engines.base import Sampling
-from app.core.launch.form import RemoteState
+from app.core.launch.form_state import RemoteState
 from app.core.registry import Family
 from app.core.settings import Settings, starting_sampling
 from app.gui.cache_bridge import CacheBridge

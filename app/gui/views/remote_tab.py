@@ -42,7 +42,8 @@ from app.core.engines.remote.endpoints import (
     set_api_key,
 )
 from app.core.engines.remote.engine import RemoteModel, list_models, server_kind
-from app.core.launch.form import LaunchForm, Note, NoteCode, RemoteState, RemoteValues, UrlState
+from app.core.launch.form import LaunchForm
+from app.core.launch.form_state import Note, NoteCode, RemoteState, RemoteValues, UrlState
 from app.core.registry import AnySpec, Family, Registry
 from app.core.serving import serve_command
 from app.gui.ops import Ops
