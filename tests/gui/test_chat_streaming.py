@@ -193,7 +193,7 @@ def test_a_long_answer_is_shown_less_often_and_the_next_answer_starts_quick(
     """Past LONG_ANSWER_CHARS the window shows a streaming answer every LONG_FLUSH_INTERVAL_MS
     (each update lays out a taller bubble, CPU the engine shares); the next answer starts again
     at FLUSH_INTERVAL_MS, and the long one is shown whole."""
-    from app.gui.controllers.chat import controller as chat_ctl
+    from app.gui.controllers.chat import pacing as chat_ctl
 
     gate = Gate()
     long_text = " ".join(f"word{i}" for i in range(600))  # ~5000 characters, held at word 8
@@ -221,7 +221,7 @@ def test_a_slow_flush_stretches_the_interval_between_flushes(
     """Flushes costing ~12 ms each (a long code block laid out whole each time) are followed by
     longer waits, so the window's share of the CPU stays near FLUSH_SHARE; never past the cap. (A
     busier machine only makes the flushes costlier: the interval then stays at or above this.)"""
-    from app.gui.controllers.chat import controller as chat_ctl
+    from app.gui.controllers.chat import pacing as chat_ctl
     from app.gui.views.chat import MessageBubble
 
     real = MessageBubble.set_content

@@ -14,9 +14,9 @@ other conversation can ask at once. The answers run side by side in the engine: 
 pool's slots, MLX's owner thread in turn. A deleted conversation's answer is stopped and never
 written.
 
-The answer's row is saved as it grows, at most once a second (:data:`SAVE_INTERVAL_S`), so a crash
-or a kill loses at most a second of it; the next start shows it as ``interrupted`` with
-Regenerate.
+The answer's row is saved as it grows, at most every :data:`~.pacing.SAVE_INTERVAL_S`, so a crash
+or a kill loses at most that much of it; the next start shows it as ``interrupted`` with
+Regenerate. How often it is shown and saved: ``pacing.py``.
 
 With MCP servers switched on (``tools.py``), a message runs the tool loop
 (:func:`app.core.tools.run_tool_loop`) as its task instead, on the servers the window keeps
@@ -37,7 +37,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-import statistics
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
@@ -74,6 +73,14 @@ from app.core.tools.loop import (
 )
 from app.gui.controllers.chat.context import ChatContext
 from app.gui.controllers.chat.measure import AnswerMeasure
+from app.gui.controllers.chat.pacing import (
+    FLUSH_COST_WINDOW,
+    FLUSH_INTERVAL_MS,
+    LONG_ANSWER_CHARS,
+    SAVE_INTERVAL_S,
+    flush_interval,
+    typical_cost,
+)
 from app.gui.controllers.chat.speculation import ConversationSpeculation
 from app.gui.controllers.chat.speeds import AnswerSpeeds
 from app.gui.controllers.chat.tools import ChatTools
@@ -83,38 +90,6 @@ from app.gui.views.chat import MessageBubble, SamplingDialog
 from app.gui.workers import ModelInfo
 
 log = logging.getLogger(__name__)
-
-FLUSH_INTERVAL_MS = 50
-#: A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each
-#: update lays out and paints a taller bubble, CPU the engine shares on a small machine (the
-#: figures behind it: docs/benchmarks.md, "long answers in the window")
-LONG_ANSWER_CHARS = 2000
-LONG_FLUSH_INTERVAL_MS = 100
-#: a flush (render and lay out the block being written) may take about this share of the time
-#: between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS: a long
-#: code block being written is laid out whole on each flush, so its cost grows with the block
-FLUSH_SHARE = 0.04
-MAX_FLUSH_INTERVAL_MS = 400
-#: the flushes whose median cost sets the interval
-FLUSH_COST_WINDOW = 5
-
-
-def typical_cost(costs: list[float]) -> float:
-    """What a flush typically costs (ms) from the last few ``costs``: their median, once there
-    are three. One slow flush (a lexer's or a formula's first use, a busy moment) does not slow
-    the updates that follow; a long block's flushes, all slow, do."""
-    return statistics.median(costs) if len(costs) >= 3 else 0.0
-
-
-def flush_interval(cost_ms: float, long: bool) -> int:
-    """The interval until the next flush (ms) for flushes costing ``cost_ms`` (typically)
-    in an answer that is ``long`` (over LONG_ANSWER_CHARS) or not."""
-    base = LONG_FLUSH_INTERVAL_MS if long else FLUSH_INTERVAL_MS
-    return int(min(MAX_FLUSH_INTERVAL_MS, max(base, cost_ms / FLUSH_SHARE)))
-
-
-#: the streaming answer is saved at most this often (seconds)
-SAVE_INTERVAL_S = 1.0
 
 
 @dataclass(eq=False)
@@ -135,7 +110,7 @@ class _Answer:
     left_out: int = 0
     #: its conversation was deleted: nothing more is written
     removed: bool = False
-    #: what the last flushes cost (ms, newest last), see flush_interval
+    #: what the last flushes cost (ms, newest last), see pacing.flush_interval
     flush_costs: list[float] = field(default_factory=list)
     #: the answer's task on the qasync loop (a plain answer or a tool loop)
     task: asyncio.Task[Any] | None = None
