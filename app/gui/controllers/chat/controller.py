@@ -27,9 +27,9 @@ what happened stays stored. The composer's tool choice is the message's ``tool_c
 (auto, none: a plain answer, any tool, or a named one), as the CLI's ``--tool-choice``; the
 composer shows the servers' states and the tools offered.
 
-What the controller works with arrives in one :class:`ChatContext`; the conversation's speculation
-choice (``speculation.py``), the speed comparisons and Auto's loss notice (``speeds.py``) and
-"Measure" (``measure.py``) are its helpers.
+What the controller works with arrives in one :class:`ChatContext`; the prompt and the titles
+(``history.py``), the conversation's speculation choice (``speculation.py``), the speed
+comparisons and Auto's loss notice (``speeds.py``) and "Measure" (``measure.py``) are its helpers.
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ from app.core.tools.loop import (
     run_tool_loop,
 )
 from app.gui.controllers.chat.context import ChatContext
+from app.gui.controllers.chat.history import ConversationHistory, image_title, new_chat_title
 from app.gui.controllers.chat.measure import AnswerMeasure
 from app.gui.controllers.chat.pacing import (
     FLUSH_COST_WINDOW,
@@ -149,6 +150,7 @@ class ChatController(QObject):
         self.default_system_prompt = context.system_prompt
         self._registry = context.registry
         self.conversation_id: int | None = None
+        self.history = ConversationHistory(store)
         #: the running answer of each conversation that has one
         self._answers: dict[int, _Answer] = {}
         self._generating = False
@@ -241,7 +243,7 @@ class ChatController(QObject):
         if conversation_id is None:
             self.speculation.new_choice = per_request.AUTO  # a new conversation starts at Auto
             self.view.clear()
-            self.view.set_title(QCoreApplication.translate("ChatController", "New chat"), self._model_label())
+            self.view.set_title(new_chat_title(), self._model_label())
         else:
             conv = self.store.conversation(conversation_id)
             self.view.show_messages(self.store.messages(conversation_id))
@@ -274,9 +276,7 @@ class ChatController(QObject):
 
     def refresh_model_label(self) -> None:
         title = (
-            self.store.conversation(self.conversation_id).title
-            if self.conversation_id
-            else QCoreApplication.translate("ChatController", "New chat")
+            self.store.conversation(self.conversation_id).title if self.conversation_id else new_chat_title()
         )
         self.view.set_title(title, self._model_label())
 
@@ -290,7 +290,7 @@ class ChatController(QObject):
 
     def _ensure_conversation(self, first_text: str) -> int:
         if self.conversation_id is None:
-            title = title_from_message(first_text) or QCoreApplication.translate("ChatController", "New chat")
+            title = title_from_message(first_text) or new_chat_title()
             index = self.conversations.create(title, self.default_system_prompt)
             self.conversation_id = self.conversations.conversation(index.row()).id
             self.speculation.store_new(self.conversation_id)
@@ -340,7 +340,7 @@ class ChatController(QObject):
         except ImageError as exc:  # a full disk: nothing is stored, the box keeps everything
             self.errors.report(GenerationError(image_error_text(exc)))
             return
-        cid = self._ensure_conversation(text or _image_title(len(names)))
+        cid = self._ensure_conversation(text or image_title(len(names)))
         msg = self.store.add_message(cid, "user", text, images=names)
         tool_choice = composer.tool_choice()  # this message's; the box goes back to auto
         composer.clear_message()
@@ -350,15 +350,12 @@ class ChatController(QObject):
         self.conversations.touch(cid)
         self._start(tool_choice)
 
-    def _history(self) -> list[ChatMessage]:
-        return [m for _id, m in self._history_messages()]
-
     def _start(self, tool_choice: str = "auto") -> None:
         """Answer the shown conversation's last message; ``tool_choice``: auto, none, required
         or a tool's name (the first model turn's, as an API request's ``tool_choice``)."""
         cid = self.conversation_id
         assert cid is not None
-        history = self._history()
+        history = self.history.prompt(cid)
         info = self.engine.info or ModelInfo()
         row = self.store.add_message(cid, "assistant", "", status="streaming", model=info.label)
         bubble = self.view.add_bubble("assistant", row.id)
@@ -758,29 +755,8 @@ class ChatController(QObject):
     # --- regenerate, edit, settings --------------------------------------------------------------
     def history_before(self, message_id: int) -> list[ChatMessage]:
         """The prompt answer ``message_id`` was written for."""
-        out: list[ChatMessage] = []
-        for m in self._history_messages():
-            if m[0] == message_id:
-                break
-            out.append(m[1])
-        return out
-
-    def _history_messages(self) -> list[tuple[int, ChatMessage]]:
         assert self.conversation_id is not None
-        conv = self.store.conversation(self.conversation_id)
-        out: list[tuple[int, ChatMessage]] = []
-        if conv.system_prompt.strip():
-            out.append((0, {"role": "system", "content": conv.system_prompt}))
-        for m in self.store.messages(self.conversation_id):
-            if m.role in ("user", "assistant", "tool") and m.status not in ("error", "streaming"):
-                # tool calls and results in OpenAI's shape
-                message: ChatMessage = m.chat_message()
-                files = [str(p) for p in map(self.store.image_path, m.images) if p.is_file()]
-                if files:
-                    message["images"] = files
-                if m.content or files or m.tool_calls or m.role == "tool":
-                    out.append((m.id, message))
-        return out
+        return self.history.before(self.conversation_id, message_id)
 
     def _on_engine_loaded(self, info: ModelInfo) -> None:
         style: str | None = None
@@ -798,7 +774,7 @@ class ChatController(QObject):
     def message(self, message_id: int) -> Message | None:
         if self.conversation_id is None:
             return None
-        return next((m for m in self.store.messages(self.conversation_id) if m.id == message_id), None)
+        return self.history.message(self.conversation_id, message_id)
 
     def regenerate(self, message_id: int) -> None:
         if self.busy_here() or not self.engine.is_loaded or self.conversation_id is None:
@@ -873,10 +849,3 @@ class ChatController(QObject):
                 )
             except sqlite3.Error as exc:
                 log.warning("the answer being written was not saved: %s", exc)
-
-
-def _image_title(count: int) -> str:
-    """A conversation's title when its first message is images only."""
-    if count == 1:
-        return QCoreApplication.translate("ChatController", "An image")
-    return QCoreApplication.translate("ChatController", "{n} images").format(n=count)
