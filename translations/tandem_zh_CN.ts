@@ -527,7 +527,7 @@
         <name>ChatController</name>
         <message>
             <source>The tool servers could not be read</source>
-            <extracomment>A streaming answer longer than this (characters) is shown every LONG_FLUSH_INTERVAL_MS: each update lays out and paints a taller bubble, CPU the engine shares on a small machine (the figures behind it: docs/benchmarks.md, "long answers in the window") a flush (render and lay out the block being written) may take about this share of the time between two flushes; a slower one stretches the interval, up to MAX_FLUSH_INTERVAL_MS: a long code block being written is laid out whole on each flush, so its cost grows with the block the flushes whose median cost sets the interval the streaming answer is saved at most this often (seconds) the engine's info when the answer started: a reload queued behind the answer replaces engine.info before the answer's end is handled None while its conversation is not shown (the view deleted the bubble) earlier messages left out of the prompt to fit the context its conversation was deleted: nothing more is written what the last flushes cost (ms, newest last), see flush_interval the answer's task on the qasync loop (a plain answer or a tool loop) a tool loop's events not shown yet (the host keeps its own) a tool loop's turn that ended: its row is written, only the loop goes on the pool's configuration that wrote the answer ("" before it is known) the running answer of each conversation that has one the MCP servers offered to the model (None without ops: no tools) runs each answer's task (a window's operations, or the chat's own without one)</extracomment>
+            <extracomment>the running answer of each conversation that has one shows and saves the running answers as they grow (its timer's tick is :meth:`_flush`) ends the answers: their rows, bubbles and figures, or the failure reported runs each answer's task (a window's operations, or the chat's own without one) reads each answer from the engine host the MCP servers offered to the model (None without ops: no tools) runs a message's tool loop (None without tools)</extracomment>
             <translation>无法读取工具服务器</translation>
         </message>
         <message>
@@ -556,6 +556,7 @@
         </message>
         <message>
             <source>This message needs {needed} tokens with the system prompt, but the model's context holds {n_ctx} tokens and {reserved} of them are kept for the answer.</source>
+            <extracomment>the conversation shown, if any the chat's actions follow its running answers</extracomment>
             <translation>这条消息连同系统提示词需要 {needed} 个 Token，但模型的上下文只能容纳 {n_ctx} 个 Token，其中 {reserved} 个要留给回答。</translation>
         </message>
         <message>

@@ -193,7 +193,7 @@ def test_a_long_answer_is_shown_less_often_and_the_next_answer_starts_quick(
     """Past LONG_ANSWER_CHARS the window shows a streaming answer every LONG_FLUSH_INTERVAL_MS
     (each update lays out a taller bubble, CPU the engine shares); the next answer starts again
     at FLUSH_INTERVAL_MS, and the long one is shown whole."""
-    from app.gui.controllers.chat import controller as chat_ctl
+    from app.gui.controllers.chat import pacing as chat_ctl
 
     gate = Gate()
     long_text = " ".join(f"word{i}" for i in range(600))  # ~5000 characters, held at word 8
@@ -202,16 +202,16 @@ def test_a_long_answer_is_shown_less_often_and_the_next_answer_starts_quick(
     w.new_chat()
     w.chat.send("a long one")
     qtbot.waitUntil(gate.reached.is_set, timeout=10_000)
-    assert w.chat._timer.interval() == chat_ctl.FLUSH_INTERVAL_MS  # a short answer so far
+    assert w.chat.pacer.timer.interval() == chat_ctl.FLUSH_INTERVAL_MS  # a short answer so far
     gate.release.set()
     qtbot.waitUntil(lambda: w.chat_view.bubbles[-1].text == long_text, timeout=10_000)
     assert len(long_text) > chat_ctl.LONG_ANSWER_CHARS
     qtbot.waitUntil(lambda: w.chat_view.composer.button.text() != "Stop", timeout=10_000)
     # at least the long interval (more if this machine took over 4 ms a flush)
-    assert chat_ctl.LONG_FLUSH_INTERVAL_MS <= w.chat._timer.interval() <= chat_ctl.MAX_FLUSH_INTERVAL_MS
+    assert chat_ctl.LONG_FLUSH_INTERVAL_MS <= w.chat.pacer.timer.interval() <= chat_ctl.MAX_FLUSH_INTERVAL_MS
 
     w.chat.send("and another")  # the same engine answers again (its gate stays open)
-    assert w.chat._timer.interval() == chat_ctl.FLUSH_INTERVAL_MS
+    assert w.chat.pacer.timer.interval() == chat_ctl.FLUSH_INTERVAL_MS
     qtbot.waitUntil(lambda: w.chat_view.composer.button.text() != "Stop", timeout=10_000)
 
 
@@ -221,7 +221,7 @@ def test_a_slow_flush_stretches_the_interval_between_flushes(
     """Flushes costing ~12 ms each (a long code block laid out whole each time) are followed by
     longer waits, so the window's share of the CPU stays near FLUSH_SHARE; never past the cap. (A
     busier machine only makes the flushes costlier: the interval then stays at or above this.)"""
-    from app.gui.controllers.chat import controller as chat_ctl
+    from app.gui.controllers.chat import pacing as chat_ctl
     from app.gui.views.chat import MessageBubble
 
     real = MessageBubble.set_content
@@ -238,8 +238,8 @@ def test_a_slow_flush_stretches_the_interval_between_flushes(
     w.new_chat()
     w.chat.send("slow")
     stretched = 0.9 * 12 / chat_ctl.FLUSH_SHARE  # ms
-    qtbot.waitUntil(lambda: w.chat._timer.interval() >= stretched, timeout=5_000)
-    assert w.chat._timer.interval() <= chat_ctl.MAX_FLUSH_INTERVAL_MS
+    qtbot.waitUntil(lambda: w.chat.pacer.timer.interval() >= stretched, timeout=5_000)
+    assert w.chat.pacer.timer.interval() <= chat_ctl.MAX_FLUSH_INTERVAL_MS
     qtbot.waitUntil(lambda: w.chat_view.composer.button.text() != "Stop", timeout=20_000)
     assert w.chat_view.bubbles[-1].text == text
     # the rules themselves (median of the last costs, share, cap): tests/unit/test_flush_pacing.py
@@ -278,7 +278,7 @@ def test_each_update_of_a_streaming_answer_paints_the_chat_once(make_window: Any
     load_default(w, qtbot, 10_000)
     w.new_chat()
     qtbot.waitExposed(w)
-    w.chat._timer.timeout.disconnect()  # the test flushes
+    w.chat.pacer.timer.timeout.disconnect()  # the test flushes
     counter = PaintCounter()
     w.chat_view.column.installEventFilter(counter)
 

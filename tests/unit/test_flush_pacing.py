@@ -1,11 +1,11 @@
-"""How often the chat shows a streaming answer (app/gui/controllers/chat/controller.py): the pure
+"""How often the chat shows a streaming answer (app/gui/controllers/chat/pacing.py): the pure
 rules, without a window or a QApplication. The window following them is tested in
 tests/gui/test_chat_streaming.py."""
 
 from __future__ import annotations
 
-from app.gui.controllers.chat import controller as chat_ctl
-from app.gui.controllers.chat.controller import flush_interval, typical_cost
+from app.gui.controllers.chat import pacing as chat_ctl
+from app.gui.controllers.chat.pacing import flush_interval, typical_cost
 
 
 def test_the_typical_cost_is_the_median_once_there_are_three() -> None:
