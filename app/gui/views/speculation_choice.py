@@ -16,14 +16,16 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from app.core.speculative import per_request
+from app.core.speculative.per_request import Speculation
 
 ValueRole = Qt.ItemDataRole.UserRole + 1
 
 
 class SpeculationChoice(QWidget):
-    """Signals: ``chosen(str value)`` when the user picks another entry (never when set in code)."""
+    """Signals: ``chosen(object Speculation)`` when the user picks another entry (never when set
+    in code)."""
 
-    chosen = Signal(str)
+    chosen = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -47,25 +49,25 @@ class SpeculationChoice(QWidget):
         lay.addWidget(self.answered)
         self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
         self._loaded: str | None = None
-        self._offered: tuple[str, ...] = ()
+        self._offered: tuple[Speculation, ...] = ()
         #: the offered configurations are switched inside the loaded engine (MLX), not a pool's
         self._in_engine = False
         #: Auto routes each answer by its kind (a pool with Auto's router)
         self._routed = False
         self._answered = ""
-        self._value = per_request.AUTO
+        self._value = per_request.AUTO_CHOICE
         self._about = ""
         self.retranslate()
 
     @property
-    def value(self) -> str:
+    def value(self) -> Speculation:
         return self._value
 
     def set_state(
         self,
-        value: str,
+        value: Speculation,
         loaded: str | None,
-        offered: tuple[str, ...] = (),
+        offered: tuple[Speculation, ...] = (),
         *,
         in_engine: bool = False,
         routed: bool = False,
@@ -83,7 +85,7 @@ class SpeculationChoice(QWidget):
         self._show_answered()
 
     def _show_answered(self) -> None:
-        shown = self._text(self._answered) if self._answered else ""
+        shown = self._name(self._answered) if self._answered else ""
         self.answered.setText(self.tr("last answer: {configuration}").format(configuration=shown))
         self.answered.setToolTip(
             self.tr("The configuration that wrote this conversation's last answer (same text, its own speed)")
@@ -91,7 +93,7 @@ class SpeculationChoice(QWidget):
         self.answered.setVisible(bool(shown))
 
     def entry(self, value: str) -> QStandardItem | None:
-        """The entry of ``value`` (tests and the tooltip check)."""
+        """The entry of the choice named ``value`` (tests and the tooltip check)."""
         for row in range(self._items.rowCount()):
             item = self._items.item(row)
             if item.data(ValueRole) == value:
@@ -115,7 +117,7 @@ class SpeculationChoice(QWidget):
             tip = self._about
             for row, choice in enumerate(per_request.choices(self._loaded, self._value, self._offered)):
                 item = QStandardItem(self._text(choice.value))
-                item.setData(choice.value, ValueRole)
+                item.setData(choice.value.name, ValueRole)
                 item.setToolTip(self._tooltip(choice))
                 if not choice.honoured:
                     item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
@@ -129,23 +131,27 @@ class SpeculationChoice(QWidget):
         finally:
             self.combo.blockSignals(False)
 
-    def _text(self, value: str) -> str:
-        if value == per_request.AUTO:
+    def _text(self, value: Speculation) -> str:
+        return self._name(value.name)
+
+    def _name(self, name: str) -> str:
+        """How the choice or configuration named ``name`` is shown."""
+        if name == per_request.AUTO:
             return "Auto"  # the feature's name, the same in every language (as the status bar's)
-        if value == per_request.OFF:
+        if name == per_request.OFF:
             return self.tr("Off")
-        return value  # a method's own name ("draft", "ngram-mod", ...), as the stats strip shows it
+        return name  # a method's own name ("draft", "ngram-mod", ...), as the stats strip shows it
 
     def _running(self) -> str:
         return self._loaded if self._loaded else self.tr("no speculation")
 
     def _tooltip(self, choice: per_request.Choice) -> str:
-        if choice.value == per_request.AUTO and self._routed:
+        if choice.value.is_auto and self._routed:
             return self.tr(
                 "Chosen per answer by its kind (prose, code, repeat, agent) among the configurations "
                 "below, by what was measured on this machine"
             )
-        if choice.value == per_request.AUTO:
+        if choice.value.is_auto:
             return self.tr("What the model was loaded with: {running}").format(running=self._running())
         if choice.value == per_request.running(self._loaded):
             return self.tr("What the loaded model runs; honoured without a reload")
@@ -159,10 +165,10 @@ class SpeculationChoice(QWidget):
             return self.tr(
                 "Needs a reload with {method}: the loaded engine switches per answer only between {offered}"
             ).format(
-                method=choice.value,
-                offered=", ".join(self._text(v) for v in self._offered if v != per_request.AUTO),
+                method=choice.value.name,
+                offered=", ".join(self._text(v) for v in self._offered if not v.is_auto),
             )
-        if choice.value == per_request.OFF:
+        if choice.value.is_off:
             return self.tr(
                 "Needs a reload without speculation: the loaded model runs {running}, which cannot "
                 "be turned off per answer"
@@ -170,13 +176,13 @@ class SpeculationChoice(QWidget):
         return self.tr(
             "Needs a reload with {method}: the loaded model runs {running}, and speculation cannot "
             "change per answer"
-        ).format(method=choice.value, running=self._running())
+        ).format(method=choice.value.name, running=self._running())
 
     def _on_index(self, row: int) -> None:
         item = self._items.item(row) if row >= 0 else None
         if item is None:
             return
-        value = str(item.data(ValueRole))
+        value = Speculation(str(item.data(ValueRole)))
         if value != self._value:
             self._value = value
             self.chosen.emit(value)

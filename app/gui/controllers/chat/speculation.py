@@ -7,6 +7,7 @@ pool, what needs a reload is refused, as the API refuses it, and the message sta
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication
@@ -14,9 +15,12 @@ from PySide6.QtCore import QCoreApplication
 from app.core.chat import ChatStore
 from app.core.engines.base import GenerationError
 from app.core.speculative import per_request
+from app.core.speculative.per_request import Speculation
 from app.gui.errors import ErrorBridge
 from app.gui.views.speculation_choice import SpeculationChoice
 from app.gui.workers import EngineHost
+
+log = logging.getLogger(__name__)
 
 
 class ConversationSpeculation:
@@ -36,7 +40,7 @@ class ConversationSpeculation:
         self._conversation = conversation
         self._control = control
         #: the choice of a chat not yet stored
-        self.new_choice = per_request.AUTO
+        self.new_choice = per_request.AUTO_CHOICE
         #: the configuration that wrote each conversation's last answer in this session: the
         #: header names the shown conversation's (a new chat has none)
         self._answered: dict[int, str] = {}
@@ -45,18 +49,24 @@ class ConversationSpeculation:
         self.sync()
 
     @property
-    def choice(self) -> str:
-        """The shown conversation's choice: "auto", "off" or a method."""
+    def choice(self) -> Speculation:
+        """The shown conversation's choice: auto, off or a method (a stored name that no longer
+        parses is auto)."""
         cid = self._conversation()
         if cid is None:
             return self.new_choice
-        return self.store.conversation(cid).speculation
+        stored = self.store.conversation(cid).speculation
+        try:
+            return Speculation.parse(stored)
+        except ValueError:
+            log.warning("conversation %d has no speculation choice %r stored: Auto", cid, stored)
+            return per_request.AUTO_CHOICE
 
     def loaded_method(self) -> str | None:
         info = self.engine.info
         return info.spec_kind if info is not None else None
 
-    def offered(self) -> tuple[str, ...]:
+    def offered(self) -> tuple[Speculation, ...]:
         """The configurations the loaded model's pool starts for a request (none without one)."""
         return tuple(self.engine.offers())
 
@@ -87,16 +97,16 @@ class ConversationSpeculation:
 
     def store_new(self, conversation_id: int) -> None:
         """A new conversation was just stored: keep the choice made before it existed."""
-        if self.new_choice != per_request.AUTO:
-            self.store.set_speculation(conversation_id, self.new_choice)
+        if not self.new_choice.is_auto:
+            self.store.set_speculation(conversation_id, self.new_choice.name)
 
-    def _on_chosen(self, value: str) -> None:
+    def _on_chosen(self, value: Speculation) -> None:
         """Stored at once; an answer being written keeps what it started with."""
         cid = self._conversation()
         if cid is None:
             self.new_choice = value
         else:
-            self.store.set_speculation(cid, value)
+            self.store.set_speculation(cid, value.name)
         self.answered("")  # the next answer names its own
 
     def refuse(self) -> bool:
@@ -105,7 +115,7 @@ class ConversationSpeculation:
         choice, loaded = self.choice, self.loaded_method()
         if not self.engine.is_loaded or per_request.honoured(choice, loaded, self.offered()):
             return False
-        shown = QCoreApplication.translate("ChatController", "Off") if choice == per_request.OFF else choice
+        shown = QCoreApplication.translate("ChatController", "Off") if choice.is_off else choice.name
         self.errors.report(
             GenerationError(
                 QCoreApplication.translate(
