@@ -207,7 +207,7 @@ class ChatController(QObject):
         answer = self._answers.get(conversation_id) if conversation_id is not None else None
         self.conversation_id = conversation_id
         if conversation_id is None:
-            self.speculation.new_choice = per_request.AUTO  # a new conversation starts at Auto
+            self.speculation.new_choice = per_request.AUTO_CHOICE  # a new conversation starts at Auto
             self.view.clear()
             self.view.set_title(new_chat_title(), self._model_label())
         else:
@@ -328,7 +328,7 @@ class ChatController(QObject):
         bubble.set_status("streaming")
         bubble.set_content("")
         # "off" is honoured only by an engine that runs none: its answers name no speculation
-        off = self.speculation.choice == per_request.OFF
+        off = self.speculation.choice.is_off
         builder = AnswerBuilder(
             "" if off else info.speculation,
             images=image_count(history),

@@ -17,7 +17,7 @@ from typing import Any
 
 from app.core.chat.context import fit_history
 from app.core.engines.base import ChatMessage, Engine, Event, GenerateRequest, Sampling, TokenCounter
-from app.core.speculative import per_request
+from app.core.speculative.per_request import Speculation
 from app.core.tools.loop import Generate
 from app.gui.controllers.chat.answers import RunningAnswer, RunningAnswers
 from app.gui.controllers.chat.endings import AnswerEndings
@@ -62,19 +62,19 @@ class AnswerStreams:
         if answer.bubble is not None:
             answer.bubble.set_left_out(dropped)
 
-    def configured(self, answer: RunningAnswer, label: str) -> None:
-        """The answer runs on configuration ``label`` (of the pool, or of an engine switching per
+    def configured(self, answer: RunningAnswer, configuration: Speculation) -> None:
+        """The answer runs on ``configuration`` (of the pool, or of an engine switching per
         request): its stats name it."""
         if not self.engine.offers():
             return
-        answer.configuration = label
-        if label == self.engine.base_label:
+        answer.configuration = configuration.name
+        if configuration == self.engine.launched:
             named = answer.info.speculation  # what the launch runs, with its depth
         else:
-            named = "" if label == per_request.OFF else label
+            named = "" if configuration.is_off else configuration.name
         answer.builder.speculation = named
 
-    async def run(self, answer: RunningAnswer, history: list[ChatMessage], choice: str) -> None:
+    async def run(self, answer: RunningAnswer, history: list[ChatMessage], choice: Speculation) -> None:
         """One answer: the configuration for the conversation's ``choice`` (Auto routed by the
         request's kind), then its events, queued for the flush timer."""
         try:
@@ -95,7 +95,7 @@ class AnswerStreams:
         if self.answers.runs(answer):
             self.endings.done(answer, False)
 
-    def turns(self, choice: str, conversation_id: int, task: asyncio.Task[Any] | None) -> Generate:
+    def turns(self, choice: Speculation, conversation_id: int, task: asyncio.Task[Any] | None) -> Generate:
         """How a tool loop's model turns are read: from the pool, for the conversation's
         ``choice``, Auto routed by the turn's kind (a turn after a tool result is an agent turn);
         each names its configuration in the turn ``task`` writes then."""

@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.core.chat import AnswerBuilder, AnswerStats, ChatStore
 from app.core.engines.base import ChatMessage, Engine, Sampling
+from app.core.speculative.per_request import Speculation
 from app.core.tools.client import ServerState
 from app.core.tools.loop import (
     CallEnded,
@@ -85,7 +86,7 @@ class ToolTurns(QObject):
         tools.statusChanged.connect(self.show_tools)
 
     async def run(
-        self, first: RunningAnswer, engine: Engine, history: list[ChatMessage], choice: str, tool_choice: str
+        self, first: RunningAnswer, engine: Engine, history: list[ChatMessage], choice: Speculation, tool_choice: str
     ) -> None:
         """One message's tool loop on the running servers (those that failed or crashed are
         started again first), turns and calls stored as they happen."""
