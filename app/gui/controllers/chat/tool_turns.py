@@ -86,7 +86,12 @@ class ToolTurns(QObject):
         tools.statusChanged.connect(self.show_tools)
 
     async def run(
-        self, first: RunningAnswer, engine: Engine, history: list[ChatMessage], choice: Speculation, tool_choice: str
+        self,
+        first: RunningAnswer,
+        engine: Engine,
+        history: list[ChatMessage],
+        choice: Speculation,
+        tool_choice: str,
     ) -> None:
         """One message's tool loop on the running servers (those that failed or crashed are
         started again first), turns and calls stored as they happen."""
