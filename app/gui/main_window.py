@@ -51,6 +51,7 @@ from app.gui.controllers.launch import LaunchCoordinator
 from app.gui.controllers.measure import plain_engine
 from app.gui.controllers.model_files import ModelFilesController
 from app.gui.controllers.server import ServerController
+from app.gui.engine import EngineHost, ModelInfo
 from app.gui.errors import ErrorBridge, UserError
 from app.gui.i18n import LANGUAGES, I18n
 from app.gui.models.conversations_model import ConversationsModel
@@ -69,7 +70,6 @@ from app.gui.views.server_panel import ServerSwitch
 from app.gui.views.settings_dialog import SettingsDialog
 from app.gui.views.stats import configuration_text
 from app.gui.widgets import ElidedLabel, PriorityRow
-from app.gui.workers import EngineHost, ModelInfo
 
 log = logging.getLogger(__name__)
 

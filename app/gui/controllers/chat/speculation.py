@@ -14,9 +14,9 @@ from PySide6.QtCore import QCoreApplication
 from app.core.chat import ChatStore
 from app.core.engines.base import GenerationError
 from app.core.speculative import per_request
+from app.gui.engine import EngineHost
 from app.gui.errors import ErrorBridge
 from app.gui.views.speculation_choice import SpeculationChoice
-from app.gui.workers import EngineHost
 
 
 class ConversationSpeculation:
