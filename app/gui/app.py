@@ -14,12 +14,11 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from app.core import settings as settings_mod
 from app.core.chat.render.math import warm_up as warm_formulas
-from app.gui.errors import ErrorBridge
+from app.gui.errors import ErrorBridge, install_exception_hooks
 from app.gui.i18n import I18n
 from app.gui.icons import ACCENT, icon, register_search_path
 from app.gui.theme import Theme
 from app.gui.widgets import window_size_for_screen
-from app.gui.workers import install_exception_hooks
 
 if TYPE_CHECKING:
     from app.gui.main_window import MainWindow

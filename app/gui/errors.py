@@ -6,13 +6,20 @@ the table names wins, so a missing embedded package (``AssetMissing``, a ``FileN
 gets "install the package", not the generic ``OSError`` row; a plain ``ValueError`` that no row
 names is reported as unexpected, with its details, instead of being blamed on the model entry.
 Engine errors name their own next step (``EngineError.hint``, per class or per instance).
+
+:func:`install_exception_hooks` routes uncaught errors from any thread to the same path.
 """
 
 from __future__ import annotations
 
 import errno
+import logging
+import sys
+import threading
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
@@ -42,6 +49,8 @@ from app.core.gguf_tools import GGUFFormatError
 from app.core.launch.plan import LaunchError
 from app.core.registry import RegistryError
 from app.core.speculative import SpeculationError
+
+log = logging.getLogger(__name__)
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate extracts
@@ -317,3 +326,33 @@ class ErrorBridge(QObject):
 
     def report(self, exc: BaseException, context: str = "") -> None:
         self.raised.emit(describe(exc, context))
+
+
+def install_exception_hooks(reporter: Callable[[BaseException], None]) -> Callable[[], None]:
+    """Route uncaught exceptions (any thread) to ``reporter``; returns a function that undoes it.
+
+    ``reporter`` must be safe to call from any thread (:meth:`ErrorBridge.report` emits a queued
+    signal).
+    """
+    old_sys, old_thread = sys.excepthook, threading.excepthook
+
+    def sys_hook(etype: type[BaseException], value: BaseException, tb: Any) -> None:
+        log.error("uncaught exception\n%s", "".join(traceback.format_exception(etype, value, tb)))
+        reporter(value)
+
+    def thread_hook(args: threading.ExceptHookArgs) -> None:
+        if args.exc_value is not None:
+            log.error(
+                "uncaught exception in thread %s",
+                args.thread.name if args.thread else "?",
+                exc_info=(args.exc_type, args.exc_value, args.exc_traceback),
+            )
+            reporter(args.exc_value)
+
+    sys.excepthook = sys_hook
+    threading.excepthook = thread_hook
+
+    def restore() -> None:
+        sys.excepthook, threading.excepthook = old_sys, old_thread
+
+    return restore

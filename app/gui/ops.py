@@ -1,7 +1,7 @@
 """How the GUI runs slow work: coroutines on the qasync loop that await thread work.
 
 Two kinds of work get a thread of their own from :meth:`Ops.start_own` instead of a pool thread,
-each for a reason: a model's load (:class:`app.gui.workers.EngineHost`, ``tandem-load``, so a long
+each for a reason: a model's load (:class:`app.gui.engine.host.EngineHost`, ``tandem-load``, so a long
 native load or a child's start never holds one of the pool threads) and Auto's background
 calibration (:class:`app.gui.controllers.auto_tuner.AutoTuner`, ``tandem-auto``: minutes of
 measuring). The thread starts at once, ends with its work, and is waited for (bounded) by

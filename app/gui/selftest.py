@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from app.core.chat.answer import AnswerStats
+    from app.gui.engine import ModelInfo
     from app.gui.errors import UserError
-    from app.gui.workers import ModelInfo
 
 PROMPT = "Name three primary colours."
 #: bounds the answer's length (the first-start model is small and may ramble); the figures are

@@ -19,7 +19,7 @@ from app.core.chat import AnswerStats
 from app.core.launch import auto
 from app.core.launch.plan import plan_auto
 from app.gui.cache_bridge import CacheBridge
-from app.gui.workers import AutoPick, ModelInfo
+from app.gui.engine import AutoPick, ModelInfo
 from tests.gui.test_launch_auto import store_fake_choice
 
 PRIOR = "ngram-mod 64/round"

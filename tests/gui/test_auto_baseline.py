@@ -6,7 +6,7 @@ from typing import Any
 
 from app.core.chat.answer import AnswerStats
 from app.core.measure.baselines import BaselineStore
-from app.gui.workers import AutoPick, ModelInfo
+from app.gui.engine import AutoPick, ModelInfo
 
 
 def test_auto_off_answers_record_the_plain_baseline_and_auto_on_answers_do_not(make_window: Any) -> None:

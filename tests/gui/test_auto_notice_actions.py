@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.gui.workers import AutoPick, ModelInfo
+from app.gui.engine import AutoPick, ModelInfo
 from tests.gui.conftest import ScriptedEngine, scripted_loader
 
 

@@ -11,13 +11,13 @@ import threading
 from typing import Any
 
 from app.core.engines.base import GenerateRequest, Sampling, TextDelta
+from app.gui.engine import EngineHost, LoadJob
 from app.gui.errors import ErrorBridge
 from app.gui.ops import Ops, event_loop
-from app.gui.workers import EngineHost, LoadJob
 from tests.gui.conftest import ScriptedEngine
 
 MAIN = threading.main_thread()
-WATCHED = {"info", "_busy", "_jobs", "_published"}
+WATCHED = {"info", "_jobs", "_served"}
 
 
 class RecordingHost(EngineHost):

@@ -68,11 +68,11 @@ def test_nav_uses_the_app_icons_and_actions_work(make_window: Any, monkeypatch: 
     assert all(not w.nav.item(r).icon().isNull() for r in range(3))
     opened: list[Any] = []
     w.open_settings = lambda: opened.append(True)  # type: ignore[method-assign]
-    w._on_nav_action(w.nav_actions.item(1))
+    w.navigation.on_action(w.nav_actions.item(1))
     assert opened == [True]
     popups: list[Any] = []
     monkeypatch.setattr(w.lang_menu, "popup", popups.append)  # a real popup warns offscreen
-    w._on_nav_action(w.nav_actions.item(0))
+    w.navigation.on_action(w.nav_actions.item(0))
     assert len(popups) == 1
     assert [a.isChecked() for a in w.lang_menu.actions() if a.data() == "en"] == [True]
 

@@ -17,8 +17,8 @@ from app.core.chat import AnswerStats
 from app.core.engines.base import Sampling
 from app.core.measure.baselines import BaselineStore
 from app.core.speculative import SpeculationOptions
+from app.gui.engine import AutoPick, ModelInfo
 from app.gui.views.launch_dialog import LaunchChoice
-from app.gui.workers import AutoPick, ModelInfo
 
 
 def _load_spec(w: Any, qtbot: Any) -> dict[str, Any]:

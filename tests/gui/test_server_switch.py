@@ -309,6 +309,6 @@ def test_two_chat_answers_and_four_api_requests_at_once_all_complete_on_the_shar
     assert pool is not None
     served = pool.status().stats
     assert served["off"].requests >= 4 and served["ngram-mod"].requests >= 2  # the chats' on "off"
-    w._update_pool()
+    w.status.update_pool()
     assert w.status_pool.isVisible() and w.status_pool.text().startswith("Also running: off (+")
     assert "off: " in w.status_pool.toolTip() and "ngram-mod: " in w.status_pool.toolTip()

@@ -16,9 +16,9 @@ from PySide6.QtWidgets import QLabel
 from app.core.chat import AnswerStats
 from app.core.measure.baselines import BaselineStore
 from app.core.speculative import SpeculationOptions
+from app.gui.engine import ModelInfo
 from app.gui.views.launch_dialog import LaunchChoice
 from app.gui.views.stats import StatsDialog, StatsStrip
-from app.gui.workers import ModelInfo
 from tests.gui.conftest import ScriptedEngine
 
 PLAIN_MS = 200.0  # the scripted answer is 20 tokens: 100 tok/s plain

@@ -30,7 +30,7 @@ from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.views.chat import ChatView
 from app.gui.ops import Ops
-from app.gui.workers import EngineHost, LoadJob
+from app.gui.engine import EngineHost, LoadJob
 from tests.gui.conftest import ScriptedEngine
 
 app = QApplication([])

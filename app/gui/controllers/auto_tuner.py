@@ -40,8 +40,8 @@ from app.core.engines.worker import LoadCancelled, LoadProgress
 from app.core.launch import auto
 from app.core.launch.plan import AutoLaunch, load_engine
 from app.core.measure.baselines import BaselineStore
+from app.gui.engine import AutoPick, EngineHost, ModelInfo
 from app.gui.ops import Ops
-from app.gui.workers import AutoPick, EngineHost, ModelInfo
 
 log = logging.getLogger(__name__)
 

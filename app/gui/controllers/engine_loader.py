@@ -1,5 +1,5 @@
-"""From a launch choice to a :class:`~app.gui.workers.LoadJob` whose loader runs on the engine host's
-load thread.
+"""From a launch choice to a :class:`~app.gui.engine.loading.LoadJob` whose loader runs on a load
+thread (:mod:`app.gui.engine.loading`).
 
 Everything blocking (resolving cache paths, deriving embedded files, loading weights) happens in
 the loader, so the dialog returns at once and the load shows progress and can be cancelled.
@@ -35,8 +35,8 @@ from app.core.registry import Registry
 from app.core.settings import LastLaunch, SamplingDefaults
 from app.core.speculative import DRAFTER_METHODS, SpeculationOptions
 from app.gui.cache_bridge import CacheBridge
+from app.gui.engine import AutoPick, LoadJob, ModelInfo
 from app.gui.views.remote_tab import remember
-from app.gui.workers import AutoPick, LoadJob, ModelInfo
 
 log = logging.getLogger(__name__)
 

@@ -31,10 +31,10 @@ from app.gui.cache_bridge import CacheBridge
 from app.gui.controllers.chat import ChatController, to_sampling
 from app.gui.controllers.downloads import DownloadRequest, DownloadService
 from app.gui.controllers.engine_loader import choice_from_record, make_job
+from app.gui.engine import EngineHost
 from app.gui.errors import UserError
 from app.gui.ops import Ops
 from app.gui.views.launch_dialog import LaunchChoice
-from app.gui.workers import EngineHost
 
 log = logging.getLogger(__name__)
 

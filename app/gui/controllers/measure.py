@@ -13,7 +13,7 @@ from app.core.registry import Registry
 from app.core.speculative import SpeculationOptions
 from app.gui.cache_bridge import CacheBridge
 from app.gui.controllers.engine_loader import Loader
-from app.gui.workers import ModelInfo
+from app.gui.engine import ModelInfo
 
 
 def plain_engine(

@@ -20,11 +20,11 @@ from app.core.registry import AnySpec, Family, Registry
 from app.core.units import human_bytes
 from app.gui.cache_bridge import CacheBridge
 from app.gui.controllers.downloads import DownloadService
+from app.gui.engine import EngineHost
 from app.gui.models.family_model import FamilyModel
 from app.gui.ops import Ops
 from app.gui.views.browser import BrowserPage
 from app.gui.views.delete_dialog import DeleteDialog
-from app.gui.workers import EngineHost
 
 
 class ModelFilesController(QObject):

@@ -10,12 +10,12 @@ from app.core.engines.base import Engine, Sampling
 from app.core.measure.baselines import BaselineStore
 from app.core.registry import Registry
 from app.core.settings import SamplingDefaults
+from app.gui.engine import EngineHost, ModelInfo
 from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.ops import Ops
 from app.gui.views.chat import ChatView
 from app.gui.views.speculation_choice import SpeculationChoice
-from app.gui.workers import EngineHost, ModelInfo
 
 #: (engine info, prompt tokens, completion tokens) -> a plain engine of the loaded model (blocking)
 PlainEngineFactory = Callable[[ModelInfo, int, int], Engine]

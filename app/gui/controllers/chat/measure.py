@@ -18,10 +18,10 @@ from app.core.engines.base import ChatMessage, GenerationError, Sampling
 from app.core.measure.plain import plain_sampling, run_plain
 from app.gui.controllers.chat.context import PlainEngineFactory
 from app.gui.controllers.chat.speeds import AnswerSpeeds
+from app.gui.engine import EngineHost, ModelInfo
 from app.gui.errors import ErrorBridge
 from app.gui.ops import Ops
 from app.gui.views.chat import ChatView
-from app.gui.workers import EngineHost, ModelInfo
 
 
 class MeasureHost(Protocol):

@@ -16,9 +16,9 @@ from app.core.chat import ChatStore
 from app.core.engines.base import GenerationError
 from app.core.speculative import per_request
 from app.core.speculative.per_request import Speculation
+from app.gui.engine import EngineHost
 from app.gui.errors import ErrorBridge
 from app.gui.views.speculation_choice import SpeculationChoice
-from app.gui.workers import EngineHost
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from app.core.chat import AnswerStats
 from app.core.measure.baselines import BaselineStore
-from app.gui.workers import ModelInfo
+from app.gui.engine import ModelInfo
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,197 @@
+"""The engine host: the one object the window, its chat and its Local server ask for the loaded
+model (:class:`EngineHost`).
+
+It runs loads and unloads through :class:`~app.gui.engine.loading.ModelLoading` and publishes
+their outcome on the GUI thread; answers go to the published
+:class:`~app.gui.engine.serving.LoadedModel`. Signals emitted from a load thread reach slots on
+the GUI thread as queued calls, because the host lives on the GUI thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+
+import shiboken6
+from PySide6.QtCore import QObject, Signal
+
+from app.core.engines.base import CancelToken, Engine, Event, GenerateRequest
+from app.core.serving.pool import EnginePool
+from app.gui.engine.info import ModelInfo
+from app.gui.engine.loading import LoadJob, ModelLoading
+from app.gui.engine.serving import LoadedModel, PoolLoader
+from app.gui.ops import Ops
+
+log = logging.getLogger(__name__)
+
+#: How long :meth:`EngineHost.shutdown` waits for a load or a close under way on the GUI thread.
+SHUTDOWN_WAIT = 0.5
+
+
+class EngineHost(QObject):
+    """Holds the loaded model and serves it: the window's chat and its Local server both ask here.
+
+    Signals: ``loadProgress(str)``, ``loaded(object info)``, ``loadFailed(object exc)``,
+    ``loadCancelled()``, ``unloaded()``, ``busyChanged(bool)`` (a load or an unload is under way),
+    ``eventsReady()`` (an answer's first events arrived).
+
+    * Loads and unloads run on threads of their own (:mod:`app.gui.engine.loading`). The state
+      they produce (:attr:`info`, the loaded model, :attr:`busy`) is written on the GUI thread
+      only, when their outcome arrives (the private ``_ended`` signal), so a subscriber always
+      sees the state that goes with it.
+    * A loaded llama.cpp model is served by its engine pool, the same one the Local server serves
+      (:mod:`app.gui.engine.serving`); :meth:`resolve` and :meth:`stream` answer from it.
+    """
+
+    loadProgress = Signal(str)
+    loaded = Signal(object)
+    loadFailed = Signal(object)
+    loadCancelled = Signal()
+    unloaded = Signal()
+    busyChanged = Signal(bool)
+    eventsReady = Signal()
+    _ended = Signal(str, object, object)  # kind, payload, loaded model (load thread -> GUI thread)
+
+    def __init__(
+        self,
+        ops: Ops,
+        parent: QObject | None = None,
+        pool_loader: PoolLoader | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._cancel: CancelToken | None = None
+        # GUI-thread state, written only by the GUI thread
+        self._jobs = 0  # loads and unloads sent and not yet ended
+        self._served = LoadedModel()
+        self.info: ModelInfo | None = None
+        self._closed = False
+        #: ``pool_loader`` loads a configuration the pool starts for a request; None: no pool (a
+        #: test's engine)
+        self._loading = ModelLoading(ops, self._emit, self._progress, pool_loader)
+        self._ended.connect(self._on_ended)
+
+    # --- GUI-thread API --------------------------------------------------------------------
+    @property
+    def is_loaded(self) -> bool:
+        return self.info is not None
+
+    @property
+    def current_engine(self) -> Engine | None:
+        """The loaded engine (the base of the pool when there is one)."""
+        return self._served.engine
+
+    @property
+    def pool(self) -> EnginePool | None:
+        """The loaded llama.cpp model's engine pool (None for other engines and without a model)."""
+        return self._served.pool
+
+    @property
+    def busy(self) -> bool:
+        """A load or an unload is under way."""
+        return self._jobs > 0
+
+    def load(self, job: LoadJob) -> CancelToken:
+        token = CancelToken()
+        self._cancel = token
+        self.info = None  # the loaded model is replaced: nothing is loaded until this one is
+        replaced, self._served = self._served, LoadedModel()
+        self._job_started()
+        self._loading.load(job, token, replaced)
+        return token
+
+    def cancel(self) -> None:
+        """Stop the load under way (answers are stopped by cancelling their task)."""
+        if self._cancel is not None:
+            self._cancel.cancel()
+
+    def unload(self) -> None:
+        model, self._served = self._served, LoadedModel()
+        self._job_started()
+        self._loading.unload(model)
+
+    def offers(self) -> list[str]:
+        """What a conversation may choose without a reload (:meth:`LoadedModel.offers`)."""
+        return self._served.offers()
+
+    @property
+    def routed(self) -> bool:
+        """Auto picks each answer's configuration by its kind (a pool with Auto's router)."""
+        return self._served.routed
+
+    @property
+    def base_label(self) -> str:
+        """The configuration the launch loaded ("off" without speculation)."""
+        return self._served.base_label
+
+    async def resolve(self, choice: str, request: GenerateRequest, loop: asyncio.AbstractEventLoop) -> str:
+        """The configuration that answers ``request`` for a conversation choosing ``choice``
+        (:meth:`LoadedModel.resolve`)."""
+        return await self._served.resolve(choice, request, loop)
+
+    def stream(
+        self, label: str, request: GenerateRequest, loop: asyncio.AbstractEventLoop
+    ) -> AsyncIterator[Event]:
+        """``request``'s events from the configuration ``label``, handed to ``loop`` as they come
+        (:meth:`LoadedModel.stream`); ``eventsReady`` follows the first. Cancelling the consumer
+        stops the request in the engine."""
+        return self._served.stream(label, request, loop, self.eventsReady.emit)
+
+    def shutdown(self, timeout: float = SHUTDOWN_WAIT) -> None:
+        """Cancel a load, close the model and wait at most ``timeout`` seconds. Safe to call twice.
+
+        Closing the window returns within a second whatever the engine is doing: a llama.cpp child
+        ends at once; what cannot be interrupted (an MLX prefill) finishes on the engine's own
+        daemon thread, which then frees the model; the process waits for that at exit, bounded
+        (:data:`app.core.engines.worker.EXIT_WAIT`).
+        """
+        self.cancel()
+        self._closed = True
+        model, self._served, self.info = self._served, LoadedModel(), None
+        model.stop_loading()
+        if not model.empty:
+            self._loading.close(model)
+        if not self._loading.join(timeout):
+            log.info("the engine finishes its current step in the background")
+
+    def _job_started(self) -> None:
+        self._jobs += 1
+        if self._jobs == 1:
+            self.busyChanged.emit(True)
+
+    def _on_ended(self, kind: str, payload: object, model: object) -> None:
+        """GUI thread: update the state, then tell the subscribers."""
+        if self._jobs > 0:
+            self._jobs -= 1
+            if self._jobs == 0:
+                self.busyChanged.emit(False)
+        if kind == "loaded":
+            assert isinstance(payload, ModelInfo) and isinstance(model, LoadedModel)
+            if self._closed:
+                self._loading.close(model)
+                return
+            self.info = payload
+            self._served = model
+            self.loaded.emit(payload)
+        elif kind == "unloaded":
+            self.info = None
+            self.unloaded.emit()
+        elif kind == "loadCancelled":
+            self.loadCancelled.emit()
+        elif kind == "loadFailed":
+            self.loadFailed.emit(payload)
+
+    # --- load thread -----------------------------------------------------------------------------
+    def _progress(self, message: str) -> None:
+        if shiboken6.isValid(self):
+            self.loadProgress.emit(message)
+
+    def _emit(self, kind: str, payload: object, model: LoadedModel | None) -> bool:
+        """Publish to the GUI thread; False when the host (and its window) is gone."""
+        if not shiboken6.isValid(self):
+            return False
+        try:
+            self._ended.emit(kind, payload, model)
+        except RuntimeError:
+            return False
+        return True
