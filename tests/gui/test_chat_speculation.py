@@ -9,6 +9,7 @@ import pytest
 
 from app.core.engines.blocking import generate
 from app.core.settings import Settings
+from app.core.speculative.per_request import Speculation
 from app.gui.views.speculation_choice import SpeculationChoice
 from tests.gui.conftest import ScriptedEngine, scripted_loader
 
@@ -40,7 +41,7 @@ def test_off_answers_plainly_with_the_text_of_auto_and_survives_a_restart(
     with qtbot.waitSignal(w.modelLoaded, timeout=120_000):
         w.load_default_model()
     choice: SpeculationChoice = w.chat_page.speculation
-    assert choice.value == "auto" and [choice.combo.itemText(i) for i in range(2)] == ["Auto", "Off"]
+    assert choice.value.name == "auto" and [choice.combo.itemText(i) for i in range(2)] == ["Auto", "Off"]
     entries = [choice.entry(v) for v in ("auto", "off")]
     assert choice.isVisible() and all(e is not None and e.isEnabled() for e in entries)
     w.chat.sampling = w.chat.sampling.__class__(temperature=0.0, max_tokens=24)
@@ -50,7 +51,7 @@ def test_off_answers_plainly_with_the_text_of_auto_and_survives_a_restart(
     auto_text = w.chat_view.bubbles[-1].text
 
     w.new_chat()
-    assert choice.value == "auto"  # a new conversation starts at Auto
+    assert choice.value.name == "auto"  # a new conversation starts at Auto
     _choose(choice, "off")  # chosen before the conversation exists: stored when it is created
     off = _ask(w, qtbot, QUESTION)
     off_id = w.chat.conversation_id
@@ -60,9 +61,9 @@ def test_off_answers_plainly_with_the_text_of_auto_and_survives_a_restart(
     assert not w.chat_view.bubbles[-1].spans  # no draft tokens highlighted
 
     w.chat.open_conversation(auto_id)  # switching conversations switches the control
-    assert choice.value == "auto" and choice.combo.currentText() == "Auto"
+    assert choice.value.name == "auto" and choice.combo.currentText() == "Auto"
     w.chat.open_conversation(off_id)
-    assert choice.value == "off" and choice.combo.currentText() == "Off"
+    assert choice.value.name == "off" and choice.combo.currentText() == "Off"
 
     # restart: a new window over the same conversation store
     w.close()
@@ -71,9 +72,9 @@ def test_off_answers_plainly_with_the_text_of_auto_and_survives_a_restart(
     again = make_window(loader=scripted_loader(ScriptedEngine(plain=True)))
     assert {c.id: c.speculation for c in again.store.conversations()} == {auto_id: "auto", off_id: "off"}
     again.chat.open_conversation(off_id)
-    assert again.chat_page.speculation.value == "off"
+    assert again.chat_page.speculation.value.name == "off"
     again.chat.open_conversation(auto_id)
-    assert again.chat_page.speculation.value == "auto"
+    assert again.chat_page.speculation.value.name == "auto"
 
 
 def test_a_choice_needing_a_reload_is_disabled_says_why_and_is_refused(make_window: Any, qtbot: Any) -> None:
@@ -93,7 +94,7 @@ def test_a_choice_needing_a_reload_is_disabled_says_why_and_is_refused(make_wind
     w.store.set_speculation(conv.id, "off")
     w.conversations.reload()
     w.chat.open_conversation(conv.id)
-    assert choice.value == "off" and choice.combo.currentText() == "Off"  # shown, though disabled
+    assert choice.value.name == "off" and choice.combo.currentText() == "Off"  # shown, though disabled
     assert choice.combo.toolTip() == off.toolTip()  # the box itself says why
     with qtbot.waitSignal(w.errors.raised, timeout=5000) as raised:
         w.chat_view.composer.input.setPlainText("hello")
@@ -131,7 +132,7 @@ def test_a_change_mid_answer_applies_from_the_next_answer(make_window: Any, qtbo
     with qtbot.waitSignal(w.chat.answerFinished, timeout=10_000) as blocker:
         release.set()
     assert blocker.args[0].finish_reason == "stop"
-    assert choice.value == "scripted"
+    assert choice.value.name == "scripted"
 
 
 @pytest.mark.usefixtures("smollm2_q4")
@@ -196,11 +197,11 @@ def test_switching_the_conversation_never_reloads_and_each_answer_names_its_conf
     pool = w.engine.pool
     assert pool is not None
     auto_header = answered["auto"][2]
-    assert any(auto_header.endswith(label) for label in (*pool.offers(), "Off"))
+    assert any(auto_header.endswith(label) for label in (*(o.name for o in pool.offers()), "Off"))
     children = {c.label for c in pool.status().children}
     assert {"draft", "off", "ngram-mod"} <= children
     # the same greedy text as a plain answer of the same messages, read here without the window
-    plain = pool.engine_of("off")
+    plain = pool.engine_of(Speculation("off"))
     assert plain is not None
     reference = collect(generate(plain, [{"role": "user", "content": question}], w.chat.sampling))
     assert reference.text == off_text

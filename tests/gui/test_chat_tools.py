@@ -235,7 +235,7 @@ def test_auto_runs_each_tool_turn_on_the_agent_route(make_window: Any, qtbot: An
     assert w.store.conversation(w.chat.conversation_id).speculation == "auto"
     shown = "Off" if agent == "off" else agent
     assert control.answered.text().endswith(shown), (control.answered.text(), agent)
-    if agent == pool.base_label:
+    if agent == pool.launched.name:
         assert stats.speculation == w.engine.info.speculation
     else:
         assert stats.speculation == ("" if agent == "off" else agent)

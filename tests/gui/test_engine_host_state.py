@@ -11,6 +11,7 @@ import threading
 from typing import Any
 
 from app.core.engines.base import GenerateRequest, Sampling, TextDelta
+from app.core.speculative.per_request import Speculation
 from app.gui.engine import EngineHost, LoadJob
 from app.gui.errors import ErrorBridge
 from app.gui.ops import Ops, event_loop
@@ -50,7 +51,7 @@ def test_the_engine_thread_never_writes_what_the_gui_reads(qtbot: Any) -> None:
         async def answer() -> None:
             loop = event_loop()  # qasync's, which pytest-qt spins without "running" it
             request = GenerateRequest([], Sampling(max_tokens=8))
-            label = await host.resolve("auto", request, loop)
+            label = await host.resolve(Speculation("auto"), request, loop)
             async for event in host.stream(label, request, loop):
                 events.append(event)
 

@@ -327,7 +327,7 @@ def test_the_status_bar_follows_the_conversation_and_a_new_chat_names_no_last_an
     assert not choice.answered.isVisibleTo(choice)  # the next answer names its own
 
     w.new_chat()  # a new chat starts at Auto: what the model was loaded with; no last answer yet
-    assert choice.value == "auto" and w.status_spec.text() == loaded
+    assert choice.value.name == "auto" and w.status_spec.text() == loaded
     assert not choice.answered.isVisibleTo(choice)
 
     w.chat.open_conversation(first)

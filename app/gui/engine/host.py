@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.core.engines.base import CancelToken, Engine, Event, GenerateRequest
 from app.core.serving.pool import EnginePool
+from app.core.speculative.per_request import Speculation
 from app.gui.engine.info import ModelInfo
 from app.gui.engine.loading import LoadJob, ModelLoading
 from app.gui.engine.serving import LoadedModel, PoolLoader
@@ -110,7 +111,7 @@ class EngineHost(QObject):
         self._job_started()
         self._loading.unload(model)
 
-    def offers(self) -> list[str]:
+    def offers(self) -> list[Speculation]:
         """What a conversation may choose without a reload (:meth:`LoadedModel.offers`)."""
         return self._served.offers()
 
@@ -120,22 +121,24 @@ class EngineHost(QObject):
         return self._served.routed
 
     @property
-    def base_label(self) -> str:
-        """The configuration the launch loaded ("off" without speculation)."""
-        return self._served.base_label
+    def launched(self) -> Speculation:
+        """The configuration the launch loaded (off without speculation)."""
+        return self._served.launched
 
-    async def resolve(self, choice: str, request: GenerateRequest, loop: asyncio.AbstractEventLoop) -> str:
+    async def resolve(
+        self, choice: Speculation, request: GenerateRequest, loop: asyncio.AbstractEventLoop
+    ) -> Speculation:
         """The configuration that answers ``request`` for a conversation choosing ``choice``
         (:meth:`LoadedModel.resolve`)."""
         return await self._served.resolve(choice, request, loop)
 
     def stream(
-        self, label: str, request: GenerateRequest, loop: asyncio.AbstractEventLoop
+        self, configuration: Speculation, request: GenerateRequest, loop: asyncio.AbstractEventLoop
     ) -> AsyncIterator[Event]:
-        """``request``'s events from the configuration ``label``, handed to ``loop`` as they come
+        """``request``'s events from ``configuration``, handed to ``loop`` as they come
         (:meth:`LoadedModel.stream`); ``eventsReady`` follows the first. Cancelling the consumer
         stops the request in the engine."""
-        return self._served.stream(label, request, loop, self.eventsReady.emit)
+        return self._served.stream(configuration, request, loop, self.eventsReady.emit)
 
     def shutdown(self, timeout: float = SHUTDOWN_WAIT) -> None:
         """Cancel a load, close the model and wait at most ``timeout`` seconds. Safe to call twice.

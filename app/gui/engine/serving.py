@@ -32,6 +32,7 @@ from app.core.engines.loop import engine_loop
 from app.core.launch.auto.router import RequestRouter
 from app.core.serving.pool import EnginePool, pool_for
 from app.core.speculative import per_request
+from app.core.speculative.per_request import Speculation
 from app.gui.engine.info import ModelInfo
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ class LoadedModel:
     def empty(self) -> bool:
         return self.engine is None and self.pool is None
 
-    def offers(self) -> list[str]:
+    def offers(self) -> list[Speculation]:
         """What a conversation may choose without a reload: the pool's configurations (auto and
         off included), or what an engine that switches per request offers (MLX), else nothing
         beyond what the loaded engine runs."""
@@ -66,7 +67,7 @@ class LoadedModel:
         if pool is not None:
             return pool.offers()
         if isinstance(engine, SpeculationSwitch):
-            return [per_request.AUTO, *engine.offers()]
+            return [per_request.AUTO_CHOICE, *engine.offers()]
         return []
 
     @property
@@ -75,36 +76,38 @@ class LoadedModel:
         return self.pool is not None and self.pool.route is not None
 
     @property
-    def base_label(self) -> str:
-        """The configuration the launch loaded ("off" without speculation)."""
+    def launched(self) -> Speculation:
+        """The configuration the launch loaded (off without speculation)."""
         if self.pool is not None:
-            return self.pool.base_label
+            return self.pool.launched
         engine = self.engine
         return per_request.running(engine.spec_kind if engine is not None else None)
 
-    async def resolve(self, choice: str, request: GenerateRequest, loop: asyncio.AbstractEventLoop) -> str:
+    async def resolve(
+        self, choice: Speculation, request: GenerateRequest, loop: asyncio.AbstractEventLoop
+    ) -> Speculation:
         """The configuration that answers ``request`` for a conversation choosing ``choice``
         (Auto routed by its kind), decided on the engine loop where the pool lives. Without a
         pool Auto is what the launch loaded."""
         pool = self.pool
         if pool is None:
-            return self.base_label if choice == per_request.AUTO else choice
+            return self.launched if choice.is_auto else choice
 
-        async def decide() -> str:
-            label = pool.resolve(choice, request)
-            log.debug("a conversation choosing %s is answered by %s", choice, label)
-            return label
+        async def decide() -> Speculation:
+            configuration = pool.resolve(choice, request)
+            log.debug("a conversation choosing %s is answered by %s", choice, configuration)
+            return configuration
 
         return await asyncio.wrap_future(engine_loop().submit(decide()), loop=loop)
 
     async def stream(
         self,
-        label: str,
+        configuration: Speculation,
         request: GenerateRequest,
         loop: asyncio.AbstractEventLoop,
         started: Callable[[], None],
     ) -> AsyncIterator[Event]:
-        """``request``'s events from the configuration ``label`` (the pool's child for it, started
+        """``request``'s events from ``configuration`` (the pool's child for it, started
         on first use), read on the engine loop and handed to ``loop`` as they come; ``started`` is
         called once, after the first event was handed on."""
         engine, pool = self.engine, self.pool
@@ -113,9 +116,9 @@ class LoadedModel:
 
         def produce() -> AsyncIterator[Event]:
             if pool is not None:
-                return pool.stream(label, request)
+                return pool.stream(configuration, request)
             if isinstance(engine, SpeculationSwitch):  # the engine switches inside its own loop
-                return engine.stream(dataclasses.replace(request, speculation=label))
+                return engine.stream(dataclasses.replace(request, speculation=configuration))
             return engine.stream(request)
 
         first = True

@@ -24,7 +24,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QTimer
 from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QToolButton, QWidget
 
 from app.core.engines.threads import ThreadChoice
-from app.core.speculative import per_request
+from app.core.speculative.per_request import Speculation
 from app.core.units import human_bytes
 from app.gui.controllers.auto_tuner import AutoTuner
 from app.gui.controllers.server import ServerController
@@ -48,7 +48,7 @@ class WindowStatus(QObject):
         bar: QStatusBar,
         engine: EngineHost,
         server: ServerController,
-        choice: Callable[[], str],
+        choice: Callable[[], Speculation],
         tuner: AutoTuner,
         load_bar: QWidget,
         parent: QObject | None = None,
@@ -184,7 +184,7 @@ class WindowStatus(QObject):
         chose Off or a method beside its title, else what the model was loaded with (with Auto:
         what Auto runs, and whether it still measures)."""
         choice = self._choice()
-        if choice != per_request.AUTO:
+        if not choice.is_auto:
             tip = QCoreApplication.translate(
                 "MainWindow",
                 "This conversation's choice, beside its title; the model was loaded with {launch}",
@@ -193,10 +193,10 @@ class WindowStatus(QObject):
                 if info.speculation
                 else QCoreApplication.translate("MainWindow", "no speculation")
             )
-            if choice == per_request.OFF:
+            if choice.is_off:
                 return QCoreApplication.translate("MainWindow", "Speculation: off"), tip
             return QCoreApplication.translate("MainWindow", "Speculation: {mode}").format(
-                mode=configuration_text(choice)
+                mode=configuration_text(choice.name)
             ), tip
         spec = info.speculation
         tuner = self._tuner

@@ -21,8 +21,8 @@ from app.core.speculative.per_request import Speculation
 from app.core.tools.loop import Generate
 from app.gui.controllers.chat.answers import RunningAnswer, RunningAnswers
 from app.gui.controllers.chat.endings import AnswerEndings
+from app.gui.engine import EngineHost
 from app.gui.ops import Ops
-from app.gui.workers import EngineHost
 
 
 class AnswerStreams:
@@ -80,9 +80,9 @@ class AnswerStreams:
         try:
             conversation = await self.fitted(answer, self.engine.current_engine, history)
             request = GenerateRequest(conversation, self._sampling())
-            label = await self.engine.resolve(choice, request, self.ops.loop)
-            self.configured(answer, label)
-            async for event in self.engine.stream(label, request, self.ops.loop):
+            configuration = await self.engine.resolve(choice, request, self.ops.loop)
+            self.configured(answer, configuration)
+            async for event in self.engine.stream(configuration, request, self.ops.loop):
                 answer.queued.append(event)
         except asyncio.CancelledError:
             if self.answers.runs(answer):
@@ -101,11 +101,11 @@ class AnswerStreams:
         each names its configuration in the turn ``task`` writes then."""
 
         async def generate(request: GenerateRequest) -> AsyncIterator[Event]:
-            label = await self.engine.resolve(choice, request, self.ops.loop)
+            configuration = await self.engine.resolve(choice, request, self.ops.loop)
             current = self.answers.current(conversation_id, task)
             if current is not None:
-                self.configured(current, label)
-            async for event in self.engine.stream(label, request, self.ops.loop):
+                self.configured(current, configuration)
+            async for event in self.engine.stream(configuration, request, self.ops.loop):
                 yield event
 
         return generate
