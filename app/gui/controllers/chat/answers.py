@@ -16,8 +16,8 @@ from typing import Any
 
 from app.core.chat import AnswerBuilder
 from app.core.engines.base import Event
+from app.gui.engine.info import ModelInfo
 from app.gui.views.chat import MessageBubble
-from app.gui.workers import ModelInfo
 
 
 @dataclass(eq=False)

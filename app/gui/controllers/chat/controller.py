@@ -1,7 +1,7 @@
 """Runs a conversation: persists messages, answers them from the engine host, shows them.
 
 Each answer is a task on the qasync loop that reads the engine's async stream (``streaming.py``:
-:meth:`~app.gui.workers.EngineHost.stream`, the pool's child for the conversation's speculation
+:meth:`~app.gui.engine.EngineHost.stream`, the pool's child for the conversation's speculation
 choice, on the engine loop). Its events are queued and shown by the flush timer, which also saves
 the answer's row as it grows (``pacing.py``); its end is stored and shown, or its failure reported
 (``endings.py``). Stop cancels the task, which closes the request in the engine.
@@ -54,10 +54,10 @@ from app.gui.controllers.chat.speeds import AnswerSpeeds
 from app.gui.controllers.chat.streaming import AnswerStreams
 from app.gui.controllers.chat.tool_turns import ToolTurns
 from app.gui.controllers.chat.tools import ChatTools
+from app.gui.engine.info import ModelInfo
 from app.gui.ops import Ops
 from app.gui.views.attachments import image_error_text
 from app.gui.views.chat import SamplingDialog
-from app.gui.workers import ModelInfo
 
 log = logging.getLogger(__name__)
 
