@@ -62,10 +62,10 @@ from app.core.engines.base import (
     TextDelta,
 )
 from app.core.engines.capability import model_free_methods
-from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.worker import LoadProgress
 from app.core.serving.learning import PoolLearning
 from app.core.serving.pool_types import (
+    ChildEngine,
     ChildStatus,
     ConfigStats,
     LearningRoute,
@@ -74,7 +74,6 @@ from app.core.serving.pool_types import (
     PoolRefused,
     PoolStatus,
     Route,
-    standard_configurations,
 )
 from app.core.serving.turns import Turns
 from app.core.speculative.acceptance import AcceptanceByPosition
@@ -125,7 +124,7 @@ def _request_key(request: GenerateRequest) -> str | None:
 
 def _alive(engine: Engine) -> bool:
     """False once a llama.cpp child has ended (other engines have no process to lose)."""
-    return not isinstance(engine, LlamaCppEngine) or bool(engine.listening_address)
+    return not isinstance(engine, ChildEngine) or bool(engine.listening_address)
 
 
 class EnginePool:
@@ -590,7 +589,7 @@ class EnginePool:
         changed: list[tuple[str, int, int]] = []
         for child in list(self._children.values()):
             engine = child.engine
-            if not isinstance(engine, LlamaCppEngine) or engine.lease is None or not engine.lease.auto:
+            if not isinstance(engine, ChildEngine) or engine.lease is None or not engine.lease.auto:
                 continue
             if self._closed or self._busy() or self._loading or self._turns.running is not None:
                 break
@@ -616,7 +615,7 @@ class EnginePool:
         return {
             label: c.engine.n_threads
             for label, c in list(self._children.items())
-            if isinstance(c.engine, LlamaCppEngine)
+            if isinstance(c.engine, ChildEngine)
         }
 
     def _stop_if_idle(self, child: _Child) -> None:
@@ -677,28 +676,3 @@ class EnginePool:
             owned, self._owned = self._owned, []
         for engine in owned:
             engine.close()
-
-
-def pool_for(
-    engine: Engine,
-    loader: Loader,
-    drafter: tuple[str, str] | None = None,
-    config: PoolConfig | None = None,
-    route: Route | None = None,
-    extra: Mapping[str, SpeculationOptions] | None = None,
-) -> EnginePool | None:
-    """A pool around a loaded llama.cpp engine (None for other engines: they serve what they run).
-
-    ``drafter`` is the launch's drafter as ``(method, path)`` when it is not the one running
-    (Auto chose a model-free method); else the running one is offered. ``extra``: more
-    configurations by name (the ones Auto's routes use, at their measured depths)."""
-    if not isinstance(engine, LlamaCppEngine) or engine.load_request is None:
-        return None
-    request = engine.load_request
-    spec = request.speculation
-    if drafter is None and spec.enabled and spec.draft_model_path:
-        drafter = (spec.method, spec.draft_model_path)
-    config = config or PoolConfig(slots=request.n_parallel)
-    configurations = standard_configurations(drafter)
-    configurations.update(extra or {})
-    return EnginePool(engine, request, loader, configurations, config, route)

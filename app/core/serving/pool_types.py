@@ -8,6 +8,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from app.core.engines import threads
 from app.core.engines.base import Engine, EngineError, GenerateRequest, LoadRequest
 from app.core.engines.capability import model_free_methods
 from app.core.serving.learning import MODEL_FREE_DEPTH
@@ -126,3 +127,25 @@ class LearningRoute(Protocol):
     def kind_of(self, request: GenerateRequest) -> str:
         """The kind the route gave ``request`` ("" when it routed none such)."""
         ...
+
+
+@runtime_checkable
+class ChildEngine(Protocol):
+    """An engine that is a child process of its own (llama.cpp's): the pool's children are these.
+    Its process may end (``listening_address`` is then empty), and an idle one is started again
+    with another thread count when the free cores change."""
+
+    load_request: LoadRequest | None
+
+    @property
+    def listening_address(self) -> str: ...
+
+    @property
+    def lease(self) -> threads.Lease | None: ...
+
+    @property
+    def n_threads(self) -> int: ...
+
+    def rethread(
+        self, choice: threads.ThreadChoice, progress: Callable[[str], None] | None = None
+    ) -> None: ...

@@ -30,7 +30,8 @@ from app.core.engines.base import (
 )
 from app.core.engines.loop import engine_loop
 from app.core.launch.auto.router import RequestRouter
-from app.core.serving.pool import EnginePool, pool_for
+from app.core.serving.model import pool_for
+from app.core.serving.pool import EnginePool
 from app.core.speculative import per_request
 from app.core.speculative.per_request import Speculation
 from app.gui.engine.info import ModelInfo
