@@ -32,6 +32,7 @@ from typing import Any
 from app.core.answer import Answer, AnswerCollector
 from app.core.engines.base import ChatMessage, GenerateRequest, LoadRequest, Sampling
 from app.core.speculative import SpeculationOptions
+from app.core.speculative.per_request import Speculation
 from app.devtools.assets import ASSET_DIR
 from app.devtools.prompts import HELD_OUT
 
@@ -43,7 +44,7 @@ async def ask(engine: Any, label: str, prompt: str, max_tokens: int) -> Answer:
     request = GenerateRequest(
         [ChatMessage(role="user", content=prompt)],
         Sampling(temperature=0.0, max_tokens=max_tokens),
-        speculation=label,
+        speculation=Speculation(label),
     )
     async for event in engine.stream(request):
         collector.feed(event)

@@ -39,7 +39,7 @@ def test_each_answer_carries_every_configurations_prediction(smollm2_q4: Path) -
     pool = EnginePool(
         base, request, LlamaCppEngine.load, standard_configurations(), PoolConfig(slots=1, retune_s=None)
     )
-    free = [lab for lab in pool.offers() if lab.name not in ("auto", "off")]
+    free = [lab.name for lab in pool.offers() if lab.name not in ("auto", "off")]
     assert "ngram-mod" in free
 
     async def run() -> list[Answer]:

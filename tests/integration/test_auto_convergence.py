@@ -41,7 +41,7 @@ async def _answer(pool: EnginePool, request: GenerateRequest) -> tuple[str, str,
     async for event in pool.stream(label, request):
         collector.feed(event)
     answer = collector.end()
-    return label, answer.text, answer.speedup.value
+    return label.name, answer.text, answer.speedup.value
 
 
 def test_auto_routes_prose_to_the_drafter_within_5_answers_from_a_wrong_calibration(
