@@ -592,9 +592,8 @@ def case_long_answer_scripted() -> dict[str, Any]:
     real_flush = ChatController._flush
 
     def timed_flush(self: Any, *args: Any, **kwargs: Any) -> None:
-        # the controller's own calls pass arguments (``settle=False`` at an answer's end): a
-        # wrapper without them raised in the end's slot, the answer never finished and the case
-        # waited out its 600 s, then its engine threads kept the process alive
+        # the wrapper passes on whatever it is called with: a slot connected to it may give
+        # arguments, and a wrapper that refused them would end the answer's slot in an error
         t = time.perf_counter()
         real_flush(self, *args, **kwargs)
         flushes.append((t, (time.perf_counter() - t) * 1000))
