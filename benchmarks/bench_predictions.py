@@ -12,7 +12,8 @@ every configuration in turn (greedy, so every configuration gives the same token
 rotating per prompt. Every answer carries the pool's predictions (``Finished.alternatives``): for
 each configuration, its predicted decode speed on that answer is set against the speed that
 configuration really had on the same prompt. Reported per configuration: the median and the
-largest |predicted / real - 1| over every (answer, configuration) pair, by basis: ``ran`` (the
+largest |predicted / real - 1|, and the median of predicted / real - 1 (above 0: predicted too
+fast), over every (answer, configuration) pair, by basis: ``ran`` (the
 configuration that answered, priced from its own passes), ``replayed`` (a model-free method's exact
 drafts over another configuration's answer) and ``estimated`` (a drafter or chain that did not run
 on the answer).
@@ -80,18 +81,25 @@ async def run(pool: EnginePool, labels: list[str], rounds: int, max_tokens: int)
                 if label != "off" and own is not None and real["off"] > 0:
                     claimed[label].append((own, real[label] / real["off"]))
     print("## Predicted against real decode speed, same prompt\n")
-    print("| configuration | basis | predictions | median abs error | largest |")
-    print("|---|---|---:|---:|---:|")
+    print("| configuration | basis | predictions | median abs error | median signed error | largest |")
+    print("|---|---|---:|---:|---:|---:|")
+
+    def row(label: str, basis: str, signed: list[float]) -> None:
+        e = [abs(x) for x in signed]
+        print(
+            f"| {label} | {basis} | {len(e)} | {statistics.median(e):.1%} | "
+            f"{statistics.median(signed):+.1%} | {max(e):.1%} |"
+        )
+
     for label in labels:
-        every = [abs(x) for (lab, _), found in errors.items() if lab == label for x in found]
+        every = [x for (lab, _), found in errors.items() if lab == label for x in found]
         for basis in ("ran", "replayed", "estimated"):
-            e = [abs(x) for x in errors.get((label, basis), [])]
-            if e:
-                print(f"| {label} | {basis} | {len(e)} | {statistics.median(e):.1%} | {max(e):.1%} |")
+            if errors.get((label, basis)):
+                row(label, basis, errors[label, basis])
         if every:
-            print(f"| {label} | all | {len(every)} | {statistics.median(every):.1%} | {max(every):.1%} |")
+            row(label, "all", every)
         else:
-            print(f"| {label} | not predicted | 0 | | |")
+            print(f"| {label} | not predicted | 0 | | | |")
     print("\n## The speedup an answer claims against the real ratio to plain, same prompt\n")
     print("| configuration | answers | median claimed | median real | median abs difference |")
     print("|---|---:|---:|---:|---:|")
