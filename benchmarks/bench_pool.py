@@ -33,10 +33,10 @@ from app.core import assets
 from app.core.engines.base import LoadRequest
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.llamacpp.host import live_processes
+from app.core.pool.pool import EnginePool
+from app.core.pool.pool_types import PoolConfig, standard_configurations
 from app.core.serving import LocalServer, ServerConfig
 from app.core.serving.model import served_model
-from app.core.serving.pool import EnginePool
-from app.core.serving.pool_types import PoolConfig, standard_configurations
 from app.core.speculative import SpeculationOptions
 
 KEY = "bench-pool"

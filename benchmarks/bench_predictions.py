@@ -39,8 +39,8 @@ from app.core.answer import Answer, AnswerCollector
 from app.core.engines.base import ChatMessage, GenerateRequest, LoadRequest, Sampling
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.launch import auto
-from app.core.serving.pool import EnginePool
-from app.core.serving.pool_types import PoolConfig
+from app.core.pool.pool import EnginePool
+from app.core.pool.pool_types import PoolConfig
 from app.core.speculative import SpeculationOptions
 from app.core.speculative.per_request import Speculation
 from app.devtools.prompts import HELD_OUT

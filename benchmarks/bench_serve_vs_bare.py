@@ -39,10 +39,10 @@ import httpx
 from app.core import assets
 from app.core.engines.base import LoadRequest
 from app.core.engines.llamacpp.engine import LlamaCppEngine
+from app.core.pool.pool import EnginePool
+from app.core.pool.pool_types import PoolConfig, standard_configurations
 from app.core.serving import LocalServer, ServerConfig
 from app.core.serving.model import served_model
-from app.core.serving.pool import EnginePool
-from app.core.serving.pool_types import PoolConfig, standard_configurations
 from app.core.speculative import SpeculationOptions
 
 KEY = "bench-serve"

@@ -42,7 +42,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from serving import start_serve
 
-from app.core.serving.pool_types import PoolConfig
+from app.core.pool.pool_types import PoolConfig
 
 KEY = "bench-threads"
 PROMPT = "Write a short story about a lighthouse keeper who finds a message in a bottle."

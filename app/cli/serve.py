@@ -16,8 +16,8 @@ from app.cli import auto as cli_auto
 from app.cli import stopping
 from app.cli.common import add_model_args, max_tokens_arg, progress_printer, resolve, whole_number
 from app.core.launch.plan import LaunchError, load_engine
-from app.core.serving.pool import EnginePool
-from app.core.serving.pool_types import PoolConfig, standard_configurations
+from app.core.pool.pool import EnginePool
+from app.core.pool.pool_types import PoolConfig, standard_configurations
 
 
 def add_subcommands(sub: Any) -> None:

@@ -15,8 +15,8 @@ from app.core.engines.base import ChatMessage, GenerateRequest, LoadRequest, Sam
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.launch.auto import Candidate
 from app.core.launch.auto.router import label_of
-from app.core.serving.pool import EnginePool
-from app.core.serving.pool_types import PoolConfig, standard_configurations
+from app.core.pool.pool import EnginePool
+from app.core.pool.pool_types import PoolConfig, standard_configurations
 from app.core.serving.protocol import extension
 from app.core.speculative.per_request import Speculation
 

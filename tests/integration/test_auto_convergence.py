@@ -18,8 +18,8 @@ from app.core.engines.loop import engine_loop
 from app.core.launch import auto
 from app.core.launch.auto.decide import Decision
 from app.core.launch.auto.router import RequestRouter, label_of
-from app.core.serving.pool import EnginePool
-from app.core.serving.pool_types import PoolConfig
+from app.core.pool.pool import EnginePool
+from app.core.pool.pool_types import PoolConfig
 from app.core.speculative.per_request import Speculation
 from app.devtools.prompts import PROSE_TOPICS
 

@@ -21,8 +21,8 @@ import pytest
 from app.core.engines.base import ChatMessage, GenerateRequest, LoadRequest, Sampling, TextDelta
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.llamacpp.host import live_processes
-from app.core.serving.pool import START_PATIENCE, EnginePool
-from app.core.serving.pool_types import PoolConfig, standard_configurations
+from app.core.pool.pool import START_PATIENCE, EnginePool
+from app.core.pool.pool_types import PoolConfig, standard_configurations
 from app.core.speculative import SpeculationOptions
 from app.core.speculative.per_request import Speculation
 from tests.integration.served import KEY, Served, served_model

@@ -20,9 +20,9 @@ from app.core.engines import threads
 from app.core.engines.base import ChatMessage, GenerateRequest, LoadRequest, Sampling, TextDelta
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.threads import CpuUse
-from app.core.serving.pool import EnginePool
-from app.core.serving.pool_types import PoolConfig, standard_configurations
-from app.core.serving.turns import HOLD
+from app.core.pool.pool import EnginePool
+from app.core.pool.pool_types import PoolConfig, standard_configurations
+from app.core.pool.turns import HOLD
 from app.core.speculative import SpeculationOptions
 
 pytestmark = pytest.mark.timeout(300)

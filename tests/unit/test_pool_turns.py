@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from app.core.serving.turns import HOLD, Turns
+from app.core.pool.turns import HOLD, Turns
 
 
 @dataclass

@@ -12,7 +12,7 @@ request is validated once (its API's parser, which reads the body through the AP
 takes a place in the :class:`Admission` queue before any work that costs the engine, is fitted
 to the model's chat template (:mod:`~app.core.requests.shaping`) and measured against the context
 (a prompt that does not fit is a 400 before any stream starts); then it reaches the engine's async
-stream (through the model's :class:`~app.core.serving.pool.EnginePool` when it has one, with the
+stream (through the model's :class:`~app.core.pool.pool.EnginePool` when it has one, with the
 configuration its ``tandem.speculation`` asks for), read by a task of its own
 (:mod:`~app.core.serving.pump`, no thread per request) that feeds the events to the request's one
 :class:`~app.core.answer.AnswerCollector`; the response (the adapter's stream encoder through
@@ -65,6 +65,7 @@ from app.core.engines.base import (
 )
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.loop import engine_loop
+from app.core.pool.pool_types import LearningRoute, PoolRefused
 from app.core.registry.abilities import served_abilities
 from app.core.requests.request import ChatRequest, RequestError
 from app.core.requests.shaping import shape
@@ -75,7 +76,6 @@ from app.core.serving.adapter import CHAT, MESSAGES, RESPONSES, Adapter
 from app.core.serving.admission import Admission, ContextBudget
 from app.core.serving.auth import Auth, is_messages_path
 from app.core.serving.encoding import Served
-from app.core.serving.pool_types import LearningRoute, PoolRefused
 from app.core.serving.pump import Pump
 from app.core.serving.request_images import RequestImages, with_image_paths
 from app.core.serving.served import ContextOverflow, Outcome, ServedModel, ServedRequest

@@ -9,8 +9,8 @@ from enum import StrEnum
 
 from app.core.answer import Answer
 from app.core.engines.base import Engine, SpeculationSwitch
+from app.core.pool.pool import EnginePool
 from app.core.serving import protocol as P
-from app.core.serving.pool import EnginePool
 from app.core.speculative.per_request import Speculation
 
 

@@ -83,7 +83,7 @@ def running(loaded: str | None) -> Speculation:
 def honoured(requested: Speculation, loaded: str | None, offered: Sequence[Speculation] = ()) -> bool:
     """``requested`` can be honoured without a reload of a model running ``loaded`` (its method,
     None when speculation is off); ``offered`` are the configurations an engine pool can start
-    beside it (the local server's, see :mod:`app.core.serving.pool`) or an engine switches to."""
+    beside it (the local server's, see :mod:`app.core.pool.pool`) or an engine switches to."""
     return requested == AUTO_CHOICE or requested == running(loaded) or requested in offered
 
 

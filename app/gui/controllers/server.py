@@ -20,11 +20,11 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from app.core.engines.base import EngineError, TokenCounter
+from app.core.pool.pool import EnginePool
+from app.core.pool.pool_types import PoolStatus
 from app.core.registry import Registry
 from app.core.serving import LocalServer, ServedModel, ServerConfig, api_key, is_loopback
 from app.core.serving.model import served_model
-from app.core.serving.pool import EnginePool
-from app.core.serving.pool_types import PoolStatus
 from app.gui.ops import Ops
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from app.core.engines.base import CancelToken, Engine, Event, GenerateRequest
-from app.core.serving.pool import EnginePool
+from app.core.pool.pool import EnginePool
 from app.core.speculative.per_request import Speculation
 from app.gui.engine.info import ModelInfo
 from app.gui.engine.loading import LoadJob, ModelLoading

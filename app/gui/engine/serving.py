@@ -1,6 +1,6 @@
 """The loaded model as it answers: its engine and, for llama.cpp, its engine pool with Auto's router.
 
-* A loaded llama.cpp model gets its :class:`~app.core.serving.pool.EnginePool`, the same one the
+* A loaded llama.cpp model gets its :class:`~app.core.pool.pool.EnginePool`, the same one the
   Local server serves: a conversation's speculation (off, a method, Auto routed per request by
   the same router as ``tandem serve``) is a per-request choice answered by the pool's child for it,
   started beside the loaded one on first use, never a reload. Other engines run what they
@@ -30,8 +30,8 @@ from app.core.engines.base import (
 )
 from app.core.engines.loop import engine_loop
 from app.core.launch.auto.router import RequestRouter
-from app.core.serving.model import pool_for
-from app.core.serving.pool import EnginePool
+from app.core.pool.build import pool_for
+from app.core.pool.pool import EnginePool
 from app.core.speculative import per_request
 from app.core.speculative.per_request import Speculation
 from app.gui.engine.info import ModelInfo

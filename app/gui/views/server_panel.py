@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.pool.pool_types import PoolStatus
 from app.core.serving import ServedRequest
-from app.core.serving.pool_types import PoolStatus
 from app.core.units import human_bytes
 from app.gui.views.stats import configuration_text
 from app.gui.widgets import SCREEN_MARGIN, ScrollBody, fit_dialog_height, fitted_height, screen_height_cap

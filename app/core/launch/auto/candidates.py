@@ -108,7 +108,7 @@ OFF = Candidate("off")
 #: Engines that accept a drafter and a model-free method in one configuration.
 COMBINING_ENGINES = frozenset({"llama.cpp"})
 #: Engines whose launch runs a pool of configurations that routes each request by its kind
-#: (:func:`app.core.serving.model.pool_for`): what the launch loads is chosen for the kinds left to
+#: (:func:`app.core.pool.build.pool_for`): what the launch loads is chosen for the kinds left to
 #: it (:func:`app.core.launch.auto.routing.choose_routed`).
 ROUTED_ENGINES = frozenset({"llama.cpp"})
 

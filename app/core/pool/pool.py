@@ -26,9 +26,9 @@ loaded it) and starts one more child per configuration a request asks for (``tan
 
 Greedy answers are the same whichever child answers (speculation never changes greedy output).
 
-Whose turn it is lives in :mod:`app.core.serving.turns`, what the pool learns from each answer
-(speedups, every configuration's prediction) in :mod:`app.core.serving.learning`, and what it is
-given and reports in :mod:`app.core.serving.pool_types`.
+Whose turn it is lives in :mod:`app.core.pool.turns`, what the pool learns from each answer
+(speedups, every configuration's prediction) in :mod:`app.core.pool.learning`, and what it is
+given and reports in :mod:`app.core.pool.pool_types`.
 """
 
 from __future__ import annotations
@@ -63,8 +63,8 @@ from app.core.engines.base import (
 )
 from app.core.engines.capability import model_free_methods
 from app.core.engines.worker import LoadProgress
-from app.core.serving.learning import PoolLearning
-from app.core.serving.pool_types import (
+from app.core.pool.learning import PoolLearning
+from app.core.pool.pool_types import (
     ChildEngine,
     ChildStatus,
     ConfigStats,
@@ -75,7 +75,7 @@ from app.core.serving.pool_types import (
     PoolStatus,
     Route,
 )
-from app.core.serving.turns import Turns
+from app.core.pool.turns import Turns
 from app.core.speculative.acceptance import AcceptanceByPosition
 from app.core.speculative.options import SpeculationOptions
 from app.core.speculative.per_request import AUTO, OFF, Speculation
@@ -544,7 +544,7 @@ class EnginePool:
 
     # --- turns ----------------------------------------------------------------------------------------
     async def _take_turn(self, child: _Child) -> None:
-        """Wait until ``child`` may compute (:class:`~app.core.serving.turns.Turns`)."""
+        """Wait until ``child`` may compute (:class:`~app.core.pool.turns.Turns`)."""
         if child.idle_timer is not None:
             child.idle_timer.cancel()
             child.idle_timer = None

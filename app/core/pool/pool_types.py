@@ -1,6 +1,6 @@
 """What an engine pool is given and what it reports: its settings, the configurations it offers,
 Auto's rule, the loader of its children, its refusal, and its status for the Local server panel and
-``tandem serve`` (:mod:`app.core.serving.pool` runs them)."""
+``tandem serve`` (:mod:`app.core.pool.pool` runs them)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 from app.core.engines import threads
 from app.core.engines.base import Engine, EngineError, GenerateRequest, LoadRequest
 from app.core.engines.capability import model_free_methods
-from app.core.serving.learning import MODEL_FREE_DEPTH
+from app.core.pool.learning import MODEL_FREE_DEPTH
 from app.core.speculative.options import DRAFTER_METHODS, SpeculationOptions
 from app.core.speculative.per_request import OFF, Speculation
 from app.core.speculative.predict import Alternative
