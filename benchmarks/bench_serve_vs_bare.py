@@ -1,6 +1,7 @@
 """`tandem serve` against the bare llama.cpp server it runs on: what Tandem's serving layers cost.
 
     python benchmarks/bench_serve_vs_bare.py [--rounds 5] [--max-tokens 128] [--two-servers]
+        [--serve-threads same|auto]
 
 One llama.cpp child (xllamacpp's llama-server, the build Tandem ships) loaded with the embedded
 pair as ``tandem serve --spec on`` loads it: SmolLM2-135M-Instruct F32 target, its Q4_1 as the
@@ -16,12 +17,14 @@ Same child, same slots, same weights and cache: only the path in front of it dif
 
 ``--two-servers``: two servers instead, as a user would compare them. **bare** is a llama.cpp child
 of its own (the same build, the same pair and settings, the machine's math cores), and **serve** a
-real ``tandem serve`` process (``--model-path``, ``--draft-model-path``, draft 8, 4 at once), with
-its own child and its own thread choice. Both are loaded for the whole run and asked in turn. The bodies
-are the same OpenAI chat completions (greedy, ``max_tokens``), not streamed; one client at a
-time, then four at once (four different prose prompts); the two paths alternate round by round
-and which goes first alternates too. Aggregate completion tokens per second of wall time (sum of
-the answers' tokens over the time until the last one came); medians, and each round's ratio.
+real ``tandem serve`` process (``--model-path``, ``--draft-model-path``, draft 8, 4 at once) with
+its own child at the same thread count (``--serve-threads auto``: its own choice, which sees the
+bare server's turns as a busy core and may take fewer threads). Both are loaded for the whole run
+and asked in turn. The bodies are the same OpenAI chat completions (greedy, ``max_tokens``), not
+streamed; one client at a time, then four at once (four different prose prompts); the two paths
+alternate round by round and which goes first alternates too. Aggregate completion tokens per
+second of wall time (sum of the answers' tokens over the time until the last one came); medians,
+and each round's ratio.
 
 Markdown on stdout for docs/benchmarks.md.
 """
@@ -125,10 +128,13 @@ def two_servers(args: argparse.Namespace, target: str, drafter: str, request: Lo
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     env = {**os.environ, "TANDEM_API_KEY": KEY}
+    n_threads = math_cores(machine_layout())
     cmd = [sys.executable, "-m", "app", "serve", "--model-path", target, "--draft-model-path", drafter,
            "--draft-tokens", "8", "--ctx", "4096", "--parallel", "4", "--port", str(port)]  # fmt: skip
+    if args.serve_threads == "same":
+        cmd += ["--threads", str(n_threads)]
     serve = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    bare = LlamaCppEngine.load(replace(request, n_threads=math_cores(machine_layout())))
+    bare = LlamaCppEngine.load(replace(request, n_threads=n_threads))
     try:
         url = f"http://127.0.0.1:{port}/v1"
         deadline = time.monotonic() + 300
@@ -141,7 +147,8 @@ def two_servers(args: argparse.Namespace, target: str, drafter: str, request: Lo
             if serve.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"tandem serve did not start: {serve.stderr.read() if serve.stderr else ''}")
             time.sleep(0.5)
-        print(f"two servers; bare child {bare.n_threads} threads; tandem serve's own choice\n")
+        choice = f"{n_threads} threads" if args.serve_threads == "same" else "its own thread choice"
+        print(f"two servers; bare child {bare.n_threads} threads; tandem serve {choice}\n")
         paths = {
             "bare": (bare.listening_address + "/v1/chat/completions", bare._api_key),
             "serve": (f"{url}/chat/completions", KEY),
@@ -164,6 +171,13 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--max-tokens", type=int, default=128)
     ap.add_argument("--two-servers", action="store_true", help="a real tandem serve beside a bare child")
+    ap.add_argument(
+        "--serve-threads",
+        choices=("same", "auto"),
+        default="same",
+        help="with --two-servers: tandem serve at the bare child's thread count, or its own choice "
+        "(which counts the bare child's work as a busy core)",
+    )
     args = ap.parse_args()
     drafter = str(assets.smollm2_q4_path())
     target = str(assets.resolve("embedded://smollm2/SmolLM2-135M-Instruct.F32.gguf"))
