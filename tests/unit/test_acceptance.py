@@ -89,3 +89,34 @@ def test_a_chain_is_its_model_free_rounds_and_its_drafter_where_they_found_nothi
     spent = 2 * 3.0 + 14 / 3.5 * 2.0
     assert found.basis == "estimated" and found.draft_tokens == 8
     assert found.decode_tokens_per_second == pytest.approx(32 * 1000.0 / (spent * 10.0))
+
+
+def test_an_estimate_is_scaled_by_how_far_it_was_where_the_configuration_ran() -> None:
+    from app.core.speculative.predict import (
+        ESTIMATE_ANSWERS_MIN,
+        ESTIMATE_SCALE_LIMIT,
+        Alternative,
+        EstimateBias,
+    )
+
+    bias = EstimateBias()
+    chain = Alternative("draft+ngram-mod", 8, 100.0, "estimated")
+    replayed = Alternative("ngram-mod", 64, 100.0, "replayed")
+    ran = Alternative("draft+ngram-mod", 8, 100.0, "replayed", ran=True)
+    # before enough answers ran it, nothing is scaled
+    for _ in range(ESTIMATE_ANSWERS_MIN - 1):
+        bias.observe("draft+ngram-mod", estimated_tps=50.0, measured_tps=40.0)
+        assert bias.corrected([chain]) == [chain]
+    bias.observe("draft+ngram-mod", estimated_tps=25.0, measured_tps=20.0)
+    assert bias.factor("draft+ngram-mod") == pytest.approx(0.8)
+    got = bias.corrected([chain, replayed, ran])
+    # only the estimate moves: a replayed prediction and the one that ran are exact in their drafts
+    assert got[0].decode_tokens_per_second == pytest.approx(80.0) and got[0].basis == "estimated"
+    assert got[1:] == [replayed, ran]
+    # the median of the recent answers, never beyond the limit either way
+    for _ in range(10):
+        bias.observe("draft", estimated_tps=10.0, measured_tps=1000.0)
+    assert bias.factor("draft") == ESTIMATE_SCALE_LIMIT
+    assert bias.factor("never-ran") is None
+    bias.observe("draft", estimated_tps=0.0, measured_tps=5.0)  # nothing to learn from
+    assert bias.factor("draft") == ESTIMATE_SCALE_LIMIT

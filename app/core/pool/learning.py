@@ -7,7 +7,8 @@ Every answer of the pool is priced and replayed here (:mod:`app.core.speculative
 * what every configuration of the pool would have done on it (``tandem.alternatives``): the
   model-free ones replayed over its tokens, each with its own state (as if it had answered every
   request of the pool), a drafter that did not run estimated from its acceptance by draft
-  position, a chain by the priority rule llama.cpp applies;
+  position, a chain by the priority rule llama.cpp applies; an estimate is scaled by how far the
+  same estimate was from the measured speed on that configuration's earlier answers;
 * then the answer's passes are learned from (after the predictions, so their error is honest),
   and the prediction for the configuration that ran is kept against its measured speed.
 
@@ -40,7 +41,7 @@ from app.core.engines.llamacpp import translate
 from app.core.speculative import SpeculationError
 from app.core.speculative.acceptance import AcceptanceByPosition, Estimate
 from app.core.speculative.options import DRAFTER_METHODS, SpeculationOptions
-from app.core.speculative.predict import Alternative, Chain, predict
+from app.core.speculative.predict import Alternative, Chain, EstimateBias, chain_tps, drafter_tps, predict
 from app.core.speculative.replay import ReplayRound, ReplayState, replay
 from app.core.speculative.replay_params import ReplayParams
 from app.core.speculative.speedup import PlainSteps
@@ -92,6 +93,8 @@ class PoolLearning:
         self._replay_params: dict[str, ReplayParams] = {}
         #: per configuration, predicted / measured - 1 of its recent answers
         self._errors: dict[str, deque[float]] = {}
+        #: per drafter and chain, how far its estimate was from what it measured where it ran
+        self._estimate_bias = EstimateBias()
         #: per drafter configuration and kind of request, its acceptance by draft position
         self.acceptance = AcceptanceByPosition()
         #: per configuration, the methods it runs (:meth:`_methods_of`)
@@ -194,7 +197,7 @@ class PoolLearning:
         for lab, (drafter, n_grams) in self._chains().items():
             rounds = replayed_rounds(lab, "+".join(n_grams))  # its state follows every answer
             found = estimated.get(drafter)  # (its drafter's acceptance from the rounds it ran alone)
-            if rounds is not None and found is not None and lab != label:
+            if rounds is not None and found is not None:
                 chain_depth = self._configurations[lab].num_speculative_tokens
                 chains[lab] = Chain(chain_depth, rounds, drafter, found[1])
         alternatives = predict(
@@ -208,11 +211,20 @@ class PoolLearning:
             chains,
             sampled=request.sampling.temperature > 0,
         )
-        ran = next((a for a in alternatives if a.ran), None)
+        alternatives = self._estimate_bias.corrected(alternatives)  # (from earlier answers only)
         measured = done.decode_tps
+        ran = next((a for a in alternatives if a.ran), None)
         if ran is not None and measured:
             errors = self._errors.setdefault(label, deque(maxlen=PREDICTION_ERRORS_KEPT))
             errors.append(ran.decode_tokens_per_second / measured - 1.0)
+        # what the estimate would have said of the configuration that ran, against what it measured
+        own: float | None = None
+        if label in chains:
+            own = chain_tps(steps, step, label, chains[label], done.completion_tokens)
+        elif label in estimated and label not in replayed:
+            own = drafter_tps(steps, step, label, estimated[label][1])
+        if own is not None and measured:
+            self._estimate_bias.observe(label, own, measured)
         return tuple(alternatives)
 
     def _replay_params_of(self, label: str) -> ReplayParams:

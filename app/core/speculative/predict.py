@@ -19,12 +19,20 @@ its model-free rounds are replayed over the answer, and the tokens left to the d
 replay emitted one plain step at a time) go at the drafter's estimated tokens per round; every
 round at the chain's own price per depth, learned once it ran beside plain decoding (``estimated``:
 the drafter's share is).
+
+An estimate can be wrong in one direction (a chain's drafter drafts only where the n-gram methods
+found nothing, the harder places, so its acceptance there is below its acceptance alone). Where an
+estimated configuration runs, its estimate on that answer is set against the speed it measured
+(:class:`EstimateBias`), and its later estimates are scaled by the median ratio of its recent
+answers: learned only from answers before the one predicted, so the error stays honest.
 """
 
 from __future__ import annotations
 
+import statistics
+from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from app.core.speculative.acceptance import Estimate
@@ -133,20 +141,73 @@ def predict(
     for other, (other_depth, expected) in (estimated or {}).items():
         if other == label or other in replayed:
             continue
-        per_round = round_cost(steps, other, expected)
-        if per_round is None:
-            continue
-        tps = expected.tokens_per_round * 1000.0 / (per_round * plain_step_ms)
-        out.append(Alternative(other, other_depth, tps, "estimated"))
+        tps = drafter_tps(steps, plain_step_ms, other, expected)
+        if tps is not None:
+            out.append(Alternative(other, other_depth, tps, "estimated"))
     for other, chain in (chains or {}).items():
         if other == label:
             continue
-        spent = chain_steps_spent(steps, other, chain)
-        if spent is None:
-            continue
-        emitted = sum(r.emitted for r in chain.rounds) or tokens
-        out.append(Alternative(other, chain.depth, emitted * 1000.0 / (spent * plain_step_ms), "estimated"))
+        tps = chain_tps(steps, plain_step_ms, other, chain, tokens)
+        if tps is not None:
+            out.append(Alternative(other, chain.depth, tps, "estimated"))
     return out
+
+
+def drafter_tps(steps: PlainSteps, plain_step_ms: float, label: str, expected: Estimate) -> float | None:
+    """Drafter ``label``'s estimated decode speed from its ``expected`` round (None: unpriced)."""
+    per_round = round_cost(steps, label, expected)
+    if per_round is None:
+        return None
+    return expected.tokens_per_round * 1000.0 / (per_round * plain_step_ms)
+
+
+def chain_tps(steps: PlainSteps, plain_step_ms: float, label: str, chain: Chain, tokens: int) -> float | None:
+    """Chain ``label``'s estimated decode speed on an answer of ``tokens`` tokens (None: unpriced)."""
+    spent = chain_steps_spent(steps, label, chain)
+    if spent is None:
+        return None
+    emitted = sum(r.emitted for r in chain.rounds) or tokens
+    return emitted * 1000.0 / (spent * plain_step_ms)
+
+
+#: answers per configuration whose estimate is kept against its measured speed
+ESTIMATE_ANSWERS_KEPT = 16
+#: answers a configuration needs before its estimates are scaled
+ESTIMATE_ANSWERS_MIN = 2
+#: the largest scaling either way (an odd answer never turns an estimate around)
+ESTIMATE_SCALE_LIMIT = 2.0
+
+
+@dataclass
+class EstimateBias:
+    """Per estimated configuration (a drafter, a chain), measured / estimated speed on the answers
+    it ran, its estimate worked out before the answer was learned from; estimates of it on other
+    answers are scaled by the median of its recent ones."""
+
+    _ratios: dict[str, deque[float]] = field(default_factory=dict)
+
+    def observe(self, label: str, estimated_tps: float, measured_tps: float) -> None:
+        if estimated_tps > 0 and measured_tps > 0:
+            kept = self._ratios.setdefault(label, deque(maxlen=ESTIMATE_ANSWERS_KEPT))
+            kept.append(measured_tps / estimated_tps)
+
+    def factor(self, label: str) -> float | None:
+        """The scale of ``label``'s estimates (None until it ran on enough answers)."""
+        kept = self._ratios.get(label)
+        if kept is None or len(kept) < ESTIMATE_ANSWERS_MIN:
+            return None
+        median = statistics.median(kept)
+        return min(ESTIMATE_SCALE_LIMIT, max(1.0 / ESTIMATE_SCALE_LIMIT, median))
+
+    def corrected(self, alternatives: Sequence[Alternative]) -> list[Alternative]:
+        """``alternatives`` with every estimated one scaled by its configuration's factor."""
+        out = []
+        for alt in alternatives:
+            scale = self.factor(alt.speculation) if alt.basis == "estimated" and not alt.ran else None
+            if scale is not None:
+                alt = replace(alt, decode_tokens_per_second=alt.decode_tokens_per_second * scale)
+            out.append(alt)
+        return out
 
 
 def chain_steps_spent(steps: PlainSteps, label: str, chain: Chain) -> float | None:
