@@ -225,6 +225,13 @@ class PoolLearning:
             own = drafter_tps(steps, step, label, estimated[label][1])
         if own is not None and measured:
             self._estimate_bias.observe(label, own, measured)
+            log.debug(
+                "%s's estimate on its own answer %.1f tok/s, measured %.1f: its estimates scale by %s",
+                label,
+                own,
+                measured,
+                self._estimate_bias.factor(label),
+            )
         return tuple(alternatives)
 
     def _replay_params_of(self, label: str) -> ReplayParams:
