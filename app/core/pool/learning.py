@@ -221,7 +221,7 @@ class PoolLearning:
         own: float | None = None
         if label in chains:
             own = chain_tps(steps, step, label, chains[label], done.completion_tokens)
-        elif label in estimated and label not in replayed:
+        elif label in estimated:  # (a drafter alone: never replayed)
             own = drafter_tps(steps, step, label, estimated[label][1])
         if own is not None and measured:
             self._estimate_bias.observe(label, own, measured)
