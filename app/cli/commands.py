@@ -17,7 +17,7 @@ from app.cli import auto as cli_auto
 from app.cli import cache as cli_cache
 from app.cli import catalog as cli_catalog
 from app.cli import remote as cli_remote
-from app.cli import serve as cli_serve
+from app.cli import serve_set as cli_serve
 from app.cli import stopping
 from app.cli import tools as cli_tools
 from app.cli.common import (

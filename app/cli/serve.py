@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.cli import auto as cli_auto
 from app.cli import stopping
 from app.cli.common import add_model_args, max_tokens_arg, progress_printer, resolve, whole_number
+from app.core.engines.base import Engine, LoadRequest
 from app.core.launch.plan import LaunchError, load_engine
 from app.core.pool.pool import EnginePool
 from app.core.pool.pool_types import PoolConfig, standard_configurations
+from app.core.serving.served import ServedModel
 
 
-def add_subcommands(sub: Any) -> None:
-    p = sub.add_parser(
+def add_subcommands(sub: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
         "serve", help="serve the model over OpenAI- and Anthropic-compatible APIs on this machine"
     )
     add_model_args(p, bench_like=False)
@@ -56,18 +58,30 @@ def add_subcommands(sub: Any) -> None:
     # a request that names no max_tokens runs until the answer ends or the context is full,
     # unless --max-tokens says otherwise
     p.set_defaults(func=cmd_serve, max_tokens=None)
+    return p
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    from app.core.serving import LocalServer, ServerConfig, api_key, is_loopback
-    from app.core.serving.keys import key_source
+@dataclass
+class _Model:
+    """One loaded model of ``tandem serve``: what the server serves, and what to close."""
+
+    model: ServedModel
+    engine: Engine
+    pool: EnginePool | None
+    request: LoadRequest
+    router: Any = None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.stop_loading()  # a request waiting for a configuration's load ends now
+            self.pool.close()
+        self.engine.close()
+
+
+def _load(args: argparse.Namespace, progress: Any) -> _Model:
+    """Load the model the arguments name, with its pool (llama.cpp), as the server serves it."""
     from app.core.serving.model import served_model
-    from app.core.serving.protocol import Limits
 
-    if not is_loopback(args.host) and not args.allow_remote:
-        raise LaunchError(
-            f"--host {args.host} would let other machines use the model; add --allow-remote to do that"
-        )
     spec_on = args.spec == "on" or (args.spec is None and bool(args.draft_model_path or args.spec_method))
     # --spec auto serves Auto's stored choice, measuring first when there is none (as generate does)
     resolved = (
@@ -76,24 +90,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if resolved.engine == "remote":
         raise LaunchError("tandem serve runs a local engine; --engine remote is not served")
     family = resolved.family
-    limit = args.max_tokens_limit
-    if args.max_tokens is not None and args.max_tokens > limit:
-        raise LaunchError(f"--max-tokens {args.max_tokens} is more than --max-tokens-limit {limit}")
-    limits = Limits(max_body_bytes=args.max_body, max_tokens=limit, default_max_tokens=args.max_tokens)
-    key = api_key()
     pooled = resolved.engine == "llama.cpp"
     parallel = args.parallel if pooled else 1
     request = replace(resolved.request, n_parallel=parallel)
-    config = ServerConfig(
-        key,
-        args.host,
-        args.port,
-        args.max_waiting,
-        limits=limits,
-        cors_origins=tuple(args.cors_origin),
-        parallel=parallel,
-    )
-    engine = load_engine(resolved.engine, request, progress_printer(args))
+    engine = load_engine(resolved.engine, request, progress)
     pool: EnginePool | None = None
     try:
         model = served_model(
@@ -104,6 +104,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             request.chat_template,
             args.tool_parser,
         )
+        router = None
         if pooled:
             configurations = standard_configurations(resolved.drafter_pair)
             router = cli_auto.request_router(args) if args.spec == "auto" else None
@@ -118,42 +119,69 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 route=router,
             )
             model = replace(model, pool=pool)
-            if router is not None and not args.json:
-                how = "measured here" if router.measured else "Auto's first guess until `tandem calibrate`"
-                print(f"… auto per request ({how}): {router.describe()}", file=sys.stderr, flush=True)
-        server = LocalServer(model, config, on_request=lambda r: _log_request(r, args.json))
-        server.start()
     except BaseException:
         if pool is not None:
             pool.close()
         engine.close()
+        raise
+    return _Model(model, engine, pool, request, router)
+
+
+def _server_config(args: argparse.Namespace, parallel: int) -> Any:
+    from app.core.serving import ServerConfig, api_key
+    from app.core.serving.protocol import Limits
+
+    limit = args.max_tokens_limit
+    if args.max_tokens is not None and args.max_tokens > limit:
+        raise LaunchError(f"--max-tokens {args.max_tokens} is more than --max-tokens-limit {limit}")
+    limits = Limits(max_body_bytes=args.max_body, max_tokens=limit, default_max_tokens=args.max_tokens)
+    return ServerConfig(
+        api_key(),
+        args.host,
+        args.port,
+        args.max_waiting,
+        limits=limits,
+        cors_origins=tuple(args.cors_origin),
+        parallel=parallel,
+    )
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from app.core.serving import LocalServer, is_loopback
+
+    if not is_loopback(args.host) and not args.allow_remote:
+        raise LaunchError(
+            f"--host {args.host} would let other machines use the model; add --allow-remote to do that"
+        )
+    config = _server_config(args, 1)
+    loaded = _load(args, progress_printer(args))
+    model, pool = loaded.model, loaded.pool
+    parallel = loaded.request.n_parallel
+    config = replace(config, parallel=parallel)
+    try:
+        router = loaded.router
+        if router is not None and not args.json:
+            how = "measured here" if router.measured else "Auto's first guess until `tandem calibrate`"
+            print(f"… auto per request ({how}): {router.describe()}", file=sys.stderr, flush=True)
+        server = LocalServer(model, config, on_request=lambda r: log_request(r, args.json))
+        server.start()
+    except BaseException:
+        loaded.close()
         raise
     signals = stopping.current()
     try:
         # From here Ctrl-C and SIGTERM stop the server (app.cli.stopping): the first ends the wait
         # below and the server stops in `finally`; a second one while it stops exits at once.
         with signals.handled():
-            if not is_loopback(args.host):
-                print(f"warning: listening on {args.host}: other machines can reach this server "
-                      "(every request still needs the key)", file=sys.stderr)  # fmt: skip
-            source = {"env": "TANDEM_API_KEY", "keyring": "the keyring", "session": "this session only"}[
-                key_source()
-            ]
+            say_listening(args, server)
             method = model.running
-            n_ctx = resolved.request.n_ctx
             print(
                 f"tandem: serving {model.model_id} at {server.address} (speculation {method}; context "
-                f"{n_ctx} tokens; {parallel} at once; key from {source})",
+                f"{loaded.request.n_ctx} tokens; {parallel} at once; key from {key_source_text()})",
                 file=sys.stderr,
                 flush=True,
             )
-            root = server.address.removesuffix("/v1")
-            print(
-                f"tandem: OpenAI clients: OPENAI_BASE_URL={server.address} (chat/completions, responses); "
-                f"Claude Code: ANTHROPIC_BASE_URL={root} (messages)",
-                file=sys.stderr,
-                flush=True,
-            )
+            say_clients(server)
             if pool is not None:
                 others = ", ".join(o.name for o in pool.offers() if not o.is_auto and o != method)
                 print(
@@ -162,23 +190,52 @@ def cmd_serve(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                     flush=True,
                 )
-            if key_source() != "env":
-                print(f"tandem: API key: {key}", file=sys.stderr, flush=True)
-            print("tandem: press Ctrl-C to stop", file=sys.stderr, flush=True)
+            say_key(server)
             signals.wait()
     finally:
         if pool is not None:
             pool.stop_loading()  # a request waiting for a configuration's load ends now
         server.stop()
         if pool is not None:
-            _print_pool(pool)
-            pool.close()
-        engine.close()
+            print_pool(pool)
+        loaded.close()
     print("tandem: server stopped", file=sys.stderr)
     return 0
 
 
-def _print_pool(pool: EnginePool) -> None:
+def say_listening(args: argparse.Namespace, server: Any) -> None:
+    from app.core.serving import is_loopback
+
+    if not is_loopback(args.host):
+        print(f"warning: listening on {args.host}: other machines can reach this server "
+              "(every request still needs the key)", file=sys.stderr)  # fmt: skip
+
+
+def say_clients(server: Any) -> None:
+    root = server.address.removesuffix("/v1")
+    print(
+        f"tandem: OpenAI clients: OPENAI_BASE_URL={server.address} (chat/completions, responses); "
+        f"Claude Code: ANTHROPIC_BASE_URL={root} (messages)",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def key_source_text() -> str:
+    from app.core.serving.keys import key_source
+
+    return {"env": "TANDEM_API_KEY", "keyring": "the keyring", "session": "this session only"}[key_source()]
+
+
+def say_key(server: Any) -> None:
+    from app.core.serving.keys import key_source
+
+    if key_source() != "env":
+        print(f"tandem: API key: {server.config.api_key}", file=sys.stderr, flush=True)
+    print("tandem: press Ctrl-C to stop", file=sys.stderr, flush=True)
+
+
+def print_pool(pool: EnginePool) -> None:
     """What each configuration served, and its speed against plain decoding when both served."""
     status = pool.status()
     for label, stats in status.stats.items():
@@ -188,7 +245,7 @@ def _print_pool(pool: EnginePool) -> None:
         print(f"tandem: {label}: {stats.requests} requests, {tps} tok/s{vs}", file=sys.stderr, flush=True)
 
 
-def _log_request(r: Any, as_json: bool) -> None:
+def log_request(r: Any, as_json: bool) -> None:
     import json
     from dataclasses import asdict
 

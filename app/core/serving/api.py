@@ -38,6 +38,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import uvicorn
@@ -65,6 +66,7 @@ from app.core.engines.base import (
 )
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.loop import engine_loop
+from app.core.modelset import Lease, LoadFailed, ModelSet, ModelStatus, NoRoom, UnknownModel
 from app.core.pool.pool_types import LearningRoute, PoolRefused
 from app.core.registry.abilities import served_abilities
 from app.core.requests.request import ChatRequest, RequestError
@@ -128,9 +130,12 @@ class LocalServer:
         model: ServedModel | None,
         config: ServerConfig,
         on_request: Callable[[ServedRequest], None] | None = None,
+        models: ModelSet[ServedModel] | None = None,
     ) -> None:
         self.config = config
         self._model = model
+        #: many models behind this server, loaded on request (``model`` is then unused)
+        self.models = models
         self.on_request = on_request
         self.admission = Admission(config.parallel + config.max_waiting)
         self._pumps: set[Pump] = set()
@@ -142,8 +147,8 @@ class LocalServer:
         self._startup_error: BaseException | None = None
         #: the image files of requests being answered (engines read images from files)
         self._images = RequestImages()
-        #: the served model's context cells, shared by requests answered at once
-        self._budget = ContextBudget()
+        #: each served model's context cells, shared by its requests answered at once
+        self._budgets: dict[str, ContextBudget] = {}
         #: the one thread for the blocking steps before an answer (template and token counts on
         #: the engine, the registry, image files): shared by every request, started with the server
         self._prep = ThreadPoolExecutor(1, thread_name_prefix="tandem-serve-prep")
@@ -268,6 +273,11 @@ class LocalServer:
             )
         routes = [
             Route("/v1/models", self._models, methods=["GET"]),
+            Route("/models", self._models, methods=["GET"]),
+            Route("/models/load", self._load_model, methods=["POST"]),
+            Route("/models/unload", self._unload_model, methods=["POST"]),
+            Route("/v1/models/load", self._load_model, methods=["POST"]),
+            Route("/v1/models/unload", self._unload_model, methods=["POST"]),
             Route("/openapi.json", self._openapi, methods=["GET"]),
             Route("/v1/chat/completions", self._chat, methods=["POST"]),
             Route("/v1/messages", self._messages, methods=["POST"]),
@@ -287,7 +297,13 @@ class LocalServer:
         answers (``prediction_error``: the median of |predicted / measured - 1| and the answers it
         rests on). ``auto`` false: this launch routes nothing by Auto (a fixed configuration, or an
         engine without a pool)."""
-        pool = self._model.pool if self._model is not None else None
+        model = self._model
+        if self.models is not None:  # ?model=<id> names one of a set's loaded models
+            name = request.query_params.get("model")
+            loaded = [m for m in self.models.status() if m.value is not None]
+            found = self.models.find(name) if name else None
+            model = next((m.value for m in loaded if found is None or m.entry.id == found.id), None)
+        pool = model.pool if model is not None else None
         route = pool.route if pool is not None else None
         if pool is None or not isinstance(route, LearningRoute):
             return JSONResponse({"auto": False, "routes": []})
@@ -304,9 +320,73 @@ class LocalServer:
         return JSONResponse(S.openapi())
 
     async def _models(self, request: Request) -> Response:
+        """Every model served: with a model set, each with its ``status`` (``unloaded``,
+        ``loading``, ``loaded``) and memory; else the one loaded model."""
+        if self.models is not None:
+            models = self.models
+
+            def listing() -> list[dict[str, Any]]:
+                models.estimate_all()
+                return [_set_entry(m) for m in models.status()]
+
+            data = await self._blocking(listing)
+            return JSONResponse(
+                {
+                    "object": "list",
+                    "data": data,
+                    "tandem": {
+                        "memory_budget_bytes": models.budget,
+                        "memory_loaded_bytes": models.loaded_memory(),
+                        "max_loaded": models.config.max_loaded,
+                    },
+                }
+            )
         model = self._model
         data = [] if model is None else [await self._blocking(_model_entry, model)]
         return JSONResponse({"object": "list", "data": data})
+
+    async def _load_or_unload(self, request: Request, load: bool) -> Response:
+        """``POST /models/load`` and ``/models/unload`` with ``{"model": id}`` (llama-server's
+        router); ``/models/unload`` with ``{"all": true}`` (or ``"model": "*"``) unloads every model.
+        A model that answers is unloaded when its answers end (``pending``)."""
+        try:
+            if self.models is None:
+                raise P.ApiError(
+                    400,
+                    "this server serves one model; start it with --models-dir, --all or "
+                    "--models-preset to load and unload models",
+                    code="not_a_model_set",
+                )
+            body = await self._read_body(request)
+            if not isinstance(body, dict):
+                raise P.ApiError(400, 'expected a JSON object such as {"model": "<id>"}')
+            name = body.get("model")
+            everything = body.get("all") is True or name == "*"
+            if not load and everything:
+                done, pending = await self.models.unload_all()
+                return JSONResponse({"success": True, "unloaded": done, "pending": pending})
+            if not isinstance(name, str) or not name:
+                raise P.ApiError(400, 'name the model: {"model": "<id>"}', param="model")
+            try:
+                if load:
+                    entry = await self.models.load(name)
+                    return JSONResponse({"success": True, "model": entry.id, "status": "loaded"})
+                now = await self.models.unload(name)
+            except UnknownModel as exc:
+                raise _unknown(exc) from None
+            except (NoRoom, LoadFailed) as exc:
+                raise P.ApiError(503, str(exc), "server_error", code="model_unavailable") from None
+            found = self.models.find(name)
+            status = "unloaded" if now else "unloading when its answers end"
+            return JSONResponse({"success": True, "model": found.id if found else name, "status": status})
+        except P.ApiError as exc:
+            return _error_response(exc)
+
+    async def _load_model(self, request: Request) -> Response:
+        return await self._load_or_unload(request, True)
+
+    async def _unload_model(self, request: Request) -> Response:
+        return await self._load_or_unload(request, False)
 
     async def _read_body(self, request: Request) -> Any:
         limit = self.config.limits.max_body_bytes
@@ -332,16 +412,53 @@ class LocalServer:
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise P.ApiError(400, f"the request body is not valid JSON: {exc}") from exc
 
-    async def _admit(
-        self, request: Request, adapter: Adapter
-    ) -> tuple[ServedModel, ChatRequest, Speculation]:
-        """Read and check a request (once: the API's schema, then its parser's own rules) and take
-        a place in the queue; :class:`P.ApiError` if not."""
+    async def _parse(self, request: Request, adapter: Adapter) -> tuple[ChatRequest, float | None]:
+        """Read and check a request (once: the API's schema, then its parser's own rules), and the
+        idle time it asks its model to stay loaded (``ttl``, as LM Studio takes it);
+        :class:`P.ApiError` if not (a model set that does not serve the model it names: 404)."""
         body = await self._read_body(request)
         req = adapter.parse(body, self.config.limits)
-        model = self._model
-        if model is None:
-            raise P.ApiError(503, "No model is loaded.", "server_error", code="model_not_loaded")
+        ttl = body.get("ttl") if isinstance(body, dict) else None
+        if ttl is not None and (isinstance(ttl, bool) or not isinstance(ttl, int | float) or ttl <= 0):
+            raise P.ApiError(400, "ttl must be a number of seconds above 0", param="ttl")
+        if self.models is not None and self.models.find(req.model) is None:
+            raise _unknown(UnknownModel(req.model or "", self.models.ids))
+        return req, float(ttl) if ttl is not None else None
+
+    async def _model_for(
+        self, req: ChatRequest, ttl: float | None
+    ) -> tuple[ServedModel, Lease[ServedModel] | None]:
+        """The model that answers ``req``: the served one, or the set's, loaded first (the lease
+        is released when the answer ends)."""
+        if self.models is None:
+            if self._model is None:
+                raise P.ApiError(503, "No model is loaded.", "server_error", code="model_not_loaded")
+            return self._model, None
+        try:
+            lease = await self.models.acquire(req.model, ttl)
+        except UnknownModel as exc:
+            raise _unknown(exc) from None
+        except (NoRoom, LoadFailed) as exc:
+            raise P.ApiError(503, str(exc), "server_error", code="model_unavailable") from None
+        return lease.value, lease
+
+    async def _admit(
+        self, request: Request, req: ChatRequest, ttl: float | None
+    ) -> tuple[ServedModel, ChatRequest, Speculation, Lease[ServedModel] | None]:
+        """Give a checked request its model (loading it when a set serves it) and take a place in
+        the queue; :class:`P.ApiError` if not."""
+        model, lease = await self._model_for(req, ttl)
+        try:
+            model, req, configuration = await self._admit_to(request, model, req)
+        except BaseException:
+            if lease is not None:
+                lease.release()
+            raise
+        return model, req, configuration, lease
+
+    async def _admit_to(
+        self, request: Request, model: ServedModel, req: ChatRequest
+    ) -> tuple[ServedModel, ChatRequest, Speculation]:
         if req.images and not model.engine.supports_images:
             raise P.ApiError(
                 400,
@@ -437,12 +554,24 @@ class LocalServer:
             return JSONResponse(dict(adapter.error_body(exc)), status_code=exc.status, headers=exc.headers)
 
         try:
-            model, req, configuration = await self._admit(request, adapter)
+            req, ttl = await self._parse(request, adapter)
+        except P.ApiError as exc:
+            return error(exc)
+        if req.stream and self.models is not None and not self.models.is_loaded(req.model):
+            # its model loads first: the stream starts now and keeps the client waiting with
+            # keep-alives (a load takes seconds), and a failure ends it in the API's error event
+            return StreamingResponse(
+                self._stream_after_load(request, adapter, req, ttl),
+                media_type="text/event-stream",
+                headers=SSE_HEADERS,
+            )
+        try:
+            model, req, configuration, lease = await self._admit(request, req, ttl)
         except P.ApiError as exc:
             if isinstance(exc, ContextOverflow):
                 self._record_overflow(_client_of(request), exc)
             return error(exc)
-        pump = self._start_pump(model, req, configuration, _client_of(request))
+        pump = self._start_pump(model, req, configuration, _client_of(request), lease)
         served = Served(model.model_id, configuration)
         if req.stream:
             return StreamingResponse(
@@ -460,6 +589,41 @@ class LocalServer:
         finally:
             pump.side_done()
 
+    async def _stream_after_load(
+        self, request: Request, adapter: Adapter, req: ChatRequest, ttl: float | None
+    ) -> AsyncIterator[bytes]:
+        """A stream whose model loads first: keep-alives while it loads (and waits for room),
+        then the answer's events; an error before the answer is the API's error event."""
+        admitting = asyncio.ensure_future(self._admit(request, req, ttl))
+        handed = False
+        try:
+            while not admitting.done():
+                done, _ = await asyncio.wait({admitting}, timeout=self.config.keepalive_s)
+                if not done:
+                    yield b": keep-alive\n\n"
+            try:
+                model, req, configuration, lease = admitting.result()
+            except P.ApiError as exc:
+                if isinstance(exc, ContextOverflow):
+                    self._record_overflow(_client_of(request), exc)
+                yield _sse_error(adapter, exc)
+                return
+            handed = True
+        finally:
+            if not handed:  # the client left while its model loaded: what it held goes back
+                admitting.cancel()
+                with contextlib.suppress(BaseException):
+                    _, _, _, held = await admitting
+                    self.admission.leave()
+                    if held is not None:
+                        held.release()
+        pump = self._start_pump(model, req, configuration, _client_of(request), lease)
+        served = Served(model.model_id, configuration)
+        async for data in event_stream(
+            pump, adapter.events(served, req), req.call_style, self.config.keepalive_s
+        ):
+            yield data
+
     async def _chat(self, request: Request) -> Response:
         """OpenAI's ``POST /v1/chat/completions``."""
         return await self._serve_api(request, CHAT)
@@ -469,7 +633,12 @@ class LocalServer:
         return await self._serve_api(request, MESSAGES)
 
     def _start_pump(
-        self, model: ServedModel, req: ChatRequest, configuration: Speculation, client: str
+        self,
+        model: ServedModel,
+        req: ChatRequest,
+        configuration: Speculation,
+        client: str,
+        lease: Lease[ServedModel] | None = None,
     ) -> Pump:
         request = req.generate_request()
         if model.pool is not None:
@@ -480,7 +649,10 @@ class LocalServer:
             events = model.engine.stream(request)
         if self.config.parallel > 1 and req.prompt_tokens is not None and req.context_tokens:
             events = self._within_context(
-                events, req.prompt_tokens + req.sampling.max_tokens, req.context_tokens
+                self._budgets.setdefault(model.model_id, ContextBudget()),
+                events,
+                req.prompt_tokens + req.sampling.max_tokens,
+                req.context_tokens,
             )
 
         def ended(p: Pump) -> None:
@@ -488,6 +660,8 @@ class LocalServer:
                 self._pumps.discard(p)
             self._images.release(req.images)
             self.admission.leave()
+            if lease is not None:
+                lease.release()
             p.side_done()
 
         def report() -> None:
@@ -502,16 +676,17 @@ class LocalServer:
         return pump
 
     async def _within_context(
-        self, events: AsyncIterator[Event], need: int, total: int
+        self, budget: ContextBudget, events: AsyncIterator[Event], need: int, total: int
     ) -> AsyncIterator[Event]:
-        """``events`` once the request's prompt and longest answer fit beside the running ones."""
+        """``events`` once the request's prompt and longest answer fit beside the running ones of
+        its model."""
         need = min(need, total)
-        await self._budget.acquire(need, total)
+        await budget.acquire(need, total)
         try:
             async for event in events:
                 yield event
         finally:
-            self._budget.release(need, total)
+            budget.release(need, total)
 
     async def _count_tokens(self, request: Request) -> Response:
         """Anthropic's ``POST /v1/messages/count_tokens``: the prompt's size as a Messages request
@@ -522,25 +697,31 @@ class LocalServer:
             if isinstance(body, dict) and "max_tokens" not in body:
                 body = {**body, "max_tokens": 1}  # not part of a count request
             req = M.parse_request(body, self.config.limits)
-            model = self._model
-            if model is None:
-                raise P.ApiError(503, "No model is loaded.")
-            engine = model.engine
-            if not isinstance(engine, TokenCounter):
-                raise P.ApiError(400, f"the {engine.name} engine cannot count tokens")
-            req = await _fit(model, req)
-            extra = images.estimated_tokens(req.messages)  # images are reckoned, the text counted
-            messages = [cast(ChatMessage, images.text_only(m)) for m in req.messages]
+            model, lease = await self._model_for(req, None)
             try:
-                if isinstance(engine, PromptMeasure):
-                    count = await engine.measure_prompt(messages, req.tools) + extra
-                else:
-                    count = await self._blocking(engine.count_prompt_tokens, messages, req.tools) + extra
-            except EngineError as exc:
-                raise engine_error(exc) from exc
+                return JSONResponse({"input_tokens": await self._count(model, req)})
+            finally:
+                if lease is not None:
+                    lease.release()
         except P.ApiError as exc:
             return _messages_error(exc)
-        return JSONResponse({"input_tokens": count})
+
+    async def _count(self, model: ServedModel, req: ChatRequest) -> int:
+        """The prompt's tokens as ``model`` would build it (images reckoned)."""
+        engine = model.engine
+        if not isinstance(engine, TokenCounter):
+            raise P.ApiError(400, f"the {engine.name} engine cannot count tokens")
+        req = await _fit(model, req)
+        extra = images.estimated_tokens(req.messages)  # images are reckoned, the text counted
+        messages = [cast(ChatMessage, images.text_only(m)) for m in req.messages]
+        try:
+            if isinstance(engine, PromptMeasure):
+                count = await engine.measure_prompt(messages, req.tools) + extra
+            else:
+                count = await self._blocking(engine.count_prompt_tokens, messages, req.tools) + extra
+        except EngineError as exc:
+            raise engine_error(exc) from exc
+        return count
 
     async def _responses(self, request: Request) -> Response:
         """OpenAI's ``POST /v1/responses``: the same queue, engine and answer, Responses shapes."""
@@ -603,6 +784,16 @@ class LocalServer:
             log.exception("the served-request listener failed")
 
 
+def _unknown(exc: UnknownModel) -> P.ApiError:
+    return P.ApiError(404, str(exc), "invalid_request_error", param="model", code="model_not_found")
+
+
+def _sse_error(adapter: Adapter, exc: P.ApiError) -> bytes:
+    """An error as the one event of a stream that failed before its answer, in the API's shape."""
+    data = json.dumps(dict(adapter.error_body(exc)))
+    return (f"event: error\ndata: {data}\n\n" if adapter is MESSAGES else f"data: {data}\n\n").encode()
+
+
 def _client_of(request: Request) -> str:
     return f"{request.client.host}:{request.client.port}" if request.client else "?"
 
@@ -650,6 +841,37 @@ def _model_entry(model: ServedModel) -> dict[str, Any]:
     if counts:
         entry["tandem"] = {"threads": counts}
     return entry
+
+
+def _set_entry(status: ModelStatus[ServedModel]) -> dict[str, Any]:
+    """One model of a set as ``/v1/models`` lists it: the loaded model's entry (abilities, context,
+    threads) when loaded, else what its settings say, with its status, memory and speculation."""
+    entry = status.entry
+    if status.value is not None:
+        out = _model_entry(replace(status.value, model_id=entry.id))
+        speculation = status.value.running.name
+    else:
+        out = {"id": entry.id, "object": "model", "created": 0, "owned_by": "tandem"}
+        out |= served_abilities(entry.registry[0] if entry.registry else entry.id, False, entry.ctx)
+        speculation = entry.speculation or "off"
+    tandem = dict(out.get("tandem") or {})
+    tandem |= {
+        "memory_bytes": status.memory_bytes,
+        "speculation": speculation,
+        "pinned": entry.pinned,
+        "ttl": status.ttl_s,
+        "active": status.active,
+        "waiting": status.waiting,
+    }
+    if entry.draft_path:
+        tandem["drafter"] = Path(entry.draft_path).name
+    if entry.aliases:
+        tandem["aliases"] = list(entry.aliases)
+    if status.error:
+        tandem["error"] = status.error
+    out["status"] = {"value": status.state.value}
+    out["tandem"] = tandem
+    return out
 
 
 def _error_response(exc: P.ApiError) -> JSONResponse:

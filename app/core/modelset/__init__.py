@@ -1,0 +1,29 @@
+"""Many models behind one server: what a set serves (:mod:`.entries`) and which are loaded
+(:mod:`.modelset`)."""
+
+from app.core.modelset.entries import ModelEntry, ModelSetError
+from app.core.modelset.modelset import (
+    Lease,
+    Loaded,
+    LoadFailed,
+    ModelSet,
+    ModelState,
+    ModelStatus,
+    NoRoom,
+    SetConfig,
+    UnknownModel,
+)
+
+__all__ = [
+    "Lease",
+    "LoadFailed",
+    "Loaded",
+    "ModelEntry",
+    "ModelSet",
+    "ModelSetError",
+    "ModelState",
+    "ModelStatus",
+    "NoRoom",
+    "SetConfig",
+    "UnknownModel",
+]
