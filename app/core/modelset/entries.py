@@ -13,7 +13,7 @@ from __future__ import annotations
 import configparser
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -256,19 +256,6 @@ def _check_aliases(entries: Sequence[ModelEntry], where: str) -> None:
         for alias in entry.aliases:
             if alias in ids and alias != entry.id:
                 raise ModelSetError(f"{where} [{entry.id}]: alias {alias!r} is another model's id")
-
-
-def with_defaults(entries: Iterable[ModelEntry], **defaults: object) -> list[ModelEntry]:
-    """``entries`` with the command line's settings where an entry says nothing (None fields)."""
-    names = {f.name for f in fields(ModelEntry)}
-    unknown = set(defaults) - names
-    if unknown:
-        raise TypeError(f"not ModelEntry fields: {sorted(unknown)}")
-    out: list[ModelEntry] = []
-    for entry in entries:
-        given = {k: v for k, v in defaults.items() if v is not None and getattr(entry, k) is None}
-        out.append(replace(entry, **cast(dict[str, Any], given)))
-    return out
 
 
 @dataclass(frozen=True)
