@@ -245,7 +245,7 @@ def print_pool(pool: EnginePool) -> None:
         print(f"tandem: {label}: {stats.requests} requests, {tps} tok/s{vs}", file=sys.stderr, flush=True)
 
 
-def log_request(r: Any, as_json: bool) -> None:
+def log_request(r: Any, as_json: bool, with_model: bool = False) -> None:
     import json
     from dataclasses import asdict
 
@@ -263,6 +263,8 @@ def log_request(r: Any, as_json: bool) -> None:
     mal = "-" if r.mean_accepted_length is None else f"{r.mean_accepted_length:.2f}"
     tps = "-" if r.decode_tps is None else f"{r.decode_tps:.1f}"
     kind = ("stream" if r.stream else "single") + (f" [{r.configuration}]" if r.configuration else "")
+    if r.model and with_model:
+        kind = f"{r.model} {kind}"
     calls = f", {r.tool_calls} tool calls" if r.tool_calls else ""
     print(
         f"{r.client} {r.status} {kind}: {r.prompt_tokens}+{r.completion_tokens} tokens, {tps} tok/s, "

@@ -214,7 +214,7 @@ def cmd_serve_set(args: argparse.Namespace) -> int:
         models.on_unload = lambda model_id, why: print(
             f"… {model_id}: unloaded ({why})", file=sys.stderr, flush=True
         )
-    server = LocalServer(None, server_config, lambda r: one.log_request(r, args.json), models=models)
+    server = LocalServer(None, server_config, lambda r: one.log_request(r, args.json, True), models=models)
     try:
         server.start()
         if any(e.load_on_startup for e in entries):

@@ -667,7 +667,7 @@ class LocalServer:
         def report() -> None:
             if pump.status is Outcome.OK and pump.answer.cancelled:  # e.g. the server stopped it
                 pump.status = Outcome.CANCELLED
-            self._record(client, req.stream, pump, configuration)
+            self._record(client, req.stream, pump, configuration, model.model_id)
 
         pump = Pump(events, ended)
         pump.on_both_done = report
@@ -770,13 +770,13 @@ class LocalServer:
         except Exception:  # a listener's error must not break the answer
             log.exception("the served-request listener failed")
 
-    def _record(self, client: str, stream: bool, pump: Pump, configuration: Speculation) -> None:
+    def _record(self, client: str, stream: bool, pump: Pump, configuration: Speculation, model: str) -> None:
         """Report a request once its generation has ended (on the event loop)."""
         if self.on_request is None:
             return
         answer = pump.answer
         record = ServedRequest.of(
-            answer, client, stream, pump.status, pump.tool_calls, pump.error, configuration.name
+            answer, client, stream, pump.status, pump.tool_calls, pump.error, configuration.name, model
         )
         try:
             self.on_request(record)

@@ -71,6 +71,8 @@ class ServedRequest:
     context_tokens: int = 0
     #: the speculative configuration that answered ("off", a method; "" when not known)
     configuration: str = ""
+    #: the id of the model that answered ("" when not known)
+    model: str = ""
 
     @classmethod
     def of(
@@ -82,6 +84,7 @@ class ServedRequest:
         tool_calls: int = 0,
         error: str = "",
         configuration: str = "",
+        model: str = "",
     ) -> ServedRequest:
         figures = P.speculation_figures(answer, None)
         return cls(
@@ -100,6 +103,7 @@ class ServedRequest:
             tool_calls,
             error,
             configuration=configuration,
+            model=model,
         )
 
 
