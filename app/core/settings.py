@@ -125,6 +125,9 @@ class Settings(BaseModel):
     default_speculation: Literal["auto", "off"] = "auto"
     #: the last launch that loaded (None: none yet, or the stored one was unreadable)
     last_model: LastLaunch | None = None
+    #: each model's last launch, by its label ("family SIZE QUANT"): a conversation that switches
+    #: to the model loads it with these settings
+    model_presets: dict[str, LastLaunch] = Field(default_factory=dict)
     #: the Models page downloads a spec's drafter with its target (speculation needs both)
     #: unless the user unticked "with its drafter"; the choice is kept here
     download_drafter_with_target: bool = True
@@ -150,6 +153,23 @@ class Settings(BaseModel):
         except ValidationError as exc:
             log.warning("ignoring the stored last launch (%s)", exc)
             return None
+
+    @field_validator("model_presets", mode="before")
+    @classmethod
+    def _model_presets(cls, v: Any) -> Any:
+        """An unreadable model's preset is dropped on its own (the model then loads with the
+        defaults), never costing the others or the rest of the settings."""
+        if not isinstance(v, dict):
+            return {}
+        kept: dict[str, LastLaunch] = {}
+        for label, record in v.items():
+            try:
+                kept[str(label)] = (
+                    record if isinstance(record, LastLaunch) else LastLaunch.model_validate(record)
+                )
+            except ValidationError as exc:
+                log.warning("ignoring the stored settings of %s (%s)", label, exc)
+        return kept
 
     @field_validator("hf_endpoint", "modelscope_endpoint")
     @classmethod

@@ -210,6 +210,7 @@ class MainWindow(QMainWindow):
                 system_prompt=settings.system_prompt,
                 registry=self.registry,
                 speculation=self.chat_page.speculation,
+                model_choice=self.chat_page.model_choice,
                 ops=self.ops,
                 # "Measure": a plain engine of the loaded model, through the one launch path
                 plain_engine=functools.partial(
@@ -230,6 +231,9 @@ class MainWindow(QMainWindow):
             self._loader_kwargs,
             self,
         )
+        # a conversation that switches model loads it through the one launch path
+        self.chat.models.load = self.launcher.load_model
+        self.chat.models.refresh()
         # deleting a model's files and refreshing its quantizations from the hub
         self.model_files = ModelFilesController(
             self.ops,
@@ -319,6 +323,7 @@ class MainWindow(QMainWindow):
         self.browser.refreshRequested.connect(self.model_files.refresh)
         self.model_files.deleteDialogOpened.connect(self.deleteDialogOpened)
         self.model_files.deleteFinished.connect(self.deleteFinished)
+        self.model_files.deleteFinished.connect(lambda *_: self.chat.models.refresh())
         self.model_files.refreshFinished.connect(self.refreshFinished)
         self.downloads_page.cancelRequested.connect(self.downloads.cancel)
         self.downloads_page.retryRequested.connect(self.downloads.retry)
@@ -468,6 +473,7 @@ class MainWindow(QMainWindow):
             self.chat.sampling = info.sampling  # the launch's sampling applies to this model's answers
         if info.launch is not None:
             self.settings.last_model = info.launch
+            self.settings.model_presets = {**self.settings.model_presets, info.label: info.launch}
         self.status.update()
         self.chat.refresh_model_label()
         self._persist()
@@ -505,6 +511,7 @@ class MainWindow(QMainWindow):
     def _on_download_completed(self, _item_id: str, ok: bool) -> None:
         if ok:
             self.ops.changed.emit()  # the models re-read their statuses (off the GUI thread)
+            self.chat.models.refresh()  # the conversations' model lists
 
     # --- settings -----------------------------------------------------------------------------------
     def open_settings(self) -> SettingsDialog:

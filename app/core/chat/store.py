@@ -54,7 +54,8 @@ CREATE TABLE IF NOT EXISTS conversations (
     system_prompt TEXT NOT NULL DEFAULT '',
     created REAL NOT NULL,
     updated REAL NOT NULL,
-    speculation TEXT NOT NULL DEFAULT 'auto'
+    speculation TEXT NOT NULL DEFAULT 'auto',
+    model TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS messages (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -75,7 +76,7 @@ CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id,
 """
 
 
-_CONVERSATION_COLUMNS = "id, title, system_prompt, created, updated, speculation"
+_CONVERSATION_COLUMNS = "id, title, system_prompt, created, updated, speculation, model"
 
 
 #: characters of context each side of a search hit's snippet
@@ -127,6 +128,9 @@ class Conversation:
     #: the conversation's speculation choice: "auto", "off" or a method; see
     #: :mod:`app.core.speculative.per_request`
     speculation: str = per_request.AUTO
+    #: the model the conversation answers with (its label, "family SIZE QUANT"); "" answers
+    #: with whatever model is loaded
+    model: str = ""
 
 
 @dataclass(frozen=True)
@@ -185,6 +189,7 @@ class ChatStore:
         with self._db:
             self._db.executescript(_SCHEMA)
             self._add_speculation_column()
+            self._add_model_column()
             self._add_images_column()
             self._add_tool_columns()
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -199,6 +204,13 @@ class ChatStore:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(conversations)")}
         if "speculation" not in columns:
             self._db.execute("ALTER TABLE conversations ADD COLUMN speculation TEXT NOT NULL DEFAULT 'auto'")
+
+    def _add_model_column(self) -> None:
+        """Conversations stored before the per-conversation model answer with the loaded one;
+        only added, like ``speculation``."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(conversations)")}
+        if "model" not in columns:
+            self._db.execute("ALTER TABLE conversations ADD COLUMN model TEXT NOT NULL DEFAULT ''")
 
     def _add_images_column(self) -> None:
         """Messages stored before images have none; only added, like ``speculation``."""
@@ -299,6 +311,11 @@ class ChatStore:
             self._db.execute(
                 "UPDATE conversations SET speculation = ? WHERE id = ?", (choice, conversation_id)
             )
+
+    def set_model(self, conversation_id: int, model: str) -> None:
+        """Store the model the conversation answers with (its label; "": the loaded one)."""
+        with self._db:
+            self._db.execute("UPDATE conversations SET model = ? WHERE id = ?", (model.strip(), conversation_id))
 
     def set_system_prompt(self, conversation_id: int, prompt: str) -> None:
         with self._db:

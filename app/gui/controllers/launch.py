@@ -29,6 +29,7 @@ from app.core.settings import LastLaunch, Settings, starting_sampling
 from app.core.speculative import DRAFTER_METHODS, SpeculationOptions
 from app.gui.cache_bridge import CacheBridge
 from app.gui.controllers.chat import ChatController, to_sampling
+from app.gui.controllers.chat.models import DiskModel
 from app.gui.controllers.downloads import DownloadRequest, DownloadService
 from app.gui.controllers.engine_loader import choice_from_record, make_job
 from app.gui.engine import EngineHost
@@ -144,13 +145,14 @@ class LaunchCoordinator(QObject):
             )
             return None
 
-    def start_load(self, choice: LaunchChoice) -> None:
+    def start_load(self, choice: LaunchChoice, keep: bool = False) -> None:
         """Load ``choice``; once loaded, the chat answers with its sampling and it is saved as
-        the last launch (a load that fails is not reopened at the next start)."""
-        if self.chat.generating:
+        the last launch (a load that fails is not reopened at the next start). With ``keep`` the
+        model it replaces stays loaded while memory allows, and its answers go on."""
+        if self.chat.generating and not keep:
             self.chat.stop()
         self.current = choice
-        self.engine.load(make_job(choice, self.cache, **self._loader_kwargs))
+        self.engine.load(make_job(choice, self.cache, **self._loader_kwargs), keep=keep)
         self.loadStarted.emit(choice.remote.label if choice.remote is not None else choice.family.name)
 
     # --- the chat's "Auto loses here" notice ------------------------------------------
@@ -190,11 +192,36 @@ class LaunchCoordinator(QObject):
         return True
 
     # --- start-up -------------------------------------------------------------------------------
-    def default_choice(self) -> LaunchChoice:
-        """The embedded SmolLM2 on llama.cpp, from the family's recommended sampling."""
+    def load_model(self, model: DiskModel) -> bool:
+        """Load a model on disk for a conversation that switched to it, with its last launch
+        settings (the defaults when it has none, or they no longer fit); the current model stays
+        loaded while memory allows. False when it cannot be loaded (said to the user)."""
+        preset = self._settings().model_presets.get(model.label)
+        choice: LaunchChoice | None = None
+        if preset is not None:
+            try:
+                choice = choice_from_record(preset, self.registry, self.chat.sampling)
+            except Exception as exc:  # a spec or a drafter gone since: the defaults
+                log.info("the stored settings of %s no longer fit (%s): the defaults", model.label, exc)
+        try:
+            if choice is None:
+                choice = self.default_choice(
+                    (model.family.name, model.spec.format, model.spec.size_label, model.quantization)
+                )
+        except Exception as exc:
+            self.ops.errors.report(
+                exc, QCoreApplication.translate("LaunchCoordinator", "The model could not be loaded")
+            )
+            return False
+        self.start_load(choice, keep=True)
+        return True
+
+    def default_choice(self, model: tuple[str, str, str, str] = DEFAULT_MODEL) -> LaunchChoice:
+        """A model (the embedded SmolLM2 unless said) on llama.cpp with the default speculation,
+        from the family's recommended sampling."""
 
         settings = self._settings()
-        name, fmt, size, quant = DEFAULT_MODEL
+        name, fmt, size, quant = model
         family, spec, quant = self.registry.match(name, fmt, size, quant)
         start, _from_card = starting_sampling(settings.sampling, family.sampling)
         # Auto: a fresh install answers its first question with Auto on. The embedded

@@ -5,13 +5,22 @@ It runs loads and unloads through :class:`~app.gui.engine.loading.ModelLoading` 
 their outcome on the GUI thread; answers go to the published
 :class:`~app.gui.engine.serving.LoadedModel`. Signals emitted from a load thread reach slots on
 the GUI thread as queued calls, because the host lives on the GUI thread.
+
+Many models: the host answers from one model at a time (the *current* one, :attr:`info`), and
+keeps the models loaded before it on a shelf while their memory fits (:data:`SHELF_FRACTION` of
+what the machine has, counting what they hold). Switching to a shelved model
+(:meth:`EngineHost.switch_to`) takes no load; a load that needs room closes the least recently
+used shelved model that is not answering. Answers already running on a model go on when another
+becomes current: they read from the model they started on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 import shiboken6
 from PySide6.QtCore import QObject, Signal
@@ -28,6 +37,19 @@ log = logging.getLogger(__name__)
 
 #: How long :meth:`EngineHost.shutdown` waits for a load or a close under way on the GUI thread.
 SHUTDOWN_WAIT = 0.5
+#: loaded models stay while together they take at most this share of the memory the machine has
+#: for them (free now plus what they hold)
+SHELF_FRACTION = 0.85
+
+
+@dataclass(frozen=True)
+class LoadedEntry:
+    """A loaded model as the status bar lists it."""
+
+    label: str
+    memory_bytes: int
+    current: bool
+    answering: bool
 
 
 class EngineHost(QObject):
@@ -35,7 +57,8 @@ class EngineHost(QObject):
 
     Signals: ``loadProgress(str)``, ``loaded(object info)``, ``loadFailed(object exc)``,
     ``loadCancelled()``, ``unloaded()``, ``busyChanged(bool)`` (a load or an unload is under way),
-    ``eventsReady()`` (an answer's first events arrived).
+    ``eventsReady()`` (an answer's first events arrived), ``modelsChanged()`` (the loaded models
+    changed: :meth:`loaded_models`).
 
     * Loads and unloads run on threads of their own (:mod:`app.gui.engine.loading`). The state
       they produce (:attr:`info`, the loaded model, :attr:`busy`) is written on the GUI thread
@@ -52,6 +75,7 @@ class EngineHost(QObject):
     unloaded = Signal()
     busyChanged = Signal(bool)
     eventsReady = Signal()
+    modelsChanged = Signal()
     _ended = Signal(str, object, object)  # kind, payload, loaded model (load thread -> GUI thread)
 
     def __init__(
@@ -66,6 +90,11 @@ class EngineHost(QObject):
         self._jobs = 0  # loads and unloads sent and not yet ended
         self._served = LoadedModel()
         self.info: ModelInfo | None = None
+        #: models loaded before the current one, least recently used first
+        self._shelf: OrderedDict[str, tuple[ModelInfo, LoadedModel]] = OrderedDict()
+        #: the memory loaded models may take together (None: what the machine has, see
+        #: :data:`SHELF_FRACTION`)
+        self.memory_budget: int | None = None
         self._closed = False
         #: ``pool_loader`` loads a configuration the pool starts for a request; None: no pool (a
         #: test's engine)
@@ -92,14 +121,90 @@ class EngineHost(QObject):
         """A load or an unload is under way."""
         return self._jobs > 0
 
-    def load(self, job: LoadJob) -> CancelToken:
+    def load(self, job: LoadJob, keep: bool = False) -> CancelToken:
+        """Load ``job``'s model as the current one. The model it replaces is closed first, or with
+        ``keep`` stays loaded on the shelf while memory allows (:meth:`switch_to` returns to it)."""
         token = CancelToken()
         self._cancel = token
-        self.info = None  # the loaded model is replaced: nothing is loaded until this one is
         replaced, self._served = self._served, LoadedModel()
+        if job.label in self._shelf:  # a shelved copy of the model is replaced too
+            _, again = self._shelf.pop(job.label)
+            self._loading.close(again)
+        if keep and self.info is not None and not replaced.empty and self.info.label != job.label:
+            self._shelf[self.info.label] = (self.info, replaced)
+            replaced = LoadedModel()
+        self.info = None  # nothing is current until the new model is loaded
         self._job_started()
         self._loading.load(job, token, replaced)
+        self.modelsChanged.emit()
         return token
+
+    # --- many models ---------------------------------------------------------------------------
+    def switch_to(self, label: str) -> bool:
+        """Make the shelved model ``label`` the current one at once (the current one goes on the
+        shelf); False when it is not on the shelf (it needs a load) or a load is under way."""
+        if label not in self._shelf or self.busy:
+            return False
+        info, model = self._shelf.pop(label)
+        if self.info is not None and not self._served.empty:
+            self._shelf[self.info.label] = (self.info, self._served)
+        self.info, self._served = info, model
+        self.loaded.emit(info)
+        self.modelsChanged.emit()
+        return True
+
+    def loaded_models(self) -> list[LoadedEntry]:
+        """The current model first, then the shelved ones, most recently used first."""
+        out: list[LoadedEntry] = []
+        if self.info is not None:
+            out.append(LoadedEntry(self.info.label, self.info.memory_bytes, True, self._served.active > 0))
+        for label, (info, model) in reversed(self._shelf.items()):
+            out.append(LoadedEntry(label, info.memory_bytes, False, model.active > 0))
+        return out
+
+    def is_loaded_model(self, label: str) -> bool:
+        return label in self._shelf or (self.info is not None and self.info.label == label)
+
+    def budget(self) -> int:
+        """The memory loaded models may take together: :attr:`memory_budget`, else
+        :data:`SHELF_FRACTION` of what is free now plus what the loaded models hold."""
+        if self.memory_budget is not None:
+            return self.memory_budget
+        from app.core.catalog.fit import available_memory
+
+        held = sum(e.memory_bytes for e in self.loaded_models())
+        return int(SHELF_FRACTION * (available_memory() + held))
+
+    def unload_model(self, label: str) -> bool:
+        """Unload ``label`` (the current model, or a shelved one that is not answering); False
+        when it answers (it stays until its answers end) or is not loaded."""
+        if self.info is not None and self.info.label == label:
+            if self._served.active:
+                return False
+            self.unload()
+            return True
+        found = self._shelf.get(label)
+        if found is None or found[1].active:
+            return False
+        del self._shelf[label]
+        self._loading.close(found[1])
+        self.modelsChanged.emit()
+        return True
+
+    def _make_room(self) -> None:
+        """Close shelved models, least recently used first, while the loaded models take more
+        than the budget (a model that answers stays)."""
+        budget = self.budget()
+        total = sum(e.memory_bytes for e in self.loaded_models())
+        for label, (info, model) in list(self._shelf.items()):
+            if total <= budget:
+                break
+            if model.active:
+                continue
+            del self._shelf[label]
+            total -= info.memory_bytes
+            log.info("closed %s to make room for the current model", label)
+            self._loading.close(model)
 
     def cancel(self) -> None:
         """Stop the load under way (answers are stopped by cancelling their task)."""
@@ -110,6 +215,7 @@ class EngineHost(QObject):
         model, self._served = self._served, LoadedModel()
         self._job_started()
         self._loading.unload(model)
+        self.modelsChanged.emit()
 
     def offers(self) -> list[Speculation]:
         """What a conversation may choose without a reload (:meth:`LoadedModel.offers`)."""
@@ -151,9 +257,11 @@ class EngineHost(QObject):
         self.cancel()
         self._closed = True
         model, self._served, self.info = self._served, LoadedModel(), None
-        model.stop_loading()
-        if not model.empty:
-            self._loading.close(model)
+        shelved, self._shelf = [m for _, m in self._shelf.values()], OrderedDict()
+        for other in (model, *shelved):
+            other.stop_loading()
+            if not other.empty:
+                self._loading.close(other)
         if not self._loading.join(timeout):
             log.info("the engine finishes its current step in the background")
 
@@ -175,10 +283,13 @@ class EngineHost(QObject):
                 return
             self.info = payload
             self._served = model
+            self._make_room()
             self.loaded.emit(payload)
+            self.modelsChanged.emit()
         elif kind == "unloaded":
             self.info = None
             self.unloaded.emit()
+            self.modelsChanged.emit()
         elif kind == "loadCancelled":
             self.loadCancelled.emit()
         elif kind == "loadFailed":

@@ -62,3 +62,5 @@ class ModelInfo:
     #: the model's Auto launch (its calibration key, candidates and drafter), whether or not it
     #: was launched with Auto: the conversation's "Auto" is routed per request from it
     routes_plan: AutoLaunch | None = None
+    #: the memory the loaded model takes (the launch dialog's fit estimate; 0: not known)
+    memory_bytes: int = 0

@@ -49,6 +49,8 @@ class LoadedModel:
     def __init__(self, engine: Engine | None = None, pool: EnginePool | None = None) -> None:
         self.engine = engine
         self.pool = pool
+        #: answers being read from it (a model that answers is never closed to make room)
+        self.active = 0
 
     @classmethod
     def serve(cls, engine: Engine, info: ModelInfo, pool_loader: PoolLoader | None) -> LoadedModel:
@@ -123,11 +125,15 @@ class LoadedModel:
             return engine.stream(request)
 
         first = True
-        async for event in engine_loop().relay(produce, loop):
-            yield event
-            if first:
-                first = False
-                started()
+        self.active += 1
+        try:
+            async for event in engine_loop().relay(produce, loop):
+                yield event
+                if first:
+                    first = False
+                    started()
+        finally:
+            self.active -= 1
 
     def stop_loading(self) -> None:
         """Refuse new configurations and end the pool's loads under way (any thread)."""

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.views.chat import ChatView
 from app.gui.views.conversations_panel import ConversationsPanel
+from app.gui.views.model_choice import ModelChoice
 from app.gui.views.speculation_choice import SpeculationChoice
 
 
@@ -70,6 +71,9 @@ class ChatPage(QWidget):
         # a few characters at 1366 x 768 ("Col…", the model line "smol…")
         self.options_row = QHBoxLayout()
         self.options_row.setContentsMargins(4, 0, 4, 0)
+        self.model_choice = ModelChoice()
+        self.options_row.addWidget(self.model_choice)
+        self.options_row.addSpacing(12)
         self.speculation = SpeculationChoice()
         self.options_row.addWidget(self.speculation)
         self.options_row.addStretch(1)
@@ -86,4 +90,5 @@ class ChatPage(QWidget):
     def retranslate(self) -> None:
         self.conversations_panel.retranslate()
         self.load_bar.retranslate()
+        self.model_choice.retranslate()
         self.speculation.retranslate()

@@ -12,6 +12,9 @@ process's memory (:class:`WindowStatus`).
   race it.
 * The memory, the threads and the pool are read again every two seconds: an idle model's threads
   follow the free cores, the pool stops idle configurations.
+* "Models" lists the loaded models (the current one, and those kept loaded since), their memory
+  against what loaded models may take, each with its Unload; a model that answers is unloaded
+  when asked again after its answers end.
 
 Its texts are the window's (translation context ``MainWindow``).
 """
@@ -21,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
-from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QToolButton, QWidget
+from PySide6.QtWidgets import QLabel, QMenu, QSizePolicy, QStatusBar, QToolButton, QWidget
 
 from app.core.engines.threads import ThreadChoice
 from app.core.speculative.per_request import Speculation
@@ -72,6 +75,15 @@ class WindowStatus(QObject):
         self.eject_btn = QToolButton()
         self.eject_btn.setObjectName("ejectButton")
         self.eject_btn.setAutoRaise(True)
+        #: the loaded models, their memory and an Unload each (a menu)
+        self.models_btn = QToolButton()
+        self.models_btn.setObjectName("loadedModels")
+        self.models_btn.setAutoRaise(True)
+        self.models_btn.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.models_menu = QMenu(self.models_btn)
+        self.models_menu.setToolTipsVisible(True)
+        self.models_menu.aboutToShow.connect(self._fill_models_menu)
+        self.models_btn.setMenu(self.models_menu)
         labels = QWidget()
         labels.setObjectName("statusLabels")
         row = PriorityRow(labels, spacing=0)
@@ -87,13 +99,15 @@ class WindowStatus(QObject):
         bar.addWidget(labels, 1)
         # the local API server: serves the loaded model; views/server_panel.py
         self.server_switch = ServerSwitch(server)
-        for fixed in (self.server_switch, self.eject_btn, self.memory_label):
+        for fixed in (self.server_switch, self.models_btn, self.eject_btn, self.memory_label):
             fixed.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
             bar.addPermanentWidget(fixed)
         self._timer = QTimer(self)
         self._timer.setInterval(REFRESH_MS)
         self._timer.timeout.connect(self.update_memory)
         self._timer.start()
+        engine.modelsChanged.connect(self.update_models)
+        self.update_models()
 
     def stop(self) -> None:
         self._timer.stop()
@@ -220,6 +234,42 @@ class WindowStatus(QObject):
         if self._engine.info:  # an idle model's threads follow the free cores
             self.engine_label.setToolTip(self._threads_status())
         self.update_pool()
+
+    def update_models(self) -> None:
+        """ "Models: N" with their memory against the budget; hidden until two are loaded (the
+        model label names one)."""
+        loaded = self._engine.loaded_models()
+        memory = sum(e.memory_bytes for e in loaded)
+        self.models_btn.setText(
+            QCoreApplication.translate("MainWindow", "Models: {n} ({memory})").format(
+                n=len(loaded), memory=human_bytes(memory)
+            )
+        )
+        self.models_btn.setToolTip(
+            QCoreApplication.translate(
+                "MainWindow",
+                "Loaded models: {memory} of the {budget} they may take together. A model used "
+                "before stays loaded while it fits; the least recently used one goes first.",
+            ).format(memory=human_bytes(memory), budget=human_bytes(self._engine.budget()))
+        )
+        self.models_btn.setVisible(len(loaded) > 1)
+
+    def _fill_models_menu(self) -> None:
+        self.models_menu.clear()
+        for entry in self._engine.loaded_models():
+            text = QCoreApplication.translate("MainWindow", "Unload {model} ({memory})").format(
+                model=entry.label, memory=human_bytes(entry.memory_bytes)
+            )
+            if entry.current:
+                text += " " + QCoreApplication.translate("MainWindow", "(answers now)")
+            action = self.models_menu.addAction(text)
+            action.setEnabled(not entry.answering)
+            if entry.answering:
+                action.setToolTip(
+                    QCoreApplication.translate("MainWindow", "It is answering; unload it after.")
+                )
+            label = entry.label
+            action.triggered.connect(lambda _checked=False, label=label: self._engine.unload_model(label))
 
     def update_pool(self) -> None:
         """The configurations of the loaded model's pool running now (chat answers and API clients

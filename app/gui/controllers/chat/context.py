@@ -15,6 +15,7 @@ from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.ops import Ops
 from app.gui.views.chat import ChatView
+from app.gui.views.model_choice import ModelChoice
 from app.gui.views.speculation_choice import SpeculationChoice
 
 #: (engine info, prompt tokens, completion tokens) -> a plain engine of the loaded model (blocking)
@@ -38,6 +39,8 @@ class ChatContext:
     baselines: BaselineStore = field(default_factory=BaselineStore)
     registry: Registry | None = None
     speculation: SpeculationChoice | None = None
+    #: the header's per-conversation model (None: conversations answer with the loaded model)
+    model_choice: ModelChoice | None = None
     ops: Ops | None = None
     plain_engine: PlainEngineFactory | None = None
     #: the Auto tuner demotes a losing choice by itself: no notice then

@@ -48,6 +48,7 @@ from app.gui.controllers.chat.context import ChatContext
 from app.gui.controllers.chat.endings import AnswerEndings
 from app.gui.controllers.chat.history import ConversationHistory, image_title, new_chat_title
 from app.gui.controllers.chat.measure import AnswerMeasure
+from app.gui.controllers.chat.models import ConversationModels
 from app.gui.controllers.chat.pacing import AnswerPacer
 from app.gui.controllers.chat.speculation import ConversationSpeculation
 from app.gui.controllers.chat.speeds import AnswerSpeeds
@@ -58,6 +59,7 @@ from app.gui.engine.info import ModelInfo
 from app.gui.ops import Ops
 from app.gui.views.attachments import image_error_text
 from app.gui.views.chat import SamplingDialog
+from app.gui.views.chat.bubble import MessageBubble
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +106,19 @@ class ChatController(QObject):
         self.speculation = ConversationSpeculation(
             store, engine, context.errors, lambda: self.conversation_id, context.speculation
         )
+        #: the conversation's model, switched to before its answer
+        self.models = ConversationModels(
+            store,
+            engine,
+            context.ops,
+            context.registry,
+            lambda: self.conversation_id,
+            context.model_choice,
+            self,
+        )
+        #: the conversation whose message waits for its model's load: (its id, the model, the
+        #: bubble standing in for the answer)
+        self._awaiting: tuple[int, str, MessageBubble] | None = None
         #: ends the answers: their rows, bubbles and figures, or the failure reported
         self.endings = AnswerEndings(
             self._answers,
@@ -173,6 +188,9 @@ class ChatController(QObject):
         view.autoOffRequested.connect(self.autoOffRequested)
         view.remeasureRequested.connect(self.remeasureRequested)
         engine.loaded.connect(self._on_engine_loaded)
+        engine.loadFailed.connect(lambda _exc: self._drop_awaiting())
+        engine.loadCancelled.connect(self._drop_awaiting)
+        engine.loadProgress.connect(self._on_load_progress)
         engine.unloaded.connect(self.speculation.sync)
         engine.unloaded.connect(lambda: view.composer.set_vision(None))
         view.image_path = store.image_path
@@ -208,6 +226,7 @@ class ChatController(QObject):
         self.conversation_id = conversation_id
         if conversation_id is None:
             self.speculation.new_choice = per_request.AUTO_CHOICE  # a new conversation starts at Auto
+            self.models.new_choice = ""  # and with the loaded model
             self.view.clear()
             self.view.set_title(new_chat_title(), self._model_label())
         else:
@@ -218,6 +237,7 @@ class ChatController(QObject):
                 self._attach(answer)
         self._sync_actions()
         self.speculation.sync()
+        self.models.sync()
         self.conversationChanged.emit(conversation_id or 0)
 
     def _attach(self, answer: RunningAnswer) -> None:
@@ -260,19 +280,27 @@ class ChatController(QObject):
             index = self.conversations.create(title, self.default_system_prompt)
             self.conversation_id = self.conversations.conversation(index.row()).id
             self.speculation.store_new(self.conversation_id)
+            self.models.store_new(self.conversation_id)
             self.view.set_title(title, self._model_label())
             self.conversationChanged.emit(self.conversation_id)
         return self.conversation_id
 
     # --- turns ----------------------------------------------------------------------------------
     def busy_here(self) -> bool:
-        """The shown conversation is answering (or a measurement runs: it needs the CPU)."""
+        """The shown conversation is answering or waits for its model (or a measurement runs:
+        it needs the CPU)."""
         if self.measurer.running:
+            return True
+        if self._awaiting is not None and self._awaiting[0] == self.conversation_id:
             return True
         return self.conversation_id is not None and self.conversation_id in self._answers
 
     def send(self, text: str) -> None:
-        if self.busy_here():
+        if self.busy_here() or self._awaiting is not None:
+            return
+        loading = self.models.prepare()  # the conversation's model answers; "": it does now
+        if loading:
+            self._send_after_load(text, loading)
             return
         if not self.engine.is_loaded:
             if self.engine.busy:  # a load is under way: the message waits
@@ -315,6 +343,62 @@ class ChatController(QObject):
         bubble.set_content(text)
         self.conversations.touch(cid)
         self._start(tool_choice)
+
+    def _send_after_load(self, text: str, model: str) -> None:
+        """Store and show the message now; its answer starts once ``model`` is loaded, and the
+        load's progress shows in the answer's place."""
+        composer = self.view.composer
+        attached = list(composer.attachments)
+        try:
+            names = [self.store.images.put(img) for img in attached]
+        except ImageError as exc:  # a full disk: nothing is stored, the box keeps everything
+            self.errors.report(GenerationError(image_error_text(exc)))
+            return
+        cid = self._ensure_conversation(text or image_title(len(names)))
+        msg = self.store.add_message(cid, "user", text, images=names)
+        composer.clear_message()
+        bubble = self.view.add_bubble("user", msg.id)
+        bubble.set_images([self.store.image_path(n) for n in names])
+        bubble.set_content(text)
+        self.conversations.touch(cid)
+        waiting = self.view.add_bubble("assistant")
+        waiting.set_status("streaming")
+        waiting.set_content(self._loading_text(model, ""))
+        self._awaiting = (cid, model, waiting)
+        self._sync_actions()
+
+    @staticmethod
+    def _loading_text(model: str, step: str) -> str:
+        text = QCoreApplication.translate("ChatController", "Loading {model}…").format(model=model)
+        return f"*{text}*" + (f"\n\n{step}" if step else "")
+
+    def _on_load_progress(self, step: str) -> None:
+        if self._awaiting is not None:
+            _, model, waiting = self._awaiting
+            waiting.set_content(self._loading_text(model, step))
+
+    def _drop_awaiting(self) -> None:
+        """The awaited load ended without the model: the message stays, unanswered (send it
+        again, or edit it)."""
+        awaiting, self._awaiting = self._awaiting, None
+        if awaiting is not None:
+            self.view.remove_bubble(awaiting[2])
+            self._sync_actions()
+
+    def _answer_awaiting(self, info: ModelInfo) -> None:
+        """A load ended: the message that waited for this model is answered now."""
+        awaiting = self._awaiting
+        if awaiting is None:
+            return
+        cid, model, waiting = awaiting
+        if info.label != model:
+            return
+        self._awaiting = None
+        self.view.remove_bubble(waiting)
+        if cid == self.conversation_id and not self.busy_here():
+            self._start()
+        else:
+            self._sync_actions()
 
     def _start(self, tool_choice: str = "auto") -> None:
         """Answer the shown conversation's last message; ``tool_choice``: auto, none, required
@@ -389,6 +473,8 @@ class ChatController(QObject):
         self.speculation.sync()
         self.speeds.reset()
         self.view.hide_auto_loss()
+        self.models.sync()
+        self._answer_awaiting(info)
 
     def message(self, message_id: int) -> Message | None:
         if self.conversation_id is None:

@@ -270,6 +270,15 @@ class ChatView(QWidget):
         self._stick_to_bottom = True
         return b
 
+    def remove_bubble(self, bubble: MessageBubble) -> None:
+        """Take a bubble away (one that stood in for an answer not started)."""
+        if bubble in self.bubbles:
+            self.bubbles.remove(bubble)
+            bubble.hide()
+            bubble.deleteLater()
+        if not self.bubbles:
+            self.empty.show()
+
     def update_actions(self, generating: bool = False) -> None:
         self._generating = generating
         last_assistant = max((i for i, b in enumerate(self.bubbles) if b.role == "assistant"), default=-1)
