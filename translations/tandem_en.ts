@@ -296,7 +296,7 @@
         <name>AutoTuner</name>
         <message>
             <source>Auto: {config} (changed from {old}: {why})</source>
-            <extracomment>free memory now (bytes); tests replace it</extracomment>
+            <extracomment>the name of the calibration's thread the calibration under way (on a thread of its own, :meth:`~app.gui.ops.Ops.start_own`) free memory now (bytes); tests replace it</extracomment>
             <translation>Auto: {config} (changed from {old}: {why})</translation>
         </message>
         <message>
@@ -527,7 +527,7 @@
         <name>ChatController</name>
         <message>
             <source>The tool servers could not be read</source>
-            <extracomment>the running answer of each conversation that has one shows and saves the running answers as they grow (its timer's tick is :meth:`_flush`) ends the answers: their rows, bubbles and figures, or the failure reported runs each answer's task (a window's operations, or the chat's own without one) reads each answer from the engine host the MCP servers offered to the model (None without ops: no tools) runs a message's tool loop (None without tools)</extracomment>
+            <extracomment>the running answer of each conversation that has one shows and saves the running answers as they grow (its timer's tick is :meth:`_flush`) the conversation's model, switched to before its answer the conversation whose message waits for its model's load: (its id, the model, the bubble standing in for the answer) ends the answers: their rows, bubbles and figures, or the failure reported runs each answer's task (a window's operations, or the chat's own without one) reads each answer from the engine host the MCP servers offered to the model (None without ops: no tools) runs a message's tool loop (None without tools)</extracomment>
             <translation>The tool servers could not be read</translation>
         </message>
         <message>
@@ -553,6 +553,10 @@
         <message>
             <source>Load a model from the Models page, then send again.</source>
             <translation>Load a model from the Models page, then send again.</translation>
+        </message>
+        <message>
+            <source>Loading {model}…</source>
+            <translation>Loading {model}…</translation>
         </message>
         <message>
             <source>This message needs {needed} tokens with the system prompt, but the model's context holds {n_ctx} tokens and {reserved} of them are kept for the answer.</source>
@@ -604,6 +608,11 @@
         <message>
             <source>{n} images</source>
             <translation>{n} images</translation>
+        </message>
+        <message>
+            <source>The models on disk could not be read</source>
+            <extracomment>the model of a chat not yet stored ("": the loaded one)</extracomment>
+            <translation>The models on disk could not be read</translation>
         </message>
     </context>
     <context>
@@ -2016,11 +2025,11 @@ Compatible: {reason}</translation>
         <name>MainWindow</name>
         <message>
             <source>Tandem</source>
-            <extracomment>the loaded model's engine pool: the configurations running now Ctrl+Q (Cmd+Q on macOS); Windows has no standard key for it, so Ctrl+Q there too. The Local server panel (a window of its own) has the action too, so it quits from there. the question Quit asks while an answer is being written (None when not open)</extracomment>
             <translation>Tandem</translation>
         </message>
         <message>
             <source>Chat</source>
+            <extracomment>the column's width (px)</extracomment>
             <translation>Chat</translation>
         </message>
         <message>
@@ -2085,6 +2094,7 @@ Compatible: {reason}</translation>
         </message>
         <message>
             <source>Eject</source>
+            <extracomment>how often the memory, the threads and the pool are read again (ms) the loaded model's engine pool: the configurations running now the loaded models, their memory and an Unload each (a menu)</extracomment>
             <translation>Eject</translation>
         </message>
         <message>
@@ -2140,6 +2150,26 @@ Compatible: {reason}</translation>
             <translation>no speculation</translation>
         </message>
         <message>
+            <source>Models: {n} ({memory})</source>
+            <translation>Models: {n} ({memory})</translation>
+        </message>
+        <message>
+            <source>Loaded models: {memory} of the {budget} they may take together. A model used before stays loaded while it fits; the least recently used one goes first.</source>
+            <translation>Loaded models: {memory} of the {budget} they may take together. A model used before stays loaded while it fits; the least recently used one goes first.</translation>
+        </message>
+        <message>
+            <source>Unload {model} ({memory})</source>
+            <translation>Unload {model} ({memory})</translation>
+        </message>
+        <message>
+            <source>(answers now)</source>
+            <translation>(answers now)</translation>
+        </message>
+        <message>
+            <source>It is answering; unload it after.</source>
+            <translation>It is answering; unload it after.</translation>
+        </message>
+        <message>
             <source>Also running: {configurations} (+{memory})</source>
             <translation>Also running: {configurations} (+{memory})</translation>
         </message>
@@ -2169,6 +2199,7 @@ Compatible: {reason}</translation>
         </message>
         <message>
             <source>Quit Tandem?</source>
+            <extracomment>the question Quit asks while an answer is being written (None when not open)</extracomment>
             <translation>Quit Tandem?</translation>
         </message>
         <message>
@@ -2274,6 +2305,42 @@ Compatible: {reason}</translation>
         <message>
             <source>Generate this answer again</source>
             <translation>Generate this answer again</translation>
+        </message>
+    </context>
+    <context>
+        <name>ModelChoice</name>
+        <message>
+            <source>Loaded model ({name})</source>
+            <extracomment>the mark of a loaded model in the list</extracomment>
+            <translation>Loaded model ({name})</translation>
+        </message>
+        <message>
+            <source>Loaded model</source>
+            <translation>Loaded model</translation>
+        </message>
+        <message>
+            <source>Answer with whatever model is loaded</source>
+            <translation>Answer with whatever model is loaded</translation>
+        </message>
+        <message>
+            <source>Loaded: answers at once</source>
+            <translation>Loaded: answers at once</translation>
+        </message>
+        <message>
+            <source>On disk: the next message loads it</source>
+            <translation>On disk: the next message loads it</translation>
+        </message>
+        <message>
+            <source>No longer on disk: download it again from the Models page</source>
+            <translation>No longer on disk: download it again from the Models page</translation>
+        </message>
+        <message>
+            <source>Model:</source>
+            <translation>Model:</translation>
+        </message>
+        <message>
+            <source>The model this conversation answers with. Another model loads with your next message; the one used before stays loaded while memory allows.</source>
+            <translation>The model this conversation answers with. Another model loads with your next message; the one used before stays loaded while memory allows.</translation>
         </message>
     </context>
     <context>
