@@ -315,7 +315,9 @@ class ChatStore:
     def set_model(self, conversation_id: int, model: str) -> None:
         """Store the model the conversation answers with (its label; "": the loaded one)."""
         with self._db:
-            self._db.execute("UPDATE conversations SET model = ? WHERE id = ?", (model.strip(), conversation_id))
+            self._db.execute(
+                "UPDATE conversations SET model = ? WHERE id = ?", (model.strip(), conversation_id)
+            )
 
     def set_system_prompt(self, conversation_id: int, prompt: str) -> None:
         with self._db:

@@ -252,7 +252,8 @@ class WindowStatus(QObject):
                 "before stays loaded while it fits; the least recently used one goes first.",
             ).format(memory=human_bytes(memory), budget=human_bytes(self._engine.budget()))
         )
-        self.models_btn.setVisible(len(loaded) > 1)
+        # shown while another model than the one answering is loaded (also during a load)
+        self.models_btn.setVisible(len(loaded) > 1 or any(not e.current for e in loaded))
 
     def _fill_models_menu(self) -> None:
         self.models_menu.clear()

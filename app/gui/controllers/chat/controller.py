@@ -432,7 +432,11 @@ class ChatController(QObject):
         self._sync_actions()
 
     def stop(self) -> None:
-        """Stop the shown conversation's answer (the others go on)."""
+        """Stop the shown conversation's answer (the others go on), or the load its message
+        waits for."""
+        if self._awaiting is not None and self._awaiting[0] == self.conversation_id:
+            self.engine.cancel()  # the load ends cancelled: the message stays, unanswered
+            return
         answer = self._answers.get(self.conversation_id) if self.conversation_id is not None else None
         if answer is not None:
             self._cancel(answer)
