@@ -43,6 +43,7 @@ from app.gui.controllers.launch import LaunchCoordinator
 from app.gui.controllers.measure import plain_engine
 from app.gui.controllers.model_files import ModelFilesController
 from app.gui.controllers.server import ServerController
+from app.gui.controllers.server_models import WindowModels
 from app.gui.engine import EngineHost, ModelInfo
 from app.gui.errors import ErrorBridge, UserError
 from app.gui.i18n import I18n
@@ -233,6 +234,10 @@ class MainWindow(QMainWindow):
         )
         # a conversation that switches model loads it through the one launch path
         self.chat.models.load = self.launcher.load_model
+        # the Local server serves every model on disk, sharing the window's loaded ones
+        self.server_controller.models = WindowModels(
+            self.engine, self.chat.models, self.launcher.job_for, self
+        )
         self.chat.models.refresh()
         # deleting a model's files and refreshing its quantizations from the hub
         self.model_files = ModelFilesController(

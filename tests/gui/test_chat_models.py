@@ -5,8 +5,10 @@ llama.cpp."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
+import httpx
 import pytest
 
 from app.core.settings import Settings
@@ -79,3 +81,59 @@ def test_a_conversation_switches_model_from_its_header_and_the_previous_one_stay
     assert w.engine.unload_model(F32)
     qtbot.waitUntil(lambda: [e.label for e in w.engine.loaded_models()] == [Q4], timeout=30_000)
     assert not w.status.models_btn.isVisible()
+
+
+def _in_thread(qtbot: Any, work: Any) -> Any:
+    """Run a blocking client call beside the GUI thread (the server asks the GUI thread to load)."""
+    result: list[Any] = []
+    worker = threading.Thread(target=lambda: result.append(work()))
+    worker.start()
+    qtbot.waitUntil(lambda: bool(result), timeout=180_000)
+    worker.join()
+    return result[0]
+
+
+@pytest.mark.usefixtures("smollm2_q4", "smollm2_f32")
+def test_the_local_server_serves_the_models_on_disk_beside_the_window_s(make_window: Any, qtbot: Any) -> None:
+    """The window's Local server lists every model on disk; a request for one that is not loaded
+    loads it beside the chat's model (which stays the chat's), a name the window does not know is
+    answered by the chat's model, and an unload frees it."""
+    w = make_window(settings=Settings(default_speculation="off"))
+    with qtbot.waitSignal(w.modelLoaded, timeout=120_000):
+        w.load_default_model()
+    qtbot.waitUntil(lambda: {Q4, F32} <= {m.label for m in w.chat.models.models}, timeout=60_000)
+    server = w.server_controller
+    server.port = 0
+    with qtbot.waitSignal(server.stateChanged, timeout=60_000):
+        server.start()
+    headers = {"Authorization": f"Bearer {server.key}"}
+    url = server.address
+
+    def listing() -> dict[str, str]:
+        data = httpx.get(f"{url}/models", headers=headers, timeout=60).json()["data"]
+        return {m["tandem"].get("aliases", [m["id"]])[0]: m["status"]["value"] for m in data}
+
+    def ask(model: str) -> httpx.Response:
+        body = {"model": model, "messages": [{"role": "user", "content": "Say hi."}], "max_tokens": 6}
+        return httpx.post(f"{url}/chat/completions", json=body, headers=headers, timeout=180)
+
+    before = _in_thread(qtbot, listing)
+    assert before[Q4] == "loaded" and before[F32] == "unloaded"
+    ids = {m.label: m.id for m in w.chat.models.models}
+    r = _in_thread(qtbot, lambda: ask(ids[F32]))
+    assert r.status_code == 200 and r.json()["model"] == ids[F32], r.text
+    assert w.engine.info.label == Q4  # the chat keeps its model
+    assert {e.label for e in w.engine.loaded_models()} == {Q4, F32}
+    assert _in_thread(qtbot, listing)[F32] == "loaded"
+
+    other = _in_thread(qtbot, lambda: ask("gpt-4o"))  # a client's own name: the chat's model answers
+    assert other.status_code == 200 and other.json()["model"] == ids[Q4]
+
+    unload = _in_thread(
+        qtbot,
+        lambda: httpx.post(f"{url}/models/unload", json={"model": ids[F32]}, headers=headers, timeout=60),
+    )
+    assert unload.status_code == 200 and unload.json()["status"] == "unloaded", unload.text
+    qtbot.waitUntil(lambda: [e.label for e in w.engine.loaded_models()] == [Q4], timeout=30_000)
+    with qtbot.waitSignal(server.stateChanged, timeout=60_000):
+        server.stop()

@@ -29,7 +29,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from app.core.cancel import CancelToken
 from app.core.modelset.entries import EntryIndex, ModelEntry
@@ -161,6 +161,38 @@ class Lease(Generic[T]):
             self._release()
 
 
+class ModelSource(Protocol[T]):
+    """What a server needs of the models it serves: a :class:`ModelSet`, or the window's loaded
+    models (the chat's and the Local server's)."""
+
+    @property
+    def ids(self) -> list[str]: ...
+
+    @property
+    def budget(self) -> int: ...
+
+    @property
+    def max_loaded(self) -> int | None: ...
+
+    def find(self, name: str | None) -> ModelEntry | None: ...
+
+    def is_loaded(self, name: str | None) -> bool: ...
+
+    def status(self) -> list[ModelStatus[T]]: ...
+
+    def estimate_all(self) -> None: ...
+
+    def loaded_memory(self) -> int: ...
+
+    async def acquire(self, name: str | None, ttl_s: float | None = None) -> Lease[T]: ...
+
+    async def load(self, name: str) -> ModelEntry: ...
+
+    async def unload(self, name: str) -> bool: ...
+
+    async def unload_all(self) -> tuple[list[str], list[str]]: ...
+
+
 class ModelSet(Generic[T]):
     """See the module docstring. Coroutines on the set's event loop; :meth:`status` and
     :meth:`close` from any thread."""
@@ -213,6 +245,10 @@ class ModelSet(Generic[T]):
     def is_loaded(self, name: str | None) -> bool:
         entry = self.find(name)
         return entry is not None and self._slots[entry.id].state is ModelState.LOADED
+
+    @property
+    def max_loaded(self) -> int | None:
+        return self.config.max_loaded
 
     @property
     def budget(self) -> int:

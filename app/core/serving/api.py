@@ -66,7 +66,7 @@ from app.core.engines.base import (
 )
 from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.loop import engine_loop
-from app.core.modelset import Lease, LoadFailed, ModelSet, ModelStatus, NoRoom, UnknownModel
+from app.core.modelset import Lease, LoadFailed, ModelSource, ModelStatus, NoRoom, UnknownModel
 from app.core.pool.pool_types import LearningRoute, PoolRefused
 from app.core.registry.abilities import served_abilities
 from app.core.requests.request import ChatRequest, RequestError
@@ -130,7 +130,7 @@ class LocalServer:
         model: ServedModel | None,
         config: ServerConfig,
         on_request: Callable[[ServedRequest], None] | None = None,
-        models: ModelSet[ServedModel] | None = None,
+        models: ModelSource[ServedModel] | None = None,
     ) -> None:
         self.config = config
         self._model = model
@@ -337,7 +337,7 @@ class LocalServer:
                     "tandem": {
                         "memory_budget_bytes": models.budget,
                         "memory_loaded_bytes": models.loaded_memory(),
-                        "max_loaded": models.config.max_loaded,
+                        "max_loaded": models.max_loaded,
                     },
                 }
             )

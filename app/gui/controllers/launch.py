@@ -32,7 +32,7 @@ from app.gui.controllers.chat import ChatController, to_sampling
 from app.gui.controllers.chat.models import DiskModel
 from app.gui.controllers.downloads import DownloadRequest, DownloadService
 from app.gui.controllers.engine_loader import choice_from_record, make_job
-from app.gui.engine import EngineHost
+from app.gui.engine import EngineHost, LoadJob
 from app.gui.errors import UserError
 from app.gui.ops import Ops
 from app.gui.views.launch_dialog import LaunchChoice
@@ -194,20 +194,10 @@ class LaunchCoordinator(QObject):
     # --- start-up -------------------------------------------------------------------------------
     def load_model(self, model: DiskModel) -> bool:
         """Load a model on disk for a conversation that switched to it, with its last launch
-        settings (the defaults when it has none, or they no longer fit); the current model stays
-        loaded while memory allows. False when it cannot be loaded (said to the user)."""
-        preset = self._settings().model_presets.get(model.label)
-        choice: LaunchChoice | None = None
-        if preset is not None:
-            try:
-                choice = choice_from_record(preset, self.registry, self.chat.sampling)
-            except Exception as exc:  # a spec or a drafter gone since: the defaults
-                log.info("the stored settings of %s no longer fit (%s): the defaults", model.label, exc)
+        settings; the current model stays loaded while memory allows. False when it cannot be
+        loaded (said to the user)."""
         try:
-            if choice is None:
-                choice = self.default_choice(
-                    (model.family.name, model.spec.format, model.spec.size_label, model.quantization)
-                )
+            choice = self.choice_for(model)
         except Exception as exc:
             self.ops.errors.report(
                 exc, QCoreApplication.translate("LaunchCoordinator", "The model could not be loaded")
@@ -215,6 +205,31 @@ class LaunchCoordinator(QObject):
             return False
         self.start_load(choice, keep=True)
         return True
+
+    def job_for(self, label: str) -> LoadJob | None:
+        """The load job of the model on disk named ``label`` (for the Local server), or None when
+        it is not on disk or cannot be launched."""
+        model = next((m for m in self.chat.models.models if m.label == label), None)
+        if model is None:
+            return None
+        try:
+            return make_job(self.choice_for(model), self.cache, **self._loader_kwargs)
+        except Exception as exc:
+            log.warning("%s cannot be loaded for the local server: %s", label, exc)
+            return None
+
+    def choice_for(self, model: DiskModel) -> LaunchChoice:
+        """A model on disk with its last launch settings (the defaults when it has none, or they
+        no longer fit)."""
+        preset = self._settings().model_presets.get(model.label)
+        if preset is not None:
+            try:
+                return choice_from_record(preset, self.registry, self.chat.sampling)
+            except Exception as exc:  # a spec or a drafter gone since: the defaults
+                log.info("the stored settings of %s no longer fit (%s): the defaults", model.label, exc)
+        return self.default_choice(
+            (model.family.name, model.spec.format, model.spec.size_label, model.quantization)
+        )
 
     def default_choice(self, model: tuple[str, str, str, str] = DEFAULT_MODEL) -> LaunchChoice:
         """A model (the embedded SmolLM2 unless said) on llama.cpp with the default speculation,

@@ -19,7 +19,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from app.core.engines.base import EngineError, TokenCounter
+from app.core.engines.base import Engine, EngineError, TokenCounter
+from app.core.modelset import ModelSource
 from app.core.pool.pool import EnginePool
 from app.core.pool.pool_types import PoolStatus
 from app.core.registry import Registry
@@ -58,6 +59,9 @@ class ServerController(QObject):
         #: the engine pool of the served model (llama.cpp): the window's (the engine host's), which
         #: closes it with the model
         self.pool: EnginePool | None = None
+        #: the window's loaded models and the models on disk, served by id (None: the loaded
+        #: model answers every request)
+        self.models: ModelSource[ServedModel] | None = None
         host.loaded.connect(self._on_loaded)
         host.unloaded.connect(self._on_unloaded)
 
@@ -86,19 +90,7 @@ class ServerController(QObject):
         info = self.host.info
         if engine is None or info is None:
             return None
-        family = Registry.load().families.get(info.family)
-        try:
-            model = served_model(
-                engine,
-                engine.model_path,
-                family.name if family else None,
-                family.tool_parser if family else None,
-                family.chat_template if family else None,
-            )
-        except ValueError as exc:  # an unknown tool_parser: serve without tool-call parsing
-            log.warning("tool calls stay text: %s", exc)
-            model = ServedModel(engine, family.name if family else "tandem", None, engine.spec_kind)
-        return replace(model, pool=self.pool) if self.pool is not None else model
+        return served_of(engine, info.family, self.pool)
 
     def pool_status(self) -> PoolStatus | None:
         """The loaded model's pool, served or not (the chat answers from it too)."""
@@ -159,6 +151,7 @@ class ServerController(QObject):
                         model,
                         ServerConfig(api_key(), host, port, parallel=slots),
                         on_request=self.requestServed.emit,
+                        models=self.models,
                     )
                     try:
                         await self.ops.run(self._start_on_thread, server)
@@ -197,6 +190,24 @@ class ServerController(QObject):
         if self.server is not None:
             self.server.set_model(None)
         self.pool = None
+
+
+def served_of(engine: Engine, family_name: str, pool: EnginePool | None) -> ServedModel:
+    """A loaded model of the window as the Local server serves it: its family's id and tool-call
+    style, with its pool (the one the chat answers from)."""
+    family = Registry.load().families.get(family_name)
+    try:
+        model = served_model(
+            engine,
+            engine.model_path,
+            family.name if family else None,
+            family.tool_parser if family else None,
+            family.chat_template if family else None,
+        )
+    except ValueError as exc:  # an unknown tool_parser: serve without tool-call parsing
+        log.warning("tool calls stay text: %s", exc)
+        model = ServedModel(engine, family.name if family else "tandem", None)
+    return replace(model, pool=pool) if pool is not None else model
 
 
 def _context_of(model: ServedModel | None) -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import shiboken6
@@ -92,6 +92,8 @@ class EngineHost(QObject):
         self.info: ModelInfo | None = None
         #: models loaded before the current one, least recently used first
         self._shelf: OrderedDict[str, tuple[ModelInfo, LoadedModel]] = OrderedDict()
+        #: the callbacks of loads beside the current model, by label
+        self._shelf_waiters: dict[str, list[Callable[[BaseException | None], None]]] = {}
         #: the memory loaded models may take together (None: what the machine has, see
         #: :data:`SHELF_FRACTION`)
         self.memory_budget: int | None = None
@@ -140,6 +142,28 @@ class EngineHost(QObject):
         return token
 
     # --- many models ---------------------------------------------------------------------------
+    def load_shelved(self, job: LoadJob, done: Callable[[BaseException | None], None]) -> None:
+        """Load ``job``'s model beside the current one (for a request of the Local server): it
+        goes on the shelf, the current model stays; ``done`` gets None once it is there, or the
+        error (GUI thread)."""
+        if self.is_loaded_model(job.label):
+            done(None)
+            return
+        self._shelf_waiters.setdefault(job.label, []).append(done)
+        if len(self._shelf_waiters[job.label]) > 1:
+            return  # its load is under way
+        self._job_started()
+        self._loading.load(job, CancelToken(), LoadedModel(), kind="shelved")
+
+    def loading_shelved(self) -> list[str]:
+        """The models loading beside the current one."""
+        return list(self._shelf_waiters)
+
+    def loaded_items(self) -> list[tuple[ModelInfo, LoadedModel, bool]]:
+        """``(info, model, current)`` of every loaded model, the current one first."""
+        items = [(self.info, self._served, True)] if self.info is not None else []
+        return items + [(info, model, False) for info, model in reversed(self._shelf.values())]
+
     def switch_to(self, label: str) -> bool:
         """Make the shelved model ``label`` the current one at once (the current one goes on the
         shelf); False when it is not on the shelf (it needs a load) or a load is under way."""
@@ -285,6 +309,23 @@ class EngineHost(QObject):
             self._served = model
             self._make_room()
             self.loaded.emit(payload)
+            self.modelsChanged.emit()
+        elif kind == "shelved":
+            assert isinstance(payload, ModelInfo) and isinstance(model, LoadedModel)
+            waiters = self._shelf_waiters.pop(payload.label, [])
+            if self._closed:
+                self._loading.close(model)
+                return
+            self._shelf[payload.label] = (payload, model)
+            self._make_room()
+            self.modelsChanged.emit()
+            for done in waiters:
+                done(None)
+        elif kind == "shelvedFailed":
+            assert isinstance(payload, tuple)
+            label, exc = payload
+            for done in self._shelf_waiters.pop(label, []):
+                done(exc)
             self.modelsChanged.emit()
         elif kind == "unloaded":
             self.info = None

@@ -69,9 +69,11 @@ class ModelLoading:
         #: loads, unloads and closes run one after the other
         self._turn = threading.Lock()
 
-    def load(self, job: LoadJob, token: CancelToken, replaced: LoadedModel) -> None:
-        """Close ``replaced``, then load ``job``; ``token`` cancels the load."""
-        self._start(lambda: self._load(job, token, replaced))
+    def load(self, job: LoadJob, token: CancelToken, replaced: LoadedModel, kind: str = "loaded") -> None:
+        """Close ``replaced``, then load ``job``; ``token`` cancels the load. The loaded model is
+        published as ``kind`` (``loaded``; ``shelved``: loaded beside the current one), a failure
+        as ``loadFailed`` (``shelvedFailed`` for a shelved load)."""
+        self._start(lambda: self._load(job, token, replaced, kind))
 
     def unload(self, model: LoadedModel) -> None:
         """Close ``model``, then publish ``unloaded``."""
@@ -96,20 +98,22 @@ class ModelLoading:
         self._ops.start_own(run, name=LOAD_THREAD)
 
     # --- load thread -----------------------------------------------------------------------------
-    def _load(self, job: LoadJob, token: CancelToken, replaced: LoadedModel) -> None:
+    def _load(self, job: LoadJob, token: CancelToken, replaced: LoadedModel, kind: str) -> None:
         replaced.close()
-        progress = LoadProgress(self._progress, token)
+        shelved = kind == "shelved"
+        # a load beside the current model reports no steps: the window's load bar is the current one's
+        progress = LoadProgress(None if shelved else self._progress, token)
         try:
             loaded = job.loader(progress)
         except LoadCancelled:
-            self._publish("loadCancelled", None, None)
+            self._publish(*self._failed(job, shelved, LoadCancelled(), "loadCancelled"), None)
             return
         except Exception as exc:
-            self._publish("loadFailed", exc, None)
+            self._publish(*self._failed(job, shelved, exc, "loadFailed"), None)
             return
         if token.cancelled:  # the loader finished before it noticed: honour the cancel
             loaded.close()
-            self._publish("loadCancelled", None, None)
+            self._publish(*self._failed(job, shelved, LoadCancelled(), "loadCancelled"), None)
             return
         try:
             spec_kind = loaded.spec_kind
@@ -125,8 +129,15 @@ class ModelLoading:
         if info.routes_plan is None and info.auto is not None:
             info.routes_plan = info.auto.plan
         model = LoadedModel.serve(loaded, info, self._pool_loader)
-        if not self._publish("loaded", info, model):
+        if not self._publish(kind, info, model):
             model.close()  # the window is gone: nobody reads the result any more
+
+    @staticmethod
+    def _failed(job: LoadJob, shelved: bool, exc: BaseException, kind: str) -> tuple[str, object]:
+        """How a failed load is published: a shelved one with its label (``shelvedFailed``)."""
+        if shelved:
+            return "shelvedFailed", (job.label, exc)
+        return kind, None if kind == "loadCancelled" else exc
 
     def _unload(self, model: LoadedModel) -> None:
         model.close()

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from app.core.chat import ChatStore
 from app.core.registry import AnySpec, Family, Registry
@@ -33,6 +33,8 @@ class DiskModel:
     family: Family
     spec: AnySpec
     quantization: str
+    #: its id in the local API (as ``tandem serve --all`` names it)
+    id: str = ""
 
 
 def disk_models(registry: Registry) -> list[DiskModel]:
@@ -50,13 +52,16 @@ def disk_models(registry: Registry) -> list[DiskModel]:
         except Exception as exc:  # a spec gone from the registry meanwhile
             log.info("%s is not offered: %s", entry.id, exc)
             continue
-        out.append(DiskModel(f"{family.name} {spec.size_text} {q}", family, spec, q))
+        out.append(DiskModel(f"{family.name} {spec.size_text} {q}", family, spec, q, entry.id))
     return out
 
 
 class ConversationModels(QObject):
     """The shown conversation's model, its header control, and the switch before an answer.
-    ``load`` (set by the window) loads a model on disk, keeping the current one loaded."""
+    ``load`` (set by the window) loads a model on disk, keeping the current one loaded.
+    Signals: ``diskChanged()`` once the models on disk were read again."""
+
+    diskChanged = Signal()
 
     def __init__(
         self,
@@ -92,6 +97,7 @@ class ConversationModels(QObject):
         async def read() -> None:
             self.models = await ops.run(disk_models, registry)
             self.sync()
+            self.diskChanged.emit()
 
         ops.spawn(
             read(), QCoreApplication.translate("ChatController", "The models on disk could not be read")
