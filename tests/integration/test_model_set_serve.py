@@ -195,3 +195,60 @@ def test_a_model_that_fails_to_load_is_said_and_the_others_still_answer(
     finally:
         _out, err = _stop(proc, signal.SIGINT)
     assert proc.returncode == 0, err
+
+
+def test_a_presets_file_pins_loads_on_startup_and_answers_to_aliases(
+    tmp_path: Path, smollm2_q4: Path, gemma3_q4: Path
+) -> None:
+    presets = tmp_path / "models.ini"
+    presets.write_text(
+        "[*]\nctx-size = 2048\n\n"
+        f"[small]\nmodel = {smollm2_q4}\nalias = claude-haiku-*\npinned = true\nload-on-startup = true\n\n"
+        f"[main]\nmodel = {gemma3_q4}\nalias = claude-sonnet-*\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "TANDEM_API_KEY": KEY}
+    proc, url = _serve(["--models-preset", str(presets), "--models-max", "1", "--port", "0"], env)
+    try:
+        listing = httpx.get(f"{url}/models", headers=HEADERS, timeout=60).json()["data"]
+        by_id = {m["id"]: m for m in listing}
+        assert by_id["small"]["status"]["value"] == "loaded" and by_id["small"]["tandem"]["pinned"]
+        assert by_id["main"]["status"]["value"] == "unloaded"
+        assert by_id["small"]["context_length"] == 2048  # the [*] section's context
+
+        r = _ask(url, "claude-haiku-4-5-20251001")  # an alias with a wildcard
+        assert r.status_code == 200 and r.json()["model"] == "small"
+        # the pinned model holds the one place: the other is refused at once, saying why
+        refused = _ask(url, "claude-sonnet-4-5")
+        assert refused.status_code == 503
+        assert "pinned models (small)" in refused.json()["error"]["message"]
+        bad = httpx.post(
+            f"{url}/chat/completions",
+            json={"model": "small", "messages": [{"role": "user", "content": "hi"}], "ttl": -5},
+            headers=HEADERS,
+            timeout=60,
+        )
+        assert bad.status_code == 400 and bad.json()["error"]["param"] == "ttl"
+        # an explicit unload frees even a pinned model; then the other one loads
+        gone = httpx.post(f"{url}/models/unload", json={"all": True}, headers=HEADERS, timeout=60).json()
+        assert gone["unloaded"] == ["small"] and gone["pending"] == []
+        r = _ask(url, "claude-sonnet-4-5")
+        assert r.status_code == 200 and r.json()["model"] == "main"
+    finally:
+        _out, err = _stop(proc, signal.SIGINT)
+    assert proc.returncode == 0, err
+
+
+def test_serve_all_serves_the_models_tandem_knows_on_disk(smollm2_q4: Path, smollm2_f32: Path) -> None:
+    env = {**os.environ, "TANDEM_API_KEY": KEY}
+    proc, url = _serve(["--all", "--port", "0"], env)
+    try:
+        listing = httpx.get(f"{url}/models", headers=HEADERS, timeout=60).json()["data"]
+        ids = {m["id"] for m in listing}
+        q4, f32 = "smollm2-135m-instruct:135M-Q4_1", "smollm2-135m-instruct:135M-F32"
+        assert {q4, f32} <= ids, ids
+        r = _ask(url, "smollm2-135m-instruct")  # the family's name answers for its first model
+        assert r.status_code == 200 and r.json()["model"] == q4
+    finally:
+        _out, err = _stop(proc, signal.SIGINT)
+    assert proc.returncode == 0, err
