@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,8 @@ from app.core.serving.served import ServedModel
 from app.core.units import human_bytes
 
 GIB = 1024**3
+
+log = logging.getLogger(__name__)
 
 
 def add_subcommands(sub: Any) -> None:
@@ -202,6 +205,17 @@ def loader(args: argparse.Namespace) -> Any:
     return load
 
 
+async def share_cores(loaded: list[ServedModel]) -> None:
+    """Once a model loaded or unloaded, the others at rest take the thread count the free cores
+    give them now (their threads add up to the cores; one that answers keeps its own until it
+    rests)."""
+    for model in loaded:
+        if model.pool is not None:
+            changed = await model.pool.retune()
+            for label, before, after in changed:
+                log.info("%s (%s): %d threads, was %d", model.model_id, label, after, before)
+
+
 def cmd_serve_set(args: argparse.Namespace) -> int:
     from app.core.serving import LocalServer
 
@@ -210,6 +224,7 @@ def cmd_serve_set(args: argparse.Namespace) -> int:
     config = SetConfig(args.models_max, memory, args.models_ttl, args.models_wait)
     server_config = one._server_config(args, args.parallel)
     models: ModelSet[ServedModel] = ModelSet(entries, loader(args), lambda e: estimate(args, e), config)
+    models.on_loaded = share_cores
     if not args.json:
         models.on_unload = lambda model_id, why: print(
             f"… {model_id}: unloaded ({why})", file=sys.stderr, flush=True

@@ -304,3 +304,29 @@ def test_close_closes_every_loaded_model() -> None:
     models.close()
     assert sorted(e for e in loads.events if e.startswith("close")) == ["close a", "close b"]
     assert set(states(models).values()) == {"unloaded"}
+
+
+def test_each_load_and_unload_tells_what_stays_loaded() -> None:
+    models = _set(THREE, SetConfig(max_loaded=2), Loads())
+    seen: list[list[str]] = []
+
+    async def listener(values: list[str]) -> None:
+        seen.append(sorted(values))
+
+    models.on_loaded = listener
+
+    async def scenario() -> None:
+        for name in ("a", "b", "c"):
+            (await models.acquire(name)).release()
+        await asyncio.sleep(0.1)
+
+    try:
+        run(scenario())
+        assert seen == [
+            ["engine of a"],
+            ["engine of a", "engine of b"],
+            ["engine of b"],  # a made room for c
+            ["engine of b", "engine of c"],
+        ]
+    finally:
+        models.close()

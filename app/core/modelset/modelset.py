@@ -225,6 +225,9 @@ class ModelSet(Generic[T]):
         self.on_change: Callable[[], None] | None = None
         #: called (on the loop) with a model's id and why once it is unloaded
         self.on_unload: Callable[[str, str], None] | None = None
+        #: awaited (on the loop) after a model loaded or unloaded, with what serves the loaded
+        #: ones: e.g. to share the cores among them again
+        self.on_loaded: Callable[[list[T]], Coroutine[object, object, None]] | None = None
 
     @property
     def closed(self) -> bool:
@@ -410,6 +413,7 @@ class ModelSet(Generic[T]):
             log.info("loaded the model %s", slot.entry.id)
             if slot.active == 0 and slot.waiting == 0:
                 self._idle(slot)
+            self._loaded_changed()
 
     async def _make_room(self, slot: _Slot[T], need: int) -> None:
         cfg = self.config
@@ -477,6 +481,7 @@ class ModelSet(Generic[T]):
             with contextlib.suppress(Exception):
                 self.on_unload(slot.entry.id, why)
         self._notify()
+        self._loaded_changed()
 
     def _idle(self, slot: _Slot[T]) -> None:
         """Start ``slot``'s idle clock (a pinned model, or one without a ttl, stays)."""
@@ -495,6 +500,20 @@ class ModelSet(Generic[T]):
             self._spawn(self._unload(slot, "idle"))
 
     # --- bookkeeping -------------------------------------------------------------------------------
+    def _loaded_changed(self) -> None:
+        hook = self.on_loaded
+        if hook is None or self._closed:
+            return
+        values = [s.loaded.value for s in self._slots.values() if s.loaded is not None]
+
+        async def run() -> None:
+            try:
+                await hook(values)
+            except Exception:  # a listener's error must not break a load
+                log.exception("the model set's load listener failed")
+
+        self._spawn(run())
+
     def _set_state(self, slot: _Slot[T], state: ModelState) -> None:
         with self._lock:
             slot.state = state
