@@ -26,6 +26,7 @@ import shiboken6
 from PySide6.QtCore import QObject, Signal
 
 from app.core.engines.base import CancelToken, Engine, Event, GenerateRequest
+from app.core.engines.loop import engine_loop
 from app.core.pool.pool import EnginePool
 from app.core.speculative.per_request import Speculation
 from app.gui.engine.info import ModelInfo
@@ -213,7 +214,16 @@ class EngineHost(QObject):
         del self._shelf[label]
         self._loading.close(found[1])
         self.modelsChanged.emit()
+        self._share_cores()
         return True
+
+    def _share_cores(self) -> None:
+        """The loaded models at rest take the thread count the free cores give them now (their
+        threads add up to the cores; a pool that answers keeps its own until it rests)."""
+        for _info, model, _current in self.loaded_items():
+            pool = model.pool
+            if pool is not None:
+                engine_loop().submit(pool.retune())
 
     def _make_room(self) -> None:
         """Close shelved models, least recently used first, while the loaded models take more
@@ -310,6 +320,8 @@ class EngineHost(QObject):
             self._make_room()
             self.loaded.emit(payload)
             self.modelsChanged.emit()
+            if self._shelf:
+                self._share_cores()
         elif kind == "shelved":
             assert isinstance(payload, ModelInfo) and isinstance(model, LoadedModel)
             waiters = self._shelf_waiters.pop(payload.label, [])
@@ -319,6 +331,7 @@ class EngineHost(QObject):
             self._shelf[payload.label] = (payload, model)
             self._make_room()
             self.modelsChanged.emit()
+            self._share_cores()
             for done in waiters:
                 done(None)
         elif kind == "shelvedFailed":
