@@ -62,6 +62,7 @@ def test_a_conversation_switches_model_from_its_header_and_the_previous_one_stay
     assert w.store.conversation(second).model == F32
     assert w.store.messages(second)[-1].model == F32 and w.store.messages(second)[-1].content
     assert w.engine.info.label == F32
+    assert {Q4, F32} <= set(w.settings.model_presets)  # each model's launch is kept for its next load
     loaded = {e.label: e for e in w.engine.loaded_models()}
     assert set(loaded) == {Q4, F32} and loaded[F32].current  # the previous model stays loaded
     assert all(e.memory_bytes > 0 for e in loaded.values())
