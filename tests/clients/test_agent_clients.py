@@ -104,6 +104,8 @@ def _serving(args: list[str]) -> Iterator[tuple[str, list[str]]]:
             proc.wait()
         for reader in readers:
             reader.join(30)
+        proc.stdout.close()
+        proc.stderr.close()
 
 
 @pytest.fixture
