@@ -328,7 +328,9 @@ class MainWindow(QMainWindow):
         self.browser.refreshRequested.connect(self.model_files.refresh)
         self.model_files.deleteDialogOpened.connect(self.deleteDialogOpened)
         self.model_files.deleteFinished.connect(self.deleteFinished)
-        self.model_files.deleteFinished.connect(lambda *_: self.chat.models.refresh())
+        self.model_files.deleteFinished.connect(
+            lambda *_: self.chat.models.refresh() if self.chat.models.read else None
+        )
         self.model_files.refreshFinished.connect(self.refreshFinished)
         self.downloads_page.cancelRequested.connect(self.downloads.cancel)
         self.downloads_page.retryRequested.connect(self.downloads.retry)
@@ -516,7 +518,8 @@ class MainWindow(QMainWindow):
     def _on_download_completed(self, _item_id: str, ok: bool) -> None:
         if ok:
             self.ops.changed.emit()  # the models re-read their statuses (off the GUI thread)
-            self.chat.models.refresh()  # the conversations' model lists
+            if self.chat.models.read:
+                self.chat.models.refresh()  # the conversations' model lists
 
     # --- settings -----------------------------------------------------------------------------------
     def open_settings(self) -> SettingsDialog:

@@ -41,6 +41,7 @@ def test_a_conversation_switches_model_from_its_header_and_the_previous_one_stay
         w.load_default_model()
     w.chat.sampling = w.chat.sampling.__class__(temperature=0.0, max_tokens=12)
     choice: ModelChoice = w.chat_page.model_choice
+    choice.combo.opened.emit()  # the list opens (offscreen: no popup): the models on disk are read
     qtbot.waitUntil(lambda: {Q4, F32} <= {m.label for m in w.chat.models.models}, timeout=60_000)
     assert choice.isVisible()
     texts = [choice.combo.itemText(i) for i in range(choice.combo.count())]
@@ -102,11 +103,11 @@ def test_the_local_server_serves_the_models_on_disk_beside_the_window_s(make_win
     w = make_window(settings=Settings(default_speculation="off"))
     with qtbot.waitSignal(w.modelLoaded, timeout=120_000):
         w.load_default_model()
-    qtbot.waitUntil(lambda: {Q4, F32} <= {m.label for m in w.chat.models.models}, timeout=60_000)
     server = w.server_controller
     server.port = 0
     with qtbot.waitSignal(server.stateChanged, timeout=60_000):
-        server.start()
+        server.start()  # it reads the models on disk it serves
+    qtbot.waitUntil(lambda: {Q4, F32} <= {m.label for m in w.chat.models.models}, timeout=60_000)
     headers = {"Authorization": f"Bearer {server.key}"}
     url = server.address
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import logging
 
-from app.core.cache.status import spec_status
+from app.core.cache.manager import CacheManager
+from app.core.cache.status import choose_hub
 from app.core.launch.plan import DEFAULT_MODEL
 from app.core.modelset.entries import ModelEntry
 from app.core.registry import Registry
@@ -23,13 +24,13 @@ def known_entries(registry: Registry) -> list[ModelEntry]:
         for spec in family.specs:
             if spec.format != "gguf":
                 continue
-            try:
-                status = spec_status(family, spec)
-            except Exception as exc:  # one unreadable spec must not stop the others
-                log.warning("%s %s: %s", family.name, spec.size_label, exc)
-                continue
-            for quant, entry in status.quantizations.items():
-                if entry.state == "cached":
+            for quant in spec.quantizations:
+                try:
+                    state = CacheManager(family, spec, "target", quant, choose_hub(spec, None)).status().state
+                except Exception as exc:  # one unreadable entry must not stop the others
+                    log.warning("%s %s %s: %s", family.name, spec.size_label, quant, exc)
+                    continue
+                if state == "cached":
                     found.append((family.name, "gguf", spec.size_label, quant, spec.size_text))
     default = DEFAULT_MODEL
     if not any(f[0] == default[0] and f[3] == default[3] for f in found):

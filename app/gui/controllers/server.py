@@ -15,7 +15,7 @@ import asyncio
 import logging
 import threading
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from PySide6.QtCore import QObject, Signal
 
@@ -31,6 +31,11 @@ from app.gui.ops import Ops
 log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 8080
+
+
+@runtime_checkable
+class _Ensures(Protocol):
+    def ensure(self) -> None: ...
 
 
 class ServerController(QObject):
@@ -103,6 +108,8 @@ class ServerController(QObject):
         another address)."""
         if bind_host is not None:
             self.bind_host = bind_host
+        if isinstance(self.models, _Ensures):
+            self.models.ensure()  # the models on disk it serves
         self.pending = True
         self.ops.spawn(self._start(self.bind_host), failure=self.tr("Starting the local server"))
 

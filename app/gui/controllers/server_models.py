@@ -71,6 +71,10 @@ class WindowModels(QObject):
         self.refresh()
 
     # --- the copy the server reads (GUI thread) ---------------------------------------------------
+    def ensure(self) -> None:
+        """Read the models on disk, unless they were read (the server starts)."""
+        self._disk.ensure()
+
     def refresh(self) -> None:
         items = self._host.loaded_items()
         entries: list[ModelEntry] = []

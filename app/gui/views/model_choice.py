@@ -18,11 +18,23 @@ LabelRole = Qt.ItemDataRole.UserRole + 1
 LOADED_MARK = "●"
 
 
+class _Combo(QComboBox):
+    """A combo box that says when its list opens."""
+
+    opened = Signal()
+
+    def showPopup(self) -> None:
+        self.opened.emit()
+        super().showPopup()
+
+
 class ModelChoice(QWidget):
     """Signals: ``chosen(str label)`` when the user picks another entry ("": the loaded model;
-    never when set in code)."""
+    never when set in code), ``opened()`` when its list opens (the models on disk are read then,
+    the first time)."""
 
     chosen = Signal(str)
+    opened = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -31,7 +43,8 @@ class ModelChoice(QWidget):
         lay.setSpacing(4)
         self.label = QLabel()
         self.label.setProperty("muted", True)
-        self.combo = QComboBox()
+        self.combo = _Combo()
+        self.combo.opened.connect(self.opened)
         self.combo.setObjectName("modelChoice")
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.combo.setMaximumWidth(320)

@@ -84,14 +84,24 @@ class ConversationModels(QObject):
         #: the model of a chat not yet stored ("": the loaded one)
         self.new_choice = ""
         self.load: Callable[[DiskModel], bool] | None = None
+        #: the models on disk were read (they are read when first needed: the list opens, a
+        #: conversation that chose a model answers, the Local server starts)
+        self.read = False
         if control is not None:
             control.chosen.connect(self._on_chosen)
+            control.opened.connect(self.ensure)
         engine.modelsChanged.connect(self.sync)
+
+    def ensure(self) -> None:
+        """Read the models on disk unless they were read."""
+        if not self.read:
+            self.refresh()
 
     def refresh(self) -> None:
         """Read the models on disk again (on a worker), then show them."""
         if self._ops is None or self._registry is None:
             return
+        self.read = True
         registry, ops = self._registry, self._ops
 
         async def read() -> None:
@@ -114,6 +124,8 @@ class ConversationModels(QObject):
             self.store.set_model(conversation_id, self.new_choice)
 
     def sync(self) -> None:
+        if self.wanted():
+            self.ensure()  # the conversation's model is looked up among them before its answer
         if self._control is None:
             return
         info = self.engine.info
@@ -140,6 +152,8 @@ class ConversationModels(QObject):
         if self.engine.switch_to(wanted):
             return ""
         model = next((m for m in self.models if m.label == wanted), None)
+        if model is None and self._registry is not None:  # sent before the list was read
+            model = next((m for m in disk_models(self._registry) if m.label == wanted), None)
         if model is None or self.load is None:
             log.info("the conversation's model %s is not on disk: the loaded model answers", wanted)
             return ""
