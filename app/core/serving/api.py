@@ -38,8 +38,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import uvicorn
 from starlette.applications import Starlette
@@ -52,32 +51,25 @@ from starlette.types import ASGIApp
 
 from app.core import images
 from app.core.engines.base import (
-    ChatMessage,
-    Engine,
     EngineError,
     Event,
-    PromptMeasure,
     SpeculationSwitch,
-    TemplateCaps,
-    TemplateInspector,
-    TokenCounter,
     ToolCall,
     structured_refusal,
 )
-from app.core.engines.llamacpp.engine import LlamaCppEngine
 from app.core.engines.loop import engine_loop
-from app.core.modelset import Lease, LoadFailed, ModelSource, ModelStatus, NoRoom, UnknownModel
-from app.core.pool.pool_types import LearningRoute, PoolRefused
-from app.core.registry.abilities import served_abilities
-from app.core.requests.request import ChatRequest, RequestError
-from app.core.requests.shaping import shape
+from app.core.modelset import Lease, LoadFailed, ModelSource, NoRoom, UnknownModel
+from app.core.pool.pool_types import PoolRefused
+from app.core.requests.request import ChatRequest
 from app.core.serving import messages_api as M
+from app.core.serving import model_routes as R_
 from app.core.serving import protocol as P
 from app.core.serving import schemas as S
 from app.core.serving.adapter import CHAT, MESSAGES, RESPONSES, Adapter
 from app.core.serving.admission import Admission, ContextBudget
 from app.core.serving.auth import Auth, is_messages_path
 from app.core.serving.encoding import Served
+from app.core.serving.prompt import check_context, count_prompt, fit
 from app.core.serving.pump import Pump
 from app.core.serving.request_images import RequestImages, with_image_paths
 from app.core.serving.served import ContextOverflow, Outcome, ServedModel, ServedRequest
@@ -291,102 +283,37 @@ class LocalServer:
         return app
 
     async def _auto(self, request: Request) -> Response:
-        """What Auto learned from real answers: per kind of request, the route now, its
-        speedup with an interval and the answers it rests on, and what the pool does besides
-        answering (configurations starting), and per configuration the cost model's error on its
-        answers (``prediction_error``: the median of |predicted / measured - 1| and the answers it
-        rests on). ``auto`` false: this launch routes nothing by Auto (a fixed configuration, or an
-        engine without a pool)."""
+        """What Auto learned from real answers (:func:`model_routes.auto_status`); with a model
+        set, ``?model=<id>`` names one of its loaded models."""
         model = self._model
-        if self.models is not None:  # ?model=<id> names one of a set's loaded models
-            name = request.query_params.get("model")
-            loaded = [m for m in self.models.status() if m.value is not None]
-            found = self.models.find(name) if name else None
-            model = next((m.value for m in loaded if found is None or m.entry.id == found.id), None)
-        pool = model.pool if model is not None else None
-        route = pool.route if pool is not None else None
-        if pool is None or not isinstance(route, LearningRoute):
-            return JSONResponse({"auto": False, "routes": []})
-        rows = await self._blocking(route.learned)
-        errors = {
-            label: {"median": round(median, 4), "answers": n}
-            for label, (median, n) in pool.prediction_errors().items()
-        }
-        return JSONResponse(
-            {"auto": True, "routes": rows, "background": pool.background(), "prediction_error": errors}
-        )
+        if self.models is not None:
+            model = R_.loaded_model(self.models, request.query_params.get("model"))
+        return JSONResponse(await R_.auto_status(model, self._blocking))
 
     async def _openapi(self, request: Request) -> Response:
         return JSONResponse(S.openapi())
 
     async def _models(self, request: Request) -> Response:
-        """Every model served: with a model set, each with its ``status`` (``unloaded``,
-        ``loading``, ``loaded``) and memory; else the one loaded model."""
+        """Every model served: with a model set, each with its ``status`` and memory; else the
+        one loaded model (:mod:`~app.core.serving.model_routes`)."""
         if self.models is not None:
-            models = self.models
-
-            def listing() -> list[dict[str, Any]]:
-                models.estimate_all()
-                return [_set_entry(m) for m in models.status()]
-
-            data = await self._blocking(listing)
-            return JSONResponse(
-                {
-                    "object": "list",
-                    "data": data,
-                    "tandem": {
-                        "memory_budget_bytes": models.budget,
-                        "memory_loaded_bytes": models.loaded_memory(),
-                        "max_loaded": models.max_loaded,
-                    },
-                }
-            )
+            return JSONResponse(await self._blocking(R_.listing, self.models))
         model = self._model
-        data = [] if model is None else [await self._blocking(_model_entry, model)]
+        data = [] if model is None else [await self._blocking(R_.model_entry, model)]
         return JSONResponse({"object": "list", "data": data})
-
-    async def _load_or_unload(self, request: Request, load: bool) -> Response:
-        """``POST /models/load`` and ``/models/unload`` with ``{"model": id}`` (llama-server's
-        router); ``/models/unload`` with ``{"all": true}`` (or ``"model": "*"``) unloads every model.
-        A model that answers is unloaded when its answers end (``pending``)."""
-        try:
-            if self.models is None:
-                raise P.ApiError(
-                    400,
-                    "this server serves one model; start it with --models-dir, --all or "
-                    "--models-preset to load and unload models",
-                    code="not_a_model_set",
-                )
-            body = await self._read_body(request)
-            if not isinstance(body, dict):
-                raise P.ApiError(400, 'expected a JSON object such as {"model": "<id>"}')
-            name = body.get("model")
-            everything = body.get("all") is True or name == "*"
-            if not load and everything:
-                done, pending = await self.models.unload_all()
-                return JSONResponse({"success": True, "unloaded": done, "pending": pending})
-            if not isinstance(name, str) or not name:
-                raise P.ApiError(400, 'name the model: {"model": "<id>"}', param="model")
-            try:
-                if load:
-                    entry = await self.models.load(name)
-                    return JSONResponse({"success": True, "model": entry.id, "status": "loaded"})
-                now = await self.models.unload(name)
-            except UnknownModel as exc:
-                raise _unknown(exc) from None
-            except (NoRoom, LoadFailed) as exc:
-                raise P.ApiError(503, str(exc), "server_error", code="model_unavailable") from None
-            found = self.models.find(name)
-            status = "unloaded" if now else "unloading when its answers end"
-            return JSONResponse({"success": True, "model": found.id if found else name, "status": status})
-        except P.ApiError as exc:
-            return _error_response(exc)
 
     async def _load_model(self, request: Request) -> Response:
         return await self._load_or_unload(request, True)
 
     async def _unload_model(self, request: Request) -> Response:
         return await self._load_or_unload(request, False)
+
+    async def _load_or_unload(self, request: Request, load: bool) -> Response:
+        try:
+            body = await self._read_body(request)
+            return JSONResponse(await R_.load_or_unload(self.models, body, load))
+        except P.ApiError as exc:
+            return _error_response(exc)
 
     async def _read_body(self, request: Request) -> Any:
         limit = self.config.limits.max_body_bytes
@@ -422,7 +349,7 @@ class LocalServer:
         if ttl is not None and (isinstance(ttl, bool) or not isinstance(ttl, int | float) or ttl <= 0):
             raise P.ApiError(400, "ttl must be a number of seconds above 0", param="ttl")
         if self.models is not None and self.models.find(req.model) is None:
-            raise _unknown(UnknownModel(req.model or "", self.models.ids))
+            raise R_.unknown(UnknownModel(req.model or "", self.models.ids))
         return req, float(ttl) if ttl is not None else None
 
     async def _model_for(
@@ -437,7 +364,7 @@ class LocalServer:
         try:
             lease = await self.models.acquire(req.model, ttl)
         except UnknownModel as exc:
-            raise _unknown(exc) from None
+            raise R_.unknown(exc) from None
         except (NoRoom, LoadFailed) as exc:
             raise P.ApiError(503, str(exc), "server_error", code="model_unavailable") from None
         return lease.value, lease
@@ -487,10 +414,10 @@ class LocalServer:
                 headers={"Retry-After": str(self.config.retry_after_s)},
             )
         try:
-            req = await _fit(model, req)
+            req = await fit(model, req)
             for warning in req.warnings:
                 log.info("request from %s: %s", _client_of(request), warning)
-            req = await self._check_context(model.engine, req)
+            req = await check_context(model.engine, req, self._blocking)
             configuration = await self._configuration(model, req)
             if req.images:
                 paths = await self._blocking(self._images.acquire, req.images)
@@ -523,28 +450,6 @@ class LocalServer:
                 code="configuration_unavailable",
             ) from exc
         return label
-
-    async def _check_context(self, engine: Engine, req: ChatRequest) -> ChatRequest:
-        """Measure the prompt as the engine will build it and refuse, before any answer starts, a
-        prompt that leaves no room in the context (an engine that cannot count is not checked);
-        the request with its measure."""
-        if not isinstance(engine, TokenCounter):
-            return req
-
-        def measure() -> tuple[int, int]:
-            return engine.count_prompt_tokens(req.messages, req.tools), engine.n_ctx
-
-        try:
-            if isinstance(engine, PromptMeasure):  # asked on this loop: no thread
-                count, n_ctx = await engine.measure_prompt(req.messages, req.tools), engine.n_ctx
-            else:
-                count, n_ctx = await self._blocking(measure)
-        except EngineError as exc:
-            log.info("the prompt could not be measured before answering: %s", exc)
-            return req
-        if n_ctx > 0 and count >= n_ctx:
-            raise ContextOverflow(count, n_ctx, req.stream)
-        return replace(req, prompt_tokens=count, context_tokens=n_ctx)
 
     async def _serve_api(self, request: Request, adapter: Adapter) -> Response:
         """The one path of every API: admit the request, start its pump, then stream the API's
@@ -606,7 +511,7 @@ class LocalServer:
             except P.ApiError as exc:
                 if isinstance(exc, ContextOverflow):
                     self._record_overflow(_client_of(request), exc)
-                yield _sse_error(adapter, exc)
+                yield R_.sse_error(adapter, exc)
                 return
             handed = True
         finally:
@@ -699,29 +604,12 @@ class LocalServer:
             req = M.parse_request(body, self.config.limits)
             model, lease = await self._model_for(req, None)
             try:
-                return JSONResponse({"input_tokens": await self._count(model, req)})
+                return JSONResponse({"input_tokens": await count_prompt(model, req, self._blocking)})
             finally:
                 if lease is not None:
                     lease.release()
         except P.ApiError as exc:
             return _messages_error(exc)
-
-    async def _count(self, model: ServedModel, req: ChatRequest) -> int:
-        """The prompt's tokens as ``model`` would build it (images reckoned)."""
-        engine = model.engine
-        if not isinstance(engine, TokenCounter):
-            raise P.ApiError(400, f"the {engine.name} engine cannot count tokens")
-        req = await _fit(model, req)
-        extra = images.estimated_tokens(req.messages)  # images are reckoned, the text counted
-        messages = [cast(ChatMessage, images.text_only(m)) for m in req.messages]
-        try:
-            if isinstance(engine, PromptMeasure):
-                count = await engine.measure_prompt(messages, req.tools) + extra
-            else:
-                count = await self._blocking(engine.count_prompt_tokens, messages, req.tools) + extra
-        except EngineError as exc:
-            raise engine_error(exc) from exc
-        return count
 
     async def _responses(self, request: Request) -> Response:
         """OpenAI's ``POST /v1/responses``: the same queue, engine and answer, Responses shapes."""
@@ -784,94 +672,8 @@ class LocalServer:
             log.exception("the served-request listener failed")
 
 
-def _unknown(exc: UnknownModel) -> P.ApiError:
-    return P.ApiError(404, str(exc), "invalid_request_error", param="model", code="model_not_found")
-
-
-def _sse_error(adapter: Adapter, exc: P.ApiError) -> bytes:
-    """An error as the one event of a stream that failed before its answer, in the API's shape."""
-    data = json.dumps(dict(adapter.error_body(exc)))
-    return (f"event: error\ndata: {data}\n\n" if adapter is MESSAGES else f"data: {data}\n\n").encode()
-
-
 def _client_of(request: Request) -> str:
     return f"{request.client.host}:{request.client.port}" if request.client else "?"
-
-
-async def _fit(model: ServedModel, req: ChatRequest) -> ChatRequest:
-    """Fit ``req`` to the served model's chat template (the engine may be asked once what its
-    template renders); every route that builds a prompt goes through it. A request that cannot be
-    fitted is a 400 in the API's error shape."""
-    engine = model.engine
-    caps = await _template_caps(engine)
-    try:
-        return shape(req, caps, model.tool_style, engine.supports_structured_output)
-    except RequestError as exc:
-        raise P.ApiError(400, exc.message, param=exc.param, code=exc.code) from None
-
-
-async def _template_caps(engine: Engine) -> TemplateCaps:
-    """What the engine's chat template renders; an engine that cannot say renders the tools it
-    takes and keeps system messages where every template takes them (merged at the start)."""
-    if isinstance(engine, TemplateInspector):
-        try:
-            return await engine.template_caps()
-        except EngineError as exc:
-            log.info("the chat template's abilities are unknown: %s", exc)
-    return TemplateCaps(renders_tools=engine.supports_tools)
-
-
-def _model_entry(model: ServedModel) -> dict[str, Any]:
-    """The served model as ``/v1/models`` lists it: what it can do, and the context it was loaded
-    with (the family's when the engine cannot say). Blocking (the registry is read): a thread."""
-    engine = model.engine
-    context = None
-    if isinstance(engine, TokenCounter):
-        try:
-            context = engine.n_ctx or None
-        except EngineError:
-            context = None
-    entry = {"id": model.model_id, "object": "model", "created": 0, "owned_by": "tandem"}
-    entry |= served_abilities(model.model_id, engine.supports_images, context)
-    # the CPU threads each llama.cpp child computes with, by configuration (they follow the free
-    # cores: app.core.engines.threads)
-    counts = model.pool.threads_of() if model.pool is not None else {}
-    if not counts and isinstance(engine, LlamaCppEngine):
-        counts = {engine.spec_kind or "off": engine.n_threads}
-    if counts:
-        entry["tandem"] = {"threads": counts}
-    return entry
-
-
-def _set_entry(status: ModelStatus[ServedModel]) -> dict[str, Any]:
-    """One model of a set as ``/v1/models`` lists it: the loaded model's entry (abilities, context,
-    threads) when loaded, else what its settings say, with its status, memory and speculation."""
-    entry = status.entry
-    if status.value is not None:
-        out = _model_entry(replace(status.value, model_id=entry.id))
-        speculation = status.value.running.name
-    else:
-        out = {"id": entry.id, "object": "model", "created": 0, "owned_by": "tandem"}
-        out |= served_abilities(entry.registry[0] if entry.registry else entry.id, False, entry.ctx)
-        speculation = entry.speculation or "off"
-    tandem = dict(out.get("tandem") or {})
-    tandem |= {
-        "memory_bytes": status.memory_bytes,
-        "speculation": speculation,
-        "pinned": entry.pinned,
-        "ttl": status.ttl_s,
-        "active": status.active,
-        "waiting": status.waiting,
-    }
-    if entry.draft_path:
-        tandem["drafter"] = Path(entry.draft_path).name
-    if entry.aliases:
-        tandem["aliases"] = list(entry.aliases)
-    if status.error:
-        tandem["error"] = status.error
-    out["status"] = {"value": status.state.value}
-    out["tandem"] = tandem
-    return out
 
 
 def _error_response(exc: P.ApiError) -> JSONResponse:
