@@ -44,6 +44,7 @@ from app.core.images import CheckedImage, ImageError, check_image_file, image_co
 from app.core.measure.baselines import BaselineStore
 from app.core.speculative import per_request
 from app.gui.controllers.chat.answers import RunningAnswer, RunningAnswers
+from app.gui.controllers.chat.awaiting import AwaitedLoad
 from app.gui.controllers.chat.context import ChatContext
 from app.gui.controllers.chat.endings import AnswerEndings
 from app.gui.controllers.chat.history import ConversationHistory, image_title, new_chat_title
@@ -59,7 +60,6 @@ from app.gui.engine.info import ModelInfo
 from app.gui.ops import Ops
 from app.gui.views.attachments import image_error_text
 from app.gui.views.chat import SamplingDialog
-from app.gui.views.chat.bubble import MessageBubble
 
 log = logging.getLogger(__name__)
 
@@ -116,9 +116,8 @@ class ChatController(QObject):
             context.model_choice,
             self,
         )
-        #: the conversation whose message waits for its model's load: (its id, the model, the
-        #: bubble standing in for the answer)
-        self._awaiting: tuple[int, str, MessageBubble] | None = None
+        #: a message waiting for its conversation's model to load
+        self.awaiting = AwaitedLoad(view, self._start, lambda: self.conversation_id, self._sync_actions)
         #: ends the answers: their rows, bubbles and figures, or the failure reported
         self.endings = AnswerEndings(
             self._answers,
@@ -188,9 +187,9 @@ class ChatController(QObject):
         view.autoOffRequested.connect(self.autoOffRequested)
         view.remeasureRequested.connect(self.remeasureRequested)
         engine.loaded.connect(self._on_engine_loaded)
-        engine.loadFailed.connect(lambda _exc: self._drop_awaiting())
-        engine.loadCancelled.connect(self._drop_awaiting)
-        engine.loadProgress.connect(self._on_load_progress)
+        engine.loadFailed.connect(lambda _exc: self.awaiting.drop())
+        engine.loadCancelled.connect(self.awaiting.drop)
+        engine.loadProgress.connect(self.awaiting.progress)
         engine.unloaded.connect(self.speculation.sync)
         engine.unloaded.connect(lambda: view.composer.set_vision(None))
         view.image_path = store.image_path
@@ -291,17 +290,27 @@ class ChatController(QObject):
         it needs the CPU)."""
         if self.measurer.running:
             return True
-        if self._awaiting is not None and self._awaiting[0] == self.conversation_id:
+        if self.awaiting.holds(self.conversation_id):
             return True
         return self.conversation_id is not None and self.conversation_id in self._answers
 
     def send(self, text: str) -> None:
-        if self.busy_here() or self._awaiting is not None:
+        if self.busy_here() or self.awaiting.pending:
             return
         loading = self.models.prepare()  # the conversation's model answers; "": it does now
-        if loading:
-            self._send_after_load(text, loading)
+        if not loading and not self._can_answer():
             return
+        stored = self._store_message(text)
+        if stored is None:
+            return
+        cid, tool_choice = stored
+        if loading:  # answered once its model is loaded
+            self.awaiting.wait(cid, loading, tool_choice)
+        else:
+            self._start(tool_choice)
+
+    def _can_answer(self) -> bool:
+        """The loaded model can answer the composer's message; else say why (the message stays)."""
         if not self.engine.is_loaded:
             if self.engine.busy:  # a load is under way: the message waits
                 error = GenerationError(
@@ -319,21 +328,25 @@ class ChatController(QObject):
                     ),
                 )
             self.errors.report(error)
-            return
+            return False
         if self.speculation.refuse():
-            return
-        composer = self.view.composer
-        attached = list(composer.attachments)
+            return False
         info = self.engine.info
-        if attached and info is not None and not info.vision:
+        if self.view.composer.attachments and info is not None and not info.vision:
             # said before anything is stored or sent; the message and its images stay in the box
             self.errors.report(ImagesUnsupportedError(info.label))
-            return
+            return False
+        return True
+
+    def _store_message(self, text: str) -> tuple[int, str] | None:
+        """Store and show the composer's message (its images copied into the store): its
+        conversation and tool choice; None when the images could not be stored (said)."""
+        composer = self.view.composer
         try:
-            names = [self.store.images.put(img) for img in attached]
+            names = [self.store.images.put(img) for img in list(composer.attachments)]
         except ImageError as exc:  # a full disk: nothing is stored, the box keeps everything
             self.errors.report(GenerationError(image_error_text(exc)))
-            return
+            return None
         cid = self._ensure_conversation(text or image_title(len(names)))
         msg = self.store.add_message(cid, "user", text, images=names)
         tool_choice = composer.tool_choice()  # this message's; the box goes back to auto
@@ -342,63 +355,7 @@ class ChatController(QObject):
         bubble.set_images([self.store.image_path(n) for n in names])
         bubble.set_content(text)
         self.conversations.touch(cid)
-        self._start(tool_choice)
-
-    def _send_after_load(self, text: str, model: str) -> None:
-        """Store and show the message now; its answer starts once ``model`` is loaded, and the
-        load's progress shows in the answer's place."""
-        composer = self.view.composer
-        attached = list(composer.attachments)
-        try:
-            names = [self.store.images.put(img) for img in attached]
-        except ImageError as exc:  # a full disk: nothing is stored, the box keeps everything
-            self.errors.report(GenerationError(image_error_text(exc)))
-            return
-        cid = self._ensure_conversation(text or image_title(len(names)))
-        msg = self.store.add_message(cid, "user", text, images=names)
-        composer.clear_message()
-        bubble = self.view.add_bubble("user", msg.id)
-        bubble.set_images([self.store.image_path(n) for n in names])
-        bubble.set_content(text)
-        self.conversations.touch(cid)
-        waiting = self.view.add_bubble("assistant")
-        waiting.set_status("streaming")
-        waiting.set_content(self._loading_text(model, ""))
-        self._awaiting = (cid, model, waiting)
-        self._sync_actions()
-
-    @staticmethod
-    def _loading_text(model: str, step: str) -> str:
-        text = QCoreApplication.translate("ChatController", "Loading {model}…").format(model=model)
-        return f"*{text}*" + (f"\n\n{step}" if step else "")
-
-    def _on_load_progress(self, step: str) -> None:
-        if self._awaiting is not None:
-            _, model, waiting = self._awaiting
-            waiting.set_content(self._loading_text(model, step))
-
-    def _drop_awaiting(self) -> None:
-        """The awaited load ended without the model: the message stays, unanswered (send it
-        again, or edit it)."""
-        awaiting, self._awaiting = self._awaiting, None
-        if awaiting is not None:
-            self.view.remove_bubble(awaiting[2])
-            self._sync_actions()
-
-    def _answer_awaiting(self, info: ModelInfo) -> None:
-        """A load ended: the message that waited for this model is answered now."""
-        awaiting = self._awaiting
-        if awaiting is None:
-            return
-        cid, model, waiting = awaiting
-        if info.label != model:
-            return
-        self._awaiting = None
-        self.view.remove_bubble(waiting)
-        if cid == self.conversation_id and not self.busy_here():
-            self._start()
-        else:
-            self._sync_actions()
+        return cid, tool_choice
 
     def _start(self, tool_choice: str = "auto") -> None:
         """Answer the shown conversation's last message; ``tool_choice``: auto, none, required
@@ -434,7 +391,7 @@ class ChatController(QObject):
     def stop(self) -> None:
         """Stop the shown conversation's answer (the others go on), or the load its message
         waits for."""
-        if self._awaiting is not None and self._awaiting[0] == self.conversation_id:
+        if self.awaiting.holds(self.conversation_id):
             self.engine.cancel()  # the load ends cancelled: the message stays, unanswered
             return
         answer = self._answers.get(self.conversation_id) if self.conversation_id is not None else None
@@ -478,7 +435,7 @@ class ChatController(QObject):
         self.speeds.reset()
         self.view.hide_auto_loss()
         self.models.sync()
-        self._answer_awaiting(info)
+        self.awaiting.loaded(info)
 
     def message(self, message_id: int) -> Message | None:
         if self.conversation_id is None:
