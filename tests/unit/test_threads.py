@@ -169,6 +169,21 @@ def test_leases_of_ended_processes_are_dropped(
     assert [x.key for x in ledger.leases()] == ["here"]
 
 
+def test_a_child_started_again_keeps_its_lease(
+    tmp_path: Path, other_process: subprocess.Popen[bytes]
+) -> None:
+    """A child restarted with another thread count: its old process has ended when the lease is
+    bound to the new one, and the lease stays (with the new count)."""
+    ledger = ThreadLedger(tmp_path / "threads.json", layout=CpuLayout(logical=4, physical=4))
+    first = subprocess.Popen([sys.executable, "-c", "pass"])
+    lease = Lease("mine", os.getpid(), "g", 2, time.time())
+    ledger._update(lambda ls: [*ls, lease])
+    lease = ledger.bind(lease, first.pid)
+    first.wait()  # the old child ends
+    ledger.bind(lease, other_process.pid, 1)
+    assert [(x.key, x.pid, x.threads) for x in ledger.leases()] == [("mine", other_process.pid, 1)]
+
+
 class FixedUse:
     """The CPU use the sampler would read, fixed (the sampler itself is tested on the real machine below)."""
 

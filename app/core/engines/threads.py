@@ -505,9 +505,11 @@ class ThreadLedger:
         return max(1, n_math - others)
 
     def bind(self, lease: Lease, pid: int, threads: int | None = None) -> Lease:
-        """Record the child's process (and a new thread count) on its lease."""
+        """Record the child's process (and a new thread count) on its lease. The lease is kept also
+        when the ledger dropped it meanwhile because its earlier child had ended (a child started
+        again with another thread count)."""
         bound = replace(lease, pid=pid, threads=threads or lease.threads)
-        self._update(lambda ls: [bound if x.key == lease.key else x for x in ls])
+        self._update(lambda ls: [*(x for x in ls if x.key != lease.key), bound])
         return bound
 
     def release(self, lease: Lease) -> None:
