@@ -21,7 +21,7 @@ from app.cli.common import progress_printer
 from app.core.cancel import CancelToken
 from app.core.catalog import fit
 from app.core.engines.worker import LoadProgress
-from app.core.launch.plan import LaunchError
+from app.core.launch.plan import LaunchError, memory_of
 from app.core.modelset import Loaded, ModelEntry, ModelSet, ModelSetError, SetConfig
 from app.core.modelset.entries import entries_from_dir, read_presets
 from app.core.serving.served import ServedModel
@@ -180,15 +180,7 @@ def loader(args: argparse.Namespace) -> Any:
             model = one._load(entry_args(args, entry), LoadProgress(report, cancel))
         except LaunchError as exc:
             raise ModelSetError(str(exc)) from None
-        request = model.request
-        drafter = request.speculation.draft_model_path
-        try:
-            base = fit.estimate_files(
-                Path(request.model_path), ctx=request.n_ctx, drafter=Path(drafter) if drafter else None
-            ).total_bytes
-        except (OSError, ValueError):
-            base = None
-        base = base or estimate(args, entry)
+        base = memory_of(model.request) or estimate(args, entry)
         served = model.model
         served = ServedModel(served.engine, entry.id, served.tool_style, served.pool)
         pool = model.pool

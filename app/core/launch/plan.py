@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from app.core import limits
 from app.core.cache import projector_on_disk
+from app.core.catalog import fit
 from app.core.catalog.fit import MIN_AUTO_CONTEXT, fitted_context
 from app.core.engines.base import Engine, EngineUnavailable, LoadRequest, Sampling
 from app.core.engines.capability import (
@@ -428,3 +429,15 @@ def make_options(
         )
     except SpeculationError as exc:
         raise LaunchError(str(exc)) from exc
+
+
+def memory_of(request: LoadRequest) -> int:
+    """The memory a loaded GGUF model takes (the launch dialog's fit estimate at its context, with
+    its drafter); 0 when it cannot be told (an MLX folder, an unreadable header)."""
+    target = Path(request.model_path)
+    drafter = request.speculation.draft_model_path
+    try:
+        found = fit.estimate_files(target, ctx=request.n_ctx, drafter=Path(drafter) if drafter else None)
+    except (OSError, ValueError):
+        return 0
+    return found.total_bytes or 0

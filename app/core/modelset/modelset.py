@@ -221,8 +221,6 @@ class ModelSet(Generic[T]):
         self._lock = threading.Lock()  # status() from other threads reads copies under it
         self._budget: int | None = self.config.memory_bytes
         self._tasks: set[asyncio.Task[None]] = set()
-        #: called (on the loop) whenever a model's state changes, e.g. to refresh a window
-        self.on_change: Callable[[], None] | None = None
         #: called (on the loop) with a model's id and why once it is unloaded
         self.on_unload: Callable[[str, str], None] | None = None
         #: awaited (on the loop) after a model loaded or unloaded, with what serves the loaded
@@ -520,12 +518,7 @@ class ModelSet(Generic[T]):
         self._notify()
 
     def _notify(self) -> None:
-        self._changed.set()
-        if self.on_change is not None:
-            try:
-                self.on_change()
-            except Exception:  # a listener's error must not break a load
-                log.exception("the model set's listener failed")
+        self._changed.set()  # a load waiting for room looks again
 
     def _spawn(self, work: Coroutine[object, object, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)

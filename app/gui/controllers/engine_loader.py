@@ -17,7 +17,6 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 
-from app.core.catalog import fit
 from app.core.engines.base import Engine, LoadRequest, Sampling
 from app.core.engines.remote.engine import RemoteEngine
 from app.core.launch import auto
@@ -27,6 +26,7 @@ from app.core.launch.plan import (
     LaunchError,
     fit_context,
     load_engine,
+    memory_of,
     plan_auto,
     plan_launch,
     plan_remote,
@@ -182,18 +182,6 @@ def make_job(choice: LaunchChoice, cache: CacheBridge, loader: Loader = load_eng
         return loader(engine_name, request, progress)
 
     return LoadJob(label=model_label(choice), loader=run, info=info)
-
-
-def memory_of(request: LoadRequest) -> int:
-    """The memory a loaded GGUF model takes (the launch dialog's fit estimate at its context, with
-    its drafter); 0 when it cannot be told (an MLX folder, an unreadable header)."""
-    target = Path(request.model_path)
-    drafter = request.speculation.draft_model_path
-    try:
-        found = fit.estimate_files(target, ctx=request.n_ctx, drafter=Path(drafter) if drafter else None)
-    except (OSError, ValueError):
-        return 0
-    return found.total_bytes or 0
 
 
 def routes_plan(choice: LaunchChoice, cache: CacheBridge) -> AutoLaunch | None:
