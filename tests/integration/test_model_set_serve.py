@@ -135,10 +135,10 @@ def _scenario(url: str, pid: int, ttl_s: float) -> None:
 
 def test_three_models_with_room_for_two_by_count(folder: Path) -> None:
     env = {**os.environ, "TANDEM_API_KEY": KEY}
-    args = ["--models-dir", str(folder), "--models-max", "2", "--models-ttl", "6", "--port", "0"]
+    args = ["--models-dir", str(folder), "--models-max", "2", "--models-ttl", "20", "--port", "0"]
     proc, url = _serve(args, env)
     try:
-        _scenario(url, proc.pid, 6)
+        _scenario(url, proc.pid, 20)
 
         # twelve clients at once over three models, room for two: loads queue, all are answered
         with ThreadPoolExecutor(12) as pool:
@@ -156,14 +156,14 @@ def test_three_models_with_room_for_two_by_count(folder: Path) -> None:
 def test_three_models_with_a_memory_budget_that_holds_two(folder: Path) -> None:
     env = {**os.environ, "TANDEM_API_KEY": KEY}
     # the estimates: about 0.5 GiB (Q4_1), 0.6 GiB (gemma), 0.9 GiB (F32): any two fit in 1.6 GiB
-    args = ["--models-dir", str(folder), "--models-memory", "1.6", "--models-ttl", "6", "--port", "0"]
+    args = ["--models-dir", str(folder), "--models-memory", "1.6", "--models-ttl", "20", "--port", "0"]
     proc, url = _serve(args, env)
     try:
         listing = httpx.get(f"{url}/models", headers=HEADERS, timeout=60).json()
         sizes = {m["id"]: m["tandem"]["memory_bytes"] for m in listing["data"]}
         budget = listing["tandem"]["memory_budget_bytes"]
         assert sum(sizes.values()) > budget >= sum(sorted(sizes.values())[-2:]), (sizes, budget)
-        _scenario(url, proc.pid, 6)
+        _scenario(url, proc.pid, 20)
     finally:
         _out, err = _stop(proc, signal.SIGINT)
     assert proc.returncode == 0, err
