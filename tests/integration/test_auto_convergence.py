@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from app.core.answer import AnswerCollector, collect
 from app.core.engines.base import GenerateRequest, LoadRequest, Sampling
 from app.core.engines.blocking import generate
@@ -44,6 +46,7 @@ async def _answer(pool: EnginePool, request: GenerateRequest) -> tuple[str, str,
     return label.name, answer.text, answer.speedup.value
 
 
+@pytest.mark.timeout(900)  # eight answers and a person's reading time after each, on a loaded machine too
 def test_auto_routes_prose_to_the_drafter_within_5_answers_from_a_wrong_calibration(
     deep_pair: tuple[Path, Path],
 ) -> None:

@@ -105,3 +105,23 @@ def test_a_price_is_learned_from_a_plain_answer_beside_it_once() -> None:
     t[0] += 60.0  # too long apart to be a pair
     steps.observe("off", plain(6, 10.0))
     assert steps.ratio("ngram-mod", 4) is None
+
+
+def test_a_long_answer_beside_a_plain_one_is_priced_by_the_gap_between_them() -> None:
+    """Two answers are a pair when the second starts decoding soon after the first ended, however
+    long each of them took (a slow machine makes every answer long)."""
+    t = [0.0]
+    steps = PlainSteps(clock=lambda: t[0])
+    steps.observe("off", plain(6, 100.0))
+    long_answer = [Pass(8, 9, 400.0)] * 100  # 40 s of decoding
+    t[0] += 8.0 + 40.0  # the user read for 8 s, then the answer decoded for 40 s
+    steps.observe("draft", long_answer)
+    assert steps.ratio("draft", 8) == pytest.approx(4.0)
+    t[0] += 60.0  # the next plain answer starts 30 s after it ended (30 s of decoding): too far apart
+    steps.observe("ngram-mod", [Pass(4, 5, 300.0)] * 100)
+    t[0] += 30.0 + 30.0
+    steps.observe("off", plain(300, 100.0))
+    assert steps.ratio("ngram-mod", 4) is None
+    t[0] += 5.0 + 30.0  # starts decoding 5 s after the plain answer ended: a pair
+    steps.observe("ngram-mod", [Pass(4, 5, 300.0)] * 100)
+    assert steps.ratio("ngram-mod", 4) == pytest.approx(3.0)

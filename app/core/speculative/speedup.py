@@ -40,8 +40,9 @@ Basis = Literal["nothing-drafted", "own-steps", "recent-steps", "cost-model", ""
 MIN_PLAIN_PASSES = 3
 #: plain steps of other answers count for this long (seconds)
 RECENT_S = 60.0
-#: a pass's price is learned against plain decoding's step only when that step was measured this
-#: recently: both sides of the ratio then ran under the same load (seconds)
+#: a pass's price is learned against plain decoding's step only when the two answers are at most this
+#: far apart, from the end of the first to the start of the second's decoding: both sides of the ratio
+#: then ran under the same load, however long each answer took (seconds)
 PRICE_S = 20.0
 #: plain-step samples and pass ratios kept
 KEPT = 256
@@ -217,10 +218,11 @@ class PlainSteps:
 
         A price is a ratio of two measurements, so both sides must run under the same load: a
         speculative answer is priced against plain decoding's answer next to it (the one before
-        it or the one after it, within :data:`PRICE_S`), one answer per configuration per plain
+        it or the one after it, at most :data:`PRICE_S` apart), one answer per configuration per plain
         answer; the answers between two plain ones teach no price, so asking the same thing again
         shows the same figure. An answer with its own plain passes is its own pair."""
         now = self._clock()
+        began = now - sum(p.ms for p in passes) / 1000.0  # when its decoding began
         own = plain_passes(passes)
         mine = self._plain.setdefault(label, deque(maxlen=KEPT))
         for ms in own:
@@ -231,7 +233,7 @@ class PlainSteps:
                 return
             self._step, self._paired = (now, step), set()
             for other, (at, waiting) in self._waiting.items():
-                if now - at <= PRICE_S:
+                if began - at <= PRICE_S:
                     self._pair(other, waiting, step)
                     self._paired.add(other)
             self._waiting.clear()
@@ -239,7 +241,7 @@ class PlainSteps:
         found = self.plain_step(label, passes)
         if found is not None and found[1] == "own-steps":
             self._learn(label, passes, found[0])
-        elif self._step is not None and now - self._step[0] <= PRICE_S and label not in self._paired:
+        elif self._step is not None and began - self._step[0] <= PRICE_S and label not in self._paired:
             self._pair(label, passes, self._step[1])
             self._paired.add(label)
         else:
