@@ -125,3 +125,15 @@ def test_a_long_answer_beside_a_plain_one_is_priced_by_the_gap_between_them() ->
     t[0] += 5.0 + 30.0  # starts decoding 5 s after the plain answer ended: a pair
     steps.observe("ngram-mod", [Pass(4, 5, 300.0)] * 100)
     assert steps.ratio("ngram-mod", 4) == pytest.approx(3.0)
+
+
+def test_a_long_answer_is_judged_by_the_plain_steps_before_it_began() -> None:
+    """Plain decoding's recent steps count from when the judged answer began decoding, so a long
+    answer right after a plain one still has its counterfactual."""
+    t = [0.0]
+    steps = PlainSteps(clock=lambda: t[0])
+    steps.observe("off", plain(6, 100.0))
+    t[0] += 8.0 + 90.0  # 8 s later, an answer decoded for 90 s
+    long_answer = [Pass(8, 9, 900.0)] * 100
+    got = steps.speedup("draft", long_answer, 900)
+    assert got.basis == "recent-steps" and got.value == pytest.approx(1.0)

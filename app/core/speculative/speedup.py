@@ -38,7 +38,7 @@ Basis = Literal["nothing-drafted", "own-steps", "recent-steps", "cost-model", ""
 
 #: plain passes an answer needs for its own median plain step
 MIN_PLAIN_PASSES = 3
-#: plain steps of other answers count for this long (seconds)
+#: plain steps of other answers count for this long before an answer began decoding (seconds)
 RECENT_S = 60.0
 #: a pass's price is learned against plain decoding's step only when the two answers are at most this
 #: far apart, from the end of the first to the start of the second's decoding: both sides of the ratio
@@ -74,6 +74,11 @@ def own_plain_step(passes: Sequence[Pass]) -> float | None:
     """The median plain step of an answer, when it has :data:`MIN_PLAIN_PASSES` plain passes."""
     steps = plain_passes(passes)
     return statistics.median(steps) if len(steps) >= MIN_PLAIN_PASSES else None
+
+
+def _decode_s(passes: Sequence[Pass]) -> float:
+    """How long ``passes`` decoded (seconds): an answer observed now began decoding that long ago."""
+    return sum(p.ms for p in passes) / 1000.0
 
 
 def _measured(passes: Sequence[Pass] | None) -> tuple[int, float] | None:
@@ -132,10 +137,13 @@ class PlainSteps:
         #: per configuration, its latest answer not yet priced: (when, passes)
         self._waiting: dict[str, tuple[float, tuple[Pass, ...]]] = {}
 
-    def recent(self, label: str = PLAIN, within: float = RECENT_S) -> float | None:
-        """The median plain step of ``label`` (plain decoding by default) over the last ``within``
-        seconds, None without :data:`MIN_PLAIN_PASSES` of them."""
-        now = self._clock()
+    def recent(
+        self, label: str = PLAIN, within: float = RECENT_S, since: float | None = None
+    ) -> float | None:
+        """The median plain step of ``label`` (plain decoding by default) over the ``within``
+        seconds before ``since`` (a clock time: when the answer being judged began decoding; now by
+        default), None without :data:`MIN_PLAIN_PASSES` of them."""
+        now = self._clock() if since is None else since
         steps = [ms for at, ms in self._plain.get(label, ()) if now - at <= within]
         return statistics.median(steps) if len(steps) >= MIN_PLAIN_PASSES else None
 
@@ -154,7 +162,7 @@ class PlainSteps:
         factor = self.overhead(label)
         if own is not None and factor is not None:
             return own / factor, "own-steps"
-        recent = self.recent()
+        recent = self.recent(since=self._clock() - _decode_s(passes))
         if recent is not None:
             return recent, "recent-steps"
         return None
@@ -222,7 +230,7 @@ class PlainSteps:
         answer; the answers between two plain ones teach no price, so asking the same thing again
         shows the same figure. An answer with its own plain passes is its own pair."""
         now = self._clock()
-        began = now - sum(p.ms for p in passes) / 1000.0  # when its decoding began
+        began = now - _decode_s(passes)
         own = plain_passes(passes)
         mine = self._plain.setdefault(label, deque(maxlen=KEPT))
         for ms in own:
