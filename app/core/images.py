@@ -21,19 +21,17 @@ every vision encoder here resizes far below that anyway).
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import io
 import os
 import re
-import tempfile
-import time
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from app.core import paths
+from app.core.content_store import ContentStore
 
 #: the largest image file accepted (a phone photo is 3-12 MB)
 MAX_IMAGE_MB = 20
@@ -304,69 +302,20 @@ def estimated_tokens(messages: Iterable[Mapping[str, object]]) -> int:
     return TOKENS_PER_IMAGE * image_count(messages)
 
 
-def _mtime(p: Path) -> float:
-    try:
-        return p.stat().st_mtime
-    except OSError:
-        return time.time()
+def _store_error(message: str, code: str) -> ImageError:
+    return ImageError(message, "" if code == "bad_name" else code)
 
 
-class ImageStore:
-    """Content-addressed image files under ``<data dir>/images``."""
+class ImageStore(ContentStore):
+    """Content-addressed image files under ``<data dir>/images``; :class:`ImageError` for a name
+    that is not an image's and for a file that cannot be saved."""
 
     def __init__(self, root: Path | str | None = None) -> None:
-        self.root = Path(root) if root is not None else paths.data_dir() / "images"
-
-    def path_of(self, name: str) -> Path:
-        """The file of a stored image name (``<sha256>.<ext>``); raise ImageError for other names."""
-        if not _NAME.match(name):
-            raise ImageError(f"not a stored image name: {name!r}")
-        return self.root / name[:2] / name
+        super().__init__(
+            Path(root) if root is not None else paths.data_dir() / "images", _NAME, "image", _store_error
+        )
 
     def put(self, image: CheckedImage) -> str:
         """Store an image (once per content) and return its name; the file is complete on disk
         (fsynced) when this returns."""
-        target = self.path_of(image.name)
-        if target.is_file() and target.stat().st_size == len(image.data):
-            return image.name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".incoming-", dir=target.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(image.data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, target)
-        except OSError as exc:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise ImageError(
-                f"cannot save the image ({exc.strerror or exc}); free some disk space", "save_failed"
-            ) from None
-        return image.name
-
-    def names(self) -> set[str]:
-        """Every stored image name."""
-        if not self.root.is_dir():
-            return set()
-        return {p.name for p in self.root.glob("??/*") if _NAME.match(p.name)}
-
-    def collect(self, referenced: Iterable[str], min_age: float = 0.0) -> int:
-        """Remove stored images not in ``referenced`` and leftover partial files older than
-        ``min_age`` seconds (a file being attached by another window is younger); return how many
-        files were removed."""
-        keep = set(referenced)
-        now = time.time()
-        removed = 0
-        if not self.root.is_dir():
-            return 0
-        for p in self.root.glob("??/*"):
-            stale = p.name.startswith(".incoming-") or (_NAME.match(p.name) and p.name not in keep)
-            if stale and p.is_file() and (min_age <= 0 or now - _mtime(p) >= min_age):
-                with contextlib.suppress(OSError):
-                    p.unlink()
-                    removed += 1
-        for d in self.root.glob("??"):
-            with contextlib.suppress(OSError):
-                d.rmdir()  # only when empty
-        return removed
+        return self.put_bytes(image.name, image.data)

@@ -43,6 +43,9 @@ class ChatMessage(TypedDict):
     #: image files (absolute paths, checked by :mod:`app.core.images`) the message shows,
     #: in order, before its text; only engines whose ``supports_images`` is True get them
     images: NotRequired[list[str]]
+    #: stored names of the documents attached to the message (:mod:`app.core.documents`); put
+    #: into its text by :func:`app.core.documents.grounding.ground` before any engine reads it
+    documents: NotRequired[list[str]]
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,8 @@ from typing import Literal, NotRequired, TypedDict
 from app.core import images as img
 from app.core.answer import Answer
 from app.core.chat.tool_parsers import parse_tool_calls
+from app.core.documents.extract import Document
+from app.core.documents.grounding import Source
 from app.core.engines.base import ChatMessage, GenerateRequest, Sampling
 from app.core.engines.calls import FunctionTool, JsonObject, ToolCall, ToolChoice
 from app.core.speculative.per_request import AUTO_CHOICE, Speculation
@@ -71,6 +73,11 @@ class ChatRequest:
     #: the request's images by stored name (the ``images`` of its messages name them until the
     #: server writes them to files and puts the paths there instead)
     images: dict[str, img.CheckedImage] = field(default_factory=dict)
+    #: the request's documents by stored name (the ``documents`` of its messages name them until
+    #: the server puts them, or their passages, into the messages' text)
+    documents: dict[str, Document] = field(default_factory=dict)
+    #: the documents and passages the prompt was given (``tandem.sources`` of the answer)
+    sources: tuple[Source, ...] = ()
     #: what the server left out and why (hosted tools it cannot run), sent back with the answer
     warnings: list[str] = field(default_factory=list)
     #: how tool calls are read out of the answer (set by :func:`~app.core.requests.shaping.shape`)

@@ -69,7 +69,7 @@ from app.core.serving.adapter import CHAT, MESSAGES, RESPONSES, Adapter
 from app.core.serving.admission import Admission, ContextBudget
 from app.core.serving.auth import Auth, is_messages_path
 from app.core.serving.encoding import Served
-from app.core.serving.prompt import check_context, count_prompt, fit
+from app.core.serving.prompt import check_context, count_prompt, fit, ground_request
 from app.core.serving.pump import Pump
 from app.core.serving.request_images import RequestImages, with_image_paths
 from app.core.serving.served import ContextOverflow, Outcome, ServedModel, ServedRequest
@@ -414,7 +414,7 @@ class LocalServer:
                 headers={"Retry-After": str(self.config.retry_after_s)},
             )
         try:
-            req = await fit(model, req)
+            req = await fit(model, await ground_request(model.engine, req, self._blocking))
             for warning in req.warnings:
                 log.info("request from %s: %s", _client_of(request), warning)
             req = await check_context(model.engine, req, self._blocking)

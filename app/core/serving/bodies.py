@@ -9,7 +9,7 @@ these to write the document, and needs that one before Python 3.12.)
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired
+from typing import Any, Literal, NotRequired
 
 from pydantic import JsonValue
 from typing_extensions import TypedDict
@@ -53,6 +53,8 @@ class TandemExtension(TypedDict):
     #: every configuration's predicted decode speed on this answer: ``speculation``,
     #: ``draft_tokens``, ``decode_tokens_per_second``, ``basis`` (replayed or estimated)
     alternatives: NotRequired[list[dict[str, object]]]
+    #: the documents (whole) and passages the prompt was given: ``filename``, ``page``, ``text``
+    sources: NotRequired[list[dict[str, Any]]]
 
 
 class OpenAIErrorDetail(TypedDict):

@@ -55,6 +55,7 @@ from app.core.serving.protocol import (
     named_choice,
     speculation_of,
     wire_call,
+    with_documents,
 )
 
 #: Anthropic's error type for each HTTP status Tandem answers with
@@ -114,15 +115,17 @@ def _user(blocks: list[S.Block], where: str, found: ImageParts) -> list[ChatMess
     out: list[ChatMessage] = []
     text: list[str] = []
     names: list[str] = []
+    documents: list[str] = []
 
     def flush() -> None:
-        if text or names:
+        if text or names or documents:
             msg: ChatMessage = {"role": "user", "content": "\n".join(text)}
             if names:
                 msg["images"] = found.of_message(list(names), f"{where}.content")
-            out.append(msg)
+            out.append(with_documents(msg, documents, "user", f"{where}.content"))
             text.clear()
             names.clear()
+            documents.clear()
 
     for i, block in enumerate(blocks):
         kind, at = block.type, f"{where}.content[{i}]"
@@ -130,6 +133,8 @@ def _user(blocks: list[S.Block], where: str, found: ImageParts) -> list[ChatMess
             text.append(_text(block, at))
         elif kind == "image":
             names.append(_image(block, found, at))
+        elif kind == "document":
+            documents.append(_document(block, found, at))
         elif kind == "tool_result":
             flush()
             if not block.tool_use_id:
@@ -154,6 +159,32 @@ def _image(block: S.Block, found: ImageParts, where: str) -> str:
     if source.type == "url":
         return found.url(source.url, f"{where}.source.url")
     raise ApiError(400, f"{where}.source.type: expected base64 or url, got {source.type!r}", param=where)
+
+
+def _document(block: S.Block, found: ImageParts, where: str) -> str:
+    """A ``document`` block's source: a base64 file (a PDF, or any kind Tandem reads), plain
+    ``text``, ``content`` text blocks, or a ``data:`` URL (nothing is fetched); its ``title`` is
+    its file name."""
+    source = block.source
+    if source is None:
+        raise ApiError(400, f"{where}.source: expected an object", param=where)
+    docs = found.docs
+    if source.type == "base64":
+        return docs.base64(source.data, source.media_type, block.title, f"{where}.source")
+    if source.type == "text":
+        return docs.text(source.data or "", block.title, f"{where}.source")
+    if source.type == "content":
+        content = source.content
+        if isinstance(content, str):
+            return docs.text(content, block.title, f"{where}.source")
+        if content is None or any(b.type != "text" for b in content):
+            raise ApiError(400, f"{where}.source.content: expected text blocks", param=where)
+        return docs.text("\n\n".join(b.text or "" for b in content), block.title, f"{where}.source")
+    if source.type == "url":
+        return docs.data_url(source.url, block.title, f"{where}.source.url")
+    raise ApiError(
+        400, f"{where}.source.type: expected base64, text, content or url, got {source.type!r}", param=where
+    )
 
 
 def _assistant(blocks: list[S.Block], where: str) -> ChatMessage:
@@ -300,6 +331,7 @@ def parse_request(body: object, limits: Limits) -> ChatRequest:
         model=req.model,
         response_format=structured_format_of(req),
         images=found.images,
+        documents=found.docs.documents,
         speculation=speculation_of(req.tandem),
         warnings=warnings,
     )
@@ -396,7 +428,7 @@ def whole(
     body = message(
         message_id(), served.model_id, text, calls, answer, stop, served.speculation.method, max_tokens
     )
-    body["tandem"] = extension(answer, served.speculation.method, req.warnings)
+    body["tandem"] = extension(answer, served.speculation.method, req)
     return body
 
 
@@ -461,7 +493,7 @@ class MessageEvents:
         sampling = self.req.sampling
         reason, sequence = stop_reason(answer, self.calls > 0, sampling.stop, sampling.max_tokens)
         delta = {"stop_reason": reason, "stop_sequence": sequence}
-        tandem = extension(answer, self.method, self.req.warnings)
+        tandem = extension(answer, self.method, self.req)
         return [
             *out,
             event("message_delta", delta=delta, usage=usage(answer), tandem=tandem),

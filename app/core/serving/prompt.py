@@ -9,6 +9,8 @@ from dataclasses import replace
 from typing import Any, cast
 
 from app.core import images
+from app.core.documents.extract import DocumentError
+from app.core.documents.grounding import ground_to_fit
 from app.core.engines.base import (
     ChatMessage,
     Engine,
@@ -58,7 +60,7 @@ async def count_prompt(model: ServedModel, req: ChatRequest, blocking: Blocking)
     engine = model.engine
     if not isinstance(engine, TokenCounter):
         raise P.ApiError(400, f"the {engine.name} engine cannot count tokens")
-    req = await fit(model, req)
+    req = await fit(model, await ground_request(engine, req, blocking))
     extra = images.estimated_tokens(req.messages)  # images are reckoned, the text counted
     messages = [cast(ChatMessage, images.text_only(m)) for m in req.messages]
     try:
@@ -92,3 +94,35 @@ async def check_context(engine: Engine, req: ChatRequest, blocking: Blocking) ->
     if n_ctx > 0 and count >= n_ctx:
         raise ContextOverflow(count, n_ctx, req.stream)
     return replace(req, prompt_tokens=count, context_tokens=n_ctx)
+
+
+async def ground_request(engine: Engine, req: ChatRequest, blocking: Blocking) -> ChatRequest:
+    """Put the request's documents into its messages (whole, or the passages that answer its
+    question: :func:`~app.core.documents.grounding.ground_to_fit`), measured by the engine where it
+    counts tokens; the request with its messages grounded and its sources. Documents that leave no
+    room are a 400."""
+    if not req.documents:
+        return req
+    counter = engine if isinstance(engine, TokenCounter) else None
+
+    def measure(messages: list[ChatMessage]) -> int:
+        assert counter is not None
+        text = [cast(ChatMessage, images.text_only(m)) for m in messages]
+        return counter.count_prompt_tokens(text, req.tools) + images.estimated_tokens(messages)
+
+    n_ctx = counter.n_ctx if counter is not None else 0
+    try:
+        grounded = await blocking(
+            ground_to_fit,
+            req.messages,
+            req.documents,
+            n_ctx,
+            req.sampling.max_tokens,
+            measure if counter is not None else None,
+        )
+    except DocumentError as exc:
+        code = "context_length_exceeded" if exc.code == "no_room" else "invalid_document"
+        raise P.ApiError(400, str(exc), code=code) from None
+    except EngineError as exc:
+        raise engine_error(exc) from exc
+    return replace(req, messages=grounded.messages, sources=grounded.sources)

@@ -34,6 +34,7 @@ from app.core.serving import schemas as S
 from app.core.serving.encoding import KEEPALIVE, Served
 from app.core.serving.errors import ApiError as ApiError  # re-exported: the server raises it from here
 from app.core.serving.errors import error_body as error_body
+from app.core.serving.request_documents import DocumentParts
 from app.core.speculative import json_rate, per_request
 from app.core.speculative.per_request import Speculation
 
@@ -77,6 +78,8 @@ class ImageParts:
         self.limit = limit
         self.count = 0
         self.images: dict[str, img.CheckedImage] = {}
+        #: the request's documents, read as its messages are
+        self.docs = DocumentParts()
 
     def _add(self, checked: img.CheckedImage, where: str) -> str:
         self.count += 1
@@ -128,23 +131,36 @@ def image_url_of(ref: S.ImageUrl | str | None) -> str | None:
 
 def _content_of(
     content: str | list[S.ChatPart] | None, where: str, found: ImageParts
-) -> tuple[str, list[str]]:
-    """A message's text and image names: a string, or a list of ``text`` and ``image_url`` parts."""
+) -> tuple[str, list[str], list[str]]:
+    """A message's text, image names and document names: a string, or a list of ``text``,
+    ``image_url`` and ``file`` parts."""
     if content is None or isinstance(content, str):
-        return content or "", []
+        return content or "", [], []
     parts: list[str] = []
     names: list[str] = []
+    documents: list[str] = []
     for i, part in enumerate(content):
         at = f"{where}[{i}]"
         if part.type == "text" and part.text is not None:
             parts.append(part.text)
         elif part.type == "image_url":
             names.append(found.url(image_url_of(part.image_url), f"{at}.image_url"))
+        elif part.type == "file":
+            ref = part.file or S.FileRef()
+            documents.append(found.docs.data_url(ref.file_data, ref.filename, f"{at}.file", ref.file_id))
         else:
-            raise ApiError(
-                400, f"{at}: only text and image_url parts are supported (got {part.type!r})", param=where
-            )
-    return "".join(parts), names
+            only = f"{at}: only text, image_url and file parts are supported (got {part.type!r})"
+            raise ApiError(400, only, param=where)
+    return "".join(parts), names, documents
+
+
+def with_documents(msg: ChatMessage, documents: list[str], role: str, where: str) -> ChatMessage:
+    """``msg`` naming its ``documents`` (a user or system message's only)."""
+    if documents:
+        if role not in ("user", "system", "developer"):
+            raise ApiError(400, f"{where}: documents are only taken in user messages", param=where)
+        msg["documents"] = list(dict.fromkeys(documents))
+    return msg
 
 
 def wire_call(call_id: str | None, name: str, arguments: str | JsonObject) -> WireToolCall:
@@ -157,10 +173,11 @@ def _messages(raw: list[S.ChatMessage], found: ImageParts) -> list[ChatMessage]:
     out: list[ChatMessage] = []
     for i, m in enumerate(raw):
         where = f"messages[{i}]"
-        text, names = _content_of(m.content, f"{where}.content", found)
+        text, names, documents = _content_of(m.content, f"{where}.content", found)
         msg: ChatMessage = {"role": "system" if m.role == "developer" else m.role, "content": text}
         if names:
             msg["images"] = found.of_message(names, f"{where}.content", m.role, param=where)
+        with_documents(msg, documents, m.role, where)
         if m.tool_calls is not None:
             msg["tool_calls"] = [wire_call(c.id, c.function.name, c.function.arguments) for c in m.tool_calls]
         if m.tool_call_id is not None:
@@ -342,6 +359,7 @@ def parse_request(body: object, limits: Limits) -> ChatRequest:
         model=req.model,
         response_format=response_format_of(req.response_format),
         images=found.images,
+        documents=found.docs.documents,
         speculation=speculation_of(req.tandem),
         warnings=warnings,
     )
@@ -400,9 +418,9 @@ def speculation_figures(answer: Answer, method: str | None) -> B.SpeculationFigu
     }
 
 
-def extension(answer: Answer, method: str | None, warnings: list[str] | None = None) -> B.TandemExtension:
+def extension(answer: Answer, method: str | None, req: ChatRequest | None = None) -> B.TandemExtension:
     """The ``tandem`` object of an answer: speculation figures and timings of this request, and
-    what the server left out of it (``warnings``, when anything)."""
+    (:func:`add_notes`) what the server left out of ``req`` and the sources it was given."""
     out: B.TandemExtension = {
         "speculative_decoding": speculation_figures(answer, method),
         "timings": {
@@ -418,9 +436,18 @@ def extension(answer: Answer, method: str | None, warnings: list[str] | None = N
     done = answer.finished
     if done is not None and done.alternatives:  # what each configuration would have done here
         out["alternatives"] = [a.to_json() for a in done.alternatives]
-    if warnings:
-        out["warnings"] = list(warnings)
+    if req is not None:
+        add_notes(out, req)
     return out
+
+
+def add_notes(out: B.TandemExtension, req: ChatRequest) -> None:
+    """``req``'s notes on an answer's ``tandem`` object: what the server left out (``warnings``)
+    and the documents and passages the prompt was given (``sources``), when there are any."""
+    if req.warnings:
+        out["warnings"] = list(req.warnings)
+    if req.sources:
+        out["sources"] = [source.to_json() for source in req.sources]
 
 
 def completion(
@@ -460,7 +487,7 @@ def whole(
 ) -> B.ChatCompletion:
     """The whole answer of a chat completion (``stream`` false), Tandem's warnings included."""
     body = completion(completion_id(), served.model_id, text, calls, answer, served.speculation.method)
-    body["tandem"] = extension(answer, served.speculation.method, req.warnings)
+    body["tandem"] = extension(answer, served.speculation.method, req)
     return body
 
 
@@ -493,7 +520,7 @@ class ChatEvents:
     def finish(self, answer: Answer) -> list[bytes]:
         final = chunk(self.cid, self.model, {}, finish_reason(answer, self.calls > 0))
         final["usage"] = usage(answer)
-        final["tandem"] = extension(answer, self.method, self.req.warnings)
+        final["tandem"] = extension(answer, self.method, self.req)
         out = [sse(final)]
         if self.req.include_usage:
             tail = chunk(self.cid, self.model, {})

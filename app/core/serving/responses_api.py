@@ -38,6 +38,7 @@ from app.core.serving.protocol import (
     ApiError,
     ImageParts,
     Limits,
+    add_notes,
     dropped_tool,
     extension,
     function_tool,
@@ -47,14 +48,18 @@ from app.core.serving.protocol import (
     named_choice,
     speculation_of,
     wire_call,
+    with_documents,
 )
 
 _TEXT_PARTS = ("text", "input_text", "output_text")
 
 
-def _content(content: str | list[S.InputPart] | None, where: str, found: ImageParts) -> tuple[str, list[str]]:
-    """An item's text and image names: a string, or text parts and ``input_image`` parts (a
-    ``data:`` URL in ``image_url``; ``file_id`` refers to storage this server does not have)."""
+def _content(
+    content: str | list[S.InputPart] | None, where: str, found: ImageParts, documents: list[str] | None = None
+) -> tuple[str, list[str]]:
+    """An item's text and image names: a string, or text parts, ``input_image`` parts (a
+    ``data:`` URL in ``image_url``; ``file_id`` refers to storage this server does not have) and,
+    where ``documents`` collects their names, ``input_file`` parts."""
     if isinstance(content, str):
         return content, []
     if content is None:
@@ -62,6 +67,10 @@ def _content(content: str | list[S.InputPart] | None, where: str, found: ImagePa
     parts: list[str] = []
     names: list[str] = []
     for i, part in enumerate(content):
+        if part.type == "input_file" and documents is not None:
+            at = f"{where}[{i}]"
+            documents.append(found.docs.data_url(part.file_data, part.filename, at, part.file_id))
+            continue
         if part.type in _TEXT_PARTS and part.text is not None:
             parts.append(part.text)
         elif part.type == "input_image":
@@ -73,7 +82,8 @@ def _content(content: str | list[S.InputPart] | None, where: str, found: ImagePa
         else:
             raise ApiError(
                 400,
-                f"{where}[{i}]: only text and input_image parts are supported (got {part.type!r})",
+                f"{where}[{i}]: only text, input_image and input_file parts are supported "
+                f"(got {part.type!r})",
                 param=where,
             )
     return "".join(parts), names
@@ -108,11 +118,12 @@ def input_messages(
                 raise ApiError(
                     400, f"{where}.role: expected user, system, developer or assistant", param="input"
                 )
-            text, names = _content(item.content, f"{where}.content", found)
+            documents: list[str] = []
+            text, names = _content(item.content, f"{where}.content", found, documents)
             msg: ChatMessage = {"role": "system" if item.role == "developer" else item.role, "content": text}
             if names:
                 msg["images"] = found.of_message(names, f"{where}.content", item.role, param="input")
-            out.append(msg)
+            out.append(with_documents(msg, documents, item.role, "input"))
         elif item.type == "function_call":
             if item.name is None or item.call_id is None:
                 raise ApiError(
@@ -224,6 +235,7 @@ def parse_request(body: object, limits: Limits) -> ChatRequest:
         model=req.model,
         response_format=text_format_of(req.text),
         images=found.images,
+        documents=found.docs.documents,
         speculation=speculation_of(req.tandem),
         warnings=warnings,
     )
@@ -325,8 +337,8 @@ def whole(
         answer,
         served.speculation.method,
     )
-    if req.warnings:
-        body["tandem"]["warnings"] = list(req.warnings)
+    if "tandem" in body:
+        add_notes(body["tandem"], req)
     return body
 
 
@@ -335,7 +347,7 @@ class ResponseEvents:
     the answer's pieces (:meth:`text`, :meth:`call`) and end with :meth:`finish` or :meth:`fail`."""
 
     def __init__(self, served: Served, req: ChatRequest) -> None:
-        self.warnings = list(req.warnings)
+        self.req = req
         self.rid = response_id()
         self.model = served.model_id
         self.method = served.speculation.method
@@ -357,8 +369,8 @@ class ResponseEvents:
 
     def _now(self, answer: Answer | None) -> B.ResponseBody:
         body = response(self.rid, self.model, self.created, self.output, answer, self.method)
-        if answer is not None and self.warnings:
-            body["tandem"]["warnings"] = list(self.warnings)
+        if answer is not None and "tandem" in body:
+            add_notes(body["tandem"], self.req)
         return body
 
     def keepalive(self) -> bytes:

@@ -53,12 +53,21 @@ class ImageUrl(_Open):
     url: str | None = None
 
 
+class FileRef(_Open):
+    """A ``file`` part's file: its bytes as a ``data:`` URL (``file_data``) and its name."""
+
+    file_data: str | None = None
+    filename: str | None = None
+    file_id: str | None = None
+
+
 class ChatPart(_Open):
-    """A content part: ``text`` (with ``text``) or ``image_url`` (a ``data:`` URL)."""
+    """A content part: ``text`` (with ``text``), ``image_url`` (a ``data:`` URL) or ``file``."""
 
     type: str
     text: str | None = None
     image_url: ImageUrl | str | None = None
+    file: FileRef | None = None
 
 
 class CalledFunction(_Open):
@@ -140,12 +149,15 @@ class ChatCompletionRequest(_Open):
 
 # --- OpenAI Responses --------------------------------------------------------------------------------
 class InputPart(_Open):
-    """A content part: ``input_text`` / ``output_text`` / ``text``, or ``input_image``."""
+    """A content part: ``input_text`` / ``output_text`` / ``text``, ``input_image`` or
+    ``input_file`` (``file_data`` as a ``data:`` URL, ``filename``)."""
 
     type: str
     text: str | None = None
     image_url: str | ImageUrl | None = None
     file_id: str | None = None
+    file_data: str | None = None
+    filename: str | None = None
 
 
 class InputItem(_Open):
@@ -209,10 +221,14 @@ class ResponsesRequest(_Open):
 
 # --- Anthropic Messages ------------------------------------------------------------------------------
 class ImageSource(_Open):
+    """An ``image`` or ``document`` block's source: ``base64`` (``media_type``, ``data``), ``text``
+    (``data``), ``url``, or ``content`` (text blocks)."""
+
     type: str
     media_type: str | None = None
     data: str | None = None
     url: str | None = None
+    content: str | list[Block] | None = None
 
 
 class Block(_Open):
@@ -228,6 +244,8 @@ class Block(_Open):
     tool_use_id: str | None = None
     content: str | list[Block] | None = None
     is_error: bool | None = None
+    #: a ``document`` block's name
+    title: str | None = None
 
 
 class AnthropicMessage(_Open):
