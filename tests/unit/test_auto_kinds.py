@@ -268,3 +268,33 @@ def test_classify_reads_the_last_message_of_a_long_conversation() -> None:
     ]
     for messages, kind in cases:
         assert classify(messages) == kind
+
+
+def test_a_question_about_documents_is_its_own_kind() -> None:
+    """Named documents, or documents already put into the text, make a document question; a
+    short "again" after an answer stays a repeat."""
+    from app.core.documents.extract import read_document
+    from app.core.documents.grounding import ground
+
+    doc = read_document("notes.md", b"# Notes\n\nThe ferry leaves at nine from pier four.")
+    named = [{"role": "user", "content": "When does the ferry leave?", "documents": [doc.name]}]
+    assert classify(named) == RequestKind.DOCUMENT
+    grounded = ground(named, {doc.name: doc}, 10_000, len).messages
+    assert "documents" not in grounded[0] and classify(grounded) == RequestKind.DOCUMENT
+    again = [
+        *grounded,
+        {"role": "assistant", "content": "At nine."},
+        {"role": "user", "content": "say it again"},
+    ]
+    assert classify(again) == RequestKind.REPEAT
+    quoted = [{"role": "user", "content": 'What does <document filename="x"> mean in HTML?'}]
+    assert classify(quoted) == RequestKind.DOCUMENT  # the mark is what grounding writes
+
+
+def test_the_prior_sends_document_questions_to_the_model_free_method() -> None:
+    from app.core.launch.auto.candidates import Candidate
+    from app.core.launch.auto.routing import Routes
+
+    free, drafter = Candidate("ngram-mod", 8), Candidate("mtp", 3)
+    assert Routes.prior([drafter, free])[RequestKind.DOCUMENT] == free
+    assert Routes.prior([drafter])[RequestKind.DOCUMENT] == drafter

@@ -300,7 +300,7 @@ def test_a_pool_launch_is_chosen_for_the_kinds_left_to_it() -> None:
     routed = choose_routed(DEEP)
     assert routed.candidate == DRAFT8
     assert routed.why.startswith(
-        "draft 8/round for prose, code-edit, agent (on prose, code), since repeat ->"
+        "draft 8/round for prose, code-edit, agent, document (on prose, code), since repeat ->"
     )
     verdicts = dict(routed.verdicts)
     assert verdicts[NGRAM.label].startswith("for repeat; ")

@@ -399,6 +399,7 @@ class AutoPanel(QWidget):
             auto.RequestKind.CODE_EDIT: self.tr("code edit"),
             auto.RequestKind.REPEAT: self.tr("repeat"),
             auto.RequestKind.AGENT: self.tr("agent turn"),
+            auto.RequestKind.DOCUMENT: self.tr("document question"),
         }[kind]
 
     def _why(self, result: auto.CalibrationResult) -> str:

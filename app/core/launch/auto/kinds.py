@@ -29,6 +29,8 @@ class RequestKind(StrEnum):
     REPEAT = "repeat"
     #: an agent turn: the request offers tools or carries tool calls and their results
     AGENT = "agent"
+    #: the conversation carries documents (whole, or passages of them) the answer will quote
+    DOCUMENT = "document"
 
 
 #: A user message repeated verbatim counts as a repeat from this many characters (a bare "yes" or
@@ -50,6 +52,8 @@ ASK_AGAIN_MAX_CHARS = 200
 RECENT_MESSAGES = 4
 #: Lines that look like code, needed in a message without a fenced block.
 MIN_CODE_LINES = 2
+#: How a document put into a message's text begins (:func:`app.core.documents.grounding.whole_block`)
+DOCUMENT_MARK = '<document filename="'
 
 # "Again" / "repeat" in the languages Tandem speaks and a few more; Latin words on word bounds so
 # "against" is not "again", the rest as substrings (no spaces between words there).
@@ -134,6 +138,15 @@ def text_of(message: Mapping[str, Any]) -> str:
     return ""
 
 
+def has_documents(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """A user or system message names documents, or holds one put into its text
+    (:mod:`app.core.documents.grounding` writes each as a ``<document filename=...>`` block)."""
+    for m in messages:
+        if m.get("role") in ("user", "system") and (m.get("documents") or DOCUMENT_MARK in text_of(m)):
+            return True
+    return False
+
+
 def _norm(text: str) -> str:
     return " ".join(text.split()).casefold()
 
@@ -192,8 +205,9 @@ def classify(
 
     In order: tools offered, or tool calls / tool results in the conversation: ``agent``. The last
     user message sent before (the same text, at least :data:`SAME_MESSAGE_MIN_CHARS`), mostly a
-    quote of earlier answers, or a short explicit "again" after an answer: ``repeat``. Code in the
-    last user message, or code earlier with a request to change it: ``code-edit``. Else ``prose``.
+    quote of earlier answers, or a short explicit "again" after an answer: ``repeat``. Documents
+    in the conversation (:func:`has_documents`): ``document``. Code in the last user message, or
+    code earlier with a request to change it: ``code-edit``. Else ``prose``.
 
     ``recent``: texts this engine saw outside this conversation (requests and answers of the last
     few requests, kept by the caller), so a request resent in a fresh conversation, as API clients
@@ -220,6 +234,8 @@ def classify(
         return RequestKind.REPEAT
     if answers and _asks_again(last):
         return RequestKind.REPEAT
+    if has_documents(messages):
+        return RequestKind.DOCUMENT
     if has_code(raw):
         return RequestKind.CODE_EDIT
     if _asks_edit(last) and _code_before(earlier):

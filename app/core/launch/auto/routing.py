@@ -36,6 +36,7 @@ WORKLOAD_OF = {
     RequestKind.CODE_EDIT: ("code",),
     RequestKind.REPEAT: ("repeat",),
     RequestKind.AGENT: ("prose", "code"),
+    RequestKind.DOCUMENT: ("code",),
 }
 #: Kinds whose answer may be new prose, where a configuration below :data:`PROSE_FLOOR` on prose is
 #: never used (a code edit or a repeat is known to copy, so its own ratio decides).
@@ -103,6 +104,7 @@ class Routes:
     def prior(cls, cands: Sequence[Candidate], demoted: Sequence[Candidate] = ()) -> Routes:
         """Routes before anything was measured here: a code edit or a repeat goes to the engine's
         model-free method (it drafts where the text repeats and costs little where it does not),
+        a question about documents too (its answer quotes them: the method drafts from the prompt),
         prose to the pair's trained drafter (assistant / MTP / EAGLE-3 / DFlash), an agent turn to
         the trained drafter else the model-free method (its answers are prose or tool calls that
         copy names from the request); any kind else off. Never a demoted candidate."""
@@ -119,6 +121,7 @@ class Routes:
                 RequestKind.CODE_EDIT: route(free, "prior: the model-free method"),
                 RequestKind.REPEAT: route(free, "prior: the model-free method"),
                 RequestKind.AGENT: route(trained or free, "prior: trained drafter, else model-free"),
+                RequestKind.DOCUMENT: route(free or trained, "prior: model-free, else trained drafter"),
             }
         )
 
@@ -239,7 +242,9 @@ def routes(measurements: Sequence[Measurement], demoted: Mapping[Candidate, floa
     :data:`PROSE_FLOOR` on prose does not serve them, since their answer may be new prose. A code
     edit or a repeat is known to copy text, so its own workload decides. An agent turn reads the
     geometric mean of prose and code edit: its answer is prose for the user or a tool call copying
-    names, paths and code from the request, unknown before the answer starts.
+    names, paths and code from the request, unknown before the answer starts. A question about
+    documents reads the code edit: like an edit, its answer copies parts of a text the prompt holds
+    and writes the rest anew.
 
     Every other candidate follows the route in its ranking with its figure (at most 1.0 for one
     below the prose floor), as the prior Auto's learner starts from; demoted candidates never serve.
