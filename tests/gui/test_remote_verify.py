@@ -343,7 +343,7 @@ def test_partial_and_blurred_figures_are_shown_as_reported(qtbot: Any) -> None:
             "blurs them", drafted=30, accepted=20, server_kind="vllm",
         ),
     )  # fmt: skip
-    assert strip.acceptance.text() == "67% accepted"
+    assert strip.acceptance.text() == "50% of the answer drafted, 67% accepted"  # 20 of 40 tokens
     assert strip.source.text() == "from vLLM /metrics counters"
     assert "other requests running on the server at the same time" in strip.source.toolTip()
     assert strip.chart.isHidden()  # no per-round figures: no chart made up from totals

@@ -30,6 +30,8 @@ class SpeculationFigures(TypedDict):
     num_drafts: int
     num_draft_tokens: int
     num_accepted_tokens: int
+    #: the share of the answer's tokens that came from accepted drafts (None: no tokens)
+    from_drafts: float | None
 
 
 class Timings(TypedDict):

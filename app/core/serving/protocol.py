@@ -403,6 +403,8 @@ def speculation_figures(answer: Answer, method: str | None) -> B.SpeculationFigu
     drafting = answer.drafting_rounds
     acceptance = answer.acceptance_rate
     mal = answer.mean_accepted_length
+    tokens = answer.completion_tokens
+    from_drafts = round(min(1.0, answer.accepted_total / tokens), 4) if tokens else None
     return {
         "enabled": method is not None,
         "method": method,
@@ -415,6 +417,7 @@ def speculation_figures(answer: Answer, method: str | None) -> B.SpeculationFigu
         "num_drafts": drafting,
         "num_draft_tokens": answer.drafted_total,
         "num_accepted_tokens": answer.accepted_total,
+        "from_drafts": from_drafts,
     }
 
 

@@ -392,6 +392,17 @@ class StatsStrip(QFrame):
             self.chart.hide()
         else:
             self.acceptance.setText(self.tr("{value} accepted").format(value=f"{rate * 100:.0f}%"))
+            if s.accepted_reported and s.completion_tokens > 0:
+                share = f"{min(1.0, s.accepted / s.completion_tokens) * 100:.0f}%"
+                self.acceptance.setText(
+                    self.tr("{share} of the answer drafted, {value} accepted").format(
+                        value=f"{rate * 100:.0f}%", share=share
+                    )
+                )
+                acceptance_tip += "\n" + self.tr(
+                    "{share} of the answer's tokens came from accepted drafts: for a model-free "
+                    "method, text it copied from the conversation and its documents"
+                ).format(share=share)
             self.mean_len.setText(
                 self.tr("{value} tokens/round").format(value=_fmt(s.mean_accepted_length, "{:.2f}"))
             )
