@@ -15,12 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import bm25s
+import psutil
 
-from app.core.documents.extract import Document
+from app.core.documents.extract import Document, DocumentError
 from app.core.documents.passages import Passage, passages_of
 
 #: indexes kept in memory (a conversation's documents, and a few more)
 KEPT = 16
+#: what indexing takes per character of text at its peak (bytes), reckoned generously: the words,
+#: their ids and the index's arrays
+INDEX_BYTES_PER_CHAR = 32
 
 _WORDS = re.compile(r"\w+", re.UNICODE)
 _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
@@ -55,10 +59,25 @@ class Hit:
     score: float
 
 
+def check_memory(document: Document, available: int | None = None) -> None:
+    """:class:`DocumentError` (``no_memory``) when indexing ``document`` needs more memory than
+    this machine has available now (``available`` bytes: psutil's reading by default)."""
+    needed = len(document.text) * INDEX_BYTES_PER_CHAR
+    free = psutil.virtual_memory().available if available is None else available
+    if needed > free:
+        raise DocumentError(
+            f'"{document.filename}" is too large to index in the memory left '
+            f"({needed / 2**20:.0f} MB needed, {free / 2**20:.0f} MB free); close other programs or "
+            "unload a model, or attach a shorter part of it",
+            "no_memory",
+        )
+
+
 class PassageIndex:
-    """The passages of one document and their BM25 index."""
+    """The passages of one document and their BM25 index (:func:`check_memory` first)."""
 
     def __init__(self, document: Document) -> None:
+        check_memory(document)
         self.sha256 = document.sha256
         self.passages = passages_of(document)
         self._bm25 = bm25s.BM25()
