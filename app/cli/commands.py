@@ -34,7 +34,9 @@ from app.core import images, limits
 from app.core.answer import Answer, AnswerCollector
 from app.core.cache.errors import CacheError
 from app.core.catalog import listed
-from app.core.engines.base import ChatMessage, EngineError, GenerateRequest, Sampling
+from app.core.documents.extract import Document, DocumentError, read_document_file
+from app.core.documents.grounding import Source, ground_to_fit
+from app.core.engines.base import ChatMessage, EngineError, GenerateRequest, Sampling, TokenCounter
 from app.core.engines.threads import ThreadChoice
 from app.core.launch.plan import (
     LaunchError,
@@ -79,6 +81,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="an image the prompt is about (PNG, JPEG, WebP, GIF or BMP; repeat for several); "
         "needs a vision model (mlx-vlm, or a GGUF with its --mmproj)",
+    )
+    p.add_argument(
+        "--document",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a document the prompt is about (text, Markdown, code, CSV, HTML, PDF with a text layer or "
+        "DOCX; repeat for several): whole when it fits the context, else the passages that answer",
     )
     default = "default: the family's recommended value, else"
     p.add_argument("--temperature", type=sampling_float("temperature"), help=f"{default} 0 (greedy)")
@@ -188,6 +199,7 @@ def _describe(sampling: Sampling) -> dict[str, float | int]:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     attached = _checked_images(args.image)  # a bad image fails before any model is loaded
+    documents = _read_documents(args.document)  # so does a document that cannot be read
     tools = cli_tools.prepare(args)  # so do wrong tool flags and an MCP file that cannot be read
     spec_on = args.spec == "on" or (args.spec is None and bool(args.draft_model_path or args.spec_method))
     resolved = (
@@ -211,7 +223,25 @@ def cmd_generate(args: argparse.Namespace) -> int:
     question: ChatMessage = {"role": "user", "content": args.prompt}
     if attached:
         question["images"] = attached
+    if documents:
+        question["documents"] = list(documents)
     messages.append(question)
+    sources: tuple[Source, ...] = ()
+    if documents:
+        try:
+            grounded = ground_to_fit(
+                messages,
+                documents,
+                engine.n_ctx if isinstance(engine, TokenCounter) else 0,
+                sampling.max_tokens,
+                engine.count_prompt_tokens if isinstance(engine, TokenCounter) else None,
+            )
+        except DocumentError as exc:
+            engine.close()
+            raise ValueError(f"--document: {exc}") from None
+        messages, sources = grounded.messages, grounded.sources
+        if say:
+            say("documents: " + ", ".join(_source_text(s) for s in sources))
     if tools is not None:  # the tool loop: each call, its result, then the answer (app.cli.tools)
         signals = stopping.current()
         tool_style = resolved.family.tool_parser if resolved.family is not None else None
@@ -273,6 +303,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
                     "sampling": _describe(sampling),
                     **threads_used,
                     "images": len(attached),
+                    "sources": [source.to_json() for source in sources],
                     "text": answer.text,
                     "finish_reason": answer.reason,
                     "completion_token_ids": answer.token_ids,
@@ -317,6 +348,25 @@ def _checked_images(files: list[Path]) -> list[str]:
     except images.ImageError as exc:
         raise images.ImageError(f"--image {exc}", exc.kind, exc.source, **exc.facts) from None
     return [str(f.resolve()) for f in files]
+
+
+def _read_documents(files: list[Path]) -> dict[str, Document]:
+    """The ``--document`` files, each read (one line and exit 2 for one that cannot be), by stored
+    name."""
+    out: dict[str, Document] = {}
+    for f in files:
+        try:
+            document = read_document_file(f)
+        except DocumentError as exc:
+            raise ValueError(f"--document {exc}") from None
+        out[document.name] = document
+    return out
+
+
+def _source_text(source: Source) -> str:
+    if source.whole:
+        return f"{source.filename} (whole)"
+    return source.filename + (f" p.{source.page}" if source.page is not None else "")
 
 
 def _loader(args: argparse.Namespace) -> Any:

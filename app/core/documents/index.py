@@ -8,6 +8,7 @@ per document content (:func:`index_of` keeps the most recent ones by SHA-256).
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections import OrderedDict
@@ -19,6 +20,10 @@ import psutil
 
 from app.core.documents.extract import Document, DocumentError
 from app.core.documents.passages import Passage, passages_of
+
+# bm25s sets its own logger to DEBUG on import, which would print each index build on a console
+# that shows debug lines of other libraries; its warnings still show
+logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 #: indexes kept in memory (a conversation's documents, and a few more)
 KEPT = 16
