@@ -203,6 +203,10 @@
             <translation>agent turn</translation>
         </message>
         <message>
+            <source>document question</source>
+            <translation>document question</translation>
+        </message>
+        <message>
             <source>{measured}, for {kinds}</source>
             <translation>{measured}, for {kinds}</translation>
         </message>
@@ -527,7 +531,7 @@
         <name>ChatController</name>
         <message>
             <source>The tool servers could not be read</source>
-            <extracomment>the running answer of each conversation that has one shows and saves the running answers as they grow (its timer's tick is :meth:`_flush`) the conversation's model, switched to before its answer the conversation whose message waits for its model's load: (its id, the model, the bubble standing in for the answer) ends the answers: their rows, bubbles and figures, or the failure reported runs each answer's task (a window's operations, or the chat's own without one) reads each answer from the engine host the MCP servers offered to the model (None without ops: no tools) runs a message's tool loop (None without tools)</extracomment>
+            <extracomment>the running answer of each conversation that has one shows and saves the running answers as they grow (its timer's tick is :meth:`_flush`) the conversation's model, switched to before its answer a message waiting for its conversation's model to load ends the answers: their rows, bubbles and figures, or the failure reported runs each answer's task (a window's operations, or the chat's own without one) puts each answer's documents into its prompt; opens the documents' files reads each answer from the engine host the MCP servers offered to the model (None without ops: no tools) runs a message's tool loop (None without tools)</extracomment>
             <translation>The tool servers could not be read</translation>
         </message>
         <message>
@@ -573,7 +577,7 @@
         </message>
         <message>
             <source>This answer's model is not loaded.</source>
-            <extracomment>the answer being measured</extracomment>
+            <extracomment>the answer being measured the documents of its conversation, by stored name</extracomment>
             <translation>This answer's model is not loaded.</translation>
         </message>
         <message>
@@ -611,8 +615,34 @@
         </message>
         <message>
             <source>The models on disk could not be read</source>
-            <extracomment>the model of a chat not yet stored ("": the loaded one)</extracomment>
+            <extracomment>its id in the local API (as ``tandem serve --all`` names it) the model of a chat not yet stored ("": the loaded one) the models on disk were read (they are read when first needed: the list opens, a conversation that chose a model answers, the Local server starts)</extracomment>
             <translation>The models on disk could not be read</translation>
+        </message>
+        <message>
+            <source>Reading {file}…</source>
+            <extracomment>what the worker reports: ("reading" | "indexing", file name) or ("fitting", "")</extracomment>
+            <translation>Reading {file}…</translation>
+        </message>
+        <message>
+            <source>Finding the passages of {file}…</source>
+            <translation>Finding the passages of {file}…</translation>
+        </message>
+        <message>
+            <source>Reading the documents…</source>
+            <translation>Reading the documents…</translation>
+        </message>
+        <message>
+            <source>{file} cannot be opened.</source>
+            <extracomment>the chat's sampling now (its max new tokens set the answer's reserve) opens a file's address with the desktop's application for it</extracomment>
+            <translation>{file} cannot be opened.</translation>
+        </message>
+        <message>
+            <source>Its stored copy is gone or unreadable; attach the file again.</source>
+            <translation>Its stored copy is gone or unreadable; attach the file again.</translation>
+        </message>
+        <message>
+            <source>The message it was attached to is no longer in this conversation.</source>
+            <translation>The message it was attached to is no longer in this conversation.</translation>
         </message>
     </context>
     <context>
@@ -627,7 +657,7 @@
         <name>ChatView</name>
         <message>
             <source>Highlight drafted tokens</source>
-            <extracomment>a conversation opens with its last messages built at once, the earlier ones a batch per turn where a stored image name's file is (the controller sets it from its chat store) earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: this built bubble stays this far (column y minus scroll value) from the top of the view, however tall the messages built above it are (a range delta was fooled by Qt's passing range of 0) the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
+            <extracomment>a conversation opens with its last messages built at once, the earlier ones a batch per turn where a stored image name's file is (the controller sets it from its chat store) where a stored document name's file is (set like image_path) earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: this built bubble stays this far (column y minus scroll value) from the top of the view, however tall the messages built above it are (a range delta was fooled by Qt's passing range of 0) the loaded family's ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
             <translation>Highlight drafted tokens</translation>
         </message>
         <message>
@@ -662,13 +692,25 @@
     <context>
         <name>Composer</name>
         <message>
-            <source>Attach images</source>
-            <extracomment>the message box's height at rest (about three lines), and the share of the window it may grow to the enabled servers' states and the names of the tools offered (see set_tools) images waiting to be sent with the message the loaded model reads images (None: nothing loaded); attachments to a model that does not are named in the notice at once, before anything is sent</extracomment>
-            <translation>Attach images</translation>
+            <source>Images and documents ({patterns})</source>
+            <extracomment>the message box's height at rest (about three lines), and the share of the window it may grow to the enabled servers' states and the names of the tools offered (see set_tools) images waiting to be sent with the message the loaded model reads images (None: nothing loaded); attachments to a model that does not are named in the notice at once, before anything is sent documents waiting to be sent with the message (some may still be being read) reads documents off the GUI thread (None: read at once, on this thread) Send was pressed while documents were being read: the message goes once they are</extracomment>
+            <translation>Images and documents ({patterns})</translation>
         </message>
         <message>
             <source>Images ({patterns})</source>
             <translation>Images ({patterns})</translation>
+        </message>
+        <message>
+            <source>Documents ({patterns})</source>
+            <translation>Documents ({patterns})</translation>
+        </message>
+        <message>
+            <source>All files (*)</source>
+            <translation>All files (*)</translation>
+        </message>
+        <message>
+            <source>Attach images or documents</source>
+            <translation>Attach images or documents</translation>
         </message>
         <message>
             <source>At most {n} images per message; the rest were not attached.</source>
@@ -677,6 +719,10 @@
         <message>
             <source>pasted image {n}</source>
             <translation>pasted image {n}</translation>
+        </message>
+        <message>
+            <source>At most {n} documents per message; the rest were not attached.</source>
+            <translation>At most {n} documents per message; the rest were not attached.</translation>
         </message>
         <message>
             <source>Auto</source>
@@ -739,6 +785,10 @@
             <translation>Turn tools on or off in Settings → Tools.</translation>
         </message>
         <message>
+            <source>Sending once {file} is read…</source>
+            <translation>Sending once {file} is read…</translation>
+        </message>
+        <message>
             <source>The loaded model cannot read images: load a vision model to send these.</source>
             <translation>The loaded model cannot read images: load a vision model to send these.</translation>
         </message>
@@ -755,8 +805,8 @@
             <translation>Send</translation>
         </message>
         <message>
-            <source>Attach images (PNG, JPEG, WebP, GIF or BMP); you can also paste or drop them here</source>
-            <translation>Attach images (PNG, JPEG, WebP, GIF or BMP); you can also paste or drop them here</translation>
+            <source>Attach images (PNG, JPEG, WebP, GIF or BMP) or documents (text, Markdown, code, CSV, HTML, PDF or DOCX); you can also paste or drop them here</source>
+            <translation>Attach images (PNG, JPEG, WebP, GIF or BMP) or documents (text, Markdown, code, CSV, HTML, PDF or DOCX); you can also paste or drop them here</translation>
         </message>
         <message>
             <source>Tool choice:</source>
@@ -884,6 +934,101 @@
         <message>
             <source>Enter a whole number greater than zero, or leave it empty.</source>
             <translation>Enter a whole number greater than zero, or leave it empty.</translation>
+        </message>
+    </context>
+    <context>
+        <name>DocumentChip</name>
+        <message>
+            <source>Reading…</source>
+            <translation>Reading…</translation>
+        </message>
+        <message>
+            <source>Reading {file}…</source>
+            <translation>Reading {file}…</translation>
+        </message>
+        <message>
+            <source>Open {file}</source>
+            <translation>Open {file}</translation>
+        </message>
+        <message>
+            <source>Remove this document</source>
+            <translation>Remove this document</translation>
+        </message>
+    </context>
+    <context>
+        <name>Documents</name>
+        <message>
+            <source>{n} bytes</source>
+            <extracomment>the most documents one message carries a document longer than this (estimated tokens) gets its passage index built when it is read, off the GUI thread, so the question that needs it does not wait for it the suffixes the file dialog's "Documents" filter shows (any other file can still be chosen under "All files": its bytes decide what it is) a chip's width range (pixels): long names are elided inside it the characters of a passage's first line shown in the sources list</extracomment>
+            <translation>{n} bytes</translation>
+        </message>
+        <message>
+            <source>1 page</source>
+            <translation>1 page</translation>
+        </message>
+        <message>
+            <source>{n} pages</source>
+            <translation>{n} pages</translation>
+        </message>
+        <message>
+            <source>the file is larger than Tandem reads ({limit} MB, or too much text); attach a smaller file, or split it</source>
+            <translation>the file is larger than Tandem reads ({limit} MB, or too much text); attach a smaller file, or split it</translation>
+        </message>
+        <message>
+            <source>the file has no text in it</source>
+            <translation>the file has no text in it</translation>
+        </message>
+        <message>
+            <source>this is a binary file, not text; attach a text, PDF or DOCX file</source>
+            <translation>this is a binary file, not text; attach a text, PDF or DOCX file</translation>
+        </message>
+        <message>
+            <source>the text is in an encoding Tandem does not read; save it as UTF-8 and attach it again</source>
+            <translation>the text is in an encoding Tandem does not read; save it as UTF-8 and attach it again</translation>
+        </message>
+        <message>
+            <source>the PDF is protected by a password; remove the protection and attach it again</source>
+            <translation>the PDF is protected by a password; remove the protection and attach it again</translation>
+        </message>
+        <message>
+            <source>the file is damaged and cannot be read; save it again (print a PDF to a new PDF) and attach that</source>
+            <translation>the file is damaged and cannot be read; save it again (print a PDF to a new PDF) and attach that</translation>
+        </message>
+        <message>
+            <source>the PDF has no text layer (a scanned document?); Tandem does not read text in images (no OCR): attach a PDF with text, or the text itself</source>
+            <translation>the PDF has no text layer (a scanned document?); Tandem does not read text in images (no OCR): attach a PDF with text, or the text itself</translation>
+        </message>
+        <message>
+            <source>the file cannot be read; check that it exists and can be opened</source>
+            <translation>the file cannot be read; check that it exists and can be opened</translation>
+        </message>
+        <message>
+            <source>Tandem does not read this kind of file; save it as DOCX, PDF or plain text and attach that</source>
+            <translation>Tandem does not read this kind of file; save it as DOCX, PDF or plain text and attach that</translation>
+        </message>
+        <message>
+            <source>the document cannot be saved; free some disk space and send again</source>
+            <translation>the document cannot be saved; free some disk space and send again</translation>
+        </message>
+        <message>
+            <source>the document is too large to index in the memory left; close other programs or unload a model, or attach a shorter part of it</source>
+            <translation>the document is too large to index in the memory left; close other programs or unload a model, or attach a shorter part of it</translation>
+        </message>
+        <message>
+            <source>a document of this conversation is no longer stored; edit the message</source>
+            <translation>a document of this conversation is no longer stored; edit the message</translation>
+        </message>
+        <message>
+            <source>The documents leave no room in the model's context: start a new conversation, or load the model with a larger context.</source>
+            <translation>The documents leave no room in the model's context: start a new conversation, or load the model with a larger context.</translation>
+        </message>
+        <message>
+            <source>{file} · whole document</source>
+            <translation>{file} · whole document</translation>
+        </message>
+        <message>
+            <source>{file} · page {page}</source>
+            <translation>{file} · page {page}</translation>
         </message>
     </context>
     <context>
@@ -2283,7 +2428,7 @@ Compatible: {reason}</translation>
         </message>
         <message>
             <source>Copy</source>
-            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering a long answer again as one text holds the window at its end); shorter ones end as one text, as a loaded answer shows the colours and labels of the last render: a new palette or language renders again earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks) an answer's tool calls, one block each, under its text a ``tool`` message: the tool whose result it is the message's images, above its text; click one to enlarge it</extracomment>
+            <extracomment>a streamed answer's finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering a long answer again as one text holds the window at its end); shorter ones end as one text, as a loaded answer shows the colours and labels of the last render: a new palette or language renders again earlier messages left out of this answer's prompt to fit the context (0: none) the loaded family's ``tool_parser`` (tool calls shown as blocks) an answer's tool calls, one block each, under its text a ``tool`` message: the tool whose result it is what an answer not written yet is doing ("Reading the documents…"); "" for the usual note the message's images, above its text; click one to enlarge it a user message's documents, as chips under its images; click one to open it an answer's sources: the documents and passages it was given</extracomment>
             <translation>Copy</translation>
         </message>
         <message>
@@ -2786,7 +2931,7 @@ Compatible: {reason}</translation>
         <name>ServerController</name>
         <message>
             <source>Starting the local server</source>
-            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model's context in tokens (0 when unknown), read when the server starts the engine pool of the served model (llama.cpp): the window's (the engine host's), which closes it with the model</extracomment>
+            <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model's context in tokens (0 when unknown), read when the server starts the engine pool of the served model (llama.cpp): the window's (the engine host's), which closes it with the model the window's loaded models and the models on disk, served by id (None: the loaded model answers every request)</extracomment>
             <translation>Starting the local server</translation>
         </message>
         <message>
@@ -3134,6 +3279,40 @@ Compatible: {reason}</translation>
         </message>
     </context>
     <context>
+        <name>SourceDialog</name>
+        <message>
+            <source>Source</source>
+            <translation>Source</translation>
+        </message>
+        <message>
+            <source>The model was given the whole document; its beginning is shown here.</source>
+            <translation>The model was given the whole document; its beginning is shown here.</translation>
+        </message>
+        <message>
+            <source>The model was given this passage with the question.</source>
+            <translation>The model was given this passage with the question.</translation>
+        </message>
+        <message>
+            <source>Open the document</source>
+            <translation>Open the document</translation>
+        </message>
+        <message>
+            <source>Open the stored copy of {file} with the system's viewer</source>
+            <translation>Open the stored copy of {file} with the system's viewer</translation>
+        </message>
+    </context>
+    <context>
+        <name>SourcesPanel</name>
+        <message>
+            <source>Sources ({n})</source>
+            <translation>Sources ({n})</translation>
+        </message>
+        <message>
+            <source>The documents and passages this answer was given</source>
+            <translation>The documents and passages this answer was given</translation>
+        </message>
+    </context>
+    <context>
         <name>SpeculationChoice</name>
         <message>
             <source>last answer: {configuration}</source>
@@ -3430,6 +3609,14 @@ Compatible: {reason}</translation>
         <message>
             <source>nothing drafted</source>
             <translation>nothing drafted</translation>
+        </message>
+        <message>
+            <source>{share} of the answer drafted, {value} accepted</source>
+            <translation>{share} of the answer drafted, {value} accepted</translation>
+        </message>
+        <message>
+            <source>{share} of the answer's tokens came from accepted drafts: for a model-free method, text it copied from the conversation and its documents</source>
+            <translation>{share} of the answer's tokens came from accepted drafts: for a model-free method, text it copied from the conversation and its documents</translation>
         </message>
         <message>
             <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
@@ -3776,6 +3963,13 @@ Compatible: {reason}</translation>
         <message>
             <source>Close</source>
             <translation>Close</translation>
+        </message>
+    </context>
+    <context>
+        <name>_SourceRow</name>
+        <message>
+            <source>Show this passage</source>
+            <translation>Show this passage</translation>
         </message>
     </context>
 </TS>

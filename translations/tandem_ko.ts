@@ -203,6 +203,10 @@
         <translation>에이전트 차례</translation>
     </message>
     <message>
+        <source>document question</source>
+        <translation>문서 질문</translation>
+    </message>
+    <message>
         <source>{measured}, for {kinds}</source>
         <translation>{measured}, {kinds}에 사용</translation>
     </message>
@@ -527,7 +531,7 @@
     <name>ChatController</name>
     <message>
         <source>The tool servers could not be read</source>
-        <extracomment>the running answer of each conversation that has one shows and saves the running answers as they grow (its timer&apos;s tick is :meth:`_flush`) the conversation&apos;s model, switched to before its answer the conversation whose message waits for its model&apos;s load: (its id, the model, the bubble standing in for the answer) ends the answers: their rows, bubbles and figures, or the failure reported runs each answer&apos;s task (a window&apos;s operations, or the chat&apos;s own without one) reads each answer from the engine host the MCP servers offered to the model (None without ops: no tools) runs a message&apos;s tool loop (None without tools)</extracomment>
+        <extracomment>the running answer of each conversation that has one shows and saves the running answers as they grow (its timer&apos;s tick is :meth:`_flush`) the conversation&apos;s model, switched to before its answer a message waiting for its conversation&apos;s model to load ends the answers: their rows, bubbles and figures, or the failure reported runs each answer&apos;s task (a window&apos;s operations, or the chat&apos;s own without one) puts each answer&apos;s documents into its prompt; opens the documents&apos; files reads each answer from the engine host the MCP servers offered to the model (None without ops: no tools) runs a message&apos;s tool loop (None without tools)</extracomment>
         <translation>도구 서버를 읽을 수 없습니다</translation>
     </message>
     <message>
@@ -573,7 +577,7 @@
     </message>
     <message>
         <source>This answer&apos;s model is not loaded.</source>
-        <extracomment>the answer being measured</extracomment>
+        <extracomment>the answer being measured the documents of its conversation, by stored name</extracomment>
         <translation>이 답변의 모델이 로드되어 있지 않습니다.</translation>
     </message>
     <message>
@@ -611,8 +615,34 @@
     </message>
     <message>
         <source>The models on disk could not be read</source>
-        <extracomment>the model of a chat not yet stored (&quot;&quot;: the loaded one)</extracomment>
+        <extracomment>its id in the local API (as ``tandem serve --all`` names it) the model of a chat not yet stored (&quot;&quot;: the loaded one) the models on disk were read (they are read when first needed: the list opens, a conversation that chose a model answers, the Local server starts)</extracomment>
         <translation>디스크의 모델을 읽을 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Reading {file}…</source>
+        <extracomment>what the worker reports: (&quot;reading&quot; | &quot;indexing&quot;, file name) or (&quot;fitting&quot;, &quot;&quot;)</extracomment>
+        <translation>{file} 읽는 중…</translation>
+    </message>
+    <message>
+        <source>Finding the passages of {file}…</source>
+        <translation>{file}에서 관련 구절을 찾는 중…</translation>
+    </message>
+    <message>
+        <source>Reading the documents…</source>
+        <translation>문서를 읽는 중…</translation>
+    </message>
+    <message>
+        <source>{file} cannot be opened.</source>
+        <extracomment>the chat&apos;s sampling now (its max new tokens set the answer&apos;s reserve) opens a file&apos;s address with the desktop&apos;s application for it</extracomment>
+        <translation>{file}을(를) 열 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Its stored copy is gone or unreadable; attach the file again.</source>
+        <translation>저장된 사본이 없거나 읽을 수 없습니다. 파일을 다시 첨부하세요.</translation>
+    </message>
+    <message>
+        <source>The message it was attached to is no longer in this conversation.</source>
+        <translation>이 파일을 첨부한 메시지가 이 대화에 더 이상 없습니다.</translation>
     </message>
 </context>
 <context>
@@ -627,7 +657,7 @@
     <name>ChatView</name>
     <message>
         <source>Highlight drafted tokens</source>
-        <extracomment>a conversation opens with its last messages built at once, the earlier ones a batch per turn where a stored image name&apos;s file is (the controller sets it from its chat store) earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: this built bubble stays this far (column y minus scroll value) from the top of the view, however tall the messages built above it are (a range delta was fooled by Qt&apos;s passing range of 0) the loaded family&apos;s ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
+        <extracomment>a conversation opens with its last messages built at once, the earlier ones a batch per turn where a stored image name&apos;s file is (the controller sets it from its chat store) where a stored document name&apos;s file is (set like image_path) earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: this built bubble stays this far (column y minus scroll value) from the top of the view, however tall the messages built above it are (a range delta was fooled by Qt&apos;s passing range of 0) the loaded family&apos;s ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
         <translation>드래프트 토큰 강조</translation>
     </message>
     <message>
@@ -662,13 +692,25 @@
 <context>
     <name>Composer</name>
     <message>
-        <source>Attach images</source>
-        <extracomment>the message box&apos;s height at rest (about three lines), and the share of the window it may grow to the enabled servers&apos; states and the names of the tools offered (see set_tools) images waiting to be sent with the message the loaded model reads images (None: nothing loaded); attachments to a model that does not are named in the notice at once, before anything is sent</extracomment>
-        <translation>이미지 첨부</translation>
+        <source>Images and documents ({patterns})</source>
+        <extracomment>the message box&apos;s height at rest (about three lines), and the share of the window it may grow to the enabled servers&apos; states and the names of the tools offered (see set_tools) images waiting to be sent with the message the loaded model reads images (None: nothing loaded); attachments to a model that does not are named in the notice at once, before anything is sent documents waiting to be sent with the message (some may still be being read) reads documents off the GUI thread (None: read at once, on this thread) Send was pressed while documents were being read: the message goes once they are</extracomment>
+        <translation>이미지와 문서 ({patterns})</translation>
     </message>
     <message>
         <source>Images ({patterns})</source>
         <translation>이미지 ({patterns})</translation>
+    </message>
+    <message>
+        <source>Documents ({patterns})</source>
+        <translation>문서 ({patterns})</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Attach images or documents</source>
+        <translation>이미지나 문서 첨부</translation>
     </message>
     <message>
         <source>At most {n} images per message; the rest were not attached.</source>
@@ -677,6 +719,10 @@
     <message>
         <source>pasted image {n}</source>
         <translation>붙여 넣은 이미지 {n}</translation>
+    </message>
+    <message>
+        <source>At most {n} documents per message; the rest were not attached.</source>
+        <translation>메시지당 문서는 최대 {n}개입니다. 나머지는 첨부하지 않았습니다.</translation>
     </message>
     <message>
         <source>Auto</source>
@@ -739,6 +785,10 @@
         <translation>도구는 설정 → 도구에서 켜거나 끕니다.</translation>
     </message>
     <message>
+        <source>Sending once {file} is read…</source>
+        <translation>{file}을(를) 다 읽으면 보냅니다…</translation>
+    </message>
+    <message>
         <source>The loaded model cannot read images: load a vision model to send these.</source>
         <translation>로드된 모델은 이미지를 읽을 수 없습니다. 보내려면 비전 모델을 로드하세요.</translation>
     </message>
@@ -755,8 +805,8 @@
         <translation>보내기</translation>
     </message>
     <message>
-        <source>Attach images (PNG, JPEG, WebP, GIF or BMP); you can also paste or drop them here</source>
-        <translation>이미지 첨부(PNG, JPEG, WebP, GIF 또는 BMP). 여기에 붙여 넣거나 끌어다 놓을 수도 있습니다</translation>
+        <source>Attach images (PNG, JPEG, WebP, GIF or BMP) or documents (text, Markdown, code, CSV, HTML, PDF or DOCX); you can also paste or drop them here</source>
+        <translation>이미지(PNG, JPEG, WebP, GIF, BMP)나 문서(텍스트, Markdown, 코드, CSV, HTML, PDF, DOCX)를 첨부합니다. 여기에 붙여넣거나 끌어다 놓을 수도 있습니다</translation>
     </message>
     <message>
         <source>Tool choice:</source>
@@ -884,6 +934,101 @@
     <message>
         <source>Enter a whole number greater than zero, or leave it empty.</source>
         <translation>0보다 큰 정수를 입력하거나 비워 두세요.</translation>
+    </message>
+</context>
+<context>
+    <name>DocumentChip</name>
+    <message>
+        <source>Reading…</source>
+        <translation>읽는 중…</translation>
+    </message>
+    <message>
+        <source>Reading {file}…</source>
+        <translation>{file} 읽는 중…</translation>
+    </message>
+    <message>
+        <source>Open {file}</source>
+        <translation>{file} 열기</translation>
+    </message>
+    <message>
+        <source>Remove this document</source>
+        <translation>이 문서 제거</translation>
+    </message>
+</context>
+<context>
+    <name>Documents</name>
+    <message>
+        <source>{n} bytes</source>
+        <extracomment>the most documents one message carries a document longer than this (estimated tokens) gets its passage index built when it is read, off the GUI thread, so the question that needs it does not wait for it the suffixes the file dialog&apos;s &quot;Documents&quot; filter shows (any other file can still be chosen under &quot;All files&quot;: its bytes decide what it is) a chip&apos;s width range (pixels): long names are elided inside it the characters of a passage&apos;s first line shown in the sources list</extracomment>
+        <translation>{n}바이트</translation>
+    </message>
+    <message>
+        <source>1 page</source>
+        <translation>1쪽</translation>
+    </message>
+    <message>
+        <source>{n} pages</source>
+        <translation>{n}쪽</translation>
+    </message>
+    <message>
+        <source>the file is larger than Tandem reads ({limit} MB, or too much text); attach a smaller file, or split it</source>
+        <translation>파일이 Tandem이 읽을 수 있는 크기({limit} MB 또는 텍스트 양)를 넘습니다. 더 작은 파일을 첨부하거나 나누세요</translation>
+    </message>
+    <message>
+        <source>the file has no text in it</source>
+        <translation>파일에 텍스트가 없습니다</translation>
+    </message>
+    <message>
+        <source>this is a binary file, not text; attach a text, PDF or DOCX file</source>
+        <translation>텍스트가 아닌 바이너리 파일입니다. 텍스트, PDF 또는 DOCX 파일을 첨부하세요</translation>
+    </message>
+    <message>
+        <source>the text is in an encoding Tandem does not read; save it as UTF-8 and attach it again</source>
+        <translation>텍스트 인코딩을 Tandem이 읽을 수 없습니다. UTF-8로 저장한 뒤 다시 첨부하세요</translation>
+    </message>
+    <message>
+        <source>the PDF is protected by a password; remove the protection and attach it again</source>
+        <translation>이 PDF는 암호로 보호되어 있습니다. 보호를 해제한 뒤 다시 첨부하세요</translation>
+    </message>
+    <message>
+        <source>the file is damaged and cannot be read; save it again (print a PDF to a new PDF) and attach that</source>
+        <translation>파일이 손상되어 읽을 수 없습니다. 다시 저장해(PDF는 새 PDF로 인쇄해) 첨부하세요</translation>
+    </message>
+    <message>
+        <source>the PDF has no text layer (a scanned document?); Tandem does not read text in images (no OCR): attach a PDF with text, or the text itself</source>
+        <translation>이 PDF에는 텍스트 레이어가 없습니다(스캔한 문서?). Tandem은 이미지 속 글자를 읽지 않습니다(OCR 없음). 텍스트가 있는 PDF나 텍스트 자체를 첨부하세요</translation>
+    </message>
+    <message>
+        <source>the file cannot be read; check that it exists and can be opened</source>
+        <translation>파일을 읽을 수 없습니다. 파일이 있고 열 수 있는지 확인하세요</translation>
+    </message>
+    <message>
+        <source>Tandem does not read this kind of file; save it as DOCX, PDF or plain text and attach that</source>
+        <translation>Tandem은 이 종류의 파일을 읽지 않습니다. DOCX, PDF 또는 일반 텍스트로 저장해 첨부하세요</translation>
+    </message>
+    <message>
+        <source>the document cannot be saved; free some disk space and send again</source>
+        <translation>문서를 저장할 수 없습니다. 디스크 공간을 확보한 뒤 다시 보내세요</translation>
+    </message>
+    <message>
+        <source>the document is too large to index in the memory left; close other programs or unload a model, or attach a shorter part of it</source>
+        <translation>남은 메모리로는 문서가 너무 커서 색인을 만들 수 없습니다. 다른 프로그램을 닫거나 모델을 내리거나, 문서의 짧은 일부를 첨부하세요</translation>
+    </message>
+    <message>
+        <source>a document of this conversation is no longer stored; edit the message</source>
+        <translation>이 대화의 문서 하나가 더 이상 저장되어 있지 않습니다. 메시지를 편집하세요</translation>
+    </message>
+    <message>
+        <source>The documents leave no room in the model&apos;s context: start a new conversation, or load the model with a larger context.</source>
+        <translation>문서를 넣으면 모델의 컨텍스트에 여유가 없습니다. 새 대화를 시작하거나 더 큰 컨텍스트 길이로 모델을 불러오세요.</translation>
+    </message>
+    <message>
+        <source>{file} · whole document</source>
+        <translation>{file} · 문서 전체</translation>
+    </message>
+    <message>
+        <source>{file} · page {page}</source>
+        <translation>{file} · {page}쪽</translation>
     </message>
 </context>
 <context>
@@ -2283,7 +2428,7 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>Copy</source>
-        <extracomment>a streamed answer&apos;s finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering a long answer again as one text holds the window at its end); shorter ones end as one text, as a loaded answer shows the colours and labels of the last render: a new palette or language renders again earlier messages left out of this answer&apos;s prompt to fit the context (0: none) the loaded family&apos;s ``tool_parser`` (tool calls shown as blocks) an answer&apos;s tool calls, one block each, under its text a ``tool`` message: the tool whose result it is the message&apos;s images, above its text; click one to enlarge it</extracomment>
+        <extracomment>a streamed answer&apos;s finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering a long answer again as one text holds the window at its end); shorter ones end as one text, as a loaded answer shows the colours and labels of the last render: a new palette or language renders again earlier messages left out of this answer&apos;s prompt to fit the context (0: none) the loaded family&apos;s ``tool_parser`` (tool calls shown as blocks) an answer&apos;s tool calls, one block each, under its text a ``tool`` message: the tool whose result it is what an answer not written yet is doing (&quot;Reading the documents…&quot;); &quot;&quot; for the usual note the message&apos;s images, above its text; click one to enlarge it a user message&apos;s documents, as chips under its images; click one to open it an answer&apos;s sources: the documents and passages it was given</extracomment>
         <translation>복사</translation>
     </message>
     <message>
@@ -2786,7 +2931,7 @@ Compatible: {reason}</source>
     <name>ServerController</name>
     <message>
         <source>Starting the local server</source>
-        <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model&apos;s context in tokens (0 when unknown), read when the server starts the engine pool of the served model (llama.cpp): the window&apos;s (the engine host&apos;s), which closes it with the model</extracomment>
+        <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model&apos;s context in tokens (0 when unknown), read when the server starts the engine pool of the served model (llama.cpp): the window&apos;s (the engine host&apos;s), which closes it with the model the window&apos;s loaded models and the models on disk, served by id (None: the loaded model answers every request)</extracomment>
         <translation>로컬 서버 시작 중</translation>
     </message>
     <message>
@@ -3134,6 +3279,40 @@ Compatible: {reason}</source>
     </message>
 </context>
 <context>
+    <name>SourceDialog</name>
+    <message>
+        <source>Source</source>
+        <translation>출처</translation>
+    </message>
+    <message>
+        <source>The model was given the whole document; its beginning is shown here.</source>
+        <translation>모델에는 문서 전체가 주어졌습니다. 여기에는 앞부분을 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>The model was given this passage with the question.</source>
+        <translation>모델에는 질문과 함께 이 구절이 주어졌습니다.</translation>
+    </message>
+    <message>
+        <source>Open the document</source>
+        <translation>문서 열기</translation>
+    </message>
+    <message>
+        <source>Open the stored copy of {file} with the system&apos;s viewer</source>
+        <translation>저장된 {file} 사본을 시스템 뷰어로 엽니다</translation>
+    </message>
+</context>
+<context>
+    <name>SourcesPanel</name>
+    <message>
+        <source>Sources ({n})</source>
+        <translation>출처 ({n})</translation>
+    </message>
+    <message>
+        <source>The documents and passages this answer was given</source>
+        <translation>이 답변에 주어진 문서와 구절</translation>
+    </message>
+</context>
+<context>
     <name>SpeculationChoice</name>
     <message>
         <source>last answer: {configuration}</source>
@@ -3430,6 +3609,14 @@ Compatible: {reason}</source>
     <message>
         <source>nothing drafted</source>
         <translation>초안 없음</translation>
+    </message>
+    <message>
+        <source>{share} of the answer drafted, {value} accepted</source>
+        <translation>답변의 {share}가 초안에서 옴, 수락 {value}</translation>
+    </message>
+    <message>
+        <source>{share} of the answer&apos;s tokens came from accepted drafts: for a model-free method, text it copied from the conversation and its documents</source>
+        <translation>답변 토큰의 {share}가 수락된 초안에서 왔습니다. 모델 없는 방식에서는 대화와 그 문서에서 복사한 텍스트입니다</translation>
     </message>
     <message>
         <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
@@ -3776,6 +3963,13 @@ Compatible: {reason}</source>
     <message>
         <source>Close</source>
         <translation>닫기</translation>
+    </message>
+</context>
+<context>
+    <name>_SourceRow</name>
+    <message>
+        <source>Show this passage</source>
+        <translation>이 구절 보기</translation>
     </message>
 </context>
 </TS>

@@ -203,6 +203,10 @@
         <translation>智能体回合</translation>
     </message>
     <message>
+        <source>document question</source>
+        <translation>文档提问</translation>
+    </message>
+    <message>
         <source>{measured}, for {kinds}</source>
         <translation>{measured}，用于{kinds}</translation>
     </message>
@@ -527,7 +531,7 @@
     <name>ChatController</name>
     <message>
         <source>The tool servers could not be read</source>
-        <extracomment>the running answer of each conversation that has one shows and saves the running answers as they grow (its timer&apos;s tick is :meth:`_flush`) the conversation&apos;s model, switched to before its answer the conversation whose message waits for its model&apos;s load: (its id, the model, the bubble standing in for the answer) ends the answers: their rows, bubbles and figures, or the failure reported runs each answer&apos;s task (a window&apos;s operations, or the chat&apos;s own without one) reads each answer from the engine host the MCP servers offered to the model (None without ops: no tools) runs a message&apos;s tool loop (None without tools)</extracomment>
+        <extracomment>the running answer of each conversation that has one shows and saves the running answers as they grow (its timer&apos;s tick is :meth:`_flush`) the conversation&apos;s model, switched to before its answer a message waiting for its conversation&apos;s model to load ends the answers: their rows, bubbles and figures, or the failure reported runs each answer&apos;s task (a window&apos;s operations, or the chat&apos;s own without one) puts each answer&apos;s documents into its prompt; opens the documents&apos; files reads each answer from the engine host the MCP servers offered to the model (None without ops: no tools) runs a message&apos;s tool loop (None without tools)</extracomment>
         <translation>无法读取工具服务器</translation>
     </message>
     <message>
@@ -573,7 +577,7 @@
     </message>
     <message>
         <source>This answer&apos;s model is not loaded.</source>
-        <extracomment>the answer being measured</extracomment>
+        <extracomment>the answer being measured the documents of its conversation, by stored name</extracomment>
         <translation>此回答的模型未加载。</translation>
     </message>
     <message>
@@ -611,8 +615,34 @@
     </message>
     <message>
         <source>The models on disk could not be read</source>
-        <extracomment>the model of a chat not yet stored (&quot;&quot;: the loaded one)</extracomment>
+        <extracomment>its id in the local API (as ``tandem serve --all`` names it) the model of a chat not yet stored (&quot;&quot;: the loaded one) the models on disk were read (they are read when first needed: the list opens, a conversation that chose a model answers, the Local server starts)</extracomment>
         <translation>无法读取磁盘上的模型</translation>
+    </message>
+    <message>
+        <source>Reading {file}…</source>
+        <extracomment>what the worker reports: (&quot;reading&quot; | &quot;indexing&quot;, file name) or (&quot;fitting&quot;, &quot;&quot;)</extracomment>
+        <translation>正在读取 {file}…</translation>
+    </message>
+    <message>
+        <source>Finding the passages of {file}…</source>
+        <translation>正在查找 {file} 中的相关段落…</translation>
+    </message>
+    <message>
+        <source>Reading the documents…</source>
+        <translation>正在读取文档…</translation>
+    </message>
+    <message>
+        <source>{file} cannot be opened.</source>
+        <extracomment>the chat&apos;s sampling now (its max new tokens set the answer&apos;s reserve) opens a file&apos;s address with the desktop&apos;s application for it</extracomment>
+        <translation>无法打开 {file}。</translation>
+    </message>
+    <message>
+        <source>Its stored copy is gone or unreadable; attach the file again.</source>
+        <translation>它保存的副本已不存在或无法读取；请重新附加该文件。</translation>
+    </message>
+    <message>
+        <source>The message it was attached to is no longer in this conversation.</source>
+        <translation>附加它的那条消息已不在此对话中。</translation>
     </message>
 </context>
 <context>
@@ -627,7 +657,7 @@
     <name>ChatView</name>
     <message>
         <source>Highlight drafted tokens</source>
-        <extracomment>a conversation opens with its last messages built at once, the earlier ones a batch per turn where a stored image name&apos;s file is (the controller sets it from its chat store) earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: this built bubble stays this far (column y minus scroll value) from the top of the view, however tall the messages built above it are (a range delta was fooled by Qt&apos;s passing range of 0) the loaded family&apos;s ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
+        <extracomment>a conversation opens with its last messages built at once, the earlier ones a batch per turn where a stored image name&apos;s file is (the controller sets it from its chat store) where a stored document name&apos;s file is (set like image_path) earlier messages of the shown conversation still to be built (oldest first) the user is reading earlier messages while they are built above: this built bubble stays this far (column y minus scroll value) from the top of the view, however tall the messages built above it are (a range delta was fooled by Qt&apos;s passing range of 0) the loaded family&apos;s ``tool_parser``; None: tagged tool calls are still found by their tags</extracomment>
         <translation>高亮草稿 Token</translation>
     </message>
     <message>
@@ -662,13 +692,25 @@
 <context>
     <name>Composer</name>
     <message>
-        <source>Attach images</source>
-        <extracomment>the message box&apos;s height at rest (about three lines), and the share of the window it may grow to the enabled servers&apos; states and the names of the tools offered (see set_tools) images waiting to be sent with the message the loaded model reads images (None: nothing loaded); attachments to a model that does not are named in the notice at once, before anything is sent</extracomment>
-        <translation>附加图片</translation>
+        <source>Images and documents ({patterns})</source>
+        <extracomment>the message box&apos;s height at rest (about three lines), and the share of the window it may grow to the enabled servers&apos; states and the names of the tools offered (see set_tools) images waiting to be sent with the message the loaded model reads images (None: nothing loaded); attachments to a model that does not are named in the notice at once, before anything is sent documents waiting to be sent with the message (some may still be being read) reads documents off the GUI thread (None: read at once, on this thread) Send was pressed while documents were being read: the message goes once they are</extracomment>
+        <translation>图片和文档 ({patterns})</translation>
     </message>
     <message>
         <source>Images ({patterns})</source>
         <translation>图片 ({patterns})</translation>
+    </message>
+    <message>
+        <source>Documents ({patterns})</source>
+        <translation>文档 ({patterns})</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Attach images or documents</source>
+        <translation>附加图片或文档</translation>
     </message>
     <message>
         <source>At most {n} images per message; the rest were not attached.</source>
@@ -677,6 +719,10 @@
     <message>
         <source>pasted image {n}</source>
         <translation>粘贴的图片 {n}</translation>
+    </message>
+    <message>
+        <source>At most {n} documents per message; the rest were not attached.</source>
+        <translation>每条消息最多 {n} 个文档；其余的未附加。</translation>
     </message>
     <message>
         <source>Auto</source>
@@ -739,6 +785,10 @@
         <translation>在“设置 → 工具”中开启或关闭工具。</translation>
     </message>
     <message>
+        <source>Sending once {file} is read…</source>
+        <translation>{file} 读取完毕后即发送…</translation>
+    </message>
+    <message>
         <source>The loaded model cannot read images: load a vision model to send these.</source>
         <translation>当前加载的模型无法读取图片：请加载视觉模型后再发送。</translation>
     </message>
@@ -755,8 +805,8 @@
         <translation>发送</translation>
     </message>
     <message>
-        <source>Attach images (PNG, JPEG, WebP, GIF or BMP); you can also paste or drop them here</source>
-        <translation>附加图片（PNG、JPEG、WebP、GIF 或 BMP）；也可以粘贴或拖放到这里</translation>
+        <source>Attach images (PNG, JPEG, WebP, GIF or BMP) or documents (text, Markdown, code, CSV, HTML, PDF or DOCX); you can also paste or drop them here</source>
+        <translation>附加图片（PNG、JPEG、WebP、GIF 或 BMP）或文档（文本、Markdown、代码、CSV、HTML、PDF 或 DOCX）；也可以粘贴或拖放到这里</translation>
     </message>
     <message>
         <source>Tool choice:</source>
@@ -884,6 +934,101 @@
     <message>
         <source>Enter a whole number greater than zero, or leave it empty.</source>
         <translation>请输入大于零的整数，或留空。</translation>
+    </message>
+</context>
+<context>
+    <name>DocumentChip</name>
+    <message>
+        <source>Reading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message>
+        <source>Reading {file}…</source>
+        <translation>正在读取 {file}…</translation>
+    </message>
+    <message>
+        <source>Open {file}</source>
+        <translation>打开 {file}</translation>
+    </message>
+    <message>
+        <source>Remove this document</source>
+        <translation>移除此文档</translation>
+    </message>
+</context>
+<context>
+    <name>Documents</name>
+    <message>
+        <source>{n} bytes</source>
+        <extracomment>the most documents one message carries a document longer than this (estimated tokens) gets its passage index built when it is read, off the GUI thread, so the question that needs it does not wait for it the suffixes the file dialog&apos;s &quot;Documents&quot; filter shows (any other file can still be chosen under &quot;All files&quot;: its bytes decide what it is) a chip&apos;s width range (pixels): long names are elided inside it the characters of a passage&apos;s first line shown in the sources list</extracomment>
+        <translation>{n} 字节</translation>
+    </message>
+    <message>
+        <source>1 page</source>
+        <translation>1 页</translation>
+    </message>
+    <message>
+        <source>{n} pages</source>
+        <translation>{n} 页</translation>
+    </message>
+    <message>
+        <source>the file is larger than Tandem reads ({limit} MB, or too much text); attach a smaller file, or split it</source>
+        <translation>文件超出了 Tandem 可读取的大小（{limit} MB，或文字过多）；请附加更小的文件，或将其拆分</translation>
+    </message>
+    <message>
+        <source>the file has no text in it</source>
+        <translation>文件中没有文字</translation>
+    </message>
+    <message>
+        <source>this is a binary file, not text; attach a text, PDF or DOCX file</source>
+        <translation>这是二进制文件，不是文本；请附加文本、PDF 或 DOCX 文件</translation>
+    </message>
+    <message>
+        <source>the text is in an encoding Tandem does not read; save it as UTF-8 and attach it again</source>
+        <translation>文本使用了 Tandem 无法读取的编码；请另存为 UTF-8 后重新附加</translation>
+    </message>
+    <message>
+        <source>the PDF is protected by a password; remove the protection and attach it again</source>
+        <translation>该 PDF 受密码保护；请解除保护后重新附加</translation>
+    </message>
+    <message>
+        <source>the file is damaged and cannot be read; save it again (print a PDF to a new PDF) and attach that</source>
+        <translation>文件已损坏，无法读取；请重新保存（把 PDF 打印成新的 PDF）后附加</translation>
+    </message>
+    <message>
+        <source>the PDF has no text layer (a scanned document?); Tandem does not read text in images (no OCR): attach a PDF with text, or the text itself</source>
+        <translation>该 PDF 没有文字层（扫描件？）；Tandem 不识别图片中的文字（不提供 OCR）：请附加带文字的 PDF，或直接附加文字</translation>
+    </message>
+    <message>
+        <source>the file cannot be read; check that it exists and can be opened</source>
+        <translation>无法读取该文件；请确认它存在且可以打开</translation>
+    </message>
+    <message>
+        <source>Tandem does not read this kind of file; save it as DOCX, PDF or plain text and attach that</source>
+        <translation>Tandem 不读取这种文件；请另存为 DOCX、PDF 或纯文本后附加</translation>
+    </message>
+    <message>
+        <source>the document cannot be saved; free some disk space and send again</source>
+        <translation>无法保存文档；请释放一些磁盘空间后重新发送</translation>
+    </message>
+    <message>
+        <source>the document is too large to index in the memory left; close other programs or unload a model, or attach a shorter part of it</source>
+        <translation>文档太大，剩余内存不足以建立索引；请关闭其他程序或卸载模型，或只附加其中较短的一部分</translation>
+    </message>
+    <message>
+        <source>a document of this conversation is no longer stored; edit the message</source>
+        <translation>此对话中的一个文档已不再保存；请编辑该消息</translation>
+    </message>
+    <message>
+        <source>The documents leave no room in the model&apos;s context: start a new conversation, or load the model with a larger context.</source>
+        <translation>这些文档让模型的上下文没有余地了：请开始新对话，或用更大的上下文长度加载模型。</translation>
+    </message>
+    <message>
+        <source>{file} · whole document</source>
+        <translation>{file} · 整个文档</translation>
+    </message>
+    <message>
+        <source>{file} · page {page}</source>
+        <translation>{file} · 第 {page} 页</translation>
     </message>
 </context>
 <context>
@@ -2283,7 +2428,7 @@ Compatible: {reason}</source>
     </message>
     <message>
         <source>Copy</source>
-        <extracomment>a streamed answer&apos;s finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering a long answer again as one text holds the window at its end); shorter ones end as one text, as a loaded answer shows the colours and labels of the last render: a new palette or language renders again earlier messages left out of this answer&apos;s prompt to fit the context (0: none) the loaded family&apos;s ``tool_parser`` (tool calls shown as blocks) an answer&apos;s tool calls, one block each, under its text a ``tool`` message: the tool whose result it is the message&apos;s images, above its text; click one to enlarge it</extracomment>
+        <extracomment>a streamed answer&apos;s finished blocks go into frozen labels of about this many characters each, so appending a block lays out one bounded label, never the whole answer a streamed answer longer than this keeps its frozen labels when it ends (rendering a long answer again as one text holds the window at its end); shorter ones end as one text, as a loaded answer shows the colours and labels of the last render: a new palette or language renders again earlier messages left out of this answer&apos;s prompt to fit the context (0: none) the loaded family&apos;s ``tool_parser`` (tool calls shown as blocks) an answer&apos;s tool calls, one block each, under its text a ``tool`` message: the tool whose result it is what an answer not written yet is doing (&quot;Reading the documents…&quot;); &quot;&quot; for the usual note the message&apos;s images, above its text; click one to enlarge it a user message&apos;s documents, as chips under its images; click one to open it an answer&apos;s sources: the documents and passages it was given</extracomment>
         <translation>复制</translation>
     </message>
     <message>
@@ -2786,7 +2931,7 @@ Compatible: {reason}</source>
     <name>ServerController</name>
     <message>
         <source>Starting the local server</source>
-        <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model&apos;s context in tokens (0 when unknown), read when the server starts the engine pool of the served model (llama.cpp): the window&apos;s (the engine host&apos;s), which closes it with the model</extracomment>
+        <extracomment>the start / stop operations, one after the other servers started on an operation thread and not stopped yet; shutdown() stops them all, also one whose start finishes after the window closed (its coroutine is cancelled then) a start or stop is under way the served model&apos;s context in tokens (0 when unknown), read when the server starts the engine pool of the served model (llama.cpp): the window&apos;s (the engine host&apos;s), which closes it with the model the window&apos;s loaded models and the models on disk, served by id (None: the loaded model answers every request)</extracomment>
         <translation>正在启动本地服务器</translation>
     </message>
     <message>
@@ -3134,6 +3279,40 @@ Compatible: {reason}</source>
     </message>
 </context>
 <context>
+    <name>SourceDialog</name>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>The model was given the whole document; its beginning is shown here.</source>
+        <translation>模型读到的是整个文档；这里显示它的开头。</translation>
+    </message>
+    <message>
+        <source>The model was given this passage with the question.</source>
+        <translation>模型随问题一起读到了这段文字。</translation>
+    </message>
+    <message>
+        <source>Open the document</source>
+        <translation>打开文档</translation>
+    </message>
+    <message>
+        <source>Open the stored copy of {file} with the system&apos;s viewer</source>
+        <translation>用系统的查看器打开 {file} 保存的副本</translation>
+    </message>
+</context>
+<context>
+    <name>SourcesPanel</name>
+    <message>
+        <source>Sources ({n})</source>
+        <translation>来源（{n}）</translation>
+    </message>
+    <message>
+        <source>The documents and passages this answer was given</source>
+        <translation>此回答所依据的文档和段落</translation>
+    </message>
+</context>
+<context>
     <name>SpeculationChoice</name>
     <message>
         <source>last answer: {configuration}</source>
@@ -3430,6 +3609,14 @@ Compatible: {reason}</source>
     <message>
         <source>nothing drafted</source>
         <translation>未产生草稿</translation>
+    </message>
+    <message>
+        <source>{share} of the answer drafted, {value} accepted</source>
+        <translation>回答的 {share} 来自草稿，接受 {value}</translation>
+    </message>
+    <message>
+        <source>{share} of the answer&apos;s tokens came from accepted drafts: for a model-free method, text it copied from the conversation and its documents</source>
+        <translation>回答中 {share} 的词元来自被接受的草稿：对无模型方法而言，就是它从对话及其文档中复制的文字</translation>
     </message>
     <message>
         <source>Per round: bar height = the depth drafted in that round, green = accepted</source>
@@ -3776,6 +3963,13 @@ Compatible: {reason}</source>
     <message>
         <source>Close</source>
         <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>_SourceRow</name>
+    <message>
+        <source>Show this passage</source>
+        <translation>显示这段文字</translation>
     </message>
 </context>
 </TS>

@@ -9,12 +9,13 @@ CODE_QUESTION = "What is the vault access code for project Bluebird?"
 CODE = "QX-7731-ZEBRA"
 CODE_SENTENCE = f"The vault access code for project Bluebird is {CODE}, kept by the night clerk."
 
-_WORDS = (
+_WORD_TEXT = (
     "river stone market winter garden ladder copper signal harbor meadow lantern violin quarry "
     "tunnel orchard ferry candle pepper saddle thunder velvet walnut yellow zephyr anchor basket "
     "cobalt dragon engine falcon glacier hammer island jacket kettle lemon marble needle oyster "
     "pillow quiver rocket silver timber umbrella valley window"
-).split()
+)
+_WORDS = _WORD_TEXT.split()
 
 
 def filler_paragraphs(n: int, seed: int = 7, words_per_paragraph: int = 90) -> list[str]:

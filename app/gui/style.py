@@ -109,6 +109,19 @@ QToolButton#thumbnail { border: 1px solid #d5d9df; border-radius: 6px; padding: 
 QToolButton#thumbnail:hover { border-color: #7a8594; }
 QToolButton#thumbnailRemove { background: rgba(32, 33, 36, 0.72); border: none; border-radius: 9px; }
 QToolButton#thumbnailRemove:hover { background: rgba(179, 38, 30, 0.9); }
+QFrame#documentChip { border: 1px solid #d5d9df; border-radius: 6px; background: #ffffff; }
+QFrame#documentChip:hover { border-color: #7a8594; }
+QFrame#documentChip[reading="true"] { background: #f6f8fa; }
+QFrame#documentChip QLabel#documentFacts { color: #6b7280; font-size: 12px; }
+QToolButton#documentRemove { padding: 2px; }
+QToolButton#documentRemove:hover { background: #fdecea; }
+QToolButton#sourcesToggle { color: #4b5563; font-weight: 600; padding: 2px 4px; }
+QToolButton#sourcesToggle:checked { background: transparent; }
+QToolButton#sourcesToggle:hover { background: #e8ebf0; }
+QFrame#sourcesList { background: #f6f8fa; border: 1px solid #e6e9ed; border-radius: 6px; }
+QFrame#sourceRow { border-radius: 4px; }
+QFrame#sourceRow:hover { background: #e8ebf0; }
+QFrame#sourceRow QLabel#sourcePlace { color: #1d4f9c; }
 QScrollArea#chatScroll { border: none; background: #f6f7f9; }
 QWidget#chatColumn { background: #f6f7f9; }
 """

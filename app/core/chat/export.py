@@ -1,6 +1,10 @@
-"""A conversation kept outside the app: Markdown with its images beside it, one HTML page rendered
-by the chat's own renderer, or JSON in the OpenAI chat messages shape with each answer's
-speculation figures.
+"""A conversation kept outside the app: Markdown with its images and documents beside it, one HTML
+page rendered by the chat's own renderer, or JSON in the OpenAI chat messages shape with each
+answer's speculation figures.
+
+A user message's documents are named in every format (Markdown links the copies written beside
+it); an answer's sources (the documents and passages it was given) follow it, each with its file,
+page and text (in JSON under ``tandem``, with the documents of a user message).
 
 Tool turns keep their shape: in JSON an assistant message carries its ``tool_calls`` and
 each result is a ``tool`` message with its ``tool_call_id`` and ``name``; Markdown and HTML show
@@ -25,6 +29,9 @@ from typing import Any, Literal
 from app.core.chat.markdown import render_markdown
 from app.core.chat.render import LIGHT
 from app.core.chat.store import ChatStore, Conversation, Message
+from app.core.documents.extract import DocumentError
+from app.core.documents.grounding import Source
+from app.core.documents.store import Attachment
 from app.core.engines.calls import WireToolCall
 from app.core.images import data_url
 
@@ -49,6 +56,9 @@ body {{ font-family: system-ui, sans-serif; max-width: 820px; margin: 2em auto; 
 .role {{ font-weight: 600; color: #4b5563; }}
 .figures {{ color: #6b7280; font-size: 0.85em; }}
 .images img {{ max-width: 240px; max-height: 240px; margin-right: 6px; border-radius: 6px; }}
+.documents, .sources {{ color: #4b5563; font-size: 0.9em; }}
+.sources blockquote {{ margin: 4px 0 8px 12px; padding-left: 8px; border-left: 3px solid #d5d9df;
+                      white-space: pre-wrap; }}
 pre {{ overflow-x: auto; border-radius: 6px; }}
 table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #d5d9df; padding: 4px 8px; }}
 </style>
@@ -136,9 +146,38 @@ def _figure_line(message: Message) -> str:
     return " · ".join(parts)
 
 
-def to_markdown(conversation: Conversation, messages: list[Message], image_name: Callable[[str], str]) -> str:
+def source_title(source: Source) -> str:
+    """A source as a reader names it: its file, and its page when it has one."""
+    if source.whole:
+        return f"{source.filename} (whole document)"
+    return f"{source.filename}, page {source.page}" if source.page is not None else source.filename
+
+
+def source_json(source: Source) -> dict[str, Any]:
+    """A source in an export: file, page, text, and whether the document went in whole."""
+    return {"filename": source.filename, "page": source.page, "text": source.text, "whole": source.whole}
+
+
+def _source_lines(m: Message) -> list[str]:
+    """An answer's sources in Markdown: each one's file and page, its text quoted under it."""
+    if not m.sources:
+        return []
+    out = [f"**Sources ({len(m.sources)}):**", ""]
+    for s in m.sources:
+        out.append(f"- {source_title(s)}")
+        out += ["", *(f"  > {line}" if line else "  >" for line in s.text.splitlines()), ""]
+    return out
+
+
+def to_markdown(
+    conversation: Conversation,
+    messages: list[Message],
+    image_name: Callable[[str], str],
+    document_name: Callable[[Attachment], str | None] = lambda _a: None,
+) -> str:
     """The conversation as one Markdown text; ``image_name`` says where each stored image is
-    referenced from (a path relative to the Markdown file)."""
+    referenced from (a path relative to the Markdown file), ``document_name`` where each document
+    is (None: named only)."""
     out = [f"# {conversation.title}", ""]
     if conversation.system_prompt.strip():
         out += [f"**{_ROLE_TITLES['system']}:** {conversation.system_prompt.strip()}", ""]
@@ -151,13 +190,36 @@ def to_markdown(conversation: Conversation, messages: list[Message], image_name:
         out += [f"![image {i + 1}]({image_name(name)})" for i, name in enumerate(m.images)]
         if m.images:
             out.append("")
+        for a in m.documents:
+            target = document_name(a)
+            out.append(f"- Attached: [{a.filename}](<{target}>)" if target else f"- Attached: {a.filename}")
+        if m.documents:
+            out.append("")
         if m.content:
             out += [m.content, ""]
         out += _call_lines(m)
+        out += _source_lines(m)
         line = _figure_line(m)
         if line:
             out += [f"*{line}*", ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _html_documents(m: Message) -> str:
+    if not m.documents:
+        return ""
+    names = ", ".join(html.escape(a.filename) for a in m.documents)
+    return f'<p class="documents">Attached: {names}</p>'
+
+
+def _html_sources(m: Message) -> str:
+    if not m.sources:
+        return ""
+    items = "".join(
+        f"<li>{html.escape(source_title(s))}<blockquote>{html.escape(s.text)}</blockquote></li>"
+        for s in m.sources
+    )
+    return f'<div class="sources"><p>Sources ({len(m.sources)}):</p><ul>{items}</ul></div>'
 
 
 def to_html(conversation: Conversation, messages: list[Message], image_url: Callable[[str], str]) -> str:
@@ -182,7 +244,9 @@ def to_html(conversation: Conversation, messages: list[Message], image_url: Call
         blocks.append(
             f'<div class="message {m.role}"><div class="role">{_ROLE_TITLES.get(m.role, m.role)}</div>'
             + (f'<div class="images">{images}</div>' if images else "")
+            + _html_documents(m)
             + body
+            + _html_sources(m)
             + (f'<p class="figures">{html.escape(line)}</p>' if line else "")
             + "</div>"
         )
@@ -193,7 +257,8 @@ def to_openai(
     conversation: Conversation, messages: list[Message], image_url: Callable[[str], str]
 ) -> dict[str, Any]:
     """The conversation as an OpenAI chat request's ``messages`` (images as ``image_url``
-    content parts), each answer carrying its figures under ``tandem``."""
+    content parts), each answer carrying its figures and sources under ``tandem``, each user
+    message its documents."""
     out: list[dict[str, Any]] = []
     if conversation.system_prompt.strip():
         out.append({"role": "system", "content": conversation.system_prompt})
@@ -218,6 +283,10 @@ def to_openai(
         data = figures(m)
         if data is not None:
             item["tandem"] = data
+        if m.documents:
+            item.setdefault("tandem", {})["documents"] = [{"filename": a.filename} for a in m.documents]
+        if m.sources:
+            item.setdefault("tandem", {})["sources"] = [source_json(s) for s in m.sources]
         out.append(item)
     return {"title": conversation.title, "speculation": conversation.speculation, "messages": out}
 
@@ -237,7 +306,8 @@ def _replace(path: Path, text: str) -> None:
 
 def export_conversation(store: ChatStore, conversation_id: int, path: Path, fmt: ExportFormat) -> list[Path]:
     """Write conversation ``conversation_id`` to ``path`` as ``fmt``; returns the files written
-    (a Markdown export's images go into ``<stem>_images/`` beside it)."""
+    (a Markdown export's images go into ``<stem>_images/`` beside it, its documents under their
+    file names into ``<stem>_documents/``)."""
     conversation = store.conversation(conversation_id)
     messages = store.messages(conversation_id)
 
@@ -262,6 +332,40 @@ def export_conversation(store: ChatStore, conversation_id: int, path: Path, fmt:
             target = folder / name
             shutil.copyfile(store.image_path(name), target)
             written.append(target)
-    text = to_markdown(conversation, messages, lambda n: f"{folder.name}/{n}")
+    documents = _copy_documents(store, messages, path.with_name(f"{path.stem}_documents"))
+    written += documents.values()
+    text = to_markdown(
+        conversation,
+        messages,
+        lambda n: f"{folder.name}/{n}",
+        lambda a: (
+            f"{documents[a.name].parent.name}/{documents[a.name].name}" if a.name in documents else None
+        ),
+    )
     _replace(path, text)
     return [path, *written]
+
+
+def _copy_documents(store: ChatStore, messages: list[Message], folder: Path) -> dict[str, Path]:
+    """Copy the conversation's stored documents into ``folder`` under the names they were attached
+    under (a second document of the same name gets its content's hash before its suffix);
+    stored name -> the copy."""
+    copies: dict[str, Path] = {}
+    taken: set[str] = set()
+    for a in (a for m in messages for a in m.documents):
+        try:
+            source = store.document_path(a.name)
+        except DocumentError:  # a row naming no stored document: named in the text only
+            continue
+        if a.name in copies or not source.is_file():
+            continue
+        name = Path(a.filename).name or a.name
+        if name in taken:
+            stem, suffix = Path(name).stem, Path(name).suffix
+            name = f"{stem}-{a.name[:8]}{suffix}"
+        taken.add(name)
+        folder.mkdir(exist_ok=True)
+        target = folder / name
+        shutil.copyfile(source, target)
+        copies[a.name] = target
+    return copies

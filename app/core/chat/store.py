@@ -14,6 +14,16 @@ or partial file; files no row names (a deleted conversation's, a process killed 
 and its row, a truncated history's) are removed when a conversation is deleted and when a store
 opens.
 
+A message's documents are kept the same way, in a
+:class:`~app.core.documents.store.DocumentStore` beside the database (``documents``; the text read
+out of each in ``document-text`` beside it): the row keeps each one's stored name and the file
+name the user attached it under (``documents``, a JSON list of
+:meth:`~app.core.documents.store.Attachment.to_json`), and the documents and passages an answer
+was given keep their file, page and text on the answer's row (``sources``, a JSON list of
+:meth:`~app.core.documents.grounding.Source.stored`), so a reopened answer shows what it read
+even when the passages would be chosen otherwise today. Files and texts no row names are removed
+with the images.
+
 An agent turn is stored as OpenAI's messages shape has it: an assistant row carries its
 calls (``tool_calls``, a JSON list of wire calls) and each call's result is a ``tool`` row with its
 ``tool_call_id`` and the tool's ``name``. :meth:`Message.chat_message` gives every row back in
@@ -35,6 +45,8 @@ from typing import Literal, cast
 
 from app.core import paths
 from app.core.chat.answer import AnswerStats
+from app.core.documents.grounding import Source
+from app.core.documents.store import Attachment, DocumentStore
 from app.core.engines.base import ChatMessage
 from app.core.engines.calls import WireToolCall
 from app.core.images import ImageStore
@@ -44,8 +56,8 @@ MessageStatus = Literal["complete", "stopped", "error", "streaming", "interrupte
 Role = Literal["system", "user", "assistant", "tool"]
 
 SCHEMA_VERSION = 1
-#: when a store opens, unreferenced image files at least this old are removed (a younger one may be
-#: on its way into a message of another window)
+#: when a store opens, unreferenced image and document files at least this old are removed (a
+#: younger one may be on its way into a message of another window)
 OPEN_COLLECT_AGE = 600.0
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
@@ -70,7 +82,9 @@ CREATE TABLE IF NOT EXISTS messages (
     images TEXT,
     tool_calls TEXT,
     tool_call_id TEXT,
-    tool_name TEXT
+    tool_name TEXT,
+    documents TEXT,
+    sources TEXT
 );
 CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, id);
 """
@@ -151,16 +165,23 @@ class Message:
     #: a ``tool`` message: the call it answers and the tool's name
     tool_call_id: str = ""
     tool_name: str = ""
+    #: a user message's documents (stored names and the file names they were attached under)
+    documents: tuple[Attachment, ...] = ()
+    #: an answer's sources: the documents and passages its prompt was given
+    sources: tuple[Source, ...] = ()
 
     @property
     def has_body(self) -> bool:
-        """The message says something: text, images, calls, or it is a tool's result (whose
-        text may be empty)."""
-        return bool(self.content or self.images or self.tool_calls) or self.role in ("user", "tool")
+        """The message says something: text, images, documents, calls, or it is a tool's result
+        (whose text may be empty)."""
+        return bool(self.content or self.images or self.documents or self.tool_calls) or self.role in (
+            "user",
+            "tool",
+        )
 
     def chat_message(self) -> ChatMessage:
-        """The message in OpenAI's messages shape (images left out: their paths are the
-        store's business)."""
+        """The message in OpenAI's messages shape (images and documents left out: their files
+        are the store's business)."""
         out: ChatMessage = {"role": self.role, "content": self.content}
         if self.tool_calls:
             out["tool_calls"] = [_copy_call(c) for c in self.tool_calls]
@@ -177,6 +198,8 @@ class ChatStore:
         self.path = Path(path) if path is not None else default_db_path()
         #: the files of the messages' images, beside the database
         self.images = ImageStore(self.path.parent / "images")
+        #: the files of the messages' documents, and the text read out of them, beside the database
+        self.documents = DocumentStore(self.path.parent / "documents", text_dir=self.document_text_dir)
         self._db = sqlite3.connect(str(self.path))
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.create_function("tandem_contains", 2, _contains, deterministic=True)
@@ -192,11 +215,13 @@ class ChatStore:
             self._add_model_column()
             self._add_images_column()
             self._add_tool_columns()
+            self._add_document_columns()
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         #: answers found cut off by a crash when this store was opened (now ``interrupted``)
         self.recovered = self._mark_interrupted()
-        if collect_images:
+        if collect_images:  # the documents' files too
             self.collect_images(min_age=OPEN_COLLECT_AGE)
+            self.collect_documents(min_age=OPEN_COLLECT_AGE)
 
     def _add_speculation_column(self) -> None:
         """Conversations stored before the per-conversation choice get it as Auto. The
@@ -227,6 +252,14 @@ class ChatStore:
             if name not in columns:
                 self._db.execute(f"ALTER TABLE messages ADD COLUMN {name} TEXT")
 
+    def _add_document_columns(self) -> None:
+        """Messages stored before documents have none, and answers no sources; only added, like
+        ``speculation``."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(messages)")}
+        for name in ("documents", "sources"):
+            if name not in columns:
+                self._db.execute(f"ALTER TABLE messages ADD COLUMN {name} TEXT")
+
     def referenced_images(self) -> set[str]:
         """The image names some message refers to."""
         names: set[str] = set()
@@ -242,6 +275,30 @@ class ChatStore:
     def image_path(self, name: str) -> Path:
         """The file of one of a message's images."""
         return self.images.path_of(name)
+
+    def referenced_documents(self) -> set[str]:
+        """The stored document names some message refers to."""
+        names: set[str] = set()
+        for (raw,) in self._db.execute("SELECT documents FROM messages WHERE documents IS NOT NULL"):
+            names.update(a.name for a in _attachments(raw))
+        return names
+
+    def collect_documents(self, min_age: float = 0.0) -> int:
+        """Remove document files no message refers to, and the texts read out of them (older than
+        ``min_age`` seconds); return how many files were removed."""
+        referenced = self.referenced_documents()
+        removed = self.documents.collect(referenced, min_age)
+        _collect_texts(self.document_text_dir, {n.split(".", 1)[0] for n in referenced}, min_age)
+        return removed
+
+    @property
+    def document_text_dir(self) -> Path:
+        """Where the text read out of each stored document is kept."""
+        return self.path.parent / "document-text"
+
+    def document_path(self, name: str) -> Path:
+        """The file of one of a message's documents."""
+        return self.documents.path_of(name)
 
     def _mark_interrupted(self) -> int:
         """Answers left ``streaming`` by a process that died mid-answer become ``interrupted``."""
@@ -335,6 +392,7 @@ class ChatStore:
         with self._db:
             self._db.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
         self.collect_images()
+        self.collect_documents()
         if first is not None:
             # What suffix decoding learned from this conversation goes with it.
             from app.core.speculative import suffix
@@ -356,11 +414,14 @@ class ChatStore:
         tool_calls: Sequence[WireToolCall] = (),
         tool_call_id: str = "",
         tool_name: str = "",
+        documents: Sequence[Attachment] = (),
+        sources: Sequence[Source] = (),
     ) -> Message:
-        """Add a message; ``images`` are names already in :attr:`images` (:meth:`ImageStore.put`),
+        """Add a message; ``images`` are names already in :attr:`images` (:meth:`ImageStore.put`)
+        and ``documents`` attachments already in :attr:`documents` (:meth:`DocumentStore.put`),
         checked to exist here so a row never names a missing file. An assistant message may carry
-        ``tool_calls``; a ``tool`` message names the call it answers (``tool_call_id``) and the
-        tool (``tool_name``)."""
+        ``tool_calls`` and ``sources``; a ``tool`` message names the call it answers
+        (``tool_call_id``) and the tool (``tool_name``)."""
         if role == "tool" and not tool_call_id:
             raise ValueError("a tool message must name the call it answers (tool_call_id)")
         now = time.time()
@@ -371,13 +432,20 @@ class ChatStore:
             if not self.images.path_of(name).is_file():
                 raise FileNotFoundError(f"image {name} is not in the image store")
         images_json = json.dumps(list(names)) if names else None
+        attached = tuple(documents)
+        for a in attached:
+            if not self.documents.path_of(a.name).is_file():
+                raise FileNotFoundError(f"document {a.name} is not in the document store")
+        documents_json = json.dumps([a.to_json() for a in attached]) if attached else None
+        given = tuple(sources)
+        sources_json = json.dumps([s.stored() for s in given], ensure_ascii=False) if given else None
         calls = tuple(tool_calls)
         calls_json = json.dumps(list(calls)) if calls else None
         with self._db:
             cur = self._db.execute(
                 "INSERT INTO messages(conversation_id, role, content, status, model, stats, draft_spans,"
-                " created, images, tool_calls, tool_call_id, tool_name)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " created, images, tool_calls, tool_call_id, tool_name, documents, sources)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     conversation_id,
                     role,
@@ -391,6 +459,8 @@ class ChatStore:
                     calls_json,
                     tool_call_id or None,
                     tool_name or None,
+                    documents_json,
+                    sources_json,
                 ),
             )
             self._db.execute("UPDATE conversations SET updated = ? WHERE id = ?", (now, conversation_id))
@@ -409,7 +479,17 @@ class ChatStore:
             calls,
             tool_call_id,
             tool_name,
+            attached,
+            given,
         )
+
+    def set_sources(self, message_id: int, sources: Sequence[Source]) -> bool:
+        """Keep the documents and passages answer ``message_id`` was given (when its prompt is
+        built, before its first word); False when the message no longer exists."""
+        raw = json.dumps([s.stored() for s in sources], ensure_ascii=False) if sources else None
+        with self._db:
+            cur = self._db.execute("UPDATE messages SET sources = ? WHERE id = ?", (raw, message_id))
+        return cur.rowcount > 0
 
     def update_message(
         self,
@@ -460,11 +540,16 @@ class ChatStore:
     def messages(self, conversation_id: int) -> list[Message]:
         rows = self._db.execute(
             "SELECT id, conversation_id, role, content, status, model, stats, draft_spans, created, images,"
-            " tool_calls, tool_call_id, tool_name FROM messages WHERE conversation_id = ? ORDER BY id",
+            " tool_calls, tool_call_id, tool_name, documents, sources FROM messages"
+            " WHERE conversation_id = ? ORDER BY id",
             (conversation_id,),
         ).fetchall()
         out = []
-        for mid, cid, role, content, status, model, stats, spans, created, imgs, calls, call_id, tool in rows:
+        for row in rows:
+            mid, cid, role, content, status, model, stats, spans, created, imgs, calls, call_id, tool = row[
+                :13
+            ]
+            docs, sources = row[13:]
             out.append(
                 Message(
                     mid,
@@ -480,6 +565,8 @@ class ChatStore:
                     _tool_calls(calls),
                     call_id or "",
                     tool or "",
+                    _attachments(docs),
+                    _sources(sources),
                 )
             )
         return out
@@ -501,6 +588,54 @@ def _image_names(raw: object) -> tuple[str, ...]:
     except ValueError:
         return ()
     return tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else ()
+
+
+def _json_list(raw: object) -> list[object]:
+    if not raw:
+        return []
+    try:
+        items = json.loads(str(raw))
+    except ValueError:
+        return []
+    return items if isinstance(items, list) else []
+
+
+def _attachments(raw: object) -> tuple[Attachment, ...]:
+    """The documents of a message row's ``documents`` column (None, or a JSON list of
+    attachments); a malformed entry is left out rather than failing the whole conversation."""
+    out: list[Attachment] = []
+    for item in _json_list(raw):
+        try:
+            out.append(Attachment.from_json(item))
+        except ValueError:
+            continue
+    return tuple(out)
+
+
+def _sources(raw: object) -> tuple[Source, ...]:
+    """The sources of an answer row's ``sources`` column, malformed entries left out."""
+    out: list[Source] = []
+    for item in _json_list(raw):
+        try:
+            out.append(Source.from_json(item))
+        except ValueError:
+            continue
+    return tuple(out)
+
+
+def _collect_texts(root: Path, keep: set[str], min_age: float) -> None:
+    """Remove the kept texts (``<sha256>.json``) of documents not in ``keep``."""
+    if not root.is_dir():
+        return
+    now = time.time()
+    for p in root.glob("*.json"):
+        if p.stem in keep:
+            continue
+        try:
+            if min_age <= 0 or now - p.stat().st_mtime >= min_age:
+                p.unlink()
+        except OSError:
+            continue
 
 
 def _copy_call(call: WireToolCall) -> WireToolCall:

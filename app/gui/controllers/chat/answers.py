@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.core.chat import AnswerBuilder
+from app.core.documents.grounding import Source
 from app.core.engines.base import Event
 from app.gui.engine.info import ModelInfo
 from app.gui.views.chat import MessageBubble
@@ -48,6 +49,10 @@ class RunningAnswer:
     ended: bool = False
     #: the pool's configuration that wrote the answer ("" before it is known)
     configuration: str = ""
+    #: the documents and passages the answer's prompt was given
+    sources: tuple[Source, ...] = ()
+    #: what the answer does before its first word ("Reading the documents…"; "": nothing special)
+    activity: str = ""
 
 
 class RunningAnswers:

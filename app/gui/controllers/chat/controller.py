@@ -19,6 +19,10 @@ With MCP servers switched on (``tools.py``), a message runs the tool loop as its
 message's ``tool_choice`` (auto, none: a plain answer, any tool, or a named one), as the CLI's
 ``--tool-choice``; after a message, the composer's choice is auto again.
 
+A message's documents are stored with it (copied into the chat store) and shown as chips; before
+each answer the conversation's documents are put into its prompt, whole or the passages that
+answer it, on a worker (``documents.py``), and the answer keeps and shows its sources.
+
 What the controller works with arrives in one :class:`ChatContext`; the prompt and the titles
 (``history.py``), the conversation's speculation choice (``speculation.py``), the speed
 comparisons and Auto's loss notice (``speeds.py``) and "Measure" (``measure.py``) are its helpers.
@@ -35,6 +39,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 
 from app.core.chat import AnswerBuilder, Message
 from app.core.chat.store import title_from_message
+from app.core.documents.extract import Document, DocumentError
 from app.core.engines.base import (
     ChatMessage,
     GenerationError,
@@ -46,6 +51,7 @@ from app.core.speculative import per_request
 from app.gui.controllers.chat.answers import RunningAnswer, RunningAnswers
 from app.gui.controllers.chat.awaiting import AwaitedLoad
 from app.gui.controllers.chat.context import ChatContext
+from app.gui.controllers.chat.documents import ChatDocuments
 from app.gui.controllers.chat.endings import AnswerEndings
 from app.gui.controllers.chat.history import ConversationHistory, image_title, new_chat_title
 from app.gui.controllers.chat.measure import AnswerMeasure
@@ -60,6 +66,7 @@ from app.gui.engine.info import ModelInfo
 from app.gui.ops import Ops
 from app.gui.views.attachments import image_error_text
 from app.gui.views.chat import SamplingDialog
+from app.gui.views.documents import document_error_text
 
 log = logging.getLogger(__name__)
 
@@ -135,8 +142,12 @@ class ChatController(QObject):
         self.endings.answerFinished.connect(self.answerFinished)
         #: runs each answer's task (a window's operations, or the chat's own without one)
         self.ops = context.ops or Ops(context.errors, self)
+        #: puts each answer's documents into its prompt; opens the documents' files
+        self.documents = ChatDocuments(store, self.ops, context.errors, lambda: self.sampling)
         #: reads each answer from the engine host
-        self.streams = AnswerStreams(self._answers, engine, self.ops, self.endings, lambda: self.sampling)
+        self.streams = AnswerStreams(
+            self._answers, engine, self.ops, self.endings, lambda: self.sampling, self.documents.grounded
+        )
         self.measurer = AnswerMeasure(
             self,
             store,
@@ -193,6 +204,14 @@ class ChatController(QObject):
         engine.unloaded.connect(self.speculation.sync)
         engine.unloaded.connect(lambda: view.composer.set_vision(None))
         view.image_path = store.image_path
+        view.document_path = store.document_path
+        view.documentOpenRequested.connect(self.documents.open_document)
+        view.sourceOpenRequested.connect(
+            lambda message_id, filename: self.documents.open_source(
+                self.conversation_id, message_id, filename
+            )
+        )
+        view.composer.set_ops(self.ops)  # documents are read on its threads
 
     @property
     def baselines(self) -> BaselineStore:
@@ -247,6 +266,8 @@ class ChatController(QObject):
         bubble.set_status("streaming")
         bubble.set_content(answer.builder.text, answer.builder.draft_spans)
         bubble.set_left_out(answer.left_out)
+        bubble.set_sources(answer.sources)
+        bubble.set_activity(answer.activity)
         answer.bubble = bubble
 
     def _on_conversation_removed(self, conversation_id: int) -> None:
@@ -339,20 +360,27 @@ class ChatController(QObject):
         return True
 
     def _store_message(self, text: str) -> tuple[int, str] | None:
-        """Store and show the composer's message (its images copied into the store): its
-        conversation and tool choice; None when the images could not be stored (said)."""
+        """Store and show the composer's message (its images and documents copied into the
+        store): its conversation and tool choice; None when they could not be stored (said)."""
         composer = self.view.composer
         try:
             names = [self.store.images.put(img) for img in list(composer.attachments)]
+            attached = [self.store.documents.put(doc) for doc in composer.read_documents()]
         except ImageError as exc:  # a full disk: nothing is stored, the box keeps everything
             self.errors.report(GenerationError(image_error_text(exc)))
             return None
-        cid = self._ensure_conversation(text or image_title(len(names)))
-        msg = self.store.add_message(cid, "user", text, images=names)
+        except DocumentError as exc:
+            self.errors.report(GenerationError(document_error_text(exc)))
+            return None
+        cid = self._ensure_conversation(
+            text or (attached[0].filename if attached else image_title(len(names)))
+        )
+        msg = self.store.add_message(cid, "user", text, images=names, documents=attached)
         tool_choice = composer.tool_choice()  # this message's; the box goes back to auto
         composer.clear_message()
         bubble = self.view.add_bubble("user", msg.id)
         bubble.set_images([self.store.image_path(n) for n in names])
+        self.view.show_documents(bubble, attached)
         bubble.set_content(text)
         self.conversations.touch(cid)
         return cid, tool_choice
@@ -464,10 +492,19 @@ class ChatController(QObject):
                 kept.append(check_image_file(self.store.image_path(name)))
             except ImageError:
                 log.warning("image %s of message %d is gone; edited without it", name, message_id)
+        documents: list[Document] = []
+        for attachment in msg.documents:  # and its documents, as they were read
+            try:
+                documents.append(self.store.documents.open(attachment))
+            except DocumentError:
+                log.warning(
+                    "document %s of message %d is gone; edited without it", attachment.name, message_id
+                )
         self.store.truncate_from(self.conversation_id, message_id)
         self.view.show_messages(self.store.messages(self.conversation_id))
         self.view.composer.input.setPlainText(msg.content)
         self.view.composer.set_attachments(kept)
+        self.view.composer.set_documents(documents)
         self.view.composer.input.setFocus()
 
     def edit_settings(self) -> None:

@@ -6,7 +6,9 @@ conversation is shown, its speculation choice learns which configuration wrote i
 bubble take its status and figures; a complete answer is compared with the speed baseline and
 counts towards Auto's loss notice. A failed answer that wrote nothing is removed, row and bubble,
 and the failure is reported (a prompt too long for the context says what it needs and what to
-change). A tool loop's last turn, written when it ended, only ends the loop. An answer whose
+change). A prompt refused for its documents (gone, or no room for them in the context) is one
+line in the answer's place, its row removed and the message kept. A tool loop's last turn,
+written when it ended, only ends the loop. An answer whose
 conversation was removed writes nothing. At shutdown every running answer's task is cancelled and
 what it wrote is kept as stopped; a save that fails then is logged.
 """
@@ -22,14 +24,17 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from app.core.chat import AnswerStats, ChatStore
 from app.core.chat.context import ContextOverflowError
 from app.core.chat.store import MessageStatus
+from app.core.documents.extract import DocumentError
 from app.core.engines.base import GenerationError
 from app.gui.controllers.chat.answers import RunningAnswer, RunningAnswers
+from app.gui.controllers.chat.documents import StoredDocumentError
 from app.gui.controllers.chat.pacing import AnswerPacer
 from app.gui.controllers.chat.speculation import ConversationSpeculation
 from app.gui.controllers.chat.speeds import AnswerSpeeds
 from app.gui.errors import ErrorBridge
 from app.gui.models.conversations_model import ConversationsModel
 from app.gui.views.chat import ChatView
+from app.gui.views.documents import document_error_text
 
 log = logging.getLogger(__name__)
 
@@ -118,8 +123,25 @@ class AnswerEndings(QObject):
         if stats is not None:
             self.answerFinished.emit(stats)
 
+    def refused(self, answer: RunningAnswer, line: str) -> None:
+        """End ``answer`` before its prompt was sent: its row goes, its place says ``line``."""
+        self.answers.remove(answer)
+        if not self.answers:
+            self.pacer.stop()
+        if not answer.removed:
+            self.store.delete_message(answer.message_id)
+        bubble = answer.bubble
+        if bubble is not None:
+            bubble.message_id = 0  # no row: nothing to regenerate or measure
+            bubble.set_refusal(line)
+        self._sync_actions()
+
     def failed(self, answer: RunningAnswer, exc: BaseException) -> None:
-        """End ``answer`` as failed and report ``exc``."""
+        """End ``answer`` as failed and report ``exc`` (a refusal of its documents: in its place)."""
+        if isinstance(exc, DocumentError):
+            filename = exc.filename if isinstance(exc, StoredDocumentError) else ""
+            self.refused(answer, document_error_text(exc, filename))
+            return
         self.finish(answer, "error", "error")
         if isinstance(exc, ContextOverflowError):
             exc = GenerationError(

@@ -2,9 +2,11 @@
 
 The prompt is the conversation's system prompt, unless it is blank, then its user, assistant and
 tool messages that neither failed nor are still being written, tool calls and results in OpenAI's
-shape. A message's images that are still on disk go with it; a message with no text, no image
-and no call is left out, a tool result never is. A new conversation is titled after its first
-message, or after its images when it has no text; the view's title is "New chat" until then.
+shape. A message's images that are still on disk go with it, and the stored names of its
+documents that are (``documents``, put into its text before the engine reads it); a message with
+no text, no image, no document and no call is left out, a tool result never is. A new
+conversation is titled after its first message, or after its first document or its images when it
+has no text; the view's title is "New chat" until then.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from app.core.chat import ChatStore, Message
+from app.core.documents.extract import DocumentError
 from app.core.engines.base import ChatMessage
 
 
@@ -34,9 +37,19 @@ class ConversationHistory:
                 files = [str(p) for p in map(self.store.image_path, m.images) if p.is_file()]
                 if files:
                     message["images"] = files
-                if m.content or files or m.tool_calls or m.role == "tool":
+                docs = [a.name for a in m.documents if self._stored(a.name)]
+                if docs:
+                    message["documents"] = docs
+                if m.content or files or docs or m.tool_calls or m.role == "tool":
                     out.append((m.id, message))
         return out
+
+    def _stored(self, name: str) -> bool:
+        """A document's file is in the store (a row naming anything else is passed over)."""
+        try:
+            return self.store.document_path(name).is_file()
+        except DocumentError:
+            return False
 
     def prompt(self, conversation_id: int) -> list[ChatMessage]:
         """What the model reads to answer the conversation's last message."""

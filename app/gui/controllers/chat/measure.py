@@ -3,7 +3,9 @@
 A plain engine of the same model file (same engine and threads) is loaded for the run, off the GUI
 thread, and closed after: the pool's "off" configuration would answer in slots beside other
 requests, and the measurement wants the model to itself. A MLX or remote engine has no "off" to
-switch to anyway. The figure is fairest with no other conversation answering meanwhile.
+switch to anyway. The figure is fairest with no other conversation answering meanwhile. A prompt
+with documents gets them put in as the answer did (``documents.py``), measured by the plain
+engine.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from typing import Protocol
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from app.core.chat import ChatStore, Message
+from app.core.documents.store import Attachment
 from app.core.engines.base import ChatMessage, GenerationError, Sampling
 from app.core.measure.plain import plain_sampling, run_plain
 from app.gui.controllers.chat.context import PlainEngineFactory
+from app.gui.controllers.chat.documents import attachments_of, ground_history
 from app.gui.controllers.chat.speeds import AnswerSpeeds
 from app.gui.engine import EngineHost, ModelInfo
 from app.gui.errors import ErrorBridge
@@ -66,6 +70,8 @@ class AnswerMeasure(QObject):
         self._factory = factory
         #: the answer being measured
         self.message_id: int | None = None
+        #: the documents of its conversation, by stored name
+        self._attachments: dict[str, Attachment] = {}
 
     @property
     def running(self) -> bool:
@@ -91,6 +97,7 @@ class AnswerMeasure(QObject):
             )
             return
         history = self.host.history_before(message_id)
+        self._attachments = attachments_of(self.store, msg.conversation_id)
         self._set_running(message_id)
         ops.spawn(self._measure(ops, factory, msg, info, history))
 
@@ -116,6 +123,16 @@ class AnswerMeasure(QObject):
             try:
                 engine = await ops.run(factory, info, stats.prompt_tokens, stats.completion_tokens)
                 try:
+                    if any(m.get("documents") for m in history):
+                        grounded = await ops.run(
+                            ground_history,
+                            self.store.documents,
+                            history,
+                            self._attachments,
+                            engine,
+                            self.host.sampling.max_tokens,
+                        )
+                        history = grounded.messages
                     run = await ops.run(
                         run_plain,
                         engine,

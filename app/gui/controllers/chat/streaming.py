@@ -1,6 +1,7 @@
 """How an answer reads the engine: its prompt fitted to the context, its configuration, its events.
 
-A prompt is fitted to the model's context on a worker (the engine's tokenizer counts it; the
+A prompt's documents are put in first (``documents.py``), then it is fitted to the model's
+context on a worker (the engine's tokenizer counts it; the
 rule: :func:`app.core.chat.context.fit_history`), and the answer's bubble says how many earlier
 messages were left out. The conversation's speculation choice is resolved for each request (Auto
 routed by the request's kind); when the engine offers configurations, the answer's stats name the
@@ -12,7 +13,7 @@ to ``endings.py`` while it is still its conversation's running answer.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from app.core.chat.context import fit_history
@@ -23,6 +24,9 @@ from app.gui.controllers.chat.answers import RunningAnswer, RunningAnswers
 from app.gui.controllers.chat.endings import AnswerEndings
 from app.gui.engine import EngineHost
 from app.gui.ops import Ops
+
+#: puts a history's documents in for an answer: (answer, engine, history) -> what the engine reads
+Grounder = Callable[[RunningAnswer, Engine | None, list[ChatMessage]], Awaitable[list[ChatMessage]]]
 
 
 class AnswerStreams:
@@ -35,6 +39,7 @@ class AnswerStreams:
         ops: Ops,
         endings: AnswerEndings,
         sampling: Callable[[], Sampling],
+        ground: Grounder | None = None,
     ) -> None:
         self.answers = answers
         self.engine = engine
@@ -42,12 +47,16 @@ class AnswerStreams:
         self.endings = endings
         #: the chat's sampling now (the user may change it between answers)
         self._sampling = sampling
+        #: puts the documents in (None: messages go as they are)
+        self._ground = ground
 
     async def fitted(
         self, answer: RunningAnswer, engine: Engine | None, history: list[ChatMessage]
     ) -> list[ChatMessage]:
         """The newest turns of ``history`` that fit the model's context (measured on a worker:
-        the tokenizer is a request to the engine)."""
+        the tokenizer is a request to the engine), its documents put in first."""
+        if self._ground is not None:
+            history = await self._ground(answer, engine, history)
         if not isinstance(engine, TokenCounter):
             return history
         fitted = await self.ops.run(

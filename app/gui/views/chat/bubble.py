@@ -1,5 +1,8 @@
-"""One message of the chat: its Markdown (drafted tokens highlighted), images, actions and
-stats strip. A streamed answer renders its finished blocks once, into frozen labels.
+"""One message of the chat: its Markdown (drafted tokens highlighted), images, documents, actions
+and stats strip. A streamed answer renders its finished blocks once, into frozen labels.
+
+A user message shows its documents as chips (a click asks to open the stored copy); an answer
+that was given documents lists its sources under its text (a click shows the passage).
 
 An answer that calls tools shows each call as a :class:`ToolCallBlock` under its text; a call's
 result is a ``tool`` message, shown collapsed (its header says which tool; a click shows it)."""
@@ -24,6 +27,8 @@ from PySide6.QtWidgets import (
 from app.core.chat import AnswerStats, render_markdown
 from app.core.chat.markdown import renders_in_parts, spans_in, stable_prefix
 from app.core.chat.render import Colors
+from app.core.documents.grounding import Source
+from app.core.documents.store import Attachment
 from app.core.engines.calls import WireToolCall
 from app.gui import icons
 from app.gui.style import chat_colors
@@ -35,6 +40,7 @@ from app.gui.views.chat.links import connect_links
 from app.gui.views.chat.rich_text import RichText
 from app.gui.views.chat.text_label import TextLabel
 from app.gui.views.chat.tool_call import ToolCallBlock
+from app.gui.views.documents import ChipFacts, DocumentChipRow, SourceDialog, SourcesPanel
 from app.gui.views.stats import StatsDialog, StatsStrip
 
 # TextLabel: the label of each block of a message's text (see rich_text)
@@ -86,11 +92,15 @@ def _fenced(text: str) -> str:
 
 class MessageBubble(QFrame):
     """One message. Signals: ``editRequested(int)``, ``regenerateRequested(int)``,
-    ``measureRequested(int)`` (message ids)."""
+    ``measureRequested(int)`` (message ids), ``documentOpenRequested(object Attachment)`` (a
+    document chip clicked), ``sourceOpenRequested(int message_id, str filename)`` (a source's
+    document asked for)."""
 
     editRequested = Signal(int)
     regenerateRequested = Signal(int)
     measureRequested = Signal(int)
+    documentOpenRequested = Signal(object)
+    sourceOpenRequested = Signal(int, str)
 
     def __init__(self, role: str, message_id: int = 0, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -110,6 +120,8 @@ class MessageBubble(QFrame):
         self.calls: list[ToolCallBlock] = []
         #: a ``tool`` message: the tool whose result it is
         self.tool_name = ""
+        #: what an answer not written yet is doing ("Reading the documents…"); "" for the usual note
+        self.activity = ""
         self.setObjectName({"user": "bubbleUser", "tool": "bubbleTool"}.get(role, "bubbleAssistant"))
         # Preferred, not Minimum, vertically: with Minimum a widget's size hint (its text laid out
         # at another width) is its minimum; the column gives each bubble its height for its width
@@ -160,6 +172,11 @@ class MessageBubble(QFrame):
         self.images = ThumbnailRow(THUMB_SIDE)
         lay.addWidget(self.images)
         self.image_paths: list[Path] = []
+        #: a user message's documents, as chips under its images; click one to open it
+        self.documents: list[Attachment] = []
+        self.doc_chips = DocumentChipRow(openable=True)
+        self.doc_chips.openRequested.connect(self._on_document_clicked)
+        lay.addWidget(self.doc_chips)
         # the text in blocks no wider than the bubble: a long code line scrolls inside its block
         # and never widens the conversation
         self.body = RichText()
@@ -186,6 +203,10 @@ class MessageBubble(QFrame):
         self._frozen_html: list[str] = []
         self._frozen_end = 0  # text[:_frozen_end] is in the frozen labels
         self._frozen_chars = 0  # characters of text in the last frozen label
+        #: an answer's sources: the documents and passages it was given
+        self.sources_panel = SourcesPanel()
+        self.sources_panel.sourceRequested.connect(self.show_source)
+        lay.addWidget(self.sources_panel)
         self.stats_strip = StatsStrip()
         self.stats_strip.hide()
         self.stats_strip.detailsRequested.connect(self._show_details)
@@ -242,6 +263,46 @@ class MessageBubble(QFrame):
             self.image_paths = list(paths)
             self.images.set_images(list(paths))
 
+    def set_documents(self, documents: list[Attachment], chips: list[ChipFacts]) -> None:
+        """Show the message's documents as chips (``chips``: what each one shows)."""
+        self.documents = list(documents)
+        self.doc_chips.set_chips(chips)
+
+    def _on_document_clicked(self, index: int) -> None:
+        if 0 <= index < len(self.documents):
+            self.documentOpenRequested.emit(self.documents[index])
+
+    def set_sources(self, sources: tuple[Source, ...]) -> None:
+        """Show the documents and passages the answer was given (none: nothing shown)."""
+        self.sources_panel.set_sources(tuple(sources))
+
+    def show_source(self, index: int) -> SourceDialog | None:
+        """Open the dialog of source ``index``: its passage, and a button to open its document."""
+        sources = self.sources_panel.sources
+        if not 0 <= index < len(sources):
+            return None
+        source = sources[index]
+        dlg = SourceDialog(source, self.window())
+        dlg.openRequested.connect(lambda: self.sourceOpenRequested.emit(self.message_id, source.filename))
+        dlg.open()
+        return dlg
+
+    def set_refusal(self, line: str) -> None:
+        """An answer that was never asked: the one line saying why, in its place."""
+        self.activity = ""
+        self.set_status("error")
+        self.body.hide()
+        self.copy_btn.hide()  # nothing was written
+        self.set_tool_note(line)
+
+    def set_activity(self, text: str) -> None:
+        """What the answer does before its first word (shown in place of "Writing the answer…");
+        "" for the usual note."""
+        if text != self.activity:
+            self.activity = text
+            if shows_writing_note(self):
+                self._render()
+
     def set_highlight(self, on: bool) -> None:
         if on != self.highlight:
             self.highlight = on
@@ -291,7 +352,7 @@ class MessageBubble(QFrame):
         elif self.calls and not self.text.strip() and self.status != "streaming":
             self.body.hide()  # the calls say it all
         elif shows_writing_note(self):
-            self.body.setText(self._note(writing))
+            self.body.setText(self._note(self.activity or writing))
         elif self.text.strip():
             self.body.setText(self._markdown(self.text, self.spans))
         else:  # ended without a word: say so ("…" read as if it were still thinking)
@@ -337,7 +398,7 @@ class MessageBubble(QFrame):
         tail = text[end:]
         assert self._look is not None
         if not end and shows_writing_note(self):
-            self.body.setText(self._note(self._look[3]))
+            self.body.setText(self._note(self.activity or self._look[3]))
             self.body.show()
         elif tail.strip():
             self.body.setText(self._markdown(tail, spans_in(spans, end)))

@@ -1,11 +1,15 @@
 """The composer: the message box, its attachments and the Send / Stop button; with MCP servers on,
 the message's tool choice and the tools offered, with each server's state.
 
-The box grows with its text up to a third of the window's height, then scrolls."""
+The box grows with its text up to a third of the window's height, then scrolls. Files attached
+with the button, dropped or pasted are images when their suffix says so, documents otherwise; a
+document is read off the GUI thread (:meth:`Composer.set_ops`), its chip saying so meanwhile, and
+the message is sent once every document is read."""
 
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 from math import ceil
 from pathlib import Path
 
@@ -26,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.documents.extract import Document, DocumentError
 from app.core.images import (
     ACCEPTED_SUFFIXES,
     MAX_IMAGES_PER_MESSAGE,
@@ -36,11 +41,22 @@ from app.core.images import (
 )
 from app.core.tools.client import ServerState, ServerStatus
 from app.gui import icons
+from app.gui.ops import Ops
 from app.gui.views.attachments import (
     COMPOSER_THUMB_SIDE,
     ThumbnailRow,
     image_error_text,
     image_png,
+)
+from app.gui.views.documents import (
+    DOCUMENT_SUFFIXES,
+    MAX_DOCUMENTS_PER_MESSAGE,
+    ChipFacts,
+    DocumentChipRow,
+    document_error_text,
+    document_facts,
+    read_for_chat,
+    size_text,
 )
 
 #: the message box's height at rest (about three lines), and the share of the window it may grow to
@@ -48,12 +64,35 @@ MIN_INPUT_HEIGHT = 64
 MAX_INPUT_SHARE = 1 / 3
 
 
+@dataclass(eq=False)
+class PendingDocument:
+    """A document in the composer: being read (``document`` None), then read."""
+
+    path: Path
+    filename: str
+    size: int | None
+    document: Document | None = None
+
+    @property
+    def reading(self) -> bool:
+        return self.document is None
+
+    def chip(self) -> ChipFacts:
+        if self.document is None:
+            return ChipFacts(
+                self.filename, size_text(self.size) if self.size is not None else "", reading=True
+            )
+        return ChipFacts(self.filename, document_facts(self.document))
+
+
 class ComposerInput(QPlainTextEdit):
-    """The composer's text box; pasted or dropped images and image files become attachments
-    (``imagesOffered``: a list of PNG bytes or file paths) instead of text. Its height follows its
-    text, from :data:`MIN_INPUT_HEIGHT` up to a third of the window's height; past that it scrolls."""
+    """The composer's text box; a pasted image becomes an attachment (``imagesOffered``: a list
+    of PNG bytes), pasted or dropped files too (``filesOffered``: a list of paths), instead of
+    text. Its height follows its text, from :data:`MIN_INPUT_HEIGHT` up to a third of the window's
+    height; past that it scrolls."""
 
     imagesOffered = Signal(list)
+    filesOffered = Signal(list)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -118,7 +157,7 @@ class ComposerInput(QPlainTextEdit):
     def insertFromMimeData(self, source: QMimeData) -> None:
         files = _local_files(source)
         if files:
-            self.imagesOffered.emit(files)
+            self.filesOffered.emit(files)
         elif source.hasImage():
             image = source.imageData()
             if isinstance(image, QImage) and not image.isNull():
@@ -133,15 +172,18 @@ def _local_files(source: QMimeData) -> list[Path]:
 
 class Composer(QFrame):
     """Multi-line input: Enter sends, Shift+Enter adds a line; images attached with the button,
-    pasted or dropped wait above the text as thumbnails. Signals: ``send(str)``, ``stop()``.
+    pasted or dropped wait above the text as thumbnails, documents as chips. Signals:
+    ``send(str)``, ``stop()``.
 
     With MCP servers switched on, a row under the box holds the tools indicator (how many tools
     the model is offered; its tooltip and menu list each server with its state and its tools, and
     a tool picked in the menu becomes the message's choice) and the message's tool choice
     (:meth:`tool_choice`: auto, none, required or a tool's name; back to auto after each send).
 
-    A refused image (not an image, too large, an SVG, ...) is named in one line under the box and
-    nothing else changes; :attr:`attachments` holds the accepted ones until the message is sent.
+    A refused image (not an image, too large, an SVG, ...) or document (binary, too large, a
+    scanned or protected PDF, ...) is named in one line under the box and nothing else changes;
+    :attr:`attachments` holds the accepted images and :attr:`documents` the documents until the
+    message is sent.
     """
 
     send = Signal(str)
@@ -157,6 +199,9 @@ class Composer(QFrame):
         self.thumbs = ThumbnailRow(COMPOSER_THUMB_SIDE, removable=True)
         self.thumbs.removeRequested.connect(self.remove_attachment)
         outer.addWidget(self.thumbs)
+        self.doc_chips = DocumentChipRow(removable=True)
+        self.doc_chips.removeRequested.connect(self.remove_document)
+        outer.addWidget(self.doc_chips)
         self.notice = QLabel()
         self.notice.setObjectName("composerNotice")
         self.notice.setWordWrap(True)
@@ -166,13 +211,14 @@ class Composer(QFrame):
         lay.setContentsMargins(0, 0, 0, 0)
         self.attach_btn = QToolButton()
         self.attach_btn.setObjectName("attach")
-        self.attach_btn.setIcon(icons.icon("image"))
+        self.attach_btn.setIcon(icons.icon("paperclip"))
         self.attach_btn.setAutoRaise(True)
         self.attach_btn.clicked.connect(self._choose_files)
         self.input = ComposerInput()
         self.input.setTabChangesFocus(True)
         self.input.installEventFilter(self)
         self.input.imagesOffered.connect(self.add_images)
+        self.input.filesOffered.connect(self.add_files)
         self.button = QPushButton()
         self.button.setObjectName("primary")
         self.button.setMinimumWidth(84)
@@ -216,8 +262,18 @@ class Composer(QFrame):
         #: the loaded model reads images (None: nothing loaded); attachments to a model that does
         #: not are named in the notice at once, before anything is sent
         self.vision: bool | None = None
+        #: documents waiting to be sent with the message (some may still be being read)
+        self.documents: list[PendingDocument] = []
+        #: reads documents off the GUI thread (None: read at once, on this thread)
+        self.ops: Ops | None = None
         self._refused: list[str] = []
+        #: Send was pressed while documents were being read: the message goes once they are
+        self.send_when_read = False
         self.retranslate()
+
+    def set_ops(self, ops: Ops | None) -> None:
+        """The window's operations: documents are read on its threads."""
+        self.ops = ops
 
     def set_generating(self, on: bool) -> None:
         self.generating = on
@@ -228,13 +284,34 @@ class Composer(QFrame):
         self._show_notice()
 
     # --- attachments --------------------------------------------------------------------------
+    def file_filters(self) -> list[str]:
+        """The attach dialog's filters: everything supported, images, documents, any file."""
+        images = " ".join(f"*.{s}" for s in ACCEPTED_SUFFIXES)
+        documents = " ".join(f"*.{s}" for s in DOCUMENT_SUFFIXES)
+        return [
+            self.tr("Images and documents ({patterns})").format(patterns=f"{images} {documents}"),
+            self.tr("Images ({patterns})").format(patterns=images),
+            self.tr("Documents ({patterns})").format(patterns=documents),
+            self.tr("All files (*)"),
+        ]
+
     def _choose_files(self) -> None:
-        patterns = " ".join(f"*.{s}" for s in ACCEPTED_SUFFIXES)
         names, _ = QFileDialog.getOpenFileNames(
-            self, self.tr("Attach images"), "", self.tr("Images ({patterns})").format(patterns=patterns)
+            self, self.tr("Attach images or documents"), "", ";;".join(self.file_filters())
         )
         if names:
-            self.add_images([Path(n) for n in names])
+            self.add_files([Path(n) for n in names])
+
+    def add_files(self, files: list[Path]) -> None:
+        """Attach files: images by their suffix, every other file as a document."""
+        images: list[bytes | Path] = [f for f in files if f.suffix[1:].lower() in ACCEPTED_SUFFIXES]
+        documents = [f for f in files if f.suffix[1:].lower() not in ACCEPTED_SUFFIXES]
+        refused: list[str] = []
+        if images:
+            self.add_images(images)
+            refused = list(self._refused)
+        if documents:
+            self.add_documents(documents, keep=refused)
 
     def add_images(self, sources: list[bytes | Path]) -> None:
         """Check and attach images (files or bytes); refused ones are named in the notice."""
@@ -264,6 +341,99 @@ class Composer(QFrame):
         self._refused = []
         self._attachments_changed()
 
+    # --- documents ----------------------------------------------------------------------------
+    def add_documents(self, files: list[Path], keep: list[str] | None = None) -> None:
+        """Attach documents: each is read off the GUI thread, its chip saying so meanwhile; a
+        refused one is named in the notice (after the lines in ``keep``)."""
+        self._refused = list(keep or [])
+        for path in files:
+            if len(self.documents) >= MAX_DOCUMENTS_PER_MESSAGE:
+                self._refused.append(
+                    self.tr("At most {n} documents per message; the rest were not attached.").format(
+                        n=MAX_DOCUMENTS_PER_MESSAGE
+                    )
+                )
+                break
+            if any(d.path == path for d in self.documents):
+                continue
+            try:
+                size: int | None = path.stat().st_size
+            except OSError:
+                size = None
+            pending = PendingDocument(path, path.name, size)
+            self.documents.append(pending)
+            self._read(pending)
+        self._documents_changed()
+
+    def _read(self, pending: PendingDocument) -> None:
+        if self.ops is None or self.ops.closed:
+            try:
+                document = read_for_chat(pending.path)
+            except Exception as exc:
+                self._on_refused(pending, exc)
+            else:
+                self._on_read(pending, document)
+            return
+        (
+            self.ops.query(read_for_chat, pending.path, parent=self)
+            .success(lambda document: self._on_read(pending, document))
+            .failure(lambda exc: self._on_refused(pending, exc))
+            .run()
+        )
+
+    def _on_read(self, pending: PendingDocument, document: Document) -> None:
+        if pending not in self.documents:  # removed while it was read
+            return
+        if any(d.document is not None and d.document.sha256 == document.sha256 for d in self.documents):
+            self.documents.remove(pending)  # the same content is attached already
+        else:
+            pending.document = document
+        self._documents_changed()
+        if self.send_when_read and not self.reading():
+            self.send_when_read = False
+            if not self.generating:
+                self._on_clicked()
+
+    def _on_refused(self, pending: PendingDocument, exc: BaseException) -> None:
+        if pending not in self.documents:
+            return
+        self.send_when_read = False  # the user sees what was refused first
+        self.documents.remove(pending)
+        if isinstance(exc, DocumentError):
+            line = document_error_text(exc, pending.filename)
+        else:
+            line = f"{pending.filename}: {exc}"
+        self._refused.append(line)
+        self._documents_changed()
+
+    def set_documents(self, documents: list[Document]) -> None:
+        """The box's documents (already read): an edited message's."""
+        self.documents = [PendingDocument(Path(d.filename), d.filename, len(d.data), d) for d in documents]
+        self.send_when_read = False
+        self._refused = []
+        self._documents_changed()
+
+    def remove_document(self, index: int) -> None:
+        if 0 <= index < len(self.documents):
+            del self.documents[index]
+            self._refused = []
+            self._documents_changed()
+            if self.send_when_read and not self.reading():
+                self.send_when_read = False
+                self._on_clicked()
+
+    def read_documents(self) -> list[Document]:
+        """The documents read so far, in the order they were attached."""
+        return [d.document for d in self.documents if d.document is not None]
+
+    def reading(self) -> list[str]:
+        """The file names of the documents still being read."""
+        return [d.filename for d in self.documents if d.reading]
+
+    def _documents_changed(self) -> None:
+        self.doc_chips.set_chips([d.chip() for d in self.documents])
+        self._show_notice()
+
     def remove_attachment(self, index: int) -> None:
         if 0 <= index < len(self.attachments):
             del self.attachments[index]
@@ -274,6 +444,7 @@ class Composer(QFrame):
         """Empty the box after a send: text, attachments and the message's tool choice."""
         self.input.clear()
         self.set_attachments([])
+        self.set_documents([])
         self.tool_choice_box.setCurrentIndex(0)
 
     # --- tools ----------------------------------------------------------------------------------
@@ -362,6 +533,9 @@ class Composer(QFrame):
 
     def _show_notice(self) -> None:
         lines = list(self._refused)
+        reading = self.reading()
+        if self.send_when_read and reading:
+            lines.append(self.tr("Sending once {file} is read…").format(file=reading[0]))
         if self.attachments and self.vision is False:
             lines.append(self.tr("The loaded model cannot read images: load a vision model to send these."))
         self.notice.setText("\n".join(lines))
@@ -394,7 +568,12 @@ class Composer(QFrame):
             self.stop.emit()
             return
         text = self.input.toPlainText().strip()
-        if text or self.attachments:
+        reading = self.reading()
+        if reading:  # sent once every document is read (the notice says so); the box keeps all
+            self.send_when_read = True
+            self._show_notice()
+            return
+        if text or self.attachments or self.documents:
             self.send.emit(text)
 
     def changeEvent(self, event: QEvent) -> None:
@@ -408,7 +587,10 @@ class Composer(QFrame):
         )
         self.button.setText(self.tr("Stop") if self.generating else self.tr("Send"))
         self.attach_btn.setToolTip(
-            self.tr("Attach images (PNG, JPEG, WebP, GIF or BMP); you can also paste or drop them here")
+            self.tr(
+                "Attach images (PNG, JPEG, WebP, GIF or BMP) or documents (text, Markdown, code, CSV, "
+                "HTML, PDF or DOCX); you can also paste or drop them here"
+            )
         )
         self.choice_label.setText(self.tr("Tool choice:"))
         self.tool_choice_box.setToolTip(

@@ -23,9 +23,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.chat import Message
+from app.core.documents.extract import DocumentError
+from app.core.documents.store import Attachment
 from app.gui import icons
 from app.gui.views.chat.bubble import MessageBubble
 from app.gui.views.chat.composer import Composer
+from app.gui.views.documents import ChipFacts, facts_text
 from app.gui.widgets import ElidedLabel
 
 #: a conversation opens with its last messages built at once, the earlier ones a batch per turn
@@ -39,7 +42,9 @@ REAP_BATCH = 8  # bubbles of a conversation left behind deleted per event-loop t
 class ChatView(QWidget):
     """Signals: ``sendRequested(str)``, ``stopRequested()``, ``regenerateRequested(int)``,
     ``editRequested(int)``, ``measureRequested(int)``, ``settingsRequested()``,
-    ``highlightToggled(bool)``, ``autoOffRequested()``, ``remeasureRequested()`` (the Auto notice)."""
+    ``highlightToggled(bool)``, ``autoOffRequested()``, ``remeasureRequested()`` (the Auto notice),
+    ``documentOpenRequested(object Attachment)`` (a message's document chip clicked),
+    ``sourceOpenRequested(int message_id, str filename)`` (an answer's source's document)."""
 
     sendRequested = Signal(str)
     stopRequested = Signal()
@@ -50,6 +55,8 @@ class ChatView(QWidget):
     remeasureRequested = Signal()
     settingsRequested = Signal()
     highlightToggled = Signal(bool)
+    documentOpenRequested = Signal(object)
+    sourceOpenRequested = Signal(int, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -121,6 +128,8 @@ class ChatView(QWidget):
         lay.addWidget(self.auto_notice)
         #: where a stored image name's file is (the controller sets it from its chat store)
         self.image_path: Callable[[str], Path] | None = None
+        #: where a stored document name's file is (set like image_path)
+        self.document_path: Callable[[str], Path] | None = None
         self.composer = Composer()
         self.composer.send.connect(self.sendRequested)
         self.composer.stop.connect(self.stopRequested)
@@ -208,6 +217,10 @@ class ChatView(QWidget):
     def _show(self, m: Message, b: MessageBubble) -> None:
         if m.images and self.image_path is not None:
             b.set_images([self.image_path(n) for n in m.images])
+        if m.documents:
+            self.show_documents(b, list(m.documents))
+        if m.sources:
+            b.set_sources(m.sources)
         if m.role == "tool":
             b.set_tool_result(m.tool_name, m.content)
         else:
@@ -216,6 +229,19 @@ class ChatView(QWidget):
             b.set_tool_calls(list(m.tool_calls))
         b.set_status(m.status)
         b.set_stats(m.stats)
+
+    def show_documents(self, bubble: MessageBubble, documents: list[Attachment]) -> None:
+        """A message's documents as chips: each one's name, kind and stored size."""
+        chips = []
+        for a in documents:
+            size: int | None = None
+            if self.document_path is not None:
+                try:
+                    size = self.document_path(a.name).stat().st_size
+                except (OSError, DocumentError):  # gone, or a name that is not a document's
+                    size = None
+            chips.append(ChipFacts(a.filename, facts_text(a.filename, size)))
+        bubble.set_documents(documents, chips)
 
     def _build_pending(self, everything: bool = False) -> None:
         """Build the next batch of earlier messages (newest first), above the ones shown."""
@@ -260,6 +286,8 @@ class ChatView(QWidget):
         b.editRequested.connect(self.editRequested)
         b.regenerateRequested.connect(self.regenerateRequested)
         b.measureRequested.connect(self.measureRequested)
+        b.documentOpenRequested.connect(self.documentOpenRequested)
+        b.sourceOpenRequested.connect(self.sourceOpenRequested)
         return b
 
     def add_bubble(self, role: str, message_id: int = 0) -> MessageBubble:
@@ -283,7 +311,8 @@ class ChatView(QWidget):
         self._generating = generating
         last_assistant = max((i for i, b in enumerate(self.bubbles) if b.role == "assistant"), default=-1)
         for i, b in enumerate(self.bubbles):
-            b.set_can_regenerate(i == last_assistant and not generating)
+            # a bubble with no row (a load awaited, a refused prompt) has nothing to regenerate
+            b.set_can_regenerate(i == last_assistant and not generating and b.message_id != 0)
             b.edit_btn.setEnabled(not generating)
         self.composer.set_generating(generating)
 
