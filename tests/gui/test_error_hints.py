@@ -231,6 +231,8 @@ def _core_hints() -> set[str]:
                 continue
             if name == "ImageError":  # (message, kind): the GUI words each kind (views/attachments.py)
                 continue
+            if name.endswith("DocumentError"):  # (message, code): views/documents.py words each
+                continue
             hint = next((k.value for k in node.keywords if k.arg == "hint"), None)
             if hint is None and len(node.args) >= 2 and name.endswith(("Error", "Unavailable", "Closed")):
                 hint = node.args[1]

@@ -144,7 +144,7 @@ def test_image_parts_in_all_three_apis_reach_the_engine_as_files() -> None:
         ({"type": "image_url", "image_url": {"url": "data:image/png;base64,@@@"}}, "base64 is malformed"),
         (
             {"type": "input_audio", "input_audio": {"data": "", "format": "wav"}},
-            "only text and image_url parts",
+            "only text, image_url and file parts",
         ),
     ],
     ids=["http-url", "svg", "corrupt", "bad-base64", "audio"],
